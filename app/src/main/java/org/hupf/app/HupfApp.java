@@ -1,0 +1,13 @@
+package org.hupf.app;
+
+/**
+ * Names shared by the hupf application's components.
+ */
+public final class HupfApp {
+
+    /** ONOS application name, as in the .oar's app.xml. */
+    public static final String APP_NAME = "org.hupf.app";
+
+    private HupfApp() {
+    }
+}
