@@ -1,0 +1,81 @@
+# hupf front door. `make help` lists the targets.
+SHELL := /bin/bash
+PY    := .venv/bin/python
+MVN   := mvn -B -q
+SUITE := tools/run_suite.sh
+export P4C BMV2
+
+.PHONY: help setup build oar p4 p4-check backend test test-java test-build test-p4 test-backend \
+        test-pfcp test-integration bench lab clean onos-install netcfg
+
+help:
+	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
+	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
+	@echo "make test              run every test suite and print a summary per suite"
+	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-integration   one suite"
+	@echo "make oar               build the ONOS .oar (pipeconf + app bundles)"
+	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
+	@echo "make bench             run the benchmarks and write their reports"
+
+setup:
+	@tools/setup.sh
+
+oar: setup
+	$(MVN) package -DskipTests
+	@ls app/target/*.oar
+
+p4: setup
+	$(MAKE) -C p4src
+
+backend: setup
+	$(MAKE) -C backend
+
+build: oar backend
+
+# Every suite runs even when an earlier one failed; the exit status says whether all passed.
+test: setup
+	@rm -f reports/summary.txt; rc=0; \
+	for s in java build p4 backend pfcp integration; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
+	echo "== hupf test summary =="; cat reports/summary.txt; exit $$rc
+
+test-java: setup
+	@$(SUITE) java mvn -B package
+
+test-build: setup
+	@$(SUITE) build $(PY) -m pytest tests/build
+
+test-p4: setup
+	@$(SUITE) p4 $(PY) -m pytest tests/model tests/ptf
+
+test-backend: setup
+	@$(SUITE) backend $(MAKE) -C backend test
+
+test-pfcp: setup
+	@$(SUITE) pfcp $(PY) -m pytest tests/pfcp
+
+test-integration: setup
+	@$(SUITE) integration $(PY) -m pytest tests/integration
+
+bench: setup
+	$(MAKE) -C backend bench
+
+lab: setup
+	@tools/lab.sh
+
+clean:
+	$(MVN) clean
+	rm -rf reports
+	-$(MAKE) -C backend clean
+
+# A running ONOS (e.g. from docker-compose.yml): install the .oar, push the network config.
+ONOS      ?= localhost:8181
+ONOS_AUTH ?= onos:rocks
+NETCFG    ?= netcfg/deployment.json
+
+onos-install: oar
+	curl -sSf -u $(ONOS_AUTH) -X POST -H 'Content-Type: application/octet-stream' \
+	  'http://$(ONOS)/onos/v1/applications?activate=true' --data-binary @$(firstword $(wildcard app/target/*.oar))
+
+netcfg:
+	curl -sSf -u $(ONOS_AUTH) -X POST -H 'Content-Type: application/json' \
+	  http://$(ONOS)/onos/v1/network/configuration --data-binary @$(NETCFG)

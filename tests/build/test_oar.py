@@ -1,0 +1,74 @@
+"""The .oar is what an operator installs into ONOS 2.7: check that it is a working install."""
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JAVA_11_MAJOR = 55
+
+
+def _project_version():
+    pom = (ROOT / "pom.xml").read_text()
+    # the first <version> is the ONOS parent's; the project's own follows its artifactId
+    return re.search(r"<artifactId>hupf-parent</artifactId>\s*<version>([^<]+)</version>", pom).group(1)
+
+
+@pytest.fixture(scope="module")
+def oar():
+    version = _project_version()
+    path = ROOT / "app" / "target" / f"hupf-app-{version}.oar"
+    if not path.exists():
+        subprocess.run(["mvn", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, check=True)
+    with zipfile.ZipFile(path) as z:
+        yield z, version
+
+
+def _jar(z, name, version):
+    return f"m2/org/hupf/{name}/{version}/{name}-{version}.jar"
+
+
+def test_oar_carries_app_xml_features_and_both_bundles(oar):
+    z, v = oar
+    names = set(z.namelist())
+    assert "app.xml" in names
+    assert f"m2/org/hupf/hupf-app/{v}/hupf-app-{v}-features.xml" in names
+    assert _jar(z, "hupf-pipeconf", v) in names
+    assert _jar(z, "hupf-app", v) in names
+
+
+def test_app_xml_names_the_app_and_lists_pipeconf_first(oar):
+    z, v = oar
+    app = ET.fromstring(z.read("app.xml"))
+    assert app.get("name") == "org.hupf.app"
+    assert app.get("version") == v
+    assert "org.onosproject.drivers.p4runtime" in app.get("apps").split(",")
+    artifacts = [a.text for a in app.findall("artifact")]
+    assert artifacts == [f"mvn:org.hupf/hupf-pipeconf/{v}", f"mvn:org.hupf/hupf-app/{v}"]
+
+
+def test_features_start_the_pipeconf_before_the_app(oar):
+    z, v = oar
+    ns = {"k": "http://karaf.apache.org/xmlns/features/v1.2.0"}
+    feats = ET.fromstring(z.read(f"m2/org/hupf/hupf-app/{v}/hupf-app-{v}-features.xml"))
+    bundles = {b.text: int(b.get("start-level")) for b in feats.findall("k:feature/k:bundle", ns)}
+    assert bundles[f"mvn:org.hupf/hupf-pipeconf/{v}"] < bundles[f"mvn:org.hupf/hupf-app/{v}"]
+
+
+@pytest.mark.parametrize("bundle", ["hupf-pipeconf", "hupf-app"])
+def test_bundles_are_osgi_bundles_for_java_11(oar, bundle, tmp_path):
+    z, v = oar
+    jar_path = tmp_path / f"{bundle}.jar"
+    jar_path.write_bytes(z.read(_jar(z, bundle, v)))
+    with zipfile.ZipFile(jar_path) as jar:
+        manifest = jar.read("META-INF/MANIFEST.MF").decode()
+        assert f"Bundle-SymbolicName: org.hupf.{bundle}" in manifest
+        classes = [n for n in jar.namelist() if n.endswith(".class")]
+        assert classes, f"{bundle} has no classes"
+        for c in classes:
+            header = jar.read(c)[:8]
+            major = int.from_bytes(header[6:8], "big")
+            assert major == JAVA_11_MAJOR, f"{c} compiled for class version {major}"

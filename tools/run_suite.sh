@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# run_suite.sh NAME COMMAND...: runs one test suite, keeps its log in reports/, and prints one
+# summary line "suite NAME: PASSED|FAILED|SKIPPED (counts)". Exit status: 0 unless it FAILED.
+set -uo pipefail
+name=$1; shift
+mkdir -p reports
+log=reports/test-$name.log
+"$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+# Maven Surefire: sum the per-module "Results" lines (the per-class lines carry "Time elapsed").
+counts=$(grep -E "Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+ *$" "$log" \
+  | sed -E 's/.*Tests run: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+), Skipped: ([0-9]+).*/\1 \2 \3 \4/' \
+  | awk '{r+=$1; f+=$2; e+=$3; s+=$4; n++} END {if (n) printf "Tests run: %d, Failures: %d, Errors: %d, Skipped: %d", r, f, e, s}')
+[ -n "$counts" ] || counts=$(grep -E "^=+ .*(passed|failed|skipped|error|no tests ran).* =+$" "$log" | tail -1)  # pytest
+[ -n "$counts" ] || counts=$(grep -E "^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
+skip=$(grep -m1 -E "^SKIPPED " "$log")
+
+if [ "$rc" -eq 5 ] && [ -n "$skip" ]; then rc=0; fi  # pytest: nothing collected because the suite skipped itself
+if [ "$rc" -ne 0 ]; then
+  status=FAILED
+elif [ -n "$skip" ] && ! echo "$counts" | grep -qE "[1-9][0-9]* passed|Tests run: [1-9]"; then
+  status=SKIPPED; counts=$skip
+else
+  status=PASSED
+fi
+line="suite $name: $status${counts:+ ($(echo "$counts" | sed -E 's/^=+ | =+$//g'))}"
+echo "$line"
+echo "$line" >> reports/summary.txt
+[ "$status" != FAILED ]
