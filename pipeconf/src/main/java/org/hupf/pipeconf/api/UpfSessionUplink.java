@@ -1,0 +1,116 @@
+package org.hupf.pipeconf.api;
+
+import com.google.common.base.MoreObjects;
+import org.onlab.packet.Ip4Address;
+
+import java.util.Objects;
+
+/**
+ * An uplink session: GTP-U to (N3 address, TEID) belongs to it. Matches {@code uplink_sessions}.
+ */
+public final class UpfSessionUplink implements UpfEntity {
+
+    private final Ip4Address tunDstAddr;
+    private final long teid;
+    private final boolean needsDropping;
+    private final int sessionMeterIdx;
+
+    private UpfSessionUplink(Ip4Address tunDstAddr, long teid, boolean needsDropping, int sessionMeterIdx) {
+        this.tunDstAddr = tunDstAddr;
+        this.teid = teid;
+        this.needsDropping = needsDropping;
+        this.sessionMeterIdx = sessionMeterIdx;
+    }
+
+    public Ip4Address tunDstAddr() {
+        return tunDstAddr;
+    }
+
+    /**
+     * Returns the TEID as an unsigned 32-bit value.
+     *
+     * @return TEID
+     */
+    public long teid() {
+        return teid;
+    }
+
+    public boolean needsDropping() {
+        return needsDropping;
+    }
+
+    public int sessionMeterIdx() {
+        return sessionMeterIdx;
+    }
+
+    @Override
+    public UpfEntityType type() {
+        return UpfEntityType.SESSION_UPLINK;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof UpfSessionUplink)) {
+            return false;
+        }
+        UpfSessionUplink that = (UpfSessionUplink) o;
+        return teid == that.teid && needsDropping == that.needsDropping
+                && sessionMeterIdx == that.sessionMeterIdx && tunDstAddr.equals(that.tunDstAddr);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(tunDstAddr, teid, needsDropping, sessionMeterIdx);
+    }
+
+    @Override
+    public String toString() {
+        return MoreObjects.toStringHelper("UpfSessionUplink")
+                .add("tunDstAddr", tunDstAddr).add("teid", teid)
+                .add("needsDropping", needsDropping).add("sessionMeterIdx", sessionMeterIdx).toString();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builder; tunnel address and TEID are required. */
+    public static final class Builder {
+        private Ip4Address tunDstAddr;
+        private Long teid;
+        private boolean needsDropping;
+        private Integer sessionMeterIdx = 0;
+
+        private Builder() {
+        }
+
+        public Builder setTunDstAddr(Ip4Address tunDstAddr) {
+            this.tunDstAddr = tunDstAddr;
+            return this;
+        }
+
+        public Builder setTeid(long teid) {
+            this.teid = teid;
+            return this;
+        }
+
+        public Builder needsDropping(boolean needsDropping) {
+            this.needsDropping = needsDropping;
+            return this;
+        }
+
+        public Builder setSessionMeterIdx(int sessionMeterIdx) {
+            this.sessionMeterIdx = sessionMeterIdx;
+            return this;
+        }
+
+        public UpfSessionUplink build() {
+            return new UpfSessionUplink(Checks.present(tunDstAddr, "tunDstAddr"),
+                                        Checks.inRange(teid, "teid", 0, Checks.MAX_TEID), needsDropping,
+                                        Checks.inRange(sessionMeterIdx, "sessionMeterIdx", 0, Checks.MAX_INDEX));
+        }
+    }
+}
