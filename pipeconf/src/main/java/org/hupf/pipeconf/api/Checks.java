@@ -16,12 +16,7 @@ final class Checks {
     }
 
     static int inRange(Integer value, String field, long min, long max) {
-        present(value, field);
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(
-                    field + " " + value + " out of range [" + min + ", " + max + "]");
-        }
-        return value;
+        return (int) inRange(value == null ? null : Long.valueOf(value), field, min, max);
     }
 
     static long inRange(Long value, String field, long min, long max) {
