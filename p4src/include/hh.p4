@@ -1,0 +1,139 @@
+// hw only: HK-IPG heavy-hitter detection (thesis ch.4, Algorithm 1). One slot per
+// hash index holds flow id, EWMA of the inter-packet gap, last timestamp within the
+// timeslot, tau and whether the current HH episode was reported.
+// The Python model tools/hupf_tools/model/hkipg.py follows this arithmetic exactly.
+#ifndef HUPF_HH_P4
+#define HUPF_HH_P4
+
+#include "headers.p4"
+
+control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    register<bit<32>>(HH_SLOTS) flow_id;
+    register<bit<32>>(HH_SLOTS) ipg_ewma;
+    register<bit<32>>(HH_SLOTS) last_ts;
+    register<bit<16>>(HH_SLOTS) tau;
+    register<bit<8>>(HH_SLOTS) reported;
+
+    bit<16> tau_th;
+    bit<32> ipg_init;
+    bit<32> ipg_th;
+    bit<32> decay_k;
+    bit<32> timeslot_us;
+    bit<8>  alpha_shift;
+    bit<8>  key_mode;
+    bit<16> tau_inc;
+    bit<32> cur_ewma;
+
+    // timeslot_us must be a power of two: the timestamp wraps by masking.
+    action set_hh_params(bit<16> tau_th_p, bit<32> ipg_init_p, bit<32> ipg_th_p,
+                         bit<32> decay_k_p, bit<32> timeslot_us_p, bit<8> alpha_shift_p,
+                         bit<8> key_mode_p) {
+        tau_th = tau_th_p;
+        ipg_init = ipg_init_p;
+        ipg_th = ipg_th_p;
+        decay_k = decay_k_p;
+        timeslot_us = timeslot_us_p;
+        alpha_shift = alpha_shift_p;
+        key_mode = key_mode_p;
+    }
+
+    // Defaults from thesis §4.3.2 (tau_th 1850, IPG_init = IPG_th = 10 ms, k = 10) with a
+    // 16.384 ms timeslot and alpha = 1 - 2^-7.
+    table hh_config {
+        actions = { set_hh_params; }
+        default_action = set_hh_params(1850, 10000, 10000, 10, 16384, 7, HH_KEY_UE_ADDR);
+    }
+
+    action set_tau(bit<16> tau) {
+        tau_inc = tau;
+    }
+
+    // Filled by the controller from thesis eq. 4.9 over EWMA ranges.
+    table tau_table {
+        key = {
+            cur_ewma : range @name("ipg_ewma");
+        }
+        actions = { set_tau; }
+        const default_action = set_tau(0);
+        size = HH_TAU_TABLE_SIZE;
+    }
+
+    apply {
+        hh_config.apply();
+        bit<32> key = meta.flow.ue_addr;
+        if (key_mode == HH_KEY_5TUPLE) {
+            hash(key, HashAlgorithm.crc32, 32w0,
+                 { meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
+                   meta.flow.app_port, meta.flow.proto }, 64w4294967296);
+        }
+        bit<32> idx;
+        hash(idx, HashAlgorithm.identity, 32w0, { key }, 32w(HH_SLOTS));
+        bit<32> ts = (bit<32>)std_meta.ingress_global_timestamp & (timeslot_us - 1);
+
+        bit<32> f;
+        bit<32> l;
+        bit<16> t;
+        bit<8> r;
+        flow_id.read(f, idx);
+        ipg_ewma.read(cur_ewma, idx);
+        last_ts.read(l, idx);
+        tau.read(t, idx);
+        reported.read(r, idx);
+
+        bool report = false;
+        bit<16> tau_reached = 0;
+        if (f == 0 || (f != key && cur_ewma > ipg_th)) {
+            // Case 1 (empty slot) and case 3 eviction: the new flow takes the slot.
+            f = key;
+            cur_ewma = ipg_init;
+            l = ts;
+            t = 0;
+            r = 0;
+        } else if (f != key) {
+            // Case 3: collision ages the resident flow.
+            cur_ewma = cur_ewma + decay_k;
+        } else {
+            // Case 2. A timestamp below the last one means the timeslot wrapped.
+            bool wrapped = ts < l;
+            bit<32> ipg = ts - l;
+            if (wrapped) {
+                ipg = ts + timeslot_us - l;
+            }
+            cur_ewma = cur_ewma - (cur_ewma >> alpha_shift) + (ipg >> alpha_shift);
+            l = ts;
+            if (wrapped) {
+                tau_table.apply();
+                if (tau_inc == 0) {
+                    // The flow is slower than every tau range: its HH episode is over.
+                    t = 0;
+                    r = 0;
+                } else {
+                    t = t |+| tau_inc;
+                    if (t >= tau_th) {
+                        tau_reached = t;
+                        t = 0;
+                        report = r == 0;
+                        r = 1;
+                    }
+                }
+            }
+        }
+        flow_id.write(idx, f);
+        ipg_ewma.write(idx, cur_ewma);
+        last_ts.write(idx, l);
+        tau.write(idx, t);
+        reported.write(idx, r);
+
+        if (report) {
+            meta.cpu_reason = PKTIN_HH_REPORT;
+            meta.hh_flow_key = key;
+            meta.hh_ipg_ewma = cur_ewma;
+            meta.hh_tau = tau_reached;
+            meta.hh_flags = meta.to_backend ? HH_FLAG_BACKEND : 8w0;
+            clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, FL_CPU_CLONE);
+        }
+    }
+}
+
+#endif

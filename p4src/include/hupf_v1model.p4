@@ -1,0 +1,132 @@
+// The v1model ingress/egress of both profiles; HUPF_HW adds steering, HK-IPG and
+// MATADOR. Included by p4src/v1model/hupf_{hw,sw}.p4 after their size header.
+#ifndef HUPF_V1MODEL_P4
+#define HUPF_V1MODEL_P4
+
+#include "headers.p4"
+#include "parser.p4"
+#include "deparser.p4"
+#include "upf.p4"
+#include "routing.p4"
+#include "acl.p4"
+#include "qos.p4"
+#ifdef HUPF_HW
+#include "steering.p4"
+#include "hh.p4"
+#include "classifier.p4"
+#endif
+
+control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    // Every drop in ingress is counted here, by reason (contract: drop_reasons).
+    @name(".HupfIngress.upf.drop_reasons")
+    counter(DROP_REASONS_SIZE, CounterType.packets) drop_reasons;
+
+    Acl() acl;
+    UpfIngress() upf;
+    Routing() routing;
+    Qos() qos;
+#ifdef HUPF_HW
+    Steering() steering;
+    HeavyHitter() hh;
+    Classifier() classifier;
+
+    @name(".HupfIngress.steering.from_backend")
+    action from_backend() {
+        meta.skip_upf = true;
+    }
+
+    @name(".HupfIngress.steering.nop")
+    action steering_nop() { }
+
+    // Packets coming back from a backend were processed there: route them only.
+    @name(".HupfIngress.steering.backend_ports")
+    table backend_ports {
+        key = {
+            std_meta.ingress_port : exact @name("ig_port");
+        }
+        actions = { from_backend; @defaultonly steering_nop; }
+        const default_action = steering_nop();
+        size = BACKEND_PORTS_SIZE;
+    }
+#endif
+
+    apply {
+        if (hdr.packet_out.isValid()) {
+            std_meta.egress_spec = hdr.packet_out.egress_port;
+            hdr.packet_out.setInvalid();
+            meta.is_packet_out = true;
+            exit;
+        }
+        meta.cpu_ingress_port = std_meta.ingress_port;
+        meta.routing_ipv4_dst = hdr.ipv4.dst_addr;
+        if (std_meta.parser_error != error.NoError) {
+            if (hdr.udp.isValid() && hdr.udp.dport == GTPU_UDP_PORT) {
+                meta.drop_reason = DROP_MALFORMED_GTPU;
+            } else {
+                meta.drop_reason = DROP_PARSER_ERROR;
+            }
+        } else {
+#ifdef HUPF_HW
+            backend_ports.apply();
+#endif
+            acl.apply(hdr, meta, std_meta);
+            if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
+                upf.apply(hdr, meta, std_meta);
+            }
+#ifdef HUPF_HW
+            if (meta.drop_reason == 0 && !meta.to_cpu && (meta.uplink || meta.downlink)) {
+                hh.apply(hdr, meta, std_meta);
+                if (meta.to_backend) {
+                    steering.apply(hdr, meta, std_meta);
+                } else {
+                    classifier.apply(hdr, meta, std_meta);
+                }
+            }
+#endif
+            if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
+                routing.apply(hdr, meta, std_meta);
+            }
+            if (meta.drop_reason == 0) {
+                qos.apply(hdr, meta, std_meta);
+            }
+        }
+        if (meta.drop_reason != 0) {
+            drop_reasons.count(meta.drop_reason);
+            mark_to_drop(std_meta);
+        }
+    }
+}
+
+control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    UpfEgress() upf;
+
+    apply {
+        if (meta.is_packet_out) {
+            exit;
+        }
+        if (std_meta.egress_port == V1MODEL_CPU_PORT) {
+            hdr.packet_in.setValid();
+            hdr.packet_in.ingress_port = meta.cpu_ingress_port;
+            hdr.packet_in._pad0 = 0;
+            hdr.packet_in.reason = meta.cpu_reason;
+            if (meta.cpu_reason == PKTIN_HH_REPORT) {
+                hdr.hh_report.setValid();
+                hdr.hh_report.flow_key = meta.hh_flow_key;
+                hdr.hh_report.ipg_ewma = meta.hh_ipg_ewma;
+                hdr.hh_report.tau = meta.hh_tau;
+                hdr.hh_report.flags = meta.hh_flags;
+                hdr.hh_report._pad = 0;
+                truncate(HH_REPORT_TRUNC_LEN);
+            }
+            exit;
+        }
+        upf.apply(hdr, meta, std_meta);
+    }
+}
+
+V1Switch(HupfParser(), HupfVerifyChecksum(), HupfIngress(), HupfEgress(),
+         HupfComputeChecksum(), HupfDeparser()) main;
+
+#endif

@@ -1,0 +1,149 @@
+// v1model parser: Ethernet, VLAN, IPv4, UDP/TCP/ICMP, GTP-U (TS 29.281) with its
+// extension header chain, inner IPv4/UDP/TCP/ICMP. Malformed GTP-U ends in a parser
+// error that ingress drops and counts (v1model hands errored packets to ingress).
+#ifndef HUPF_PARSER_P4
+#define HUPF_PARSER_P4
+
+#include "headers.p4"
+
+error {
+    GtpuBadVersion,
+    GtpuBadLength,
+    GtpuUnknownExt
+}
+
+parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    state start {
+        transition select(std_meta.ingress_port) {
+            V1MODEL_CPU_PORT: parse_packet_out;
+            default: parse_ethernet;
+        }
+    }
+
+    state parse_packet_out {
+        packet.extract(hdr.packet_out);
+        transition parse_ethernet;
+    }
+
+    state parse_ethernet {
+        packet.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            ETHERTYPE_VLAN: parse_vlan;
+            ETHERTYPE_IPV4: parse_ipv4;
+            default: accept;
+        }
+    }
+
+    state parse_vlan {
+        packet.extract(hdr.vlan_tag);
+        transition select(hdr.vlan_tag.ether_type) {
+            ETHERTYPE_IPV4: parse_ipv4;
+            default: accept;
+        }
+    }
+
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        // L4 is only parsed behind a 20-octet header; options are carried, not parsed.
+        transition select(hdr.ipv4.ihl, hdr.ipv4.protocol) {
+            (5, PROTO_UDP): parse_udp;
+            (5, PROTO_TCP): parse_tcp;
+            (5, PROTO_ICMP): parse_icmp;
+            default: accept;
+        }
+    }
+
+    state parse_tcp {
+        packet.extract(hdr.tcp);
+        meta.l4_sport = hdr.tcp.sport;
+        meta.l4_dport = hdr.tcp.dport;
+        transition accept;
+    }
+
+    state parse_icmp {
+        packet.extract(hdr.icmp);
+        transition accept;
+    }
+
+    state parse_udp {
+        packet.extract(hdr.udp);
+        meta.l4_sport = hdr.udp.sport;
+        meta.l4_dport = hdr.udp.dport;
+        transition select(hdr.udp.dport) {
+            GTPU_UDP_PORT: parse_gtpu;
+            default: accept;
+        }
+    }
+
+    state parse_gtpu {
+        packet.extract(hdr.gtpu);
+        verify(hdr.gtpu.version == 1 && hdr.gtpu.pt == 1, error.GtpuBadVersion);
+        // Length = octets after the mandatory 8-octet header (TS 29.281 §5.1).
+        verify(hdr.gtpu.msglen == hdr.udp.len - (UDP_HDR_LEN + GTPU_HDR_LEN), error.GtpuBadLength);
+        transition select(hdr.gtpu.ex_flag, hdr.gtpu.seq_flag, hdr.gtpu.npdu_flag) {
+            (0, 0, 0): parse_gtpu_payload;
+            default: parse_gtpu_options;
+        }
+    }
+
+    state parse_gtpu_options {
+        packet.extract(hdr.gtpu_options);
+        transition select(hdr.gtpu.ex_flag, hdr.gtpu_options.next_ext) {
+            (0, _): parse_gtpu_payload;
+            (1, GTPU_NEXT_EXT_NONE): parse_gtpu_payload;
+            (1, GTPU_NEXT_EXT_PSC): parse_gtpu_psc;
+            default: unknown_ext;
+        }
+    }
+
+    state parse_gtpu_psc {
+        packet.extract(hdr.gtpu_ext_psc);
+        verify(hdr.gtpu_ext_psc.len == 1, error.GtpuBadLength);
+        transition select(hdr.gtpu_ext_psc.next_ext) {
+            GTPU_NEXT_EXT_NONE: parse_gtpu_payload;
+            default: unknown_ext;
+        }
+    }
+
+    // Extension headers are variable-length; a chain this parser cannot walk is
+    // refused rather than forwarded with an unknown prefix on the inner packet.
+    state unknown_ext {
+        verify(false, error.GtpuUnknownExt);
+        transition accept;
+    }
+
+    state parse_gtpu_payload {
+        transition select(hdr.gtpu.msgtype, packet.lookahead<bit<4>>()) {
+            (GTPU_GPDU, 4): parse_inner_ipv4;
+            default: accept;
+        }
+    }
+
+    state parse_inner_ipv4 {
+        packet.extract(hdr.inner_ipv4);
+        transition select(hdr.inner_ipv4.ihl, hdr.inner_ipv4.protocol) {
+            (5, PROTO_UDP): parse_inner_udp;
+            (5, PROTO_TCP): parse_inner_tcp;
+            (5, PROTO_ICMP): parse_inner_icmp;
+            default: accept;
+        }
+    }
+
+    state parse_inner_udp {
+        packet.extract(hdr.inner_udp);
+        transition accept;
+    }
+
+    state parse_inner_tcp {
+        packet.extract(hdr.inner_tcp);
+        transition accept;
+    }
+
+    state parse_inner_icmp {
+        packet.extract(hdr.inner_icmp);
+        transition accept;
+    }
+}
+
+#endif

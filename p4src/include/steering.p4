@@ -1,0 +1,39 @@
+// hw only: sessions without hw entries go to a software backend chosen by a hash of
+// the UE address, so a UE always reaches the same backend while the group is stable.
+#ifndef HUPF_STEERING_P4
+#define HUPF_STEERING_P4
+
+#include "headers.p4"
+
+control Steering(inout headers_t hdr, inout local_metadata_t meta,
+                 inout standard_metadata_t std_meta) {
+    action_selector(HashAlgorithm.crc16, BACKEND_SELECTOR_SIZE, 16) backend_selector;
+
+    // The packet is forwarded unmodified: the backend does the whole UPF.
+    action steer_to_backend(port_t port, mac_addr_t dst_mac) {
+        std_meta.egress_spec = port;
+        hdr.ethernet.dst_addr = dst_mac;
+        meta.skip_routing = true;
+    }
+
+    action no_backend() {
+        meta.drop_reason = DROP_NO_BACKEND;
+    }
+
+    table backends {
+        key = {
+            meta.slice_id     : exact    @name("slice_id");
+            meta.flow.ue_addr : selector @name("ue_addr");
+        }
+        actions = { steer_to_backend; @defaultonly no_backend; }
+        const default_action = no_backend();
+        implementation = backend_selector;
+        size = BACKENDS_SIZE;
+    }
+
+    apply {
+        backends.apply();
+    }
+}
+
+#endif

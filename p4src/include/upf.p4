@@ -1,0 +1,420 @@
+// UPF: interface classification, sessions, SDF application filtering, terminations,
+// meters and pre-QoS counters (ingress); post-QoS counters and GTP-U encap (egress).
+#ifndef HUPF_UPF_P4
+#define HUPF_UPF_P4
+
+#include "headers.p4"
+
+control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
+                   inout standard_metadata_t std_meta) {
+    counter(UPF_COUNTER_SIZE, CounterType.packets_and_bytes) pre_qos_counter;
+    meter(UPF_SESSION_METER_SIZE, MeterType.bytes) session_meter;
+    meter(UPF_APP_METER_SIZE, MeterType.bytes) app_meter;
+
+    action iface_access(slice_id_t slice_id) {
+        meta.iface = IFACE_ACCESS;
+        meta.slice_id = slice_id;
+    }
+
+    action iface_core(slice_id_t slice_id) {
+        meta.iface = IFACE_CORE;
+        meta.slice_id = slice_id;
+    }
+
+    action iface_miss() {
+        meta.iface = IFACE_NONE;
+    }
+
+    table interfaces {
+        key = {
+            hdr.ipv4.dst_addr  : lpm   @name("ipv4_dst_addr");
+            hdr.gtpu.isValid() : exact @name("gtpu_is_valid");
+        }
+        actions = { iface_access; iface_core; @defaultonly iface_miss; }
+        const default_action = iface_miss();
+        size = UPF_INTERFACES_SIZE;
+    }
+
+    // A session miss goes to a backend on the switch and is dropped on the backend.
+    action session_miss(bit<32> reason) {
+#ifdef HUPF_HW
+        meta.to_backend = true;
+#else
+        meta.drop_reason = reason;
+#endif
+    }
+
+    action set_uplink_session(ipv4_addr_t ue_addr, meter_idx_t session_meter_idx) {
+        meta.session_ue_addr = ue_addr;
+        meta.session_meter_idx = session_meter_idx;
+    }
+
+    action set_uplink_session_drop() {
+        meta.drop_reason = DROP_RULE;
+    }
+
+    action set_uplink_session_miss() {
+        session_miss(DROP_UPLINK_SESSION_MISS);
+    }
+
+    table uplink_sessions {
+        key = {
+            hdr.ipv4.dst_addr : exact @name("tunnel_ipv4_dst");
+            hdr.gtpu.teid     : exact @name("teid");
+        }
+        actions = { set_uplink_session; set_uplink_session_drop; @defaultonly set_uplink_session_miss; }
+        const default_action = set_uplink_session_miss();
+        size = UPF_UPLINK_SESSIONS_SIZE;
+    }
+
+    action set_downlink_session(tun_peer_id_t tun_peer_id, meter_idx_t session_meter_idx) {
+        meta.tun_peer_id = tun_peer_id;
+        meta.session_meter_idx = session_meter_idx;
+        meta.needs_encap = true;
+    }
+
+    // Buffer-and-notify: the controller buffers the packet and reports downlink data.
+    action set_downlink_session_buf(meter_idx_t session_meter_idx) {
+        meta.session_meter_idx = session_meter_idx;
+        meta.to_cpu = true;
+        meta.cpu_reason = PKTIN_DOWNLINK_BUFFER;
+        std_meta.egress_spec = V1MODEL_CPU_PORT;
+    }
+
+    action set_downlink_session_drop() {
+        meta.drop_reason = DROP_RULE;
+    }
+
+    action set_downlink_session_miss() {
+        session_miss(DROP_DOWNLINK_SESSION_MISS);
+    }
+
+    table downlink_sessions {
+        key = {
+            meta.flow.ue_addr : exact @name("ue_addr");
+        }
+        actions = {
+            set_downlink_session; set_downlink_session_buf; set_downlink_session_drop;
+            @defaultonly set_downlink_session_miss;
+        }
+        const default_action = set_downlink_session_miss();
+        size = UPF_DOWNLINK_SESSIONS_SIZE;
+    }
+
+    action set_app_id(app_id_t app_id) {
+        meta.app_id = app_id;
+    }
+
+    table applications {
+        key = {
+            meta.slice_id      : exact   @name("slice_id");
+            meta.flow.app_addr : lpm     @name("app_ipv4_addr");
+            meta.flow.app_port : range   @name("app_l4_port");
+            meta.flow.proto    : ternary @name("app_ip_proto");
+        }
+        actions = { set_app_id; }
+        const default_action = set_app_id(0);
+        size = UPF_APPLICATIONS_SIZE;
+    }
+
+    action uplink_term_fwd(ctr_idx_t ctr_idx, tc_t tc, meter_idx_t app_meter_idx) {
+        meta.term_hit = true;
+        meta.ctr_idx = ctr_idx;
+        meta.tc = tc;
+        meta.app_meter_idx = app_meter_idx;
+    }
+
+    action uplink_term_drop(ctr_idx_t ctr_idx) {
+        meta.term_hit = true;
+        meta.ctr_idx = ctr_idx;
+        meta.drop_reason = DROP_RULE;
+    }
+
+    action upf_term_miss() {
+        meta.drop_reason = DROP_TERMINATION_MISS;
+    }
+
+    table uplink_terminations {
+        key = {
+            meta.flow.ue_addr : exact @name("ue_session_id");
+            meta.app_id       : exact @name("app_id");
+        }
+        actions = { uplink_term_fwd; uplink_term_drop; @defaultonly upf_term_miss; }
+        const default_action = upf_term_miss();
+        size = UPF_TERMINATIONS_SIZE;
+    }
+
+    action downlink_term_fwd(ctr_idx_t ctr_idx, teid_t teid, qfi_t qfi, tc_t tc,
+                             meter_idx_t app_meter_idx) {
+        meta.term_hit = true;
+        meta.ctr_idx = ctr_idx;
+        meta.teid = teid;
+        meta.qfi = qfi;
+        meta.tc = tc;
+        meta.app_meter_idx = app_meter_idx;
+    }
+
+    action downlink_term_drop(ctr_idx_t ctr_idx) {
+        meta.term_hit = true;
+        meta.ctr_idx = ctr_idx;
+        meta.drop_reason = DROP_RULE;
+    }
+
+    table downlink_terminations {
+        key = {
+            meta.flow.ue_addr : exact @name("ue_session_id");
+            meta.app_id       : exact @name("app_id");
+        }
+        actions = { downlink_term_fwd; downlink_term_drop; @defaultonly upf_term_miss; }
+        const default_action = upf_term_miss();
+        size = UPF_TERMINATIONS_SIZE;
+    }
+
+    action set_routing_ipv4_dst(ipv4_addr_t tun_dst_addr) {
+        meta.routing_ipv4_dst = tun_dst_addr;
+    }
+
+    action nop() { }
+
+    table ig_tunnel_peers {
+        key = {
+            meta.tun_peer_id : exact @name("tun_peer_id");
+        }
+        actions = { set_routing_ipv4_dst; @defaultonly nop; }
+        const default_action = nop();
+        size = UPF_TUNNEL_PEERS_SIZE;
+    }
+
+    // TS 29.281 §7.2.2: answer on the path the request came from, same sequence
+    // number, with the Recovery IE (restart counter 0: this node does not keep one).
+    action gtpu_echo_response() {
+        ipv4_addr_t peer = hdr.ipv4.src_addr;
+        hdr.ipv4.src_addr = hdr.ipv4.dst_addr;
+        hdr.ipv4.dst_addr = peer;
+        hdr.ipv4.ttl = DEFAULT_TTL;
+        hdr.ipv4.total_len = hdr.ipv4.total_len + RECOVERY_IE_LEN;
+        bit<16> peer_port = hdr.udp.sport;
+        hdr.udp.sport = hdr.udp.dport;
+        hdr.udp.dport = peer_port;
+        hdr.udp.len = hdr.udp.len + RECOVERY_IE_LEN;
+        hdr.udp.checksum = 0;
+        hdr.gtpu.msgtype = GTPU_ECHO_RESPONSE;
+        hdr.gtpu.msglen = hdr.gtpu.msglen + RECOVERY_IE_LEN;
+        hdr.gtpu_recovery.setValid();
+        hdr.gtpu_recovery.ie_type = GTPU_IE_RECOVERY;
+        hdr.gtpu_recovery.restart_counter = 0;
+        meta.local_reply = true;
+        meta.routing_ipv4_dst = peer;
+    }
+
+    action gtpu_decap() {
+        hdr.ipv4 = hdr.inner_ipv4;
+        hdr.udp = hdr.inner_udp;
+        hdr.tcp = hdr.inner_tcp;
+        hdr.icmp = hdr.inner_icmp;
+        hdr.inner_ipv4.setInvalid();
+        hdr.inner_udp.setInvalid();
+        hdr.inner_tcp.setInvalid();
+        hdr.inner_icmp.setInvalid();
+        hdr.gtpu.setInvalid();
+        hdr.gtpu_options.setInvalid();
+        hdr.gtpu_ext_psc.setInvalid();
+        meta.routing_ipv4_dst = hdr.ipv4.dst_addr;
+    }
+
+    apply {
+        if (!hdr.ipv4.isValid()) {
+            return;
+        }
+        interfaces.apply();
+        if (meta.iface == IFACE_ACCESS && hdr.gtpu.isValid()) {
+            if (hdr.gtpu.msgtype == GTPU_ECHO_REQUEST) {
+                // An Echo Request must carry a sequence number (TS 29.281 §5.1).
+                if (hdr.gtpu.seq_flag == 1) {
+                    gtpu_echo_response();
+                } else {
+                    meta.drop_reason = DROP_MALFORMED_GTPU;
+                }
+                return;
+            }
+            if (hdr.gtpu.msgtype != GTPU_GPDU || !hdr.inner_ipv4.isValid()) {
+                meta.drop_reason = DROP_GTPU_UNSUPPORTED;
+                return;
+            }
+            meta.uplink = true;
+            meta.flow.ue_addr = hdr.inner_ipv4.src_addr;
+            meta.flow.app_addr = hdr.inner_ipv4.dst_addr;
+            meta.flow.proto = hdr.inner_ipv4.protocol;
+            meta.flow.ip_len = hdr.inner_ipv4.total_len;
+            if (hdr.inner_udp.isValid()) {
+                meta.flow.ue_port = hdr.inner_udp.sport;
+                meta.flow.app_port = hdr.inner_udp.dport;
+            } else if (hdr.inner_tcp.isValid()) {
+                meta.flow.ue_port = hdr.inner_tcp.sport;
+                meta.flow.app_port = hdr.inner_tcp.dport;
+            }
+            uplink_sessions.apply();
+            if (meta.to_backend || meta.drop_reason != 0) {
+                return;
+            }
+            if (hdr.inner_ipv4.src_addr != meta.session_ue_addr) {
+                meta.drop_reason = DROP_ANTI_SPOOFING;
+                return;
+            }
+            gtpu_decap();
+        } else if (meta.iface == IFACE_CORE && !hdr.gtpu.isValid()) {
+            meta.downlink = true;
+            meta.flow.ue_addr = hdr.ipv4.dst_addr;
+            meta.flow.app_addr = hdr.ipv4.src_addr;
+            meta.flow.proto = hdr.ipv4.protocol;
+            meta.flow.ip_len = hdr.ipv4.total_len;
+            if (hdr.udp.isValid()) {
+                meta.flow.ue_port = hdr.udp.dport;
+                meta.flow.app_port = hdr.udp.sport;
+            } else if (hdr.tcp.isValid()) {
+                meta.flow.ue_port = hdr.tcp.dport;
+                meta.flow.app_port = hdr.tcp.sport;
+            }
+            downlink_sessions.apply();
+            if (meta.to_backend || meta.to_cpu || meta.drop_reason != 0) {
+                return;
+            }
+        } else {
+            return;
+        }
+
+        applications.apply();
+        if (meta.uplink) {
+            uplink_terminations.apply();
+        } else {
+            downlink_terminations.apply();
+        }
+        if (meta.term_hit) {
+            pre_qos_counter.count(meta.ctr_idx);
+        }
+        if (meta.drop_reason != 0) {
+            return;
+        }
+
+        // Unconfigured meter cells are green, so index 0 means "not metered".
+        bit<2> session_color;
+        bit<2> app_color;
+        session_meter.execute_meter(meta.session_meter_idx, session_color);
+        app_meter.execute_meter(meta.app_meter_idx, app_color);
+        if (session_color == METER_RED || app_color == METER_RED) {
+            meta.drop_reason = DROP_METER_RED;
+            return;
+        }
+
+        if (meta.downlink) {
+            if (!ig_tunnel_peers.apply().hit) {
+                meta.drop_reason = DROP_ROUTING_MISS;
+            }
+        }
+    }
+}
+
+control UpfEgress(inout headers_t hdr, inout local_metadata_t meta,
+                  inout standard_metadata_t std_meta) {
+    counter(UPF_COUNTER_SIZE, CounterType.packets_and_bytes) post_qos_counter;
+
+    action load_tunnel_params(ipv4_addr_t tunnel_src_addr, ipv4_addr_t tunnel_dst_addr,
+                              bit<16> tunnel_src_port) {
+        meta.tunnel_src_addr = tunnel_src_addr;
+        meta.tunnel_dst_addr = tunnel_dst_addr;
+        meta.tunnel_src_port = tunnel_src_port;
+    }
+
+    action nop() { }
+
+    table eg_tunnel_peers {
+        key = {
+            meta.tun_peer_id : exact @name("tun_peer_id");
+        }
+        actions = { load_tunnel_params; @defaultonly nop; }
+        const default_action = nop();
+        size = UPF_TUNNEL_PEERS_SIZE;
+    }
+
+    // Outer IPv4/UDP/GTP-U around the user packet (TS 29.281 §5.1, G-PDU).
+    action gtpu_only() {
+        hdr.inner_ipv4 = hdr.ipv4;
+        hdr.inner_udp = hdr.udp;
+        hdr.inner_tcp = hdr.tcp;
+        hdr.inner_icmp = hdr.icmp;
+        hdr.tcp.setInvalid();
+        hdr.icmp.setInvalid();
+
+        hdr.ipv4.setValid();
+        hdr.ipv4.version = 4;
+        hdr.ipv4.ihl = 5;
+        hdr.ipv4.dscp = 0;
+        hdr.ipv4.ecn = 0;
+        hdr.ipv4.total_len = hdr.inner_ipv4.total_len + IPV4_HDR_LEN + UDP_HDR_LEN + GTPU_HDR_LEN;
+        hdr.ipv4.identification = 0;
+        hdr.ipv4.flags = 0;
+        hdr.ipv4.frag_offset = 0;
+        hdr.ipv4.ttl = DEFAULT_TTL;
+        hdr.ipv4.protocol = PROTO_UDP;
+        hdr.ipv4.src_addr = meta.tunnel_src_addr;
+        hdr.ipv4.dst_addr = meta.tunnel_dst_addr;
+
+        hdr.udp.setValid();
+        hdr.udp.sport = meta.tunnel_src_port;
+        hdr.udp.dport = GTPU_UDP_PORT;
+        hdr.udp.len = hdr.inner_ipv4.total_len + UDP_HDR_LEN + GTPU_HDR_LEN;
+        hdr.udp.checksum = 0;
+
+        hdr.gtpu.setValid();
+        hdr.gtpu.version = 1;
+        hdr.gtpu.pt = 1;
+        hdr.gtpu.spare = 0;
+        hdr.gtpu.ex_flag = 0;
+        hdr.gtpu.seq_flag = 0;
+        hdr.gtpu.npdu_flag = 0;
+        hdr.gtpu.msgtype = GTPU_GPDU;
+        hdr.gtpu.msglen = hdr.inner_ipv4.total_len;
+        hdr.gtpu.teid = meta.teid;
+    }
+
+    // As gtpu_only, plus the optional fields and a DL PDU Session Container with the QFI.
+    action gtpu_with_psc() {
+        gtpu_only();
+        hdr.ipv4.total_len = hdr.ipv4.total_len + GTPU_OPT_LEN + GTPU_PSC_LEN;
+        hdr.udp.len = hdr.udp.len + GTPU_OPT_LEN + GTPU_PSC_LEN;
+        hdr.gtpu.msglen = hdr.gtpu.msglen + GTPU_OPT_LEN + GTPU_PSC_LEN;
+        hdr.gtpu.ex_flag = 1;
+        hdr.gtpu_options.setValid();
+        hdr.gtpu_options.seq_num = 0;
+        hdr.gtpu_options.n_pdu_num = 0;
+        hdr.gtpu_options.next_ext = GTPU_NEXT_EXT_PSC;
+        hdr.gtpu_ext_psc.setValid();
+        hdr.gtpu_ext_psc.len = 1;
+        hdr.gtpu_ext_psc.pdu_type = PSC_TYPE_DL;
+        hdr.gtpu_ext_psc.spare0 = 0;
+        hdr.gtpu_ext_psc.ppp = 0;
+        hdr.gtpu_ext_psc.rqi = 0;
+        hdr.gtpu_ext_psc.qfi = meta.qfi;
+        hdr.gtpu_ext_psc.next_ext = GTPU_NEXT_EXT_NONE;
+    }
+
+    table gtpu_encap {
+        actions = { gtpu_only; gtpu_with_psc; }
+        default_action = gtpu_only();
+    }
+
+    apply {
+        if (meta.term_hit) {
+            post_qos_counter.count(meta.ctr_idx);
+        }
+        if (meta.needs_encap) {
+            if (eg_tunnel_peers.apply().hit) {
+                gtpu_encap.apply();
+            } else {
+                mark_to_drop(std_meta);
+            }
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,110 @@
+import zlib
+
+import pytest
+
+from hupf_tools.model.hkipg import (HHParams, HKIPG, KEY_5TUPLE, Report, Slot, TauTable, flow_key,
+                                    step, tau_per_timeslot, tau_table_entries)
+
+P = HHParams(tau_th=100, ipg_init=1000, ipg_th=1000, decay_k=10, timeslot_us=1024, alpha_shift=2)
+TABLE = TauTable([(0, 99, 30), (100, 499, 10)])
+
+
+def test_params_are_validated():
+    with pytest.raises(ValueError, match="power of two"):
+        HHParams(timeslot_us=20000)
+    with pytest.raises(ValueError, match="tau_th"):
+        HHParams(tau_th=0)
+    with pytest.raises(ValueError, match="key_mode"):
+        HHParams(key_mode=7)
+    with pytest.raises(ValueError, match="bad tau table entry"):
+        TauTable([(5, 4, 1)])
+
+
+def test_empty_slot_is_taken_with_initial_ipg():
+    slot, rep = step(Slot(), 7, 5000, P, TABLE)
+    assert rep is None
+    assert slot == Slot(7, 1000, 5000 % 1024, 0, 0)
+
+
+def test_collision_decays_resident_then_evicts_it():
+    slot = Slot(7, 995, 3, 40, 1)
+    slot, _ = step(slot, 8, 10, P, TABLE)
+    assert slot == Slot(7, 1005, 3, 40, 1)          # <= ipg_th: aged by k
+    slot, _ = step(slot, 8, 11, P, TABLE)
+    assert slot == Slot(8, 1000, 11, 0, 0)          # > ipg_th: replaced
+
+
+def test_ewma_and_timeslot_wrap():
+    slot = Slot(7, 1000, 1000, 0, 0)
+    slot, _ = step(slot, 7, 1010, P, TABLE)         # 1010 & 1023 = 1010 > 1000: same timeslot
+    assert slot == Slot(7, 1000 - 250 + 2, 1010, 0, 0)
+    slot, rep = step(slot, 7, 1024 + 30, P, TABLE)  # ts 30 < 1010: wrapped, ipg = 30 + 1024 - 1010
+    ewma = 752 - 188 + (44 >> 2)
+    assert rep is None and slot == Slot(7, ewma, 30, 0, 0)  # 575 is outside the tau ranges
+
+
+def test_report_once_per_episode_and_new_episode_after_slowdown():
+    slot = Slot(7, 50, 1000, 95, 0)
+    slot, rep = step(slot, 7, 1024 + 10, P, TABLE)   # wrap: ewma 50-12+8=46 -> +30 -> 125 >= 100
+    assert rep == Report(7, 46, 125) and slot.tau == 0 and slot.reported == 1
+    slot = Slot(7, 50, 1000, 95, 1)
+    slot, rep = step(slot, 7, 1024 + 10, P, TABLE)   # crossing again in the same episode: silent
+    assert rep is None and slot.reported == 1
+    slot, rep = step(Slot(7, 900, 1000, 20, 1), 7, 2048 + 5, P, TABLE)  # slow: outside every range
+    assert rep is None and (slot.tau, slot.reported) == (0, 0)
+
+
+def test_tau_saturates_at_16_bits():
+    params = HHParams(tau_th=65535, ipg_init=1000, ipg_th=1000, timeslot_us=1024, alpha_shift=2)
+    slot, rep = step(Slot(7, 50, 1000, 65530, 0), 7, 1024 + 10, params, TauTable([(0, 99, 30)]))
+    assert rep == Report(7, 46, 65535)
+
+
+def _heavy_and_mice(sim, heavy_ipg, mice_ipg, duration, t0=0):
+    reports = []
+    mice = [0x0A000000 + i for i in range(2, 12)]
+    events = [(t, 0x0A000001) for t in range(t0, t0 + duration, heavy_ipg)]
+    events += [(t + i * 7, m) for i, m in enumerate(mice) for t in range(t0, t0 + duration, mice_ipg)]
+    for t, key in sorted(events):
+        rep = sim.packet(key, t)
+        if rep:
+            reports.append(rep)
+    return reports
+
+
+def test_one_report_for_a_heavy_flow_among_mice():
+    params = HHParams(tau_th=1850, ipg_init=10000, ipg_th=10000, decay_k=10, timeslot_us=16384,
+                      alpha_shift=7)
+    table = TauTable(tau_table_entries(1850, 16384, 1_000_000, 10_000_000, 10000))
+    sim = HKIPG(params, table, slots=64)
+    reports = _heavy_and_mice(sim, heavy_ipg=100, mice_ipg=20000, duration=3_000_000)
+    assert [r.flow_key for r in reports] == [0x0A000001]
+    # The flow slows below the threshold rate (IPG above IPG_th, still within one
+    # timeslot so that gaps are measured), the episode ends, a new burst is a new episode.
+    for t in range(3_000_000, 7_000_000, 14_000):
+        assert sim.packet(0x0A000001, t) is None
+    assert sim.slots[sim.index(0x0A000001)].reported == 0
+    again = _heavy_and_mice(sim, heavy_ipg=100, mice_ipg=20000, duration=3_000_000, t0=7_000_000)
+    assert [r.flow_key for r in again] == [0x0A000001]
+
+
+def test_tau_table_follows_equation_4_9():
+    # Thesis example: TW 1 s, HH 10 Mbps, T_wt 20 ms, tau_th 1850, 1000-byte packets.
+    assert tau_per_timeslot(800, 1850, 20000, 1_000_000, 10_000_000, 1000) == 37
+    assert tau_per_timeslot(1, 1850, 20000, 1_000_000, 10_000_000, 1000) == 925   # capped at tau_th/2
+    entries = tau_table_entries(1850, 20000, 1_000_000, 10_000_000, 10000, max_entries=64)
+    assert len(entries) <= 64
+    assert entries[0][0] == 1
+    for (lo, hi, tau), (lo2, _, tau2) in zip(entries, entries[1:]):
+        assert lo <= hi and lo2 == hi + 1 and tau2 < tau
+    for lo, hi, tau in entries:   # merged ranges never over-report
+        assert tau <= tau_per_timeslot(lo, 1850, 20000, 1_000_000, 10_000_000, 1000)
+
+
+def test_flow_keys():
+    assert flow_key(HHParams(), 0x0A000001, 0x08080808, 1000, 53, 17) == 0x0A000001
+    p5 = HHParams(key_mode=KEY_5TUPLE)
+    packed = bytes.fromhex("0a000001" "08080808" "03e8" "0035" "11")
+    assert flow_key(p5, 0x0A000001, 0x08080808, 1000, 53, 17) == zlib.crc32(packed)
+    assert flow_key(p5, 0x0A000001, 0x08080808, 1001, 53, 17) != flow_key(p5, 0x0A000001, 0x08080808,
+                                                                       1000, 53, 17)

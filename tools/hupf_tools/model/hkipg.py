@@ -1,0 +1,149 @@
+"""Reference model of HK-IPG (thesis ch.4, Algorithm 1) as p4src/include/hh.p4 computes it.
+
+All arithmetic is the P4's: unsigned 32-bit registers, 16-bit tau with saturating add,
+EWMA with alpha = 1 - 2^-s in shifts, timestamps in microseconds masked to the
+timeslot (a power of two). `step` is the per-packet transition of one slot.
+"""
+from dataclasses import dataclass, replace
+import zlib
+
+MASK32 = 0xFFFFFFFF
+MASK16 = 0xFFFF
+
+KEY_UE_ADDR = 0
+KEY_5TUPLE = 1
+
+
+@dataclass(frozen=True)
+class HHParams:
+    tau_th: int = 1850
+    ipg_init: int = 10000
+    ipg_th: int = 10000
+    decay_k: int = 10
+    timeslot_us: int = 16384
+    alpha_shift: int = 7
+    key_mode: int = KEY_UE_ADDR
+
+    def __post_init__(self):
+        ts = self.timeslot_us
+        if ts <= 0 or ts & (ts - 1) or ts > MASK32:
+            raise ValueError("timeslot_us must be a power of two below 2^32, got %r" % ts)
+        if not 0 < self.tau_th <= MASK16:
+            raise ValueError("tau_th must be in 1..65535, got %r" % self.tau_th)
+        if not 0 <= self.alpha_shift < 32:
+            raise ValueError("alpha_shift must be in 0..31, got %r" % self.alpha_shift)
+        if self.key_mode not in (KEY_UE_ADDR, KEY_5TUPLE):
+            raise ValueError("key_mode must be 0 (UE address) or 1 (5-tuple), got %r" % self.key_mode)
+
+
+@dataclass(frozen=True)
+class Slot:
+    flow_id: int = 0
+    ipg_ewma: int = 0
+    last_ts: int = 0
+    tau: int = 0
+    reported: int = 0
+
+
+@dataclass(frozen=True)
+class Report:
+    flow_key: int
+    ipg_ewma: int
+    tau: int
+
+
+class TauTable:
+    """The `tau_table` range table: first matching [lo, hi] range gives tau, else 0."""
+
+    def __init__(self, entries=()):
+        self.entries = []
+        for lo, hi, tau in entries:
+            if not (0 <= lo <= hi <= MASK32 and 0 <= tau <= MASK16):
+                raise ValueError("bad tau table entry (%r, %r, %r)" % (lo, hi, tau))
+            self.entries.append((lo, hi, tau))
+
+    def lookup(self, ipg_ewma):
+        for lo, hi, tau in self.entries:
+            if lo <= ipg_ewma <= hi:
+                return tau
+        return 0
+
+
+def tau_per_timeslot(ipg_us, tau_th, timeslot_us, tw_us, hh_bps, pkt_bytes):
+    """Thesis eq. 4.9, capped at tau_th / 2 (a flow needs >= 2 timeslots, §4.3.2)."""
+    value = (tau_th * timeslot_us * pkt_bytes * 8 * 1_000_000) // (tw_us * hh_bps * ipg_us)
+    return min(value, tau_th // 2)
+
+
+def tau_table_entries(tau_th, timeslot_us, tw_us, hh_bps, ipg_max, pkt_bytes=1000, max_entries=256):
+    """Range entries (lo, hi, tau) over IPG 1..ipg_max for the controller to install.
+
+    One range per distinct tau value; when there are more than max_entries, the
+    narrowest neighbours are merged keeping the smaller tau (never over-reports).
+    """
+    ranges = []
+    for ipg in range(1, ipg_max + 1):
+        tau = tau_per_timeslot(ipg, tau_th, timeslot_us, tw_us, hh_bps, pkt_bytes)
+        if tau == 0:
+            break
+        if ranges and ranges[-1][2] == tau:
+            ranges[-1][1] = ipg
+        else:
+            ranges.append([ipg, ipg, tau])
+    while len(ranges) > max_entries:
+        i = min(range(len(ranges) - 1), key=lambda j: ranges[j + 1][1] - ranges[j][0])
+        lo, _, _ = ranges[i]
+        _, hi, tau = ranges[i + 1]
+        ranges[i:i + 2] = [[lo, hi, tau]]
+    return [tuple(r) for r in ranges]
+
+
+def flow_key(params, ue_addr, app_addr=0, ue_port=0, app_port=0, proto=0):
+    """The slot key: the UE address, or CRC-32 over the 13-byte 5-tuple (bmv2 crc32)."""
+    if params.key_mode == KEY_UE_ADDR:
+        return ue_addr & MASK32
+    data = (ue_addr.to_bytes(4, "big") + app_addr.to_bytes(4, "big") + ue_port.to_bytes(2, "big")
+            + app_port.to_bytes(2, "big") + proto.to_bytes(1, "big"))
+    return zlib.crc32(data) & MASK32
+
+
+def step(slot, key, now_us, params, tau_table):
+    """One packet of flow `key` at time now_us on `slot`: returns (new slot, Report or None)."""
+    ts = now_us & (params.timeslot_us - 1)
+    s = params.alpha_shift
+    if slot.flow_id == 0 or (slot.flow_id != key and slot.ipg_ewma > params.ipg_th):
+        return Slot(key, params.ipg_init, ts, 0, 0), None
+    if slot.flow_id != key:
+        return replace(slot, ipg_ewma=(slot.ipg_ewma + params.decay_k) & MASK32), None
+    wrapped = ts < slot.last_ts
+    ipg = (ts + params.timeslot_us - slot.last_ts if wrapped else ts - slot.last_ts) & MASK32
+    ewma = (slot.ipg_ewma - (slot.ipg_ewma >> s) + (ipg >> s)) & MASK32
+    tau, reported, report = slot.tau, slot.reported, None
+    if wrapped:
+        inc = tau_table.lookup(ewma)
+        if inc == 0:
+            tau, reported = 0, 0
+        else:
+            tau = min(tau + inc, MASK16)
+            if tau >= params.tau_th:
+                if reported == 0:
+                    report = Report(key, ewma, tau)
+                tau, reported = 0, 1
+    return Slot(key, ewma, ts, tau, reported), report
+
+
+class HKIPG:
+    """m slots indexed by key mod m (the P4's identity hash)."""
+
+    def __init__(self, params=HHParams(), tau_table=TauTable(), slots=4096):
+        self.params = params
+        self.tau_table = tau_table
+        self.slots = [Slot()] * slots
+
+    def index(self, key):
+        return key % len(self.slots)
+
+    def packet(self, key, now_us):
+        i = self.index(key)
+        self.slots[i], report = step(self.slots[i], key, now_us, self.params, self.tau_table)
+        return report
