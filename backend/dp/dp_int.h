@@ -1,0 +1,94 @@
+/* Data plane internals shared by the table code, the pipeline and the I/O loop. */
+#ifndef HUPF_DP_INT_H
+#define HUPF_DP_INT_H
+
+#include <stdint.h>
+#include <rte_hash.h>
+#include <rte_lpm.h>
+#include <rte_meter.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_mbuf.h>
+#include "hupf_dp.h"
+
+#define DP_MAX_WORKERS 16
+#define DP_PEERS 256
+
+/* Fixed-size value slots with a free stack: values too big for a hash's data
+ * pointer live here so that MODIFY can publish a new slot atomically. */
+struct vpool {
+	uint8_t *mem;
+	uint32_t elem, n, nfree;
+	uint32_t *free;
+};
+
+/* Exact-match table: lock-free-reader cuckoo hash. Values of up to 8 bytes are
+ * stored in the data pointer itself; larger ones in a vpool slot. */
+struct xtable {
+	struct rte_hash *h;
+	struct vpool pool;   /* pool.elem == 0: inline values */
+};
+
+struct eg_peer { uint32_t src, dst; uint16_t sport; };
+struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
+
+struct ruleset_apps { uint32_t n; struct dp_app_rule r[]; };
+struct ruleset_acl { uint32_t n; struct dp_acl_rule r[]; };
+
+struct meter_state {
+	struct rte_meter_trtcm_profile prof;
+	struct rte_meter_trtcm rt;
+};
+
+struct ctr { uint64_t pkts, bytes; };
+
+struct pipeline {
+	struct dp_sizes sz;
+	struct rte_lpm *iface[2];          /* by gtpu_is_valid; next hop = iface << 8 | slice */
+	struct xtable ul_sess, dl_sess;     /* inline values */
+	struct xtable ul_term, dl_term;     /* struct dp_term in slots */
+	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
+	struct eg_peer *eg_peer[DP_PEERS];
+	struct rte_lpm *routes;             /* next hop = slot in route_pool */
+	struct vpool route_pool;
+	struct ruleset_apps *apps;
+	struct ruleset_acl *acl;
+	uint8_t encap_psc;
+	uint32_t *meter_map[2];             /* meter index -> state slot + 1 (0: unconfigured, green) */
+	struct vpool meters;
+	struct ctr *ctr[2][DP_MAX_WORKERS];
+	uint64_t drops[DP_MAX_WORKERS][DROP_REASONS_SIZE];
+};
+
+struct dp_ctx {
+	struct pipeline *pipe;              /* read by workers with acquire loads */
+	struct rte_rcu_qsbr *qs;
+	unsigned nworkers;
+	struct rte_mempool *cpu_pool;       /* ACL copies; NULL: copies are not made */
+};
+extern struct dp_ctx g_dp;
+
+int dp_init(unsigned nworkers);
+static inline struct pipeline *dp_pipe(void)
+{
+	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
+}
+
+/* Encodings of inline session values. */
+static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
+{
+	return (uint64_t)action << 48 | (uint64_t)peer << 32 | meter;
+}
+#define SESS_ACTION(v) ((uint8_t)((v) >> 48))
+#define SESS_PEER(v) ((uint8_t)((v) >> 32))
+#define SESS_METER(v) ((uint32_t)(v))
+
+/* Key layouts (host order fields, zeroed padding). */
+struct ul_sess_key { uint32_t tun_dst, teid; };
+struct term_key { uint32_t ue; uint32_t app_id; };
+
+/* Runs n packets through the pipeline; m->port holds each one's P4 ingress port.
+ * Fills one verdict each; packets are rewritten in place (encap/decap/echo). */
+void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
+		      struct dp_verdict *v);
+
+#endif

@@ -1,0 +1,143 @@
+/* The hupf backend data plane: the interface the P4Runtime agent (cgo), the
+ * tests and the benchmark use. Table semantics follow the sw profile of
+ * docs/PIPELINE_CONTRACT.md. All writes come from one control thread; the
+ * forwarding lcores only read (lock-free), and writes become safe to reclaim
+ * at dp_commit(), which waits for an RCU grace period. */
+#ifndef HUPF_DP_H
+#define HUPF_DP_H
+
+#include <stdint.h>
+
+enum dp_op { DP_INSERT = 1, DP_MODIFY = 2, DP_DELETE = 3 };
+
+/* Drop reasons: indices of HupfIngress.upf.drop_reasons (p4src/include/define.p4). */
+enum dp_drop {
+	DROP_NONE = 0,
+	DROP_UL_SESSION_MISS = 1,
+	DROP_DL_SESSION_MISS = 2,
+	DROP_TERM_MISS = 3,
+	DROP_ANTI_SPOOFING = 4,
+	DROP_MALFORMED_GTPU = 5,
+	DROP_METER_RED = 6,
+	DROP_RULE = 7,
+	DROP_PARSER_ERROR = 8,
+	DROP_ACL = 9,
+	DROP_ROUTING_MISS = 10,
+	DROP_GTPU_UNSUPPORTED = 12,
+	DROP_TTL_EXPIRED = 13,
+	DROP_REASONS_SIZE = 16,
+};
+
+/* packet_in reasons */
+enum { PKTIN_ACL_PUNT = 1, PKTIN_ACL_COPY = 2, PKTIN_DOWNLINK_BUFFER = 3 };
+
+enum dp_iface { IFACE_NONE = 0, IFACE_ACCESS = 1, IFACE_CORE = 2 };
+enum dp_sess_action { SESS_FWD = 1, SESS_DROP = 2, SESS_BUF = 3 };
+enum dp_term_action { TERM_FWD = 1, TERM_DROP = 2 };
+enum dp_acl_action { ACL_NOP = 0, ACL_PUNT = 1, ACL_COPY = 2, ACL_DROP = 3 };
+
+struct dp_sizes {
+	uint32_t interfaces, ul_sessions, dl_sessions, applications;
+	uint32_t ul_terms, dl_terms, routes, acl;
+	uint32_t pre_qos_ctr, post_qos_ctr, session_meter, app_meter;
+	uint32_t meter_states;  /* meters configured at once (state is allocated on config) */
+};
+
+struct dp_term {
+	uint8_t action;   /* enum dp_term_action */
+	uint8_t tc, qfi;
+	uint32_t ctr_idx, teid, app_meter_idx;
+};
+
+/* One row of HupfIngress.upf.applications; rules are pushed whole, in match order. */
+struct dp_app_rule {
+	uint8_t slice_id;
+	uint32_t addr, addr_mask;
+	uint16_t port_lo, port_hi;
+	uint8_t proto, proto_mask;
+	uint8_t app_id;
+};
+
+/* One row of HupfIngress.acl.acl (value/mask per field), in match order. */
+struct dp_acl_rule {
+	uint16_t port, port_mask;
+	uint8_t eth_src[6], eth_src_mask[6], eth_dst[6], eth_dst_mask[6];
+	uint16_t eth_type, eth_type_mask;
+	uint32_t ip_src, ip_src_mask, ip_dst, ip_dst_mask;
+	uint8_t proto, proto_mask;
+	uint16_t sport, sport_mask, dport, dport_mask;
+	uint8_t action;   /* enum dp_acl_action */
+};
+
+struct dp_meter_cfg { uint64_t cir, cburst, pir, pburst; };  /* bytes/s, bytes */
+
+enum dp_counter { CTR_PRE_QOS = 0, CTR_POST_QOS = 1 };
+enum dp_meter { METER_SESSION = 0, METER_APP = 1 };
+
+/* Pipeline lifecycle: a new pipeline replaces the old one with empty tables. */
+int dp_pipeline_set(const struct dp_sizes *sz);
+int dp_pipeline_ready(void);
+
+/* Table writes: 0 or -EEXIST / -ENOENT / -ENOSPC / -EINVAL / -ENODEV (no pipeline). */
+int dp_interface(int op, uint32_t prefix, uint8_t plen, uint8_t gtpu_valid, uint8_t iface, uint8_t slice);
+int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t meter_idx);
+int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t meter_idx);
+int dp_ul_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t);
+int dp_dl_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t);
+int dp_ig_peer(int op, uint8_t peer, uint32_t dst);
+int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport);
+int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], const uint8_t dst_mac[6], uint16_t port);
+int dp_set_encap_psc(int with_psc);
+int dp_apps_replace(const struct dp_app_rule *r, uint32_t n);
+int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n);
+int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* cfg NULL: unconfigure */
+int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes);
+int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes);
+int dp_drop_read(uint32_t reason, uint64_t *pkts);
+/* Waits for a grace period and frees what the writes since the last commit replaced. */
+void dp_commit(void);
+
+/* Verdict of one packet through the pipeline. */
+struct dp_verdict {
+	uint16_t out_port;   /* valid when fwd */
+	uint8_t fwd;         /* 1: transmit on out_port */
+	uint8_t drop_reason; /* enum dp_drop when dropped (0: dropped without a contract reason) */
+	uint8_t to_cpu;      /* packet_in reason, 0 for none (punt: fwd=0; copy: fwd=1) */
+	void *cpu_copy;      /* ACL copy: an rte_mbuf copy of the packet as received */
+};
+
+
+/* ---- runtime: EAL, ports, forwarding lcores, CPU port ---- */
+#define DP_MAX_PORTS 32
+
+struct dp_port_cfg {
+	uint16_t p4_port;
+	char dev[128];      /* "af_packet:veth0" style vdev spec or a PCI address */
+};
+
+struct dp_boot {
+	unsigned nworkers;          /* forwarding lcores */
+	unsigned nports;
+	struct dp_port_cfg ports[DP_MAX_PORTS];
+	unsigned mbufs;             /* mbufs in the pool */
+	unsigned mem_mb;            /* EAL memory (no hugepages) */
+	char extra_eal[256];        /* appended to the EAL arguments, space separated */
+};
+
+/* Initialises EAL, ports and lcores and starts forwarding (drops until a pipeline is set). */
+int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen);
+void dp_shutdown(void);
+
+/* CPU port. packet_in: copies one queued packet into buf, returns its length (0: none). */
+int dp_packet_in(uint8_t *buf, uint32_t cap, uint16_t *ingress_port, uint8_t *reason);
+int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len);
+
+struct dp_port_stats { uint16_t p4_port; uint64_t rx, tx, rx_missed, tx_dropped; };
+struct dp_stats {
+	unsigned nports;
+	struct dp_port_stats port[DP_MAX_PORTS];
+	uint64_t to_cpu, to_cpu_dropped, pkt_out, no_pipeline;
+};
+void dp_stats_get(struct dp_stats *s);
+
+#endif

@@ -1,0 +1,342 @@
+/* EAL, ports and forwarding lcores. One RX and one TX queue per port per worker.
+ * af_packet vdevs give no RSS that sees the inner (UE) address of GTP-U, so with
+ * several workers each polls a share of the ports and hands every packet to the
+ * worker chosen by a hash of its UE address over a ring: a UE's packets always
+ * meet the same worker, keeping their order and its meters single-writer. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_bus_vdev.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+#include <rte_hash_crc.h>
+#include "dp_int.h"
+#include "pkt.h"
+
+#define BURST 32
+#define RING_SZ 4096
+
+static struct {
+	unsigned nports;
+	uint16_t p4_port[RTE_MAX_ETHPORTS];     /* dpdk port id -> P4 port */
+	int dpdk_port[512];                     /* P4 port -> dpdk port id, -1 none */
+	uint16_t dev[DP_MAX_PORTS];             /* dpdk port ids in config order */
+	struct rte_mempool *pool;
+	struct rte_ring *to_worker[DP_MAX_WORKERS];
+	struct rte_ring *pkt_in, *pkt_out;
+	volatile int stop;
+	uint64_t to_cpu, to_cpu_dropped, pkt_out_n, no_pipeline;
+	unsigned lcore_of[DP_MAX_WORKERS];
+} io;
+
+static void to_cpu(struct rte_mbuf *m, uint16_t ingress, uint8_t reason)
+{
+	m->port = ingress;
+	m->hash.usr = reason;
+	if (rte_ring_enqueue(io.pkt_in, m)) {
+		__atomic_fetch_add(&io.to_cpu_dropped, 1, __ATOMIC_RELAXED);
+		rte_pktmbuf_free(m);
+	} else {
+		__atomic_fetch_add(&io.to_cpu, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
+{
+	int d = p4port < 512 ? io.dpdk_port[p4port] : -1;
+	if (d < 0 || rte_eth_tx_burst((uint16_t)d, qid, &m, 1) != 1)
+		rte_pktmbuf_free(m);
+}
+
+/* Runs the pipeline on a burst and acts on the verdicts. */
+static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
+{
+	struct pipeline *p = dp_pipe();
+	struct dp_verdict v[BURST];
+	if (!p) {
+		__atomic_fetch_add(&io.no_pipeline, n, __ATOMIC_RELAXED);
+		rte_pktmbuf_free_bulk(m, n);
+		return;
+	}
+	uint16_t ingress[BURST];
+	for (uint16_t i = 0; i < n; i++)
+		ingress[i] = m[i]->port;
+	dp_process_burst(p, slot, m, n, v);
+	/* Group consecutive packets to the same port into one tx burst. */
+	struct rte_mbuf *out[BURST];
+	uint16_t nout = 0, out_port = 0;
+	for (uint16_t i = 0; i <= n; i++) {
+		if (nout && (i == n || !v[i].fwd || v[i].out_port != out_port)) {
+			int d = out_port < 512 ? io.dpdk_port[out_port] : -1;
+			uint16_t sent = d < 0 ? 0 : rte_eth_tx_burst((uint16_t)d, (uint16_t)slot, out, nout);
+			if (sent < nout)
+				rte_pktmbuf_free_bulk(out + sent, nout - sent);
+			nout = 0;
+		}
+		if (i == n)
+			break;
+		if (v[i].cpu_copy)
+			to_cpu(v[i].cpu_copy, ingress[i], v[i].to_cpu);
+		if (v[i].fwd) {
+			out_port = v[i].out_port;
+			out[nout++] = m[i];
+		} else if (v[i].to_cpu) {
+			to_cpu(m[i], ingress[i], v[i].to_cpu);
+		} else {
+			rte_pktmbuf_free(m[i]);
+		}
+	}
+}
+
+/* The UE of a packet: inner source of GTP-U, else the destination. */
+static unsigned pick_worker(struct rte_mbuf *m, unsigned n)
+{
+	struct pkt_info pi;
+	pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m), &pi);
+	uint32_t ue = pi.inner ? pi.inner_src : pi.ip_dst;
+	return rte_hash_crc_4byte(ue, 0) % n;
+}
+
+static int worker_main(void *arg)
+{
+	unsigned slot = (unsigned)(uintptr_t)arg, nw = g_dp.nworkers;
+	struct rte_mbuf *m[BURST];
+	rte_rcu_qsbr_thread_register(g_dp.qs, slot);
+	rte_rcu_qsbr_thread_online(g_dp.qs, slot);
+	while (!io.stop) {
+		for (unsigned i = slot; i < io.nports; i += nw) {
+			uint16_t d = io.dev[i];
+			uint16_t n = rte_eth_rx_burst(d, 0, m, BURST);
+			for (uint16_t k = 0; k < n; k++)
+				m[k]->port = io.p4_port[d];
+			if (nw == 1) {
+				if (n)
+					forward(slot, m, n);
+				continue;
+			}
+			for (uint16_t k = 0; k < n; k++)
+				if (rte_ring_enqueue(io.to_worker[pick_worker(m[k], nw)], m[k]))
+					rte_pktmbuf_free(m[k]);
+		}
+		if (nw > 1) {
+			uint16_t n = (uint16_t)rte_ring_dequeue_burst(io.to_worker[slot], (void **)m, BURST, NULL);
+			if (n)
+				forward(slot, m, n);
+		}
+		if (slot == 0) {
+			uint16_t n = (uint16_t)rte_ring_dequeue_burst(io.pkt_out, (void **)m, BURST, NULL);
+			for (uint16_t k = 0; k < n; k++)
+				tx_one(0, m[k]->port, m[k]);
+		}
+		rte_rcu_qsbr_quiescent(g_dp.qs, slot);
+	}
+	rte_rcu_qsbr_thread_offline(g_dp.qs, slot);
+	rte_rcu_qsbr_thread_unregister(g_dp.qs, slot);
+	return 0;
+}
+
+static int port_setup(uint16_t d, unsigned nq, char *err, unsigned errlen)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_dev_info info;
+	int rc = rte_eth_dev_info_get(d, &info);
+	if (!rc)
+		rc = rte_eth_dev_configure(d, 1, (uint16_t)nq, &conf);
+	if (!rc)
+		rc = rte_eth_rx_queue_setup(d, 0, 1024, rte_eth_dev_socket_id(d), NULL, io.pool);
+	for (unsigned q = 0; !rc && q < nq; q++)
+		rc = rte_eth_tx_queue_setup(d, (uint16_t)q, 1024, rte_eth_dev_socket_id(d), NULL);
+	if (!rc)
+		rc = rte_eth_dev_start(d);
+	if (!rc)
+		rte_eth_promiscuous_enable(d);  /* best effort: some PMDs have no such mode */
+	if (rc)
+		snprintf(err, errlen, "port %u (%s): setup failed: %s", d, info.driver_name ? info.driver_name : "?",
+			 rte_strerror(-rc));
+	return rc;
+}
+
+/* "af_packet:veth0" -> vdev net_af_packetN,iface=veth0; "null" / "pcap:rx.pcap" likewise;
+ * anything else is taken as a PCI address. */
+static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_t *d, char *err, unsigned errlen)
+{
+	char name[64], args[256];
+	const char *c = strchr(pc->dev, ':');
+	const char *kind = pc->dev;
+	size_t klen = c ? (size_t)(c - kind) : strlen(kind);
+	if (!strncmp(kind, "af_packet", klen) && c) {
+		snprintf(name, sizeof(name), "net_af_packet%u", i);
+		snprintf(args, sizeof(args), "iface=%s,qpairs=1", c + 1);
+	} else if (!strncmp(kind, "pcap", klen) && c) {
+		snprintf(name, sizeof(name), "net_pcap%u", i);
+		snprintf(args, sizeof(args), "%s", c + 1);
+	} else if (!strcmp(kind, "null")) {
+		snprintf(name, sizeof(name), "net_null%u", i);
+		args[0] = 0;
+	} else {
+		snprintf(name, sizeof(name), "%s", pc->dev);
+		args[0] = 0;
+		if (rte_eth_dev_get_port_by_name(name, d)) {
+			snprintf(err, errlen, "port %u: no DPDK device %s", pc->p4_port, pc->dev);
+			return -ENODEV;
+		}
+		return port_setup(*d, nq, err, errlen);
+	}
+	if (rte_vdev_init(name, args) || rte_eth_dev_get_port_by_name(name, d)) {
+		snprintf(err, errlen, "port %u: cannot create %s (%s)", pc->p4_port, name, args);
+		return -ENODEV;
+	}
+	return port_setup(*d, nq, err, errlen);
+}
+
+int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
+{
+	char mem[32], lc[32], *argv[40];
+	char extra[256];
+	int argc = 0;
+	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb ? cfg->mem_mb : 512);
+	snprintf(lc, sizeof(lc), "0-%u", cfg->nworkers);
+	argv[argc++] = "hupf-backend";
+	argv[argc++] = "--no-huge";
+	argv[argc++] = "-m";
+	argv[argc++] = mem;
+	argv[argc++] = "--no-pci";
+	argv[argc++] = "--no-shconf";
+	argv[argc++] = "--log-level=lib.*:warning";
+	argv[argc++] = "-l";
+	argv[argc++] = lc;
+	snprintf(extra, sizeof(extra), "%s", cfg->extra_eal);
+	for (char *t = strtok(extra, " "); t && argc < 39; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	if (cfg->nworkers == 0 || cfg->nworkers > DP_MAX_WORKERS || cfg->nports > DP_MAX_PORTS) {
+		snprintf(err, errlen, "workers must be 1..%d and ports at most %d", DP_MAX_WORKERS, DP_MAX_PORTS);
+		return -EINVAL;
+	}
+	if (rte_eal_init(argc, argv) < 0) {
+		snprintf(err, errlen, "EAL init failed: %s", rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	if (rte_lcore_count() < cfg->nworkers + 1) {
+		snprintf(err, errlen, "need %u lcores", cfg->nworkers + 1);
+		return -EINVAL;
+	}
+	int rc = dp_init(cfg->nworkers);
+	if (rc) {
+		snprintf(err, errlen, "data plane init: %s", strerror(-rc));
+		return rc;
+	}
+	unsigned nm = cfg->mbufs ? cfg->mbufs : 16384;
+	io.pool = rte_pktmbuf_pool_create("mbufs", nm, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	io.pkt_in = rte_ring_create("pkt_in", RING_SZ, (int)rte_socket_id(), RING_F_SC_DEQ);
+	io.pkt_out = rte_ring_create("pkt_out", RING_SZ, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (!io.pool || !io.pkt_in || !io.pkt_out) {
+		snprintf(err, errlen, "cannot allocate mbufs/rings (raise --mem)");
+		return -ENOMEM;
+	}
+	g_dp.cpu_pool = io.pool;
+	for (unsigned w = 0; w < cfg->nworkers && cfg->nworkers > 1; w++) {
+		char nm2[32];
+		snprintf(nm2, sizeof(nm2), "w%u", w);
+		io.to_worker[w] = rte_ring_create(nm2, RING_SZ, (int)rte_socket_id(), RING_F_SC_DEQ);
+		if (!io.to_worker[w]) {
+			snprintf(err, errlen, "cannot allocate worker rings");
+			return -ENOMEM;
+		}
+	}
+	for (int i = 0; i < 512; i++)
+		io.dpdk_port[i] = -1;
+	for (unsigned i = 0; i < cfg->nports; i++) {
+		const struct dp_port_cfg *pc = &cfg->ports[i];
+		uint16_t d;
+		if (pc->p4_port >= 511 || io.dpdk_port[pc->p4_port] >= 0) {
+			snprintf(err, errlen, "port %u: invalid or repeated P4 port number", pc->p4_port);
+			return -EINVAL;
+		}
+		rc = attach(pc, i, cfg->nworkers, &d, err, errlen);
+		if (rc)
+			return rc;
+		io.dev[i] = d;
+		io.p4_port[d] = pc->p4_port;
+		io.dpdk_port[pc->p4_port] = d;
+	}
+	io.nports = cfg->nports;
+	unsigned lcore, w = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		if (w == cfg->nworkers)
+			break;
+		io.lcore_of[w] = lcore;
+		rte_eal_remote_launch(worker_main, (void *)(uintptr_t)w, lcore);
+		w++;
+	}
+	return 0;
+}
+
+void dp_shutdown(void)
+{
+	io.stop = 1;
+	rte_eal_mp_wait_lcore();
+	for (unsigned i = 0; i < io.nports; i++)
+		rte_eth_dev_stop(io.dev[i]);
+}
+
+int dp_packet_in(uint8_t *buf, uint32_t cap, uint16_t *ingress_port, uint8_t *reason)
+{
+	struct rte_mbuf *m;
+	if (!io.pkt_in || rte_ring_dequeue(io.pkt_in, (void **)&m))
+		return 0;
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	if (len > cap)
+		len = cap;
+	const void *src = rte_pktmbuf_read(m, 0, len, buf);
+	if (src && src != buf)
+		memcpy(buf, src, len);
+	*ingress_port = m->port;
+	*reason = (uint8_t)m->hash.usr;
+	rte_pktmbuf_free(m);
+	return (int)len;
+}
+
+int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len)
+{
+	if (port >= 512 || io.dpdk_port[port] < 0)
+		return -ENODEV;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(io.pool);
+	if (!m)
+		return -ENOMEM;
+	char *d = rte_pktmbuf_append(m, (uint16_t)len);
+	if (!d || len > 0xffff) {
+		rte_pktmbuf_free(m);
+		return -EMSGSIZE;
+	}
+	memcpy(d, buf, len);
+	m->port = port;
+	if (rte_ring_enqueue(io.pkt_out, m)) {
+		rte_pktmbuf_free(m);
+		return -ENOBUFS;
+	}
+	__atomic_fetch_add(&io.pkt_out_n, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void dp_stats_get(struct dp_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->nports = io.nports;
+	for (unsigned i = 0; i < io.nports; i++) {
+		struct rte_eth_stats es;
+		s->port[i].p4_port = io.p4_port[io.dev[i]];
+		if (rte_eth_stats_get(io.dev[i], &es))
+			continue;
+		s->port[i].rx = es.ipackets;
+		s->port[i].tx = es.opackets;
+		s->port[i].rx_missed = es.imissed;
+		s->port[i].tx_dropped = es.oerrors;
+	}
+	s->to_cpu = io.to_cpu;
+	s->to_cpu_dropped = io.to_cpu_dropped;
+	s->pkt_out = io.pkt_out_n;
+	s->no_pipeline = io.no_pipeline;
+}

@@ -1,0 +1,94 @@
+/* Packet parsing and header rewriting for the hupf sw profile.
+ * Pure functions over byte buffers: no DPDK, so the fuzzer and unit tests
+ * exercise exactly the code the data plane runs. */
+#ifndef HUPF_PKT_H
+#define HUPF_PKT_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define GTPU_PORT 2152
+#define GTPU_MSG_ECHO_REQ 1
+#define GTPU_MSG_ECHO_RESP 2
+#define GTPU_MSG_GPDU 255
+#define GTPU_EXT_PSC 0x85
+#define GTPU_IE_RECOVERY 14
+
+#define ETH_LEN 14
+#define IP4_LEN 20
+#define UDP_LEN 8
+#define GTPU_LEN 8
+#define GTPU_OPT_LEN 4   /* seq, N-PDU, next extension type */
+#define PSC_LEN 4        /* one 4-octet PDU Session Container */
+
+enum parse_err {
+	PARSE_OK = 0,
+	PARSE_NOT_IPV4,       /* not IPv4: nothing in the sw profile matches it */
+	PARSE_TRUNCATED,      /* outer headers cut short */
+	PARSE_BAD_IPV4,       /* version/IHL/total length inconsistent */
+	PARSE_BAD_GTPU,       /* GTP-U header invalid (version, PT, length, extension chain) */
+	PARSE_BAD_INNER,      /* G-PDU whose payload is not a valid IPv4 packet */
+};
+
+/* Offsets are from the start of the frame; 0 means absent (never a valid offset). */
+struct pkt_info {
+	uint16_t l3;          /* outer IPv4 */
+	uint16_t l4;          /* outer L4 (0 if none / fragment) */
+	uint8_t  ip_proto;
+	uint16_t sport, dport;
+	uint32_t ip_src, ip_dst;  /* host order */
+	uint16_t eth_type;
+	/* GTP-U (valid when gtpu != 0) */
+	uint16_t gtpu;
+	uint8_t  gtpu_type;
+	uint32_t teid;
+	uint16_t gtpu_payload;  /* offset of T-PDU (inner IPv4) */
+	uint8_t  has_psc;
+	uint8_t  qfi;
+	/* inner IPv4 of a G-PDU (valid when inner != 0) */
+	uint16_t inner;
+	uint16_t inner_l4;
+	uint8_t  inner_proto;
+	uint32_t inner_src, inner_dst;
+	uint16_t inner_sport, inner_dport;
+};
+
+/* Parses an Ethernet frame. Returns PARSE_OK or the reason it is malformed;
+ * on error the fields parsed so far stay valid (e.g. GTP-U detected). */
+enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi);
+
+uint16_t pkt_cksum(const void *buf, uint32_t len, uint32_t sum);
+void pkt_ipv4_fix_cksum(uint8_t *ip);
+
+/* Strips outer IPv4/UDP/GTP-U: the T-PDU moves up to follow the Ethernet header.
+ * Returns the new frame length. Operates in place (memmove of the 14-byte header). */
+uint32_t pkt_gtpu_decap(uint8_t *frame, uint32_t len, const struct pkt_info *pi, uint8_t **new_start);
+
+struct encap_params {
+	uint32_t src, dst;    /* host order */
+	uint16_t sport;
+	uint32_t teid;
+	uint8_t  qfi;
+	uint8_t  with_psc;
+};
+/* Bytes to prepend for an encapsulation. */
+static inline uint32_t pkt_encap_len(int with_psc)
+{
+	return IP4_LEN + UDP_LEN + GTPU_LEN + (with_psc ? GTPU_OPT_LEN + PSC_LEN : 0);
+}
+/* frame points pkt_encap_len() bytes before the current L2 header (l2_len bytes,
+ * Ethernet with or without VLAN tag; caller made the headroom): moves L2 there
+ * and writes the outer headers after it. */
+void pkt_gtpu_encap(uint8_t *frame, uint32_t l2_len, uint32_t inner_ip_len, const struct encap_params *e);
+
+/* Rewrites a GTP-U Echo Request in place into an Echo Response with a Recovery IE.
+ * Needs 2 bytes of tailroom beyond the request when it had no IE room; returns new length,
+ * or 0 if the request cannot be answered. */
+uint32_t pkt_gtpu_echo_reply(uint8_t *frame, uint32_t len, uint32_t cap, const struct pkt_info *pi);
+
+/* Sets MACs; decrements TTL of the IPv4 header at l3 with incremental checksum.
+ * Returns 0 if the TTL expired (caller drops). */
+int pkt_ipv4_ttl_dec(uint8_t *ip);
+void pkt_set_macs(uint8_t *frame, const uint8_t src[6], const uint8_t dst[6]);
+
+#endif

@@ -1,0 +1,489 @@
+/* Table storage and control-plane writes. Single writer (the agent serialises
+ * calls); readers are the forwarding lcores, which never take a lock. Anything
+ * a reader may still hold is queued here and released in dp_commit() after an
+ * RCU grace period. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rte_malloc.h>
+#include <rte_hash_crc.h>
+#include <rte_lcore.h>
+#include "dp_int.h"
+
+struct dp_ctx g_dp;
+
+enum defer_kind { DEF_HASH_POS, DEF_SLOT, DEF_PTR, DEF_PIPE };
+struct deferred {
+	enum defer_kind kind;
+	void *obj;        /* rte_hash, vpool, pointer or pipeline */
+	uint32_t idx;
+};
+static struct deferred *g_defer;
+static uint32_t g_ndefer, g_capdefer;
+
+static void pipeline_free(struct pipeline *p);
+
+static int defer(enum defer_kind kind, void *obj, uint32_t idx)
+{
+	if (g_ndefer == g_capdefer) {
+		uint32_t cap = g_capdefer ? 2 * g_capdefer : 1024;
+		struct deferred *d = realloc(g_defer, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		g_defer = d;
+		g_capdefer = cap;
+	}
+	g_defer[g_ndefer++] = (struct deferred){ kind, obj, idx };
+	return 0;
+}
+
+static void vpool_put(struct vpool *vp, uint32_t idx) { vp->free[vp->nfree++] = idx; }
+
+void dp_commit(void)
+{
+	if (!g_ndefer)
+		return;
+	rte_rcu_qsbr_synchronize(g_dp.qs, RTE_QSBR_THRID_INVALID);
+	for (uint32_t i = 0; i < g_ndefer; i++) {
+		struct deferred *d = &g_defer[i];
+		switch (d->kind) {
+		case DEF_HASH_POS: rte_hash_free_key_with_position(d->obj, d->idx); break;
+		case DEF_SLOT: vpool_put(d->obj, d->idx); break;
+		case DEF_PTR: rte_free(d->obj); break;
+		case DEF_PIPE: pipeline_free(d->obj); break;
+		}
+	}
+	g_ndefer = 0;
+}
+
+/* ---- value pools ---- */
+
+static int vpool_init(struct vpool *vp, uint32_t elem, uint32_t n)
+{
+	vp->elem = elem;
+	vp->n = n;
+	vp->mem = rte_zmalloc(NULL, (size_t)elem * n, 64);
+	vp->free = rte_malloc(NULL, sizeof(uint32_t) * n, 0);
+	if (!vp->mem || !vp->free)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		vp->free[i] = n - 1 - i;
+	vp->nfree = n;
+	return 0;
+}
+
+static void vpool_fini(struct vpool *vp)
+{
+	rte_free(vp->mem);
+	rte_free(vp->free);
+}
+
+static inline void *vpool_at(const struct vpool *vp, uint32_t idx) { return vp->mem + (size_t)idx * vp->elem; }
+
+/* Takes a slot; when all are waiting for a grace period, ends one first. */
+static int vpool_get(struct vpool *vp, uint32_t *idx)
+{
+	if (!vp->nfree)
+		dp_commit();
+	if (!vp->nfree)
+		return -ENOSPC;
+	*idx = vp->free[--vp->nfree];
+	return 0;
+}
+
+/* ---- exact-match tables ---- */
+
+static int xtable_init(struct xtable *t, const char *name, uint32_t key_len, uint32_t val_size, uint32_t cap)
+{
+	static unsigned seq;
+	char nm[RTE_HASH_NAMESIZE];
+	snprintf(nm, sizeof(nm), "%s%u", name, seq++);
+	/* Extendable buckets guarantee the declared capacity despite cuckoo collisions. */
+	struct rte_hash_parameters hp = {
+		.name = nm, .entries = cap < 8 ? 8 : cap, .key_len = key_len,
+		.hash_func = rte_hash_crc, .socket_id = (int)rte_socket_id(),
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF | RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+	t->h = rte_hash_create(&hp);
+	if (!t->h)
+		return -ENOMEM;
+	memset(&t->pool, 0, sizeof(t->pool));
+	/* Slack of one batch's worth of MODIFYs before a forced grace period. */
+	return val_size ? vpool_init(&t->pool, val_size, hp.entries + 4096) : 0;
+}
+
+static void xtable_fini(struct xtable *t)
+{
+	rte_hash_free(t->h);
+	if (t->pool.elem)
+		vpool_fini(&t->pool);
+}
+
+static int xtable_write(struct xtable *t, int op, const void *key, const void *val)
+{
+	void *old;
+	int have = rte_hash_lookup_data(t->h, key, &old) >= 0;
+	if (op == DP_INSERT && have)
+		return -EEXIST;
+	if (op != DP_INSERT && !have)
+		return -ENOENT;
+	if (op == DP_DELETE) {
+		int32_t pos = rte_hash_del_key(t->h, key);
+		if (pos < 0)
+			return pos;
+		if (t->pool.elem)
+			defer(DEF_SLOT, &t->pool, (uint32_t)(uintptr_t)old);
+		return defer(DEF_HASH_POS, t->h, (uint32_t)pos);
+	}
+	void *data;
+	uint32_t slot = 0;
+	if (t->pool.elem) {
+		int rc = vpool_get(&t->pool, &slot);
+		if (rc)
+			return rc;
+		memcpy(vpool_at(&t->pool, slot), val, t->pool.elem);
+		data = (void *)(uintptr_t)slot;
+	} else {
+		data = (void *)(uintptr_t)*(const uint64_t *)val;
+	}
+	/* The data word is replaced atomically: readers see the old or the new value. */
+	int rc = rte_hash_add_key_data(t->h, key, data);
+	if (rc < 0) {
+		if (t->pool.elem)
+			vpool_put(&t->pool, slot);
+		return rc == -ENOSPC ? -ENOSPC : -EINVAL;
+	}
+	if (op == DP_MODIFY && t->pool.elem)
+		defer(DEF_SLOT, &t->pool, (uint32_t)(uintptr_t)old);
+	return 0;
+}
+
+/* ---- pipeline lifecycle ---- */
+
+static struct rte_lpm *lpm_new(const char *name, uint32_t rules)
+{
+	static unsigned seq;
+	char nm[64];
+	snprintf(nm, sizeof(nm), "%s%u", name, seq++);
+	struct rte_lpm_config c = { .max_rules = rules < 16 ? 16 : rules, .number_tbl8s = 256 };
+	if (rules > 4096)
+		c.number_tbl8s = rules / 16;
+	struct rte_lpm *l = rte_lpm_create(nm, (int)rte_socket_id(), &c);
+	if (!l)
+		return NULL;
+	/* tbl8 groups freed by deletes are recycled only after readers left them. */
+	struct rte_lpm_rcu_config rc = { .v = g_dp.qs, .mode = RTE_LPM_QSBR_MODE_SYNC };
+	if (rte_lpm_rcu_qsbr_add(l, &rc)) {
+		rte_lpm_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static void pipeline_free(struct pipeline *p)
+{
+	for (int i = 0; i < 2; i++)
+		rte_lpm_free(p->iface[i]);
+	rte_lpm_free(p->routes);
+	if (p->ul_sess.h) xtable_fini(&p->ul_sess);
+	if (p->dl_sess.h) xtable_fini(&p->dl_sess);
+	if (p->ul_term.h) xtable_fini(&p->ul_term);
+	if (p->dl_term.h) xtable_fini(&p->dl_term);
+	vpool_fini(&p->route_pool);
+	vpool_fini(&p->meters);
+	for (int i = 0; i < DP_PEERS; i++)
+		rte_free(p->eg_peer[i]);
+	rte_free(p->apps);
+	rte_free(p->acl);
+	for (int k = 0; k < 2; k++) {
+		rte_free(p->meter_map[k]);
+		for (unsigned w = 0; w < DP_MAX_WORKERS; w++)
+			rte_free(p->ctr[k][w]);
+	}
+	rte_free(p);
+}
+
+static struct pipeline *pipeline_new(const struct dp_sizes *sz)
+{
+	struct pipeline *p = rte_zmalloc(NULL, sizeof(*p), 64);
+	if (!p)
+		return NULL;
+	p->sz = *sz;
+	int ok = (p->iface[0] = lpm_new("if0_", sz->interfaces)) && (p->iface[1] = lpm_new("if1_", sz->interfaces)) &&
+		 (p->routes = lpm_new("rt", sz->routes)) &&
+		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), 0, sz->ul_sessions) &&
+		 !xtable_init(&p->dl_sess, "dls", sizeof(uint32_t), 0, sz->dl_sessions) &&
+		 !xtable_init(&p->ul_term, "ult", sizeof(struct term_key), sizeof(struct dp_term), sz->ul_terms) &&
+		 !xtable_init(&p->dl_term, "dlt", sizeof(struct term_key), sizeof(struct dp_term), sz->dl_terms) &&
+		 !vpool_init(&p->route_pool, sizeof(struct route), sz->routes + 1024) &&
+		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
+		 (p->meter_map[0] = rte_zmalloc(NULL, 4ull * (sz->session_meter + 1), 64)) &&
+		 (p->meter_map[1] = rte_zmalloc(NULL, 4ull * (sz->app_meter + 1), 64));
+	uint32_t csz[2] = { sz->pre_qos_ctr, sz->post_qos_ctr };
+	for (int k = 0; ok && k < 2; k++)
+		for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
+			ok = (p->ctr[k][w] = rte_zmalloc(NULL, sizeof(struct ctr) * (csz[k] + 1ull), 64)) != NULL;
+	if (!ok) {
+		pipeline_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+int dp_init(unsigned nworkers)
+{
+	if (nworkers == 0 || nworkers > DP_MAX_WORKERS)
+		return -EINVAL;
+	g_dp.nworkers = nworkers;
+	size_t sz = rte_rcu_qsbr_get_memsize(DP_MAX_WORKERS);
+	g_dp.qs = rte_zmalloc(NULL, sz, RTE_CACHE_LINE_SIZE);
+	if (!g_dp.qs)
+		return -ENOMEM;
+	return rte_rcu_qsbr_init(g_dp.qs, DP_MAX_WORKERS);
+}
+
+int dp_pipeline_set(const struct dp_sizes *sz)
+{
+	struct pipeline *p = pipeline_new(sz);
+	if (!p)
+		return -ENOMEM;
+	struct pipeline *old = g_dp.pipe;
+	__atomic_store_n(&g_dp.pipe, p, __ATOMIC_RELEASE);
+	if (old)
+		defer(DEF_PIPE, old, 0);
+	dp_commit();
+	return 0;
+}
+
+int dp_pipeline_ready(void) { return g_dp.pipe != NULL; }
+
+#define PIPE_OR_ENODEV struct pipeline *p = g_dp.pipe; if (!p) return -ENODEV
+
+/* ---- LPM tables ---- */
+
+static int lpm_write(struct rte_lpm *l, int op, uint32_t prefix, uint8_t plen, uint32_t nh, uint32_t *old)
+{
+	if (plen > 32)
+		return -EINVAL;
+	uint32_t mask = plen ? ~0u << (32 - plen) : 0;
+	uint32_t cur;
+	int have = rte_lpm_is_rule_present(l, prefix & mask, plen, &cur) == 1;
+	if (op == DP_INSERT && have)
+		return -EEXIST;
+	if (op != DP_INSERT && !have)
+		return -ENOENT;
+	if (old)
+		*old = cur;
+	if (op == DP_DELETE)
+		return rte_lpm_delete(l, prefix & mask, plen);
+	int rc = rte_lpm_add(l, prefix & mask, plen, nh);
+	return rc == -ENOSPC ? -ENOSPC : rc;
+}
+
+int dp_interface(int op, uint32_t prefix, uint8_t plen, uint8_t gtpu_valid, uint8_t iface, uint8_t slice)
+{
+	PIPE_OR_ENODEV;
+	if (gtpu_valid > 1 || (op != DP_DELETE && (iface < IFACE_ACCESS || iface > IFACE_CORE || slice > 15)))
+		return -EINVAL;
+	return lpm_write(p->iface[gtpu_valid], op, prefix, plen, (uint32_t)iface << 8 | slice, NULL);
+}
+
+int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], const uint8_t dst_mac[6], uint16_t port)
+{
+	PIPE_OR_ENODEV;
+	uint32_t slot = 0, old;
+	if (op != DP_DELETE) {
+		int rc = vpool_get(&p->route_pool, &slot);
+		if (rc)
+			return rc;
+		struct route *r = vpool_at(&p->route_pool, slot);
+		memcpy(r->src_mac, src_mac, 6);
+		memcpy(r->dst_mac, dst_mac, 6);
+		r->port = port;
+	}
+	int rc = lpm_write(p->routes, op, prefix, plen, slot, &old);
+	if (rc) {
+		if (op != DP_DELETE)
+			vpool_put(&p->route_pool, slot);
+		return rc;
+	}
+	return op == DP_INSERT ? 0 : defer(DEF_SLOT, &p->route_pool, old);
+}
+
+/* ---- exact tables ---- */
+
+static int check_op(int op) { return op >= DP_INSERT && op <= DP_DELETE ? 0 : -EINVAL; }
+
+int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t meter_idx)
+{
+	PIPE_OR_ENODEV;
+	if (check_op(op) || (op != DP_DELETE && action != SESS_FWD && action != SESS_DROP))
+		return -EINVAL;
+	struct ul_sess_key k = { tun_dst, teid };
+	uint64_t v = sess_val(action, 0, meter_idx);
+	return xtable_write(&p->ul_sess, op, &k, &v);
+}
+
+int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t meter_idx)
+{
+	PIPE_OR_ENODEV;
+	if (check_op(op) || (op != DP_DELETE && (action < SESS_FWD || action > SESS_BUF)))
+		return -EINVAL;
+	uint64_t v = sess_val(action, peer, meter_idx);
+	return xtable_write(&p->dl_sess, op, &ue, &v);
+}
+
+static int term_write(struct xtable *t, int op, uint32_t ue, uint8_t app_id, const struct dp_term *tv)
+{
+	if (check_op(op) || (op != DP_DELETE && (!tv || (tv->action != TERM_FWD && tv->action != TERM_DROP) ||
+						 tv->tc > 3 || tv->qfi > 63)))
+		return -EINVAL;
+	struct term_key k = { ue, app_id };
+	return xtable_write(t, op, &k, tv);
+}
+
+int dp_ul_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t)
+{
+	PIPE_OR_ENODEV;
+	return term_write(&p->ul_term, op, ue, app_id, t);
+}
+
+int dp_dl_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t)
+{
+	PIPE_OR_ENODEV;
+	return term_write(&p->dl_term, op, ue, app_id, t);
+}
+
+int dp_ig_peer(int op, uint8_t peer, uint32_t dst)
+{
+	PIPE_OR_ENODEV;
+	int have = (p->ig_peer[peer] >> 32) & 1;
+	if (check_op(op) || (op == DP_INSERT && have))
+		return op == DP_INSERT ? -EEXIST : -EINVAL;
+	if (op != DP_INSERT && !have)
+		return -ENOENT;
+	uint64_t v = op == DP_DELETE ? 0 : (1ull << 32 | dst);
+	__atomic_store_n(&p->ig_peer[peer], v, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport)
+{
+	PIPE_OR_ENODEV;
+	struct eg_peer *old = p->eg_peer[peer], *n = NULL;
+	if (check_op(op) || (op == DP_INSERT && old))
+		return op == DP_INSERT ? -EEXIST : -EINVAL;
+	if (op != DP_INSERT && !old)
+		return -ENOENT;
+	if (op != DP_DELETE) {
+		n = rte_malloc(NULL, sizeof(*n), 0);
+		if (!n)
+			return -ENOMEM;
+		*n = (struct eg_peer){ src, dst, sport };
+	}
+	__atomic_store_n(&p->eg_peer[peer], n, __ATOMIC_RELEASE);
+	return old ? defer(DEF_PTR, old, 0) : 0;
+}
+
+int dp_set_encap_psc(int with_psc)
+{
+	PIPE_OR_ENODEV;
+	__atomic_store_n(&p->encap_psc, (uint8_t)!!with_psc, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* ---- ternary tables: a new rule array replaces the old one ---- */
+
+/* Both rule sets are { uint32_t n; rules[] }: one helper publishes either. */
+static int ruleset_replace(void **slot, const void *rules, uint32_t n, size_t elem, uint32_t cap)
+{
+	if (n > cap)
+		return -ENOSPC;
+	struct ruleset_apps *s = rte_malloc(NULL, offsetof(struct ruleset_apps, r) + n * elem, 64);
+	if (!s)
+		return -ENOMEM;
+	s->n = n;
+	if (n)
+		memcpy(s->r, rules, n * elem);
+	void *old = *slot;
+	__atomic_store_n(slot, (void *)s, __ATOMIC_RELEASE);
+	return old ? defer(DEF_PTR, old, 0) : 0;
+}
+
+int dp_apps_replace(const struct dp_app_rule *r, uint32_t n)
+{
+	PIPE_OR_ENODEV;
+	return ruleset_replace((void **)&p->apps, r, n, sizeof(*r), p->sz.applications);
+}
+
+int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n)
+{
+	PIPE_OR_ENODEV;
+	return ruleset_replace((void **)&p->acl, r, n, sizeof(*r), p->sz.acl);
+}
+
+/* ---- meters and counters ---- */
+
+int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
+{
+	PIPE_OR_ENODEV;
+	uint32_t size = which == METER_SESSION ? p->sz.session_meter : p->sz.app_meter;
+	if ((which != METER_SESSION && which != METER_APP) || idx >= size)
+		return -EINVAL;
+	uint32_t old = p->meter_map[which][idx], slot = 0;
+	if (cfg) {
+		struct rte_meter_trtcm_params prm = { .cir = cfg->cir, .pir = cfg->pir,
+						      .cbs = cfg->cburst, .pbs = cfg->pburst };
+		struct meter_state ms;
+		if (cfg->pir < cfg->cir || rte_meter_trtcm_profile_config(&ms.prof, &prm) ||
+		    rte_meter_trtcm_config(&ms.rt, &ms.prof))
+			return -EINVAL;
+		int rc = vpool_get(&p->meters, &slot);
+		if (rc)
+			return rc;
+		*(struct meter_state *)vpool_at(&p->meters, slot) = ms;
+		slot++;
+	}
+	__atomic_store_n(&p->meter_map[which][idx], slot, __ATOMIC_RELEASE);
+	return old ? defer(DEF_SLOT, &p->meters, old - 1) : 0;
+}
+
+int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
+{
+	PIPE_OR_ENODEV;
+	uint32_t size = which == CTR_PRE_QOS ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
+	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || idx >= size)
+		return -EINVAL;
+	*pkts = *bytes = 0;
+	for (unsigned w = 0; w < g_dp.nworkers; w++) {
+		*pkts += __atomic_load_n(&p->ctr[which][w][idx].pkts, __ATOMIC_RELAXED);
+		*bytes += __atomic_load_n(&p->ctr[which][w][idx].bytes, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/* Sets the total: worker 0 holds the value, the others restart from zero. */
+int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
+{
+	PIPE_OR_ENODEV;
+	uint32_t size = which == CTR_PRE_QOS ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
+	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || idx >= size)
+		return -EINVAL;
+	for (unsigned w = 0; w < g_dp.nworkers; w++) {
+		__atomic_store_n(&p->ctr[which][w][idx].pkts, w ? 0 : pkts, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->ctr[which][w][idx].bytes, w ? 0 : bytes, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+int dp_drop_read(uint32_t reason, uint64_t *pkts)
+{
+	PIPE_OR_ENODEV;
+	if (reason >= DROP_REASONS_SIZE)
+		return -EINVAL;
+	*pkts = 0;
+	for (unsigned w = 0; w < g_dp.nworkers; w++)
+		*pkts += __atomic_load_n(&p->drops[w][reason], __ATOMIC_RELAXED);
+	return 0;
+}

@@ -1,0 +1,454 @@
+/* Unit tests of the packet operations and the tables/pipeline (cmocka).
+ * EAL runs without hugepages, PCI or workers: the test thread is the only reader. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+#include "dp_int.h"
+#include "pkt.h"
+
+static struct rte_mempool *g_pool;
+static const uint8_t MAC_A[6] = { 0, 0, 0, 0, 0, 0xa }, MAC_B[6] = { 0, 0, 0, 0, 0, 0xb };
+#define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
+#define N3 IP(10, 0, 0, 1)      /* UPF access address */
+#define GNB IP(10, 0, 0, 2)
+#define UE IP(172, 16, 0, 5)
+#define APP IP(8, 8, 8, 8)
+
+static void w16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v & 0xff; }
+static void w32(uint8_t *p, uint32_t v) { w16(p, v >> 16); w16(p + 2, v & 0xffff); }
+static uint16_t r16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t r32(const uint8_t *p) { return (uint32_t)r16(p) << 16 | r16(p + 2); }
+
+/* IPv4/UDP with `payload` bytes of UDP payload at b; returns bytes written. */
+static uint32_t ip_udp(uint8_t *b, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t payload)
+{
+	memset(b, 0, IP4_LEN + UDP_LEN);
+	b[0] = 0x45; w16(b + 2, (uint16_t)(IP4_LEN + UDP_LEN + payload)); b[8] = 64; b[9] = 17;
+	w32(b + 12, src); w32(b + 16, dst);
+	pkt_ipv4_fix_cksum(b);
+	w16(b + 20, sport); w16(b + 22, dport); w16(b + 24, (uint16_t)(UDP_LEN + payload));
+	for (uint32_t i = 0; i < payload; i++)
+		b[28 + i] = (uint8_t)i;
+	return IP4_LEN + UDP_LEN + payload;
+}
+
+static uint32_t eth(uint8_t *b)
+{
+	memcpy(b, MAC_B, 6); memcpy(b + 6, MAC_A, 6); w16(b + 12, 0x0800);
+	return ETH_LEN;
+}
+
+/* Downlink: plain IPv4 from APP to UE. */
+static uint32_t dl_frame(uint8_t *b, uint32_t ue)
+{
+	uint32_t n = eth(b);
+	return n + ip_udp(b + n, APP, ue, 53, 4000, 64);
+}
+
+/* Uplink: GTP-U G-PDU (optionally with an UL PSC) from GNB to N3 carrying UE->APP. */
+static uint32_t ul_frame(uint8_t *b, uint32_t teid, uint32_t inner_src, int psc)
+{
+	uint32_t n = eth(b);
+	uint32_t gl = GTPU_LEN + (psc ? 8 : 0);
+	uint8_t inner[128];
+	uint32_t il = ip_udp(inner, inner_src, APP, 4000, 53, 64);
+	n += ip_udp(b + n, GNB, N3, 2152, 2152, gl + il) - gl - il;
+	uint8_t *g = b + n;
+	g[0] = psc ? 0x34 : 0x30; g[1] = 0xff; w16(g + 2, (uint16_t)(gl - GTPU_LEN + il)); w32(g + 4, teid);
+	if (psc) {
+		memset(g + 8, 0, 8); g[11] = 0x85; g[12] = 1; g[13] = 0x10; g[14] = 9;
+	}
+	memcpy(g + gl, inner, il);
+	return n + gl + il;
+}
+
+static struct rte_mbuf *mbuf_of(const uint8_t *b, uint32_t len, uint16_t port)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g_pool);
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), b, len);
+	m->port = port;
+	return m;
+}
+
+static struct dp_verdict run(struct rte_mbuf *m)
+{
+	struct dp_verdict v;
+	dp_process_burst(dp_pipe(), 0, &m, 1, &v);
+	return v;
+}
+
+/* Runs a copy of b; for tests that only look at the verdict. */
+static struct dp_verdict run_bytes(const uint8_t *b, uint32_t n, uint16_t port)
+{
+	struct rte_mbuf *m = mbuf_of(b, n, port);
+	struct dp_verdict v = run(m);
+	rte_pktmbuf_free(m);
+	return v;
+}
+
+static uint64_t drops(uint32_t reason)
+{
+	uint64_t n;
+	assert_int_equal(dp_drop_read(reason, &n), 0);
+	return n;
+}
+
+/* ---- packet operations ---- */
+
+static void test_parse_uplink_psc(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	struct pkt_info pi;
+	uint32_t n = ul_frame(b, 0x1234, UE, 1);
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_OK);
+	assert_int_equal(pi.teid, 0x1234);
+	assert_int_equal(pi.gtpu_type, GTPU_MSG_GPDU);
+	assert_true(pi.has_psc);
+	assert_int_equal(pi.qfi, 9);
+	assert_int_equal(pi.inner_src, UE);
+	assert_int_equal(pi.inner_dst, APP);
+	assert_int_equal(pi.inner_dport, 53);
+}
+
+static void test_parse_rejects_bad_gtpu(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	struct pkt_info pi;
+	uint32_t n = ul_frame(b, 1, UE, 0);
+	b[42] = 0x50;  /* version 2 */
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_BAD_GTPU);
+	n = ul_frame(b, 1, UE, 0);
+	w16(b + 44, r16(b + 44) + 1);  /* GTP-U length disagrees with UDP length */
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_BAD_GTPU);
+	n = ul_frame(b, 1, UE, 1);
+	b[53] = 0x40;  /* PSC followed by an extension this pipeline does not walk */
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_BAD_GTPU);
+	n = ul_frame(b, 1, UE, 0);
+	assert_int_equal(pkt_parse(b, n - 1, &pi), PARSE_BAD_IPV4);  /* IPv4 total length beyond frame */
+	assert_int_equal(pkt_parse(b, 10, &pi), PARSE_TRUNCATED);
+}
+
+static void test_cksum_and_ttl(void **st)
+{
+	(void)st;
+	uint8_t b[64];
+	ip_udp(b, APP, UE, 1, 2, 0);
+	assert_int_equal(pkt_cksum(b, 20, 0), 0);  /* valid header sums to 0xffff */
+	assert_int_equal(pkt_ipv4_ttl_dec(b), 1);
+	assert_int_equal(b[8], 63);
+	assert_int_equal(pkt_cksum(b, 20, 0), 0);
+	b[8] = 1;
+	assert_int_equal(pkt_ipv4_ttl_dec(b), 0);
+}
+
+static void test_echo_reply(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = eth(b);
+	n += ip_udp(b + n, GNB, N3, 40000, 2152, 12);
+	uint8_t *g = b + 42;
+	g[0] = 0x32; g[1] = GTPU_MSG_ECHO_REQ; w16(g + 2, 4); w32(g + 4, 0); w16(g + 8, 0x77); g[10] = 0; g[11] = 0;
+	struct pkt_info pi;
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_OK);
+	uint32_t r = pkt_gtpu_echo_reply(b, n, sizeof(b), &pi);
+	assert_int_equal(r, n + 2);
+	/* The response goes to the request's source port, so it parses as plain UDP. */
+	assert_int_equal(pkt_parse(b, r, &pi), PARSE_OK);
+	assert_int_equal(pi.ip_src, N3);
+	assert_int_equal(pi.ip_dst, GNB);
+	assert_int_equal(pi.sport, 2152);
+	assert_int_equal(pi.dport, 40000);
+	assert_int_equal(r16(b + 38), r - 34);       /* UDP length */
+	assert_int_equal(g[1], GTPU_MSG_ECHO_RESP);
+	assert_int_equal(r16(g + 2), 6);              /* options + Recovery IE */
+	assert_int_equal(r16(g + 8), 0x77);  /* sequence number copied */
+	assert_int_equal(g[12], GTPU_IE_RECOVERY);
+	assert_int_equal(pkt_cksum(b + 14, 20, 0), 0);
+	assert_memory_equal(b, MAC_A, 6);
+}
+
+static void test_encap_decap_roundtrip(void **st)
+{
+	(void)st;
+	uint8_t b[256], orig[128];
+	uint32_t hl = pkt_encap_len(1);
+	uint32_t n = dl_frame(b + hl, UE);
+	memcpy(orig, b + hl, n);
+	struct encap_params e = { N3, GNB, 2152, 0xabcd, 5, 1 };
+	pkt_gtpu_encap(b, ETH_LEN, n - ETH_LEN, &e);
+	struct pkt_info pi;
+	assert_int_equal(pkt_parse(b, n + hl, &pi), PARSE_OK);
+	assert_int_equal(pi.teid, 0xabcd);
+	assert_true(pi.has_psc);
+	assert_int_equal(pi.qfi, 5);
+	assert_int_equal(pi.inner_dst, UE);
+	assert_int_equal(b[14 + 8], 64);
+	assert_int_equal(pkt_cksum(b + 14, 20, 0), 0);
+	uint8_t *start;
+	uint32_t l = pkt_gtpu_decap(b, n + hl, &pi, &start);
+	assert_int_equal(l, n);
+	assert_memory_equal(start, orig, n);
+}
+
+/* ---- tables and pipeline ---- */
+
+static const struct dp_sizes SIZES = {
+	.interfaces = 64, .ul_sessions = 1024, .dl_sessions = 1024, .applications = 64, .ul_terms = 1024,
+	.dl_terms = 1024, .routes = 64, .acl = 64, .pre_qos_ctr = 1024, .post_qos_ctr = 1024,
+	.session_meter = 1024, .app_meter = 1024, .meter_states = 64,
+};
+
+static int setup_upf(void **st)
+{
+	(void)st;
+	struct dp_term ult = { TERM_FWD, 1, 0, 10, 0, 0 }, dlt = { TERM_FWD, 1, 9, 11, 0xbeef, 0 };
+	if (dp_pipeline_set(&SIZES) || dp_interface(DP_INSERT, N3, 32, 1, IFACE_ACCESS, 1) ||
+	    dp_interface(DP_INSERT, IP(172, 16, 0, 0), 16, 0, IFACE_CORE, 1) ||
+	    dp_ul_session(DP_INSERT, N3, 0x1234, SESS_FWD, 0) || dp_dl_session(DP_INSERT, UE, SESS_FWD, 7, 0) ||
+	    dp_ul_term(DP_INSERT, UE, 0, &ult) || dp_dl_term(DP_INSERT, UE, 0, &dlt) ||
+	    dp_ig_peer(DP_INSERT, 7, GNB) || dp_eg_peer(DP_INSERT, 7, N3, GNB, 2152) ||
+	    dp_route(DP_INSERT, APP, 24, MAC_A, MAC_B, 2) || dp_route(DP_INSERT, GNB, 32, MAC_A, MAC_B, 1))
+		return -1;
+	dp_commit();
+	return 0;
+}
+
+static void test_table_ops(void **st)
+{
+	(void)st;
+	assert_int_equal(dp_dl_session(DP_INSERT, UE, SESS_FWD, 7, 0), -EEXIST);
+	assert_int_equal(dp_dl_session(DP_MODIFY, UE + 1, SESS_FWD, 7, 0), -ENOENT);
+	assert_int_equal(dp_dl_session(DP_DELETE, UE + 1, 0, 0, 0), -ENOENT);
+	assert_int_equal(dp_dl_session(DP_INSERT, UE + 1, 9, 0, 0), -EINVAL);
+	assert_int_equal(dp_interface(DP_INSERT, N3, 33, 1, IFACE_ACCESS, 0), -EINVAL);
+	assert_int_equal(dp_route(DP_INSERT, APP, 24, MAC_A, MAC_B, 2), -EEXIST);
+	assert_int_equal(dp_eg_peer(DP_INSERT, 7, 1, 2, 3), -EEXIST);
+	assert_int_equal(dp_ig_peer(DP_DELETE, 8, 0), -ENOENT);
+	struct dp_term t = { TERM_FWD, 4, 0, 0, 0, 0 };
+	assert_int_equal(dp_ul_term(DP_INSERT, UE, 3, &t), -EINVAL);  /* tc is 2 bits */
+	struct dp_meter_cfg mc = { 1000, 100, 500, 100 };
+	assert_int_equal(dp_meter_set(METER_SESSION, 1, &mc), -EINVAL);  /* pir < cir */
+	assert_int_equal(dp_meter_set(METER_SESSION, 5000, NULL), -EINVAL);
+	/* Capacity: the ext table keeps every declared entry insertable. */
+	for (uint32_t i = 0; i < SIZES.ul_sessions - 1; i++)
+		assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x10000 + i, SESS_FWD, 0), 0);
+	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x90000, SESS_FWD, 0), -ENOSPC);
+	for (uint32_t i = 0; i < SIZES.ul_sessions - 1; i++)
+		assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x10000 + i, 0, 0), 0);
+	dp_commit();
+	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x90000, SESS_FWD, 0), 0);
+	assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x90000, 0, 0), 0);
+	dp_commit();
+}
+
+static void test_uplink(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = ul_frame(b, 0x1234, UE, 1);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.out_port, 2);
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	struct pkt_info pi;
+	assert_int_equal(rte_pktmbuf_pkt_len(m), ETH_LEN + 92);
+	assert_int_equal(pkt_parse(f, rte_pktmbuf_pkt_len(m), &pi), PARSE_OK);
+	assert_int_equal(pi.gtpu, 0);
+	assert_int_equal(pi.ip_src, UE);
+	assert_int_equal(f[14 + 8], 63);
+	assert_int_equal(pkt_cksum(f + 14, 20, 0), 0);
+	assert_memory_equal(f, MAC_B, 6);
+	uint64_t pk, by;
+	assert_int_equal(dp_counter_read(CTR_PRE_QOS, 10, &pk, &by), 0);
+	assert_int_equal(pk, 1);
+	assert_int_equal(by, n);
+	assert_int_equal(dp_counter_read(CTR_POST_QOS, 10, &pk, &by), 0);
+	assert_int_equal(pk, 1);
+	rte_pktmbuf_free(m);
+}
+
+static void test_downlink_encap(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = dl_frame(b, UE);
+	for (int psc = 0; psc < 2; psc++) {
+		assert_int_equal(dp_set_encap_psc(psc), 0);
+		struct rte_mbuf *m = mbuf_of(b, n, 2);
+		struct dp_verdict v = run(m);
+		assert_true(v.fwd);
+		assert_int_equal(v.out_port, 1);
+		uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+		struct pkt_info pi;
+		assert_int_equal(rte_pktmbuf_pkt_len(m), n + pkt_encap_len(psc));
+		assert_int_equal(pkt_parse(f, rte_pktmbuf_pkt_len(m), &pi), PARSE_OK);
+		assert_int_equal(pi.ip_src, N3);
+		assert_int_equal(pi.ip_dst, GNB);
+		assert_int_equal(pi.teid, 0xbeef);
+		assert_int_equal(pi.has_psc, psc);
+		assert_int_equal(pi.qfi, psc ? 9 : 0);
+		assert_int_equal(pi.inner_dst, UE);
+		assert_int_equal(f[pi.inner + 8], 63);
+		assert_int_equal(pkt_cksum(f + pi.inner, 20, 0), 0);
+		assert_int_equal(pkt_cksum(f + 14, 20, 0), 0);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(dp_set_encap_psc(0), 0);
+}
+
+static void expect_drop(const uint8_t *b, uint32_t n, uint16_t port, uint32_t reason)
+{
+	uint64_t before = drops(reason);
+	struct dp_verdict v = run_bytes(b, n, port);
+	assert_false(v.fwd);
+	assert_int_equal(v.drop_reason, reason);
+	assert_int_equal(drops(reason), before + 1);
+}
+
+static void test_drop_reasons(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = ul_frame(b, 0x9999, UE, 0);
+	expect_drop(b, n, 1, DROP_UL_SESSION_MISS);
+	n = dl_frame(b, UE + 1);
+	expect_drop(b, n, 2, DROP_DL_SESSION_MISS);
+	assert_int_equal(dp_dl_session(DP_INSERT, UE + 1, SESS_FWD, 7, 0), 0);
+	expect_drop(b, n, 2, DROP_TERM_MISS);
+	assert_int_equal(dp_dl_session(DP_MODIFY, UE + 1, SESS_DROP, 0, 0), 0);
+	expect_drop(b, n, 2, DROP_RULE);
+	n = ul_frame(b, 0x1234, UE, 0);
+	b[42] = 0x10;  /* GTP version 0 */
+	expect_drop(b, n, 1, DROP_MALFORMED_GTPU);
+	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
+	expect_drop(b, n, 2, DROP_ROUTING_MISS);
+	n = ul_frame(b, 0x1234, UE, 0);
+	b[42 + GTPU_LEN + 8] = 1;  /* inner TTL 1: expires at this hop */
+	expect_drop(b, n, 1, DROP_TTL_EXPIRED);
+}
+
+static void test_meter_red(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	/* 1 kB/s with 200-byte bursts: the second 120-byte packet in a row is red. */
+	struct dp_meter_cfg mc = { 1000, 200, 1000, 200 };
+	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 3), 0);
+	assert_int_equal(dp_meter_set(METER_SESSION, 3, &mc), 0);
+	dp_commit();
+	uint32_t n = dl_frame(b, UE);
+	assert_true(run_bytes(b, n, 2).fwd);
+	expect_drop(b, n, 2, DROP_METER_RED);
+	assert_int_equal(dp_meter_set(METER_SESSION, 3, NULL), 0);
+	assert_true(run_bytes(b, n, 2).fwd);
+	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 0), 0);
+	dp_commit();
+}
+
+static void test_buffer_and_acl(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = dl_frame(b, UE);
+	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_BUF, 0, 0), 0);
+	struct rte_mbuf *m = mbuf_of(b, n, 2);
+	struct dp_verdict v = run(m);
+	assert_false(v.fwd);
+	assert_int_equal(v.to_cpu, PKTIN_DOWNLINK_BUFFER);
+	assert_memory_equal(rte_pktmbuf_mtod(m, uint8_t *), b, n);  /* unmodified for the controller */
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 0), 0);
+	/* ACL: drop UDP to port 4000, punt everything from port 2 with sport 53 otherwise. */
+	struct dp_acl_rule r[2];
+	memset(r, 0, sizeof(r));
+	r[0].proto = 17; r[0].proto_mask = 0xff; r[0].dport = 4000; r[0].dport_mask = 0xffff; r[0].action = ACL_DROP;
+	r[1].port = 2; r[1].port_mask = 0x1ff; r[1].action = ACL_PUNT;
+	assert_int_equal(dp_acl_replace(r, 2), 0);
+	dp_commit();
+	expect_drop(b, n, 2, DROP_ACL);
+	r[0].action = ACL_COPY;
+	assert_int_equal(dp_acl_replace(r, 1), 0);
+	v = run_bytes(b, n, 2);
+	assert_true(v.fwd);
+	assert_int_equal(v.to_cpu, PKTIN_ACL_COPY);
+	assert_int_equal(dp_acl_replace(r + 1, 1), 0);
+	v = run_bytes(b, n, 2);
+	assert_false(v.fwd);
+	assert_int_equal(v.to_cpu, PKTIN_ACL_PUNT);
+	assert_int_equal(dp_acl_replace(NULL, 0), 0);
+	dp_commit();
+}
+
+static void test_applications(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	struct dp_app_rule a = { 1, APP & 0xffffff00, 0xffffff00, 50, 60, 17, 0xff, 42 };
+	struct dp_term t = { TERM_DROP, 0, 0, 20, 0, 0 };
+	assert_int_equal(dp_apps_replace(&a, 1), 0);
+	assert_int_equal(dp_ul_term(DP_INSERT, UE, 42, &t), 0);
+	dp_commit();
+	uint32_t n = ul_frame(b, 0x1234, UE, 0);  /* inner dport 53 is in 50..60: app 42 */
+	expect_drop(b, n, 1, DROP_RULE);
+	uint64_t pk, by;
+	assert_int_equal(dp_counter_read(CTR_PRE_QOS, 20, &pk, &by), 0);
+	assert_int_equal(pk, 1);
+	a.port_lo = 54;  /* no longer matches: default app 0 forwards */
+	assert_int_equal(dp_apps_replace(&a, 1), 0);
+	assert_true(run_bytes(b, n, 1).fwd);
+	assert_int_equal(dp_apps_replace(NULL, 0), 0);
+	dp_commit();
+}
+
+static void test_echo_through_pipeline(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = eth(b) + ip_udp(b + 14, GNB, N3, 2152, 2152, 12);
+	uint8_t *g = b + 42;
+	g[0] = 0x32; g[1] = GTPU_MSG_ECHO_REQ; w16(g + 2, 4); w32(g + 4, 0); w32(g + 8, 0x00050000);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.out_port, 1);
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	assert_int_equal(f[43], GTPU_MSG_ECHO_RESP);
+	assert_int_equal(r32(f + 26), N3);
+	rte_pktmbuf_free(m);
+}
+
+int main(void)
+{
+	char *argv[] = { "test_dp", "--no-huge", "-m", "256", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
+			 "-l", "0", NULL };
+	if (rte_eal_init(9, argv) < 0 || dp_init(1))
+		return 1;
+	g_pool = rte_pktmbuf_pool_create("t", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	const struct CMUnitTest pkt_tests[] = {
+		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
+		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
+		cmocka_unit_test(test_encap_decap_roundtrip),
+	};
+	const struct CMUnitTest dp_tests[] = {
+		cmocka_unit_test(test_table_ops), cmocka_unit_test(test_uplink),
+		cmocka_unit_test(test_downlink_encap), cmocka_unit_test(test_drop_reasons),
+		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
+		cmocka_unit_test(test_applications), cmocka_unit_test(test_echo_through_pipeline),
+	};
+	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
+	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);
+	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]));
+	printf("backend C unit tests: %d passed, %d failed\n", total - f, f);
+	return f ? 1 : 0;
+}
