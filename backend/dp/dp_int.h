@@ -44,7 +44,8 @@ struct ctr { uint64_t pkts, bytes; };
 struct pipeline {
 	struct dp_sizes sz;
 	struct rte_lpm *iface[2];          /* by gtpu_is_valid; next hop = iface << 8 | slice */
-	struct xtable ul_sess, dl_sess;     /* inline values */
+	struct xtable ul_sess;              /* struct ul_sess_val in slots */
+	struct xtable dl_sess;              /* inline sess_val() */
 	struct xtable ul_term, dl_term;     /* struct dp_term in slots */
 	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
 	struct eg_peer *eg_peer[DP_PEERS];
@@ -73,7 +74,9 @@ static inline struct pipeline *dp_pipe(void)
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
 }
 
-/* Encodings of inline session values. */
+struct ul_sess_val { uint32_t ue, meter; uint8_t action; };
+
+/* Encoding of inline downlink session values. */
 static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 {
 	return (uint64_t)action << 48 | (uint64_t)peer << 32 | meter;
@@ -81,6 +84,11 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 #define SESS_ACTION(v) ((uint8_t)((v) >> 48))
 #define SESS_PEER(v) ((uint8_t)((v) >> 32))
 #define SESS_METER(v) ((uint32_t)(v))
+
+static inline void *xtable_slot(const struct xtable *t, void *data)
+{
+	return t->pool.mem + (size_t)(uintptr_t)data * t->pool.elem;
+}
 
 /* Key layouts (host order fields, zeroed padding). */
 struct ul_sess_key { uint32_t tun_dst, teid; };

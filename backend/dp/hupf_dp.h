@@ -80,7 +80,7 @@ int dp_pipeline_ready(void);
 
 /* Table writes: 0 or -EEXIST / -ENOENT / -ENOSPC / -EINVAL / -ENODEV (no pipeline). */
 int dp_interface(int op, uint32_t prefix, uint8_t plen, uint8_t gtpu_valid, uint8_t iface, uint8_t slice);
-int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t meter_idx);
+int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t ue, uint32_t meter_idx);
 int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t meter_idx);
 int dp_ul_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t);
 int dp_dl_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t);

@@ -15,7 +15,7 @@ struct pstate {
 	struct pkt_info pi;
 	uint8_t *frame;
 	uint32_t len;          /* original frame length: what counters and meters see */
-	uint8_t dir, slice, app_id, done;
+	uint8_t dir, slice, app_id, done, local_reply;
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
 	uint8_t app_proto;
@@ -30,7 +30,8 @@ static inline void finish_drop(struct pipeline *p, unsigned slot, struct pstate 
 	v->fwd = 0;
 	v->drop_reason = reason;
 	s->done = 1;
-	p->drops[slot][reason]++;
+	if (reason)
+		p->drops[slot][reason]++;
 }
 
 static inline int lpm_lookup(struct rte_lpm *l, uint32_t ip, uint32_t *nh)
@@ -65,13 +66,14 @@ static uint8_t acl_lookup(const struct ruleset_acl *rs, const struct pstate *s, 
 	if (!rs || !rs->n)
 		return ACL_NOP;
 	const struct pkt_info *pi = &s->pi;
+	uint16_t eth_type = (uint16_t)(s->frame[12] << 8 | s->frame[13]);  /* outer, as in the P4 key */
 	uint16_t sport = pi->ip_proto == 6 || pi->ip_proto == 17 ? pi->sport : 0;
 	uint16_t dport = pi->ip_proto == 6 || pi->ip_proto == 17 ? pi->dport : 0;
 	for (uint32_t i = 0; i < rs->n; i++) {
 		const struct dp_acl_rule *r = &rs->r[i];
 		if ((in_port & r->port_mask) == r->port && mac_match(s->frame + 6, r->eth_src, r->eth_src_mask) &&
 		    mac_match(s->frame, r->eth_dst, r->eth_dst_mask) &&
-		    (pi->eth_type & r->eth_type_mask) == r->eth_type &&
+		    (eth_type & r->eth_type_mask) == r->eth_type &&
 		    (pi->ip_src & r->ip_src_mask) == r->ip_src && (pi->ip_dst & r->ip_dst_mask) == r->ip_dst &&
 		    (pi->ip_proto & r->proto_mask) == r->proto && (sport & r->sport_mask) == r->sport &&
 		    (dport & r->dport_mask) == r->dport)
@@ -100,49 +102,56 @@ static inline void count(struct ctr *c, uint32_t idx, uint32_t size, uint32_t le
 	}
 }
 
-/* Stage 1: parse, interfaces, echo. */
+/* Stage 1: parse, ACL (on the packet as received), interfaces, echo. */
 static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 			   struct dp_verdict *v, uint16_t in_port)
 {
 	memset(v, 0, sizeof(*v));
-	s->done = 0;
+	s->done = s->local_reply = 0;
 	s->dir = DIR_NONE;
 	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
 	s->len = rte_pktmbuf_pkt_len(m);
-	if (!rte_pktmbuf_is_contiguous(m)) {
-		finish_drop(p, slot, s, v, DROP_PARSER_ERROR);
+	enum parse_err e = rte_pktmbuf_is_contiguous(m) ? pkt_parse(s->frame, s->len, &s->pi) : PARSE_TRUNCATED;
+	if (e == PARSE_BAD_GTPU || e == PARSE_BAD_INNER) {
+		finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
 		return;
 	}
-	enum parse_err e = pkt_parse(s->frame, s->len, &s->pi);
-	s->route_dst = s->pi.ip_dst;
-	if (e == PARSE_NOT_IPV4)
-		return;  /* only the ACL can act on it; routing needs IPv4 */
 	if (e == PARSE_TRUNCATED || e == PARSE_BAD_IPV4) {
 		finish_drop(p, slot, s, v, DROP_PARSER_ERROR);
 		return;
 	}
+	uint8_t acl = acl_lookup(__atomic_load_n(&p->acl, __ATOMIC_ACQUIRE), s, in_port);
+	if (acl == ACL_PUNT) {
+		v->to_cpu = PKTIN_ACL_PUNT;
+		s->done = 1;
+		return;
+	}
+	if (acl == ACL_DROP) {
+		finish_drop(p, slot, s, v, DROP_ACL);
+		return;
+	}
+	if (acl == ACL_COPY) {
+		v->to_cpu = PKTIN_ACL_COPY;
+		if (g_dp.cpu_pool)
+			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
+	}
+	s->route_dst = s->pi.ip_dst;
 	uint32_t nh;
 	int gtpu = s->pi.gtpu != 0;
-	if (!lpm_lookup(p->iface[gtpu], s->pi.ip_dst, &nh))
+	if (e == PARSE_NOT_IPV4 || !lpm_lookup(p->iface[gtpu], s->pi.ip_dst, &nh))
 		return;
 	uint8_t iface = nh >> 8;
 	s->slice = nh & 0xf;
 	if (iface == IFACE_ACCESS && gtpu) {
-		if (e != PARSE_OK) {
-			finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
-			return;
-		}
 		if (s->pi.gtpu_type == GTPU_MSG_ECHO_REQ) {
-			uint32_t cap = m->buf_len - m->data_off;
-			uint32_t nlen = pkt_gtpu_echo_reply(s->frame, s->len, cap, &s->pi);
+			uint32_t nlen = pkt_gtpu_echo_reply(s->frame, s->len, m->buf_len - m->data_off, &s->pi);
 			if (!nlen) {
 				finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
 				return;
 			}
 			m->data_len = m->pkt_len = nlen;
-			v->fwd = 1;
-			v->out_port = in_port;
-			s->done = 1;
+			s->route_dst = s->pi.ip_src;   /* the peer: routed like any reply */
+			s->local_reply = 1;
 			return;
 		}
 		if (s->pi.gtpu_type != GTPU_MSG_GPDU || !s->pi.inner) {
@@ -161,8 +170,6 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 		s->app_addr = s->pi.ip_src;
 		s->app_port = s->pi.sport;
 		s->app_proto = s->pi.ip_proto;
-	} else if (e != PARSE_OK) {
-		finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
 	}
 }
 
@@ -195,13 +202,17 @@ static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st,
 		rte_hash_lookup_bulk_data(p->dl_sess.h, dlkp, ndl, &dlhit, dld);
 	for (unsigned j = 0; j < nul; j++) {
 		struct pstate *s = &st[uli[j]];
-		uint64_t val = (uint64_t)(uintptr_t)uld[j];
-		if (!(ulhit >> j & 1))
+		if (!(ulhit >> j & 1)) {
 			finish_drop(p, slot, s, &v[uli[j]], DROP_UL_SESSION_MISS);
-		else if (SESS_ACTION(val) == SESS_DROP)
+			continue;
+		}
+		const struct ul_sess_val *val = xtable_slot(&p->ul_sess, uld[j]);
+		if (val->action == SESS_DROP)
 			finish_drop(p, slot, s, &v[uli[j]], DROP_RULE);
+		else if (val->ue != s->ue)
+			finish_drop(p, slot, s, &v[uli[j]], DROP_ANTI_SPOOFING);
 		else
-			s->sess_meter = SESS_METER(val);
+			s->sess_meter = val->meter;
 	}
 	for (unsigned j = 0; j < ndl; j++) {
 		struct pstate *s = &st[dli[j]];
@@ -252,15 +263,14 @@ static void stage_terms(struct pipeline *p, unsigned slot, struct pstate *st, st
 				finish_drop(p, slot, s, &v[idx[t][j]], DROP_TERM_MISS);
 				continue;
 			}
-			uint32_t vs = (uint32_t)(uintptr_t)d[t][j];
-			s->term = *(const struct dp_term *)(tab[t]->pool.mem + (size_t)vs * tab[t]->pool.elem);
+			s->term = *(const struct dp_term *)xtable_slot(tab[t], d[t][j]);
 		}
 	}
 }
 
-/* Stage 4: counters, meters, routing, ACL, rewrite. */
+/* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
 static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			 struct dp_verdict *v, uint16_t in_port, uint64_t now)
+			 struct dp_verdict *v, uint64_t now)
 {
 	if (s->done)
 		return;
@@ -270,32 +280,21 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 			finish_drop(p, slot, s, v, DROP_RULE);
 			return;
 		}
-		if (meter_red(p, METER_SESSION, s->sess_meter, p->sz.session_meter, s->len, now) ||
-		    meter_red(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter, s->len, now)) {
+		/* Both meters run (and take tokens) as in the P4, then either red drops. */
+		int red = meter_red(p, METER_SESSION, s->sess_meter, p->sz.session_meter, s->len, now);
+		red |= meter_red(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter, s->len, now);
+		if (red) {
 			finish_drop(p, slot, s, v, DROP_METER_RED);
 			return;
 		}
 		if (s->dir == DIR_DL) {
 			uint64_t ig = __atomic_load_n(&p->ig_peer[s->peer], __ATOMIC_ACQUIRE);
-			if (ig >> 32)
-				s->route_dst = (uint32_t)ig;
+			if (!(ig >> 32)) {
+				finish_drop(p, slot, s, v, DROP_ROUTING_MISS);
+				return;
+			}
+			s->route_dst = (uint32_t)ig;
 		}
-	}
-	uint8_t acl = acl_lookup(__atomic_load_n(&p->acl, __ATOMIC_ACQUIRE), s, in_port);
-	if (acl == ACL_PUNT) {
-		v->to_cpu = PKTIN_ACL_PUNT;
-		s->done = 1;
-		return;
-	}
-	if (acl == ACL_DROP) {
-		finish_drop(p, slot, s, v, DROP_ACL);
-		return;
-	}
-	if (acl == ACL_COPY) {
-		/* The controller gets the packet as received, before any rewrite. */
-		v->to_cpu = PKTIN_ACL_COPY;
-		if (g_dp.cpu_pool)
-			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
 	uint32_t nh;
 	if (s->pi.eth_type != 0x0800 || !lpm_lookup(p->routes, s->route_dst, &nh)) {
@@ -304,10 +303,13 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 	}
 	const struct route *r = (const struct route *)(p->route_pool.mem + (size_t)nh * p->route_pool.elem);
 	uint8_t *user_ip = s->frame + (s->dir == DIR_UL ? s->pi.inner : s->pi.l3);
-	if (!pkt_ipv4_ttl_dec(user_ip)) {
+	if (!s->local_reply && !pkt_ipv4_ttl_dec(user_ip)) {
 		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
 		return;
 	}
+	/* Egress */
+	if (s->dir != DIR_NONE)
+		count(p->ctr[CTR_POST_QOS][slot], s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
 	if (s->dir == DIR_UL) {
 		uint8_t *start;
 		uint32_t nlen = pkt_gtpu_decap(s->frame, s->len, &s->pi, &start);
@@ -316,12 +318,12 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 		s->frame = start;
 	} else if (s->dir == DIR_DL) {
 		const struct eg_peer *ep = __atomic_load_n(&p->eg_peer[s->peer], __ATOMIC_ACQUIRE);
-		struct encap_params e = { 0 };
-		if (ep)
-			e = (struct encap_params){ ep->src, ep->dst, ep->sport, 0, 0, 0 };
-		e.teid = s->term.teid;
-		e.qfi = s->term.qfi;
-		e.with_psc = __atomic_load_n(&p->encap_psc, __ATOMIC_RELAXED);
+		if (!ep) {
+			finish_drop(p, slot, s, v, DROP_NONE);  /* egress drop: the P4 counts no reason */
+			return;
+		}
+		struct encap_params e = { ep->src, ep->dst, ep->sport, s->term.teid, s->term.qfi,
+					  __atomic_load_n(&p->encap_psc, __ATOMIC_RELAXED) };
 		uint32_t hl = pkt_encap_len(e.with_psc);
 		uint32_t ip_len = (uint32_t)(user_ip[2] << 8 | user_ip[3]);
 		uint8_t *start = (uint8_t *)rte_pktmbuf_prepend(m, (uint16_t)hl);
@@ -334,8 +336,6 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 		s->frame = start;
 	}
 	pkt_set_macs(s->frame, r->src_mac, r->dst_mac);
-	if (s->dir != DIR_NONE)
-		count(p->ctr[CTR_POST_QOS][slot], s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
 	v->fwd = 1;
 	v->out_port = r->port;
 }
@@ -356,5 +356,5 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 	stage_sessions(p, slot, st, v, n);
 	stage_terms(p, slot, st, v, n);
 	for (uint16_t i = 0; i < n; i++)
-		stage_finish(p, slot, m[i], &st[i], &v[i], m[i]->port, now);
+		stage_finish(p, slot, m[i], &st[i], &v[i], now);
 }

@@ -181,41 +181,28 @@ void pkt_gtpu_encap(uint8_t *frame, uint32_t l2_len, uint32_t inner_ip_len, cons
 
 uint32_t pkt_gtpu_echo_reply(uint8_t *frame, uint32_t len, uint32_t cap, const struct pkt_info *pi)
 {
-	uint8_t *g = frame + pi->gtpu;
-	/* TS 29.281 §7.2.1: Echo Request has S=1 and a sequence number to copy. */
-	if (!(g[0] & 0x02) || pi->gtpu_payload < pi->gtpu + GTPU_LEN + GTPU_OPT_LEN)
+	uint8_t *g = frame + pi->gtpu, *ip = frame + pi->l3, *udp = frame + pi->l4;
+	/* TS 29.281 §5.1: an Echo Request carries a sequence number (S=1). */
+	if (!(g[0] & 0x02) || len + 2 > cap)
 		return 0;
-	uint32_t nlen = pi->gtpu + GTPU_LEN + GTPU_OPT_LEN + 2;
-	if (nlen > cap)
-		return 0;
-	uint8_t *ip = frame + pi->l3, *udp = frame + pi->l4;
-	uint8_t mac[6];
-	memcpy(mac, frame, 6); memcpy(frame, frame + 6, 6); memcpy(frame + 6, mac, 6);
+	/* As the P4 action: the header stack is kept, the Recovery IE goes right after
+	 * the GTP-U options, anything after them moves back by its two octets. */
+	uint32_t ie = pi->gtpu_payload;
+	memmove(frame + ie + 2, frame + ie, len - ie);
+	frame[ie] = GTPU_IE_RECOVERY;
+	frame[ie + 1] = 0;
 	uint8_t a[4];
 	memcpy(a, ip + 12, 4); memcpy(ip + 12, ip + 16, 4); memcpy(ip + 16, a, 4);
-	/* Reply with a plain 20-byte header: options of the request are not echoed. */
-	if (pi->l3 + IP4_LEN != pi->l4) {
-		memmove(ip + IP4_LEN, udp, pi->gtpu + GTPU_LEN + GTPU_OPT_LEN - pi->l4);
-		ip[0] = 0x45;
-		uint32_t shift = pi->l4 - pi->l3 - IP4_LEN;
-		udp -= shift; g -= shift; nlen -= shift;
-	}
 	ip[8] = 64;
-	wr16(ip + 2, (uint16_t)(nlen - pi->l3));
-	wr16(ip + 6, 0);
+	wr16(ip + 2, rd16(ip + 2) + 2);
 	pkt_ipv4_fix_cksum(ip);
 	uint16_t sport = rd16(udp);
-	wr16(udp, GTPU_PORT); wr16(udp + 2, sport);
-	wr16(udp + 4, (uint16_t)(nlen - (udp - frame)));
+	wr16(udp, rd16(udp + 2)); wr16(udp + 2, sport);
+	wr16(udp + 4, rd16(udp + 4) + 2);
 	wr16(udp + 6, 0);
-	g[0] = 0x32;  /* version 1, PT 1, S 1: no extension headers in a response */
 	g[1] = GTPU_MSG_ECHO_RESP;
-	wr16(g + 2, GTPU_OPT_LEN + 2);
-	wr32(g + 4, 0);
-	g[10] = 0; g[11] = 0;
-	g[12] = GTPU_IE_RECOVERY; g[13] = 0;
-	(void)len;
-	return nlen;
+	wr16(g + 2, rd16(g + 2) + 2);
+	return len + 2;
 }
 
 int pkt_ipv4_ttl_dec(uint8_t *ip)
@@ -223,10 +210,8 @@ int pkt_ipv4_ttl_dec(uint8_t *ip)
 	if (ip[8] <= 1)
 		return 0;
 	ip[8]--;
-	/* RFC 1624 incremental update: TTL is the high byte of word 4. */
-	uint32_t sum = (uint32_t)rd16(ip + 10) + 0x0100;
-	sum = (sum & 0xffff) + (sum >> 16);
-	wr16(ip + 10, (uint16_t)sum);
+	/* Recomputed, not updated: the P4 recomputes it, so a wrong one comes out right. */
+	pkt_ipv4_fix_cksum(ip);
 	return 1;
 }
 

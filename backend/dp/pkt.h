@@ -81,13 +81,13 @@ static inline uint32_t pkt_encap_len(int with_psc)
  * and writes the outer headers after it. */
 void pkt_gtpu_encap(uint8_t *frame, uint32_t l2_len, uint32_t inner_ip_len, const struct encap_params *e);
 
-/* Rewrites a GTP-U Echo Request in place into an Echo Response with a Recovery IE.
- * Needs 2 bytes of tailroom beyond the request when it had no IE room; returns new length,
- * or 0 if the request cannot be answered. */
+/* Rewrites a GTP-U Echo Request in place into an Echo Response (addresses and ports
+ * swapped, TTL 64, Recovery IE inserted). Needs cap >= len + 2; returns the new length,
+ * or 0 if the request has no sequence number or there is no room. MACs are left to routing. */
 uint32_t pkt_gtpu_echo_reply(uint8_t *frame, uint32_t len, uint32_t cap, const struct pkt_info *pi);
 
-/* Sets MACs; decrements TTL of the IPv4 header at l3 with incremental checksum.
- * Returns 0 if the TTL expired (caller drops). */
+/* Decrements the TTL of the IPv4 header at ip and recomputes its checksum.
+ * Returns 0 if the TTL expired (ttl <= 1: caller drops). */
 int pkt_ipv4_ttl_dec(uint8_t *ip);
 void pkt_set_macs(uint8_t *frame, const uint8_t src[6], const uint8_t dst[6]);
 

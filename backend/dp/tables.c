@@ -212,7 +212,7 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	p->sz = *sz;
 	int ok = (p->iface[0] = lpm_new("if0_", sz->interfaces)) && (p->iface[1] = lpm_new("if1_", sz->interfaces)) &&
 		 (p->routes = lpm_new("rt", sz->routes)) &&
-		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), 0, sz->ul_sessions) &&
+		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), sizeof(struct ul_sess_val), sz->ul_sessions) &&
 		 !xtable_init(&p->dl_sess, "dls", sizeof(uint32_t), 0, sz->dl_sessions) &&
 		 !xtable_init(&p->ul_term, "ult", sizeof(struct term_key), sizeof(struct dp_term), sz->ul_terms) &&
 		 !xtable_init(&p->dl_term, "dlt", sizeof(struct term_key), sizeof(struct dp_term), sz->dl_terms) &&
@@ -315,13 +315,13 @@ int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], co
 
 static int check_op(int op) { return op >= DP_INSERT && op <= DP_DELETE ? 0 : -EINVAL; }
 
-int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t meter_idx)
+int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t ue, uint32_t meter_idx)
 {
 	PIPE_OR_ENODEV;
 	if (check_op(op) || (op != DP_DELETE && action != SESS_FWD && action != SESS_DROP))
 		return -EINVAL;
 	struct ul_sess_key k = { tun_dst, teid };
-	uint64_t v = sess_val(action, 0, meter_idx);
+	struct ul_sess_val v = { ue, meter_idx, action };
 	return xtable_write(&p->ul_sess, op, &k, &v);
 }
 

@@ -150,18 +150,29 @@ static void test_cksum_and_ttl(void **st)
 	assert_int_equal(pkt_ipv4_ttl_dec(b), 0);
 }
 
+/* Echo Request from GNB:sport with sequence number 0x77; without S when !seq
+ * (the 4 option octets stay, so E/S/PN all 0 makes them payload). */
+static uint32_t echo_req(uint8_t *b, uint16_t sport, int seq)
+{
+	uint32_t n = eth(b);
+	n += ip_udp(b + n, GNB, N3, sport, 2152, 12);
+	uint8_t *g = b + 42;
+	g[0] = seq ? 0x32 : 0x30; g[1] = GTPU_MSG_ECHO_REQ; w16(g + 2, 4); w32(g + 4, 0);
+	w16(g + 8, 0x77); g[10] = 0; g[11] = 0;
+	return n;
+}
+
 static void test_echo_reply(void **st)
 {
 	(void)st;
 	uint8_t b[256];
-	uint32_t n = eth(b);
-	n += ip_udp(b + n, GNB, N3, 40000, 2152, 12);
+	uint32_t n = echo_req(b, 40000, 1);
 	uint8_t *g = b + 42;
-	g[0] = 0x32; g[1] = GTPU_MSG_ECHO_REQ; w16(g + 2, 4); w32(g + 4, 0); w16(g + 8, 0x77); g[10] = 0; g[11] = 0;
 	struct pkt_info pi;
 	assert_int_equal(pkt_parse(b, n, &pi), PARSE_OK);
 	uint32_t r = pkt_gtpu_echo_reply(b, n, sizeof(b), &pi);
 	assert_int_equal(r, n + 2);
+	assert_int_equal(b[14 + 8], 64);
 	/* The response goes to the request's source port, so it parses as plain UDP. */
 	assert_int_equal(pkt_parse(b, r, &pi), PARSE_OK);
 	assert_int_equal(pi.ip_src, N3);
@@ -174,7 +185,10 @@ static void test_echo_reply(void **st)
 	assert_int_equal(r16(g + 8), 0x77);  /* sequence number copied */
 	assert_int_equal(g[12], GTPU_IE_RECOVERY);
 	assert_int_equal(pkt_cksum(b + 14, 20, 0), 0);
-	assert_memory_equal(b, MAC_A, 6);
+	assert_int_equal(r32(b + 42 + 4), 0);  /* TEID kept (0 in a request) */
+	n = echo_req(b, 40000, 0);  /* no sequence number: not answerable */
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_OK);
+	assert_int_equal(pkt_gtpu_echo_reply(b, n, sizeof(b), &pi), 0);
 }
 
 static void test_encap_decap_roundtrip(void **st)
@@ -214,7 +228,7 @@ static int setup_upf(void **st)
 	struct dp_term ult = { TERM_FWD, 1, 0, 10, 0, 0 }, dlt = { TERM_FWD, 1, 9, 11, 0xbeef, 0 };
 	if (dp_pipeline_set(&SIZES) || dp_interface(DP_INSERT, N3, 32, 1, IFACE_ACCESS, 1) ||
 	    dp_interface(DP_INSERT, IP(172, 16, 0, 0), 16, 0, IFACE_CORE, 1) ||
-	    dp_ul_session(DP_INSERT, N3, 0x1234, SESS_FWD, 0) || dp_dl_session(DP_INSERT, UE, SESS_FWD, 7, 0) ||
+	    dp_ul_session(DP_INSERT, N3, 0x1234, SESS_FWD, UE, 0) || dp_dl_session(DP_INSERT, UE, SESS_FWD, 7, 0) ||
 	    dp_ul_term(DP_INSERT, UE, 0, &ult) || dp_dl_term(DP_INSERT, UE, 0, &dlt) ||
 	    dp_ig_peer(DP_INSERT, 7, GNB) || dp_eg_peer(DP_INSERT, 7, N3, GNB, 2152) ||
 	    dp_route(DP_INSERT, APP, 24, MAC_A, MAC_B, 2) || dp_route(DP_INSERT, GNB, 32, MAC_A, MAC_B, 1))
@@ -241,13 +255,13 @@ static void test_table_ops(void **st)
 	assert_int_equal(dp_meter_set(METER_SESSION, 5000, NULL), -EINVAL);
 	/* Capacity: the ext table keeps every declared entry insertable. */
 	for (uint32_t i = 0; i < SIZES.ul_sessions - 1; i++)
-		assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x10000 + i, SESS_FWD, 0), 0);
-	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x90000, SESS_FWD, 0), -ENOSPC);
+		assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x10000 + i, SESS_FWD, UE, 0), 0);
+	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x90000, SESS_FWD, UE, 0), -ENOSPC);
 	for (uint32_t i = 0; i < SIZES.ul_sessions - 1; i++)
-		assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x10000 + i, 0, 0), 0);
+		assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x10000 + i, 0, 0, 0), 0);
 	dp_commit();
-	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x90000, SESS_FWD, 0), 0);
-	assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x90000, 0, 0), 0);
+	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x90000, SESS_FWD, UE, 0), 0);
+	assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x90000, 0, 0, 0), 0);
 	dp_commit();
 }
 
@@ -331,6 +345,16 @@ static void test_drop_reasons(void **st)
 	n = ul_frame(b, 0x1234, UE, 0);
 	b[42] = 0x10;  /* GTP version 0 */
 	expect_drop(b, n, 1, DROP_MALFORMED_GTPU);
+	n = ul_frame(b, 0x1234, UE + 9, 0);  /* inner source is not the session's UE */
+	expect_drop(b, n, 1, DROP_ANTI_SPOOFING);
+	n = ul_frame(b, 0x1234, UE, 0);
+	b[43] = 26;  /* Error Indication: not handled in the data plane */
+	expect_drop(b, n, 1, DROP_GTPU_UNSUPPORTED);
+	struct dp_term t = { TERM_FWD, 0, 0, 12, 0x55, 0 };
+	assert_int_equal(dp_dl_session(DP_INSERT, UE + 2, SESS_FWD, 8, 0), 0);  /* peer 8 has no entry */
+	assert_int_equal(dp_dl_term(DP_INSERT, UE + 2, 0, &t), 0);
+	n = dl_frame(b, UE + 2);
+	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);
@@ -415,17 +439,20 @@ static void test_echo_through_pipeline(void **st)
 {
 	(void)st;
 	uint8_t b[256];
-	uint32_t n = eth(b) + ip_udp(b + 14, GNB, N3, 2152, 2152, 12);
-	uint8_t *g = b + 42;
-	g[0] = 0x32; g[1] = GTPU_MSG_ECHO_REQ; w16(g + 2, 4); w32(g + 4, 0); w32(g + 8, 0x00050000);
-	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	uint32_t n = echo_req(b, 2152, 1);
+	struct rte_mbuf *m = mbuf_of(b, n, 2);
 	struct dp_verdict v = run(m);
 	assert_true(v.fwd);
-	assert_int_equal(v.out_port, 1);
+	assert_int_equal(v.out_port, 1);  /* routed towards the peer, whatever the ingress port */
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n + 2);
 	assert_int_equal(f[43], GTPU_MSG_ECHO_RESP);
 	assert_int_equal(r32(f + 26), N3);
+	assert_int_equal(f[22], 64);        /* not decremented: a local reply */
+	assert_memory_equal(f, MAC_B, 6);   /* the route's MACs */
 	rte_pktmbuf_free(m);
+	n = echo_req(b, 2152, 0);
+	expect_drop(b, n, 1, DROP_MALFORMED_GTPU);
 }
 
 int main(void)
