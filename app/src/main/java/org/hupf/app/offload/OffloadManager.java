@@ -1,0 +1,488 @@
+package org.hupf.app.offload;
+
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Places UE sessions on the two targets of the hybrid UPF (thesis ch. 3): every session on the x86
+ * backend, heavy hitters also on the P4 switch, whose UPF tables take traffic off the steering path.
+ *
+ * <p>A heavy-hitter report promotes a session (within the switch's table sizes, evicting the coldest
+ * offloaded session when a hotter one needs room, with rate hysteresis and a least residence time);
+ * {@link #poll} measures every session's rate from counters summed over both targets and demotes an
+ * offloaded session that stayed below the threshold for the hold time. Pins override both. Writes are
+ * ordered make-before-break: on promotion the switch learns what a session hit leads to before the
+ * session entries themselves; on demotion the session entries go first, so packets fall back to
+ * steering, and the backend, which never lost the session, takes them.
+ */
+public final class OffloadManager {
+
+    private static final Logger log = LoggerFactory.getLogger(OffloadManager.class);
+    private static final long RATE_WINDOW_MILLIS = 10_000;
+    /** Switch tables whose size bounds how many sessions it holds. */
+    private static final UpfEntityType[] SWITCH_TABLES = {
+        UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
+        UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TUNNEL_PEER,
+    };
+
+    /** Per-session state. Hardware counters are kept per backend counter index: {ip, ib, ep, eb}. */
+    private static final class Entry {
+        private OffloadSession session;
+        private OffloadPolicy.Pin pin;
+        private SwitchCells cells;
+        private List<UpfEntity> switchEntities;
+        private long offloadedAt;
+        private Long coldSince;
+        private double rateBps;
+        private long lastBytes;
+        private long lastPollMillis = -1;
+        private SessionUsage lastUsage = new SessionUsage(0, 0, 0, 0, 0);
+        private final Map<Integer, long[]> hwAccum = new HashMap<>();
+        private final Map<Integer, long[]> hwLast = new HashMap<>();
+
+        private boolean offloaded() {
+            return cells != null;
+        }
+    }
+
+    private final DeviceTable backend;
+    private final DeviceTable hardware;
+    private final OffloadPolicy policy;
+    private final LongSupplier clock;
+    private final Map<UpfEntityType, Long> sizes = new EnumMap<>(UpfEntityType.class);
+    private final SwitchCells.Pools pools;
+    private final Map<Ip4Address, Entry> entries = new HashMap<>();
+    private final List<Consumer<OffloadEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final Deque<Long> recentReports = new ArrayDeque<>();
+    // hh reports, promotions, demotions, evictions, rejections, errors
+    private final long[] events = new long[6];
+    private long retiredHwBytes;
+    private long retiredSwBytes;
+
+    /**
+     * Creates a manager over the two targets.
+     *
+     * @param backend the x86 backend, which holds every session
+     * @param hardware the P4 switch, or null when there is none (backend-only: nothing is offloaded)
+     * @param policy thresholds and pins
+     * @param clock milliseconds, monotonic
+     * @throws UpfProgrammableException if the switch's table sizes cannot be read
+     */
+    public OffloadManager(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadPolicy policy, LongSupplier clock)
+            throws UpfProgrammableException {
+        this.backend = new DeviceTable(backend);
+        this.hardware = hardware == null ? null : new DeviceTable(hardware);
+        this.policy = policy;
+        this.clock = clock;
+        if (hardware != null) {
+            for (UpfEntityType t : SWITCH_TABLES) {
+                sizes.put(t, hardware.tableSize(t));
+            }
+            for (UpfEntityType t : List.of(UpfEntityType.COUNTER, UpfEntityType.SESSION_METER,
+                                           UpfEntityType.APPLICATION_METER)) {
+                sizes.put(t, hardware.tableSize(t));
+            }
+            pools = new SwitchCells.Pools(intSize(UpfEntityType.COUNTER), intSize(UpfEntityType.SESSION_METER),
+                                          intSize(UpfEntityType.APPLICATION_METER));
+        } else {
+            pools = null;
+        }
+    }
+
+    private int intSize(UpfEntityType t) {
+        return (int) Math.min(Integer.MAX_VALUE, sizes.get(t));
+    }
+
+    /**
+     * Registers a listener for offload events (called under the manager's lock: keep it short).
+     *
+     * @param listener listener
+     */
+    public void addListener(Consumer<OffloadEvent> listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Installs a new session or changes an existing one, on the backend and, if offloaded, on the switch.
+     *
+     * @param session the session as translated
+     * @throws UpfProgrammableException if the backend rejects it (the previous state is kept)
+     */
+    public synchronized void put(OffloadSession session) throws UpfProgrammableException {
+        long now = clock.getAsLong();
+        Entry e = entries.get(session.ueAddress());
+        backend.acquire(session.entities());
+        if (e != null) {
+            backend.release(e.session.entities());
+        } else {
+            e = new Entry();
+            entries.put(session.ueAddress(), e);
+        }
+        e.session = session;
+        e.pin = policy.pinOf(session);
+        if (e.offloaded()) {
+            if (e.pin == OffloadPolicy.Pin.SOFTWARE || !updateOnSwitch(e)) {
+                demote(e, now, OffloadEvent.Kind.DEMOTED);
+            }
+        } else if (e.pin == OffloadPolicy.Pin.HARDWARE) {
+            promote(e, now, Double.POSITIVE_INFINITY);
+        }
+    }
+
+    /**
+     * Deletes a session from both targets: from the switch first, then from the backend.
+     *
+     * @param ue UE address
+     * @return the session's final usage over both targets
+     * @throws UpfProgrammableException if there is no such session or a deletion fails
+     */
+    public synchronized SessionUsage remove(Ip4Address ue) throws UpfProgrammableException {
+        Entry e = entries.get(ue);
+        if (e == null) {
+            throw new UpfProgrammableException("no session for UE " + ue);
+        }
+        if (e.offloaded()) {
+            demote(e, clock.getAsLong(), null);
+        }
+        SessionUsage usage = readUsage(e);
+        entries.remove(ue);
+        retiredHwBytes += usage.hwBytes();
+        retiredSwBytes += usage.swBytes();
+        backend.release(e.session.entities());
+        return usage;
+    }
+
+    /**
+     * Handles a heavy-hitter report from the switch (one per episode).
+     *
+     * @param ue the reported flow key, a UE address
+     */
+    public synchronized void onHeavyHitter(Ip4Address ue) {
+        long now = clock.getAsLong();
+        events[0]++;
+        recentReports.addLast(now);
+        emit(OffloadEvent.Kind.HH_REPORT, ue, now);
+        Entry e = entries.get(ue);
+        if (e == null || e.pin == OffloadPolicy.Pin.SOFTWARE) {
+            return;
+        }
+        if (e.offloaded()) {
+            e.coldSince = null;
+            return;
+        }
+        promote(e, now, Math.max(e.rateBps, policy.thresholdBitsPerSec()));
+    }
+
+    /**
+     * Reads every session's counters from both targets, updates rates and demotes sessions that stayed
+     * cold for the hold time. Pinned-to-hardware sessions that did not fit earlier are retried.
+     */
+    public synchronized void poll() {
+        long now = clock.getAsLong();
+        for (Map.Entry<Ip4Address, Entry> me : entries.entrySet()) {
+            Entry e = me.getValue();
+            try {
+                SessionUsage u = readUsage(e);
+                if (e.lastPollMillis >= 0 && now > e.lastPollMillis) {
+                    e.rateBps = (u.ingressBytes() - e.lastBytes) * 8000.0 / (now - e.lastPollMillis);
+                }
+                e.lastBytes = u.ingressBytes();
+                e.lastPollMillis = now;
+                e.lastUsage = u;
+            } catch (UpfProgrammableException ex) {
+                events[5]++;
+                log.warn("Cannot read counters of UE {}: {}", me.getKey(), ex.getMessage());
+                continue;
+            }
+            if (e.offloaded() && e.pin != OffloadPolicy.Pin.HARDWARE) {
+                if (e.rateBps >= policy.thresholdBitsPerSec()) {
+                    e.coldSince = null;
+                } else if (e.coldSince == null) {
+                    e.coldSince = now;
+                } else if (now - e.coldSince >= policy.holdMillis()) {
+                    demote(e, now, OffloadEvent.Kind.DEMOTED);
+                }
+            } else if (!e.offloaded() && e.pin == OffloadPolicy.Pin.HARDWARE) {
+                promote(e, now, Double.POSITIVE_INFINITY);
+            }
+        }
+    }
+
+    /**
+     * Returns a session's usage summed over both targets, read now.
+     *
+     * @param ue UE address
+     * @return usage
+     * @throws UpfProgrammableException if there is no such session or a counter read fails
+     */
+    public synchronized SessionUsage usage(Ip4Address ue) throws UpfProgrammableException {
+        Entry e = entries.get(ue);
+        if (e == null) {
+            throw new UpfProgrammableException("no session for UE " + ue);
+        }
+        return readUsage(e);
+    }
+
+    /**
+     * Tells whether a session is currently installed on the switch.
+     *
+     * @param ue UE address
+     * @return true if offloaded
+     */
+    public synchronized boolean isOffloaded(Ip4Address ue) {
+        Entry e = entries.get(ue);
+        return e != null && e.offloaded();
+    }
+
+    /**
+     * Returns the UEs whose sessions are on the switch.
+     *
+     * @return UE addresses, sorted
+     */
+    public synchronized Set<Ip4Address> offloaded() {
+        Set<Ip4Address> s = new TreeSet<>();
+        entries.forEach((ue, e) -> {
+            if (e.offloaded()) {
+                s.add(ue);
+            }
+        });
+        return s;
+    }
+
+    /**
+     * Returns the last measured rate of a session.
+     *
+     * @param ue UE address
+     * @return bits per second, 0 if unknown
+     */
+    public synchronized double rateBitsPerSec(Ip4Address ue) {
+        Entry e = entries.get(ue);
+        return e == null ? 0 : e.rateBps;
+    }
+
+    /**
+     * Returns the metrics; byte totals are as of the last {@link #poll}.
+     *
+     * @return metrics snapshot
+     */
+    public synchronized OffloadMetrics metrics() {
+        long now = clock.getAsLong();
+        while (!recentReports.isEmpty() && recentReports.peekFirst() <= now - RATE_WINDOW_MILLIS) {
+            recentReports.removeFirst();
+        }
+        Map<UpfEntityType, long[]> occ = new EnumMap<>(UpfEntityType.class);
+        if (hardware != null) {
+            for (UpfEntityType t : SWITCH_TABLES) {
+                occ.put(t, new long[]{hardware.occupancy(t), sizes.get(t)});
+            }
+            occ.put(UpfEntityType.COUNTER, new long[]{sizes.get(UpfEntityType.COUNTER) - pools.counters.free(),
+                                                      sizes.get(UpfEntityType.COUNTER)});
+        }
+        long hw = retiredHwBytes;
+        long sw = retiredSwBytes;
+        int offloaded = 0;
+        for (Entry e : entries.values()) {
+            hw += e.lastUsage.hwBytes();
+            sw += e.lastUsage.swBytes();
+            offloaded += e.offloaded() ? 1 : 0;
+        }
+        return new OffloadMetrics(entries.size(), offloaded, events,
+                                  recentReports.size() * 1000.0 / RATE_WINDOW_MILLIS, occ, hw, sw);
+    }
+
+    private void promote(Entry e, long now, double candidateRate) {
+        if (hardware == null) {
+            return;
+        }
+        SwitchCells cells = new SwitchCells(pools);
+        while (!fitsOnSwitch(e.session.entities(), cells)) {
+            Entry victim = coldestEvictable(now, candidateRate);
+            if (victim == null) {
+                reject(e, now, "switch full");
+                return;
+            }
+            demote(victim, now, OffloadEvent.Kind.EVICTED);
+        }
+        List<UpfEntity> mapped = cells.remap(e.session.entities());
+        try {
+            baseline(e, cells.counterMap());
+            hardware.acquire(mapped);
+        } catch (UpfProgrammableException ex) {
+            cells.releaseAll();
+            reject(e, now, ex.getMessage());
+            return;
+        }
+        e.cells = cells;
+        e.switchEntities = mapped;
+        e.offloadedAt = now;
+        e.coldSince = null;
+        events[1]++;
+        emit(OffloadEvent.Kind.PROMOTED, e.session.ueAddress(), now);
+    }
+
+    /** Rewrites an offloaded session after a change; false if it no longer fits or a write failed. */
+    private boolean updateOnSwitch(Entry e) {
+        if (!fitsOnSwitch(e.session.entities(), e.cells)) {
+            // The old entries still count against capacity; demote and let the next report retry.
+            return false;
+        }
+        List<UpfEntity> mapped = e.cells.remap(e.session.entities());
+        try {
+            baseline(e, e.cells.counterMap());
+            hardware.acquire(mapped);
+            hardware.release(e.switchEntities);
+        } catch (UpfProgrammableException ex) {
+            events[5]++;
+            log.warn("Cannot update UE {} on the switch: {}", e.session.ueAddress(), ex.getMessage());
+            return false;
+        }
+        e.switchEntities = mapped;
+        e.cells.retainOnly(e.session.entities());
+        return true;
+    }
+
+    /** Removes a session from the switch; kind null means the session itself is going away. */
+    private void demote(Entry e, long now, OffloadEvent.Kind kind) {
+        try {
+            hardware.release(e.switchEntities);
+        } catch (UpfProgrammableException ex) {
+            events[5]++;
+            log.warn("Cannot remove UE {} from the switch: {}", e.session.ueAddress(), ex.getMessage());
+        }
+        try {
+            foldHardwareCounters(e);
+        } catch (UpfProgrammableException ex) {
+            events[5]++;
+            log.warn("Lost the last switch counts of UE {}: {}", e.session.ueAddress(), ex.getMessage());
+        }
+        e.cells.releaseAll();
+        e.cells = null;
+        e.switchEntities = null;
+        e.hwLast.clear();
+        e.coldSince = null;
+        if (kind != null) {
+            events[kind == OffloadEvent.Kind.EVICTED ? 3 : 2]++;
+            emit(kind, e.session.ueAddress(), now);
+        }
+    }
+
+    private void reject(Entry e, long now, String why) {
+        events[4]++;
+        log.info("Not offloading UE {}: {}", e.session.ueAddress(), why);
+        emit(OffloadEvent.Kind.REJECTED, e.session.ueAddress(), now);
+    }
+
+    private boolean fitsOnSwitch(List<UpfEntity> entities, SwitchCells cells) {
+        if (!cells.fits(entities)) {
+            return false;
+        }
+        Map<UpfEntityType, Integer> extra = hardware.newEntries(entities);
+        for (UpfEntityType t : SWITCH_TABLES) {
+            if (hardware.occupancy(t) + extra.getOrDefault(t, 0) > sizes.get(t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Entry coldestEvictable(long now, double candidateRate) {
+        Entry coldest = null;
+        for (Entry o : entries.values()) {
+            if (!o.offloaded() || o.pin == OffloadPolicy.Pin.HARDWARE) {
+                continue;
+            }
+            boolean settled = now - o.offloadedAt >= policy.holdMillis();
+            boolean colder = o.rateBps * (1 + policy.hysteresis()) < candidateRate;
+            if ((settled || candidateRate == Double.POSITIVE_INFINITY) && colder
+                    && (coldest == null || o.rateBps < coldest.rateBps)) {
+                coldest = o;
+            }
+        }
+        return coldest;
+    }
+
+    /** Records the current value of newly mapped switch counter cells, which may hold an earlier user's counts. */
+    private void baseline(Entry e, Map<Integer, Integer> counterMap) throws UpfProgrammableException {
+        for (Map.Entry<Integer, Integer> c : counterMap.entrySet()) {
+            if (!e.hwLast.containsKey(c.getKey())) {
+                e.hwLast.put(c.getKey(), values(hardware.device().readCounter(c.getValue())));
+            }
+        }
+    }
+
+    private void foldHardwareCounters(Entry e) throws UpfProgrammableException {
+        for (Map.Entry<Integer, Integer> c : e.cells.counterMap().entrySet()) {
+            long[] now = values(hardware.device().readCounter(c.getValue()));
+            long[] last = e.hwLast.get(c.getKey());
+            long[] acc = e.hwAccum.computeIfAbsent(c.getKey(), k -> new long[4]);
+            for (int i = 0; i < 4; i++) {
+                acc[i] += Math.max(0, now[i] - last[i]);
+            }
+            e.hwLast.put(c.getKey(), now);
+        }
+    }
+
+    private SessionUsage readUsage(Entry e) throws UpfProgrammableException {
+        if (e.offloaded()) {
+            foldHardwareCounters(e);
+        }
+        long[] total = new long[4];
+        for (int ctr : counterIds(e.session.entities())) {
+            long[] v = values(backend.device().readCounter(ctr));
+            for (int i = 0; i < 4; i++) {
+                total[i] += v[i];
+            }
+        }
+        long hwBytes = 0;
+        for (long[] acc : e.hwAccum.values()) {
+            for (int i = 0; i < 4; i++) {
+                total[i] += acc[i];
+            }
+            hwBytes += acc[1];
+        }
+        return new SessionUsage(total[0], total[1], total[2], total[3], hwBytes);
+    }
+
+    private static Set<Integer> counterIds(List<UpfEntity> entities) {
+        Set<Integer> ids = new TreeSet<>();
+        for (UpfEntity x : entities) {
+            if (x instanceof UpfTerminationUplink) {
+                ids.add(((UpfTerminationUplink) x).counterId());
+            } else if (x instanceof UpfTerminationDownlink) {
+                ids.add(((UpfTerminationDownlink) x).counterId());
+            }
+        }
+        return ids;
+    }
+
+    private static long[] values(UpfCounter c) {
+        return new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes()};
+    }
+
+    private void emit(OffloadEvent.Kind kind, Ip4Address ue, long now) {
+        OffloadEvent ev = new OffloadEvent(kind, ue, now);
+        for (Consumer<OffloadEvent> l : listeners) {
+            l.accept(ev);
+        }
+    }
+}
