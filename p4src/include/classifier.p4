@@ -22,8 +22,8 @@ control Classifier(inout headers_t hdr, inout local_metadata_t meta,
     register<bit<32>>(CLS_SLOTS) win_start;
     register<bit<8>>(CLS_SLOTS) flow_class;
 
-    bit<32> window_us;
-    bit<8>  alpha_shift;
+    bit<32> cfg_window_us;
+    bit<8>  cfg_alpha_shift;
     bit<32> f_pkts_up;
     bit<32> f_pkts_dn;
     bit<32> f_ps_up;
@@ -37,9 +37,9 @@ control Classifier(inout headers_t hdr, inout local_metadata_t meta,
     bit<8>  code_ipg_up;
     bit<8>  code_ipg_dn;
 
-    action set_cls_params(bit<32> window_us_p, bit<8> alpha_shift_p) {
-        window_us = window_us_p;
-        alpha_shift = alpha_shift_p;
+    action set_cls_params(bit<32> window_us, bit<8> alpha_shift) {
+        cfg_window_us = window_us;
+        cfg_alpha_shift = alpha_shift;
     }
 
     table cls_config {
@@ -129,7 +129,7 @@ control Classifier(inout headers_t hdr, inout local_metadata_t meta,
         if (avg == 0) {
             avg = sample;
         } else {
-            avg = avg - (avg >> alpha_shift) + (sample >> alpha_shift);
+            avg = avg - (avg >> cfg_alpha_shift) + (sample >> cfg_alpha_shift);
         }
     }
 
@@ -155,7 +155,7 @@ control Classifier(inout headers_t hdr, inout local_metadata_t meta,
 
         if (w == 0) {
             w = ts;
-        } else if (ts - w >= window_us) {
+        } else if (ts - w >= cfg_window_us) {
             feature_pkts_up.apply();
             feature_pkts_dn.apply();
             feature_ps_up.apply();

@@ -15,27 +15,27 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
     register<bit<16>>(HH_SLOTS) tau;
     register<bit<8>>(HH_SLOTS) reported;
 
-    bit<16> tau_th;
-    bit<32> ipg_init;
-    bit<32> ipg_th;
-    bit<32> decay_k;
-    bit<32> timeslot_us;
-    bit<8>  alpha_shift;
-    bit<8>  key_mode;
+    bit<16> cfg_tau_th;
+    bit<32> cfg_ipg_init;
+    bit<32> cfg_ipg_th;
+    bit<32> cfg_decay_k;
+    bit<32> cfg_timeslot_us;
+    bit<8>  cfg_alpha_shift;
+    bit<8>  cfg_key_mode;
     bit<16> tau_inc;
     bit<32> cur_ewma;
 
     // timeslot_us must be a power of two: the timestamp wraps by masking.
-    action set_hh_params(bit<16> tau_th_p, bit<32> ipg_init_p, bit<32> ipg_th_p,
-                         bit<32> decay_k_p, bit<32> timeslot_us_p, bit<8> alpha_shift_p,
-                         bit<8> key_mode_p) {
-        tau_th = tau_th_p;
-        ipg_init = ipg_init_p;
-        ipg_th = ipg_th_p;
-        decay_k = decay_k_p;
-        timeslot_us = timeslot_us_p;
-        alpha_shift = alpha_shift_p;
-        key_mode = key_mode_p;
+    action set_hh_params(bit<16> tau_th, bit<32> ipg_init, bit<32> ipg_th,
+                         bit<32> decay_k, bit<32> timeslot_us, bit<8> alpha_shift,
+                         bit<8> key_mode) {
+        cfg_tau_th = tau_th;
+        cfg_ipg_init = ipg_init;
+        cfg_ipg_th = ipg_th;
+        cfg_decay_k = decay_k;
+        cfg_timeslot_us = timeslot_us;
+        cfg_alpha_shift = alpha_shift;
+        cfg_key_mode = key_mode;
     }
 
     // Defaults from thesis §4.3.2 (tau_th 1850, IPG_init = IPG_th = 10 ms, k = 10) with a
@@ -62,14 +62,14 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
     apply {
         hh_config.apply();
         bit<32> key = meta.flow.ue_addr;
-        if (key_mode == HH_KEY_5TUPLE) {
+        if (cfg_key_mode == HH_KEY_5TUPLE) {
             hash(key, HashAlgorithm.crc32, 32w0,
                  { meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
                    meta.flow.app_port, meta.flow.proto }, 64w4294967296);
         }
         bit<32> idx;
         hash(idx, HashAlgorithm.identity, 32w0, { key }, 32w(HH_SLOTS));
-        bit<32> ts = (bit<32>)std_meta.ingress_global_timestamp & (timeslot_us - 1);
+        bit<32> ts = (bit<32>)std_meta.ingress_global_timestamp & (cfg_timeslot_us - 1);
 
         bit<32> f;
         bit<32> l;
@@ -83,24 +83,24 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
 
         bool report = false;
         bit<16> tau_reached = 0;
-        if (f == 0 || (f != key && cur_ewma > ipg_th)) {
+        if (f == 0 || (f != key && cur_ewma > cfg_ipg_th)) {
             // Case 1 (empty slot) and case 3 eviction: the new flow takes the slot.
             f = key;
-            cur_ewma = ipg_init;
+            cur_ewma = cfg_ipg_init;
             l = ts;
             t = 0;
             r = 0;
         } else if (f != key) {
             // Case 3: collision ages the resident flow.
-            cur_ewma = cur_ewma + decay_k;
+            cur_ewma = cur_ewma + cfg_decay_k;
         } else {
             // Case 2. A timestamp below the last one means the timeslot wrapped.
             bool wrapped = ts < l;
             bit<32> ipg = ts - l;
             if (wrapped) {
-                ipg = ts + timeslot_us - l;
+                ipg = ts + cfg_timeslot_us - l;
             }
-            cur_ewma = cur_ewma - (cur_ewma >> alpha_shift) + (ipg >> alpha_shift);
+            cur_ewma = cur_ewma - (cur_ewma >> cfg_alpha_shift) + (ipg >> cfg_alpha_shift);
             l = ts;
             if (wrapped) {
                 tau_table.apply();
@@ -110,7 +110,7 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
                     r = 0;
                 } else {
                     t = t |+| tau_inc;
-                    if (t >= tau_th) {
+                    if (t >= cfg_tau_th) {
                         tau_reached = t;
                         t = 0;
                         report = r == 0;

@@ -1,0 +1,95 @@
+"""Devices under test for the PTF suite: bmv2 running the hw or sw profile, or the
+x86 backend (sw contract). Each is started on the switch ends of a TestBed and
+reached over P4Runtime; `HUPF_PTF_TARGETS` (comma separated) selects them."""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+
+from p4rt import Client
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
+ALL_TARGETS = ("bmv2-sw", "bmv2-hw", "backend")
+CPU_PORT = {"bmv2-sw": 255, "bmv2-hw": 255, "backend": None}
+
+
+def artifacts(profile):
+    d = os.path.join(P4C_OUT, profile, "bmv2")
+    return os.path.join(d, "p4info.txt"), os.path.join(d, "bmv2.json")
+
+
+def binary(target):
+    if target.startswith("bmv2"):
+        return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
+    return os.environ.get("HUPF_BACKEND") or shutil.which("hupf-backend")
+
+
+def selected():
+    """(targets to run, reason line when none can run)."""
+    wanted = [t.strip() for t in os.environ.get("HUPF_PTF_TARGETS", "").split(",") if t.strip()]
+    unknown = set(wanted) - set(ALL_TARGETS)
+    if unknown:
+        raise ValueError("HUPF_PTF_TARGETS: unknown targets %s (known: %s)"
+                         % (sorted(unknown), ", ".join(ALL_TARGETS)))
+    found = [t for t in (wanted or ALL_TARGETS) if binary(t)]
+    if found:
+        if not os.path.exists(artifacts("hw")[0]):
+            return [], "SKIPPED ptf: P4 artifacts missing under %s (run make p4)" % P4C_OUT
+        return found, None
+    if wanted and not any(t.startswith("bmv2") for t in wanted):
+        return [], "SKIPPED ptf: hupf-backend not found (set HUPF_BACKEND=...)"
+    return [], "SKIPPED ptf: simple_switch_grpc not found (set BMV2=... or HUPF_BACKEND=...)"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Device:
+    """A running device under test and its P4Runtime client."""
+
+    def __init__(self, target, bed):
+        self.target = target
+        self.profile = "hw" if target == "bmv2-hw" else "sw"
+        self.bed = bed
+        self.cpu_port = CPU_PORT[target]
+        self.log = tempfile.NamedTemporaryFile(prefix="hupf-%s-" % target, suffix=".log", delete=False)
+        addr = "127.0.0.1:%d" % free_port()
+        exe = binary(target)
+        if target.startswith("bmv2"):
+            cmd = [exe, "--device-id", "1", "--thrift-port", str(free_port()), "--no-p4"]
+            for p in bed.ports:
+                cmd += ["-i", "%d@%s" % (p, bed.switch_ifname(p))]
+            cmd += ["--", "--grpc-server-addr", addr, "--cpu-port", str(self.cpu_port)]
+        else:
+            cmd = [exe, "--grpc-addr", addr, "--device-id", "1"]
+            for p in bed.ports:
+                cmd += ["--port", "%d=%s" % (p, bed.switch_ifname(p))]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        try:
+            self.client = Client(addr, timeout=20)
+        except Exception as e:
+            self.stop()
+            raise RuntimeError("%s did not come up (%s); log: %s" % (target, e, self.log.name)) from None
+
+    def reset(self):
+        """Push the pipeline again: a clean device state for every test."""
+        p4info, json_path = artifacts(self.profile)
+        self.client.set_pipeline(p4info, json_path if self.target.startswith("bmv2") else None)
+        self.client.drain_packet_ins()
+        self.bed.flush()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+

@@ -1,0 +1,69 @@
+"""PTF suite fixtures: one test bed (veth pairs + namespace) per session, one device
+under test at a time on it, a freshly pushed pipeline for every test.
+
+Tests take the `dut` fixture; `@pytest.mark.targets(...)` limits the targets a test
+runs on (default: every selected target). Without any target binary only
+test_targets.py is collected and skips with one line saying what is missing."""
+import pytest
+
+from dataplane import TestBed
+from targets import ALL_TARGETS, Device, selected
+
+TARGETS, SKIP_REASON = selected()
+NPORTS = 4
+
+if not TARGETS:
+    collect_ignore_glob = ["test_upf*.py", "test_hw*.py", "test_model_agreement*.py"]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "targets(*names): targets the test runs on (%s)"
+                            % ", ".join(ALL_TARGETS))
+
+
+def pytest_generate_tests(metafunc):
+    if "dut" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("targets")
+    allowed = marker.args if marker else ALL_TARGETS
+    params = [t for t in TARGETS if t in allowed]
+    if not params:
+        params = [pytest.param(None, marks=pytest.mark.skip(
+            reason="runs on %s: none selected or found" % ", ".join(allowed)))]
+    metafunc.parametrize("target", params, scope="session")
+
+
+class _Devices:
+    """Only one device may drive the test bed's switch ends at a time."""
+
+    def __init__(self, bed):
+        self.bed = bed
+        self.current = None
+
+    def get(self, target):
+        if self.current is not None and self.current.target != target:
+            self.current.stop()
+            self.current = None
+        if self.current is None:
+            self.current = Device(target, self.bed)
+        return self.current
+
+    def stop(self):
+        if self.current is not None:
+            self.current.stop()
+
+
+@pytest.fixture(scope="session")
+def devices():
+    bed = TestBed(NPORTS)
+    devs = _Devices(bed)
+    yield devs
+    devs.stop()
+    bed.close()
+
+
+@pytest.fixture
+def dut(target, devices):
+    dev = devices.get(target)
+    dev.reset()
+    return dev

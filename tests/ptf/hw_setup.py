@@ -1,0 +1,58 @@
+"""hw profile helpers: backend steering groups, HK-IPG and classifier configuration."""
+import hupf_p4const as C
+import upf_setup as U
+from packets import mac2int
+
+BACKEND_MACS = {U.PORT_BACKEND1: "00:00:00:00:bb:01", U.PORT_BACKEND2: "00:00:00:00:bb:02"}
+
+
+def backend_group(c, ports, group_id=1, slice_id=U.SLICE):
+    for port in ports:
+        c.insert_member(C.HUPF_INGRESS_STEERING_BACKEND_SELECTOR, port,
+                        C.HUPF_INGRESS_STEERING_STEER_TO_BACKEND,
+                        **{C.PORT: port, C.DST_MAC: mac2int(BACKEND_MACS[port])})
+    c.write_group(C.HUPF_INGRESS_STEERING_BACKEND_SELECTOR, group_id, ports)
+    c.insert_group_entry(C.HUPF_INGRESS_STEERING_BACKENDS, {C.HDR_SLICE_ID: slice_id}, group_id)
+
+
+def hh_params(c, tau_th, ipg_init, ipg_th, decay_k, timeslot_us, alpha_shift, key_mode=0):
+    c.set_default(C.HUPF_INGRESS_HH_HH_CONFIG, C.HUPF_INGRESS_HH_SET_HH_PARAMS,
+                  **{C.TAU_TH: tau_th, C.IPG_INIT: ipg_init, C.IPG_TH: ipg_th,
+                     C.DECAY_K: decay_k, C.TIMESLOT_US: timeslot_us,
+                     C.ALPHA_SHIFT: alpha_shift, C.KEY_MODE: key_mode})
+
+
+def tau_entries(c, entries):
+    # Earlier entries win, as in hkipg.TauTable (P4Runtime: higher priority wins).
+    for i, (lo, hi, tau) in enumerate(entries):
+        c.insert(C.HUPF_INGRESS_HH_TAU_TABLE, {C.HDR_IPG_EWMA: (lo, hi)}, C.HUPF_INGRESS_HH_SET_TAU,
+                 priority=len(entries) - i, **{C.TAU: tau})
+
+
+def cls_params(c, window_us, alpha_shift):
+    c.set_default(C.HUPF_INGRESS_CLASSIFIER_CLS_CONFIG, C.HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS,
+                  **{C.WINDOW_US: window_us, C.ALPHA_SHIFT: alpha_shift})
+
+
+FEATURE_TABLES = {
+    "pkts_up": (C.HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP, C.HUPF_INGRESS_CLASSIFIER_SET_CODE_PKTS_UP),
+    "pkts_dn": (C.HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_DN, C.HUPF_INGRESS_CLASSIFIER_SET_CODE_PKTS_DN),
+    "ps_up": (C.HUPF_INGRESS_CLASSIFIER_FEATURE_PS_UP, C.HUPF_INGRESS_CLASSIFIER_SET_CODE_PS_UP),
+    "ps_dn": (C.HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN, C.HUPF_INGRESS_CLASSIFIER_SET_CODE_PS_DN),
+    "ipg_up": (C.HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_UP, C.HUPF_INGRESS_CLASSIFIER_SET_CODE_IPG_UP),
+    "ipg_dn": (C.HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_DN, C.HUPF_INGRESS_CLASSIFIER_SET_CODE_IPG_DN),
+}
+DECISION_KEYS = (C.HDR_CODE_PKTS_UP, C.HDR_CODE_PKTS_DN, C.HDR_CODE_PS_UP, C.HDR_CODE_PS_DN,
+                 C.HDR_CODE_IPG_UP, C.HDR_CODE_IPG_DN)
+
+
+def install_tree(c, tables):
+    """Write a features.CodeTables into the switch's range and decision tables."""
+    for name, entries in tables.ranges.items():
+        table, action = FEATURE_TABLES[name]
+        for i, (lo, hi, code) in enumerate(entries):
+            c.insert(table, {C.HDR_VALUE: (lo, hi)}, action, priority=len(entries) - i,
+                     **{C.CODE: code})
+    for codes, cls in tables.decisions.items():
+        c.insert(C.HUPF_INGRESS_CLASSIFIER_DECISION, dict(zip(DECISION_KEYS, codes)),
+                 C.HUPF_INGRESS_CLASSIFIER_SET_CLASS, **{C.CLASS_ID: cls})

@@ -1,0 +1,167 @@
+"""hw profile only (bmv2-hw): steering to backends, HK-IPG reports, MATADOR classes."""
+import time
+
+import pytest
+from scapy.layers.l2 import Ether
+
+import hupf_p4const as C
+import hw_setup as H
+import upf_setup as U
+from hupf_tools.model.features import CodeTables, Packet, slot_index
+from packets import int2ip, ip2int, user_packet
+from ptfutil import DropDelta, expect_frame, expect_no_frame
+from test_upf import APP, UE1, decapped, downlink_frame, encapped, uplink_frame
+
+pytestmark = pytest.mark.targets("bmv2-hw")
+BACKEND_PORTS = (U.PORT_BACKEND1, U.PORT_BACKEND2)
+
+
+@pytest.fixture
+def hw(dut):
+    U.base(dut.client)
+    return dut
+
+
+def steered(frame, port):
+    out = Ether(bytes(frame))
+    out.dst = H.BACKEND_MACS[port]
+    return out
+
+
+def test_session_miss_goes_to_backend_and_hit_stays_in_hw(hw):
+    c = hw.client
+    H.backend_group(c, [U.PORT_BACKEND1])
+    U.session(c, UE1)
+    miss = uplink_frame(UE1, teid=0x777)
+    hw.bed.send(U.PORT_ACCESS, miss)
+    expect_frame(hw.bed, U.PORT_BACKEND1, steered(miss, U.PORT_BACKEND1))
+    other = U.Ue("172.16.3.3", 1, 2, 60)
+    hw.bed.send(U.PORT_CORE, downlink_frame(other))
+    expect_frame(hw.bed, U.PORT_BACKEND1, steered(downlink_frame(other), U.PORT_BACKEND1))
+    hw.bed.send(U.PORT_ACCESS, uplink_frame(UE1))
+    expect_frame(hw.bed, U.PORT_CORE, decapped(UE1))
+    hw.bed.send(U.PORT_CORE, downlink_frame(UE1))
+    expect_frame(hw.bed, U.PORT_ACCESS, encapped(UE1))
+
+
+def test_session_miss_without_backend_is_dropped_and_counted(hw):
+    with DropDelta(hw.client, C.DROP_NO_BACKEND) as d:
+        hw.bed.send(U.PORT_ACCESS, uplink_frame(UE1))
+        expect_no_frame(hw.bed, (U.PORT_CORE,) + BACKEND_PORTS)
+    assert d.delta == 1
+
+
+def test_traffic_from_a_backend_is_routed_not_processed_again(hw):
+    c = hw.client
+    H.backend_group(c, [U.PORT_BACKEND1])
+    U.route(c, "172.16.0.0", 16, U.PORT_CORE, U.DN_MAC)
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_PORTS, {C.HDR_IG_PORT: U.PORT_BACKEND1},
+             C.HUPF_INGRESS_STEERING_FROM_BACKEND)
+    frame = downlink_frame(UE1)
+    hw.bed.send(U.PORT_BACKEND1, frame)   # from the backend: routed on its destination
+    routed = Ether(src=U.SWITCH_MAC, dst=U.DN_MAC) / user_packet(APP, UE1.addr, sport=80, dport=4000,
+                                                                  ttl=63)
+    expect_frame(hw.bed, U.PORT_CORE, routed)
+    hw.bed.send(U.PORT_CORE, frame)       # the same packet from the core is a session miss
+    expect_frame(hw.bed, U.PORT_BACKEND1, steered(frame, U.PORT_BACKEND1))
+
+
+def test_backend_choice_is_a_stable_hash_of_the_ue(hw):
+    H.backend_group(hw.client, list(BACKEND_PORTS))
+    ues = [U.Ue("172.16.1.%d" % i, 1, 2, 70) for i in range(1, 41)]
+    chosen = {}
+    for rnd in range(2):
+        for ue in ues:
+            frame = downlink_frame(ue)
+            hw.bed.send(U.PORT_CORE, frame)
+            got = {p: hw.bed.recv(p, 0.3 if p not in chosen.get(ue.addr, ()) else 1.0)
+                   for p in BACKEND_PORTS}
+            ports = [p for p, f in got.items() if f is not None]
+            assert len(ports) == 1, "UE %s reached %s" % (ue.addr, ports)
+            assert got[ports[0]] == bytes(steered(frame, ports[0]))
+            if rnd == 0:
+                chosen[ue.addr] = ports[0]
+            else:
+                assert chosen[ue.addr] == ports[0], "UE %s changed backend" % ue.addr
+    assert set(chosen.values()) == set(BACKEND_PORTS), "one backend got every UE"
+
+
+def _hh_reports(c, timeout=0.5):
+    reports = []
+    while True:
+        got = c.packet_in(timeout)
+        if got is None:
+            return reports
+        payload, md = got
+        if md[C.PKT_META_REASON] == C.PKTIN_HH_REPORT:
+            reports.append((payload, md))
+
+
+def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw):
+    c = hw.client
+    c.clone_session(C.CPU_CLONE_SESSION_ID, hw.cpu_port)
+    H.backend_group(c, [U.PORT_BACKEND1])
+    # 8.192 ms timeslots; EWMA IPG below 1.5 ms earns tau 10 per timeslot; 30 is heavy.
+    H.hh_params(c, tau_th=30, ipg_init=20000, ipg_th=20000, decay_k=100, timeslot_us=8192,
+                alpha_shift=2)
+    H.tau_entries(c, [(0, 1500, 10)])
+    heavy = U.Ue("172.16.5.1", 1, 2, 80)
+    mice = [U.Ue("172.16.6.%d" % i, 1, 2, 80) for i in range(1, 6)]
+    heavy_frame = downlink_frame(heavy)
+
+    def burst(n):
+        for i in range(n):
+            hw.bed.send(U.PORT_CORE, heavy_frame)
+            if i % 30 == 0:
+                for m in mice:
+                    hw.bed.send(U.PORT_CORE, downlink_frame(m))
+            time.sleep(0.0003)
+
+    burst(300)
+    first = _hh_reports(c)
+    assert len(first) == 1, "expected one HH report, got %d" % len(first)
+    payload, md = first[0]
+    assert md[C.PKT_META_INGRESS_PORT] == U.PORT_CORE
+    assert int.from_bytes(payload[0:4], "big") == ip2int(heavy.addr)
+    assert int.from_bytes(payload[8:10], "big") >= 30                 # tau that crossed tau_th
+    assert payload[10] == C.HH_FLAG_BACKEND                           # no hw session: on a backend
+    assert payload[12:] == bytes(heavy_frame)[:64]                    # report + first 64 bytes
+    # Slower than the tau ranges (4 ms gaps): the episode ends; heavy again: one new report.
+    for _ in range(20):
+        hw.bed.send(U.PORT_CORE, heavy_frame)
+        time.sleep(0.004)
+    assert _hh_reports(c, 0.2) == []
+    burst(300)
+    second = _hh_reports(c)
+    assert [int.from_bytes(p[0:4], "big") for p, _ in second] == [ip2int(heavy.addr)]
+
+
+def test_classifier_class_sets_traffic_class_and_queue(hw):
+    c = hw.client
+    game = U.Ue("172.16.7.1", teid_ul=0x301, teid_dl=0x302, ctr=90, tc=0)
+    web = U.Ue("172.16.7.2", teid_ul=0x303, teid_dl=0x304, ctr=92, tc=0)
+    for ue in (game, web):
+        U.session(c, ue)
+    H.cls_params(c, window_us=30000, alpha_shift=2)
+    # Large downlink packets -> class 7 (tc 3, queue 5); small ones -> class 3 (tc 1, queue 2).
+    tables = CodeTables({"ps_dn": [(1000, 1500, 1), (1, 999, 2)]},
+                        {(0, 0, 0, 1, 0, 0): 7, (0, 0, 0, 2, 0, 0): 3})
+    H.install_tree(c, tables)
+    for cls, tc in ((7, 3), (3, 1)):
+        c.insert(C.HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC, {C.HDR_CLASS_ID: cls},
+                 C.HUPF_INGRESS_CLASSIFIER_SET_TC, **{C.TC: tc})
+    for tc, q in ((3, 5), (1, 2)):
+        c.insert(C.HUPF_INGRESS_QOS_QUEUES, {C.HDR_TC: tc}, C.HUPF_INGRESS_QOS_SET_QUEUE, **{C.QID: q})
+    flows = {game: 1400, web: 200}
+    for ue, size in flows.items():
+        for _ in range(5):
+            hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
+            expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))
+    time.sleep(0.05)   # the window ends; the next packet classifies it
+    for ue, size in flows.items():
+        hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
+        expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))
+    for ue, cls in ((game, 7), (web, 3)):
+        pkt = Packet(0, False, ip2int(ue.addr), ip2int(APP), 4000, 80, 17, 0)
+        idx = slot_index(pkt, 4096)
+        assert c.register(C.HUPF_INGRESS_CLASSIFIER_FLOW_CLASS, idx) == cls, int2ip(pkt.ue_addr)
