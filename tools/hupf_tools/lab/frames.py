@@ -1,0 +1,167 @@
+"""Lab frames built and checked from raw bytes (scapy is too slow for the lab's rates).
+
+Uplink: a G-PDU (TS 29.281) from the gNB to the UPF's N3 address carrying a UDP packet from
+the UE to the application server. Downlink: a plain UDP packet from the server to the UE.
+Every user payload starts with a lab header (magic, UE index, direction, sequence number),
+so a receiver can tell which UE a packet belongs to, whether it arrived intact and in order.
+The inner UDP checksum is 0 (allowed over IPv4), so a sender rewrites the sequence number in
+a prebuilt frame without recomputing anything.
+"""
+import array
+import ipaddress
+import struct
+
+GTPU_PORT = 2152
+GTPU_GPDU = 0xFF
+ETH_IPV4 = 0x0800
+PROTO_UDP = 17
+APP_PORT = 5001
+UE_PORT = 4001
+MAGIC = b"HUPF"
+UPLINK, DOWNLINK = 1, 2
+LAB = struct.Struct("!4sIBxxxQ")  # magic, UE index, direction, pad, sequence number
+ETH_LEN, IP_LEN, UDP_LEN, GTP_LEN = 14, 20, 8, 8
+MIN_USER = IP_LEN + UDP_LEN + LAB.size
+
+
+class BadFrame(ValueError):
+    """A lab frame that arrived wrong; `reason` names what was wrong."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def ip(addr):
+    return ipaddress.IPv4Address(addr).packed
+
+
+def mac(addr):
+    return bytes.fromhex(addr.replace(":", ""))
+
+
+def checksum(data):
+    """Internet checksum (RFC 1071) of an even-length header."""
+    total = sum(array.array("H", data)) if len(data) % 2 == 0 else sum(array.array("H", data + b"\0"))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    # array("H") reads host order: swap back to network order on little-endian hosts.
+    return struct.unpack("!H", struct.pack("=H", ~total & 0xFFFF))[0]
+
+
+def ipv4(src, dst, payload_len, ttl=64):
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, IP_LEN + payload_len, 0, 0x4000, ttl, PROTO_UDP, 0, src, dst)
+    return hdr[:10] + struct.pack("!H", checksum(hdr)) + hdr[12:]
+
+
+def user_packet(src, dst, sport, dport, ue_idx, direction, size):
+    """UDP/IPv4 packet of total length `size` carrying the lab header."""
+    if size < MIN_USER:
+        raise ValueError("user packet of %d bytes is below the %d of its headers" % (size, MIN_USER))
+    payload = LAB.pack(MAGIC, ue_idx, direction, 0) + bytes(size - MIN_USER)
+    udp = struct.pack("!HHHH", sport, dport, UDP_LEN + len(payload), 0)
+    return ipv4(src, dst, UDP_LEN + len(payload)) + udp + payload
+
+
+class Frame:
+    """A prebuilt frame whose sequence number is rewritten in place for every send."""
+
+    def __init__(self, buf, seq_off):
+        self.buf = bytearray(buf)
+        self.seq_off = seq_off
+
+    def stamp(self, seq):
+        struct.pack_into("!Q", self.buf, self.seq_off, seq)
+        return self.buf
+
+
+def uplink_frame(eth_dst, eth_src, gnb, n3, teid, ue, app, ue_idx, size):
+    inner = user_packet(ip(ue), ip(app), UE_PORT, APP_PORT, ue_idx, UPLINK, size)
+    gtp = struct.pack("!BBHI", 0x30, GTPU_GPDU, len(inner), teid)
+    udp = struct.pack("!HHHH", GTPU_PORT, GTPU_PORT, UDP_LEN + GTP_LEN + len(inner), 0)
+    pkt = ipv4(ip(gnb), ip(n3), UDP_LEN + GTP_LEN + len(inner)) + udp + gtp + inner
+    off = ETH_LEN + IP_LEN + UDP_LEN + GTP_LEN + IP_LEN + UDP_LEN + LAB.size - 8
+    return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off)
+
+
+def downlink_frame(eth_dst, eth_src, app, ue, ue_idx, size):
+    pkt = user_packet(ip(app), ip(ue), APP_PORT, UE_PORT, ue_idx, DOWNLINK, size)
+    off = ETH_LEN + IP_LEN + UDP_LEN + LAB.size - 8
+    return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off)
+
+
+def _ipv4_at(frame, off, what):
+    if len(frame) < off + IP_LEN:
+        raise BadFrame(what + " truncated")
+    vihl, _, total = struct.unpack_from("!BBH", frame, off)
+    if vihl != 0x45:
+        raise BadFrame(what + " not IPv4 without options")
+    if checksum(bytes(frame[off:off + IP_LEN])) != 0:
+        raise BadFrame(what + " IPv4 checksum")
+    if len(frame) < off + total:
+        raise BadFrame(what + " shorter than its IPv4 length")
+    proto = frame[off + 9]
+    return proto, bytes(frame[off + 12:off + 16]), bytes(frame[off + 16:off + 20]), total
+
+
+def _lab_header(frame, off, direction):
+    if len(frame) < off + UDP_LEN + LAB.size:
+        raise BadFrame("user packet truncated")
+    magic, ue_idx, d, seq = LAB.unpack_from(frame, off + UDP_LEN)
+    if magic != MAGIC:
+        return None
+    if d != direction:
+        raise BadFrame("wrong direction")
+    return ue_idx, seq
+
+
+def parse_uplink(frame):
+    """An uplink frame as the DN host receives it: decapsulated. Returns (ue_idx, seq, src, dst, length),
+    None for a frame that is not lab traffic; raises BadFrame for lab traffic that arrived wrong."""
+    if len(frame) < ETH_LEN or struct.unpack_from("!H", frame, 12)[0] != ETH_IPV4:
+        return None
+    proto, src, dst, total = _ipv4_at(frame, ETH_LEN, "uplink")
+    if proto != PROTO_UDP:
+        return None
+    dport = struct.unpack_from("!H", frame, ETH_LEN + IP_LEN + 2)[0]
+    if dport == GTPU_PORT:
+        raise BadFrame("uplink still GTP-U encapsulated")
+    lab = _lab_header(frame, ETH_LEN + IP_LEN, UPLINK)
+    return None if lab is None else (lab[0], lab[1], src, dst, total)
+
+
+def parse_downlink(frame):
+    """A downlink frame as the gNB receives it: a G-PDU. Returns (ue_idx, seq, outer_src,
+    outer_dst, teid, inner_dst, inner_length), None for non-lab traffic; raises BadFrame for lab traffic
+    that arrived wrong (not encapsulated, bad header or checksum)."""
+    if len(frame) < ETH_LEN or struct.unpack_from("!H", frame, 12)[0] != ETH_IPV4:
+        return None
+    proto, osrc, odst, _ = _ipv4_at(frame, ETH_LEN, "outer")
+    if proto != PROTO_UDP:
+        return None
+    off = ETH_LEN + IP_LEN
+    dport = struct.unpack_from("!H", frame, off + 2)[0]
+    if dport != GTPU_PORT:
+        lab = _lab_header(frame, off, DOWNLINK)
+        if lab is not None:
+            raise BadFrame("downlink not GTP-U encapsulated")
+        return None
+    off += UDP_LEN
+    flags, mtype, _, teid = struct.unpack_from("!BBHI", frame, off)
+    if flags >> 5 != 1 or mtype != GTPU_GPDU:
+        raise BadFrame("not a GTP-U v1 G-PDU")
+    off += GTP_LEN
+    if flags & 0x07:
+        off += 4  # sequence number, N-PDU number, next extension type
+        nxt = frame[off - 1]
+        while nxt:  # extension headers (e.g. the PDU Session Container): length in 4-octet units
+            ext_len = frame[off] * 4
+            if ext_len == 0:
+                raise BadFrame("GTP-U extension header of length 0")
+            nxt = frame[off + ext_len - 1]
+            off += ext_len
+    proto, _, idst, total = _ipv4_at(frame, off, "inner")
+    lab = _lab_header(frame, off + IP_LEN, DOWNLINK) if proto == PROTO_UDP else None
+    if lab is None:
+        raise BadFrame("G-PDU without a lab packet")
+    return lab[0], lab[1], osrc, odst, teid, idst, total

@@ -1,0 +1,197 @@
+"""Lab traffic: a paced sender and a checking receiver on one interface of one host.
+
+    python -m hupf_tools.lab.traffic send|recv --plan plan.json --side gnb|dn --iface IF --stats OUT
+
+The gNB side sends GTP-U uplink and receives (checks) encapsulated downlink; the DN side sends
+plain downlink and receives (checks) decapsulated uplink. Rates follow the plan's phases;
+pacing is credit based over short ticks, with prebuilt frames on a raw AF_PACKET socket.
+Stats are written to OUT every half second (atomically) and on SIGTERM/SIGINT, then it exits.
+"""
+import argparse
+import ipaddress
+import json
+import os
+import select
+import signal
+import socket
+import time
+
+from hupf_tools.lab import frames
+
+ETH_P_ALL = 0x0003
+TICK_S = 0.002
+STATS_EVERY_S = 0.5
+
+
+def write_json(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
+
+
+def rate_at(ue, direction, t):
+    """Packets per second and size of one UE in one direction at plan time t."""
+    for start, end, pps_ul, pps_dl, size in ue["phases"]:
+        if start <= t < end:
+            return (pps_ul if direction == frames.UPLINK else pps_dl), size
+    return 0.0, 0
+
+
+def build_frames(plan, side):
+    """{(ue index, size): Frame} for every size the plan uses on this side."""
+    built = {}
+    for ue in plan["ues"]:
+        for _, _, _, _, size in ue["phases"]:
+            if (ue["idx"], size) in built:
+                continue
+            if side == "gnb":
+                f = frames.uplink_frame(plan["gnb_peer_mac"], plan["gnb_mac"], plan["gnb"], plan["n3"],
+                                        ue["ul_teid"], ue["addr"], plan["app"], ue["idx"], size)
+            else:
+                f = frames.downlink_frame(plan["dn_peer_mac"], plan["dn_mac"], plan["app"], ue["addr"],
+                                          ue["idx"], size)
+            built[(ue["idx"], size)] = f
+    return built
+
+
+class Stop:
+    def __init__(self):
+        self.now = False
+        signal.signal(signal.SIGTERM, self._set)
+        signal.signal(signal.SIGINT, self._set)
+
+    def _set(self, *_):
+        self.now = True
+
+
+def send(plan, side, sock, stats_path, stop):
+    direction = frames.UPLINK if side == "gnb" else frames.DOWNLINK
+    built = build_frames(plan, side)
+    ues = plan["ues"]
+    credit = [0.0] * len(ues)
+    tx = {str(u["idx"]): {"pkts": 0, "bytes": 0} for u in ues}
+    seq = [0] * len(ues)
+    start = plan["start"]
+    while time.time() < start and not stop.now:
+        time.sleep(0.01)
+    last, last_stats = time.time(), 0.0
+    while not stop.now:
+        now = time.time()
+        t = now - start
+        if t >= plan["duration"]:
+            break
+        dt = now - last
+        last = now
+        for i, ue in enumerate(ues):
+            pps, size = rate_at(ue, direction, t)
+            if pps <= 0:
+                credit[i] = 0.0
+                continue
+            credit[i] = min(credit[i] + pps * dt, max(1.0, pps * 0.05))
+            while credit[i] >= 1.0:
+                credit[i] -= 1.0
+                seq[i] += 1
+                try:
+                    sock.send(built[(ue["idx"], size)].stamp(seq[i]))
+                except (BlockingIOError, OSError):
+                    seq[i] -= 1  # not sent: the same number goes out next time
+                    break
+                c = tx[str(ue["idx"])]
+                c["pkts"] += 1
+                c["bytes"] += size
+        if now - last_stats >= STATS_EVERY_S:
+            write_json(stats_path, {"side": side, "tx": tx, "done": False})
+            last_stats = now
+        time.sleep(TICK_S)
+    write_json(stats_path, {"side": side, "tx": tx, "done": True})
+
+
+def check(plan, side, frame, addrs):
+    """(ue index, seq, user length) of a correct lab frame, None for foreign traffic; raises BadFrame."""
+    if side == "dn":
+        got = frames.parse_uplink(frame)
+        if got is None:
+            return None
+        idx, seq, src, dst, length = got
+        ue = addrs.get(idx)
+        if ue is None:
+            raise frames.BadFrame("unknown UE index")
+        if src != ue["addr_b"] or dst != plan["app_b"]:
+            raise frames.BadFrame("wrong inner addresses")
+        return idx, seq, length
+    got = frames.parse_downlink(frame)
+    if got is None:
+        return None
+    idx, seq, osrc, odst, teid, idst, length = got
+    ue = addrs.get(idx)
+    if ue is None:
+        raise frames.BadFrame("unknown UE index")
+    if osrc != plan["n3_b"] or odst != plan["gnb_b"]:
+        raise frames.BadFrame("wrong tunnel addresses")
+    if teid != ue["dl_teid"]:
+        raise frames.BadFrame("wrong TEID")
+    if idst != ue["addr_b"]:
+        raise frames.BadFrame("wrong inner destination")
+    return idx, seq, length
+
+
+def recv(plan, side, sock, stats_path, stop):
+    plan = dict(plan, app_b=frames.ip(plan["app"]), n3_b=frames.ip(plan["n3"]), gnb_b=frames.ip(plan["gnb"]))
+    addrs = {u["idx"]: dict(u, addr_b=frames.ip(u["addr"])) for u in plan["ues"]}
+    rx = {str(u["idx"]): {"pkts": 0, "bytes": 0, "reordered": 0, "max_seq": 0} for u in plan["ues"]}
+    bad = {}
+    last_stats = 0.0
+    while not stop.now:
+        ready, _, _ = select.select([sock], [], [], 0.1)
+        if ready:
+            while True:
+                try:
+                    frame, meta = sock.recvfrom(9216)
+                except BlockingIOError:
+                    break
+                if meta[2] == socket.PACKET_OUTGOING:
+                    continue
+                try:
+                    got = check(plan, side, frame, addrs)
+                except frames.BadFrame as e:
+                    bad[e.reason] = bad.get(e.reason, 0) + 1
+                    continue
+                if got is None:
+                    continue
+                c = rx[str(got[0])]
+                c["pkts"] += 1
+                c["bytes"] += got[2]
+                if got[1] < c["max_seq"]:
+                    c["reordered"] += 1
+                c["max_seq"] = max(c["max_seq"], got[1])
+        now = time.time()
+        if now - last_stats >= STATS_EVERY_S:
+            write_json(stats_path, {"side": side, "rx": rx, "bad": bad})
+            last_stats = now
+    write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "done": True})
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=("send", "recv"))
+    ap.add_argument("--plan", required=True)
+    ap.add_argument("--side", choices=("gnb", "dn"), required=True)
+    ap.add_argument("--iface", required=True)
+    ap.add_argument("--stats", required=True)
+    args = ap.parse_args(argv)
+    with open(args.plan) as f:
+        plan = json.load(f)
+    for u in plan["ues"]:
+        ipaddress.IPv4Address(u["addr"])
+    stop = Stop()
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    sock.bind((args.iface, 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF if args.mode == "recv" else socket.SO_SNDBUF, 1 << 23)
+    sock.setblocking(False)
+    (send if args.mode == "send" else recv)(plan, args.side, sock, args.stats, stop)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
