@@ -139,7 +139,7 @@ control Classifier(inout headers_t hdr, inout local_metadata_t meta,
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
         hash(idx, HashAlgorithm.crc32, 32w0,
              { meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
-               meta.flow.app_port, meta.flow.proto }, 32w(CLS_SLOTS));
+               meta.flow.app_port, meta.flow.proto }, (bit<32>)CLS_SLOTS);
         bit<32> ts = (bit<32>)std_meta.ingress_global_timestamp;
 
         bit<32> w;

@@ -68,7 +68,7 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
                    meta.flow.app_port, meta.flow.proto }, 64w4294967296);
         }
         bit<32> idx;
-        hash(idx, HashAlgorithm.identity, 32w0, { key }, 32w(HH_SLOTS));
+        hash(idx, HashAlgorithm.identity, 32w0, { key }, (bit<32>)HH_SLOTS);
         bit<32> ts = (bit<32>)std_meta.ingress_global_timestamp & (cfg_timeslot_us - 1);
 
         bit<32> f;
