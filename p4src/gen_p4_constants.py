@@ -21,7 +21,8 @@ ENTITY_KINDS = [
 ]
 # define.p4 constants exported, by name prefix.
 EXPORTED_CONST_PREFIXES = ("PKTIN_", "DROP_", "HH_KEY_", "HH_FLAG_", "CPU_CLONE_SESSION_ID",
-                           "V1MODEL_CPU_PORT", "GTPU_", "HH_REPORT_TRUNC_LEN")
+                           "V1MODEL_CPU_PORT", "GTPU_", "HH_REPORT_TRUNC_LEN", "STATE_READ_PORT",
+                           "ETHERTYPE_HUPF_STATE")
 
 _TOKEN = re.compile(r'\s*(?:(#[^\n]*)|("(?:[^"\\]|\\.)*")|([{}:<>\[\],])|([^\s{}:<>\[\],"]+))')
 

@@ -134,6 +134,20 @@ control Classifier(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     apply {
+        if (hdr.state_read.isValid()) {
+            bit<32> i = hdr.state_read.index;
+            pkts_up.read(hdr.state_read.cls_pkts_up, i);
+            pkts_dn.read(hdr.state_read.cls_pkts_dn, i);
+            ps_ewma_up.read(hdr.state_read.cls_ps_ewma_up, i);
+            ps_ewma_dn.read(hdr.state_read.cls_ps_ewma_dn, i);
+            ipg_ewma_up.read(hdr.state_read.cls_ipg_ewma_up, i);
+            ipg_ewma_dn.read(hdr.state_read.cls_ipg_ewma_dn, i);
+            last_ts_up.read(hdr.state_read.cls_last_ts_up, i);
+            last_ts_dn.read(hdr.state_read.cls_last_ts_dn, i);
+            win_start.read(hdr.state_read.cls_win_start, i);
+            flow_class.read(hdr.state_read.cls_flow_class, i);
+            return;
+        }
         cls_config.apply();
         bit<32> idx;
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.

@@ -17,6 +17,8 @@ typedef bit<8>  class_id_t;
 
 const bit<16> ETHERTYPE_IPV4 = 0x0800;
 const bit<16> ETHERTYPE_VLAN = 0x8100;
+// IEEE 802 local experimental ethertype: a controller's state read (packet-out to port 0).
+const bit<16> ETHERTYPE_HUPF_STATE = 0x88b5;
 const bit<8>  PROTO_ICMP = 1;
 const bit<8>  PROTO_TCP  = 6;
 const bit<8>  PROTO_UDP  = 17;
@@ -53,6 +55,10 @@ const bit<8> PKTIN_ACL_PUNT        = 1;
 const bit<8> PKTIN_ACL_COPY        = 2;
 const bit<8> PKTIN_DOWNLINK_BUFFER = 3;
 const bit<8> PKTIN_HH_REPORT       = 4;
+const bit<8> PKTIN_STATE_READ      = 6;
+
+// packet_out.egress_port of a state read (hw): no data port is 0 on bmv2.
+const bit<9> STATE_READ_PORT = 0;
 
 // HupfIngress.upf.drop_reasons indices (contract: UPF tables).
 const bit<32> DROP_UPLINK_SESSION_MISS   = 1;

@@ -9,6 +9,7 @@ control HupfDeparser(packet_out packet, in headers_t hdr) {
         packet.emit(hdr.packet_in);
         packet.emit(hdr.hh_report);
         packet.emit(hdr.ethernet);
+        packet.emit(hdr.state_read);
         packet.emit(hdr.vlan_tag);
         packet.emit(hdr.ipv4);
         packet.emit(hdr.udp);

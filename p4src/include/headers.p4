@@ -26,6 +26,30 @@ header hh_report_t {
     bit<8>  _pad;
 }
 
+// hw: the registers of one HK-IPG slot and one classifier slot, read by the controller
+// (bmv2's P4Runtime server cannot read registers). Sent as a packet-out to
+// STATE_READ_PORT with ethertype ETHERTYPE_HUPF_STATE, returned as a STATE_READ packet-in.
+header state_read_t {
+    bit<32> index;
+    bit<32> hh_flow_id;
+    bit<32> hh_ipg_ewma;
+    bit<32> hh_last_ts;
+    bit<16> hh_tau;
+    bit<8>  hh_reported;
+    bit<8>  _pad0;
+    bit<32> cls_pkts_up;
+    bit<32> cls_pkts_dn;
+    bit<32> cls_ps_ewma_up;
+    bit<32> cls_ps_ewma_dn;
+    bit<32> cls_ipg_ewma_up;
+    bit<32> cls_ipg_ewma_dn;
+    bit<32> cls_last_ts_up;
+    bit<32> cls_last_ts_dn;
+    bit<32> cls_win_start;
+    bit<8>  cls_flow_class;
+    bit<24> _pad1;
+}
+
 header ethernet_t {
     mac_addr_t dst_addr;
     mac_addr_t src_addr;
@@ -125,6 +149,7 @@ struct headers_t {
     packet_in_t        packet_in;
     hh_report_t        hh_report;
     ethernet_t         ethernet;
+    state_read_t       state_read;
     vlan_tag_t         vlan_tag;
     ipv4_t             ipv4;
     udp_t              udp;

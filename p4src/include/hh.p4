@@ -60,6 +60,15 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     apply {
+        if (hdr.state_read.isValid()) {
+            bit<32> i = hdr.state_read.index;
+            flow_id.read(hdr.state_read.hh_flow_id, i);
+            ipg_ewma.read(hdr.state_read.hh_ipg_ewma, i);
+            last_ts.read(hdr.state_read.hh_last_ts, i);
+            tau.read(hdr.state_read.hh_tau, i);
+            reported.read(hdr.state_read.hh_reported, i);
+            return;
+        }
         hh_config.apply();
         bit<32> key = meta.flow.ue_addr;
         if (cfg_key_mode == HH_KEY_5TUPLE) {

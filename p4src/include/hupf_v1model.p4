@@ -52,7 +52,12 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
 #endif
 
     apply {
-        if (hdr.packet_out.isValid()) {
+        bool state_read = false;
+#ifdef HUPF_HW
+        state_read = hdr.packet_out.isValid() && hdr.packet_out.egress_port == STATE_READ_PORT
+                     && hdr.state_read.isValid();
+#endif
+        if (hdr.packet_out.isValid() && !state_read) {
             std_meta.egress_spec = hdr.packet_out.egress_port;
             hdr.packet_out.setInvalid();
             meta.is_packet_out = true;
@@ -60,7 +65,11 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
         }
         meta.cpu_ingress_port = std_meta.ingress_port;
         meta.routing_ipv4_dst = hdr.ipv4.dst_addr;
-        if (std_meta.parser_error != error.NoError) {
+        if (state_read) {
+            hdr.packet_out.setInvalid();
+            std_meta.egress_spec = V1MODEL_CPU_PORT;
+            meta.cpu_reason = PKTIN_STATE_READ;
+        } else if (std_meta.parser_error != error.NoError) {
             if (hdr.udp.isValid() && hdr.udp.dport == GTPU_UDP_PORT) {
                 meta.drop_reason = DROP_MALFORMED_GTPU;
             } else {
@@ -74,22 +83,26 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
                 upf.apply(hdr, meta, std_meta);
             }
+        }
 #ifdef HUPF_HW
-            if (meta.drop_reason == 0 && !meta.to_cpu && (meta.uplink || meta.downlink)) {
-                hh.apply(hdr, meta, std_meta);
-                if (meta.to_backend) {
-                    steering.apply(hdr, meta, std_meta);
-                } else {
-                    classifier.apply(hdr, meta, std_meta);
-                }
+        // A state read goes through HK-IPG and the classifier, which fill hdr.state_read.
+        if (state_read || (meta.drop_reason == 0 && !meta.to_cpu && (meta.uplink || meta.downlink))) {
+            hh.apply(hdr, meta, std_meta);
+            if (meta.to_backend) {
+                steering.apply(hdr, meta, std_meta);
+            } else {
+                classifier.apply(hdr, meta, std_meta);
             }
+        }
 #endif
-            if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
-                routing.apply(hdr, meta, std_meta);
-            }
-            if (meta.drop_reason == 0) {
-                qos.apply(hdr, meta, std_meta);
-            }
+        if (state_read) {
+            exit;
+        }
+        if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
+            routing.apply(hdr, meta, std_meta);
+        }
+        if (meta.drop_reason == 0) {
+            qos.apply(hdr, meta, std_meta);
         }
         if (meta.drop_reason != 0) {
             drop_reasons.count(meta.drop_reason);

@@ -31,8 +31,14 @@ parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t me
         transition select(hdr.ethernet.ether_type) {
             ETHERTYPE_VLAN: parse_vlan;
             ETHERTYPE_IPV4: parse_ipv4;
+            ETHERTYPE_HUPF_STATE: parse_state_read;
             default: accept;
         }
+    }
+
+    state parse_state_read {
+        packet.extract(hdr.state_read);
+        transition accept;
     }
 
     state parse_vlan {

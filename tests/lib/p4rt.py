@@ -238,13 +238,6 @@ class Client:
         data = res[0].counter_entry.data
         return data.packet_count, data.byte_count
 
-    def register(self, name, index):
-        ent = p4runtime_pb2.Entity()
-        ent.register_entry.register_id = self.p4info.id("registers", name)
-        ent.register_entry.index.index = index
-        res = self.read(ent)
-        return decode(res[0].register_entry.data.bitstring)
-
     # -- packet I/O ---------------------------------------------------------------------
     def _packet_metadata(self, kind):
         return {m.name: m for m in self.p4info.get("controller_packet_metadata", kind).metadata}

@@ -1,7 +1,18 @@
-"""hw profile helpers: backend steering groups, HK-IPG and classifier configuration."""
+"""hw profile helpers: backend steering groups, HK-IPG and classifier configuration,
+and state reads of their registers."""
+import struct
+
+from scapy.layers.l2 import Ether
+from scapy.packet import Raw
+
 import hupf_p4const as C
 import upf_setup as U
+from hupf_tools.model.features import FlowState
+from hupf_tools.model.hkipg import Slot
 from packets import mac2int
+
+# state_read_t (p4src/include/headers.p4): index, HK-IPG slot, classifier slot.
+STATE_FORMAT = "!I3IHBx9IB3x"
 
 BACKEND_MACS = {U.PORT_BACKEND1: "00:00:00:00:bb:01", U.PORT_BACKEND2: "00:00:00:00:bb:02"}
 
@@ -56,3 +67,27 @@ def install_tree(c, tables):
     for codes, cls in tables.decisions.items():
         c.insert(C.HUPF_INGRESS_CLASSIFIER_DECISION, dict(zip(DECISION_KEYS, codes)),
                  C.HUPF_INGRESS_CLASSIFIER_SET_CLASS, **{C.CLASS_ID: cls})
+
+
+def slots(c, register):
+    """A register's size, from the P4Info."""
+    return c.p4info.get("registers", register).size
+
+
+def read_state(c, index, others=None, timeout=2.0):
+    """(HK-IPG Slot, classifier FlowState) at register index, via a state-read packet-out;
+    other packet-ins met on the way are appended to `others`."""
+    request = Ether(src=U.SWITCH_MAC, dst=U.SWITCH_MAC, type=C.ETHERTYPE_HUPF_STATE) / Raw(
+        struct.pack(STATE_FORMAT, index, *([0] * 15)))
+    c.packet_out(request, **{C.PKT_META_EGRESS_PORT: C.STATE_READ_PORT})
+    while True:
+        got = c.packet_in(timeout)
+        assert got is not None, "no state-read packet-in for index %d" % index
+        payload, md = got
+        if md[C.PKT_META_REASON] == C.PKTIN_STATE_READ:
+            break
+        if others is not None:
+            others.append(got)
+    fields = struct.unpack(STATE_FORMAT, payload[14:14 + struct.calcsize(STATE_FORMAT)])
+    assert fields[0] == index
+    return Slot(*fields[1:6]), FlowState(*fields[6:16])

@@ -163,5 +163,5 @@ def test_classifier_class_sets_traffic_class_and_queue(hw):
         expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))
     for ue, cls in ((game, 7), (web, 3)):
         pkt = Packet(0, False, ip2int(ue.addr), ip2int(APP), 4000, 80, 17, 0)
-        idx = slot_index(pkt, 4096)
-        assert c.register(C.HUPF_INGRESS_CLASSIFIER_FLOW_CLASS, idx) == cls, int2ip(pkt.ue_addr)
+        idx = slot_index(pkt, H.slots(c, C.HUPF_INGRESS_CLASSIFIER_FLOW_CLASS))
+        assert H.read_state(c, idx)[1].cls == cls, int2ip(pkt.ue_addr)

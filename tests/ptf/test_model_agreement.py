@@ -1,7 +1,7 @@
 """bmv2 (hw profile) and the Python reference models agree, packet by packet, on a
 generated trace: after every packet the switch's registers for the packet's slot
-equal the model's state, and the HH reports are the model's. The timestamp bmv2
-used is read back from the slot's last-timestamp register."""
+(read with a state-read packet-out) equal the model's state, and the HH reports are
+the model's. The timestamp bmv2 used is read back from the slot's last timestamp."""
 import random
 import time
 
@@ -16,14 +16,6 @@ from ptfutil import expect_frame
 from test_upf import APP, decapped, downlink_frame, encapped, uplink_frame
 
 pytestmark = pytest.mark.targets("bmv2-hw")
-HH_REGS = (C.HUPF_INGRESS_HH_FLOW_ID, C.HUPF_INGRESS_HH_IPG_EWMA, C.HUPF_INGRESS_HH_LAST_TS,
-           C.HUPF_INGRESS_HH_TAU, C.HUPF_INGRESS_HH_REPORTED)
-CLS_REGS = (C.HUPF_INGRESS_CLASSIFIER_PKTS_UP, C.HUPF_INGRESS_CLASSIFIER_PKTS_DN,
-            C.HUPF_INGRESS_CLASSIFIER_PS_EWMA_UP, C.HUPF_INGRESS_CLASSIFIER_PS_EWMA_DN,
-            C.HUPF_INGRESS_CLASSIFIER_IPG_EWMA_UP, C.HUPF_INGRESS_CLASSIFIER_IPG_EWMA_DN,
-            C.HUPF_INGRESS_CLASSIFIER_LAST_TS_UP, C.HUPF_INGRESS_CLASSIFIER_LAST_TS_DN,
-            C.HUPF_INGRESS_CLASSIFIER_WIN_START, C.HUPF_INGRESS_CLASSIFIER_FLOW_CLASS)
-HH_SLOTS = CLS_SLOTS = 4096
 
 
 @pytest.fixture
@@ -42,19 +34,19 @@ def test_hkipg_registers_and_reports_match_the_model(hw):
     H.hh_params(c, params.tau_th, params.ipg_init, params.ipg_th, params.decay_k, params.timeslot_us,
                 params.alpha_shift)
     H.tau_entries(c, entries)
-    model = hkipg.HKIPG(params, hkipg.TauTable(entries), slots=HH_SLOTS)
+    model = hkipg.HKIPG(params, hkipg.TauTable(entries), slots=H.slots(c, C.HUPF_INGRESS_HH_FLOW_ID))
     rng = random.Random(6)
     # Two heavy UEs sharing a slot (addresses 4096 apart), and mice.
     ues = ["172.16.8.1", "172.16.24.1"] + ["172.16.9.%d" % i for i in range(1, 6)]
     weights = [8, 6] + [1] * 5
-    expected = []
+    expected, pins = [], []
     for _ in range(250):
         ue = rng.choices(ues, weights)[0]
         frame = downlink_frame(U.Ue(ue, 1, 2, 0))
         hw.bed.send(U.PORT_CORE, frame)
         assert hw.bed.recv(U.PORT_BACKEND1, 2.0) is not None
         key = ip2int(ue)
-        after = hkipg.Slot(*(c.register(r, model.index(key)) for r in HH_REGS))
+        after = H.read_state(c, model.index(key), pins)[0]
         assert after.last_ts < params.timeslot_us
         report = model.packet(key, after.last_ts)
         assert model.slots[model.index(key)] == after, "diverged at UE %s" % ue
@@ -66,7 +58,8 @@ def test_hkipg_registers_and_reports_match_the_model(hw):
         pin = c.packet_in(0.5)
         if pin is None:
             break
-        payload, md = pin
+        pins.append(pin)
+    for payload, md in pins:
         if md[C.PKT_META_REASON] == C.PKTIN_HH_REPORT:
             got.append(hkipg.Report(int.from_bytes(payload[0:4], "big"),
                                     int.from_bytes(payload[4:8], "big"),
@@ -86,7 +79,8 @@ def test_classifier_features_match_the_model(hw):
                                  {(0, 0, 0, 1, 0, 0): 5, (2, 0, 0, 1, 0, 0): 6, (2, 0, 0, 0, 0, 0): 7})
     H.cls_params(c, params.window_us, params.alpha_shift)
     H.install_tree(c, tables)
-    model = features.FeaturePipeline(params, tables, slots=CLS_SLOTS)
+    cls_slots = H.slots(c, C.HUPF_INGRESS_CLASSIFIER_FLOW_CLASS)
+    model = features.FeaturePipeline(params, tables, slots=cls_slots)
     rng = random.Random(7)
     classes = set()
     for _ in range(150):
@@ -101,8 +95,8 @@ def test_classifier_features_match_the_model(hw):
             hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
             expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))
             pkt = features.Packet(0, False, ip2int(ue.addr), ip2int(APP), 4000, 80, 17, size)
-        idx = features.slot_index(pkt, CLS_SLOTS)
-        after = features.FlowState(*(c.register(r, idx) for r in CLS_REGS))
+        idx = features.slot_index(pkt, cls_slots)
+        after = H.read_state(c, idx)[1]
         ts = after.last_up if uplink else after.last_dn
         cls, _ = model.packet(pkt._replace(ts_us=ts))
         assert model.state[idx] == after, "diverged on %s %s" % (ue.addr, "up" if uplink else "down")
