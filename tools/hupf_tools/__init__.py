@@ -1,0 +1,1 @@
+"""hupf's Python tools: traffic identification (traces, MATADOR training, HK-IPG evaluation)."""
