@@ -11,6 +11,7 @@ import time
 
 CLONE_NEWNET = 0x40000000
 ETH_P_ALL = 0x0003
+PACKET_OUTGOING = 4
 
 
 def _run(*cmd):
@@ -90,25 +91,26 @@ class TestBed:
             while select.select([s], [], [], 0)[0]:
                 s.recv(65535)
 
-    def recv_all(self, port, timeout):
-        """Every frame seen on a port within timeout seconds."""
+    def recv(self, port, timeout, accept=lambda f: True):
+        """The first frame the device sent on a port for which accept(frame) holds, or None.
+        (The socket also sees the frames the test sends: those are skipped.)"""
+        sock, deadline = self.socks[port], time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([sock], [], [], left)[0]:
+                return None
+            frame, addr = sock.recvfrom(65535)
+            if addr[2] != PACKET_OUTGOING and accept(frame):
+                return frame
+
+    def recv_all(self, port, timeout, accept=lambda f: True):
+        """Every frame the device sent on a port within timeout seconds."""
         frames, deadline = [], time.monotonic() + timeout
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.socks[port]], [], [], left)[0]:
+            frame = self.recv(port, max(0.0, deadline - time.monotonic()), accept)
+            if frame is None:
                 return frames
-            frames.append(self.socks[port].recv(65535))
-
-    def recv(self, port, timeout, accept=lambda f: True):
-        """The first frame on a port for which accept(frame) holds, or None."""
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.socks[port]], [], [], left)[0]:
-                return None
-            frame = self.socks[port].recv(65535)
-            if accept(frame):
-                return frame
+            frames.append(frame)
 
     def close(self):
         for s in self.socks.values():
