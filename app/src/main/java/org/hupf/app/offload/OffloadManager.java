@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -267,6 +268,17 @@ public final class OffloadManager {
             }
         });
         return s;
+    }
+
+    /**
+     * Returns every session's usage as of the last {@link #poll}, summed over both targets.
+     *
+     * @return UE address to usage, sorted by address
+     */
+    public synchronized Map<Ip4Address, SessionUsage> lastUsages() {
+        Map<Ip4Address, SessionUsage> m = new TreeMap<>();
+        entries.forEach((ue, e) -> m.put(ue, e.lastUsage));
+        return m;
     }
 
     /**

@@ -364,6 +364,8 @@ public class OffloadManagerTest {
         assertEquals(2, x.occupancy().get(UpfEntityType.SESSION_DOWNLINK)[1]);
         assertEquals(0.25, x.hwShare(), 1e-9);
         assertTrue(x.toJson().contains("\"offloaded\":1"));
+        assertEquals(3000, m.lastUsages().get(ue(2)).swBytes());
+        assertEquals(1000, m.lastUsages().get(ue(1)).hwBytes());
         clock.addAndGet(11_000);
         assertEquals(0.0, m.metrics().hhReportsPerSec(), 1e-9);
     }
