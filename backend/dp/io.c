@@ -158,31 +158,38 @@ static int port_setup(uint16_t d, unsigned nq, char *err, unsigned errlen)
 	return rc;
 }
 
-/* "af_packet:veth0" -> vdev net_af_packetN,iface=veth0; "null" / "pcap:rx.pcap" likewise;
- * anything else is taken as a PCI address. */
+/* "af_packet:veth0" -> vdev net_af_packetN,iface=veth0; "null", "pcap:<pcap vdev args>"
+ * likewise; "pci:0000:3b:00.0" is a NIC that EAL probed (allowed with -a). */
+static int is_kind(const char *kind, size_t klen, const char *want)
+{
+	return klen == strlen(want) && !strncmp(kind, want, klen);
+}
+
 static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_t *d, char *err, unsigned errlen)
 {
 	char name[64], args[256];
 	const char *c = strchr(pc->dev, ':');
 	const char *kind = pc->dev;
 	size_t klen = c ? (size_t)(c - kind) : strlen(kind);
-	if (!strncmp(kind, "af_packet", klen) && c) {
+	if (is_kind(kind, klen, "af_packet") && c) {
 		snprintf(name, sizeof(name), "net_af_packet%u", i);
 		snprintf(args, sizeof(args), "iface=%s,qpairs=1", c + 1);
-	} else if (!strncmp(kind, "pcap", klen) && c) {
+	} else if (is_kind(kind, klen, "pcap") && c) {
 		snprintf(name, sizeof(name), "net_pcap%u", i);
 		snprintf(args, sizeof(args), "%s", c + 1);
 	} else if (!strcmp(kind, "null")) {
 		snprintf(name, sizeof(name), "net_null%u", i);
 		args[0] = 0;
-	} else {
-		snprintf(name, sizeof(name), "%s", pc->dev);
-		args[0] = 0;
+	} else if (is_kind(kind, klen, "pci") && c) {
+		snprintf(name, sizeof(name), "%s", c + 1);
 		if (rte_eth_dev_get_port_by_name(name, d)) {
 			snprintf(err, errlen, "port %u: no DPDK device %s", pc->p4_port, pc->dev);
 			return -ENODEV;
 		}
 		return port_setup(*d, nq, err, errlen);
+	} else {
+		snprintf(err, errlen, "port %u: unknown device spec '%s'", pc->p4_port, pc->dev);
+		return -EINVAL;
 	}
 	if (rte_vdev_init(name, args) || rte_eth_dev_get_port_by_name(name, d)) {
 		snprintf(err, errlen, "port %u: cannot create %s (%s)", pc->p4_port, name, args);
@@ -202,7 +209,15 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 	argv[argc++] = "--no-huge";
 	argv[argc++] = "-m";
 	argv[argc++] = mem;
-	argv[argc++] = "--no-pci";
+	int pci = 0;
+	for (unsigned i = 0; i < cfg->nports && i < DP_MAX_PORTS; i++)
+		if (!strncmp(cfg->ports[i].dev, "pci:", 4) && argc < 30) {
+			argv[argc++] = "-a";
+			argv[argc++] = (char *)cfg->ports[i].dev + 4;
+			pci = 1;
+		}
+	if (!pci)
+		argv[argc++] = "--no-pci";
 	argv[argc++] = "--no-shconf";
 	argv[argc++] = "--log-level=lib.*:warning";
 	argv[argc++] = "-l";

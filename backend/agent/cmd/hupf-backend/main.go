@@ -1,0 +1,177 @@
+// hupf-backend: the x86 software UPF. A DPDK data plane implementing the hupf sw
+// profile, managed over P4Runtime like any P4Runtime device.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc"
+
+	"hupf/backend/agent/internal/dp"
+	"hupf/backend/agent/internal/p4rt"
+)
+
+// config is the file format of --config (JSON); flags override it.
+type config struct {
+	GRPCAddr    string            `json:"grpc_addr"`
+	DeviceID    uint64            `json:"device_id"`
+	Ports       map[string]string `json:"ports"` // P4 port number -> device spec
+	CPUPort     int               `json:"cpu_port"`
+	Lcores      int               `json:"lcores"`
+	Sessions    uint32            `json:"sessions"`
+	MeterStates uint32            `json:"meter_states"`
+	Mbufs       int               `json:"mbufs"`
+	MemMB       int               `json:"mem_mb"`
+	EAL         string            `json:"eal"`
+	LogLevel    string            `json:"log_level"`
+}
+
+type portFlag map[string]string
+
+func (p portFlag) String() string { return fmt.Sprint(map[string]string(p)) }
+func (p portFlag) Set(v string) error {
+	n, dev, ok := strings.Cut(v, "=")
+	if !ok || n == "" || dev == "" {
+		return fmt.Errorf("want N=DEVICE, got %q", v)
+	}
+	p[n] = dev
+	return nil
+}
+
+const usage = `hupf-backend: DPDK software UPF (hupf sw profile) with a P4Runtime server.
+
+Usage: hupf-backend --grpc-addr HOST:PORT --device-id ID --port N=DEV [--port N=DEV ...] [options]
+
+A port DEV is a Linux interface name (af_packet vdev), af_packet:IFACE, pcap:<pcap vdev args>,
+null, or pci:<PCI address>. Send SIGUSR1 for a stats line in the log.
+
+Options:
+`
+
+func main() {
+	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, CPUPort: 255, Lcores: 1,
+		Mbufs: 16384, MemMB: 4096, LogLevel: "info"}
+	fs := flag.NewFlagSet("hupf-backend", flag.ExitOnError)
+	fs.Usage = func() { fmt.Fprint(os.Stderr, usage); fs.PrintDefaults() }
+	cfgPath := fs.String("config", "", "JSON config file (keys as the long flags, ports as {\"1\": \"veth0\"}); flags override it")
+	if err := loadConfigArg(os.Args[1:], &c); err != nil {
+		fmt.Fprintln(os.Stderr, "hupf-backend:", err)
+		os.Exit(2)
+	}
+	fs.StringVar(&c.GRPCAddr, "grpc-addr", c.GRPCAddr, "P4Runtime listen address")
+	fs.Uint64Var(&c.DeviceID, "device-id", c.DeviceID, "P4Runtime device id")
+	fs.Var(portFlag(c.Ports), "port", "N=DEV: P4 port number N on device DEV (repeatable)")
+	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "accepted for bmv2 compatibility: the CPU port is the P4Runtime stream")
+	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
+	var sessions, meterStates uint
+	fs.UintVar(&sessions, "sessions", uint(c.Sessions), "session/termination capacity (0: P4Info table sizes)")
+	fs.UintVar(&meterStates, "meter-states", uint(c.MeterStates), "meters configurable at once (0: both meter sizes)")
+	fs.IntVar(&c.Mbufs, "mbufs", c.Mbufs, "mbufs in the packet pool")
+	fs.IntVar(&c.MemMB, "mem", c.MemMB, "EAL memory in MiB (no hugepages)")
+	fs.StringVar(&c.EAL, "eal", c.EAL, "extra EAL arguments, space separated")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	_ = fs.Parse(os.Args[1:])
+	_ = cfgPath
+	c.Sessions, c.MeterStates = uint32(sessions), uint32(meterStates)
+
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		fmt.Fprintln(os.Stderr, "hupf-backend: --log-level:", err)
+		os.Exit(2)
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
+	if err := run(c, log); err != nil {
+		log.Error("fatal", "err", err)
+		os.Exit(1)
+	}
+}
+
+// loadConfigArg reads --config FILE (or --config=FILE) before the other flags so they override it.
+func loadConfigArg(args []string, c *config) error {
+	for i, a := range args {
+		var path string
+		switch {
+		case (a == "--config" || a == "-config") && i+1 < len(args):
+			path = args[i+1]
+		case strings.HasPrefix(a, "--config="), strings.HasPrefix(a, "-config="):
+			_, path, _ = strings.Cut(a, "=")
+		default:
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, c); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+func ports(m map[string]string) ([]dp.Port, error) {
+	var out []dp.Port
+	for n, dev := range m {
+		num, err := strconv.ParseUint(n, 10, 9)
+		if err != nil || num >= 511 {
+			return nil, fmt.Errorf("port number %q: want 0..510", n)
+		}
+		if !strings.Contains(dev, ":") && dev != "null" {
+			dev = "af_packet:" + dev
+		}
+		out = append(out, dp.Port{P4Port: uint16(num), Dev: dev})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].P4Port < out[j].P4Port })
+	return out, nil
+}
+
+func run(c config, log *slog.Logger) error {
+	ps, err := ports(c.Ports)
+	if err != nil {
+		return err
+	}
+	lis, err := net.Listen("tcp", c.GRPCAddr)
+	if err != nil {
+		return err
+	}
+	if err := dp.Boot(dp.BootConfig{Workers: c.Lcores, Ports: ps, Mbufs: c.Mbufs, MemMB: c.MemMB, ExtraEAL: c.EAL}); err != nil {
+		return fmt.Errorf("data plane: %w", err)
+	}
+	defer dp.Shutdown()
+	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates},
+		dp.DP{}, log)
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
+	p4v1.RegisterP4RuntimeServer(g, srv)
+	stop := make(chan struct{})
+	go srv.PumpPacketIns(stop)
+
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		for s := range sig {
+			if s == syscall.SIGUSR1 {
+				st := dp.GetStats()
+				log.Info("stats", "ports", st.Ports, "to_cpu", st.ToCPU, "to_cpu_dropped", st.ToCPUDropped,
+					"packet_out", st.PktOut, "dropped_no_pipeline", st.NoPipeline)
+				continue
+			}
+			log.Info("stopping", "signal", s.String())
+			close(stop)
+			g.Stop()
+			return
+		}
+	}()
+	log.Info("serving P4Runtime", "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores)
+	return g.Serve(lis)
+}

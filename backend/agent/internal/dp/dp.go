@@ -1,0 +1,235 @@
+// Package dp binds the C data plane (backend/dp) through cgo. The Makefile
+// passes the include path, the static data plane and DPDK's libraries.
+package dp
+
+/*
+#include <stdlib.h>
+#include "hupf_dp.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"hupf/backend/agent/internal/p4rt"
+)
+
+// Port maps a P4 port number to a DPDK device spec (see dp_boot in io.c).
+type Port struct {
+	P4Port uint16
+	Dev    string
+}
+
+type BootConfig struct {
+	Workers  int
+	Ports    []Port
+	Mbufs    int
+	MemMB    int
+	ExtraEAL string
+}
+
+// Boot starts EAL, the ports and the forwarding lcores.
+func Boot(c BootConfig) error {
+	var b C.struct_dp_boot
+	if len(c.Ports) > C.DP_MAX_PORTS {
+		return fmt.Errorf("at most %d ports", C.DP_MAX_PORTS)
+	}
+	b.nworkers = C.uint(c.Workers)
+	b.nports = C.uint(len(c.Ports))
+	b.mbufs = C.uint(c.Mbufs)
+	b.mem_mb = C.uint(c.MemMB)
+	for i, p := range c.Ports {
+		b.ports[i].p4_port = C.uint16_t(p.P4Port)
+		if len(p.Dev) >= len(b.ports[i].dev) {
+			return fmt.Errorf("port %d: device spec too long", p.P4Port)
+		}
+		for j := 0; j < len(p.Dev); j++ {
+			b.ports[i].dev[j] = C.char(p.Dev[j])
+		}
+	}
+	if len(c.ExtraEAL) >= len(b.extra_eal) {
+		return fmt.Errorf("EAL arguments too long")
+	}
+	for j := 0; j < len(c.ExtraEAL); j++ {
+		b.extra_eal[j] = C.char(c.ExtraEAL[j])
+	}
+	var msg [256]C.char
+	if rc := C.dp_boot(&b, &msg[0], C.uint(len(msg))); rc != 0 {
+		return fmt.Errorf("%s", strings.TrimSpace(C.GoString(&msg[0])))
+	}
+	return nil
+}
+
+func Shutdown() { C.dp_shutdown() }
+
+// Stats is the data plane's runtime counters, for logs on demand.
+type Stats struct {
+	Ports                                   []PortStats
+	ToCPU, ToCPUDropped, PktOut, NoPipeline uint64
+}
+
+type PortStats struct {
+	P4Port                      uint16
+	RX, TX, RXMissed, TXDropped uint64
+}
+
+func GetStats() Stats {
+	var s C.struct_dp_stats
+	C.dp_stats_get(&s)
+	out := Stats{ToCPU: uint64(s.to_cpu), ToCPUDropped: uint64(s.to_cpu_dropped), PktOut: uint64(s.pkt_out),
+		NoPipeline: uint64(s.no_pipeline)}
+	for i := 0; i < int(s.nports); i++ {
+		p := s.port[i]
+		out.Ports = append(out.Ports, PortStats{uint16(p.p4_port), uint64(p.rx), uint64(p.tx), uint64(p.rx_missed),
+			uint64(p.tx_dropped)})
+	}
+	return out
+}
+
+// DP implements p4rt.Dataplane over the C functions.
+type DP struct{}
+
+func rc(r C.int) error {
+	if r < 0 {
+		return &p4rt.DPError{Errno: int(-r)}
+	}
+	return nil
+}
+
+func (DP) SetPipeline(s p4rt.Sizes) error {
+	sz := C.struct_dp_sizes{
+		interfaces: C.uint32_t(s.Interfaces), ul_sessions: C.uint32_t(s.ULSessions),
+		dl_sessions: C.uint32_t(s.DLSessions), applications: C.uint32_t(s.Applications),
+		ul_terms: C.uint32_t(s.ULTerms), dl_terms: C.uint32_t(s.DLTerms), routes: C.uint32_t(s.Routes),
+		acl: C.uint32_t(s.ACL), pre_qos_ctr: C.uint32_t(s.PreQosCtr), post_qos_ctr: C.uint32_t(s.PostQosCtr),
+		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
+		meter_states: C.uint32_t(s.MeterStates),
+	}
+	return rc(C.dp_pipeline_set(&sz))
+}
+
+func (DP) Interface(op p4rt.Op, prefix uint32, plen, gtpu, iface, slice uint8) error {
+	return rc(C.dp_interface(C.int(op), C.uint32_t(prefix), C.uint8_t(plen), C.uint8_t(gtpu), C.uint8_t(iface),
+		C.uint8_t(slice)))
+}
+
+func (DP) ULSession(op p4rt.Op, tunDst, teid uint32, action uint8, ue, meter uint32) error {
+	return rc(C.dp_ul_session(C.int(op), C.uint32_t(tunDst), C.uint32_t(teid), C.uint8_t(action), C.uint32_t(ue),
+		C.uint32_t(meter)))
+}
+
+func (DP) DLSession(op p4rt.Op, ue uint32, action, peer uint8, meter uint32) error {
+	return rc(C.dp_dl_session(C.int(op), C.uint32_t(ue), C.uint8_t(action), C.uint8_t(peer), C.uint32_t(meter)))
+}
+
+func cTerm(t p4rt.Term) C.struct_dp_term {
+	return C.struct_dp_term{action: C.uint8_t(t.Action), tc: C.uint8_t(t.TC), qfi: C.uint8_t(t.QFI),
+		ctr_idx: C.uint32_t(t.CtrIdx), teid: C.uint32_t(t.TEID), app_meter_idx: C.uint32_t(t.AppMeterIdx)}
+}
+
+func (DP) ULTerm(op p4rt.Op, ue uint32, app uint8, t p4rt.Term) error {
+	ct := cTerm(t)
+	return rc(C.dp_ul_term(C.int(op), C.uint32_t(ue), C.uint8_t(app), &ct))
+}
+
+func (DP) DLTerm(op p4rt.Op, ue uint32, app uint8, t p4rt.Term) error {
+	ct := cTerm(t)
+	return rc(C.dp_dl_term(C.int(op), C.uint32_t(ue), C.uint8_t(app), &ct))
+}
+
+func (DP) IGPeer(op p4rt.Op, peer uint8, dst uint32) error {
+	return rc(C.dp_ig_peer(C.int(op), C.uint8_t(peer), C.uint32_t(dst)))
+}
+
+func (DP) EGPeer(op p4rt.Op, peer uint8, src, dst uint32, sport uint16) error {
+	return rc(C.dp_eg_peer(C.int(op), C.uint8_t(peer), C.uint32_t(src), C.uint32_t(dst), C.uint16_t(sport)))
+}
+
+func (DP) Route(op p4rt.Op, prefix uint32, plen uint8, src, dst [6]byte, port uint16) error {
+	return rc(C.dp_route(C.int(op), C.uint32_t(prefix), C.uint8_t(plen), (*C.uint8_t)(unsafe.Pointer(&src[0])),
+		(*C.uint8_t)(unsafe.Pointer(&dst[0])), C.uint16_t(port)))
+}
+
+func (DP) SetEncapPSC(on bool) error {
+	v := 0
+	if on {
+		v = 1
+	}
+	return rc(C.dp_set_encap_psc(C.int(v)))
+}
+
+func (DP) ReplaceApps(rules []p4rt.AppRule) error {
+	arr := make([]C.struct_dp_app_rule, len(rules)+1) // +1: &arr[0] exists when empty
+	for i, r := range rules {
+		arr[i] = C.struct_dp_app_rule{slice_id: C.uint8_t(r.SliceID), addr: C.uint32_t(r.Addr),
+			addr_mask: C.uint32_t(r.AddrMask), port_lo: C.uint16_t(r.PortLo), port_hi: C.uint16_t(r.PortHi),
+			proto: C.uint8_t(r.Proto), proto_mask: C.uint8_t(r.ProtoMask), app_id: C.uint8_t(r.AppID)}
+	}
+	return rc(C.dp_apps_replace(&arr[0], C.uint32_t(len(rules))))
+}
+
+func cMAC(m [6]byte) (o [6]C.uint8_t) {
+	for i := range m {
+		o[i] = C.uint8_t(m[i])
+	}
+	return
+}
+
+func (DP) ReplaceACL(rules []p4rt.ACLRule) error {
+	arr := make([]C.struct_dp_acl_rule, len(rules)+1)
+	for i, r := range rules {
+		arr[i] = C.struct_dp_acl_rule{port: C.uint16_t(r.Port), port_mask: C.uint16_t(r.PortMask),
+			eth_src: cMAC(r.EthSrc), eth_src_mask: cMAC(r.EthSrcMask), eth_dst: cMAC(r.EthDst),
+			eth_dst_mask: cMAC(r.EthDstMask), eth_type: C.uint16_t(r.EthType), eth_type_mask: C.uint16_t(r.EthTypeMask),
+			ip_src: C.uint32_t(r.IPSrc), ip_src_mask: C.uint32_t(r.IPSrcMask), ip_dst: C.uint32_t(r.IPDst),
+			ip_dst_mask: C.uint32_t(r.IPDstMask), proto: C.uint8_t(r.Proto), proto_mask: C.uint8_t(r.ProtoMask),
+			sport: C.uint16_t(r.Sport), sport_mask: C.uint16_t(r.SportMask), dport: C.uint16_t(r.Dport),
+			dport_mask: C.uint16_t(r.DportMask), action: C.uint8_t(r.Action)}
+	}
+	return rc(C.dp_acl_replace(&arr[0], C.uint32_t(len(rules))))
+}
+
+func (DP) SetMeter(which int, idx uint32, cfg *p4rt.MeterCfg) error {
+	if cfg == nil {
+		return rc(C.dp_meter_set(C.int(which), C.uint32_t(idx), nil))
+	}
+	c := C.struct_dp_meter_cfg{cir: C.uint64_t(cfg.CIR), cburst: C.uint64_t(cfg.CBurst), pir: C.uint64_t(cfg.PIR),
+		pburst: C.uint64_t(cfg.PBurst)}
+	return rc(C.dp_meter_set(C.int(which), C.uint32_t(idx), &c))
+}
+
+func (DP) ReadCounter(which int, idx uint32) (uint64, uint64, error) {
+	var pk, by C.uint64_t
+	err := rc(C.dp_counter_read(C.int(which), C.uint32_t(idx), &pk, &by))
+	return uint64(pk), uint64(by), err
+}
+
+func (DP) WriteCounter(which int, idx uint32, pkts, bytes uint64) error {
+	return rc(C.dp_counter_write(C.int(which), C.uint32_t(idx), C.uint64_t(pkts), C.uint64_t(bytes)))
+}
+
+func (DP) ReadDrops(reason uint32) (uint64, error) {
+	var n C.uint64_t
+	err := rc(C.dp_drop_read(C.uint32_t(reason), &n))
+	return uint64(n), err
+}
+
+func (DP) Commit() { C.dp_commit() }
+
+func (DP) PacketOut(port uint16, data []byte) error {
+	if len(data) == 0 {
+		return fmt.Errorf("empty packet")
+	}
+	p := C.CBytes(data)
+	defer C.free(p)
+	return rc(C.dp_packet_out(C.uint16_t(port), (*C.uint8_t)(p), C.uint32_t(len(data))))
+}
+
+func (DP) PacketIn(buf []byte) (int, uint16, uint8) {
+	var port C.uint16_t
+	var reason C.uint8_t
+	n := C.dp_packet_in((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)), &port, &reason)
+	return int(n), uint16(port), uint8(reason)
+}

@@ -1,0 +1,149 @@
+package p4rt
+
+import (
+	"errors"
+
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc/codes"
+)
+
+func mac(v uint64) (m [6]byte) {
+	for i := 5; i >= 0; i-- {
+		m[i] = byte(v)
+		v >>= 8
+	}
+	return
+}
+
+// dpStatus maps a data-plane errno to the P4Runtime canonical code.
+func dpStatus(err error) error {
+	var de *DPError
+	if err == nil || !errors.As(err, &de) {
+		return err
+	}
+	code := map[int]codes.Code{ENOENT: codes.NotFound, EEXIST: codes.AlreadyExists, ENOSPC: codes.ResourceExhausted,
+		EINVAL: codes.InvalidArgument, ENODEV: codes.FailedPrecondition, ENOMEM: codes.ResourceExhausted}[de.Errno]
+	if code == codes.OK {
+		code = codes.Internal
+	}
+	return errf(code, "data plane: %s", de.Error())
+}
+
+// applyExact writes one entry of a table the data plane keys exactly (or by LPM).
+// Ternary tables are rebuilt whole at the end of the batch instead (applyRuleSets).
+func applyExact(dp Dataplane, op Op, e *entry) error {
+	m, p := e.matches, e.params
+	term := func(fwd, drop string) Term {
+		switch e.action {
+		case fwd:
+			if len(p) == 3 { // uplink: ctr_idx, tc, app_meter_idx
+				return Term{Action: TermFwd, CtrIdx: uint32(p[0]), TC: uint8(p[1]), AppMeterIdx: uint32(p[2])}
+			}
+			return Term{Action: TermFwd, CtrIdx: uint32(p[0]), TEID: uint32(p[1]), QFI: uint8(p[2]),
+				TC: uint8(p[3]), AppMeterIdx: uint32(p[4])}
+		case drop:
+			return Term{Action: TermDrop, CtrIdx: uint32(p[0])}
+		}
+		return Term{}
+	}
+	switch e.table.spec.name {
+	case tInterfaces:
+		kind := uint8(IfaceAccess)
+		if e.action == aIfaceCore {
+			kind = IfaceCore
+		}
+		var slice uint8
+		if len(p) > 0 {
+			slice = uint8(p[0])
+		}
+		return dp.Interface(op, uint32(m[0].value), uint8(m[0].plen), uint8(m[1].value), kind, slice)
+	case tULSess:
+		act, ue, meter := uint8(SessDrop), uint32(0), uint32(0)
+		if e.action == aULSess {
+			act, ue, meter = SessFwd, uint32(p[0]), uint32(p[1])
+		}
+		return dp.ULSession(op, uint32(m[0].value), uint32(m[1].value), act, ue, meter)
+	case tDLSess:
+		act, peer, meter := uint8(SessDrop), uint8(0), uint32(0)
+		switch e.action {
+		case aDLSess:
+			act, peer, meter = SessFwd, uint8(p[0]), uint32(p[1])
+		case aDLSessBuf:
+			act, meter = SessBuf, uint32(p[0])
+		}
+		return dp.DLSession(op, uint32(m[0].value), act, peer, meter)
+	case tULTerm:
+		return dp.ULTerm(op, uint32(m[0].value), uint8(m[1].value), term(aULTermFwd, aULTermDrop))
+	case tDLTerm:
+		return dp.DLTerm(op, uint32(m[0].value), uint8(m[1].value), term(aDLTermFwd, aDLTermDrop))
+	case tIGPeers:
+		var dst uint32
+		if len(p) > 0 {
+			dst = uint32(p[0])
+		}
+		if e.action == aIGNop && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: nop is the default action only", tIGPeers)
+		}
+		return dp.IGPeer(op, uint8(m[0].value), dst)
+	case tEGPeers:
+		if e.action == aEGNop && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: nop is the default action only", tEGPeers)
+		}
+		var src, dst uint32
+		var sport uint16
+		if len(p) == 3 {
+			src, dst, sport = uint32(p[0]), uint32(p[1]), uint16(p[2])
+		}
+		return dp.EGPeer(op, uint8(m[0].value), src, dst, sport)
+	case tRoutes:
+		var sm, dm [6]byte
+		var port uint16
+		if len(p) == 3 {
+			sm, dm, port = mac(p[0]), mac(p[1]), uint16(p[2])
+		}
+		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
+	case tQueues:
+		return nil // one egress queue per port on the backend: kept for Read only
+	}
+	return errf(codes.Internal, "no writer for table %s", e.table.spec.name)
+}
+
+// applyRuleSets pushes the applications and ACL tables, in match order.
+func applyRuleSets(dp Dataplane, apps, acl []*entry) error {
+	if apps != nil {
+		byPriority(apps)
+		rules := make([]AppRule, len(apps))
+		for i, e := range apps {
+			m := e.matches
+			rules[i] = AppRule{SliceID: uint8(m[0].value), Addr: uint32(m[1].value), AddrMask: uint32(m[1].mask),
+				PortLo: uint16(m[2].lo), PortHi: uint16(m[2].hi), Proto: uint8(m[3].value),
+				ProtoMask: uint8(m[3].mask), AppID: uint8(e.params[0])}
+		}
+		if err := dp.ReplaceApps(rules); err != nil {
+			return err
+		}
+	}
+	if acl != nil {
+		byPriority(acl)
+		rules := make([]ACLRule, len(acl))
+		for i, e := range acl {
+			m := e.matches
+			r := ACLRule{Port: uint16(m[0].value), PortMask: uint16(m[0].mask),
+				EthSrc: mac(m[1].value), EthSrcMask: mac(m[1].mask), EthDst: mac(m[2].value), EthDstMask: mac(m[2].mask),
+				EthType: uint16(m[3].value), EthTypeMask: uint16(m[3].mask),
+				IPSrc: uint32(m[4].value), IPSrcMask: uint32(m[4].mask), IPDst: uint32(m[5].value), IPDstMask: uint32(m[5].mask),
+				Proto: uint8(m[6].value), ProtoMask: uint8(m[6].mask), Sport: uint16(m[7].value), SportMask: uint16(m[7].mask),
+				Dport: uint16(m[8].value), DportMask: uint16(m[8].mask)}
+			r.Action = map[string]uint8{aPunt: ACLPunt, aCopy: ACLCopy, aACLDrop: ACLDrop, aACLNop: ACLNop}[e.action]
+			rules[i] = r
+		}
+		return dp.ReplaceACL(rules)
+	}
+	return nil
+}
+
+// storedEntry is what Read returns: the entry as written.
+type storedEntry struct {
+	e  *entry
+	te *p4v1.TableEntry
+}

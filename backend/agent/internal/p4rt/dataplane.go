@@ -1,0 +1,109 @@
+package p4rt
+
+// Op is a table write kind, numbered as the data plane's enum dp_op.
+type Op int
+
+const (
+	OpInsert Op = 1
+	OpModify Op = 2
+	OpDelete Op = 3
+)
+
+// Values of the data plane's enums (backend/dp/hupf_dp.h).
+const (
+	IfaceAccess = 1
+	IfaceCore   = 2
+	SessFwd     = 1
+	SessDrop    = 2
+	SessBuf     = 3
+	TermFwd     = 1
+	TermDrop    = 2
+	ACLNop      = 0
+	ACLPunt     = 1
+	ACLCopy     = 2
+	ACLDrop     = 3
+	CtrPreQos   = 0
+	CtrPostQos  = 1
+	MeterSess   = 0
+	MeterApp    = 1
+)
+
+// Sizes are the capacities the data plane allocates for a pipeline.
+type Sizes struct {
+	Interfaces, ULSessions, DLSessions, Applications uint32
+	ULTerms, DLTerms, Routes, ACL                    uint32
+	PreQosCtr, PostQosCtr, SessionMeter, AppMeter    uint32
+	MeterStates                                      uint32
+}
+
+type Term struct {
+	Action                    uint8
+	TC, QFI                   uint8
+	CtrIdx, TEID, AppMeterIdx uint32
+}
+
+type AppRule struct {
+	SliceID          uint8
+	Addr, AddrMask   uint32
+	PortLo, PortHi   uint16
+	Proto, ProtoMask uint8
+	AppID            uint8
+}
+
+type ACLRule struct {
+	Port, PortMask                     uint16
+	EthSrc, EthSrcMask                 [6]byte
+	EthDst, EthDstMask                 [6]byte
+	EthType, EthTypeMask               uint16
+	IPSrc, IPSrcMask, IPDst, IPDstMask uint32
+	Proto, ProtoMask                   uint8
+	Sport, SportMask, Dport, DportMask uint16
+	Action                             uint8
+}
+
+type MeterCfg struct{ CIR, CBurst, PIR, PBurst uint64 }
+
+// Dataplane is what the server drives: the C data plane through cgo in the
+// binary, a recording fake in the tests. Errors are *DPError with an errno.
+type Dataplane interface {
+	SetPipeline(Sizes) error
+	Interface(op Op, prefix uint32, plen, gtpuValid, iface, slice uint8) error
+	ULSession(op Op, tunDst, teid uint32, action uint8, ue, meter uint32) error
+	DLSession(op Op, ue uint32, action, peer uint8, meter uint32) error
+	ULTerm(op Op, ue uint32, appID uint8, t Term) error
+	DLTerm(op Op, ue uint32, appID uint8, t Term) error
+	IGPeer(op Op, peer uint8, dst uint32) error
+	EGPeer(op Op, peer uint8, src, dst uint32, sport uint16) error
+	Route(op Op, prefix uint32, plen uint8, srcMAC, dstMAC [6]byte, port uint16) error
+	SetEncapPSC(on bool) error
+	ReplaceApps([]AppRule) error
+	ReplaceACL([]ACLRule) error
+	SetMeter(which int, idx uint32, cfg *MeterCfg) error
+	ReadCounter(which int, idx uint32) (pkts, bytes uint64, err error)
+	WriteCounter(which int, idx uint32, pkts, bytes uint64) error
+	ReadDrops(reason uint32) (uint64, error)
+	Commit()
+	PacketOut(port uint16, data []byte) error
+	// PacketIn copies one queued packet-in into buf; n == 0 when none is queued.
+	PacketIn(buf []byte) (n int, ingressPort uint16, reason uint8)
+}
+
+// DPError carries the data plane's negative errno.
+type DPError struct{ Errno int }
+
+func (e *DPError) Error() string { return errnoText[e.Errno] }
+
+// Linux errno values the data plane returns.
+const (
+	ENOENT = 2
+	ENOMEM = 12
+	EEXIST = 17
+	ENODEV = 19
+	EINVAL = 22
+	ENOSPC = 28
+)
+
+var errnoText = map[int]string{
+	ENOENT: "entry not found", ENOMEM: "out of memory", EEXIST: "entry already exists",
+	ENODEV: "no pipeline", EINVAL: "invalid value", ENOSPC: "table full",
+}

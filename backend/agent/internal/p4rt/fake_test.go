@@ -1,0 +1,112 @@
+package p4rt
+
+import (
+	"fmt"
+	"sync"
+)
+
+// fakeDP records what the server asks of the data plane.
+type fakeDP struct {
+	mu       sync.Mutex
+	calls    []string
+	apps     []AppRule
+	acl      []ACLRule
+	commits  int
+	failNext error
+	pktOut   []string
+	pktIn    [][]byte
+	counters map[[2]uint32][2]uint64
+}
+
+func newFake() *fakeDP { return &fakeDP{counters: map[[2]uint32][2]uint64{}} }
+
+func (f *fakeDP) rec(format string, a ...any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf(format, a...))
+	err := f.failNext
+	f.failNext = nil
+	return err
+}
+
+func (f *fakeDP) last() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.calls) == 0 {
+		return ""
+	}
+	return f.calls[len(f.calls)-1]
+}
+
+func (f *fakeDP) SetPipeline(s Sizes) error { return f.rec("pipeline %+v", s) }
+func (f *fakeDP) Interface(op Op, prefix uint32, plen, g, i, s uint8) error {
+	return f.rec("iface %d %08x/%d gtpu=%d kind=%d slice=%d", op, prefix, plen, g, i, s)
+}
+func (f *fakeDP) ULSession(op Op, d, teid uint32, a uint8, ue, m uint32) error {
+	return f.rec("ulsess %d %08x teid=%d act=%d ue=%08x meter=%d", op, d, teid, a, ue, m)
+}
+func (f *fakeDP) DLSession(op Op, ue uint32, a, peer uint8, m uint32) error {
+	return f.rec("dlsess %d %08x act=%d peer=%d meter=%d", op, ue, a, peer, m)
+}
+func (f *fakeDP) ULTerm(op Op, ue uint32, app uint8, t Term) error {
+	return f.rec("ulterm %d %08x app=%d %+v", op, ue, app, t)
+}
+func (f *fakeDP) DLTerm(op Op, ue uint32, app uint8, t Term) error {
+	return f.rec("dlterm %d %08x app=%d %+v", op, ue, app, t)
+}
+func (f *fakeDP) IGPeer(op Op, p uint8, d uint32) error { return f.rec("igpeer %d %d %08x", op, p, d) }
+func (f *fakeDP) EGPeer(op Op, p uint8, s, d uint32, sp uint16) error {
+	return f.rec("egpeer %d %d %08x %08x %d", op, p, s, d, sp)
+}
+func (f *fakeDP) Route(op Op, pfx uint32, plen uint8, sm, dm [6]byte, port uint16) error {
+	return f.rec("route %d %08x/%d %x %x %d", op, pfx, plen, sm, dm, port)
+}
+func (f *fakeDP) SetEncapPSC(on bool) error { return f.rec("psc %v", on) }
+func (f *fakeDP) ReplaceApps(r []AppRule) error {
+	f.apps = r
+	return f.rec("apps %d", len(r))
+}
+func (f *fakeDP) ReplaceACL(r []ACLRule) error {
+	f.acl = r
+	return f.rec("acl %d", len(r))
+}
+func (f *fakeDP) SetMeter(w int, idx uint32, c *MeterCfg) error {
+	if c == nil {
+		return f.rec("meter %d %d reset", w, idx)
+	}
+	return f.rec("meter %d %d %+v", w, idx, *c)
+}
+func (f *fakeDP) ReadCounter(w int, idx uint32) (uint64, uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	v := f.counters[[2]uint32{uint32(w), idx}]
+	return v[0], v[1], nil
+}
+func (f *fakeDP) WriteCounter(w int, idx uint32, p, b uint64) error {
+	f.mu.Lock()
+	f.counters[[2]uint32{uint32(w), idx}] = [2]uint64{p, b}
+	f.mu.Unlock()
+	return nil
+}
+func (f *fakeDP) ReadDrops(r uint32) (uint64, error) { return uint64(r) * 10, nil }
+func (f *fakeDP) Commit() {
+	f.mu.Lock()
+	f.commits++
+	f.mu.Unlock()
+}
+func (f *fakeDP) PacketOut(port uint16, data []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pktOut = append(f.pktOut, fmt.Sprintf("%d:%x", port, data))
+	return nil
+}
+func (f *fakeDP) PacketIn(buf []byte) (int, uint16, uint8) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.pktIn) == 0 {
+		return 0, 0, 0
+	}
+	p := f.pktIn[0]
+	f.pktIn = f.pktIn[1:]
+	return copy(buf, p), 7, 2
+}

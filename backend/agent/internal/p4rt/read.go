@@ -1,0 +1,187 @@
+package p4rt
+
+import (
+	"sort"
+
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+)
+
+const readChunk = 1000 // entities per ReadResponse
+
+func (s *Server) Read(req *p4v1.ReadRequest, srv p4v1.P4Runtime_ReadServer) error {
+	if err := s.checkDevice(req.DeviceId); err != nil {
+		return grpcErr(err)
+	}
+	s.mu.Lock()
+	var out []*p4v1.Entity
+	var err error
+	if s.pipe == nil {
+		err = errf(codes.FailedPrecondition, "no pipeline")
+	}
+	for _, ent := range req.Entities {
+		if err != nil {
+			break
+		}
+		out, err = s.readEntity(ent, out)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return grpcErr(err)
+	}
+	for len(out) > 0 {
+		n := min(len(out), readChunk)
+		if err := srv.Send(&p4v1.ReadResponse{Entities: out[:n]}); err != nil {
+			return err
+		}
+		out = out[n:]
+	}
+	return nil
+}
+
+func (s *Server) readEntity(ent *p4v1.Entity, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
+	switch {
+	case ent.GetTableEntry() != nil:
+		return s.readTables(ent.GetTableEntry(), out)
+	case ent.GetCounterEntry() != nil:
+		return s.readCounters(ent.GetCounterEntry(), out)
+	case ent.GetMeterEntry() != nil:
+		return s.readMeters(ent.GetMeterEntry(), out)
+	case ent.GetPacketReplicationEngineEntry() != nil:
+		for _, cs := range s.pipe.clones {
+			out = append(out, &p4v1.Entity{Entity: &p4v1.Entity_PacketReplicationEngineEntry{
+				PacketReplicationEngineEntry: &p4v1.PacketReplicationEngineEntry{
+					Type: &p4v1.PacketReplicationEngineEntry_CloneSessionEntry{CloneSessionEntry: cs}}}})
+		}
+		return out, nil
+	}
+	return out, errf(codes.Unimplemented, "entity kind not readable on the backend")
+}
+
+func tableEntity(te *p4v1.TableEntry) *p4v1.Entity {
+	return &p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: te}}
+}
+
+// readTables: table id 0 reads every table; no match reads every entry.
+func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
+	p := s.pipe
+	ids := []uint32{q.TableId}
+	if q.TableId == 0 {
+		ids = ids[:0]
+		for id := range p.tables {
+			ids = append(ids, id)
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	}
+	for _, id := range ids {
+		ti := p.tables[id]
+		if ti == nil {
+			return out, errf(codes.NotFound, "unknown table id %d", id)
+		}
+		if q.IsDefaultAction {
+			if ti.spec.name == tEncap {
+				out = append(out, tableEntity(s.encapDefault(ti)))
+			}
+			continue
+		}
+		if len(q.Match) > 0 {
+			e, err := decodeMatch(ti, q)
+			if err != nil {
+				return out, err
+			}
+			if se := p.entries[id][e.key]; se != nil {
+				out = append(out, tableEntity(se.te))
+			}
+			continue
+		}
+		keys := make([]string, 0, len(p.entries[id]))
+		for k := range p.entries[id] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out = append(out, tableEntity(p.entries[id][k].te))
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) encapDefault(ti *tableInfo) *p4v1.TableEntry {
+	name := aGtpuOnly
+	if s.pipe.encapPSC {
+		name = aGtpuWithPsc
+	}
+	return &p4v1.TableEntry{TableId: ti.t.Preamble.Id, IsDefaultAction: true, Action: &p4v1.TableAction{
+		Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: s.pipe.schema.actions[name].Preamble.Id}}}}
+}
+
+// readCounters: counter id 0 reads all counters; no index reads every cell.
+func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
+	p := s.pipe
+	ids := []uint32{q.CounterId}
+	if q.CounterId == 0 {
+		ids = []uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id, p.dropsID}
+	}
+	for _, id := range ids {
+		c := p.schema.ctrByID[id]
+		if c == nil {
+			return out, errf(codes.NotFound, "unknown counter id %d", id)
+		}
+		lo, hi := int64(0), c.Size
+		if q.Index != nil {
+			if q.Index.Index < 0 || q.Index.Index >= c.Size {
+				return out, errf(codes.InvalidArgument, "counter %s index %d out of range", c.Preamble.Name, q.Index.Index)
+			}
+			lo, hi = q.Index.Index, q.Index.Index+1
+		}
+		for i := lo; i < hi; i++ {
+			var pk, by uint64
+			var err error
+			if id == p.dropsID {
+				pk, err = s.dp.ReadDrops(uint32(i))
+			} else {
+				pk, by, err = s.dp.ReadCounter(p.ctrWhich[id], uint32(i))
+			}
+			if err != nil {
+				return out, dpStatus(err)
+			}
+			out = append(out, &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{
+				CounterId: id, Index: &p4v1.Index{Index: i},
+				Data: &p4v1.CounterData{PacketCount: int64(pk), ByteCount: int64(by)}}}})
+		}
+	}
+	return out, nil
+}
+
+// readMeters: meter id 0 reads both meters; no index reads the configured cells.
+func (s *Server) readMeters(q *p4v1.MeterEntry, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
+	p := s.pipe
+	ids := []uint32{q.MeterId}
+	if q.MeterId == 0 {
+		ids = []uint32{p.schema.meters[mSessionMeter].Preamble.Id, p.schema.meters[mAppMeter].Preamble.Id}
+	}
+	for _, id := range ids {
+		cells, ok := p.meters[id]
+		if !ok {
+			return out, errf(codes.NotFound, "unknown meter id %d", id)
+		}
+		var idx []int64
+		if q.Index != nil {
+			idx = []int64{q.Index.Index}
+		} else {
+			for i := range cells {
+				idx = append(idx, i)
+			}
+			sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
+		}
+		for _, i := range idx {
+			me := &p4v1.MeterEntry{MeterId: id, Index: &p4v1.Index{Index: i}}
+			if c := cells[i]; c != nil {
+				me.Config = proto.Clone(c).(*p4v1.MeterConfig)
+			}
+			out = append(out, &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: me}})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,278 @@
+// Package p4rt is the backend's P4Runtime server: it checks that a P4Info is the
+// sw profile (docs/PIPELINE_CONTRACT.md), resolves names to the ids that P4Info
+// chose, and translates entities into data-plane operations.
+package p4rt
+
+import (
+	"fmt"
+	"sort"
+
+	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
+)
+
+type matchKind = p4cfg.MatchField_MatchType
+
+const (
+	exact   = p4cfg.MatchField_EXACT
+	lpm     = p4cfg.MatchField_LPM
+	ternary = p4cfg.MatchField_TERNARY
+	rng     = p4cfg.MatchField_RANGE
+)
+
+type fieldSpec struct {
+	name  string
+	kind  matchKind
+	width int32
+}
+
+type paramSpec struct {
+	name  string
+	width int32
+}
+
+type actionSpec struct {
+	name   string
+	params []paramSpec
+}
+
+type tableSpec struct {
+	name    string
+	fields  []fieldSpec
+	actions []string // every action the table must offer (entry and default actions)
+}
+
+// Names of the sw profile, as the contract fixes them.
+const (
+	tInterfaces = "HupfIngress.upf.interfaces"
+	tULSess     = "HupfIngress.upf.uplink_sessions"
+	tDLSess     = "HupfIngress.upf.downlink_sessions"
+	tApps       = "HupfIngress.upf.applications"
+	tULTerm     = "HupfIngress.upf.uplink_terminations"
+	tDLTerm     = "HupfIngress.upf.downlink_terminations"
+	tIGPeers    = "HupfIngress.upf.ig_tunnel_peers"
+	tEGPeers    = "HupfEgress.upf.eg_tunnel_peers"
+	tEncap      = "HupfEgress.upf.gtpu_encap"
+	tRoutes     = "HupfIngress.routing.routes_v4"
+	tACL        = "HupfIngress.acl.acl"
+	tQueues     = "HupfIngress.qos.queues"
+
+	aIfaceAccess  = "HupfIngress.upf.iface_access"
+	aIfaceCore    = "HupfIngress.upf.iface_core"
+	aIfaceMiss    = "HupfIngress.upf.iface_miss"
+	aULSess       = "HupfIngress.upf.set_uplink_session"
+	aULSessDrop   = "HupfIngress.upf.set_uplink_session_drop"
+	aULSessMiss   = "HupfIngress.upf.set_uplink_session_miss"
+	aDLSess       = "HupfIngress.upf.set_downlink_session"
+	aDLSessBuf    = "HupfIngress.upf.set_downlink_session_buf"
+	aDLSessDrop   = "HupfIngress.upf.set_downlink_session_drop"
+	aDLSessMiss   = "HupfIngress.upf.set_downlink_session_miss"
+	aSetAppID     = "HupfIngress.upf.set_app_id"
+	aULTermFwd    = "HupfIngress.upf.uplink_term_fwd"
+	aULTermDrop   = "HupfIngress.upf.uplink_term_drop"
+	aDLTermFwd    = "HupfIngress.upf.downlink_term_fwd"
+	aDLTermDrop   = "HupfIngress.upf.downlink_term_drop"
+	aTermMiss     = "HupfIngress.upf.upf_term_miss"
+	aSetRouteDst  = "HupfIngress.upf.set_routing_ipv4_dst"
+	aIGNop        = "HupfIngress.upf.nop"
+	aLoadTunnel   = "HupfEgress.upf.load_tunnel_params"
+	aEGNop        = "HupfEgress.upf.nop"
+	aGtpuOnly     = "HupfEgress.upf.gtpu_only"
+	aGtpuWithPsc  = "HupfEgress.upf.gtpu_with_psc"
+	aRoute        = "HupfIngress.routing.route"
+	aRouteDrop    = "HupfIngress.routing.drop"
+	aPunt         = "HupfIngress.acl.punt_to_cpu"
+	aCopy         = "HupfIngress.acl.copy_to_cpu"
+	aACLDrop      = "HupfIngress.acl.drop"
+	aACLNop       = "HupfIngress.acl.nop_acl"
+	aSetQueue     = "HupfIngress.qos.set_queue"
+	cPreQos       = "HupfIngress.upf.pre_qos_counter"
+	cPostQos      = "HupfEgress.upf.post_qos_counter"
+	cDropReasons  = "HupfIngress.upf.drop_reasons"
+	mSessionMeter = "HupfIngress.upf.session_meter"
+	mAppMeter     = "HupfIngress.upf.app_meter"
+	pktIn         = "packet_in"
+	pktOut        = "packet_out"
+)
+
+var swActions = []actionSpec{
+	{aIfaceAccess, []paramSpec{{"slice_id", 4}}},
+	{aIfaceCore, []paramSpec{{"slice_id", 4}}},
+	{aIfaceMiss, nil},
+	{aULSess, []paramSpec{{"ue_addr", 32}, {"session_meter_idx", 32}}},
+	{aULSessDrop, nil},
+	{aULSessMiss, nil},
+	{aDLSess, []paramSpec{{"tun_peer_id", 8}, {"session_meter_idx", 32}}},
+	{aDLSessBuf, []paramSpec{{"session_meter_idx", 32}}},
+	{aDLSessDrop, nil},
+	{aDLSessMiss, nil},
+	{aSetAppID, []paramSpec{{"app_id", 8}}},
+	{aULTermFwd, []paramSpec{{"ctr_idx", 32}, {"tc", 2}, {"app_meter_idx", 32}}},
+	{aULTermDrop, []paramSpec{{"ctr_idx", 32}}},
+	{aDLTermFwd, []paramSpec{{"ctr_idx", 32}, {"teid", 32}, {"qfi", 6}, {"tc", 2}, {"app_meter_idx", 32}}},
+	{aDLTermDrop, []paramSpec{{"ctr_idx", 32}}},
+	{aTermMiss, nil},
+	{aSetRouteDst, []paramSpec{{"tun_dst_addr", 32}}},
+	{aIGNop, nil},
+	{aLoadTunnel, []paramSpec{{"tunnel_src_addr", 32}, {"tunnel_dst_addr", 32}, {"tunnel_src_port", 16}}},
+	{aEGNop, nil},
+	{aGtpuOnly, nil},
+	{aGtpuWithPsc, nil},
+	{aRoute, []paramSpec{{"src_mac", 48}, {"dst_mac", 48}, {"port", 9}}},
+	{aRouteDrop, nil},
+	{aPunt, nil},
+	{aCopy, nil},
+	{aACLDrop, nil},
+	{aACLNop, nil},
+	{aSetQueue, []paramSpec{{"qid", 3}}},
+}
+
+var swTables = []tableSpec{
+	{tInterfaces, []fieldSpec{{"ipv4_dst_addr", lpm, 32}, {"gtpu_is_valid", exact, 1}},
+		[]string{aIfaceAccess, aIfaceCore, aIfaceMiss}},
+	{tULSess, []fieldSpec{{"tunnel_ipv4_dst", exact, 32}, {"teid", exact, 32}},
+		[]string{aULSess, aULSessDrop, aULSessMiss}},
+	{tDLSess, []fieldSpec{{"ue_addr", exact, 32}},
+		[]string{aDLSess, aDLSessBuf, aDLSessDrop, aDLSessMiss}},
+	{tApps, []fieldSpec{{"slice_id", exact, 4}, {"app_ipv4_addr", lpm, 32}, {"app_l4_port", rng, 16},
+		{"app_ip_proto", ternary, 8}}, []string{aSetAppID}},
+	{tULTerm, []fieldSpec{{"ue_session_id", exact, 32}, {"app_id", exact, 8}},
+		[]string{aULTermFwd, aULTermDrop, aTermMiss}},
+	{tDLTerm, []fieldSpec{{"ue_session_id", exact, 32}, {"app_id", exact, 8}},
+		[]string{aDLTermFwd, aDLTermDrop, aTermMiss}},
+	{tIGPeers, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aSetRouteDst, aIGNop}},
+	{tEGPeers, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aLoadTunnel, aEGNop}},
+	{tEncap, nil, []string{aGtpuOnly, aGtpuWithPsc}},
+	{tRoutes, []fieldSpec{{"ipv4_dst", lpm, 32}}, []string{aRoute, aRouteDrop}},
+	{tACL, []fieldSpec{{"ig_port", ternary, 9}, {"eth_src", ternary, 48}, {"eth_dst", ternary, 48},
+		{"eth_type", ternary, 16}, {"ipv4_src", ternary, 32}, {"ipv4_dst", ternary, 32},
+		{"ip_proto", ternary, 8}, {"l4_sport", ternary, 16}, {"l4_dport", ternary, 16}},
+		[]string{aPunt, aCopy, aACLDrop, aACLNop}},
+	{tQueues, []fieldSpec{{"tc", exact, 2}}, []string{aSetQueue}},
+}
+
+var swCounters = []string{cPreQos, cPostQos, cDropReasons}
+var swMeters = []string{mSessionMeter, mAppMeter}
+
+// Schema is a validated sw-profile P4Info with its name -> id resolution.
+type Schema struct {
+	Info     *p4cfg.P4Info
+	tables   map[string]*p4cfg.Table
+	byID     map[uint32]*p4cfg.Table
+	actions  map[string]*p4cfg.Action
+	actByID  map[uint32]*p4cfg.Action
+	counters map[string]*p4cfg.Counter
+	ctrByID  map[uint32]*p4cfg.Counter
+	meters   map[string]*p4cfg.Meter
+	mtrByID  map[uint32]*p4cfg.Meter
+	pktMeta  map[string]map[string]*p4cfg.ControllerPacketMetadata_Metadata
+}
+
+// NewSchema accepts a P4Info only if its tables, actions, counters and meters are
+// exactly the sw profile's (names, match kinds, bit widths); extra tables (the hw
+// profile's steering, HK-IPG, MATADOR) are refused: the backend cannot run them.
+func NewSchema(info *p4cfg.P4Info) (*Schema, error) {
+	if info == nil {
+		return nil, fmt.Errorf("no P4Info in the pipeline config")
+	}
+	s := &Schema{Info: info, pktMeta: map[string]map[string]*p4cfg.ControllerPacketMetadata_Metadata{}}
+	s.tables, s.byID = index(info.Tables, (*p4cfg.Table).GetPreamble)
+	s.actions, s.actByID = index(info.Actions, (*p4cfg.Action).GetPreamble)
+	s.counters, s.ctrByID = index(info.Counters, (*p4cfg.Counter).GetPreamble)
+	s.meters, s.mtrByID = index(info.Meters, (*p4cfg.Meter).GetPreamble)
+	for _, cpm := range info.ControllerPacketMetadata {
+		md := map[string]*p4cfg.ControllerPacketMetadata_Metadata{}
+		for _, m := range cpm.Metadata {
+			md[m.Name] = m
+		}
+		s.pktMeta[cpm.Preamble.Name] = md
+	}
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("P4Info is not the hupf sw profile: %w", err)
+	}
+	return s, nil
+}
+
+// index maps P4Info objects by name and by id.
+func index[T any](items []T, pre func(T) *p4cfg.Preamble) (map[string]T, map[uint32]T) {
+	byName, byID := map[string]T{}, map[uint32]T{}
+	for _, it := range items {
+		p := pre(it)
+		byName[p.GetName()] = it
+		byID[p.GetId()] = it
+	}
+	return byName, byID
+}
+
+func (s *Schema) check() error {
+	for _, as := range swActions {
+		a := s.actions[as.name]
+		if a == nil {
+			return fmt.Errorf("missing action %s", as.name)
+		}
+		if len(a.Params) != len(as.params) {
+			return fmt.Errorf("action %s has %d params, want %d", as.name, len(a.Params), len(as.params))
+		}
+		for i, ps := range as.params {
+			if p := a.Params[i]; p.Name != ps.name || p.Bitwidth != ps.width {
+				return fmt.Errorf("action %s param %d is %s bit<%d>, want %s bit<%d>",
+					as.name, i, p.Name, p.Bitwidth, ps.name, ps.width)
+			}
+		}
+	}
+	want := map[string]bool{}
+	for _, ts := range swTables {
+		want[ts.name] = true
+		t := s.tables[ts.name]
+		if t == nil {
+			return fmt.Errorf("missing table %s", ts.name)
+		}
+		if len(t.MatchFields) != len(ts.fields) {
+			return fmt.Errorf("table %s has %d match fields, want %d", ts.name, len(t.MatchFields), len(ts.fields))
+		}
+		for i, fs := range ts.fields {
+			f := t.MatchFields[i]
+			if f.Name != fs.name || f.GetMatchType() != fs.kind || f.Bitwidth != fs.width {
+				return fmt.Errorf("table %s field %d is %s %v bit<%d>, want %s %v bit<%d>", ts.name, i,
+					f.Name, f.GetMatchType(), f.Bitwidth, fs.name, fs.kind, fs.width)
+			}
+		}
+		refs := map[uint32]bool{}
+		for _, r := range t.ActionRefs {
+			refs[r.Id] = true
+		}
+		for _, an := range ts.actions {
+			if !refs[s.actions[an].Preamble.Id] {
+				return fmt.Errorf("table %s does not offer action %s", ts.name, an)
+			}
+		}
+	}
+	var extra []string
+	for name := range s.tables {
+		if !want[name] {
+			extra = append(extra, name)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return fmt.Errorf("tables outside the sw profile: %v", extra)
+	}
+	for _, c := range swCounters {
+		if s.counters[c] == nil {
+			return fmt.Errorf("missing counter %s", c)
+		}
+	}
+	for _, m := range swMeters {
+		if s.meters[m] == nil {
+			return fmt.Errorf("missing meter %s", m)
+		}
+	}
+	for _, pm := range []struct{ hdr, field string }{{pktIn, "ingress_port"}, {pktIn, "reason"}, {pktOut, "egress_port"}} {
+		if s.pktMeta[pm.hdr][pm.field] == nil {
+			return fmt.Errorf("missing controller metadata %s.%s", pm.hdr, pm.field)
+		}
+	}
+	return nil
+}
+
+// TableSize is the P4Info size of a table: the backend's capacity for it.
+func (s *Schema) TableSize(name string) uint32 { return uint32(s.tables[name].Size) }

@@ -1,0 +1,440 @@
+package p4rt
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/genproto/googleapis/rpc/code"
+	rpcstatus "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// APIVersion is the P4Runtime version of the Go bindings this server is built on.
+const APIVersion = "1.4.1"
+
+// Config holds what the command line can override.
+type Config struct {
+	DeviceID    uint64
+	Sessions    uint32 // 0: session and termination capacities from the P4Info sizes
+	MeterStates uint32 // meters configured at once
+}
+
+// pipeState is everything a SetForwardingPipelineConfig replaces.
+type pipeState struct {
+	schema   *Schema
+	cfg      *p4v1.ForwardingPipelineConfig
+	tables   map[uint32]*tableInfo
+	entries  map[uint32]map[string]*storedEntry
+	encapPSC bool
+	meters   map[uint32]map[int64]*p4v1.MeterConfig
+	clones   map[uint32]*p4v1.CloneSessionEntry
+	ctrWhich map[uint32]int
+	mtrWhich map[uint32]int
+	dropsID  uint32
+}
+
+// Server implements the P4Runtime service over a Dataplane. Writes and pipeline
+// changes are serialised by mu: the data plane has a single writer.
+type Server struct {
+	p4v1.UnimplementedP4RuntimeServer
+	cfg   Config
+	dp    Dataplane
+	log   *slog.Logger
+	mu    sync.Mutex
+	pipe  *pipeState
+	saved *p4v1.ForwardingPipelineConfig
+	arb   arbiter
+}
+
+func NewServer(cfg Config, dp Dataplane, log *slog.Logger) *Server {
+	s := &Server{cfg: cfg, dp: dp, log: log}
+	s.arb.streams = map[*stream]bool{}
+	return s
+}
+
+func grpcErr(err error) error {
+	if se, ok := err.(*statusError); ok {
+		return status.Error(se.code, se.msg)
+	}
+	return err
+}
+
+func (s *Server) checkDevice(id uint64) error {
+	if id != s.cfg.DeviceID {
+		return errf(codes.NotFound, "unknown device id %d (this is %d)", id, s.cfg.DeviceID)
+	}
+	return nil
+}
+
+func (s *Server) Capabilities(context.Context, *p4v1.CapabilitiesRequest) (*p4v1.CapabilitiesResponse, error) {
+	return &p4v1.CapabilitiesResponse{P4RuntimeApiVersion: APIVersion}, nil
+}
+
+func (s *Server) sizes(sc *Schema) Sizes {
+	meterSize := func(n string) uint32 { return uint32(sc.meters[n].Size) }
+	ctrSize := func(n string) uint32 { return uint32(sc.counters[n].Size) }
+	sz := Sizes{
+		Interfaces: sc.TableSize(tInterfaces), ULSessions: sc.TableSize(tULSess), DLSessions: sc.TableSize(tDLSess),
+		Applications: sc.TableSize(tApps), ULTerms: sc.TableSize(tULTerm), DLTerms: sc.TableSize(tDLTerm),
+		Routes: sc.TableSize(tRoutes), ACL: sc.TableSize(tACL), PreQosCtr: ctrSize(cPreQos),
+		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
+		MeterStates: s.cfg.MeterStates,
+	}
+	if n := s.cfg.Sessions; n > 0 {
+		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
+	}
+	if sz.MeterStates == 0 {
+		sz.MeterStates = sz.SessionMeter + sz.AppMeter
+	}
+	return sz
+}
+
+func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetForwardingPipelineConfigRequest) (*p4v1.SetForwardingPipelineConfigResponse, error) {
+	if err := s.checkDevice(req.DeviceId); err != nil {
+		return nil, grpcErr(err)
+	}
+	if err := s.arb.checkPrimary(req.ElectionId); err != nil {
+		return nil, grpcErr(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cfg := req.Config
+	A := p4v1.SetForwardingPipelineConfigRequest_Action_name
+	switch req.Action {
+	case p4v1.SetForwardingPipelineConfigRequest_COMMIT:
+		if s.saved == nil {
+			return nil, status.Error(codes.FailedPrecondition, "COMMIT without a saved config (VERIFY_AND_SAVE first)")
+		}
+		cfg = s.saved
+	case p4v1.SetForwardingPipelineConfigRequest_VERIFY, p4v1.SetForwardingPipelineConfigRequest_VERIFY_AND_SAVE,
+		p4v1.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT:
+	default:
+		return nil, status.Errorf(codes.Unimplemented, "action %s not supported", A[int32(req.Action)])
+	}
+	if cfg == nil {
+		return nil, status.Error(codes.InvalidArgument, "no config")
+	}
+	sc, err := NewSchema(cfg.P4Info)
+	if err != nil {
+		s.log.Warn("pipeline refused", "err", err)
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	switch req.Action {
+	case p4v1.SetForwardingPipelineConfigRequest_VERIFY:
+		return &p4v1.SetForwardingPipelineConfigResponse{}, nil
+	case p4v1.SetForwardingPipelineConfigRequest_VERIFY_AND_SAVE:
+		s.saved = proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig)
+		return &p4v1.SetForwardingPipelineConfigResponse{}, nil
+	}
+	sz := s.sizes(sc)
+	if err := s.dp.SetPipeline(sz); err != nil {
+		return nil, status.Errorf(codes.ResourceExhausted, "data plane cannot allocate the pipeline: %v", err)
+	}
+	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig))
+	s.saved = nil
+	s.log.Info("pipeline committed", "tables", len(sc.Info.Tables), "sizes", fmt.Sprintf("%+v", sz))
+	return &p4v1.SetForwardingPipelineConfigResponse{}, nil
+}
+
+func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig) *pipeState {
+	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]map[string]*storedEntry{},
+		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
+		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
+		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
+		dropsID:  sc.counters[cDropReasons].Preamble.Id}
+	for id := range p.tables {
+		p.entries[id] = map[string]*storedEntry{}
+	}
+	for id := range p.mtrWhich {
+		p.meters[id] = map[int64]*p4v1.MeterConfig{}
+	}
+	return p
+}
+
+func (s *Server) GetForwardingPipelineConfig(ctx context.Context, req *p4v1.GetForwardingPipelineConfigRequest) (*p4v1.GetForwardingPipelineConfigResponse, error) {
+	if err := s.checkDevice(req.DeviceId); err != nil {
+		return nil, grpcErr(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pipe == nil {
+		return &p4v1.GetForwardingPipelineConfigResponse{Config: &p4v1.ForwardingPipelineConfig{}}, nil
+	}
+	src := s.pipe.cfg
+	out := &p4v1.ForwardingPipelineConfig{Cookie: src.Cookie}
+	switch req.ResponseType {
+	case p4v1.GetForwardingPipelineConfigRequest_ALL:
+		out.P4Info, out.P4DeviceConfig = src.P4Info, src.P4DeviceConfig
+	case p4v1.GetForwardingPipelineConfigRequest_P4INFO_AND_COOKIE:
+		out.P4Info = src.P4Info
+	case p4v1.GetForwardingPipelineConfigRequest_DEVICE_CONFIG_AND_COOKIE:
+		out.P4DeviceConfig = src.P4DeviceConfig
+	}
+	return &p4v1.GetForwardingPipelineConfigResponse{Config: out}, nil
+}
+
+func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.WriteResponse, error) {
+	if err := s.checkDevice(req.DeviceId); err != nil {
+		return nil, grpcErr(err)
+	}
+	if err := s.arb.checkPrimary(req.ElectionId); err != nil {
+		return nil, grpcErr(err)
+	}
+	if req.Atomicity != p4v1.WriteRequest_CONTINUE_ON_ERROR {
+		return nil, status.Errorf(codes.Unimplemented, "atomicity %s not supported", req.Atomicity)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pipe == nil {
+		return nil, status.Error(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
+	}
+	errs := s.writeBatch(req.Updates)
+	return &p4v1.WriteResponse{}, batchStatus(errs)
+}
+
+// writeBatch applies updates in order and returns one error (or nil) per update.
+func (s *Server) writeBatch(ups []*p4v1.Update) []error {
+	errs := make([]error, len(ups))
+	dirty := map[string]bool{}
+	for i, u := range ups {
+		errs[i] = s.update(u, dirty)
+	}
+	if len(dirty) > 0 {
+		var apps, acl []*entry
+		p := s.pipe
+		for id, ti := range p.tables {
+			if !dirty[ti.spec.name] {
+				continue
+			}
+			list := make([]*entry, 0, len(p.entries[id]))
+			for _, se := range p.entries[id] {
+				list = append(list, se.e)
+			}
+			if ti.spec.name == tApps {
+				apps = list
+			} else {
+				acl = list
+			}
+		}
+		if err := applyRuleSets(s.dp, apps, acl); err != nil {
+			s.log.Error("rule set rebuild failed", "err", err)
+			for i := range errs {
+				if errs[i] == nil {
+					errs[i] = dpStatus(err)
+				}
+			}
+		}
+	}
+	s.dp.Commit()
+	return errs
+}
+
+// batchStatus builds the Write error the spec asks for: code UNKNOWN and one
+// p4.v1.Error per update, in order, OK for those that succeeded.
+func batchStatus(errs []error) error {
+	failed := false
+	for _, e := range errs {
+		failed = failed || e != nil
+	}
+	if !failed {
+		return nil
+	}
+	st := &rpcstatus.Status{Code: int32(code.Code_UNKNOWN), Message: "write failed for some updates"}
+	for _, e := range errs {
+		pe := &p4v1.Error{CanonicalCode: int32(code.Code_OK)}
+		if e != nil {
+			c := codes.Unknown
+			if se, ok := e.(*statusError); ok {
+				c = se.code
+			}
+			pe.CanonicalCode, pe.Message = int32(c), e.Error()
+		}
+		a, _ := anypb.New(pe)
+		st.Details = append(st.Details, a)
+	}
+	return status.ErrorProto(st)
+}
+
+func (s *Server) update(u *p4v1.Update, dirty map[string]bool) error {
+	op := Op(u.Type)
+	if op < OpInsert || op > OpDelete {
+		return errf(codes.InvalidArgument, "update type %v", u.Type)
+	}
+	ent := u.Entity
+	switch {
+	case ent.GetTableEntry() != nil:
+		return s.writeTable(op, ent.GetTableEntry(), dirty)
+	case ent.GetMeterEntry() != nil:
+		return s.writeMeter(op, ent.GetMeterEntry())
+	case ent.GetCounterEntry() != nil:
+		return s.writeCounter(op, ent.GetCounterEntry())
+	case ent.GetPacketReplicationEngineEntry() != nil:
+		return s.writeClone(op, ent.GetPacketReplicationEngineEntry())
+	}
+	return errf(codes.Unimplemented, "entity kind not supported by the backend")
+}
+
+func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) error {
+	p := s.pipe
+	ti := p.tables[te.TableId]
+	if ti == nil {
+		return errf(codes.NotFound, "unknown table id %d", te.TableId)
+	}
+	if te.IsDefaultAction {
+		return s.writeDefault(op, ti, te)
+	}
+	if len(ti.spec.fields) == 0 {
+		return errf(codes.InvalidArgument, "table %s has only a default action", ti.spec.name)
+	}
+	e, err := decodeMatch(ti, te)
+	if err != nil {
+		return err
+	}
+	store := p.entries[te.TableId]
+	_, have := store[e.key]
+	switch {
+	case op == OpInsert && have:
+		return errf(codes.AlreadyExists, "table %s: entry exists", ti.spec.name)
+	case op != OpInsert && !have:
+		return errf(codes.NotFound, "table %s: no such entry", ti.spec.name)
+	case op == OpInsert && uint32(len(store)) >= uint32(ti.t.Size):
+		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", ti.spec.name, ti.t.Size)
+	}
+	if op != OpDelete {
+		if te.Action == nil {
+			return errf(codes.InvalidArgument, "table %s: entry without action", ti.spec.name)
+		}
+		if e.action, e.params, err = p.schema.decodeAction(ti, te.Action, false); err != nil {
+			return err
+		}
+	}
+	if ti.ternary {
+		dirty[ti.spec.name] = true
+	} else if err := dpStatus(applyExact(s.dp, op, e)); err != nil {
+		return err
+	}
+	if op == OpDelete {
+		delete(store, e.key)
+	} else {
+		store[e.key] = &storedEntry{e: e, te: proto.Clone(te).(*p4v1.TableEntry)}
+	}
+	return nil
+}
+
+// writeDefault: only gtpu_encap has a mutable default action (the choice of
+// encapsulation); every other default is const in the P4.
+func (s *Server) writeDefault(op Op, ti *tableInfo, te *p4v1.TableEntry) error {
+	if op != OpModify {
+		return errf(codes.InvalidArgument, "a default entry can only be modified")
+	}
+	if ti.spec.name != tEncap {
+		return errf(codes.PermissionDenied, "table %s has a const default action", ti.spec.name)
+	}
+	if len(te.Match) > 0 || te.Action == nil {
+		return errf(codes.InvalidArgument, "default entry: no match, one action")
+	}
+	name, _, err := s.pipe.schema.decodeAction(ti, te.Action, true)
+	if err != nil {
+		return err
+	}
+	psc := name == aGtpuWithPsc
+	if err := dpStatus(s.dp.SetEncapPSC(psc)); err != nil {
+		return err
+	}
+	s.pipe.encapPSC = psc
+	return nil
+}
+
+func (s *Server) writeMeter(op Op, me *p4v1.MeterEntry) error {
+	p := s.pipe
+	which, ok := p.mtrWhich[me.MeterId]
+	if !ok {
+		return errf(codes.NotFound, "unknown meter id %d", me.MeterId)
+	}
+	if op != OpModify || me.Index == nil {
+		return errf(codes.InvalidArgument, "meter cells are modified one index at a time")
+	}
+	idx := me.Index.Index
+	if idx < 0 || idx >= p.schema.mtrByID[me.MeterId].Size {
+		return errf(codes.InvalidArgument, "meter index %d out of range", idx)
+	}
+	var cfg *MeterCfg
+	if c := me.Config; c != nil {
+		if c.Cir < 0 || c.Pir < 0 || c.Cburst < 0 || c.Pburst < 0 {
+			return errf(codes.InvalidArgument, "negative meter rate or burst")
+		}
+		cfg = &MeterCfg{uint64(c.Cir), uint64(c.Cburst), uint64(c.Pir), uint64(c.Pburst)}
+	}
+	if err := dpStatus(s.dp.SetMeter(which, uint32(idx), cfg)); err != nil {
+		return err
+	}
+	if cfg == nil {
+		delete(p.meters[me.MeterId], idx)
+	} else {
+		p.meters[me.MeterId][idx] = proto.Clone(me.Config).(*p4v1.MeterConfig)
+	}
+	return nil
+}
+
+func (s *Server) writeCounter(op Op, ce *p4v1.CounterEntry) error {
+	which, ok := s.pipe.ctrWhich[ce.CounterId]
+	if !ok {
+		return errf(codes.InvalidArgument, "counter id %d cannot be written", ce.CounterId)
+	}
+	if op != OpModify || ce.Index == nil || ce.Index.Index < 0 {
+		return errf(codes.InvalidArgument, "counter cells are modified one index at a time")
+	}
+	var pk, by int64
+	if ce.Data != nil {
+		pk, by = ce.Data.PacketCount, ce.Data.ByteCount
+	}
+	return dpStatus(s.dp.WriteCounter(which, uint32(ce.Index.Index), uint64(pk), uint64(by)))
+}
+
+// Clone sessions are kept for Read: the backend sends every CPU copy to the
+// primary's stream, which is what the contract's clone session 511 does.
+func (s *Server) writeClone(op Op, pre *p4v1.PacketReplicationEngineEntry) error {
+	cs := pre.GetCloneSessionEntry()
+	if cs == nil {
+		return errf(codes.Unimplemented, "only clone sessions are supported")
+	}
+	_, have := s.pipe.clones[cs.SessionId]
+	switch {
+	case op == OpInsert && have:
+		return errf(codes.AlreadyExists, "clone session %d exists", cs.SessionId)
+	case op != OpInsert && !have:
+		return errf(codes.NotFound, "no clone session %d", cs.SessionId)
+	case op == OpDelete:
+		delete(s.pipe.clones, cs.SessionId)
+	default:
+		s.pipe.clones[cs.SessionId] = proto.Clone(cs).(*p4v1.CloneSessionEntry)
+	}
+	return nil
+}
+
+// packetMeta encodes the packet_in metadata in P4Info order.
+func packetInMeta(sc *Schema, port uint16, reason uint8) []*p4v1.PacketMetadata {
+	var out []*p4v1.PacketMetadata
+	for _, cpm := range sc.Info.ControllerPacketMetadata {
+		if cpm.Preamble.Name != pktIn {
+			continue
+		}
+		for _, m := range cpm.Metadata {
+			v := uint64(0)
+			switch m.Name {
+			case "ingress_port":
+				v = uint64(port)
+			case "reason":
+				v = uint64(reason)
+			}
+			out = append(out, &p4v1.PacketMetadata{MetadataId: m.Id, Value: encodeValue(v, m.Bitwidth)})
+		}
+	}
+	return out
+}
