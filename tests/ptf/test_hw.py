@@ -2,6 +2,7 @@
 import time
 
 import pytest
+from scapy.layers.inet import IP
 from scapy.layers.l2 import Ether
 
 import hupf_p4const as C
@@ -68,22 +69,22 @@ def test_traffic_from_a_backend_is_routed_not_processed_again(hw):
 
 def test_backend_choice_is_a_stable_hash_of_the_ue(hw):
     H.backend_group(hw.client, list(BACKEND_PORTS))
-    ues = [U.Ue("172.16.1.%d" % i, 1, 2, 70) for i in range(1, 41)]
-    chosen = {}
-    for rnd in range(2):
+    ues = ["172.16.1.%d" % i for i in range(1, 41)]
+    rounds = []
+    for _ in range(2):
         for ue in ues:
-            frame = downlink_frame(ue)
-            hw.bed.send(U.PORT_CORE, frame)
-            got = {p: hw.bed.recv(p, 0.3 if p not in chosen.get(ue.addr, ()) else 1.0)
-                   for p in BACKEND_PORTS}
-            ports = [p for p, f in got.items() if f is not None]
-            assert len(ports) == 1, "UE %s reached %s" % (ue.addr, ports)
-            assert got[ports[0]] == bytes(steered(frame, ports[0]))
-            if rnd == 0:
-                chosen[ue.addr] = ports[0]
-            else:
-                assert chosen[ue.addr] == ports[0], "UE %s changed backend" % ue.addr
-    assert set(chosen.values()) == set(BACKEND_PORTS), "one backend got every UE"
+            hw.bed.send(U.PORT_CORE, downlink_frame(U.Ue(ue, 1, 2, 70)))
+        seen = {}
+        for port in BACKEND_PORTS:
+            for frame in hw.bed.recv_all(port, 1.0):
+                out = Ether(frame)
+                assert out.dst == H.BACKEND_MACS[port]
+                seen.setdefault(out[IP].dst, []).append(port)
+        assert sorted(seen) == sorted(ues), "some UEs did not reach exactly one backend"
+        assert all(len(p) == 1 for p in seen.values()), "a UE reached two backends"
+        rounds.append({ue: ports[0] for ue, ports in seen.items()})
+    assert rounds[0] == rounds[1], "a UE changed backend"
+    assert set(rounds[0].values()) == set(BACKEND_PORTS), "one backend got every UE"
 
 
 def _hh_reports(c, timeout=0.5):
