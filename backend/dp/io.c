@@ -220,6 +220,7 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 		argv[argc++] = "--no-pci";
 	argv[argc++] = "--no-shconf";
 	argv[argc++] = "--log-level=lib.*:warning";
+	argv[argc++] = "--no-telemetry";
 	argv[argc++] = "-l";
 	argv[argc++] = lc;
 	snprintf(extra, sizeof(extra), "%s", cfg->extra_eal);
