@@ -4,6 +4,7 @@ import com.google.common.base.MoreObjects;
 import org.onlab.packet.Ip4Address;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An uplink session: GTP-U to (N3 address, TEID) belongs to it. Matches {@code uplink_sessions}.
@@ -14,12 +15,25 @@ public final class UpfSessionUplink implements UpfEntity {
     private final long teid;
     private final boolean needsDropping;
     private final int sessionMeterIdx;
+    private final Ip4Address ueAddress;
 
-    private UpfSessionUplink(Ip4Address tunDstAddr, long teid, boolean needsDropping, int sessionMeterIdx) {
+    private UpfSessionUplink(Ip4Address tunDstAddr, long teid, boolean needsDropping, int sessionMeterIdx,
+                             Ip4Address ueAddress) {
         this.tunDstAddr = tunDstAddr;
         this.teid = teid;
         this.needsDropping = needsDropping;
         this.sessionMeterIdx = sessionMeterIdx;
+        this.ueAddress = ueAddress;
+    }
+
+    /**
+     * Returns the UE address the session's inner source must equal (contract: {@code set_uplink_session}'s
+     * {@code ue_addr}, anti-spoofing); a forwarding session needs it on a device.
+     *
+     * @return UE address, empty if not set
+     */
+    public Optional<Ip4Address> ueAddress() {
+        return Optional.ofNullable(ueAddress);
     }
 
     public Ip4Address tunDstAddr() {
@@ -58,18 +72,19 @@ public final class UpfSessionUplink implements UpfEntity {
         }
         UpfSessionUplink that = (UpfSessionUplink) o;
         return teid == that.teid && needsDropping == that.needsDropping
-                && sessionMeterIdx == that.sessionMeterIdx && tunDstAddr.equals(that.tunDstAddr);
+                && sessionMeterIdx == that.sessionMeterIdx && tunDstAddr.equals(that.tunDstAddr)
+                && Objects.equals(ueAddress, that.ueAddress);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(tunDstAddr, teid, needsDropping, sessionMeterIdx);
+        return Objects.hash(tunDstAddr, teid, needsDropping, sessionMeterIdx, ueAddress);
     }
 
     @Override
     public String toString() {
-        return MoreObjects.toStringHelper("UpfSessionUplink")
-                .add("tunDstAddr", tunDstAddr).add("teid", teid)
+        return MoreObjects.toStringHelper("UpfSessionUplink").omitNullValues()
+                .add("tunDstAddr", tunDstAddr).add("ueAddress", ueAddress).add("teid", teid)
                 .add("needsDropping", needsDropping).add("sessionMeterIdx", sessionMeterIdx).toString();
     }
 
@@ -83,8 +98,14 @@ public final class UpfSessionUplink implements UpfEntity {
         private Long teid;
         private boolean needsDropping;
         private Integer sessionMeterIdx = 0;
+        private Ip4Address ueAddress;
 
         private Builder() {
+        }
+
+        public Builder withUeAddress(Ip4Address ueAddress) {
+            this.ueAddress = ueAddress;
+            return this;
         }
 
         public Builder setTunDstAddr(Ip4Address tunDstAddr) {
@@ -110,7 +131,8 @@ public final class UpfSessionUplink implements UpfEntity {
         public UpfSessionUplink build() {
             return new UpfSessionUplink(Checks.present(tunDstAddr, "tunDstAddr"),
                                         Checks.inRange(teid, "teid", 0, Checks.MAX_TEID), needsDropping,
-                                        Checks.inRange(sessionMeterIdx, "sessionMeterIdx", 0, Checks.MAX_INDEX));
+                                        Checks.inRange(sessionMeterIdx, "sessionMeterIdx", 0, Checks.MAX_INDEX),
+                                        ueAddress);
         }
     }
 }

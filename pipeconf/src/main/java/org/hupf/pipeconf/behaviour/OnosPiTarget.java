@@ -1,0 +1,224 @@
+package org.hupf.pipeconf.behaviour;
+
+import org.hupf.pipeconf.upf.PiTarget;
+import org.hupf.pipeconf.upf.PiTargetException;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.DefaultFlowRule;
+import org.onosproject.net.flow.DefaultTrafficSelector;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.flow.TrafficSelector;
+import org.onosproject.net.flow.criteria.Criterion;
+import org.onosproject.net.flow.criteria.PiCriterion;
+import org.onosproject.net.flow.instructions.Instruction;
+import org.onosproject.net.flow.instructions.PiInstruction;
+import org.onosproject.net.pi.model.PiActionProfileId;
+import org.onosproject.net.pi.model.PiCounterId;
+import org.onosproject.net.pi.model.PiMeterId;
+import org.onosproject.net.pi.model.PiPipeconf;
+import org.onosproject.net.pi.model.PiTableId;
+import org.onosproject.net.pi.runtime.PiActionProfileGroup;
+import org.onosproject.net.pi.runtime.PiActionProfileMember;
+import org.onosproject.net.pi.runtime.PiCounterCell;
+import org.onosproject.net.pi.runtime.PiCounterCellHandle;
+import org.onosproject.net.pi.runtime.PiCounterCellId;
+import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiEntityType;
+import org.onosproject.net.pi.runtime.PiMatchKey;
+import org.onosproject.net.pi.runtime.PiMeterCellConfig;
+import org.onosproject.net.pi.runtime.PiTableEntry;
+import org.onosproject.p4runtime.api.P4RuntimeClient;
+import org.onosproject.p4runtime.api.P4RuntimeReadClient;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * {@link PiTarget} inside ONOS. Table entries go through the flow rule service, so that ONOS keeps them
+ * (its P4Runtime flow rule programmable removes entries it does not know); meter cells, counters and
+ * action profile members/groups go straight to the device's P4Runtime client.
+ */
+public final class OnosPiTarget implements PiTarget {
+
+    /** Priority of entries in tables without ternary/range keys, where P4Runtime ignores it. */
+    static final int DEFAULT_PRIORITY = 10;
+
+    private final DeviceId deviceId;
+    private final ApplicationId appId;
+    private final FlowRuleService flowRules;
+    private final P4RuntimeClient client;
+    private final long p4DeviceId;
+    private final PiPipeconf pipeconf;
+
+    public OnosPiTarget(DeviceId deviceId, ApplicationId appId, FlowRuleService flowRules,
+                        P4RuntimeClient client, long p4DeviceId, PiPipeconf pipeconf) {
+        this.deviceId = deviceId;
+        this.appId = appId;
+        this.flowRules = flowRules;
+        this.client = client;
+        this.p4DeviceId = p4DeviceId;
+        this.pipeconf = pipeconf;
+    }
+
+    /**
+     * Expresses a PI table entry as an ONOS flow rule (PI criterion + PI table action).
+     *
+     * @param e        table entry
+     * @param deviceId device
+     * @param appId    owner application
+     * @return flow rule
+     */
+    public static FlowRule toFlowRule(PiTableEntry e, DeviceId deviceId, ApplicationId appId) {
+        TrafficSelector.Builder sel = DefaultTrafficSelector.builder();
+        if (!e.matchKey().fieldMatches().isEmpty()) {
+            PiCriterion.Builder c = PiCriterion.builder();
+            e.matchKey().fieldMatches().forEach(c::add);
+            sel.matchPi(c.build());
+        }
+        return DefaultFlowRule.builder().forDevice(deviceId).forTable(e.table()).fromApp(appId)
+                .withSelector(sel.build())
+                .withTreatment(DefaultTrafficTreatment.builder().piTableAction(e.action()).build())
+                .withPriority(e.priority().orElse(DEFAULT_PRIORITY)).makePermanent().build();
+    }
+
+    /**
+     * Reads a flow rule made by {@link #toFlowRule} back as a PI table entry.
+     *
+     * @param r flow rule
+     * @return table entry
+     * @throws PiTargetException if the rule is not expressed in PI terms
+     */
+    public static PiTableEntry toTableEntry(FlowRule r) throws PiTargetException {
+        if (!(r.table() instanceof PiTableId)) {
+            throw new PiTargetException("flow rule " + r.id() + " is not in a PI table");
+        }
+        PiMatchKey.Builder key = PiMatchKey.builder();
+        for (Criterion c : r.selector().criteria()) {
+            if (!(c instanceof PiCriterion)) {
+                throw new PiTargetException("flow rule " + r.id() + " has a non-PI criterion " + c);
+            }
+            ((PiCriterion) c).fieldMatches().forEach(key::addFieldMatch);
+        }
+        List<Instruction> ins = r.treatment().allInstructions();
+        if (ins.size() != 1 || !(ins.get(0) instanceof PiInstruction)) {
+            throw new PiTargetException("flow rule " + r.id() + " has no single PI action: " + ins);
+        }
+        PiTableEntry.Builder b = PiTableEntry.builder().forTable((PiTableId) r.table())
+                .withMatchKey(r.selector().criteria().isEmpty() ? PiMatchKey.EMPTY : key.build())
+                .withAction(((PiInstruction) ins.get(0)).action());
+        boolean needsPriority = r.selector().criteria().stream()
+                .flatMap(c -> ((PiCriterion) c).fieldMatches().stream())
+                .anyMatch(m -> m.type() == org.onosproject.net.pi.model.PiMatchType.TERNARY
+                        || m.type() == org.onosproject.net.pi.model.PiMatchType.RANGE);
+        if (needsPriority) {
+            b.withPriority(r.priority());
+        }
+        return b.build();
+    }
+
+    @Override
+    public void write(Collection<? extends PiEntity> entities) throws PiTargetException {
+        List<FlowRule> rules = new ArrayList<>();
+        List<PiEntity> direct = new ArrayList<>();
+        split(entities, rules, direct);
+        if (!rules.isEmpty()) {
+            flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
+        }
+        // Meter cells always exist (modify); action profile members and groups are new (insert): hupf
+        // deletes a slice's old ones first.
+        if (!direct.isEmpty()) {
+            P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
+            for (PiEntity e : direct) {
+                req.entity(e, e.piEntityType() == PiEntityType.METER_CELL_CONFIG
+                        ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
+            }
+            submit(req);
+        }
+    }
+
+    @Override
+    public void delete(Collection<? extends PiEntity> entities) throws PiTargetException {
+        List<FlowRule> rules = new ArrayList<>();
+        List<PiEntity> direct = new ArrayList<>();
+        split(entities, rules, direct);
+        if (!rules.isEmpty()) {
+            flowRules.removeFlowRules(rules.toArray(new FlowRule[0]));
+        }
+        if (!direct.isEmpty()) {
+            List<org.onosproject.net.pi.runtime.PiHandle> handles = new ArrayList<>();
+            direct.forEach(e -> handles.add(e.handle(deviceId)));
+            submit(client.write(p4DeviceId, pipeconf).delete(handles));
+        }
+    }
+
+    private void split(Collection<? extends PiEntity> entities, List<FlowRule> rules, List<PiEntity> direct) {
+        for (PiEntity e : entities) {
+            if (e.piEntityType() == PiEntityType.TABLE_ENTRY) {
+                rules.add(toFlowRule((PiTableEntry) e, deviceId, appId));
+            } else {
+                direct.add(e);
+            }
+        }
+    }
+
+    private static void submit(P4RuntimeWriteClient.WriteRequest req) throws PiTargetException {
+        P4RuntimeWriteClient.WriteResponse resp = req.submitSync();
+        if (!resp.isSuccess()) {
+            StringBuilder why = new StringBuilder("P4Runtime write failed:");
+            resp.failed().forEach(f -> why.append("\n  ").append(f.entityType()).append(' ')
+                    .append(f.status()).append(' ').append(f.explanation()));
+            throw new PiTargetException(why.toString());
+        }
+    }
+
+    @Override
+    public Collection<PiTableEntry> readTable(PiTableId table) throws PiTargetException {
+        List<PiTableEntry> out = new ArrayList<>();
+        for (FlowEntry r : flowRules.getFlowEntriesById(appId)) {
+            if (r.deviceId().equals(deviceId) && table.equals(r.table())) {
+                out.add(toTableEntry(r));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Collection<PiCounterCell> readCounter(PiCounterId counter, long index) throws PiTargetException {
+        P4RuntimeReadClient.ReadRequest req = client.read(p4DeviceId, pipeconf);
+        if (index < 0) {
+            req.counterCells(counter);
+        } else {
+            req.handle(PiCounterCellHandle.of(deviceId, PiCounterCellId.ofIndirect(counter, index)));
+        }
+        return read(req, PiCounterCell.class);
+    }
+
+    @Override
+    public Collection<PiMeterCellConfig> readMeter(PiMeterId meter) throws PiTargetException {
+        return read(client.read(p4DeviceId, pipeconf).meterCells(meter), PiMeterCellConfig.class);
+    }
+
+    @Override
+    public Collection<PiActionProfileMember> readMembers(PiActionProfileId profile) throws PiTargetException {
+        return read(client.read(p4DeviceId, pipeconf).actionProfileMembers(profile), PiActionProfileMember.class);
+    }
+
+    @Override
+    public Collection<PiActionProfileGroup> readGroups(PiActionProfileId profile) throws PiTargetException {
+        return read(client.read(p4DeviceId, pipeconf).actionProfileGroups(profile), PiActionProfileGroup.class);
+    }
+
+    private static <E extends PiEntity> Collection<E> read(P4RuntimeReadClient.ReadRequest req, Class<E> type)
+            throws PiTargetException {
+        P4RuntimeReadClient.ReadResponse resp = req.submitSync();
+        if (!resp.isSuccess()) {
+            throw new PiTargetException("P4Runtime read failed: " + resp.explanation(), resp.throwable());
+        }
+        return resp.all(type);
+    }
+}
