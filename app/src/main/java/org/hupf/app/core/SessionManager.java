@@ -1,0 +1,419 @@
+package org.hupf.app.core;
+
+import org.hupf.app.device.EntityKeys;
+import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.app.session.Pdr;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.RuleException;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.SessionStore;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfMeter;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Keeps devices in line with the session store: installs a session's entities when it is created or
+ * changed, removes what it no longer needs, and reconciles whole devices (re-applies what the store
+ * implies, removes what it does not). Shared entities (applications, tunnel peers) are reference-counted
+ * across sessions. Same code inside ONOS and in the standalone runner.
+ */
+public final class SessionManager {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
+
+    /** Install order: what others refer to first; removal runs in reverse. */
+    private static final List<UpfEntityType> ORDER = List.of(
+            UpfEntityType.INTERFACE, UpfEntityType.TUNNEL_PEER, UpfEntityType.APPLICATION,
+            UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
+            UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
+
+    private final SessionStore store;
+    private final SessionTranslator translator;
+    private final ResourcePool pool;
+    private final Supplier<Collection<HupfUpfDevice>> devices;
+    private final Ip4Address n3Address;
+    private final Map<Long, Set<UpfEntity>> sessionEntities = new HashMap<>();
+    private final Map<UpfEntity, Integer> refs = new HashMap<>();
+    private final Set<Long> usedTeids = new HashSet<>();
+    private final AtomicLong nextSeid = new AtomicLong(1);
+    private long nextTeid = 1;
+    private Set<UpfInterface> interfaces = Set.of();
+    private final AtomicLong deviceErrors = new AtomicLong();
+
+    /**
+     * Creates a manager and loads the sessions already in the store (after an app restart).
+     *
+     * @param store      session store
+     * @param translator translator
+     * @param pool       resource pool
+     * @param devices    the devices to program, read at every use
+     * @param n3Address  address answered for F-TEID CHOOSE
+     */
+    public SessionManager(SessionStore store, SessionTranslator translator, ResourcePool pool,
+                          Supplier<Collection<HupfUpfDevice>> devices, Ip4Address n3Address) {
+        this.store = store;
+        this.translator = translator;
+        this.pool = pool;
+        this.devices = devices;
+        this.n3Address = n3Address;
+        Collection<PfcpSession> stored = store.all();
+        pool.rebuild(stored);
+        for (PfcpSession s : stored) {
+            nextSeid.accumulateAndGet(s.upSeid + 1, Math::max);
+            s.pdrs.values().forEach(p -> {
+                if (p.teid != null && p.choose) {
+                    usedTeids.add(p.teid);
+                }
+            });
+            try {
+                track(s.upSeid, translator.translate(s, pool.begin(s.allocations)));
+            } catch (RuleException e) {
+                log.error("stored session {} no longer translates: {}", s.upSeid, e.getMessage());
+            }
+        }
+    }
+
+    /** @return the N3 address F-TEIDs are allocated on */
+    public Ip4Address n3Address() {
+        return n3Address;
+    }
+
+    /**
+     * Sets the UPF interfaces (N3 prefixes, UE pools) every device needs, and installs them.
+     *
+     * @param ifaces interfaces
+     */
+    public synchronized void setInterfaces(Set<UpfInterface> ifaces) {
+        Set<UpfInterface> old = interfaces;
+        interfaces = Set.copyOf(ifaces);
+        program(new LinkedHashSet<>(interfaces), new LinkedHashSet<>(old));
+    }
+
+    /**
+     * Creates a session: allocates its SEID and CHOOSE F-TEIDs, installs its entities, stores it.
+     *
+     * @param draft session with upSeid 0
+     * @return the stored session
+     * @throws RuleException if it cannot be translated or resources ran out
+     */
+    public synchronized PfcpSession establish(PfcpSession draft) throws RuleException {
+        long seid = nextSeid.getAndIncrement();
+        PfcpSession s = new PfcpSession(seid, draft.cpSeid, draft.cpAddress, draft.nodeId, draft.pdrs, draft.fars,
+                                        draft.qers, draft.urrs, Map.of());
+        return install(s, null);
+    }
+
+    /**
+     * Replaces a session's rules.
+     *
+     * @param edited session with the new rules and its current allocations
+     * @return the stored session
+     * @throws RuleException if the new rules cannot be installed; the old session stays
+     */
+    public synchronized PfcpSession modify(PfcpSession edited) throws RuleException {
+        PfcpSession old = store.get(edited.upSeid);
+        if (old == null) {
+            throw new RuleException(Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session " + edited.upSeid);
+        }
+        return install(edited, old);
+    }
+
+    private PfcpSession install(PfcpSession s, PfcpSession old) throws RuleException {
+        Set<Long> newTeids = new HashSet<>();
+        PfcpSession chosen = chooseFteids(s, old, newTeids);
+        ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
+        Set<UpfEntity> entities;
+        try {
+            entities = translator.translate(chosen, a);
+        } catch (RuleException e) {
+            pool.abort(a);
+            usedTeids.removeAll(newTeids);
+            throw e;
+        }
+        PfcpSession stored = chosen.with(chosen.pdrs, chosen.fars, chosen.qers, chosen.urrs, pool.commit(a));
+        if (old != null) {
+            releaseTeids(old, stored);
+        }
+        store.put(stored);
+        Set<UpfEntity> previous = sessionEntities.getOrDefault(s.upSeid, Set.of());
+        track(s.upSeid, entities);
+        program(entities, previous);
+        return stored;
+    }
+
+    /** Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications. */
+    private PfcpSession chooseFteids(PfcpSession s, PfcpSession old, Set<Long> newTeids) throws RuleException {
+        Map<Integer, Pdr> pdrs = new HashMap<>(s.pdrs);
+        Map<Integer, Long> byChooseId = new HashMap<>();
+        if (old != null) {
+            for (Pdr p : old.pdrs.values()) {
+                if (p.choose && p.chooseId != null && p.teid != null) {
+                    byChooseId.put(p.chooseId, p.teid);
+                }
+            }
+        }
+        List<Pdr> ordered = new ArrayList<>(pdrs.values());
+        ordered.sort(Comparator.comparingInt(p -> p.pdrId));
+        for (Pdr p : ordered) {
+            if (!p.choose || p.teid != null) {
+                continue;
+            }
+            Pdr prior = old == null ? null : old.pdrs.get(p.pdrId);
+            Long teid = prior != null && prior.choose && prior.teid != null && prior.chooseId == p.chooseId
+                    ? prior.teid : p.chooseId == null ? null : byChooseId.get(p.chooseId);
+            if (teid == null) {
+                teid = allocateTeid();
+                newTeids.add(teid);
+                if (p.chooseId != null) {
+                    byChooseId.put(p.chooseId, teid);
+                }
+            }
+            pdrs.put(p.pdrId, p.withFteid(teid, n3Address));
+        }
+        return s.with(pdrs, s.fars, s.qers, s.urrs, s.allocations);
+    }
+
+    private long allocateTeid() throws RuleException {
+        for (long i = 0; i < 0xFFFFFFFFL; i++) {
+            long t = nextTeid;
+            nextTeid = nextTeid == 0xFFFFFFFFL ? 1 : nextTeid + 1;
+            if (usedTeids.add(t)) {
+                return t;
+            }
+        }
+        throw new RuleException(Cause.NO_RESOURCES_AVAILABLE, -1, 0, "no free TEID");
+    }
+
+    private void releaseTeids(PfcpSession old, PfcpSession current) {
+        Set<Long> keep = new HashSet<>();
+        if (current != null) {
+            current.pdrs.values().forEach(p -> keep.add(p.teid));
+        }
+        for (Pdr p : old.pdrs.values()) {
+            if (p.choose && p.teid != null && !keep.contains(p.teid)) {
+                usedTeids.remove(p.teid);
+            }
+        }
+    }
+
+    /**
+     * Deletes a session and the entities only it needed.
+     *
+     * @param upSeid local SEID
+     * @return the deleted session, or null if unknown
+     */
+    public synchronized PfcpSession delete(long upSeid) {
+        PfcpSession s = store.remove(upSeid);
+        if (s == null) {
+            return null;
+        }
+        pool.releaseAll(s.allocations);
+        releaseTeids(s, null);
+        Set<UpfEntity> previous = sessionEntities.getOrDefault(upSeid, Set.of());
+        track(upSeid, Set.of());
+        program(Set.of(), previous);
+        return s;
+    }
+
+    /**
+     * Deletes every session of a CP function (association release, or the peer restarted).
+     *
+     * @param nodeId CP Node ID
+     * @return number of sessions deleted
+     */
+    public synchronized int deleteByNode(String nodeId) {
+        int n = 0;
+        for (PfcpSession s : store.all()) {
+            if (s.nodeId.equals(nodeId)) {
+                delete(s.upSeid);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Updates the reference counts for a session's new entity set. */
+    private void track(long upSeid, Set<UpfEntity> entities) {
+        Set<UpfEntity> old = sessionEntities.getOrDefault(upSeid, Set.of());
+        for (UpfEntity e : old) {
+            refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1);
+        }
+        for (UpfEntity e : entities) {
+            refs.merge(e, 1, Integer::sum);
+        }
+        if (entities.isEmpty()) {
+            sessionEntities.remove(upSeid);
+        } else {
+            sessionEntities.put(upSeid, Set.copyOf(entities));
+        }
+    }
+
+    /** Applies what is new and removes what no session or interface needs any more. */
+    private void program(Set<UpfEntity> wanted, Set<UpfEntity> previous) {
+        Set<Object> wantedKeys = new HashSet<>();
+        wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
+        List<UpfEntity> removals = new ArrayList<>();
+        for (UpfEntity e : previous) {
+            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)
+                    && !wantedKeys.contains(EntityKeys.key(e))) {
+                removals.add(e);
+            }
+        }
+        List<UpfEntity> additions = new ArrayList<>();
+        for (UpfEntity e : wanted) {
+            if (!previous.contains(e)) {
+                additions.add(e);
+            }
+        }
+        additions.sort(Comparator.comparingInt(e -> ORDER.indexOf(e.type())));
+        removals.sort(Comparator.comparingInt(e -> -ORDER.indexOf(e.type())));
+        for (HupfUpfDevice d : devices.get()) {
+            for (UpfEntity e : removals) {
+                deviceCall(d, e, false);
+            }
+            for (UpfEntity e : additions) {
+                deviceCall(d, e, true);
+            }
+        }
+    }
+
+    private void deviceCall(HupfUpfDevice d, UpfEntity e, boolean apply) {
+        try {
+            if (apply) {
+                d.apply(e);
+            } else if (e instanceof UpfMeter) {
+                d.apply(UpfMeter.resetMeter(((UpfMeter) e).meterType(), ((UpfMeter) e).cellId()));
+            } else {
+                d.delete(e);
+            }
+        } catch (UpfProgrammableException ex) {
+            deviceErrors.incrementAndGet();
+            log.warn("{} {} on {} failed (reconciliation will retry): {}", apply ? "apply" : "delete", e, d,
+                     ex.getMessage());
+        }
+    }
+
+    /**
+     * Makes every device hold exactly what the store and the interfaces imply: re-applies missing or
+     * different entities, removes entities nobody needs. Run periodically and after device or app events.
+     *
+     * @return number of device operations performed
+     */
+    public synchronized int reconcile() {
+        Set<UpfEntity> desired = new LinkedHashSet<>(interfaces);
+        desired.addAll(refs.keySet());
+        int ops = 0;
+        for (HupfUpfDevice d : devices.get()) {
+            ops += reconcile(d, desired);
+        }
+        return ops;
+    }
+
+    private int reconcile(HupfUpfDevice d, Set<UpfEntity> desired) {
+        int ops = 0;
+        for (int i = ORDER.size() - 1; i >= 0; i--) {
+            UpfEntityType type = ORDER.get(i);
+            Collection<? extends UpfEntity> present;
+            try {
+                present = d.readAll(type);
+            } catch (UpfProgrammableException e) {
+                deviceErrors.incrementAndGet();
+                log.warn("reading {} from {} failed: {}", type, d, e.getMessage());
+                return ops;
+            }
+            for (UpfEntity e : present) {
+                boolean resetMeter = e instanceof UpfMeter && ((UpfMeter) e).isReset();
+                if (!desired.contains(e) && !resetMeter) {
+                    deviceCall(d, e, false);
+                    ops++;
+                }
+            }
+        }
+        for (UpfEntityType type : ORDER) {
+            Set<UpfEntity> present;
+            try {
+                present = new HashSet<>(d.readAll(type));
+            } catch (UpfProgrammableException e) {
+                deviceErrors.incrementAndGet();
+                return ops;
+            }
+            for (UpfEntity e : desired) {
+                if (e.type() == type && !present.contains(e)) {
+                    deviceCall(d, e, true);
+                    ops++;
+                }
+            }
+        }
+        return ops;
+    }
+
+    /**
+     * Reads a counter cell summed over every device (a session may be served by switch and backend).
+     *
+     * @param cellId counter index
+     * @return summed counter
+     */
+    public UpfCounter readCounter(int cellId) {
+        long ip = 0;
+        long ib = 0;
+        long ep = 0;
+        long eb = 0;
+        for (HupfUpfDevice d : devices.get()) {
+            try {
+                UpfCounter c = d.readCounter(cellId);
+                ip += c.ingressPkts();
+                ib += c.ingressBytes();
+                ep += c.egressPkts();
+                eb += c.egressBytes();
+            } catch (UpfProgrammableException e) {
+                deviceErrors.incrementAndGet();
+                log.warn("reading counter {} from {} failed: {}", cellId, d, e.getMessage());
+            }
+        }
+        return UpfCounter.builder().withCellId(cellId).setIngress(ip, ib).setEgress(ep, eb).build();
+    }
+
+    /**
+     * Returns the entities one session needs.
+     *
+     * @param upSeid local SEID
+     * @return entities
+     */
+    public synchronized Set<UpfEntity> entities(long upSeid) {
+        return sessionEntities.getOrDefault(upSeid, Set.of());
+    }
+
+    public SessionStore store() {
+        return store;
+    }
+
+    /** @return device calls that failed since start */
+    public long deviceErrors() {
+        return deviceErrors.get();
+    }
+
+    /** @return distinct entities the store implies (without interfaces) */
+    public synchronized int entityCount() {
+        return refs.size();
+    }
+}

@@ -1,0 +1,329 @@
+package org.hupf.app.pfcp;
+
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.app.pfcp.codec.DecodeException;
+import org.hupf.app.pfcp.codec.Ie;
+import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.codec.MessageType;
+import org.hupf.app.pfcp.codec.PfcpCodec;
+import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.session.Far;
+import org.hupf.app.session.Pdr;
+import org.hupf.app.session.PfcpSession;
+import org.onlab.packet.Ip4Address;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The PFCP (N4) agent: a UDP socket, the request handler, and the requests hupf originates itself
+ * (heartbeats to associated peers, Session Report Requests for usage and downlink data), which are
+ * retransmitted every T1 up to N1 times.
+ */
+public final class PfcpAgent implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(PfcpAgent.class);
+    private static final int MAX_DATAGRAM = 65535;
+    /** Report Type bits (§8.2.21). */
+    private static final int DLDR = 0x01;
+    private static final int USAR = 0x02;
+
+    private final PfcpConfig config;
+    private final SessionManager sessions;
+    private final PfcpStats stats = new PfcpStats();
+    private final UsageReporter usage;
+    private final PfcpHandler handler;
+    private final DatagramSocket socket;
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
+            r -> new Thread(r, "hupf-pfcp-timers"));
+    private final Thread receiver;
+    private final AtomicInteger sequence = new AtomicInteger(1);
+    private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
+    /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
+    private final Set<String> notified = ConcurrentHashMap.newKeySet();
+    private volatile boolean running = true;
+
+    private static final class Pending {
+        final InetSocketAddress peer;
+        final byte[] bytes;
+        final Consumer<PfcpMessage> onResponse;
+        int attempts = 1;
+        long nextMillis;
+
+        Pending(InetSocketAddress peer, byte[] bytes, Consumer<PfcpMessage> onResponse, long nextMillis) {
+            this.peer = peer;
+            this.bytes = bytes;
+            this.onResponse = onResponse;
+            this.nextMillis = nextMillis;
+        }
+    }
+
+    /**
+     * Binds the socket and starts the agent.
+     *
+     * @param config   settings
+     * @param sessions session manager
+     * @throws SocketException if the address cannot be bound
+     */
+    public PfcpAgent(PfcpConfig config, SessionManager sessions) throws SocketException {
+        this.config = config;
+        this.sessions = sessions;
+        this.usage = new UsageReporter(sessions, System::currentTimeMillis);
+        long recovery = System.currentTimeMillis() / 1000 + UsageReporter.NTP_OFFSET;
+        this.handler = new PfcpHandler(config, sessions, usage, recovery, stats);
+        this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
+        this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");
+        receiver.setDaemon(true);
+        receiver.start();
+        timers.scheduleWithFixedDelay(this::tick, config.reportTickMillis, config.reportTickMillis,
+                                      TimeUnit.MILLISECONDS);
+        if (config.heartbeatIntervalMillis > 0) {
+            timers.scheduleWithFixedDelay(this::heartbeats, config.heartbeatIntervalMillis,
+                                          config.heartbeatIntervalMillis, TimeUnit.MILLISECONDS);
+        }
+        log.info("PFCP agent on {}:{} as Node ID {}", config.listenAddress, socket.getLocalPort(), config.nodeId);
+    }
+
+    /** @return the bound UDP port (useful when configured as 0) */
+    public int port() {
+        return socket.getLocalPort();
+    }
+
+    public PfcpStats stats() {
+        return stats;
+    }
+
+    public Collection<Association> associations() {
+        return handler.associations();
+    }
+
+    private void receiveLoop() {
+        byte[] buf = new byte[MAX_DATAGRAM];
+        while (running) {
+            DatagramPacket p = new DatagramPacket(buf, buf.length);
+            try {
+                socket.receive(p);
+            } catch (IOException e) {
+                if (running) {
+                    log.warn("PFCP receive failed: {}", e.getMessage());
+                }
+                continue;
+            }
+            InetSocketAddress peer = (InetSocketAddress) p.getSocketAddress();
+            try {
+                if (isResponseToUs(buf, p.getLength())) {
+                    onResponse(peer, buf, p.getLength());
+                    continue;
+                }
+                byte[] out = handler.handle(peer, buf, p.getLength(), System.currentTimeMillis());
+                if (out != null) {
+                    send(peer, out);
+                }
+            } catch (RuntimeException e) {
+                // A bug must cost one message, never the agent.
+                stats.inc("error.internal");
+                log.error("internal error handling a message from {}", peer, e);
+            }
+        }
+    }
+
+    private static boolean isResponseToUs(byte[] buf, int len) {
+        return len >= 2 && (buf[1] == MessageType.HEARTBEAT_RESPONSE || buf[1] == MessageType.SESSION_REPORT_RESPONSE);
+    }
+
+    private void onResponse(InetSocketAddress peer, byte[] buf, int len) {
+        try {
+            PfcpMessage m = PfcpCodec.decode(buf, len);
+            Pending p = pending.remove(m.sequence());
+            if (p == null || !p.peer.equals(peer)) {
+                stats.inc("drop.unmatched_response");
+                return;
+            }
+            stats.inc("rx." + m.type());
+            p.onResponse.accept(m);
+        } catch (DecodeException e) {
+            stats.inc("drop.malformed_response");
+            log.warn("dropped malformed response from {}: {}", peer, e.getMessage());
+        }
+    }
+
+    private void send(InetSocketAddress peer, byte[] bytes) {
+        try {
+            socket.send(new DatagramPacket(bytes, bytes.length, peer));
+        } catch (IOException e) {
+            stats.inc("error.send");
+            log.warn("PFCP send to {} failed: {}", peer, e.getMessage());
+        }
+    }
+
+    private int nextSequence() {
+        return sequence.getAndUpdate(s -> s >= PfcpMessage.MAX_SEQUENCE ? 1 : s + 1);
+    }
+
+    private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse) {
+        byte[] bytes = PfcpCodec.encode(m);
+        pending.put(m.sequence(), new Pending(peer, bytes, onResponse, System.currentTimeMillis() + config.t1Millis));
+        stats.inc("tx." + m.type());
+        send(peer, bytes);
+    }
+
+    private void tick() {
+        try {
+            long now = System.currentTimeMillis();
+            handler.evictResponses(now);
+            retransmit(now);
+            rearmNotifications();
+            for (UsageReporter.Due d : usage.due(sessions.store().all())) {
+                sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
+                        usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
+            }
+        } catch (RuntimeException e) {
+            stats.inc("error.internal");
+            log.error("PFCP timer failed", e);
+        }
+    }
+
+    private void retransmit(long now) {
+        for (Map.Entry<Integer, Pending> e : pending.entrySet()) {
+            Pending p = e.getValue();
+            if (p.nextMillis > now) {
+                continue;
+            }
+            if (p.attempts >= config.n1) {
+                pending.remove(e.getKey());
+                stats.inc("timeout");
+                log.warn("no response from {} to request seq {} after {} attempts", p.peer, e.getKey(), p.attempts);
+                continue;
+            }
+            p.attempts++;
+            p.nextMillis = now + config.t1Millis;
+            stats.inc("tx.retransmission");
+            send(p.peer, p.bytes);
+        }
+    }
+
+    private void heartbeats() {
+        for (Association a : handler.associations()) {
+            request(a.peer, PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, nextSequence(),
+                                             List.of(handler.recovery())), m -> {
+                Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
+                try {
+                    if (ts != null) {
+                        handler.peerRecovery(a, ts.reader().u32());
+                    }
+                } catch (DecodeException e) {
+                    log.warn("bad Recovery Time Stamp from {}: {}", a, e.getMessage());
+                }
+            });
+        }
+    }
+
+    private Association associationOf(PfcpSession s) {
+        for (Association a : handler.associations()) {
+            if (a.nodeId.equals(s.nodeId)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private void sessionReport(PfcpSession s, List<Ie> ies) {
+        Association a = associationOf(s);
+        if (a == null) {
+            stats.inc("drop.report_without_association");
+            return;
+        }
+        request(a.peer, PfcpMessage.session(MessageType.SESSION_REPORT_REQUEST, s.cpSeid, nextSequence(), ies), m -> {
+            Ie cause = m.ie(IeType.CAUSE);
+            try {
+                if (cause != null && cause.reader().u8() == Cause.SESSION_CONTEXT_NOT_FOUND) {
+                    log.warn("CP function {} no longer knows session {}: deleting it", a, s.upSeid);
+                    sessions.delete(s.upSeid);
+                    usage.forget(s.upSeid);
+                }
+            } catch (DecodeException e) {
+                log.warn("bad Cause in Session Report Response from {}", a);
+            }
+        });
+    }
+
+    /**
+     * Reports buffered downlink data for a UE to its CP function (a DOWNLINK_BUFFER packet-in, or the
+     * backend's notification). Sent once per buffering episode: a later modification of the FAR re-arms it.
+     *
+     * @param ue UE address of the buffered packet
+     * @return true if a Downlink Data Report was sent
+     */
+    public boolean notifyDownlinkData(Ip4Address ue) {
+        for (PfcpSession s : sessions.store().all()) {
+            for (Pdr p : s.pdrs.values()) {
+                Far far = p.farId == null ? null : s.fars.get(p.farId);
+                if (p.isUplink() || !ue.equals(p.ueAddress) || far == null || !far.buffers() || !far.notifiesCp()) {
+                    continue;
+                }
+                if (!notified.add(s.upSeid + "/" + p.pdrId)) {
+                    return false;
+                }
+                sessionReport(s, List.of(Ie.u8(IeType.REPORT_TYPE, DLDR),
+                        Ie.grouped(IeType.DOWNLINK_DATA_REPORT, Ie.u16(IeType.PDR_ID, p.pdrId))));
+                return true;
+            }
+        }
+        stats.inc("drop.ddn_without_buffering_session");
+        return false;
+    }
+
+    /** Re-arms downlink data reports for PDRs whose FAR no longer buffers. */
+    private void rearmNotifications() {
+        Set<String> still = new HashSet<>();
+        for (PfcpSession s : sessions.store().all()) {
+            for (Pdr p : s.pdrs.values()) {
+                Far far = p.farId == null ? null : s.fars.get(p.farId);
+                if (far != null && far.buffers()) {
+                    still.add(s.upSeid + "/" + p.pdrId);
+                }
+            }
+        }
+        notified.retainAll(still);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        timers.shutdownNow();
+        socket.close();
+        try {
+            receiver.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return snapshot of outstanding requests (for tests and stats) */
+    public int outstandingRequests() {
+        return pending.size();
+    }
+
+    /** @return the sessions known, for CLI and REST */
+    public List<PfcpSession> sessions() {
+        return new ArrayList<>(sessions.store().all());
+    }
+}

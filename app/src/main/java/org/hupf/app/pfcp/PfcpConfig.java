@@ -1,0 +1,42 @@
+package org.hupf.app.pfcp;
+
+import java.util.Set;
+
+/**
+ * PFCP agent settings (from netcfg inside ONOS, from the command line standalone).
+ */
+public final class PfcpConfig {
+
+    /** The PFCP port (TS 29.244 §7.1). */
+    public static final int PFCP_PORT = 8805;
+
+    public final String listenAddress;
+    public final int port;
+    /** This UP function's Node ID (an IPv4 address or an FQDN). */
+    public final String nodeId;
+    /** Node IDs allowed to associate; empty allows none. */
+    public final Set<String> allowedPeers;
+    public final long heartbeatIntervalMillis;
+    /** T1 (retransmission timer) and N1 (attempts) for requests hupf sends. */
+    public final long t1Millis;
+    public final int n1;
+    /** How long answered requests are remembered for retransmissions. */
+    public final long responseCacheMillis;
+    /** How often URRs are checked for periodic and threshold reports. */
+    public final long reportTickMillis;
+
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public PfcpConfig(String listenAddress, int port, String nodeId, Set<String> allowedPeers,
+                      long heartbeatIntervalMillis, long t1Millis, int n1, long responseCacheMillis,
+                      long reportTickMillis) {
+        this.listenAddress = listenAddress;
+        this.port = port;
+        this.nodeId = nodeId;
+        this.allowedPeers = Set.copyOf(allowedPeers);
+        this.heartbeatIntervalMillis = heartbeatIntervalMillis;
+        this.t1Millis = t1Millis;
+        this.n1 = n1;
+        this.responseCacheMillis = responseCacheMillis;
+        this.reportTickMillis = reportTickMillis;
+    }
+}

@@ -1,0 +1,392 @@
+package org.hupf.app.pfcp;
+
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.app.pfcp.codec.DecodeException;
+import org.hupf.app.pfcp.codec.Ie;
+import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.MessageType;
+import org.hupf.app.pfcp.codec.PfcpCodec;
+import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.session.Pdr;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.RuleException;
+import org.hupf.app.session.SessionEditor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The request side of the PFCP agent, without sockets: one datagram in, at most one datagram out.
+ * Implements association handling with a Node-ID allowlist, recovery (a restarted peer's sessions are
+ * deleted), the session procedures, the response cache that answers retransmissions, and the error
+ * handling of TS 29.244 §7.6 (each malformed request answered with its cause or dropped and logged).
+ */
+public final class PfcpHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(PfcpHandler.class);
+    /** UP Function Features octet 5: FTUP (the UP function allocates F-TEIDs). */
+    private static final int UP_FEATURES = 0x0010;
+
+    private final PfcpConfig config;
+    private final SessionManager sessions;
+    private final UsageReporter usage;
+    private final long recoveryTimeStamp;
+    private final PfcpStats stats;
+    private final Map<String, Association> associations = new ConcurrentHashMap<>();
+    private final Map<String, CachedResponse> responseCache = new ConcurrentHashMap<>();
+
+    private static final class CachedResponse {
+        final byte[] bytes;
+        final long atMillis;
+
+        CachedResponse(byte[] bytes, long atMillis) {
+            this.bytes = bytes;
+            this.atMillis = atMillis;
+        }
+    }
+
+    /**
+     * Creates a handler.
+     *
+     * @param config            agent settings
+     * @param sessions          session manager
+     * @param usage             usage reporter
+     * @param recoveryTimeStamp this UP function's start time, NTP seconds
+     * @param stats             counters
+     */
+    public PfcpHandler(PfcpConfig config, SessionManager sessions, UsageReporter usage, long recoveryTimeStamp,
+                       PfcpStats stats) {
+        this.config = config;
+        this.sessions = sessions;
+        this.usage = usage;
+        this.recoveryTimeStamp = recoveryTimeStamp;
+        this.stats = stats;
+    }
+
+    public Collection<Association> associations() {
+        return new ArrayList<>(associations.values());
+    }
+
+    /**
+     * Handles one datagram.
+     *
+     * @param peer sender
+     * @param buf  datagram
+     * @param len  bytes received
+     * @param now  current time, ms
+     * @return the response to send back, or null
+     */
+    public byte[] handle(InetSocketAddress peer, byte[] buf, int len, long now) {
+        stats.inc("rx");
+        PfcpCodec.Header h;
+        try {
+            h = PfcpCodec.header(buf, len);
+        } catch (DecodeException e) {
+            stats.inc("drop.truncated_header");
+            log.warn("dropped datagram from {}: {}", peer, e.getMessage());
+            return null;
+        }
+        if (h.version != PfcpCodec.VERSION) {
+            stats.inc("tx.version_not_supported");
+            log.warn("PFCP version {} from {}: answering Version Not Supported", h.version, peer);
+            return PfcpCodec.encode(PfcpMessage.node(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, h.sequence, List.of()));
+        }
+        if (!MessageType.isKnownRequest(h.type) || h.type == MessageType.SESSION_REPORT_REQUEST) {
+            stats.inc("drop.unexpected_type");
+            log.warn("dropped message type {} seq {} from {}: not a request hupf serves", h.type, h.sequence, peer);
+            return null;
+        }
+        String cacheKey = peer + "/" + h.sequence + "/" + h.type;
+        CachedResponse cached = responseCache.get(cacheKey);
+        if (cached != null) {
+            stats.inc("rx.retransmission");
+            return cached.bytes;
+        }
+        PfcpMessage response;
+        try {
+            PfcpMessage req = PfcpCodec.decode(buf, len);
+            response = dispatch(peer, req, now);
+        } catch (DecodeException e) {
+            response = malformed(peer, h, e);
+        }
+        if (response == null) {
+            return null;
+        }
+        byte[] out = PfcpCodec.encode(response);
+        responseCache.put(cacheKey, new CachedResponse(out, now));
+        stats.inc("tx." + response.type());
+        return out;
+    }
+
+    /**
+     * Forgets cached responses older than the configured time.
+     *
+     * @param now current time, ms
+     */
+    public void evictResponses(long now) {
+        responseCache.values().removeIf(c -> now - c.atMillis > config.responseCacheMillis);
+    }
+
+    /** Answers a request that failed to decode with the response its type calls for (§7.6.2). */
+    private PfcpMessage malformed(InetSocketAddress peer, PfcpCodec.Header h, DecodeException e) {
+        stats.inc("reject.cause_" + e.kind().cause());
+        log.warn("malformed message type {} seq {} from {}: {}", h.type, h.sequence, peer, e.getMessage());
+        if (h.type == MessageType.HEARTBEAT_REQUEST) {
+            // A Heartbeat Response has no Cause (§7.4.2.2): only the Recovery Time Stamp.
+            return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, h.sequence, List.of(recovery()));
+        }
+        List<Ie> ies = new ArrayList<>();
+        boolean session = MessageType.isSessionMessage(h.type);
+        if (!session || h.type == MessageType.SESSION_ESTABLISHMENT_REQUEST) {
+            ies.add(nodeId());
+        }
+        ies.add(Ie.u8(IeType.CAUSE, e.kind().cause()));
+        if (e.ieType() != 0) {
+            ies.add(Ie.u16(IeType.OFFENDING_IE, e.ieType()));
+        }
+        if (h.type == MessageType.ASSOCIATION_SETUP_REQUEST) {
+            ies.add(recovery());
+        }
+        if (!session) {
+            return PfcpMessage.node(h.type + 1, h.sequence, ies);
+        }
+        PfcpSession s = h.type == MessageType.SESSION_ESTABLISHMENT_REQUEST ? null : sessions.store().get(h.seid);
+        return PfcpMessage.session(h.type + 1, s == null ? 0 : s.cpSeid, h.sequence, ies);
+    }
+
+    private PfcpMessage dispatch(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
+        switch (req.type()) {
+            case MessageType.HEARTBEAT_REQUEST:
+                return heartbeat(peer, req);
+            case MessageType.ASSOCIATION_SETUP_REQUEST:
+                return associationSetup(peer, req, now);
+            case MessageType.ASSOCIATION_UPDATE_REQUEST:
+                return associationUpdate(req);
+            case MessageType.ASSOCIATION_RELEASE_REQUEST:
+                return associationRelease(req);
+            case MessageType.SESSION_ESTABLISHMENT_REQUEST:
+                return establish(peer, req);
+            case MessageType.SESSION_MODIFICATION_REQUEST:
+                return modify(req);
+            default:
+                return delete(req);
+        }
+    }
+
+    Ie nodeId() {
+        return (config.nodeId.matches("[0-9.]+") ? new IeValues.NodeId(IeValues.NodeId.IPV4, config.nodeId)
+                : new IeValues.NodeId(IeValues.NodeId.FQDN, config.nodeId)).toIe();
+    }
+
+    Ie recovery() {
+        return Ie.u32(IeType.RECOVERY_TIME_STAMP, recoveryTimeStamp);
+    }
+
+    private PfcpMessage heartbeat(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
+        long ts = req.require(IeType.RECOVERY_TIME_STAMP).reader().u32();
+        for (Association a : associations.values()) {
+            if (a.peer.getAddress().equals(peer.getAddress())) {
+                peerRecovery(a, ts);
+            }
+        }
+        return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, req.sequence(), List.of(recovery()));
+    }
+
+    /**
+     * Acts on a peer's Recovery Time Stamp: a new one means the peer restarted and lost its sessions.
+     *
+     * @param a  association
+     * @param ts the peer's Recovery Time Stamp
+     */
+    void peerRecovery(Association a, long ts) {
+        if (ts != a.recoveryTimeStamp) {
+            int n = sessions.deleteByNode(a.nodeId);
+            usage.forgetNode(a.nodeId);
+            associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
+            stats.inc("peer_restart");
+            log.warn("CP function {} restarted (recovery {} -> {}): deleted its {} sessions", a, a.recoveryTimeStamp,
+                     ts, n);
+        }
+    }
+
+    private PfcpMessage associationResponse(int type, int seq, int cause, boolean withRecovery) {
+        List<Ie> ies = new ArrayList<>(List.of(nodeId(), Ie.u8(IeType.CAUSE, cause)));
+        if (withRecovery) {
+            ies.add(recovery());
+            if (cause == Cause.REQUEST_ACCEPTED) {
+                ies.add(IeValues.flagsIe(IeType.UP_FUNCTION_FEATURES, UP_FEATURES, 2));
+            }
+        }
+        if (cause != Cause.REQUEST_ACCEPTED) {
+            stats.inc("reject.cause_" + cause);
+        }
+        return PfcpMessage.node(type, seq, ies);
+    }
+
+    private PfcpMessage associationSetup(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
+        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
+        long ts = req.require(IeType.RECOVERY_TIME_STAMP).reader().u32();
+        if (!config.allowedPeers.contains(node.value)) {
+            log.warn("association setup from {} ({}) refused: Node ID not in the allowlist", node, peer);
+            return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_REJECTED,
+                                       true);
+        }
+        Association old = associations.get(node.value);
+        if (old != null) {
+            peerRecovery(old, ts);
+        }
+        associations.put(node.value, new Association(node.value, peer, ts, now));
+        log.info("PFCP association with {} at {}", node, peer);
+        return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
+                                   true);
+    }
+
+    private PfcpMessage associationUpdate(PfcpMessage req) throws DecodeException {
+        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
+        int cause = associations.containsKey(node.value) ? Cause.REQUEST_ACCEPTED
+                : Cause.NO_ESTABLISHED_PFCP_ASSOCIATION;
+        return associationResponse(MessageType.ASSOCIATION_UPDATE_RESPONSE, req.sequence(), cause, false);
+    }
+
+    private PfcpMessage associationRelease(PfcpMessage req) throws DecodeException {
+        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
+        if (associations.remove(node.value) == null) {
+            return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(),
+                                       Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
+        }
+        int n = sessions.deleteByNode(node.value);
+        usage.forgetNode(node.value);
+        log.info("PFCP association with {} released, {} sessions deleted", node, n);
+        return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
+                                   false);
+    }
+
+    private PfcpMessage sessionReject(int type, long cpSeid, int seq, RuleException e, boolean withNodeId) {
+        stats.inc("reject.cause_" + e.cause());
+        log.warn("session request type {} seq {} refused (cause {}): {}", type, seq, e.cause(), e.getMessage());
+        List<Ie> ies = new ArrayList<>();
+        if (withNodeId) {
+            ies.add(nodeId());
+        }
+        ies.add(Ie.u8(IeType.CAUSE, e.cause()));
+        if (e.ruleType() >= 0) {
+            ies.add(IeValues.FailedRuleId.of(e.ruleType(), e.ruleId()).toIe());
+        }
+        return PfcpMessage.session(type, cpSeid, seq, ies);
+    }
+
+    private List<Ie> createdPdrs(PfcpSession s, PfcpSession before) {
+        List<Ie> out = new ArrayList<>();
+        for (Pdr p : s.pdrs.values()) {
+            Pdr prior = before == null ? null : before.pdrs.get(p.pdrId);
+            if (p.choose && p.teid != null && (prior == null || !p.teid.equals(prior.teid))) {
+                Inet4Address addr = (Inet4Address) p.tunnelAddress.toInetAddress();
+                out.add(Ie.grouped(IeType.CREATED_PDR, Ie.u16(IeType.PDR_ID, p.pdrId),
+                                   new IeValues.FTeid(p.teid, addr, false, null).toIe()));
+            }
+        }
+        return out;
+    }
+
+    private PfcpMessage establish(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
+        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
+        IeValues.FSeid cp = IeValues.FSeid.decode(req.require(IeType.F_SEID));
+        req.require(IeType.CREATE_PDR);
+        req.require(IeType.CREATE_FAR);
+        int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
+        if (!associations.containsKey(node.value)) {
+            return sessionReject(type, cp.seid, req.sequence(), new RuleException(
+                    Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node), true);
+        }
+        String cpAddress = cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
+        for (PfcpSession s : sessions.store().all()) {
+            if (s.cpSeid == cp.seid && s.cpAddress.equals(cpAddress)) {
+                return sessionReject(type, cp.seid, req.sequence(), new RuleException(
+                        Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + s.upSeid),
+                                     true);
+            }
+        }
+        try {
+            SessionEditor ed = new SessionEditor(null);
+            ed.apply(req.ies());
+            PfcpSession s = sessions.establish(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
+                                                               ed.fars(), ed.qers(), ed.urrs(), Map.of()));
+            List<Ie> ies = new ArrayList<>(List.of(nodeId(), Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED),
+                    new IeValues.FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(), null).toIe()));
+            ies.addAll(createdPdrs(s, null));
+            return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_RESPONSE, cp.seid, req.sequence(), ies);
+        } catch (RuleException e) {
+            return sessionReject(type, cp.seid, req.sequence(), e, true);
+        }
+    }
+
+    private PfcpMessage modify(PfcpMessage req) throws DecodeException {
+        int type = MessageType.SESSION_MODIFICATION_RESPONSE;
+        PfcpSession old = sessions.store().get(req.seid());
+        if (old == null) {
+            return sessionReject(type, 0, req.sequence(), new RuleException(
+                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
+        }
+        try {
+            SessionEditor ed = new SessionEditor(old);
+            ed.apply(req.ies());
+            List<Ie> reports = new ArrayList<>();
+            for (Ie q : req.all(IeType.QUERY_URR)) {
+                long urrId = q.require(IeType.URR_ID).reader().u32();
+                if (old.urrs.containsKey(urrId)) {
+                    reports.add(usage.report(old, old.urrs.get(urrId), IeType.USAGE_REPORT_MODIFICATION,
+                                             UsageReporter.IMMER));
+                }
+            }
+            for (Long removed : old.urrs.keySet()) {
+                if (!ed.urrs().containsKey(removed)) {
+                    reports.add(usage.report(old, old.urrs.get(removed), IeType.USAGE_REPORT_MODIFICATION,
+                                             UsageReporter.TERMR));
+                }
+            }
+            Ie cpFseid = req.ie(IeType.F_SEID);
+            long cpSeid = old.cpSeid;
+            String cpAddress = old.cpAddress;
+            if (cpFseid != null) {
+                IeValues.FSeid f = IeValues.FSeid.decode(cpFseid);
+                cpSeid = f.seid;
+                cpAddress = f.ipv4 != null ? f.ipv4.getHostAddress() : cpAddress;
+            }
+            PfcpSession edited = new PfcpSession(old.upSeid, cpSeid, cpAddress, old.nodeId, ed.pdrs(), ed.fars(),
+                                                 ed.qers(), ed.urrs(), old.allocations);
+            PfcpSession s = sessions.modify(edited);
+            usage.sessionChanged(s);
+            List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
+            ies.addAll(createdPdrs(s, old));
+            ies.addAll(reports);
+            return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+        } catch (RuleException e) {
+            return sessionReject(type, old.cpSeid, req.sequence(), e, false);
+        }
+    }
+
+    private PfcpMessage delete(PfcpMessage req) {
+        int type = MessageType.SESSION_DELETION_RESPONSE;
+        PfcpSession s = sessions.store().get(req.seid());
+        if (s == null) {
+            return sessionReject(type, 0, req.sequence(), new RuleException(
+                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
+        }
+        List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
+        for (org.hupf.app.session.Urr u : s.urrs.values()) {
+            ies.add(usage.report(s, u, IeType.USAGE_REPORT_DELETION, UsageReporter.TERMR));
+        }
+        sessions.delete(s.upSeid);
+        usage.forget(s.upSeid);
+        return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+    }
+}

@@ -1,0 +1,186 @@
+package org.hupf.app.pfcp;
+
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.pfcp.codec.Ie;
+import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.session.Pdr;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.Urr;
+import org.hupf.pipeconf.api.UpfCounter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Usage reports (TS 29.244 §7.5.8.3) from the devices' counters: each URR measures the post-QoS bytes
+ * of the PDRs that refer to it (uplink PDRs count as uplink volume, the others as downlink); a report
+ * carries the volume since the previous one.
+ */
+public final class UsageReporter {
+
+    /** Usage Report Trigger bits (§8.2.41), octet 5 in the low byte. */
+    public static final int PERIO = 0x0001;
+    public static final int VOLTH = 0x0002;
+    public static final int IMMER = 0x0080;
+    public static final int TERMR = 0x0800;
+    /** Seconds between 1900 (NTP epoch) and 1970. */
+    public static final long NTP_OFFSET = 2_208_988_800L;
+
+    private final SessionManager sessions;
+    private final LongSupplier clockMillis;
+    private final Map<String, State> states = new ConcurrentHashMap<>();
+
+    private static final class State {
+        long ulBase;
+        long dlBase;
+        long startSec;
+        long seqn;
+    }
+
+    /** A URR whose report is due, with its trigger. */
+    public static final class Due {
+        public final PfcpSession session;
+        public final Urr urr;
+        public final int trigger;
+
+        Due(PfcpSession session, Urr urr, int trigger) {
+            this.session = session;
+            this.urr = urr;
+            this.trigger = trigger;
+        }
+    }
+
+    public UsageReporter(SessionManager sessions, LongSupplier clockMillis) {
+        this.sessions = sessions;
+        this.clockMillis = clockMillis;
+    }
+
+    private static String key(long upSeid, long urrId) {
+        return upSeid + "/" + urrId;
+    }
+
+    private long nowSec() {
+        return clockMillis.getAsLong() / 1000;
+    }
+
+    private State state(PfcpSession s, Urr u) {
+        return states.computeIfAbsent(key(s.upSeid, u.urrId), k -> {
+            State st = new State();
+            st.startSec = nowSec();
+            return st;
+        });
+    }
+
+    /** @return {uplink, downlink} bytes measured so far for a URR */
+    private long[] volume(PfcpSession s, Urr u) {
+        long ul = 0;
+        long dl = 0;
+        for (Pdr p : s.pdrs.values()) {
+            Integer ctr = s.allocations.get("ctr:" + p.pdrId);
+            if (ctr == null || !p.urrIds.contains(u.urrId)) {
+                continue;
+            }
+            UpfCounter c = sessions.readCounter(ctr);
+            if (p.isUplink()) {
+                ul += c.egressBytes();
+            } else {
+                dl += c.egressBytes();
+            }
+        }
+        return new long[]{ul, dl};
+    }
+
+    /**
+     * Builds a usage report and starts a new measurement interval.
+     *
+     * @param s       session
+     * @param u       URR
+     * @param ieType  Usage Report IE type (78 modification, 79 deletion, 80 report)
+     * @param trigger Usage Report Trigger bits
+     * @return the grouped IE
+     */
+    public Ie report(PfcpSession s, Urr u, int ieType, int trigger) {
+        State st = state(s, u);
+        long[] v = volume(s, u);
+        long now = nowSec();
+        long ul = Math.max(0, v[0] - st.ulBase);
+        long dl = Math.max(0, v[1] - st.dlBase);
+        List<Ie> ies = new ArrayList<>(List.of(
+                Ie.u32(IeType.URR_ID, u.urrId), Ie.u32(IeType.UR_SEQN, st.seqn++),
+                IeValues.flagsIe(IeType.USAGE_REPORT_TRIGGER, trigger, 2),
+                Ie.u32(IeType.START_TIME, st.startSec + NTP_OFFSET), Ie.u32(IeType.END_TIME, now + NTP_OFFSET)));
+        if ((u.measurementMethod & Urr.VOLUM) != 0) {
+            ies.add(new IeValues.Volume(ul + dl, ul, dl).toIe(IeType.VOLUME_MEASUREMENT));
+        }
+        if ((u.measurementMethod & Urr.DURAT) != 0) {
+            ies.add(Ie.u32(IeType.DURATION_MEASUREMENT, now - st.startSec));
+        }
+        st.ulBase = v[0];
+        st.dlBase = v[1];
+        st.startSec = now;
+        return Ie.grouped(ieType, ies);
+    }
+
+    /**
+     * Returns the URRs whose periodic or volume-threshold report is due.
+     *
+     * @param all sessions to check
+     * @return due reports
+     */
+    public List<Due> due(Iterable<PfcpSession> all) {
+        List<Due> out = new ArrayList<>();
+        long now = nowSec();
+        for (PfcpSession s : all) {
+            for (Urr u : s.urrs.values()) {
+                State st = state(s, u);
+                if (u.periodic() && now - st.startSec >= u.measurementPeriod) {
+                    out.add(new Due(s, u, PERIO));
+                } else if (u.volumeThreshold() && thresholdReached(s, u, st)) {
+                    out.add(new Due(s, u, VOLTH));
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean thresholdReached(PfcpSession s, Urr u, State st) {
+        long[] v = volume(s, u);
+        long ul = v[0] - st.ulBase;
+        long dl = v[1] - st.dlBase;
+        return u.volumeThresholdTotal != null && ul + dl >= u.volumeThresholdTotal
+                || u.volumeThresholdUplink != null && ul >= u.volumeThresholdUplink
+                || u.volumeThresholdDownlink != null && dl >= u.volumeThresholdDownlink;
+    }
+
+    /**
+     * Drops the state of URRs a session no longer has.
+     *
+     * @param s session after a modification
+     */
+    public void sessionChanged(PfcpSession s) {
+        states.keySet().removeIf(k -> k.startsWith(s.upSeid + "/")
+                && !s.urrs.containsKey(Long.parseLong(k.substring(k.indexOf('/') + 1))));
+    }
+
+    /**
+     * Drops the state of a deleted session.
+     *
+     * @param upSeid local SEID
+     */
+    public void forget(long upSeid) {
+        states.keySet().removeIf(k -> k.startsWith(upSeid + "/"));
+    }
+
+    /**
+     * Drops the state of sessions that no longer exist (after a node's sessions were deleted).
+     *
+     * @param nodeId CP Node ID (for the log only; the store is the reference)
+     */
+    public void forgetNode(String nodeId) {
+        states.keySet().removeIf(k -> sessions.store().get(Long.parseLong(k.substring(0, k.indexOf('/')))) == null);
+    }
+}

@@ -1,0 +1,37 @@
+package org.hupf.app.store;
+
+import org.hupf.app.session.PfcpSession;
+
+import java.util.Collection;
+
+/**
+ * Where sessions live: the source of truth that devices are reconciled against.
+ */
+public interface SessionStore {
+
+    /**
+     * Returns a session by its UP SEID.
+     *
+     * @param upSeid local SEID
+     * @return session or null
+     */
+    PfcpSession get(long upSeid);
+
+    /**
+     * Inserts or replaces a session.
+     *
+     * @param session session
+     */
+    void put(PfcpSession session);
+
+    /**
+     * Removes a session.
+     *
+     * @param upSeid local SEID
+     * @return the removed session or null
+     */
+    PfcpSession remove(long upSeid);
+
+    /** @return every session */
+    Collection<PfcpSession> all();
+}

@@ -1,0 +1,116 @@
+"""An SMF emulator: speaks PFCP over UDP to a UPF, building and parsing messages with scapy.contrib.pfcp."""
+import socket
+import time
+
+from scapy.contrib import pfcp as P
+
+from pfcp_spec import (build_message, fseid, fteid_choose, flags, group, message, network_instance,
+                       node_ipv4, ohc, qfi, sdf, ue_ip, uint, volume, bitrate)
+
+RECOVERY = 3900000000
+FORW, BUFF, NOCP, DROP = 0x02, 0x04, 0x08, 0x01
+
+
+class Smf:
+    def __init__(self, upf_addr, node_id="127.0.0.1", bind="127.0.0.1", recovery=RECOVERY):
+        self.upf = upf_addr
+        self.node_id = node_id
+        self.recovery = recovery
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind((bind, 0))
+        self.seq = 1
+
+    def close(self):
+        self.sock.close()
+
+    def next_seq(self):
+        self.seq += 1
+        return self.seq
+
+    def send_raw(self, data):
+        self.sock.sendto(data, self.upf)
+
+    def recv(self, timeout=3.0):
+        """Returns (parsed, raw) of the next datagram, or (None, None) on timeout."""
+        self.sock.settimeout(timeout)
+        try:
+            data, _ = self.sock.recvfrom(65535)
+        except socket.timeout:
+            return None, None
+        return P.PFCP(data), data
+
+    def request(self, spec, timeout=3.0):
+        """Sends a spec, returns the parsed response with the same sequence number and its raw bytes."""
+        raw = bytes(build_message(spec))
+        self.send_raw(raw)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            resp, data = self.recv(deadline - time.time())
+            if resp is None:
+                break
+            if resp.seq == spec["seq"] and resp.message_type == spec["type"] + 1:
+                return resp, data
+        raise AssertionError("no response to message type %d seq %d" % (spec["type"], spec["seq"]))
+
+    # Messages ------------------------------------------------------------------------------------
+    def association_setup(self, recovery=None):
+        return message(5, self.next_seq(), [node_ipv4(self.node_id), uint(96, recovery or self.recovery)])
+
+    def heartbeat(self):
+        return message(1, self.next_seq(), [uint(96, self.recovery)])
+
+    def establishment(self, cp_seid, ue, dl_far_action=BUFF | NOCP, gnb=None, gnb_teid=None, urr=True,
+                      qer=True, period=None, uplink_sdf=None):
+        pdi = [flags(20, 0), fteid_choose(), network_instance("internet"), ue_ip(ue, False)]
+        if uplink_sdf is not None:
+            pdi.append(sdf(uplink_sdf))
+        ul_pdr = [uint(56, 1), uint(29, 100), group(2, *pdi), uint(95, 0), uint(108, 1)]
+        dl_pdr = [uint(56, 2), uint(29, 100), group(2, flags(20, 1), ue_ip(ue, True)), uint(108, 2)]
+        ies = [node_ipv4(self.node_id), fseid(cp_seid, self.node_id)]
+        if urr:
+            ul_pdr.append(uint(81, 1))
+            dl_pdr.append(uint(81, 1))
+        if qer:
+            ul_pdr.append(uint(109, 1))
+            dl_pdr.append(uint(109, 1))
+        ies += [group(1, *ul_pdr), group(1, *dl_pdr),
+                group(3, uint(108, 1), flags(44, FORW), group(4, flags(42, 1)))]
+        if gnb is not None:
+            ies.append(group(3, uint(108, 2), flags(44, dl_far_action), group(4, flags(42, 0), ohc(gnb_teid, gnb))))
+        else:
+            ies.append(group(3, uint(108, 2), flags(44, dl_far_action)))
+        if urr:
+            triggers = 0x01 if period else 0x02
+            urr_ies = [uint(81, 1), flags(62, 0x02), flags(37, triggers, 2)]
+            urr_ies.append(uint(64, period) if period else volume(31, total=10 ** 12))
+            ies.append(group(6, *urr_ies))
+        if qer:
+            ies.append(group(7, uint(109, 1), flags(25, 0), bitrate(26, 100000, 200000), qfi(9)))
+        return message(50, self.next_seq(), ies, seid=0)
+
+    def modify_to_forward(self, up_seid, gnb, gnb_teid):
+        return message(52, self.next_seq(), [
+            group(10, uint(108, 2), flags(44, FORW), group(11, flags(42, 0), ohc(gnb_teid, gnb)))], seid=up_seid)
+
+    def modify_query_urr(self, up_seid):
+        return message(52, self.next_seq(), [group(77, uint(81, 1))], seid=up_seid)
+
+    def deletion(self, up_seid):
+        return message(54, self.next_seq(), [], seid=up_seid)
+
+
+def ies_of(resp):
+    """Top-level IEs of a parsed response."""
+    return resp.payload.IE_list
+
+
+def ie(resp, cls):
+    for x in ies_of(resp):
+        if isinstance(x, cls):
+            return x
+    return None
+
+
+def cause(resp):
+    c = ie(resp, P.IE_Cause)
+    return None if c is None else c.cause
