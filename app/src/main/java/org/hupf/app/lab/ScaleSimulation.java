@@ -48,7 +48,7 @@ public final class ScaleSimulation {
     }
 
     static UpfSessionUplink uplink(int i) {
-        return UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(i + 1L).build();
+        return UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(i + 1L).withUeAddress(ue(i)).build();
     }
 
     /** Session i as the translator would emit it for one default-app PDR pair, without meters. */

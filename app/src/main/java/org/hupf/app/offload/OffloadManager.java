@@ -130,15 +130,23 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if the backend rejects it (the previous state is kept)
      */
     public synchronized void put(OffloadSession session) throws UpfProgrammableException {
-        long now = clock.getAsLong();
         Entry e = entries.get(session.ueAddress());
         backend.acquire(session.entities());
         if (e != null) {
             backend.release(e.session.entities());
-        } else {
-            e = new Entry();
-            entries.put(session.ueAddress(), e);
         }
+        track(session);
+    }
+
+    /**
+     * Takes note of a new or changed session that is already on the backend (programmed by whoever
+     * owns the backend, see {@link HybridUpfDevice}) and updates the switch if it is offloaded there.
+     *
+     * @param session the session as on the backend
+     */
+    public synchronized void track(OffloadSession session) {
+        long now = clock.getAsLong();
+        Entry e = entries.computeIfAbsent(session.ueAddress(), k -> new Entry());
         e.session = session;
         e.pin = policy.pinOf(session);
         if (e.offloaded()) {
@@ -159,6 +167,20 @@ public final class OffloadManager {
      */
     public synchronized SessionUsage remove(Ip4Address ue) throws UpfProgrammableException {
         Entry e = entries.get(ue);
+        SessionUsage usage = untrack(ue);
+        backend.release(e.session.entities());
+        return usage;
+    }
+
+    /**
+     * Forgets a session: removes it from the switch if it is there; the backend is left to its owner.
+     *
+     * @param ue UE address
+     * @return the session's final usage over both targets
+     * @throws UpfProgrammableException if there is no such session or its counters cannot be read
+     */
+    public synchronized SessionUsage untrack(Ip4Address ue) throws UpfProgrammableException {
+        Entry e = entries.get(ue);
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
@@ -169,8 +191,49 @@ public final class OffloadManager {
         entries.remove(ue);
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
-        backend.release(e.session.entities());
         return usage;
+    }
+
+    /**
+     * Takes a session off the switch now, so that its packets take the backend while it is being changed.
+     *
+     * @param ue UE address
+     * @return true if it was offloaded
+     */
+    public synchronized boolean fallBack(Ip4Address ue) {
+        Entry e = entries.get(ue);
+        if (e == null || !e.offloaded()) {
+            return false;
+        }
+        demote(e, clock.getAsLong(), OffloadEvent.Kind.DEMOTED);
+        return true;
+    }
+
+    /**
+     * Returns what the switch counted for one backend counter cell, over all offload episodes.
+     *
+     * @param backendCell counter index as the backend knows it
+     * @return ingress/egress packets and bytes carried by the switch; zeros if never offloaded
+     */
+    public synchronized long[] hardwareCounts(int backendCell) {
+        long[] sum = new long[4];
+        for (Entry e : entries.values()) {
+            if (e.offloaded() && e.cells.counterMap().containsKey(backendCell)) {
+                try {
+                    foldHardwareCounters(e);
+                } catch (UpfProgrammableException ex) {
+                    events[5]++;
+                    log.warn("Cannot read switch counters of UE {}: {}", e.session.ueAddress(), ex.getMessage());
+                }
+            }
+            long[] acc = e.hwAccum.get(backendCell);
+            if (acc != null) {
+                for (int i = 0; i < 4; i++) {
+                    sum[i] += acc[i];
+                }
+            }
+        }
+        return sum;
     }
 
     /**
@@ -242,6 +305,16 @@ public final class OffloadManager {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
         return readUsage(e);
+    }
+
+    /**
+     * Tells whether the manager knows a session.
+     *
+     * @param ue UE address
+     * @return true if tracked
+     */
+    public synchronized boolean isTracked(Ip4Address ue) {
+        return entries.containsKey(ue);
     }
 
     /**

@@ -148,7 +148,8 @@ final class SwitchCells {
             case SESSION_UPLINK: {
                 UpfSessionUplink s = (UpfSessionUplink) e;
                 return UpfSessionUplink.builder().setTunDstAddr(s.tunDstAddr()).setTeid(s.teid())
-                        .needsDropping(s.needsDropping()).setSessionMeterIdx(cell(1, s.sessionMeterIdx())).build();
+                        .withUeAddress(s.ueAddress().orElse(null)).needsDropping(s.needsDropping())
+                        .setSessionMeterIdx(cell(1, s.sessionMeterIdx())).build();
             }
             case SESSION_DOWNLINK: {
                 UpfSessionDownlink s = (UpfSessionDownlink) e;

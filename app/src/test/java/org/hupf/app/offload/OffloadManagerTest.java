@@ -60,7 +60,8 @@ public class OffloadManagerTest {
     }
 
     static UpfSessionUplink uplink(int i, long teid) {
-        return UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(teid).setSessionMeterIdx(100 + i).build();
+        return UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(teid).withUeAddress(ue(i))
+                .setSessionMeterIdx(100 + i).build();
     }
 
     static OffloadSession session(int i, long teid, int slice, int qfi) {

@@ -1,0 +1,251 @@
+package org.hupf.app.offload;
+
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.api.UpfSessionUplink;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The hybrid UPF seen as one device: whoever programs sessions (the session manager, inside ONOS or in
+ * the lab runner) writes here, every entity lands on the backend, and the offload manager mirrors the
+ * sessions of heavy hitters on the switch. Interfaces and applications are device-wide and go to both.
+ * Reading a counter cell returns the backend's count plus what the switch counted for that cell while
+ * the session was offloaded, so usage reports stay right across moves.
+ *
+ * <p>Entities are grouped per UE: sessions and terminations name their UE; session meters, application
+ * meters and tunnel peers belong to the UEs whose entries refer to them. A write that removes part of
+ * an offloaded session first takes the session off the switch (its packets fall back to the backend,
+ * which still has everything), so a change never leaves half a session on the hardware path.
+ */
+public final class HybridUpfDevice implements HupfUpfDevice {
+
+    private final HupfUpfDevice backend;
+    private final HupfUpfDevice hardware;
+    private final OffloadManager manager;
+    private final Map<Ip4Address, Map<List<Object>, UpfEntity>> perUe = new HashMap<>();
+    private final Map<List<Object>, UpfEntity> shared = new LinkedHashMap<>();
+    private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
+
+    /**
+     * @param backend  the x86 backend
+     * @param hardware the switch, or null (backend only)
+     * @param manager  offload manager built over the same two devices
+     */
+    public HybridUpfDevice(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadManager manager) {
+        this.backend = backend;
+        this.hardware = hardware;
+        this.manager = manager;
+    }
+
+    @Override
+    public synchronized void apply(UpfEntity entity) throws UpfProgrammableException {
+        backend.apply(entity);
+        if (isDeviceWide(entity)) {
+            if (hardware != null) {
+                hardware.apply(entity);
+            }
+            if (entity instanceof UpfInterface && ((UpfInterface) entity).isCore()) {
+                corePools.put(((UpfInterface) entity).prefix().address(), (UpfInterface) entity);
+            }
+            return;
+        }
+        Ip4Address ue = ueOf(entity);
+        List<Object> key = EntityKeys.key(entity);
+        if (ue == null) {
+            shared.put(key, entity);
+            retrack(usersOf(entity));
+        } else {
+            perUe.computeIfAbsent(ue, k -> new LinkedHashMap<>()).put(key, entity);
+            retrack(Set.of(ue));
+        }
+    }
+
+    @Override
+    public synchronized void delete(UpfEntity entity) throws UpfProgrammableException {
+        if (isDeviceWide(entity)) {
+            if (hardware != null) {
+                hardware.delete(entity);
+            }
+            backend.delete(entity);
+            if (entity instanceof UpfInterface) {
+                corePools.remove(((UpfInterface) entity).prefix().address());
+            }
+            return;
+        }
+        Ip4Address ue = ueOf(entity);
+        List<Object> key = EntityKeys.key(entity);
+        Set<Ip4Address> affected = ue == null ? usersOf(entity) : Set.of(ue);
+        affected.forEach(manager::fallBack);
+        backend.delete(entity);
+        if (ue == null) {
+            shared.remove(key);
+        } else {
+            Map<List<Object>, UpfEntity> m = perUe.get(ue);
+            if (m != null) {
+                m.remove(key);
+            }
+        }
+        retrack(affected);
+    }
+
+    @Override
+    public Collection<? extends UpfEntity> readAll(UpfEntityType type) throws UpfProgrammableException {
+        return backend.readAll(type);
+    }
+
+    @Override
+    public UpfCounter readCounter(int cellId) throws UpfProgrammableException {
+        return withHardware(backend.readCounter(cellId));
+    }
+
+    @Override
+    public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
+        List<UpfCounter> out = new ArrayList<>();
+        for (UpfCounter c : backend.readCounters(maxCounterId)) {
+            out.add(withHardware(c));
+        }
+        return out;
+    }
+
+    @Override
+    public long tableSize(UpfEntityType type) throws UpfProgrammableException {
+        return backend.tableSize(type);
+    }
+
+    @Override
+    public synchronized void deleteAll(UpfEntityType type) throws UpfProgrammableException {
+        List<UpfEntity> all = new ArrayList<>(backend.readAll(type));
+        for (UpfEntity e : all) {
+            delete(e);
+        }
+    }
+
+    private UpfCounter withHardware(UpfCounter c) {
+        long[] hw = manager.hardwareCounts(c.cellId());
+        return UpfCounter.builder().withCellId(c.cellId())
+                .setIngress(c.ingressPkts() + hw[0], c.ingressBytes() + hw[1])
+                .setEgress(c.egressPkts() + hw[2], c.egressBytes() + hw[3]).build();
+    }
+
+    private static boolean isDeviceWide(UpfEntity e) {
+        return e.type() == UpfEntityType.INTERFACE || e.type() == UpfEntityType.APPLICATION;
+    }
+
+    /** The UE an entry names, null for meters and tunnel peers (which belong to whoever refers to them). */
+    private static Ip4Address ueOf(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return ((UpfSessionUplink) e).ueAddress().orElse(null);
+            case SESSION_DOWNLINK:
+                return ((UpfSessionDownlink) e).ueAddress();
+            case TERMINATION_UPLINK:
+                return ((UpfTerminationUplink) e).ueSessionId();
+            case TERMINATION_DOWNLINK:
+                return ((UpfTerminationDownlink) e).ueSessionId();
+            default:
+                return null;
+        }
+    }
+
+    /** Keys of the shared entities one UE entry refers to. */
+    private static List<List<Object>> references(UpfEntity e) {
+        List<List<Object>> refs = new ArrayList<>();
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                meterRef(refs, UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
+                break;
+            case SESSION_DOWNLINK:
+                UpfSessionDownlink d = (UpfSessionDownlink) e;
+                meterRef(refs, UpfEntityType.SESSION_METER, d.sessionMeterIdx());
+                if (d.tunPeerId() != 0) {
+                    refs.add(List.of(UpfEntityType.TUNNEL_PEER, d.tunPeerId()));
+                }
+                break;
+            case TERMINATION_UPLINK:
+                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
+                break;
+            case TERMINATION_DOWNLINK:
+                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationDownlink) e).appMeterIdx());
+                break;
+            default:
+                break;
+        }
+        return refs;
+    }
+
+    private static void meterRef(List<List<Object>> refs, UpfEntityType type, int cell) {
+        if (cell != 0) {
+            refs.add(List.of(type, cell));
+        }
+    }
+
+    private Set<Ip4Address> usersOf(UpfEntity sharedEntity) {
+        List<Object> key = EntityKeys.key(sharedEntity);
+        Set<Ip4Address> users = new HashSet<>();
+        perUe.forEach((ue, m) -> {
+            for (UpfEntity e : m.values()) {
+                if (references(e).contains(key)) {
+                    users.add(ue);
+                    return;
+                }
+            }
+        });
+        return users;
+    }
+
+    /** Hands the offload manager the current view of each UE's session. */
+    private void retrack(Set<Ip4Address> ues) throws UpfProgrammableException {
+        for (Ip4Address ue : ues) {
+            Map<List<Object>, UpfEntity> own = perUe.get(ue);
+            if (own == null || own.isEmpty()) {
+                perUe.remove(ue);
+                if (manager.isTracked(ue)) {
+                    manager.untrack(ue);
+                }
+                continue;
+            }
+            Map<List<Object>, UpfEntity> all = new LinkedHashMap<>();
+            Set<Integer> qfis = new HashSet<>();
+            for (UpfEntity e : own.values()) {
+                for (List<Object> ref : references(e)) {
+                    UpfEntity s = shared.get(ref);
+                    if (s != null) {
+                        all.put(ref, s);
+                    }
+                }
+                if (e instanceof UpfTerminationDownlink) {
+                    qfis.add(((UpfTerminationDownlink) e).qfi());
+                }
+            }
+            all.putAll(own);
+            manager.track(OffloadSession.of(ue, sliceOf(ue), qfis, all.values()));
+        }
+    }
+
+    /** The slice of the most specific UE pool (core interface) that holds the address, 0 if none. */
+    private int sliceOf(Ip4Address ue) {
+        UpfInterface best = null;
+        for (UpfInterface i : corePools.values()) {
+            if (i.prefix().contains(ue) && (best == null || i.prefix().prefixLength() > best.prefix().prefixLength())) {
+                best = i;
+            }
+        }
+        return best == null ? 0 : best.sliceId();
+    }
+}
