@@ -1,6 +1,6 @@
 package org.hupf.app.lab;
 
-import org.hupf.app.offload.EntityKeys;
+import org.hupf.app.device.EntityKeys;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -26,7 +26,7 @@ public final class MemoryUpfDevice implements HupfUpfDevice {
 
     private final Map<UpfEntityType, Long> sizes = new EnumMap<>(UpfEntityType.class);
     private final Map<UpfEntityType, Integer> used = new EnumMap<>(UpfEntityType.class);
-    private final Map<List<Object>, UpfEntity> entries = new HashMap<>();
+    private final Map<Object, UpfEntity> entries = new HashMap<>();
     private final Map<Ip4Address, UpfTerminationUplink> uplinkTerms = new HashMap<>();
     private final Map<Integer, long[]> counters = new HashMap<>();
 
@@ -51,7 +51,7 @@ public final class MemoryUpfDevice implements HupfUpfDevice {
 
     @Override
     public void apply(UpfEntity entity) throws UpfProgrammableException {
-        List<Object> key = EntityKeys.key(entity);
+        Object key = EntityKeys.key(entity);
         UpfEntity old = entries.get(key);
         if (old == null && used.getOrDefault(entity.type(), 0) >= sizes.get(entity.type())) {
             throw new UpfProgrammableException(entity.type().humanReadableName() + " table full",

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.EntityKeys;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -33,7 +34,7 @@ final class DeviceTable {
     }
 
     private final HupfUpfDevice device;
-    private final Map<List<Object>, Ref> refs = new HashMap<>();
+    private final Map<Object, Ref> refs = new HashMap<>();
     private final Map<UpfEntityType, Integer> occupancy = new EnumMap<>(UpfEntityType.class);
 
     DeviceTable(HupfUpfDevice device) {
@@ -53,7 +54,7 @@ final class DeviceTable {
      */
     Map<UpfEntityType, Integer> newEntries(Collection<? extends UpfEntity> entities) {
         Map<UpfEntityType, Integer> n = new EnumMap<>(UpfEntityType.class);
-        for (Map.Entry<List<Object>, UpfEntity> e : distinct(entities).entrySet()) {
+        for (Map.Entry<Object, UpfEntity> e : distinct(entities).entrySet()) {
             if (!refs.containsKey(e.getKey())) {
                 n.merge(e.getValue().type(), 1, Integer::sum);
             }
@@ -67,11 +68,11 @@ final class DeviceTable {
      */
     void acquire(Collection<? extends UpfEntity> entities) throws UpfProgrammableException {
         List<UpfEntity> ordered = new ArrayList<>(distinct(entities).values());
-        ordered.sort(Comparator.comparingInt(EntityKeys::installRank));
+        ordered.sort(Comparator.comparingInt(WriteOrder::installRank));
         Deque<Object[]> undo = new ArrayDeque<>();
         try {
             for (UpfEntity e : ordered) {
-                List<Object> key = EntityKeys.key(e);
+                Object key = EntityKeys.key(e);
                 Ref ref = refs.get(key);
                 UpfEntity previous = ref == null ? null : ref.entity;
                 if (ref == null || !ref.entity.equals(e)) {
@@ -95,8 +96,7 @@ final class DeviceTable {
     private void rollback(Deque<Object[]> undo) {
         while (!undo.isEmpty()) {
             Object[] u = undo.pop();
-            @SuppressWarnings("unchecked")
-            List<Object> key = (List<Object>) u[0];
+            Object key = u[0];
             UpfEntity previous = (UpfEntity) u[1];
             Ref ref = refs.get(key);
             try {
@@ -125,10 +125,10 @@ final class DeviceTable {
      */
     void release(Collection<? extends UpfEntity> entities) throws UpfProgrammableException {
         List<UpfEntity> ordered = new ArrayList<>(distinct(entities).values());
-        ordered.sort(Comparator.comparingInt(EntityKeys::installRank).reversed());
+        ordered.sort(Comparator.comparingInt(WriteOrder::installRank).reversed());
         UpfProgrammableException first = null;
         for (UpfEntity e : ordered) {
-            List<Object> key = EntityKeys.key(e);
+            Object key = EntityKeys.key(e);
             Ref ref = refs.get(key);
             if (ref == null) {
                 continue;
@@ -149,8 +149,8 @@ final class DeviceTable {
         }
     }
 
-    private static Map<List<Object>, UpfEntity> distinct(Collection<? extends UpfEntity> entities) {
-        Map<List<Object>, UpfEntity> m = new LinkedHashMap<>();
+    private static Map<Object, UpfEntity> distinct(Collection<? extends UpfEntity> entities) {
+        Map<Object, UpfEntity> m = new LinkedHashMap<>();
         for (UpfEntity e : entities) {
             m.put(EntityKeys.key(e), e);
         }

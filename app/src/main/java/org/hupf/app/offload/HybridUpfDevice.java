@@ -1,10 +1,13 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.EntityKeys;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
@@ -35,11 +38,13 @@ import java.util.Set;
  */
 public final class HybridUpfDevice implements HupfUpfDevice {
 
+    private static final Ip4Address ANY = Ip4Address.valueOf(0);
+
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
     private final OffloadManager manager;
-    private final Map<Ip4Address, Map<List<Object>, UpfEntity>> perUe = new HashMap<>();
-    private final Map<List<Object>, UpfEntity> shared = new LinkedHashMap<>();
+    private final Map<Ip4Address, Map<Object, UpfEntity>> perUe = new HashMap<>();
+    private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
     private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
 
     /**
@@ -66,7 +71,7 @@ public final class HybridUpfDevice implements HupfUpfDevice {
             return;
         }
         Ip4Address ue = ueOf(entity);
-        List<Object> key = EntityKeys.key(entity);
+        Object key = EntityKeys.key(entity);
         if (ue == null) {
             shared.put(key, entity);
             retrack(usersOf(entity));
@@ -89,14 +94,14 @@ public final class HybridUpfDevice implements HupfUpfDevice {
             return;
         }
         Ip4Address ue = ueOf(entity);
-        List<Object> key = EntityKeys.key(entity);
+        Object key = EntityKeys.key(entity);
         Set<Ip4Address> affected = ue == null ? usersOf(entity) : Set.of(ue);
         affected.forEach(manager::fallBack);
         backend.delete(entity);
         if (ue == null) {
             shared.remove(key);
         } else {
-            Map<List<Object>, UpfEntity> m = perUe.get(ue);
+            Map<Object, UpfEntity> m = perUe.get(ue);
             if (m != null) {
                 m.remove(key);
             }
@@ -163,25 +168,27 @@ public final class HybridUpfDevice implements HupfUpfDevice {
         }
     }
 
-    /** Keys of the shared entities one UE entry refers to. */
-    private static List<List<Object>> references(UpfEntity e) {
-        List<List<Object>> refs = new ArrayList<>();
+    /** Keys of the shared entities (meters, tunnel peer) one UE entry refers to. */
+    private static List<Object> references(UpfEntity e) {
+        List<Object> refs = new ArrayList<>();
         switch (e.type()) {
             case SESSION_UPLINK:
-                meterRef(refs, UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
+                meterRef(refs, UpfMeter.Type.SESSION, ((UpfSessionUplink) e).sessionMeterIdx());
                 break;
             case SESSION_DOWNLINK:
                 UpfSessionDownlink d = (UpfSessionDownlink) e;
-                meterRef(refs, UpfEntityType.SESSION_METER, d.sessionMeterIdx());
+                meterRef(refs, UpfMeter.Type.SESSION, d.sessionMeterIdx());
                 if (d.tunPeerId() != 0) {
-                    refs.add(List.of(UpfEntityType.TUNNEL_PEER, d.tunPeerId()));
+                    // Keys ignore action parameters: any peer with this id has the key of the real one.
+                    refs.add(EntityKeys.key(UpfGtpTunnelPeer.builder().withTunnelPeerId(d.tunPeerId())
+                                                    .withSrcAddr(ANY).withDstAddr(ANY).withSrcPort(0).build()));
                 }
                 break;
             case TERMINATION_UPLINK:
-                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
+                meterRef(refs, UpfMeter.Type.APPLICATION, ((UpfTerminationUplink) e).appMeterIdx());
                 break;
             case TERMINATION_DOWNLINK:
-                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationDownlink) e).appMeterIdx());
+                meterRef(refs, UpfMeter.Type.APPLICATION, ((UpfTerminationDownlink) e).appMeterIdx());
                 break;
             default:
                 break;
@@ -189,14 +196,14 @@ public final class HybridUpfDevice implements HupfUpfDevice {
         return refs;
     }
 
-    private static void meterRef(List<List<Object>> refs, UpfEntityType type, int cell) {
+    private static void meterRef(List<Object> refs, UpfMeter.Type type, int cell) {
         if (cell != 0) {
-            refs.add(List.of(type, cell));
+            refs.add(EntityKeys.key(UpfMeter.resetMeter(type, cell)));
         }
     }
 
     private Set<Ip4Address> usersOf(UpfEntity sharedEntity) {
-        List<Object> key = EntityKeys.key(sharedEntity);
+        Object key = EntityKeys.key(sharedEntity);
         Set<Ip4Address> users = new HashSet<>();
         perUe.forEach((ue, m) -> {
             for (UpfEntity e : m.values()) {
@@ -212,7 +219,7 @@ public final class HybridUpfDevice implements HupfUpfDevice {
     /** Hands the offload manager the current view of each UE's session. */
     private void retrack(Set<Ip4Address> ues) throws UpfProgrammableException {
         for (Ip4Address ue : ues) {
-            Map<List<Object>, UpfEntity> own = perUe.get(ue);
+            Map<Object, UpfEntity> own = perUe.get(ue);
             if (own == null || own.isEmpty()) {
                 perUe.remove(ue);
                 if (manager.isTracked(ue)) {
@@ -220,10 +227,10 @@ public final class HybridUpfDevice implements HupfUpfDevice {
                 }
                 continue;
             }
-            Map<List<Object>, UpfEntity> all = new LinkedHashMap<>();
+            Map<Object, UpfEntity> all = new LinkedHashMap<>();
             Set<Integer> qfis = new HashSet<>();
             for (UpfEntity e : own.values()) {
-                for (List<Object> ref : references(e)) {
+                for (Object ref : references(e)) {
                     UpfEntity s = shared.get(ref);
                     if (s != null) {
                         all.put(ref, s);
