@@ -1,0 +1,105 @@
+"""The lab scenario with assertions (issue 4), run through `tools/lab.sh` exactly as `make lab` runs it:
+backend-only on every run (all traffic in software), hybrid wherever bmv2 simple_switch_grpc is found."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from hupf_tools.lab import run as lab
+
+REPO = lab.REPO
+LAB_TIMEOUT_S = 600
+UES, HEAVY, DURATION = 16, 2, 24
+
+
+def missing(hybrid):
+    """What the lab needs and this machine lacks, or None."""
+    if os.geteuid() != 0:
+        return "root (network namespaces, veth, raw sockets)"
+    if subprocess.run(["pkg-config", "--exists", "libdpdk"]).returncode != 0:
+        return "DPDK (pkg-config libdpdk; make setup installs libdpdk-dev)"
+    if not shutil.which("java") or not shutil.which("mvn"):
+        return "java/mvn"
+    p4info = os.path.join(lab.P4C_OUT, "sw", "bmv2", "p4info.txt")
+    if not os.path.exists(p4info):
+        return "P4 artifacts %s (make p4 where p4c is installed)" % p4info
+    if hybrid and not lab.bmv2_binary():
+        return "bmv2 simple_switch_grpc (PATH or BMV2=...)"
+    return None
+
+
+def run_lab(tmp_path_factory, mode):
+    out = str(tmp_path_factory.mktemp("lab") / "summary.json")
+    cmd = [os.path.join(REPO, "tools", "lab.sh"), "--" + mode, "--ues", str(UES), "--heavy", str(HEAVY),
+           "--duration", str(DURATION), "--json", out]
+    res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=LAB_TIMEOUT_S)
+    print(res.stdout[-6000:])
+    print(res.stderr[-3000:])
+    if not os.path.exists(out):
+        pytest.fail("the lab produced no summary (exit %d): %s" % (res.returncode, res.stderr[-1500:]))
+    with open(out) as f:
+        return json.load(f), res.returncode
+
+
+@pytest.fixture(scope="module", params=["backend-only", "hybrid"])
+def lab_run(request, tmp_path_factory):
+    why = missing(request.param == "hybrid")
+    if why:
+        pytest.skip("integration %s lab: missing %s" % (request.param, why))
+    return run_lab(tmp_path_factory, request.param)
+
+
+def check(summary, name_start):
+    found = [c for c in summary["checks"] if c["name"].startswith(name_start)]
+    assert found, "no check %r in the summary" % name_start
+    return found[0]
+
+
+def test_all_sessions_established_over_pfcp(lab_run):
+    c = check(lab_run[0], "all sessions established")
+    assert c["passed"], c["detail"]
+
+
+def test_every_ue_reaches_the_other_side_correctly_encapsulated(lab_run):
+    summary = lab_run[0]
+    c = check(summary, "every UE's packets arrive")
+    assert c["passed"], c["detail"]
+    received = {}
+    for r in summary["rx"]:
+        for idx, v in r["rx"].items():
+            received[idx] = received.get(idx, 0) + v["pkts"]
+    assert len(received) == UES and all(n > 0 for n in received.values())
+
+
+def test_usage_counters_add_up_over_both_targets(lab_run):
+    c = check(lab_run[0], "usage counters")
+    assert c["passed"], c["detail"]
+
+
+def test_mice_are_never_offloaded(lab_run):
+    summary = lab_run[0]
+    c = check(summary, "mice are never offloaded")
+    assert c["passed"], c["detail"]
+    if summary["mode"] == "backend-only":
+        assert summary["metrics"]["hw_bytes"] == 0 and summary["metrics"]["offloaded"] == 0
+
+
+def test_heavy_ues_move_to_hardware_and_back(lab_run):
+    summary = lab_run[0]
+    if summary["mode"] != "hybrid":
+        pytest.skip("backend-only: there is no hardware path")
+    for name in ("heavy UEs offloaded within", "heavy UEs back in software"):
+        c = check(summary, name)
+        assert c["passed"], c["detail"]
+    assert summary["metrics"]["hw_bytes"] > 0
+
+
+def test_deleted_sessions_are_gone_from_both_targets(lab_run):
+    c = check(lab_run[0], "sessions deleted over PFCP")
+    assert c["passed"], c["detail"]
+
+
+def test_the_lab_exits_zero(lab_run):
+    assert lab_run[1] == 0

@@ -1,0 +1,56 @@
+"""The lab's end-of-run checks: each must fail on the run that breaks it (they gate `make lab`'s exit status)."""
+import copy
+
+from hupf_tools.lab import summary
+
+PLAN = {"start": 100.0, "duration": 20.0, "heavy_on": 3.0, "heavy_off": 11.0,
+        "ues": [{"idx": 1, "addr": "10.250.0.1", "heavy": True}, {"idx": 2, "addr": "10.250.0.2", "heavy": False}]}
+TX = [{"tx": {"1": {"pkts": 100}, "2": {"pkts": 10}}}]
+RX = [{"rx": {"1": {"pkts": 100}, "2": {"pkts": 10}}, "bad": {}}]
+STATUS = {"ues": {"10.250.0.1": {"pkts": 100}, "10.250.0.2": {"pkts": 10}},
+          "events": [{"t": 104500, "kind": "PROMOTED", "ue": "10.250.0.1"},
+                     {"t": 114000, "kind": "DEMOTED", "ue": "10.250.0.1"}]}
+GONE = {"10.250.0.1": {"backend": False, "switch": False}, "10.250.0.2": {"backend": False, "switch": False}}
+
+
+def failed(**changes):
+    args = dict(plan=PLAN, hybrid=True, established=(2, 2), final_status=STATUS, deleted=GONE, tx=TX, rx=RX)
+    args.update(changes)
+    return [name for name, ok, _ in summary.checks(**copy.deepcopy(args)) if not ok]
+
+
+def test_a_clean_run_passes_every_check():
+    assert failed() == []
+
+
+def test_a_refused_session_fails_establishment():
+    assert failed(established=(1, 2)) == ["all sessions established over PFCP"]
+
+
+def test_malformed_or_missing_packets_fail_delivery():
+    bad = [{"rx": RX[0]["rx"], "bad": {"wrong TEID": 1}}]
+    assert failed(rx=bad) == ["every UE's packets arrive, correctly encapsulated/decapsulated"]
+    silent = [{"rx": {"1": {"pkts": 100}, "2": {"pkts": 0}}, "bad": {}}]
+    assert "every UE's packets arrive, correctly encapsulated/decapsulated" in failed(rx=silent)
+
+
+def test_counters_outside_received_and_sent_fail():
+    over = dict(STATUS, ues={"10.250.0.1": {"pkts": 101}, "10.250.0.2": {"pkts": 10}})
+    assert failed(final_status=over) == ["usage counters (summed over both targets) add up"]
+
+
+def test_an_offloaded_mouse_fails():
+    ev = STATUS["events"] + [{"t": 105000, "kind": "PROMOTED", "ue": "10.250.0.2"}]
+    assert failed(final_status=dict(STATUS, events=ev)) == ["mice are never offloaded"]
+
+
+def test_a_late_or_missing_promotion_and_no_demotion_fail_in_hybrid_only():
+    late = dict(STATUS, events=[{"t": 109000, "kind": "PROMOTED", "ue": "10.250.0.1"}])
+    assert set(failed(final_status=late)) == {"heavy UEs offloaded within 3 s of turning heavy",
+                                             "heavy UEs back in software after they cool down"}
+    assert failed(final_status=dict(STATUS, events=[]), hybrid=False) == []
+
+
+def test_a_session_left_on_a_target_fails_deletion():
+    left = dict(GONE, **{"10.250.0.2": {"backend": False, "switch": True}})
+    assert failed(deleted=left) == ["sessions deleted over PFCP are gone from both targets"]

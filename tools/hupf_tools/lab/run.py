@@ -1,0 +1,297 @@
+"""`make lab`: the hybrid UPF on one machine.
+
+Creates the namespace topology, starts the backend (DPDK on af_packet) and, when bmv2 is found,
+the switch (simple_switch_grpc, hw profile, CPU port 255), starts the Java lab runner (PFCP agent,
+in-memory session store, translator and offload manager over direct P4Runtime), establishes the
+UE sessions over PFCP with the SMF emulator, runs the heavy-tailed traffic with a live view,
+deletes the sessions over PFCP, checks, prints the summary, and tears everything down (also on
+Ctrl-C or failure). Exit status 0 when every check passed.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from hupf_tools.lab import scenario, summary, topo, view
+from hupf_tools.lab.smf import Smf
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
+BACKEND = os.path.join(REPO, "backend", "build", "hupf-backend")
+CLASSPATH = os.path.join(REPO, "app", "target", "lab-classpath.txt")
+RUNNER_MAIN = "org.hupf.app.lab.LabRunner"
+N3, GNB, APP, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.10", "198.51.100.0/24"
+CPU_PORT = 255
+SMF_NODE = "127.0.0.1"
+ROUTER_MAC = "02:68:75:70:66:01"
+READY_TIMEOUT_S = 90
+
+
+class LabError(RuntimeError):
+    pass
+
+
+def say(msg):
+    print("lab: " + msg, flush=True)
+
+
+def bmv2_binary():
+    return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
+
+
+def preflight(want_hybrid):
+    """Fails with one clear line on what is missing; returns whether the switch will run."""
+    if os.geteuid() != 0:
+        raise LabError("the lab needs root (network namespaces, veth, raw sockets, DPDK af_packet): "
+                       "run `sudo make lab`")
+    if not os.path.exists(BACKEND):
+        raise LabError("backend binary %s missing: `make -C backend` (needs DPDK: libdpdk-dev)" % BACKEND)
+    if not os.path.exists(CLASSPATH):
+        raise LabError("runner classpath %s missing: run the lab through tools/lab.sh" % CLASSPATH)
+    if not shutil.which("java"):
+        raise LabError("java not found (JDK 17)")
+    p4info = os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")
+    if not os.path.exists(p4info):
+        raise LabError("P4 artifacts missing (%s): run `make p4` where p4c is installed" % p4info)
+    hybrid = want_hybrid is not False and bmv2_binary() is not None
+    if want_hybrid and not hybrid:
+        raise LabError("--hybrid asked for, but bmv2 simple_switch_grpc was not found (set BMV2=...)")
+    if not hybrid and want_hybrid is None:
+        say("bmv2 simple_switch_grpc not found (PATH or BMV2=...): running the backend-only lab, "
+            "all traffic in software")
+    return hybrid
+
+
+class Procs:
+    """Child processes, stopped in reverse start order."""
+
+    def __init__(self, workdir):
+        self.workdir = workdir
+        self.procs = []
+
+    def start(self, name, cmd, netns=None):
+        if netns:
+            cmd = ["ip", "netns", "exec", netns] + cmd
+        log = open(os.path.join(self.workdir, name + ".log"), "w")
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "tools"))
+        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        self.procs.append((name, p, log))
+        return p
+
+    def check_alive(self):
+        for name, p, _ in self.procs:
+            if p.poll() is not None and name not in ("send-gnb", "send-dn"):
+                raise LabError("%s exited with status %s; log: %s" % (name, p.returncode, self.log_tail(name)))
+
+    def log_tail(self, name, lines=15):
+        path = os.path.join(self.workdir, name + ".log")
+        try:
+            with open(path) as f:
+                return path + "\n" + "".join(f.readlines()[-lines:])
+        except OSError:
+            return path
+
+    def stop(self, name=None, timeout=5):
+        for n, p, log in reversed(self.procs):
+            if name and n != name:
+                continue
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+            log.close()
+        self.procs = [x for x in self.procs if name and x[0] != name]
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def read_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default if default is not None else {}
+
+
+def runner_config(hybrid, net, workdir, sc, ports):
+    from hupf_tools.model import hkipg
+    cfg = {
+        "pfcp": {"address": "127.0.0.1", "port": ports["pfcp"]},
+        "backend": {"grpc": "127.0.0.1:%d" % ports["backend"], "device_id": 1,
+                    "p4info": os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")},
+        "smf_node_id": SMF_NODE, "router_mac": ROUTER_MAC, "n3": N3, "gnb": GNB, "app_net": APP_NET, "ue_pool": str(scenario.UE_POOL), "slice": 1,
+        "policy": {"threshold_bps": sc.threshold_bps, "hold_ms": 2000, "hysteresis": 0.2},
+        "poll_ms": 500, "status": os.path.join(workdir, "status.json"),
+    }
+    if hybrid:
+        params = hkipg.HHParams()
+        cfg["switch"] = {"grpc": "127.0.0.1:%d" % ports["switch"], "device_id": 1, "cpu_port": CPU_PORT,
+                         "p4info": os.path.join(P4C_OUT, "hw", "bmv2", "p4info.txt"),
+                         "config": os.path.join(P4C_OUT, "hw", "bmv2", "bmv2.json")}
+        # Switch ports: 1 gNB, 2 DN, 3 backend; the backend answers on its only port.
+        cfg["routes"] = {"switch": [[GNB + "/32", 1, net["gnb_mac"]], [APP_NET, 2, net["dn_mac"]]],
+                         "backend": [[GNB + "/32", 1, net["switch_backend_mac"]],
+                                     [APP_NET, 1, net["switch_backend_mac"]]]}
+        cfg["steering"] = {"backend_port": 3, "backend_mac": net["backend_mac"]}
+        tw_us = 1_000_000
+        cfg["hh"] = {"tau_th": params.tau_th, "ipg_init": params.ipg_init, "ipg_th": params.ipg_th,
+                     "decay_k": params.decay_k, "timeslot_us": params.timeslot_us,
+                     "alpha_shift": params.alpha_shift, "key_mode": hkipg.KEY_UE_ADDR,
+                     "tau_table": [list(e) for e in hkipg.tau_table_entries(
+                         params.tau_th, params.timeslot_us, tw_us, sc.threshold_bps, params.ipg_init,
+                         pkt_bytes=scenario.HEAVY_SIZE)]}
+    else:
+        cfg["routes"] = {"backend": [[GNB + "/32", 1, net["gnb_mac"]], [APP_NET, 2, net["dn_mac"]]]}
+    return cfg
+
+
+def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        procs.check_alive()
+        if read_json(status_path).get("ready"):
+            return
+        time.sleep(0.3)
+    raise LabError("the lab runner was not ready after %d s; log: %s" % (timeout, procs.log_tail("runner")))
+
+
+def run(args):
+    hybrid = preflight(args.hybrid)
+    mode = "hybrid" if hybrid else "backend-only"
+    sc = scenario.Scenario(ues=args.ues, heavy=args.heavy, duration_s=args.duration,
+                           heavy_on_s=args.duration * 0.15, heavy_off_s=args.duration * 0.55, seed=args.seed)
+    workdir = tempfile.mkdtemp(prefix="hupf-lab-")
+    say("%s lab, %d UEs (%d heavy), %.0f s; logs in %s" % (mode, sc.ues, sc.heavy, sc.duration_s, workdir))
+    t = topo.Topology(hybrid)
+    procs = Procs(workdir)
+    try:
+        t.up()
+        net = dict(t.addresses(), n3=N3, gnb=GNB, app=APP)
+        ports = {"backend": free_port(), "switch": free_port(), "pfcp": free_port()}
+        backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id", "1"]
+        for p, ifname in sorted(t.backend_ports.items()):
+            backend_cmd += ["--port", "%d=%s" % (p, ifname)]
+        procs.start("backend", backend_cmd)
+        if hybrid:
+            sw_cmd = [bmv2_binary(), "--device-id", "1", "--thrift-port", str(free_port()), "--no-p4"]
+            for p, ifname in sorted(t.switch_ports.items()):
+                sw_cmd += ["-i", "%d@%s" % (p, ifname)]
+            procs.start("switch", sw_cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % ports["switch"],
+                                            "--cpu-port", str(CPU_PORT)])
+        cfg = runner_config(hybrid, net, workdir, sc, ports)
+        cfg_path = os.path.join(workdir, "runner.json")
+        with open(cfg_path, "w") as f:
+            json.dump(cfg, f, indent=1)
+        with open(CLASSPATH) as f:
+            cp = f.read().strip() + os.pathsep + os.path.join(REPO, "app", "target", "classes") + os.pathsep \
+                + os.path.join(REPO, "pipeconf", "target", "classes")
+        procs.start("runner", ["java", "-cp", cp, RUNNER_MAIN, cfg_path])
+        wait_ready(procs, cfg["status"])
+        say("runner ready: PFCP agent on 127.0.0.1:%d" % ports["pfcp"])
+
+        plan = scenario.make_plan(sc, net, time.time() + 2.0)
+        smf = Smf("127.0.0.1", ports["pfcp"], node_id=SMF_NODE)
+        established = smf.establish(plan)
+        planned = len(plan["ues"])
+        say("%d/%d sessions established over PFCP" % (established, planned))
+        plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
+        plan["start"] = time.time() + 1.0
+        plan_path = os.path.join(workdir, "plan.json")
+        with open(plan_path, "w") as f:
+            json.dump(plan, f)
+        stats = {k: os.path.join(workdir, k + ".json") for k in ("rx-gnb", "rx-dn", "tx-gnb", "tx-dn")}
+        py = [sys.executable, "-m", "hupf_tools.lab.traffic"]
+        for side in ("gnb", "dn"):
+            procs.start("recv-" + side, py + ["recv", "--plan", plan_path, "--side", side, "--iface",
+                                              topo.HOST_IF[side], "--stats", stats["rx-" + side]], topo.ns_of(side))
+        for side in ("gnb", "dn"):
+            procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
+                                              topo.HOST_IF[side], "--stats", stats["tx-" + side]], topo.ns_of(side))
+        live(plan, mode, cfg["status"], stats, procs)
+        time.sleep(1.5)  # in-flight packets, then the receivers' final counts
+        final = read_json(cfg["status"])
+        procs.stop("recv-gnb")
+        procs.stop("recv-dn")
+        tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
+        rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
+        deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
+        smf.close()
+        results = summary.checks(plan, hybrid, (established, planned), final, deleted, tx, rx)
+        lines = summary.render(results, final, tx, rx)
+        print("\n".join(lines), flush=True)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"mode": mode, "checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
+                           "metrics": final.get("metrics", {}), "events": final.get("events", []),
+                           "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan}, f, indent=1)
+        return 0 if all(ok for _, ok, _ in results) else 1
+    finally:
+        procs.stop()
+        t.down()
+
+
+def live(plan, mode, status_path, stats, procs):
+    tty = sys.stdout.isatty()
+    last_print = 0.0
+    while True:
+        now = time.time()
+        t = now - plan["start"]
+        procs.check_alive()
+        if t > plan["duration"] + 0.5:
+            return
+        if tty or now - last_print >= 5:
+            status = read_json(status_path)
+            tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
+            rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
+            lines = view.render(plan, t, mode, status, tx, rx)
+            if tty:
+                sys.stdout.write("\x1b[H\x1b[J" + "\n".join(lines) + "\n")
+            else:
+                sys.stdout.write("\n".join(lines) + "\n\n")
+            sys.stdout.flush()
+            last_print = now
+        time.sleep(0.5)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ues", type=int, default=20)
+    ap.add_argument("--heavy", type=int, default=2)
+    ap.add_argument("--duration", type=float, default=30.0)
+    ap.add_argument("--seed", type=int, default=1)
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--hybrid", dest="hybrid", action="store_const", const=True, default=None,
+                   help="require bmv2 (default: hybrid when bmv2 is found)")
+    g.add_argument("--backend-only", dest="hybrid", action="store_const", const=False)
+    ap.add_argument("--json", help="write the summary, events and counters here")
+    ap.add_argument("--cleanup", action="store_true", help="only remove a previous lab's topology")
+    args = ap.parse_args(argv)
+    if args.cleanup:
+        topo.Topology.cleanup()
+        return 0
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        return run(args)
+    except LabError as e:
+        print("lab: FAILED: %s" % e, file=sys.stderr, flush=True)
+        return 2
+    except KeyboardInterrupt:
+        print("lab: interrupted, torn down", file=sys.stderr, flush=True)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

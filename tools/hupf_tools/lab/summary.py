@@ -1,0 +1,91 @@
+"""The lab's end-of-run checks and summary (the same checks tests/integration asserts)."""
+
+# A heavy UE must be on the switch this long after it turns heavy: HK-IPG needs a few timeslots
+# of small inter-packet gaps before tau crosses its threshold, plus one P4Runtime write round.
+OFFLOAD_BOUND_S = 3.0
+# Tolerated share of lab packets lost between the traffic generators and the UPF's counters
+# (veth/af_packet queues under a shared 2-core machine); reported exactly either way.
+LOSS_TOLERANCE = 0.01
+
+
+def _pkts(stats, key, idx):
+    return sum(s.get(key, {}).get(str(idx), {}).get("pkts", 0) for s in stats)
+
+
+def checks(plan, hybrid, established, final_status, deleted, tx, rx):
+    """[(name, passed, detail)] over the run. established: (accepted, planned) sessions;
+    final_status: the runner's status before deletion;
+    deleted: {ue: {"backend": bool present, "switch": bool present}} after the PFCP deletions."""
+    out = []
+    n = len(plan["ues"])
+    out.append(("all sessions established over PFCP", established[0] == established[1] > 0,
+                "%d/%d" % established))
+
+    bad = {}
+    for r in rx:
+        for reason, count in r.get("bad", {}).items():
+            bad[reason] = bad.get(reason, 0) + count
+    worst, silent = 0.0, []
+    for u in plan["ues"]:
+        sent = _pkts(tx, "tx", u["idx"])
+        got = _pkts(rx, "rx", u["idx"])
+        if sent and not got:
+            silent.append(u["addr"])
+        if sent:
+            worst = max(worst, 1 - got / sent)
+    out.append(("every UE's packets arrive, correctly encapsulated/decapsulated",
+                not bad and not silent and worst <= LOSS_TOLERANCE,
+                "malformed %s, UEs with nothing received %s, worst loss %.2f%%"
+                % (bad or "none", silent or "none", 100 * worst)))
+
+    ues = final_status.get("ues", {})
+    bad_sum = []
+    for u in plan["ues"]:
+        counted = ues.get(u["addr"], {}).get("pkts")
+        sent = _pkts(tx, "tx", u["idx"])
+        got = _pkts(rx, "rx", u["idx"])
+        if counted is None or not got <= counted <= sent:
+            bad_sum.append("%s: received %d <= counted %s <= sent %d" % (u["addr"], got, counted, sent))
+    out.append(("usage counters (summed over both targets) add up", not bad_sum,
+                "; ".join(bad_sum[:3]) or "all %d UEs" % n))
+
+    events = final_status.get("events", [])
+    promoted = {}
+    for e in events:
+        if e["kind"] == "PROMOTED":
+            promoted.setdefault(e["ue"], []).append(e["t"] / 1000.0 - plan["start"])
+    mice = [u["addr"] for u in plan["ues"] if not u["heavy"] and u["addr"] in promoted]
+    out.append(("mice are never offloaded", not mice, ", ".join(mice) or "none offloaded"))
+    if hybrid:
+        late = []
+        for u in plan["ues"]:
+            if u["heavy"]:
+                ok = [t for t in promoted.get(u["addr"], []) if plan["heavy_on"] <= t <= plan["heavy_on"] + OFFLOAD_BOUND_S]
+                if not ok:
+                    late.append("%s promoted at %s" % (u["addr"], promoted.get(u["addr"], "never")))
+        out.append(("heavy UEs offloaded within %.0f s of turning heavy" % OFFLOAD_BOUND_S, not late,
+                    "; ".join(late) or "all heavy UEs"))
+        demoted = {e["ue"] for e in events if e["kind"] == "DEMOTED"}
+        back = [u["addr"] for u in plan["ues"] if u["heavy"] and u["addr"] not in demoted]
+        out.append(("heavy UEs back in software after they cool down", not back, ", ".join(back) or "all"))
+    left = ["%s on %s" % (ue, ", ".join(t for t, present in where.items() if present))
+            for ue, where in deleted.items() if any(where.values())]
+    out.append(("sessions deleted over PFCP are gone from both targets", bool(deleted) and not left,
+                "; ".join(left) or "%d deleted" % len(deleted)))
+    return out
+
+
+def render(results, final_status, tx, rx):
+    m = final_status.get("metrics", {})
+    reord = sum(c.get("reordered", 0) for r in rx for c in r.get("rx", {}).values())
+    sent = sum(c.get("pkts", 0) for s in tx for c in s.get("tx", {}).values())
+    got = sum(c.get("pkts", 0) for r in rx for c in r.get("rx", {}).values())
+    lines = ["== hupf lab summary ==",
+             "packets sent %d, received %d, reordered %d; bytes hardware %d (%.1f%%), software %d" % (
+                 sent, got, reord, m.get("hw_bytes", 0), 100 * m.get("hw_share", 0.0), m.get("sw_bytes", 0)),
+             "HH reports %d, promotions %d, demotions %d, evictions %d, rejections %d" % (
+                 m.get("hh_reports", 0), m.get("promotions", 0), m.get("demotions", 0), m.get("evictions", 0),
+                 m.get("rejections", 0))]
+    for name, ok, detail in results:
+        lines.append("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
+    return lines

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `make lab`: build what the lab needs, then run it (tools/hupf_tools/lab/run.py); arguments go to
+# the lab (e.g. --ues 50 --duration 60 --backend-only --json out.json).
+# `tools/lab.sh bench [args]`: the hybrid scalability benchmark (tools/hupf_tools/lab/scale.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+[ -x "$PY" ] || { echo "lab: FAILED: $PY missing: run 'make setup'" >&2; exit 2; }
+
+build_java() {
+  nice mvn -B -q -pl app -am package -DskipTests
+  nice mvn -B -q -pl app dependency:build-classpath -Dmdep.includeScope=compile \
+    -Dmdep.outputFile="$PWD/app/target/lab-classpath.txt" >/dev/null
+}
+
+if [ "${1:-}" = bench ]; then
+  shift
+  echo "lab: building the app for the offload simulation"
+  build_java
+  cp="$(cat app/target/lab-classpath.txt):$PWD/app/target/classes:$PWD/pipeconf/target/classes"
+  PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.scale --classpath "$cp" "$@"
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "lab: FAILED: the lab needs root (network namespaces, veth, raw sockets, DPDK af_packet): run 'sudo make lab'" >&2
+  exit 2
+fi
+if ! pkg-config --exists libdpdk 2>/dev/null; then
+  echo "lab: FAILED: DPDK not found (pkg-config libdpdk): install libdpdk-dev (make setup does)" >&2
+  exit 2
+fi
+
+echo "lab: building the backend, the pipeconf and the app (runner classpath)"
+nice make -s -C backend >/dev/null
+build_java
+
+# Whatever happens (Ctrl-C, a failure before the lab's own teardown), leave no topology behind.
+trap 'PYTHONPATH=tools "$PY" -m hupf_tools.lab.run --cleanup >/dev/null 2>&1 || true' EXIT
+PYTHONPATH=tools "$PY" -m hupf_tools.lab.run "$@"
