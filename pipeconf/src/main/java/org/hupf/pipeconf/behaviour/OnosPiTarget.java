@@ -72,8 +72,15 @@ public final class OnosPiTarget implements PiTarget {
      * @param deviceId device
      * @param appId    owner application
      * @return flow rule
+     * @throws PiTargetException if the priority is beyond what ONOS flow rules hold
      */
-    public static FlowRule toFlowRule(PiTableEntry e, DeviceId deviceId, ApplicationId appId) {
+    public static FlowRule toFlowRule(PiTableEntry e, DeviceId deviceId, ApplicationId appId)
+            throws PiTargetException {
+        int priority = e.priority().orElse(DEFAULT_PRIORITY);
+        if (priority > FlowRule.MAX_PRIORITY) {
+            throw new PiTargetException("priority " + priority + " of a " + e.table() + " entry exceeds ONOS's "
+                                                + "flow rule maximum " + FlowRule.MAX_PRIORITY);
+        }
         TrafficSelector.Builder sel = DefaultTrafficSelector.builder();
         if (!e.matchKey().fieldMatches().isEmpty()) {
             PiCriterion.Builder c = PiCriterion.builder();
@@ -83,7 +90,7 @@ public final class OnosPiTarget implements PiTarget {
         return DefaultFlowRule.builder().forDevice(deviceId).forTable(e.table()).fromApp(appId)
                 .withSelector(sel.build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(e.action()).build())
-                .withPriority(e.priority().orElse(DEFAULT_PRIORITY)).makePermanent().build();
+                .withPriority(priority).makePermanent().build();
     }
 
     /**
@@ -156,7 +163,8 @@ public final class OnosPiTarget implements PiTarget {
         }
     }
 
-    private void split(Collection<? extends PiEntity> entities, List<FlowRule> rules, List<PiEntity> direct) {
+    private void split(Collection<? extends PiEntity> entities, List<FlowRule> rules, List<PiEntity> direct)
+            throws PiTargetException {
         for (PiEntity e : entities) {
             if (e.piEntityType() == PiEntityType.TABLE_ENTRY) {
                 rules.add(toFlowRule((PiTableEntry) e, deviceId, appId));

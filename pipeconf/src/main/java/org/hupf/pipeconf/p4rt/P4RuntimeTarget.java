@@ -55,21 +55,25 @@ public final class P4RuntimeTarget implements PiTarget {
         } catch (P4RuntimeException e) {
             List<Status.Code> codes = e.updateCodes();
             if (codes.size() != inserts.size()) {
-                throw new PiTargetException(e.getMessage(), e);
+                throw failure(e);
             }
             for (int i = 0; i < codes.size(); i++) {
                 if (codes.get(i) == Status.Code.ALREADY_EXISTS) {
                     modifies.add(inserts.get(i));
                 } else if (codes.get(i) != Status.Code.OK) {
-                    throw new PiTargetException(e.getMessage(), e);
+                    throw failure(e);
                 }
             }
         }
         try {
             client.write(updates(modifies, Update.Type.MODIFY));
         } catch (P4RuntimeException e) {
-            throw new PiTargetException(e.getMessage(), e);
+            throw failure(e);
         }
+    }
+
+    private static PiTargetException failure(P4RuntimeException e) {
+        return new PiTargetException(e.getMessage(), e.updateCodes().contains(Status.Code.RESOURCE_EXHAUSTED), e);
     }
 
     /** Default entries and meter cells always exist: they can only be modified. */
