@@ -1,0 +1,253 @@
+package org.hupf.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.hupf.app.pfcp.PfcpConfig;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.InvalidFieldException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
+ * UE pools, backend ports on the switch, the PFCP agent, heavy-hitter and classifier settings, QoS.
+ * Examples are in netcfg/ at the repository root.
+ */
+public final class HupfConfig extends Config<ApplicationId> {
+
+    public static final String KEY = "hupf";
+
+    static final String DEVICES = "devices";
+    static final String N3_ADDRESSES = "n3Addresses";
+    static final String UE_POOLS = "uePools";
+    static final String BACKEND_PORTS = "backendPorts";
+    static final String PFCP = "pfcp";
+    static final String HEAVY_HITTER = "heavyHitter";
+    static final String CLASSIFIER = "classifier";
+    static final String QFI_TO_TC = "qfiToTc";
+    static final String SLICE_ID = "sliceId";
+    static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
+
+    /** What a device does in the hybrid UPF. */
+    public enum Role {
+        SWITCH,
+        BACKEND
+    }
+
+    /** A switch port that leads to a backend, and the MAC the backend answers on. */
+    public static final class BackendPort {
+        public final DeviceId switchId;
+        public final long port;
+        public final DeviceId backendId;
+        public final String mac;
+
+        BackendPort(DeviceId switchId, long port, DeviceId backendId, String mac) {
+            this.switchId = switchId;
+            this.port = port;
+            this.backendId = backendId;
+            this.mac = mac;
+        }
+    }
+
+    private String error;
+
+    @Override
+    public boolean isValid() {
+        error = null;
+        try {
+            validate();
+            return true;
+        } catch (IllegalArgumentException e) {
+            error = e.getMessage();
+            return false;
+        }
+    }
+
+    /** @return why the last {@link #isValid()} failed, or null */
+    public String error() {
+        return error;
+    }
+
+    private void validate() {
+        boolean known;
+        try {
+            known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, CLASSIFIER,
+                                  QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S);
+        } catch (InvalidFieldException e) {
+            known = false;
+        }
+        if (!known) {
+            throw new IllegalArgumentException("unknown field among " + fieldNames(object));
+        }
+        devices();
+        if (n3Addresses().isEmpty()) {
+            throw new IllegalArgumentException(N3_ADDRESSES + ": at least one address is required");
+        }
+        if (uePools().isEmpty()) {
+            throw new IllegalArgumentException(UE_POOLS + ": at least one pool is required");
+        }
+        Set<DeviceId> backends = new HashSet<>();
+        devices().forEach((id, role) -> {
+            if (role == Role.BACKEND) {
+                backends.add(id);
+            }
+        });
+        for (BackendPort p : backendPorts()) {
+            if (devices().get(p.switchId) != Role.SWITCH) {
+                throw new IllegalArgumentException(BACKEND_PORTS + ": " + p.switchId + " is not a switch");
+            }
+            if (!backends.contains(p.backendId)) {
+                throw new IllegalArgumentException(BACKEND_PORTS + ": " + p.backendId + " is not a backend");
+            }
+        }
+        pfcp(Ip4Address.valueOf("0.0.0.0"));
+        qfiToTc();
+        intIn(object, SLICE_ID, 0, 15, 0);
+        intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
+        JsonNode hh = object.path(HEAVY_HITTER);
+        if (!hh.isMissingNode()) {
+            intIn(hh, "alphaShift", 1, 15, 7);
+            intIn(hh, "tauThreshold", 1, 65535, 1);
+            intIn(hh, "timeslotUs", 1, Integer.MAX_VALUE, 1);
+            String mode = hh.path("keyMode").asText("ue");
+            if (!mode.equals("ue") && !mode.equals("5tuple")) {
+                throw new IllegalArgumentException(HEAVY_HITTER + ".keyMode: ue or 5tuple, got " + mode);
+            }
+        }
+        JsonNode cl = object.path(CLASSIFIER);
+        if (!cl.isMissingNode()) {
+            intIn(cl, "windowMs", 1, 3_600_000, 1000);
+        }
+    }
+
+    private static String fieldNames(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        n.fieldNames().forEachRemaining(out::add);
+        return out.toString();
+    }
+
+    private static int intIn(JsonNode n, String field, long min, long max, int dflt) {
+        JsonNode v = n.get(field);
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
+            throw new IllegalArgumentException(field + ": integer in [" + min + ", " + max + "] expected, got " + v);
+        }
+        return v.asInt();
+    }
+
+    private static <T> List<T> list(JsonNode n, String field, java.util.function.Function<JsonNode, T> parse) {
+        List<T> out = new ArrayList<>();
+        JsonNode a = n.get(field);
+        if (a == null) {
+            return out;
+        }
+        if (!a.isArray()) {
+            throw new IllegalArgumentException(field + ": a list is expected");
+        }
+        int i = 0;
+        for (JsonNode e : a) {
+            try {
+                out.add(parse.apply(e));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException(field + "[" + i + "]: " + ex.getMessage());
+            }
+            i++;
+        }
+        return out;
+    }
+
+    /** @return device id to role */
+    public Map<DeviceId, Role> devices() {
+        Map<DeviceId, Role> out = new HashMap<>();
+        for (JsonNode d : list(object, DEVICES, d -> d)) {
+            String role = d.path("role").asText("");
+            if (!role.equals("switch") && !role.equals("backend")) {
+                throw new IllegalArgumentException(DEVICES + ": role must be switch or backend, got '" + role + "'");
+            }
+            out.put(DeviceId.deviceId(d.path("deviceId").asText()), Role.valueOf(role.toUpperCase()));
+        }
+        return out;
+    }
+
+    public List<Ip4Address> n3Addresses() {
+        return list(object, N3_ADDRESSES, n -> Ip4Address.valueOf(n.asText()));
+    }
+
+    public List<Ip4Prefix> uePools() {
+        return list(object, UE_POOLS, n -> Ip4Prefix.valueOf(n.asText()));
+    }
+
+    public List<BackendPort> backendPorts() {
+        return list(object, BACKEND_PORTS, n -> new BackendPort(
+                DeviceId.deviceId(n.path("switch").asText()), intIn(n, "port", 0, 511, -1),
+                DeviceId.deviceId(n.path("backend").asText()), n.path("mac").asText()));
+    }
+
+    /**
+     * Returns the PFCP agent settings.
+     *
+     * @param defaultNodeId Node ID if none is configured (the first N3 address)
+     * @return settings
+     */
+    public PfcpConfig pfcp(Ip4Address defaultNodeId) {
+        JsonNode p = object.path(PFCP);
+        Set<String> allowed = new HashSet<>(list(p, "allowedPeers", JsonNode::asText));
+        return new PfcpConfig(p.path("listenAddress").asText("0.0.0.0"),
+                              intIn(p, "port", 0, 65535, PfcpConfig.PFCP_PORT),
+                              p.path("nodeId").asText(defaultNodeId.toString()), allowed,
+                              intIn(p, "heartbeatIntervalMs", 0, Integer.MAX_VALUE, 10_000),
+                              intIn(p, "t1Ms", 1, 60_000, 3000), intIn(p, "n1", 1, 10, 3), 60_000,
+                              intIn(p, "reportTickMs", 10, 60_000, 1000));
+    }
+
+    /** @return QFI to traffic class */
+    public Map<Integer, Integer> qfiToTc() {
+        Map<Integer, Integer> out = new HashMap<>();
+        JsonNode m = object.path(QFI_TO_TC);
+        Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            int qfi;
+            try {
+                qfi = Integer.parseInt(e.getKey());
+            } catch (NumberFormatException ex) {
+                throw new IllegalArgumentException(QFI_TO_TC + ": key " + e.getKey() + " is not a QFI");
+            }
+            if (qfi < 0 || qfi > 63 || !e.getValue().isInt() || e.getValue().asInt() < 0 || e.getValue().asInt() > 3) {
+                throw new IllegalArgumentException(QFI_TO_TC + ": QFI in [0, 63] to class in [0, 3] expected at "
+                                                           + e.getKey());
+            }
+            out.put(qfi, e.getValue().asInt());
+        }
+        return out;
+    }
+
+    public int sliceId() {
+        return intIn(object, SLICE_ID, 0, 15, 0);
+    }
+
+    public int reconcileIntervalSeconds() {
+        return intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
+    }
+
+    /** @return the heavy-hitter settings as given (consumed by the offload manager and pipeconf) */
+    public JsonNode heavyHitter() {
+        return object.path(HEAVY_HITTER);
+    }
+
+    /** @return the classifier settings as given */
+    public JsonNode classifier() {
+        return object.path(CLASSIFIER);
+    }
+}

@@ -1,0 +1,106 @@
+package org.hupf.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.app.pfcp.PfcpConfig;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DeviceId;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Every example in netcfg/ is a valid HupfConfig; broken variants are refused with a reason.
+ */
+public class HupfConfigTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final File DIR = new File("../netcfg");
+
+    static HupfConfig config(JsonNode node) {
+        HupfConfig c = new HupfConfig();
+        c.init(new DefaultApplicationId(1, "org.hupf.app"), HupfConfig.KEY, node, MAPPER, null);
+        return c;
+    }
+
+    private static List<File> examples() {
+        File[] files = DIR.listFiles((d, n) -> n.endsWith(".json"));
+        assertTrue("no examples in " + DIR.getAbsolutePath(), files != null && files.length > 0);
+        return Arrays.asList(files);
+    }
+
+    private static JsonNode hupfNode(File f) throws Exception {
+        return MAPPER.readTree(f).path("apps").path("org.hupf.app").path(HupfConfig.KEY);
+    }
+
+    @Test
+    public void everyExampleIsValid() throws Exception {
+        for (File f : examples()) {
+            JsonNode node = hupfNode(f);
+            assertTrue(f.getName() + " has no apps.org.hupf.app.hupf", node.isObject());
+            HupfConfig c = config(node);
+            assertTrue(f.getName() + ": " + c.error(), c.isValid());
+            assertFalse(c.n3Addresses().isEmpty());
+        }
+    }
+
+    @Test
+    public void hybridExampleReadsAsWritten() throws Exception {
+        HupfConfig c = config(hupfNode(new File(DIR, "hupf-bmv2-backend.json")));
+        assertTrue(c.isValid());
+        assertEquals(HupfConfig.Role.SWITCH, c.devices().get(DeviceId.deviceId("device:bmv2:s1")));
+        assertEquals(2, c.backendPorts().size());
+        assertEquals(5, c.backendPorts().get(0).port);
+        PfcpConfig p = c.pfcp(Ip4Address.valueOf("1.1.1.1"));
+        assertEquals(8805, p.port);
+        assertEquals("192.168.0.1", p.nodeId);
+        assertEquals(Set.of("10.0.0.1", "smf.hupf.test"), p.allowedPeers);
+        assertEquals(3, (int) c.qfiToTc().get(5));
+        assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
+    }
+
+    private static String invalid(String field, String json) throws Exception {
+        ObjectNode node = (ObjectNode) hupfNode(new File(DIR, "hupf-bmv2-backend.json")).deepCopy();
+        if (json == null) {
+            node.remove(field);
+        } else {
+            node.set(field, MAPPER.readTree(json));
+        }
+        HupfConfig c = config(node);
+        assertFalse(field + " " + json, c.isValid());
+        return c.error();
+    }
+
+    @Test
+    public void brokenConfigsAreRefusedWithTheReason() throws Exception {
+        assertEquals(HupfConfig.N3_ADDRESSES + ": at least one address is required",
+                     invalid(HupfConfig.N3_ADDRESSES, null));
+        assertTrue(invalid(HupfConfig.UE_POOLS, "[\"10.0.0.0/33\"]").startsWith("uePools[0]: "));
+        assertTrue(invalid(HupfConfig.DEVICES, "[{\"deviceId\": \"x\", \"role\": \"router\"}]")
+                           .contains("role must be switch or backend"));
+        assertTrue(invalid(HupfConfig.BACKEND_PORTS,
+                           "[{\"switch\": \"device:backend:b1\", \"port\": 1, \"backend\": \"device:backend:b2\"}]")
+                           .contains("is not a switch"));
+        assertTrue(invalid(HupfConfig.QFI_TO_TC, "{\"64\": 1}").contains("QFI in [0, 63]"));
+        assertTrue(invalid("bogus", "1").startsWith("unknown field"));
+        assertTrue(invalid(HupfConfig.PFCP, "{\"port\": 70000}").startsWith("port: integer in [0, 65535]"));
+        assertTrue(invalid(HupfConfig.HEAVY_HITTER, "{\"keyMode\": \"mac\"}").contains("ue or 5tuple"));
+    }
+
+    @Test
+    public void examplesCoverBothDeploymentShapes() {
+        Set<String> names = examples().stream().map(File::getName).collect(Collectors.toSet());
+        assertTrue(names.contains("hupf-bmv2-backend.json"));
+        assertTrue(names.contains("hupf-backend-only.json"));
+    }
+}

@@ -1,0 +1,142 @@
+package org.hupf.app.store;
+
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.session.Far;
+import org.hupf.app.session.Pdr;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.store.service.TestStorageService;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The distributed store (ONOS storage mocked by TestStorageService) and reconciliation against it:
+ * a restarted app finds its sessions and puts a wiped device back; entries the store does not know go.
+ */
+public class DistributedSessionStoreTest {
+
+    private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
+
+    static PfcpSession draft(int i) {
+        Ip4Address ue = Ip4Address.valueOf(0x0afa0000 + i);
+        Pdr ul = new Pdr(1, 100, Pdr.ACCESS, null, null, true, null, ue, List.of(), null, 0, null, 1L, List.of(),
+                         List.of());
+        Pdr dl = new Pdr(2, 100, Pdr.CORE, null, null, false, null, ue, List.of(), null, null, null, 2L, List.of(),
+                         List.of());
+        return new PfcpSession(0, 1000 + i, "10.0.0.1", "smf", Map.of(1, ul, 2, dl),
+                               Map.of(1L, new Far(1, Far.FORW, Far.CORE, null, null, null),
+                                      2L, new Far(2, Far.FORW, Far.ACCESS, 0x100L + i,
+                                                  Ip4Address.valueOf("192.168.1.10"), null)),
+                               Map.of(), Map.of(), Map.of());
+    }
+
+    private static SessionManager manager(SessionStore store, HupfUpfDevice device) {
+        return new SessionManager(store, new SessionTranslator(N3, 0, Map.of(), 10), new ResourcePool(4096, 4096),
+                                  () -> List.of(device), N3);
+    }
+
+    private static Set<UpfEntity> all(InMemoryUpfDevice d) {
+        Set<UpfEntity> out = new HashSet<>();
+        for (UpfEntityType t : UpfEntityType.values()) {
+            out.addAll(d.entities(t));
+        }
+        return out;
+    }
+
+    @Test
+    public void storeKeepsSessionsByUpSeid() {
+        DistributedSessionStore store = new DistributedSessionStore(new TestStorageService());
+        PfcpSession s = new PfcpSession(7, 1, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
+                                        Map.of("ctr:1", 3));
+        store.put(s);
+        assertEquals(s, store.get(7));
+        assertEquals(1, store.all().size());
+        assertEquals(s, store.remove(7));
+        assertNull(store.get(7));
+    }
+
+    @Test
+    public void restartedAppReconcilesAWipedDeviceFromTheStore() throws Exception {
+        // The map outlives the app: a restarted app opens the same replicated map.
+        DistributedSessionStore store = new DistributedSessionStore(new TestStorageService());
+        InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 4096);
+        SessionManager first = manager(store, device);
+        List<PfcpSession> created = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            created.add(first.establish(draft(i)));
+        }
+        Set<UpfEntity> installed = all(device);
+        assertEquals(20, device.entities(UpfEntityType.SESSION_UPLINK).size());
+
+        for (UpfEntityType t : UpfEntityType.values()) {
+            device.deleteAll(t);
+        }
+        SessionManager second = manager(store, device);
+        assertEquals(installed.size(), second.reconcile());
+        assertEquals(installed, all(device));
+        assertEquals(0, second.reconcile());
+
+        // A new session after the restart gets fresh SEID, TEID and counter cells.
+        PfcpSession next = second.establish(draft(99));
+        assertTrue(created.stream().noneMatch(s -> s.upSeid == next.upSeid));
+        assertTrue(created.stream().noneMatch(s -> s.pdrs.get(1).teid.equals(next.pdrs.get(1).teid)));
+        assertTrue(created.stream().noneMatch(s -> s.allocations.get("ctr:1").equals(next.allocations.get("ctr:1"))));
+    }
+
+    @Test
+    public void reconciliationRemovesWhatTheStoreDoesNotKnowAndFixesChangedEntries() throws Exception {
+        InMemoryUpfDevice device = new InMemoryUpfDevice("switch", 4096);
+        SessionManager m = manager(new DistributedSessionStore(new TestStorageService()), device);
+        PfcpSession s = m.establish(draft(1));
+        Set<UpfEntity> wanted = all(device);
+        Ip4Address ue = s.pdrs.get(2).ueAddress;
+        device.apply(UpfSessionDownlink.builder().withUeAddress(Ip4Address.valueOf("10.99.0.1"))
+                             .needsDropping(true).build());
+        device.apply(UpfSessionDownlink.builder().withUeAddress(ue).needsBuffering(true).build());
+        // Two removals (the unknown UE, the changed entry) and one re-apply.
+        assertEquals(3, m.reconcile());
+        assertEquals(wanted, all(device));
+    }
+
+    @Test
+    public void sharedTunnelPeerStaysUntilItsLastSessionGoes() throws Exception {
+        InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 4096);
+        SessionManager m = manager(new InMemorySessionStore(), device);
+        PfcpSession a = m.establish(draft(1));
+        PfcpSession b = m.establish(draft(2));
+        assertEquals(1, device.entities(UpfEntityType.TUNNEL_PEER).size());
+        m.delete(a.upSeid);
+        assertEquals(1, device.entities(UpfEntityType.TUNNEL_PEER).size());
+        m.delete(b.upSeid);
+        assertEquals(0, device.entities(UpfEntityType.TUNNEL_PEER).size());
+        assertTrue(all(device).isEmpty());
+    }
+
+    @Test
+    public void unreachableDeviceIsCaughtUpByReconciliation() throws Exception {
+        InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 4096);
+        SessionManager m = manager(new InMemorySessionStore(), device);
+        device.setFailing(true);
+        m.establish(draft(1));
+        assertTrue(m.deviceErrors() > 0);
+        device.setFailing(false);
+        assertTrue(m.reconcile() > 0);
+        assertEquals(1, device.entities(UpfEntityType.SESSION_UPLINK).size());
+    }
+}
