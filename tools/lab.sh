@@ -8,8 +8,8 @@ PY=.venv/bin/python
 [ -x "$PY" ] || { echo "lab: FAILED: $PY missing: run 'make setup'" >&2; exit 2; }
 
 build_java() {
-  nice mvn -B -q -pl app -am package -DskipTests
-  nice mvn -B -q -pl app dependency:build-classpath -Dmdep.includeScope=compile \
+  nice mvn -B -q -Dstyle.color=never -pl app -am package -DskipTests
+  nice mvn -B -q -Dstyle.color=never -pl app dependency:build-classpath -Dmdep.includeScope=compile \
     -Dmdep.outputFile="$PWD/app/target/lab-classpath.txt" >/dev/null
 }
 

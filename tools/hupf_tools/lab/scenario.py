@@ -22,7 +22,7 @@ class Scenario:
     duration_s: float = 30.0
     heavy_on_s: float = 4.0
     heavy_off_s: float = 16.0
-    heavy_pps: float = 500.0
+    heavy_pps: float = 300.0
     mouse_mean_pps: float = 4.0
     mouse_max_pps: float = 25.0
     threshold_bps: int = 2_000_000
