@@ -1,0 +1,68 @@
+"""The lab's traffic generator over a bare veth pair (no UPF in between): pacing follows the plan, and
+a receiver flags every frame that arrives the way no UPF would deliver it."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hupf_tools.lab import scenario
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+NS = ("hupftA", "hupftB")
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="integration traffic: needs root (netns, raw sockets)")
+
+
+def sh(*cmd):
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def wire():
+    for ns in NS:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        sh("ip", "netns", "add", ns)
+    sh("ip", "link", "add", "hupfta", "type", "veth", "peer", "name", "hupftb")
+    for ns, ifname in zip(NS, ("hupfta", "hupftb")):
+        sh("ip", "link", "set", ifname, "netns", ns)
+        sh("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % ifname)
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", ifname, "up")
+    yield
+    for ns in NS:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def traffic(mode, ns, ifname, side, plan, stats):
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "tools"))
+    return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "hupf_tools.lab.traffic", mode,
+                             "--plan", plan, "--side", side, "--iface", ifname, "--stats", stats], env=env)
+
+
+def test_paced_uplink_arrives_flagged_as_never_decapsulated(wire, tmp_path):
+    sc = scenario.Scenario(ues=6, heavy=1, duration_s=2.0, heavy_on_s=0.5, heavy_off_s=1.5, heavy_pps=400)
+    net = {"n3": "192.0.2.1", "gnb": "192.0.2.2", "app": "198.51.100.10", "gnb_mac": "02:00:00:00:00:01",
+           "gnb_peer_mac": "02:00:00:00:00:02", "dn_mac": "02:00:00:00:00:03", "dn_peer_mac": "02:00:00:00:00:04"}
+    plan = scenario.make_plan(sc, net, time.time() + 1.0)
+    path = str(tmp_path / "plan.json")
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    rx_path, tx_path = str(tmp_path / "rx.json"), str(tmp_path / "tx.json")
+    rx = traffic("recv", NS[1], "hupftb", "dn", path, rx_path)
+    tx = traffic("send", NS[0], "hupfta", "gnb", path, tx_path)
+    assert tx.wait(timeout=20) == 0
+    time.sleep(0.5)
+    rx.terminate()
+    assert rx.wait(timeout=10) == 0
+    with open(tx_path) as f:
+        sent = json.load(f)["tx"]
+    with open(rx_path) as f:
+        got = json.load(f)
+    heavy = sent["1"]["pkts"]
+    # 0.5 s as a mouse, 1 s at 400 pps, 0.5 s as a mouse again.
+    assert 0.8 * 400 <= heavy <= 1.2 * 400 + 2 * sc.mouse_max_pps
+    total = sum(v["pkts"] for v in sent.values())
+    assert got["bad"] == {"uplink still GTP-U encapsulated": total}
+    assert all(v["pkts"] == 0 for v in got["rx"].values())
