@@ -181,7 +181,9 @@ def run(args):
         t.up()
         net = dict(t.addresses(), n3=N3, gnb=GNB, app=APP)
         ports = {"backend": free_port(), "switch": free_port(), "pfcp": free_port()}
-        backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id", "1"]
+        # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
+        backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id", "1",
+                       "--sessions", "65536", "--mem", "1024"]
         for p, ifname in sorted(t.backend_ports.items()):
             backend_cmd += ["--port", "%d=%s" % (p, ifname)]
         procs.start("backend", backend_cmd)
