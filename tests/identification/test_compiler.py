@@ -127,3 +127,23 @@ def test_table_sizes_from_size_header(tmp_path):
         compiler.TableSizes.from_size_header(header)
     d = compiler.TableSizes.default()
     assert min(d.feature, d.decision, d.classes) > 0
+
+
+def test_table_sizes_from_p4info(tmp_path):
+    from google.protobuf import text_format
+    from p4.config.v1 import p4info_pb2
+    info = p4info_pb2.P4Info()
+    sizes = {"feature_" + f: 48 - i for i, f in enumerate(FEATURES)}
+    sizes.update(decision=700, class_to_tc=12)
+    for name, size in sizes.items():
+        t = info.tables.add()
+        t.preamble.name = "HupfIngress.classifier." + name
+        t.size = size
+    info.tables.add().preamble.name = "HupfIngress.upf.interfaces"
+    (tmp_path / "p4info.txt").write_text(text_format.MessageToString(info))
+    s = compiler.TableSizes.from_p4info(tmp_path / "p4info.txt")
+    assert (s.feature, s.decision, s.classes) == (48 - len(FEATURES) + 1, 700, 12)
+    del info.tables[0]
+    (tmp_path / "p4info.txt").write_text(text_format.MessageToString(info))
+    with pytest.raises(ValueError, match="no classifier table 'feature_pkts_up'"):
+        compiler.TableSizes.from_p4info(tmp_path / "p4info.txt")

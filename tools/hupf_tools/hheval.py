@@ -37,12 +37,12 @@ def timeslot_for(ipg_us):
     return slot
 
 
-def hkipg_config(hh_bps, pkt_bytes, tau_entries, timeslot_us=None):
+def hkipg_config(hh_bps, pkt_bytes, tau_entries, timeslot_us=None, alpha_shift=7):
     """Thesis §4.3 settings for one threshold: IPG_init = IPG_th = packet time at hh_bps,
     tau_th 1850, k 10, alpha = 1 - 2^-7, tau table from eq. 4.9; timeslot by timeslot_for."""
     ipg_init = int(pkt_bytes * 8 * 1_000_000 // hh_bps)
     params = hkipg.HHParams(tau_th=1850, ipg_init=ipg_init, ipg_th=ipg_init, decay_k=10,
-                            timeslot_us=timeslot_us or timeslot_for(ipg_init), alpha_shift=7,
+                            timeslot_us=timeslot_us or timeslot_for(ipg_init), alpha_shift=alpha_shift,
                             key_mode=hkipg.KEY_5TUPLE)
     entries = hkipg.tau_table_entries(params.tau_th, params.timeslot_us, TW_US, int(hh_bps), ipg_init,
                                       pkt_bytes, tau_entries)
@@ -50,11 +50,11 @@ def hkipg_config(hh_bps, pkt_bytes, tau_entries, timeslot_us=None):
 
 
 def _task(job):
-    algo, slots, mbps, (tau_entries, timeslot_us) = job
+    algo, slots, mbps, cfg = job
     keys, ts = _TRACE.keys[_TRACE.flow].tolist(), _TRACE.ts_us.tolist()
     t0 = time.process_time()
     if algo == "HK-IPG":
-        params, table = hkipg_config(mbps * 1e6, _TRACE.spec.pkt_bytes, tau_entries, timeslot_us)
+        params, table = hkipg_config(mbps * 1e6, _TRACE.spec.pkt_bytes, *cfg)
         sketch = hkipg.HKIPG(params, table, slots)
         out = {r.flow_key for r in map(sketch.packet, keys, ts) if r is not None}
     elif algo == "HK-Count":
@@ -72,10 +72,10 @@ def score(detected, truth):
             "tp": tp, "fp": len(detected - truth), "fn": len(truth - detected)}
 
 
-def run(seed, spec, jobs, tau_entries, timeslot_us=None):
+def run(seed, spec, jobs, tau_entries, timeslot_us=None, alpha_shift=7):
     global _TRACE
     _TRACE = hhtraces.generate(seed, spec)
-    cfg = (tau_entries, timeslot_us)
+    cfg = (tau_entries, timeslot_us, alpha_shift)
     tasks = [("HK-IPG", s, t, cfg) for s in SLOTS for t in THRESHOLDS_MBPS]
     tasks += [(a, s, None, cfg) for a in ALGORITHMS[1:] for s in SLOTS]
     ctx = multiprocessing.get_context("fork")
@@ -102,8 +102,8 @@ def run(seed, spec, jobs, tau_entries, timeslot_us=None):
                              fn_short=int(short), fn_near=int(near)))
     meta = {"seed": seed, "packets": len(_TRACE), "flows": spec.flows, "duration_s": spec.duration_s,
             "window_us": TW_US, "pkt_bytes": spec.pkt_bytes, "tau_entries": tau_entries, "cpu_s": cpu,
-            "timeslot_us": {t: hkipg_config(t * 1e6, spec.pkt_bytes, tau_entries, timeslot_us)[0].timeslot_us
-                            for t in THRESHOLDS_MBPS}}
+            "alpha_shift": alpha_shift,
+            "timeslot_us": {t: hkipg_config(t * 1e6, spec.pkt_bytes, *cfg)[0].timeslot_us for t in THRESHOLDS_MBPS}}
     return meta, sorted(rows, key=lambda r: (r["mbps"], r["slots"], ALGORITHMS.index(r["algo"])))
 
 
@@ -122,7 +122,7 @@ def markdown(meta, rows):
     lines.append("")
     lines.append("Trace: seed %(seed)d, %(packets)d packets, %(flows)d flows over %(duration_s)g s, "
                  "%(pkt_bytes)d-byte packets, window %(window_us)d us; tau table %(tau_entries)d entries; "
-                 "%(cpu_s).0f CPU seconds. " % meta + "HK-IPG timeslot per threshold: "
+                 "%(cpu_s).0f CPU seconds. HK-IPG alpha = 1 - 2^-%(alpha_shift)d, timeslot: " % meta
                  + ", ".join("%g Mbit/s %d us" % kv for kv in meta["timeslot_us"].items()) + ".")
     return "\n".join(lines) + "\n"
 
@@ -166,11 +166,12 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--tau-entries", type=int, default=256, help="tau_table size (hw P4Info: HH_TAU_TABLE_SIZE)")
     ap.add_argument("--timeslot-us", type=int, help="HK-IPG timeslot for every threshold (default: per threshold)")
+    ap.add_argument("--alpha-shift", type=int, default=7, help="HK-IPG EWMA: alpha = 1 - 2^-s")
     ap.add_argument("--out", default="reports/hkipg", help="directory for results.json and results.md")
     ap.add_argument("--plot", help="PNG of precision/recall/F1 vs memory per threshold")
     a = ap.parse_args(argv)
     spec = hhtraces.HHTraceSpec(flows=a.flows)
-    meta, rows = run(a.seed, spec, a.jobs, a.tau_entries, a.timeslot_us)
+    meta, rows = run(a.seed, spec, a.jobs, a.tau_entries, a.timeslot_us, a.alpha_shift)
     out = pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
