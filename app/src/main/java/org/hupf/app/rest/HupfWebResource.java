@@ -1,0 +1,275 @@
+package org.hupf.app.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.app.core.EntityJson;
+import org.hupf.app.core.HupfService;
+import org.hupf.app.pfcp.Association;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.RuleException;
+import org.hupf.app.session.SessionJson;
+import org.onosproject.rest.AbstractWebResource;
+
+import javax.ws.rs.Consumes;
+import javax.ws.rs.DELETE;
+import javax.ws.rs.GET;
+import javax.ws.rs.POST;
+import javax.ws.rs.PUT;
+import javax.ws.rs.Path;
+import javax.ws.rs.PathParam;
+import javax.ws.rs.Produces;
+import javax.ws.rs.core.MediaType;
+import javax.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+
+/**
+ * hupf's REST API under /onos/hupf: sessions as JSON mirroring PFCP (create, modify, delete, list),
+ * counters, UE pools, PFCP peers, health. Invalid input is a 400 with a message; the OpenAPI
+ * description is served at /onos/hupf/openapi.yaml.
+ */
+@Path("")
+public class HupfWebResource extends AbstractWebResource {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /**
+     * Returns the service (a method so tests can supply a mock without an OSGi registry).
+     *
+     * @return hupf service
+     */
+    protected HupfService service() {
+        return get(HupfService.class);
+    }
+
+    private static Response error(Response.Status status, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON)
+                .entity(MAPPER.createObjectNode().put("error", message).toString()).build();
+    }
+
+    private static Response json(JsonNode body) {
+        return Response.ok(body.toString(), MediaType.APPLICATION_JSON).build();
+    }
+
+    private static Response rejected(RuleException e) {
+        ObjectNode o = MAPPER.createObjectNode().put("error", e.getMessage()).put("pfcpCause", e.cause());
+        Response.Status status = e.cause() == org.hupf.app.pfcp.codec.Cause.SESSION_CONTEXT_NOT_FOUND
+                ? Response.Status.NOT_FOUND : Response.Status.BAD_REQUEST;
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(o.toString()).build();
+    }
+
+    private static PfcpSession parse(InputStream body) {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("body could not be read: " + e.getMessage());
+        }
+        return SessionJson.decode(node);
+    }
+
+    private static long seid(String s) {
+        try {
+            return Long.parseUnsignedLong(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("SEID " + s + " is not an unsigned 64-bit number");
+        }
+    }
+
+    /**
+     * Lists sessions.
+     *
+     * @return 200 with {"sessions": [...]}
+     */
+    @GET
+    @Path("sessions")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response sessions() {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode a = o.putArray("sessions");
+        service().sessions().forEach(s -> a.add(SessionJson.encode(s)));
+        return json(o);
+    }
+
+    /**
+     * Returns one session with the entities it needs.
+     *
+     * @param seid UP SEID
+     * @return 200, 400 on a bad SEID, 404 if unknown
+     */
+    @GET
+    @Path("sessions/{seid}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response session(@PathParam("seid") String seid) {
+        try {
+            long id = seid(seid);
+            PfcpSession s = service().session(id);
+            if (s == null) {
+                return error(Response.Status.NOT_FOUND, "no session " + seid);
+            }
+            ObjectNode o = SessionJson.encode(s);
+            ArrayNode e = o.putArray("entities");
+            service().entities(id).forEach(x -> e.add(EntityJson.encode(x)));
+            return json(o);
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        }
+    }
+
+    /**
+     * Creates a session.
+     *
+     * @param body session JSON (upSeid is ignored)
+     * @return 201 with the session, 400 with a message
+     */
+    @POST
+    @Path("sessions")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response create(InputStream body) {
+        try {
+            PfcpSession s = service().createSession(parse(body));
+            return Response.created(URI.create("sessions/" + Long.toUnsignedString(s.upSeid)))
+                    .type(MediaType.APPLICATION_JSON).entity(SessionJson.encode(s).toString()).build();
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        } catch (RuleException e) {
+            return rejected(e);
+        }
+    }
+
+    /**
+     * Replaces a session's rules.
+     *
+     * @param seid UP SEID
+     * @param body session JSON
+     * @return 200, 400 with a message, 404 if unknown
+     */
+    @PUT
+    @Path("sessions/{seid}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response modify(@PathParam("seid") String seid, InputStream body) {
+        try {
+            long id = seid(seid);
+            PfcpSession in = parse(body);
+            PfcpSession s = service().modifySession(new PfcpSession(id, in.cpSeid, in.cpAddress, in.nodeId, in.pdrs,
+                                                                    in.fars, in.qers, in.urrs, in.allocations));
+            return json(SessionJson.encode(s));
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        } catch (RuleException e) {
+            return rejected(e);
+        }
+    }
+
+    /**
+     * Deletes a session.
+     *
+     * @param seid UP SEID
+     * @return 204, 400 on a bad SEID, 404 if unknown
+     */
+    @DELETE
+    @Path("sessions/{seid}")
+    public Response delete(@PathParam("seid") String seid) {
+        try {
+            return service().deleteSession(seid(seid)) ? Response.noContent().build()
+                    : error(Response.Status.NOT_FOUND, "no session " + seid);
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        }
+    }
+
+    /**
+     * Reads a session's counters (per PDR, summed over switch and backend).
+     *
+     * @param seid UP SEID
+     * @return 200, 400, 404
+     */
+    @GET
+    @Path("sessions/{seid}/counters")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response counters(@PathParam("seid") String seid) {
+        try {
+            long id = seid(seid);
+            if (service().session(id) == null) {
+                return error(Response.Status.NOT_FOUND, "no session " + seid);
+            }
+            ObjectNode o = MAPPER.createObjectNode();
+            service().sessionCounters(id).forEach((pdr, c) -> o.set(String.valueOf(pdr), EntityJson.encode(c)));
+            return json(o);
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        }
+    }
+
+    /**
+     * Lists the UE pools.
+     *
+     * @return 200 with {"uePools": [...]}
+     */
+    @GET
+    @Path("ue-pools")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response uePools() {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode a = o.putArray("uePools");
+        service().uePools().forEach(p -> a.add(p.toString()));
+        return json(o);
+    }
+
+    /**
+     * Lists PFCP associations.
+     *
+     * @return 200 with {"peers": [...]}
+     */
+    @GET
+    @Path("pfcp-peers")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response peers() {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode a = o.putArray("peers");
+        for (Association p : service().pfcpPeers()) {
+            a.add(MAPPER.createObjectNode().put("nodeId", p.nodeId)
+                          .put("address", p.peer.getAddress().getHostAddress()).put("port", p.peer.getPort())
+                          .put("recoveryTimeStamp", p.recoveryTimeStamp));
+        }
+        return json(o);
+    }
+
+    /**
+     * Health: status and activity counters.
+     *
+     * @return 200 with {"status": "ok", ...}
+     */
+    @GET
+    @Path("health")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response health() {
+        ObjectNode o = MAPPER.createObjectNode().put("status", "ok");
+        service().stats().forEach(o::put);
+        return json(o);
+    }
+
+    /**
+     * Serves the OpenAPI description.
+     *
+     * @return 200 with the YAML document
+     */
+    @GET
+    @Path("openapi.yaml")
+    @Produces("application/yaml")
+    public Response openApi() {
+        InputStream in = HupfWebResource.class.getResourceAsStream("/openapi.yaml");
+        if (in == null) {
+            return error(Response.Status.NOT_FOUND, "openapi.yaml is not packaged");
+        }
+        return Response.ok(in, "application/yaml").build();
+    }
+}
