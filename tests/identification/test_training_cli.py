@@ -73,3 +73,9 @@ def test_module_entry_point(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "classifier: accuracy" in proc.stdout
     assert {p.name for p in tmp_path.iterdir()} == {"model.json", "report.json", "report.md", "confusion.png"}
+
+
+def test_same_seed_same_model(tmp_path):
+    for d in ("a", "b"):
+        run("train", "--generate", "--seed", "6", *SMALL, "--out", str(tmp_path / d))
+    assert (tmp_path / "a" / "model.json").read_text() == (tmp_path / "b" / "model.json").read_text()
