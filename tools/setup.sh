@@ -44,6 +44,10 @@ fi
 
 # Go modules of the backend's P4Runtime agent, if present.
 if [ -f backend/agent/go.mod ]; then
+  need=$(sed -n 's/^go \([0-9.]*\).*/\1/p' backend/agent/go.mod)
+  have=$(go env GOVERSION | sed 's/^go//')
+  [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1)" = "$need" ] \
+    || fail "backend/agent needs Go >= $need, found $have (Debian bookworm-backports has golang-1.22)"
   (cd backend/agent && go mod download) || fail "go mod download (backend/agent)"
 fi
 
