@@ -2,12 +2,11 @@
 
 The features come from the reference model's per-slot transition (model/features.py
 `step`), so they carry the P4's integer arithmetic. Each flow runs on a slot of its own
-here (training wants clean labels); the switch's slot sharing is what `slotted_classes`
-replays.
+here: training wants clean labels (on the switch, colliding flows share a slot).
 """
 import numpy as np
 
-from hupf_tools.model.features import FEATURES, CodeTables, FeaturePipeline, FlowState, step
+from hupf_tools.model.features import FEATURES, CodeTables, FlowState, step
 
 
 def flow_windows(trace, params):
@@ -38,8 +37,3 @@ def split_flows(labels, test_share, rng):
         train += list(flows[n_test:])
     return np.array(sorted(train), dtype=np.int64), np.array(sorted(test), dtype=np.int64)
 
-
-def slotted_classes(trace, params, tables, slots):
-    """Per packet, the class the switch gives it (its flow slot's class), slots shared as in P4."""
-    pipe = FeaturePipeline(params, tables, slots)
-    return np.array([pipe.packet(pkt)[0] for pkt in trace.packets()], dtype=np.int64)
