@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ type config struct {
 	MemMB       int               `json:"mem_mb"`
 	EAL         string            `json:"eal"`
 	LogLevel    string            `json:"log_level"`
+	CPUProfile  string            `json:"cpu_profile"`
 }
 
 type portFlag map[string]string
@@ -81,6 +83,7 @@ func main() {
 	fs.IntVar(&c.MemMB, "mem", c.MemMB, "EAL memory in MiB (no hugepages)")
 	fs.StringVar(&c.EAL, "eal", c.EAL, "extra EAL arguments, space separated")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", c.CPUProfile, "write a Go CPU profile of the agent to this file until exit")
 	_ = fs.Parse(os.Args[1:])
 	_ = cfgPath
 	c.Sessions, c.MeterStates = uint32(sessions), uint32(meterStates)
@@ -149,6 +152,17 @@ func run(c config, log *slog.Logger) error {
 		return fmt.Errorf("data plane: %w", err)
 	}
 	defer dp.Shutdown()
+	if c.CPUProfile != "" {
+		f, err := os.Create(c.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates},
 		dp.DP{}, log)
 	g := grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))

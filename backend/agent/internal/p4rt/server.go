@@ -31,6 +31,7 @@ type pipeState struct {
 	cfg      *p4v1.ForwardingPipelineConfig
 	tables   map[uint32]*tableInfo
 	entries  map[uint32]map[string]*storedEntry
+	capacity map[uint32]uint32
 	encapPSC bool
 	meters   map[uint32]map[int64]*p4v1.MeterConfig
 	clones   map[uint32]*p4v1.CloneSessionEntry
@@ -136,20 +137,27 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 	if err := s.dp.SetPipeline(sz); err != nil {
 		return nil, status.Errorf(codes.ResourceExhausted, "data plane cannot allocate the pipeline: %v", err)
 	}
-	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig))
+	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig), sz)
 	s.saved = nil
 	s.log.Info("pipeline committed", "tables", len(sc.Info.Tables), "sizes", fmt.Sprintf("%+v", sz))
 	return &p4v1.SetForwardingPipelineConfigResponse{}, nil
 }
 
-func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig) *pipeState {
+func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pipeState {
 	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]map[string]*storedEntry{},
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
 		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
 		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
 		dropsID:  sc.counters[cDropReasons].Preamble.Id}
-	for id := range p.tables {
+	// What the data plane allocated, which --sessions may have changed from the P4Info.
+	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}
+	p.capacity = map[uint32]uint32{}
+	for id, ti := range p.tables {
 		p.entries[id] = map[string]*storedEntry{}
+		p.capacity[id] = uint32(ti.t.Size)
+		if n, ok := override[ti.spec.name]; ok {
+			p.capacity[id] = n
+		}
 	}
 	for id := range p.mtrWhich {
 		p.meters[id] = map[int64]*p4v1.MeterConfig{}
@@ -303,8 +311,8 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 		return errf(codes.AlreadyExists, "table %s: entry exists", ti.spec.name)
 	case op != OpInsert && !have:
 		return errf(codes.NotFound, "table %s: no such entry", ti.spec.name)
-	case op == OpInsert && uint32(len(store)) >= uint32(ti.t.Size):
-		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", ti.spec.name, ti.t.Size)
+	case op == OpInsert && uint32(len(store)) >= p.capacity[te.TableId]:
+		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", ti.spec.name, p.capacity[te.TableId])
 	}
 	if op != OpDelete {
 		if te.Action == nil {
@@ -322,7 +330,7 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 	if op == OpDelete {
 		delete(store, e.key)
 	} else {
-		store[e.key] = &storedEntry{e: e, te: proto.Clone(te).(*p4v1.TableEntry)}
+		store[e.key] = &storedEntry{e: e, te: te} // gRPC hands each request to one handler: no copy needed
 	}
 	return nil
 }
