@@ -1,0 +1,43 @@
+package org.hupf.app.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.karaf.shell.api.action.Argument;
+import org.apache.karaf.shell.api.action.Command;
+import org.apache.karaf.shell.api.action.Completion;
+import org.apache.karaf.shell.api.action.lifecycle.Service;
+import org.apache.karaf.shell.support.completers.FileCompleter;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.RuleException;
+import org.hupf.app.session.SessionJson;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+/**
+ * Creates a session from its JSON (the REST format), given inline or as a file.
+ */
+@Service
+@Command(scope = "hupf", name = "session-add", description = "Creates a session from JSON (inline or a file)")
+public class SessionAddCommand extends HupfCommand {
+
+    @Argument(name = "json", description = "session JSON, or the path of a file holding it", required = true)
+    @Completion(FileCompleter.class)
+    String json;
+
+    @Override
+    protected void doExecute() {
+        try {
+            String text = json.trim().startsWith("{") ? json : new String(Files.readAllBytes(Paths.get(json)));
+            JsonNode node = mapper().readTree(text);
+            PfcpSession s = service().createSession(SessionJson.decode(node));
+            print("created session upSeid=%s", Long.toUnsignedString(s.upSeid));
+        } catch (IOException e) {
+            error("cannot read session JSON: %s", e.getMessage());
+        } catch (IllegalArgumentException e) {
+            error("invalid session: %s", e.getMessage());
+        } catch (RuleException e) {
+            error("session refused (PFCP cause %d): %s", e.cause(), e.getMessage());
+        }
+    }
+}

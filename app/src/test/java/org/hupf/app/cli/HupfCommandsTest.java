@@ -1,0 +1,164 @@
+package org.hupf.app.cli;
+
+import org.hupf.app.core.HupfCore;
+import org.hupf.app.core.HupfService;
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The hupf: commands and the SEID completer against the real core (only the service lookup replaced).
+ */
+public class HupfCommandsTest {
+
+    private static final String SESSION = "{\"cpSeid\": 5, \"pdrs\": [{\"pdrId\": 1, \"precedence\": 1, \"pdi\":"
+            + " {\"sourceInterface\": \"CORE\", \"ueIpAddress\": \"10.250.0.4\"}, \"farId\": 1}],"
+            + " \"fars\": [{\"farId\": 1, \"applyAction\": [\"DROP\"]}]}";
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+    private HupfService core;
+    private InMemoryUpfDevice device;
+
+    @Before
+    public void setUp() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        device = new InMemoryUpfDevice("backend", 64);
+        Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
+        core = new HupfCore(new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, 0, Map.of(), 10),
+                                               new ResourcePool(64, 64), () -> List.of(device), n3),
+                            null, List.of(Ip4Prefix.valueOf("10.250.0.0/16")));
+    }
+
+    @After
+    public void tearDown() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    private String run(HupfCommand c) throws Exception {
+        out.reset();
+        err.reset();
+        c.doExecute();
+        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+    }
+
+    private SessionAddCommand add(String json) {
+        SessionAddCommand c = new SessionAddCommand() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+        c.json = json;
+        return c;
+    }
+
+    private SessionRemoveCommand remove(String seid) {
+        SessionRemoveCommand c = new SessionRemoveCommand() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+        c.upSeid = seid;
+        return c;
+    }
+
+    private CountersCommand counters(String seid) {
+        CountersCommand c = new CountersCommand() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+        c.upSeid = seid;
+        return c;
+    }
+
+    private HupfCommand sessions() {
+        return new SessionsCommand() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+    }
+
+    @Test
+    public void addListCountRemove() throws Exception {
+        assertEquals("created session upSeid=1\n", run(add(SESSION)));
+        String list = run(sessions());
+        assertTrue(list, list.contains("upSeid=1 cpSeid=5 node=rest ue=10.250.0.4 pdrs=1 fars=1 qers=0 urrs=0"));
+        assertTrue(list, list.endsWith("1 session(s)\n"));
+
+        device.setCounter(UpfCounter.builder().withCellId(1).setIngress(2, 200).setEgress(1, 100).build());
+        assertEquals("pdr=1 cell=1 ingress=2 pkts/200 bytes egress=1 pkts/100 bytes\n", run(counters("1")));
+
+        SessionIdCompleter completer = new SessionIdCompleter() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+        assertEquals(List.of("1"), completer.choices());
+
+        assertEquals("removed session 1\n", run(remove("1")));
+        assertEquals("no session 1\n", run(remove("1")));
+        assertEquals("0 session(s)\n", run(sessions()));
+        assertEquals(List.of(), completer.choices());
+    }
+
+    @Test
+    public void badArgumentsArePrintedNotThrown() throws Exception {
+        assertTrue(run(add("{\"cpSeid\": 1}")).startsWith("invalid session: $: a session needs"));
+        assertTrue(run(add("/nonexistent/session.json")).startsWith("cannot read session JSON"));
+        assertTrue(run(add(SESSION.replace("\"DROP\"", "\"DUPL\", \"FORW\"")))
+                           .startsWith("session refused (PFCP cause 76)"));
+        assertEquals("SEID x is not an unsigned 64-bit number\n", run(remove("x")));
+        assertEquals("no session 9\n", run(counters("9")));
+    }
+
+    @Test
+    public void statsAndPeers() throws Exception {
+        run(add(SESSION));
+        HupfCommand stats = new UpfStatsCommand() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+        String s = run(stats);
+        assertTrue(s, s.contains("sessions=1\n"));
+        assertTrue(s, s.contains("deviceErrors=0\n"));
+        HupfCommand peers = new PfcpPeersCommand() {
+            @Override
+            protected HupfService service() {
+                return core;
+            }
+        };
+        assertEquals("", run(peers));
+    }
+}
