@@ -54,6 +54,15 @@ def test_train_from_pcaps_then_evaluate(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == result
 
 
+def test_evaluate_on_data_without_a_finished_window(tmp_path):
+    run("train", "--generate", "--seed", "4", *SMALL, "--out", str(tmp_path))
+    short = tmp_path / "short.pcap"
+    traces.main(["--seed", "1", "--flows-per-class", "1", "--duration", "0.5", "--out", str(short)])
+    with pytest.raises(SystemExit) as e:
+        run("evaluate", "--model", str(tmp_path / "model.json"), "--pcap", str(short))
+    assert "no flow in the data lasts past one window" in str(e.value)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["train", "--out", "X"], "give --generate or at least one --pcap"),
     (["train", "--pcap", "/nonexistent.pcap", "--out", "X"], "not a readable pcap"),

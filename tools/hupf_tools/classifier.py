@@ -175,6 +175,8 @@ def evaluate(args):
     if unknown:
         raise ValueError("labels %s are not classes of the model (%s)" % (sorted(unknown), ", ".join(names)))
     X, owner = dataset.flow_windows(trace, ClsParams(**model["params"]))
+    if not len(X):
+        raise ValueError("no flow in the data lasts past one window (%d us)" % model["params"]["window_us"])
     y = np.array([names[trace.labels[f]] for f in owner], dtype=np.int64)
     result = scores(y, compiler.predict(model, X), [c["name"] for c in model["classes"]])
     print(json.dumps(result, indent=1))
