@@ -3,9 +3,11 @@
  * several workers each polls a share of the ports and hands every packet to the
  * worker chosen by a hash of its UE address over a ring: a UE's packets always
  * meet the same worker, keeping their order and its meters single-writer. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_bus_vdev.h>
@@ -200,11 +202,18 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 
 int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 {
-	char mem[32], lc[32], *argv[40];
+	char mem[32], lc[48], *argv[40];
 	char extra[256];
 	int argc = 0;
 	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb ? cfg->mem_mb : 512);
-	snprintf(lc, sizeof(lc), "0-%u", cfg->nworkers);
+	/* One CPU per lcore when there are enough; otherwise the lcores float over all
+	 * CPUs (labs and tests on small machines), which costs throughput, not correctness. */
+	cpu_set_t cs;
+	long ncpu = sched_getaffinity(0, sizeof(cs), &cs) ? 1 : CPU_COUNT(&cs);
+	if (ncpu > (long)cfg->nworkers)
+		snprintf(lc, sizeof(lc), "-l 0-%u", cfg->nworkers);
+	else
+		snprintf(lc, sizeof(lc), "--lcores=(0-%u)@(0-%ld)", cfg->nworkers, ncpu - 1);
 	argv[argc++] = "hupf-backend";
 	argv[argc++] = "--no-huge";
 	argv[argc++] = "-m";
@@ -221,8 +230,12 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 	argv[argc++] = "--no-shconf";
 	argv[argc++] = "--log-level=lib.*:warning";
 	argv[argc++] = "--no-telemetry";
-	argv[argc++] = "-l";
-	argv[argc++] = lc;
+	if (lc[1] == 'l') {
+		argv[argc++] = "-l";
+		argv[argc++] = lc + 3;
+	} else {
+		argv[argc++] = lc;
+	}
 	snprintf(extra, sizeof(extra), "%s", cfg->extra_eal);
 	for (char *t = strtok(extra, " "); t && argc < 39; t = strtok(NULL, " "))
 		argv[argc++] = t;

@@ -23,6 +23,9 @@ import (
 	"hupf/backend/agent/internal/p4rt"
 )
 
+// dataplaneHash identifies the linked data plane (set by the Makefile at link time).
+var dataplaneHash = "unknown"
+
 // config is the file format of --config (JSON); flags override it.
 type config struct {
 	GRPCAddr    string            `json:"grpc_addr"`
@@ -186,6 +189,6 @@ func run(c config, log *slog.Logger) error {
 			return
 		}
 	}()
-	log.Info("serving P4Runtime", "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores)
+	log.Info("serving P4Runtime", "dataplane", dataplaneHash, "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores)
 	return g.Serve(lis)
 }
