@@ -1,8 +1,10 @@
-/* EAL, ports and forwarding lcores. One RX and one TX queue per port per worker.
- * af_packet vdevs give no RSS that sees the inner (UE) address of GTP-U, so with
- * several workers each polls a share of the ports and hands every packet to the
- * worker chosen by a hash of its UE address over a ring: a UE's packets always
- * meet the same worker, keeping their order and its meters single-writer. */
+/* EAL, ports and forwarding lcores. One RX queue (where the port has enough) and
+ * one TX queue per port per worker. Neither af_packet's fanout nor a NIC's RSS
+ * sees the inner (UE) address of GTP-U, so with several workers each one hands
+ * what it receives to the worker chosen by a hash of the packet's UE address, over
+ * a ring: a UE's packets always meet the same worker, which keeps each flow in
+ * order (a flow arrives on one RX queue, then takes one ring) and its meters
+ * single-writer. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@ static struct {
 	uint16_t p4_port[RTE_MAX_ETHPORTS];     /* dpdk port id -> P4 port */
 	int dpdk_port[512];                     /* P4 port -> dpdk port id, -1 none */
 	uint16_t dev[DP_MAX_PORTS];             /* dpdk port ids in config order */
+	uint16_t nrxq[DP_MAX_PORTS];            /* RX queues of each port (<= workers) */
 	struct rte_mempool *pool;
 	struct rte_ring *to_worker[DP_MAX_WORKERS];
 	struct rte_ring *pkt_in, *pkt_out;
@@ -108,9 +111,11 @@ static int worker_main(void *arg)
 	rte_rcu_qsbr_thread_register(g_dp.qs, slot);
 	rte_rcu_qsbr_thread_online(g_dp.qs, slot);
 	while (!io.stop) {
-		for (unsigned i = slot; i < io.nports; i += nw) {
+		for (unsigned i = 0; i < io.nports; i++) {
+			if (slot >= io.nrxq[i])
+				continue;
 			uint16_t d = io.dev[i];
-			uint16_t n = rte_eth_rx_burst(d, 0, m, BURST);
+			uint16_t n = rte_eth_rx_burst(d, (uint16_t)slot, m, BURST);
 			for (uint16_t k = 0; k < n; k++)
 				m[k]->port = io.p4_port[d];
 			if (nw == 1) {
@@ -139,15 +144,22 @@ static int worker_main(void *arg)
 	return 0;
 }
 
-static int port_setup(uint16_t d, unsigned nq, char *err, unsigned errlen)
+static int port_setup(uint16_t d, unsigned nq, uint16_t *nrx, char *err, unsigned errlen)
 {
 	struct rte_eth_conf conf = { 0 };
 	struct rte_eth_dev_info info;
 	int rc = rte_eth_dev_info_get(d, &info);
-	if (!rc)
-		rc = rte_eth_dev_configure(d, 1, (uint16_t)nq, &conf);
-	if (!rc)
-		rc = rte_eth_rx_queue_setup(d, 0, 1024, rte_eth_dev_socket_id(d), NULL, io.pool);
+	if (rc)
+		return rc;
+	if (info.max_tx_queues < nq) {
+		snprintf(err, errlen, "port %u (%s): %u TX queues, fewer than the %u lcores", d, info.driver_name,
+			 info.max_tx_queues, nq);
+		return -EINVAL;
+	}
+	*nrx = (uint16_t)RTE_MIN(nq, info.max_rx_queues);
+	rc = rte_eth_dev_configure(d, *nrx, (uint16_t)nq, &conf);
+	for (uint16_t q = 0; !rc && q < *nrx; q++)
+		rc = rte_eth_rx_queue_setup(d, q, 1024, rte_eth_dev_socket_id(d), NULL, io.pool);
 	for (unsigned q = 0; !rc && q < nq; q++)
 		rc = rte_eth_tx_queue_setup(d, (uint16_t)q, 1024, rte_eth_dev_socket_id(d), NULL);
 	if (!rc)
@@ -167,7 +179,8 @@ static int is_kind(const char *kind, size_t klen, const char *want)
 	return klen == strlen(want) && !strncmp(kind, want, klen);
 }
 
-static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_t *d, char *err, unsigned errlen)
+static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_t *d, uint16_t *nrx, char *err,
+		  unsigned errlen)
 {
 	char name[64], args[256];
 	const char *c = strchr(pc->dev, ':');
@@ -175,7 +188,7 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 	size_t klen = c ? (size_t)(c - kind) : strlen(kind);
 	if (is_kind(kind, klen, "af_packet") && c) {
 		snprintf(name, sizeof(name), "net_af_packet%u", i);
-		snprintf(args, sizeof(args), "iface=%s,qpairs=1", c + 1);
+		snprintf(args, sizeof(args), "iface=%s,qpairs=%u", c + 1, nq);
 	} else if (is_kind(kind, klen, "pcap") && c) {
 		snprintf(name, sizeof(name), "net_pcap%u", i);
 		snprintf(args, sizeof(args), "%s", c + 1);
@@ -188,7 +201,7 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 			snprintf(err, errlen, "port %u: no DPDK device %s", pc->p4_port, pc->dev);
 			return -ENODEV;
 		}
-		return port_setup(*d, nq, err, errlen);
+		return port_setup(*d, nq, nrx, err, errlen);
 	} else {
 		snprintf(err, errlen, "port %u: unknown device spec '%s'", pc->p4_port, pc->dev);
 		return -EINVAL;
@@ -197,7 +210,7 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 		snprintf(err, errlen, "port %u: cannot create %s (%s)", pc->p4_port, name, args);
 		return -ENODEV;
 	}
-	return port_setup(*d, nq, err, errlen);
+	return port_setup(*d, nq, nrx, err, errlen);
 }
 
 int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
@@ -284,7 +297,7 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 			snprintf(err, errlen, "port %u: invalid or repeated P4 port number", pc->p4_port);
 			return -EINVAL;
 		}
-		rc = attach(pc, i, cfg->nworkers, &d, err, errlen);
+		rc = attach(pc, i, cfg->nworkers, &d, &io.nrxq[i], err, errlen);
 		if (rc)
 			return rc;
 		io.dev[i] = d;
