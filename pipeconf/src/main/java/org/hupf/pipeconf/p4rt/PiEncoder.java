@@ -2,6 +2,7 @@ package org.hupf.pipeconf.p4rt;
 
 import com.google.protobuf.ByteString;
 import org.onlab.util.ImmutableByteSequence;
+import org.onosproject.net.PortNumber;
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.model.PiActionProfileId;
@@ -17,6 +18,7 @@ import org.onosproject.net.pi.runtime.PiActionProfileGroup;
 import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
 import org.onosproject.net.pi.runtime.PiActionProfileMember;
 import org.onosproject.net.pi.runtime.PiActionProfileMemberId;
+import org.onosproject.net.pi.runtime.PiCloneSessionEntry;
 import org.onosproject.net.pi.runtime.PiCounterCell;
 import org.onosproject.net.pi.runtime.PiCounterCellId;
 import org.onosproject.net.pi.runtime.PiEntity;
@@ -28,6 +30,7 @@ import org.onosproject.net.pi.runtime.PiMeterCellConfig;
 import org.onosproject.net.pi.runtime.PiMeterCellId;
 import org.onosproject.net.pi.runtime.PiPacketMetadata;
 import org.onosproject.net.pi.runtime.PiPacketOperation;
+import org.onosproject.net.pi.runtime.PiPreReplica;
 import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableAction;
 import org.onosproject.net.pi.runtime.PiTableEntry;
@@ -35,6 +38,7 @@ import org.onosproject.net.pi.runtime.PiTernaryFieldMatch;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.ActionProfileGroup;
 import p4.v1.P4RuntimeOuterClass.ActionProfileMember;
+import p4.v1.P4RuntimeOuterClass.CloneSessionEntry;
 import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
@@ -44,6 +48,8 @@ import p4.v1.P4RuntimeOuterClass.MeterEntry;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
+import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
+import p4.v1.P4RuntimeOuterClass.Replica;
 import p4.v1.P4RuntimeOuterClass.TableAction;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 
@@ -72,7 +78,7 @@ public final class PiEncoder {
     /**
      * Encodes an entity for a Write.
      *
-     * @param entity table entry, meter cell configuration, action profile member or group
+     * @param entity table entry, meter cell configuration, action profile member or group, clone session
      * @return the P4Runtime entity
      * @throws P4RuntimeException if the entity is of another kind or does not fit the P4Info
      */
@@ -86,6 +92,13 @@ public final class PiEncoder {
                 return Entity.newBuilder().setActionProfileMember(member((PiActionProfileMember) entity)).build();
             case ACTION_PROFILE_GROUP:
                 return Entity.newBuilder().setActionProfileGroup(group((PiActionProfileGroup) entity)).build();
+            case PRE_ENTRY:
+                if (entity instanceof PiCloneSessionEntry) {
+                    return Entity.newBuilder().setPacketReplicationEngineEntry(
+                            PacketReplicationEngineEntry.newBuilder()
+                                    .setCloneSessionEntry(cloneSession((PiCloneSessionEntry) entity))).build();
+                }
+                throw new P4RuntimeException("hupf writes clone sessions only, not " + entity);
             default:
                 throw new P4RuntimeException("hupf does not write " + entity.piEntityType() + " entities");
         }
@@ -110,6 +123,11 @@ public final class PiEncoder {
                 return piMember(entity.getActionProfileMember());
             case ACTION_PROFILE_GROUP:
                 return piGroup(entity.getActionProfileGroup());
+            case PACKET_REPLICATION_ENGINE_ENTRY:
+                if (entity.getPacketReplicationEngineEntry().hasCloneSessionEntry()) {
+                    return piCloneSession(entity.getPacketReplicationEngineEntry().getCloneSessionEntry());
+                }
+                throw new P4RuntimeException("cannot decode a multicast group entry");
             default:
                 throw new P4RuntimeException("cannot decode a " + entity.getEntityCase() + " entity");
         }
@@ -356,6 +374,37 @@ public final class PiEncoder {
                 .withMaxSize(g.getMaxSize());
         for (ActionProfileGroup.Member m : g.getMembersList()) {
             b.addMember(PiActionProfileMemberId.of(m.getMemberId()), m.getWeight());
+        }
+        return b.build();
+    }
+
+    /**
+     * Reads one clone session.
+     *
+     * @param sessionId session id
+     * @return read entity
+     */
+    public Entity readCloneSession(int sessionId) {
+        return Entity.newBuilder().setPacketReplicationEngineEntry(PacketReplicationEngineEntry.newBuilder()
+                .setCloneSessionEntry(CloneSessionEntry.newBuilder().setSessionId(sessionId))).build();
+    }
+
+    // ---- packet replication
+
+    private static CloneSessionEntry cloneSession(PiCloneSessionEntry c) {
+        CloneSessionEntry.Builder b = CloneSessionEntry.newBuilder().setSessionId(c.sessionId())
+                .setClassOfService(c.classOfService()).setPacketLengthBytes(c.maxPacketLengthBytes());
+        for (PiPreReplica r : c.replicas()) {
+            b.addReplicas(Replica.newBuilder().setEgressPort((int) r.egressPort().toLong()).setInstance(r.instanceId()));
+        }
+        return b.build();
+    }
+
+    private static PiCloneSessionEntry piCloneSession(CloneSessionEntry c) {
+        PiCloneSessionEntry.Builder b = PiCloneSessionEntry.builder().withSessionId(c.getSessionId())
+                .withClassOfService(c.getClassOfService()).withMaxPacketLengthBytes(c.getPacketLengthBytes());
+        for (Replica r : c.getReplicasList()) {
+            b.addReplica(new PiPreReplica(PortNumber.portNumber(r.getEgressPort()), r.getInstance()));
         }
         return b.build();
     }
