@@ -61,10 +61,12 @@ class Device:
         addr = "127.0.0.1:%d" % free_port()
         exe = binary(target)
         if target.startswith("bmv2"):
-            cmd = [exe, "--device-id", "1", "--thrift-port", str(free_port()), "--no-p4"]
+            cmd = [exe, "--device-id", "1", "--no-p4"]
             for p in bed.ports:
                 cmd += ["-i", "%d@%s" % (p, bed.switch_ifname(p))]
-            cmd += ["--", "--grpc-server-addr", addr, "--cpu-port", str(self.cpu_port)]
+            # 8 priority queues so that QoS's standard_metadata.priority selects one.
+            cmd += ["--", "--grpc-server-addr", addr, "--cpu-port", str(self.cpu_port),
+                    "--priority-queues", "8"]
         else:
             cmd = [exe, "--grpc-addr", addr, "--device-id", "1"]
             for p in bed.ports:
