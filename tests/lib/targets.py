@@ -61,7 +61,9 @@ class Device:
         addr = "127.0.0.1:%d" % free_port()
         exe = binary(target)
         if target.startswith("bmv2"):
-            cmd = [exe, "--device-id", "1", "--no-p4"]
+            # A private notifications socket: other bmv2 instances on the machine use the default.
+            notif = "ipc://%s.ipc" % self.log.name
+            cmd = [exe, "--device-id", "1", "--no-p4", "--notifications-addr", notif]
             for p in bed.ports:
                 cmd += ["-i", "%d@%s" % (p, bed.switch_ifname(p))]
             # 8 priority queues so that QoS's standard_metadata.priority selects one.
