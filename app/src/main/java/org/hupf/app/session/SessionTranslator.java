@@ -256,7 +256,7 @@ public final class SessionTranslator {
         int sessionMeter = meter(s, sessionQer, true, true, res, out);
         int appMeter = meter(s, appQer, true, false, res, out);
         boolean gateClosed = gateClosed(s, p, true);
-        out.add(UpfSessionUplink.builder().setTunDstAddr(p.tunnelAddress).setTeid(p.teid)
+        out.add(UpfSessionUplink.builder().setTunDstAddr(p.tunnelAddress).setTeid(p.teid).withUeAddress(p.ueAddress)
                         .setSessionMeterIdx(sessionMeter).build());
         applications(p, appId, out);
         out.add(UpfTerminationUplink.builder().withUeSessionId(p.ueAddress).withApplicationId(appId)

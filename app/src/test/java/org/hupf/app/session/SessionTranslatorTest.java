@@ -85,7 +85,7 @@ public class SessionTranslatorTest {
     public void uplinkForwardWithoutQerOrUrr() throws Exception {
         Set<UpfEntity> es = translate(session(List.of(uplinkPdr(1, 1, List.of(), List.of())),
                                               List.of(forwardCore(1)), List.of(), List.of()));
-        assertEquals(List.of(UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(0x1001).build()),
+        assertEquals(List.of(UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(0x1001).withUeAddress(UE).build()),
                      of(es, UpfSessionUplink.class));
         UpfTerminationUplink t = of(es, UpfTerminationUplink.class).get(0);
         assertEquals(UE, t.ueSessionId());
