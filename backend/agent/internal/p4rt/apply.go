@@ -3,7 +3,6 @@ package p4rt
 import (
 	"errors"
 
-	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
 )
 
@@ -140,10 +139,4 @@ func applyRuleSets(dp Dataplane, apps, acl []*entry) error {
 		return dp.ReplaceACL(rules)
 	}
 	return nil
-}
-
-// storedEntry is what Read returns: the entry as written.
-type storedEntry struct {
-	e  *entry
-	te *p4v1.TableEntry
 }

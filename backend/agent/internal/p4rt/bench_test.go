@@ -11,10 +11,10 @@ import (
 // nopDP is a data plane that accepts everything: the benchmark measures the agent alone.
 type nopDP struct{ fakeDP }
 
-func (nopDP) ULSession(Op, uint32, uint32, uint8, uint32, uint32) error { return nil }
-func (nopDP) DLSession(Op, uint32, uint8, uint8, uint32) error          { return nil }
-func (nopDP) ULTerm(Op, uint32, uint8, Term) error                      { return nil }
-func (nopDP) DLTerm(Op, uint32, uint8, Term) error                      { return nil }
+func (*nopDP) ULSession(Op, uint32, uint32, uint8, uint32, uint32) error { return nil }
+func (*nopDP) DLSession(Op, uint32, uint8, uint8, uint32) error          { return nil }
+func (*nopDP) ULTerm(Op, uint32, uint8, Term) error                      { return nil }
+func (*nopDP) DLTerm(Op, uint32, uint8, Term) error                      { return nil }
 
 // BenchmarkWriteBatch: translation and bookkeeping cost per table entry, without gRPC.
 func BenchmarkWriteBatch(b *testing.B) {

@@ -134,15 +134,7 @@ func decodeMatch(ti *tableInfo, te *p4v1.TableEntry) (*entry, error) {
 	if !ti.ternary && te.Priority != 0 {
 		return nil, errf(codes.InvalidArgument, "table %s takes no priority", ti.spec.name)
 	}
-	key := make([]byte, 0, 64)
-	key = binary.BigEndian.AppendUint32(key, ti.t.Preamble.Id)
-	for _, m := range e.matches {
-		for _, v := range []uint64{m.value, m.mask, uint64(m.plen), m.lo, m.hi} {
-			key = binary.BigEndian.AppendUint64(key, v)
-		}
-	}
-	key = binary.BigEndian.AppendUint32(key, uint32(te.Priority))
-	e.key = string(key)
+	e.key = storeKey(ti, e.matches, te.Priority)
 	return e, nil
 }
 

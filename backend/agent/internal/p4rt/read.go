@@ -90,8 +90,8 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 			if err != nil {
 				return out, err
 			}
-			if se := p.entries[id][e.key]; se != nil {
-				out = append(out, tableEntity(se.te))
+			if v, ok := p.entries[id][e.key]; ok {
+				out = append(out, tableEntity(p.schema.tableEntry(p.schema.loadEntry(ti, e.key, v))))
 			}
 			continue
 		}
@@ -101,7 +101,7 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			out = append(out, tableEntity(p.entries[id][k].te))
+			out = append(out, tableEntity(p.schema.tableEntry(p.schema.loadEntry(ti, k, p.entries[id][k]))))
 		}
 	}
 	return out, nil

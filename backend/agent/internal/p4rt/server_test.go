@@ -1,6 +1,7 @@
 package p4rt
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -18,7 +19,6 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/encoding/prototext"
-	"google.golang.org/protobuf/proto"
 )
 
 type harness struct {
@@ -360,8 +360,22 @@ func TestReadWildcardAndMatch(t *testing.T) {
 	if len(all) != 4 {
 		t.Errorf("wildcard read: %d entries, want 4", len(all))
 	}
+	app := h.entry(tApps, []*p4v1.FieldMatch{exactM(1, 1, 4), lpmM(2, 0x08080800, 24), rangeM(3, 80, 443)}, aSetAppID, 7, 42)
+	if err := h.write(upd(ins, app)); err != nil {
+		t.Fatal(err)
+	}
+	back := h.read(&p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: &p4v1.TableEntry{TableId: h.tableID(tApps)}}})
+	if len(back) != 1 {
+		t.Fatalf("apps read: %v", back)
+	}
+	// Read gives canonical bytestrings and omits the wildcard (the ternary protocol field).
+	got, m := back[0].GetTableEntry(), back[0].GetTableEntry().Match
+	if len(m) != 3 || got.Priority != 7 || !bytes.Equal(m[1].GetLpm().Value, []byte{8, 8, 8, 0}) || m[1].GetLpm().PrefixLen != 24 ||
+		!bytes.Equal(m[2].GetRange().High, []byte{1, 0xbb}) || !bytes.Equal(got.Action.GetAction().Params[0].Value, []byte{42}) {
+		t.Errorf("apps entry read back as %v", got)
+	}
 	one := h.read(&p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: h.entry(tDLSess, []*p4v1.FieldMatch{exactM(1, 2, 32)}, "", 0)}})
-	if len(one) != 1 || !proto.Equal(one[0].GetTableEntry().Match[0], exactM(1, 2, 32)) {
+	if len(one) != 1 || !bytes.Equal(one[0].GetTableEntry().Match[0].GetExact().Value, []byte{2}) {
 		t.Errorf("read by match: %v", one)
 	}
 }

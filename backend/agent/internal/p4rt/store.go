@@ -1,0 +1,140 @@
+package p4rt
+
+import (
+	"encoding/binary"
+
+	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+)
+
+// Entries are kept for Read in a compact form, not as protobuf messages: a key of
+// the match values at their byte widths (plus priority), and a value of the action
+// id and its params at their byte widths. With millions of sessions this is what
+// the agent's heap holds per entry (a few tens of bytes instead of a message tree).
+
+func byteWidth(bits int32) int { return int(bits+7) / 8 }
+
+func putN(b []byte, v uint64, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, byte(v>>(8*uint(i))))
+	}
+	return b
+}
+
+func getN(b []byte, n int) (uint64, []byte) {
+	var v uint64
+	for _, c := range b[:n] {
+		v = v<<8 | uint64(c)
+	}
+	return v, b[n:]
+}
+
+// storeKey is the identity of an entry: table, matches and priority.
+func storeKey(ti *tableInfo, ms []match, prio int32) string {
+	k := make([]byte, 0, 32)
+	for i, f := range ti.t.MatchFields {
+		w, m := byteWidth(f.Bitwidth), ms[i]
+		switch f.GetMatchType() {
+		case exact:
+			k = putN(k, m.value, w)
+		case lpm:
+			k = append(putN(k, m.value, w), byte(m.plen))
+		case ternary:
+			k = putN(putN(k, m.value, w), m.mask, w)
+		case rng:
+			k = putN(putN(k, m.lo, w), m.hi, w)
+		}
+	}
+	if ti.ternary {
+		k = binary.BigEndian.AppendUint32(k, uint32(prio))
+	}
+	return string(k)
+}
+
+func storeValue(a *p4cfg.Action, params []uint64) []byte {
+	v := binary.BigEndian.AppendUint32(make([]byte, 0, 24), a.Preamble.Id)
+	for i, p := range a.Params {
+		v = putN(v, params[i], byteWidth(p.Bitwidth))
+	}
+	return v
+}
+
+// loadEntry decodes a stored key and value back into an entry.
+func (s *Schema) loadEntry(ti *tableInfo, key string, val []byte) *entry {
+	e := &entry{table: ti, key: key, matches: make([]match, len(ti.t.MatchFields))}
+	k := []byte(key)
+	for i, f := range ti.t.MatchFields {
+		w, m := byteWidth(f.Bitwidth), &e.matches[i]
+		switch f.GetMatchType() {
+		case exact:
+			m.value, k = getN(k, w)
+			m.mask = ones(f.Bitwidth)
+		case lpm:
+			m.value, k = getN(k, w)
+			m.plen, k = int32(k[0]), k[1:]
+			m.mask = ones(f.Bitwidth) &^ ones(f.Bitwidth-m.plen)
+		case ternary:
+			m.value, k = getN(k, w)
+			m.mask, k = getN(k, w)
+		case rng:
+			m.lo, k = getN(k, w)
+			m.hi, k = getN(k, w)
+		}
+	}
+	if ti.ternary {
+		e.priority = int32(binary.BigEndian.Uint32(k))
+	}
+	a := s.actByID[binary.BigEndian.Uint32(val)]
+	e.action, e.params, val = a.Preamble.Name, make([]uint64, len(a.Params)), val[4:]
+	for i, p := range a.Params {
+		e.params[i], val = getN(val, byteWidth(p.Bitwidth))
+	}
+	return e
+}
+
+// canonical is the shortest bytestring of v (P4Runtime §8.4).
+func canonical(v uint64) []byte {
+	b := putN(nil, v, 8)
+	for len(b) > 1 && b[0] == 0 {
+		b = b[1:]
+	}
+	return b
+}
+
+// tableEntry renders an entry for Read, omitting wildcard fields.
+func (s *Schema) tableEntry(e *entry) *p4v1.TableEntry {
+	ti := e.table
+	te := &p4v1.TableEntry{TableId: ti.t.Preamble.Id, Priority: e.priority}
+	for i, f := range ti.t.MatchFields {
+		m := e.matches[i]
+		fm := &p4v1.FieldMatch{FieldId: f.Id}
+		switch f.GetMatchType() {
+		case exact:
+			fm.FieldMatchType = &p4v1.FieldMatch_Exact_{Exact: &p4v1.FieldMatch_Exact{Value: canonical(m.value)}}
+		case lpm:
+			if m.plen == 0 {
+				continue
+			}
+			fm.FieldMatchType = &p4v1.FieldMatch_Lpm{Lpm: &p4v1.FieldMatch_LPM{Value: canonical(m.value), PrefixLen: m.plen}}
+		case ternary:
+			if m.mask == 0 {
+				continue
+			}
+			fm.FieldMatchType = &p4v1.FieldMatch_Ternary_{Ternary: &p4v1.FieldMatch_Ternary{Value: canonical(m.value),
+				Mask: canonical(m.mask)}}
+		case rng:
+			if m.lo == 0 && m.hi == ones(f.Bitwidth) {
+				continue
+			}
+			fm.FieldMatchType = &p4v1.FieldMatch_Range_{Range: &p4v1.FieldMatch_Range{Low: canonical(m.lo), High: canonical(m.hi)}}
+		}
+		te.Match = append(te.Match, fm)
+	}
+	a := s.actions[e.action]
+	act := &p4v1.Action{ActionId: a.Preamble.Id}
+	for i, p := range a.Params {
+		act.Params = append(act.Params, &p4v1.Action_Param{ParamId: p.Id, Value: canonical(e.params[i])})
+	}
+	te.Action = &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: act}}
+	return te
+}
