@@ -37,6 +37,7 @@ public final class EntityJson {
             o.put("prefix", i.prefix().toString()).put("iface", i.ifaceType().name()).put("sliceId", i.sliceId());
         } else if (e instanceof UpfSessionUplink) {
             UpfSessionUplink s = (UpfSessionUplink) e;
+            s.ueAddress().ifPresent(ue -> o.put("ueAddress", ue.toString()));
             o.put("tunDstAddr", s.tunDstAddr().toString()).put("teid", s.teid())
                     .put("needsDropping", s.needsDropping()).put("sessionMeterIdx", s.sessionMeterIdx());
         } else if (e instanceof UpfSessionDownlink) {

@@ -1,0 +1,288 @@
+package org.hupf.app.impl;
+
+import org.hupf.app.HupfApp;
+import org.hupf.app.config.HupfConfig;
+import org.hupf.app.core.HupfCore;
+import org.hupf.app.core.HupfService;
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.core.UpfDeviceSource;
+import org.hupf.app.pfcp.Association;
+import org.hupf.app.pfcp.PfcpAgent;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.RuleException;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.DistributedSessionStore;
+import org.hupf.app.store.SessionStore;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigRegistry;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.store.service.StorageService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.SocketException;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.onosproject.net.config.basics.SubjectFactories.APP_SUBJECT_FACTORY;
+
+/**
+ * The hupf ONOS component: reads {@link HupfConfig}, keeps sessions in the distributed store, runs the
+ * PFCP agent, and reconciles devices with the store periodically and when a device (re)appears.
+ */
+@Component(immediate = true, service = HupfService.class)
+public class HupfManager implements HupfService {
+
+    private static final Logger log = LoggerFactory.getLogger(HupfManager.class);
+    /** Cells per counter and meter array until devices report their P4Info sizes. */
+    private static final int DEFAULT_CELLS = 1 << 20;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigRegistry cfgRegistry;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile UpfDeviceSource deviceSource;
+
+    private final ConfigFactory<ApplicationId, HupfConfig> factory =
+            new ConfigFactory<>(APP_SUBJECT_FACTORY, HupfConfig.class, HupfConfig.KEY) {
+                @Override
+                public HupfConfig createConfig() {
+                    return new HupfConfig();
+                }
+            };
+    private final NetworkConfigListener cfgListener = new InternalConfigListener();
+    private final DeviceListener deviceListener = new InternalDeviceListener();
+
+    private ApplicationId appId;
+    private SessionStore store;
+    private ScheduledExecutorService executor;
+    private ScheduledFuture<?> reconcileTask;
+    private volatile HupfCore core;
+    private volatile SessionManager manager;
+    private PfcpAgent agent;
+
+    @Activate
+    protected void activate() {
+        appId = coreService.registerApplication(HupfApp.APP_NAME);
+        store = new DistributedSessionStore(storageService);
+        executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-manager"));
+        cfgRegistry.registerConfigFactory(factory);
+        cfgRegistry.addListener(cfgListener);
+        deviceService.addListener(deviceListener);
+        configure(cfgRegistry.getConfig(appId, HupfConfig.class));
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        deviceService.removeListener(deviceListener);
+        cfgRegistry.removeListener(cfgListener);
+        cfgRegistry.unregisterConfigFactory(factory);
+        stop();
+        executor.shutdownNow();
+        log.info("Stopped");
+    }
+
+    private Collection<HupfUpfDevice> devices() {
+        UpfDeviceSource source = deviceSource;
+        return source == null ? List.of() : source.devices();
+    }
+
+    private synchronized void stop() {
+        if (reconcileTask != null) {
+            reconcileTask.cancel(false);
+        }
+        if (agent != null) {
+            agent.close();
+            agent = null;
+        }
+        core = null;
+        manager = null;
+    }
+
+    /** (Re)starts the core with a configuration; sessions stay in the store across restarts. */
+    synchronized void configure(HupfConfig cfg) {
+        stop();
+        if (cfg == null) {
+            log.info("hupf is waiting for its netcfg (apps.{}.{})", HupfApp.APP_NAME, HupfConfig.KEY);
+            return;
+        }
+        if (!cfg.isValid()) {
+            log.error("invalid hupf netcfg: {}", cfg.error());
+            return;
+        }
+        Ip4Address n3 = cfg.n3Addresses().get(0);
+        SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10),
+                                              new ResourcePool(DEFAULT_CELLS, DEFAULT_CELLS), this::devices, n3);
+        Set<UpfInterface> ifaces = new HashSet<>();
+        for (Ip4Address a : cfg.n3Addresses()) {
+            ifaces.add(UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(a, 32)).setAccess()
+                               .setSliceId(cfg.sliceId()).build());
+        }
+        for (Ip4Prefix p : cfg.uePools()) {
+            ifaces.add(UpfInterface.builder().setPrefix(p).setCore().setSliceId(cfg.sliceId()).build());
+        }
+        m.setInterfaces(ifaces);
+        try {
+            agent = new PfcpAgent(cfg.pfcp(n3), m);
+        } catch (SocketException e) {
+            log.error("PFCP agent cannot bind: {} (REST and CLI still work)", e.getMessage());
+        }
+        manager = m;
+        core = new HupfCore(m, agent, cfg.uePools());
+        int period = cfg.reconcileIntervalSeconds();
+        reconcileTask = executor.scheduleWithFixedDelay(this::reconcileQuietly, period, period, TimeUnit.SECONDS);
+    }
+
+    private void reconcileQuietly() {
+        SessionManager m = manager;
+        if (m != null) {
+            int ops = m.reconcile();
+            if (ops > 0) {
+                log.info("reconciliation: {} device operations", ops);
+            }
+        }
+    }
+
+    private HupfCore core() {
+        HupfCore c = core;
+        if (c == null) {
+            throw new IllegalStateException("hupf is not configured: push a valid apps." + HupfApp.APP_NAME + "."
+                                                    + HupfConfig.KEY + " netcfg");
+        }
+        return c;
+    }
+
+    @Override
+    public Collection<PfcpSession> sessions() {
+        return store.all();
+    }
+
+    @Override
+    public PfcpSession session(long upSeid) {
+        return store.get(upSeid);
+    }
+
+    @Override
+    public PfcpSession createSession(PfcpSession draft) throws RuleException {
+        return core().createSession(draft);
+    }
+
+    @Override
+    public PfcpSession modifySession(PfcpSession edited) throws RuleException {
+        return core().modifySession(edited);
+    }
+
+    @Override
+    public boolean deleteSession(long upSeid) {
+        return core().deleteSession(upSeid);
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> sessionCounters(long upSeid) {
+        return core().sessionCounters(upSeid);
+    }
+
+    @Override
+    public UpfCounter counter(int cellId) {
+        return core().counter(cellId);
+    }
+
+    @Override
+    public Set<UpfEntity> entities(long upSeid) {
+        return core().entities(upSeid);
+    }
+
+    @Override
+    public List<Ip4Prefix> uePools() {
+        HupfCore c = core;
+        return c == null ? List.of() : c.uePools();
+    }
+
+    @Override
+    public Collection<Association> pfcpPeers() {
+        HupfCore c = core;
+        return c == null ? List.of() : c.pfcpPeers();
+    }
+
+    @Override
+    public Map<String, Long> stats() {
+        HupfCore c = core;
+        return c == null ? Map.of("sessions", (long) store.all().size(), "configured", 0L) : c.stats();
+    }
+
+    @Override
+    public int reconcile() {
+        return core().reconcile();
+    }
+
+    private class InternalConfigListener implements NetworkConfigListener {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return event.configClass() == HupfConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            switch (event.type()) {
+                case CONFIG_ADDED:
+                case CONFIG_UPDATED:
+                    executor.execute(() -> configure(cfgRegistry.getConfig(appId, HupfConfig.class)));
+                    break;
+                case CONFIG_REMOVED:
+                    executor.execute(HupfManager.this::stop);
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    private class InternalDeviceListener implements DeviceListener {
+        @Override
+        public void event(DeviceEvent event) {
+            boolean back = event.type() == DeviceEvent.Type.DEVICE_ADDED
+                    || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED
+                    && deviceService.isAvailable(event.subject().id());
+            if (back) {
+                // A device that (re)joined may have lost its tables: put the store back on it.
+                executor.execute(HupfManager.this::reconcileQuietly);
+            }
+        }
+    }
+}

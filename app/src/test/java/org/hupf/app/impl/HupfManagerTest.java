@@ -1,0 +1,155 @@
+package org.hupf.app.impl;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.easymock.Capture;
+import org.hupf.app.HupfApp;
+import org.hupf.app.config.HupfConfig;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.SessionJson;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.ChassisId;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DefaultDevice;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigRegistry;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.provider.ProviderId;
+import org.onosproject.store.service.TestStorageService;
+
+import java.util.List;
+
+import static org.easymock.EasyMock.anyObject;
+import static org.easymock.EasyMock.capture;
+import static org.easymock.EasyMock.createNiceMock;
+import static org.easymock.EasyMock.eq;
+import static org.easymock.EasyMock.expect;
+import static org.easymock.EasyMock.expectLastCall;
+import static org.easymock.EasyMock.newCapture;
+import static org.easymock.EasyMock.replay;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The ONOS component with ONOS's services mocked at the boundary: configuration, the distributed
+ * store, and reconciliation when a device comes back.
+ */
+public class HupfManagerTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ApplicationId APP = new DefaultApplicationId(7, HupfApp.APP_NAME);
+    private static final String CONFIG = "{\"devices\": [{\"deviceId\": \"device:backend:b1\", \"role\": \"backend\"}],"
+            + " \"n3Addresses\": [\"192.168.0.1\"], \"uePools\": [\"10.250.0.0/16\"],"
+            + " \"pfcp\": {\"listenAddress\": \"127.0.0.1\", \"port\": 0, \"allowedPeers\": [\"10.0.0.1\"]}}";
+    private static final String SESSION = "{\"cpSeid\": 5, \"pdrs\": [{\"pdrId\": 1, \"precedence\": 1, \"pdi\":"
+            + " {\"sourceInterface\": \"CORE\", \"ueIpAddress\": \"10.250.0.4\"}, \"farId\": 1}],"
+            + " \"fars\": [{\"farId\": 1, \"applyAction\": [\"BUFF\"]}]}";
+
+    private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
+    private final Capture<NetworkConfigListener> cfgListener = newCapture();
+    private final Capture<DeviceListener> deviceListener = newCapture();
+    private HupfManager manager;
+    private HupfConfig config;
+
+    private static HupfConfig config(String json) throws Exception {
+        HupfConfig c = new HupfConfig();
+        c.init(APP, HupfConfig.KEY, MAPPER.readTree(json), MAPPER, null);
+        return c;
+    }
+
+    @Before
+    public void setUp() throws Exception {
+        config = config(CONFIG);
+        manager = new HupfManager();
+        manager.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return APP;
+            }
+        };
+        manager.storageService = new TestStorageService();
+        NetworkConfigRegistry registry = createNiceMock(NetworkConfigRegistry.class);
+        registry.addListener(capture(cfgListener));
+        expectLastCall();
+        expect(registry.getConfig(eq(APP), eq(HupfConfig.class))).andAnswer(() -> config).anyTimes();
+        replay(registry);
+        manager.cfgRegistry = registry;
+        DeviceService devices = createNiceMock(DeviceService.class);
+        devices.addListener(capture(deviceListener));
+        expectLastCall();
+        expect(devices.isAvailable(anyObject())).andReturn(true).anyTimes();
+        replay(devices);
+        manager.deviceService = devices;
+        manager.deviceSource = () -> List.of(device);
+        manager.activate();
+    }
+
+    @After
+    public void tearDown() {
+        manager.deactivate();
+    }
+
+    private static void eventually(String what, java.util.function.BooleanSupplier cond) throws Exception {
+        for (int i = 0; i < 100 && !cond.getAsBoolean(); i++) {
+            Thread.sleep(20);
+        }
+        assertTrue(what, cond.getAsBoolean());
+    }
+
+    @Test
+    public void configuredManagerInstallsInterfacesAndSessions() throws Exception {
+        assertEquals(2, device.entities(UpfEntityType.INTERFACE).size());
+        JsonNode json = MAPPER.readTree(SESSION);
+        PfcpSession s = manager.createSession(SessionJson.decode(json));
+        assertEquals(s, manager.session(s.upSeid));
+        assertTrue(device.entities(UpfEntityType.SESSION_DOWNLINK).get(0).toString().contains("needsBuffering=true"));
+        assertEquals("10.250.0.0/16", manager.uePools().get(0).toString());
+        assertEquals(1L, (long) manager.stats().get("sessions"));
+    }
+
+    @Test
+    public void returningDeviceIsReconciled() throws Exception {
+        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+        for (UpfEntityType t : UpfEntityType.values()) {
+            device.deleteAll(t);
+        }
+        Device d = new DefaultDevice(new ProviderId("p4runtime", "test"), DeviceId.deviceId("device:backend:b1"),
+                                     Device.Type.OTHER, "hupf", "1", "1", "1", new ChassisId());
+        deviceListener.getValue().event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, d));
+        eventually("device reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1
+                && device.entities(UpfEntityType.INTERFACE).size() == 2);
+    }
+
+    @Test
+    public void invalidConfigStopsServiceButKeepsSessions() throws Exception {
+        PfcpSession s = manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+        config = config(CONFIG.replace("\"uePools\": [\"10.250.0.0/16\"],", ""));
+        cfgListener.getValue().event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, APP,
+                                                            HupfConfig.class));
+        eventually("unconfigured", () -> manager.uePools().isEmpty());
+        try {
+            manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+            fail("created while unconfigured");
+        } catch (IllegalStateException e) {
+            assertTrue(e.getMessage().startsWith("hupf is not configured"));
+        }
+        assertEquals(s, manager.session(s.upSeid));
+        config = config(CONFIG);
+        cfgListener.getValue().event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, APP,
+                                                            HupfConfig.class));
+        eventually("reconfigured", () -> !manager.uePools().isEmpty());
+        assertEquals(1, manager.sessionCounters(s.upSeid).size());
+    }
+}
