@@ -28,12 +28,14 @@ def _classpath():
     if not os.path.exists(os.path.join(classes, *MAIN.split(".")) + ".class"):
         if shutil.which("mvn") is None:
             pytest.skip("hupf app classes are not built and mvn is missing: run `make oar` first")
-        subprocess.run(["mvn", "-B", "-q", "-o", "-pl", "pipeconf,app", "compile"], cwd=ROOT, check=True)
+        subprocess.run(["mvn", "-B", "-q", "-pl", "pipeconf,app", "compile"], cwd=ROOT, check=True)
     if not os.path.exists(CP_FILE):
         if shutil.which("mvn") is None:
             pytest.skip("mvn is missing: cannot compute the app's dependency classpath")
-        subprocess.run(["mvn", "-B", "-q", "-o", "-pl", "app", "dependency:build-classpath",
-                        "-Dmdep.includeScope=test", "-Dmdep.outputFile=" + CP_FILE], cwd=ROOT, check=True)
+        # Both modules in the reactor, so the pipeconf dependency and the parent pom resolve locally.
+        subprocess.run(["mvn", "-B", "-q", "-pl", "pipeconf,app", "dependency:build-classpath",
+                        "-Dmdep.includeScope=test", "-Dmdep.outputFile=${project.build.directory}/standalone.classpath"],
+                       cwd=ROOT, check=True)
     with open(CP_FILE) as f:
         deps = [p for p in f.read().strip().split(os.pathsep) if "hupf-pipeconf" not in p]
     return os.pathsep.join([classes, pipeconf] + deps)
