@@ -123,11 +123,23 @@ enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi)
 
 uint16_t pkt_cksum(const void *buf, uint32_t len, uint32_t sum)
 {
+	/* RFC 1071: the one's complement sum is byte-order independent, so native
+	 * 16-bit words are summed and the result swapped once. */
 	const uint8_t *b = buf;
-	for (; len > 1; len -= 2, b += 2)
-		sum += rd16(b);
-	if (len)
-		sum += (uint32_t)b[0] << 8;
+	uint32_t acc = 0;
+	for (; len > 1; len -= 2, b += 2) {
+		uint16_t w;
+		memcpy(&w, b, 2);
+		acc += w;
+	}
+	if (len) {
+		uint16_t w = 0;
+		memcpy(&w, b, 1);
+		acc += w;
+	}
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	sum += (uint16_t)(acc << 8 | acc >> 8);  /* to network order, as rd16() reads */
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)~sum;

@@ -20,7 +20,7 @@
 
 #define BURST 32
 #define NTPL 8192          /* distinct packets (templates) per run */
-#define PKTS 20000000ull   /* packets per measurement */
+static uint64_t PKTS = 20000000;  /* packets per measurement; env BENCH_PKTS overrides (profiling) */
 #define N3 0x0a000001u
 #define GNB 0x0a000064u
 #define APP 0x08080808u
@@ -206,12 +206,14 @@ int main(int argc, char **argv)
 			"--log-level=lib.*:error", "-l", "0", NULL };
 	if (rte_eal_init(10, eal) < 0 || dp_init(1))
 		return 1;
+	if (getenv("BENCH_PKTS"))
+		PKTS = strtoull(getenv("BENCH_PKTS"), NULL, 0) / BURST * BURST;
 	rte_rcu_qsbr_thread_register(g_dp.qs, 0);
 	struct rte_mempool *mp = rte_pktmbuf_pool_create("bench", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	g_heap_base = heap_bytes();
 	cycles_open();
-	printf("Packets: %llu per run, bursts of %d, %d distinct packets, UL/DL interleaved, 64-byte inner UDP payload, "
-	       "sessions uniformly random. Time is this thread's CPU time; cycles %s (TSC %.2f GHz).\n\n", PKTS, BURST,
+	printf("Packets: %lu per run, bursts of %d, %d distinct packets, UL/DL interleaved, 64-byte inner UDP payload, "
+	       "sessions uniformly random. Time is this thread's CPU time; cycles %s (TSC %.2f GHz).\n\n", (unsigned long)PKTS, BURST,
 	       NTPL, cycles_fd >= 0 ? "from the PMU" : "estimated as CPU time x TSC rate (no PMU access)",
 	       rte_get_tsc_hz() / 1e9);
 	printf("| sessions | Mpps/core | ns/pkt | cycles/pkt | ns/pkt pipeline only | cycles/pkt pipeline only | "

@@ -140,6 +140,12 @@ static void test_parse_rejects_bad_gtpu(void **st)
 static void test_cksum_and_ttl(void **st)
 {
 	(void)st;
+	/* Known answer: a header whose checksum is 0xb861. */
+	uint8_t k[20] = { 0x45, 0, 0, 0x73, 0, 0, 0x40, 0, 0x40, 0x11, 0, 0, 0xc0, 0xa8, 0, 1, 0xc0, 0xa8, 0, 0xc7 };
+	pkt_ipv4_fix_cksum(k);
+	assert_int_equal(r16(k + 10), 0xb861);
+	/* Odd length: the last byte is the high half of a word (0x0102 + 0x0300). */
+	assert_int_equal(pkt_cksum((const uint8_t[]){ 1, 2, 3 }, 3, 0), 0xfbfd);
 	uint8_t b[64];
 	ip_udp(b, APP, UE, 1, 2, 0);
 	assert_int_equal(pkt_cksum(b, 20, 0), 0);  /* valid header sums to 0xffff */

@@ -470,11 +470,19 @@ func TestPacketIO(t *testing.T) {
 			if string(pi.Payload) != "\xaa\xbb" || len(pi.Metadata) != 3 || pi.Metadata[0].Value[1] != 7 || pi.Metadata[2].Value[0] != 2 {
 				t.Errorf("packet-in %v", pi)
 			}
-			h.fake.mu.Lock()
-			defer h.fake.mu.Unlock()
-			if len(h.fake.pktOut) != 1 || h.fake.pktOut[0] != "2:010203" {
-				t.Errorf("packet-out %v", h.fake.pktOut)
+			// The packet-out is handled by the stream's own goroutine: wait for it.
+			for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+				h.fake.mu.Lock()
+				out := append([]string(nil), h.fake.pktOut...)
+				h.fake.mu.Unlock()
+				if len(out) > 0 {
+					if len(out) != 1 || out[0] != "2:010203" {
+						t.Errorf("packet-out %v", out)
+					}
+					return
+				}
 			}
+			t.Error("no packet-out reached the data plane")
 			return
 		case <-deadline:
 			t.Fatal("no packet-in")
