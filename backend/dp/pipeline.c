@@ -196,8 +196,13 @@ static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st,
 		}
 	}
 	uint64_t ulhit = 0, dlhit = 0;
-	if (nul)
+	if (nul) {
 		rte_hash_lookup_bulk_data(p->ul_sess.h, ulkp, nul, &ulhit, uld);
+		/* Values live apart from the keys: fetch them all before the first is read. */
+		for (unsigned j = 0; j < nul; j++)
+			if (ulhit >> j & 1)
+				rte_prefetch0(xtable_slot(&p->ul_sess, uld[j]));
+	}
 	if (ndl)
 		rte_hash_lookup_bulk_data(p->dl_sess.h, dlkp, ndl, &dlhit, dld);
 	for (unsigned j = 0; j < nul; j++) {
@@ -257,6 +262,9 @@ static void stage_terms(struct pipeline *p, unsigned slot, struct pstate *st, st
 		if (!cnt[t])
 			continue;
 		rte_hash_lookup_bulk_data(tab[t]->h, kp[t], cnt[t], &hit, d[t]);
+		for (unsigned j = 0; j < cnt[t]; j++)
+			if (hit >> j & 1)
+				rte_prefetch0(xtable_slot(tab[t], d[t][j]));
 		for (unsigned j = 0; j < cnt[t]; j++) {
 			struct pstate *s = &st[idx[t][j]];
 			if (!(hit >> j & 1)) {
