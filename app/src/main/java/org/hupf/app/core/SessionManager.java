@@ -54,6 +54,8 @@ public final class SessionManager {
     private final Ip4Address n3Address;
     private final Map<Long, Set<UpfEntity>> sessionEntities = new HashMap<>();
     private final Map<UpfEntity, Integer> refs = new HashMap<>();
+    /** CP F-SEID ("address/seid") to UP SEID, so a CP's duplicate establishment is found without a scan. */
+    private final Map<String, Long> byCpFseid = new HashMap<>();
     private final Set<Long> usedTeids = new HashSet<>();
     private final AtomicLong nextSeid = new AtomicLong(1);
     private long nextTeid = 1;
@@ -80,6 +82,7 @@ public final class SessionManager {
         pool.rebuild(stored);
         for (PfcpSession s : stored) {
             nextSeid.accumulateAndGet(s.upSeid + 1, Math::max);
+            byCpFseid.put(cpKey(s.cpAddress, s.cpSeid), s.upSeid);
             s.pdrs.values().forEach(p -> {
                 if (p.teid != null && p.choose) {
                     usedTeids.add(p.teid);
@@ -91,6 +94,21 @@ public final class SessionManager {
                 log.error("stored session {} no longer translates: {}", s.upSeid, e.getMessage());
             }
         }
+    }
+
+    private static String cpKey(String cpAddress, long cpSeid) {
+        return cpAddress + "/" + cpSeid;
+    }
+
+    /**
+     * Finds the session a CP function identifies by its F-SEID.
+     *
+     * @param cpAddress CP F-SEID address
+     * @param cpSeid    CP SEID
+     * @return UP SEID, or null
+     */
+    public synchronized Long findByCpFseid(String cpAddress, long cpSeid) {
+        return byCpFseid.get(cpKey(cpAddress, cpSeid));
     }
 
     /** @return the N3 address F-TEIDs are allocated on */
@@ -155,6 +173,10 @@ public final class SessionManager {
             releaseTeids(old, stored);
         }
         store.put(stored);
+        if (old != null) {
+            byCpFseid.remove(cpKey(old.cpAddress, old.cpSeid));
+        }
+        byCpFseid.put(cpKey(stored.cpAddress, stored.cpSeid), stored.upSeid);
         Set<UpfEntity> previous = sessionEntities.getOrDefault(s.upSeid, Set.of());
         track(s.upSeid, entities);
         program(entities, previous);
@@ -229,6 +251,7 @@ public final class SessionManager {
         }
         pool.releaseAll(s.allocations);
         releaseTeids(s, null);
+        byCpFseid.remove(cpKey(s.cpAddress, s.cpSeid));
         Set<UpfEntity> previous = sessionEntities.getOrDefault(upSeid, Set.of());
         track(upSeid, Set.of());
         program(Set.of(), previous);

@@ -210,7 +210,7 @@ public final class PfcpHandler {
     void peerRecovery(Association a, long ts) {
         if (ts != a.recoveryTimeStamp) {
             int n = sessions.deleteByNode(a.nodeId);
-            usage.forgetNode(a.nodeId);
+            usage.forgetDeletedSessions();
             associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
             stats.inc("peer_restart");
             log.warn("CP function {} restarted (recovery {} -> {}): deleted its {} sessions", a, a.recoveryTimeStamp,
@@ -264,7 +264,7 @@ public final class PfcpHandler {
                                        Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
         }
         int n = sessions.deleteByNode(node.value);
-        usage.forgetNode(node.value);
+        usage.forgetDeletedSessions();
         log.info("PFCP association with {} released, {} sessions deleted", node, n);
         return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
                                    false);
@@ -308,12 +308,10 @@ public final class PfcpHandler {
                     Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node), true);
         }
         String cpAddress = cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
-        for (PfcpSession s : sessions.store().all()) {
-            if (s.cpSeid == cp.seid && s.cpAddress.equals(cpAddress)) {
-                return sessionReject(type, cp.seid, req.sequence(), new RuleException(
-                        Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + s.upSeid),
-                                     true);
-            }
+        Long existing = sessions.findByCpFseid(cpAddress, cp.seid);
+        if (existing != null) {
+            return sessionReject(type, cp.seid, req.sequence(), new RuleException(
+                    Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + existing), true);
         }
         try {
             SessionEditor ed = new SessionEditor(null);

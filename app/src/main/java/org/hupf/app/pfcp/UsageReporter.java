@@ -32,7 +32,8 @@ public final class UsageReporter {
 
     private final SessionManager sessions;
     private final LongSupplier clockMillis;
-    private final Map<String, State> states = new ConcurrentHashMap<>();
+    /** UP SEID to URR id to measurement state. */
+    private final Map<Long, Map<Long, State>> states = new ConcurrentHashMap<>();
 
     private static final class State {
         long ulBase;
@@ -59,16 +60,12 @@ public final class UsageReporter {
         this.clockMillis = clockMillis;
     }
 
-    private static String key(long upSeid, long urrId) {
-        return upSeid + "/" + urrId;
-    }
-
     private long nowSec() {
         return clockMillis.getAsLong() / 1000;
     }
 
     private State state(PfcpSession s, Urr u) {
-        return states.computeIfAbsent(key(s.upSeid, u.urrId), k -> {
+        return states.computeIfAbsent(s.upSeid, k -> new ConcurrentHashMap<>()).computeIfAbsent(u.urrId, k -> {
             State st = new State();
             st.startSec = nowSec();
             return st;
@@ -162,8 +159,10 @@ public final class UsageReporter {
      * @param s session after a modification
      */
     public void sessionChanged(PfcpSession s) {
-        states.keySet().removeIf(k -> k.startsWith(s.upSeid + "/")
-                && !s.urrs.containsKey(Long.parseLong(k.substring(k.indexOf('/') + 1))));
+        Map<Long, State> urrs = states.get(s.upSeid);
+        if (urrs != null) {
+            urrs.keySet().retainAll(s.urrs.keySet());
+        }
     }
 
     /**
@@ -172,15 +171,11 @@ public final class UsageReporter {
      * @param upSeid local SEID
      */
     public void forget(long upSeid) {
-        states.keySet().removeIf(k -> k.startsWith(upSeid + "/"));
+        states.remove(upSeid);
     }
 
-    /**
-     * Drops the state of sessions that no longer exist (after a node's sessions were deleted).
-     *
-     * @param nodeId CP Node ID (for the log only; the store is the reference)
-     */
-    public void forgetNode(String nodeId) {
-        states.keySet().removeIf(k -> sessions.store().get(Long.parseLong(k.substring(0, k.indexOf('/')))) == null);
+    /** Drops the state of sessions that no longer exist (after a CP function's sessions were deleted). */
+    public void forgetDeletedSessions() {
+        states.keySet().removeIf(upSeid -> sessions.store().get(upSeid) == null);
     }
 }
