@@ -7,6 +7,7 @@ import org.hupf.app.session.PfcpSession;
 import org.hupf.app.session.RuleException;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
+import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
 import java.util.Collection;
@@ -91,6 +92,11 @@ public final class HupfCore implements HupfService {
     @Override
     public Set<UpfEntity> entities(long upSeid) {
         return manager.entities(upSeid);
+    }
+
+    @Override
+    public boolean downlinkData(Ip4Address ue) {
+        return agent != null && agent.notifyDownlinkData(ue);
     }
 
     @Override

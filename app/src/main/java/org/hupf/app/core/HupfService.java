@@ -5,6 +5,7 @@ import org.hupf.app.session.PfcpSession;
 import org.hupf.app.session.RuleException;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
+import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
 import java.util.Collection;
@@ -78,6 +79,15 @@ public interface HupfService {
      * @return entities
      */
     Set<UpfEntity> entities(long upSeid);
+
+    /**
+     * Reports that downlink data for a UE is being buffered (a DOWNLINK_BUFFER packet-in or the backend's
+     * notice): the CP function of a buffering, notifying FAR gets one Downlink Data Report per episode.
+     *
+     * @param ue UE address
+     * @return true if a report was sent
+     */
+    boolean downlinkData(Ip4Address ue);
 
     /** @return the configured UE pools */
     List<Ip4Prefix> uePools();

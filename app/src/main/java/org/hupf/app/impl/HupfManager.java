@@ -229,6 +229,11 @@ public class HupfManager implements HupfService {
     }
 
     @Override
+    public boolean downlinkData(Ip4Address ue) {
+        return core().downlinkData(ue);
+    }
+
+    @Override
     public List<Ip4Prefix> uePools() {
         HupfCore c = core;
         return c == null ? List.of() : c.uePools();

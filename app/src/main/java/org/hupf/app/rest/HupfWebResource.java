@@ -11,6 +11,7 @@ import org.hupf.app.pfcp.Association;
 import org.hupf.app.session.PfcpSession;
 import org.hupf.app.session.RuleException;
 import org.hupf.app.session.SessionJson;
+import org.onlab.packet.Ip4Address;
 import org.onosproject.rest.AbstractWebResource;
 
 import javax.ws.rs.Consumes;
@@ -207,6 +208,25 @@ public class HupfWebResource extends AbstractWebResource {
         } catch (IllegalArgumentException e) {
             return error(Response.Status.BAD_REQUEST, e.getMessage());
         }
+    }
+
+    /**
+     * Reports buffered downlink data for a UE (from whoever receives DOWNLINK_BUFFER packet-ins).
+     *
+     * @param ue UE IPv4 address
+     * @return 200 with {"reported": bool}, 400 on a bad address
+     */
+    @POST
+    @Path("ue/{ue}/downlink-data")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response downlinkData(@PathParam("ue") String ue) {
+        Ip4Address addr;
+        try {
+            addr = Ip4Address.valueOf(ue);
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, "not an IPv4 address: " + ue);
+        }
+        return json(MAPPER.createObjectNode().put("reported", service().downlinkData(addr)));
     }
 
     /**

@@ -132,6 +132,9 @@ public class HupfWebResourceTest {
         assertEquals("ok", h.get("status").asText());
         assertEquals(0, h.get("sessions").asInt());
         assertEquals(0, json(resource.peers()).get("peers").size());
+        // No PFCP agent here, so nobody to notify; a bad address is refused.
+        assertEquals(false, json(resource.downlinkData("10.250.0.9")).get("reported").asBoolean());
+        assertEquals(400, resource.downlinkData("10.250.0").getStatus());
     }
 
     @Test
@@ -147,6 +150,6 @@ public class HupfWebResourceTest {
                 paths++;
             }
         }
-        assertEquals(10, paths);
+        assertEquals(11, paths);
     }
 }
