@@ -1,0 +1,59 @@
+package org.hupf.app.pfcp;
+
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.pfcp.codec.Ie;
+import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.MessageType;
+import org.hupf.app.pfcp.codec.PfcpCodec;
+import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.InMemorySessionStore;
+import org.onlab.packet.Ip4Address;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Jazzer target: any datagram through the PFCP request handler (decoder, typed IEs, session editor,
+ * translator, session manager). Jazzer reports any exception that escapes as a finding.
+ */
+public final class PfcpFuzzTarget {
+
+    private static final InetSocketAddress PEER = new InetSocketAddress("127.0.0.1", 8805);
+    private static final PfcpHandler HANDLER;
+    private static long now;
+
+    static {
+        Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
+        InMemoryUpfDevice device = new InMemoryUpfDevice("fuzz", 4096);
+        SessionManager m = new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, 0, Map.of(), 10),
+                                              new ResourcePool(4096, 4096), () -> List.of(device), n3);
+        PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.1", Set.of("127.0.0.1"), 0, 3000, 3, 0, 1000);
+        HANDLER = new PfcpHandler(cfg, m, new UsageReporter(m, () -> now), 1, new PfcpStats());
+        // Associate first so that session messages reach the session code.
+        byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
+                new IeValues.NodeId(IeValues.NodeId.IPV4, "127.0.0.1").toIe(),
+                Ie.u32(IeType.RECOVERY_TIME_STAMP, 1))));
+        HANDLER.handle(PEER, setup, setup.length, 0);
+    }
+
+    private PfcpFuzzTarget() {
+    }
+
+    /**
+     * Jazzer's entry point.
+     *
+     * @param data one datagram
+     */
+    public static void fuzzerTestOneInput(byte[] data) {
+        // A fresh timestamp per input: no answer comes from the response cache, every input is handled.
+        now += 120_000;
+        HANDLER.evictResponses(now);
+        HANDLER.handle(PEER, data, data.length, now);
+    }
+}
