@@ -44,7 +44,7 @@ struct ctr { uint64_t pkts, bytes; };
 struct pipeline {
 	struct dp_sizes sz;
 	struct rte_lpm *iface[2];          /* by gtpu_is_valid; next hop = iface << 8 | slice */
-	struct xtable ul_sess;              /* struct ul_sess_val in slots */
+	struct xtable ul_sess;              /* inline ul_sess_val() */
 	struct xtable dl_sess;              /* inline sess_val() */
 	struct xtable ul_term, dl_term;     /* struct dp_term in slots */
 	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
@@ -74,7 +74,18 @@ static inline struct pipeline *dp_pipe(void)
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
 }
 
-struct ul_sess_val { uint32_t ue, meter; uint8_t action; };
+/* Uplink session values fit the hash's data word, saving a cache line per packet:
+ * bit 63 drop, bits 32-62 meter index, bits 0-31 UE address. A meter index that
+ * needs 32 bits is beyond any meter's size, so it is stored as one that also is
+ * (out-of-range meters are green either way). */
+#define UL_METER_MAX 0x7fffffffu
+static inline uint64_t ul_sess_val(uint8_t action, uint32_t ue, uint32_t meter)
+{
+	return (uint64_t)(action == SESS_DROP) << 63 | (uint64_t)(meter > UL_METER_MAX ? UL_METER_MAX : meter) << 32 | ue;
+}
+#define UL_DROP(v) ((v) >> 63)
+#define UL_METER(v) ((uint32_t)((v) >> 32) & UL_METER_MAX)
+#define UL_UE(v) ((uint32_t)(v))
 
 /* Encoding of inline downlink session values. */
 static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)

@@ -196,13 +196,8 @@ static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st,
 		}
 	}
 	uint64_t ulhit = 0, dlhit = 0;
-	if (nul) {
+	if (nul)
 		rte_hash_lookup_bulk_data(p->ul_sess.h, ulkp, nul, &ulhit, uld);
-		/* Values live apart from the keys: fetch them all before the first is read. */
-		for (unsigned j = 0; j < nul; j++)
-			if (ulhit >> j & 1)
-				rte_prefetch0(xtable_slot(&p->ul_sess, uld[j]));
-	}
 	if (ndl)
 		rte_hash_lookup_bulk_data(p->dl_sess.h, dlkp, ndl, &dlhit, dld);
 	for (unsigned j = 0; j < nul; j++) {
@@ -211,13 +206,13 @@ static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st,
 			finish_drop(p, slot, s, &v[uli[j]], DROP_UL_SESSION_MISS);
 			continue;
 		}
-		const struct ul_sess_val *val = xtable_slot(&p->ul_sess, uld[j]);
-		if (val->action == SESS_DROP)
+		uint64_t val = (uint64_t)(uintptr_t)uld[j];
+		if (UL_DROP(val))
 			finish_drop(p, slot, s, &v[uli[j]], DROP_RULE);
-		else if (val->ue != s->ue)
+		else if (UL_UE(val) != s->ue)
 			finish_drop(p, slot, s, &v[uli[j]], DROP_ANTI_SPOOFING);
 		else
-			s->sess_meter = val->meter;
+			s->sess_meter = UL_METER(val);
 	}
 	for (unsigned j = 0; j < ndl; j++) {
 		struct pstate *s = &st[dli[j]];
@@ -262,6 +257,7 @@ static void stage_terms(struct pipeline *p, unsigned slot, struct pstate *st, st
 		if (!cnt[t])
 			continue;
 		rte_hash_lookup_bulk_data(tab[t]->h, kp[t], cnt[t], &hit, d[t]);
+		/* Values live apart from the keys: fetch them all before the first is read. */
 		for (unsigned j = 0; j < cnt[t]; j++)
 			if (hit >> j & 1)
 				rte_prefetch0(xtable_slot(tab[t], d[t][j]));

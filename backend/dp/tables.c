@@ -212,7 +212,7 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	p->sz = *sz;
 	int ok = (p->iface[0] = lpm_new("if0_", sz->interfaces)) && (p->iface[1] = lpm_new("if1_", sz->interfaces)) &&
 		 (p->routes = lpm_new("rt", sz->routes)) &&
-		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), sizeof(struct ul_sess_val), sz->ul_sessions) &&
+		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), 0, sz->ul_sessions) &&
 		 !xtable_init(&p->dl_sess, "dls", sizeof(uint32_t), 0, sz->dl_sessions) &&
 		 !xtable_init(&p->ul_term, "ult", sizeof(struct term_key), sizeof(struct dp_term), sz->ul_terms) &&
 		 !xtable_init(&p->dl_term, "dlt", sizeof(struct term_key), sizeof(struct dp_term), sz->dl_terms) &&
@@ -321,7 +321,7 @@ int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint3
 	if (check_op(op) || (op != DP_DELETE && action != SESS_FWD && action != SESS_DROP))
 		return -EINVAL;
 	struct ul_sess_key k = { tun_dst, teid };
-	struct ul_sess_val v = { ue, meter_idx, action };
+	uint64_t v = ul_sess_val(action, ue, meter_idx);
 	return xtable_write(&p->ul_sess, op, &k, &v);
 }
 

@@ -380,6 +380,14 @@ static void test_meter_red(void **st)
 	uint32_t n = dl_frame(b, UE);
 	assert_true(run_bytes(b, n, 2).fwd);
 	expect_drop(b, n, 2, DROP_METER_RED);
+	/* The uplink session's meter index travels in its packed hash value. */
+	uint32_t un = ul_frame(b, 0x1234, UE, 0);
+	assert_int_equal(dp_ul_session(DP_MODIFY, N3, 0x1234, SESS_FWD, UE, 3), 0);
+	expect_drop(b, un, 1, DROP_METER_RED);
+	assert_int_equal(dp_ul_session(DP_MODIFY, N3, 0x1234, SESS_FWD, UE, 0xfffffff3), 0);  /* beyond any size */
+	assert_true(run_bytes(b, un, 1).fwd);
+	assert_int_equal(dp_ul_session(DP_MODIFY, N3, 0x1234, SESS_FWD, UE, 0), 0);
+	n = dl_frame(b, UE);
 	assert_int_equal(dp_meter_set(METER_SESSION, 3, NULL), 0);
 	assert_true(run_bytes(b, n, 2).fwd);
 	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 0), 0);
