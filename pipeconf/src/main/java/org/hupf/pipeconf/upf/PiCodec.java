@@ -14,6 +14,8 @@ import org.onosproject.net.pi.runtime.PiExactFieldMatch;
 import org.onosproject.net.pi.runtime.PiFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,9 +25,11 @@ import java.util.Optional;
 public final class PiCodec {
 
     private final PiPipelineModel model;
+    private final Map<PiActionId, PiActionModel> actions = new HashMap<>();
 
     public PiCodec(PiPipelineModel model) {
         this.model = model;
+        model.tables().forEach(t -> t.actions().forEach(a -> actions.put(a.id(), a)));
     }
 
     public PiPipelineModel model() {
@@ -89,13 +93,11 @@ public final class PiCodec {
     }
 
     private PiActionModel actionModel(PiActionId action) throws PiCodecException {
-        for (PiTableModel t : model.tables()) {
-            Optional<PiActionModel> am = t.action(action);
-            if (am.isPresent()) {
-                return am.get();
-            }
+        PiActionModel am = actions.get(action);
+        if (am == null) {
+            throw new PiCodecException("pipeline has no action " + action);
         }
-        throw new PiCodecException("pipeline has no action " + action);
+        return am;
     }
 
     /**
