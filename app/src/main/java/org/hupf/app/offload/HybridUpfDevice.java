@@ -58,16 +58,50 @@ public final class HybridUpfDevice implements HupfUpfDevice {
         this.manager = manager;
     }
 
+    /**
+     * Takes over a backend that already holds sessions (the app or the switch restarted): indexes what
+     * the backend has, without writing it again, and gives the switch the device-wide entries.
+     *
+     * @throws UpfProgrammableException if the backend cannot be read or the switch refuses an entry
+     */
+    public synchronized void adoptBackend() throws UpfProgrammableException {
+        for (UpfEntityType t : List.of(UpfEntityType.INTERFACE, UpfEntityType.APPLICATION)) {
+            for (UpfEntity e : backend.readAll(t)) {
+                mirrorDeviceWide(e);
+            }
+        }
+        Set<Ip4Address> ues = new HashSet<>();
+        for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.SESSION_METER,
+                                       UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
+                                       UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
+                                       UpfEntityType.TERMINATION_DOWNLINK)) {
+            for (UpfEntity e : backend.readAll(t)) {
+                Ip4Address ue = ueOf(e);
+                if (ue == null) {
+                    shared.put(EntityKeys.key(e), e);
+                } else {
+                    perUe.computeIfAbsent(ue, k -> new LinkedHashMap<>()).put(EntityKeys.key(e), e);
+                    ues.add(ue);
+                }
+            }
+        }
+        retrack(ues);
+    }
+
+    private void mirrorDeviceWide(UpfEntity entity) throws UpfProgrammableException {
+        if (hardware != null) {
+            hardware.apply(entity);
+        }
+        if (entity instanceof UpfInterface && ((UpfInterface) entity).isCore()) {
+            corePools.put(((UpfInterface) entity).prefix().address(), (UpfInterface) entity);
+        }
+    }
+
     @Override
     public synchronized void apply(UpfEntity entity) throws UpfProgrammableException {
         backend.apply(entity);
         if (isDeviceWide(entity)) {
-            if (hardware != null) {
-                hardware.apply(entity);
-            }
-            if (entity instanceof UpfInterface && ((UpfInterface) entity).isCore()) {
-                corePools.put(((UpfInterface) entity).prefix().address(), (UpfInterface) entity);
-            }
+            mirrorDeviceWide(entity);
             return;
         }
         Ip4Address ue = ueOf(entity);

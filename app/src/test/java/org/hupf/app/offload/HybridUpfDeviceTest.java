@@ -126,4 +126,21 @@ public class HybridUpfDeviceTest {
         assertEquals("UE 9 is in slice 7's pool, pinned to hardware", java.util.Set.of(ue(9)),
                      manager.offloaded());
     }
+
+    @Test
+    public void aNewHybridTakesOverWhatTheBackendAlreadyHolds() throws Exception {
+        install(1);
+        FakeUpfDevice freshSwitch = new FakeUpfDevice(4, 64, 16);
+        OffloadManager fresh = new OffloadManager(backend, freshSwitch, OffloadPolicy.builder().build(), clock::get);
+        HybridUpfDevice again = new HybridUpfDevice(backend, freshSwitch, fresh);
+        int writes = backend.log.size();
+        again.adoptBackend();
+        assertEquals("nothing written again to the backend", writes, backend.log.size());
+        assertEquals(2, freshSwitch.count(UpfEntityType.INTERFACE));
+        assertTrue(fresh.isTracked(ue(1)));
+        fresh.onHeavyHitter(ue(1));
+        assertTrue("the adopted session is on the switch", freshSwitch.holds(uplink(1, 1001)));
+        assertEquals(1, freshSwitch.count(UpfEntityType.TERMINATION_DOWNLINK));
+        assertEquals(1, freshSwitch.count(UpfEntityType.TUNNEL_PEER));
+    }
 }

@@ -1,0 +1,173 @@
+package org.hupf.app.offload;
+
+import org.hupf.app.core.UpfDeviceSource;
+import org.hupf.pipeconf.HupfPipeconfIds;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.behaviour.HupfUpf;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.pi.model.PiPipeconfId;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The hybrid inside ONOS: finds the backend (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
+ * org.hupf.tofino) among the available devices, and offers the session manager one device, the
+ * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion.
+ */
+@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
+public class OffloadComponent implements UpfDeviceSource, OffloadService {
+
+    private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
+    private static final long POLL_MS = 1000;
+    private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiPipeconfService pipeconfService;
+
+    /** The current pair of devices and what runs over them. */
+    private static final class Hybrid {
+        private final DeviceId backendId;
+        private final DeviceId switchId;
+        private final OffloadManager manager;
+        private final HybridUpfDevice device;
+
+        private Hybrid(DeviceId backendId, DeviceId switchId, OffloadManager manager, HybridUpfDevice device) {
+            this.backendId = backendId;
+            this.switchId = switchId;
+            this.manager = manager;
+            this.device = device;
+        }
+    }
+
+    private final DeviceListener listener = this::onDeviceEvent;
+    private ScheduledExecutorService executor;
+    private volatile Hybrid current;
+
+    @Activate
+    protected void activate() {
+        executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
+        deviceService.addListener(listener);
+        executor.execute(this::rebuild);
+        executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        deviceService.removeListener(listener);
+        executor.shutdownNow();
+        current = null;
+        log.info("Stopped");
+    }
+
+    private void onDeviceEvent(DeviceEvent event) {
+        executor.execute(this::rebuild);
+    }
+
+    /**
+     * Returns the first available device running one of the wanted pipeconfs.
+     *
+     * @param devices    candidate devices
+     * @param pipeconfOf pipeconf of a device
+     * @param wanted     pipeconf ids
+     * @return the device id, if any
+     */
+    static Optional<DeviceId> pick(Iterable<Device> devices, Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf,
+                                   Set<PiPipeconfId> wanted) {
+        for (Device d : devices) {
+            if (pipeconfOf.apply(d.id()).filter(wanted::contains).isPresent() && d.is(HupfUpf.class)) {
+                return Optional.of(d.id());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private synchronized void rebuild() {
+        Iterable<Device> available = deviceService.getAvailableDevices();
+        Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
+        DeviceId backendId = pick(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND)).orElse(null);
+        DeviceId switchId = pick(available, pipeconfOf, SWITCHES).orElse(null);
+        Hybrid h = current;
+        if (h != null && Objects.equals(h.backendId, backendId) && Objects.equals(h.switchId, switchId)) {
+            return;
+        }
+        if (backendId == null) {
+            current = null;
+            log.warn("No hupf backend available: sessions wait in the store");
+            return;
+        }
+        HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
+        HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
+        try {
+            OffloadManager m = new OffloadManager(backend, hw, OffloadPolicy.builder().build(),
+                                                  System::currentTimeMillis);
+            HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
+            device.adoptBackend();
+            current = new Hybrid(backendId, switchId, m, device);
+            log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
+        } catch (UpfProgrammableException e) {
+            log.error("Cannot take over backend {} / switch {}: {}", backendId, switchId, e.getMessage());
+        }
+    }
+
+    private void poll() {
+        Hybrid h = current;
+        if (h != null) {
+            try {
+                h.manager.poll();
+            } catch (RuntimeException e) {
+                log.warn("Offload poll failed: {}", e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public List<HupfUpfDevice> devices() {
+        Hybrid h = current;
+        return h == null ? List.of() : List.of(h.device);
+    }
+
+    @Override
+    public OffloadMetrics metrics() {
+        Hybrid h = current;
+        return h == null ? null : h.manager.metrics();
+    }
+
+    @Override
+    public Set<Ip4Address> offloaded() {
+        Hybrid h = current;
+        return h == null ? Set.of() : h.manager.offloaded();
+    }
+
+    @Override
+    public void onHeavyHitter(Ip4Address ue) {
+        Hybrid h = current;
+        if (h != null) {
+            h.manager.onHeavyHitter(ue);
+        }
+    }
+}
