@@ -20,7 +20,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -315,15 +314,5 @@ public final class PfcpAgent implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** @return snapshot of outstanding requests (for tests and stats) */
-    public int outstandingRequests() {
-        return pending.size();
-    }
-
-    /** @return the sessions known, for CLI and REST */
-    public List<PfcpSession> sessions() {
-        return new ArrayList<>(sessions.store().all());
     }
 }

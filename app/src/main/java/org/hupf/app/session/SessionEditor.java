@@ -8,7 +8,6 @@ import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.IeValues;
 import org.onlab.packet.Ip4Address;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -206,7 +205,7 @@ public final class SessionEditor {
         Ie far = pdr.child(IeType.FAR_ID);
         return new Pdr(id, precedence, src, teid, tunnel, choose, chooseId, ue, sdf, qfi,
                        ohr == null ? null : ohr.reader().u8(),
-                       ni == null ? null : new String(ni.value(), StandardCharsets.US_ASCII),
+                       ni == null ? null : IeValues.networkInstance(ni),
                        far == null ? null : far.reader().u32(), ids(pdr, IeType.QER_ID), ids(pdr, IeType.URR_ID));
     }
 

@@ -67,7 +67,7 @@ public final class SessionTranslator {
         Set<UpfEntity> out = new LinkedHashSet<>();
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
         pdrs.sort(Comparator.comparingLong((Pdr p) -> p.precedence).thenComparingInt(p -> p.pdrId));
-        Long sessionQer = sessionQer(s, pdrs);
+        Long sessionQer = sessionQer(pdrs);
         Pdr downlinkDefault = null;
         for (Pdr p : pdrs) {
             if (p.sourceInterface == Pdr.CORE || p.sourceInterface == Pdr.SGI_LAN) {
@@ -116,8 +116,11 @@ public final class SessionTranslator {
         return far;
     }
 
-    /** A QER used by every PDR of the session meters the whole session. */
-    private static Long sessionQer(PfcpSession s, List<Pdr> pdrs) {
+    /**
+     * A QER used by every PDR of the session meters the whole session; a lone PDR with two QERs names
+     * the session QER first.
+     */
+    private static Long sessionQer(List<Pdr> pdrs) {
         if (pdrs.size() < 2) {
             return pdrs.isEmpty() || pdrs.get(0).qerIds.size() != 2 ? null : pdrs.get(0).qerIds.get(0);
         }
@@ -173,7 +176,6 @@ public final class SessionTranslator {
         return f.isWildcard() ? 0 : res.appId(f, p.precedence);
     }
 
-    /** Application entries for the session: emitted by {@link #applications}. */
     private UpfApplication application(AppFilter f, int appId, long precedence) {
         UpfApplication.Builder b = UpfApplication.builder().withAppId(appId).withSliceId(sliceId)
                 .withPriority((int) Math.max(0, Integer.MAX_VALUE - precedence));

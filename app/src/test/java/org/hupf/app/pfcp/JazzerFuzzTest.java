@@ -23,7 +23,7 @@ import static org.junit.Assert.assertTrue;
  */
 public class JazzerFuzzTest {
 
-    private static final int RUNS = 25_000;
+    private static final int RUNS = 15_000;
     private static final long TIMEOUT_S = 300;
 
     @Test

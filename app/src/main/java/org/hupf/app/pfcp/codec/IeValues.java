@@ -33,6 +33,22 @@ public final class IeValues {
         }
     }
 
+    /**
+     * Reads a Network Instance (§8.2.4): a DNN encoded as DNS labels (TS 23.003 §9.1), or, as some CP
+     * functions send it, plain text.
+     *
+     * @param ie Network Instance IE
+     * @return the name
+     */
+    public static String networkInstance(Ie ie) {
+        byte[] v = ie.value();
+        try {
+            return NodeId.labels(v, ie.reader());
+        } catch (DecodeException e) {
+            return new String(v, StandardCharsets.US_ASCII);
+        }
+    }
+
     /** Node ID (§8.2.38): an IPv4 or IPv6 address or an FQDN. */
     public static final class NodeId {
         public static final int IPV4 = 0;
@@ -45,10 +61,6 @@ public final class IeValues {
         public NodeId(int idType, String value) {
             this.idType = idType;
             this.value = value;
-        }
-
-        public static NodeId ipv4(Inet4Address a) {
-            return new NodeId(IPV4, a.getHostAddress());
         }
 
         public static NodeId decode(Ie ie) throws DecodeException {
@@ -66,7 +78,7 @@ public final class IeValues {
             }
         }
 
-        private static String labels(byte[] b, IeReader r) throws DecodeException {
+        static String labels(byte[] b, IeReader r) throws DecodeException {
             StringBuilder s = new StringBuilder();
             int i = 0;
             while (i < b.length) {

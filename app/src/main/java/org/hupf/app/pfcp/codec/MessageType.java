@@ -56,14 +56,4 @@ public final class MessageType {
                 return false;
         }
     }
-
-    /**
-     * Returns whether a type is a response to one of the requests above.
-     *
-     * @param type message type
-     * @return true for a known response
-     */
-    public static boolean isKnownResponse(int type) {
-        return type == VERSION_NOT_SUPPORTED_RESPONSE || isKnownRequest(type - 1);
-    }
 }
