@@ -72,3 +72,19 @@ def test_window_features_of_a_trace():
     assert len(rows) == 3                            # windows closed at ~1001, ~2001, ~3001
     total = sum(f.pkts_up + f.pkts_dn for _, f in rows)
     assert total == len([p for p in trace if p.ts_us < 3001])
+
+
+def test_tables_from_tree_thresholds_classify_like_the_tree():
+    def tree(f):   # a depth-2 tree: big downlink packets and few uplink ones -> gaming
+        if f.ps_dn <= 999:
+            return 1
+        return 3 if f.pkts_up <= 20 else 2
+    tables = CodeTables.from_thresholds({"ps_dn": [999], "pkts_up": [20]}, tree)
+    assert tables.ranges["ps_dn"] == [(0, 999, 1), (1000, 0xFFFFFFFF, 2)]
+    assert len(tables.decisions) == 4 and tables.ranges["ipg_up"] == []
+    for f in (Features(5, 0, 0, 1400, 0, 0), Features(50, 0, 0, 1400, 0, 0), Features(5, 0, 0, 80, 0, 0),
+              Features(21, 9, 7, 1000, 3, 4)):
+        assert tables.classify(f) == tree(f)
+    with pytest.raises(ValueError, match="exceed"):
+        CodeTables.from_thresholds({n: list(range(10)) for n in ("pkts_up", "pkts_dn", "ps_up", "ps_dn")},
+                                   tree)

@@ -11,6 +11,7 @@ sees, which is what a classifier is trained on.
 """
 from dataclasses import dataclass, replace
 from typing import NamedTuple
+import itertools
 import zlib
 
 MASK32 = 0xFFFFFFFF
@@ -87,6 +88,34 @@ class CodeTables:
         for codes, cls in self.decisions.items():
             if len(codes) != len(FEATURES) or not 0 <= cls <= 0xFF:
                 raise ValueError("bad decision entry %r -> %r" % (codes, cls))
+
+    @classmethod
+    def from_thresholds(cls, thresholds, classify, max_decisions=4096):
+        """Tables for a tree-like model (thesis §5.4.2): each feature's split values cut its
+        range into intervals, coded 1..n (value <= t goes to the lower interval, as in a
+        decision tree); the decision table maps every combination of codes to
+        classify(Features) at a point of those intervals. Features without splits keep
+        code 0 (their table stays empty)."""
+        intervals = {}
+        for name in FEATURES:
+            cuts = sorted(set(thresholds.get(name, ())))
+            if any(not 0 <= t < MASK32 for t in cuts):
+                raise ValueError("thresholds of %s must be in 0..2^32-2" % name)
+            bounds = [-1] + cuts + [MASK32]
+            intervals[name] = [(lo + 1, hi) for lo, hi in zip(bounds, bounds[1:])] if cuts else []
+        total = 1
+        for name in FEATURES:
+            total *= max(1, len(intervals[name]))
+        if total > max_decisions:
+            raise ValueError("%d code combinations exceed %d decision entries" % (total, max_decisions))
+        ranges = {name: [(lo, hi, i + 1) for i, (lo, hi) in enumerate(iv)] for name, iv in intervals.items()}
+        decisions = {}
+        for combo in itertools.product(*[[(0, 0)] if not intervals[n] else
+                                         [(i + 1, lo) for i, (lo, _) in enumerate(intervals[n])]
+                                         for n in FEATURES]):
+            codes = tuple(code for code, _ in combo)
+            decisions[codes] = classify(Features(*(value for _, value in combo)))
+        return cls(ranges, decisions)
 
     def code(self, name, value):
         for lo, hi, code in self.ranges[name]:
