@@ -122,3 +122,13 @@ def test_not_a_capture_is_a_precise_error(tmp_path):
     bad.write_bytes(struct.pack("<I", 0xDEADBEEF) + b"\0" * 20)
     with pytest.raises(ValueError, match="not a readable pcap"):
         pcapio.read_pcap(bad, "10.0.0.0/8")
+
+
+def test_raw_ip_captures_and_ipv6_skips(tmp_path):
+    from scapy.all import IPv6
+    from scapy.utils import PcapWriter
+    with PcapWriter(str(tmp_path / "raw.pcap"), linktype=101) as w:
+        w.write(IP(src="10.0.0.9", dst="203.0.113.1") / TCP(sport=5, dport=443))
+        w.write(IPv6() / UDP())
+    trace, skipped = pcapio.read_pcap(tmp_path / "raw.pcap", "10.0.0.0/8")
+    assert len(trace) == 1 and trace.uplink[0] and skipped == {"not IPv4": 1}

@@ -32,7 +32,7 @@ def _u16(data, off):
 def _l3(linktype, data):
     """Offset of the IPv4 header in a frame, or a skip reason."""
     if linktype in (LINK_RAW, LINK_IPV4):
-        return 0, None
+        return (0, None) if data[:1] and data[0] >> 4 == 4 else (None, "not IPv4")
     if linktype == LINK_SLL:
         off, etype = 16, _u16(data, 14)
     elif linktype == LINK_ETHERNET:
