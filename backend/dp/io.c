@@ -172,8 +172,9 @@ static int port_setup(uint16_t d, unsigned nq, uint16_t *nrx, char *err, unsigne
 	return rc;
 }
 
-/* "af_packet:veth0" -> vdev net_af_packetN,iface=veth0; "null", "pcap:<pcap vdev args>"
- * likewise; "pci:0000:3b:00.0" is a NIC that EAL probed (allowed with -a). */
+/* "af_packet:veth0" -> vdev net_af_packetN,iface=veth0; "af_xdp:IF", "null",
+ * "pcap:<pcap vdev args>" likewise; "pci:0000:3b:00.0" is a NIC that EAL probed
+ * (allowed with -a). */
 static int is_kind(const char *kind, size_t klen, const char *want)
 {
 	return klen == strlen(want) && !strncmp(kind, want, klen);
@@ -189,6 +190,9 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 	if (is_kind(kind, klen, "af_packet") && c) {
 		snprintf(name, sizeof(name), "net_af_packet%u", i);
 		snprintf(args, sizeof(args), "iface=%s,qpairs=%u", c + 1, nq);
+	} else if (is_kind(kind, klen, "af_xdp") && c) {
+		snprintf(name, sizeof(name), "net_af_xdp%u", i);
+		snprintf(args, sizeof(args), "iface=%s,queue_count=%u", c + 1, nq);
 	} else if (is_kind(kind, klen, "pcap") && c) {
 		snprintf(name, sizeof(name), "net_pcap%u", i);
 		snprintf(args, sizeof(args), "%s", c + 1);
