@@ -62,13 +62,15 @@ public final class PfcpAgent implements AutoCloseable {
 
     private static final class Pending {
         final InetSocketAddress peer;
+        final int type;
         final byte[] bytes;
         final Consumer<PfcpMessage> onResponse;
         int attempts = 1;
         long nextMillis;
 
-        Pending(InetSocketAddress peer, byte[] bytes, Consumer<PfcpMessage> onResponse, long nextMillis) {
+        Pending(InetSocketAddress peer, int type, byte[] bytes, Consumer<PfcpMessage> onResponse, long nextMillis) {
             this.peer = peer;
+            this.type = type;
             this.bytes = bytes;
             this.onResponse = onResponse;
             this.nextMillis = nextMillis;
@@ -179,7 +181,8 @@ public final class PfcpAgent implements AutoCloseable {
 
     private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse) {
         byte[] bytes = PfcpCodec.encode(m);
-        pending.put(m.sequence(), new Pending(peer, bytes, onResponse, System.currentTimeMillis() + config.t1Millis));
+        pending.put(m.sequence(), new Pending(peer, m.type(), bytes, onResponse,
+                                                System.currentTimeMillis() + config.t1Millis));
         stats.inc("tx." + m.type());
         send(peer, bytes);
     }
@@ -208,7 +211,7 @@ public final class PfcpAgent implements AutoCloseable {
             }
             if (p.attempts >= config.n1) {
                 pending.remove(e.getKey());
-                stats.inc("timeout");
+                stats.inc("timeout." + p.type);
                 log.warn("no response from {} to request seq {} after {} attempts", p.peer, e.getKey(), p.attempts);
                 continue;
             }

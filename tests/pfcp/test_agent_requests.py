@@ -1,0 +1,67 @@
+"""Requests the agent sends itself: heartbeats to associated peers (a new Recovery Time Stamp in the answer
+means the SMF restarted) and Session Report Requests retransmitted every T1, N1 times at most."""
+import time
+
+import pytest
+from scapy.contrib import pfcp as P
+
+from conftest import start_upf, stop_upf
+from smf import BUFF, NOCP, Smf, cause, ie
+
+
+@pytest.fixture(scope="module")
+def upf():
+    u = start_upf("--heartbeat-ms", "300", "--t1-ms", "300", "--n1", "3", "--report-tick-ms", "100")
+    yield u
+    stop_upf(u)
+
+
+def wait_for(smf, message_type, timeout=5.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        msg, raw = smf.recv(max(0.05, deadline - time.time()))
+        if msg is not None and msg.message_type == message_type:
+            return msg, raw
+    return None, None
+
+
+def test_heartbeat_answer_with_new_recovery_time_stamp_cleans_up(upf):
+    smf = Smf(upf.addr)
+    assert cause(smf.request(smf.association_setup())[0]) == 1
+    assert cause(smf.request(smf.establishment(1, "10.250.1.1", urr=False))[0]) == 1
+    hb, _ = wait_for(smf, 1)
+    assert hb is not None, "no Heartbeat Request from the UPF"
+    assert ie(hb, P.IE_RecoveryTimeStamp).timestamp > 3_800_000_000
+    # Answer as the same SMF: nothing happens.
+    smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
+                       / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=smf.recovery)])))
+    time.sleep(0.2)
+    assert upf.get("/health")["sessions"] == 1
+    # Answer as a restarted SMF: its sessions are gone.
+    hb, _ = wait_for(smf, 1)
+    smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
+                       / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=smf.recovery + 5)])))
+    deadline = time.time() + 3
+    while time.time() < deadline and upf.get("/health")["sessions"] != 0:
+        time.sleep(0.05)
+    assert upf.get("/health")["sessions"] == 0
+    assert upf.get("/stats")["peer_restart"] >= 1
+    smf.close()
+
+
+def test_unanswered_session_report_is_retransmitted_n1_times(upf):
+    smf = Smf(upf.addr, recovery=4000000000)
+    assert cause(smf.request(smf.association_setup())[0]) == 1
+    assert cause(smf.request(smf.establishment(2, "10.250.1.2", dl_far_action=BUFF | NOCP, urr=False))[0]) == 1
+    before = upf.get("/stats").get("timeout.56", 0)
+    assert upf.post("/ddn?ue=10.250.1.2")["reported"] is True
+    copies = []
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        msg, raw = smf.recv(0.2)
+        if msg is not None and msg.message_type == 56:
+            copies.append(raw)
+    assert len(copies) == 3
+    assert len(set(copies)) == 1, "a retransmission must repeat the request unchanged"
+    assert upf.get("/stats")["timeout.56"] == before + 1
+    smf.close()
