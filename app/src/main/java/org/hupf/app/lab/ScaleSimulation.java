@@ -43,7 +43,13 @@ public final class ScaleSimulation {
     private ScaleSimulation() {
     }
 
-    static Ip4Address ue(int i) {
+    /**
+     * Returns the UE address of session i (10.0.0.0 + i + 1).
+     *
+     * @param i session index
+     * @return UE address
+     */
+    public static Ip4Address ue(int i) {
         return Ip4Address.valueOf(UE_BASE + i + 1);
     }
 
@@ -51,8 +57,13 @@ public final class ScaleSimulation {
         return UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(i + 1L).withUeAddress(ue(i)).build();
     }
 
-    /** Session i as the translator would emit it for one default-app PDR pair, without meters. */
-    static OffloadSession session(int i) {
+    /**
+     * Returns session i as the translator would emit it for one default-application PDR pair, without meters.
+     *
+     * @param i session index
+     * @return the session
+     */
+    public static OffloadSession session(int i) {
         List<UpfEntity> e = List.of(
                 UpfGtpTunnelPeer.builder().withTunnelPeerId(1).withSrcAddr(N3)
                         .withDstAddr(Ip4Address.valueOf("192.0.2.2")).withSrcPort(2152).build(),

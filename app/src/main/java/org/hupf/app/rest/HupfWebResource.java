@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.app.core.EntityJson;
 import org.hupf.app.core.HupfService;
+import org.hupf.app.offload.OffloadMetrics;
+import org.hupf.app.offload.OffloadService;
 import org.hupf.app.pfcp.Association;
 import org.hupf.app.session.PfcpSession;
 import org.hupf.app.session.RuleException;
@@ -227,6 +229,37 @@ public class HupfWebResource extends AbstractWebResource {
             return error(Response.Status.BAD_REQUEST, "not an IPv4 address: " + ue);
         }
         return json(MAPPER.createObjectNode().put("reported", service().downlinkData(addr)));
+    }
+
+    /**
+     * Returns the offload manager's metrics: offloaded sessions and their UEs, HH reports (total and per
+     * second), switch table occupancy and the bytes carried on each path.
+     *
+     * @return 200 with the metrics, 503 while no hupf backend is available
+     * @throws IOException never: the metrics render valid JSON
+     */
+    @GET
+    @Path("offload")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response offload() throws IOException {
+        OffloadService offload = offloadService();
+        OffloadMetrics m = offload.metrics();
+        if (m == null) {
+            return error(Response.Status.SERVICE_UNAVAILABLE, "no hupf backend available");
+        }
+        ObjectNode o = (ObjectNode) MAPPER.readTree(m.toJson());
+        ArrayNode ues = o.putArray("offloaded_ues");
+        offload.offloaded().forEach(u -> ues.add(u.toString()));
+        return json(o);
+    }
+
+    /**
+     * Returns the offload service (a method so tests can supply one without an OSGi registry).
+     *
+     * @return offload service
+     */
+    protected OffloadService offloadService() {
+        return get(OffloadService.class);
     }
 
     /**

@@ -1,0 +1,57 @@
+package org.hupf.app.cli;
+
+import org.hupf.app.lab.ScaleSimulation;
+import org.hupf.app.offload.OffloadService;
+import org.hupf.app.offload.TestOffloadService;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.Assert.assertTrue;
+
+public class OffloadCommandTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+
+    @Before
+    public void setUp() {
+        oldOut = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @After
+    public void tearDown() {
+        System.setOut(oldOut);
+    }
+
+    private String run(OffloadService service) {
+        out.reset();
+        new OffloadCommand() {
+            @Override
+            protected OffloadService offload() {
+                return service;
+            }
+        }.doExecute();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    public void showsMetricsOccupancyAndOffloadedUes() throws Exception {
+        TestOffloadService offload = TestOffloadService.withSessions(2);
+        offload.onHeavyHitter(ScaleSimulation.ue(0));
+        String text = run(offload);
+        assertTrue(text, text.contains("sessions=2 offloaded=1 hh_reports=1"));
+        assertTrue(text, text.contains("switch session_downlink 1/8"));
+        assertTrue(text, text.contains("offloaded " + ScaleSimulation.ue(0)));
+    }
+
+    @Test
+    public void saysSoWithoutABackend() {
+        assertTrue(run(TestOffloadService.withoutBackend()).contains("no hupf backend available"));
+    }
+}
