@@ -76,7 +76,6 @@ enum dp_meter { METER_SESSION = 0, METER_APP = 1 };
 
 /* Pipeline lifecycle: a new pipeline replaces the old one with empty tables. */
 int dp_pipeline_set(const struct dp_sizes *sz);
-int dp_pipeline_ready(void);
 
 /* Table writes: 0 or -EEXIST / -ENOENT / -ENOSPC / -EINVAL / -ENODEV (no pipeline). */
 int dp_interface(int op, uint32_t prefix, uint8_t plen, uint8_t gtpu_valid, uint8_t iface, uint8_t slice);

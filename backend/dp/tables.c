@@ -256,7 +256,6 @@ int dp_pipeline_set(const struct dp_sizes *sz)
 	return 0;
 }
 
-int dp_pipeline_ready(void) { return g_dp.pipe != NULL; }
 
 #define PIPE_OR_ENODEV struct pipeline *p = g_dp.pipe; if (!p) return -ENODEV
 
