@@ -10,7 +10,6 @@ import argparse
 import ipaddress
 import json
 import os
-import socket
 import statistics
 import struct
 import sys

@@ -39,6 +39,15 @@ class Smf:
             return None, None
         return P.PFCP(data), data
 
+    def wait_for(self, message_type, timeout=5.0):
+        """Returns (parsed, raw) of the next message of a type the UPF sends, or (None, None)."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            msg, raw = self.recv(max(0.05, deadline - time.time()))
+            if msg is not None and msg.message_type == message_type:
+                return msg, raw
+        return None, None
+
     def request(self, spec, timeout=3.0):
         """Sends a spec, returns the parsed response with the same sequence number and its raw bytes."""
         raw = bytes(build_message(spec))

@@ -16,20 +16,11 @@ def upf():
     stop_upf(u)
 
 
-def wait_for(smf, message_type, timeout=5.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        msg, raw = smf.recv(max(0.05, deadline - time.time()))
-        if msg is not None and msg.message_type == message_type:
-            return msg, raw
-    return None, None
-
-
 def test_heartbeat_answer_with_new_recovery_time_stamp_cleans_up(upf):
     smf = Smf(upf.addr)
     assert cause(smf.request(smf.association_setup())[0]) == 1
     assert cause(smf.request(smf.establishment(1, "10.250.1.1", urr=False))[0]) == 1
-    hb, _ = wait_for(smf, 1)
+    hb, _ = smf.wait_for(1)
     assert hb is not None, "no Heartbeat Request from the UPF"
     assert ie(hb, P.IE_RecoveryTimeStamp).timestamp > 3_800_000_000
     # Answer as the same SMF: nothing happens.
@@ -38,7 +29,7 @@ def test_heartbeat_answer_with_new_recovery_time_stamp_cleans_up(upf):
     time.sleep(0.2)
     assert upf.get("/health")["sessions"] == 1
     # Answer as a restarted SMF: its sessions are gone.
-    hb, _ = wait_for(smf, 1)
+    hb, _ = smf.wait_for(1)
     smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
                        / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=smf.recovery + 5)])))
     deadline = time.time() + 3

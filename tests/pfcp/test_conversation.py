@@ -135,12 +135,7 @@ def test_usage_report_from_counters_and_query(upf):
     ents = upf.get("/entities")
     ctr = {t["ueSessionId"]: t["counterId"] for t in ents["termination_uplink"]}[ue(3000)]
     upf.post("/counter?cell=%d&pkts=10&bytes=12345" % ctr)
-    report = None
-    deadline = time.time() + 5
-    while time.time() < deadline and report is None:
-        msg, _ = smf.recv(1.0)
-        if msg is not None and msg.message_type == 56:
-            report = msg
+    report, _ = smf.wait_for(56)
     assert report is not None, "no Session Report Request"
     assert report.seid == 77
     assert ie(report, P.IE_ReportType).USAR == 1
@@ -163,12 +158,7 @@ def test_downlink_data_report_for_buffering_far_once_per_episode(upf):
     resp, _ = smf.request(smf.establishment(88, ue(4000), dl_far_action=BUFF | NOCP, urr=False))
     up_seid = ie(resp, P.IE_FSEID).seid
     assert upf.post("/ddn?ue=" + ue(4000))["reported"] is True
-    report = None
-    deadline = time.time() + 5
-    while time.time() < deadline and report is None:
-        msg, _ = smf.recv(1.0)
-        if msg is not None and msg.message_type == 56:
-            report = msg
+    report, _ = smf.wait_for(56)
     assert report is not None
     assert ie(report, P.IE_ReportType).DLDR == 1
     ddr = ie(report, P.IE_DownlinkDataReport)
