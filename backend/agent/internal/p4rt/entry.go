@@ -74,6 +74,7 @@ type tableInfo struct {
 	t        *p4cfg.Table
 	fieldPos map[uint32]int
 	actions  map[uint32]bool // actions usable in entries
+	defaults map[uint32]bool // actions usable as the default action
 	ternary  bool            // needs a priority
 }
 
@@ -82,7 +83,7 @@ func (s *Schema) tableInfos() map[uint32]*tableInfo {
 	for i := range swTables {
 		ts := &swTables[i]
 		t := s.tables[ts.name]
-		ti := &tableInfo{spec: ts, t: t, fieldPos: map[uint32]int{}, actions: map[uint32]bool{}}
+		ti := &tableInfo{spec: ts, t: t, fieldPos: map[uint32]int{}, actions: map[uint32]bool{}, defaults: map[uint32]bool{}}
 		for j, f := range t.MatchFields {
 			ti.fieldPos[f.Id] = j
 			if k := f.GetMatchType(); k == ternary || k == rng {
@@ -90,9 +91,8 @@ func (s *Schema) tableInfos() map[uint32]*tableInfo {
 			}
 		}
 		for _, r := range t.ActionRefs {
-			if r.Scope != p4cfg.ActionRef_DEFAULT_ONLY {
-				ti.actions[r.Id] = true
-			}
+			ti.actions[r.Id] = r.Scope != p4cfg.ActionRef_DEFAULT_ONLY
+			ti.defaults[r.Id] = r.Scope != p4cfg.ActionRef_TABLE_ONLY
 		}
 		out[t.Preamble.Id] = ti
 	}
@@ -203,7 +203,11 @@ func (s *Schema) decodeAction(ti *tableInfo, ta *p4v1.TableAction, defaultEntry 
 		return "", nil, errf(codes.InvalidArgument, "table %s: only direct actions are supported", ti.spec.name)
 	}
 	info := s.actByID[a.ActionId]
-	if info == nil || (!defaultEntry && !ti.actions[a.ActionId]) {
+	allowed := ti.actions
+	if defaultEntry {
+		allowed = ti.defaults
+	}
+	if info == nil || !allowed[a.ActionId] {
 		return "", nil, errf(codes.InvalidArgument, "table %s: action id %d not allowed", ti.spec.name, a.ActionId)
 	}
 	params := make([]uint64, len(info.Params))

@@ -279,6 +279,11 @@ func TestWriteTranslation(t *testing.T) {
 	if len(got) != 1 || got[0].GetTableEntry().Action.GetAction().ActionId != h.actionID(aGtpuWithPsc) {
 		t.Errorf("default read: %v", got)
 	}
+	foreign := &p4v1.TableEntry{TableId: h.tableID(tEncap), IsDefaultAction: true, Action: &p4v1.TableAction{
+		Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: h.actionID(aACLDrop)}}}}
+	if err := h.write(upd(mod, foreign)); err == nil {
+		t.Error("gtpu_encap default set to another table's action")
+	}
 	other := &p4v1.TableEntry{TableId: h.tableID(tDLSess), IsDefaultAction: true, Action: &p4v1.TableAction{
 		Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: h.actionID(aDLSessMiss)}}}}
 	if err := h.write(upd(mod, other)); err == nil {
