@@ -65,6 +65,22 @@ public class HupfWebResource extends AbstractWebResource {
         return Response.status(status).type(MediaType.APPLICATION_JSON).entity(o.toString()).build();
     }
 
+    /** A request body that may refuse its input. */
+    private interface Call {
+        Response run() throws RuleException;
+    }
+
+    /** Runs a request: bad input is a 400 with its message, a refused rule a 400 (404 if unknown). */
+    private static Response guarded(Call call) {
+        try {
+            return call.run();
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        } catch (RuleException e) {
+            return rejected(e);
+        }
+    }
+
     private static PfcpSession parse(InputStream body) {
         JsonNode node;
         try {
@@ -110,7 +126,7 @@ public class HupfWebResource extends AbstractWebResource {
     @Path("sessions/{seid}")
     @Produces(MediaType.APPLICATION_JSON)
     public Response session(@PathParam("seid") String seid) {
-        try {
+        return guarded(() -> {
             long id = seid(seid);
             PfcpSession s = service().session(id);
             if (s == null) {
@@ -120,9 +136,7 @@ public class HupfWebResource extends AbstractWebResource {
             ArrayNode e = o.putArray("entities");
             service().entities(id).forEach(x -> e.add(EntityJson.encode(x)));
             return json(o);
-        } catch (IllegalArgumentException e) {
-            return error(Response.Status.BAD_REQUEST, e.getMessage());
-        }
+        });
     }
 
     /**
@@ -136,15 +150,11 @@ public class HupfWebResource extends AbstractWebResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response create(InputStream body) {
-        try {
+        return guarded(() -> {
             PfcpSession s = service().createSession(parse(body));
             return Response.created(URI.create("sessions/" + Long.toUnsignedString(s.upSeid)))
                     .type(MediaType.APPLICATION_JSON).entity(SessionJson.encode(s).toString()).build();
-        } catch (IllegalArgumentException e) {
-            return error(Response.Status.BAD_REQUEST, e.getMessage());
-        } catch (RuleException e) {
-            return rejected(e);
-        }
+        });
     }
 
     /**
@@ -159,17 +169,13 @@ public class HupfWebResource extends AbstractWebResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response modify(@PathParam("seid") String seid, InputStream body) {
-        try {
+        return guarded(() -> {
             long id = seid(seid);
             PfcpSession in = parse(body);
             PfcpSession s = service().modifySession(new PfcpSession(id, in.cpSeid, in.cpAddress, in.nodeId, in.pdrs,
                                                                     in.fars, in.qers, in.urrs, in.allocations));
             return json(SessionJson.encode(s));
-        } catch (IllegalArgumentException e) {
-            return error(Response.Status.BAD_REQUEST, e.getMessage());
-        } catch (RuleException e) {
-            return rejected(e);
-        }
+        });
     }
 
     /**
@@ -181,12 +187,10 @@ public class HupfWebResource extends AbstractWebResource {
     @DELETE
     @Path("sessions/{seid}")
     public Response delete(@PathParam("seid") String seid) {
-        try {
+        return guarded(() -> {
             return service().deleteSession(seid(seid)) ? Response.noContent().build()
                     : error(Response.Status.NOT_FOUND, "no session " + seid);
-        } catch (IllegalArgumentException e) {
-            return error(Response.Status.BAD_REQUEST, e.getMessage());
-        }
+        });
     }
 
     /**
@@ -199,7 +203,7 @@ public class HupfWebResource extends AbstractWebResource {
     @Path("sessions/{seid}/counters")
     @Produces(MediaType.APPLICATION_JSON)
     public Response counters(@PathParam("seid") String seid) {
-        try {
+        return guarded(() -> {
             long id = seid(seid);
             if (service().session(id) == null) {
                 return error(Response.Status.NOT_FOUND, "no session " + seid);
@@ -207,9 +211,7 @@ public class HupfWebResource extends AbstractWebResource {
             ObjectNode o = MAPPER.createObjectNode();
             service().sessionCounters(id).forEach((pdr, c) -> o.set(String.valueOf(pdr), EntityJson.encode(c)));
             return json(o);
-        } catch (IllegalArgumentException e) {
-            return error(Response.Status.BAD_REQUEST, e.getMessage());
-        }
+        });
     }
 
     /**
