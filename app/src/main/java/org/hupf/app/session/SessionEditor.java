@@ -163,14 +163,14 @@ public final class SessionEditor {
         return out;
     }
 
-    static Pdr createPdr(Ie ie) throws DecodeException {
+    static Pdr createPdr(Ie ie) throws DecodeException, RuleException {
         int id = ie.require(IeType.PDR_ID).reader().u16();
         long precedence = ie.require(IeType.PRECEDENCE).reader().u32();
         Ie pdi = ie.require(IeType.PDI);
         return pdi(id, precedence, pdi, ie);
     }
 
-    private static Pdr pdi(int id, long precedence, Ie pdi, Ie pdr) throws DecodeException {
+    private static Pdr pdi(int id, long precedence, Ie pdi, Ie pdr) throws DecodeException, RuleException {
         int src = IeValues.iface(pdi.require(IeType.SOURCE_INTERFACE));
         Long teid = null;
         Ip4Address tunnel = null;
@@ -187,7 +187,13 @@ public final class SessionEditor {
             }
         }
         Ie ueIe = pdi.child(IeType.UE_IP_ADDRESS);
-        Ip4Address ue = ueIe == null ? null : ip4(IeValues.UeIpAddress.decode(ueIe).ipv4);
+        IeValues.UeIpAddress ueIp = ueIe == null ? null : IeValues.UeIpAddress.decode(ueIe);
+        if (ueIp != null && ueIp.choose) {
+            // UE addresses come from the SMF's pools; hupf does not allocate them.
+            throw new RuleException(Cause.SERVICE_NOT_SUPPORTED, 0, id,
+                                    "PDR " + id + ": UE IP address allocation by the UP function (CHV4)");
+        }
+        Ip4Address ue = ueIp == null ? null : ip4(ueIp.ipv4);
         List<String> sdf = new ArrayList<>();
         for (Ie f : pdi.all(IeType.SDF_FILTER)) {
             IeValues.SdfFilter filter = IeValues.SdfFilter.decode(f);
@@ -209,7 +215,7 @@ public final class SessionEditor {
                        far == null ? null : far.reader().u32(), ids(pdr, IeType.QER_ID), ids(pdr, IeType.URR_ID));
     }
 
-    private static Pdr updatePdr(Pdr old, Ie ie) throws DecodeException {
+    private static Pdr updatePdr(Pdr old, Ie ie) throws DecodeException, RuleException {
         Ie precIe = ie.child(IeType.PRECEDENCE);
         long precedence = precIe == null ? old.precedence : precIe.reader().u32();
         Ie pdi = ie.child(IeType.PDI);

@@ -225,13 +225,17 @@ public final class SessionTranslator {
         return Math.max(MIN_BURST_BYTES, bytesPerSecond * burstMillis / 1000);
     }
 
-    private static Integer qfi(PfcpSession s, Long appQer, Long sessionQer) {
+    /**
+     * The QoS flow of a PDR's traffic: its QERs' QFI, else the QFI its PDI names (the pipeline cannot
+     * match on an uplink QFI, so the PDI QFI only selects the traffic class).
+     */
+    private static Integer qfi(PfcpSession s, Pdr p, Long appQer, Long sessionQer) {
         for (Long q : new Long[]{appQer, sessionQer}) {
             if (q != null && s.qers.get(q).qfi != null) {
                 return s.qers.get(q).qfi;
             }
         }
-        return null;
+        return p.qfi;
     }
 
     @SuppressWarnings("checkstyle:ParameterNumber")
@@ -262,7 +266,7 @@ public final class SessionTranslator {
                         .setSessionMeterIdx(sessionMeter).build());
         applications(p, appId, out);
         out.add(UpfTerminationUplink.builder().withUeSessionId(p.ueAddress).withApplicationId(appId)
-                        .withCounterId(ctr).withTrafficClass(tc(qfi(s, appQer, sessionQer)))
+                        .withCounterId(ctr).withTrafficClass(tc(qfi(s, p, appQer, sessionQer)))
                         .withAppMeterIdx(appMeter).needsDropping(far.drops() || gateClosed).build());
     }
 
@@ -304,7 +308,7 @@ public final class SessionTranslator {
             out.add(b.build());
         }
         applications(p, appId, out);
-        Integer qfi = qfi(s, appQer, sessionQer);
+        Integer qfi = qfi(s, p, appQer, sessionQer);
         boolean drop = far.drops() || gateClosed(s, p, false);
         UpfTerminationDownlink.Builder t = UpfTerminationDownlink.builder().withUeSessionId(p.ueAddress)
                 .withApplicationId(appId).withCounterId(ctr).withQfi(qfi == null ? 0 : qfi).withTrafficClass(tc(qfi))

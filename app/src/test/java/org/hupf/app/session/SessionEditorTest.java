@@ -89,6 +89,20 @@ public class SessionEditorTest {
     }
 
     @Test
+    public void ueAddressAllocationByTheUpfIsRefusedWithAReason() throws Exception {
+        Ie pdr = Ie.grouped(IeType.CREATE_PDR, Ie.u16(IeType.PDR_ID, 7), Ie.u32(IeType.PRECEDENCE, 1),
+                            Ie.grouped(IeType.PDI, Ie.u8(IeType.SOURCE_INTERFACE, Pdr.CORE),
+                                       Ie.u8(IeType.UE_IP_ADDRESS, 0x10 | 0x04)));
+        try {
+            new SessionEditor(null).apply(List.of(pdr));
+            fail();
+        } catch (RuleException e) {
+            assertEquals(org.hupf.app.pfcp.codec.Cause.SERVICE_NOT_SUPPORTED, e.cause());
+            assertEquals(7, e.ruleId());
+        }
+    }
+
+    @Test
     public void createdTwiceOrMissingMandatoryIeIsRefused() throws Exception {
         SessionEditor ed = established();
         try {

@@ -151,6 +151,14 @@ public class SessionTranslatorTest {
     }
 
     @Test
+    public void pdiQfiSelectsTheTrafficClassWithoutQer() throws Exception {
+        Pdr ul = new Pdr(1, 1, Pdr.ACCESS, 0x10L, N3, false, null, UE, List.of(), 9, 0, null, 1L, List.of(),
+                         List.of());
+        Set<UpfEntity> es = translate(session(List.of(ul), List.of(forwardCore(1)), List.of(), List.of()));
+        assertEquals(TC_FOR_QFI_9, of(es, UpfTerminationUplink.class).get(0).trafficClass());
+    }
+
+    @Test
     public void closedGateDropsOnlyItsDirection() throws Exception {
         Qer gate = new Qer(1, true, false, null, null, null, null, null);
         Set<UpfEntity> es = translate(session(
