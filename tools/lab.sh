@@ -7,18 +7,23 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 [ -x "$PY" ] || { echo "lab: FAILED: $PY missing: run 'make setup'" >&2; exit 2; }
 
+# The runner's classpath: both modules' fresh classes first (a hupf-pipeconf jar installed in ~/.m2 may
+# be stale), then the app's and the pipeconf's dependencies (the pipeconf brings the P4Runtime transport).
 build_java() {
   nice mvn -B -q -Dstyle.color=never -pl app -am package -DskipTests
-  nice mvn -B -q -Dstyle.color=never -pl app dependency:build-classpath -Dmdep.includeScope=compile \
-    -Dmdep.outputFile="$PWD/app/target/lab-classpath.txt" >/dev/null
+  for m in app pipeconf; do
+    nice mvn -B -q -Dstyle.color=never -pl $m dependency:build-classpath -Dmdep.includeScope=compile \
+      -Dmdep.outputFile="$PWD/$m/target/deps-classpath.txt" >/dev/null
+  done
+  echo "$PWD/app/target/classes:$PWD/pipeconf/target/classes:$(cat app/target/deps-classpath.txt):$(cat pipeconf/target/deps-classpath.txt)" \
+    > app/target/lab-classpath.txt
 }
 
 if [ "${1:-}" = bench ]; then
   shift
   echo "lab: building the app for the offload simulation"
   build_java
-  cp="$(cat app/target/lab-classpath.txt):$PWD/app/target/classes:$PWD/pipeconf/target/classes"
-  PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.scale --classpath "$cp" "$@"
+  PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.scale --classpath "$(cat app/target/lab-classpath.txt)" "$@"
 fi
 
 if [ "$(id -u)" -ne 0 ]; then

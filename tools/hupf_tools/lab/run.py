@@ -197,8 +197,7 @@ def run(args):
         with open(cfg_path, "w") as f:
             json.dump(cfg, f, indent=1)
         with open(CLASSPATH) as f:
-            cp = f.read().strip() + os.pathsep + os.path.join(REPO, "app", "target", "classes") + os.pathsep \
-                + os.path.join(REPO, "pipeconf", "target", "classes")
+            cp = f.read().strip()
         procs.start("runner", ["java", "-cp", cp, RUNNER_MAIN, cfg_path])
         wait_ready(procs, cfg["status"])
         say("runner ready: PFCP agent on 127.0.0.1:%d" % ports["pfcp"])
