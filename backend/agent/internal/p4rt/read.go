@@ -90,18 +90,16 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 			if err != nil {
 				return out, err
 			}
-			if v, ok := p.entries[id][e.key]; ok {
+			if v, ok := p.entries[id].get(e.key); ok {
 				out = append(out, tableEntity(p.schema.tableEntry(p.schema.loadEntry(ti, e.key, v))))
 			}
 			continue
 		}
-		keys := make([]string, 0, len(p.entries[id]))
-		for k := range p.entries[id] {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			out = append(out, tableEntity(p.schema.tableEntry(p.schema.loadEntry(ti, k, p.entries[id][k]))))
+		var es []*entry
+		p.entries[id].each(func(k string, v []byte) { es = append(es, p.schema.loadEntry(ti, k, v)) })
+		sort.Slice(es, func(i, j int) bool { return es[i].key < es[j].key })
+		for _, e := range es {
+			out = append(out, tableEntity(p.schema.tableEntry(e)))
 		}
 	}
 	return out, nil

@@ -30,7 +30,7 @@ type pipeState struct {
 	schema   *Schema
 	cfg      *p4v1.ForwardingPipelineConfig
 	tables   map[uint32]*tableInfo
-	entries  map[uint32]map[string][]byte // table id -> storeKey -> storeValue
+	entries  map[uint32]*tableStore // table id -> storeKey -> storeValue
 	capacity map[uint32]uint32
 	encapPSC bool
 	meters   map[uint32]map[int64]*p4v1.MeterConfig
@@ -144,7 +144,7 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 }
 
 func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pipeState {
-	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]map[string][]byte{},
+	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]*tableStore{},
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
 		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
 		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
@@ -153,7 +153,7 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pip
 	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}
 	p.capacity = map[uint32]uint32{}
 	for id, ti := range p.tables {
-		p.entries[id] = map[string][]byte{}
+		p.entries[id] = newTableStore(ti)
 		p.capacity[id] = uint32(ti.t.Size)
 		if n, ok := override[ti.spec.name]; ok {
 			p.capacity[id] = n
@@ -220,10 +220,8 @@ func (s *Server) writeBatch(ups []*p4v1.Update) []error {
 			if !dirty[ti.spec.name] {
 				continue
 			}
-			list := make([]*entry, 0, len(p.entries[id]))
-			for k, v := range p.entries[id] {
-				list = append(list, p.schema.loadEntry(ti, k, v))
-			}
+			list := make([]*entry, 0, p.entries[id].len())
+			p.entries[id].each(func(k string, v []byte) { list = append(list, p.schema.loadEntry(ti, k, v)) })
 			if ti.spec.name == tApps {
 				apps = list
 			} else {
@@ -305,13 +303,13 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 		return err
 	}
 	store := p.entries[te.TableId]
-	_, have := store[e.key]
+	_, have := store.get(e.key)
 	switch {
 	case op == OpInsert && have:
 		return errf(codes.AlreadyExists, "table %s: entry exists", ti.spec.name)
 	case op != OpInsert && !have:
 		return errf(codes.NotFound, "table %s: no such entry", ti.spec.name)
-	case op == OpInsert && uint32(len(store)) >= p.capacity[te.TableId]:
+	case op == OpInsert && uint32(store.len()) >= p.capacity[te.TableId]:
 		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", ti.spec.name, p.capacity[te.TableId])
 	}
 	if op != OpDelete {
@@ -328,9 +326,9 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 		return err
 	}
 	if op == OpDelete {
-		delete(store, e.key)
+		store.del(e.key)
 	} else {
-		store[e.key] = storeValue(p.schema.actions[e.action], e.params)
+		store.put(e.key, storeValue(p.schema.actions[e.action], e.params))
 	}
 	return nil
 }

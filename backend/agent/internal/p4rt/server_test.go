@@ -494,3 +494,18 @@ func TestPacketIO(t *testing.T) {
 		}
 	}
 }
+
+// The fixed-size store holds every sw-profile key and value.
+func TestStoreSizesFit(t *testing.T) {
+	sc, _ := NewSchema(fixtureP4Info())
+	for _, ti := range sc.tableInfos() {
+		if n := keyLen(ti); n > 64 || (n > 16 && ti.spec.name != tACL) {
+			t.Errorf("table %s: key of %d bytes", ti.spec.name, n)
+		}
+	}
+	for _, a := range sc.Info.Actions {
+		if n := len(storeValue(a, make([]uint64, len(a.Params)))); n > len(value{}) {
+			t.Errorf("action %s: value of %d bytes", a.Preamble.Name, n)
+		}
+	}
+}

@@ -138,3 +138,97 @@ func (s *Schema) tableEntry(e *entry) *p4v1.TableEntry {
 	te.Action = &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: act}}
 	return te
 }
+
+// A table's entries in maps of fixed-size arrays: no pointers in the maps, so the
+// garbage collector never scans them (millions of entries), and no allocation
+// per entry beyond the map's own. Keys are padded to the table's key length,
+// values (action id + params, at most 18 bytes in the sw profile) to 24 bytes.
+type value [24]byte
+
+type tableStore struct {
+	keyLen int
+	small  map[[16]byte]value
+	big    map[[64]byte]value // the ACL: nine ternary fields and a priority
+}
+
+func keyLen(ti *tableInfo) int {
+	n := 0
+	for _, f := range ti.t.MatchFields {
+		w := byteWidth(f.Bitwidth)
+		switch f.GetMatchType() {
+		case exact:
+			n += w
+		case lpm:
+			n += w + 1
+		default:
+			n += 2 * w
+		}
+	}
+	if ti.ternary {
+		n += 4
+	}
+	return n
+}
+
+func newTableStore(ti *tableInfo) *tableStore {
+	t := &tableStore{keyLen: keyLen(ti)}
+	if t.keyLen <= 16 {
+		t.small = map[[16]byte]value{}
+	} else {
+		t.big = map[[64]byte]value{}
+	}
+	return t
+}
+
+func (t *tableStore) len() int { return len(t.small) + len(t.big) }
+
+func (t *tableStore) get(k string) ([]byte, bool) {
+	var v value
+	var ok bool
+	if t.small != nil {
+		var a [16]byte
+		copy(a[:], k)
+		v, ok = t.small[a]
+	} else {
+		var a [64]byte
+		copy(a[:], k)
+		v, ok = t.big[a]
+	}
+	return v[:], ok
+}
+
+func (t *tableStore) put(k string, val []byte) {
+	var v value
+	copy(v[:], val)
+	if t.small != nil {
+		var a [16]byte
+		copy(a[:], k)
+		t.small[a] = v
+	} else {
+		var a [64]byte
+		copy(a[:], k)
+		t.big[a] = v
+	}
+}
+
+func (t *tableStore) del(k string) {
+	if t.small != nil {
+		var a [16]byte
+		copy(a[:], k)
+		delete(t.small, a)
+	} else {
+		var a [64]byte
+		copy(a[:], k)
+		delete(t.big, a)
+	}
+}
+
+// each calls fn for every entry; the key is the table's key length again.
+func (t *tableStore) each(fn func(k string, v []byte)) {
+	for a, v := range t.small {
+		fn(string(a[:t.keyLen]), v[:])
+	}
+	for a, v := range t.big {
+		fn(string(a[:t.keyLen]), v[:])
+	}
+}
