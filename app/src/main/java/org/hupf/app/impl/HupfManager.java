@@ -17,6 +17,7 @@ import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -28,6 +29,7 @@ import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
@@ -60,7 +62,7 @@ import static org.onosproject.net.config.basics.SubjectFactories.APP_SUBJECT_FAC
 public class HupfManager implements HupfService {
 
     private static final Logger log = LoggerFactory.getLogger(HupfManager.class);
-    /** Cells per counter and meter array until devices report their P4Info sizes. */
+    /** Cells per counter and meter array while no device reports its P4Info sizes. */
     private static final int DEFAULT_CELLS = 1 << 20;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -123,6 +125,19 @@ public class HupfManager implements HupfService {
         return source == null ? List.of() : source.devices();
     }
 
+    /** The smallest array of that kind among the devices: an index must be valid on every one. */
+    private int cells(UpfEntityType type) {
+        long min = Long.MAX_VALUE;
+        for (HupfUpfDevice d : devices()) {
+            try {
+                min = Math.min(min, d.tableSize(type));
+            } catch (UpfProgrammableException e) {
+                log.debug("{} does not report its {} size: {}", d, type, e.getMessage());
+            }
+        }
+        return min == Long.MAX_VALUE ? DEFAULT_CELLS : (int) Math.min(min, Integer.MAX_VALUE);
+    }
+
     private synchronized void stop() {
         if (reconcileTask != null) {
             reconcileTask.cancel(false);
@@ -148,7 +163,7 @@ public class HupfManager implements HupfService {
         }
         Ip4Address n3 = cfg.n3Addresses().get(0);
         SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10),
-                                              new ResourcePool(DEFAULT_CELLS, DEFAULT_CELLS), this::devices, n3);
+                                              new ResourcePool(this::cells), this::devices, n3);
         Set<UpfInterface> ifaces = new HashSet<>();
         for (Ip4Address a : cfg.n3Addresses()) {
             ifaces.add(UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(a, 32)).setAccess()

@@ -1,12 +1,14 @@
 package org.hupf.app.session;
 
 import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ip4Address;
 
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Device indices shared by all sessions: counter cells, session and application meter cells (one
@@ -20,8 +22,8 @@ public final class ResourcePool {
 
     private static final int MAX_SHARED_ID = 255;
 
-    private final int counterCells;
-    private final int meterCells;
+    /** Cells per array, asked at each allocation: devices report their P4Info sizes once connected. */
+    private final ToIntFunction<UpfEntityType> cells;
     private final BitSet counters = new BitSet();
     private final BitSet sessionMeters = new BitSet();
     private final BitSet appMeters = new BitSet();
@@ -37,8 +39,16 @@ public final class ResourcePool {
      * @param meterCells   size of each meter array
      */
     public ResourcePool(int counterCells, int meterCells) {
-        this.counterCells = counterCells;
-        this.meterCells = meterCells;
+        this(t -> t == UpfEntityType.COUNTER ? counterCells : meterCells);
+    }
+
+    /**
+     * Creates a pool whose sizes come from the devices.
+     *
+     * @param cells cells of the COUNTER, SESSION_METER and APPLICATION_METER arrays
+     */
+    public ResourcePool(ToIntFunction<UpfEntityType> cells) {
+        this.cells = cells;
         counters.set(0);
         sessionMeters.set(0);
         appMeters.set(0);
@@ -190,12 +200,13 @@ public final class ResourcePool {
 
         @Override
         public int counter(int pdrId) throws RuleException {
-            return get("ctr:" + pdrId, counterCells, "counter cell");
+            return get("ctr:" + pdrId, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");
         }
 
         @Override
         public int meter(long qerId, boolean uplink, boolean session) throws RuleException {
-            return get((session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl"), meterCells,
+            return get((session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl"),
+                       cells.applyAsInt(session ? UpfEntityType.SESSION_METER : UpfEntityType.APPLICATION_METER),
                        session ? "session meter cell" : "application meter cell");
         }
 

@@ -6,7 +6,9 @@ import org.easymock.Capture;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.pfcp.codec.Cause;
 import org.hupf.app.session.PfcpSession;
+import org.hupf.app.session.RuleException;
 import org.hupf.app.session.SessionJson;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.After;
@@ -130,6 +132,22 @@ public class HupfManagerTest {
         deviceListener.getValue().event(new DeviceEvent(DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, d));
         eventually("device reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1
                 && device.entities(UpfEntityType.INTERFACE).size() == 2);
+    }
+
+    @Test
+    public void counterCellsAreLimitedByTheSmallestDevice() throws Exception {
+        InMemoryUpfDevice small = new InMemoryUpfDevice("switch", 3);
+        manager.deviceSource = () -> List.of(device, small);
+        for (int i = 0; i < 2; i++) {
+            manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION.replace("10.250.0.4", "10.250.0.1" + i)
+                                                                             .replace("\"cpSeid\": 5", "\"cpSeid\": " + i))));
+        }
+        try {
+            manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+            fail("a third counter cell on a 3-cell device (cell 0 is reserved)");
+        } catch (RuleException e) {
+            assertEquals(Cause.NO_RESOURCES_AVAILABLE, e.cause());
+        }
     }
 
     @Test
