@@ -121,24 +121,41 @@ enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi)
 	return parse_gtpu(p, pi->l4 + ulen, pi->l4 + UDP_LEN, pi);
 }
 
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "pkt_cksum swaps a little-endian sum into network order"
+#endif
+
 uint16_t pkt_cksum(const void *buf, uint32_t len, uint32_t sum)
 {
-	/* RFC 1071: the one's complement sum is byte-order independent, so native
-	 * 16-bit words are summed and the result swapped once. */
+	/* RFC 1071: the one's complement sum is byte-order independent and can be
+	 * accumulated in wider words, so native 32-bit words are summed into 64 bits,
+	 * folded, and the result swapped once. */
 	const uint8_t *b = buf;
-	uint32_t acc = 0;
-	for (; len > 1; len -= 2, b += 2) {
+	uint64_t acc = 0;
+	if (len == IP4_LEN) {  /* the common case, straight-line (no loop set-up) */
+		uint32_t w[5];
+		memcpy(w, b, sizeof(w));
+		acc = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+		len = 0;
+	}
+	for (; len >= 4; len -= 4, b += 4) {
+		uint32_t w;
+		memcpy(&w, b, 4);
+		acc += w;
+	}
+	if (len >= 2) {
 		uint16_t w;
 		memcpy(&w, b, 2);
 		acc += w;
+		b += 2;
+		len -= 2;
 	}
-	if (len) {
-		uint16_t w = 0;
-		memcpy(&w, b, 1);
-		acc += w;
-	}
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
+	if (len)
+		acc += *b;  /* the high octet of a last, padded word: low in native order */
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffff) + (acc >> 16);
+	acc = (acc & 0xffff) + (acc >> 16);
 	sum += (uint16_t)(acc << 8 | acc >> 8);  /* to network order, as rd16() reads */
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
