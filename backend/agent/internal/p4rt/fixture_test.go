@@ -28,6 +28,10 @@ func fixtureP4Info() *p4cfg.P4Info {
 		for _, a := range t.actions {
 			pt.ActionRefs = append(pt.ActionRefs, &p4cfg.ActionRef{Id: actID[a]})
 		}
+		// As p4c reports `const default_action`: the last listed action, except gtpu_encap's.
+		if t.name != tEncap {
+			pt.ConstDefaultActionId = actID[t.actions[len(t.actions)-1]]
+		}
 		info.Tables = append(info.Tables, pt)
 	}
 	for i, c := range swCounters {

@@ -80,8 +80,8 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 			return out, errf(codes.NotFound, "unknown table id %d", id)
 		}
 		if q.IsDefaultAction {
-			if ti.spec.name == tEncap {
-				out = append(out, tableEntity(s.encapDefault(ti)))
+			if de := s.defaultEntry(ti); de != nil {
+				out = append(out, tableEntity(de))
 			}
 			continue
 		}
@@ -105,13 +105,28 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 	return out, nil
 }
 
-func (s *Server) encapDefault(ti *tableInfo) *p4v1.TableEntry {
-	name := aGtpuOnly
-	if s.pipe.encapPSC {
-		name = aGtpuWithPsc
+// defaultEntry is gtpu_encap's current default, or a table's const default action
+// as the P4Info names it. The P4Info carries no default params: every const
+// default of the sw profile has none or all-zero ones (set_app_id(0), set_queue(0)).
+func (s *Server) defaultEntry(ti *tableInfo) *p4v1.TableEntry {
+	id := ti.t.ConstDefaultActionId
+	if ti.spec.name == tEncap {
+		name := aGtpuOnly
+		if s.pipe.encapPSC {
+			name = aGtpuWithPsc
+		}
+		id = s.pipe.schema.actions[name].Preamble.Id
 	}
-	return &p4v1.TableEntry{TableId: ti.t.Preamble.Id, IsDefaultAction: true, Action: &p4v1.TableAction{
-		Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: s.pipe.schema.actions[name].Preamble.Id}}}}
+	a := s.pipe.schema.actByID[id]
+	if a == nil {
+		return nil
+	}
+	act := &p4v1.Action{ActionId: id}
+	for _, p := range a.Params {
+		act.Params = append(act.Params, &p4v1.Action_Param{ParamId: p.Id, Value: []byte{0}})
+	}
+	return &p4v1.TableEntry{TableId: ti.t.Preamble.Id, IsDefaultAction: true,
+		Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: act}}}
 }
 
 // readCounters: counter id 0 reads all counters; no index reads every cell.

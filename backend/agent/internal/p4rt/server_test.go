@@ -284,6 +284,15 @@ func TestWriteTranslation(t *testing.T) {
 	if err := h.write(upd(mod, foreign)); err == nil {
 		t.Error("gtpu_encap default set to another table's action")
 	}
+	defs := h.read(&p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: &p4v1.TableEntry{IsDefaultAction: true}}})
+	byTable := map[uint32]uint32{}
+	for _, d := range defs {
+		byTable[d.GetTableEntry().TableId] = d.GetTableEntry().Action.GetAction().ActionId
+	}
+	if len(defs) != len(swTables) || byTable[h.tableID(tApps)] != h.actionID(aSetAppID) ||
+		byTable[h.tableID(tULTerm)] != h.actionID(aTermMiss) || byTable[h.tableID(tEncap)] != h.actionID(aGtpuWithPsc) {
+		t.Errorf("default entries read: %v", defs)
+	}
 	other := &p4v1.TableEntry{TableId: h.tableID(tDLSess), IsDefaultAction: true, Action: &p4v1.TableAction{
 		Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: h.actionID(aDLSessMiss)}}}}
 	if err := h.write(upd(mod, other)); err == nil {
