@@ -5,7 +5,7 @@ import time
 from scapy.contrib import pfcp as P
 
 from pfcp_spec import (build_message, fseid, fteid_choose, flags, group, message, network_instance,
-                       node_ipv4, ohc, qfi, sdf, ue_ip, uint, volume, bitrate)
+                       node_fqdn, node_ipv4, ohc, qfi, sdf, ue_ip, uint, volume, bitrate)
 
 RECOVERY = 3900000000
 FORW, BUFF, NOCP, DROP = 0x02, 0x04, 0x08, 0x01
@@ -62,8 +62,15 @@ class Smf:
         raise AssertionError("no response to message type %d seq %d" % (spec["type"], spec["seq"]))
 
     # Messages ------------------------------------------------------------------------------------
+    def node_ie(self):
+        try:
+            socket.inet_aton(self.node_id)
+            return node_ipv4(self.node_id)
+        except OSError:
+            return node_fqdn(self.node_id)
+
     def association_setup(self, recovery=None):
-        return message(5, self.next_seq(), [node_ipv4(self.node_id), uint(96, recovery or self.recovery)])
+        return message(5, self.next_seq(), [self.node_ie(), uint(96, recovery or self.recovery)])
 
     def heartbeat(self):
         return message(1, self.next_seq(), [uint(96, self.recovery)])
@@ -75,7 +82,7 @@ class Smf:
             pdi.append(sdf(uplink_sdf))
         ul_pdr = [uint(56, 1), uint(29, 100), group(2, *pdi), uint(95, 0), uint(108, 1)]
         dl_pdr = [uint(56, 2), uint(29, 100), group(2, flags(20, 1), ue_ip(ue, True)), uint(108, 2)]
-        ies = [node_ipv4(self.node_id), fseid(cp_seid, self.node_id)]
+        ies = [self.node_ie(), fseid(cp_seid, self.sock.getsockname()[0])]
         if urr:
             ul_pdr.append(uint(81, 1))
             dl_pdr.append(uint(81, 1))

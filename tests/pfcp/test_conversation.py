@@ -127,6 +127,21 @@ def test_restarted_peer_loses_its_sessions(upf):
     smf.close()
 
 
+def test_a_session_is_visible_only_to_its_cp_function(upf):
+    owner = Smf(upf.addr)
+    assert cause(owner.request(owner.association_setup())[0]) == 1
+    resp, _ = owner.request(owner.establishment(555, ue(7000)))
+    up_seid = ie(resp, P.IE_FSEID).seid
+    other = Smf(upf.addr, node_id="smf.hupf.test", bind="127.0.0.2")
+    assert cause(other.request(other.association_setup())[0]) == 1
+    assert cause(other.request(other.deletion(up_seid))[0]) == 65
+    assert cause(other.request(other.modify_query_urr(up_seid))[0]) == 65
+    assert upf.get("/stats")["reject.not_owner"] == 2
+    assert cause(owner.request(owner.deletion(up_seid))[0]) == 1
+    other.close()
+    owner.close()
+
+
 def test_usage_report_from_counters_and_query(upf):
     smf = Smf(upf.addr)
     assert cause(smf.request(smf.association_setup())[0]) == 1
@@ -187,8 +202,11 @@ def test_association_release_deletes_the_nodes_sessions(upf):
     smf = Smf(upf.addr)
     assert cause(smf.request(smf.association_setup())[0]) == 1
     assert cause(smf.request(smf.establishment(123, ue(6000)))[0]) == 1
+    associations = upf.get("/health")["associations"]
     resp, _ = smf.request(message(9, smf.next_seq(), [node_ipv4("127.0.0.1")]))
     assert cause(resp) == 1
     assert upf.get("/health")["sessions"] == 0
-    assert upf.get("/health")["associations"] == 0
+    assert upf.get("/health")["associations"] == associations - 1
+    # Released: its next establishment needs a new association.
+    assert cause(smf.request(smf.establishment(124, ue(6001)))[0]) == 72
     smf.close()

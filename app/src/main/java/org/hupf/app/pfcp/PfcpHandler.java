@@ -176,9 +176,9 @@ public final class PfcpHandler {
             case MessageType.SESSION_ESTABLISHMENT_REQUEST:
                 return establish(peer, req);
             case MessageType.SESSION_MODIFICATION_REQUEST:
-                return modify(req);
+                return modify(peer, req);
             default:
-                return delete(req);
+                return delete(peer, req);
         }
     }
 
@@ -327,9 +327,30 @@ public final class PfcpHandler {
         }
     }
 
-    private PfcpMessage modify(PfcpMessage req) throws DecodeException {
+    /**
+     * Returns a session only to the CP function that owns it: another peer guessing a SEID finds nothing.
+     *
+     * @param peer request source
+     * @param seid UP SEID from the header
+     * @return session or null
+     */
+    private PfcpSession owned(InetSocketAddress peer, long seid) {
+        PfcpSession s = sessions.store().get(seid);
+        if (s == null) {
+            return null;
+        }
+        Association a = associations.get(s.nodeId);
+        if (a == null || !a.peer.getAddress().equals(peer.getAddress())) {
+            stats.inc("reject.not_owner");
+            log.warn("{} asked for session {} of {}: refused", peer, seid, s.nodeId);
+            return null;
+        }
+        return s;
+    }
+
+    private PfcpMessage modify(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
         int type = MessageType.SESSION_MODIFICATION_RESPONSE;
-        PfcpSession old = sessions.store().get(req.seid());
+        PfcpSession old = owned(peer, req.seid());
         if (old == null) {
             return sessionReject(type, 0, req.sequence(), new RuleException(
                     Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
@@ -372,9 +393,9 @@ public final class PfcpHandler {
         }
     }
 
-    private PfcpMessage delete(PfcpMessage req) {
+    private PfcpMessage delete(InetSocketAddress peer, PfcpMessage req) {
         int type = MessageType.SESSION_DELETION_RESPONSE;
-        PfcpSession s = sessions.store().get(req.seid());
+        PfcpSession s = owned(peer, req.seid());
         if (s == null) {
             return sessionReject(type, 0, req.sequence(), new RuleException(
                     Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
