@@ -293,6 +293,25 @@ func TestE2EForwarding(t *testing.T) {
 	}
 }
 
+// expectPacketIn waits for the next packet-in: payload, ingress port and reason.
+func expectPacketIn(t *testing.T, st p4v1.P4Runtime_StreamChannelClient, payload []byte, port, reason byte) {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		m, err := st.Recv()
+		if err != nil || time.Now().After(deadline) {
+			t.Fatalf("no packet-in: %v", err)
+		}
+		if pi := m.GetPacket(); pi != nil {
+			md := pi.Metadata
+			if !bytes.Equal(pi.Payload, payload) || md[0].Value[len(md[0].Value)-1] != port ||
+				md[2].Value[len(md[2].Value)-1] != reason {
+				t.Fatalf("packet-in %v, want port %d reason %d", pi, port, reason)
+			}
+			return
+		}
+	}
+}
+
 // With two lcores, each UE's packets stay in order (the UE hash picks the lcore).
 func TestE2EOrderPerUEAcrossLcores(t *testing.T) {
 	b := newBed(t, 2)
@@ -319,6 +338,7 @@ func TestE2EOrderPerUEAcrossLcores(t *testing.T) {
 
 func TestE2EPacketIO(t *testing.T) {
 	b := newBed(t, 1)
+	b.base(0) // routes, before a second client takes over as primary
 	h := b.h
 	st, err := h.cli.StreamChannel(context.Background())
 	if err != nil {
@@ -338,19 +358,31 @@ func TestE2EPacketIO(t *testing.T) {
 	}
 	arp := ether([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, e2eGnbMAC, 0x0806, make([]byte, 28))
 	b.send(1, arp)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		m, err := st.Recv()
-		if err != nil || time.Now().After(deadline) {
-			t.Fatalf("no packet-in: %v", err)
-		}
-		if pi := m.GetPacket(); pi != nil {
-			if !bytes.Equal(pi.Payload, arp) || pi.Metadata[0].Value[len(pi.Metadata[0].Value)-1] != 1 {
-				t.Fatalf("packet-in %v", pi)
-			}
-			break
-		}
+	expectPacketIn(t, st, arp, 1, 1)
+	// ACL copy (priority above the punt): the packet is routed and a copy as received goes up.
+	cp := h.entry(tACL, []*p4v1.FieldMatch{ternM(9, 53, 0xffff, 16)}, aCopy, 20)
+	_, err = h.cli.Write(context.Background(), &p4v1.WriteRequest{DeviceId: 1, ElectionId: &p4v1.Uint128{Low: 20},
+		Updates: []*p4v1.Update{upd(ins, cp)}})
+	if err != nil {
+		t.Fatal(err)
 	}
+	routed := ether(e2eSwitchMAC, e2eGnbMAC, 0x0800, userPkt(e2eGNB, e2eApp, 64, 3))
+	b.send(1, routed)
+	expectPacketIn(t, st, routed, 1, 2)
+	if got := b.recv(2, 3*time.Second, 1); len(got) != 1 || !bytes.Equal(got[0][:6], e2eDnMAC) {
+		t.Fatalf("copied packet not forwarded: %x", got)
+	}
+	// Copied, then buffered: two packet-ins, each with its own reason.
+	buf := h.entry(tDLSess, []*p4v1.FieldMatch{exactM(1, e2eUEBase, 32)}, aDLSessBuf, 0, 0)
+	_, err = h.cli.Write(context.Background(), &p4v1.WriteRequest{DeviceId: 1, ElectionId: &p4v1.Uint128{Low: 20},
+		Updates: []*p4v1.Update{upd(ins, buf)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl := ether(e2eSwitchMAC, e2eDnMAC, 0x0800, userPkt(e2eApp, e2eUEBase, 64, 4))
+	b.send(2, dl)
+	expectPacketIn(t, st, dl, 2, 2)
+	expectPacketIn(t, st, dl, 2, 3)
 	out := ether(e2eDnMAC, e2eSwitchMAC, 0x0800, userPkt(e2eApp, e2eUEBase, 64, 7))
 	st.Send(&p4v1.StreamMessageRequest{Update: &p4v1.StreamMessageRequest_Packet{Packet: &p4v1.PacketOut{
 		Payload: out, Metadata: []*p4v1.PacketMetadata{{MetadataId: 1, Value: []byte{2}}}}}})
