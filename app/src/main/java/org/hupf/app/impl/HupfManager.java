@@ -13,7 +13,6 @@ import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.RuleException;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.DistributedSessionStore;
-import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -91,7 +90,7 @@ public class HupfManager implements HupfService {
     private final DeviceListener deviceListener = new InternalDeviceListener();
 
     private ApplicationId appId;
-    private SessionStore store;
+    private DistributedSessionStore store;
     private ScheduledExecutorService executor;
     private ScheduledFuture<?> reconcileTask;
     private volatile HupfCore core;
@@ -117,6 +116,7 @@ public class HupfManager implements HupfService {
         cfgRegistry.unregisterConfigFactory(factory);
         stop();
         executor.shutdownNow();
+        store.close();
         log.info("Stopped");
     }
 

@@ -100,7 +100,7 @@ public final class UsageReporter {
      * @param trigger Usage Report Trigger bits
      * @return the grouped IE
      */
-    public Ie report(PfcpSession s, Urr u, int ieType, int trigger) {
+    public synchronized Ie report(PfcpSession s, Urr u, int ieType, int trigger) {
         State st = state(s, u);
         long[] v = volume(s, u);
         long now = nowSec();
@@ -128,7 +128,7 @@ public final class UsageReporter {
      * @param all sessions to check
      * @return due reports
      */
-    public List<Due> due(Iterable<PfcpSession> all) {
+    public synchronized List<Due> due(Iterable<PfcpSession> all) {
         List<Due> out = new ArrayList<>();
         long now = nowSec();
         for (PfcpSession s : all) {

@@ -5,6 +5,8 @@ import org.hupf.app.session.PfcpSession;
 import org.hupf.app.session.SessionJson;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.MapEvent;
+import org.onosproject.store.service.MapEventListener;
 import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
 import org.onosproject.store.service.Versioned;
@@ -13,11 +15,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Sessions in an ONOS ConsistentMap (Raft-replicated), so they survive the loss of a cluster node and an
- * app restart. Values are the sessions' JSON form, so the serializer needs only Long and String.
+ * app restart. Values are the sessions' JSON form, so the serializer needs only Long and String. Reads
+ * come from a local decoded copy that map events keep current (also for writes by other nodes).
  */
 public final class DistributedSessionStore implements SessionStore {
 
@@ -25,6 +29,8 @@ public final class DistributedSessionStore implements SessionStore {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final ConsistentMap<Long, String> map;
+    private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
+    private final MapEventListener<Long, String> listener = this::onEvent;
 
     /**
      * Opens (or joins) the session map.
@@ -35,6 +41,8 @@ public final class DistributedSessionStore implements SessionStore {
         this.map = storage.<Long, String>consistentMapBuilder().withName(MAP_NAME)
                 .withSerializer(Serializer.using(KryoNamespace.newBuilder()
                         .register(Long.class, String.class).build(MAP_NAME))).build();
+        map.addListener(listener);
+        map.entrySet().forEach(e -> local.put(e.getKey(), decode(e.getValue().value())));
     }
 
     private static PfcpSession decode(String json) {
@@ -45,27 +53,39 @@ public final class DistributedSessionStore implements SessionStore {
         }
     }
 
+    private void onEvent(MapEvent<Long, String> e) {
+        if (e.type() == MapEvent.Type.REMOVE) {
+            local.remove(e.key());
+        } else if (e.newValue() != null) {
+            local.put(e.key(), decode(e.newValue().value()));
+        }
+    }
+
+    /** Stops following the map (the app is going away). */
+    public void close() {
+        map.removeListener(listener);
+    }
+
     @Override
     public PfcpSession get(long upSeid) {
-        Versioned<String> v = map.get(upSeid);
-        return v == null ? null : decode(v.value());
+        return local.get(upSeid);
     }
 
     @Override
     public void put(PfcpSession session) {
         map.put(session.upSeid, SessionJson.encode(session).toString());
+        local.put(session.upSeid, session);
     }
 
     @Override
     public PfcpSession remove(long upSeid) {
         Versioned<String> v = map.remove(upSeid);
-        return v == null ? null : decode(v.value());
+        PfcpSession s = local.remove(upSeid);
+        return s != null ? s : v == null ? null : decode(v.value());
     }
 
     @Override
     public Collection<PfcpSession> all() {
-        List<PfcpSession> out = new ArrayList<>();
-        map.values().forEach(v -> out.add(decode(v.value())));
-        return out;
+        return new ArrayList<>(local.values());
     }
 }

@@ -13,6 +13,10 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.ConsistentMapBuilder;
+import org.onosproject.store.service.StorageService;
+import org.onosproject.store.service.TestConsistentMap;
 import org.onosproject.store.service.TestStorageService;
 
 import java.util.ArrayList;
@@ -71,12 +75,43 @@ public class DistributedSessionStoreTest {
         assertNull(store.get(7));
     }
 
+    /** Storage whose session map is one map shared by every "node" built on it, like a cluster's. */
+    private static StorageService cluster() {
+        ConsistentMap<Object, Object> shared = new TestConsistentMap.Builder<Object, Object>().build();
+        return new TestStorageService() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K, V> ConsistentMapBuilder<K, V> consistentMapBuilder() {
+                return new TestConsistentMap.Builder<K, V>() {
+                    @Override
+                    public ConsistentMap<K, V> build() {
+                        return (ConsistentMap<K, V>) (ConsistentMap<?, ?>) shared;
+                    }
+                };
+            }
+        };
+    }
+
+    @Test
+    public void storeSeesWhatAnotherNodeWrites() {
+        StorageService storage = cluster();
+        DistributedSessionStore a = new DistributedSessionStore(storage);
+        DistributedSessionStore b = new DistributedSessionStore(storage);
+        PfcpSession s = new PfcpSession(9, 1, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
+                                        Map.of());
+        a.put(s);
+        assertEquals(s, b.get(9));
+        assertEquals(1, new DistributedSessionStore(storage).all().size());
+        a.remove(9);
+        assertNull(b.get(9));
+    }
+
     @Test
     public void restartedAppReconcilesAWipedDeviceFromTheStore() throws Exception {
         // The map outlives the app: a restarted app opens the same replicated map.
-        DistributedSessionStore store = new DistributedSessionStore(new TestStorageService());
+        StorageService storage = cluster();
         InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 4096);
-        SessionManager first = manager(store, device);
+        SessionManager first = manager(new DistributedSessionStore(storage), device);
         List<PfcpSession> created = new ArrayList<>();
         for (int i = 1; i <= 20; i++) {
             created.add(first.establish(draft(i)));
@@ -87,7 +122,7 @@ public class DistributedSessionStoreTest {
         for (UpfEntityType t : UpfEntityType.values()) {
             device.deleteAll(t);
         }
-        SessionManager second = manager(store, device);
+        SessionManager second = manager(new DistributedSessionStore(storage), device);
         assertEquals(installed.size(), second.reconcile());
         assertEquals(installed, all(device));
         assertEquals(0, second.reconcile());
