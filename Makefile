@@ -5,7 +5,7 @@ MVN   := mvn -B -q
 SUITE := tools/run_suite.sh
 export P4C BMV2
 
-.PHONY: help setup build oar p4 p4-check backend test test-java test-build test-p4 test-backend \
+.PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
         test-pfcp test-integration bench lab clean onos-install netcfg
 
 help:
@@ -44,8 +44,9 @@ test-java: setup
 test-build: setup
 	@$(SUITE) build $(PY) -m pytest tests/build
 
-test-p4: setup
-	@$(SUITE) p4 $(PY) -m pytest tests/model tests/ptf
+# The PTF suite runs against every target it finds: bmv2 (hw, sw) where installed, and always the backend.
+test-p4: setup backend
+	@HUPF_BACKEND=$(CURDIR)/backend/build/hupf-backend $(SUITE) p4 $(PY) -m pytest tests/model tests/ptf
 
 test-backend: setup
 	@$(SUITE) backend $(MAKE) -C backend test
@@ -56,8 +57,10 @@ test-pfcp: setup
 test-integration: setup
 	@$(SUITE) integration $(PY) -m pytest tests/integration
 
-bench: setup
+bench: setup backend
 	$(MAKE) -C backend bench
+	PYTHONPATH=tools nice $(PY) -m hupf_tools.hheval --seed 1 --jobs 2 --out reports/hkipg --plot docs/hkipg_accuracy.png
+	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 
 lab: setup
 	@tools/lab.sh
