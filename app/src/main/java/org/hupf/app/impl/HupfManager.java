@@ -20,6 +20,11 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.ConfigFactory;
@@ -54,8 +59,9 @@ import java.util.concurrent.TimeUnit;
 import static org.onosproject.net.config.basics.SubjectFactories.APP_SUBJECT_FACTORY;
 
 /**
- * The hupf ONOS component: reads {@link HupfConfig}, keeps sessions in the distributed store, runs the
- * PFCP agent, and reconciles devices with the store periodically and when a device (re)appears.
+ * The hupf ONOS component: reads {@link HupfConfig}, keeps sessions in the distributed store and, on the
+ * cluster's hupf leader, runs the PFCP agent and reconciles devices with the store periodically and when
+ * a device (re)appears.
  */
 @Component(immediate = true, service = HupfService.class)
 public class HupfManager implements HupfService {
@@ -76,6 +82,12 @@ public class HupfManager implements HupfService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LeadershipService leadershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     protected volatile UpfDeviceSource deviceSource;
 
@@ -88,6 +100,9 @@ public class HupfManager implements HupfService {
             };
     private final NetworkConfigListener cfgListener = new InternalConfigListener();
     private final DeviceListener deviceListener = new InternalDeviceListener();
+    private final LeadershipEventListener leadershipListener = new InternalLeadershipListener();
+    /** The configuration the running core was built from, to skip restarts that change nothing. */
+    private String activeConfig;
 
     private ApplicationId appId;
     private DistributedSessionStore store;
@@ -105,12 +120,16 @@ public class HupfManager implements HupfService {
         cfgRegistry.registerConfigFactory(factory);
         cfgRegistry.addListener(cfgListener);
         deviceService.addListener(deviceListener);
-        configure(cfgRegistry.getConfig(appId, HupfConfig.class));
+        leadershipService.addListener(leadershipListener);
+        leadershipService.runForLeadership(HupfApp.APP_NAME);
+        refresh();
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
+        leadershipService.removeListener(leadershipListener);
+        leadershipService.withdraw(HupfApp.APP_NAME);
         deviceService.removeListener(deviceListener);
         cfgRegistry.removeListener(cfgListener);
         cfgRegistry.unregisterConfigFactory(factory);
@@ -148,10 +167,37 @@ public class HupfManager implements HupfService {
         }
         core = null;
         manager = null;
+        activeConfig = null;
+    }
+
+    /**
+     * Runs the core on the cluster's leader only: one PFCP agent and one writer of the devices. A new
+     * leader rebuilds everything from the distributed store and reconciles, so the loss of a node costs
+     * no session.
+     */
+    synchronized void refresh() {
+        HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
+        NodeId leader = leadershipService.getLeader(HupfApp.APP_NAME);
+        if (!clusterService.getLocalNode().id().equals(leader)) {
+            if (core != null) {
+                log.info("standing by: {} leads hupf", leader);
+            }
+            stop();
+            return;
+        }
+        String json = cfg == null ? null : cfg.node().toString();
+        if (core != null && json != null && json.equals(activeConfig)) {
+            return;
+        }
+        configure(cfg);
+        activeConfig = core == null ? null : json;
+        if (core != null) {
+            executor.execute(this::reconcileQuietly);
+        }
     }
 
     /** (Re)starts the core with a configuration; sessions stay in the store across restarts. */
-    synchronized void configure(HupfConfig cfg) {
+    private synchronized void configure(HupfConfig cfg) {
         stop();
         if (cfg == null) {
             log.info("hupf is waiting for its netcfg (apps.{}.{})", HupfApp.APP_NAME, HupfConfig.KEY);
@@ -197,8 +243,9 @@ public class HupfManager implements HupfService {
     private HupfCore core() {
         HupfCore c = core;
         if (c == null) {
-            throw new IllegalStateException("hupf is not configured: push a valid apps." + HupfApp.APP_NAME + "."
-                                                    + HupfConfig.KEY + " netcfg");
+            throw new IllegalStateException("hupf is not running here: this node must lead the cluster's hupf"
+                                                    + " and apps." + HupfApp.APP_NAME + "." + HupfConfig.KEY
+                                                    + " must be a valid netcfg");
         }
         return c;
     }
@@ -282,7 +329,7 @@ public class HupfManager implements HupfService {
             switch (event.type()) {
                 case CONFIG_ADDED:
                 case CONFIG_UPDATED:
-                    executor.execute(() -> configure(cfgRegistry.getConfig(appId, HupfConfig.class)));
+                    executor.execute(HupfManager.this::refresh);
                     break;
                 case CONFIG_REMOVED:
                     executor.execute(HupfManager.this::stop);
@@ -290,6 +337,18 @@ public class HupfManager implements HupfService {
                 default:
                     break;
             }
+        }
+    }
+
+    private class InternalLeadershipListener implements LeadershipEventListener {
+        @Override
+        public boolean isRelevant(LeadershipEvent event) {
+            return HupfApp.APP_NAME.equals(event.subject().topic());
+        }
+
+        @Override
+        public void event(LeadershipEvent event) {
+            executor.execute(HupfManager.this::refresh);
         }
     }
 

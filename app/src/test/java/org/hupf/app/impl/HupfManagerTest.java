@@ -15,6 +15,15 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.ChassisId;
+import org.onlab.packet.IpAddress;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.DefaultControllerNode;
+import org.onosproject.cluster.Leader;
+import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
@@ -62,8 +71,11 @@ public class HupfManagerTest {
     private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
     private final Capture<NetworkConfigListener> cfgListener = newCapture();
     private final Capture<DeviceListener> deviceListener = newCapture();
+    private final Capture<LeadershipEventListener> leadershipListener = newCapture();
+    private static final NodeId LOCAL = new NodeId("onos-1");
     private HupfManager manager;
     private HupfConfig config;
+    private NodeId leader = LOCAL;
 
     private static HupfConfig config(String json) throws Exception {
         HupfConfig c = new HupfConfig();
@@ -94,6 +106,17 @@ public class HupfManagerTest {
         expect(devices.isAvailable(anyObject())).andReturn(true).anyTimes();
         replay(devices);
         manager.deviceService = devices;
+        LeadershipService leadership = createNiceMock(LeadershipService.class);
+        leadership.addListener(capture(leadershipListener));
+        expectLastCall();
+        expect(leadership.getLeader(HupfApp.APP_NAME)).andAnswer(() -> leader).anyTimes();
+        replay(leadership);
+        manager.leadershipService = leadership;
+        ClusterService cluster = createNiceMock(ClusterService.class);
+        expect(cluster.getLocalNode()).andReturn(new DefaultControllerNode(LOCAL, IpAddress.valueOf("10.0.9.1")))
+                .anyTimes();
+        replay(cluster);
+        manager.clusterService = cluster;
         manager.deviceSource = () -> List.of(device);
         manager.activate();
     }
@@ -151,6 +174,29 @@ public class HupfManagerTest {
     }
 
     @Test
+    public void onlyTheLeaderRunsTheCoreAndANewLeaderPutsTheStoreBack() throws Exception {
+        PfcpSession s = manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+        leader = new NodeId("onos-2");
+        Leadership l = new Leadership(HupfApp.APP_NAME, new Leader(leader, 2, 0), List.of(leader, LOCAL));
+        leadershipListener.getValue().event(new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED, l));
+        eventually("standing by", () -> manager.uePools().isEmpty());
+        assertEquals(s, manager.session(s.upSeid));
+        try {
+            manager.deleteSession(s.upSeid);
+            fail("a follower wrote");
+        } catch (IllegalStateException e) {
+            assertTrue(e.getMessage().startsWith("hupf is not running here"));
+        }
+        for (UpfEntityType t : UpfEntityType.values()) {
+            device.deleteAll(t);
+        }
+        leader = LOCAL;
+        leadershipListener.getValue().event(new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED, l));
+        eventually("leading and reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
+        assertTrue(manager.deleteSession(s.upSeid));
+    }
+
+    @Test
     public void invalidConfigStopsServiceButKeepsSessions() throws Exception {
         PfcpSession s = manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
         config = config(CONFIG.replace("\"uePools\": [\"10.250.0.0/16\"],", ""));
@@ -161,7 +207,7 @@ public class HupfManagerTest {
             manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
             fail("created while unconfigured");
         } catch (IllegalStateException e) {
-            assertTrue(e.getMessage().startsWith("hupf is not configured"));
+            assertTrue(e.getMessage().startsWith("hupf is not running here"));
         }
         assertEquals(s, manager.session(s.upSeid));
         config = config(CONFIG);
