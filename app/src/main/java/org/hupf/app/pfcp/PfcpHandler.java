@@ -20,6 +20,7 @@ import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PfcpHandler {
 
     private static final Logger log = LoggerFactory.getLogger(PfcpHandler.class);
+    /** Bound of the response cache: at 10k requests/s, several times T1 x N1 of history. */
+    private static final int MAX_CACHED_RESPONSES = 1 << 17;
     /** UP Function Features octet 5: FTUP (the UP function allocates F-TEIDs). */
     private static final int UP_FEATURES = 0x0010;
 
@@ -42,7 +45,13 @@ public final class PfcpHandler {
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
     private final Map<String, Association> associations = new ConcurrentHashMap<>();
-    private final Map<String, CachedResponse> responseCache = new ConcurrentHashMap<>();
+    /** Answered requests by (peer, sequence, type), oldest first, bounded in count as well as in age. */
+    private final Map<String, CachedResponse> responseCache = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, CachedResponse> eldest) {
+            return size() > MAX_CACHED_RESPONSES;
+        }
+    };
 
     private static final class CachedResponse {
         final byte[] bytes;
@@ -106,7 +115,10 @@ public final class PfcpHandler {
             return null;
         }
         String cacheKey = peer + "/" + h.sequence + "/" + h.type;
-        CachedResponse cached = responseCache.get(cacheKey);
+        CachedResponse cached;
+        synchronized (responseCache) {
+            cached = responseCache.get(cacheKey);
+        }
         if (cached != null) {
             stats.inc("rx.retransmission");
             return cached.bytes;
@@ -122,7 +134,9 @@ public final class PfcpHandler {
             return null;
         }
         byte[] out = PfcpCodec.encode(response);
-        responseCache.put(cacheKey, new CachedResponse(out, now));
+        synchronized (responseCache) {
+            responseCache.put(cacheKey, new CachedResponse(out, now));
+        }
         stats.inc("tx." + response.type());
         return out;
     }
@@ -133,7 +147,9 @@ public final class PfcpHandler {
      * @param now current time, ms
      */
     public void evictResponses(long now) {
-        responseCache.values().removeIf(c -> now - c.atMillis > config.responseCacheMillis);
+        synchronized (responseCache) {
+            responseCache.values().removeIf(c -> now - c.atMillis > config.responseCacheMillis);
+        }
     }
 
     /** Answers a request that failed to decode with the response its type calls for (§7.6.2). */
