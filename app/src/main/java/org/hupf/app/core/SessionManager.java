@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -201,7 +202,7 @@ public final class SessionManager {
                 continue;
             }
             Pdr prior = old == null ? null : old.pdrs.get(p.pdrId);
-            Long teid = prior != null && prior.choose && prior.teid != null && prior.chooseId == p.chooseId
+            Long teid = prior != null && prior.choose && prior.teid != null && Objects.equals(prior.chooseId, p.chooseId)
                     ? prior.teid : p.chooseId == null ? null : byChooseId.get(p.chooseId);
             if (teid == null) {
                 teid = allocateTeid();
