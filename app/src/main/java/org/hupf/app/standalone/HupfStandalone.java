@@ -17,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs hupf's PFCP agent and session core outside ONOS, with an in-memory session store and an
@@ -24,7 +27,7 @@ import java.util.concurrent.CountDownLatch;
  * ({@link ControlServer}). Used by the SMF-emulator tests and the backend-less mode.
  *
  * <p>Options: {@code --listen ADDR --port N --node-id ID --allow ID[,ID...] --n3 ADDR --ue-pool PREFIX
- * --control-port N --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N}.
+ * --control-port N --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N --reconcile-s N}.
  */
 public final class HupfStandalone {
 
@@ -38,6 +41,7 @@ public final class HupfStandalone {
                 "capacity", "65536", "heartbeat-ms", "0", "t1-ms", "3000"));
         o.put("n1", "3");
         o.put("report-tick-ms", "1000");
+        o.put("reconcile-s", "30");
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected --option value, got " + args[i]);
@@ -72,8 +76,12 @@ public final class HupfStandalone {
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
         System.out.flush();
+        ScheduledExecutorService reconciler = Executors.newSingleThreadScheduledExecutor();
+        long period = Long.parseLong(o.get("reconcile-s"));
+        reconciler.scheduleWithFixedDelay(manager::reconcile, period, period, TimeUnit.SECONDS);
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            reconciler.shutdownNow();
             control.close();
             agent.close();
             stop.countDown();
