@@ -225,10 +225,10 @@ public final class PfcpHandler {
      */
     void peerRecovery(Association a, long ts) {
         if (ts != a.recoveryTimeStamp) {
+            stats.inc("peer_restart");
+            associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
             int n = sessions.deleteByNode(a.nodeId);
             usage.forgetDeletedSessions();
-            associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
-            stats.inc("peer_restart");
             log.warn("CP function {} restarted (recovery {} -> {}): deleted its {} sessions", a, a.recoveryTimeStamp,
                      ts, n);
         }
