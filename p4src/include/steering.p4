@@ -16,23 +16,21 @@ control Steering(inout headers_t hdr, inout local_metadata_t meta,
         meta.skip_routing = true;
     }
 
-    action no_backend() {
-        meta.drop_reason = DROP_NO_BACKEND;
-    }
-
     table backends {
         key = {
             meta.slice_id     : exact    @name("slice_id");
             meta.flow.ue_addr : selector @name("ue_addr");
         }
-        actions = { steer_to_backend; @defaultonly no_backend; }
-        const default_action = no_backend();
+        actions = { steer_to_backend; }
         implementation = backend_selector;
         size = BACKENDS_SIZE;
     }
 
+    // bmv2 cannot give an action-profile table a default action: a miss is checked here.
     apply {
-        backends.apply();
+        if (!backends.apply().hit) {
+            meta.drop_reason = DROP_NO_BACKEND;
+        }
     }
 }
 

@@ -35,14 +35,12 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
         size = UPF_INTERFACES_SIZE;
     }
 
-    // A session miss goes to a backend on the switch and is dropped on the backend.
-    action session_miss(bit<32> reason) {
+// A session miss goes to a backend on the switch and is dropped on the backend.
 #ifdef HUPF_HW
-        meta.to_backend = true;
+#define SESSION_MISS(reason) meta.to_backend = true
 #else
-        meta.drop_reason = reason;
+#define SESSION_MISS(reason) meta.drop_reason = reason
 #endif
-    }
 
     action set_uplink_session(ipv4_addr_t ue_addr, meter_idx_t session_meter_idx) {
         meta.session_ue_addr = ue_addr;
@@ -54,7 +52,7 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     action set_uplink_session_miss() {
-        session_miss(DROP_UPLINK_SESSION_MISS);
+        SESSION_MISS(DROP_UPLINK_SESSION_MISS);
     }
 
     table uplink_sessions {
@@ -86,7 +84,7 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     action set_downlink_session_miss() {
-        session_miss(DROP_DOWNLINK_SESSION_MISS);
+        SESSION_MISS(DROP_DOWNLINK_SESSION_MISS);
     }
 
     table downlink_sessions {
