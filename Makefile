@@ -61,6 +61,7 @@ bench: setup backend
 	$(MAKE) -C backend bench
 	PYTHONPATH=tools nice $(PY) -m hupf_tools.hheval --seed 1 --jobs 2 --out reports/hkipg --plot docs/hkipg_accuracy.png
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
+	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
 
 lab: setup
 	@tools/lab.sh
