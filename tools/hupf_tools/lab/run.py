@@ -187,7 +187,7 @@ def run(args):
             backend_cmd += ["--port", "%d=%s" % (p, ifname)]
         procs.start("backend", backend_cmd)
         if hybrid:
-            sw_cmd = [bmv2_binary(), "--device-id", "1", "--thrift-port", str(free_port()), "--no-p4"]
+            sw_cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"]
             for p, ifname in sorted(t.switch_ports.items()):
                 sw_cmd += ["-i", "%d@%s" % (p, ifname)]
             procs.start("switch", sw_cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % ports["switch"],

@@ -54,6 +54,7 @@ public final class OffloadManager {
         private List<UpfEntity> switchEntities;
         private long offloadedAt;
         private Long coldSince;
+        private Long reportedAt;
         private double rateBps;
         private long lastBytes;
         private long lastPollMillis = -1;
@@ -75,8 +76,8 @@ public final class OffloadManager {
     private final Map<Ip4Address, Entry> entries = new HashMap<>();
     private final List<Consumer<OffloadEvent>> listeners = new CopyOnWriteArrayList<>();
     private final Deque<Long> recentReports = new ArrayDeque<>();
-    // hh reports, promotions, demotions, evictions, rejections, errors
-    private final long[] events = new long[6];
+    // hh reports, promotions, demotions, evictions, rejections, errors, reports left unconfirmed
+    private final long[] events = new long[7];
     private long retiredHwBytes;
     private long retiredSwBytes;
 
@@ -254,7 +255,12 @@ public final class OffloadManager {
             e.coldSince = null;
             return;
         }
-        promote(e, now, Math.max(e.rateBps, policy.thresholdBitsPerSec()));
+        if (!policy.confirmReports() || e.pin == OffloadPolicy.Pin.HARDWARE
+                || e.rateBps >= policy.thresholdBitsPerSec()) {
+            promote(e, now, Math.max(e.rateBps, policy.thresholdBitsPerSec()));
+        } else {
+            e.reportedAt = now;
+        }
     }
 
     /**
@@ -277,6 +283,17 @@ public final class OffloadManager {
                 events[5]++;
                 log.warn("Cannot read counters of UE {}: {}", me.getKey(), ex.getMessage());
                 continue;
+            }
+            if (e.reportedAt != null && !e.offloaded()) {
+                if (e.rateBps >= policy.thresholdBitsPerSec()) {
+                    e.reportedAt = null;
+                    promote(e, now, e.rateBps);
+                    continue;
+                }
+                if (now - e.reportedAt > policy.holdMillis()) {
+                    e.reportedAt = null;
+                    events[6]++;
+                }
             }
             if (e.offloaded() && e.pin != OffloadPolicy.Pin.HARDWARE) {
                 if (e.rateBps >= policy.thresholdBitsPerSec()) {
@@ -421,6 +438,7 @@ public final class OffloadManager {
         e.switchEntities = mapped;
         e.offloadedAt = now;
         e.coldSince = null;
+        e.reportedAt = null;
         events[1]++;
         emit(OffloadEvent.Kind.PROMOTED, e.session.ueAddress(), now);
     }

@@ -18,6 +18,7 @@ public final class OffloadMetrics {
     private final long demotions;
     private final long evictions;
     private final long rejections;
+    private final long unconfirmed;
     private final Map<UpfEntityType, long[]> occupancy;
     private final long hwBytes;
     private final long swBytes;
@@ -31,6 +32,7 @@ public final class OffloadMetrics {
         this.demotions = events[2];
         this.evictions = events[3];
         this.rejections = events[4];
+        this.unconfirmed = events[6];
         this.hhReportsPerSec = hhReportsPerSec;
         this.occupancy = ImmutableMap.copyOf(occupancy);
         this.hwBytes = hwBytes;
@@ -70,6 +72,11 @@ public final class OffloadMetrics {
         return rejections;
     }
 
+    /** HH reports the session's counters did not confirm within the hold time (HK-IPG false positives). */
+    public long unconfirmed() {
+        return unconfirmed;
+    }
+
     /** Switch table occupancy: type to {entries used, table size}. */
     public Map<UpfEntityType, long[]> occupancy() {
         return occupancy;
@@ -98,9 +105,9 @@ public final class OffloadMetrics {
         }
         return String.format(java.util.Locale.ROOT,
                 "{\"sessions\":%d,\"offloaded\":%d,\"hh_reports\":%d,\"hh_reports_per_sec\":%.2f,"
-                        + "\"promotions\":%d,\"demotions\":%d,\"evictions\":%d,\"rejections\":%d,"
+                        + "\"promotions\":%d,\"demotions\":%d,\"evictions\":%d,\"rejections\":%d,\"unconfirmed\":%d,"
                         + "\"hw_bytes\":%d,\"sw_bytes\":%d,\"hw_share\":%.4f,\"occupancy\":{%s}}",
                 sessions, offloaded, hhReports, hhReportsPerSec, promotions, demotions, evictions, rejections,
-                hwBytes, swBytes, hwShare(), occ);
+                unconfirmed, hwBytes, swBytes, hwShare(), occ);
     }
 }

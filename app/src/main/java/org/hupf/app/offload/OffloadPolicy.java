@@ -20,6 +20,7 @@ public final class OffloadPolicy {
     private final long thresholdBitsPerSec;
     private final long holdMillis;
     private final double hysteresis;
+    private final boolean confirmReports;
     private final Map<Integer, Pin> slicePins;
     private final Map<Integer, Pin> qfiPins;
     private final Map<Ip4Address, Pin> uePins;
@@ -28,6 +29,7 @@ public final class OffloadPolicy {
         this.thresholdBitsPerSec = b.thresholdBitsPerSec;
         this.holdMillis = b.holdMillis;
         this.hysteresis = b.hysteresis;
+        this.confirmReports = b.confirmReports;
         this.slicePins = b.slicePins.build();
         this.qfiPins = b.qfiPins.build();
         this.uePins = b.uePins.build();
@@ -46,6 +48,15 @@ public final class OffloadPolicy {
     /** A hotter session evicts an offloaded one only if its rate exceeds the victim's by this fraction. */
     public double hysteresis() {
         return hysteresis;
+    }
+
+    /**
+     * Whether an HH report needs the session's own counters to confirm it (rate at or above the
+     * threshold, measured before the report or within the hold time after it) before the session moves.
+     * HK-IPG measures gaps modulo its timeslot, so flows far below the threshold can be reported.
+     */
+    public boolean confirmReports() {
+        return confirmReports;
     }
 
     /**
@@ -79,11 +90,12 @@ public final class OffloadPolicy {
         return new Builder();
     }
 
-    /** Builder; defaults: 2 Mbit/s threshold (the thesis's lowest), 2 s hold, 20 % hysteresis. */
+    /** Builder; defaults: 2 Mbit/s threshold (the thesis's lowest), 2 s hold, 20 % hysteresis, reports confirmed. */
     public static final class Builder {
         private long thresholdBitsPerSec = 2_000_000;
         private long holdMillis = 2_000;
         private double hysteresis = 0.2;
+        private boolean confirmReports = true;
         private final ImmutableMap.Builder<Integer, Pin> slicePins = ImmutableMap.builder();
         private final ImmutableMap.Builder<Integer, Pin> qfiPins = ImmutableMap.builder();
         private final ImmutableMap.Builder<Ip4Address, Pin> uePins = ImmutableMap.builder();
@@ -112,6 +124,11 @@ public final class OffloadPolicy {
                 throw new IllegalArgumentException("hysteresis must be in [0, 10], got " + fraction);
             }
             this.hysteresis = fraction;
+            return this;
+        }
+
+        public Builder confirmReports(boolean confirm) {
+            this.confirmReports = confirm;
             return this;
         }
 

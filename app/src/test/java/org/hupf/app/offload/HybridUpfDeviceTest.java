@@ -36,7 +36,7 @@ public class HybridUpfDeviceTest {
     public void setUp() throws UpfProgrammableException {
         backend = new FakeUpfDevice(1_000_000, 1_048_576, 65_536);
         hw = new FakeUpfDevice(4, 64, 16);
-        manager = new OffloadManager(backend, hw, OffloadPolicy.builder().holdMillis(2000)
+        manager = new OffloadManager(backend, hw, OffloadPolicy.builder().holdMillis(2000).confirmReports(false)
                 .pinSlice(7, OffloadPolicy.Pin.HARDWARE).build(), clock::get);
         hybrid = new HybridUpfDevice(backend, hw, manager);
         hybrid.apply(UpfInterface.builder().setAccess().setSliceId(1)
@@ -131,7 +131,8 @@ public class HybridUpfDeviceTest {
     public void aNewHybridTakesOverWhatTheBackendAlreadyHolds() throws Exception {
         install(1);
         FakeUpfDevice freshSwitch = new FakeUpfDevice(4, 64, 16);
-        OffloadManager fresh = new OffloadManager(backend, freshSwitch, OffloadPolicy.builder().build(), clock::get);
+        OffloadManager fresh = new OffloadManager(backend, freshSwitch,
+                                                  OffloadPolicy.builder().confirmReports(false).build(), clock::get);
         HybridUpfDevice again = new HybridUpfDevice(backend, freshSwitch, fresh);
         int writes = backend.log.size();
         again.adoptBackend();

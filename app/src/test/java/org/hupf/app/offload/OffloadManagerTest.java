@@ -52,7 +52,7 @@ public class OffloadManagerTest {
 
     private OffloadManager manager() throws UpfProgrammableException {
         return manager(OffloadPolicy.builder().thresholdBitsPerSec(2_000_000).holdMillis(HOLD).hysteresis(0.2)
-                               .build());
+                               .confirmReports(false).build());
     }
 
     static Ip4Address ue(int i) {
@@ -238,7 +238,7 @@ public class OffloadManagerTest {
     @Test
     public void aHardwarePinEvictsEvenAFreshHeavyHitter() throws Exception {
         OffloadManager m = manager(OffloadPolicy.builder().pinQfi(1, OffloadPolicy.Pin.HARDWARE)
-                                           .holdMillis(HOLD).build());
+                                           .holdMillis(HOLD).confirmReports(false).build());
         m.put(session(1));
         m.put(session(2));
         m.onHeavyHitter(ue(1));
@@ -392,5 +392,30 @@ public class OffloadManagerTest {
         } catch (IllegalArgumentException expected) {
             assertTrue(expected.getMessage().contains("interface"));
         }
+    }
+
+    @Test
+    public void aReportMovesASessionOnlyOnceItsCountersConfirmIt() throws Exception {
+        OffloadManager m = manager(OffloadPolicy.builder().thresholdBitsPerSec(2_000_000).holdMillis(HOLD).build());
+        m.put(session(1));
+        m.put(session(2));
+        send(1, MOUSE);
+        tick(m);
+        m.onHeavyHitter(ue(1));
+        assertFalse("a mouse's report waits for its counters", m.isOffloaded(ue(1)));
+        send(1, MOUSE);
+        tick(m);
+        tick(m);
+        tick(m);
+        assertFalse(m.isOffloaded(ue(1)));
+        assertEquals("unconfirmed after the hold time", 1, m.metrics().unconfirmed());
+        m.onHeavyHitter(ue(2));
+        send(2, HEAVY);
+        tick(m);
+        assertTrue("confirmed at the next poll", m.isOffloaded(ue(2)));
+        send(1, HEAVY);
+        tick(m);
+        m.onHeavyHitter(ue(1));
+        assertTrue("already measured heavy: moved at once", m.isOffloaded(ue(1)));
     }
 }

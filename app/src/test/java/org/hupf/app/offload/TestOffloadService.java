@@ -26,7 +26,8 @@ public final class TestOffloadService implements OffloadService {
      */
     public static TestOffloadService withSessions(int sessions) throws UpfProgrammableException {
         OffloadManager m = new OffloadManager(new MemoryUpfDevice(1024, 2048, 64), new MemoryUpfDevice(8, 16, 8),
-                                              OffloadPolicy.builder().build(), System::currentTimeMillis);
+                                              OffloadPolicy.builder().confirmReports(false).build(),
+                                              System::currentTimeMillis);
         for (int i = 0; i < sessions; i++) {
             m.put(ScaleSimulation.session(i));
         }
