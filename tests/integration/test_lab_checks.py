@@ -46,7 +46,7 @@ def test_an_offloaded_mouse_fails():
 
 def test_a_late_or_missing_promotion_and_no_demotion_fail_in_hybrid_only():
     late = dict(STATUS, events=[{"t": 109000, "kind": "PROMOTED", "ue": "10.250.0.1"}])
-    assert set(failed(final_status=late)) == {"heavy UEs offloaded within 3 s of turning heavy",
+    assert set(failed(final_status=late)) == {"heavy UEs offloaded within 5 s (305 HK-IPG timeslots) of turning heavy",
                                              "heavy UEs back in software after they cool down"}
     assert failed(final_status=dict(STATUS, events=[]), hybrid=False) == []
 

@@ -132,7 +132,8 @@ def runner_config(hybrid, net, workdir, sc, ports):
         "pfcp": {"address": "127.0.0.1", "port": ports["pfcp"]},
         "backend": {"grpc": "127.0.0.1:%d" % ports["backend"], "device_id": 1,
                     "p4info": os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")},
-        "smf_node_id": SMF_NODE, "router_mac": ROUTER_MAC, "n3": N3, "gnb": GNB, "app_net": APP_NET, "ue_pool": str(scenario.UE_POOL), "slice": 1,
+        "smf_node_id": SMF_NODE, "router_mac": ROUTER_MAC, "n3": N3, "gnb": GNB, "app_net": APP_NET,
+        "ue_pool": str(scenario.UE_POOL), "slice": 1,
         "policy": {"threshold_bps": sc.threshold_bps, "hold_ms": 2000, "hysteresis": 0.2},
         "poll_ms": 500, "status": os.path.join(workdir, "status.json"),
     }

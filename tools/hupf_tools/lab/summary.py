@@ -1,8 +1,10 @@
 """The lab's end-of-run checks and summary (the same checks tests/integration asserts)."""
 
-# A heavy UE must be on the switch this long after it turns heavy: HK-IPG needs a few timeslots
-# of small inter-packet gaps before tau crosses its threshold, plus one P4Runtime write round.
-OFFLOAD_BOUND_S = 3.0
+# A heavy UE must be on the switch this long after it turns heavy: HK-IPG's EWMA converges over a
+# few hundred packets, tau then crosses its threshold over tens of timeslots, and the manager confirms
+# the report at its next counter poll (measured 1.8-2.8 s at 2 x 150 pps on bmv2).
+OFFLOAD_BOUND_S = 5.0
+TIMESLOT_S = 0.016384
 # Tolerated share of lab packets lost between the traffic generators and the UPF's counters
 # (veth/af_packet queues under a shared 2-core machine); reported exactly either way.
 LOSS_TOLERANCE = 0.01
@@ -60,10 +62,12 @@ def checks(plan, hybrid, established, final_status, deleted, tx, rx):
         late = []
         for u in plan["ues"]:
             if u["heavy"]:
-                ok = [t for t in promoted.get(u["addr"], []) if plan["heavy_on"] <= t <= plan["heavy_on"] + OFFLOAD_BOUND_S]
+                on = plan["heavy_on"]
+                ok = [t for t in promoted.get(u["addr"], []) if on <= t <= on + OFFLOAD_BOUND_S]
                 if not ok:
                     late.append("%s promoted at %s" % (u["addr"], promoted.get(u["addr"], "never")))
-        out.append(("heavy UEs offloaded within %.0f s of turning heavy" % OFFLOAD_BOUND_S, not late,
+        out.append(("heavy UEs offloaded within %.0f s (%d HK-IPG timeslots) of turning heavy"
+                    % (OFFLOAD_BOUND_S, OFFLOAD_BOUND_S / TIMESLOT_S), not late,
                     "; ".join(late) or "all heavy UEs"))
         demoted = {e["ue"] for e in events if e["kind"] == "DEMOTED"}
         back = [u["addr"] for u in plan["ues"] if u["heavy"] and u["addr"] not in demoted]
