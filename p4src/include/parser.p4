@@ -120,8 +120,16 @@ parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t me
     }
 
     state parse_gtpu_payload {
-        transition select(hdr.gtpu.msgtype, packet.lookahead<bit<4>>()) {
-            (GTPU_GPDU, 4): parse_inner_ipv4;
+        transition select(hdr.gtpu.msgtype) {
+            GTPU_GPDU: parse_gpdu;
+            default: accept;
+        }
+    }
+
+    // Only a G-PDU is looked into (an Echo Request may end right here).
+    state parse_gpdu {
+        transition select(packet.lookahead<bit<4>>()) {
+            4: parse_inner_ipv4;
             default: accept;
         }
     }

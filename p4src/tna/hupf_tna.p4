@@ -162,8 +162,14 @@ parser HupfIngressParser(packet_in pkt, out tna_headers_t hdr, out tna_metadata_
         transition accept;
     }
     state parse_gtpu_payload {
-        transition select(hdr.gtpu.msgtype, pkt.lookahead<bit<4>>()) {
-            (GTPU_GPDU, 4): parse_inner_ipv4;
+        transition select(hdr.gtpu.msgtype) {
+            GTPU_GPDU: parse_gpdu;
+            default: accept;
+        }
+    }
+    state parse_gpdu {
+        transition select(pkt.lookahead<bit<4>>()) {
+            4: parse_inner_ipv4;
             default: accept;
         }
     }
