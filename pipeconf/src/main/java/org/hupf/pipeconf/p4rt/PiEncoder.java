@@ -58,7 +58,7 @@ import java.math.BigInteger;
 /**
  * ONOS PI entities ↔ P4Runtime v1 messages, names resolved to ids through the P4Info.
  * Values are sent padded to their P4Info bit width (accepted by every P4Runtime server) and accepted
- * in any length back, as long as the value fits the width.
+ * in any length back, as long as the value fits the width; decoded values are padded to the width.
  */
 public final class PiEncoder {
 
@@ -267,17 +267,20 @@ public final class PiEncoder {
     }
 
     private PiFieldMatch piFieldMatch(int tableId, FieldMatch m) throws P4RuntimeException {
-        PiMatchFieldId id = PiMatchFieldId.of(p4info.memberName(tableId, m.getFieldId()));
+        String name = p4info.memberName(tableId, m.getFieldId());
+        PiMatchFieldId id = PiMatchFieldId.of(name);
+        int w = p4info.memberWidth(tableId, name);
         switch (m.getFieldMatchTypeCase()) {
             case EXACT:
-                return new PiExactFieldMatch(id, piBytes(m.getExact().getValue()));
+                return new PiExactFieldMatch(id, piBytes(m.getExact().getValue(), w, name));
             case LPM:
-                return new PiLpmFieldMatch(id, piBytes(m.getLpm().getValue()), m.getLpm().getPrefixLen());
+                return new PiLpmFieldMatch(id, piBytes(m.getLpm().getValue(), w, name), m.getLpm().getPrefixLen());
             case TERNARY:
-                return new PiTernaryFieldMatch(id, piBytes(m.getTernary().getValue()),
-                                               piBytes(m.getTernary().getMask()));
+                return new PiTernaryFieldMatch(id, piBytes(m.getTernary().getValue(), w, name),
+                                               piBytes(m.getTernary().getMask(), w, name));
             case RANGE:
-                return new PiRangeFieldMatch(id, piBytes(m.getRange().getLow()), piBytes(m.getRange().getHigh()));
+                return new PiRangeFieldMatch(id, piBytes(m.getRange().getLow(), w, name),
+                                             piBytes(m.getRange().getHigh(), w, name));
             default:
                 throw new P4RuntimeException("match type " + m.getFieldMatchTypeCase() + " is not supported");
         }
@@ -299,8 +302,9 @@ public final class PiEncoder {
     private PiAction piAction(Action a) throws P4RuntimeException {
         PiAction.Builder b = PiAction.builder().withId(PiActionId.of(p4info.name(a.getActionId())));
         for (Action.Param p : a.getParamsList()) {
-            b.withParameter(new PiActionParam(PiActionParamId.of(p4info.memberName(a.getActionId(), p.getParamId())),
-                                              piBytes(p.getValue())));
+            String name = p4info.memberName(a.getActionId(), p.getParamId());
+            b.withParameter(new PiActionParam(PiActionParamId.of(name),
+                                              piBytes(p.getValue(), p4info.memberWidth(a.getActionId(), name), name)));
         }
         return b.build();
     }
@@ -444,9 +448,9 @@ public final class PiEncoder {
         PiPacketOperation.Builder b = PiPacketOperation.builder().withType(PiPacketOperationType.PACKET_IN)
                 .withData(ImmutableByteSequence.copyFrom(in.getPayload().toByteArray()));
         for (PacketMetadata md : in.getMetadataList()) {
-            b.withMetadata(PiPacketMetadata.builder()
-                                   .withId(PiPacketMetadataId.of(p4info.memberName(hdr, md.getMetadataId())))
-                                   .withValue(piBytes(md.getValue())).build());
+            String name = p4info.memberName(hdr, md.getMetadataId());
+            b.withMetadata(PiPacketMetadata.builder().withId(PiPacketMetadataId.of(name))
+                                   .withValue(piBytes(md.getValue(), p4info.memberWidth(hdr, name), name)).build());
         }
         return b.build();
     }
@@ -474,7 +478,12 @@ public final class PiEncoder {
         return ByteString.copyFrom(out);
     }
 
-    private static ImmutableByteSequence piBytes(ByteString b) {
-        return ImmutableByteSequence.copyFrom(b.toByteArray());
+    /**
+     * Decodes a value to its width's byte length, as ONOS builds values: servers may answer with the
+     * canonical (shortest) form (P4Runtime §8.4).
+     */
+    private static ImmutableByteSequence piBytes(ByteString b, int width, String what) throws P4RuntimeException {
+        return ImmutableByteSequence.copyFrom(bytes(ImmutableByteSequence.copyFrom(b.toByteArray()), width, what)
+                                                      .toByteArray());
     }
 }

@@ -1,0 +1,55 @@
+package org.hupf.pipeconf.behaviour;
+
+import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.ClassifierModel;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.HupfDataplane;
+import org.hupf.pipeconf.upf.PiCodecException;
+import org.hupf.pipeconf.upf.PiTargetException;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.Collection;
+import java.util.List;
+
+import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UNSUPPORTED_OPERATION;
+
+/**
+ * {@link HupfDataplaneConfig} inside ONOS, through {@link OnosPiTarget}.
+ */
+public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements HupfDataplaneConfig {
+
+    private interface Call {
+        void run(HupfDataplane d) throws PiCodecException, PiTargetException;
+    }
+
+    private void run(String op, Call call) throws UpfProgrammableException {
+        OnosPiTarget target = piTarget(op);
+        try {
+            call.run(new HupfDataplane(pipeconf.pipelineModel(), target));
+        } catch (PiCodecException e) {
+            throw new UpfProgrammableException(op + ": " + e.getMessage(), UNSUPPORTED_OPERATION);
+        } catch (PiTargetException e) {
+            throw new UpfProgrammableException(op + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void configureHh(HhConfig config) throws UpfProgrammableException {
+        run("configureHh", d -> d.configureHh(config));
+    }
+
+    @Override
+    public void installClassifier(ClassifierModel model) throws UpfProgrammableException {
+        run("installClassifier", d -> d.installClassifier(model));
+    }
+
+    @Override
+    public void setBackendPorts(Collection<Long> ports) throws UpfProgrammableException {
+        run("setBackendPorts", d -> d.setBackendPorts(ports));
+    }
+
+    @Override
+    public void setBackends(int sliceId, List<Backend> backends) throws UpfProgrammableException {
+        run("setBackends", d -> d.setBackends(sliceId, backends));
+    }
+}

@@ -1,0 +1,120 @@
+package org.hupf.pipeconf.behaviour;
+
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.upf.PiTargetException;
+import org.hupf.pipeconf.upf.Pipelines;
+import org.hupf.pipeconf.upf.UpfEntities;
+import org.hupf.pipeconf.upf.UpfTranslator;
+import org.junit.Test;
+import org.onosproject.TestApplicationId;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.DefaultFlowEntry;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiTableEntry;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_APPLICATIONS;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Inside ONOS, UPF table entries live as flow rules: the conversion is lossless both ways and reads
+ * come from the flow rule service, filtered to the device and table.
+ */
+public class OnosPiTargetTest {
+
+    private static final DeviceId DEV = DeviceId.deviceId("device:hupf1");
+    private static final DeviceId OTHER = DeviceId.deviceId("device:hupf2");
+    private static final ApplicationId APP = new TestApplicationId("org.hupf.pipeconf");
+
+    private static List<PiTableEntry> entries(String profile) throws Exception {
+        UpfTranslator t = new UpfTranslator(Pipelines.model(profile));
+        List<PiTableEntry> out = new ArrayList<>();
+        for (UpfEntity e : UpfEntities.all()) {
+            for (PiEntity pi : t.toPi(e)) {
+                if (pi instanceof PiTableEntry) {
+                    out.add((PiTableEntry) pi);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    public void tableEntriesSurviveTheFlowRuleForm() throws Exception {
+        for (String profile : List.of("hw", "sw")) {
+            for (PiTableEntry e : entries(profile)) {
+                if (e.priority().orElse(0) > FlowRule.MAX_PRIORITY) {
+                    continue;
+                }
+                FlowRule r = OnosPiTarget.toFlowRule(e, DEV, APP);
+                assertEquals(DEV, r.deviceId());
+                assertEquals(e, OnosPiTarget.toTableEntry(r));
+            }
+        }
+    }
+
+    @Test
+    public void priorityBeyondOnosFlowRulesIsRefused() throws Exception {
+        PiTableEntry high = entries("hw").stream().filter(e -> e.priority().orElse(0) > FlowRule.MAX_PRIORITY)
+                .findFirst().orElseThrow();
+        try {
+            OnosPiTarget.toFlowRule(high, DEV, APP);
+            fail("accepted");
+        } catch (PiTargetException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("65535"));
+        }
+    }
+
+    /** Keeps what is applied, as the flow rule store would, for every device. */
+    private static final class StoringFlowRules extends FlowRuleServiceAdapter {
+        final List<FlowEntry> stored = new ArrayList<>();
+
+        @Override
+        public void applyFlowRules(FlowRule... rules) {
+            for (FlowRule r : rules) {
+                stored.add(new DefaultFlowEntry(r));
+            }
+        }
+
+        @Override
+        public void removeFlowRules(FlowRule... rules) {
+            for (FlowRule r : rules) {
+                stored.removeIf(e -> e.exactMatch(r));
+            }
+        }
+
+        @Override
+        public Iterable<FlowEntry> getFlowEntriesById(ApplicationId id) {
+            List<FlowEntry> out = new ArrayList<>();
+            stored.stream().filter(e -> e.appId() == id.id()).forEach(out::add);
+            return out;
+        }
+    }
+
+    @Test
+    public void writesGoToTheFlowRuleServiceAndReadsComeBackFiltered() throws Exception {
+        List<PiTableEntry> entries = new ArrayList<>(entries("hw"));
+        entries.removeIf(e -> e.priority().orElse(0) > FlowRule.MAX_PRIORITY);
+        StoringFlowRules flowRules = new StoringFlowRules();
+        OnosPiTarget target = new OnosPiTarget(DEV, APP, flowRules, null, 1, null);
+        new OnosPiTarget(OTHER, APP, flowRules, null, 1, null).write(entries);
+        target.write(entries);
+        assertEquals(2 * entries.size(), flowRules.stored.size());
+
+        List<PiTableEntry> expected = new ArrayList<>();
+        entries.stream().filter(e -> e.table().equals(HUPF_INGRESS_UPF_APPLICATIONS)).forEach(expected::add);
+        assertEquals(expected, new ArrayList<>(target.readTable(HUPF_INGRESS_UPF_APPLICATIONS)));
+
+        target.delete(expected);
+        assertTrue(target.readTable(HUPF_INGRESS_UPF_APPLICATIONS).isEmpty());
+        assertEquals(2 * entries.size() - expected.size(), flowRules.stored.size());
+    }
+}

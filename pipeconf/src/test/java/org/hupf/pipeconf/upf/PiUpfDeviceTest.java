@@ -1,0 +1,145 @@
+package org.hupf.pipeconf.upf;
+
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfMeter;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.pi.model.PiPipelineModel;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_UPF_POST_QOS_COUNTER;
+import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_PRE_QOS_COUNTER;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * {@link PiUpfDevice} on an in-memory P4Runtime-like target, for both profiles.
+ */
+@RunWith(Parameterized.class)
+public class PiUpfDeviceTest {
+
+    @Parameterized.Parameters(name = "{0}")
+    public static List<String> profiles() {
+        return List.of("hw", "sw");
+    }
+
+    private final PiPipelineModel model;
+    private final MemoryPiTarget target;
+    private final PiUpfDevice device;
+
+    public PiUpfDeviceTest(String profile) {
+        model = Pipelines.model(profile);
+        target = new MemoryPiTarget(model);
+        device = new PiUpfDevice(new UpfTranslator(model), target);
+    }
+
+    @Test
+    public void appliedEntitiesReadBackPerType() throws Exception {
+        for (UpfEntity e : UpfEntities.all()) {
+            device.apply(e);
+        }
+        UpfEntities.assertHoldsAll(device, "memory");
+    }
+
+    @Test
+    public void applyOverwritesByKeyAndDeleteRemoves() throws Exception {
+        UpfInterface a = UpfInterface.builder().setPrefix(Ip4Prefix.valueOf("10.0.0.0/8")).setCore().build();
+        UpfInterface b = UpfInterface.builder().setPrefix(Ip4Prefix.valueOf("10.0.0.0/8")).setCore().setSliceId(4)
+                .build();
+        device.apply(a);
+        device.apply(b);
+        assertEquals(List.of(b), new ArrayList<>(device.readAll(UpfEntityType.INTERFACE)));
+        device.delete(a);
+        assertTrue(device.readAll(UpfEntityType.INTERFACE).isEmpty());
+    }
+
+    @Test
+    public void tunnelPeerDeletionRemovesBothHalves() throws Exception {
+        UpfGtpTunnelPeer p = UpfGtpTunnelPeer.builder().withTunnelPeerId(9).withSrcAddr(UpfEntities.N3)
+                .withDstAddr(UpfEntities.GNB).build();
+        device.apply(p);
+        assertEquals(2, target.entries.size());
+        device.delete(p);
+        assertTrue(target.entries.isEmpty());
+    }
+
+    @Test
+    public void deletingAMeterResetsIt() throws Exception {
+        UpfMeter m = UpfMeter.builder().setApplication().setCellId(2).setPeakBand(1000, 1500).build();
+        device.apply(m);
+        device.delete(m);
+        assertTrue(device.readAll(UpfEntityType.APPLICATION_METER).contains(
+                UpfMeter.resetMeter(UpfMeter.Type.APPLICATION, 2)));
+    }
+
+    @Test
+    public void deleteAllEmptiesOneType() throws Exception {
+        for (UpfEntity e : UpfEntities.all()) {
+            device.apply(e);
+        }
+        device.deleteAll(UpfEntityType.TERMINATION_UPLINK);
+        device.deleteAll(UpfEntityType.TUNNEL_PEER);
+        assertTrue(device.readAll(UpfEntityType.TERMINATION_UPLINK).isEmpty());
+        assertTrue(device.readAll(UpfEntityType.TUNNEL_PEER).isEmpty());
+        assertEquals(2, device.readAll(UpfEntityType.TERMINATION_DOWNLINK).size());
+    }
+
+    @Test
+    public void countersReadByIndexAndInBulk() throws Exception {
+        target.setCounter(HUPF_INGRESS_UPF_PRE_QOS_COUNTER, 5, 10, 1000);
+        target.setCounter(HUPF_EGRESS_UPF_POST_QOS_COUNTER, 5, 9, 900);
+        assertEquals(UpfCounter.builder().withCellId(5).setIngress(10, 1000).setEgress(9, 900).build(),
+                     device.readCounter(5));
+        assertEquals(8, device.readCounters(8).size());
+        assertEquals(device.tableSize(UpfEntityType.COUNTER), device.readCounters(-1).size());
+    }
+
+    @Test
+    public void counterIndexOutOfRangeSaysSo() throws Exception {
+        long size = device.tableSize(UpfEntityType.COUNTER);
+        try {
+            device.readCounter((int) size);
+            fail("accepted");
+        } catch (UpfProgrammableException e) {
+            assertEquals(UpfProgrammableException.Type.COUNTER_INDEX_OUT_OF_RANGE, e.getType());
+        }
+    }
+
+    @Test
+    public void fullTableIsReportedWithTheTable() throws Exception {
+        long size = device.tableSize(UpfEntityType.INTERFACE);
+        for (int i = 0; i < size; i++) {
+            device.apply(UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(Ip4Address.valueOf(0x0A000000 + (i << 8)), 24))
+                                 .setCore().build());
+        }
+        try {
+            device.apply(UpfInterface.builder().setPrefix(Ip4Prefix.valueOf("172.16.0.0/12")).setCore().build());
+            fail("accepted beyond capacity");
+        } catch (UpfProgrammableException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("RESOURCE_EXHAUSTED"));
+            assertEquals(UpfProgrammableException.Type.TABLE_EXHAUSTED, e.getType());
+        }
+    }
+
+    @Test
+    public void inexpressibleEntityIsUnsupported() {
+        try {
+            device.apply(UpfMeter.builder().setSession().setCellId(0).setPeakBand(1, 1).build());
+            fail("accepted");
+        } catch (UpfProgrammableException e) {
+            assertEquals(UpfProgrammableException.Type.UNSUPPORTED_OPERATION, e.getType());
+            assertTrue(e.getMessage(), e.getMessage().contains("not metered"));
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package org.hupf.pipeconf.upf;
+
+import org.hupf.pipeconf.api.UpfApplication;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
+import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.api.UpfSessionUplink;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.hupf.pipeconf.p4rt.P4InfoIndex;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.net.pi.model.PiCounterId;
+import org.onosproject.net.pi.model.PiMeterId;
+import org.onosproject.net.pi.model.PiTableId;
+import org.onosproject.net.pi.runtime.PiCounterCell;
+import org.onosproject.net.pi.runtime.PiCounterCellId;
+import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiMeterCellConfig;
+import org.onosproject.net.pi.runtime.PiTableEntry;
+import p4.config.v1.P4InfoOuterClass;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_UPF_POST_QOS_COUNTER;
+import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_PRE_QOS_COUNTER;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Entity ↔ PI translation against the real committed P4Info of both profiles.
+ */
+@RunWith(Parameterized.class)
+public class UpfTranslatorTest {
+
+    @Parameterized.Parameters(name = "{0}")
+    public static List<String> profiles() {
+        return List.of("hw", "sw");
+    }
+
+    private final String profile;
+    private final UpfTranslator translator;
+
+    public UpfTranslatorTest(String profile) {
+        this.profile = profile;
+        this.translator = new UpfTranslator(Pipelines.model(profile));
+    }
+
+    @Test
+    public void everyEntityRoundTrips() throws Exception {
+        Set<UpfEntityType> covered = EnumSet.noneOf(UpfEntityType.class);
+        for (UpfEntity e : UpfEntities.all()) {
+            List<PiEntity> pi = translator.toPi(e);
+            UpfEntity back;
+            if (e instanceof UpfMeter) {
+                assertEquals(1, pi.size());
+                back = translator.fromMeterCell((PiMeterCellConfig) pi.get(0));
+            } else if (e instanceof UpfGtpTunnelPeer) {
+                assertEquals("ingress and egress entry", 2, pi.size());
+                back = translator.fromTableEntry((PiTableEntry) pi.get(1));
+            } else {
+                assertEquals(1, pi.size());
+                back = translator.fromTableEntry((PiTableEntry) pi.get(0));
+            }
+            assertEquals(profile + ": " + e, e, back);
+            covered.add(e.type());
+        }
+        assertEquals(EnumSet.complementOf(EnumSet.of(UpfEntityType.COUNTER)), covered);
+    }
+
+    @Test
+    public void countersJoinIngressAndEgressCells() throws Exception {
+        PiCounterCell ig = new PiCounterCell(PiCounterCellId.ofIndirect(HUPF_INGRESS_UPF_PRE_QOS_COUNTER, 12), 3, 300);
+        PiCounterCell eg = new PiCounterCell(PiCounterCellId.ofIndirect(HUPF_EGRESS_UPF_POST_QOS_COUNTER, 12), 2, 200);
+        UpfCounter c = translator.counter(ig, eg);
+        assertEquals(UpfCounter.builder().withCellId(12).setIngress(3, 300).setEgress(2, 200).build(), c);
+        try {
+            translator.counter(ig, new PiCounterCell(PiCounterCellId.ofIndirect(HUPF_EGRESS_UPF_POST_QOS_COUNTER, 13),
+                                                     0, 0));
+            fail("cells of different indexes joined");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage().contains("one index"));
+        }
+    }
+
+    /** Capacities are the P4Info's, read here with an independent (protobuf) parser. */
+    @Test
+    public void capacitiesComeFromTheP4Info() throws Exception {
+        P4InfoOuterClass.P4Info info = P4InfoIndex.parse(Pipelines.p4infoUrl(profile)).p4info();
+        for (UpfEntityType type : UpfEntityType.values()) {
+            Object id = UpfTranslator.piIds(type).get(0);
+            long expected;
+            if (id instanceof PiTableId) {
+                expected = info.getTablesList().stream()
+                        .filter(t -> t.getPreamble().getName().equals(((PiTableId) id).id()))
+                        .findFirst().orElseThrow().getSize();
+            } else if (id instanceof PiMeterId) {
+                expected = info.getMetersList().stream()
+                        .filter(m -> m.getPreamble().getName().equals(((PiMeterId) id).id()))
+                        .findFirst().orElseThrow().getSize();
+            } else {
+                expected = info.getCountersList().stream()
+                        .filter(c -> c.getPreamble().getName().equals(((PiCounterId) id).id()))
+                        .findFirst().orElseThrow().getSize();
+            }
+            assertTrue(type + " has no capacity", expected > 0);
+            assertEquals(profile + " " + type, expected, translator.capacity(type));
+        }
+    }
+
+    @Test
+    public void counterIndexBeyondTheCounterIsRefused() throws Exception {
+        long size = translator.capacity(UpfEntityType.COUNTER);
+        expectRefusal(UpfTerminationUplink.builder().withUeSessionId(UpfEntities.UE)
+                              .withCounterId((int) size).build(), "size " + size);
+    }
+
+    @Test
+    public void sessionMeterBeyondTheMeterIsRefused() throws Exception {
+        long size = translator.capacity(UpfEntityType.SESSION_METER);
+        expectRefusal(UpfSessionDownlink.builder().withUeAddress(UpfEntities.UE).withGtpTunnelPeerId(1)
+                              .withSessionMeterIdx((int) size).build(), "sessionMeterIdx");
+    }
+
+    @Test
+    public void forwardingUplinkSessionNeedsTheUeAddress() throws Exception {
+        expectRefusal(UpfSessionUplink.builder().setTunDstAddr(UpfEntities.N3).setTeid(5).build(),
+                      "anti-spoofing");
+    }
+
+    @Test
+    public void droppingSessionsCarryNoMeter() throws Exception {
+        expectRefusal(UpfSessionUplink.builder().setTunDstAddr(UpfEntities.N3).setTeid(5).needsDropping(true)
+                              .setSessionMeterIdx(3).build(), "no session meter");
+        expectRefusal(UpfTerminationDownlink.builder().withUeSessionId(UpfEntities.UE).withCounterId(1)
+                              .withTeid(9).needsDropping(true).build(), "no teid");
+    }
+
+    @Test
+    public void meterCellZeroIsTheUnmeteredCell() throws Exception {
+        expectRefusal(UpfMeter.builder().setSession().setCellId(0).setPeakBand(1000, 1500).build(), "not metered");
+    }
+
+    @Test
+    public void wildcardApplicationFieldsMustBeLeftUnset() throws Exception {
+        expectRefusal(UpfApplication.builder().withIp4Prefix(Ip4Prefix.valueOf("0.0.0.0/0")).withAppId(1).build(),
+                      "leave ipPrefix unset");
+        expectRefusal(UpfApplication.builder().withL4PortRange(0, 65535).withAppId(1).build(),
+                      "leave l4PortRange unset");
+        expectRefusal(UpfApplication.builder().withIpProto(6).withAppId(1).withPriority(Integer.MAX_VALUE).build(),
+                      "priority");
+    }
+
+    @Test
+    public void countersAreReadOnly() throws Exception {
+        expectRefusal(UpfCounter.builder().withCellId(1).build(), "read-only");
+    }
+
+    private void expectRefusal(UpfEntity e, String why) {
+        try {
+            translator.toPi(e);
+            fail(profile + ": accepted " + e);
+        } catch (PiCodecException ex) {
+            assertTrue(ex.getMessage(), ex.getMessage().contains(why));
+        }
+    }
+}
