@@ -7,6 +7,7 @@ import socket
 import subprocess
 import tempfile
 
+import hupf_p4const as C
 from p4rt import Client
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -57,6 +58,7 @@ class Device:
         self.profile = "hw" if target == "bmv2-hw" else "sw"
         self.bed = bed
         self.cpu_port = CPU_PORT[target]
+        self._cpu_clone_session = False
         self.log = tempfile.NamedTemporaryFile(prefix="hupf-%s-" % target, suffix=".log", delete=False)
         addr = "127.0.0.1:%d" % free_port()
         exe = binary(target)
@@ -86,6 +88,13 @@ class Device:
         self.client.set_pipeline(p4info, json_path if self.target.startswith("bmv2") else None)
         self.client.drain_packet_ins()
         self.bed.flush()
+
+    def cpu_clone_session(self):
+        """The clone session to the CPU port, created once per device: bmv2 keeps it across
+        pipeline pushes, and creating it again would add a second copy per clone."""
+        if not self._cpu_clone_session:
+            self.client.clone_session(C.CPU_CLONE_SESSION_ID, self.cpu_port)
+            self._cpu_clone_session = True
 
     def stop(self):
         if self.proc.poll() is None:

@@ -26,7 +26,7 @@ def hw(dut):
 
 def test_hkipg_registers_and_reports_match_the_model(hw):
     c = hw.client
-    c.clone_session(C.CPU_CLONE_SESSION_ID, hw.cpu_port)
+    hw.cpu_clone_session()
     H.backend_group(c, [U.PORT_BACKEND1])
     # Scaled to the pace of a test that reads the slot after every packet (a few ms).
     params = hkipg.HHParams(tau_th=20, ipg_init=60000, ipg_th=60000, decay_k=2000, timeslot_us=65536,

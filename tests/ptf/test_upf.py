@@ -212,7 +212,7 @@ def test_acl_drop_is_counted(upf):
 @pytest.mark.targets(*BMV2_TARGETS)
 def test_acl_copy_to_cpu_and_forward(upf):
     c = upf.client
-    c.clone_session(C.CPU_CLONE_SESSION_ID, upf.cpu_port)
+    upf.cpu_clone_session()
     c.insert(C.HUPF_INGRESS_ACL_ACL, {C.HDR_IP_PROTO: (1, 0xFF)}, C.HUPF_INGRESS_ACL_COPY_TO_CPU,
              priority=10)
     frame = Ether(src=U.GNB_MAC, dst=U.SWITCH_MAC) / user_packet("10.0.0.100", APP, proto="icmp")
