@@ -11,7 +11,8 @@ from hupf_tools.lab import run as lab
 
 REPO = lab.REPO
 LAB_TIMEOUT_S = 600
-UES, HEAVY, DURATION = 16, 2, 24
+# bmv2 forwards a few hundred packets per second on a shared 2-core machine: one heavy UE among 12.
+UES, HEAVY, DURATION = 12, 1, 24
 
 
 def missing(hybrid):
