@@ -56,12 +56,18 @@ def test_ranges_cover_the_whole_32_bit_space_without_overlap(windows):
     X, y, tr, _, names = windows
     tree = DecisionTreeClassifier(max_depth=6, random_state=0).fit(X[tr], y[tr])
     model = compiler.compile_tree(tree, names, {}, PARAMS)
+    cuts = compiler.cut_points(tree)
+    assert any(not cuts[f] for f in FEATURES) and any(cuts[f] for f in FEATURES)
     for f in FEATURES:
         entries = model["feature_tables"][f]
+        if not cuts[f]:
+            # Unused by the tree: no entry, the table's default code 0 (a full-range match is illegal).
+            assert entries == []
+            continue
         assert entries[0]["lo"] == 0 and entries[-1]["hi"] == MASK32
         assert all(b["lo"] == a["hi"] + 1 for a, b in zip(entries, entries[1:]))
         assert [e["code"] for e in entries] == list(range(len(entries)))
-    assert len(model["decision"]) == compiler.grid_size(compiler.cut_points(tree))
+    assert len(model["decision"]) == compiler.grid_size(cuts)
 
 
 def test_integer_cut_sends_equal_value_left():

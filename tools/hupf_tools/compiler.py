@@ -102,8 +102,10 @@ def compile_tree(tree, class_names, class_tc, params):
         "schema": SCHEMA,
         "params": {"window_us": params.window_us, "alpha_shift": params.alpha_shift},
         "features": list(FEATURES),
+        # A feature the tree never splits on needs no entry: the table's default code 0 covers it
+        # (and P4Runtime forbids a range match spanning the whole field: it must be a wildcard).
         "feature_tables": {f: [{"lo": lo, "hi": hi, "code": code} for code, (lo, hi) in enumerate(ranges[f])]
-                           for f in FEATURES},
+                           if cuts[f] else [] for f in FEATURES},
         "decision": [{"codes": list(cell), "class_id": int(p) + 1} for cell, p in zip(cells, pred)],
         "classes": classes,
     }
