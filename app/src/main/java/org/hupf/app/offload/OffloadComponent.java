@@ -4,12 +4,17 @@ import org.hupf.app.core.UpfDeviceSource;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.behaviour.HupfUpf;
+import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.packet.InboundPacket;
+import org.onosproject.net.packet.PacketContext;
+import org.onosproject.net.packet.PacketProcessor;
+import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.service.PiPipeconfService;
@@ -33,7 +38,8 @@ import java.util.function.Function;
 /**
  * The hybrid inside ONOS: finds the backend (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
  * org.hupf.tofino) among the available devices, and offers the session manager one device, the
- * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion.
+ * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion;
+ * hands the switch's HH_REPORT packet-ins to the offload manager.
  */
 @Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
 public class OffloadComponent implements UpfDeviceSource, OffloadService {
@@ -47,6 +53,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PiPipeconfService pipeconfService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PacketService packetService;
 
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
@@ -64,6 +73,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private final DeviceListener listener = this::onDeviceEvent;
+    private final PacketProcessor processor = this::onPacket;
     private ScheduledExecutorService executor;
     private volatile Hybrid current;
 
@@ -71,6 +81,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
         deviceService.addListener(listener);
+        packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
         log.info("Started");
@@ -78,6 +89,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     @Deactivate
     protected void deactivate() {
+        packetService.removeProcessor(processor);
         deviceService.removeListener(listener);
         executor.shutdownNow();
         current = null;
@@ -86,6 +98,33 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     private void onDeviceEvent(DeviceEvent event) {
         executor.execute(this::rebuild);
+    }
+
+    /**
+     * Returns the UE an HH_REPORT packet-in of the hupf interpreter names (flow key in UE-address mode).
+     *
+     * @param pkt inbound packet
+     * @return the UE, empty for other packet-ins or a reason the contract does not define
+     */
+    static Optional<Ip4Address> reportedUe(InboundPacket pkt) {
+        try {
+            return HupfPacketIn.of(pkt).flatMap(HupfPacketIn::hhReport)
+                    .map(r -> Ip4Address.valueOf((int) r.flowKey()));
+        } catch (IllegalArgumentException e) {
+            log.debug("Ignoring a packet-in: {}", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private void onPacket(PacketContext ctx) {
+        Hybrid h = current;
+        if (h == null || !ctx.inPacket().receivedFrom().deviceId().equals(h.switchId)) {
+            return;
+        }
+        reportedUe(ctx.inPacket()).ifPresent(ue -> {
+            h.manager.onHeavyHitter(ue);
+            ctx.block();
+        });
     }
 
     /**

@@ -3,16 +3,25 @@ package org.hupf.app.offload;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.behaviour.HupfUpf;
 import org.junit.Test;
+import org.onlab.packet.Ethernet;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.packet.DefaultInboundPacket;
+import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.pi.model.PiPipeconfId;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import static org.easymock.EasyMock.createMock;
+import static org.hupf.pipeconf.HupfConstants.PKTIN_ACL_PUNT;
+import static org.hupf.pipeconf.HupfConstants.PKTIN_HH_REPORT;
 import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
@@ -43,5 +52,20 @@ public class OffloadComponentTest {
                                            Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO)));
         assertEquals(Optional.empty(), OffloadComponent.pick(List.of(device("device:x", true)), id -> Optional.empty(),
                                                              Set.of(HupfPipeconfIds.BACKEND)));
+    }
+
+    private static InboundPacket packetIn(long reason, byte[] payload) {
+        return new DefaultInboundPacket(new ConnectPoint(DeviceId.deviceId("device:s1"), PortNumber.portNumber(1)),
+                                        new Ethernet(), ByteBuffer.wrap(payload), Optional.of(reason));
+    }
+
+    @Test
+    public void anHhReportPacketInNamesItsUeOthersNone() {
+        byte[] report = ByteBuffer.allocate(12 + 14).putInt(Ip4Address.valueOf("10.250.0.7").toInt()).array();
+        assertEquals(Optional.of(Ip4Address.valueOf("10.250.0.7")),
+                     OffloadComponent.reportedUe(packetIn(PKTIN_HH_REPORT, report)));
+        assertEquals(Optional.empty(), OffloadComponent.reportedUe(packetIn(PKTIN_ACL_PUNT, report)));
+        assertEquals("an undefined reason is ignored", Optional.empty(),
+                     OffloadComponent.reportedUe(packetIn(99, report)));
     }
 }
