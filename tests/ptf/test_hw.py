@@ -8,6 +8,7 @@ from scapy.layers.l2 import Ether
 import hupf_p4const as C
 import hw_setup as H
 import upf_setup as U
+from hupf_tools.model import hkipg
 from hupf_tools.model.features import CodeTables, Packet, slot_index
 from packets import int2ip, ip2int, user_packet
 from ptfutil import DropDelta, expect_frame, expect_no_frame
@@ -98,18 +99,21 @@ def _hh_reports(c, timeout=0.5):
             reports.append((payload, md))
 
 
-def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw):
+@pytest.mark.parametrize("key_mode", [hkipg.KEY_UE_ADDR, hkipg.KEY_5TUPLE], ids=["ue_key", "5tuple_key"])
+def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw, key_mode):
     c = hw.client
     hw.cpu_clone_session()
     H.backend_group(c, [U.PORT_BACKEND1])
     # 16.384 ms timeslots; an EWMA IPG up to 4 ms earns tau 10 per timeslot; 30 is heavy.
     # alpha = 15/16 keeps a scheduling hiccup of the sender from ending the episode.
     H.hh_params(c, tau_th=30, ipg_init=20000, ipg_th=20000, decay_k=100, timeslot_us=16384,
-                alpha_shift=4)
+                alpha_shift=4, key_mode=key_mode)
     H.tau_entries(c, [(0, 4000, 10)])
     heavy = U.Ue("172.16.5.1", 1, 2, 80)
     mice = [U.Ue("172.16.6.%d" % i, 1, 2, 80) for i in range(1, 6)]
     heavy_frame = downlink_frame(heavy)
+    heavy_key = hkipg.flow_key(hkipg.HHParams(key_mode=key_mode), ip2int(heavy.addr), ip2int(APP), 4000,
+                               80, 17)
 
     def burst(n):
         for i in range(n):
@@ -124,7 +128,7 @@ def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw):
     assert len(first) == 1, "expected one HH report, got %s" % [p[:12].hex() for p, _ in first]
     payload, md = first[0]
     assert md[C.PKT_META_INGRESS_PORT] == U.PORT_CORE
-    assert int.from_bytes(payload[0:4], "big") == ip2int(heavy.addr)
+    assert int.from_bytes(payload[0:4], "big") == heavy_key
     assert int.from_bytes(payload[8:10], "big") >= 30                 # tau that crossed tau_th
     assert payload[10] == C.HH_FLAG_BACKEND                           # no hw session: on a backend
     assert payload[12:] == bytes(heavy_frame)[:64]                    # report + first 64 bytes
@@ -135,7 +139,7 @@ def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw):
     assert _hh_reports(c, 0.2) == []
     burst(300)
     second = _hh_reports(c)
-    assert [int.from_bytes(p[0:4], "big") for p, _ in second] == [ip2int(heavy.addr)]
+    assert [int.from_bytes(p[0:4], "big") for p, _ in second] == [heavy_key]
 
 
 def test_classifier_class_sets_traffic_class_and_queue(hw):
