@@ -6,13 +6,15 @@ SUITE := tools/run_suite.sh
 export P4C BMV2
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-integration bench lab clean onos-install netcfg
+        test-pfcp test-identification test-integration bench train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
 	@echo "make test              run every test suite and print a summary per suite"
-	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-integration   one suite"
+	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration"
+	@echo "                       one suite"
+	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
@@ -35,7 +37,7 @@ build: oar backend
 # Every suite runs even when an earlier one failed; the exit status says whether all passed.
 test: setup
 	@rm -f reports/summary.txt; rc=0; \
-	for s in java build p4 backend pfcp integration; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
+	for s in java build p4 backend pfcp identification integration; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
 	echo "== hupf test summary =="; cat reports/summary.txt; exit $$rc
 
 test-java: setup
@@ -54,12 +56,19 @@ test-backend: setup
 test-pfcp: setup
 	@$(SUITE) pfcp $(PY) -m pytest tests/pfcp
 
+test-identification: setup
+	@$(SUITE) identification $(MAKE) -s -C tools/hupf_tools test
+
 test-integration: setup
 	@$(SUITE) integration $(PY) -m pytest tests/integration
 
+# Trains the MATADOR classifier on a generated dataset: model, report and plot in reports/classifier/.
+train: setup
+	$(MAKE) -C tools/hupf_tools train
+
 bench: setup backend
 	$(MAKE) -C backend bench
-	PYTHONPATH=tools nice $(PY) -m hupf_tools.hheval --seed 1 --jobs 2 --out reports/hkipg --plot docs/hkipg_accuracy.png
+	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
 
