@@ -39,6 +39,8 @@ echo "lab: building the backend, the pipeconf and the app (runner classpath)"
 nice make -s -C backend >/dev/null
 build_java
 
-# Whatever happens (Ctrl-C, a failure before the lab's own teardown), leave no topology behind.
+# Whatever happens (Ctrl-C, a failure before the lab's own teardown), leave no topology behind;
+# the tag keeps this run's names apart from other labs on the machine.
+export HUPF_LAB_TAG=$$
 trap 'PYTHONPATH=tools "$PY" -m hupf_tools.lab.run --cleanup >/dev/null 2>&1 || true' EXIT
 PYTHONPATH=tools "$PY" -m hupf_tools.lab.run "$@"

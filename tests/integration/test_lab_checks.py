@@ -54,3 +54,12 @@ def test_a_late_or_missing_promotion_and_no_demotion_fail_in_hybrid_only():
 def test_a_session_left_on_a_target_fails_deletion():
     left = dict(GONE, **{"10.250.0.2": {"backend": False, "switch": True}})
     assert failed(deleted=left) == ["sessions deleted over PFCP are gone from both targets"]
+
+
+def test_loss_beyond_what_the_path_tolerates_fails():
+    lossy = [{"rx": {"1": {"pkts": 80}, "2": {"pkts": 10}}, "bad": {}}]
+    delivery = "every UE's packets arrive, correctly encapsulated/decapsulated"
+    assert delivery in failed(rx=lossy, hybrid=False)
+    assert delivery not in failed(rx=lossy, hybrid=True)
+    worse = [{"rx": {"1": {"pkts": 70}, "2": {"pkts": 10}}, "bad": {}}]
+    assert delivery in failed(rx=worse, hybrid=True)

@@ -11,7 +11,8 @@ import pytest
 from hupf_tools.lab import scenario
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NS = ("hupftA", "hupftB")
+NS = ("hupftA%d" % os.getpid(), "hupftB%d" % os.getpid())
+IFS = ("htA%d" % (os.getpid() % 100000), "htB%d" % (os.getpid() % 100000))
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="integration traffic: needs root (netns, raw sockets)")
 
@@ -25,9 +26,8 @@ def wire():
     for ns in NS:
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         sh("ip", "netns", "add", ns)
-    sh("ip", "link", "add", "hupfta", "type", "veth", "peer", "name", "hupftb")
-    for ns, ifname in zip(NS, ("hupfta", "hupftb")):
-        sh("ip", "link", "set", ifname, "netns", ns)
+    sh("ip", "link", "add", IFS[0], "netns", NS[0], "type", "veth", "peer", "name", IFS[1], "netns", NS[1])
+    for ns, ifname in zip(NS, IFS):
         sh("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % ifname)
         sh("ip", "netns", "exec", ns, "ip", "link", "set", ifname, "up")
     yield
@@ -50,8 +50,8 @@ def test_paced_uplink_arrives_flagged_as_never_decapsulated(wire, tmp_path):
     with open(path, "w") as f:
         json.dump(plan, f)
     rx_path, tx_path = str(tmp_path / "rx.json"), str(tmp_path / "tx.json")
-    rx = traffic("recv", NS[1], "hupftb", "dn", path, rx_path)
-    tx = traffic("send", NS[0], "hupfta", "gnb", path, tx_path)
+    rx = traffic("recv", NS[1], IFS[1], "dn", path, rx_path)
+    tx = traffic("send", NS[0], IFS[0], "gnb", path, tx_path)
     assert tx.wait(timeout=20) == 0
     time.sleep(0.5)
     rx.terminate()

@@ -40,6 +40,11 @@ def say(msg):
     print("lab: " + msg, flush=True)
 
 
+def lab_tag():
+    """This run's tag in every topology name: tools/lab.sh's pid (its exit trap cleans up by it), else ours."""
+    return int(os.environ.get("HUPF_LAB_TAG", os.getpid())) % (topo.MAX_TAG + 1)
+
+
 def bmv2_binary():
     return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
 
@@ -175,7 +180,7 @@ def run(args):
                            heavy_on_s=args.duration * 0.15, heavy_off_s=args.duration * 0.55, seed=args.seed)
     workdir = tempfile.mkdtemp(prefix="hupf-lab-")
     say("%s lab, %d UEs (%d heavy), %.0f s; logs in %s" % (mode, sc.ues, sc.heavy, sc.duration_s, workdir))
-    t = topo.Topology(hybrid)
+    t = topo.Topology(hybrid, lab_tag())
     procs = Procs(workdir)
     try:
         t.up()
@@ -217,10 +222,10 @@ def run(args):
         py = [sys.executable, "-m", "hupf_tools.lab.traffic"]
         for side in ("gnb", "dn"):
             procs.start("recv-" + side, py + ["recv", "--plan", plan_path, "--side", side, "--iface",
-                                              topo.HOST_IF[side], "--stats", stats["rx-" + side]], topo.ns_of(side))
+                                              topo.HOST_IF[side], "--stats", stats["rx-" + side]], t.ns(side))
         for side in ("gnb", "dn"):
             procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
-                                              topo.HOST_IF[side], "--stats", stats["tx-" + side]], topo.ns_of(side))
+                                              topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))
         live(plan, mode, cfg["status"], stats, procs)
         time.sleep(1.5)  # in-flight packets, then the receivers' final counts
         final = read_json(cfg["status"])
@@ -281,7 +286,7 @@ def main(argv=None):
     ap.add_argument("--cleanup", action="store_true", help="only remove a previous lab's topology")
     args = ap.parse_args(argv)
     if args.cleanup:
-        topo.Topology.cleanup()
+        topo.Topology(False, lab_tag()).cleanup()
         return 0
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:

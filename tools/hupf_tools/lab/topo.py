@@ -2,15 +2,16 @@
 
 Hosts are namespaces without IP addresses (the lab's traffic is raw frames: no ARP, no ICMP
 replies that would leak into the UPF). Switch and backend ports stay in the root namespace.
+Every name carries the run's tag, so labs (and test runs) on one machine do not collide.
 
-    backend-only:  hupf-gnb[gnb0] -- hupfb1 [backend port 1]   [backend port 2] hupfb2 -- hupf-dn[dn0]
-    hybrid:        hupf-gnb[gnb0] -- hupfs1 [switch 1]   [switch 2] hupfs2 -- hupf-dn[dn0]
-                                           [switch 3] hupfs3 -- hupfb1 [backend port 1]
+    backend-only:  hupf-gnb-T[gnb0] -- hbT-1 [backend port 1]   [backend port 2] hbT-2 -- hupf-dn-T[dn0]
+    hybrid:        hupf-gnb-T[gnb0] -- hsT-1 [switch 1]   [switch 2] hsT-2 -- hupf-dn-T[dn0]
+                                             [switch 3] hsT-3 -- hbT-1 [backend port 1]
 """
 import subprocess
 
-GNB_NS, DN_NS = "hupf-gnb", "hupf-dn"
 HOST_IF = {"gnb": "gnb0", "dn": "dn0"}
+MAX_TAG = 9_999_999  # interface names stay within 15 characters
 
 
 class TopologyError(RuntimeError):
@@ -24,34 +25,38 @@ def sh(*cmd, check=True):
     return res.stdout.strip()
 
 
-def ns_of(host):
-    return GNB_NS if host == "gnb" else DN_NS
-
-
 class Topology:
-    def __init__(self, hybrid):
+    def __init__(self, hybrid, tag):
+        if not 0 <= int(tag) <= MAX_TAG:
+            raise ValueError("lab tag must be in 0..%d, got %r" % (MAX_TAG, tag))
         self.hybrid = hybrid
+        self.tag = int(tag)
+        sw, bk = "hs%d-" % self.tag, "hb%d-" % self.tag
+        self.namespaces = {"gnb": "hupf-gnb-%d" % self.tag, "dn": "hupf-dn-%d" % self.tag}
         if hybrid:
-            self.links = [("gnb", "hupfs1"), ("dn", "hupfs2"), (None, "hupfs3", "hupfb1")]
-            self.switch_ports = {1: "hupfs1", 2: "hupfs2", 3: "hupfs3"}
-            self.backend_ports = {1: "hupfb1"}
+            self.links = [("gnb", sw + "1"), ("dn", sw + "2"), (None, sw + "3", bk + "1")]
+            self.switch_ports = {1: sw + "1", 2: sw + "2", 3: sw + "3"}
+            self.backend_ports = {1: bk + "1"}
         else:
-            self.links = [("gnb", "hupfb1"), ("dn", "hupfb2")]
+            self.links = [("gnb", bk + "1"), ("dn", bk + "2")]
             self.switch_ports = {}
-            self.backend_ports = {1: "hupfb1", 2: "hupfb2"}
+            self.backend_ports = {1: bk + "1", 2: bk + "2"}
 
-    @staticmethod
-    def cleanup():
-        """Removes what a previous lab left behind (namespaces and root-side veths)."""
-        for ns in (GNB_NS, DN_NS):
+    def ns(self, host):
+        return self.namespaces[host]
+
+    def cleanup(self):
+        """Removes what a run with this tag left behind (namespaces and root-side veths)."""
+        for ns in self.namespaces.values():
             sh("ip", "netns", "del", ns, check=False)
-        for ifname in ("hupfs1", "hupfs2", "hupfs3", "hupfb1", "hupfb2"):
-            sh("ip", "link", "del", ifname, check=False)
+        for prefix in ("hs", "hb"):
+            for port in (1, 2, 3):
+                sh("ip", "link", "del", "%s%d-%d" % (prefix, self.tag, port), check=False)
 
     def up(self):
         self.cleanup()
         try:
-            for ns in (GNB_NS, DN_NS):
+            for ns in self.namespaces.values():
                 sh("ip", "netns", "add", ns)
                 sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
             for link in self.links:
@@ -62,9 +67,9 @@ class Topology:
                         self._root_if_up(ifname)
                     continue
                 host, root_if = link
-                ns, host_if = ns_of(host), HOST_IF[host]
-                sh("ip", "link", "add", root_if, "type", "veth", "peer", "name", host_if)
-                sh("ip", "link", "set", host_if, "netns", ns)
+                ns, host_if = self.ns(host), HOST_IF[host]
+                # The host end is born in its namespace: gnb0/dn0 never exist in the shared root.
+                sh("ip", "link", "add", root_if, "type", "veth", "peer", "name", host_if, "netns", ns)
                 self._root_if_up(root_if)
                 sh("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % host_if)
                 sh("ip", "netns", "exec", ns, "ip", "link", "set", host_if, "arp", "off", "mtu", "9000", "up")
@@ -79,10 +84,9 @@ class Topology:
         # veth drops frames with a bad checksum when it thinks it offloads them: compute in software.
         sh("ethtool", "-K", ifname, "tx", "off", check=False)
 
-    @staticmethod
-    def mac(ifname, host=None):
+    def mac(self, ifname, host=None):
         cmd = ("cat", "/sys/class/net/%s/address" % ifname)
-        return sh("ip", "netns", "exec", ns_of(host), *cmd) if host else sh(*cmd)
+        return sh("ip", "netns", "exec", self.ns(host), *cmd) if host else sh(*cmd)
 
     def addresses(self):
         """MACs the plan and the runner need: each host's own, and the port it is attached to."""
@@ -91,10 +95,8 @@ class Topology:
         net = {"gnb_mac": self.mac("gnb0", "gnb"), "dn_mac": self.mac("dn0", "dn"),
                "gnb_peer_mac": self.mac(gnb_peer), "dn_peer_mac": self.mac(dn_peer)}
         if self.hybrid:
-            net["switch_backend_mac"] = self.mac("hupfs3")
-            net["backend_mac"] = self.mac("hupfb1")
-        else:
-            net["backend_dn_mac"] = self.mac("hupfb2")
+            net["switch_backend_mac"] = self.mac(self.switch_ports[3])
+            net["backend_mac"] = self.mac(self.backend_ports[1])
         return net
 
     def down(self):
