@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from hupf_tools.lab import scenario, summary, topo, view
-from hupf_tools.lab.smf import Smf
+from hupf_tools.lab.smf import LabSmfError, Smf
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
@@ -291,7 +291,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         return run(args)
-    except LabError as e:
+    except (LabError, LabSmfError) as e:
         print("lab: FAILED: %s" % e, file=sys.stderr, flush=True)
         return 2
     except KeyboardInterrupt:

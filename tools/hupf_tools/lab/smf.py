@@ -12,6 +12,7 @@ import smf as emulator  # noqa: E402
 
 CAUSE_ACCEPTED = 1
 GONE_TIMEOUT_S = 5.0
+N1 = 3  # attempts per request (TS 29.244 T1/N1: the same sequence number, answered from the UPF's cache)
 
 
 class LabSmfError(RuntimeError):
@@ -25,18 +26,27 @@ class Smf:
     def close(self):
         self.em.close()
 
+    def request(self, spec):
+        for attempt in range(N1):
+            try:
+                return self.em.request(spec)
+            except AssertionError:
+                if attempt == N1 - 1:
+                    raise LabSmfError("no PFCP response to message type %d seq %d after %d attempts"
+                                      % (spec["type"], spec["seq"], N1)) from None
+
     def establish(self, plan):
         """Associates, then establishes every UE's session (uplink F-TEID chosen by the UPF, downlink
         forwarding to the gNB). Records each UE's UP SEID and uplink TEID in the plan; returns how many
         were accepted."""
-        resp, _ = self.em.request(self.em.association_setup())
+        resp, _ = self.request(self.em.association_setup())
         if emulator.cause(resp) != CAUSE_ACCEPTED:
             raise LabSmfError("PFCP association refused, cause %s" % emulator.cause(resp))
         ok = 0
         for u in plan["ues"]:
             spec = self.em.establishment(u["idx"], u["addr"], dl_far_action=emulator.FORW, gnb=plan["gnb"],
                                          gnb_teid=u["dl_teid"], urr=False)
-            resp, _ = self.em.request(spec)
+            resp, _ = self.request(spec)
             if emulator.cause(resp) != CAUSE_ACCEPTED:
                 u["ul_teid"] = None
                 continue
@@ -56,7 +66,7 @@ class Smf:
         for u in plan["ues"]:
             if u.get("up_seid") is None:
                 continue
-            resp, _ = self.em.request(self.em.deletion(u["up_seid"]))
+            resp, _ = self.request(self.em.deletion(u["up_seid"]))
             if emulator.cause(resp) == CAUSE_ACCEPTED:
                 deleted.append(u["addr"])
         deadline = time.time() + GONE_TIMEOUT_S
