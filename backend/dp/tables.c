@@ -434,6 +434,11 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 	if (cfg) {
 		struct rte_meter_trtcm_params prm = { .cir = cfg->cir, .pir = cfg->pir,
 						      .cbs = cfg->cburst, .pbs = cfg->pburst };
+		/* An empty committed band (a QER with an MBR and no GBR) is valid P4Runtime: every packet
+		 * within the peak rate is yellow. rte_meter refuses zero rates and bursts, and a one-byte
+		 * band gives the same colours, since no packet fits in one byte. */
+		if (prm.cir == 0 && prm.cbs == 0 && prm.pir > 0)
+			prm.cir = prm.cbs = 1;
 		struct meter_state ms;
 		if (cfg->pir < cfg->cir || rte_meter_trtcm_profile_config(&ms.prof, &prm) ||
 		    rte_meter_trtcm_config(&ms.rt, &ms.prof))

@@ -388,6 +388,11 @@ static void test_meter_red(void **st)
 	assert_true(run_bytes(b, un, 1).fwd);
 	assert_int_equal(dp_ul_session(DP_MODIFY, N3, 0x1234, SESS_FWD, UE, 0), 0);
 	n = dl_frame(b, UE);
+	/* Peak band only (MBR without GBR): the peak rate alone decides what is red. */
+	struct dp_meter_cfg peak_only = { 0, 0, 1000, 200 };
+	assert_int_equal(dp_meter_set(METER_SESSION, 3, &peak_only), 0);
+	assert_true(run_bytes(b, n, 2).fwd);
+	expect_drop(b, n, 2, DROP_METER_RED);
 	assert_int_equal(dp_meter_set(METER_SESSION, 3, NULL), 0);
 	assert_true(run_bytes(b, n, 2).fwd);
 	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 0), 0);
