@@ -5,9 +5,17 @@ writes. Every emitted frame, its port and every drop-reason counter must be iden
 Needs root, simple_switch_grpc (BMV2 or PATH), hupf-backend (HUPF_BACKEND or PATH) and the
 committed P4 artifacts; otherwise the module skips with one line saying what is missing.
 IPv4 options are left out of the mix on purpose: the P4 parser does not parse them
-(backend/README.md lists where the backend is stricter)."""
+(backend/README.md lists where the backend is stricter).
+
+A case's outputs are collected up to a barrier, not for a fixed time: after the case frame,
+a marker frame per port is sent on the same ingress port, routed to that port. Both devices
+keep the order of one ingress port through the pipeline to one egress queue (bmv2: one
+ingress thread, one FIFO per egress port and priority, tc 0 for all; the backend: one lcore,
+bursts transmitted in order), so a port's outputs for the case are exactly the frames before
+its marker, however slowly a loaded machine runs the device."""
 import os
 import struct
+import time
 
 import pytest
 
@@ -20,7 +28,7 @@ def _missing():
     if os.geteuid() != 0:
         return "needs root (network namespace, veth)"
     if not T.binary("bmv2-sw"):
-        return "simple_switch_grpc not found (set BMV2=...)"
+        return "simple_switch_grpc not found (set BMV2=... or put it on PATH)"
     if not T.binary("backend"):
         return "hupf-backend not found (set HUPF_BACKEND=backend/build/hupf-backend)"
     if not os.path.exists(T.artifacts("sw")[0]):
@@ -30,19 +38,22 @@ def _missing():
 
 MISSING = _missing()
 if MISSING:
-    pytest.skip("SKIPPED differential bmv2-sw vs backend: " + MISSING, allow_module_level=True)
+    pytest.skip("differential bmv2-sw vs backend: " + MISSING, allow_module_level=True)
 
 from scapy.layers.inet import IP, UDP  # noqa: E402
 from scapy.layers.l2 import ARP, Dot1Q, Ether  # noqa: E402
 
 import hupf_p4const as C  # noqa: E402
 import upf_setup as U  # noqa: E402
-from dataplane import TestBed  # noqa: E402
+import dataplane  # noqa: E402  (a module: pytest would try to collect a TestBed name)
 from packets import echo_request, gpdu_header, gtpu, ip2int, raw_gtpu, user_packet  # noqa: E402
 
 UE1 = U.Ue("172.16.0.1", teid_ul=0x100, teid_dl=0x200, ctr=10)
 UE2 = U.Ue("172.16.0.2", teid_ul=0x101, teid_dl=0x201, ctr=20)
 APP = "8.8.8.8"
+MARKER_NET = "192.0.2.%d"   # TEST-NET-1: 192.0.2.<port>/32 is routed to <port>
+MARKER_SRC = "192.0.2.250"
+MARKER_TIMEOUT = 10.0        # seconds; a marker is forwarded by every device, even slow ones
 
 
 def _ul(inner, teid=UE1.teid_ul, qfi=None):
@@ -93,6 +104,42 @@ def mix():
     ]
 
 
+def _marker(port, seq):
+    return bytes(Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) /
+                 IP(src=MARKER_SRC, dst=MARKER_NET % port, id=seq & 0xFFFF, ttl=64) /
+                 UDP(sport=9, dport=9) / (b"hupf-diff-marker %d" % seq))
+
+
+def _is_marker(frame, port, seq):
+    """The marker to `port` as the device forwards it (MACs rewritten, TTL decremented)."""
+    try:
+        pkt = Ether(frame)
+    except Exception:
+        return False
+    return (IP in pkt and pkt[IP].src == MARKER_SRC and pkt[IP].dst == MARKER_NET % port
+            and pkt[IP].id == seq & 0xFFFF and bytes(pkt[UDP].payload) == b"hupf-diff-marker %d" % seq)
+
+
+def capture(bed, ingress, frame, seq):
+    """Send one case frame, then the markers; per port, the frames emitted before its marker."""
+    bed.flush()
+    bed.send(ingress, frame)
+    for p in bed.ports:
+        bed.send(ingress, _marker(p, seq))
+    out = {}
+    for p in bed.ports:
+        frames, deadline = [], time.monotonic() + MARKER_TIMEOUT
+        while True:
+            f = bed.recv(p, max(0.0, deadline - time.monotonic()))
+            assert f is not None, "marker %d to port %d not forwarded within %.0f s" % (
+                seq, p, MARKER_TIMEOUT)
+            if _is_marker(f, p, seq):
+                break
+            frames.append(bytes(f))
+        out[p] = frames
+    return out
+
+
 def observe(target, bed):
     """Per case, the frames each port emitted; then the drop-reason counters."""
     dev = T.Device(target, bed)
@@ -106,11 +153,9 @@ def observe(target, bed):
                  C.HUPF_INGRESS_UPF_SET_UPLINK_SESSION_DROP)
         c.insert(C.HUPF_INGRESS_UPF_DOWNLINK_SESSIONS, {C.HDR_UE_ADDR: ip2int(UE2.addr)},
                  C.HUPF_INGRESS_UPF_SET_DOWNLINK_SESSION_DROP)
-        outputs = []
-        for _, port, frame in mix():
-            bed.flush()
-            bed.send(port, frame)
-            outputs.append({p: [bytes(f) for f in bed.recv_all(p, 0.3)] for p in bed.ports})
+        for p in bed.ports:
+            U.route(c, MARKER_NET % p, 32, p, U.DN_MAC)
+        outputs = [capture(bed, port, frame, seq) for seq, (_, port, frame) in enumerate(mix(), 1)]
         drops = [c.counter(C.HUPF_INGRESS_UPF_DROP_REASONS, r)[0] for r in range(C.DROP_REASONS_SIZE)]
         counters = [c.counter(name, idx) for name in (C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER,
                                                       C.HUPF_EGRESS_UPF_POST_QOS_COUNTER)
@@ -121,7 +166,7 @@ def observe(target, bed):
 
 
 def test_backend_matches_bmv2_sw():
-    bed = TestBed(4, tag="hd%d" % (os.getpid() % 10000))
+    bed = dataplane.TestBed(4, tag="hd%d" % (os.getpid() % 10000))
     try:
         ref = observe("bmv2-sw", bed)
         got = observe("backend", bed)
