@@ -121,6 +121,7 @@ struct dp_boot {
 	unsigned mbufs;             /* mbufs in the pool */
 	unsigned mem_mb;            /* EAL memory (no hugepages) */
 	char extra_eal[256];        /* appended to the EAL arguments, space separated */
+	unsigned idle_sleep_us;     /* an idle lcore sleeps this long between polls; 0: busy-poll always */
 };
 
 /* Initialises EAL, ports and lcores and starts forwarding (drops until a pipeline is set). */

@@ -13,6 +13,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
 #include <rte_hash_crc.h>
@@ -21,6 +22,8 @@
 
 #define BURST 32
 #define RING_SZ 4096
+/* Empty polls in a row before an lcore with idle_sleep_us naps. */
+#define IDLE_POLLS 256
 
 static struct {
 	unsigned nports;
@@ -32,6 +35,7 @@ static struct {
 	struct rte_ring *to_worker[DP_MAX_WORKERS];
 	struct rte_ring *pkt_in, *pkt_out;
 	volatile int stop;
+	unsigned idle_sleep_us;
 	uint64_t to_cpu, to_cpu_dropped, pkt_out_n, no_pipeline;
 	unsigned lcore_of[DP_MAX_WORKERS];
 } io;
@@ -108,14 +112,17 @@ static int worker_main(void *arg)
 {
 	unsigned slot = (unsigned)(uintptr_t)arg, nw = g_dp.nworkers;
 	struct rte_mbuf *m[BURST];
+	unsigned idle = 0;
 	rte_rcu_qsbr_thread_register(g_dp.qs, slot);
 	rte_rcu_qsbr_thread_online(g_dp.qs, slot);
 	while (!io.stop) {
+		unsigned work = 0;
 		for (unsigned i = 0; i < io.nports; i++) {
 			if (slot >= io.nrxq[i])
 				continue;
 			uint16_t d = io.dev[i];
 			uint16_t n = rte_eth_rx_burst(d, (uint16_t)slot, m, BURST);
+			work += n;
 			for (uint16_t k = 0; k < n; k++)
 				m[k]->port = io.p4_port[d];
 			if (nw == 1) {
@@ -129,15 +136,28 @@ static int worker_main(void *arg)
 		}
 		if (nw > 1) {
 			uint16_t n = (uint16_t)rte_ring_dequeue_burst(io.to_worker[slot], (void **)m, BURST, NULL);
+			work += n;
 			if (n)
 				forward(slot, m, n);
 		}
 		if (slot == 0) {
 			uint16_t n = (uint16_t)rte_ring_dequeue_burst(io.pkt_out, (void **)m, BURST, NULL);
+			work += n;
 			for (uint16_t k = 0; k < n; k++)
 				tx_one(0, m[k]->port, m[k]);
 		}
 		rte_rcu_qsbr_quiescent(g_dp.qs, slot);
+		/* A busy-polling thread is always runnable: on CPUs it shares (tests, labs,
+		 * several instances on a small machine) the scheduler can keep it off the
+		 * CPU for seconds while packets wait in the RX rings. Idle, it naps instead
+		 * (offline for RCU, so that writers do not wait for it), and wakes as a
+		 * sleeper that the scheduler runs promptly. */
+		idle = work ? 0 : idle + 1;
+		if (io.idle_sleep_us && idle >= IDLE_POLLS) {
+			rte_rcu_qsbr_thread_offline(g_dp.qs, slot);
+			rte_delay_us_sleep(io.idle_sleep_us);
+			rte_rcu_qsbr_thread_online(g_dp.qs, slot);
+		}
 	}
 	rte_rcu_qsbr_thread_offline(g_dp.qs, slot);
 	rte_rcu_qsbr_thread_unregister(g_dp.qs, slot);
@@ -309,6 +329,7 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 		io.dpdk_port[pc->p4_port] = d;
 	}
 	io.nports = cfg->nports;
+	io.idle_sleep_us = cfg->idle_sleep_us;
 	unsigned lcore, w = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (w == cfg->nworkers)

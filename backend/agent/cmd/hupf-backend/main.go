@@ -33,6 +33,7 @@ type config struct {
 	Ports       map[string]string `json:"ports"` // P4 port number -> device spec
 	CPUPort     int               `json:"cpu_port"`
 	Lcores      int               `json:"lcores"`
+	IdleSleepUS int               `json:"idle_sleep_us"`
 	Sessions    uint32            `json:"sessions"`
 	MeterStates uint32            `json:"meter_states"`
 	Mbufs       int               `json:"mbufs"`
@@ -65,7 +66,7 @@ Options:
 `
 
 func main() {
-	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, CPUPort: 255, Lcores: 1,
+	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, CPUPort: 255, Lcores: 1, IdleSleepUS: 50,
 		Mbufs: 16384, MemMB: 4096, LogLevel: "info"}
 	fs := flag.NewFlagSet("hupf-backend", flag.ExitOnError)
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage); fs.PrintDefaults() }
@@ -79,6 +80,8 @@ func main() {
 	fs.Var(portFlag(c.Ports), "port", "N=DEV: P4 port number N on device DEV (repeatable)")
 	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "accepted for bmv2 compatibility: the CPU port is the P4Runtime stream")
 	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
+	fs.IntVar(&c.IdleSleepUS, "idle-sleep-us", c.IdleSleepUS,
+		"an idle forwarding lcore sleeps this many microseconds between polls, so that it is not starved on shared CPUs (0: busy-poll, for dedicated cores)")
 	var sessions, meterStates uint
 	fs.UintVar(&sessions, "sessions", uint(c.Sessions), "session/termination capacity (0: P4Info table sizes)")
 	fs.UintVar(&meterStates, "meter-states", uint(c.MeterStates), "meters configurable at once (0: both meter sizes)")
@@ -151,7 +154,8 @@ func run(c config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if err := dp.Boot(dp.BootConfig{Workers: c.Lcores, Ports: ps, Mbufs: c.Mbufs, MemMB: c.MemMB, ExtraEAL: c.EAL}); err != nil {
+	if err := dp.Boot(dp.BootConfig{Workers: c.Lcores, Ports: ps, Mbufs: c.Mbufs, MemMB: c.MemMB, ExtraEAL: c.EAL,
+		IdleSleepUS: c.IdleSleepUS}); err != nil {
 		return fmt.Errorf("data plane: %w", err)
 	}
 	defer dp.Shutdown()

@@ -28,6 +28,8 @@ type BootConfig struct {
 	Mbufs    int
 	MemMB    int
 	ExtraEAL string
+	// IdleSleepUS: an idle forwarding lcore sleeps this long between polls (0: busy-poll).
+	IdleSleepUS int
 }
 
 // Boot starts EAL, the ports and the forwarding lcores.
@@ -40,6 +42,7 @@ func Boot(c BootConfig) error {
 	b.nports = C.uint(len(c.Ports))
 	b.mbufs = C.uint(c.Mbufs)
 	b.mem_mb = C.uint(c.MemMB)
+	b.idle_sleep_us = C.uint(c.IdleSleepUS)
 	for i, p := range c.Ports {
 		b.ports[i].p4_port = C.uint16_t(p.P4Port)
 		if len(p.Dev) >= len(b.ports[i].dev) {
