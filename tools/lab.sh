@@ -7,14 +7,28 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 [ -x "$PY" ] || { echo "lab: FAILED: $PY missing: run 'make setup'" >&2; exit 2; }
 
-# The runner's classpath: both modules' fresh classes first (a hupf-pipeconf jar installed in ~/.m2 may
-# be stale), then the app's and the pipeconf's dependencies (the pipeconf brings the P4Runtime transport).
+# A build step's output goes to a log; when it fails, the log's tail is shown and the lab stops.
+BUILD_LOG=reports/lab-build.log
+mkdir -p reports
+: > "$BUILD_LOG"
+build_step() {
+  local what=$1; shift
+  echo "== $what: $*" >> "$BUILD_LOG"
+  if ! "$@" >> "$BUILD_LOG" 2>&1; then
+    echo "lab: FAILED: $what; the last lines of $BUILD_LOG:" >&2
+    tail -n 40 "$BUILD_LOG" >&2
+    exit 2
+  fi
+}
+
+# The runner's classpath: both modules' fresh classes first, then their compile dependencies. One
+# reactor build of both modules, so neither the parent pom nor hupf-pipeconf is looked up in the
+# local Maven repository (a fresh machine has neither).
 build_java() {
-  nice mvn -B -q -Dstyle.color=never -pl app -am package -DskipTests
-  for m in app pipeconf; do
-    nice mvn -B -q -Dstyle.color=never -pl $m dependency:build-classpath -Dmdep.includeScope=compile \
-      -Dmdep.outputFile="$PWD/$m/target/deps-classpath.txt" >/dev/null
-  done
+  build_step "building the pipeconf and the app" \
+    nice mvn -B --no-transfer-progress -Dstyle.color=never -pl pipeconf,app package -DskipTests \
+      dependency:build-classpath -Dmdep.includeScope=compile \
+      '-Dmdep.outputFile=${project.build.directory}/deps-classpath.txt'
   echo "$PWD/app/target/classes:$PWD/pipeconf/target/classes:$(cat app/target/deps-classpath.txt):$(cat pipeconf/target/deps-classpath.txt)" \
     > app/target/lab-classpath.txt
 }
@@ -36,7 +50,7 @@ if ! pkg-config --exists libdpdk 2>/dev/null; then
 fi
 
 echo "lab: building the backend, the pipeconf and the app (runner classpath)"
-nice make -s -C backend >/dev/null
+build_step "building the backend" nice make -C backend
 build_java
 
 # Whatever happens (Ctrl-C, a failure before the lab's own teardown), leave no topology behind;
