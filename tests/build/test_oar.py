@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import osgi
+
 ROOT = Path(__file__).resolve().parents[2]
 JAVA_11_MAJOR = 55
 
@@ -72,3 +74,46 @@ def test_bundles_are_osgi_bundles_for_java_11(oar, bundle, tmp_path):
             header = jar.read(c)[:8]
             major = int.from_bytes(header[6:8], "big")
             assert major == JAVA_11_MAJOR, f"{c} compiled for class version {major}"
+
+
+def _manifest(z, bundle, version):
+    import io
+    with zipfile.ZipFile(io.BytesIO(z.read(_jar(z, bundle, version)))) as jar:
+        return osgi.manifest_headers(jar.read("META-INF/MANIFEST.MF").decode())
+
+
+@pytest.mark.parametrize("bundle", ["hupf-pipeconf", "hupf-app"])
+def test_bundles_import_no_java_packages(oar, bundle):
+    """ONOS 2.7's Karaf refuses a bundle that imports java.* (its REST still says ACTIVE)."""
+    z, v = oar
+    imports = [name for name, _ in osgi.parse_packages(_manifest(z, bundle, v).get("Import-Package"))]
+    assert imports, f"{bundle} imports nothing: manifest not parsed"
+    assert sorted(p for p in imports if p.startswith("java.")) == []
+
+
+@pytest.mark.parametrize("bundle", ["hupf-pipeconf", "hupf-app"])
+def test_bundle_imports_are_exported_by_onos_2_7(oar, bundle, onos_exports):
+    """Every mandatory import is exported, at a version in range, by the ONOS runtime or the bundles
+    the .oar itself carries."""
+    z, v = oar
+    exports = {p: list(vs) for p, vs in onos_exports.items()}
+    for other in ("hupf-pipeconf", "hupf-app"):
+        for name, attrs in osgi.parse_packages(_manifest(z, other, v).get("Export-Package")):
+            exports.setdefault(name, []).append(osgi.version(attrs.get("version", "0")))
+    unresolved = []
+    for name, attrs in osgi.parse_packages(_manifest(z, bundle, v).get("Import-Package")):
+        if attrs.get("resolution") == "optional":
+            continue
+        if not any(osgi.in_range(have, attrs.get("version")) for have in exports.get(name, [])):
+            unresolved.append(f"{name} {attrs.get('version', '')} (runtime has "
+                              f"{sorted(exports.get(name, [])) or 'none'})")
+    assert unresolved == []
+
+
+@pytest.fixture(scope="module")
+def onos_exports():
+    home = osgi.onos_home()
+    if home is None:
+        pytest.skip(f"ONOS 2.7 runtime not found (ONOS_HOME or {osgi.DEFAULT_ONOS_HOME}; "
+                    "../shared/onos/ builds one): imports not checked against its exports")
+    return osgi.runtime_exports(home)
