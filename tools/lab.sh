@@ -21,23 +21,24 @@ build_step() {
   fi
 }
 
-# The runner's classpath: both modules' fresh classes first, then their compile dependencies. One
-# reactor build of both modules, so neither the parent pom nor hupf-pipeconf is looked up in the
-# local Maven repository (a fresh machine has neither).
+# The runner's classpath: the standalone host's classes, then its runtime dependencies (the pipeconf,
+# api and app jars of this build among them). One reactor build of the host and the modules it needs
+# (-am), so neither the parent pom nor a sibling module is looked up in the local Maven repository
+# (a fresh machine has neither).
 build_java() {
-  build_step "building the pipeconf and the app" \
-    nice mvn -B --no-transfer-progress -Dstyle.color=never -pl pipeconf,app package -DskipTests \
-      dependency:build-classpath -Dmdep.includeScope=compile \
+  build_step "building the standalone host (pipeconf, api, app, standalone)" \
+    nice mvn -B --no-transfer-progress -Dstyle.color=never -pl standalone -am package -DskipTests \
+      dependency:build-classpath -Dmdep.includeScope=runtime \
       '-Dmdep.outputFile=${project.build.directory}/deps-classpath.txt'
-  echo "$PWD/app/target/classes:$PWD/pipeconf/target/classes:$(cat app/target/deps-classpath.txt):$(cat pipeconf/target/deps-classpath.txt)" \
-    > app/target/lab-classpath.txt
+  echo "$PWD/standalone/target/classes:$(cat standalone/target/deps-classpath.txt)" \
+    > standalone/target/host-classpath.txt
 }
 
 if [ "${1:-}" = bench ]; then
   shift
-  echo "lab: building the app for the offload simulation"
+  echo "lab: building the standalone host for the offload simulation"
   build_java
-  PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.scale --classpath "$(cat app/target/lab-classpath.txt)" "$@"
+  PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.scale --classpath "$(cat standalone/target/host-classpath.txt)" "$@"
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -49,7 +50,7 @@ if ! pkg-config --exists libdpdk 2>/dev/null; then
   exit 2
 fi
 
-echo "lab: building the backend, the pipeconf and the app (runner classpath)"
+echo "lab: building the backend and the standalone host (runner classpath)"
 build_step "building the backend" nice make -C backend
 build_java
 

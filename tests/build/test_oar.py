@@ -29,38 +29,44 @@ def oar():
         yield z, version
 
 
+# In dependency order: the pipeconf, the API (services, session model), the app (implementation).
+BUNDLES = ["hupf-pipeconf", "hupf-api", "hupf-app"]
+
+
 def _jar(z, name, version):
     return f"m2/org/hupf/{name}/{version}/{name}-{version}.jar"
 
 
-def test_oar_carries_app_xml_features_and_both_bundles(oar):
+def test_oar_carries_app_xml_features_and_the_three_bundles(oar):
     z, v = oar
     names = set(z.namelist())
     assert "app.xml" in names
     assert f"m2/org/hupf/hupf-app/{v}/hupf-app-{v}-features.xml" in names
-    assert _jar(z, "hupf-pipeconf", v) in names
-    assert _jar(z, "hupf-app", v) in names
+    for bundle in BUNDLES:
+        assert _jar(z, bundle, v) in names
+    assert not [n for n in names if "hupf-standalone" in n], "the standalone host is not ONOS-facing"
 
 
-def test_app_xml_names_the_app_and_lists_pipeconf_first(oar):
+def test_app_xml_names_the_app_and_lists_the_bundles_in_dependency_order(oar):
     z, v = oar
     app = ET.fromstring(z.read("app.xml"))
     assert app.get("name") == "org.hupf.app"
     assert app.get("version") == v
     assert "org.onosproject.drivers.p4runtime" in app.get("apps").split(",")
     artifacts = [a.text for a in app.findall("artifact")]
-    assert artifacts == [f"mvn:org.hupf/hupf-pipeconf/{v}", f"mvn:org.hupf/hupf-app/{v}"]
+    assert artifacts == [f"mvn:org.hupf/{b}/{v}" for b in BUNDLES]
 
 
-def test_features_start_the_pipeconf_before_the_app(oar):
+def test_features_start_the_bundles_in_dependency_order(oar):
     z, v = oar
     ns = {"k": "http://karaf.apache.org/xmlns/features/v1.2.0"}
     feats = ET.fromstring(z.read(f"m2/org/hupf/hupf-app/{v}/hupf-app-{v}-features.xml"))
     bundles = {b.text: int(b.get("start-level")) for b in feats.findall("k:feature/k:bundle", ns)}
-    assert bundles[f"mvn:org.hupf/hupf-pipeconf/{v}"] < bundles[f"mvn:org.hupf/hupf-app/{v}"]
+    levels = [bundles[f"mvn:org.hupf/{b}/{v}"] for b in BUNDLES]
+    assert levels == sorted(set(levels))
 
 
-@pytest.mark.parametrize("bundle", ["hupf-pipeconf", "hupf-app"])
+@pytest.mark.parametrize("bundle", BUNDLES)
 def test_bundles_are_osgi_bundles_for_java_11(oar, bundle, tmp_path):
     z, v = oar
     jar_path = tmp_path / f"{bundle}.jar"
@@ -82,7 +88,7 @@ def _manifest(z, bundle, version):
         return osgi.manifest_headers(jar.read("META-INF/MANIFEST.MF").decode())
 
 
-@pytest.mark.parametrize("bundle", ["hupf-pipeconf", "hupf-app"])
+@pytest.mark.parametrize("bundle", BUNDLES)
 def test_bundles_import_no_java_packages(oar, bundle):
     """ONOS 2.7's Karaf refuses a bundle that imports java.* (its REST still says ACTIVE)."""
     z, v = oar
@@ -91,13 +97,13 @@ def test_bundles_import_no_java_packages(oar, bundle):
     assert sorted(p for p in imports if p.startswith("java.")) == []
 
 
-@pytest.mark.parametrize("bundle", ["hupf-pipeconf", "hupf-app"])
+@pytest.mark.parametrize("bundle", BUNDLES)
 def test_bundle_imports_are_exported_by_onos_2_7(oar, bundle, onos_exports):
     """Every mandatory import is exported, at a version in range, by the ONOS runtime or the bundles
     the .oar itself carries."""
     z, v = oar
     exports = {p: list(vs) for p, vs in onos_exports.items()}
-    for other in ("hupf-pipeconf", "hupf-app"):
+    for other in BUNDLES:
         for name, attrs in osgi.parse_packages(_manifest(z, other, v).get("Export-Package")):
             exports.setdefault(name, []).append(osgi.version(attrs.get("version", "0")))
     unresolved = []
@@ -108,6 +114,32 @@ def test_bundle_imports_are_exported_by_onos_2_7(oar, bundle, onos_exports):
             unresolved.append(f"{name} {attrs.get('version', '')} (runtime has "
                               f"{sorted(exports.get(name, [])) or 'none'})")
     assert unresolved == []
+
+
+# What each bundle may show other bundles (docs/ARCHITECTURE.md, "Modules"): the pipeconf its
+# constants, entity API and packet-in parsing, the API module everything, the implementation nothing.
+EXPORTS = {
+    "hupf-pipeconf": ["org.hupf.pipeconf", "org.hupf.pipeconf.api", "org.hupf.pipeconf.dataplane",
+                      "org.hupf.pipeconf.packet"],
+    "hupf-api": ["org.hupf.api", "org.hupf.api.session"],
+    "hupf-app": [],
+}
+
+
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_bundles_export_only_their_api(oar, bundle):
+    z, v = oar
+    exported = sorted(name for name, _ in osgi.parse_packages(_manifest(z, bundle, v).get("Export-Package")))
+    assert exported == EXPORTS[bundle]
+
+
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_bundles_import_no_standalone_world(oar, bundle):
+    """The standalone host's P4Runtime client (grpc, protobuf, p4.v1) and HTTP server stay out of ONOS."""
+    z, v = oar
+    imports = [name for name, _ in osgi.parse_packages(_manifest(z, bundle, v).get("Import-Package"))]
+    forbidden = ("p4.", "io.grpc", "com.google.protobuf", "com.sun.net.httpserver", "org.hupf.standalone")
+    assert [p for p in imports if p.startswith(forbidden)] == []
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
-"""Starts hupf's standalone runner (PFCP agent + session core, in-memory device) for the SMF emulator.
+"""Starts hupf's standalone host (PFCP agent + session core, in-memory device) for the SMF emulator.
 
-Needs java and the compiled app (see README.md). HUPF_CLASSPATH overrides the computed classpath.
+Needs java and the built standalone module (see README.md). HUPF_CLASSPATH overrides the computed classpath.
 """
 import json
 import os
@@ -16,29 +16,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 
-MAIN = "org.hupf.app.standalone.HupfStandalone"
-CP_FILE = os.path.join(ROOT, "app", "target", "standalone.classpath")
+MAIN = "org.hupf.standalone.HupfStandalone"
+CLASSES = os.path.join(ROOT, "standalone", "target", "classes")
+CP_FILE = os.path.join(ROOT, "standalone", "target", "pfcp-deps.classpath")
 
 
 def _classpath():
     if os.environ.get("HUPF_CLASSPATH"):
         return os.environ["HUPF_CLASSPATH"]
-    classes = os.path.join(ROOT, "app", "target", "classes")
-    pipeconf = os.path.join(ROOT, "pipeconf", "target", "classes")
-    if not os.path.exists(os.path.join(classes, *MAIN.split(".")) + ".class"):
+    built = os.path.exists(os.path.join(CLASSES, *MAIN.split(".")) + ".class")
+    if not built or not os.path.exists(CP_FILE):
         if shutil.which("mvn") is None:
-            pytest.skip("hupf app classes are not built and mvn is missing: run `make oar` first")
-        subprocess.run(["mvn", "-B", "-q", "-pl", "pipeconf,app", "compile"], cwd=ROOT, check=True)
-    if not os.path.exists(CP_FILE):
-        if shutil.which("mvn") is None:
-            pytest.skip("mvn is missing: cannot compute the app's dependency classpath")
-        # Both modules in the reactor, so the pipeconf dependency and the parent pom resolve locally.
-        subprocess.run(["mvn", "-B", "-q", "-pl", "pipeconf,app", "dependency:build-classpath",
-                        "-Dmdep.includeScope=test", "-Dmdep.outputFile=${project.build.directory}/standalone.classpath"],
+            pytest.skip("the standalone host is not built and mvn is missing: run `mvn -B package` first")
+        # The host and the modules it needs in one reactor (-am): a fresh local Maven repository has
+        # neither the parent pom nor the sibling modules.
+        subprocess.run(["mvn", "-B", "-q", "-pl", "standalone", "-am", "package", "-DskipTests",
+                        "dependency:build-classpath", "-Dmdep.includeScope=runtime",
+                        "-Dmdep.outputFile=${project.build.directory}/pfcp-deps.classpath"],
                        cwd=ROOT, check=True)
     with open(CP_FILE) as f:
-        deps = [p for p in f.read().strip().split(os.pathsep) if "hupf-pipeconf" not in p]
-    return os.pathsep.join([classes, pipeconf] + deps)
+        deps = f.read().strip()
+    return os.pathsep.join([CLASSES, deps])
 
 
 class Upf:
@@ -59,7 +57,7 @@ class Upf:
 
 def start_upf(*extra):
     if shutil.which("java") is None:
-        pytest.skip("java is missing: the PFCP tests need a JDK to run hupf's standalone runner")
+        pytest.skip("java is missing: the PFCP tests need a JDK to run hupf's standalone host")
     cmd = ["java", "-cp", _classpath(), MAIN, "--port", "0", "--control-port", "0",
            "--allow", "127.0.0.1,smf.hupf.test", *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -23,8 +23,8 @@ from hupf_tools.lab.smf import LabSmfError, Smf
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
 BACKEND = os.path.join(REPO, "backend", "build", "hupf-backend")
-CLASSPATH = os.path.join(REPO, "app", "target", "lab-classpath.txt")
-RUNNER_MAIN = "org.hupf.app.lab.LabRunner"
+CLASSPATH = os.path.join(REPO, "standalone", "target", "host-classpath.txt")
+RUNNER_MAIN = "org.hupf.standalone.lab.LabRunner"
 N3, GNB, APP, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.10", "198.51.100.0/24"
 CPU_PORT = 255
 SMF_NODE = "127.0.0.1"

@@ -4,7 +4,7 @@ A heavy-tailed synthetic trace over S sessions (Pareto(1) session rates, Poisson
 1000-byte packets) goes through the HK-IPG reference model (hupf_tools.model.hkipg, the switch's
 own arithmetic) at thresholds 2/5/10/20 Mbit/s: HH reports per second, against the flows whose
 mean rate truly is above the threshold. The 2 Mbit/s reports and the per-100 ms bytes of every
-session are then replayed through the real offload manager (org.hupf.app.lab.ScaleSimulation)
+session are then replayed through the real offload manager (org.hupf.standalone.lab.ScaleSimulation)
 for switch capacities K: sessions served and share of bytes carried in hardware, against the
 switch alone (K sessions, the rest unserved) and the backend alone (no hardware path).
 
@@ -90,7 +90,7 @@ def write_replay(path, sessions, sess, ts, reports):
 
 
 def simulate(classpath, replay, capacity, threshold_bps):
-    out = subprocess.run(["java", "-Xmx4g", "-cp", classpath, "org.hupf.app.lab.ScaleSimulation", replay,
+    out = subprocess.run(["java", "-Xmx4g", "-cp", classpath, "org.hupf.standalone.lab.ScaleSimulation", replay,
                           str(capacity), str(threshold_bps), str(HOLD_MS)],
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
@@ -132,7 +132,7 @@ def markdown(args, hh, sims, rates, counts_bytes):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--classpath", required=True, help="classpath of the app, pipeconf and their dependencies")
+    ap.add_argument("--classpath", required=True, help="classpath of the standalone host (tools/lab.sh writes standalone/target/host-classpath.txt)")
     ap.add_argument("--sessions", type=int, default=100_000)
     ap.add_argument("--packets", type=int, default=2_000_000)
     ap.add_argument("--seconds", type=int, default=10)

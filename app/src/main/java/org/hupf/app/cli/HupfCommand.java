@@ -1,6 +1,6 @@
 package org.hupf.app.cli;
 
-import org.hupf.app.core.HupfService;
+import org.hupf.api.HupfService;
 import org.onosproject.cli.AbstractShellCommand;
 
 /**

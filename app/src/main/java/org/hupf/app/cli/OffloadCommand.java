@@ -2,8 +2,8 @@ package org.hupf.app.cli;
 
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.hupf.app.offload.OffloadMetrics;
-import org.hupf.app.offload.OffloadService;
+import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadService;
 import org.hupf.pipeconf.api.UpfEntityType;
 
 import java.util.Map;

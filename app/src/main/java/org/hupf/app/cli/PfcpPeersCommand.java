@@ -2,7 +2,7 @@ package org.hupf.app.cli;
 
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.hupf.app.pfcp.Association;
+import org.hupf.api.Association;
 
 /**
  * Lists PFCP associations.

@@ -6,9 +6,9 @@ import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.apache.karaf.shell.support.completers.FileCompleter;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.RuleException;
-import org.hupf.app.session.SessionJson;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
+import org.hupf.api.session.SessionJson;
 
 import java.io.IOException;
 import java.nio.file.Files;

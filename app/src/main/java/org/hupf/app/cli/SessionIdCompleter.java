@@ -1,7 +1,7 @@
 package org.hupf.app.cli;
 
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.hupf.app.core.HupfService;
+import org.hupf.api.HupfService;
 import org.onosproject.cli.AbstractChoicesCompleter;
 import org.onosproject.cli.AbstractShellCommand;
 

@@ -3,8 +3,8 @@ package org.hupf.app.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.SessionJson;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.SessionJson;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,10 +1,11 @@
 package org.hupf.app.core;
 
-import org.hupf.app.pfcp.Association;
+import org.hupf.api.Association;
+import org.hupf.api.HupfService;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
 import org.hupf.app.pfcp.PfcpAgent;
-import org.hupf.app.session.Pdr;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.RuleException;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.onlab.packet.Ip4Address;

@@ -1,13 +1,16 @@
 package org.hupf.app.offload;
 
-import org.hupf.app.core.UpfDeviceSource;
+import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadService;
+import org.hupf.api.UpfDeviceSource;
 import org.hupf.pipeconf.HupfPipeconfIds;
+import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
-import org.hupf.pipeconf.behaviour.HupfUpf;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
@@ -16,7 +19,6 @@ import org.onosproject.net.packet.PacketContext;
 import org.onosproject.net.packet.PacketProcessor;
 import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.model.PiPipeconfId;
-import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

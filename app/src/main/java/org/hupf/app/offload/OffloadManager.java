@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;

@@ -1,16 +1,17 @@
 package org.hupf.app.pfcp;
 
+import org.hupf.api.Association;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.Far;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.pfcp.codec.Cause;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
-import org.hupf.app.session.Far;
-import org.hupf.app.session.Pdr;
-import org.hupf.app.session.PfcpSession;
 import org.onlab.packet.Ip4Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

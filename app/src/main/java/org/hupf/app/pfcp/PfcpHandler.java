@@ -1,7 +1,11 @@
 package org.hupf.app.pfcp;
 
+import org.hupf.api.Association;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.pfcp.codec.Cause;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
@@ -9,9 +13,6 @@ import org.hupf.app.pfcp.codec.IeValues;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
-import org.hupf.app.session.Pdr;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.RuleException;
 import org.hupf.app.session.SessionEditor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -417,7 +418,7 @@ public final class PfcpHandler {
                     Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
         }
         List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
-        for (org.hupf.app.session.Urr u : s.urrs.values()) {
+        for (org.hupf.api.session.Urr u : s.urrs.values()) {
             ies.add(usage.report(s, u, IeType.USAGE_REPORT_DELETION, UsageReporter.TERMR));
         }
         sessions.delete(s.upSeid);

@@ -1,12 +1,12 @@
 package org.hupf.app.pfcp;
 
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.IeValues;
-import org.hupf.app.session.Pdr;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.Urr;
 import org.hupf.pipeconf.api.UpfCounter;
 
 import java.util.ArrayList;

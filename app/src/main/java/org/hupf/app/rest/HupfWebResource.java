@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.Association;
+import org.hupf.api.HupfService;
+import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadService;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
+import org.hupf.api.session.SessionJson;
 import org.hupf.app.core.EntityJson;
-import org.hupf.app.core.HupfService;
-import org.hupf.app.offload.OffloadMetrics;
-import org.hupf.app.offload.OffloadService;
-import org.hupf.app.pfcp.Association;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.RuleException;
-import org.hupf.app.session.SessionJson;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.rest.AbstractWebResource;
 
@@ -60,7 +60,7 @@ public class HupfWebResource extends AbstractWebResource {
 
     private static Response rejected(RuleException e) {
         ObjectNode o = MAPPER.createObjectNode().put("error", e.getMessage()).put("pfcpCause", e.cause());
-        Response.Status status = e.cause() == org.hupf.app.pfcp.codec.Cause.SESSION_CONTEXT_NOT_FOUND
+        Response.Status status = e.cause() == org.hupf.api.session.Cause.SESSION_CONTEXT_NOT_FOUND
                 ? Response.Status.NOT_FOUND : Response.Status.BAD_REQUEST;
         return Response.status(status).type(MediaType.APPLICATION_JSON).entity(o.toString()).build();
     }

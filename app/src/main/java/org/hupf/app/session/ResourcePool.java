@@ -1,6 +1,9 @@
 package org.hupf.app.session;
 
-import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.api.session.AppFilter;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ip4Address;
 

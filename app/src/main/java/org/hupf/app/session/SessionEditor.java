@@ -1,6 +1,12 @@
 package org.hupf.app.session;
 
-import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.Far;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Qer;
+import org.hupf.api.session.RuleException;
+import org.hupf.api.session.Urr;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeReader;

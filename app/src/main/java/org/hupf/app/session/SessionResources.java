@@ -1,5 +1,7 @@
 package org.hupf.app.session;
 
+import org.hupf.api.session.AppFilter;
+import org.hupf.api.session.RuleException;
 import org.onlab.packet.Ip4Address;
 
 /**

@@ -1,6 +1,13 @@
 package org.hupf.app.session;
 
-import org.hupf.app.pfcp.codec.Cause;
+import org.hupf.api.session.AppFilter;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.Far;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Qer;
+import org.hupf.api.session.RuleException;
+import org.hupf.api.session.Urr;
 import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;

@@ -1,8 +1,8 @@
 package org.hupf.app.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.SessionJson;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.SessionJson;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.MapEvent;

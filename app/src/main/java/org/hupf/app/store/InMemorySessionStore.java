@@ -1,6 +1,6 @@
 package org.hupf.app.store;
 
-import org.hupf.app.session.PfcpSession;
+import org.hupf.api.session.PfcpSession;
 
 import java.util.ArrayList;
 import java.util.Collection;

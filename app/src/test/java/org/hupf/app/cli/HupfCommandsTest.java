@@ -1,7 +1,7 @@
 package org.hupf.app.cli;
 
+import org.hupf.api.HupfService;
 import org.hupf.app.core.HupfCore;
-import org.hupf.app.core.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;

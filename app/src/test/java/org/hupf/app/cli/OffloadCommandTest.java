@@ -1,7 +1,6 @@
 package org.hupf.app.cli;
 
-import org.hupf.app.lab.ScaleSimulation;
-import org.hupf.app.offload.OffloadService;
+import org.hupf.api.OffloadService;
 import org.hupf.app.offload.TestOffloadService;
 import org.junit.After;
 import org.junit.Before;
@@ -43,11 +42,11 @@ public class OffloadCommandTest {
     @Test
     public void showsMetricsOccupancyAndOffloadedUes() throws Exception {
         TestOffloadService offload = TestOffloadService.withSessions(2);
-        offload.onHeavyHitter(ScaleSimulation.ue(0));
+        offload.onHeavyHitter(TestOffloadService.ue(0));
         String text = run(offload);
         assertTrue(text, text.contains("sessions=2 offloaded=1 hh_reports=1"));
         assertTrue(text, text.contains("switch session_downlink 1/8"));
-        assertTrue(text, text.contains("offloaded " + ScaleSimulation.ue(0)));
+        assertTrue(text, text.contains("offloaded " + TestOffloadService.ue(0)));
     }
 
     @Test

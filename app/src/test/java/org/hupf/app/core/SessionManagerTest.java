@@ -1,11 +1,11 @@
 package org.hupf.app.core;
 
+import org.hupf.api.session.Far;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
 import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.session.Far;
-import org.hupf.app.session.Pdr;
-import org.hupf.app.session.PfcpSession;
 import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.RuleException;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfEntityType;

@@ -1,6 +1,6 @@
 package org.hupf.app.offload;
 
-import org.hupf.app.lab.MemoryUpfDevice;
+import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -19,12 +19,12 @@ import java.util.List;
  */
 final class FakeUpfDevice implements HupfUpfDevice {
 
-    private final MemoryUpfDevice mem;
+    private final InMemoryUpfDevice mem;
     final List<String> log = new ArrayList<>();
     UpfEntityType failApplyOf;
 
     FakeUpfDevice(long sessions, long counterCells, long meterCells) {
-        mem = new MemoryUpfDevice(sessions, counterCells, meterCells);
+        mem = new InMemoryUpfDevice("fake", sessions, counterCells, meterCells);
     }
 
     @Override
@@ -37,7 +37,7 @@ final class FakeUpfDevice implements HupfUpfDevice {
     }
 
     @Override
-    public void delete(UpfEntity entity) {
+    public void delete(UpfEntity entity) throws UpfProgrammableException {
         if (mem.holds(entity)) {
             log.add("delete " + entity.type());
         }
@@ -45,7 +45,7 @@ final class FakeUpfDevice implements HupfUpfDevice {
     }
 
     @Override
-    public Collection<? extends UpfEntity> readAll(UpfEntityType type) {
+    public Collection<? extends UpfEntity> readAll(UpfEntityType type) throws UpfProgrammableException {
         return mem.readAll(type);
     }
 
@@ -65,7 +65,7 @@ final class FakeUpfDevice implements HupfUpfDevice {
     }
 
     @Override
-    public void deleteAll(UpfEntityType type) {
+    public void deleteAll(UpfEntityType type) throws UpfProgrammableException {
         mem.deleteAll(type);
     }
 
@@ -83,6 +83,6 @@ final class FakeUpfDevice implements HupfUpfDevice {
     }
 
     void setCounter(int cell, long pkts, long bytes) {
-        mem.setCounter(cell, pkts, bytes);
+        mem.setCounter(UpfCounter.builder().withCellId(cell).setIngress(pkts, bytes).setEgress(pkts, bytes).build());
     }
 }

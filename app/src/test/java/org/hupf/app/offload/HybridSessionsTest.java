@@ -1,10 +1,10 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.session.Far;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Qer;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.session.Far;
-import org.hupf.app.session.Pdr;
-import org.hupf.app.session.PfcpSession;
-import org.hupf.app.session.Qer;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;

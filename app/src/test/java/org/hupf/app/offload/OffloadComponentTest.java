@@ -1,7 +1,7 @@
 package org.hupf.app.offload;
 
 import org.hupf.pipeconf.HupfPipeconfIds;
-import org.hupf.pipeconf.behaviour.HupfUpf;
+import org.hupf.pipeconf.api.HupfUpf;
 import org.junit.Test;
 import org.onlab.packet.Ethernet;
 import org.onlab.packet.Ip4Address;

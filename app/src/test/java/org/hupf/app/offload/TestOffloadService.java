@@ -1,7 +1,8 @@
 package org.hupf.app.offload;
 
-import org.hupf.app.lab.MemoryUpfDevice;
-import org.hupf.app.lab.ScaleSimulation;
+import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadService;
+import org.hupf.app.device.InMemoryUpfDevice;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -20,18 +21,29 @@ public final class TestOffloadService implements OffloadService {
     }
 
     /**
-     * @param sessions sessions installed (UEs as {@link ScaleSimulation#ue})
+     * @param sessions sessions installed (UEs as {@link #ue})
      * @return a service with a backend and a switch of 8 sessions
      * @throws UpfProgrammableException never with these devices
      */
     public static TestOffloadService withSessions(int sessions) throws UpfProgrammableException {
-        OffloadManager m = new OffloadManager(new MemoryUpfDevice(1024, 2048, 64), new MemoryUpfDevice(8, 16, 8),
+        OffloadManager m = new OffloadManager(new InMemoryUpfDevice("backend", 1024, 2048, 64),
+                                              new InMemoryUpfDevice("switch", 8, 16, 8),
                                               OffloadPolicy.builder().confirmReports(false).build(),
                                               System::currentTimeMillis);
         for (int i = 0; i < sessions; i++) {
-            m.put(ScaleSimulation.session(i));
+            m.put(OffloadManagerTest.session(i));
         }
         return new TestOffloadService(m);
+    }
+
+    /**
+     * Returns the UE address of session i.
+     *
+     * @param i session index
+     * @return UE address
+     */
+    public static Ip4Address ue(int i) {
+        return OffloadManagerTest.ue(i);
     }
 
     /** @return a service without any backend */

@@ -2,8 +2,8 @@ package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.api.HupfService;
 import org.hupf.app.core.HupfCore;
-import org.hupf.app.core.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;

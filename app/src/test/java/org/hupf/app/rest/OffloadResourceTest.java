@@ -2,8 +2,7 @@ package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.lab.ScaleSimulation;
-import org.hupf.app.offload.OffloadService;
+import org.hupf.api.OffloadService;
 import org.hupf.app.offload.TestOffloadService;
 import org.junit.Test;
 
@@ -28,14 +27,14 @@ public class OffloadResourceTest {
     @Test
     public void metricsListTheOffloadedUesAndTheSwitchOccupancy() throws Exception {
         TestOffloadService offload = TestOffloadService.withSessions(3);
-        offload.onHeavyHitter(ScaleSimulation.ue(1));
+        offload.onHeavyHitter(TestOffloadService.ue(1));
         Response r = resource(offload).offload();
         assertEquals(200, r.getStatus());
         JsonNode o = new ObjectMapper().readTree((String) r.getEntity());
         assertEquals(3, o.get("sessions").asInt());
         assertEquals(1, o.get("offloaded").asInt());
         assertEquals(1, o.get("hh_reports").asInt());
-        assertEquals(ScaleSimulation.ue(1).toString(), o.get("offloaded_ues").get(0).asText());
+        assertEquals(TestOffloadService.ue(1).toString(), o.get("offloaded_ues").get(0).asText());
         assertEquals(8, o.get("occupancy").get("session_downlink").get(1).asInt());
     }
 

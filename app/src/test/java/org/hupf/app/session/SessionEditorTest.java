@@ -1,5 +1,11 @@
 package org.hupf.app.session;
 
+import org.hupf.api.session.Far;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Qer;
+import org.hupf.api.session.RuleException;
+import org.hupf.api.session.Urr;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
@@ -97,7 +103,7 @@ public class SessionEditorTest {
             new SessionEditor(null).apply(List.of(pdr));
             fail();
         } catch (RuleException e) {
-            assertEquals(org.hupf.app.pfcp.codec.Cause.SERVICE_NOT_SUPPORTED, e.cause());
+            assertEquals(org.hupf.api.session.Cause.SERVICE_NOT_SUPPORTED, e.cause());
             assertEquals(7, e.ruleId());
         }
     }

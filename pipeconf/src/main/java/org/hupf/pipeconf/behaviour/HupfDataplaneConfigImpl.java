@@ -1,9 +1,10 @@
 package org.hupf.pipeconf.behaviour;
 
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
-import org.hupf.pipeconf.dataplane.HupfDataplane;
+import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;

@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.behaviour;
 
+import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;

@@ -13,7 +13,7 @@ import static org.junit.Assert.fail;
 public class ClassifierModelTest {
 
     /** A model in the tools' schema; features deliberately not in the canonical order. */
-    static final String MODEL = "{\"schema\": \"hupf-classifier/1\","
+    public static final String MODEL = "{\"schema\": \"hupf-classifier/1\","
             + "\"params\": {\"window_us\": 1000000, \"alpha_shift\": 3},"
             + "\"features\": [\"pkts_dn\", \"pkts_up\", \"ps_up\", \"ps_dn\", \"ipg_up\", \"ipg_dn\"],"
             + "\"feature_tables\": {"
@@ -28,7 +28,7 @@ public class ClassifierModelTest {
             + "\"classes\": [{\"class_id\": 1, \"name\": \"bulk_download\", \"tc\": null},"
             + "              {\"class_id\": 2, \"name\": \"cloud_gaming\", \"tc\": 3}]}";
 
-    static ClassifierModel parse(String json) throws Exception {
+    public static ClassifierModel parse(String json) throws Exception {
         return ClassifierModel.parse(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
     }
 

@@ -1,7 +1,7 @@
 package org.hupf.pipeconf.upf;
 
-import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;

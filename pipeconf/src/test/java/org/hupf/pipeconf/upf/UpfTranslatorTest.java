@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.upf;
 
+import com.google.protobuf.TextFormat;
 import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -10,7 +11,6 @@ import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
-import org.hupf.pipeconf.p4rt.P4InfoIndex;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -25,6 +25,9 @@ import org.onosproject.net.pi.runtime.PiMeterCellConfig;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 import p4.config.v1.P4InfoOuterClass;
 
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -94,7 +97,11 @@ public class UpfTranslatorTest {
     /** Capacities are the P4Info's, read here with an independent (protobuf) parser. */
     @Test
     public void capacitiesComeFromTheP4Info() throws Exception {
-        P4InfoOuterClass.P4Info info = P4InfoIndex.parse(Pipelines.p4infoUrl(profile)).p4info();
+        P4InfoOuterClass.P4Info.Builder b = P4InfoOuterClass.P4Info.newBuilder();
+        try (Reader r = new InputStreamReader(Pipelines.p4infoUrl(profile).openStream(), StandardCharsets.UTF_8)) {
+            TextFormat.getParser().merge(r, b);
+        }
+        P4InfoOuterClass.P4Info info = b.build();
         for (UpfEntityType type : UpfEntityType.values()) {
             Object id = UpfTranslator.piIds(type).get(0);
             long expected;

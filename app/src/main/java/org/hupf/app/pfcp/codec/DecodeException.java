@@ -1,5 +1,7 @@
 package org.hupf.app.pfcp.codec;
 
+import org.hupf.api.session.Cause;
+
 /**
  * A PFCP message or IE that cannot be decoded. Carries what a response needs: the kind of fault
  * (which selects the PFCP cause), the offending IE type and the byte offset where decoding stopped.

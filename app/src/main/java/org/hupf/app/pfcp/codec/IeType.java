@@ -1,5 +1,7 @@
 package org.hupf.app.pfcp.codec;
 
+import org.hupf.api.session.Cause;
+
 import java.util.Map;
 import java.util.Set;
 

@@ -1,5 +1,6 @@
 package org.hupf.app.pfcp.codec;
 
+import org.hupf.api.session.Cause;
 import org.junit.Test;
 
 import java.nio.file.Files;

@@ -1,0 +1,32 @@
+package org.hupf.api;
+
+import org.onlab.packet.Ip4Address;
+
+import java.util.Set;
+
+/**
+ * The offload manager as an ONOS service, for the REST API, the CLI and the packet-in path.
+ */
+public interface OffloadService {
+
+    /**
+     * Returns the current metrics: offloaded sessions, HH reports/s, switch occupancy, bytes per path.
+     *
+     * @return metrics, or null while no backend is available
+     */
+    OffloadMetrics metrics();
+
+    /**
+     * Returns the UEs whose sessions are on the switch.
+     *
+     * @return UE addresses
+     */
+    Set<Ip4Address> offloaded();
+
+    /**
+     * Hands over an HH report (the flow key of an HH_REPORT packet-in of the switch).
+     *
+     * @param ue UE address
+     */
+    void onHeavyHitter(Ip4Address ue);
+}

@@ -1,0 +1,50 @@
+package org.hupf.pipeconf.api;
+
+import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.ClassifierModel;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.driver.HandlerBehaviour;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What ONOS's UPF API lacks, on hupf hw devices: HK-IPG configuration, MATADOR classifier installation
+ * and backend steering. Each call replaces the previous configuration of its kind.
+ */
+public interface HupfDataplaneConfig extends HandlerBehaviour {
+
+    /**
+     * Sets the HK-IPG parameters and the tau table computed from them (thesis Eq. 4.9).
+     *
+     * @param config parameters
+     * @throws UpfProgrammableException if the device lacks HK-IPG or refuses an entry
+     */
+    void configureHh(HhConfig config) throws UpfProgrammableException;
+
+    /**
+     * Installs a classifier model (docs/IDENTIFICATION.md).
+     *
+     * @param model model
+     * @throws UpfProgrammableException if the device lacks the classifier or a table is too small
+     */
+    void installClassifier(ClassifierModel model) throws UpfProgrammableException;
+
+    /**
+     * Declares the ports that lead to backends.
+     *
+     * @param ports switch port numbers
+     * @throws UpfProgrammableException if the device refuses an entry
+     */
+    void setBackendPorts(Collection<Long> ports) throws UpfProgrammableException;
+
+    /**
+     * Steers a slice's session misses over its backends (UE-address hash).
+     *
+     * @param sliceId  slice
+     * @param backends backends
+     * @throws UpfProgrammableException if the device refuses an entity
+     */
+    void setBackends(int sliceId, List<Backend> backends) throws UpfProgrammableException;
+}

@@ -1,0 +1,132 @@
+package org.hupf.pipeconf.behaviour;
+
+import org.hupf.pipeconf.HupfPipeconfIds;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
+import org.hupf.pipeconf.api.HupfUpf;
+import org.onosproject.net.behaviour.Pipeliner;
+import org.onosproject.net.pi.model.DefaultPiPipeconf;
+import org.onosproject.net.pi.model.PiPipeconf;
+import org.onosproject.net.pi.model.PiPipeconfId;
+import org.onosproject.net.pi.model.PiPipelineInterpreter;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.p4runtime.model.P4InfoParser;
+import org.onosproject.p4runtime.model.P4InfoParserException;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.BMV2_JSON;
+import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.CPU_PORT_TXT;
+import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.P4_INFO_TEXT;
+import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.TOFINO_BIN;
+import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON;
+
+/**
+ * Registers the hupf pipeconfs with ONOS: {@code org.hupf.bmv2} and {@code org.hupf.backend} always,
+ * {@code org.hupf.tofino} only when the Tofino artifacts were packaged into the bundle.
+ */
+@Component(immediate = true)
+public class PipeconfLoader {
+
+    private static final Logger log = LoggerFactory.getLogger(PipeconfLoader.class);
+
+    /** Where {@code make -C p4src} puts the compiler outputs inside the bundle. */
+    static final String P4C_OUT = "/p4c-out/";
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PiPipeconfService pipeconfService;
+
+    private final List<PiPipeconfId> registered = new ArrayList<>();
+
+    @Activate
+    protected void activate() {
+        register(HupfPipeconfIds.BMV2, "hw", "bmv2", true);
+        register(HupfPipeconfIds.BACKEND, "sw", "bmv2", true);
+        register(HupfPipeconfIds.TOFINO, "hw", "tofino", false);
+        log.info("Started, registered {}", registered);
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        registered.forEach(pipeconfService::unregister);
+        registered.clear();
+        log.info("Stopped");
+    }
+
+    private void register(PiPipeconfId id, String profile, String target, boolean required) {
+        try {
+            PiPipeconf pipeconf = build(id, profile, target);
+            if (pipeconf == null) {
+                if (required) {
+                    log.error("Pipeconf {} not registered: {}{}/{}/ is missing from the bundle",
+                              id, P4C_OUT, profile, target);
+                } else {
+                    log.info("Pipeconf {} not registered: no {} artifacts packaged", id, target);
+                }
+                return;
+            }
+            pipeconfService.register(pipeconf);
+            registered.add(id);
+        } catch (P4InfoParserException | IllegalStateException e) {
+            log.error("Pipeconf {} not registered: {}", id, e.getMessage());
+        }
+    }
+
+    /**
+     * Builds a pipeconf from the packaged artifacts.
+     *
+     * @param id      pipeconf id
+     * @param profile P4 profile (hw or sw)
+     * @param target  bmv2 or tofino
+     * @return pipeconf, or null if its artifacts are not packaged
+     * @throws P4InfoParserException if the P4Info does not parse
+     */
+    static PiPipeconf build(PiPipeconfId id, String profile, String target) throws P4InfoParserException {
+        String dir = P4C_OUT + profile + "/" + target + "/";
+        URL p4info = resource(dir + "p4info.txt");
+        if (p4info == null) {
+            return null;
+        }
+        DefaultPiPipeconf.Builder b = DefaultPiPipeconf.builder().withId(id)
+                .withPipelineModel(P4InfoParser.parse(p4info))
+                .addBehaviour(PiPipelineInterpreter.class, HupfInterpreter.class)
+                .addBehaviour(Pipeliner.class, HupfPipeliner.class)
+                .addBehaviour(HupfUpf.class, HupfUpfProgrammable.class)
+                .addExtension(P4_INFO_TEXT, p4info);
+        if ("hw".equals(profile)) {
+            b.addBehaviour(HupfDataplaneConfig.class, HupfDataplaneConfigImpl.class);
+        }
+        if ("bmv2".equals(target)) {
+            URL json = resource(dir + "bmv2.json");
+            if (json == null) {
+                return null;
+            }
+            b.addExtension(BMV2_JSON, json);
+        } else {
+            URL bin = resource(dir + "tofino.bin");
+            URL ctx = resource(dir + "context.json");
+            if (bin == null || ctx == null) {
+                return null;
+            }
+            b.addExtension(TOFINO_BIN, bin).addExtension(TOFINO_CONTEXT_JSON, ctx);
+        }
+        // Stratum targets learn the CPU port from this file; bmv2 gets it on its command line.
+        URL cpuPort = resource(dir + "cpu_port.txt");
+        if (cpuPort != null) {
+            b.addExtension(CPU_PORT_TXT, cpuPort);
+        }
+        return b.build();
+    }
+
+    private static URL resource(String path) {
+        return PipeconfLoader.class.getResource(path);
+    }
+}

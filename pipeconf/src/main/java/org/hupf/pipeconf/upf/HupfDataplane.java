@@ -1,0 +1,322 @@
+package org.hupf.pipeconf.upf;
+
+import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.ClassifierModel;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.TauTable;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.pi.model.PiActionId;
+import org.onosproject.net.pi.model.PiMatchFieldId;
+import org.onosproject.net.pi.model.PiPipelineModel;
+import org.onosproject.net.pi.model.PiTableId;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionProfileGroup;
+import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
+import org.onosproject.net.pi.runtime.PiActionProfileMember;
+import org.onosproject.net.pi.runtime.PiActionProfileMemberId;
+import org.onosproject.net.pi.runtime.PiCloneSessionEntry;
+import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiExactFieldMatch;
+import org.onosproject.net.pi.runtime.PiMatchKey;
+import org.onosproject.net.pi.runtime.PiPreReplica;
+import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
+import org.onosproject.net.pi.runtime.PiTableEntry;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import static org.hupf.pipeconf.HupfConstants.*;
+
+/**
+ * What hupf's switch needs beyond ONOS's UPF API, written through any {@link PiTarget}: HK-IPG
+ * configuration ({@code hh_config} default action, {@code tau_table} from Eq. 4.9), MATADOR classifier
+ * installation (feature range tables, decision table, class → tc, {@code cls_config}), backend steering
+ * ({@code backend_ports}, the {@code backends} action selector) and the CPU clone session. Each call
+ * replaces what was there.
+ */
+public final class HupfDataplane {
+
+    /** One priority for range tables whose ranges never overlap (P4Runtime needs one). */
+    static final int RANGE_PRIORITY = 1;
+    private static final long MAX_U32 = 0xFFFFFFFFL;
+    /** Member ids are slice * MEMBERS_PER_SLICE + index, so a slice's members are found by id. */
+    static final int MEMBERS_PER_SLICE = 1 << 16;
+
+    private static final Map<String, PiTableId> FEATURE_TABLES = Map.of(
+            "pkts_up", HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP, "pkts_dn", HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_DN,
+            "ps_up", HUPF_INGRESS_CLASSIFIER_FEATURE_PS_UP, "ps_dn", HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN,
+            "ipg_up", HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_UP, "ipg_dn", HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_DN);
+    private static final Map<String, PiActionId> FEATURE_ACTIONS = Map.of(
+            "pkts_up", HUPF_INGRESS_CLASSIFIER_SET_CODE_PKTS_UP, "pkts_dn", HUPF_INGRESS_CLASSIFIER_SET_CODE_PKTS_DN,
+            "ps_up", HUPF_INGRESS_CLASSIFIER_SET_CODE_PS_UP, "ps_dn", HUPF_INGRESS_CLASSIFIER_SET_CODE_PS_DN,
+            "ipg_up", HUPF_INGRESS_CLASSIFIER_SET_CODE_IPG_UP, "ipg_dn", HUPF_INGRESS_CLASSIFIER_SET_CODE_IPG_DN);
+    private static final List<PiMatchFieldId> DECISION_KEYS = List.of(
+            HDR_CODE_PKTS_UP, HDR_CODE_PKTS_DN, HDR_CODE_PS_UP, HDR_CODE_PS_DN, HDR_CODE_IPG_UP, HDR_CODE_IPG_DN);
+
+    private final PiCodec codec;
+    private final PiTarget target;
+
+    public HupfDataplane(PiPipelineModel model, PiTarget target) {
+        this.codec = new PiCodec(model);
+        this.target = target;
+    }
+
+    // ---- HK-IPG
+
+    /**
+     * Entries for an HK-IPG configuration: the {@code hh_config} default entry and the tau ranges.
+     *
+     * @param c parameters
+     * @return entries (default entry first)
+     * @throws PiCodecException if this pipeline has no HK-IPG or a value does not fit
+     */
+    public List<PiTableEntry> hhEntries(HhConfig c) throws PiCodecException {
+        codec.table(HUPF_INGRESS_HH_HH_CONFIG);
+        List<PiTableEntry> out = new ArrayList<>();
+        out.add(defaultEntry(HUPF_INGRESS_HH_HH_CONFIG, codec.action(
+                HUPF_INGRESS_HH_SET_HH_PARAMS, TAU_TH, c.tauTh(), IPG_INIT, c.ipgInit(), IPG_TH, c.ipgTh(),
+                DECAY_K, c.decayK(), TIMESLOT_US, c.timeslotUs(), ALPHA_SHIFT, c.alphaShift(),
+                KEY_MODE, c.keyMode())));
+        PiTableId t = HUPF_INGRESS_HH_TAU_TABLE;
+        for (TauTable.Entry e : c.tauEntries((int) codec.table(t).maxSize())) {
+            out.add(rangeEntry(t, HDR_IPG_EWMA, e.lo(), e.hi(), codec.action(HUPF_INGRESS_HH_SET_TAU, TAU, e.tau())));
+        }
+        return out;
+    }
+
+    /**
+     * Configures HK-IPG, replacing the tau table.
+     *
+     * @param c parameters
+     * @throws PiCodecException if this pipeline has no HK-IPG or a value does not fit
+     * @throws PiTargetException if the device refuses an entry
+     */
+    public void configureHh(HhConfig c) throws PiCodecException, PiTargetException {
+        replace(List.of(HUPF_INGRESS_HH_TAU_TABLE), hhEntries(c));
+    }
+
+    // ---- MATADOR
+
+    /**
+     * Entries of a classifier model: {@code cls_config} default entry, six feature tables, decision,
+     * class → tc.
+     *
+     * @param m model
+     * @return entries
+     * @throws PiCodecException if this pipeline has no classifier or the model exceeds a table
+     */
+    public List<PiTableEntry> classifierEntries(ClassifierModel m) throws PiCodecException {
+        codec.table(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG);
+        List<PiTableEntry> out = new ArrayList<>();
+        out.add(defaultEntry(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG, codec.action(
+                HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS, WINDOW_US, m.windowUs(), ALPHA_SHIFT, m.alphaShift())));
+        for (String f : ClassifierModel.FEATURES) {
+            PiTableId t = FEATURE_TABLES.get(f);
+            List<ClassifierModel.Range> ranges = m.ranges(f);
+            requireFits(t, ranges.size());
+            for (ClassifierModel.Range r : ranges) {
+                out.add(rangeEntry(t, HDR_VALUE, r.lo, r.hi, codec.action(FEATURE_ACTIONS.get(f), CODE, r.code)));
+            }
+        }
+        PiTableId decision = HUPF_INGRESS_CLASSIFIER_DECISION;
+        requireFits(decision, m.decisions().size());
+        for (ClassifierModel.Decision d : m.decisions()) {
+            PiMatchKey.Builder key = PiMatchKey.builder();
+            for (int i = 0; i < DECISION_KEYS.size(); i++) {
+                key.addFieldMatch(new PiExactFieldMatch(DECISION_KEYS.get(i),
+                                                        codec.field(decision, DECISION_KEYS.get(i), d.codes.get(i))));
+            }
+            out.add(PiTableEntry.builder().forTable(decision).withMatchKey(key.build())
+                            .withAction(codec.action(HUPF_INGRESS_CLASSIFIER_SET_CLASS, CLASS_ID, d.classId))
+                            .build());
+        }
+        PiTableId tcTable = HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC;
+        requireFits(tcTable, m.classTc().size());
+        for (Map.Entry<Integer, Integer> e : m.classTc().entrySet()) {
+            out.add(PiTableEntry.builder().forTable(tcTable)
+                            .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiExactFieldMatch(
+                                    HDR_CLASS_ID, codec.field(tcTable, HDR_CLASS_ID, e.getKey()))).build())
+                            .withAction(codec.action(HUPF_INGRESS_CLASSIFIER_SET_TC, TC, e.getValue())).build());
+        }
+        return out;
+    }
+
+    /**
+     * Installs a classifier, replacing the previous one's entries.
+     *
+     * @param m model
+     * @throws PiCodecException if this pipeline has no classifier or the model exceeds a table
+     * @throws PiTargetException if the device refuses an entry
+     */
+    public void installClassifier(ClassifierModel m) throws PiCodecException, PiTargetException {
+        List<PiTableId> tables = new ArrayList<>(FEATURE_TABLES.values());
+        tables.add(HUPF_INGRESS_CLASSIFIER_DECISION);
+        tables.add(HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC);
+        replace(tables, classifierEntries(m));
+    }
+
+    // ---- steering
+
+    /**
+     * Declares the switch ports that lead to backends: packets from them were processed there.
+     *
+     * @param ports port numbers
+     * @throws PiCodecException if this pipeline has no steering or a port does not fit
+     * @throws PiTargetException if the device refuses an entry
+     */
+    public void setBackendPorts(Collection<Long> ports) throws PiCodecException, PiTargetException {
+        PiTableId t = HUPF_INGRESS_STEERING_BACKEND_PORTS;
+        requireFits(t, ports.size());
+        List<PiEntity> entries = new ArrayList<>();
+        for (long p : ports) {
+            entries.add(PiTableEntry.builder().forTable(t)
+                                .withMatchKey(PiMatchKey.builder().addFieldMatch(
+                                        new PiExactFieldMatch(HDR_IG_PORT, codec.field(t, HDR_IG_PORT, p))).build())
+                                .withAction(codec.action(HUPF_INGRESS_STEERING_FROM_BACKEND)).build());
+        }
+        replace(List.of(t), entries);
+    }
+
+    /**
+     * Entities that steer a slice's session misses to its backends: one selector member per backend,
+     * one group per slice (id slice + 1), the {@code backends} entry of the slice pointing at the group.
+     *
+     * @param sliceId  slice
+     * @param backends backends (at least one)
+     * @return members, then the group, then the table entry
+     * @throws PiCodecException if this pipeline has no steering or a value does not fit
+     */
+    public List<PiEntity> steeringEntities(int sliceId, List<Backend> backends) throws PiCodecException {
+        PiTableId t = HUPF_INGRESS_STEERING_BACKENDS;
+        long groupMax = codec.model().actionProfiles(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)
+                .orElseThrow(() -> new PiCodecException("pipeline has no backend selector")).maxGroupSize();
+        if (backends.isEmpty() || (groupMax > 0 && backends.size() > groupMax)) {
+            throw new PiCodecException("a slice needs 1.." + groupMax + " backends, got " + backends.size());
+        }
+        List<PiEntity> out = new ArrayList<>();
+        PiActionProfileGroup.Builder group = PiActionProfileGroup.builder()
+                .withActionProfileId(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)
+                .withId(groupId(sliceId)).withMaxSize((int) groupMax);
+        for (int i = 0; i < backends.size(); i++) {
+            Backend b = backends.get(i);
+            PiActionProfileMember m = PiActionProfileMember.builder()
+                    .forActionProfile(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)
+                    .withId(memberId(sliceId, i))
+                    .withAction(codec.action(HUPF_INGRESS_STEERING_STEER_TO_BACKEND,
+                                             PORT, b.port(), DST_MAC, b.mac().toLong()))
+                    .build();
+            out.add(m);
+            group.addMember(m.id(), 1);
+        }
+        out.add(group.build());
+        out.add(PiTableEntry.builder().forTable(t)
+                        .withMatchKey(PiMatchKey.builder().addFieldMatch(
+                                new PiExactFieldMatch(HDR_SLICE_ID, codec.field(t, HDR_SLICE_ID, sliceId))).build())
+                        .withAction(groupId(sliceId)).build());
+        return out;
+    }
+
+    /**
+     * Steers a slice's session misses to the given backends, replacing its previous backends.
+     *
+     * @param sliceId  slice
+     * @param backends backends
+     * @throws PiCodecException if this pipeline has no steering or a value does not fit
+     * @throws PiTargetException if the device refuses an entity
+     */
+    public void setBackends(int sliceId, List<Backend> backends) throws PiCodecException, PiTargetException {
+        List<PiEntity> entities = steeringEntities(sliceId, backends);
+        removeSteering(sliceId);
+        target.write(entities);
+    }
+
+    private void removeSteering(int sliceId) throws PiTargetException {
+        PiActionProfileGroupId gid = groupId(sliceId);
+        List<PiEntity> entries = new ArrayList<>();
+        for (PiTableEntry e : target.readTable(HUPF_INGRESS_STEERING_BACKENDS)) {
+            if (gid.equals(e.action())) {
+                entries.add(e);
+            }
+        }
+        target.delete(entries);
+        List<PiEntity> groups = new ArrayList<>();
+        List<PiEntity> members = new ArrayList<>();
+        for (PiActionProfileGroup g : target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)) {
+            if (g.id().equals(gid)) {
+                groups.add(g);
+            }
+        }
+        for (PiActionProfileMember m : target.readMembers(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)) {
+            if (m.id().id() / MEMBERS_PER_SLICE == sliceId) {
+                members.add(m);
+            }
+        }
+        target.delete(groups);
+        target.delete(members);
+    }
+
+    static PiActionProfileGroupId groupId(int sliceId) {
+        return PiActionProfileGroupId.of(sliceId + 1);
+    }
+
+    static PiActionProfileMemberId memberId(int sliceId, int index) {
+        return PiActionProfileMemberId.of(sliceId * MEMBERS_PER_SLICE + index);
+    }
+
+    // ---- CPU copies
+
+    /**
+     * The clone session ACL copies and HH reports use: one replica to the CPU port (contract: Packet I/O).
+     *
+     * @param cpuPort the target's CPU port
+     * @return clone session entry
+     */
+    public static PiCloneSessionEntry cpuCloneSession(long cpuPort) {
+        return PiCloneSessionEntry.builder().withSessionId(CPU_CLONE_SESSION_ID)
+                .addReplica(new PiPreReplica(PortNumber.portNumber(cpuPort), 1)).build();
+    }
+
+    /**
+     * Creates (or updates) the CPU clone session; without it ACL copies and HH reports are lost.
+     *
+     * @param cpuPort the target's CPU port
+     * @throws PiTargetException if the device refuses it
+     */
+    public void setCpuPort(long cpuPort) throws PiTargetException {
+        target.write(List.of(cpuCloneSession(cpuPort)));
+    }
+
+    // ---- helpers
+
+    private void replace(List<PiTableId> tables, List<? extends PiEntity> entries) throws PiTargetException {
+        List<PiEntity> old = new ArrayList<>();
+        for (PiTableId t : tables) {
+            old.addAll(target.readTable(t));
+        }
+        if (!old.isEmpty()) {
+            target.delete(old);
+        }
+        target.write(entries);
+    }
+
+    private void requireFits(PiTableId t, int n) throws PiCodecException {
+        long size = codec.table(t).maxSize();
+        if (n > size) {
+            throw new PiCodecException(n + " entries exceed " + t + " (size " + size + ")");
+        }
+    }
+
+    private PiTableEntry rangeEntry(PiTableId t, PiMatchFieldId f, long lo, long hi, PiAction a)
+            throws PiCodecException {
+        return PiTableEntry.builder().forTable(t)
+                .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiRangeFieldMatch(
+                        f, codec.field(t, f, lo), codec.field(t, f, Math.min(hi, MAX_U32)))).build())
+                .withAction(a).withPriority(RANGE_PRIORITY).build();
+    }
+
+    private static PiTableEntry defaultEntry(PiTableId t, PiAction a) {
+        return PiTableEntry.builder().forTable(t).withMatchKey(PiMatchKey.EMPTY).withAction(a).build();
+    }
+}

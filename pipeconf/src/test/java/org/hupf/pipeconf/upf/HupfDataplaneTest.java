@@ -1,0 +1,144 @@
+package org.hupf.pipeconf.upf;
+
+import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.ClassifierModel;
+import org.hupf.pipeconf.dataplane.ClassifierModelTest;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.TauTable;
+import org.junit.Test;
+import org.onlab.packet.MacAddress;
+import org.onosproject.net.pi.model.PiPipelineModel;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionProfileGroup;
+import org.onosproject.net.pi.runtime.PiExactFieldMatch;
+import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
+import org.onosproject.net.pi.runtime.PiTableEntry;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.hupf.pipeconf.HupfConstants.*;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * HK-IPG, classifier and steering entries on the real hw P4Info; the sw profile has none of them.
+ */
+public class HupfDataplaneTest {
+
+    private final PiPipelineModel hw = Pipelines.model("hw");
+    private final MemoryPiTarget target = new MemoryPiTarget(hw);
+    private final HupfDataplane dataplane = new HupfDataplane(hw, target);
+
+    private List<PiTableEntry> table(org.onosproject.net.pi.model.PiTableId t) {
+        return target.readTable(t).stream().collect(Collectors.toList());
+    }
+
+    private PiTableEntry defaultEntry(org.onosproject.net.pi.model.PiTableId t) {
+        return target.entriesOf(t).stream().filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow();
+    }
+
+    @Test
+    public void hhConfigurationSetsParametersAndTauRanges() throws Exception {
+        HhConfig c = HhConfig.builder().tauTh(1000).timeslotUs(8192).keyMode(HH_KEY_5TUPLE).build();
+        dataplane.configureHh(c);
+        PiAction params = (PiAction) defaultEntry(HUPF_INGRESS_HH_HH_CONFIG).action();
+        assertEquals(HUPF_INGRESS_HH_SET_HH_PARAMS, params.id());
+        assertEquals(1000, PiCodec.param(params, TAU_TH));
+        assertEquals(8192, PiCodec.param(params, TIMESLOT_US));
+        assertEquals(HH_KEY_5TUPLE, PiCodec.param(params, KEY_MODE));
+
+        int capacity = (int) hw.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().maxSize();
+        List<TauTable.Entry> expected = c.tauEntries(capacity);
+        List<PiTableEntry> ranges = table(HUPF_INGRESS_HH_TAU_TABLE);
+        assertEquals(expected.size(), ranges.size());
+        PiTableEntry first = ranges.get(0);
+        PiRangeFieldMatch r = (PiRangeFieldMatch) first.matchKey().fieldMatch(HDR_IPG_EWMA).orElseThrow();
+        assertEquals(expected.get(0).lo(), PiCodec.toLong(r.lowValue(), "lo"));
+        assertEquals(expected.get(0).hi(), PiCodec.toLong(r.highValue(), "hi"));
+        assertEquals(expected.get(0).tau(), PiCodec.param((PiAction) first.action(), TAU));
+
+        // Reconfiguring replaces the ranges.
+        dataplane.configureHh(HhConfig.builder().build());
+        assertEquals(HhConfig.builder().build().tauEntries(capacity).size(), table(HUPF_INGRESS_HH_TAU_TABLE).size());
+    }
+
+    @Test
+    public void classifierFillsFeatureDecisionAndTcTables() throws Exception {
+        ClassifierModel m = ClassifierModelTest.parse(ClassifierModelTest.MODEL);
+        dataplane.installClassifier(m);
+        assertEquals(2, table(HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP).size());
+        assertEquals(1, table(HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_DN).size());
+        assertEquals(2, table(HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN).size());
+        List<PiTableEntry> decisions = table(HUPF_INGRESS_CLASSIFIER_DECISION);
+        assertEquals(2, decisions.size());
+        PiTableEntry gaming = decisions.stream()
+                .filter(e -> ((PiAction) e.action()).parameters().iterator().next().value().asArray()[0] == 2)
+                .findFirst().orElseThrow();
+        assertEquals(1, PiCodec.exact(gaming, HDR_CODE_PKTS_UP));
+        assertEquals(0, PiCodec.exact(gaming, HDR_CODE_PKTS_DN));
+        assertEquals(1, PiCodec.exact(gaming, HDR_CODE_PS_DN));
+        List<PiTableEntry> tc = table(HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC);
+        assertEquals("class 1 has tc null: no entry", 1, tc.size());
+        assertEquals(2, PiCodec.exact(tc.get(0), HDR_CLASS_ID));
+        assertEquals(3, PiCodec.param((PiAction) tc.get(0).action(), TC));
+        PiAction cls = (PiAction) defaultEntry(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG).action();
+        assertEquals(1_000_000, PiCodec.param(cls, WINDOW_US));
+        assertEquals(3, PiCodec.param(cls, ALPHA_SHIFT));
+
+        dataplane.installClassifier(m);
+        assertEquals("reinstalling replaces", 2, table(HUPF_INGRESS_CLASSIFIER_DECISION).size());
+    }
+
+    @Test
+    public void steeringReplacesASlicesBackends() throws Exception {
+        Backend a = new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"));
+        Backend b = new Backend(8, MacAddress.valueOf("02:00:00:00:00:08"));
+        dataplane.setBackends(2, List.of(a, b));
+        dataplane.setBackends(3, List.of(a));
+        assertEquals(3, target.readMembers(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).size());
+        dataplane.setBackends(2, List.of(b));
+        assertEquals(2, target.readMembers(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).size());
+        PiActionProfileGroup g = target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).stream()
+                .filter(x -> x.id().equals(HupfDataplane.groupId(2))).findFirst().orElseThrow();
+        assertEquals(1, g.members().size());
+        List<PiTableEntry> entries = table(HUPF_INGRESS_STEERING_BACKENDS);
+        assertEquals(2, entries.size());
+        PiTableEntry slice2 = entries.stream().filter(e -> e.action().equals(HupfDataplane.groupId(2)))
+                .findFirst().orElseThrow();
+        assertEquals(2, PiCodec.exact(slice2, HDR_SLICE_ID));
+    }
+
+    @Test
+    public void backendPortsAreReplaced() throws Exception {
+        dataplane.setBackendPorts(List.of(5L, 6L));
+        dataplane.setBackendPorts(List.of(6L));
+        List<PiTableEntry> ports = table(HUPF_INGRESS_STEERING_BACKEND_PORTS);
+        assertEquals(1, ports.size());
+        assertEquals(6, PiCodec.exact(ports.get(0), HDR_IG_PORT));
+        assertEquals(HUPF_INGRESS_STEERING_FROM_BACKEND, ((PiAction) ports.get(0).action()).id());
+        assertTrue(ports.get(0).matchKey().fieldMatch(HDR_IG_PORT).orElseThrow() instanceof PiExactFieldMatch);
+    }
+
+    @Test
+    public void portBeyondNineBitsIsRefused() throws Exception {
+        try {
+            dataplane.setBackendPorts(List.of(512L));
+            fail("accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("9 bits"));
+        }
+    }
+
+    @Test
+    public void swProfileHasNoHkIpg() throws Exception {
+        PiPipelineModel sw = Pipelines.model("sw");
+        try {
+            new HupfDataplane(sw, new MemoryPiTarget(sw)).configureHh(HhConfig.builder().build());
+            fail("sw accepted HK-IPG");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("no table"));
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package org.hupf.standalone;
+
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.pfcp.PfcpAgent;
+import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs hupf's PFCP agent and session core outside ONOS, with an in-memory session store and an
+ * {@link InMemoryUpfDevice} in place of real devices, plus a loopback HTTP control API
+ * ({@link ControlServer}). Used by the SMF-emulator tests and the backend-less mode.
+ *
+ * <p>Options: {@code --listen ADDR --port N --node-id ID --allow ID[,ID...] --n3 ADDR --ue-pool PREFIX
+ * --control-port N --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N --reconcile-s N}.
+ */
+public final class HupfStandalone {
+
+    private HupfStandalone() {
+    }
+
+    static Map<String, String> options(String[] args) {
+        Map<String, String> o = new HashMap<>(Map.of(
+                "listen", "127.0.0.1", "port", String.valueOf(PfcpConfig.PFCP_PORT), "node-id", "127.0.0.1",
+                "allow", "127.0.0.1", "n3", "192.168.0.1", "ue-pool", "10.250.0.0/16", "control-port", "0",
+                "capacity", "65536", "heartbeat-ms", "0", "t1-ms", "3000"));
+        o.put("n1", "3");
+        o.put("report-tick-ms", "1000");
+        o.put("reconcile-s", "30");
+        for (int i = 0; i < args.length; i += 2) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected --option value, got " + args[i]);
+            }
+            String key = args[i].substring(2);
+            if (!o.containsKey(key)) {
+                throw new IllegalArgumentException("unknown option --" + key);
+            }
+            o.put(key, args[i + 1]);
+        }
+        return o;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = options(args);
+        int capacity = Integer.parseInt(o.get("capacity"));
+        Ip4Address n3 = Ip4Address.valueOf(o.get("n3"));
+        InMemoryUpfDevice device = new InMemoryUpfDevice("in-memory", capacity);
+        List<HupfUpfDevice> devices = List.of(device);
+        SessionManager manager = new SessionManager(new InMemorySessionStore(),
+                                                    new SessionTranslator(n3, 0, Map.of(), 10),
+                                                    new ResourcePool(capacity, capacity), () -> devices, n3);
+        manager.setInterfaces(Set.of(
+                UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(n3, 32)).setAccess().build(),
+                UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(o.get("ue-pool"))).setCore().build()));
+        PfcpConfig cfg = new PfcpConfig(o.get("listen"), Integer.parseInt(o.get("port")), o.get("node-id"),
+                                        Set.of(o.get("allow").split(",")), Long.parseLong(o.get("heartbeat-ms")),
+                                        Long.parseLong(o.get("t1-ms")), Integer.parseInt(o.get("n1")), 60_000,
+                                        Long.parseLong(o.get("report-tick-ms")));
+        PfcpAgent agent = new PfcpAgent(cfg, manager);
+        ControlServer control = new ControlServer(Integer.parseInt(o.get("control-port")), manager, agent, device);
+        // One line the tests wait for, with the ports actually bound.
+        System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
+        System.out.flush();
+        ScheduledExecutorService reconciler = Executors.newSingleThreadScheduledExecutor();
+        long period = Long.parseLong(o.get("reconcile-s"));
+        reconciler.scheduleWithFixedDelay(manager::reconcile, period, period, TimeUnit.SECONDS);
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            reconciler.shutdownNow();
+            control.close();
+            agent.close();
+            stop.countDown();
+        }));
+        stop.await();
+    }
+}

@@ -1,0 +1,94 @@
+package org.hupf.standalone.lab;
+
+import org.hupf.app.offload.OffloadManager;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.packet.HhReport;
+import org.hupf.standalone.p4rt.P4rtClient;
+import org.onlab.packet.Ip4Address;
+import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
+import p4.config.v1.P4InfoOuterClass.P4Info;
+import p4.v1.P4RuntimeOuterClass.PacketIn;
+import p4.v1.P4RuntimeOuterClass.PacketMetadata;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Takes the switch's packet-ins off its P4Runtime stream and hands HH reports (reason HH_REPORT: an
+ * {@code hh_report_t} at the start of the payload, flow key = UE address) to the offload manager.
+ * Other reasons and malformed reports are counted, never fatal.
+ */
+final class HhReports implements Runnable {
+
+    private final P4rtClient client;
+    private final OffloadManager manager;
+    private final int reasonId;
+    private volatile boolean stopped;
+    final AtomicLong reports = new AtomicLong();
+    final AtomicLong malformed = new AtomicLong();
+    final AtomicLong otherReasons = new AtomicLong();
+
+    HhReports(P4rtClient client, P4Info p4info, OffloadManager manager) {
+        this.client = client;
+        this.manager = manager;
+        this.reasonId = metadataId(p4info, "packet_in", HupfConstants.PKT_META_REASON.id());
+    }
+
+    static int metadataId(P4Info p4info, String header, String field) {
+        for (ControllerPacketMetadata cpm : p4info.getControllerPacketMetadataList()) {
+            if (cpm.getPreamble().getName().equals(header)) {
+                for (ControllerPacketMetadata.Metadata md : cpm.getMetadataList()) {
+                    if (md.getName().equals(field)) {
+                        return md.getId();
+                    }
+                }
+            }
+        }
+        throw new IllegalArgumentException("P4Info has no " + header + "." + field);
+    }
+
+    void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public void run() {
+        while (!stopped) {
+            PacketIn p;
+            try {
+                p = client.nextPacketIn(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (p != null) {
+                handle(p);
+            }
+        }
+    }
+
+    void handle(PacketIn p) {
+        long reason = -1;
+        for (PacketMetadata md : p.getMetadataList()) {
+            if (md.getMetadataId() == reasonId) {
+                reason = 0;
+                for (byte b : md.getValue().toByteArray()) {
+                    reason = (reason << 8) | (b & 0xFF);
+                }
+            }
+        }
+        if (reason != HupfConstants.PKTIN_HH_REPORT) {
+            otherReasons.incrementAndGet();
+            return;
+        }
+        HhReport report;
+        try {
+            report = HhReport.read(p.getPayload().asReadOnlyByteBuffer());
+        } catch (IllegalArgumentException e) {
+            malformed.incrementAndGet();
+            return;
+        }
+        reports.incrementAndGet();
+        manager.onHeavyHitter(Ip4Address.valueOf((int) report.flowKey()));
+    }
+}

@@ -1,0 +1,78 @@
+package org.hupf.standalone.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The lab runner's configuration, written by tools/hupf_tools/lab/run.py. Every accessor names the
+ * missing or malformed field, so a bad file fails with a precise message before anything starts.
+ */
+final class LabConfig {
+
+    private final JsonNode root;
+
+    private LabConfig(JsonNode root) {
+        this.root = root;
+    }
+
+    static LabConfig load(Path path) throws IOException {
+        return new LabConfig(new ObjectMapper().readTree(path.toFile()));
+    }
+
+    JsonNode node(String... fields) {
+        JsonNode n = root;
+        for (String f : fields) {
+            n = n.get(f);
+            if (n == null || n.isNull()) {
+                throw new IllegalArgumentException("lab config: missing " + String.join(".", fields));
+            }
+        }
+        return n;
+    }
+
+    boolean has(String field) {
+        return root.hasNonNull(field);
+    }
+
+    String text(String... fields) {
+        return node(fields).asText();
+    }
+
+    long number(String... fields) {
+        JsonNode n = node(fields);
+        if (!n.canConvertToLong()) {
+            throw new IllegalArgumentException("lab config: " + String.join(".", fields) + " is not an integer");
+        }
+        return n.asLong();
+    }
+
+    static Ip4Address addr(JsonNode n, String what) {
+        try {
+            return Ip4Address.valueOf(n.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lab config: " + what + " is not an IPv4 address: " + n);
+        }
+    }
+
+    static Ip4Prefix prefix(JsonNode n, String what) {
+        try {
+            return Ip4Prefix.valueOf(n.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lab config: " + what + " is not an IPv4 prefix: " + n);
+        }
+    }
+
+    static MacAddress mac(JsonNode n, String what) {
+        try {
+            return MacAddress.valueOf(n.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lab config: " + what + " is not a MAC address: " + n);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package org.hupf.standalone.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.hupf.standalone.p4rt.P4InfoIndex;
+import org.hupf.standalone.p4rt.P4RuntimeException;
+import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
+import org.hupf.standalone.p4rt.P4rtClient;
+import org.onosproject.net.pi.model.PiPipelineModel;
+import org.onosproject.p4runtime.model.P4InfoParser;
+import org.onosproject.p4runtime.model.P4InfoParserException;
+import p4.config.v1.P4InfoOuterClass.P4Info;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Opens one lab device over direct P4Runtime: connect as primary, push the pipeline (P4Info, plus the
+ * bmv2 JSON for the switch), and wrap it as a UPF device with the pipeconf's translator.
+ */
+final class LabDevice {
+
+    private static final long ELECTION_ID = 10;
+
+    final P4RuntimeUpfDevice upf;
+    final P4Info p4info;
+
+    private LabDevice(P4RuntimeUpfDevice upf, P4Info p4info) {
+        this.upf = upf;
+        this.p4info = p4info;
+    }
+
+    static LabDevice open(JsonNode cfg, String name) throws IOException, P4RuntimeException {
+        String grpc = req(cfg, "grpc", name).asText();
+        int colon = grpc.lastIndexOf(':');
+        if (colon < 1) {
+            throw new IllegalArgumentException("lab config: " + name + ".grpc must be host:port, got " + grpc);
+        }
+        URL p4info = Path.of(req(cfg, "p4info", name).asText()).toUri().toURL();
+        P4InfoIndex index = P4InfoIndex.parse(p4info);
+        PiPipelineModel model;
+        try {
+            model = P4InfoParser.parse(p4info);
+        } catch (P4InfoParserException e) {
+            throw new IOException(name + ": cannot parse " + p4info + ": " + e.getMessage(), e);
+        }
+        byte[] deviceConfig = cfg.hasNonNull("config") ? Files.readAllBytes(Path.of(cfg.get("config").asText()))
+                : new byte[0];
+        P4rtClient client = P4rtClient.connect(grpc.substring(0, colon), Integer.parseInt(grpc.substring(colon + 1)),
+                                               req(cfg, "device_id", name).asLong(), ELECTION_ID);
+        try {
+            client.setPipeline(index.p4info(), deviceConfig);
+        } catch (P4RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return new LabDevice(new P4RuntimeUpfDevice(client, index, model), index.p4info());
+    }
+
+    private static JsonNode req(JsonNode cfg, String field, String name) {
+        JsonNode n = cfg.get(field);
+        if (n == null || n.isNull()) {
+            throw new IllegalArgumentException("lab config: missing " + name + "." + field);
+        }
+        return n;
+    }
+}

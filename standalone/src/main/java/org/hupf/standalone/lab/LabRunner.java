@@ -1,0 +1,189 @@
+package org.hupf.standalone.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.offload.HybridUpfDevice;
+import org.hupf.app.offload.OffloadManager;
+import org.hupf.app.offload.OffloadPolicy;
+import org.hupf.app.pfcp.PfcpAgent;
+import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.upf.HupfDataplane;
+import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The lab runner: hupf's core outside ONOS. The same classes the ONOS app runs (PFCP handler, session
+ * manager and translator, in-memory store, offload manager) drive the backend and, when there is one,
+ * the bmv2 switch through direct P4Runtime; HH reports come from the switch's stream. Its state goes to
+ * a status file every half second for the lab's live view and checks.
+ *
+ * <pre>usage: LabRunner CONFIG.json   (written by tools/hupf_tools/lab/run.py)</pre>
+ */
+public final class LabRunner implements AutoCloseable {
+
+    private static final long STATUS_MS = 500;
+
+    private final LabConfig cfg;
+    private final List<AutoCloseable> closers = new ArrayList<>();
+    private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
+    private P4RuntimeUpfDevice backend;
+    private P4RuntimeUpfDevice hardware;
+    private OffloadManager manager;
+    private SessionManager sessions;
+    private PfcpAgent agent;
+    private HhReports hh;
+    private LabStatus status;
+
+    private LabRunner(LabConfig cfg) {
+        this.cfg = cfg;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: LabRunner CONFIG.json");
+            System.exit(2);
+        }
+        LabRunner r = new LabRunner(LabConfig.load(Path.of(args[0])));
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            r.close();
+            stop.countDown();
+        }));
+        try {
+            r.start();
+        } catch (Exception e) {
+            System.err.println("lab runner: " + e);
+            r.close();
+            System.exit(1);
+        }
+        stop.await();
+    }
+
+    private void start() throws Exception {
+        backend = LabDevice.open(cfg.node("backend"), "backend").upf;
+        closers.add(backend);
+        Routes.write(backend, cfg, "backend");
+        LabDevice sw = null;
+        if (cfg.has("switch")) {
+            sw = LabDevice.open(cfg.node("switch"), "switch");
+            hardware = sw.upf;
+            closers.add(hardware);
+            Routes.write(hardware, cfg, "switch");
+            switchDataplane(hardware);
+        }
+        manager = new OffloadManager(backend, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
+        HybridUpfDevice hybrid = new HybridUpfDevice(backend, hardware, manager);
+        Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
+        int slice = (int) cfg.number("slice");
+        ResourcePool pool = new ResourcePool((int) backend.tableSize(UpfEntityType.COUNTER),
+                                             (int) backend.tableSize(UpfEntityType.SESSION_METER));
+        sessions = new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, slice, Map.of(), 10),
+                                      pool, () -> List.of(hybrid), n3);
+        sessions.setInterfaces(Set.of(
+                UpfInterface.builder().setAccess().setSliceId(slice).setPrefix(Ip4Prefix.valueOf(n3, 32)).build(),
+                UpfInterface.builder().setCore().setSliceId(slice)
+                        .setPrefix(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")).build()));
+        status = new LabStatus(Path.of(cfg.text("status")), manager, backend, hardware);
+        manager.addListener(status::event);
+        if (hardware != null) {
+            hh = new HhReports(hardware.client(), sw.p4info, manager);
+            Thread t = new Thread(hh, "hh-reports");
+            t.setDaemon(true);
+            t.start();
+        }
+        long pollMs = cfg.number("poll_ms");
+        timers.scheduleAtFixedRate(this::poll, pollMs, pollMs, TimeUnit.MILLISECONDS);
+        timers.scheduleAtFixedRate(this::writeStatus, 0, STATUS_MS, TimeUnit.MILLISECONDS);
+        String addr = cfg.text("pfcp", "address");
+        agent = new PfcpAgent(new PfcpConfig(addr, (int) cfg.number("pfcp", "port"), addr,
+                                             Set.of(cfg.text("smf_node_id")), 0, 3_000, 3, 60_000, 1_000), sessions);
+        closers.add(agent);
+        status.ready(true);
+        writeStatus();
+    }
+
+    /**
+     * Switch only: HH reports reach the CPU (clone session), HK-IPG runs with the lab's threshold, session
+     * misses of the slice go to the backend's port, and what comes back from that port is routed only.
+     */
+    private void switchDataplane(P4RuntimeUpfDevice sw) throws Exception {
+        HupfDataplane dp = new HupfDataplane(sw.model(), sw.target());
+        dp.setCpuPort(cfg.number("switch", "cpu_port"));
+        JsonNode hh = cfg.node("hh");
+        dp.configureHh(HhConfig.builder().tauTh(hh.get("tau_th").asInt()).ipgInit(hh.get("ipg_init").asLong())
+                               .ipgTh(hh.get("ipg_th").asLong()).decayK(hh.get("decay_k").asLong())
+                               .timeslotUs(hh.get("timeslot_us").asLong()).alphaShift(hh.get("alpha_shift").asInt())
+                               .keyMode(hh.get("key_mode").asInt()).timeWindowUs(hh.get("tw_us").asLong())
+                               .hhThresholdBps(cfg.node("policy", "threshold_bps").asLong())
+                               .packetBytes(hh.get("packet_bytes").asInt()).build());
+        long port = cfg.number("steering", "backend_port");
+        dp.setBackendPorts(List.of(port));
+        dp.setBackends((int) cfg.number("slice"), List.of(
+                new Backend(port, LabConfig.mac(cfg.node("steering", "backend_mac"), "steering.backend_mac"))));
+    }
+
+    /** Thresholds and pins: {"threshold_bps", "hold_ms", "hysteresis", "pins": {"slices"|"qfis"|"ues": {key: pin}}}. */
+    static OffloadPolicy policy(JsonNode p) {
+        OffloadPolicy.Builder b = OffloadPolicy.builder().thresholdBitsPerSec(p.get("threshold_bps").asLong())
+                .holdMillis(p.get("hold_ms").asLong()).hysteresis(p.get("hysteresis").asDouble());
+        JsonNode pins = p.path("pins");
+        pins.path("slices").fields().forEachRemaining(
+                f -> b.pinSlice(Integer.parseInt(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
+        pins.path("qfis").fields().forEachRemaining(
+                f -> b.pinQfi(Integer.parseInt(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
+        pins.path("ues").fields().forEachRemaining(
+                f -> b.pinUe(Ip4Address.valueOf(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
+        return b.build();
+    }
+
+    private void poll() {
+        try {
+            manager.poll();
+        } catch (RuntimeException e) {
+            System.err.println("lab runner: poll failed: " + e);
+        }
+    }
+
+    private void writeStatus() {
+        try {
+            status.write(sessions.store().all().size(), hh, agent == null ? null : agent.stats());
+        } catch (IOException | RuntimeException e) {
+            System.err.println("lab runner: status not written: " + e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        timers.shutdownNow();
+        if (hh != null) {
+            hh.stop();
+        }
+        for (int i = closers.size() - 1; i >= 0; i--) {
+            try {
+                closers.get(i).close();
+            } catch (Exception e) {
+                System.err.println("lab runner: close: " + e);
+            }
+        }
+        closers.clear();
+    }
+}

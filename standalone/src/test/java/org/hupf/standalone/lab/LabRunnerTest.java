@@ -1,0 +1,51 @@
+package org.hupf.standalone.lab;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.app.offload.OffloadPolicy;
+import org.hupf.app.offload.OffloadSession;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+public class LabRunnerTest {
+
+    @Test
+    public void policyPinsComeFromTheConfig() throws IOException {
+        OffloadPolicy p = LabRunner.policy(new ObjectMapper().readTree(
+                "{\"threshold_bps\": 5000000, \"hold_ms\": 100, \"hysteresis\": 0.5,"
+                        + " \"pins\": {\"slices\": {\"3\": \"HARDWARE\"}, \"ues\": {\"10.0.0.9\": \"SOFTWARE\"}}}"));
+        assertEquals(5_000_000, p.thresholdBitsPerSec());
+        assertEquals(OffloadPolicy.Pin.HARDWARE,
+                     p.pinOf(OffloadSession.of(Ip4Address.valueOf("10.0.0.1"), 3, List.of(9), List.of())));
+        assertEquals(OffloadPolicy.Pin.SOFTWARE,
+                     p.pinOf(OffloadSession.of(Ip4Address.valueOf("10.0.0.9"), 3, List.of(9), List.of())));
+    }
+
+    @Test
+    public void aMissingOrMalformedFieldIsNamed() throws IOException {
+        Path f = Files.createTempFile("lab", ".json");
+        Files.writeString(f, "{\"pfcp\": {\"address\": \"127.0.0.1\"}, \"n3\": \"not-an-address\"}");
+        LabConfig cfg = LabConfig.load(f);
+        try {
+            cfg.number("pfcp", "port");
+            fail("a missing field must be refused");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("pfcp.port"));
+        }
+        try {
+            LabConfig.addr(cfg.node("n3"), "n3");
+            fail("a malformed address must be refused");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("n3 is not an IPv4 address"));
+        }
+        Files.delete(f);
+    }
+}
