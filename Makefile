@@ -15,7 +15,7 @@ help:
 	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration"
 	@echo "                       one suite"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
-	@echo "make oar               build the ONOS .oar (pipeconf + app bundles)"
+	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
 

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -425,6 +426,51 @@ public final class SessionManager {
      */
     public synchronized Set<UpfEntity> entities(long upSeid) {
         return sessionEntities.getOrDefault(upSeid, Set.of());
+    }
+
+    /**
+     * Replaces a session's rules as a client (REST, CLI) gives them: without allocations, so the stored
+     * session's are kept (the pool frees what the new rules no longer use).
+     *
+     * @param edited session with its upSeid and new rules
+     * @return the stored session
+     * @throws RuleException if the new rules cannot be installed (cause 65 if the session is unknown)
+     */
+    public synchronized PfcpSession replaceRules(PfcpSession edited) throws RuleException {
+        PfcpSession old = store.get(edited.upSeid);
+        if (old == null) {
+            return modify(edited);
+        }
+        return modify(edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
+    }
+
+    /**
+     * Returns the counters of a session's PDRs, summed over devices.
+     *
+     * @param upSeid local SEID
+     * @return PDR id to counter; empty if the session is unknown
+     */
+    public Map<Integer, UpfCounter> sessionCounters(long upSeid) {
+        Map<Integer, UpfCounter> out = new TreeMap<>();
+        PfcpSession s = store.get(upSeid);
+        if (s != null) {
+            for (Pdr p : s.pdrs.values()) {
+                Integer cell = s.allocations.get("ctr:" + p.pdrId);
+                if (cell != null) {
+                    out.put(p.pdrId, readCounter(cell));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return sessions, entities and device errors, as health counters */
+    public Map<String, Long> stats() {
+        Map<String, Long> out = new TreeMap<>();
+        out.put("sessions", (long) store.all().size());
+        out.put("entities", (long) entityCount());
+        out.put("deviceErrors", deviceErrors());
+        return out;
     }
 
     public SessionStore store() {

@@ -7,7 +7,6 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
-import org.hupf.app.core.HupfCore;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
@@ -51,6 +50,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -108,9 +108,9 @@ public class HupfManager implements HupfService {
     private DistributedSessionStore store;
     private ScheduledExecutorService executor;
     private ScheduledFuture<?> reconcileTask;
-    private volatile HupfCore core;
     private volatile SessionManager manager;
-    private PfcpAgent agent;
+    private volatile PfcpAgent agent;
+    private volatile List<Ip4Prefix> uePools = List.of();
 
     @Activate
     protected void activate() {
@@ -165,8 +165,8 @@ public class HupfManager implements HupfService {
             agent.close();
             agent = null;
         }
-        core = null;
         manager = null;
+        uePools = List.of();
         activeConfig = null;
     }
 
@@ -179,19 +179,19 @@ public class HupfManager implements HupfService {
         HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
         NodeId leader = leadershipService.getLeader(HupfApp.APP_NAME);
         if (!clusterService.getLocalNode().id().equals(leader)) {
-            if (core != null) {
+            if (manager != null) {
                 log.info("standing by: {} leads hupf", leader);
             }
             stop();
             return;
         }
         String json = cfg == null ? null : cfg.node().toString();
-        if (core != null && json != null && json.equals(activeConfig)) {
+        if (manager != null && json != null && json.equals(activeConfig)) {
             return;
         }
         configure(cfg);
-        activeConfig = core == null ? null : json;
-        if (core != null) {
+        activeConfig = manager == null ? null : json;
+        if (manager != null) {
             executor.execute(this::reconcileQuietly);
         }
     }
@@ -224,8 +224,8 @@ public class HupfManager implements HupfService {
         } catch (SocketException e) {
             log.error("PFCP agent cannot bind: {} (REST and CLI still work)", e.getMessage());
         }
+        uePools = cfg.uePools();
         manager = m;
-        core = new HupfCore(m, agent, cfg.uePools());
         int period = cfg.reconcileIntervalSeconds();
         reconcileTask = executor.scheduleWithFixedDelay(this::reconcileQuietly, period, period, TimeUnit.SECONDS);
     }
@@ -240,14 +240,15 @@ public class HupfManager implements HupfService {
         }
     }
 
-    private HupfCore core() {
-        HupfCore c = core;
-        if (c == null) {
+    /** The session manager while this node runs hupf. */
+    private SessionManager running() {
+        SessionManager m = manager;
+        if (m == null) {
             throw new IllegalStateException("hupf is not running here: this node must lead the cluster's hupf"
                                                     + " and apps." + HupfApp.APP_NAME + "." + HupfConfig.KEY
                                                     + " must be a valid netcfg");
         }
-        return c;
+        return m;
     }
 
     @Override
@@ -262,60 +263,70 @@ public class HupfManager implements HupfService {
 
     @Override
     public PfcpSession createSession(PfcpSession draft) throws RuleException {
-        return core().createSession(draft);
+        return running().establish(draft);
     }
 
     @Override
     public PfcpSession modifySession(PfcpSession edited) throws RuleException {
-        return core().modifySession(edited);
+        return running().replaceRules(edited);
     }
 
     @Override
     public boolean deleteSession(long upSeid) {
-        return core().deleteSession(upSeid);
+        return running().delete(upSeid) != null;
     }
 
     @Override
     public Map<Integer, UpfCounter> sessionCounters(long upSeid) {
-        return core().sessionCounters(upSeid);
+        return running().sessionCounters(upSeid);
     }
 
     @Override
     public UpfCounter counter(int cellId) {
-        return core().counter(cellId);
+        return running().readCounter(cellId);
     }
 
     @Override
     public Set<UpfEntity> entities(long upSeid) {
-        return core().entities(upSeid);
+        return running().entities(upSeid);
     }
 
     @Override
     public boolean downlinkData(Ip4Address ue) {
-        return core().downlinkData(ue);
+        running();
+        PfcpAgent a = agent;
+        return a != null && a.notifyDownlinkData(ue);
     }
 
     @Override
     public List<Ip4Prefix> uePools() {
-        HupfCore c = core;
-        return c == null ? List.of() : c.uePools();
+        return uePools;
     }
 
     @Override
     public Collection<Association> pfcpPeers() {
-        HupfCore c = core;
-        return c == null ? List.of() : c.pfcpPeers();
+        PfcpAgent a = agent;
+        return a == null ? List.of() : a.associations();
     }
 
     @Override
     public Map<String, Long> stats() {
-        HupfCore c = core;
-        return c == null ? Map.of("sessions", (long) store.all().size(), "configured", 0L) : c.stats();
+        SessionManager m = manager;
+        if (m == null) {
+            return Map.of("sessions", (long) store.all().size(), "configured", 0L);
+        }
+        Map<String, Long> out = new TreeMap<>(m.stats());
+        PfcpAgent a = agent;
+        if (a != null) {
+            a.stats().snapshot().forEach((k, v) -> out.put("pfcp." + k, v));
+            out.put("pfcp.associations", (long) a.associations().size());
+        }
+        return out;
     }
 
     @Override
     public int reconcile() {
-        return core().reconcile();
+        return running().reconcile();
     }
 
     private class InternalConfigListener implements NetworkConfigListener {

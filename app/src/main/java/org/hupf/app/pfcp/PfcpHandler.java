@@ -13,7 +13,6 @@ import org.hupf.app.pfcp.codec.IeValues;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
-import org.hupf.app.session.SessionEditor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

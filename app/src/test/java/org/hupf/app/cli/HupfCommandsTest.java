@@ -1,8 +1,8 @@
 package org.hupf.app.cli;
 
 import org.hupf.api.HupfService;
-import org.hupf.app.core.HupfCore;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.core.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
@@ -47,9 +47,10 @@ public class HupfCommandsTest {
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         device = new InMemoryUpfDevice("backend", 64);
         Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
-        core = new HupfCore(new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, 0, Map.of(), 10),
-                                               new ResourcePool(64, 64), () -> List.of(device), n3),
-                            null, List.of(Ip4Prefix.valueOf("10.250.0.0/16")));
+        core = new SessionManagerService(new SessionManager(new InMemorySessionStore(),
+                                                            new SessionTranslator(n3, 0, Map.of(), 10),
+                                                            new ResourcePool(64, 64), () -> List.of(device), n3),
+                                         List.of(Ip4Prefix.valueOf("10.250.0.0/16")));
     }
 
     @After

@@ -3,8 +3,8 @@ package org.hupf.app.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.HupfService;
-import org.hupf.app.core.HupfCore;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.core.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
@@ -53,7 +53,7 @@ public class HupfWebResourceTest {
         SessionManager m = new SessionManager(new InMemorySessionStore(),
                                               new SessionTranslator(n3, 0, Map.of(), 10),
                                               new ResourcePool(1024, 1024), () -> List.of(device), n3);
-        HupfService core = new HupfCore(m, null, List.of(Ip4Prefix.valueOf("10.250.0.0/16")));
+        HupfService core = new SessionManagerService(m, List.of(Ip4Prefix.valueOf("10.250.0.0/16")));
         resource = new HupfWebResource() {
             @Override
             protected HupfService service() {

@@ -2,10 +2,8 @@ package org.hupf.app.core;
 
 import org.hupf.api.Association;
 import org.hupf.api.HupfService;
-import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
-import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.onlab.packet.Ip4Address;
@@ -15,28 +13,24 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * {@link HupfService} over a session manager and a PFCP agent: shared by the ONOS component and the
- * standalone runner.
+ * {@link HupfService} straight over a session manager, without ONOS and without a PFCP agent (no
+ * peers, no downlink data reports): the service the REST and CLI tests call.
  */
-public final class HupfCore implements HupfService {
+public final class SessionManagerService implements HupfService {
 
     private final SessionManager manager;
-    private final PfcpAgent agent;
     private final List<Ip4Prefix> uePools;
 
     /**
      * Creates the service.
      *
      * @param manager session manager
-     * @param agent   PFCP agent, or null when PFCP is off
-     * @param uePools configured UE pools
+     * @param uePools UE pools to report
      */
-    public HupfCore(SessionManager manager, PfcpAgent agent, List<Ip4Prefix> uePools) {
+    public SessionManagerService(SessionManager manager, List<Ip4Prefix> uePools) {
         this.manager = manager;
-        this.agent = agent;
         this.uePools = List.copyOf(uePools);
     }
 
@@ -57,12 +51,7 @@ public final class HupfCore implements HupfService {
 
     @Override
     public PfcpSession modifySession(PfcpSession edited) throws RuleException {
-        PfcpSession old = manager.store().get(edited.upSeid);
-        if (old == null) {
-            return manager.modify(edited);
-        }
-        // Keep the allocations: a client never sets them, and the manager frees what is no longer used.
-        return manager.modify(edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
+        return manager.replaceRules(edited);
     }
 
     @Override
@@ -72,17 +61,7 @@ public final class HupfCore implements HupfService {
 
     @Override
     public Map<Integer, UpfCounter> sessionCounters(long upSeid) {
-        Map<Integer, UpfCounter> out = new TreeMap<>();
-        PfcpSession s = manager.store().get(upSeid);
-        if (s != null) {
-            for (Pdr p : s.pdrs.values()) {
-                Integer cell = s.allocations.get("ctr:" + p.pdrId);
-                if (cell != null) {
-                    out.put(p.pdrId, manager.readCounter(cell));
-                }
-            }
-        }
-        return out;
+        return manager.sessionCounters(upSeid);
     }
 
     @Override
@@ -97,7 +76,7 @@ public final class HupfCore implements HupfService {
 
     @Override
     public boolean downlinkData(Ip4Address ue) {
-        return agent != null && agent.notifyDownlinkData(ue);
+        return false;
     }
 
     @Override
@@ -107,20 +86,12 @@ public final class HupfCore implements HupfService {
 
     @Override
     public Collection<Association> pfcpPeers() {
-        return agent == null ? List.of() : agent.associations();
+        return List.of();
     }
 
     @Override
     public Map<String, Long> stats() {
-        Map<String, Long> out = new TreeMap<>();
-        if (agent != null) {
-            agent.stats().snapshot().forEach((k, v) -> out.put("pfcp." + k, v));
-            out.put("pfcp.associations", (long) agent.associations().size());
-        }
-        out.put("sessions", (long) manager.store().all().size());
-        out.put("entities", (long) manager.entityCount());
-        out.put("deviceErrors", manager.deviceErrors());
-        return out;
+        return manager.stats();
     }
 
     @Override

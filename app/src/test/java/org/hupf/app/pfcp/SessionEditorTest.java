@@ -1,4 +1,4 @@
-package org.hupf.app.session;
+package org.hupf.app.pfcp;
 
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
