@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.Association;
+import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
-import org.hupf.app.core.EntityJson;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.rest.AbstractWebResource;
 

@@ -1,4 +1,4 @@
-package org.hupf.app.core;
+package org.hupf.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,7 +14,7 @@ import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 
 /**
- * JSON form of UPF entities for REST, CLI and the standalone runner's control API: one object per
+ * JSON form of UPF entities for REST, CLI and the standalone host's control API: one object per
  * entity with its type and fields named as in the pipeline contract.
  */
 public final class EntityJson {

@@ -1,0 +1,81 @@
+package org.hupf.app;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The module rules of docs/ARCHITECTURE.md ("Modules"), over the classes ONOS loads: the pipeconf, api and
+ * app bundles (main code). Maven's module dependencies already forbid an upward import (api → app,
+ * anything → standalone); these rules catch what Maven allows and ONOS would refuse or what would tangle
+ * the layers.
+ */
+public class ModuleRulesTest {
+
+    private static final JavaClasses ONOS_SIDE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.hupf.pipeconf", "org.hupf.api", "org.hupf.app");
+
+    /** The standalone world: its P4Runtime client's transport and messages, its HTTP server. */
+    private static final String[] STANDALONE_WORLD = {
+        "p4..", "io.grpc..", "com.google.protobuf..", "com.sun.net.httpserver..", "org.hupf.standalone.."};
+
+    @Test
+    public void bundlesUseOnlyWhatThePipeconfExports() {
+        noClasses().that().resideInAnyPackage("org.hupf.api..", "org.hupf.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.hupf.pipeconf.behaviour..",
+                                                                   "org.hupf.pipeconf.upf..")
+                .because("the pipeconf bundle keeps its behaviours and translator private")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void pipeconfExportsDoNotLeakItsPrivatePackages() {
+        noClasses().that().resideInAnyPackage("org.hupf.pipeconf", "org.hupf.pipeconf.api..",
+                                              "org.hupf.pipeconf.dataplane..", "org.hupf.pipeconf.packet..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.hupf.pipeconf.behaviour..",
+                                                                   "org.hupf.pipeconf.upf..")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void nothingInOnosImportsTheStandaloneWorld() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage(STANDALONE_WORLD)
+                .because("one P4Runtime path per host: inside ONOS, ONOS's")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void theApiKnowsNoImplementation() {
+        noClasses().that().resideInAPackage("org.hupf.api..")
+                .should().dependOnClassesThat().resideInAPackage("org.hupf.app..")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void theSessionCoreNeverSeesPfcp() {
+        noClasses().that().resideInAnyPackage("org.hupf.api..", "org.hupf.app.session..", "org.hupf.app.core..",
+                                              "org.hupf.app.store..", "org.hupf.app.device..")
+                .should().dependOnClassesThat().resideInAPackage("org.hupf.app.pfcp..")
+                .because("the PFCP agent decodes a message into the session model; the core never sees an IE")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void thePfcpCodecIsPureJava() {
+        classes().that().resideInAPackage("org.hupf.app.pfcp.codec")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.app.pfcp.codec",
+                                                                       "org.hupf.api.session", "java..")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void packagesHaveNoCycle() {
+        slices().matching("org.hupf.(**)").should().beFreeOfCycles().check(ONOS_SIDE);
+    }
+}
