@@ -3,6 +3,7 @@
 #define HUPF_DP_INT_H
 
 #include <stdint.h>
+#include <rte_acl.h>
 #include <rte_hash.h>
 #include <rte_lpm.h>
 #include <rte_meter.h>
@@ -31,15 +32,34 @@ struct xtable {
 struct eg_peer { uint32_t src, dst; uint16_t sport; };
 struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
 
-struct ruleset_apps { uint32_t n; struct dp_app_rule r[]; };
-struct ruleset_acl { uint32_t n; struct dp_acl_rule r[]; };
+/* Keys of the ternary tables' tries (classify.c), network byte order. */
+struct acl_key {
+	uint8_t proto, pad[3];
+	uint32_t ip_src, ip_dst;
+	uint16_t sport, dport, port, eth_type;
+	uint8_t smac[6], dmac[6];
+};
+struct app_key {
+	uint8_t slice, pad[3];
+	uint32_t addr;
+	uint16_t port, proto;
+};
+/* A trie of the rules (NULL: no rule can match); lookups return the userdata:
+ * ACL action + 1 / app id + 1, 0 for no match. */
+int classifier_build_acl(struct rte_acl_ctx **out, const struct dp_acl_rule *r, uint32_t n);
+int classifier_build_apps(struct rte_acl_ctx **out, const struct dp_app_rule *r, uint32_t n);
+void acl_key_set(struct acl_key *k, const uint8_t *frame, uint16_t in_port, uint8_t proto, uint32_t src,
+		 uint32_t dst, uint16_t sport, uint16_t dport);
+void app_key_set(struct app_key *k, uint8_t slice, uint32_t addr, uint16_t port, uint8_t proto);
 
 struct meter_state {
 	struct rte_meter_trtcm_profile prof;
 	struct rte_meter_trtcm rt;
 };
 
-struct ctr { uint64_t pkts, bytes; };
+/* The pre- and post-QoS counters of one index share a 32-byte cell: a packet
+ * touches one cache line for both (the arrays are 64-byte aligned). */
+struct ctr { uint64_t pkts[2], bytes[2]; } __attribute__((aligned(32)));
 
 struct pipeline {
 	struct dp_sizes sz;
@@ -51,12 +71,11 @@ struct pipeline {
 	struct eg_peer *eg_peer[DP_PEERS];
 	struct rte_lpm *routes;             /* next hop = slot in route_pool */
 	struct vpool route_pool;
-	struct ruleset_apps *apps;
-	struct ruleset_acl *acl;
+	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
 	uint8_t encap_psc;
 	uint32_t *meter_map[2];             /* meter index -> state slot + 1 (0: unconfigured, green) */
 	struct vpool meters;
-	struct ctr *ctr[2][DP_MAX_WORKERS];
+	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
 	uint64_t drops[DP_MAX_WORKERS][DROP_REASONS_SIZE];
 };
 

@@ -13,7 +13,7 @@
 
 struct dp_ctx g_dp;
 
-enum defer_kind { DEF_HASH_POS, DEF_SLOT, DEF_PTR, DEF_PIPE };
+enum defer_kind { DEF_HASH_POS, DEF_SLOT, DEF_PTR, DEF_PIPE, DEF_ACL };
 struct deferred {
 	enum defer_kind kind;
 	void *obj;        /* rte_hash, vpool, pointer or pipeline */
@@ -52,6 +52,7 @@ void dp_commit(void)
 		case DEF_SLOT: vpool_put(d->obj, d->idx); break;
 		case DEF_PTR: rte_free(d->obj); break;
 		case DEF_PIPE: pipeline_free(d->obj); break;
+		case DEF_ACL: rte_acl_free(d->obj); break;
 		}
 	}
 	g_ndefer = 0;
@@ -194,13 +195,12 @@ static void pipeline_free(struct pipeline *p)
 	vpool_fini(&p->meters);
 	for (int i = 0; i < DP_PEERS; i++)
 		rte_free(p->eg_peer[i]);
-	rte_free(p->apps);
-	rte_free(p->acl);
-	for (int k = 0; k < 2; k++) {
+	rte_acl_free(p->apps);
+	rte_acl_free(p->acl);
+	for (int k = 0; k < 2; k++)
 		rte_free(p->meter_map[k]);
-		for (unsigned w = 0; w < DP_MAX_WORKERS; w++)
-			rte_free(p->ctr[k][w]);
-	}
+	for (unsigned w = 0; w < DP_MAX_WORKERS; w++)
+		rte_free(p->ctr[w]);
 	rte_free(p);
 }
 
@@ -220,10 +220,9 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
 		 (p->meter_map[0] = rte_zmalloc(NULL, 4ull * (sz->session_meter + 1), 64)) &&
 		 (p->meter_map[1] = rte_zmalloc(NULL, 4ull * (sz->app_meter + 1), 64));
-	uint32_t csz[2] = { sz->pre_qos_ctr, sz->post_qos_ctr };
-	for (int k = 0; ok && k < 2; k++)
-		for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
-			ok = (p->ctr[k][w] = rte_zmalloc(NULL, sizeof(struct ctr) * (csz[k] + 1ull), 64)) != NULL;
+	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
+	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
+		ok = (p->ctr[w] = rte_zmalloc(NULL, sizeof(struct ctr) * cells, 64)) != NULL;
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;
@@ -392,34 +391,29 @@ int dp_set_encap_psc(int with_psc)
 	return 0;
 }
 
-/* ---- ternary tables: a new rule array replaces the old one ---- */
+/* ---- ternary tables: a new trie replaces the old one ---- */
 
-/* Both rule sets are { uint32_t n; rules[] }: one helper publishes either. */
-static int ruleset_replace(void **slot, const void *rules, uint32_t n, size_t elem, uint32_t cap)
+static int classifier_replace(struct rte_acl_ctx **slot, struct rte_acl_ctx *n)
 {
-	if (n > cap)
-		return -ENOSPC;
-	struct ruleset_apps *s = rte_malloc(NULL, offsetof(struct ruleset_apps, r) + n * elem, 64);
-	if (!s)
-		return -ENOMEM;
-	s->n = n;
-	if (n)
-		memcpy(s->r, rules, n * elem);
-	void *old = *slot;
-	__atomic_store_n(slot, (void *)s, __ATOMIC_RELEASE);
-	return old ? defer(DEF_PTR, old, 0) : 0;
+	struct rte_acl_ctx *old = *slot;
+	__atomic_store_n(slot, n, __ATOMIC_RELEASE);
+	return old ? defer(DEF_ACL, old, 0) : 0;
 }
 
 int dp_apps_replace(const struct dp_app_rule *r, uint32_t n)
 {
 	PIPE_OR_ENODEV;
-	return ruleset_replace((void **)&p->apps, r, n, sizeof(*r), p->sz.applications);
+	struct rte_acl_ctx *c;
+	int rc = n > p->sz.applications ? -ENOSPC : classifier_build_apps(&c, r, n);
+	return rc ? rc : classifier_replace(&p->apps, c);
 }
 
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n)
 {
 	PIPE_OR_ENODEV;
-	return ruleset_replace((void **)&p->acl, r, n, sizeof(*r), p->sz.acl);
+	struct rte_acl_ctx *c;
+	int rc = n > p->sz.acl ? -ENOSPC : classifier_build_acl(&c, r, n);
+	return rc ? rc : classifier_replace(&p->acl, c);
 }
 
 /* ---- meters and counters ---- */
@@ -461,8 +455,8 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 		return -EINVAL;
 	*pkts = *bytes = 0;
 	for (unsigned w = 0; w < g_dp.nworkers; w++) {
-		*pkts += __atomic_load_n(&p->ctr[which][w][idx].pkts, __ATOMIC_RELAXED);
-		*bytes += __atomic_load_n(&p->ctr[which][w][idx].bytes, __ATOMIC_RELAXED);
+		*pkts += __atomic_load_n(&p->ctr[w][idx].pkts[which], __ATOMIC_RELAXED);
+		*bytes += __atomic_load_n(&p->ctr[w][idx].bytes[which], __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -475,8 +469,8 @@ int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || idx >= size)
 		return -EINVAL;
 	for (unsigned w = 0; w < g_dp.nworkers; w++) {
-		__atomic_store_n(&p->ctr[which][w][idx].pkts, w ? 0 : pkts, __ATOMIC_RELAXED);
-		__atomic_store_n(&p->ctr[which][w][idx].bytes, w ? 0 : bytes, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->ctr[w][idx].pkts[which], w ? 0 : pkts, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->ctr[w][idx].bytes[which], w ? 0 : bytes, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
