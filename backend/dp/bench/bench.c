@@ -364,10 +364,8 @@ int main(int argc, char **argv)
 	char *eal[16] = { "bench", "-m", mem, "--no-pci", "--no-shconf", "--no-telemetry",
 			  "--log-level=lib.*:error", "-l", lcores };
 	int ne = 9;
-	if (!getenv("BENCH_HUGE"))
-		eal[ne++] = "--no-huge";
-	else
-		eal[ne++] = "--in-memory";
+	const char *huge = getenv("BENCH_HUGE");  /* non-empty: EAL memory from 2 MiB hugepages */
+	eal[ne++] = huge && *huge ? "--in-memory" : "--no-huge";
 	if (rte_eal_init(ne, eal) < 0 || dp_init(g_workers))
 		return 1;
 	if (getenv("BENCH_PKTS"))

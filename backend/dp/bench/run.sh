@@ -22,6 +22,16 @@ for t in uniform zipf hot; do each -T "$T" -t $t "$n"; done
 each -T "$T" -t uniform 1000
 [ -n "$big" ] && each -T 3 -t uniform "$big"
 each -T "$T" -w 2 -t uniform "$n"
+# 2 MiB hugepages when the machine has enough free (EAL --in-memory instead of --no-huge).
+free=$(awk '/^HugePages_Free/ {print $2}' /proc/meminfo)
+if [ "${free:-0}" -ge 1000 ]; then
+	for b in $base $new; do
+		l=$([ "$b" = "$new" ] && echo new || echo base)
+		BENCH_HUGE=1 BENCH_MEM_MB=1900 timeout 900 nice "$b" -L "$l, hugepages" -T "$T" -t uniform "$n" | grep '^|'
+	done
+else
+	echo "| (hugepages: fewer than 1000 free 2 MiB pages; not measured) |||||||||||"
+fi
 [ "${BENCH_CALLGRIND:-1}" = 0 ] && exit 0
 echo
 echo "callgrind (\`--cache-sim=yes\`, LL as this machine's), per packet through dp_process_burst, ${CG_PKTS:-100000} packets after as many for warm-up:"

@@ -54,9 +54,10 @@ func (r *resolver) session(i uint64) []*p4v1.Update {
 	return []*p4v1.Update{
 		r.entry("HupfIngress.upf.uplink_sessions", "HupfIngress.upf.set_uplink_session", []uint64{n3, i + 1}, ue, 0),
 		r.entry("HupfIngress.upf.downlink_sessions", "HupfIngress.upf.set_downlink_session", []uint64{ue}, 1, 0),
-		r.entry("HupfIngress.upf.uplink_terminations", "HupfIngress.upf.uplink_term_fwd", []uint64{ue, 0}, (2*i)%(1<<20), 0, 0),
+		// Every termination its own counter cells (the backend has one per termination).
+		r.entry("HupfIngress.upf.uplink_terminations", "HupfIngress.upf.uplink_term_fwd", []uint64{ue, 0}, 2*i, 0, 0),
 		r.entry("HupfIngress.upf.downlink_terminations", "HupfIngress.upf.downlink_term_fwd", []uint64{ue, 0},
-			(2*i+1)%(1<<20), i+1, 9, 0, 0),
+			2*i+1, i+1, 9, 0, 0),
 	}
 }
 
