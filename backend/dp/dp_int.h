@@ -4,12 +4,12 @@
 
 #include <stdint.h>
 #include <rte_acl.h>
-#include <rte_hash.h>
 #include <rte_lpm.h>
 #include <rte_meter.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_mbuf.h>
 #include "hupf_dp.h"
+#include "ftable.h"
 
 #define DP_MAX_WORKERS 16
 #define DP_PEERS 256
@@ -22,12 +22,6 @@ struct vpool {
 	uint32_t *free;
 };
 
-/* Exact-match table: lock-free-reader cuckoo hash. Values of up to 8 bytes are
- * stored in the data pointer itself; larger ones in a vpool slot. */
-struct xtable {
-	struct rte_hash *h;
-	struct vpool pool;   /* pool.elem == 0: inline values */
-};
 
 struct eg_peer { uint32_t src, dst; uint16_t sport; };
 struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
@@ -64,9 +58,9 @@ struct ctr { uint64_t pkts[2], bytes[2]; } __attribute__((aligned(32)));
 struct pipeline {
 	struct dp_sizes sz;
 	struct rte_lpm *iface[2];          /* by gtpu_is_valid; next hop = iface << 8 | slice */
-	struct xtable ul_sess;              /* inline ul_sess_val() */
-	struct xtable dl_sess;              /* inline sess_val() */
-	struct xtable ul_term, dl_term;     /* struct dp_term in slots */
+	struct ftable ul_sess;              /* ul_sess_key() -> ul_sess_val() */
+	struct ftable dl_sess;              /* UE -> sess_val() */
+	struct ftable ul_term, dl_term;     /* term_key() -> struct dp_term */
 	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
 	struct eg_peer *eg_peer[DP_PEERS];
 	struct rte_lpm *routes;             /* next hop = slot in route_pool */
@@ -115,14 +109,9 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 #define SESS_PEER(v) ((uint8_t)((v) >> 32))
 #define SESS_METER(v) ((uint32_t)(v))
 
-static inline void *xtable_slot(const struct xtable *t, void *data)
-{
-	return t->pool.mem + (size_t)(uintptr_t)data * t->pool.elem;
-}
-
-/* Key layouts (host order fields, zeroed padding). */
-struct ul_sess_key { uint32_t tun_dst, teid; };
-struct term_key { uint32_t ue; uint32_t app_id; };
+/* Keys of the exact tables (8 bytes each). */
+static inline uint64_t ul_sess_key(uint32_t tun_dst, uint32_t teid) { return (uint64_t)tun_dst << 32 | teid; }
+static inline uint64_t term_key(uint32_t ue, uint8_t app_id) { return (uint64_t)ue << 8 | app_id; }
 
 /* Runs n packets through the pipeline; m->port holds each one's P4 ingress port.
  * Fills one verdict each; packets are rewritten in place (encap/decap/echo). */

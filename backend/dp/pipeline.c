@@ -1,6 +1,7 @@
 /* The sw profile's ingress/egress on a burst of mbufs. Stages run over the whole
- * burst so that hash lookups are done in bulk (rte_hash prefetches buckets and
- * keys for the whole burst) instead of one dependent cache miss at a time. */
+ * burst so that the lines each stage needs are prefetched for every packet before
+ * the first is read: the cache misses of a burst overlap instead of stalling one
+ * packet at a time. */
 #include <string.h>
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
@@ -182,125 +183,92 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 	}
 }
 
-/* Stage 2: sessions, looked up in bulk per direction. */
-static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v,
-			   uint16_t n)
+/* Stage 2: applications, one trie walk for the burst. Only packets that pass their
+ * session use the result; it is computed first (it has no side effects) so that
+ * the termination key is known before the session lookups. */
+static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
 {
-	struct ul_sess_key ulk[BURST_MAX];
-	const void *ulkp[BURST_MAX], *dlkp[BURST_MAX];
-	void *uld[BURST_MAX], *dld[BURST_MAX];
-	uint16_t uli[BURST_MAX], dli[BURST_MAX];
-	unsigned nul = 0, ndl = 0;
+	const struct rte_acl_ctx *apps = __atomic_load_n(&p->apps, __ATOMIC_ACQUIRE);
+	struct app_key ak[BURST_MAX];
+	const uint8_t *akp[BURST_MAX];
+	uint32_t res[BURST_MAX];
+	uint16_t ai[BURST_MAX], na = 0;
+	for (uint16_t i = 0; i < n; i++) {
+		struct pstate *s = &st[i];
+		s->app_id = 0;
+		if (!apps || s->done || s->dir == DIR_NONE)
+			continue;
+		app_key_set(&ak[na], s->slice, s->app_addr, s->app_port, s->app_proto);
+		akp[na] = (const uint8_t *)&ak[na];
+		ai[na++] = i;
+	}
+	if (na && rte_acl_classify(apps, akp, res, na, 1) == 0)
+		for (uint16_t j = 0; j < na; j++)
+			st[ai[j]].app_id = res[j] ? (uint8_t)(res[j] - 1) : 0;
+}
+
+/* Stage 3: sessions, then terminations. The buckets of both lookups of every
+ * packet are fetched first, so that all of the burst's misses overlap; values are
+ * inline, so a hit costs no further line. */
+static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n)
+{
+	uint64_t sk[BURST_MAX], tk[BURST_MAX];
+	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
 	for (uint16_t i = 0; i < n; i++) {
 		struct pstate *s = &st[i];
 		if (s->done || s->dir == DIR_NONE)
 			continue;
-		if (s->dir == DIR_UL) {
-			ulk[nul] = (struct ul_sess_key){ s->pi.ip_dst, s->pi.teid };
-			ulkp[nul] = &ulk[nul];
-			uli[nul++] = i;
-		} else {
-			dlkp[ndl] = &s->ue;
-			dli[ndl++] = i;
-		}
+		int ul = s->dir == DIR_UL;
+		const struct ftable *ss = ul ? &p->ul_sess : &p->dl_sess, *ts = ul ? &p->ul_term : &p->dl_term;
+		sk[i] = ul ? ul_sess_key(s->pi.ip_dst, s->pi.teid) : s->ue;
+		tk[i] = term_key(s->ue, s->app_id);
+		sb[i][0] = ft_b1(ss, sk[i]);
+		sb[i][1] = ft_b2(ss, sk[i]);
+		tb[i][0] = ft_b1(ts, tk[i]);
+		tb[i][1] = ft_b2(ts, tk[i]);
+		rte_prefetch0(ft_bucket(ss, sb[i][0]));
+		rte_prefetch0(ft_bucket(ss, sb[i][1]));
+		rte_prefetch0(ft_bucket(ts, tb[i][0]));
+		rte_prefetch0(ft_bucket(ts, tb[i][1]));
 	}
-	uint64_t ulhit = 0, dlhit = 0;
-	if (nul)
-		rte_hash_lookup_bulk_data(p->ul_sess.h, ulkp, nul, &ulhit, uld);
-	if (ndl)
-		rte_hash_lookup_bulk_data(p->dl_sess.h, dlkp, ndl, &dlhit, dld);
-	for (unsigned j = 0; j < nul; j++) {
-		struct pstate *s = &st[uli[j]];
-		if (!(ulhit >> j & 1)) {
-			finish_drop(p, slot, s, &v[uli[j]], DROP_UL_SESSION_MISS);
+	for (uint16_t i = 0; i < n; i++) {
+		struct pstate *s = &st[i];
+		if (s->done || s->dir == DIR_NONE)
 			continue;
-		}
-		uint64_t val = (uint64_t)(uintptr_t)uld[j];
-		if (UL_DROP(val))
-			finish_drop(p, slot, s, &v[uli[j]], DROP_RULE);
-		else if (UL_UE(val) != s->ue)
-			finish_drop(p, slot, s, &v[uli[j]], DROP_ANTI_SPOOFING);
-		else {
-			s->sess_meter = UL_METER(val);
-			prefetch_meter_map(p, METER_SESSION, s->sess_meter, p->sz.session_meter);
-		}
-	}
-	for (unsigned j = 0; j < ndl; j++) {
-		struct pstate *s = &st[dli[j]];
-		uint64_t val = (uint64_t)(uintptr_t)dld[j];
-		if (!(dlhit >> j & 1)) {
-			finish_drop(p, slot, s, &v[dli[j]], DROP_DL_SESSION_MISS);
+		uint64_t val;
+		if (s->dir == DIR_UL) {
+			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
+				finish_drop(p, slot, s, &v[i], DROP_UL_SESSION_MISS);
+			else if (UL_DROP(val))
+				finish_drop(p, slot, s, &v[i], DROP_RULE);
+			else if (UL_UE(val) != s->ue)
+				finish_drop(p, slot, s, &v[i], DROP_ANTI_SPOOFING);
+			else
+				s->sess_meter = UL_METER(val);
+		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
+			finish_drop(p, slot, s, &v[i], DROP_DL_SESSION_MISS);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
-			finish_drop(p, slot, s, &v[dli[j]], DROP_RULE);
+			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
 			/* Buffer-and-notify: the controller holds the packet (no drop reason). */
-			v[dli[j]].to_cpu = PKTIN_DOWNLINK_BUFFER;
+			v[i].to_cpu = PKTIN_DOWNLINK_BUFFER;
 			s->done = 1;
 		} else {
 			s->sess_meter = SESS_METER(val);
 			s->peer = SESS_PEER(val);
+		}
+		if (!s->done)
 			prefetch_meter_map(p, METER_SESSION, s->sess_meter, p->sz.session_meter);
-		}
 	}
-}
-
-/* Stage 3: applications, then terminations in bulk. */
-static void stage_terms(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n)
-{
-	const struct rte_acl_ctx *apps = __atomic_load_n(&p->apps, __ATOMIC_ACQUIRE);
-	if (apps) {
-		struct app_key ak[BURST_MAX];
-		const uint8_t *akp[BURST_MAX];
-		uint32_t res[BURST_MAX];
-		uint16_t ai[BURST_MAX], na = 0;
-		for (uint16_t i = 0; i < n; i++) {
-			struct pstate *s = &st[i];
-			s->app_id = 0;
-			if (s->done || s->dir == DIR_NONE)
-				continue;
-			app_key_set(&ak[na], s->slice, s->app_addr, s->app_port, s->app_proto);
-			akp[na] = (const uint8_t *)&ak[na];
-			ai[na++] = i;
-		}
-		if (na && rte_acl_classify(apps, akp, res, na, 1) == 0)
-			for (uint16_t j = 0; j < na; j++)
-				st[ai[j]].app_id = res[j] ? (uint8_t)(res[j] - 1) : 0;
-	}
-	struct term_key k[2][BURST_MAX];
-	const void *kp[2][BURST_MAX];
-	void *d[2][BURST_MAX];
-	uint16_t idx[2][BURST_MAX];
-	unsigned cnt[2] = { 0, 0 };
 	for (uint16_t i = 0; i < n; i++) {
 		struct pstate *s = &st[i];
 		if (s->done || s->dir == DIR_NONE)
 			continue;
-		if (!apps)
-			s->app_id = 0;
-		unsigned t = s->dir == DIR_DL;
-		k[t][cnt[t]] = (struct term_key){ s->ue, s->app_id };
-		kp[t][cnt[t]] = &k[t][cnt[t]];
-		idx[t][cnt[t]++] = i;
-	}
-	struct xtable *tab[2] = { &p->ul_term, &p->dl_term };
-	for (unsigned t = 0; t < 2; t++) {
-		uint64_t hit = 0;
-		if (!cnt[t])
-			continue;
-		rte_hash_lookup_bulk_data(tab[t]->h, kp[t], cnt[t], &hit, d[t]);
-		/* Values live apart from the keys: fetch them all before the first is read. */
-		for (unsigned j = 0; j < cnt[t]; j++)
-			if (hit >> j & 1)
-				rte_prefetch0(xtable_slot(tab[t], d[t][j]));
-		for (unsigned j = 0; j < cnt[t]; j++) {
-			struct pstate *s = &st[idx[t][j]];
-			if (!(hit >> j & 1)) {
-				finish_drop(p, slot, s, &v[idx[t][j]], DROP_TERM_MISS);
-				continue;
-			}
-			s->term = *(const struct dp_term *)xtable_slot(tab[t], d[t][j]);
+		const struct ftable *ts = s->dir == DIR_UL ? &p->ul_term : &p->dl_term;
+		if (!ft_lookup(ts, tk[i], tb[i][0], tb[i][1], &s->term))
+			finish_drop(p, slot, s, &v[i], DROP_TERM_MISS);
+		else
 			prefetch_meter_map(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter);
-		}
 	}
 }
 
@@ -411,8 +379,8 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
 		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i]);
-	stage_sessions(p, slot, st, v, n);
-	stage_terms(p, slot, st, v, n);
+	stage_apps(p, st, n);
+	stage_lookups(p, slot, st, v, n);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
 		stage_finish(p, slot, m[i], &st[i], &v[i], now);

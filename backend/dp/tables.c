@@ -7,16 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <rte_malloc.h>
-#include <rte_hash_crc.h>
 #include <rte_lcore.h>
 #include "dp_int.h"
 
 struct dp_ctx g_dp;
 
-enum defer_kind { DEF_HASH_POS, DEF_SLOT, DEF_PTR, DEF_PIPE, DEF_ACL };
+enum defer_kind { DEF_SLOT, DEF_PTR, DEF_PIPE, DEF_ACL };
 struct deferred {
 	enum defer_kind kind;
-	void *obj;        /* rte_hash, vpool, pointer or pipeline */
+	void *obj;        /* vpool, pointer, pipeline or rte_acl context */
 	uint32_t idx;
 };
 static struct deferred *g_defer;
@@ -48,7 +47,6 @@ void dp_commit(void)
 	for (uint32_t i = 0; i < g_ndefer; i++) {
 		struct deferred *d = &g_defer[i];
 		switch (d->kind) {
-		case DEF_HASH_POS: rte_hash_free_key_with_position(d->obj, d->idx); break;
 		case DEF_SLOT: vpool_put(d->obj, d->idx); break;
 		case DEF_PTR: rte_free(d->obj); break;
 		case DEF_PIPE: pipeline_free(d->obj); break;
@@ -95,68 +93,23 @@ static int vpool_get(struct vpool *vp, uint32_t *idx)
 
 /* ---- exact-match tables ---- */
 
-static int xtable_init(struct xtable *t, const char *name, uint32_t key_len, uint32_t val_size, uint32_t cap)
+/* Single writer: readers copy values under the buckets' sequence locks, so
+ * nothing waits for a grace period. */
+static int ftable_write(struct ftable *t, int op, uint64_t key, const void *val)
 {
-	static unsigned seq;
-	char nm[RTE_HASH_NAMESIZE];
-	snprintf(nm, sizeof(nm), "%s%u", name, seq++);
-	/* Extendable buckets guarantee the declared capacity despite cuckoo collisions. */
-	struct rte_hash_parameters hp = {
-		.name = nm, .entries = cap < 8 ? 8 : cap, .key_len = key_len,
-		.hash_func = rte_hash_crc, .socket_id = (int)rte_socket_id(),
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF | RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
-	};
-	t->h = rte_hash_create(&hp);
-	if (!t->h)
-		return -ENOMEM;
-	memset(&t->pool, 0, sizeof(t->pool));
-	/* Slack of one batch's worth of MODIFYs before a forced grace period. */
-	return val_size ? vpool_init(&t->pool, val_size, hp.entries + 4096) : 0;
-}
-
-static void xtable_fini(struct xtable *t)
-{
-	rte_hash_free(t->h);
-	if (t->pool.elem)
-		vpool_fini(&t->pool);
-}
-
-static int xtable_write(struct xtable *t, int op, const void *key, const void *val)
-{
-	void *old;
-	int have = rte_hash_lookup_data(t->h, key, &old) >= 0;
+	uint32_t b;
+	unsigned sl;
+	int have = ft_find(t, key, &b, &sl);
 	if (op == DP_INSERT && have)
 		return -EEXIST;
 	if (op != DP_INSERT && !have)
 		return -ENOENT;
-	if (op == DP_DELETE) {
-		int32_t pos = rte_hash_del_key(t->h, key);
-		if (pos < 0)
-			return pos;
-		if (t->pool.elem)
-			defer(DEF_SLOT, &t->pool, (uint32_t)(uintptr_t)old);
-		return defer(DEF_HASH_POS, t->h, (uint32_t)pos);
-	}
-	void *data;
-	uint32_t slot = 0;
-	if (t->pool.elem) {
-		int rc = vpool_get(&t->pool, &slot);
-		if (rc)
-			return rc;
-		memcpy(vpool_at(&t->pool, slot), val, t->pool.elem);
-		data = (void *)(uintptr_t)slot;
-	} else {
-		data = (void *)(uintptr_t)*(const uint64_t *)val;
-	}
-	/* The data word is replaced atomically: readers see the old or the new value. */
-	int rc = rte_hash_add_key_data(t->h, key, data);
-	if (rc < 0) {
-		if (t->pool.elem)
-			vpool_put(&t->pool, slot);
-		return rc == -ENOSPC ? -ENOSPC : -EINVAL;
-	}
-	if (op == DP_MODIFY && t->pool.elem)
-		defer(DEF_SLOT, &t->pool, (uint32_t)(uintptr_t)old);
+	if (op == DP_DELETE)
+		ft_delete(t, b, sl);
+	else if (op == DP_MODIFY)
+		ft_update(t, b, sl, val);
+	else
+		return ft_insert(t, key, val);
 	return 0;
 }
 
@@ -187,10 +140,10 @@ static void pipeline_free(struct pipeline *p)
 	for (int i = 0; i < 2; i++)
 		rte_lpm_free(p->iface[i]);
 	rte_lpm_free(p->routes);
-	if (p->ul_sess.h) xtable_fini(&p->ul_sess);
-	if (p->dl_sess.h) xtable_fini(&p->dl_sess);
-	if (p->ul_term.h) xtable_fini(&p->ul_term);
-	if (p->dl_term.h) xtable_fini(&p->dl_term);
+	ft_fini(&p->ul_sess);
+	ft_fini(&p->dl_sess);
+	ft_fini(&p->ul_term);
+	ft_fini(&p->dl_term);
 	vpool_fini(&p->route_pool);
 	vpool_fini(&p->meters);
 	for (int i = 0; i < DP_PEERS; i++)
@@ -212,10 +165,10 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	p->sz = *sz;
 	int ok = (p->iface[0] = lpm_new("if0_", sz->interfaces)) && (p->iface[1] = lpm_new("if1_", sz->interfaces)) &&
 		 (p->routes = lpm_new("rt", sz->routes)) &&
-		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), 0, sz->ul_sessions) &&
-		 !xtable_init(&p->dl_sess, "dls", sizeof(uint32_t), 0, sz->dl_sessions) &&
-		 !xtable_init(&p->ul_term, "ult", sizeof(struct term_key), sizeof(struct dp_term), sz->ul_terms) &&
-		 !xtable_init(&p->dl_term, "dlt", sizeof(struct term_key), sizeof(struct dp_term), sz->dl_terms) &&
+		 !ft_init(&p->ul_sess, sz->ul_sessions, sizeof(uint64_t)) &&
+		 !ft_init(&p->dl_sess, sz->dl_sessions, sizeof(uint64_t)) &&
+		 !ft_init(&p->ul_term, sz->ul_terms, sizeof(struct dp_term)) &&
+		 !ft_init(&p->dl_term, sz->dl_terms, sizeof(struct dp_term)) &&
 		 !vpool_init(&p->route_pool, sizeof(struct route), sz->routes + 1024) &&
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
 		 (p->meter_map[0] = rte_zmalloc(NULL, 4ull * (sz->session_meter + 1), 64)) &&
@@ -318,9 +271,8 @@ int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint3
 	PIPE_OR_ENODEV;
 	if (check_op(op) || (op != DP_DELETE && action != SESS_FWD && action != SESS_DROP))
 		return -EINVAL;
-	struct ul_sess_key k = { tun_dst, teid };
 	uint64_t v = ul_sess_val(action, ue, meter_idx);
-	return xtable_write(&p->ul_sess, op, &k, &v);
+	return ftable_write(&p->ul_sess, op, ul_sess_key(tun_dst, teid), &v);
 }
 
 int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t meter_idx)
@@ -329,16 +281,25 @@ int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t me
 	if (check_op(op) || (op != DP_DELETE && (action < SESS_FWD || action > SESS_BUF)))
 		return -EINVAL;
 	uint64_t v = sess_val(action, peer, meter_idx);
-	return xtable_write(&p->dl_sess, op, &ue, &v);
+	return ftable_write(&p->dl_sess, op, ue, &v);
 }
 
-static int term_write(struct xtable *t, int op, uint32_t ue, uint8_t app_id, const struct dp_term *tv)
+static int term_write(struct ftable *t, int op, uint32_t ue, uint8_t app_id, const struct dp_term *tv)
 {
 	if (check_op(op) || (op != DP_DELETE && (!tv || (tv->action != TERM_FWD && tv->action != TERM_DROP) ||
 						 tv->tc > 3 || tv->qfi > 63)))
 		return -EINVAL;
-	struct term_key k = { ue, app_id };
-	return xtable_write(t, op, &k, tv);
+	struct dp_term v;
+	memset(&v, 0, sizeof(v));  /* no uninitialised padding in the table */
+	if (tv) {
+		v.action = tv->action;
+		v.tc = tv->tc;
+		v.qfi = tv->qfi;
+		v.ctr_idx = tv->ctr_idx;
+		v.teid = tv->teid;
+		v.app_meter_idx = tv->app_meter_idx;
+	}
+	return ftable_write(t, op, term_key(ue, app_id), &v);
 }
 
 int dp_ul_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t)

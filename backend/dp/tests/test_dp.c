@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <cmocka.h>
 #include <rte_eal.h>
 #include <rte_mbuf.h>
@@ -241,6 +242,124 @@ static int setup_upf(void **st)
 		return -1;
 	dp_commit();
 	return 0;
+}
+
+/* The fixed-key table fills to its declared capacity with random and structured
+ * keys (cuckoo moves included), finds every entry with its value, refuses one
+ * more, and keeps the rest findable across deletes and re-inserts. */
+static void test_ftable(void **st)
+{
+	(void)st;
+	enum { CAP = 50000 };
+	for (uint8_t vlen = 8; vlen <= 16; vlen += 8) {
+		for (int pattern = 0; pattern < 2; pattern++) {
+			struct ftable t;
+			assert_int_equal(ft_init(&t, CAP, vlen), 0);
+			uint64_t x = 88172645463325252ull;
+			static uint64_t keys[CAP];
+			for (uint32_t i = 0; i < CAP; i++) {
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				keys[i] = pattern ? x : term_key(0x10000000u + i, (uint8_t)(i % 3));
+				uint8_t v[16];
+				memset(v, (int)(i & 0xff), sizeof(v));
+				memcpy(v, &i, 4);
+				assert_int_equal(ft_insert(&t, keys[i], v), 0);
+			}
+			uint8_t v[16] = { 0 };
+			assert_int_equal(ft_insert(&t, 0xdeadbeefull, v), -ENOSPC);
+			for (uint32_t i = 0; i < CAP; i++) {
+				uint32_t got = ~0u;
+				uint8_t out[16];
+				assert_true(ft_lookup(&t, keys[i], ft_b1(&t, keys[i]), ft_b2(&t, keys[i]), out));
+				memcpy(&got, out, 4);
+				assert_int_equal(got, i);
+				assert_int_equal(out[vlen - 1], i & 0xff);
+				uint32_t b;
+				unsigned sl;
+				assert_int_equal(ft_find(&t, keys[i], &b, &sl), 1);
+				if (i % 2) {
+					ft_delete(&t, b, sl);
+				} else {
+					uint32_t nv = i + 1;
+					memcpy(out, &nv, 4);
+					ft_update(&t, b, sl, out);
+				}
+			}
+			for (uint32_t i = 0; i < CAP; i++) {
+				uint8_t out[16];
+				int hit = ft_lookup(&t, keys[i], ft_b1(&t, keys[i]), ft_b2(&t, keys[i]), out);
+				assert_int_equal(hit, !(i % 2));
+				uint32_t got;
+				memcpy(&got, out, 4);
+				if (hit)
+					assert_int_equal(got, i + 1);
+			}
+			for (uint32_t i = 1; i < CAP; i += 2)
+				assert_int_equal(ft_insert(&t, keys[i], v), 0);
+			assert_int_equal(t.n, CAP);
+			ft_fini(&t);
+		}
+	}
+}
+
+/* A reader never misses a present key nor reads a torn value while the writer
+ * rewrites values and fills the table to capacity (forcing cuckoo moves) and
+ * empties it again, round after round. */
+struct ft_reader { struct ftable *t; volatile int stop; uint64_t lookups, bad; };
+enum { FT_STABLE = 8000, FT_CAP = 16000 };
+
+static uint64_t stable_key(uint32_t i) { return ft_mix(i + 1); }
+
+static void *ft_read_loop(void *arg)
+{
+	struct ft_reader *r = arg;
+	while (!r->stop)
+		for (uint32_t i = 0; i < FT_STABLE; i++, r->lookups++) {
+			uint64_t k = stable_key(i), v[2];
+			if (!ft_lookup(r->t, k, ft_b1(r->t, k), ft_b2(r->t, k), v) || v[1] != ~v[0] || (v[0] ^ k) >> 8)
+				r->bad++;
+		}
+	return NULL;
+}
+
+static void test_ftable_concurrent(void **st)
+{
+	(void)st;
+	struct ftable t;
+	assert_int_equal(ft_init(&t, FT_CAP, 16), 0);
+	for (uint32_t i = 0; i < FT_STABLE; i++) {
+		uint64_t k = stable_key(i), v[2] = { k, ~k };
+		assert_int_equal(ft_insert(&t, k, v), 0);
+	}
+	struct ft_reader r = { .t = &t };
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, ft_read_loop, &r), 0);
+	for (uint32_t round = 0; round < 40; round++) {
+		for (uint32_t i = FT_STABLE; i < FT_CAP; i++) {
+			uint64_t k = ft_mix((uint64_t)(round + 1) << 32 | i), v[2] = { 0, 0 };
+			assert_int_equal(ft_insert(&t, k, v), 0);
+		}
+		for (uint32_t i = 0; i < FT_STABLE; i++) {  /* values change: the reader checks they are whole */
+			uint64_t k = stable_key(i), v[2] = { k ^ (round & 0xff), ~(k ^ (round & 0xff)) };
+			uint32_t b;
+			unsigned sl;
+			assert_int_equal(ft_find(&t, k, &b, &sl), 1);
+			ft_update(&t, b, sl, v);
+		}
+		for (uint32_t i = FT_STABLE; i < FT_CAP; i++) {
+			uint64_t k = ft_mix((uint64_t)(round + 1) << 32 | i);
+			uint32_t b;
+			unsigned sl;
+			assert_int_equal(ft_find(&t, k, &b, &sl), 1);
+			ft_delete(&t, b, sl);
+		}
+	}
+	r.stop = 1;
+	pthread_join(th, NULL);
+	assert_true(r.lookups > 0);
+	assert_true(t.moves > 0);  /* cuckoo moves happened while the reader ran */
+	assert_int_equal(r.bad, 0);
+	ft_fini(&t);
 }
 
 static void test_table_ops(void **st)
@@ -550,7 +669,7 @@ int main(void)
 		cmocka_unit_test(test_encap_decap_roundtrip),
 	};
 	const struct CMUnitTest dp_tests[] = {
-		cmocka_unit_test(test_table_ops), cmocka_unit_test(test_uplink),
+		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops), cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_downlink_encap), cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
 		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),
