@@ -14,8 +14,8 @@
 #define DP_MAX_WORKERS 16
 #define DP_PEERS 256
 
-/* Fixed-size value slots with a free stack: values too big for a hash's data
- * pointer live here so that MODIFY can publish a new slot atomically. */
+/* Fixed-size value slots with a free stack (routes, meter states): a MODIFY
+ * publishes a new slot atomically and the old one is freed after a grace period. */
 struct vpool {
 	uint8_t *mem;
 	uint32_t elem, n, nfree;
@@ -87,7 +87,7 @@ static inline struct pipeline *dp_pipe(void)
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
 }
 
-/* Uplink session values fit the hash's data word, saving a cache line per packet:
+/* Uplink session values, 8 bytes inline in their table:
  * bit 63 drop, bits 32-62 meter index, bits 0-31 UE address. A meter index that
  * needs 32 bits is beyond any meter's size, so it is stored as one that also is
  * (out-of-range meters are green either way). */
@@ -100,7 +100,7 @@ static inline uint64_t ul_sess_val(uint8_t action, uint32_t ue, uint32_t meter)
 #define UL_METER(v) ((uint32_t)((v) >> 32) & UL_METER_MAX)
 #define UL_UE(v) ((uint32_t)(v))
 
-/* Encoding of inline downlink session values. */
+/* Downlink session values, 8 bytes inline in their table. */
 static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 {
 	return (uint64_t)action << 48 | (uint64_t)peer << 32 | meter;
