@@ -13,11 +13,14 @@
  * Rule set (always): every termination its own pre/post-QoS counter index (2 per
  * session), a configured session meter (trTCM, rates high enough to stay green) on
  * every 16th session (up to the sw profile's 65,536 meters), 32 application rules
- * and 16 ACL rules that the traffic does not match (so every packet scans them all
- * and takes its session's default termination, as most traffic does).
+ * and 16 ACL rules that the traffic does not match (so every packet is classified
+ * against them all and takes its session's default termination, as most traffic does).
  * Time is the forwarding threads' own CPU time (the machine is shared); each trial
- * rebuilds and processes BENCH_PKTS packets; the rebuild alone is measured too and
- * reported as the share of the time that is not the pipeline's.
+ * rebuilds and processes BENCH_PKTS packets (default 5 M; split over the workers);
+ * the rebuild alone is measured too and subtracted for the "pipeline" column.
+ * -w 2: two worker lcores, each with its own traffic and counters, same tables.
+ * Environment: BENCH_PKTS, BENCH_MEM_MB (EAL memory, default 7168), BENCH_HUGE
+ * (non-empty: 2 MiB hugepages with --in-memory instead of --no-huge).
  * -H: no trials; process BENCH_PKTS packets once after a warm-up of as many; under
  *     callgrind, the statistics are zeroed after the warm-up and dumped after the pass. */
 #include <math.h>
