@@ -3,60 +3,73 @@
 #define HUPF_DP_INT_H
 
 #include <stdint.h>
-#include <rte_hash.h>
+#include <rte_acl.h>
 #include <rte_lpm.h>
 #include <rte_meter.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_mbuf.h>
 #include "hupf_dp.h"
+#include "ftable.h"
 
 #define DP_MAX_WORKERS 16
 #define DP_PEERS 256
 
-/* Fixed-size value slots with a free stack: values too big for a hash's data
- * pointer live here so that MODIFY can publish a new slot atomically. */
+/* Fixed-size value slots with a free stack (routes, meter states): a MODIFY
+ * publishes a new slot atomically and the old one is freed after a grace period. */
 struct vpool {
 	uint8_t *mem;
 	uint32_t elem, n, nfree;
 	uint32_t *free;
 };
 
-/* Exact-match table: lock-free-reader cuckoo hash. Values of up to 8 bytes are
- * stored in the data pointer itself; larger ones in a vpool slot. */
-struct xtable {
-	struct rte_hash *h;
-	struct vpool pool;   /* pool.elem == 0: inline values */
-};
 
 struct eg_peer { uint32_t src, dst; uint16_t sport; };
 struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
 
-struct ruleset_apps { uint32_t n; struct dp_app_rule r[]; };
-struct ruleset_acl { uint32_t n; struct dp_acl_rule r[]; };
+/* Keys of the ternary tables' tries (classify.c), network byte order. */
+struct acl_key {
+	uint8_t proto, pad[3];
+	uint32_t ip_src, ip_dst;
+	uint16_t sport, dport, port, eth_type;
+	uint8_t smac[6], dmac[6];
+};
+struct app_key {
+	uint8_t slice, pad[3];
+	uint32_t addr;
+	uint16_t port, proto;
+};
+/* A trie of the rules (NULL: no rule can match); lookups return the userdata:
+ * ACL action + 1 / app id + 1, 0 for no match. */
+int classifier_build_acl(struct rte_acl_ctx **out, const struct dp_acl_rule *r, uint32_t n);
+int classifier_build_apps(struct rte_acl_ctx **out, const struct dp_app_rule *r, uint32_t n);
+void acl_key_set(struct acl_key *k, const uint8_t *frame, uint16_t in_port, uint8_t proto, uint32_t src,
+		 uint32_t dst, uint16_t sport, uint16_t dport);
+void app_key_set(struct app_key *k, uint8_t slice, uint32_t addr, uint16_t port, uint8_t proto);
 
 struct meter_state {
 	struct rte_meter_trtcm_profile prof;
 	struct rte_meter_trtcm rt;
 };
 
-struct ctr { uint64_t pkts, bytes; };
+/* The pre- and post-QoS counters of one index share a 32-byte cell: a packet
+ * touches one cache line for both (the arrays are 64-byte aligned). */
+struct ctr { uint64_t pkts[2], bytes[2]; } __attribute__((aligned(32)));
 
 struct pipeline {
 	struct dp_sizes sz;
 	struct rte_lpm *iface[2];          /* by gtpu_is_valid; next hop = iface << 8 | slice */
-	struct xtable ul_sess;              /* inline ul_sess_val() */
-	struct xtable dl_sess;              /* inline sess_val() */
-	struct xtable ul_term, dl_term;     /* struct dp_term in slots */
+	struct ftable ul_sess;              /* ul_sess_key() -> ul_sess_val() */
+	struct ftable dl_sess;              /* UE -> sess_val() */
+	struct ftable ul_term, dl_term;     /* term_key() -> struct dp_term */
 	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
 	struct eg_peer *eg_peer[DP_PEERS];
 	struct rte_lpm *routes;             /* next hop = slot in route_pool */
 	struct vpool route_pool;
-	struct ruleset_apps *apps;
-	struct ruleset_acl *acl;
+	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
 	uint8_t encap_psc;
 	uint32_t *meter_map[2];             /* meter index -> state slot + 1 (0: unconfigured, green) */
 	struct vpool meters;
-	struct ctr *ctr[2][DP_MAX_WORKERS];
+	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
 	uint64_t drops[DP_MAX_WORKERS][DROP_REASONS_SIZE];
 };
 
@@ -74,7 +87,7 @@ static inline struct pipeline *dp_pipe(void)
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
 }
 
-/* Uplink session values fit the hash's data word, saving a cache line per packet:
+/* Uplink session values, 8 bytes inline in their table:
  * bit 63 drop, bits 32-62 meter index, bits 0-31 UE address. A meter index that
  * needs 32 bits is beyond any meter's size, so it is stored as one that also is
  * (out-of-range meters are green either way). */
@@ -87,7 +100,7 @@ static inline uint64_t ul_sess_val(uint8_t action, uint32_t ue, uint32_t meter)
 #define UL_METER(v) ((uint32_t)((v) >> 32) & UL_METER_MAX)
 #define UL_UE(v) ((uint32_t)(v))
 
-/* Encoding of inline downlink session values. */
+/* Downlink session values, 8 bytes inline in their table. */
 static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 {
 	return (uint64_t)action << 48 | (uint64_t)peer << 32 | meter;
@@ -96,14 +109,9 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 #define SESS_PEER(v) ((uint8_t)((v) >> 32))
 #define SESS_METER(v) ((uint32_t)(v))
 
-static inline void *xtable_slot(const struct xtable *t, void *data)
-{
-	return t->pool.mem + (size_t)(uintptr_t)data * t->pool.elem;
-}
-
-/* Key layouts (host order fields, zeroed padding). */
-struct ul_sess_key { uint32_t tun_dst, teid; };
-struct term_key { uint32_t ue; uint32_t app_id; };
+/* Keys of the exact tables (8 bytes each). */
+static inline uint64_t ul_sess_key(uint32_t tun_dst, uint32_t teid) { return (uint64_t)tun_dst << 32 | teid; }
+static inline uint64_t term_key(uint32_t ue, uint8_t app_id) { return (uint64_t)ue << 8 | app_id; }
 
 /* Runs n packets through the pipeline; m->port holds each one's P4 ingress port.
  * Fills one verdict each; packets are rewritten in place (encap/decap/echo). */

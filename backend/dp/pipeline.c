@@ -1,6 +1,7 @@
 /* The sw profile's ingress/egress on a burst of mbufs. Stages run over the whole
- * burst so that hash lookups are done in bulk (rte_hash prefetches buckets and
- * keys for the whole burst) instead of one dependent cache miss at a time. */
+ * burst so that the lines each stage needs are prefetched for every packet before
+ * the first is read: the cache misses of a burst overlap instead of stalling one
+ * packet at a time. */
 #include <string.h>
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
@@ -13,6 +14,7 @@ enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
 
 struct pstate {
 	struct pkt_info pi;
+	enum parse_err perr;
 	uint8_t *frame;
 	uint32_t len;          /* original frame length: what counters and meters see */
 	uint8_t dir, slice, app_id, done, local_reply;
@@ -39,49 +41,6 @@ static inline int lpm_lookup(struct rte_lpm *l, uint32_t ip, uint32_t *nh)
 	return rte_lpm_lookup(l, ip, nh) == 0;
 }
 
-static uint8_t app_lookup(const struct ruleset_apps *rs, const struct pstate *s)
-{
-	if (!rs)
-		return 0;
-	for (uint32_t i = 0; i < rs->n; i++) {
-		const struct dp_app_rule *r = &rs->r[i];
-		if (r->slice_id == s->slice && (s->app_addr & r->addr_mask) == r->addr &&
-		    s->app_port >= r->port_lo && s->app_port <= r->port_hi &&
-		    (s->app_proto & r->proto_mask) == r->proto)
-			return r->app_id;
-	}
-	return 0;
-}
-
-static inline int mac_match(const uint8_t *a, const uint8_t *v, const uint8_t *m)
-{
-	for (int i = 0; i < 6; i++)
-		if ((a[i] & m[i]) != v[i])
-			return 0;
-	return 1;
-}
-
-static uint8_t acl_lookup(const struct ruleset_acl *rs, const struct pstate *s, uint16_t in_port)
-{
-	if (!rs || !rs->n)
-		return ACL_NOP;
-	const struct pkt_info *pi = &s->pi;
-	uint16_t eth_type = (uint16_t)(s->frame[12] << 8 | s->frame[13]);  /* outer, as in the P4 key */
-	uint16_t sport = pi->ip_proto == 6 || pi->ip_proto == 17 ? pi->sport : 0;
-	uint16_t dport = pi->ip_proto == 6 || pi->ip_proto == 17 ? pi->dport : 0;
-	for (uint32_t i = 0; i < rs->n; i++) {
-		const struct dp_acl_rule *r = &rs->r[i];
-		if ((in_port & r->port_mask) == r->port && mac_match(s->frame + 6, r->eth_src, r->eth_src_mask) &&
-		    mac_match(s->frame, r->eth_dst, r->eth_dst_mask) &&
-		    (eth_type & r->eth_type_mask) == r->eth_type &&
-		    (pi->ip_src & r->ip_src_mask) == r->ip_src && (pi->ip_dst & r->ip_dst_mask) == r->ip_dst &&
-		    (pi->ip_proto & r->proto_mask) == r->proto && (sport & r->sport_mask) == r->sport &&
-		    (dport & r->dport_mask) == r->dport)
-			return r->action;
-	}
-	return ACL_NOP;
-}
-
 /* trTCM, colour-blind; an unconfigured meter passes everything (as in bmv2). */
 static inline int meter_red(struct pipeline *p, int which, uint32_t idx, uint32_t size, uint32_t len, uint64_t now)
 {
@@ -94,33 +53,84 @@ static inline int meter_red(struct pipeline *p, int which, uint32_t idx, uint32_
 	return rte_meter_trtcm_color_blind_check(&ms->rt, &ms->prof, now, len) == RTE_COLOR_RED;
 }
 
-static inline void count(struct ctr *c, uint32_t idx, uint32_t size, uint32_t len)
+static inline void count(struct ctr *c, int which, uint32_t idx, uint32_t size, uint32_t len)
 {
 	if (idx < size) {
-		c[idx].pkts++;
-		c[idx].bytes += len;
+		c[idx].pkts[which]++;
+		c[idx].bytes[which] += len;
 	}
 }
 
-/* Stage 1: parse, ACL (on the packet as received), interfaces, echo. */
-static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			   struct dp_verdict *v, uint16_t in_port)
+static inline void prefetch_meter_map(struct pipeline *p, int which, uint32_t idx, uint32_t size)
+{
+	if (idx < size)
+		rte_prefetch0(&p->meter_map[which][idx]);
+}
+
+/* A configured meter's state (two lines: it is not line-aligned in its pool). */
+static inline void prefetch_meter(struct pipeline *p, int which, uint32_t idx, uint32_t size)
+{
+	uint32_t slot = idx < size ? __atomic_load_n(&p->meter_map[which][idx], __ATOMIC_ACQUIRE) : 0;
+	if (slot) {
+		const uint8_t *ms = p->meters.mem + (size_t)(slot - 1) * p->meters.elem;
+		rte_prefetch0(ms);
+		rte_prefetch0(ms + sizeof(struct meter_state) - 1);
+	}
+}
+
+/* Stage 1a: parse; parser errors drop here. */
+static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+			struct dp_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
 	s->done = s->local_reply = 0;
 	s->dir = DIR_NONE;
 	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
 	s->len = rte_pktmbuf_pkt_len(m);
-	enum parse_err e = rte_pktmbuf_is_contiguous(m) ? pkt_parse(s->frame, s->len, &s->pi) : PARSE_TRUNCATED;
-	if (e == PARSE_BAD_GTPU || e == PARSE_BAD_INNER) {
+	s->perr = rte_pktmbuf_is_contiguous(m) ? pkt_parse(s->frame, s->len, &s->pi) : PARSE_TRUNCATED;
+	if (s->perr == PARSE_BAD_GTPU || s->perr == PARSE_BAD_INNER)
 		finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
-		return;
-	}
-	if (e == PARSE_TRUNCATED || e == PARSE_BAD_IPV4) {
+	else if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4)
 		finish_drop(p, slot, s, v, DROP_PARSER_ERROR);
+}
+
+/* Stage 1b: the ACL on the packets as received, one trie walk for the burst
+ * (fills acl[i] with the action of each packet not done). */
+static void stage_acl(struct pipeline *p, struct rte_mbuf **m, const struct pstate *st, uint16_t n,
+		      uint8_t *acl)
+{
+	const struct rte_acl_ctx *ctx = __atomic_load_n(&p->acl, __ATOMIC_ACQUIRE);
+	memset(acl, ACL_NOP, n);
+	if (!ctx)
 		return;
+	struct acl_key k[BURST_MAX];
+	const uint8_t *kp[BURST_MAX];
+	uint32_t res[BURST_MAX];
+	uint16_t idx[BURST_MAX], cnt = 0;
+	for (uint16_t i = 0; i < n; i++) {
+		const struct pstate *s = &st[i];
+		if (s->done)
+			continue;
+		const struct pkt_info *pi = &s->pi;
+		int l4 = pi->ip_proto == 6 || pi->ip_proto == 17;
+		/* The outer header, as in the P4 key; L4 ports only for TCP and UDP. */
+		acl_key_set(&k[cnt], s->frame, m[i]->port, pi->ip_proto, pi->ip_src, pi->ip_dst, l4 ? pi->sport : 0,
+			    l4 ? pi->dport : 0);
+		kp[cnt] = (const uint8_t *)&k[cnt];
+		idx[cnt++] = i;
 	}
-	uint8_t acl = acl_lookup(__atomic_load_n(&p->acl, __ATOMIC_ACQUIRE), s, in_port);
+	if (cnt && rte_acl_classify(ctx, kp, res, cnt, 1) == 0)
+		for (uint16_t j = 0; j < cnt; j++)
+			acl[idx[j]] = res[j] ? (uint8_t)(res[j] - 1) : ACL_NOP;
+}
+
+/* Stage 1c: the ACL's verdict, interfaces, echo. */
+static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+			   struct dp_verdict *v, uint8_t acl)
+{
+	if (s->done)
+		return;
+	enum parse_err e = s->perr;
 	if (acl == ACL_PUNT) {
 		v->to_cpu = PKTIN_ACL_PUNT;
 		s->done = 1;
@@ -173,102 +183,110 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 	}
 }
 
-/* Stage 2: sessions, looked up in bulk per direction. */
-static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v,
-			   uint16_t n)
+/* Stage 2: applications, one trie walk for the burst. Only packets that pass their
+ * session use the result; it is computed first (it has no side effects) so that
+ * the termination key is known before the session lookups. */
+static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
 {
-	struct ul_sess_key ulk[BURST_MAX];
-	const void *ulkp[BURST_MAX], *dlkp[BURST_MAX];
-	void *uld[BURST_MAX], *dld[BURST_MAX];
-	uint16_t uli[BURST_MAX], dli[BURST_MAX];
-	unsigned nul = 0, ndl = 0;
+	const struct rte_acl_ctx *apps = __atomic_load_n(&p->apps, __ATOMIC_ACQUIRE);
+	struct app_key ak[BURST_MAX];
+	const uint8_t *akp[BURST_MAX];
+	uint32_t res[BURST_MAX];
+	uint16_t ai[BURST_MAX], na = 0;
+	for (uint16_t i = 0; i < n; i++) {
+		struct pstate *s = &st[i];
+		s->app_id = 0;
+		if (!apps || s->done || s->dir == DIR_NONE)
+			continue;
+		app_key_set(&ak[na], s->slice, s->app_addr, s->app_port, s->app_proto);
+		akp[na] = (const uint8_t *)&ak[na];
+		ai[na++] = i;
+	}
+	if (na && rte_acl_classify(apps, akp, res, na, 1) == 0)
+		for (uint16_t j = 0; j < na; j++)
+			st[ai[j]].app_id = res[j] ? (uint8_t)(res[j] - 1) : 0;
+}
+
+/* Stage 3: sessions, then terminations. The buckets of both lookups of every
+ * packet are fetched first, so that all of the burst's misses overlap; values are
+ * inline, so a hit costs no further line. */
+static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n)
+{
+	uint64_t sk[BURST_MAX], tk[BURST_MAX];
+	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
 	for (uint16_t i = 0; i < n; i++) {
 		struct pstate *s = &st[i];
 		if (s->done || s->dir == DIR_NONE)
 			continue;
-		if (s->dir == DIR_UL) {
-			ulk[nul] = (struct ul_sess_key){ s->pi.ip_dst, s->pi.teid };
-			ulkp[nul] = &ulk[nul];
-			uli[nul++] = i;
-		} else {
-			dlkp[ndl] = &s->ue;
-			dli[ndl++] = i;
-		}
+		int ul = s->dir == DIR_UL;
+		const struct ftable *ss = ul ? &p->ul_sess : &p->dl_sess, *ts = ul ? &p->ul_term : &p->dl_term;
+		sk[i] = ul ? ul_sess_key(s->pi.ip_dst, s->pi.teid) : s->ue;
+		tk[i] = term_key(s->ue, s->app_id);
+		sb[i][0] = ft_b1(ss, sk[i]);
+		sb[i][1] = ft_b2(ss, sk[i]);
+		tb[i][0] = ft_b1(ts, tk[i]);
+		tb[i][1] = ft_b2(ts, tk[i]);
+		rte_prefetch0(ft_bucket(ss, sb[i][0]));
+		rte_prefetch0(ft_bucket(ss, sb[i][1]));
+		rte_prefetch0(ft_bucket(ts, tb[i][0]));
+		rte_prefetch0(ft_bucket(ts, tb[i][1]));
 	}
-	uint64_t ulhit = 0, dlhit = 0;
-	if (nul)
-		rte_hash_lookup_bulk_data(p->ul_sess.h, ulkp, nul, &ulhit, uld);
-	if (ndl)
-		rte_hash_lookup_bulk_data(p->dl_sess.h, dlkp, ndl, &dlhit, dld);
-	for (unsigned j = 0; j < nul; j++) {
-		struct pstate *s = &st[uli[j]];
-		if (!(ulhit >> j & 1)) {
-			finish_drop(p, slot, s, &v[uli[j]], DROP_UL_SESSION_MISS);
+	for (uint16_t i = 0; i < n; i++) {
+		struct pstate *s = &st[i];
+		if (s->done || s->dir == DIR_NONE)
 			continue;
-		}
-		uint64_t val = (uint64_t)(uintptr_t)uld[j];
-		if (UL_DROP(val))
-			finish_drop(p, slot, s, &v[uli[j]], DROP_RULE);
-		else if (UL_UE(val) != s->ue)
-			finish_drop(p, slot, s, &v[uli[j]], DROP_ANTI_SPOOFING);
-		else
-			s->sess_meter = UL_METER(val);
-	}
-	for (unsigned j = 0; j < ndl; j++) {
-		struct pstate *s = &st[dli[j]];
-		uint64_t val = (uint64_t)(uintptr_t)dld[j];
-		if (!(dlhit >> j & 1)) {
-			finish_drop(p, slot, s, &v[dli[j]], DROP_DL_SESSION_MISS);
+		uint64_t val;
+		if (s->dir == DIR_UL) {
+			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
+				finish_drop(p, slot, s, &v[i], DROP_UL_SESSION_MISS);
+			else if (UL_DROP(val))
+				finish_drop(p, slot, s, &v[i], DROP_RULE);
+			else if (UL_UE(val) != s->ue)
+				finish_drop(p, slot, s, &v[i], DROP_ANTI_SPOOFING);
+			else
+				s->sess_meter = UL_METER(val);
+		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
+			finish_drop(p, slot, s, &v[i], DROP_DL_SESSION_MISS);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
-			finish_drop(p, slot, s, &v[dli[j]], DROP_RULE);
+			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
 			/* Buffer-and-notify: the controller holds the packet (no drop reason). */
-			v[dli[j]].to_cpu = PKTIN_DOWNLINK_BUFFER;
+			v[i].to_cpu = PKTIN_DOWNLINK_BUFFER;
 			s->done = 1;
 		} else {
 			s->sess_meter = SESS_METER(val);
 			s->peer = SESS_PEER(val);
 		}
+		if (!s->done)
+			prefetch_meter_map(p, METER_SESSION, s->sess_meter, p->sz.session_meter);
 	}
-}
-
-/* Stage 3: applications, then terminations in bulk. */
-static void stage_terms(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n)
-{
-	const struct ruleset_apps *apps = __atomic_load_n(&p->apps, __ATOMIC_ACQUIRE);
-	struct term_key k[2][BURST_MAX];
-	const void *kp[2][BURST_MAX];
-	void *d[2][BURST_MAX];
-	uint16_t idx[2][BURST_MAX];
-	unsigned cnt[2] = { 0, 0 };
 	for (uint16_t i = 0; i < n; i++) {
 		struct pstate *s = &st[i];
 		if (s->done || s->dir == DIR_NONE)
 			continue;
-		s->app_id = app_lookup(apps, s);
-		unsigned t = s->dir == DIR_DL;
-		k[t][cnt[t]] = (struct term_key){ s->ue, s->app_id };
-		kp[t][cnt[t]] = &k[t][cnt[t]];
-		idx[t][cnt[t]++] = i;
+		const struct ftable *ts = s->dir == DIR_UL ? &p->ul_term : &p->dl_term;
+		if (!ft_lookup(ts, tk[i], tb[i][0], tb[i][1], &s->term))
+			finish_drop(p, slot, s, &v[i], DROP_TERM_MISS);
+		else
+			prefetch_meter_map(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter);
 	}
-	struct xtable *tab[2] = { &p->ul_term, &p->dl_term };
-	for (unsigned t = 0; t < 2; t++) {
-		uint64_t hit = 0;
-		if (!cnt[t])
+}
+
+/* Stage 3b: what stage 4 reads and writes at addresses the lookups just gave (the
+ * counter cell, configured meters' states), fetched for the whole burst first so
+ * that these misses overlap instead of stalling one packet at a time. */
+static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstate *st, uint16_t n)
+{
+	struct ctr *c = p->ctr[slot];
+	uint32_t cells = p->sz.pre_qos_ctr > p->sz.post_qos_ctr ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
+	for (uint16_t i = 0; i < n; i++) {
+		const struct pstate *s = &st[i];
+		if (s->done || s->dir == DIR_NONE)
 			continue;
-		rte_hash_lookup_bulk_data(tab[t]->h, kp[t], cnt[t], &hit, d[t]);
-		/* Values live apart from the keys: fetch them all before the first is read. */
-		for (unsigned j = 0; j < cnt[t]; j++)
-			if (hit >> j & 1)
-				rte_prefetch0(xtable_slot(tab[t], d[t][j]));
-		for (unsigned j = 0; j < cnt[t]; j++) {
-			struct pstate *s = &st[idx[t][j]];
-			if (!(hit >> j & 1)) {
-				finish_drop(p, slot, s, &v[idx[t][j]], DROP_TERM_MISS);
-				continue;
-			}
-			s->term = *(const struct dp_term *)xtable_slot(tab[t], d[t][j]);
-		}
+		if (s->term.ctr_idx < cells)
+			rte_prefetch0(&c[s->term.ctr_idx]);
+		prefetch_meter(p, METER_SESSION, s->sess_meter, p->sz.session_meter);
+		prefetch_meter(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter);
 	}
 }
 
@@ -279,7 +297,7 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 	if (s->done)
 		return;
 	if (s->dir != DIR_NONE) {
-		count(p->ctr[CTR_PRE_QOS][slot], s->term.ctr_idx, p->sz.pre_qos_ctr, s->len);
+		count(p->ctr[slot], CTR_PRE_QOS, s->term.ctr_idx, p->sz.pre_qos_ctr, s->len);
 		if (s->term.action == TERM_DROP) {
 			finish_drop(p, slot, s, v, DROP_RULE);
 			return;
@@ -313,7 +331,7 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 	}
 	/* Egress */
 	if (s->dir != DIR_NONE)
-		count(p->ctr[CTR_POST_QOS][slot], s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
+		count(p->ctr[slot], CTR_POST_QOS, s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
 	if (s->dir == DIR_UL) {
 		uint8_t *start;
 		uint32_t nlen = pkt_gtpu_decap(s->frame, s->len, &s->pi, &start);
@@ -355,10 +373,15 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 	}
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
+	uint8_t acl[BURST_MAX];
 	for (uint16_t i = 0; i < n; i++)
-		stage_classify(p, slot, m[i], &st[i], &v[i], m[i]->port);
-	stage_sessions(p, slot, st, v, n);
-	stage_terms(p, slot, st, v, n);
+		stage_parse(p, slot, m[i], &st[i], &v[i]);
+	stage_acl(p, m, st, n, acl);
+	for (uint16_t i = 0; i < n; i++)
+		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i]);
+	stage_apps(p, st, n);
+	stage_lookups(p, slot, st, v, n);
+	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
 		stage_finish(p, slot, m[i], &st[i], &v[i], now);
 }

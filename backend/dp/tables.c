@@ -7,16 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <rte_malloc.h>
-#include <rte_hash_crc.h>
 #include <rte_lcore.h>
 #include "dp_int.h"
 
 struct dp_ctx g_dp;
 
-enum defer_kind { DEF_HASH_POS, DEF_SLOT, DEF_PTR, DEF_PIPE };
+enum defer_kind { DEF_SLOT, DEF_PTR, DEF_PIPE, DEF_ACL };
 struct deferred {
 	enum defer_kind kind;
-	void *obj;        /* rte_hash, vpool, pointer or pipeline */
+	void *obj;        /* vpool, pointer, pipeline or rte_acl context */
 	uint32_t idx;
 };
 static struct deferred *g_defer;
@@ -48,10 +47,10 @@ void dp_commit(void)
 	for (uint32_t i = 0; i < g_ndefer; i++) {
 		struct deferred *d = &g_defer[i];
 		switch (d->kind) {
-		case DEF_HASH_POS: rte_hash_free_key_with_position(d->obj, d->idx); break;
 		case DEF_SLOT: vpool_put(d->obj, d->idx); break;
 		case DEF_PTR: rte_free(d->obj); break;
 		case DEF_PIPE: pipeline_free(d->obj); break;
+		case DEF_ACL: rte_acl_free(d->obj); break;
 		}
 	}
 	g_ndefer = 0;
@@ -94,68 +93,23 @@ static int vpool_get(struct vpool *vp, uint32_t *idx)
 
 /* ---- exact-match tables ---- */
 
-static int xtable_init(struct xtable *t, const char *name, uint32_t key_len, uint32_t val_size, uint32_t cap)
+/* Single writer: readers copy values under the buckets' sequence locks, so
+ * nothing waits for a grace period. */
+static int ftable_write(struct ftable *t, int op, uint64_t key, const void *val)
 {
-	static unsigned seq;
-	char nm[RTE_HASH_NAMESIZE];
-	snprintf(nm, sizeof(nm), "%s%u", name, seq++);
-	/* Extendable buckets guarantee the declared capacity despite cuckoo collisions. */
-	struct rte_hash_parameters hp = {
-		.name = nm, .entries = cap < 8 ? 8 : cap, .key_len = key_len,
-		.hash_func = rte_hash_crc, .socket_id = (int)rte_socket_id(),
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF | RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
-	};
-	t->h = rte_hash_create(&hp);
-	if (!t->h)
-		return -ENOMEM;
-	memset(&t->pool, 0, sizeof(t->pool));
-	/* Slack of one batch's worth of MODIFYs before a forced grace period. */
-	return val_size ? vpool_init(&t->pool, val_size, hp.entries + 4096) : 0;
-}
-
-static void xtable_fini(struct xtable *t)
-{
-	rte_hash_free(t->h);
-	if (t->pool.elem)
-		vpool_fini(&t->pool);
-}
-
-static int xtable_write(struct xtable *t, int op, const void *key, const void *val)
-{
-	void *old;
-	int have = rte_hash_lookup_data(t->h, key, &old) >= 0;
+	uint32_t b;
+	unsigned sl;
+	int have = ft_find(t, key, &b, &sl);
 	if (op == DP_INSERT && have)
 		return -EEXIST;
 	if (op != DP_INSERT && !have)
 		return -ENOENT;
-	if (op == DP_DELETE) {
-		int32_t pos = rte_hash_del_key(t->h, key);
-		if (pos < 0)
-			return pos;
-		if (t->pool.elem)
-			defer(DEF_SLOT, &t->pool, (uint32_t)(uintptr_t)old);
-		return defer(DEF_HASH_POS, t->h, (uint32_t)pos);
-	}
-	void *data;
-	uint32_t slot = 0;
-	if (t->pool.elem) {
-		int rc = vpool_get(&t->pool, &slot);
-		if (rc)
-			return rc;
-		memcpy(vpool_at(&t->pool, slot), val, t->pool.elem);
-		data = (void *)(uintptr_t)slot;
-	} else {
-		data = (void *)(uintptr_t)*(const uint64_t *)val;
-	}
-	/* The data word is replaced atomically: readers see the old or the new value. */
-	int rc = rte_hash_add_key_data(t->h, key, data);
-	if (rc < 0) {
-		if (t->pool.elem)
-			vpool_put(&t->pool, slot);
-		return rc == -ENOSPC ? -ENOSPC : -EINVAL;
-	}
-	if (op == DP_MODIFY && t->pool.elem)
-		defer(DEF_SLOT, &t->pool, (uint32_t)(uintptr_t)old);
+	if (op == DP_DELETE)
+		ft_delete(t, b, sl);
+	else if (op == DP_MODIFY)
+		ft_update(t, b, sl, val);
+	else
+		return ft_insert(t, key, val);
 	return 0;
 }
 
@@ -186,21 +140,20 @@ static void pipeline_free(struct pipeline *p)
 	for (int i = 0; i < 2; i++)
 		rte_lpm_free(p->iface[i]);
 	rte_lpm_free(p->routes);
-	if (p->ul_sess.h) xtable_fini(&p->ul_sess);
-	if (p->dl_sess.h) xtable_fini(&p->dl_sess);
-	if (p->ul_term.h) xtable_fini(&p->ul_term);
-	if (p->dl_term.h) xtable_fini(&p->dl_term);
+	ft_fini(&p->ul_sess);
+	ft_fini(&p->dl_sess);
+	ft_fini(&p->ul_term);
+	ft_fini(&p->dl_term);
 	vpool_fini(&p->route_pool);
 	vpool_fini(&p->meters);
 	for (int i = 0; i < DP_PEERS; i++)
 		rte_free(p->eg_peer[i]);
-	rte_free(p->apps);
-	rte_free(p->acl);
-	for (int k = 0; k < 2; k++) {
+	rte_acl_free(p->apps);
+	rte_acl_free(p->acl);
+	for (int k = 0; k < 2; k++)
 		rte_free(p->meter_map[k]);
-		for (unsigned w = 0; w < DP_MAX_WORKERS; w++)
-			rte_free(p->ctr[k][w]);
-	}
+	for (unsigned w = 0; w < DP_MAX_WORKERS; w++)
+		rte_free(p->ctr[w]);
 	rte_free(p);
 }
 
@@ -212,18 +165,17 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	p->sz = *sz;
 	int ok = (p->iface[0] = lpm_new("if0_", sz->interfaces)) && (p->iface[1] = lpm_new("if1_", sz->interfaces)) &&
 		 (p->routes = lpm_new("rt", sz->routes)) &&
-		 !xtable_init(&p->ul_sess, "uls", sizeof(struct ul_sess_key), 0, sz->ul_sessions) &&
-		 !xtable_init(&p->dl_sess, "dls", sizeof(uint32_t), 0, sz->dl_sessions) &&
-		 !xtable_init(&p->ul_term, "ult", sizeof(struct term_key), sizeof(struct dp_term), sz->ul_terms) &&
-		 !xtable_init(&p->dl_term, "dlt", sizeof(struct term_key), sizeof(struct dp_term), sz->dl_terms) &&
+		 !ft_init(&p->ul_sess, sz->ul_sessions, sizeof(uint64_t)) &&
+		 !ft_init(&p->dl_sess, sz->dl_sessions, sizeof(uint64_t)) &&
+		 !ft_init(&p->ul_term, sz->ul_terms, sizeof(struct dp_term)) &&
+		 !ft_init(&p->dl_term, sz->dl_terms, sizeof(struct dp_term)) &&
 		 !vpool_init(&p->route_pool, sizeof(struct route), sz->routes + 1024) &&
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
 		 (p->meter_map[0] = rte_zmalloc(NULL, 4ull * (sz->session_meter + 1), 64)) &&
 		 (p->meter_map[1] = rte_zmalloc(NULL, 4ull * (sz->app_meter + 1), 64));
-	uint32_t csz[2] = { sz->pre_qos_ctr, sz->post_qos_ctr };
-	for (int k = 0; ok && k < 2; k++)
-		for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
-			ok = (p->ctr[k][w] = rte_zmalloc(NULL, sizeof(struct ctr) * (csz[k] + 1ull), 64)) != NULL;
+	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
+	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
+		ok = (p->ctr[w] = rte_zmalloc(NULL, sizeof(struct ctr) * cells, 64)) != NULL;
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;
@@ -319,9 +271,8 @@ int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint3
 	PIPE_OR_ENODEV;
 	if (check_op(op) || (op != DP_DELETE && action != SESS_FWD && action != SESS_DROP))
 		return -EINVAL;
-	struct ul_sess_key k = { tun_dst, teid };
 	uint64_t v = ul_sess_val(action, ue, meter_idx);
-	return xtable_write(&p->ul_sess, op, &k, &v);
+	return ftable_write(&p->ul_sess, op, ul_sess_key(tun_dst, teid), &v);
 }
 
 int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t meter_idx)
@@ -330,16 +281,25 @@ int dp_dl_session(int op, uint32_t ue, uint8_t action, uint8_t peer, uint32_t me
 	if (check_op(op) || (op != DP_DELETE && (action < SESS_FWD || action > SESS_BUF)))
 		return -EINVAL;
 	uint64_t v = sess_val(action, peer, meter_idx);
-	return xtable_write(&p->dl_sess, op, &ue, &v);
+	return ftable_write(&p->dl_sess, op, ue, &v);
 }
 
-static int term_write(struct xtable *t, int op, uint32_t ue, uint8_t app_id, const struct dp_term *tv)
+static int term_write(struct ftable *t, int op, uint32_t ue, uint8_t app_id, const struct dp_term *tv)
 {
 	if (check_op(op) || (op != DP_DELETE && (!tv || (tv->action != TERM_FWD && tv->action != TERM_DROP) ||
 						 tv->tc > 3 || tv->qfi > 63)))
 		return -EINVAL;
-	struct term_key k = { ue, app_id };
-	return xtable_write(t, op, &k, tv);
+	struct dp_term v;
+	memset(&v, 0, sizeof(v));  /* no uninitialised padding in the table */
+	if (tv) {
+		v.action = tv->action;
+		v.tc = tv->tc;
+		v.qfi = tv->qfi;
+		v.ctr_idx = tv->ctr_idx;
+		v.teid = tv->teid;
+		v.app_meter_idx = tv->app_meter_idx;
+	}
+	return ftable_write(t, op, term_key(ue, app_id), &v);
 }
 
 int dp_ul_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t)
@@ -392,34 +352,29 @@ int dp_set_encap_psc(int with_psc)
 	return 0;
 }
 
-/* ---- ternary tables: a new rule array replaces the old one ---- */
+/* ---- ternary tables: a new trie replaces the old one ---- */
 
-/* Both rule sets are { uint32_t n; rules[] }: one helper publishes either. */
-static int ruleset_replace(void **slot, const void *rules, uint32_t n, size_t elem, uint32_t cap)
+static int classifier_replace(struct rte_acl_ctx **slot, struct rte_acl_ctx *n)
 {
-	if (n > cap)
-		return -ENOSPC;
-	struct ruleset_apps *s = rte_malloc(NULL, offsetof(struct ruleset_apps, r) + n * elem, 64);
-	if (!s)
-		return -ENOMEM;
-	s->n = n;
-	if (n)
-		memcpy(s->r, rules, n * elem);
-	void *old = *slot;
-	__atomic_store_n(slot, (void *)s, __ATOMIC_RELEASE);
-	return old ? defer(DEF_PTR, old, 0) : 0;
+	struct rte_acl_ctx *old = *slot;
+	__atomic_store_n(slot, n, __ATOMIC_RELEASE);
+	return old ? defer(DEF_ACL, old, 0) : 0;
 }
 
 int dp_apps_replace(const struct dp_app_rule *r, uint32_t n)
 {
 	PIPE_OR_ENODEV;
-	return ruleset_replace((void **)&p->apps, r, n, sizeof(*r), p->sz.applications);
+	struct rte_acl_ctx *c;
+	int rc = n > p->sz.applications ? -ENOSPC : classifier_build_apps(&c, r, n);
+	return rc ? rc : classifier_replace(&p->apps, c);
 }
 
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n)
 {
 	PIPE_OR_ENODEV;
-	return ruleset_replace((void **)&p->acl, r, n, sizeof(*r), p->sz.acl);
+	struct rte_acl_ctx *c;
+	int rc = n > p->sz.acl ? -ENOSPC : classifier_build_acl(&c, r, n);
+	return rc ? rc : classifier_replace(&p->acl, c);
 }
 
 /* ---- meters and counters ---- */
@@ -461,8 +416,8 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 		return -EINVAL;
 	*pkts = *bytes = 0;
 	for (unsigned w = 0; w < g_dp.nworkers; w++) {
-		*pkts += __atomic_load_n(&p->ctr[which][w][idx].pkts, __ATOMIC_RELAXED);
-		*bytes += __atomic_load_n(&p->ctr[which][w][idx].bytes, __ATOMIC_RELAXED);
+		*pkts += __atomic_load_n(&p->ctr[w][idx].pkts[which], __ATOMIC_RELAXED);
+		*bytes += __atomic_load_n(&p->ctr[w][idx].bytes[which], __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -475,8 +430,8 @@ int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || idx >= size)
 		return -EINVAL;
 	for (unsigned w = 0; w < g_dp.nworkers; w++) {
-		__atomic_store_n(&p->ctr[which][w][idx].pkts, w ? 0 : pkts, __ATOMIC_RELAXED);
-		__atomic_store_n(&p->ctr[which][w][idx].bytes, w ? 0 : bytes, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->ctr[w][idx].pkts[which], w ? 0 : pkts, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->ctr[w][idx].bytes[which], w ? 0 : bytes, __ATOMIC_RELAXED);
 	}
 	return 0;
 }

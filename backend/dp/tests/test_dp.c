@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <cmocka.h>
 #include <rte_eal.h>
 #include <rte_mbuf.h>
@@ -243,6 +244,124 @@ static int setup_upf(void **st)
 	return 0;
 }
 
+/* The fixed-key table fills to its declared capacity with random and structured
+ * keys (cuckoo moves included), finds every entry with its value, refuses one
+ * more, and keeps the rest findable across deletes and re-inserts. */
+static void test_ftable(void **st)
+{
+	(void)st;
+	enum { CAP = 50000 };
+	for (uint8_t vlen = 8; vlen <= 16; vlen += 8) {
+		for (int pattern = 0; pattern < 2; pattern++) {
+			struct ftable t;
+			assert_int_equal(ft_init(&t, CAP, vlen), 0);
+			uint64_t x = 88172645463325252ull;
+			static uint64_t keys[CAP];
+			for (uint32_t i = 0; i < CAP; i++) {
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				keys[i] = pattern ? x : term_key(0x10000000u + i, (uint8_t)(i % 3));
+				uint8_t v[16];
+				memset(v, (int)(i & 0xff), sizeof(v));
+				memcpy(v, &i, 4);
+				assert_int_equal(ft_insert(&t, keys[i], v), 0);
+			}
+			uint8_t v[16] = { 0 };
+			assert_int_equal(ft_insert(&t, 0xdeadbeefull, v), -ENOSPC);
+			for (uint32_t i = 0; i < CAP; i++) {
+				uint32_t got = ~0u;
+				uint8_t out[16];
+				assert_true(ft_lookup(&t, keys[i], ft_b1(&t, keys[i]), ft_b2(&t, keys[i]), out));
+				memcpy(&got, out, 4);
+				assert_int_equal(got, i);
+				assert_int_equal(out[vlen - 1], i & 0xff);
+				uint32_t b;
+				unsigned sl;
+				assert_int_equal(ft_find(&t, keys[i], &b, &sl), 1);
+				if (i % 2) {
+					ft_delete(&t, b, sl);
+				} else {
+					uint32_t nv = i + 1;
+					memcpy(out, &nv, 4);
+					ft_update(&t, b, sl, out);
+				}
+			}
+			for (uint32_t i = 0; i < CAP; i++) {
+				uint8_t out[16];
+				int hit = ft_lookup(&t, keys[i], ft_b1(&t, keys[i]), ft_b2(&t, keys[i]), out);
+				assert_int_equal(hit, !(i % 2));
+				uint32_t got;
+				memcpy(&got, out, 4);
+				if (hit)
+					assert_int_equal(got, i + 1);
+			}
+			for (uint32_t i = 1; i < CAP; i += 2)
+				assert_int_equal(ft_insert(&t, keys[i], v), 0);
+			assert_int_equal(t.n, CAP);
+			ft_fini(&t);
+		}
+	}
+}
+
+/* A reader never misses a present key nor reads a torn value while the writer
+ * rewrites values and fills the table to capacity (forcing cuckoo moves) and
+ * empties it again, round after round. */
+struct ft_reader { struct ftable *t; volatile int stop; uint64_t lookups, bad; };
+enum { FT_STABLE = 8000, FT_CAP = 16000 };
+
+static uint64_t stable_key(uint32_t i) { return ft_mix(i + 1); }
+
+static void *ft_read_loop(void *arg)
+{
+	struct ft_reader *r = arg;
+	while (!r->stop)
+		for (uint32_t i = 0; i < FT_STABLE; i++, r->lookups++) {
+			uint64_t k = stable_key(i), v[2];
+			if (!ft_lookup(r->t, k, ft_b1(r->t, k), ft_b2(r->t, k), v) || v[1] != ~v[0] || (v[0] ^ k) >> 8)
+				r->bad++;
+		}
+	return NULL;
+}
+
+static void test_ftable_concurrent(void **st)
+{
+	(void)st;
+	struct ftable t;
+	assert_int_equal(ft_init(&t, FT_CAP, 16), 0);
+	for (uint32_t i = 0; i < FT_STABLE; i++) {
+		uint64_t k = stable_key(i), v[2] = { k, ~k };
+		assert_int_equal(ft_insert(&t, k, v), 0);
+	}
+	struct ft_reader r = { .t = &t };
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, ft_read_loop, &r), 0);
+	for (uint32_t round = 0; round < 40; round++) {
+		for (uint32_t i = FT_STABLE; i < FT_CAP; i++) {
+			uint64_t k = ft_mix((uint64_t)(round + 1) << 32 | i), v[2] = { 0, 0 };
+			assert_int_equal(ft_insert(&t, k, v), 0);
+		}
+		for (uint32_t i = 0; i < FT_STABLE; i++) {  /* values change: the reader checks they are whole */
+			uint64_t k = stable_key(i), v[2] = { k ^ (round & 0xff), ~(k ^ (round & 0xff)) };
+			uint32_t b;
+			unsigned sl;
+			assert_int_equal(ft_find(&t, k, &b, &sl), 1);
+			ft_update(&t, b, sl, v);
+		}
+		for (uint32_t i = FT_STABLE; i < FT_CAP; i++) {
+			uint64_t k = ft_mix((uint64_t)(round + 1) << 32 | i);
+			uint32_t b;
+			unsigned sl;
+			assert_int_equal(ft_find(&t, k, &b, &sl), 1);
+			ft_delete(&t, b, sl);
+		}
+	}
+	r.stop = 1;
+	pthread_join(th, NULL);
+	assert_true(r.lookups > 0);
+	assert_true(t.moves > 0);  /* cuckoo moves happened while the reader ran */
+	assert_int_equal(r.bad, 0);
+	ft_fini(&t);
+}
+
 static void test_table_ops(void **st)
 {
 	(void)st;
@@ -361,6 +480,19 @@ static void test_drop_reasons(void **st)
 	assert_int_equal(dp_dl_term(DP_INSERT, UE + 2, 0, &t), 0);
 	n = dl_frame(b, UE + 2);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
+	/* Pre- and post-QoS cells of one index are counted and written apart. */
+	uint64_t pk, by;
+	assert_int_equal(dp_counter_read(CTR_PRE_QOS, 12, &pk, &by), 0);
+	assert_true(pk == 1 && by == n);
+	assert_int_equal(dp_counter_read(CTR_POST_QOS, 12, &pk, &by), 0);
+	assert_true(pk == 0 && by == 0);
+	assert_int_equal(dp_counter_write(CTR_POST_QOS, 12, 5, 50), 0);
+	assert_int_equal(dp_counter_read(CTR_PRE_QOS, 12, &pk, &by), 0);
+	assert_true(pk == 1 && by == n);
+	assert_int_equal(dp_counter_read(CTR_POST_QOS, 12, &pk, &by), 0);
+	assert_true(pk == 5 && by == 50);
+	assert_int_equal(dp_counter_read(CTR_PRE_QOS, SIZES.pre_qos_ctr, &pk, &by), -EINVAL);
+	assert_int_equal(dp_counter_read(2, 12, &pk, &by), -EINVAL);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);
@@ -454,6 +586,56 @@ static void test_applications(void **st)
 	dp_commit();
 }
 
+/* The tries keep the rules' order (the first match wins) over many rules, match
+ * masked MACs across the key's 4+2-byte split, and leave out rules that can never
+ * match (value bits outside the mask, empty port range). */
+static void test_classifier_tries(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = dl_frame(b, UE);
+	enum { NR = 1000 };
+	static struct dp_acl_rule r[NR];
+	memset(r, 0, sizeof(r));
+	for (uint32_t i = 0; i < NR - 3; i++) {
+		r[i].ip_dst = IP(10, 9, i >> 8, i & 0xff); r[i].ip_dst_mask = 0xffffffff; r[i].action = ACL_DROP;
+	}
+	struct dp_acl_rule *never = &r[NR - 3], *mac = &r[NR - 2], *all = &r[NR - 1];
+	never->proto = 17; never->proto_mask = 0x0f; never->action = ACL_DROP;  /* 17 & ~0x0f != 0 */
+	memcpy(mac->eth_src, b + 6, 4); memset(mac->eth_src_mask, 0xff, 4);
+	memcpy(mac->eth_dst + 2, b + 2, 4); memset(mac->eth_dst_mask + 2, 0xff, 4);
+	mac->eth_type = 0x0800; mac->eth_type_mask = 0xffff; mac->action = ACL_PUNT;
+	all->action = ACL_DROP;
+	assert_int_equal(dp_acl_replace(r, NR), -ENOSPC);  /* SIZES.acl is 64: capacity is kept */
+	memmove(r + 61, r + NR - 3, 3 * sizeof(r[0]));
+	assert_int_equal(dp_acl_replace(r, 64), 0);
+	struct dp_verdict v = run_bytes(b, n, 2);
+	assert_false(v.fwd);
+	assert_int_equal(v.to_cpu, PKTIN_ACL_PUNT);
+	r[62].eth_dst[5] ^= 1;  /* the last byte, in the 4-byte half: no longer matches */
+	assert_int_equal(dp_acl_replace(r, 64), 0);
+	expect_drop(b, n, 2, DROP_ACL);
+	assert_int_equal(dp_acl_replace(r, 61), 0);  /* only the other destinations: forwarded */
+	assert_true(run_bytes(b, n, 2).fwd);
+	assert_int_equal(dp_acl_replace(NULL, 0), 0);
+
+	struct dp_app_rule a[2] = { { 1, APP, 0xffffffff, 53, 53, 17, 0xff, 44 }, { 1, 0, 0, 0, 65535, 0, 0, 45 } };
+	struct dp_term t = { TERM_DROP, 0, 0, 20, 0, 0 };
+	assert_int_equal(dp_ul_term(DP_INSERT, UE, 44, &t), 0);
+	assert_int_equal(dp_apps_replace(a, 2), 0);
+	n = ul_frame(b, 0x1234, UE, 0);  /* to APP:53 over UDP: both rules match, the first wins */
+	expect_drop(b, n, 1, DROP_RULE);
+	a[0].port_lo = 60; a[0].port_hi = 50;  /* empty range: app 45, which has no termination */
+	assert_int_equal(dp_apps_replace(a, 2), 0);
+	expect_drop(b, n, 1, DROP_TERM_MISS);
+	a[1].slice_id = 2;  /* another slice: no app, the default termination forwards */
+	assert_int_equal(dp_apps_replace(a, 2), 0);
+	assert_true(run_bytes(b, n, 1).fwd);
+	assert_int_equal(dp_apps_replace(NULL, 0), 0);
+	assert_int_equal(dp_ul_term(DP_DELETE, UE, 44, NULL), 0);
+	dp_commit();
+}
+
 static void test_echo_through_pipeline(void **st)
 {
 	(void)st;
@@ -487,10 +669,11 @@ int main(void)
 		cmocka_unit_test(test_encap_decap_roundtrip),
 	};
 	const struct CMUnitTest dp_tests[] = {
-		cmocka_unit_test(test_table_ops), cmocka_unit_test(test_uplink),
+		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops), cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_downlink_encap), cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
-		cmocka_unit_test(test_applications), cmocka_unit_test(test_echo_through_pipeline),
+		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),
+		cmocka_unit_test(test_echo_through_pipeline),
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);

@@ -54,9 +54,10 @@ func (r *resolver) session(i uint64) []*p4v1.Update {
 	return []*p4v1.Update{
 		r.entry("HupfIngress.upf.uplink_sessions", "HupfIngress.upf.set_uplink_session", []uint64{n3, i + 1}, ue, 0),
 		r.entry("HupfIngress.upf.downlink_sessions", "HupfIngress.upf.set_downlink_session", []uint64{ue}, 1, 0),
-		r.entry("HupfIngress.upf.uplink_terminations", "HupfIngress.upf.uplink_term_fwd", []uint64{ue, 0}, (2*i)%(1<<20), 0, 0),
+		// Every termination its own counter cells (the backend has one per termination).
+		r.entry("HupfIngress.upf.uplink_terminations", "HupfIngress.upf.uplink_term_fwd", []uint64{ue, 0}, 2*i, 0, 0),
 		r.entry("HupfIngress.upf.downlink_terminations", "HupfIngress.upf.downlink_term_fwd", []uint64{ue, 0},
-			(2*i+1)%(1<<20), i+1, 9, 0, 0),
+			2*i+1, i+1, 9, 0, 0),
 	}
 }
 
@@ -66,14 +67,15 @@ func main() {
 	sessions := flag.Uint64("sessions", 100000, "sessions to insert (4 entries each)")
 	batch := flag.Int("batch", 1000, "updates per Write")
 	writers := flag.Int("writers", 4, "concurrent Write RPCs")
+	chunk := flag.Uint64("chunk", 250000, "sessions whose requests are built at once (the client needs ~1 GB per 250,000)")
 	flag.Parse()
-	if err := run(*addr, *infoPath, *sessions, *batch, *writers); err != nil {
+	if err := run(*addr, *infoPath, *sessions, max(*chunk, 1), *batch, *writers); err != nil {
 		fmt.Fprintln(os.Stderr, "hupf-p4rt-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, infoPath string, sessions uint64, batch, writers int) error {
+func run(addr, infoPath string, sessions, chunk uint64, batch, writers int) error {
 	raw, err := os.ReadFile(infoPath)
 	if err != nil {
 		return err
@@ -114,12 +116,29 @@ func run(addr, infoPath string, sessions uint64, batch, writers int) error {
 		Config: &p4v1.ForwardingPipelineConfig{P4Info: info}}); err != nil {
 		return err
 	}
-	// Requests are built before the clock starts: the rate is the server's.
+	// Requests are built before the clock starts (the rate is the server's), a chunk
+	// of sessions at a time so that the client's memory stays bounded.
+	var el time.Duration
+	for lo := uint64(0); lo < sessions; lo += chunk {
+		d, err := writeChunk(cli, elec, r, lo, min(lo+chunk, sessions), batch, writers)
+		if err != nil {
+			return err
+		}
+		el += d
+	}
+	n := 4 * sessions
+	fmt.Printf("| %d | %d | %d | %d | %.1f | %.0f |\n", sessions, n, batch, writers, el.Seconds(), float64(n)/el.Seconds())
+	return nil
+}
+
+// writeChunk writes sessions [lo, hi) and returns the time the writes took.
+func writeChunk(cli p4v1.P4RuntimeClient, elec *p4v1.Uint128, r *resolver, lo, hi uint64, batch, writers int) (time.Duration, error) {
+	ctx := context.Background()
 	var reqs []*p4v1.WriteRequest
 	cur := &p4v1.WriteRequest{DeviceId: 1, ElectionId: elec}
-	for i := uint64(0); i < sessions; i++ {
+	for i := lo; i < hi; i++ {
 		cur.Updates = append(cur.Updates, r.session(i)...)
-		if len(cur.Updates) >= batch || i == sessions-1 {
+		if len(cur.Updates) >= batch || i == hi-1 {
 			reqs = append(reqs, cur)
 			cur = &p4v1.WriteRequest{DeviceId: 1, ElectionId: elec}
 		}
@@ -148,10 +167,8 @@ func run(addr, infoPath string, sessions uint64, batch, writers int) error {
 	el := time.Since(t0)
 	select {
 	case err := <-errs:
-		return err
+		return el, err
 	default:
 	}
-	n := 4 * sessions
-	fmt.Printf("| %d | %d | %d | %d | %.1f | %.0f |\n", sessions, n, batch, writers, el.Seconds(), float64(n)/el.Seconds())
-	return nil
+	return el, nil
 }

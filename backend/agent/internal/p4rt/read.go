@@ -142,8 +142,9 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 			return out, errf(codes.NotFound, "unknown counter id %d", id)
 		}
 		lo, hi := int64(0), c.Size
+		cells := max(c.Size, p.ctrCells[id])
 		if q.Index != nil {
-			if q.Index.Index < 0 || q.Index.Index >= c.Size {
+			if q.Index.Index < 0 || q.Index.Index >= cells {
 				return out, errf(codes.InvalidArgument, "counter %s index %d out of range", c.Preamble.Name, q.Index.Index)
 			}
 			lo, hi = q.Index.Index, q.Index.Index+1

@@ -36,6 +36,7 @@ type pipeState struct {
 	meters   map[uint32]map[int64]*p4v1.MeterConfig
 	clones   map[uint32]*p4v1.CloneSessionEntry
 	ctrWhich map[uint32]int
+	ctrCells map[uint32]int64 // counter id -> the data plane's cells
 	mtrWhich map[uint32]int
 	dropsID  uint32
 }
@@ -89,6 +90,11 @@ func (s *Server) sizes(sc *Schema) Sizes {
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
+	}
+	// Every termination can have its own counter cells whatever the P4Info's counter
+	// size: past it, cells are read by index (a wildcard read covers the P4Info's cells).
+	if t := sz.ULTerms + sz.DLTerms; t > sz.PreQosCtr || t > sz.PostQosCtr {
+		sz.PreQosCtr, sz.PostQosCtr = max(sz.PreQosCtr, t), max(sz.PostQosCtr, t)
 	}
 	if sz.MeterStates == 0 {
 		sz.MeterStates = sz.SessionMeter + sz.AppMeter
@@ -148,6 +154,7 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pip
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
 		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
 		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
+		ctrCells: map[uint32]int64{sc.counters[cPreQos].Preamble.Id: int64(sz.PreQosCtr), sc.counters[cPostQos].Preamble.Id: int64(sz.PostQosCtr)},
 		dropsID:  sc.counters[cDropReasons].Preamble.Id}
 	// What the data plane allocated, which --sessions may have changed from the P4Info.
 	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}

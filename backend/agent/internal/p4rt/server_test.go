@@ -418,6 +418,31 @@ func TestCountersAndMeters(t *testing.T) {
 	if n := len(h.read(&p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{CounterId: ctrID}}})); n != 1024 {
 		t.Errorf("wildcard counter read: %d cells", n)
 	}
+	// The fixture's 1024 + 1024 terminations get 2048 cells, past the P4Info's 1024, read by index.
+	var pipeCall string
+	h.fake.mu.Lock()
+	for _, c := range h.fake.calls {
+		if strings.HasPrefix(c, "pipeline ") {
+			pipeCall = c
+		}
+	}
+	h.fake.mu.Unlock()
+	if !strings.Contains(pipeCall, "PreQosCtr:2048 PostQosCtr:2048") {
+		t.Errorf("data plane sized %q, want 2048 counter cells (one per termination)", pipeCall)
+	}
+	h.fake.WriteCounter(CtrPostQos, 2047, 7, 700)
+	got = h.read(&p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{CounterId: ctrID, Index: &p4v1.Index{Index: 2047}}}})
+	if d := got[0].GetCounterEntry().Data; len(got) != 1 || d.PacketCount != 7 || d.ByteCount != 700 {
+		t.Errorf("counter read past the P4Info size %v", got)
+	}
+	rc, err := h.cli.Read(context.Background(), &p4v1.ReadRequest{DeviceId: 1, Entities: []*p4v1.Entity{{Entity: &p4v1.Entity_CounterEntry{
+		CounterEntry: &p4v1.CounterEntry{CounterId: ctrID, Index: &p4v1.Index{Index: 2048}}}}}})
+	if err == nil {
+		_, err = rc.Recv()
+	}
+	if status.Code(err) != codes.InvalidArgument {
+		t.Errorf("counter index past the data plane's cells: %v, want InvalidArgument", err)
+	}
 	me := &p4v1.MeterEntry{MeterId: meterID, Index: &p4v1.Index{Index: 3}, Config: &p4v1.MeterConfig{Cir: 1000, Cburst: 100, Pir: 2000, Pburst: 200}}
 	if err := h.write(&p4v1.Update{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: me}}}); err != nil {
 		t.Fatal(err)
