@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
@@ -36,6 +37,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String QFI_TO_TC = "qfiToTc";
     static final String SLICE_ID = "sliceId";
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** What a device does in the hybrid UPF. */
     public enum Role {
@@ -109,7 +111,7 @@ public final class HupfConfig extends Config<ApplicationId> {
                 throw new IllegalArgumentException(BACKEND_PORTS + ": " + p.backendId + " is not a backend");
             }
         }
-        pfcp(Ip4Address.valueOf("0.0.0.0"));
+        pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
         intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
@@ -203,12 +205,33 @@ public final class HupfConfig extends Config<ApplicationId> {
     public PfcpConfig pfcp(Ip4Address defaultNodeId) {
         JsonNode p = object.path(PFCP);
         Set<String> allowed = new HashSet<>(list(p, "allowedPeers", JsonNode::asText));
-        return new PfcpConfig(p.path("listenAddress").asText("0.0.0.0"),
+        String nodeId = p.path("nodeId").asText(defaultNodeId.toString());
+        return new PfcpConfig(listenAddress(p, nodeId),
                               intIn(p, "port", 0, 65535, PfcpConfig.PFCP_PORT),
-                              p.path("nodeId").asText(defaultNodeId.toString()), allowed,
+                              nodeId, allowed,
                               intIn(p, "heartbeatIntervalMs", 0, Integer.MAX_VALUE, 10_000),
                               intIn(p, "t1Ms", 1, 60_000, 3000), intIn(p, "n1", 1, 10, 3), 60_000,
                               intIn(p, "reportTickMs", 10, 60_000, 1000));
+    }
+
+    /**
+     * The N4 address the PFCP agent binds: {@code pfcp.listenAddress}, else the Node ID when it is an IPv4
+     * address (the address SMFs send to); a Node ID that is an FQDN needs an explicit listenAddress.
+     */
+    private static String listenAddress(JsonNode p, String nodeId) {
+        String listen = p.path("listenAddress").asText(null);
+        if (listen == null) {
+            if (!IPV4.matcher(nodeId).matches()) {
+                throw new IllegalArgumentException(PFCP + ".listenAddress: required when " + PFCP
+                                                           + ".nodeId is not an IPv4 address (" + nodeId + ")");
+            }
+            listen = nodeId;
+        }
+        if (!IPV4.matcher(listen).matches()) {
+            throw new IllegalArgumentException(PFCP + ".listenAddress: an IPv4 address, got " + listen);
+        }
+        Ip4Address.valueOf(listen);
+        return listen;
     }
 
     /** @return QFI to traffic class */

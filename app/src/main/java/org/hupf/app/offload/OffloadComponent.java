@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -46,6 +47,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
     private static final long POLL_MS = 1000;
+    /** Longest wait between two attempts to take over a backend that is not ready (no pipeline yet). */
+    static final long RETRY_MAX_MS = 30_000;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -76,10 +79,15 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private final PacketProcessor processor = this::onPacket;
     private ScheduledExecutorService executor;
     private volatile Hybrid current;
+    /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
+    long retryFirstMs = 1000;
+    private long retryMs;
+    private ScheduledFuture<?> retry;
 
     @Activate
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
+        retryMs = retryFirstMs;
         deviceService.addListener(listener);
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
@@ -145,6 +153,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         return Optional.empty();
     }
 
+    /**
+     * Builds the hybrid over the backend and switch available now. Taking over the backend reads its tables;
+     * a backend whose device event came before ONOS pushed its pipeline answers FAILED_PRECONDITION: the
+     * takeover is then retried with a doubling delay (and on every device event) until it succeeds.
+     */
     private synchronized void rebuild() {
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
@@ -156,6 +169,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         }
         if (backendId == null) {
             current = null;
+            cancelRetry();
             log.warn("No hupf backend available: sessions wait in the store");
             return;
         }
@@ -167,10 +181,26 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
             current = new Hybrid(backendId, switchId, m, device);
+            cancelRetry();
             log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
         } catch (UpfProgrammableException e) {
-            log.error("Cannot take over backend {} / switch {}: {}", backendId, switchId, e.getMessage());
+            current = null;
+            log.warn("Cannot take over backend {} / switch {} yet: {}; retrying in {} ms",
+                     backendId, switchId, e.getMessage(), retryMs);
+            if (retry != null) {
+                retry.cancel(false);
+            }
+            retry = executor.schedule(this::rebuild, retryMs, TimeUnit.MILLISECONDS);
+            retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
         }
+    }
+
+    private void cancelRetry() {
+        if (retry != null) {
+            retry.cancel(false);
+            retry = null;
+        }
+        retryMs = retryFirstMs;
     }
 
     private void poll() {

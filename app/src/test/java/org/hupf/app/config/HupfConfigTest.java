@@ -64,6 +64,7 @@ public class HupfConfigTest {
         PfcpConfig p = c.pfcp(Ip4Address.valueOf("1.1.1.1"));
         assertEquals(8805, p.port);
         assertEquals("192.168.0.1", p.nodeId);
+        assertEquals("the N4 address is the Node ID's", "192.168.0.1", p.listenAddress);
         assertEquals(Set.of("10.0.0.1", "smf.hupf.test"), p.allowedPeers);
         assertEquals(3, (int) c.qfiToTc().get(5));
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
@@ -95,6 +96,11 @@ public class HupfConfigTest {
         assertTrue(invalid("bogus", "1").startsWith("unknown field"));
         assertTrue(invalid(HupfConfig.PFCP, "{\"port\": 70000}").startsWith("port: integer in [0, 65535]"));
         assertTrue(invalid(HupfConfig.HEAVY_HITTER, "{\"keyMode\": \"mac\"}").contains("ue or 5tuple"));
+        assertEquals("pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)",
+                     invalid(HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}"));
+        assertEquals("pfcp.listenAddress: an IPv4 address, got any",
+                     invalid(HupfConfig.PFCP, "{\"listenAddress\": \"any\"}"));
+        assertTrue(invalid(HupfConfig.PFCP, "{\"listenAddress\": \"10.0.0.256\"}").contains("10.0.0.256"));
     }
 
     @Test

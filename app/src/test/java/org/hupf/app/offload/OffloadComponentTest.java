@@ -3,6 +3,11 @@ package org.hupf.app.offload;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.behaviour.HupfUpf;
 import org.junit.Test;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.packet.PacketService;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ethernet;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.ConnectPoint;
@@ -18,13 +23,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.easymock.EasyMock.anyObject;
 import static org.easymock.EasyMock.createMock;
+import static org.easymock.EasyMock.createNiceMock;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_ACL_PUNT;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_HH_REPORT;
 import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 public class OffloadComponentTest {
 
@@ -67,5 +76,61 @@ public class OffloadComponentTest {
         assertEquals(Optional.empty(), OffloadComponent.reportedUe(packetIn(PKTIN_ACL_PUNT, report)));
         assertEquals("an undefined reason is ignored", Optional.empty(),
                      OffloadComponent.reportedUe(packetIn(99, report)));
+    }
+
+    /**
+     * A backend whose device event comes before ONOS pushed its pipeline answers reads with
+     * FAILED_PRECONDITION: the component retries the takeover until the pipeline is there.
+     */
+    @Test
+    public void aBackendWithoutPipelineYetIsTakenOverOnRetry() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        HupfUpf upf = createNiceMock(HupfUpf.class);
+        expect(upf.readAll(anyObject(UpfEntityType.class))).andAnswer(() -> {
+            reads.incrementAndGet();
+            if (refused.get() < 3) {
+                refused.incrementAndGet();
+                throw new UpfProgrammableException("P4Runtime read failed: FAILED_PRECONDITION: no pipeline");
+            }
+            return List.of();
+        }).anyTimes();
+        replay(upf);
+        DeviceId b1 = DeviceId.deviceId("device:backend:b1");
+        Device backend = createMock(Device.class);
+        expect(backend.id()).andReturn(b1).anyTimes();
+        expect(backend.is(HupfUpf.class)).andReturn(true).anyTimes();
+        expect(backend.as(HupfUpf.class)).andReturn(upf).anyTimes();
+        replay(backend);
+        DeviceService devices = createNiceMock(DeviceService.class);
+        expect(devices.getAvailableDevices()).andReturn(List.of(backend)).anyTimes();
+        expect(devices.getDevice(b1)).andReturn(backend).anyTimes();
+        replay(devices);
+        PiPipeconfService pipeconfs = createNiceMock(PiPipeconfService.class);
+        expect(pipeconfs.ofDevice(b1)).andReturn(Optional.of(HupfPipeconfIds.BACKEND)).anyTimes();
+        replay(pipeconfs);
+        PacketService packets = createNiceMock(PacketService.class);
+        replay(packets);
+
+        OffloadComponent c = new OffloadComponent();
+        c.deviceService = devices;
+        c.pipeconfService = pipeconfs;
+        c.packetService = packets;
+        c.retryFirstMs = 20;
+        c.activate();
+        try {
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (c.devices().isEmpty() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals("taken over after the refused attempts", 1, c.devices().size());
+            assertEquals(3, refused.get());
+            int after = reads.get();
+            Thread.sleep(200);
+            assertEquals("no retry once taken over", after, reads.get());
+            assertTrue(c.offloaded().isEmpty());
+        } finally {
+            c.deactivate();
+        }
     }
 }
