@@ -276,3 +276,11 @@ def test_cli_commands(onos, deployed, backend, tmp_path):
         assert "upSeid=%d " % seid not in onos.cli("hupf:sessions")
     finally:
         tables.close()
+
+
+def test_no_write_of_hupf_failed_on_the_backend(onos, deployed):
+    """ONOS logs every refused P4Runtime table write (e.g. the backend once refused the reset of
+    gtpu_encap's default entry); after the sessions above, there is none for the backend."""
+    log = onos.karaf_log.read_text(errors="replace")
+    refused = re.findall(r"Unable to \w+ table entry on %s: .*" % re.escape(deployed["device"]), log)
+    assert not refused, refused[:5]

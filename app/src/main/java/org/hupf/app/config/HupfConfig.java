@@ -2,8 +2,11 @@ package org.hupf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.HhConfig;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
@@ -37,6 +40,8 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String QFI_TO_TC = "qfiToTc";
     static final String SLICE_ID = "sliceId";
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
+    /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
+    public static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** What a device does in the hybrid UPF. */
@@ -110,21 +115,18 @@ public final class HupfConfig extends Config<ApplicationId> {
             if (!backends.contains(p.backendId)) {
                 throw new IllegalArgumentException(BACKEND_PORTS + ": " + p.backendId + " is not a backend");
             }
+            try {
+                MacAddress.valueOf(p.mac);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(BACKEND_PORTS + ": mac of " + p.backendId + " on port " + p.port
+                                                           + " is not a MAC address: '" + p.mac + "'");
+            }
         }
         pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
         intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
-        JsonNode hh = object.path(HEAVY_HITTER);
-        if (!hh.isMissingNode()) {
-            intIn(hh, "alphaShift", 1, 15, 7);
-            intIn(hh, "tauThreshold", 1, 65535, 1);
-            intIn(hh, "timeslotUs", 1, Integer.MAX_VALUE, 1);
-            String mode = hh.path("keyMode").asText("ue");
-            if (!mode.equals("ue") && !mode.equals("5tuple")) {
-                throw new IllegalArgumentException(HEAVY_HITTER + ".keyMode: ue or 5tuple, got " + mode);
-            }
-        }
+        hhConfig();
         JsonNode cl = object.path(CLASSIFIER);
         if (!cl.isMissingNode()) {
             intIn(cl, "windowMs", 1, 3_600_000, 1000);
@@ -264,9 +266,60 @@ public final class HupfConfig extends Config<ApplicationId> {
         return intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
     }
 
-    /** @return the heavy-hitter settings as given (consumed by the offload manager and pipeconf) */
-    public JsonNode heavyHitter() {
-        return object.path(HEAVY_HITTER);
+    /**
+     * Returns the offload threshold: a UE above it is a heavy hitter, for the offload manager's policy and for
+     * the switch's HK-IPG detector alike ({@code heavyHitter.thresholdBps}).
+     *
+     * @return bits per second
+     */
+    public long hhThresholdBps() {
+        JsonNode v = object.path(HEAVY_HITTER).get("thresholdBps");
+        if (v == null) {
+            return DEFAULT_HH_THRESHOLD_BPS;
+        }
+        if (!v.isIntegralNumber() || v.asLong() <= 0) {
+            throw new IllegalArgumentException(HEAVY_HITTER + ".thresholdBps: a positive integer expected, got " + v);
+        }
+        return v.asLong();
+    }
+
+    /**
+     * Returns the switch's HK-IPG parameters: {@code heavyHitter.tauThreshold}, {@code alphaShift},
+     * {@code timeslotUs} (a power of two), {@code keyMode} (ue or 5tuple), {@code windowUs} and
+     * {@code packetBytes} (for the tau table), with the P4 program's defaults where absent, and the offload
+     * threshold {@link #hhThresholdBps()}.
+     *
+     * @return parameters
+     * @throws IllegalArgumentException naming the field that is out of range
+     */
+    public HhConfig hhConfig() {
+        JsonNode hh = object.path(HEAVY_HITTER);
+        HhConfig.Builder b = HhConfig.builder().hhThresholdBps(hhThresholdBps());
+        if (hh.has("tauThreshold")) {
+            b.tauTh(intIn(hh, "tauThreshold", 1, 65535, 0));
+        }
+        if (hh.has("alphaShift")) {
+            b.alphaShift(intIn(hh, "alphaShift", 1, 15, 0));
+        }
+        if (hh.has("timeslotUs")) {
+            b.timeslotUs(intIn(hh, "timeslotUs", 1, Integer.MAX_VALUE, 0));
+        }
+        if (hh.has("windowUs")) {
+            b.timeWindowUs(intIn(hh, "windowUs", 1, Integer.MAX_VALUE, 0));
+        }
+        if (hh.has("packetBytes")) {
+            b.packetBytes(intIn(hh, "packetBytes", 64, 9216, 0));
+        }
+        String mode = hh.path("keyMode").asText("ue");
+        if (!mode.equals("ue") && !mode.equals("5tuple")) {
+            throw new IllegalArgumentException(HEAVY_HITTER + ".keyMode: ue or 5tuple, got " + mode);
+        }
+        b.keyMode(mode.equals("ue") ? HupfConstants.HH_KEY_UE_ADDR : HupfConstants.HH_KEY_5TUPLE);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(HEAVY_HITTER + ": " + e.getMessage());
+        }
     }
 
     /** @return the classifier settings as given */

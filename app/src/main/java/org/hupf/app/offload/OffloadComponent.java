@@ -1,13 +1,20 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.HupfApp;
+import org.hupf.app.config.HupfConfig;
 import org.hupf.app.core.UpfDeviceSource;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.behaviour.HupfDataplaneConfig;
 import org.hupf.pipeconf.behaviour.HupfUpf;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.core.CoreService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
@@ -60,6 +67,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PacketService packetService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService cfgService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
         private final DeviceId backendId;
@@ -76,6 +89,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private final DeviceListener listener = this::onDeviceEvent;
+    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return event.configClass() == HupfConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            executor.execute(() -> programSwitch(current));
+        }
+    };
     private final PacketProcessor processor = this::onPacket;
     private ScheduledExecutorService executor;
     private volatile Hybrid current;
@@ -89,6 +113,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
         retryMs = retryFirstMs;
         deviceService.addListener(listener);
+        cfgService.addListener(cfgListener);
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
@@ -98,6 +123,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Deactivate
     protected void deactivate() {
         packetService.removeProcessor(processor);
+        cfgService.removeListener(cfgListener);
         deviceService.removeListener(listener);
         executor.shutdownNow();
         current = null;
@@ -176,13 +202,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
         HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
-            OffloadManager m = new OffloadManager(backend, hw, OffloadPolicy.builder().build(),
-                                                  System::currentTimeMillis);
+            HupfConfig cfg = config();
+            OffloadPolicy policy = OffloadPolicy.builder().thresholdBitsPerSec(
+                    cfg == null ? HupfConfig.DEFAULT_HH_THRESHOLD_BPS : cfg.hhThresholdBps()).build();
+            OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
             current = new Hybrid(backendId, switchId, m, device);
             cancelRetry();
             log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
+            programSwitch(current);
         } catch (UpfProgrammableException e) {
             current = null;
             log.warn("Cannot take over backend {} / switch {} yet: {}; retrying in {} ms",
@@ -192,6 +221,35 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             }
             retry = executor.schedule(this::rebuild, retryMs, TimeUnit.MILLISECONDS);
             retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        }
+    }
+
+    /** hupf's netcfg when it is there and valid, else null. */
+    private HupfConfig config() {
+        HupfConfig cfg = cfgService.getConfig(coreService.registerApplication(HupfApp.APP_NAME), HupfConfig.class);
+        return cfg != null && cfg.isValid() ? cfg : null;
+    }
+
+    /**
+     * Steering to the backends and HK-IPG from the netcfg onto the hybrid's switch (again on every netcfg
+     * change; the offload threshold of the running offload manager is the one it was built with).
+     */
+    private void programSwitch(Hybrid h) {
+        HupfConfig cfg = config();
+        if (h == null || h.switchId == null || cfg == null) {
+            return;
+        }
+        Device sw = deviceService.getDevice(h.switchId);
+        if (sw == null || !sw.is(HupfDataplaneConfig.class)) {
+            log.warn("Switch {} has no hupf data-plane configuration: no steering to backends, P4 HK-IPG defaults",
+                     h.switchId);
+            return;
+        }
+        try {
+            log.info("Switch {}: misses steered to {}, HK-IPG {}", h.switchId,
+                     SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg), cfg.hhConfig());
+        } catch (UpfProgrammableException e) {
+            log.error("Cannot configure switch {}: {}", h.switchId, e.getMessage());
         }
     }
 

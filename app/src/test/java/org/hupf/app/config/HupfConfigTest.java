@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.HhConfig;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.core.DefaultApplicationId;
@@ -67,6 +69,12 @@ public class HupfConfigTest {
         assertEquals("the N4 address is the Node ID's", "192.168.0.1", p.listenAddress);
         assertEquals(Set.of("10.0.0.1", "smf.hupf.test"), p.allowedPeers);
         assertEquals(3, (int) c.qfiToTc().get(5));
+        HhConfig hh = c.hhConfig();
+        assertEquals(10_000_000L, c.hhThresholdBps());
+        assertEquals(10_000_000L, hh.hhBps());
+        assertEquals(1850, hh.tauTh());
+        assertEquals(16384, hh.timeslotUs());
+        assertEquals(HupfConstants.HH_KEY_UE_ADDR, hh.keyMode());
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
     }
 
@@ -96,6 +104,13 @@ public class HupfConfigTest {
         assertTrue(invalid("bogus", "1").startsWith("unknown field"));
         assertTrue(invalid(HupfConfig.PFCP, "{\"port\": 70000}").startsWith("port: integer in [0, 65535]"));
         assertTrue(invalid(HupfConfig.HEAVY_HITTER, "{\"keyMode\": \"mac\"}").contains("ue or 5tuple"));
+        assertEquals("heavyHitter: timeslot_us must be a power of two below 2^32, is 1000",
+                     invalid(HupfConfig.HEAVY_HITTER, "{\"timeslotUs\": 1000}"));
+        assertEquals("heavyHitter.thresholdBps: a positive integer expected, got 0",
+                     invalid(HupfConfig.HEAVY_HITTER, "{\"thresholdBps\": 0}"));
+        assertEquals("backendPorts: mac of device:backend:b1 on port 5 is not a MAC address: 'b1'",
+                     invalid(HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
+                             + " \"backend\": \"device:backend:b1\", \"mac\": \"b1\"}]"));
         assertEquals("pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)",
                      invalid(HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}"));
         assertEquals("pfcp.listenAddress: an IPv4 address, got any",

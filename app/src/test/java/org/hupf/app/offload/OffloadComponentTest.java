@@ -4,6 +4,8 @@ import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.behaviour.HupfUpf;
 import org.junit.Test;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.service.PiPipeconfService;
@@ -116,6 +118,9 @@ public class OffloadComponentTest {
         c.deviceService = devices;
         c.pipeconfService = pipeconfs;
         c.packetService = packets;
+        c.cfgService = createNiceMock(NetworkConfigService.class);
+        c.coreService = createNiceMock(CoreService.class);
+        replay(c.cfgService, c.coreService);
         c.retryFirstMs = 20;
         c.activate();
         try {
