@@ -9,6 +9,10 @@ import org.hupf.pipeconf.behaviour.HupfDataplaneConfig;
 import org.hupf.pipeconf.behaviour.HupfUpf;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
@@ -47,7 +51,8 @@ import java.util.function.Function;
  * The hybrid inside ONOS: finds the backend (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
  * org.hupf.tofino) among the available devices, and offers the session manager one device, the
  * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion;
- * hands the switch's HH_REPORT packet-ins to the offload manager.
+ * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread. Only on the cluster's
+ * hupf leader (the node that runs the session core): the other nodes leave the devices alone.
  */
 @Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
 public class OffloadComponent implements UpfDeviceSource, OffloadService {
@@ -73,6 +78,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LeadershipService leadershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
         private final DeviceId backendId;
@@ -89,6 +100,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private final DeviceListener listener = this::onDeviceEvent;
+    private final LeadershipEventListener leadershipListener = new LeadershipEventListener() {
+        @Override
+        public boolean isRelevant(LeadershipEvent event) {
+            return HupfApp.APP_NAME.equals(event.subject().topic());
+        }
+
+        @Override
+        public void event(LeadershipEvent event) {
+            executor.execute(OffloadComponent.this::rebuild);
+        }
+    };
     private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
         @Override
         public boolean isRelevant(NetworkConfigEvent event) {
@@ -114,6 +136,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         retryMs = retryFirstMs;
         deviceService.addListener(listener);
         cfgService.addListener(cfgListener);
+        leadershipService.addListener(leadershipListener);
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
@@ -124,6 +147,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     protected void deactivate() {
         packetService.removeProcessor(processor);
         cfgService.removeListener(cfgListener);
+        leadershipService.removeListener(leadershipListener);
         deviceService.removeListener(listener);
         executor.shutdownNow();
         current = null;
@@ -156,8 +180,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             return;
         }
         reportedUe(ctx.inPacket()).ifPresent(ue -> {
-            h.manager.onHeavyHitter(ue);
             ctx.block();
+            // The offload writes to the switch: not on ONOS's packet-processing thread.
+            executor.execute(() -> h.manager.onHeavyHitter(ue));
         });
     }
 
@@ -185,6 +210,15 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
      * takeover is then retried with a doubling delay (and on every device event) until it succeeds.
      */
     private synchronized void rebuild() {
+        if (!clusterService.getLocalNode().id().equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+            if (current != null) {
+                log.info("Standing by: {} leads hupf and drives its devices",
+                         leadershipService.getLeader(HupfApp.APP_NAME));
+            }
+            current = null;
+            cancelRetry();
+            return;
+        }
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
         DeviceId backendId = pick(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND)).orElse(null);
