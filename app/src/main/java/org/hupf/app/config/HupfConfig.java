@@ -1,6 +1,7 @@
 package org.hupf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.hupf.app.offload.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
@@ -36,12 +37,13 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String BACKEND_PORTS = "backendPorts";
     static final String PFCP = "pfcp";
     static final String HEAVY_HITTER = "heavyHitter";
+    static final String OFFLOAD = "offload";
     static final String CLASSIFIER = "classifier";
     static final String QFI_TO_TC = "qfiToTc";
     static final String SLICE_ID = "sliceId";
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
-    public static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
+    private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** What a device does in the hybrid UPF. */
@@ -87,8 +89,8 @@ public final class HupfConfig extends Config<ApplicationId> {
     private void validate() {
         boolean known;
         try {
-            known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, CLASSIFIER,
-                                  QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S);
+            known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -127,6 +129,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         intIn(object, SLICE_ID, 0, 15, 0);
         intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
         hhConfig();
+        offloadPolicy();
         JsonNode cl = object.path(CLASSIFIER);
         if (!cl.isMissingNode()) {
             intIn(cl, "windowMs", 1, 3_600_000, 1000);
@@ -281,6 +284,66 @@ public final class HupfConfig extends Config<ApplicationId> {
             throw new IllegalArgumentException(HEAVY_HITTER + ".thresholdBps: a positive integer expected, got " + v);
         }
         return v.asLong();
+    }
+
+    /**
+     * Returns the offload policy: the threshold {@link #hhThresholdBps()}, and from {@code offload}:
+     * {@code holdMs}, {@code hysteresis} (a fraction of the threshold) and {@code pins}
+     * ({@code {"slices"|"qfis"|"ues": {key: "HARDWARE"|"SOFTWARE"}}}), the policy's defaults where absent.
+     *
+     * @return policy
+     * @throws IllegalArgumentException naming the field that is wrong
+     */
+    public OffloadPolicy offloadPolicy() {
+        JsonNode o = object.path(OFFLOAD);
+        OffloadPolicy.Builder b = OffloadPolicy.builder().thresholdBitsPerSec(hhThresholdBps());
+        if (o.has("holdMs")) {
+            b.holdMillis(intIn(o, "holdMs", 0, 3_600_000, 0));
+        }
+        JsonNode h = o.get("hysteresis");
+        if (h != null) {
+            if (!h.isNumber() || h.asDouble() < 0 || h.asDouble() > 10) {
+                throw new IllegalArgumentException(OFFLOAD + ".hysteresis: a number in [0, 10] expected, got " + h);
+            }
+            b.hysteresis(h.asDouble());
+        }
+        JsonNode pins = o.path("pins");
+        pins.fieldNames().forEachRemaining(kind -> {
+            if (!List.of("slices", "qfis", "ues").contains(kind)) {
+                throw new IllegalArgumentException(OFFLOAD + ".pins: slices, qfis or ues, got " + kind);
+            }
+        });
+        pins.path("slices").fields().forEachRemaining(
+                f -> b.pinSlice(pinKey("slices", f.getKey(), 15), pin("slices", f)));
+        pins.path("qfis").fields().forEachRemaining(f -> b.pinQfi(pinKey("qfis", f.getKey(), 63), pin("qfis", f)));
+        pins.path("ues").fields().forEachRemaining(f -> {
+            if (!IPV4.matcher(f.getKey()).matches()) {
+                throw new IllegalArgumentException(OFFLOAD + ".pins.ues: an IPv4 address, got " + f.getKey());
+            }
+            b.pinUe(Ip4Address.valueOf(f.getKey()), pin("ues", f));
+        });
+        return b.build();
+    }
+
+    private static int pinKey(String kind, String key, int max) {
+        try {
+            int v = Integer.parseInt(key);
+            if (v >= 0 && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(OFFLOAD + ".pins." + kind + ": an integer in [0, " + max + "], got " + key);
+    }
+
+    private static OffloadPolicy.Pin pin(String kind, Map.Entry<String, JsonNode> f) {
+        String v = f.getValue().asText();
+        if (!v.equals("HARDWARE") && !v.equals("SOFTWARE")) {
+            throw new IllegalArgumentException(OFFLOAD + ".pins." + kind + "." + f.getKey()
+                                                       + ": HARDWARE or SOFTWARE, got " + f.getValue());
+        }
+        return OffloadPolicy.Pin.valueOf(v);
     }
 
     /**

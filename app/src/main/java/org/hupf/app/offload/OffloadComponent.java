@@ -237,8 +237,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
             HupfConfig cfg = config();
-            OffloadPolicy policy = OffloadPolicy.builder().thresholdBitsPerSec(
-                    cfg == null ? HupfConfig.DEFAULT_HH_THRESHOLD_BPS : cfg.hhThresholdBps()).build();
+            OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
             OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
@@ -266,7 +265,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     /**
      * Steering to the backends and HK-IPG from the netcfg onto the hybrid's switch (again on every netcfg
-     * change; the offload threshold of the running offload manager is the one it was built with).
+     * change; the running offload manager keeps the policy it was built with).
      */
     private void programSwitch(Hybrid h) {
         HupfConfig cfg = config();

@@ -3,6 +3,8 @@ package org.hupf.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.app.offload.OffloadPolicy;
+import org.hupf.app.offload.OffloadSession;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
@@ -75,6 +77,16 @@ public class HupfConfigTest {
         assertEquals(1850, hh.tauTh());
         assertEquals(16384, hh.timeslotUs());
         assertEquals(HupfConstants.HH_KEY_UE_ADDR, hh.keyMode());
+        OffloadPolicy policy = c.offloadPolicy();
+        assertEquals(10_000_000L, policy.thresholdBitsPerSec());
+        assertEquals(2000L, policy.holdMillis());
+        assertEquals(0.2, policy.hysteresis(), 1e-9);
+        assertEquals(OffloadPolicy.Pin.SOFTWARE, policy.pinOf(
+                OffloadSession.of(Ip4Address.valueOf("10.250.0.9"), 0, List.of(1), List.of())));
+        assertEquals(OffloadPolicy.Pin.HARDWARE, policy.pinOf(
+                OffloadSession.of(Ip4Address.valueOf("10.250.0.10"), 0, List.of(1), List.of())));
+        assertEquals(OffloadPolicy.Pin.NONE, policy.pinOf(
+                OffloadSession.of(Ip4Address.valueOf("10.250.0.10"), 0, List.of(9), List.of())));
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
     }
 
@@ -111,6 +123,14 @@ public class HupfConfigTest {
         assertEquals("backendPorts: mac of device:backend:b1 on port 5 is not a MAC address: 'b1'",
                      invalid(HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
                              + " \"backend\": \"device:backend:b1\", \"mac\": \"b1\"}]"));
+        assertEquals("offload.pins.slices: an integer in [0, 15], got 16",
+                     invalid(HupfConfig.OFFLOAD, "{\"pins\": {\"slices\": {\"16\": \"HARDWARE\"}}}"));
+        assertEquals("offload.pins.ues.10.250.0.1: HARDWARE or SOFTWARE, got \"ON\"",
+                     invalid(HupfConfig.OFFLOAD, "{\"pins\": {\"ues\": {\"10.250.0.1\": \"ON\"}}}"));
+        assertEquals("offload.pins: slices, qfis or ues, got apps",
+                     invalid(HupfConfig.OFFLOAD, "{\"pins\": {\"apps\": {}}}"));
+        assertEquals("offload.hysteresis: a number in [0, 10] expected, got \"x\"",
+                     invalid(HupfConfig.OFFLOAD, "{\"hysteresis\": \"x\"}"));
         assertEquals("pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)",
                      invalid(HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}"));
         assertEquals("pfcp.listenAddress: an IPv4 address, got any",
