@@ -116,25 +116,28 @@ public class HupfConfigTest {
         assertTrue(invalid("bogus", "1").startsWith("unknown field"));
         assertTrue(invalid(HupfConfig.PFCP, "{\"port\": 70000}").startsWith("port: integer in [0, 65535]"));
         assertTrue(invalid(HupfConfig.HEAVY_HITTER, "{\"keyMode\": \"mac\"}").contains("ue or 5tuple"));
-        assertEquals("heavyHitter: timeslot_us must be a power of two below 2^32, is 1000",
-                     invalid(HupfConfig.HEAVY_HITTER, "{\"timeslotUs\": 1000}"));
-        assertEquals("heavyHitter.thresholdBps: a positive integer expected, got 0",
-                     invalid(HupfConfig.HEAVY_HITTER, "{\"thresholdBps\": 0}"));
-        assertEquals("backendPorts: mac of device:backend:b1 on port 5 is not a MAC address: 'b1'",
-                     invalid(HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
-                             + " \"backend\": \"device:backend:b1\", \"mac\": \"b1\"}]"));
-        assertEquals("offload.pins.slices: an integer in [0, 15], got 16",
-                     invalid(HupfConfig.OFFLOAD, "{\"pins\": {\"slices\": {\"16\": \"HARDWARE\"}}}"));
-        assertEquals("offload.pins.ues.10.250.0.1: HARDWARE or SOFTWARE, got \"ON\"",
-                     invalid(HupfConfig.OFFLOAD, "{\"pins\": {\"ues\": {\"10.250.0.1\": \"ON\"}}}"));
-        assertEquals("offload.pins: slices, qfis or ues, got apps",
-                     invalid(HupfConfig.OFFLOAD, "{\"pins\": {\"apps\": {}}}"));
-        assertEquals("offload.hysteresis: a number in [0, 10] expected, got \"x\"",
-                     invalid(HupfConfig.OFFLOAD, "{\"hysteresis\": \"x\"}"));
-        assertEquals("pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)",
-                     invalid(HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}"));
-        assertEquals("pfcp.listenAddress: an IPv4 address, got any",
-                     invalid(HupfConfig.PFCP, "{\"listenAddress\": \"any\"}"));
+        String[][] refusals = {  // field, value, the error naming it
+            {HupfConfig.HEAVY_HITTER, "{\"timeslotUs\": 1000}",
+             "heavyHitter: timeslot_us must be a power of two below 2^32, is 1000"},
+            {HupfConfig.HEAVY_HITTER, "{\"thresholdBps\": 0}",
+             "heavyHitter.thresholdBps: a positive integer expected, got 0"},
+            {HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
+                    + " \"backend\": \"device:backend:b1\", \"mac\": \"b1\"}]",
+             "backendPorts: mac of device:backend:b1 on port 5 is not a MAC address: 'b1'"},
+            {HupfConfig.OFFLOAD, "{\"pins\": {\"slices\": {\"16\": \"HARDWARE\"}}}",
+             "offload.pins.slices: an integer in [0, 15], got 16"},
+            {HupfConfig.OFFLOAD, "{\"pins\": {\"ues\": {\"10.250.0.1\": \"ON\"}}}",
+             "offload.pins.ues.10.250.0.1: HARDWARE or SOFTWARE, got \"ON\""},
+            {HupfConfig.OFFLOAD, "{\"pins\": {\"apps\": {}}}", "offload.pins: slices, qfis or ues, got apps"},
+            {HupfConfig.OFFLOAD, "{\"hysteresis\": \"x\"}",
+             "offload.hysteresis: a number in [0, 10] expected, got \"x\""},
+            {HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}",
+             "pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)"},
+            {HupfConfig.PFCP, "{\"listenAddress\": \"any\"}", "pfcp.listenAddress: an IPv4 address, got any"},
+        };
+        for (String[] r : refusals) {
+            assertEquals(r[0] + " " + r[1], r[2], invalid(r[0], r[1]));
+        }
         assertTrue(invalid(HupfConfig.PFCP, "{\"listenAddress\": \"10.0.0.256\"}").contains("10.0.0.256"));
     }
 
