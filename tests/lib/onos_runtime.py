@@ -119,18 +119,33 @@ class Onos:
         self.wait(lambda: want <= self.active_apps() and self.bundles_settled(), timeout,
                   "ONOS apps %s ACTIVE with every bundle settled" % sorted(want))
 
-    def stop(self):
+    def stop(self, timeout=60):
+        """Stops ONOS's process group (the start script and its java, which outlives the script for a
+        while) and waits until every process of it is gone; SIGKILL after `timeout` seconds."""
         if self.proc is None:
             return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=60)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=30)
+        pgid = self.proc.pid  # started with start_new_session: its own process group
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 30)):
+            self._signal_group(pgid, sig)
+            deadline = time.monotonic() + wait
+            while self._signal_group(pgid, 0) and time.monotonic() < deadline:
+                self.proc.poll()  # reap the script
+                time.sleep(0.5)
+            if not self._signal_group(pgid, 0):
+                break
+        else:
+            raise OnosError("ONOS process group %d survives SIGKILL" % pgid)
+        self.proc.wait()
         self.proc = None
+
+    @staticmethod
+    def _signal_group(pgid, sig):
+        """Sends sig to a process group; False when none of its processes is left."""
+        try:
+            os.killpg(pgid, sig)
+            return True
+        except ProcessLookupError:
+            return False
 
     def keep_logs(self, dest):
         """Copies karaf.log and the console output to dest (a directory)."""

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO / "tests" / "pfcp"))
 import smf as smf_mod  # noqa: E402  (the SMF emulator of tests/pfcp)
 
 SW_P4INFO = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out" / "sw" / "bmv2" / "p4info.txt"
-ENTRY_TIMEOUT_S = 30
+ENTRY_TIMEOUT_S = 60
 # Components the .oar must bring up (each bundle's OSGI-INF lists them; these must be among them).
 KNOWN_COMPONENTS = {"org.hupf.app.impl.HupfManager", "org.hupf.app.offload.OffloadComponent",
                     "org.hupf.pipeconf.PipeconfLoader"}
@@ -64,14 +64,14 @@ class BackendTables:
         """Table names of the P4Info the backend was given (by ONOS)."""
         req = p4runtime_pb2.GetForwardingPipelineConfigRequest(
             device_id=1, response_type=p4runtime_pb2.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE)
-        return {t.preamble.name for t in self.stub.GetForwardingPipelineConfig(req, timeout=10).config.p4info.tables}
+        return {t.preamble.name for t in self.stub.GetForwardingPipelineConfig(req, timeout=30).config.p4info.tables}
 
     def entries(self):
         """[(table name without its control prefix, {match field: int})] of every non-default entry."""
         req = p4runtime_pb2.ReadRequest(device_id=1)
         req.entities.add().table_entry.table_id = 0
         out = []
-        for resp in self.stub.Read(req, timeout=10):
+        for resp in self.stub.Read(req, timeout=30):
             for e in resp.entities:
                 te = e.table_entry
                 t = self.tables[te.table_id]
@@ -98,7 +98,12 @@ class BackendTables:
         want = {"downlink_sessions": 1, "uplink_sessions": 1, "uplink_terminations": 1, "downlink_terminations": 1}
         deadline = time.monotonic() + ENTRY_TIMEOUT_S
         while True:
-            got = self.session_entries(ue, teid)
+            try:
+                got = self.session_entries(ue, teid)
+            except grpc.RpcError as e:  # a starved backend (shared CPUs) may miss a read's deadline
+                if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                    raise
+                got = "read timed out"
             if got == (want if present else {}):
                 return
             assert time.monotonic() < deadline, "backend entries of UE %s (teid %d) after %d s: %s, want %s" % (
