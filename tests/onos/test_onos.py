@@ -270,8 +270,15 @@ def test_cli_commands(onos, deployed, backend, tmp_path):
         assert re.search(r"^pdr=1 cell=\d+ ingress=0 pkts", counters, re.M), counters
         stats = dict(l.split("=", 1) for l in onos.cli("hupf:upf-stats").split() if "=" in l)
         assert int(stats["entities"]) > 0 and int(stats["deviceErrors"]) == 0, stats
-        assert re.search(r"^sessions=1 offloaded=0", onos.cli("hupf:offload"), re.M)
-        assert "address=127.0.0.1:" in onos.cli("hupf:pfcp-peers")
+        count = len(onos.rest("GET", "/onos/hupf/sessions")[1]["sessions"])
+        assert re.search(r"^sessions=%d offloaded=0" % count, onos.cli("hupf:offload"), re.M)
+        smf = smf_mod.Smf(("127.0.0.1", deployed["pfcp_port"]))
+        try:
+            assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
+            listed = re.findall(r"^nodeId=(\S+) address=(\S+):(\d+) ", onos.cli("hupf:pfcp-peers"), re.M)
+            assert ("127.0.0.1", "127.0.0.1", str(smf.sock.getsockname()[1])) in listed, listed
+        finally:
+            smf.close()
         bad = tmp_path / "bad.json"
         bad.write_text("{bad")
         assert "cannot read session JSON" in onos.cli("hupf:session-add %s" % bad)
