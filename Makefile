@@ -6,13 +6,13 @@ SUITE := tools/run_suite.sh
 export P4C BMV2
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-integration bench train lab clean onos-install netcfg
+        test-pfcp test-identification test-integration test-onos bench train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
 	@echo "make test              run every test suite and print a summary per suite"
-	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration"
+	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration|test-onos"
 	@echo "                       one suite"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
@@ -37,7 +37,7 @@ build: oar backend
 # Every suite runs even when an earlier one failed; the exit status says whether all passed.
 test: setup
 	@rm -f reports/summary.txt; rc=0; \
-	for s in java build p4 backend pfcp identification integration; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
+	for s in java build p4 backend pfcp identification integration onos; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
 	echo "== hupf test summary =="; cat reports/summary.txt; exit $$rc
 
 test-java: setup
@@ -61,6 +61,10 @@ test-identification: setup
 
 test-integration: setup
 	@$(SUITE) integration $(PY) -m pytest tests/integration
+
+# hupf in a running ONOS 2.7, where a runtime is found (ONOS_HOME or /opt/hupf-onos/onos; never built here).
+test-onos: setup backend
+	@$(SUITE) onos $(PY) -m pytest tests/onos
 
 # Trains the MATADOR classifier on a generated dataset: model, report and plot in reports/classifier/.
 train: setup

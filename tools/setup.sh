@@ -11,6 +11,7 @@ DEBIAN_PACKAGES=(
   libdpdk-dev dpdk-dev libpcap-dev libnuma-dev libcmocka-dev valgrind
   clang llvm libclang-rt-14-dev
   iproute2 iputils-ping tcpdump ethtool procps
+  openssh-client sshpass
 )
 
 fail() { echo "setup: FAILED: $*" >&2; exit 1; }

@@ -1,19 +1,11 @@
 """OSGi manifest headers (Import-Package, Export-Package) and version ranges, enough to check that a
 bundle's imports are exported by an ONOS 2.7 runtime (its Karaf system repository and framework)."""
-import os
 import re
 import zipfile
 from pathlib import Path
 
 # The ONOS 2.7 runtime assembled by ../shared/onos/ (the directory holding apache-karaf-4.2.9).
-DEFAULT_ONOS_HOME = "/opt/hupf-onos/onos"
-KARAF = "apache-karaf-4.2.9"
-
-
-def onos_home():
-    """The ONOS runtime's directory, or None when there is none on this machine."""
-    home = Path(os.environ.get("ONOS_HOME") or DEFAULT_ONOS_HOME)
-    return home if (home / KARAF / "system").is_dir() else None
+from onos_runtime import DEFAULT_ONOS_HOME, KARAF, onos_home  # noqa: F401  (tests/lib)
 
 
 def manifest_headers(text):

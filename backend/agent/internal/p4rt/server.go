@@ -341,20 +341,28 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 }
 
 // writeDefault: only gtpu_encap has a mutable default action (the choice of
-// encapsulation); every other default is const in the P4.
+// encapsulation); every other default is const in the P4. A MODIFY without an
+// action resets the default to the P4 program's (P4Runtime spec 9.1.2): for
+// gtpu_encap that is gtpu_only, for a const default it changes nothing.
 func (s *Server) writeDefault(op Op, ti *tableInfo, te *p4v1.TableEntry) error {
 	if op != OpModify {
 		return errf(codes.InvalidArgument, "a default entry can only be modified")
 	}
+	if len(te.Match) > 0 {
+		return errf(codes.InvalidArgument, "default entry of table %s: no match fields allowed", ti.spec.name)
+	}
+	if te.Action == nil && ti.spec.name != tEncap {
+		return nil
+	}
 	if ti.spec.name != tEncap {
 		return errf(codes.PermissionDenied, "table %s has a const default action", ti.spec.name)
 	}
-	if len(te.Match) > 0 || te.Action == nil {
-		return errf(codes.InvalidArgument, "default entry: no match, one action")
-	}
-	name, _, err := s.pipe.schema.decodeAction(ti, te.Action, true)
-	if err != nil {
-		return err
+	name := aGtpuOnly
+	if te.Action != nil {
+		var err error
+		if name, _, err = s.pipe.schema.decodeAction(ti, te.Action, true); err != nil {
+			return err
+		}
 	}
 	psc := name == aGtpuWithPsc
 	if err := dpStatus(s.dp.SetEncapPSC(psc)); err != nil {

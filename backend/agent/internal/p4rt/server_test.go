@@ -300,6 +300,46 @@ func TestWriteTranslation(t *testing.T) {
 	}
 }
 
+// TestDefaultEntryReset: a MODIFY of a default entry without an action resets it
+// to the P4 program's default (P4Runtime spec), as ONOS does when it finds a
+// default entry it did not write.
+func TestDefaultEntryReset(t *testing.T) {
+	h, _ := primed(t)
+	encapDefault := func() uint32 {
+		got := h.read(&p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: &p4v1.TableEntry{TableId: h.tableID(tEncap), IsDefaultAction: true}}})
+		if len(got) != 1 {
+			t.Fatalf("default read: %v", got)
+		}
+		return got[0].GetTableEntry().Action.GetAction().ActionId
+	}
+	psc := &p4v1.TableEntry{TableId: h.tableID(tEncap), IsDefaultAction: true, Action: &p4v1.TableAction{
+		Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: h.actionID(aGtpuWithPsc)}}}}
+	if err := h.write(upd(mod, psc)); err != nil || encapDefault() != h.actionID(aGtpuWithPsc) {
+		t.Fatalf("set gtpu_with_psc: %v", err)
+	}
+	reset := &p4v1.TableEntry{TableId: h.tableID(tEncap), IsDefaultAction: true}
+	if err := h.write(upd(mod, reset)); err != nil {
+		t.Fatalf("reset refused: %v", err)
+	}
+	if h.fake.last() != "psc false" || encapDefault() != h.actionID(aGtpuOnly) {
+		t.Errorf("after reset: data plane %q, default action %d, want gtpu_only", h.fake.last(), encapDefault())
+	}
+	before := h.fake.last()
+	if err := h.write(upd(mod, &p4v1.TableEntry{TableId: h.tableID(tDLSess), IsDefaultAction: true})); err != nil {
+		t.Errorf("reset of a const default refused: %v", err)
+	}
+	if h.fake.last() != before {
+		t.Errorf("reset of a const default reached the data plane: %q", h.fake.last())
+	}
+	withMatch := &p4v1.TableEntry{TableId: h.tableID(tEncap), IsDefaultAction: true, Match: []*p4v1.FieldMatch{exactM(1, 1, 32)}}
+	for _, bad := range []*p4v1.Update{upd(mod, withMatch), upd(del, reset)} {
+		d := status.Convert(h.write(bad)).Details()
+		if len(d) != 1 || codes.Code(d[0].(*p4v1.Error).CanonicalCode) != codes.InvalidArgument {
+			t.Errorf("%v of %v: %v, want INVALID_ARGUMENT", bad.Type, bad.Entity, d)
+		}
+	}
+}
+
 func TestPerUpdateErrors(t *testing.T) {
 	h, _ := primed(t)
 	sess := func(teid uint64) *p4v1.TableEntry {

@@ -1,9 +1,13 @@
 package org.hupf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.HhConfig;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
@@ -16,6 +20,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
@@ -32,10 +37,14 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String BACKEND_PORTS = "backendPorts";
     static final String PFCP = "pfcp";
     static final String HEAVY_HITTER = "heavyHitter";
+    static final String OFFLOAD = "offload";
     static final String CLASSIFIER = "classifier";
     static final String QFI_TO_TC = "qfiToTc";
     static final String SLICE_ID = "sliceId";
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
+    /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
+    private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** What a device does in the hybrid UPF. */
     public enum Role {
@@ -80,8 +89,8 @@ public final class HupfConfig extends Config<ApplicationId> {
     private void validate() {
         boolean known;
         try {
-            known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, CLASSIFIER,
-                                  QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S);
+            known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -108,21 +117,19 @@ public final class HupfConfig extends Config<ApplicationId> {
             if (!backends.contains(p.backendId)) {
                 throw new IllegalArgumentException(BACKEND_PORTS + ": " + p.backendId + " is not a backend");
             }
+            try {
+                MacAddress.valueOf(p.mac);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(BACKEND_PORTS + ": mac of " + p.backendId + " on port " + p.port
+                                                           + " is not a MAC address: '" + p.mac + "'");
+            }
         }
-        pfcp(Ip4Address.valueOf("0.0.0.0"));
+        pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
         intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
-        JsonNode hh = object.path(HEAVY_HITTER);
-        if (!hh.isMissingNode()) {
-            intIn(hh, "alphaShift", 1, 15, 7);
-            intIn(hh, "tauThreshold", 1, 65535, 1);
-            intIn(hh, "timeslotUs", 1, Integer.MAX_VALUE, 1);
-            String mode = hh.path("keyMode").asText("ue");
-            if (!mode.equals("ue") && !mode.equals("5tuple")) {
-                throw new IllegalArgumentException(HEAVY_HITTER + ".keyMode: ue or 5tuple, got " + mode);
-            }
-        }
+        hhConfig();
+        offloadPolicy();
         JsonNode cl = object.path(CLASSIFIER);
         if (!cl.isMissingNode()) {
             intIn(cl, "windowMs", 1, 3_600_000, 1000);
@@ -203,12 +210,33 @@ public final class HupfConfig extends Config<ApplicationId> {
     public PfcpConfig pfcp(Ip4Address defaultNodeId) {
         JsonNode p = object.path(PFCP);
         Set<String> allowed = new HashSet<>(list(p, "allowedPeers", JsonNode::asText));
-        return new PfcpConfig(p.path("listenAddress").asText("0.0.0.0"),
+        String nodeId = p.path("nodeId").asText(defaultNodeId.toString());
+        return new PfcpConfig(listenAddress(p, nodeId),
                               intIn(p, "port", 0, 65535, PfcpConfig.PFCP_PORT),
-                              p.path("nodeId").asText(defaultNodeId.toString()), allowed,
+                              nodeId, allowed,
                               intIn(p, "heartbeatIntervalMs", 0, Integer.MAX_VALUE, 10_000),
                               intIn(p, "t1Ms", 1, 60_000, 3000), intIn(p, "n1", 1, 10, 3), 60_000,
                               intIn(p, "reportTickMs", 10, 60_000, 1000));
+    }
+
+    /**
+     * The N4 address the PFCP agent binds: {@code pfcp.listenAddress}, else the Node ID when it is an IPv4
+     * address (the address SMFs send to); a Node ID that is an FQDN needs an explicit listenAddress.
+     */
+    private static String listenAddress(JsonNode p, String nodeId) {
+        String listen = p.path("listenAddress").asText(null);
+        if (listen == null) {
+            if (!IPV4.matcher(nodeId).matches()) {
+                throw new IllegalArgumentException(PFCP + ".listenAddress: required when " + PFCP
+                                                           + ".nodeId is not an IPv4 address (" + nodeId + ")");
+            }
+            listen = nodeId;
+        }
+        if (!IPV4.matcher(listen).matches()) {
+            throw new IllegalArgumentException(PFCP + ".listenAddress: an IPv4 address, got " + listen);
+        }
+        Ip4Address.valueOf(listen);
+        return listen;
     }
 
     /** @return QFI to traffic class */
@@ -241,9 +269,120 @@ public final class HupfConfig extends Config<ApplicationId> {
         return intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
     }
 
-    /** @return the heavy-hitter settings as given (consumed by the offload manager and pipeconf) */
-    public JsonNode heavyHitter() {
-        return object.path(HEAVY_HITTER);
+    /**
+     * Returns the offload threshold: a UE above it is a heavy hitter, for the offload manager's policy and for
+     * the switch's HK-IPG detector alike ({@code heavyHitter.thresholdBps}).
+     *
+     * @return bits per second
+     */
+    public long hhThresholdBps() {
+        JsonNode v = object.path(HEAVY_HITTER).get("thresholdBps");
+        if (v == null) {
+            return DEFAULT_HH_THRESHOLD_BPS;
+        }
+        if (!v.isIntegralNumber() || v.asLong() <= 0) {
+            throw new IllegalArgumentException(HEAVY_HITTER + ".thresholdBps: a positive integer expected, got " + v);
+        }
+        return v.asLong();
+    }
+
+    /**
+     * Returns the offload policy: the threshold {@link #hhThresholdBps()}, and from {@code offload}:
+     * {@code holdMs}, {@code hysteresis} (a fraction of the threshold) and {@code pins}
+     * ({@code {"slices"|"qfis"|"ues": {key: "HARDWARE"|"SOFTWARE"}}}), the policy's defaults where absent.
+     *
+     * @return policy
+     * @throws IllegalArgumentException naming the field that is wrong
+     */
+    public OffloadPolicy offloadPolicy() {
+        JsonNode o = object.path(OFFLOAD);
+        OffloadPolicy.Builder b = OffloadPolicy.builder().thresholdBitsPerSec(hhThresholdBps());
+        if (o.has("holdMs")) {
+            b.holdMillis(intIn(o, "holdMs", 0, 3_600_000, 0));
+        }
+        JsonNode h = o.get("hysteresis");
+        if (h != null) {
+            if (!h.isNumber() || h.asDouble() < 0 || h.asDouble() > 10) {
+                throw new IllegalArgumentException(OFFLOAD + ".hysteresis: a number in [0, 10] expected, got " + h);
+            }
+            b.hysteresis(h.asDouble());
+        }
+        JsonNode pins = o.path("pins");
+        pins.fieldNames().forEachRemaining(kind -> {
+            if (!List.of("slices", "qfis", "ues").contains(kind)) {
+                throw new IllegalArgumentException(OFFLOAD + ".pins: slices, qfis or ues, got " + kind);
+            }
+        });
+        pins.path("slices").fields().forEachRemaining(
+                f -> b.pinSlice(pinKey("slices", f.getKey(), 15), pin("slices", f)));
+        pins.path("qfis").fields().forEachRemaining(f -> b.pinQfi(pinKey("qfis", f.getKey(), 63), pin("qfis", f)));
+        pins.path("ues").fields().forEachRemaining(f -> {
+            if (!IPV4.matcher(f.getKey()).matches()) {
+                throw new IllegalArgumentException(OFFLOAD + ".pins.ues: an IPv4 address, got " + f.getKey());
+            }
+            b.pinUe(Ip4Address.valueOf(f.getKey()), pin("ues", f));
+        });
+        return b.build();
+    }
+
+    private static int pinKey(String kind, String key, int max) {
+        try {
+            int v = Integer.parseInt(key);
+            if (v >= 0 && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(OFFLOAD + ".pins." + kind + ": an integer in [0, " + max + "], got " + key);
+    }
+
+    private static OffloadPolicy.Pin pin(String kind, Map.Entry<String, JsonNode> f) {
+        String v = f.getValue().asText();
+        if (!v.equals("HARDWARE") && !v.equals("SOFTWARE")) {
+            throw new IllegalArgumentException(OFFLOAD + ".pins." + kind + "." + f.getKey()
+                                                       + ": HARDWARE or SOFTWARE, got " + f.getValue());
+        }
+        return OffloadPolicy.Pin.valueOf(v);
+    }
+
+    /**
+     * Returns the switch's HK-IPG parameters: {@code heavyHitter.tauThreshold}, {@code alphaShift},
+     * {@code timeslotUs} (a power of two), {@code keyMode} (ue or 5tuple), {@code windowUs} and
+     * {@code packetBytes} (for the tau table), with the P4 program's defaults where absent, and the offload
+     * threshold {@link #hhThresholdBps()}.
+     *
+     * @return parameters
+     * @throws IllegalArgumentException naming the field that is out of range
+     */
+    public HhConfig hhConfig() {
+        JsonNode hh = object.path(HEAVY_HITTER);
+        HhConfig.Builder b = HhConfig.builder().hhThresholdBps(hhThresholdBps());
+        if (hh.has("tauThreshold")) {
+            b.tauTh(intIn(hh, "tauThreshold", 1, 65535, 0));
+        }
+        if (hh.has("alphaShift")) {
+            b.alphaShift(intIn(hh, "alphaShift", 1, 15, 0));
+        }
+        if (hh.has("timeslotUs")) {
+            b.timeslotUs(intIn(hh, "timeslotUs", 1, Integer.MAX_VALUE, 0));
+        }
+        if (hh.has("windowUs")) {
+            b.timeWindowUs(intIn(hh, "windowUs", 1, Integer.MAX_VALUE, 0));
+        }
+        if (hh.has("packetBytes")) {
+            b.packetBytes(intIn(hh, "packetBytes", 64, 9216, 0));
+        }
+        String mode = hh.path("keyMode").asText("ue");
+        if (!mode.equals("ue") && !mode.equals("5tuple")) {
+            throw new IllegalArgumentException(HEAVY_HITTER + ".keyMode: ue or 5tuple, got " + mode);
+        }
+        b.keyMode(mode.equals("ue") ? HupfConstants.HH_KEY_UE_ADDR : HupfConstants.HH_KEY_5TUPLE);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(HEAVY_HITTER + ": " + e.getMessage());
+        }
     }
 
     /** @return the classifier settings as given */

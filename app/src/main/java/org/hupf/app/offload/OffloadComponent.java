@@ -1,16 +1,28 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
+import org.hupf.app.HupfApp;
+import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.core.CoreService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
@@ -34,6 +46,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -41,13 +54,16 @@ import java.util.function.Function;
  * The hybrid inside ONOS: finds the backend (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
  * org.hupf.tofino) among the available devices, and offers the session manager one device, the
  * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion;
- * hands the switch's HH_REPORT packet-ins to the offload manager.
+ * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread. Only on the cluster's
+ * hupf leader (the node that runs the session core): the other nodes leave the devices alone.
  */
 @Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
 public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
     private static final long POLL_MS = 1000;
+    /** Longest wait between two attempts to take over a backend that is not ready (no pipeline yet). */
+    static final long RETRY_MAX_MS = 30_000;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -58,6 +74,18 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PacketService packetService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService cfgService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LeadershipService leadershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
 
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
@@ -75,14 +103,43 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private final DeviceListener listener = this::onDeviceEvent;
+    private final LeadershipEventListener leadershipListener = new LeadershipEventListener() {
+        @Override
+        public boolean isRelevant(LeadershipEvent event) {
+            return HupfApp.APP_NAME.equals(event.subject().topic());
+        }
+
+        @Override
+        public void event(LeadershipEvent event) {
+            executor.execute(OffloadComponent.this::rebuild);
+        }
+    };
+    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return event.configClass() == HupfConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            executor.execute(() -> programSwitch(current));
+        }
+    };
     private final PacketProcessor processor = this::onPacket;
     private ScheduledExecutorService executor;
     private volatile Hybrid current;
+    /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
+    long retryFirstMs = 1000;
+    private long retryMs;
+    private ScheduledFuture<?> retry;
 
     @Activate
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
+        retryMs = retryFirstMs;
         deviceService.addListener(listener);
+        cfgService.addListener(cfgListener);
+        leadershipService.addListener(leadershipListener);
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
@@ -92,6 +149,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Deactivate
     protected void deactivate() {
         packetService.removeProcessor(processor);
+        cfgService.removeListener(cfgListener);
+        leadershipService.removeListener(leadershipListener);
         deviceService.removeListener(listener);
         executor.shutdownNow();
         current = null;
@@ -124,8 +183,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             return;
         }
         reportedUe(ctx.inPacket()).ifPresent(ue -> {
-            h.manager.onHeavyHitter(ue);
             ctx.block();
+            // The offload writes to the switch: not on ONOS's packet-processing thread.
+            executor.execute(() -> h.manager.onHeavyHitter(ue));
         });
     }
 
@@ -147,7 +207,21 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         return Optional.empty();
     }
 
+    /**
+     * Builds the hybrid over the backend and switch available now. Taking over the backend reads its tables;
+     * a backend whose device event came before ONOS pushed its pipeline answers FAILED_PRECONDITION: the
+     * takeover is then retried with a doubling delay (and on every device event) until it succeeds.
+     */
     private synchronized void rebuild() {
+        if (!clusterService.getLocalNode().id().equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+            if (current != null) {
+                log.info("Standing by: {} leads hupf and drives its devices",
+                         leadershipService.getLeader(HupfApp.APP_NAME));
+            }
+            current = null;
+            cancelRetry();
+            return;
+        }
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
         DeviceId backendId = pick(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND)).orElse(null);
@@ -158,21 +232,69 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         }
         if (backendId == null) {
             current = null;
+            cancelRetry();
             log.warn("No hupf backend available: sessions wait in the store");
             return;
         }
         HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
         HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
-            OffloadManager m = new OffloadManager(backend, hw, OffloadPolicy.builder().build(),
-                                                  System::currentTimeMillis);
+            HupfConfig cfg = config();
+            OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
+            OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
             current = new Hybrid(backendId, switchId, m, device);
+            cancelRetry();
             log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
+            programSwitch(current);
         } catch (UpfProgrammableException e) {
-            log.error("Cannot take over backend {} / switch {}: {}", backendId, switchId, e.getMessage());
+            current = null;
+            log.warn("Cannot take over backend {} / switch {} yet: {}; retrying in {} ms",
+                     backendId, switchId, e.getMessage(), retryMs);
+            if (retry != null) {
+                retry.cancel(false);
+            }
+            retry = executor.schedule(this::rebuild, retryMs, TimeUnit.MILLISECONDS);
+            retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
         }
+    }
+
+    /** hupf's netcfg when it is there and valid, else null. */
+    private HupfConfig config() {
+        HupfConfig cfg = cfgService.getConfig(coreService.registerApplication(HupfApp.APP_NAME), HupfConfig.class);
+        return cfg != null && cfg.isValid() ? cfg : null;
+    }
+
+    /**
+     * Steering to the backends and HK-IPG from the netcfg onto the hybrid's switch (again on every netcfg
+     * change; the running offload manager keeps the policy it was built with).
+     */
+    private void programSwitch(Hybrid h) {
+        HupfConfig cfg = config();
+        if (h == null || h.switchId == null || cfg == null) {
+            return;
+        }
+        Device sw = deviceService.getDevice(h.switchId);
+        if (sw == null || !sw.is(HupfDataplaneConfig.class)) {
+            log.warn("Switch {} has no hupf data-plane configuration: no steering to backends, P4 HK-IPG defaults",
+                     h.switchId);
+            return;
+        }
+        try {
+            log.info("Switch {}: misses steered to {}, HK-IPG {}", h.switchId,
+                     SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg), cfg.hhConfig());
+        } catch (UpfProgrammableException e) {
+            log.error("Cannot configure switch {}: {}", h.switchId, e.getMessage());
+        }
+    }
+
+    private void cancelRetry() {
+        if (retry != null) {
+            retry.cancel(false);
+            retry = null;
+        }
+        retryMs = retryFirstMs;
     }
 
     private void poll() {

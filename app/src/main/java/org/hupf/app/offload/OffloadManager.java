@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -150,7 +151,7 @@ public final class OffloadManager {
         long now = clock.getAsLong();
         Entry e = entries.computeIfAbsent(session.ueAddress(), k -> new Entry());
         e.session = session;
-        e.pin = policy.pinOf(session);
+        e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
         if (e.offloaded()) {
             if (e.pin == OffloadPolicy.Pin.SOFTWARE || !updateOnSwitch(e)) {
                 demote(e, now, OffloadEvent.Kind.DEMOTED);

@@ -3,7 +3,10 @@ package org.hupf.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.HhConfig;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.core.DefaultApplicationId;
@@ -64,8 +67,22 @@ public class HupfConfigTest {
         PfcpConfig p = c.pfcp(Ip4Address.valueOf("1.1.1.1"));
         assertEquals(8805, p.port);
         assertEquals("192.168.0.1", p.nodeId);
+        assertEquals("the N4 address is the Node ID's", "192.168.0.1", p.listenAddress);
         assertEquals(Set.of("10.0.0.1", "smf.hupf.test"), p.allowedPeers);
         assertEquals(3, (int) c.qfiToTc().get(5));
+        HhConfig hh = c.hhConfig();
+        assertEquals(10_000_000L, c.hhThresholdBps());
+        assertEquals(10_000_000L, hh.hhBps());
+        assertEquals(1850, hh.tauTh());
+        assertEquals(16384, hh.timeslotUs());
+        assertEquals(HupfConstants.HH_KEY_UE_ADDR, hh.keyMode());
+        OffloadPolicy policy = c.offloadPolicy();
+        assertEquals(10_000_000L, policy.thresholdBitsPerSec());
+        assertEquals(2000L, policy.holdMillis());
+        assertEquals(0.2, policy.hysteresis(), 1e-9);
+        assertEquals(OffloadPolicy.Pin.SOFTWARE, policy.pinOf(Ip4Address.valueOf("10.250.0.9"), 0, List.of(1)));
+        assertEquals(OffloadPolicy.Pin.HARDWARE, policy.pinOf(Ip4Address.valueOf("10.250.0.10"), 0, List.of(1)));
+        assertEquals(OffloadPolicy.Pin.NONE, policy.pinOf(Ip4Address.valueOf("10.250.0.10"), 0, List.of(9)));
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
     }
 
@@ -95,6 +112,29 @@ public class HupfConfigTest {
         assertTrue(invalid("bogus", "1").startsWith("unknown field"));
         assertTrue(invalid(HupfConfig.PFCP, "{\"port\": 70000}").startsWith("port: integer in [0, 65535]"));
         assertTrue(invalid(HupfConfig.HEAVY_HITTER, "{\"keyMode\": \"mac\"}").contains("ue or 5tuple"));
+        String[][] refusals = {  // field, value, the error naming it
+            {HupfConfig.HEAVY_HITTER, "{\"timeslotUs\": 1000}",
+             "heavyHitter: timeslot_us must be a power of two below 2^32, is 1000"},
+            {HupfConfig.HEAVY_HITTER, "{\"thresholdBps\": 0}",
+             "heavyHitter.thresholdBps: a positive integer expected, got 0"},
+            {HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
+                    + " \"backend\": \"device:backend:b1\", \"mac\": \"b1\"}]",
+             "backendPorts: mac of device:backend:b1 on port 5 is not a MAC address: 'b1'"},
+            {HupfConfig.OFFLOAD, "{\"pins\": {\"slices\": {\"16\": \"HARDWARE\"}}}",
+             "offload.pins.slices: an integer in [0, 15], got 16"},
+            {HupfConfig.OFFLOAD, "{\"pins\": {\"ues\": {\"10.250.0.1\": \"ON\"}}}",
+             "offload.pins.ues.10.250.0.1: HARDWARE or SOFTWARE, got \"ON\""},
+            {HupfConfig.OFFLOAD, "{\"pins\": {\"apps\": {}}}", "offload.pins: slices, qfis or ues, got apps"},
+            {HupfConfig.OFFLOAD, "{\"hysteresis\": \"x\"}",
+             "offload.hysteresis: a number in [0, 10] expected, got \"x\""},
+            {HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}",
+             "pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)"},
+            {HupfConfig.PFCP, "{\"listenAddress\": \"any\"}", "pfcp.listenAddress: an IPv4 address, got any"},
+        };
+        for (String[] r : refusals) {
+            assertEquals(r[0] + " " + r[1], r[2], invalid(r[0], r[1]));
+        }
+        assertTrue(invalid(HupfConfig.PFCP, "{\"listenAddress\": \"10.0.0.256\"}").contains("10.0.0.256"));
     }
 
     @Test

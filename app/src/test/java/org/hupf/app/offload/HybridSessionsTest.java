@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadPolicy;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;

@@ -1,8 +1,28 @@
 package org.hupf.app.offload;
 
+import org.easymock.Capture;
+import org.easymock.IAnswer;
+import org.easymock.IExpectationSetters;
+import org.hupf.app.HupfApp;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.ControllerNode;
+import org.onosproject.cluster.Leader;
+import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.cluster.NodeId;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.junit.Test;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.packet.PacketService;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ethernet;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.ConnectPoint;
@@ -18,13 +38,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import static org.easymock.EasyMock.anyObject;
+import static org.easymock.EasyMock.capture;
+import static org.easymock.EasyMock.expectLastCall;
+import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.createMock;
+import static org.easymock.EasyMock.createNiceMock;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_ACL_PUNT;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_HH_REPORT;
 import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 public class OffloadComponentTest {
 
@@ -67,5 +95,122 @@ public class OffloadComponentTest {
         assertEquals(Optional.empty(), OffloadComponent.reportedUe(packetIn(PKTIN_ACL_PUNT, report)));
         assertEquals("an undefined reason is ignored", Optional.empty(),
                      OffloadComponent.reportedUe(packetIn(99, report)));
+    }
+
+    private static final NodeId LOCAL = NodeId.nodeId("192.0.2.1");
+
+    /** A component over one backend device whose reads run `reads`, on a node whose leader is `leader`. */
+    private static OffloadComponent component(IAnswer<List<UpfEntity>> reads, AtomicReference<NodeId> leader,
+                                              Capture<LeadershipEventListener> leadership) throws Exception {
+        HupfUpf upf = createNiceMock(HupfUpf.class);
+        @SuppressWarnings("unchecked")
+        IExpectationSetters<List<UpfEntity>> readAll =
+                (IExpectationSetters<List<UpfEntity>>) (IExpectationSetters<?>) expect(
+                        upf.readAll(anyObject(UpfEntityType.class)));
+        readAll.andAnswer(reads).anyTimes();
+        replay(upf);
+        DeviceId b1 = DeviceId.deviceId("device:backend:b1");
+        Device backend = createMock(Device.class);
+        expect(backend.id()).andReturn(b1).anyTimes();
+        expect(backend.is(HupfUpf.class)).andReturn(true).anyTimes();
+        expect(backend.as(HupfUpf.class)).andReturn(upf).anyTimes();
+        replay(backend);
+        DeviceService devices = createNiceMock(DeviceService.class);
+        expect(devices.getAvailableDevices()).andReturn(List.of(backend)).anyTimes();
+        expect(devices.getDevice(b1)).andReturn(backend).anyTimes();
+        replay(devices);
+        PiPipeconfService pipeconfs = createNiceMock(PiPipeconfService.class);
+        expect(pipeconfs.ofDevice(b1)).andReturn(Optional.of(HupfPipeconfIds.BACKEND)).anyTimes();
+        replay(pipeconfs);
+        ControllerNode node = createNiceMock(ControllerNode.class);
+        expect(node.id()).andReturn(LOCAL).anyTimes();
+        ClusterService cluster = createNiceMock(ClusterService.class);
+        expect(cluster.getLocalNode()).andReturn(node).anyTimes();
+        LeadershipService leaders = createNiceMock(LeadershipService.class);
+        expect(leaders.getLeader(HupfApp.APP_NAME)).andAnswer(leader::get).anyTimes();
+        leaders.addListener(capture(leadership));
+        expectLastCall().anyTimes();
+        replay(node, cluster, leaders);
+
+        OffloadComponent c = new OffloadComponent();
+        c.deviceService = devices;
+        c.pipeconfService = pipeconfs;
+        c.packetService = createNiceMock(PacketService.class);
+        c.cfgService = createNiceMock(NetworkConfigService.class);
+        c.coreService = createNiceMock(CoreService.class);
+        c.clusterService = cluster;
+        c.leadershipService = leaders;
+        replay(c.packetService, c.cfgService, c.coreService);
+        return c;
+    }
+
+    private static void waitFor(OffloadComponent c, int devices) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (c.devices().size() != devices && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    /**
+     * A backend whose device event comes before ONOS pushed its pipeline answers reads with
+     * FAILED_PRECONDITION: the component retries the takeover until the pipeline is there.
+     */
+    @Test
+    public void aBackendWithoutPipelineYetIsTakenOverOnRetry() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        OffloadComponent c = component(() -> {
+            reads.incrementAndGet();
+            if (refused.get() < 3) {
+                refused.incrementAndGet();
+                throw new UpfProgrammableException("P4Runtime read failed: FAILED_PRECONDITION: no pipeline");
+            }
+            return List.of();
+        }, new AtomicReference<>(LOCAL), newCapture());
+        c.retryFirstMs = 20;
+        c.activate();
+        try {
+            waitFor(c, 1);
+            assertEquals("taken over after the refused attempts", 1, c.devices().size());
+            assertEquals(3, refused.get());
+            int after = reads.get();
+            Thread.sleep(200);
+            assertEquals("no retry once taken over", after, reads.get());
+            assertTrue(c.offloaded().isEmpty());
+        } finally {
+            c.deactivate();
+        }
+    }
+
+    /** Only the cluster's hupf leader drives the devices; a node takes over when it becomes the leader. */
+    @Test
+    public void onlyTheHupfLeaderTakesTheBackendOver() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        AtomicReference<NodeId> leader = new AtomicReference<>(NodeId.nodeId("192.0.2.2"));
+        Capture<LeadershipEventListener> leadership = newCapture();
+        OffloadComponent c = component(() -> {
+            reads.incrementAndGet();
+            return List.of();
+        }, leader, leadership);
+        c.activate();
+        try {
+            Thread.sleep(300);
+            assertEquals("a standby node leaves the backend alone", 0, reads.get());
+            assertTrue(c.devices().isEmpty());
+            assertEquals(null, c.metrics());
+            leader.set(LOCAL);
+            leadership.getValue().event(new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED,
+                    new Leadership(HupfApp.APP_NAME, new Leader(LOCAL, 2, 0), List.of(LOCAL))));
+            waitFor(c, 1);
+            assertEquals("the new leader took the backend over", 1, c.devices().size());
+            assertTrue(reads.get() > 0);
+            leader.set(NodeId.nodeId("192.0.2.3"));
+            leadership.getValue().event(new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED,
+                    new Leadership(HupfApp.APP_NAME, new Leader(NodeId.nodeId("192.0.2.3"), 3, 0), List.of())));
+            waitFor(c, 0);
+            assertTrue("a node that lost the lead stands by", c.devices().isEmpty());
+        } finally {
+            c.deactivate();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.app.device.InMemoryUpfDevice;

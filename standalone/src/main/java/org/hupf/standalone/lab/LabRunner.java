@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.offload.HybridUpfDevice;
 import org.hupf.app.offload.OffloadManager;
-import org.hupf.app.offload.OffloadPolicy;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;

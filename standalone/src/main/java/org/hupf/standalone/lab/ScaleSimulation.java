@@ -3,7 +3,7 @@ package org.hupf.standalone.lab;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.offload.OffloadManager;
-import org.hupf.app.offload.OffloadPolicy;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.app.offload.OffloadSession;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;

@@ -3,7 +3,7 @@ package org.hupf.standalone.lab;
 import com.google.protobuf.ByteString;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.offload.OffloadManager;
-import org.hupf.app.offload.OffloadPolicy;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.pipeconf.HupfConstants;
 import org.junit.Before;
 import org.junit.Test;

@@ -1,8 +1,7 @@
 package org.hupf.standalone.lab;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.offload.OffloadPolicy;
-import org.hupf.app.offload.OffloadSession;
+import org.hupf.api.OffloadPolicy;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 
@@ -24,9 +23,9 @@ public class LabRunnerTest {
                         + " \"pins\": {\"slices\": {\"3\": \"HARDWARE\"}, \"ues\": {\"10.0.0.9\": \"SOFTWARE\"}}}"));
         assertEquals(5_000_000, p.thresholdBitsPerSec());
         assertEquals(OffloadPolicy.Pin.HARDWARE,
-                     p.pinOf(OffloadSession.of(Ip4Address.valueOf("10.0.0.1"), 3, List.of(9), List.of())));
+                     p.pinOf(Ip4Address.valueOf("10.0.0.1"), 3, List.of(9)));
         assertEquals(OffloadPolicy.Pin.SOFTWARE,
-                     p.pinOf(OffloadSession.of(Ip4Address.valueOf("10.0.0.9"), 3, List.of(9), List.of())));
+                     p.pinOf(Ip4Address.valueOf("10.0.0.9"), 3, List.of(9)));
     }
 
     @Test

@@ -1,30 +1,32 @@
-package org.hupf.app.offload;
+package org.hupf.api;
 
 import org.junit.Test;
+import org.onlab.packet.Ip4Address;
 
 import java.util.List;
 
-import static org.hupf.app.offload.OffloadManagerTest.ue;
 import static org.junit.Assert.assertEquals;
 
 public class OffloadPolicyTest {
 
-    private static OffloadSession withQfis(int slice, Integer... qfis) {
-        return OffloadSession.of(ue(1), slice, List.of(qfis), List.of());
+    private static final Ip4Address UE = Ip4Address.valueOf("10.250.0.1");
+
+    private static OffloadPolicy.Pin pin(OffloadPolicy p, int slice, Integer... qfis) {
+        return p.pinOf(UE, slice, List.of(qfis));
     }
 
     @Test
     public void theMostSpecificPinWins() {
         OffloadPolicy p = OffloadPolicy.builder().pinSlice(1, OffloadPolicy.Pin.SOFTWARE)
                 .pinQfi(1, OffloadPolicy.Pin.HARDWARE).pinQfi(5, OffloadPolicy.Pin.SOFTWARE)
-                .pinUe(ue(1), OffloadPolicy.Pin.NONE).build();
-        assertEquals("a UE entry overrides slice and QFI", OffloadPolicy.Pin.NONE, p.pinOf(withQfis(1, 1)));
+                .pinUe(UE, OffloadPolicy.Pin.NONE).build();
+        assertEquals("a UE entry overrides slice and QFI", OffloadPolicy.Pin.NONE, pin(p, 1, 1));
         OffloadPolicy q = OffloadPolicy.builder().pinSlice(1, OffloadPolicy.Pin.SOFTWARE)
                 .pinQfi(1, OffloadPolicy.Pin.HARDWARE).pinQfi(5, OffloadPolicy.Pin.SOFTWARE).build();
-        assertEquals(OffloadPolicy.Pin.HARDWARE, q.pinOf(withQfis(1, 5, 1)));
-        assertEquals(OffloadPolicy.Pin.SOFTWARE, q.pinOf(withQfis(2, 5, 9)));
-        assertEquals(OffloadPolicy.Pin.SOFTWARE, q.pinOf(withQfis(1, 9)));
-        assertEquals(OffloadPolicy.Pin.NONE, q.pinOf(withQfis(2, 9)));
+        assertEquals(OffloadPolicy.Pin.HARDWARE, pin(q, 1, 5, 1));
+        assertEquals(OffloadPolicy.Pin.SOFTWARE, pin(q, 2, 5, 9));
+        assertEquals(OffloadPolicy.Pin.SOFTWARE, pin(q, 1, 9));
+        assertEquals(OffloadPolicy.Pin.NONE, pin(q, 2, 9));
     }
 
     @Test(expected = IllegalArgumentException.class)

@@ -1,8 +1,9 @@
-package org.hupf.app.offload;
+package org.hupf.api;
 
 import com.google.common.collect.ImmutableMap;
 import org.onlab.packet.Ip4Address;
 
+import java.util.Collection;
 import java.util.Map;
 
 /**
@@ -62,16 +63,18 @@ public final class OffloadPolicy {
     /**
      * Returns the pin that applies to a session.
      *
-     * @param session the session
+     * @param ueAddress the session's UE address
+     * @param sliceId   its slice
+     * @param qfis      the QFIs of its flows
      * @return its pin, NONE when no pin applies
      */
-    public Pin pinOf(OffloadSession session) {
-        Pin ue = uePins.get(session.ueAddress());
+    public Pin pinOf(Ip4Address ueAddress, int sliceId, Collection<Integer> qfis) {
+        Pin ue = uePins.get(ueAddress);
         if (ue != null) {
             return ue;
         }
         Pin byQfi = Pin.NONE;
-        for (int qfi : session.qfis()) {
+        for (int qfi : qfis) {
             Pin p = qfiPins.getOrDefault(qfi, Pin.NONE);
             if (p == Pin.HARDWARE) {
                 return p;
@@ -83,7 +86,7 @@ public final class OffloadPolicy {
         if (byQfi != Pin.NONE) {
             return byQfi;
         }
-        return slicePins.getOrDefault(session.sliceId(), Pin.NONE);
+        return slicePins.getOrDefault(sliceId, Pin.NONE);
     }
 
     public static Builder builder() {

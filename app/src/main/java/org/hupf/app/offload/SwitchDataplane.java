@@ -1,0 +1,47 @@
+package org.hupf.app.offload;
+
+import org.hupf.app.config.HupfConfig;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
+import org.hupf.pipeconf.dataplane.Backend;
+import org.onlab.packet.MacAddress;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the switch needs beyond sessions, from hupf's netcfg, as the lab runner programs it: the ports that
+ * lead to backends and the slice's steering of session misses over them (UE-address hash), and the HK-IPG
+ * detector's parameters with the tau table for the offload threshold.
+ */
+final class SwitchDataplane {
+
+    private SwitchDataplane() {
+    }
+
+    /**
+     * Programs a switch's data-plane configuration.
+     *
+     * @param dp       the switch's data-plane configuration behaviour
+     * @param switchId the switch
+     * @param cfg      hupf's (valid) netcfg
+     * @return the backends the slice's misses are steered to
+     * @throws UpfProgrammableException if the switch refuses an entry
+     */
+    static List<Backend> program(HupfDataplaneConfig dp, DeviceId switchId, HupfConfig cfg)
+            throws UpfProgrammableException {
+        List<Backend> backends = new ArrayList<>();
+        List<Long> ports = new ArrayList<>();
+        for (HupfConfig.BackendPort p : cfg.backendPorts()) {
+            if (p.switchId.equals(switchId)) {
+                backends.add(new Backend(p.port, MacAddress.valueOf(p.mac)));
+                ports.add(p.port);
+            }
+        }
+        dp.setBackendPorts(ports);
+        dp.setBackends(cfg.sliceId(), backends);
+        dp.configureHh(cfg.hhConfig());
+        return backends;
+    }
+}

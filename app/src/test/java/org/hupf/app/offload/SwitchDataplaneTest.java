@@ -1,0 +1,71 @@
+package org.hupf.app.offload;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.easymock.Capture;
+import org.hupf.app.config.HupfConfig;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
+import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.junit.Test;
+import org.onlab.packet.MacAddress;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DeviceId;
+
+import java.io.File;
+import java.util.List;
+
+import static org.easymock.EasyMock.capture;
+import static org.easymock.EasyMock.createStrictMock;
+import static org.easymock.EasyMock.expectLastCall;
+import static org.easymock.EasyMock.newCapture;
+import static org.easymock.EasyMock.replay;
+import static org.easymock.EasyMock.verify;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/** The switch gets from hupf's netcfg what the lab runner programs: steering to backends and HK-IPG. */
+public class SwitchDataplaneTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static HupfConfig hybridExample() throws Exception {
+        ObjectNode node = (ObjectNode) MAPPER.readTree(new File("../netcfg/hupf-bmv2-backend.json"))
+                .path("apps").path("org.hupf.app").path(HupfConfig.KEY);
+        HupfConfig c = new HupfConfig();
+        c.init(new DefaultApplicationId(1, "org.hupf.app"), HupfConfig.KEY, node, MAPPER, null);
+        assertTrue(c.error(), c.isValid());
+        return c;
+    }
+
+    @Test
+    public void theSwitchGetsItsBackendsAndHkIpgFromTheNetcfg() throws Exception {
+        HupfDataplaneConfig dp = createStrictMock(HupfDataplaneConfig.class);
+        List<Backend> backends = List.of(new Backend(5, MacAddress.valueOf("00:00:00:00:0b:01")),
+                                         new Backend(6, MacAddress.valueOf("00:00:00:00:0b:02")));
+        Capture<HhConfig> hh = newCapture();
+        dp.setBackendPorts(List.of(5L, 6L));
+        dp.setBackends(0, backends);
+        dp.configureHh(capture(hh));
+        expectLastCall();
+        replay(dp);
+        assertEquals(backends, SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s1"), hybridExample()));
+        verify(dp);
+        assertEquals(1850, hh.getValue().tauTh());
+        assertEquals(10_000_000L, hh.getValue().hhBps());
+        assertEquals(16384L, hh.getValue().timeslotUs());
+        assertEquals(HupfConstants.HH_KEY_UE_ADDR, hh.getValue().keyMode());
+    }
+
+    @Test
+    public void anotherSwitchGetsNoneOfTheseBackends() throws Exception {
+        HupfDataplaneConfig dp = createStrictMock(HupfDataplaneConfig.class);
+        dp.setBackendPorts(List.of());
+        dp.setBackends(0, List.of());
+        dp.configureHh(capture(newCapture()));
+        replay(dp);
+        assertEquals(List.of(), SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s9"), hybridExample()));
+        verify(dp);
+    }
+}

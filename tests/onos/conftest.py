@@ -1,0 +1,161 @@
+"""hupf in a running ONOS 2.7 (issue 18): fixtures that boot ONOS from the runtime found on this machine,
+install the freshly built .oar, run hupf's backend as a P4Runtime device and push netcfg/deployment.json
+(ports rewritten to free ones) exactly as the README's "Deployment with ONOS" does by hand.
+
+Bounded: the whole suite is aborted after SUITE_TIMEOUT_S (the fixtures' teardown still stops ONOS and the
+backend); ONOS's logs and the backend's are kept in reports/onos/ when a test failed."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import onos_runtime
+
+REPO = Path(__file__).resolve().parents[2]
+REPORTS = REPO / "reports" / "onos"
+BACKEND = Path(os.environ.get("HUPF_BACKEND") or REPO / "backend" / "build" / "hupf-backend")
+NETCFG = REPO / "netcfg" / "deployment.json"
+SUITE_TIMEOUT_S = 360
+BOOT_TIMEOUT_S = 180
+DEVICE_TIMEOUT_S = 90
+
+WHY = onos_runtime.missing()
+if WHY is None and not BACKEND.exists():
+    WHY = "hupf-backend %s (make backend)" % BACKEND
+if WHY:
+    collect_ignore_glob = ["test_*.py"]
+
+
+def pytest_collection_finish(session):
+    if WHY:
+        # run_suite.sh reports the suite SKIPPED on this line (pytest exits 5: nothing collected).
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line("SKIPPED onos: missing %s" % WHY)
+
+
+def pytest_runtest_makereport(item, call):
+    if call.excinfo is not None:
+        item.session.onos_failed = True
+
+
+def _suite_timeout(signum, frame):
+    raise TimeoutError("the ONOS suite ran longer than %d s" % SUITE_TIMEOUT_S)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _oar():
+    """app/target/hupf-app-*.oar, rebuilt by the reactor when missing or older than a source."""
+    oars = sorted((REPO / "app" / "target").glob("hupf-app-*.oar"))
+    newest = max((p.stat().st_mtime for d in ("app/src", "pipeconf/src", "pom.xml", "app/pom.xml",
+                                              "pipeconf/pom.xml")
+                  for p in ([REPO / d] if (REPO / d).is_file() else (REPO / d).rglob("*")) if p.is_file()),
+                 default=0)
+    if not oars or oars[-1].stat().st_mtime < newest:
+        res = subprocess.run(["nice", "mvn", "-B", "-q", "package", "-DskipTests"], cwd=REPO,
+                             capture_output=True, text=True, timeout=900)
+        assert res.returncode == 0, "building the .oar failed:\n" + (res.stdout + res.stderr)[-4000:]
+        oars = sorted((REPO / "app" / "target").glob("hupf-app-*.oar"))
+    assert oars, "no app/target/hupf-app-*.oar after the build"
+    return oars[-1]
+
+
+@pytest.fixture(scope="session")
+def oar():
+    return _oar()
+
+
+@pytest.fixture(scope="session")
+def onos(request, oar, tmp_path_factory):
+    """ONOS booted from a private copy of the runtime, with the hupf .oar installed and activated."""
+    signal.signal(signal.SIGALRM, _suite_timeout)
+    signal.alarm(SUITE_TIMEOUT_S)
+    o = onos_runtime.Onos(tmp_path_factory.mktemp("onos"))
+    try:
+        t0 = time.monotonic()
+        o.start(BOOT_TIMEOUT_S)
+        print("ONOS ready in %.0f s" % (time.monotonic() - t0))
+        status, body = o.rest("POST", "/onos/v1/applications?activate=true", oar.read_bytes(),
+                              content_type="application/octet-stream", timeout=120)
+        assert status in (200, 201), "installing %s: %s %s" % (oar.name, status, body)
+        yield o
+    finally:
+        signal.alarm(0)
+        o.stop()
+        if getattr(request.session, "onos_failed", False):
+            o.keep_logs(REPORTS)
+            print("ONOS logs kept in %s" % REPORTS)
+        o.remove()
+
+
+class Backend:
+    """hupf-backend as a P4Runtime device on a free loopback port, with null ports."""
+
+    def __init__(self, log):
+        self.port = free_port()
+        self.addr = "127.0.0.1:%d" % self.port
+        self.log = log
+        with open(log, "w") as out:
+            self.proc = subprocess.Popen([str(BACKEND), "--grpc-addr", self.addr, "--device-id", "1",
+                                          "--port", "1=null", "--port", "2=null"],
+                                         stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.proc.poll() is None, "hupf-backend exited: %s" % Path(log).read_text()[-2000:]
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            assert time.monotonic() < deadline, "hupf-backend does not serve P4Runtime on %s" % self.addr
+            time.sleep(0.2)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture(scope="session")
+def backend(request, tmp_path_factory):
+    b = Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log")
+    yield b
+    b.stop()
+    if getattr(request.session, "onos_failed", False):
+        REPORTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(b.log, REPORTS / "hupf-backend.log")
+
+
+def deployment_netcfg(backend_addr, pfcp_port):
+    """netcfg/deployment.json with the backend's gRPC address and the PFCP port of this run."""
+    cfg = json.loads(NETCFG.read_text())
+    devices = cfg["devices"]
+    assert list(devices) == ["device:backend:b1"], "deployment.json: one backend device expected"
+    devices["device:backend:b1"]["basic"]["managementAddress"] = "grpc://%s?device_id=1" % backend_addr
+    hupf = cfg["apps"]["org.hupf.app"]["hupf"]
+    hupf["pfcp"]["port"] = pfcp_port
+    hupf["reconcileIntervalS"] = 5
+    return cfg
+
+
+@pytest.fixture(scope="session")
+def deployed(onos, backend):
+    """The netcfg pushed; returns once ONOS pushed the pipeline and hupf took the backend over."""
+    pfcp_port = free_port()
+    cfg = deployment_netcfg(backend.addr, pfcp_port)
+    status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
+    assert status == 200, "netcfg refused: %s %s" % (status, body)
+    onos.wait(lambda: onos.rest("GET", "/onos/hupf/offload")[0] == 200, DEVICE_TIMEOUT_S,
+              "hupf took the backend over (GET /onos/hupf/offload 200)")
+    return {"cfg": cfg, "pfcp_port": pfcp_port, "device": "device:backend:b1"}
