@@ -24,7 +24,7 @@ SW_P4INFO = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out" / "sw" 
 ENTRY_TIMEOUT_S = 60
 # Components the .oar must bring up (each bundle's OSGI-INF lists them; these must be among them).
 KNOWN_COMPONENTS = {"org.hupf.app.impl.HupfManager", "org.hupf.app.offload.OffloadComponent",
-                    "org.hupf.pipeconf.PipeconfLoader"}
+                    "org.hupf.pipeconf.behaviour.PipeconfLoader"}
 PIPECONFS = ("org.hupf.bmv2", "org.hupf.backend")
 
 
@@ -155,7 +155,7 @@ def udp_listeners(port):
 # -- the .oar in ONOS ----------------------------------------------------------------------------------------
 def test_hupf_bundles_active_and_components_satisfied(onos, oar):
     bundles = oar_bundles(oar)
-    assert set(bundles) == {"org.hupf.hupf-app", "org.hupf.hupf-pipeconf"}, bundles
+    assert set(bundles) == {"org.hupf.hupf-app", "org.hupf.hupf-api", "org.hupf.hupf-pipeconf"}, bundles
     components = [c for comps in bundles.values() for c in comps]
     assert KNOWN_COMPONENTS <= set(components), components
     onos.wait(lambda: all(onos.bundles().get(b) == "Active" for b in bundles), 60,
