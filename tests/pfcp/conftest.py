@@ -59,7 +59,7 @@ def start_upf(*extra):
     if shutil.which("java") is None:
         pytest.skip("java is missing: the PFCP tests need a JDK to run hupf's standalone host")
     cmd = ["java", "-cp", _classpath(), MAIN, "--port", "0", "--control-port", "0",
-           "--allow", "127.0.0.1,smf.hupf.test", *extra]
+           "--allow", "127.0.0.1,smf.hupf.test@127.0.0.2", *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:

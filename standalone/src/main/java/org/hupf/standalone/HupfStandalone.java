@@ -26,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * {@link InMemoryUpfDevice} in place of real devices, plus a loopback HTTP control API
  * ({@link ControlServer}). Used by the SMF-emulator tests and the backend-less mode.
  *
- * <p>Options: {@code --listen ADDR --port N --node-id ID --allow ID[,ID...] --n3 ADDR --ue-pool PREFIX
- * --control-port N --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N --reconcile-s N}.
+ * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
+ * --control-port N --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N --reconcile-s N}. An
+ * allowed PEER is {@code NODE-ID@ADDRESS} (that Node ID from that source address; repeat for more
+ * addresses) or a plain {@code NODE-ID} (see {@link org.hupf.app.pfcp.PeerAllowlist}).
  */
 public final class HupfStandalone {
 

@@ -202,13 +202,37 @@ public final class HupfConfig extends Config<ApplicationId> {
      */
     public PfcpConfig pfcp(Ip4Address defaultNodeId) {
         JsonNode p = object.path(PFCP);
-        Set<String> allowed = new HashSet<>(list(p, "allowedPeers", JsonNode::asText));
+        Set<String> allowed = new HashSet<>();
+        list(p, "allowedPeers", HupfConfig::allowedPeer).forEach(allowed::addAll);
         return new PfcpConfig(p.path("listenAddress").asText("0.0.0.0"),
                               intIn(p, "port", 0, 65535, PfcpConfig.PFCP_PORT),
                               p.path("nodeId").asText(defaultNodeId.toString()), allowed,
                               intIn(p, "heartbeatIntervalMs", 0, Integer.MAX_VALUE, 10_000),
                               intIn(p, "t1Ms", 1, 60_000, 3000), intIn(p, "n1", 1, 10, 3), 60_000,
                               intIn(p, "reportTickMs", 10, 60_000, 1000));
+    }
+
+    /**
+     * Reads one allowed SMF: {@code "NODE-ID"} or {@code "NODE-ID@ADDRESS"} (see PeerAllowlist), or
+     * {@code {"nodeId": "...", "addresses": ["...", ...]}}.
+     */
+    private static List<String> allowedPeer(JsonNode n) {
+        if (n.isTextual()) {
+            return List.of(n.asText());
+        }
+        if (!n.isObject() || !n.path("nodeId").isTextual()) {
+            throw new IllegalArgumentException("a Node ID, NODE-ID@ADDRESS or {\"nodeId\", \"addresses\"} expected");
+        }
+        List<String> out = list(n, "addresses", a -> {
+            if (!a.isTextual()) {
+                throw new IllegalArgumentException("an IP address expected, got " + a);
+            }
+            return n.get("nodeId").asText() + "@" + a.asText();
+        });
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("addresses: at least one address is required");
+        }
+        return out;
     }
 
     /** @return QFI to traffic class */
