@@ -69,7 +69,9 @@ public class HupfConfigTest {
         // The plain form: an IP-address Node ID is allowed from that address only.
         assertTrue(p.allowedPeers.allows("10.0.0.1", InetAddress.getByName("10.0.0.1")));
         assertFalse(p.allowedPeers.allows("10.0.0.1", InetAddress.getByName("10.0.0.2")));
-        assertTrue(p.allowedPeers.knows("smf.hupf.test"));
+        // The object form: a Node ID from the addresses listed.
+        assertTrue(p.allowedPeers.allows("smf.hupf.test", InetAddress.getByName("10.0.0.3")));
+        assertFalse(p.allowedPeers.allows("smf.hupf.test", InetAddress.getByName("10.0.0.1")));
         assertEquals(3, (int) c.qfiToTc().get(5));
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
     }
