@@ -42,14 +42,17 @@ public final class PfcpFuzzTarget {
         InMemoryUpfDevice device = new InMemoryUpfDevice("fuzz", 4096);
         SessionManager m = new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, 0, Map.of(), 10),
                                               new ResourcePool(4096, 4096), () -> List.of(device), n3);
-        PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.1", Set.of("127.0.0.1"), 0, 3000, 3, 0, 1000);
+        // 10.0.0.1 is the CP Node ID of the seed vectors (tests/pfcp/gen_vectors.py), here sent from PEER.
+        PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.1", Set.of("127.0.0.1", "10.0.0.1@127.0.0.1"), 0,
+                                        3000, 3, 0, 1000);
         SESSIONS = m;
         HANDLER = new PfcpHandler(cfg, m, new UsageReporter(m, () -> now), 1, new PfcpStats());
         // Associate first so that session messages reach the session code.
-        byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
-                new IeValues.NodeId(IeValues.NodeId.IPV4, "127.0.0.1").toIe(),
-                Ie.u32(IeType.RECOVERY_TIME_STAMP, 1))));
-        HANDLER.handle(PEER, setup, setup.length, 0);
+        for (String node : List.of("127.0.0.1", "10.0.0.1")) {
+            byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
+                    new IeValues.NodeId(IeValues.NodeId.IPV4, node).toIe(), Ie.u32(IeType.RECOVERY_TIME_STAMP, 1))));
+            HANDLER.handle(PEER, setup, setup.length, 0);
+        }
     }
 
     private PfcpFuzzTarget() {
