@@ -117,24 +117,29 @@ public class SessionManagerTest {
         }
     }
 
+    /** Another session (OTHER_UE) may not take a victim's TEID or UE address by a modification either. */
+    private void assertModificationRefused(Pdr taking, int cause) throws RuleException {
+        PfcpSession other = manager.establish(draft(uplinkOf(1, OTHER_UE, null)));
+        Map<Integer, Pdr> pdrs = new HashMap<>(other.pdrs);
+        pdrs.put(taking.pdrId, taking);
+        try {
+            manager.modify(other.with(pdrs, other.fars, other.qers, other.urrs, other.allocations));
+            fail("modified onto another session's " + taking);
+        } catch (RuleException e) {
+            assertEquals(cause, e.cause());
+            assertEquals(taking.pdrId, e.ruleId());
+        }
+        assertEquals(other, manager.store().get(other.upSeid));
+        manager.delete(other.upSeid);
+    }
+
     @Test
     public void anFteidChosenForOneSessionCannotBeGivenToAnother() throws Exception {
         PfcpSession victim = manager.establish(draft(uplinkOf(1, UE, null)));
         long teid = victim.pdrs.get(1).teid;
         assertRefused(draft(uplinkOf(7, OTHER_UE, teid)), Cause.INVALID_FTEID_ALLOCATION_OPTION, 7);
         assertIntact(victim, 1);
-        // Nor by a modification of another session.
-        PfcpSession other = manager.establish(draft(uplinkOf(1, OTHER_UE, null)));
-        Map<Integer, Pdr> pdrs = new HashMap<>(other.pdrs);
-        pdrs.put(1, uplinkOf(1, OTHER_UE, teid));
-        try {
-            manager.modify(other.with(pdrs, other.fars, other.qers, other.urrs, other.allocations));
-            fail("modified onto another session's TEID");
-        } catch (RuleException e) {
-            assertEquals(Cause.INVALID_FTEID_ALLOCATION_OPTION, e.cause());
-        }
-        assertEquals(other, manager.store().get(other.upSeid));
-        manager.delete(other.upSeid);
+        assertModificationRefused(uplinkOf(1, OTHER_UE, teid), Cause.INVALID_FTEID_ALLOCATION_OPTION);
         assertIntact(victim, 1);
         // Freed by its session's deletion, the TEID may be given again.
         manager.delete(victim.upSeid);
@@ -161,6 +166,8 @@ public class SessionManagerTest {
     public void aUeAddressBelongsToOneSession() throws Exception {
         PfcpSession victim = manager.establish(draft(uplinkOf(1, UE, null)));
         assertRefused(draft(uplinkOf(4, UE, null)), Cause.RULE_CREATION_MODIFICATION_FAILURE, 4);
+        assertIntact(victim, 1);
+        assertModificationRefused(uplinkOf(5, UE, null), Cause.RULE_CREATION_MODIFICATION_FAILURE);
         assertIntact(victim, 1);
         manager.delete(victim.upSeid);
         manager.establish(draft(uplinkOf(1, UE, null)));
