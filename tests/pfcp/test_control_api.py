@@ -61,3 +61,8 @@ def test_without_a_token_the_api_is_read_only(read_only):
     status, body = call(read_only, "POST", "/device/clear", token="")
     assert status == 403 and body["error"].startswith("read-only")
     assert call(read_only, "GET", "/sessions") == (200, [])
+
+
+def test_a_malformed_allowed_peer_stops_the_host_with_its_reason():
+    with pytest.raises(RuntimeError, match="allowed peer 'smf@upf.example': upf.example is not an IP address"):
+        start_upf("--allow", "smf@upf.example")

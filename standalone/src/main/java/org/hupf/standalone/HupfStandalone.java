@@ -60,8 +60,17 @@ public final class HupfStandalone {
         return o;
     }
 
+    /** Runs the host; a bad option or value (a number, an address, an allowed peer) ends it with its message. */
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = options(args);
+        try {
+            run(options(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("hupf-standalone: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static void run(Map<String, String> o) throws Exception {
         int capacity = Integer.parseInt(o.get("capacity"));
         Ip4Address n3 = Ip4Address.valueOf(o.get("n3"));
         InMemoryUpfDevice device = new InMemoryUpfDevice("in-memory", capacity);
