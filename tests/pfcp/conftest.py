@@ -4,6 +4,7 @@ Needs java and the built standalone module (see README.md). HUPF_CLASSPATH overr
 """
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -40,26 +41,32 @@ def _classpath():
 
 
 class Upf:
-    def __init__(self, proc, pfcp_port, control_port):
+    def __init__(self, proc, pfcp_port, control_port, token):
         self.proc = proc
         self.addr = ("127.0.0.1", pfcp_port)
         self.control = "http://127.0.0.1:%d" % control_port
+        self.token = token
 
     def get(self, path):
         with urllib.request.urlopen(self.control + path, timeout=10) as r:
             return json.loads(r.read())
 
     def post(self, path):
-        req = urllib.request.Request(self.control + path, data=b"", method="POST")
+        """A change through the control API, with the host's token."""
+        req = urllib.request.Request(self.control + path, data=b"", method="POST",
+                                     headers={"Authorization": "Bearer " + self.token})
         with urllib.request.urlopen(req, timeout=30) as r:
             return json.loads(r.read())
 
 
-def start_upf(*extra):
+def start_upf(*extra, token=None):
+    """Starts the host; its control API takes changes with `token` (a fresh random one by default; "" for a
+    read-only API)."""
     if shutil.which("java") is None:
         pytest.skip("java is missing: the PFCP tests need a JDK to run hupf's standalone host")
-    cmd = ["java", "-cp", _classpath(), MAIN, "--port", "0", "--control-port", "0",
-           "--allow", "127.0.0.1,smf.hupf.test", *extra]
+    token = secrets.token_hex(16) if token is None else token
+    cmd = ["java", "-cp", _classpath(), MAIN, "--port", "0", "--control-port", "0", "--control-token", token,
+           "--allow", "127.0.0.1,smf.hupf.test@127.0.0.2", *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -68,7 +75,7 @@ def start_upf(*extra):
             raise RuntimeError("hupf standalone exited: " + proc.stderr.read())
         if line.startswith("hupf-standalone ready"):
             kv = dict(p.split("=") for p in line.split()[2:])
-            return Upf(proc, int(kv["pfcp"]), int(kv["control"]))
+            return Upf(proc, int(kv["pfcp"]), int(kv["control"]), token)
     proc.kill()
     raise RuntimeError("hupf standalone did not start within 60 s")
 

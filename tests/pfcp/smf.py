@@ -4,7 +4,7 @@ import time
 
 from scapy.contrib import pfcp as P
 
-from pfcp_spec import (build_message, fseid, fteid_choose, flags, group, message, network_instance,
+from pfcp_spec import (build_message, fseid, fteid, fteid_choose, flags, group, message, network_instance,
                        node_fqdn, node_ipv4, ohc, qfi, sdf, ue_ip, uint, volume, bitrate)
 
 RECOVERY = 3900000000
@@ -76,8 +76,11 @@ class Smf:
         return message(1, self.next_seq(), [uint(96, self.recovery)])
 
     def establishment(self, cp_seid, ue, dl_far_action=BUFF | NOCP, gnb=None, gnb_teid=None, urr=True,
-                      qer=True, period=None, uplink_sdf=None):
-        pdi = [flags(20, 0), fteid_choose(), network_instance("internet"), ue_ip(ue, False)]
+                      qer=True, period=None, uplink_sdf=None, teid=None, seid=0):
+        """A Session Establishment Request; teid gives the uplink F-TEID instead of asking CHOOSE, seid the
+        header SEID (None: S flag 0)."""
+        local = fteid_choose() if teid is None else fteid(teid, "192.168.0.1")
+        pdi = [flags(20, 0), local, network_instance("internet"), ue_ip(ue, False)]
         if uplink_sdf is not None:
             pdi.append(sdf(uplink_sdf))
         ul_pdr = [uint(56, 1), uint(29, 100), group(2, *pdi), uint(95, 0), uint(108, 1)]
@@ -102,7 +105,7 @@ class Smf:
             ies.append(group(6, *urr_ies))
         if qer:
             ies.append(group(7, uint(109, 1), flags(25, 0), bitrate(26, 100000, 200000), qfi(9)))
-        return message(50, self.next_seq(), ies, seid=0)
+        return message(50, self.next_seq(), ies, seid=seid)
 
     def modify_to_forward(self, up_seid, gnb, gnb_teid):
         return message(52, self.next_seq(), [
@@ -113,6 +116,9 @@ class Smf:
 
     def deletion(self, up_seid):
         return message(54, self.next_seq(), [], seid=up_seid)
+
+    def release(self):
+        return message(9, self.next_seq(), [self.node_ie()])
 
 
 def ies_of(resp):

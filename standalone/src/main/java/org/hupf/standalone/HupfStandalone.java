@@ -26,8 +26,12 @@ import java.util.concurrent.TimeUnit;
  * {@link InMemoryUpfDevice} in place of real devices, plus a loopback HTTP control API
  * ({@link ControlServer}). Used by the SMF-emulator tests and the backend-less mode.
  *
- * <p>Options: {@code --listen ADDR --port N --node-id ID --allow ID[,ID...] --n3 ADDR --ue-pool PREFIX
- * --control-port N --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N --reconcile-s N}.
+ * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
+ * --control-port N --control-token TOKEN --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N
+ * --reconcile-s N}. Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN})
+ * the control API is read-only. An
+ * allowed PEER is {@code NODE-ID@ADDRESS} (that Node ID from that source address; repeat for more
+ * addresses) or a plain {@code NODE-ID} (see {@link org.hupf.app.pfcp.PeerAllowlist}).
  */
 public final class HupfStandalone {
 
@@ -42,6 +46,7 @@ public final class HupfStandalone {
         o.put("n1", "3");
         o.put("report-tick-ms", "1000");
         o.put("reconcile-s", "30");
+        o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected --option value, got " + args[i]);
@@ -55,8 +60,17 @@ public final class HupfStandalone {
         return o;
     }
 
+    /** Runs the host; a bad option or value (a number, an address, an allowed peer) ends it with its message. */
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = options(args);
+        try {
+            run(options(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("hupf-standalone: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static void run(Map<String, String> o) throws Exception {
         int capacity = Integer.parseInt(o.get("capacity"));
         Ip4Address n3 = Ip4Address.valueOf(o.get("n3"));
         InMemoryUpfDevice device = new InMemoryUpfDevice("in-memory", capacity);
@@ -72,7 +86,8 @@ public final class HupfStandalone {
                                         Long.parseLong(o.get("t1-ms")), Integer.parseInt(o.get("n1")), 60_000,
                                         Long.parseLong(o.get("report-tick-ms")));
         PfcpAgent agent = new PfcpAgent(cfg, manager);
-        ControlServer control = new ControlServer(Integer.parseInt(o.get("control-port")), manager, agent, device);
+        ControlServer control = new ControlServer(Integer.parseInt(o.get("control-port")), manager, agent, device,
+                                                  o.get("control-token"));
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
         System.out.flush();

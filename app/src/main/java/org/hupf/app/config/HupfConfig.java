@@ -209,7 +209,8 @@ public final class HupfConfig extends Config<ApplicationId> {
      */
     public PfcpConfig pfcp(Ip4Address defaultNodeId) {
         JsonNode p = object.path(PFCP);
-        Set<String> allowed = new HashSet<>(list(p, "allowedPeers", JsonNode::asText));
+        Set<String> allowed = new HashSet<>();
+        list(p, "allowedPeers", HupfConfig::allowedPeer).forEach(allowed::addAll);
         String nodeId = p.path("nodeId").asText(defaultNodeId.toString());
         return new PfcpConfig(listenAddress(p, nodeId),
                               intIn(p, "port", 0, 65535, PfcpConfig.PFCP_PORT),
@@ -237,6 +238,29 @@ public final class HupfConfig extends Config<ApplicationId> {
         }
         Ip4Address.valueOf(listen);
         return listen;
+    }
+
+    /**
+     * Reads one allowed SMF: {@code "NODE-ID"} or {@code "NODE-ID@ADDRESS"} (see PeerAllowlist), or
+     * {@code {"nodeId": "...", "addresses": ["...", ...]}}.
+     */
+    private static List<String> allowedPeer(JsonNode n) {
+        if (n.isTextual()) {
+            return List.of(n.asText());
+        }
+        if (!n.isObject() || !n.path("nodeId").isTextual()) {
+            throw new IllegalArgumentException("a Node ID, NODE-ID@ADDRESS or {\"nodeId\", \"addresses\"} expected");
+        }
+        List<String> out = list(n, "addresses", a -> {
+            if (!a.isTextual()) {
+                throw new IllegalArgumentException("an IP address expected, got " + a);
+            }
+            return n.get("nodeId").asText() + "@" + a.asText();
+        });
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("addresses: at least one address is required");
+        }
+        return out;
     }
 
     /** @return QFI to traffic class */

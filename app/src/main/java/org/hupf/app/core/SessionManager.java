@@ -58,7 +58,13 @@ public final class SessionManager {
     private final Map<UpfEntity, Integer> refs = new HashMap<>();
     /** CP F-SEID ("address/seid") to UP SEID, so a CP's duplicate establishment is found without a scan. */
     private final Map<String, Long> byCpFseid = new HashMap<>();
-    private final Set<Long> usedTeids = new HashSet<>();
+    /**
+     * The UP function's TEID space (TS 29.244 §5.5.1): every TEID a session holds, chosen by hupf or given
+     * by the client, to the UP SEID holding it. A TEID belongs to one session only.
+     */
+    private final Map<Long, Long> teidOwner = new HashMap<>();
+    /** UE addresses to the UP SEID whose PDRs match them: one session per UE address. */
+    private final Map<Ip4Address, Long> ueOwner = new HashMap<>();
     private final AtomicLong nextSeid = new AtomicLong(1);
     private long nextTeid = 1;
     private Set<UpfInterface> interfaces = Set.of();
@@ -85,11 +91,7 @@ public final class SessionManager {
         for (PfcpSession s : stored) {
             nextSeid.accumulateAndGet(s.upSeid + 1, Math::max);
             byCpFseid.put(cpKey(s.cpAddress, s.cpSeid), s.upSeid);
-            s.pdrs.values().forEach(p -> {
-                if (p.teid != null && p.choose) {
-                    usedTeids.add(p.teid);
-                }
-            });
+            index(s);
             try {
                 track(s.upSeid, translator.translate(s, pool.begin(s.allocations)));
             } catch (RuleException e) {
@@ -159,25 +161,23 @@ public final class SessionManager {
     }
 
     private PfcpSession install(PfcpSession s, PfcpSession old) throws RuleException {
-        Set<Long> newTeids = new HashSet<>();
-        PfcpSession chosen = chooseFteids(s, old, newTeids);
+        checkOwnership(s);
+        PfcpSession chosen = chooseFteids(s, old);
         ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
         Set<UpfEntity> entities;
         try {
             entities = translator.translate(chosen, a);
         } catch (RuleException e) {
             pool.abort(a);
-            usedTeids.removeAll(newTeids);
             throw e;
         }
         PfcpSession stored = chosen.with(chosen.pdrs, chosen.fars, chosen.qers, chosen.urrs, pool.commit(a));
-        if (old != null) {
-            releaseTeids(old, stored);
-        }
         store.put(stored);
         if (old != null) {
+            unindex(old);
             byCpFseid.remove(cpKey(old.cpAddress, old.cpSeid));
         }
+        index(stored);
         byCpFseid.put(cpKey(stored.cpAddress, stored.cpSeid), stored.upSeid);
         Set<UpfEntity> previous = sessionEntities.getOrDefault(s.upSeid, Set.of());
         track(s.upSeid, entities);
@@ -185,9 +185,60 @@ public final class SessionManager {
         return stored;
     }
 
+    /**
+     * Refuses what would take another session's traffic: a TEID 0 (reserved, TS 29.281 §5.1), a TEID
+     * another session holds (the TEID space is the UP function's, TS 29.244 §5.5.1: a client-given F-TEID
+     * is accepted only when free) and a UE address another session matches.
+     */
+    private void checkOwnership(PfcpSession s) throws RuleException {
+        List<Pdr> ordered = new ArrayList<>(s.pdrs.values());
+        ordered.sort(Comparator.comparingInt(p -> p.pdrId));
+        for (Pdr p : ordered) {
+            if (p.teid != null && p.teid == 0) {
+                throw new RuleException(Cause.MANDATORY_IE_INCORRECT, 0, p.pdrId,
+                                        "PDR " + p.pdrId + ": F-TEID with TEID 0 (reserved, TS 29.281 §5.1)");
+            }
+            Long teidHolder = p.teid == null ? null : teidOwner.get(p.teid);
+            if (teidHolder != null && teidHolder != s.upSeid) {
+                throw new RuleException(Cause.INVALID_FTEID_ALLOCATION_OPTION, 0, p.pdrId,
+                                        "PDR " + p.pdrId + ": TEID " + p.teid + " is in use by another session");
+            }
+            Long ueHolder = p.ueAddress == null ? null : ueOwner.get(p.ueAddress);
+            if (ueHolder != null && ueHolder != s.upSeid) {
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
+                                        "PDR " + p.pdrId + ": UE address " + p.ueAddress
+                                                + " belongs to another session");
+            }
+        }
+    }
+
+    private void index(PfcpSession s) {
+        for (Pdr p : s.pdrs.values()) {
+            if (p.teid != null) {
+                teidOwner.put(p.teid, s.upSeid);
+            }
+            if (p.ueAddress != null) {
+                ueOwner.put(p.ueAddress, s.upSeid);
+            }
+        }
+    }
+
+    private void unindex(PfcpSession s) {
+        for (Pdr p : s.pdrs.values()) {
+            if (p.teid != null) {
+                teidOwner.remove(p.teid, s.upSeid);
+            }
+            if (p.ueAddress != null) {
+                ueOwner.remove(p.ueAddress, s.upSeid);
+            }
+        }
+    }
+
     /** Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications. */
-    private PfcpSession chooseFteids(PfcpSession s, PfcpSession old, Set<Long> newTeids) throws RuleException {
+    private PfcpSession chooseFteids(PfcpSession s, PfcpSession old) throws RuleException {
         Map<Integer, Pdr> pdrs = new HashMap<>(s.pdrs);
+        Set<Long> taken = new HashSet<>();
+        s.pdrs.values().forEach(p -> taken.add(p.teid));
         Map<Integer, Long> byChooseId = new HashMap<>();
         if (old != null) {
             for (Pdr p : old.pdrs.values()) {
@@ -206,8 +257,7 @@ public final class SessionManager {
             Long teid = prior != null && prior.choose && prior.teid != null && Objects.equals(prior.chooseId, p.chooseId)
                     ? prior.teid : p.chooseId == null ? null : byChooseId.get(p.chooseId);
             if (teid == null) {
-                teid = allocateTeid();
-                newTeids.add(teid);
+                teid = allocateTeid(taken);
                 if (p.chooseId != null) {
                     byChooseId.put(p.chooseId, teid);
                 }
@@ -217,27 +267,16 @@ public final class SessionManager {
         return s.with(pdrs, s.fars, s.qers, s.urrs, s.allocations);
     }
 
-    private long allocateTeid() throws RuleException {
+    /** Picks a TEID no session holds and this one does not use yet (never 0). */
+    private long allocateTeid(Set<Long> taken) throws RuleException {
         for (long i = 0; i < 0xFFFFFFFFL; i++) {
             long t = nextTeid;
             nextTeid = nextTeid == 0xFFFFFFFFL ? 1 : nextTeid + 1;
-            if (usedTeids.add(t)) {
+            if (!teidOwner.containsKey(t) && taken.add(t)) {
                 return t;
             }
         }
         throw new RuleException(Cause.NO_RESOURCES_AVAILABLE, -1, 0, "no free TEID");
-    }
-
-    private void releaseTeids(PfcpSession old, PfcpSession current) {
-        Set<Long> keep = new HashSet<>();
-        if (current != null) {
-            current.pdrs.values().forEach(p -> keep.add(p.teid));
-        }
-        for (Pdr p : old.pdrs.values()) {
-            if (p.choose && p.teid != null && !keep.contains(p.teid)) {
-                usedTeids.remove(p.teid);
-            }
-        }
     }
 
     /**
@@ -252,7 +291,7 @@ public final class SessionManager {
             return null;
         }
         pool.releaseAll(s.allocations);
-        releaseTeids(s, null);
+        unindex(s);
         byCpFseid.remove(cpKey(s.cpAddress, s.cpSeid));
         Set<UpfEntity> previous = sessionEntities.getOrDefault(upSeid, Set.of());
         track(upSeid, Set.of());

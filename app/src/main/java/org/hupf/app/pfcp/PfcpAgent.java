@@ -230,7 +230,7 @@ public final class PfcpAgent implements AutoCloseable {
                 Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
                 try {
                     if (ts != null) {
-                        handler.peerRecovery(a, ts.reader().u32());
+                        handler.peerRecovery(a.peer, ts.reader().u32());
                     }
                 } catch (DecodeException e) {
                     log.warn("bad Recovery Time Stamp from {}: {}", a, e.getMessage());

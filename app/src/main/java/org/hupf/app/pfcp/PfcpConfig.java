@@ -14,8 +14,8 @@ public final class PfcpConfig {
     public final int port;
     /** This UP function's Node ID (an IPv4 address or an FQDN). */
     public final String nodeId;
-    /** Node IDs allowed to associate; empty allows none. */
-    public final Set<String> allowedPeers;
+    /** CP functions allowed to associate, by Node ID and source address; empty allows none. */
+    public final PeerAllowlist allowedPeers;
     public final long heartbeatIntervalMillis;
     /** T1 (retransmission timer) and N1 (attempts) for requests hupf sends. */
     public final long t1Millis;
@@ -25,6 +25,12 @@ public final class PfcpConfig {
     /** How often URRs are checked for periodic and threshold reports. */
     public final long reportTickMillis;
 
+    /**
+     * Creates settings.
+     *
+     * @param allowedPeers allowed CP functions, as {@link PeerAllowlist} entries
+     * @throws IllegalArgumentException if an allowed peer entry is malformed
+     */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public PfcpConfig(String listenAddress, int port, String nodeId, Set<String> allowedPeers,
                       long heartbeatIntervalMillis, long t1Millis, int n1, long responseCacheMillis,
@@ -32,7 +38,7 @@ public final class PfcpConfig {
         this.listenAddress = listenAddress;
         this.port = port;
         this.nodeId = nodeId;
-        this.allowedPeers = Set.copyOf(allowedPeers);
+        this.allowedPeers = new PeerAllowlist(allowedPeers);
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
         this.t1Millis = t1Millis;
         this.n1 = n1;

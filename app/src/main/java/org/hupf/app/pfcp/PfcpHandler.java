@@ -27,9 +27,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The request side of the PFCP agent, without sockets: one datagram in, at most one datagram out.
- * Implements association handling with a Node-ID allowlist, recovery (a restarted peer's sessions are
- * deleted), the session procedures, the response cache that answers retransmissions, and the error
- * handling of TS 29.244 §7.6 (each malformed request answered with its cause or dropped and logged).
+ * Implements association handling with an allowlist of Node IDs and their addresses, recovery (a
+ * restarted peer's sessions are deleted), the session procedures, the response cache that answers
+ * retransmissions, and the error handling of TS 29.244 §7.6 (each malformed request answered with its
+ * cause or dropped and logged).
+ *
+ * <p>An association is bound to its peer: the address and port its Association Setup Request came from.
+ * Only that peer may update or release it, change its Recovery Time Stamp (by heartbeat) or send the
+ * session messages of its Node ID; a request from anywhere else is refused and changes nothing.
  */
 public final class PfcpHandler {
 
@@ -175,20 +180,24 @@ public final class PfcpHandler {
         if (!session) {
             return PfcpMessage.node(h.type + 1, h.sequence, ies);
         }
-        PfcpSession s = h.type == MessageType.SESSION_ESTABLISHMENT_REQUEST ? null : sessions.store().get(h.seid);
+        PfcpSession s = h.type == MessageType.SESSION_ESTABLISHMENT_REQUEST ? null : owned(peer, h.seid);
         return PfcpMessage.session(h.type + 1, s == null ? 0 : s.cpSeid, h.sequence, ies);
     }
 
     private PfcpMessage dispatch(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
+        PfcpMessage refused = headerRules(req);
+        if (refused != null) {
+            return refused;
+        }
         switch (req.type()) {
             case MessageType.HEARTBEAT_REQUEST:
                 return heartbeat(peer, req);
             case MessageType.ASSOCIATION_SETUP_REQUEST:
                 return associationSetup(peer, req, now);
             case MessageType.ASSOCIATION_UPDATE_REQUEST:
-                return associationUpdate(req);
+                return associationUpdate(peer, req);
             case MessageType.ASSOCIATION_RELEASE_REQUEST:
-                return associationRelease(req);
+                return associationRelease(peer, req);
             case MessageType.SESSION_ESTABLISHMENT_REQUEST:
                 return establish(peer, req);
             case MessageType.SESSION_MODIFICATION_REQUEST:
@@ -196,6 +205,47 @@ public final class PfcpHandler {
             default:
                 return delete(peer, req);
         }
+    }
+
+    /**
+     * Enforces the header rules of session messages: the S flag set (TS 29.244 §7.2.2.3), and a SEID of 0
+     * in a Session Establishment Request, the SMF not knowing the UP SEID yet (§7.2.2.4.2). A violation
+     * is answered "Request rejected" and nothing is done.
+     */
+    private PfcpMessage headerRules(PfcpMessage req) {
+        if (!MessageType.isSessionMessage(req.type())) {
+            return null;
+        }
+        String why;
+        if (!req.hasSeid()) {
+            why = "session message without SEID (S flag 0)";
+        } else if (req.type() == MessageType.SESSION_ESTABLISHMENT_REQUEST && req.seid() != 0) {
+            why = "Session Establishment Request with SEID " + Long.toUnsignedString(req.seid()) + " instead of 0";
+        } else {
+            return null;
+        }
+        stats.inc("reject.header");
+        return sessionReject(req.type() + 1, 0, req.sequence(),
+                             new RuleException(Cause.REQUEST_REJECTED, -1, 0, why),
+                             req.type() == MessageType.SESSION_ESTABLISHMENT_REQUEST);
+    }
+
+    /**
+     * Returns the association a request may act on: the one of its Node ID, if the request comes from that
+     * association's peer (address and port).
+     *
+     * @param peer   request source
+     * @param nodeId Node ID the request names
+     * @return association, or null (none, or another peer's)
+     */
+    private Association ofPeer(InetSocketAddress peer, String nodeId) {
+        Association a = associations.get(nodeId);
+        if (a != null && !a.peer.equals(peer)) {
+            stats.inc("reject.not_peer");
+            log.warn("{} named Node ID {} whose association is with {}: refused", peer, nodeId, a);
+            return null;
+        }
+        return a;
     }
 
     Ie nodeId() {
@@ -208,23 +258,20 @@ public final class PfcpHandler {
     }
 
     private PfcpMessage heartbeat(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
-        long ts = req.require(IeType.RECOVERY_TIME_STAMP).reader().u32();
-        for (Association a : associations.values()) {
-            if (a.peer.getAddress().equals(peer.getAddress())) {
-                peerRecovery(a, ts);
-            }
-        }
+        peerRecovery(peer, req.require(IeType.RECOVERY_TIME_STAMP).reader().u32());
         return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, req.sequence(), List.of(recovery()));
     }
 
     /**
-     * Acts on a peer's Recovery Time Stamp: a new one means the peer restarted and lost its sessions.
+     * Acts on a Recovery Time Stamp from an association's peer (address and port; any other sender's
+     * changes nothing): a new one means the peer restarted and lost its sessions.
      *
-     * @param a  association
-     * @param ts the peer's Recovery Time Stamp
+     * @param peer sender of the heartbeat or heartbeat response
+     * @param ts   its Recovery Time Stamp
      */
-    void peerRecovery(Association a, long ts) {
-        if (ts != a.recoveryTimeStamp) {
+    void peerRecovery(InetSocketAddress peer, long ts) {
+        Association a = associations.values().stream().filter(x -> x.peer.equals(peer)).findFirst().orElse(null);
+        if (a != null && ts != a.recoveryTimeStamp) {
             stats.inc("peer_restart");
             associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
             int n = sessions.deleteByNode(a.nodeId);
@@ -251,31 +298,37 @@ public final class PfcpHandler {
     private PfcpMessage associationSetup(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
         IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
         long ts = req.require(IeType.RECOVERY_TIME_STAMP).reader().u32();
-        if (!config.allowedPeers.contains(node.value)) {
-            log.warn("association setup from {} ({}) refused: Node ID not in the allowlist", node, peer);
+        if (!config.allowedPeers.allows(node.value, peer.getAddress())) {
+            stats.inc(config.allowedPeers.knows(node.value) ? "reject.peer_address" : "reject.unknown_node");
+            log.warn("association setup from {} ({}) refused: {}", node, peer, config.allowedPeers.knows(node.value)
+                    ? "that Node ID is not allowed from this address" : "Node ID not in the allowlist");
             return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_REJECTED,
                                        true);
         }
-        Association old = associations.get(node.value);
+        Association old = associations.put(node.value, new Association(node.value, peer, ts, now));
         if (old != null) {
-            peerRecovery(old, ts);
+            // §6.2.6.2.2: the new association overwrites the existing one whatever its Recovery Time Stamp,
+            // and the sessions of the old one are deleted (hupf retains none: no PFCP Session Retention
+            // Information support, so no PSREI in the response).
+            int n = sessions.deleteByNode(node.value);
+            usage.forgetDeletedSessions();
+            log.warn("association of {} replaced by a new one from {}: deleted its {} sessions", old, peer, n);
         }
-        associations.put(node.value, new Association(node.value, peer, ts, now));
         log.info("PFCP association with {} at {}", node, peer);
         return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
                                    true);
     }
 
-    private PfcpMessage associationUpdate(PfcpMessage req) throws DecodeException {
+    private PfcpMessage associationUpdate(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
         IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
-        int cause = associations.containsKey(node.value) ? Cause.REQUEST_ACCEPTED
-                : Cause.NO_ESTABLISHED_PFCP_ASSOCIATION;
+        int cause = ofPeer(peer, node.value) != null ? Cause.REQUEST_ACCEPTED : Cause.NO_ESTABLISHED_PFCP_ASSOCIATION;
         return associationResponse(MessageType.ASSOCIATION_UPDATE_RESPONSE, req.sequence(), cause, false);
     }
 
-    private PfcpMessage associationRelease(PfcpMessage req) throws DecodeException {
+    private PfcpMessage associationRelease(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
         IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
-        if (associations.remove(node.value) == null) {
+        Association a = ofPeer(peer, node.value);
+        if (a == null || !associations.remove(node.value, a)) {
             return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(),
                                        Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
         }
@@ -319,9 +372,9 @@ public final class PfcpHandler {
         req.require(IeType.CREATE_PDR);
         req.require(IeType.CREATE_FAR);
         int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
-        if (!associations.containsKey(node.value)) {
+        if (ofPeer(peer, node.value) == null) {
             return sessionReject(type, cp.seid, req.sequence(), new RuleException(
-                    Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node), true);
+                    Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node + " at " + peer), true);
         }
         String cpAddress = cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
         Long existing = sessions.findByCpFseid(cpAddress, cp.seid);
@@ -356,7 +409,7 @@ public final class PfcpHandler {
             return null;
         }
         Association a = associations.get(s.nodeId);
-        if (a == null || !a.peer.getAddress().equals(peer.getAddress())) {
+        if (a == null || !a.peer.equals(peer)) {
             stats.inc("reject.not_owner");
             log.warn("{} asked for session {} of {}: refused", peer, seid, s.nodeId);
             return null;

@@ -1,11 +1,11 @@
 package org.hupf.app.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.Association;
+import org.hupf.api.BoundedJson;
 import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadMetrics;
@@ -70,10 +70,15 @@ public class HupfWebResource extends AbstractWebResource {
         Response run() throws RuleException;
     }
 
-    /** Runs a request: bad input is a 400 with its message, a refused rule a 400 (404 if unknown). */
+    /**
+     * Runs a request: a body over the size limit is a 413, other bad input a 400 with its message, a
+     * refused rule a 400 (404 if unknown).
+     */
     private static Response guarded(Call call) {
         try {
             return call.run();
+        } catch (BoundedJson.TooLarge e) {
+            return error(Response.Status.REQUEST_ENTITY_TOO_LARGE, e.getMessage());
         } catch (IllegalArgumentException e) {
             return error(Response.Status.BAD_REQUEST, e.getMessage());
         } catch (RuleException e) {
@@ -81,16 +86,9 @@ public class HupfWebResource extends AbstractWebResource {
         }
     }
 
+    /** Reads a session body within BoundedJson's size and depth limits. */
     private static PfcpSession parse(InputStream body) {
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("body is not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("body could not be read: " + e.getMessage());
-        }
-        return SessionJson.decode(node);
+        return SessionJson.decode(BoundedJson.read(body));
     }
 
     private static long seid(String s) {

@@ -136,6 +136,7 @@ public class HupfCommandsTest {
     public void badArgumentsArePrintedNotThrown() throws Exception {
         assertTrue(run(add("{\"cpSeid\": 1}")).startsWith("invalid session: $: a session needs"));
         assertTrue(run(add("/nonexistent/session.json")).startsWith("cannot read session JSON"));
+        assertTrue(run(add("{\"a\": " + "[".repeat(100_000))).startsWith("invalid session: body nested deeper"));
         assertTrue(run(add(SESSION.replace("\"DROP\"", "\"DUPL\", \"FORW\"")))
                            .startsWith("session refused (PFCP cause 76)"));
         assertEquals("SEID x is not an unsigned 64-bit number\n", run(remove("x")));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
+import org.hupf.app.pfcp.PeerAllowlist;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
@@ -13,6 +14,7 @@ import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
 
 import java.io.File;
+import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -68,7 +70,12 @@ public class HupfConfigTest {
         assertEquals(8805, p.port);
         assertEquals("192.168.0.1", p.nodeId);
         assertEquals("the N4 address is the Node ID's", "192.168.0.1", p.listenAddress);
-        assertEquals(Set.of("10.0.0.1", "smf.hupf.test"), p.allowedPeers);
+        // The plain form: an IP-address Node ID is allowed from that address only.
+        assertTrue(p.allowedPeers.allows("10.0.0.1", InetAddress.getByName("10.0.0.1")));
+        assertFalse(p.allowedPeers.allows("10.0.0.1", InetAddress.getByName("10.0.0.2")));
+        // The object form: a Node ID from the addresses listed.
+        assertTrue(p.allowedPeers.allows("smf.hupf.test", InetAddress.getByName("10.0.0.3")));
+        assertFalse(p.allowedPeers.allows("smf.hupf.test", InetAddress.getByName("10.0.0.1")));
         assertEquals(3, (int) c.qfiToTc().get(5));
         HhConfig hh = c.hhConfig();
         assertEquals(10_000_000L, c.hhThresholdBps());
@@ -142,5 +149,27 @@ public class HupfConfigTest {
         Set<String> names = examples().stream().map(File::getName).collect(Collectors.toSet());
         assertTrue(names.contains("hupf-bmv2-backend.json"));
         assertTrue(names.contains("hupf-backend-only.json"));
+    }
+
+    @Test
+    public void allowedPeersNameTheAddressesEachNodeIdMaySendFrom() throws Exception {
+        ObjectNode node = (ObjectNode) hupfNode(new File(DIR, "hupf-bmv2-backend.json")).deepCopy();
+        node.set(HupfConfig.PFCP, MAPPER.readTree("{\"allowedPeers\": [\"smf1@10.0.0.5\", "
+                + "{\"nodeId\": \"smf2\", \"addresses\": [\"10.0.0.6\", \"10.0.0.7\"]}]}"));
+        HupfConfig c = config(node);
+        assertTrue(c.error(), c.isValid());
+        PeerAllowlist a = c.pfcp(Ip4Address.valueOf("1.1.1.1")).allowedPeers;
+        assertTrue(a.allows("smf1", InetAddress.getByName("10.0.0.5")));
+        assertFalse(a.allows("smf1", InetAddress.getByName("10.0.0.6")));
+        assertTrue(a.allows("smf2", InetAddress.getByName("10.0.0.6")));
+        assertTrue(a.allows("smf2", InetAddress.getByName("10.0.0.7")));
+        assertFalse(a.allows("smf2", InetAddress.getByName("10.0.0.5")));
+        assertFalse(a.knows("smf3"));
+        assertTrue(invalid(HupfConfig.PFCP, "{\"allowedPeers\": [\"smf@upf.example\"]}")
+                           .contains("upf.example is not an IP address"));
+        assertTrue(invalid(HupfConfig.PFCP, "{\"allowedPeers\": [{\"nodeId\": \"smf\", \"addresses\": []}]}")
+                           .contains("at least one address"));
+        assertTrue(invalid(HupfConfig.PFCP, "{\"allowedPeers\": [{\"addresses\": [\"10.0.0.1\"]}]}")
+                           .startsWith("allowedPeers[0]: a Node ID"));
     }
 }

@@ -1,5 +1,6 @@
 package org.hupf.app.core;
 
+import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
@@ -18,6 +19,7 @@ import java.util.Map;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
@@ -27,6 +29,7 @@ public class SessionManagerTest {
 
     private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
     private static final Ip4Address UE = Ip4Address.valueOf("10.250.0.1");
+    private static final Ip4Address OTHER_UE = Ip4Address.valueOf("10.250.0.2");
 
     private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
     private final SessionManager manager = new SessionManager(
@@ -36,6 +39,12 @@ public class SessionManagerTest {
     private static Pdr uplink(int id, Integer chooseId, String sdf) {
         return new Pdr(id, id, Pdr.ACCESS, null, null, true, chooseId, UE, sdf == null ? List.of() : List.of(sdf),
                        null, 0, null, 1L, List.of(), List.of());
+    }
+
+    /** An uplink PDR for a UE, with the F-TEID the client gives or (teid null) CHOOSE. */
+    private static Pdr uplinkOf(int id, Ip4Address ue, Long teid) {
+        return new Pdr(id, id, Pdr.ACCESS, teid, teid == null ? null : N3, teid == null, null, ue, List.of(), null, 0,
+                       null, 1L, List.of(), List.of());
     }
 
     private static PfcpSession draft(Pdr... pdrs) {
@@ -81,11 +90,86 @@ public class SessionManagerTest {
         }
         assertEquals(s, manager.store().get(s.upSeid));
         assertEquals(entities, manager.entityCount());
-        PfcpSession next = manager.establish(draft(uplink(1, null, null)));
+        PfcpSession next = manager.establish(draft(uplinkOf(1, OTHER_UE, null)));
         assertNotEquals(s.pdrs.get(1).teid, next.pdrs.get(1).teid);
         manager.delete(next.upSeid);
         manager.delete(s.upSeid);
         assertEquals(0, manager.entityCount());
         assertEquals(0, device.entities(UpfEntityType.SESSION_UPLINK).size());
+    }
+
+    private void assertIntact(PfcpSession victim, int uplinks) {
+        assertEquals(victim, manager.store().get(victim.upSeid));
+        assertEquals(1, manager.store().all().size());
+        assertEquals(uplinks, device.entities(UpfEntityType.SESSION_UPLINK).size());
+        assertTrue(device.entities(UpfEntityType.SESSION_UPLINK).stream().allMatch(
+                e -> manager.entities(victim.upSeid).contains(e)));
+    }
+
+    private void assertRefused(PfcpSession draft, int cause, int pdrId) {
+        try {
+            manager.establish(draft);
+            fail("established " + draft);
+        } catch (RuleException e) {
+            assertEquals(e.getMessage(), cause, e.cause());
+            assertEquals(0, e.ruleType());
+            assertEquals(pdrId, e.ruleId());
+        }
+    }
+
+    /** Another session (OTHER_UE) may not take a victim's TEID or UE address by a modification either. */
+    private void assertModificationRefused(Pdr taking, int cause) throws RuleException {
+        PfcpSession other = manager.establish(draft(uplinkOf(1, OTHER_UE, null)));
+        Map<Integer, Pdr> pdrs = new HashMap<>(other.pdrs);
+        pdrs.put(taking.pdrId, taking);
+        try {
+            manager.modify(other.with(pdrs, other.fars, other.qers, other.urrs, other.allocations));
+            fail("modified onto another session's " + taking);
+        } catch (RuleException e) {
+            assertEquals(cause, e.cause());
+            assertEquals(taking.pdrId, e.ruleId());
+        }
+        assertEquals(other, manager.store().get(other.upSeid));
+        manager.delete(other.upSeid);
+    }
+
+    @Test
+    public void anFteidChosenForOneSessionCannotBeGivenToAnother() throws Exception {
+        PfcpSession victim = manager.establish(draft(uplinkOf(1, UE, null)));
+        long teid = victim.pdrs.get(1).teid;
+        assertRefused(draft(uplinkOf(7, OTHER_UE, teid)), Cause.INVALID_FTEID_ALLOCATION_OPTION, 7);
+        assertIntact(victim, 1);
+        assertModificationRefused(uplinkOf(1, OTHER_UE, teid), Cause.INVALID_FTEID_ALLOCATION_OPTION);
+        assertIntact(victim, 1);
+        // Freed by its session's deletion, the TEID may be given again.
+        manager.delete(victim.upSeid);
+        assertEquals(teid, (long) manager.establish(draft(uplinkOf(1, OTHER_UE, teid))).pdrs.get(1).teid);
+    }
+
+    @Test
+    public void chosenTeidsSkipTheOnesClientsGave() throws Exception {
+        PfcpSession given = manager.establish(draft(uplinkOf(1, UE, 1L), uplinkOf(2, UE, null)));
+        assertNotEquals(1L, (long) given.pdrs.get(2).teid);
+        PfcpSession chosen = manager.establish(draft(uplinkOf(1, OTHER_UE, null)));
+        assertNotEquals(1L, (long) chosen.pdrs.get(1).teid);
+        assertNotEquals(given.pdrs.get(2).teid, chosen.pdrs.get(1).teid);
+    }
+
+    @Test
+    public void teidZeroIsRefused() {
+        assertRefused(draft(uplinkOf(3, UE, 0L)), Cause.MANDATORY_IE_INCORRECT, 3);
+        assertEquals(0, manager.store().all().size());
+        assertEquals(0, manager.entityCount());
+    }
+
+    @Test
+    public void aUeAddressBelongsToOneSession() throws Exception {
+        PfcpSession victim = manager.establish(draft(uplinkOf(1, UE, null)));
+        assertRefused(draft(uplinkOf(4, UE, null)), Cause.RULE_CREATION_MODIFICATION_FAILURE, 4);
+        assertIntact(victim, 1);
+        assertModificationRefused(uplinkOf(5, UE, null), Cause.RULE_CREATION_MODIFICATION_FAILURE);
+        assertIntact(victim, 1);
+        manager.delete(victim.upSeid);
+        manager.establish(draft(uplinkOf(1, UE, null)));
     }
 }

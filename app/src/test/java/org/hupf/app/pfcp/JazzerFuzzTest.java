@@ -19,7 +19,8 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * A bounded, seeded Jazzer run (coverage-guided, from Maven Central) of {@link PfcpFuzzTarget}, seeded with
- * the scapy golden vectors: no input may make an exception escape the PFCP handler.
+ * the scapy golden vectors: no input may make an exception escape the PFCP handler, nor may a datagram from an
+ * address outside the allowlist change any session or association.
  */
 public class JazzerFuzzTest {
 

@@ -2,6 +2,7 @@ package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.api.BoundedJson;
 import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.core.SessionManagerService;
@@ -151,5 +152,43 @@ public class HupfWebResourceTest {
             }
         }
         assertTrue("no JAX-RS paths found", paths >= 11);
+    }
+
+    private void assertRefused(Response r, int status, String error) throws Exception {
+        assertEquals(status, r.getStatus());
+        assertTrue(json(r).get("error").asText(), json(r).get("error").asText().contains(error));
+    }
+
+    @Test
+    public void abusiveBodiesAre4xxAndChangeNothing() throws Exception {
+        // 100,000 nested '[' (CVE-2020-36518): refused by depth before a tree is built.
+        assertRefused(resource.create(body("[".repeat(100_000))), 400, "nested deeper than 32");
+        assertRefused(resource.modify("1", body("{\"a\": " + "[".repeat(100_000))), 400, "nested deeper");
+        assertRefused(resource.create(body("{\"pdrs\": " + "[".repeat(40) + "]".repeat(40) + "}")), 400,
+                      "nested deeper");
+        assertRefused(resource.create(body("{\"cpSeid\": \"" + "7".repeat(BoundedJson.MAX_BYTES) + "\"}")), 413,
+                      "body exceeds");
+        assertRefused(resource.create(body("")), 400, "body is empty");
+        assertRefused(resource.create(body("[]")), 400, "must be a JSON object");
+        assertRefused(resource.create(body(SESSION.replace("\"cpSeid\": 77", "\"cpSeid\": \"77\""))), 400,
+                      "cpSeid");
+        assertRefused(resource.create(body(SESSION.replace("\"pdrs\": [", "\"pdrs\": 5, \"x\": ["))), 400,
+                      "pdrs");
+        assertEquals(0, json(resource.sessions()).get("sessions").size());
+    }
+
+    @Test
+    public void teidZeroAndAUeAddressInUseAreRefused() throws Exception {
+        assertEquals(201, resource.create(body(SESSION)).getStatus());
+        Response r = resource.create(body(SESSION.replace("\"cpSeid\": 77", "\"cpSeid\": 78")));
+        assertEquals(400, r.getStatus());
+        assertEquals(73, json(r).get("pfcpCause").asInt());
+        r = resource.create(body(SESSION.replace("\"cpSeid\": 77", "\"cpSeid\": 79")
+                                         .replace("\"fTeid\": {\"choose\": true}",
+                                                  "\"fTeid\": {\"teid\": 0, \"ipv4\": \"192.168.0.1\"}")
+                                         .replace("10.250.0.9", "10.250.0.10")));
+        assertEquals(400, r.getStatus());
+        assertEquals(69, json(r).get("pfcpCause").asInt());
+        assertEquals(1, json(resource.sessions()).get("sessions").size());
     }
 }

@@ -1,0 +1,311 @@
+package org.hupf.app.pfcp;
+
+import org.hupf.api.Association;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.pfcp.codec.Ie;
+import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.MessageType;
+import org.hupf.app.pfcp.codec.PfcpCodec;
+import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+
+/**
+ * N4 that cannot be hijacked: every request from somewhere other than an association's peer, or against
+ * the header rules or the UP function's TEID and UE address space, is refused with its cause and changes
+ * nothing (the victim's session, its device entities and its association stay as they were).
+ */
+public class PfcpHandlerTest {
+
+    /** The real SMF: Node ID 127.0.0.1, allowed from 127.0.0.1 (plain form) and from 127.0.0.4 (failover). */
+    private static final InetSocketAddress SMF = new InetSocketAddress("127.0.0.1", 8805);
+    private static final InetSocketAddress SMF_OTHER_PORT = new InetSocketAddress("127.0.0.1", 40000);
+    private static final InetSocketAddress SMF_FAILOVER = new InetSocketAddress("127.0.0.4", 8805);
+    /** Another SMF, allowed as smf2.test from 127.0.0.2 only: the intruder of these tests. */
+    private static final InetSocketAddress INTRUDER = new InetSocketAddress("127.0.0.2", 8805);
+    private static final long RECOVERY = 3_900_000_000L;
+
+    private InMemoryUpfDevice device;
+    private SessionManager sessions;
+    private PfcpHandler handler;
+    private PfcpStats stats;
+    private int seq;
+    private long now = 1_000;
+
+    @Before
+    public void setUp() {
+        Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
+        device = new InMemoryUpfDevice("test", 1024);
+        sessions = new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, 0, Map.of(), 10),
+                                      new ResourcePool(1024, 1024), () -> List.of(device), n3);
+        PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.9",
+                                        Set.of("127.0.0.1", "127.0.0.1@127.0.0.4", "smf2.test@127.0.0.2"),
+                                        0, 3000, 3, 60_000, 1000);
+        stats = new PfcpStats();
+        handler = new PfcpHandler(cfg, sessions, new UsageReporter(sessions, () -> now), 1, stats);
+    }
+
+    // Messages ------------------------------------------------------------------------------------------
+
+    private static Ie node(String id) {
+        return new IeValues.NodeId(id.matches("[0-9.]+") ? IeValues.NodeId.IPV4 : IeValues.NodeId.FQDN, id).toIe();
+    }
+
+    private static Inet4Address v4(String a) throws Exception {
+        return (Inet4Address) InetAddress.getByName(a);
+    }
+
+    private PfcpMessage setup(String nodeId, long recovery) {
+        return PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, ++seq,
+                                List.of(node(nodeId), Ie.u32(IeType.RECOVERY_TIME_STAMP, recovery)));
+    }
+
+    private PfcpMessage heartbeat(long recovery) {
+        return PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, ++seq, List.of(Ie.u32(IeType.RECOVERY_TIME_STAMP,
+                                                                                     recovery)));
+    }
+
+    /** The IEs of an establishment: an uplink PDR (F-TEID CHOOSE, or the given TEID), a downlink PDR. */
+    private static List<Ie> establishmentIes(String nodeId, long cpSeid, String ue, Long teid) throws Exception {
+        Ie fteid = teid == null ? new IeValues.FTeid(0, null, true, null).toIe()
+                : new IeValues.FTeid(teid, v4("192.168.0.1"), false, null).toIe();
+        Ie ul = Ie.grouped(IeType.CREATE_PDR, Ie.u16(IeType.PDR_ID, 1), Ie.u32(IeType.PRECEDENCE, 100),
+                           Ie.grouped(IeType.PDI, Ie.u8(IeType.SOURCE_INTERFACE, 0), fteid,
+                                      new IeValues.UeIpAddress(v4(ue), false, false).toIe()),
+                           Ie.u8(IeType.OUTER_HEADER_REMOVAL, 0), Ie.u32(IeType.FAR_ID, 1));
+        Ie dl = Ie.grouped(IeType.CREATE_PDR, Ie.u16(IeType.PDR_ID, 2), Ie.u32(IeType.PRECEDENCE, 100),
+                           Ie.grouped(IeType.PDI, Ie.u8(IeType.SOURCE_INTERFACE, 1),
+                                      new IeValues.UeIpAddress(v4(ue), true, false).toIe()),
+                           Ie.u32(IeType.FAR_ID, 2));
+        Ie ulFar = Ie.grouped(IeType.CREATE_FAR, Ie.u32(IeType.FAR_ID, 1), Ie.u8(IeType.APPLY_ACTION, 0x02),
+                              Ie.grouped(IeType.FORWARDING_PARAMETERS, Ie.u8(IeType.DESTINATION_INTERFACE, 1)));
+        Ie dlFar = Ie.grouped(IeType.CREATE_FAR, Ie.u32(IeType.FAR_ID, 2), Ie.u8(IeType.APPLY_ACTION, 0x0c));
+        return List.of(node(nodeId), new IeValues.FSeid(cpSeid, v4("127.0.0.1"), null).toIe(), ul, dl, ulFar, dlFar);
+    }
+
+    private PfcpMessage establishment(String nodeId, long cpSeid, String ue, Long teid) throws Exception {
+        return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq,
+                                   establishmentIes(nodeId, cpSeid, ue, teid));
+    }
+
+    private PfcpMessage deletion(long upSeid) {
+        return PfcpMessage.session(MessageType.SESSION_DELETION_REQUEST, upSeid, ++seq, List.of());
+    }
+
+    /** The downlink FAR starts forwarding to a gNB. */
+    private PfcpMessage modification(long upSeid) throws Exception {
+        return PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, upSeid, ++seq, List.of(
+                Ie.grouped(IeType.UPDATE_FAR, Ie.u32(IeType.FAR_ID, 2), Ie.u8(IeType.APPLY_ACTION, 0x02),
+                           Ie.grouped(IeType.UPDATE_FORWARDING_PARAMETERS, Ie.u8(IeType.DESTINATION_INTERFACE, 0),
+                                      IeValues.OuterHeaderCreation.gtpuIpv4(0x77, v4("192.168.1.10")).toIe()))));
+    }
+
+    private PfcpMessage send(InetSocketAddress from, PfcpMessage m) throws Exception {
+        byte[] in = PfcpCodec.encode(m);
+        byte[] out = handler.handle(from, in, in.length, now);
+        assertNotNull("no answer to " + m, out);
+        PfcpMessage r = PfcpCodec.decode(out, out.length);
+        assertEquals(m.type() + 1, r.type());
+        assertEquals(m.sequence(), r.sequence());
+        return r;
+    }
+
+    private static int cause(PfcpMessage r) throws Exception {
+        return r.require(IeType.CAUSE).reader().u8();
+    }
+
+    private int send(InetSocketAddress from, PfcpMessage m, int expectedCause) throws Exception {
+        PfcpMessage r = send(from, m);
+        assertEquals(m.toString(), expectedCause, cause(r));
+        return expectedCause;
+    }
+
+    // State -----------------------------------------------------------------------------------------------
+
+    /** What a refused request must leave as it was: sessions, device entities, associations. */
+    private List<Object> state() {
+        Map<String, String> assoc = new HashMap<>();
+        for (Association a : handler.associations()) {
+            assoc.put(a.nodeId, a.peer + "/" + a.recoveryTimeStamp + "/" + a.establishedMillis);
+        }
+        List<Object> out = new ArrayList<>();
+        out.add(new HashSet<>(sessions.store().all()));
+        for (UpfEntityType t : UpfEntityType.values()) {
+            out.add(new HashSet<>(device.entities(t)));
+        }
+        out.add(assoc);
+        return out;
+    }
+
+    /** The real SMF associated, with one session; returns its UP SEID. */
+    private long victim() throws Exception {
+        send(SMF, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
+        PfcpMessage r = send(SMF, establishment("127.0.0.1", 100, "10.250.0.1", null));
+        assertEquals(Cause.REQUEST_ACCEPTED, cause(r));
+        return IeValues.FSeid.decode(r.require(IeType.F_SEID)).seid;
+    }
+
+    private void victimStillServed(long upSeid) throws Exception {
+        send(SMF, modification(upSeid), Cause.REQUEST_ACCEPTED);
+        send(SMF, deletion(upSeid), Cause.REQUEST_ACCEPTED);
+        assertNull(sessions.store().get(upSeid));
+    }
+
+    // Tests -----------------------------------------------------------------------------------------------
+
+    @Test
+    public void establishmentFromAnotherAddressNamingAnAssociatedNodeIsRefused() throws Exception {
+        long up = victim();
+        send(INTRUDER, setup("smf2.test", RECOVERY), Cause.REQUEST_ACCEPTED);
+        List<Object> before = state();
+        send(INTRUDER, establishment("127.0.0.1", 7, "10.250.0.2", null), Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        send(SMF_OTHER_PORT, establishment("127.0.0.1", 8, "10.250.0.3", null),
+             Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        assertEquals(before, state());
+        victimStillServed(up);
+    }
+
+    @Test
+    public void associationSetupFromAnAddressNotAllowedForTheNodeIdIsRefused() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        PfcpMessage r = send(INTRUDER, setup("127.0.0.1", RECOVERY + 1));
+        assertEquals(Cause.REQUEST_REJECTED, cause(r));
+        assertNotNull(r.ie(IeType.NODE_ID));
+        assertNotNull(r.ie(IeType.RECOVERY_TIME_STAMP));
+        assertNull(r.ie(IeType.UP_FUNCTION_FEATURES));
+        assertEquals(before, state());
+        assertEquals(1, stats.snapshot().get("reject.peer_address").intValue());
+        victimStillServed(up);
+    }
+
+    @Test
+    public void associationReleaseAndUpdateOnlyFromThePeer() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        PfcpMessage release = PfcpMessage.node(MessageType.ASSOCIATION_RELEASE_REQUEST, ++seq,
+                                               List.of(node("127.0.0.1")));
+        send(INTRUDER, release, Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        send(SMF_OTHER_PORT, release, Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        send(SMF_FAILOVER, release, Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        PfcpMessage update = PfcpMessage.node(MessageType.ASSOCIATION_UPDATE_REQUEST, ++seq,
+                                              List.of(node("127.0.0.1")));
+        send(INTRUDER, update, Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        assertEquals(before, state());
+        send(SMF, update, Cause.REQUEST_ACCEPTED);
+        send(SMF, modification(up), Cause.REQUEST_ACCEPTED);
+        send(SMF, PfcpMessage.node(MessageType.ASSOCIATION_RELEASE_REQUEST, ++seq, List.of(node("127.0.0.1"))),
+             Cause.REQUEST_ACCEPTED);
+        assertEquals(0, sessions.store().all().size());
+        assertEquals(0, handler.associations().size());
+    }
+
+    @Test
+    public void onlyThePeersHeartbeatsCarryItsRecovery() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        // Same IP, another port, a new Recovery Time Stamp: answered, and nothing else.
+        PfcpMessage r = send(SMF_OTHER_PORT, heartbeat(RECOVERY + 50));
+        assertNotNull(r.ie(IeType.RECOVERY_TIME_STAMP));
+        send(INTRUDER, heartbeat(RECOVERY + 60));
+        assertEquals(before, state());
+        send(SMF, modification(up), Cause.REQUEST_ACCEPTED);
+        // The peer itself restarting still clears its sessions.
+        send(SMF, heartbeat(RECOVERY + 70));
+        assertEquals(0, sessions.store().all().size());
+        assertEquals(RECOVERY + 70, handler.associations().iterator().next().recoveryTimeStamp);
+    }
+
+    @Test
+    public void sessionMessagesOnlyFromTheAssociationsPeer() throws Exception {
+        long up = victim();
+        send(INTRUDER, setup("smf2.test", RECOVERY), Cause.REQUEST_ACCEPTED);
+        List<Object> before = state();
+        for (InetSocketAddress from : List.of(INTRUDER, SMF_OTHER_PORT, SMF_FAILOVER)) {
+            PfcpMessage r = send(from, deletion(up));
+            assertEquals(Cause.SESSION_CONTEXT_NOT_FOUND, cause(r));
+            assertEquals(0, r.seid());
+            send(from, modification(up), Cause.SESSION_CONTEXT_NOT_FOUND);
+        }
+        assertEquals(before, state());
+        victimStillServed(up);
+    }
+
+    @Test
+    public void headerRulesOfSessionMessages() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        // S = 0 on session messages (§7.2.2.3).
+        PfcpMessage noSeid = PfcpMessage.node(MessageType.SESSION_ESTABLISHMENT_REQUEST, ++seq,
+                                              establishmentIes("127.0.0.1", 9, "10.250.0.9", null));
+        PfcpMessage r = send(SMF, noSeid);
+        assertEquals(Cause.REQUEST_REJECTED, cause(r));
+        assertNotNull(r.ie(IeType.NODE_ID));
+        r = send(SMF, PfcpMessage.node(MessageType.SESSION_DELETION_REQUEST, ++seq, List.of()));
+        assertEquals(Cause.REQUEST_REJECTED, cause(r));
+        assertEquals(0, r.seid());
+        send(SMF, PfcpMessage.node(MessageType.SESSION_MODIFICATION_REQUEST, ++seq, modification(up).ies()),
+             Cause.REQUEST_REJECTED);
+        // A non-zero SEID on an establishment (§7.2.2.4.2), even the SEID of an existing session.
+        send(SMF, PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, up, ++seq,
+                                      establishmentIes("127.0.0.1", 10, "10.250.0.10", null)),
+             Cause.REQUEST_REJECTED);
+        assertEquals(before, state());
+        assertEquals(4, stats.snapshot().get("reject.header").intValue());
+        victimStillServed(up);
+    }
+
+    @Test
+    public void teidAndUeAddressSpaceIsTheUpFunctions() throws Exception {
+        long up = victim();
+        long teid = sessions.store().get(up).pdrs.get(1).teid;
+        send(INTRUDER, setup("smf2.test", RECOVERY), Cause.REQUEST_ACCEPTED);
+        List<Object> before = state();
+        PfcpMessage r = send(INTRUDER, establishment("smf2.test", 1, "10.250.0.2", teid));
+        assertEquals(Cause.INVALID_FTEID_ALLOCATION_OPTION, cause(r));
+        IeValues.FailedRuleId failed = IeValues.FailedRuleId.decode(r.require(IeType.FAILED_RULE_ID));
+        assertEquals(IeValues.FailedRuleId.PDR, failed.ruleType);
+        assertEquals(1, failed.ruleId);
+        send(INTRUDER, establishment("smf2.test", 2, "10.250.0.2", 0L), Cause.MANDATORY_IE_INCORRECT);
+        send(INTRUDER, establishment("smf2.test", 3, "10.250.0.1", null), Cause.RULE_CREATION_MODIFICATION_FAILURE);
+        assertEquals(before, state());
+        // A free TEID given by the CP function is taken (restoration, §5.5.1), and then never chosen.
+        send(INTRUDER, establishment("smf2.test", 4, "10.250.0.2", teid + 1), Cause.REQUEST_ACCEPTED);
+        victimStillServed(up);
+    }
+
+    @Test
+    public void aNewSetupFromAnAllowedAddressReplacesTheAssociationAndItsSessions() throws Exception {
+        long up = victim();
+        // §6.2.6.2.2: overwritten whatever the Recovery Time Stamp; the old association's sessions go.
+        send(SMF_FAILOVER, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
+        assertEquals(0, sessions.store().all().size());
+        assertEquals(SMF_FAILOVER, handler.associations().iterator().next().peer);
+        send(SMF, deletion(up), Cause.SESSION_CONTEXT_NOT_FOUND);
+        send(SMF, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        send(SMF_FAILOVER, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.REQUEST_ACCEPTED);
+    }
+}

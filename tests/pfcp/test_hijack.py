@@ -1,0 +1,138 @@
+"""N4 hijack attempts over real UDP (issue #13): the real SMF (Node ID 127.0.0.1 at 127.0.0.1) holds a session;
+each forged request comes from a second source on loopback (another address, or the SMF's address with another
+port), is refused with its TS 29.244 cause, changes nothing, and the real SMF's session keeps working.
+
+The host allows Node ID 127.0.0.1 from 127.0.0.1 only and smf.hupf.test from 127.0.0.2 only (conftest.py)."""
+import json
+
+import pytest
+from scapy.contrib import pfcp as P
+
+from smf import Smf, cause, ie
+
+UE = "10.250.9.1"
+GNB = "192.168.1.10"
+
+
+def state(upf):
+    """What a refused request must not change: sessions, device entities, association count."""
+    entities = {k: sorted(json.dumps(e, sort_keys=True) for e in v) for k, v in upf.get("/entities").items()}
+    return upf.get("/sessions"), entities, upf.get("/health")["associations"]
+
+
+@pytest.fixture
+def smf(upf):
+    """The real SMF, associated, with one session (its UP SEID and chosen TEID kept on the object)."""
+    s = Smf(upf.addr)
+    assert cause(s.request(s.association_setup())[0]) == 1
+    resp, _ = s.request(s.establishment(4242, UE))
+    assert cause(resp) == 1
+    s.up_seid = ie(resp, P.IE_FSEID).seid
+    s.teid = [x for x in ie(resp, P.IE_CreatedPDR).IE_list if isinstance(x, P.IE_FTEID)][0].TEID
+    yield s
+    s.request(s.release())
+    s.close()
+
+
+@pytest.fixture
+def intruder(upf):
+    """A second SMF, allowed as smf.hupf.test from 127.0.0.2, associated: it may do anything but touch 127.0.0.1's."""
+    s = Smf(upf.addr, node_id="smf.hupf.test", bind="127.0.0.2")
+    assert cause(s.request(s.association_setup())[0]) == 1
+    yield s
+    s.request(s.release())
+    s.close()
+
+
+def still_served(smf):
+    """The real SMF's session answers its owner: a modification, then a deletion."""
+    assert cause(smf.request(smf.modify_to_forward(smf.up_seid, GNB, 0x99))[0]) == 1
+    assert cause(smf.request(smf.deletion(smf.up_seid))[0]) == 1
+
+
+def forged(upf, node_id="127.0.0.1", bind="127.0.0.2", **kw):
+    return Smf(upf.addr, node_id=node_id, bind=bind, **kw)
+
+
+def test_establishment_from_another_address_naming_the_smfs_node_id(upf, smf, intruder):
+    before = state(upf)
+    spoof = forged(upf)
+    assert cause(spoof.request(spoof.establishment(1, "10.250.9.2"))[0]) == 72
+    # An associated SMF naming another's Node ID fares no better.
+    spec = intruder.establishment(2, "10.250.9.3")
+    spec["ies"][0] = spoof.node_ie()
+    assert cause(intruder.request(spec)[0]) == 72
+    assert state(upf) == before
+    spoof.close()
+    still_served(smf)
+
+
+def test_association_setup_from_another_address_with_the_smfs_node_id(upf, smf):
+    before = state(upf)
+    spoof = forged(upf, recovery=smf.recovery + 1000)
+    resp, _ = spoof.request(spoof.association_setup())
+    assert cause(resp) == 64
+    assert ie(resp, P.IE_UPFunctionFeatures) is None
+    assert state(upf) == before
+    # Not associated, the spoofer can neither see nor delete the SMF's session.
+    assert cause(spoof.request(spoof.deletion(smf.up_seid))[0]) == 65
+    assert upf.get("/stats")["reject.peer_address"] >= 1
+    spoof.close()
+    still_served(smf)
+
+
+def test_association_release_only_from_the_association_peer(upf, smf):
+    before = state(upf)
+    for bind in ("127.0.0.2", "127.0.0.1"):  # another address; the SMF's address with another port
+        spoof = forged(upf, bind=bind)
+        assert cause(spoof.request(spoof.release())[0]) == 72
+        spoof.close()
+    assert state(upf) == before
+    still_served(smf)
+
+
+def test_heartbeat_from_same_ip_other_port_with_a_new_recovery_time_stamp(upf, smf):
+    before = state(upf)
+    spoof = forged(upf, bind="127.0.0.1", recovery=smf.recovery + 1000)
+    resp, _ = spoof.request(spoof.heartbeat())
+    assert resp.message_type == 2  # answered (heartbeats need no association), and nothing else
+    assert state(upf) == before
+    spoof.close()
+    still_served(smf)
+
+
+def test_f_teid_of_another_session_zero_teid_and_duplicate_ue_address(upf, smf, intruder):
+    before = state(upf)
+    resp, _ = intruder.request(intruder.establishment(10, "10.250.9.4", teid=smf.teid))
+    assert cause(resp) == 71
+    assert ie(resp, P.IE_FailedRuleId).pdr_id == 1
+    assert cause(intruder.request(intruder.establishment(11, "10.250.9.5", teid=0))[0]) == 69
+    resp, _ = intruder.request(intruder.establishment(12, UE))
+    assert cause(resp) == 73
+    assert ie(resp, P.IE_FailedRuleId).pdr_id == 1
+    assert state(upf) == before
+    still_served(smf)
+
+
+def test_session_messages_without_seid_or_establishment_with_a_seid(upf, smf):
+    before = state(upf)
+    resp, _ = smf.request(smf.establishment(20, "10.250.9.6", seid=None))
+    assert cause(resp) == 64
+    resp, _ = smf.request(smf.establishment(21, "10.250.9.7", seid=smf.up_seid))
+    assert cause(resp) == 64
+    no_seid = dict(smf.deletion(smf.up_seid), seid=None)
+    resp, _ = smf.request(no_seid)
+    assert cause(resp) == 64 and resp.seid == 0
+    assert state(upf) == before
+    assert upf.get("/stats")["reject.header"] == 3
+    still_served(smf)
+
+
+def test_session_messages_from_the_smfs_address_on_another_port(upf, smf):
+    before = state(upf)
+    spoof = forged(upf, bind="127.0.0.1")
+    assert cause(spoof.request(spoof.modify_to_forward(smf.up_seid, "10.6.6.6", 0x66))[0]) == 65
+    assert cause(spoof.request(spoof.deletion(smf.up_seid))[0]) == 65
+    assert state(upf) == before
+    spoof.close()
+    still_served(smf)
