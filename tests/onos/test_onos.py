@@ -281,7 +281,7 @@ def test_cli_commands(onos, deployed, backend, tmp_path):
             smf.close()
         bad = tmp_path / "bad.json"
         bad.write_text("{bad")
-        assert "cannot read session JSON" in onos.cli("hupf:session-add %s" % bad)
+        assert "invalid session: body is not JSON" in onos.cli("hupf:session-add %s" % bad)
         assert "no session 999999" in onos.cli("hupf:session-remove 999999")
         assert "removed session %d" % seid in onos.cli("hupf:session-remove %d" % seid)
         tables.wait_session("10.250.0.33", teid, present=False)
