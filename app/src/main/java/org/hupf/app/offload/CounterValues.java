@@ -58,6 +58,13 @@ final class CounterValues {
         return present.get(cell);
     }
 
+    /** Adds a cell's ingress/egress packets and bytes to a total; call {@link #has} first. */
+    void addTo(int cell, long[] total) {
+        for (int i = 0; i < 4; i++) {
+            total[i] += values[4 * cell + i];
+        }
+    }
+
     /** A cell's ingress/egress packets and bytes; call {@link #has} first. */
     long[] get(int cell) {
         return new long[]{values[4 * cell], values[4 * cell + 1], values[4 * cell + 2], values[4 * cell + 3]};

@@ -72,6 +72,8 @@ public final class OffloadManager {
         private final Map<Integer, long[]> hwLast = new HashMap<>();
         /** Value of {@link #hwReads} when hwLast was last read from the switch under the lock. */
         private long hwReadAt;
+        /** Untracked: a poll that noted it leaves it alone. */
+        private boolean gone;
 
         private boolean offloaded() {
             return cells != null;
@@ -214,6 +216,7 @@ public final class OffloadManager {
         }
         SessionUsage usage = readUsage(e);
         entries.remove(ue);
+        e.gone = true;
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
         return usage;
@@ -310,14 +313,12 @@ public final class OffloadManager {
 
     /** One tracked session as noted by a poll; the switch cell map only if it was offloaded. */
     private static final class Noted {
-        private final Ip4Address ue;
         private final Entry entry;
         private final OffloadSession session;
         private final int[] counters;
         private final Map<Integer, Integer> switchCells;
 
-        private Noted(Ip4Address ue, Entry e) {
-            this.ue = ue;
+        private Noted(Entry e) {
             this.entry = e;
             this.session = e.session;
             this.counters = e.counters;
@@ -333,7 +334,7 @@ public final class OffloadManager {
             now = clock.getAsLong();
             readsBefore = hwReads;
             noted = new ArrayList<>(entries.size());
-            entries.forEach((ue, e) -> noted.add(new Noted(ue, e)));
+            entries.values().forEach(e -> noted.add(new Noted(e)));
         }
         int maxBackend = -1;
         int maxSwitch = -1;
@@ -359,7 +360,7 @@ public final class OffloadManager {
         for (int from = 0; from < noted.size(); from += APPLY_BATCH) {
             synchronized (this) {
                 for (Noted n : noted.subList(from, Math.min(noted.size(), from + APPLY_BATCH))) {
-                    if (entries.get(n.ue) == n.entry && n.entry.session == n.session) {
+                    if (!n.entry.gone && n.entry.session == n.session) {
                         apply(n, sw, hw, now, readsBefore);
                     }
                 }
@@ -386,7 +387,7 @@ public final class OffloadManager {
         }
         long[] total = new long[4];
         for (int ctr : n.counters) {
-            add(total, sw.get(ctr));
+            sw.addTo(ctr, total);
         }
         SessionUsage u = withHardware(e, total);
         if (e.lastPollMillis >= 0 && now > e.lastPollMillis) {
