@@ -6,7 +6,7 @@ SUITE := tools/run_suite.sh
 export P4C BMV2
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-integration test-onos bench train lab clean onos-install netcfg
+        test-pfcp test-identification test-integration test-onos bench bench-poll train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
@@ -18,6 +18,7 @@ help:
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
+	@echo "make bench-poll        time one offload counter poll at 10k/100k/1M sessions (in-memory backend)"
 
 setup:
 	@tools/setup.sh
@@ -75,6 +76,14 @@ bench: setup backend
 	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
+	$(MAKE) bench-poll
+
+# One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
+bench-poll:
+	nice mvn -B -q -Dstyle.color=never -pl standalone -am package -DskipTests dependency:build-classpath \
+	  -Dmdep.includeScope=runtime '-Dmdep.outputFile=$${project.build.directory}/deps-classpath.txt'
+	nice java -Xmx8g -cp "standalone/target/classes:$$(cat standalone/target/deps-classpath.txt)" \
+	  org.hupf.standalone.lab.PollBench 10000 100000 1000000
 
 lab: setup
 	@tools/lab.sh

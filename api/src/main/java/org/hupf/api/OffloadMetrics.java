@@ -19,6 +19,7 @@ public final class OffloadMetrics {
     private final long evictions;
     private final long rejections;
     private final long unconfirmed;
+    private final long failedCounterPolls;
     private final Map<UpfEntityType, long[]> occupancy;
     private final long hwBytes;
     private final long swBytes;
@@ -28,7 +29,8 @@ public final class OffloadMetrics {
      *
      * @param sessions        sessions known
      * @param offloaded       sessions on the switch
-     * @param events          event counts: HH reports, promotions, demotions, evictions, rejections, -, unconfirmed
+     * @param events          event counts: HH reports, promotions, demotions, evictions, rejections, -, unconfirmed,
+     *                        failed counter polls
      * @param hhReportsPerSec recent HH report rate
      * @param occupancy       per entity type, {used, capacity} on the switch
      * @param hwBytes         bytes counted on the switch
@@ -44,6 +46,7 @@ public final class OffloadMetrics {
         this.evictions = events[3];
         this.rejections = events[4];
         this.unconfirmed = events[6];
+        this.failedCounterPolls = events[7];
         this.hhReportsPerSec = hhReportsPerSec;
         this.occupancy = ImmutableMap.copyOf(occupancy);
         this.hwBytes = hwBytes;
@@ -88,6 +91,11 @@ public final class OffloadMetrics {
         return unconfirmed;
     }
 
+    /** Counter polls in which a target's bulk counter read failed (they measure no session on it). */
+    public long failedCounterPolls() {
+        return failedCounterPolls;
+    }
+
     /** Switch table occupancy: type to {entries used, table size}. */
     public Map<UpfEntityType, long[]> occupancy() {
         return occupancy;
@@ -117,8 +125,8 @@ public final class OffloadMetrics {
         return String.format(java.util.Locale.ROOT,
                 "{\"sessions\":%d,\"offloaded\":%d,\"hh_reports\":%d,\"hh_reports_per_sec\":%.2f,"
                         + "\"promotions\":%d,\"demotions\":%d,\"evictions\":%d,\"rejections\":%d,\"unconfirmed\":%d,"
-                        + "\"hw_bytes\":%d,\"sw_bytes\":%d,\"hw_share\":%.4f,\"occupancy\":{%s}}",
+                        + "\"failed_counter_polls\":%d,\"hw_bytes\":%d,\"sw_bytes\":%d,\"hw_share\":%.4f,\"occupancy\":{%s}}",
                 sessions, offloaded, hhReports, hhReportsPerSec, promotions, demotions, evictions, rejections,
-                unconfirmed, hwBytes, swBytes, hwShare(), occ);
+                unconfirmed, failedCounterPolls, hwBytes, swBytes, hwShare(), occ);
     }
 }

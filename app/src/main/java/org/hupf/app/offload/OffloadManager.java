@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -42,6 +44,10 @@ public final class OffloadManager {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadManager.class);
     private static final long RATE_WINDOW_MILLIS = 10_000;
+    /** A failing counter read is logged at most once per this period. */
+    private static final long READ_FAILURE_LOG_MILLIS = 60_000;
+    /** Entries a poll applies per hold of the manager's lock, so that the PFCP path gets it in between. */
+    private static final int APPLY_BATCH = 4_096;
     /** Switch tables whose size bounds how many sessions it holds. */
     private static final UpfEntityType[] SWITCH_TABLES = {
         UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
@@ -51,6 +57,7 @@ public final class OffloadManager {
     /** Per-session state. Hardware counters are kept per backend counter index: {ip, ib, ep, eb}. */
     private static final class Entry {
         private OffloadSession session;
+        private int[] counters;
         private OffloadPolicy.Pin pin;
         private SwitchCells cells;
         private List<UpfEntity> switchEntities;
@@ -63,6 +70,10 @@ public final class OffloadManager {
         private SessionUsage lastUsage = new SessionUsage(0, 0, 0, 0, 0);
         private final Map<Integer, long[]> hwAccum = new HashMap<>();
         private final Map<Integer, long[]> hwLast = new HashMap<>();
+        /** Value of {@link #hwReads} when hwLast was last read from the switch under the lock. */
+        private long hwReadAt;
+        /** Untracked: a poll that noted it leaves it alone. */
+        private boolean gone;
 
         private boolean offloaded() {
             return cells != null;
@@ -78,8 +89,13 @@ public final class OffloadManager {
     private final Map<Ip4Address, Entry> entries = new HashMap<>();
     private final List<Consumer<OffloadEvent>> listeners = new CopyOnWriteArrayList<>();
     private final Deque<Long> recentReports = new ArrayDeque<>();
-    // hh reports, promotions, demotions, evictions, rejections, errors, reports left unconfirmed
-    private final long[] events = new long[7];
+    // hh reports, promotions, demotions, evictions, rejections, errors, unconfirmed, failed counter polls
+    private final long[] events = new long[8];
+    /** Switch counter reads under the lock so far: a poll's unlocked read is stale for an entry read since. */
+    private long hwReads;
+    private final AtomicBoolean polling = new AtomicBoolean();
+    /** Touched only by the poll holding {@link #polling}. */
+    private final RateLimitedWarning readFailures;
     private long retiredHwBytes;
     private long retiredSwBytes;
 
@@ -94,6 +110,13 @@ public final class OffloadManager {
      */
     public OffloadManager(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadPolicy policy, LongSupplier clock)
             throws UpfProgrammableException {
+        this(backend, hardware, policy, clock, log::warn);
+    }
+
+    /** As above, with the sink of the (rate-limited) counter read failure warnings. */
+    OffloadManager(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadPolicy policy, LongSupplier clock,
+                   Consumer<String> warnings) throws UpfProgrammableException {
+        this.readFailures = new RateLimitedWarning(clock, READ_FAILURE_LOG_MILLIS, warnings);
         this.backend = new DeviceTable(backend);
         this.hardware = hardware == null ? null : new DeviceTable(hardware);
         this.policy = policy;
@@ -151,6 +174,7 @@ public final class OffloadManager {
         long now = clock.getAsLong();
         Entry e = entries.computeIfAbsent(session.ueAddress(), k -> new Entry());
         e.session = session;
+        e.counters = counterIds(session.entities());
         e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
         if (e.offloaded()) {
             if (e.pin == OffloadPolicy.Pin.SOFTWARE || !updateOnSwitch(e)) {
@@ -192,6 +216,7 @@ public final class OffloadManager {
         }
         SessionUsage usage = readUsage(e);
         entries.remove(ue);
+        e.gone = true;
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
         return usage;
@@ -268,46 +293,130 @@ public final class OffloadManager {
     /**
      * Reads every session's counters from both targets, updates rates and demotes sessions that stayed
      * cold for the hold time. Pinned-to-hardware sessions that did not fit earlier are retried.
+     *
+     * <p>One bulk counter read per target, whatever the number of sessions, made without the manager's
+     * lock: what is tracked is noted under the lock, the counters are read without it, and the results are
+     * applied under it in batches, to the sessions that are still as noted (a session changed, moved or
+     * removed meanwhile keeps its usage and is measured by the next poll). A poll called while another is
+     * under way returns at once.
      */
-    public synchronized void poll() {
-        long now = clock.getAsLong();
-        for (Map.Entry<Ip4Address, Entry> me : entries.entrySet()) {
-            Entry e = me.getValue();
-            try {
-                SessionUsage u = readUsage(e);
-                if (e.lastPollMillis >= 0 && now > e.lastPollMillis) {
-                    e.rateBps = (u.ingressBytes() - e.lastBytes) * 8000.0 / (now - e.lastPollMillis);
-                }
-                e.lastBytes = u.ingressBytes();
-                e.lastPollMillis = now;
-                e.lastUsage = u;
-            } catch (UpfProgrammableException ex) {
-                events[5]++;
-                log.warn("Cannot read counters of UE {}: {}", me.getKey(), ex.getMessage());
-                continue;
+    public void poll() {
+        if (!polling.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            pollOnce();
+        } finally {
+            polling.set(false);
+        }
+    }
+
+    /** One tracked session as noted by a poll; the switch cell map only if it was offloaded. */
+    private static final class Noted {
+        private final Entry entry;
+        private final OffloadSession session;
+        private final int[] counters;
+        private final Map<Integer, Integer> switchCells;
+
+        private Noted(Entry e) {
+            this.entry = e;
+            this.session = e.session;
+            this.counters = e.counters;
+            this.switchCells = e.offloaded() ? new HashMap<>(e.cells.counterMap()) : null;
+        }
+    }
+
+    private void pollOnce() {
+        long now;
+        long readsBefore;
+        List<Noted> noted;
+        synchronized (this) {
+            now = clock.getAsLong();
+            readsBefore = hwReads;
+            noted = new ArrayList<>(entries.size());
+            entries.values().forEach(e -> noted.add(new Noted(e)));
+        }
+        int maxBackend = -1;
+        int maxSwitch = -1;
+        for (Noted n : noted) {
+            for (int c : n.counters) {
+                maxBackend = Math.max(maxBackend, c);
             }
-            if (e.reportedAt != null && !e.offloaded()) {
-                if (e.rateBps >= policy.thresholdBitsPerSec()) {
-                    e.reportedAt = null;
-                    promote(e, now, e.rateBps);
-                    continue;
-                }
-                if (now - e.reportedAt > policy.holdMillis()) {
-                    e.reportedAt = null;
-                    events[6]++;
+            if (n.switchCells != null) {
+                for (int c : n.switchCells.values()) {
+                    maxSwitch = Math.max(maxSwitch, c);
                 }
             }
-            if (e.offloaded() && e.pin != OffloadPolicy.Pin.HARDWARE) {
-                if (e.rateBps >= policy.thresholdBitsPerSec()) {
-                    e.coldSince = null;
-                } else if (e.coldSince == null) {
-                    e.coldSince = now;
-                } else if (now - e.coldSince >= policy.holdMillis()) {
-                    demote(e, now, OffloadEvent.Kind.DEMOTED);
-                }
-            } else if (!e.offloaded() && e.pin == OffloadPolicy.Pin.HARDWARE) {
-                promote(e, now, Double.POSITIVE_INFINITY);
+        }
+        CounterValues sw = CounterValues.read(backend.device(), maxBackend);
+        CounterValues hw = CounterValues.read(hardware == null ? null : hardware.device(), maxSwitch);
+        String failure = sw.failure != null ? sw.failure : hw.failure;
+        if (failure != null) {
+            readFailures.failed("Cannot read usage counters: " + failure);
+            synchronized (this) {
+                events[7]++;
             }
+        }
+        for (int from = 0; from < noted.size(); from += APPLY_BATCH) {
+            synchronized (this) {
+                for (Noted n : noted.subList(from, Math.min(noted.size(), from + APPLY_BATCH))) {
+                    if (!n.entry.gone && n.entry.session == n.session) {
+                        apply(n, sw, hw, now, readsBefore);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Applies a poll's reads to a session that is still as noted, then decides where it goes. */
+    private void apply(Noted n, CounterValues sw, CounterValues hw, long now, long readsBefore) {
+        Entry e = n.entry;
+        for (int c : n.counters) {
+            if (!sw.has(c)) {
+                return;
+            }
+        }
+        if (n.switchCells != null && e.hwReadAt <= readsBefore) {
+            // Still on the switch with the same cells, none read since: fold the poll's switch counts.
+            for (int c : n.switchCells.values()) {
+                if (!hw.has(c)) {
+                    return;
+                }
+            }
+            n.switchCells.forEach((backendCell, switchCell) -> accumulate(e, backendCell, hw.get(switchCell)));
+        }
+        long[] total = new long[4];
+        for (int ctr : n.counters) {
+            sw.addTo(ctr, total);
+        }
+        SessionUsage u = withHardware(e, total);
+        if (e.lastPollMillis >= 0 && now > e.lastPollMillis) {
+            e.rateBps = (u.ingressBytes() - e.lastBytes) * 8000.0 / (now - e.lastPollMillis);
+        }
+        e.lastBytes = u.ingressBytes();
+        e.lastPollMillis = now;
+        e.lastUsage = u;
+        if (e.reportedAt != null && !e.offloaded()) {
+            if (e.rateBps >= policy.thresholdBitsPerSec()) {
+                e.reportedAt = null;
+                promote(e, now, e.rateBps);
+                return;
+            }
+            if (now - e.reportedAt > policy.holdMillis()) {
+                e.reportedAt = null;
+                events[6]++;
+            }
+        }
+        if (e.offloaded() && e.pin != OffloadPolicy.Pin.HARDWARE) {
+            if (e.rateBps >= policy.thresholdBitsPerSec()) {
+                e.coldSince = null;
+            } else if (e.coldSince == null) {
+                e.coldSince = now;
+            } else if (now - e.coldSince >= policy.holdMillis()) {
+                demote(e, now, OffloadEvent.Kind.DEMOTED);
+            }
+        } else if (!e.offloaded() && e.pin == OffloadPolicy.Pin.HARDWARE) {
+            promote(e, now, Double.POSITIVE_INFINITY);
         }
     }
 
@@ -528,6 +637,7 @@ public final class OffloadManager {
 
     /** Records the current value of newly mapped switch counter cells, which may hold an earlier user's counts. */
     private void baseline(Entry e, Map<Integer, Integer> counterMap) throws UpfProgrammableException {
+        e.hwReadAt = ++hwReads;
         for (Map.Entry<Integer, Integer> c : counterMap.entrySet()) {
             if (!e.hwLast.containsKey(c.getKey())) {
                 e.hwLast.put(c.getKey(), values(hardware.device().readCounter(c.getValue())));
@@ -536,15 +646,20 @@ public final class OffloadManager {
     }
 
     private void foldHardwareCounters(Entry e) throws UpfProgrammableException {
+        e.hwReadAt = ++hwReads;
         for (Map.Entry<Integer, Integer> c : e.cells.counterMap().entrySet()) {
-            long[] now = values(hardware.device().readCounter(c.getValue()));
-            long[] last = e.hwLast.get(c.getKey());
-            long[] acc = e.hwAccum.computeIfAbsent(c.getKey(), k -> new long[4]);
-            for (int i = 0; i < 4; i++) {
-                acc[i] += Math.max(0, now[i] - last[i]);
-            }
-            e.hwLast.put(c.getKey(), now);
+            accumulate(e, c.getKey(), values(hardware.device().readCounter(c.getValue())));
         }
+    }
+
+    /** Adds what a switch cell counted since it was last read to the session's hardware totals. */
+    private static void accumulate(Entry e, int backendCell, long[] now) {
+        long[] last = e.hwLast.get(backendCell);
+        long[] acc = e.hwAccum.computeIfAbsent(backendCell, k -> new long[4]);
+        for (int i = 0; i < 4; i++) {
+            acc[i] += Math.max(0, now[i] - last[i]);
+        }
+        e.hwLast.put(backendCell, now);
     }
 
     private SessionUsage readUsage(Entry e) throws UpfProgrammableException {
@@ -552,12 +667,20 @@ public final class OffloadManager {
             foldHardwareCounters(e);
         }
         long[] total = new long[4];
-        for (int ctr : counterIds(e.session.entities())) {
-            long[] v = values(backend.device().readCounter(ctr));
-            for (int i = 0; i < 4; i++) {
-                total[i] += v[i];
-            }
+        for (int ctr : e.counters) {
+            add(total, values(backend.device().readCounter(ctr)));
         }
+        return withHardware(e, total);
+    }
+
+    private static void add(long[] total, long[] v) {
+        for (int i = 0; i < 4; i++) {
+            total[i] += v[i];
+        }
+    }
+
+    /** The usage of a session from its backend totals and what the switch counted for it. */
+    private static SessionUsage withHardware(Entry e, long[] total) {
         long hwBytes = 0;
         for (long[] acc : e.hwAccum.values()) {
             for (int i = 0; i < 4; i++) {
@@ -568,7 +691,7 @@ public final class OffloadManager {
         return new SessionUsage(total[0], total[1], total[2], total[3], hwBytes);
     }
 
-    private static Set<Integer> counterIds(List<UpfEntity> entities) {
+    private static int[] counterIds(List<UpfEntity> entities) {
         Set<Integer> ids = new TreeSet<>();
         for (UpfEntity x : entities) {
             if (x instanceof UpfTerminationUplink) {
@@ -577,7 +700,7 @@ public final class OffloadManager {
                 ids.add(((UpfTerminationDownlink) x).counterId());
             }
         }
-        return ids;
+        return ids.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static long[] values(UpfCounter c) {

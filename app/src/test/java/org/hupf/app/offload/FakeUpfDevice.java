@@ -12,16 +12,28 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.Assert.assertTrue;
 
 /**
- * The in-memory device with a write log and injectable write failures: the runtime boundary of the
- * offload manager in its unit tests.
+ * The in-memory device with a write log, injectable write and counter read failures, counted counter
+ * reads and a bulk counter read that can be held: the runtime boundary of the offload manager in its
+ * unit tests.
  */
 final class FakeUpfDevice implements HupfUpfDevice {
 
     private final InMemoryUpfDevice mem;
     final List<String> log = new ArrayList<>();
     UpfEntityType failApplyOf;
+    final AtomicInteger singleReads = new AtomicInteger();
+    final AtomicInteger bulkReads = new AtomicInteger();
+    volatile boolean failReads;
+    private volatile boolean holding;
+    private CountDownLatch reading;
+    private CountDownLatch release;
 
     FakeUpfDevice(long sessions, long counterCells, long meterCells) {
         mem = new InMemoryUpfDevice("fake", sessions, counterCells, meterCells);
@@ -51,12 +63,44 @@ final class FakeUpfDevice implements HupfUpfDevice {
 
     @Override
     public UpfCounter readCounter(int cellId) throws UpfProgrammableException {
+        singleReads.incrementAndGet();
         return mem.readCounter(cellId);
     }
 
     @Override
     public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
-        return mem.readCounters(maxCounterId);
+        bulkReads.incrementAndGet();
+        if (failReads) {
+            throw new UpfProgrammableException("injected read failure");
+        }
+        // Read first, then wait: what the reader gets is what the device held when it read.
+        Collection<UpfCounter> cells = mem.readCounters(maxCounterId);
+        if (holding) {
+            holding = false;
+            reading.countDown();
+            try {
+                assertTrue("held bulk read released", release.await(10, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return cells;
+    }
+
+    /** Makes the next bulk counter read wait, after reading, until {@link #releaseBulkRead}. */
+    void holdNextBulkRead() {
+        reading = new CountDownLatch(1);
+        release = new CountDownLatch(1);
+        holding = true;
+    }
+
+    /** Waits until the held bulk read has read. */
+    void awaitBulkRead() throws InterruptedException {
+        assertTrue("a bulk counter read", reading.await(10, TimeUnit.SECONDS));
+    }
+
+    void releaseBulkRead() {
+        release.countDown();
     }
 
     @Override
