@@ -203,7 +203,7 @@ static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st,
 	for (unsigned j = 0; j < nul; j++) {
 		struct pstate *s = &st[uli[j]];
 		if (!(ulhit >> j & 1)) {
-			finish_drop(p, slot, s, &v[uli[j]], DROP_UL_SESSION_MISS);
+			finish_drop(p, slot, s, &v[uli[j]], DROP_UPLINK_SESSION_MISS);
 			continue;
 		}
 		uint64_t val = (uint64_t)(uintptr_t)uld[j];
@@ -218,7 +218,7 @@ static void stage_sessions(struct pipeline *p, unsigned slot, struct pstate *st,
 		struct pstate *s = &st[dli[j]];
 		uint64_t val = (uint64_t)(uintptr_t)dld[j];
 		if (!(dlhit >> j & 1)) {
-			finish_drop(p, slot, s, &v[dli[j]], DROP_DL_SESSION_MISS);
+			finish_drop(p, slot, s, &v[dli[j]], DROP_DOWNLINK_SESSION_MISS);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[dli[j]], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -264,7 +264,7 @@ static void stage_terms(struct pipeline *p, unsigned slot, struct pstate *st, st
 		for (unsigned j = 0; j < cnt[t]; j++) {
 			struct pstate *s = &st[idx[t][j]];
 			if (!(hit >> j & 1)) {
-				finish_drop(p, slot, s, &v[idx[t][j]], DROP_TERM_MISS);
+				finish_drop(p, slot, s, &v[idx[t][j]], DROP_TERMINATION_MISS);
 				continue;
 			}
 			s->term = *(const struct dp_term *)xtable_slot(tab[t], d[t][j]);
