@@ -80,7 +80,9 @@ def test_report_once_per_episode_and_new_episode_after_slowdown():
     slot, rep = step(slot, 7, 1024 + 10, P, TABLE)   # crossing again in the same episode: silent
     assert rep is None and slot.reported == 1
     slot, rep = step(Slot(7, 900, 1000, 20, 1), 7, 1024 + 5, P, TABLE)  # slow: outside every range
-    assert rep is None and (slot.tau, slot.reported) == (0, 0)
+    assert rep is None and (slot.tau, slot.reported) == (20, 0)     # episode over, tau kept (Alg. 1)
+    slot, rep = step(Slot(7, 50, 1000, 95, 0), 7, 1024 + 10, P, TABLE)
+    assert rep == Report(7, 46, 125)                                # fast again: a new episode
 
 
 def test_tau_saturates_at_16_bits():
@@ -139,7 +141,9 @@ def test_flow_keys():
 
 def test_configure_derives_ipg_and_timeslot_from_the_threshold():
     params, table = configure(2_000_000, pkt_bytes=1000)
-    assert (params.ipg_init, params.ipg_th, params.timeslot_us) == (4000, 4000, 16384)
+    assert (params.ipg_init, params.ipg_th, params.timeslot_us, params.decay_k) == (4000, 4000, 16384, 4)
+    assert configure(800_000)[0].decay_k == 10                      # thesis: IPG_th 10 ms, k 10
+    assert configure(20_000_000)[0].decay_k == 1 and configure(20_000_000, decay_k=5)[0].decay_k == 5
     assert table.entries == tau_table_entries(1850, 16384, 1_000_000, 2_000_000, 4000, 1000, 256)
     assert configure(1_000_000)[0].timeslot_us == 32768          # 4 x 8000 us > 16384
     assert configure(20_000_000, timeslot_us=2048)[0].timeslot_us == 2048
@@ -165,7 +169,7 @@ def test_configure_agrees_with_the_apps_golden_file():
                 configure(given["hh_bps"], given["pkt_bytes"], given["timeslot_us"])
             continue
         params, table = configure(given["hh_bps"], given["pkt_bytes"], given["timeslot_us"])
-        assert c["params"] == {"ipg_init": params.ipg_init, "ipg_th": params.ipg_th,
+        assert c["params"] == {"ipg_init": params.ipg_init, "ipg_th": params.ipg_th, "decay_k": params.decay_k,
                                "timeslot_us": params.timeslot_us}, given
         assert [list(e) for e in table.entries] == c["entries"], given
 

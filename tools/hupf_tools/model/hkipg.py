@@ -25,7 +25,7 @@ class HHParams:
     tau_th: int = 1850
     ipg_init: int = 800
     ipg_th: int = 800
-    decay_k: int = 10
+    decay_k: int = 1
     timeslot_us: int = 16384
     alpha_shift: int = 7
     key_mode: int = KEY_UE_ADDR
@@ -123,10 +123,17 @@ def default_timeslot(ipg_th):
     return _pow2_at_least(max(4 * ipg_th, MIN_TIMESLOT_US))
 
 
-def configure(hh_bps, pkt_bytes=1000, timeslot_us=None, tau_th=1850, decay_k=10, alpha_shift=7,
+def default_decay(ipg_th):
+    """k = IPG_th / 1000, at least 1: the thesis's example ratio (k = 10 at IPG_th = 10 ms, §4.4.2.2),
+    so that a collision ages a resident flow by the same share of the threshold gap at any threshold."""
+    return max(1, ipg_th // 1000)
+
+
+def configure(hh_bps, pkt_bytes=1000, timeslot_us=None, tau_th=1850, decay_k=None, alpha_shift=7,
               key_mode=KEY_UE_ADDR, tw_us=1_000_000, tau_entries=256):
     """(HHParams, TauTable) for a heavy-hitter threshold, as HhConfig builds them: IPG_init = IPG_th
-    from the threshold, timeslot >= 4 x IPG_th (default: default_timeslot), tau table from eq. 4.9."""
+    from the threshold, timeslot >= 4 x IPG_th (default: default_timeslot), k (default: default_decay),
+    tau table from eq. 4.9."""
     if hh_bps <= 0 or pkt_bytes <= 0 or tw_us <= 0:
         raise ValueError("time window, HH threshold and packet size must be > 0")
     ipg = ipg_threshold(hh_bps, pkt_bytes)
@@ -139,7 +146,8 @@ def configure(hh_bps, pkt_bytes=1000, timeslot_us=None, tau_th=1850, decay_k=10,
         raise ValueError("timeslot_us %d is shorter than 4 x IPG_th = %d us (IPG_th %d us: one %d-byte packet "
                          "at %d bit/s); use %d or more" % (timeslot_us, 4 * ipg, ipg, pkt_bytes, hh_bps,
                                                            _pow2_at_least(4 * ipg)))
-    params = HHParams(tau_th=tau_th, ipg_init=ipg, ipg_th=ipg, decay_k=decay_k, timeslot_us=timeslot_us,
+    params = HHParams(tau_th=tau_th, ipg_init=ipg, ipg_th=ipg,
+                      decay_k=default_decay(ipg) if decay_k is None else decay_k, timeslot_us=timeslot_us,
                       alpha_shift=alpha_shift, key_mode=key_mode)
     return params, TauTable(tau_table_entries(tau_th, timeslot_us, tw_us, hh_bps, ipg, pkt_bytes, tau_entries))
 
@@ -169,7 +177,9 @@ def step(slot, key, now_us, params, tau_table):
     if new_timeslot:
         inc = tau_table.lookup(ewma)
         if inc == 0:
-            tau, reported = 0, 0
+            # Slower than every tau range: the HH episode is over; tau stays (thesis Alg. 1 resets
+            # it only when it reaches tau_th), so noise around the threshold does not undo it.
+            reported = 0
         else:
             tau = min(tau + inc, MASK16)
             if tau >= params.tau_th:

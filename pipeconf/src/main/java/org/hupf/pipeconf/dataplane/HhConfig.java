@@ -12,7 +12,8 @@ import static org.hupf.pipeconf.HupfConstants.HH_KEY_UE_ADDR;
  * the gap between two packets of the assumed size at the threshold rate. The timeslot must be a power of
  * two (the pipeline finds timeslot edges by masking) and at least 4 × IPG_th, so that a flow at the
  * threshold sends several packets per timeslot; unset, it is the smallest such power of two from
- * 16.384 ms up. Other defaults are the thesis' (§4.3.2). The reference model
+ * 16.384 ms up. The collision decay k is, unset, IPG_th / 1000 (at least 1): the thesis's example ratio
+ * (k = 10 at IPG_th = 10 ms, §4.4.2.2). Other defaults are the thesis' (§4.3.2). The reference model
  * ({@code tools/hupf_tools/model/hkipg.py configure}) derives the same values.
  */
 public final class HhConfig {
@@ -30,10 +31,10 @@ public final class HhConfig {
     private final long hhBps;
     private final int pktBytes;
 
-    private HhConfig(Builder b, long ipgTh, long timeslotUs) {
+    private HhConfig(Builder b, long ipgTh, long decayK, long timeslotUs) {
         this.tauTh = b.tauTh;
         this.ipgTh = ipgTh;
-        this.decayK = b.decayK;
+        this.decayK = decayK;
         this.timeslotUs = timeslotUs;
         this.alphaShift = b.alphaShift;
         this.keyMode = b.keyMode;
@@ -109,7 +110,7 @@ public final class HhConfig {
     /** Builder; every value is checked against its P4 width and meaning. */
     public static final class Builder {
         private int tauTh = 1850;
-        private long decayK = 10;
+        private Long decayK;
         private long timeslotUs;
         private int alphaShift = 7;
         private int keyMode = HH_KEY_UE_ADDR;
@@ -125,6 +126,12 @@ public final class HhConfig {
             return this;
         }
 
+        /**
+         * Sets the collision decay k; unset, it is derived from IPG_th (see the class comment).
+         *
+         * @param v k in µs, 0..2^32-1
+         * @return this
+         */
         public Builder decayK(long v) {
             decayK = v;
             return this;
@@ -184,7 +191,8 @@ public final class HhConfig {
             long ipgTh = pktBytes * 8L * 1_000_000L / hhBps;
             check(ipgTh >= 1 && ipgTh <= MAX_U32, "IPG_th of a " + pktBytes + "-byte packet at " + hhBps
                     + " bit/s is " + ipgTh + " us, outside 1..2^32-1");
-            check(decayK >= 0 && decayK <= MAX_U32, "decay_k must be in 0..2^32-1, is " + decayK);
+            long k = decayK != null ? decayK : Math.max(1, ipgTh / 1000);
+            check(k >= 0 && k <= MAX_U32, "decay_k must be in 0..2^32-1, is " + k);
             long timeslot = timeslotUs != 0 ? timeslotUs : powerOfTwoAtLeast(Math.max(4 * ipgTh, MIN_TIMESLOT_US));
             // The pipeline finds timeslot edges by masking with ~(timeslot_us - 1).
             check(timeslot > 0 && timeslot <= MAX_U32 && Long.bitCount(timeslot) == 1,
@@ -196,7 +204,7 @@ public final class HhConfig {
             check(keyMode == HH_KEY_UE_ADDR || keyMode == HH_KEY_5TUPLE,
                   "key_mode must be " + HH_KEY_UE_ADDR + " (UE address) or " + HH_KEY_5TUPLE + " (5-tuple), is "
                           + keyMode);
-            return new HhConfig(this, ipgTh, timeslot);
+            return new HhConfig(this, ipgTh, k, timeslot);
         }
 
         private static long powerOfTwoAtLeast(long v) {

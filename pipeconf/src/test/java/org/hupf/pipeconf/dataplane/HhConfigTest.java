@@ -19,7 +19,7 @@ public class HhConfigTest {
         HhConfig c = HhConfig.builder().build();
         assertEquals(1850, c.tauTh());
         assertEquals(800, c.ipgTh());                  // one 1000-byte packet at 10 Mbit/s
-        assertEquals(10, c.decayK());
+        assertEquals(1, c.decayK());                   // IPG_th / 1000, at least 1
         assertEquals(16_384, c.timeslotUs());
     }
 
@@ -27,6 +27,15 @@ public class HhConfigTest {
     public void ipgThresholdFollowsTheThresholdAndPacketSize() {
         assertEquals(4000, HhConfig.builder().hhThresholdBps(2_000_000).build().ipgTh());
         assertEquals(2240, HhConfig.builder().hhThresholdBps(5_000_000).packetBytes(1400).build().ipgTh());
+    }
+
+    @Test
+    public void unsetDecayKeepsTheThesisRatioToIpgTh() {
+        assertEquals(8, HhConfig.builder().hhThresholdBps(1_000_000).build().decayK());     // 8000 us
+        assertEquals(10, HhConfig.builder().hhThresholdBps(800_000).build().decayK());      // thesis: 10 ms, k 10
+        assertEquals(1, HhConfig.builder().hhThresholdBps(20_000_000).build().decayK());    // 400 us
+        assertEquals(25, HhConfig.builder().decayK(25).build().decayK());
+        expectRefusal(HhConfig.builder().decayK(-1), "decay_k");
     }
 
     @Test
@@ -84,6 +93,7 @@ public class HhConfigTest {
                 assertEquals(g.toString(), p.get("ipg_th").asLong(), cfg.ipgTh());
                 assertEquals(g.toString(), p.get("ipg_init").asLong(), cfg.ipgTh());
                 assertEquals(g.toString(), p.get("timeslot_us").asLong(), cfg.timeslotUs());
+                assertEquals(g.toString(), p.get("decay_k").asLong(), cfg.decayK());
                 List<TauTable.Entry> expected = new ArrayList<>();
                 c.get("entries").forEach(e -> expected.add(
                         new TauTable.Entry(e.get(0).asLong(), e.get(1).asLong(), e.get(2).asInt())));
