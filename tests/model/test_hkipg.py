@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import zlib
 
 import pytest
@@ -173,3 +174,11 @@ def test_configure_agrees_with_the_apps_golden_file():
                                "timeslot_us": params.timeslot_us}, given
         assert [list(e) for e in table.entries] == c["entries"], given
 
+
+def test_p4_default_action_is_the_models_default_and_the_apps_for_10_mbits():
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "p4src", "include", "hh.p4")) as f:
+        args = re.search(r"default_action = set_hh_params\(([^)]*)\);", f.read()).group(1).split(",")
+    p = HHParams()
+    assert [a.strip() for a in args] == [str(v) for v in (p.tau_th, p.ipg_init, p.ipg_th, p.decay_k, p.timeslot_us,
+                                                          p.alpha_shift)] + ["HH_KEY_UE_ADDR"]
+    assert configure(10_000_000)[0] == p
