@@ -3,7 +3,14 @@ SHELL := /bin/bash
 PY    := .venv/bin/python
 MVN   := mvn -B -q
 SUITE := tools/run_suite.sh
-export P4C BMV2
+# P4C / BMV2 reach sub-makes and test suites only when set: an empty exported P4C would override
+# p4src/Makefile's default (p4c-bm2-ss on PATH).
+ifneq ($(P4C),)
+export P4C
+endif
+ifneq ($(BMV2),)
+export BMV2
+endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
         test-pfcp test-identification test-integration test-onos bench bench-poll train lab clean onos-install netcfg

@@ -1,79 +1,47 @@
 #!/usr/bin/env python3
-"""Generate HupfConstants.java and hupf_p4const.py from the hw and sw P4Info files.
+"""Generate the hupf P4 constants for Java, Python, C and Go from the hw and sw P4Info files.
 
-Names come from the P4Info (text format), enumerated values (packet-in reasons, drop
-reasons, ...) from the `const` declarations of p4src/include/define.p4, so that no
-table, action, field name or reason code is typed by hand outside the P4 sources.
-Standard library only: the P4Info text format is read with a small tokenizer.
+Names come from the P4Info (protobuf text format, read with google.protobuf.text_format into
+p4.config.v1.P4Info), enumerated values (packet-in reasons, drop reasons, ...) from the `const`
+declarations of p4src/include/define.p4, so that no table, action, field name or reason code is
+typed by hand outside the P4 sources.
+
+  --java    HupfConstants.java: ONOS Pi*Id constants and the define.p4 values
+  --python  hupf_p4const.py: names as strings and the define.p4 values
+  --c       hupf_p4const.h (backend data plane): names as P4_* string macros, drop and packet-in
+            reasons as enumerators (the backend's pkt.h keeps the protocol's own GTP-U numbers)
+  --go      p4const.go (backend agent, package p4const): names and the define.p4 values
 """
 import argparse
 import re
 import sys
 
-# (P4Info top-level message, Java type, name prefix for the constant)
+# (P4Info repeated field, Java type)
 ENTITY_KINDS = [
-    ("tables", "PiTableId", ""),
-    ("actions", "PiActionId", ""),
-    ("counters", "PiCounterId", ""),
-    ("meters", "PiMeterId", ""),
-    ("registers", "PiRegisterId", ""),
-    ("action_profiles", "PiActionProfileId", ""),
+    ("tables", "PiTableId"),
+    ("actions", "PiActionId"),
+    ("counters", "PiCounterId"),
+    ("meters", "PiMeterId"),
+    ("registers", "PiRegisterId"),
+    ("action_profiles", "PiActionProfileId"),
 ]
 # define.p4 constants exported, by name prefix.
 EXPORTED_CONST_PREFIXES = ("PKTIN_", "DROP_", "HH_KEY_", "HH_FLAG_", "CPU_CLONE_SESSION_ID",
                            "V1MODEL_CPU_PORT", "GTPU_", "HH_REPORT_TRUNC_LEN", "STATE_READ_PORT",
                            "ETHERTYPE_HUPF_STATE")
-
-_TOKEN = re.compile(r'\s*(?:(#[^\n]*)|("(?:[^"\\]|\\.)*")|([{}:<>\[\],])|([^\s{}:<>\[\],"]+))')
-
-
-def parse_textproto(text):
-    """Parse protobuf text format into {field: [values]}; messages become dicts."""
-    tokens = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            if text[pos:].strip() == "":
-                break
-            raise ValueError("p4info: cannot tokenize at offset %d: %r" % (pos, text[pos:pos + 30]))
-        pos = m.end()
-        comment, string, punct, word = m.groups()
-        if comment:
-            continue
-        if string is not None:
-            tokens.append(("str", bytes(string[1:-1], "utf-8").decode("unicode_escape")))
-        elif punct is not None:
-            tokens.append(("p", punct))
-        elif word is not None:
-            tokens.append(("w", word))
-    msg, end = _parse_message(tokens, 0, closing=None)
-    if end != len(tokens):
-        raise ValueError("p4info: unexpected token %r" % (tokens[end],))
-    return msg
+C_CONST_PREFIXES = ("PKTIN_", "DROP_")
 
 
-def _parse_message(tokens, i, closing):
-    msg = {}
-    while i < len(tokens):
-        kind, val = tokens[i]
-        if kind == "p" and val == closing:
-            return msg, i + 1
-        if kind != "w":
-            raise ValueError("p4info: expected a field name, got %r" % (val,))
-        name = val
-        i += 1
-        if tokens[i] == ("p", ":"):
-            i += 1
-        if tokens[i] in (("p", "{"), ("p", "<")):
-            sub, i = _parse_message(tokens, i + 1, "}" if tokens[i][1] == "{" else ">")
-            msg.setdefault(name, []).append(sub)
-        else:
-            msg.setdefault(name, []).append(tokens[i][1])
-            i += 1
-    if closing is not None:
-        raise ValueError("p4info: missing %r" % closing)
-    return msg, i
+def parse_p4info(text):
+    """A P4Info message from its text format."""
+    from google.protobuf import text_format
+    from p4.config.v1 import p4info_pb2
+    info = p4info_pb2.P4Info()
+    try:
+        text_format.Parse(text, info)
+    except text_format.ParseError as e:
+        raise ValueError("p4info: %s" % e) from e
+    return info
 
 
 def java_name(name):
@@ -82,25 +50,26 @@ def java_name(name):
     return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").upper()
 
 
+def go_name(const):
+    """'HUPF_INGRESS_UPF_INTERFACES' -> 'HupfIngressUpfInterfaces'."""
+    return "".join(w.capitalize() for w in const.split("_"))
+
+
 def collect(p4infos):
     """Union of names per kind over all P4Infos, each kind sorted."""
-    out = {kind: set() for kind, _, _ in ENTITY_KINDS}
+    out = {kind: set() for kind, _ in ENTITY_KINDS}
     out["match_fields"] = set()
     out["action_params"] = set()
     out["packet_metadata"] = set()
     for info in p4infos:
-        for kind, _, _ in ENTITY_KINDS:
-            for entity in info.get(kind, []):
-                out[kind].add(entity["preamble"][0]["name"][0])
-        for table in info.get("tables", []):
-            for mf in table.get("match_fields", []):
-                out["match_fields"].add(mf["name"][0])
-        for action in info.get("actions", []):
-            for param in action.get("params", []):
-                out["action_params"].add(param["name"][0])
-        for cpm in info.get("controller_packet_metadata", []):
-            for md in cpm.get("metadata", []):
-                out["packet_metadata"].add(md["name"][0])
+        for kind, _ in ENTITY_KINDS:
+            out[kind].update(entity.preamble.name for entity in getattr(info, kind))
+        for table in info.tables:
+            out["match_fields"].update(mf.name for mf in table.match_fields)
+        for action in info.actions:
+            out["action_params"].update(p.name for p in action.params)
+        for cpm in info.controller_packet_metadata:
+            out["packet_metadata"].update(md.name for md in cpm.metadata)
     return {k: sorted(v) for k, v in out.items()}
 
 
@@ -119,8 +88,8 @@ def read_consts(define_p4):
 def groups(names):
     """(title, java type, [(constant name, p4 name)]) in output order."""
     res = []
-    for kind, jtype, prefix in ENTITY_KINDS:
-        res.append((kind, jtype, [(prefix + java_name(n), n) for n in names[kind]]))
+    for kind, jtype in ENTITY_KINDS:
+        res.append((kind, jtype, [(java_name(n), n) for n in names[kind]]))
     res.append(("match_fields", "PiMatchFieldId", [("HDR_" + java_name(n), n) for n in names["match_fields"]]))
     res.append(("action_params", "PiActionParamId", [(java_name(n), n) for n in names["action_params"]]))
     res.append(("packet_metadata", "PiPacketMetadataId",
@@ -139,9 +108,7 @@ HEADER = "Generated by p4src/gen_p4_constants.py from the hw and sw P4Info. Do n
 
 def render_java(grps, consts):
     lines = ["// " + HEADER, "package org.hupf.pipeconf;", ""]
-    for _, jtype, entries in grps:
-        if entries:
-            lines.append("import org.onosproject.net.pi.model.%s;" % jtype)
+    lines += sorted("import org.onosproject.net.pi.model.%s;" % jtype for _, jtype, entries in grps if entries)
     lines += ["", "/**", " * Names of the hupf P4 pipeline, from its P4Info.", " */",
               "public final class HupfConstants {", "", "    private HupfConstants() {", "    }"]
     for title, jtype, entries in grps:
@@ -172,28 +139,66 @@ def render_python(grps, consts):
     return "\n".join(lines)
 
 
+def render_c(grps, consts):
+    lines = ["/* %s */" % HEADER, "#ifndef HUPF_P4CONST_H", "#define HUPF_P4CONST_H"]
+    for title, _, entries in grps:
+        lines += ["", "/* %s */" % title]
+        lines += ['#define P4_%s "%s"' % (const, p4name) for const, p4name in entries]
+    lines += ["", "/* constants of p4src/include/define.p4: packet-in and drop reasons */", "enum {"]
+    lines += ["\t%s = %d," % (name, value) for name, value in consts if name.startswith(C_CONST_PREFIXES)]
+    lines += ["};", "", "#endif", ""]
+    return "\n".join(lines)
+
+
+def _go_block(pairs):
+    """A const block as gofmt lays it out: the = signs aligned."""
+    width = max((len(n) for n, _ in pairs), default=0)
+    return ["const ("] + ["\t%s = %s" % (n.ljust(width), v) for n, v in pairs] + [")"]
+
+
+def render_go(grps, consts):
+    lines = ["// Code generated by p4src/gen_p4_constants.py from the hw and sw P4Info. DO NOT EDIT.", "",
+             "// Package p4const names the hupf P4 pipeline's entities and constants.", "package p4const"]
+    for title, _, entries in grps:
+        if not entries:
+            continue
+        lines += ["", "// %s" % title]
+        lines += _go_block([(go_name(const), '"%s"' % p4name) for const, p4name in entries])
+    lines += ["", "// constants of p4src/include/define.p4"]
+    lines += _go_block([(go_name(name), str(value)) for name, value in consts])
+    lines.append("")
+    return "\n".join(lines)
+
+
+RENDERERS = (("java", render_java), ("python", render_python), ("c", render_c), ("go", render_go))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--p4info", action="append", required=True, help="P4Info text file (repeatable)")
     ap.add_argument("--define", required=True, help="p4src/include/define.p4")
     ap.add_argument("--java", required=True, help="output HupfConstants.java")
     ap.add_argument("--python", required=True, help="output hupf_p4const.py")
+    ap.add_argument("--c", required=True, help="output hupf_p4const.h")
+    ap.add_argument("--go", required=True, help="output p4const.go")
     args = ap.parse_args(argv)
     try:
         infos = []
         for path in args.p4info:
             with open(path) as f:
-                infos.append(parse_textproto(f.read()))
+                infos.append(parse_p4info(f.read()))
         with open(args.define) as f:
             consts = read_consts(f.read())
         grps = groups(collect(infos))
-    except (OSError, ValueError, KeyError, IndexError) as e:
+    except (OSError, ValueError) as e:
         print("gen_p4_constants: %s" % e, file=sys.stderr)
         return 1
-    with open(args.java, "w") as f:
-        f.write(render_java(grps, consts))
-    with open(args.python, "w") as f:
-        f.write(render_python(grps, consts))
+    except ImportError as e:
+        print("gen_p4_constants: %s: run with the project's venv (make setup)" % e, file=sys.stderr)
+        return 1
+    for lang, render in RENDERERS:
+        with open(getattr(args, lang), "w") as f:
+            f.write(render(grps, consts))
     return 0
 
 

@@ -7,29 +7,13 @@
 #define HUPF_DP_H
 
 #include <stdint.h>
+/* Drop reasons (indices of HupfIngress.upf.drop_reasons) and packet_in reasons, generated from
+ * p4src/include/define.p4. */
+#include "hupf_p4const.h"
 
 enum dp_op { DP_INSERT = 1, DP_MODIFY = 2, DP_DELETE = 3 };
 
-/* Drop reasons: indices of HupfIngress.upf.drop_reasons (p4src/include/define.p4). */
-enum dp_drop {
-	DROP_NONE = 0,
-	DROP_UL_SESSION_MISS = 1,
-	DROP_DL_SESSION_MISS = 2,
-	DROP_TERM_MISS = 3,
-	DROP_ANTI_SPOOFING = 4,
-	DROP_MALFORMED_GTPU = 5,
-	DROP_METER_RED = 6,
-	DROP_RULE = 7,
-	DROP_PARSER_ERROR = 8,
-	DROP_ACL = 9,
-	DROP_ROUTING_MISS = 10,
-	DROP_GTPU_UNSUPPORTED = 12,
-	DROP_TTL_EXPIRED = 13,
-	DROP_REASONS_SIZE = 16,
-};
-
-/* packet_in reasons */
-enum { PKTIN_ACL_PUNT = 1, PKTIN_ACL_COPY = 2, PKTIN_DOWNLINK_BUFFER = 3 };
+enum { DROP_NONE = 0 }; /* not dropped: no drop reason has index 0 */
 
 enum dp_iface { IFACE_NONE = 0, IFACE_ACCESS = 1, IFACE_CORE = 2 };
 enum dp_sess_action { SESS_FWD = 1, SESS_DROP = 2, SESS_BUF = 3 };
@@ -100,7 +84,7 @@ void dp_commit(void);
 struct dp_verdict {
 	uint16_t out_port;   /* valid when fwd */
 	uint8_t fwd;         /* 1: transmit on out_port */
-	uint8_t drop_reason; /* enum dp_drop when dropped (0: dropped without a contract reason) */
+	uint8_t drop_reason; /* DROP_* when dropped (0: dropped without a contract reason) */
 	uint8_t to_cpu;      /* packet_in reason, 0 for none (punt: fwd=0; copy: fwd=1) */
 	void *cpu_copy;      /* ACL copy: an rte_mbuf copy of the packet as received */
 };

@@ -238,7 +238,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				finish_drop(p, slot, s, &v[i], DROP_UL_SESSION_MISS);
+				finish_drop(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -246,7 +246,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			finish_drop(p, slot, s, &v[i], DROP_DL_SESSION_MISS);
+			finish_drop(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -266,7 +266,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 			continue;
 		const struct ftable *ts = s->dir == DIR_UL ? &p->ul_term : &p->dl_term;
 		if (!ft_lookup(ts, tk[i], tb[i][0], tb[i][1], &s->term))
-			finish_drop(p, slot, s, &v[i], DROP_TERM_MISS);
+			finish_drop(p, slot, s, &v[i], DROP_TERMINATION_MISS);
 		else
 			prefetch_meter_map(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter);
 	}

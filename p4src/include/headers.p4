@@ -33,7 +33,7 @@ header state_read_t {
     bit<32> index;
     bit<32> hh_flow_id;
     bit<32> hh_ipg_ewma;
-    bit<32> hh_last_ts;
+    bit<48> hh_last_ts;
     bit<16> hh_tau;
     bit<8>  hh_reported;
     bit<8>  _pad0;

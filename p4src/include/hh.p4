@@ -1,6 +1,7 @@
 // hw only: HK-IPG heavy-hitter detection (thesis ch.4, Algorithm 1). One slot per
-// hash index holds flow id, EWMA of the inter-packet gap, last timestamp within the
-// timeslot, tau and whether the current HH episode was reported.
+// hash index holds flow id, EWMA of the inter-packet gap, the last packet's full 48-bit
+// timestamp, tau and whether the current HH episode was reported. Gaps are measured on
+// full timestamps, so a gap longer than the timeslot is not mistaken for a short one.
 // The Python model tools/hupf_tools/model/hkipg.py follows this arithmetic exactly.
 #ifndef HUPF_HH_P4
 #define HUPF_HH_P4
@@ -11,7 +12,7 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
                     inout standard_metadata_t std_meta) {
     register<bit<32>>(HH_SLOTS) flow_id;
     register<bit<32>>(HH_SLOTS) ipg_ewma;
-    register<bit<32>>(HH_SLOTS) last_ts;
+    register<bit<48>>(HH_SLOTS) last_ts;
     register<bit<16>>(HH_SLOTS) tau;
     register<bit<8>>(HH_SLOTS) reported;
 
@@ -25,7 +26,7 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
     bit<16> tau_inc;
     bit<32> cur_ewma;
 
-    // timeslot_us must be a power of two: the timestamp wraps by masking.
+    // timeslot_us must be a power of two: timeslot edges are found by masking.
     action set_hh_params(bit<16> tau_th, bit<32> ipg_init, bit<32> ipg_th,
                          bit<32> decay_k, bit<32> timeslot_us, bit<8> alpha_shift,
                          bit<8> key_mode) {
@@ -38,11 +39,12 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
         cfg_key_mode = key_mode;
     }
 
-    // Defaults from thesis §4.3.2 (tau_th 1850, IPG_init = IPG_th = 10 ms, k = 10) with a
-    // 16.384 ms timeslot and alpha = 1 - 2^-7.
+    // Defaults: what the app derives for 10 Mbit/s of 1000-byte packets (HhConfig): thesis
+    // §4.3.2's tau_th 1850, IPG_init = IPG_th = 800 us (one packet at the threshold),
+    // k = IPG_th / 1000 (at least 1), a 16.384 ms timeslot (>= 4 x IPG_th), alpha = 1 - 2^-7.
     table hh_config {
         actions = { set_hh_params; }
-        default_action = set_hh_params(1850, 10000, 10000, 10, 16384, 7, HH_KEY_UE_ADDR);
+        default_action = set_hh_params(1850, 800, 800, 1, 16384, 7, HH_KEY_UE_ADDR);
     }
 
     action set_tau(bit<16> tau) {
@@ -78,10 +80,12 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
         }
         bit<32> idx;
         hash(idx, HashAlgorithm.identity, 32w0, { key }, (bit<32>)HH_SLOTS);
-        bit<32> ts = (bit<32>)std_meta.ingress_global_timestamp & (cfg_timeslot_us - 1);
+        bit<48> ts = std_meta.ingress_global_timestamp;
+        // ts >> log2(timeslot) numbers the timeslot; masking keeps the same bits.
+        bit<48> slot_mask = ~((bit<48>)cfg_timeslot_us - 1);
 
         bit<32> f;
-        bit<32> l;
+        bit<48> l;
         bit<16> t;
         bit<8> r;
         flow_id.read(f, idx);
@@ -103,19 +107,20 @@ control HeavyHitter(inout headers_t hdr, inout local_metadata_t meta,
             // Case 3: collision ages the resident flow.
             cur_ewma = cur_ewma + cfg_decay_k;
         } else {
-            // Case 2. A timestamp below the last one means the timeslot wrapped.
-            bool wrapped = ts < l;
-            bit<32> ipg = ts - l;
-            if (wrapped) {
-                ipg = ts + cfg_timeslot_us - l;
+            // Case 2. The gap saturates at 2^32 - 1 us; a new timeslot number ends a timeslot.
+            bool new_timeslot = (ts & slot_mask) != (l & slot_mask);
+            bit<48> gap = ts - l;
+            bit<32> ipg = 0xFFFFFFFF;
+            if (gap <= 0xFFFFFFFF) {
+                ipg = (bit<32>)gap;
             }
             cur_ewma = cur_ewma - (cur_ewma >> cfg_alpha_shift) + (ipg >> cfg_alpha_shift);
             l = ts;
-            if (wrapped) {
+            if (new_timeslot) {
                 tau_table.apply();
                 if (tau_inc == 0) {
-                    // The flow is slower than every tau range: its HH episode is over.
-                    t = 0;
+                    // The flow is slower than every tau range: its HH episode is over. tau
+                    // stays: Algorithm 1 resets it only when it reaches tau_th.
                     r = 0;
                 } else {
                     t = t |+| tau_inc;

@@ -1,8 +1,11 @@
 """Heavy-tailed traces, their ground truth, the counting baselines and the benchmark plumbing."""
+import dataclasses
+
 import numpy as np
 import pytest
 
 from hupf_tools import hhbaselines, hheval, hhtraces
+from hupf_tools.model import hkipg
 
 TINY = hhtraces.HHTraceSpec(flows=400, duration_s=1.5, elephants=8, elephant_mbps=(2.0, 30.0))
 
@@ -68,17 +71,28 @@ def test_score():
     assert hheval.score(set(), set())["f1"] == 1.0
 
 
-def test_timeslot_spans_four_threshold_gaps():
-    assert hheval.timeslot_for(400) == 16384
-    assert hheval.timeslot_for(8000) == 32768
+def test_hkipg_is_configured_as_the_app_configures_the_switch():
     params, table = hheval.hkipg_config(1e6, 1000, 256)
     assert (params.ipg_init, params.ipg_th, params.timeslot_us) == (8000, 8000, 32768)
+    assert params.key_mode == hkipg.KEY_5TUPLE
     assert table.lookup(8000) > 0 and table.lookup(8001) == 0
+    assert hheval.hkipg_config(20e6, 1000, 256)[0].timeslot_us == 16384
+    with pytest.raises(ValueError, match="shorter than 4 x IPG_th"):
+        hheval.hkipg_config(1e6, 1000, 256, timeslot_us=16384)
+
+
+def test_persistent_trace_has_only_long_lived_heavy_hitters():
+    spec = dataclasses.replace(hhtraces.PERSISTENT, flows=2000, duration_s=4.0, elephants=10,
+                                        elephant_s=(2.0, 4.0), elephant_start_s=(0.0, 1.0))
+    tr = hhtraces.generate(4, spec)
+    heavy = tr.heavy_hitters(1e6, hheval.TW_US)
+    assert len(heavy) > 0 and set(heavy.tolist()) <= set(range(spec.flows, spec.flows + spec.elephants))
+    assert tr.lifetimes_us()[heavy].min() >= 1_000_000
 
 
 def test_benchmark_rows_cover_every_algorithm_memory_and_threshold(tmp_path):
     meta, rows = hheval.run(2, TINY, jobs=1, tau_entries=256)
-    assert len(rows) == len(hheval.ALGORITHMS) * len(hheval.SLOTS) * len(hheval.THRESHOLDS_MBPS)
+    assert len(rows) == len(hheval.ALGORITHMS) * (len(hheval.SLOTS) + 1) * len(hheval.THRESHOLDS_MBPS)
     for r in rows:
         assert r["tp"] + r["fn"] == r["heavy_hitters"]
         assert r["fn_short"] + r["fn_near"] <= r["fn"]
@@ -86,4 +100,8 @@ def test_benchmark_rows_cover_every_algorithm_memory_and_threshold(tmp_path):
     assert any(r["heavy_hitters"] for r in rows)
     hheval.plot(rows, tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
-    assert "| 20 |" in hheval.markdown(meta, rows)
+    md = hheval.markdown(meta, rows)
+    assert "| 20 |" in md and "At the thesis's memory, 144 KB" in md
+    thesis = [r for r in rows if r["slots"] == meta["thesis_slots"][r["algo"]]]
+    assert len(thesis) == len(hheval.ALGORITHMS) * len(hheval.THRESHOLDS_MBPS)
+    assert all(abs(r["kb"] - 144) < 0.1 for r in thesis)

@@ -11,8 +11,9 @@ from hupf_tools.model.features import FlowState
 from hupf_tools.model.hkipg import Slot
 from packets import mac2int
 
-# state_read_t (p4src/include/headers.p4): index, HK-IPG slot, classifier slot.
-STATE_FORMAT = "!I3IHBx9IB3x"
+# state_read_t (p4src/include/headers.p4): index, HK-IPG slot (last_ts bit<48> as 16 + 32 bits),
+# classifier slot.
+STATE_FORMAT = "!I2IHIHBx9IB3x"
 
 BACKEND_MACS = {U.PORT_BACKEND1: "00:00:00:00:bb:01", U.PORT_BACKEND2: "00:00:00:00:bb:02"}
 
@@ -78,7 +79,7 @@ def read_state(c, index, others=None, timeout=2.0):
     """(HK-IPG Slot, classifier FlowState) at register index, via a state-read packet-out;
     other packet-ins met on the way are appended to `others`."""
     request = Ether(src=U.SWITCH_MAC, dst=U.SWITCH_MAC, type=C.ETHERTYPE_HUPF_STATE) / Raw(
-        struct.pack(STATE_FORMAT, index, *([0] * 15)))
+        struct.pack(STATE_FORMAT, index, *([0] * 16)))
     c.packet_out(request, **{C.PKT_META_EGRESS_PORT: C.STATE_READ_PORT})
     while True:
         got = c.packet_in(timeout)
@@ -90,4 +91,5 @@ def read_state(c, index, others=None, timeout=2.0):
             others.append(got)
     fields = struct.unpack(STATE_FORMAT, payload[14:14 + struct.calcsize(STATE_FORMAT)])
     assert fields[0] == index
-    return Slot(*fields[1:6]), FlowState(*fields[6:16])
+    flow_id, ipg_ewma, ts_hi, ts_lo, tau, reported = fields[1:7]
+    return Slot(flow_id, ipg_ewma, ts_hi << 32 | ts_lo, tau, reported), FlowState(*fields[7:17])

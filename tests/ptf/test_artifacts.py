@@ -1,4 +1,6 @@
-"""The committed P4 artifacts and generated constants are what `make -C p4src` produces."""
+"""The committed P4 artifacts and generated constants are what `make -C p4src` produces: byte for byte
+with the p4c recorded in p4c-out/p4c-version.txt, what matters with another (p4src/check_artifacts.py;
+the failure message names both compilers)."""
 import os
 import shutil
 import subprocess

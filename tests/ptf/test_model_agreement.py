@@ -48,7 +48,6 @@ def test_hkipg_registers_and_reports_match_the_model(hw):
         assert hw.bed.recv(U.PORT_BACKEND1, 2.0) is not None
         key = ip2int(ue)
         after = H.read_state(c, model.index(key), pins)[0]
-        assert after.last_ts < params.timeslot_us
         report = model.packet(key, after.last_ts)
         assert model.slots[model.index(key)] == after, "diverged at UE %s" % ue
         if report:

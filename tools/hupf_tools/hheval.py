@@ -1,10 +1,12 @@
 """HK-IPG accuracy benchmark: precision, recall and F1 against memory and threshold, next to a
 packet-count HeavyKeeper and a fixed-window Count-Min, on a heavy-tailed trace with known
-heavy hitters (hhtraces). HK-IPG is the P4 reference model (model/hkipg.py).
+heavy hitters (hhtraces: the short-flow trace, or --trace persistent, CAIDA-like). HK-IPG is the
+P4 reference model (model/hkipg.py) configured as the app configures the switch (configure).
 
   PYTHONPATH=tools .venv/bin/python -m hupf_tools.hheval --seed 1 --out reports/hkipg --plot docs/hkipg_accuracy.png
 """
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import pathlib
@@ -19,34 +21,26 @@ THRESHOLDS_MBPS = (1, 2, 5, 10, 20)
 SLOTS = (2048, 4096, 8192, 16384)
 TW_US = 1_000_000
 # Register widths of one HK-IPG slot in p4src/include/hh.p4: flow_id, ipg_ewma, last_ts, tau, reported.
-HKIPG_BITS = 32 + 32 + 32 + 16 + 8
+HKIPG_BITS = 32 + 32 + 48 + 16 + 8
 THESIS_BITS = 72  # thesis §4.5.1.1: 32-bit flow id, 16-bit IPG, 16-bit timestamp, 8-bit tau
 THESIS = {"precision": 0.92, "recall": 0.95, "kb": 144, "mbps": 1}
 ALGORITHMS = ("HK-IPG", "HK-Count", "CM-window")
 BITS = {"HK-IPG": HKIPG_BITS, "HK-Count": hhbaselines.HeavyKeeperCount.bits_per_slot,
         "CM-window": hhbaselines.WindowCountMin.bits_per_slot}
+TRACES = {"short": hhtraces.HHTraceSpec(), "persistent": hhtraces.PERSISTENT}
 _TRACE = None  # the benchmark trace, inherited by forked workers
 
 
-def timeslot_for(ipg_us):
-    """The P4 masks timestamps to the timeslot, so a gap longer than it aliases to a short
-    one: take the smallest power of two >= 4 gaps at the threshold, and >= 16.384 ms."""
-    slot = 16384
-    while slot < 4 * ipg_us:
-        slot *= 2
-    return slot
+def slots_in(kb, algo):
+    """How many slots of `algo` fit in kb kilobytes."""
+    return kb * 1024 * 8 // BITS[algo]
 
 
 def hkipg_config(hh_bps, pkt_bytes, tau_entries, timeslot_us=None, alpha_shift=7):
-    """Thesis §4.3 settings for one threshold: IPG_init = IPG_th = packet time at hh_bps,
-    tau_th 1850, k 10, alpha = 1 - 2^-7, tau table from eq. 4.9; timeslot by timeslot_for."""
-    ipg_init = int(pkt_bytes * 8 * 1_000_000 // hh_bps)
-    params = hkipg.HHParams(tau_th=1850, ipg_init=ipg_init, ipg_th=ipg_init, decay_k=10,
-                            timeslot_us=timeslot_us or timeslot_for(ipg_init), alpha_shift=alpha_shift,
-                            key_mode=hkipg.KEY_5TUPLE)
-    entries = hkipg.tau_table_entries(params.tau_th, params.timeslot_us, TW_US, int(hh_bps), ipg_init,
-                                      pkt_bytes, tau_entries)
-    return params, hkipg.TauTable(entries)
+    """The app's configuration for one threshold (hkipg.configure: IPG_init = IPG_th = packet time
+    at hh_bps, timeslot >= 4 x IPG_th), the thesis's tau_th 1850 and k 10, 5-tuple keys."""
+    return hkipg.configure(int(hh_bps), pkt_bytes, timeslot_us, alpha_shift=alpha_shift,
+                           key_mode=hkipg.KEY_5TUPLE, tw_us=TW_US, tau_entries=tau_entries)
 
 
 def _task(job):
@@ -76,8 +70,9 @@ def run(seed, spec, jobs, tau_entries, timeslot_us=None, alpha_shift=7):
     global _TRACE
     _TRACE = hhtraces.generate(seed, spec)
     cfg = (tau_entries, timeslot_us, alpha_shift)
-    tasks = [("HK-IPG", s, t, cfg) for s in SLOTS for t in THRESHOLDS_MBPS]
-    tasks += [(a, s, None, cfg) for a in ALGORITHMS[1:] for s in SLOTS]
+    thesis_slots = {a: slots_in(THESIS["kb"], a) for a in ALGORITHMS}
+    tasks = [("HK-IPG", s, t, cfg) for s in SLOTS + (thesis_slots["HK-IPG"],) for t in THRESHOLDS_MBPS]
+    tasks += [(a, s, None, cfg) for a in ALGORITHMS[1:] for s in SLOTS + (thesis_slots[a],)]
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(jobs) as pool:
         done = pool.map(_task, tasks, chunksize=1)
@@ -103,7 +98,8 @@ def run(seed, spec, jobs, tau_entries, timeslot_us=None, alpha_shift=7):
     meta = {"seed": seed, "packets": len(_TRACE), "flows": spec.flows, "duration_s": spec.duration_s,
             "window_us": TW_US, "pkt_bytes": spec.pkt_bytes, "tau_entries": tau_entries, "cpu_s": cpu,
             "alpha_shift": alpha_shift,
-            "timeslot_us": {t: hkipg_config(t * 1e6, spec.pkt_bytes, *cfg)[0].timeslot_us for t in THRESHOLDS_MBPS}}
+            "timeslot_us": {t: hkipg_config(t * 1e6, spec.pkt_bytes, *cfg)[0].timeslot_us for t in THRESHOLDS_MBPS},
+            "thesis_slots": thesis_slots}
     return meta, sorted(rows, key=lambda r: (r["mbps"], r["slots"], ALGORITHMS.index(r["algo"])))
 
 
@@ -119,6 +115,14 @@ def markdown(meta, rows):
             lines.append("| %d | %d | %d (%.0f / %.0f / %.0f) | %s | %d / %d / %d |" % (
                 t, ipg["heavy_hitters"], s, *(s * BITS[a] / 8 / 1024 for a in ALGORITHMS), " | ".join(cells),
                 ipg["fn_short"], ipg["fn_near"], ipg["fn"] - ipg["fn_short"] - ipg["fn_near"]))
+    lines += ["", "At the thesis's memory, %d KB (slots: %s):" % (
+        THESIS["kb"], ", ".join("%s %d" % (a, meta["thesis_slots"][a]) for a in ALGORITHMS)), "",
+        "| Mbit/s | true HH | HK-IPG P / R / F1 | HK-Count P / R / F1 | CM-window P / R / F1 |",
+        "|---|---|---|---|---|"]
+    for t in THRESHOLDS_MBPS:
+        at = [by[a, meta["thesis_slots"][a], t] for a in ALGORITHMS]
+        lines.append("| %d | %d | %s |" % (t, at[0]["heavy_hitters"], " | ".join(
+            "%.3f / %.3f / %.3f" % (r["precision"], r["recall"], r["f1"]) for r in at)))
     lines.append("")
     lines.append("Trace: seed %(seed)d, %(packets)d packets, %(flows)d flows over %(duration_s)g s, "
                  "%(pkt_bytes)d-byte packets, window %(window_us)d us; tau table %(tau_entries)d entries; "
@@ -162,7 +166,9 @@ def plot(rows, path):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m hupf_tools.hheval", description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--flows", type=int, default=hhtraces.HHTraceSpec.flows)
+    ap.add_argument("--trace", choices=sorted(TRACES), default="short",
+                    help="short: heavy flows from 0.2 s (default); persistent: CAIDA-like, heavy flows last seconds")
+    ap.add_argument("--flows", type=int, help="background flows (default: the trace's)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--tau-entries", type=int, default=256, help="tau_table size (hw P4Info: HH_TAU_TABLE_SIZE)")
     ap.add_argument("--timeslot-us", type=int, help="HK-IPG timeslot for every threshold (default: per threshold)")
@@ -170,7 +176,7 @@ def main(argv=None):
     ap.add_argument("--out", default="reports/hkipg", help="directory for results.json and results.md")
     ap.add_argument("--plot", help="PNG of precision/recall/F1 vs memory per threshold")
     a = ap.parse_args(argv)
-    spec = hhtraces.HHTraceSpec(flows=a.flows)
+    spec = TRACES[a.trace] if a.flows is None else dataclasses.replace(TRACES[a.trace], flows=a.flows)
     meta, rows = run(a.seed, spec, a.jobs, a.tau_entries, a.timeslot_us, a.alpha_shift)
     out = pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

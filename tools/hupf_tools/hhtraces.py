@@ -4,7 +4,10 @@ Background flows have Pareto sizes (packets) and log-normal rates, drawn indepen
 last size / rate: many mice, including short fast bursts (a low IPG without volume, thesis
 §4.4.3). On top, `elephants` flows with log-uniform rates spanning the thresholds and uniform
 durations, so every threshold has heavy hitters, short-lived ones included. Start times are
-uniform, flows are cut at the end of the trace; packets of a flow form a Poisson process. All
+uniform (elephants': over `elephant_start_s` when given), flows are cut at the end of the trace;
+packets of a flow form a Poisson process. `PERSISTENT` is the CAIDA-like variant whose heavy
+flows persist (thesis §4.5: CAIDA16's heavy hitters are mostly long-lived, Fig. 30): mice stay
+below the lowest threshold's rate and elephants start early and last seconds. All
 packets are `pkt_bytes` long, the packet size the thesis' HH definition assumes (§4.3.2),
 so a rate threshold in Mbit/s is a packet-count threshold per window.
 Ground truth (thesis §4.5.2.1): a flow is a heavy hitter at threshold T if some sliding
@@ -28,7 +31,15 @@ class HHTraceSpec:
     elephants: int = 150
     elephant_mbps: tuple = (0.5, 60.0)
     elephant_s: tuple = (0.2, 4.0)
+    elephant_start_s: tuple = None   # None: uniform over the trace, like the mice
     pkt_bytes: int = 1000
+
+
+# Heavy flows persist: mice stay at or below 0.5 Mbit/s (half the lowest benchmark threshold), so
+# every heavy hitter is one of 120 elephants (log-uniform 0.5-60 Mbit/s) that start in the first 2 s
+# of an 8 s trace and last 3-8 s (cut at the end).
+PERSISTENT = HHTraceSpec(duration_s=8.0, rate_max_mbps=0.5, elephants=120, elephant_s=(3.0, 8.0),
+                         elephant_start_s=(0.0, 2.0))
 
 
 class HHTrace:
@@ -82,6 +93,8 @@ def generate(seed, spec=HHTraceSpec()):
     sizes = np.minimum(np.floor(spec.size_min * (1 + rng.pareto(spec.size_alpha, mice))), spec.size_max)
     length = np.concatenate([sizes / rate_pps[:mice] * 1e6, rng.uniform(*spec.elephant_s, spec.elephants) * 1e6])
     start = rng.uniform(0, dur_us, n)
+    if spec.elephant_start_s is not None:
+        start[mice:] = rng.uniform(*(np.array(spec.elephant_start_s) * 1e6), spec.elephants)
     length = np.minimum(length, dur_us - start)
     sizes = np.maximum(1, np.round(length * rate_pps / 1e6)).astype(np.int64)
     flow = np.repeat(np.arange(n), sizes)

@@ -460,11 +460,11 @@ static void test_drop_reasons(void **st)
 	(void)st;
 	uint8_t b[256];
 	uint32_t n = ul_frame(b, 0x9999, UE, 0);
-	expect_drop(b, n, 1, DROP_UL_SESSION_MISS);
+	expect_drop(b, n, 1, DROP_UPLINK_SESSION_MISS);
 	n = dl_frame(b, UE + 1);
-	expect_drop(b, n, 2, DROP_DL_SESSION_MISS);
+	expect_drop(b, n, 2, DROP_DOWNLINK_SESSION_MISS);
 	assert_int_equal(dp_dl_session(DP_INSERT, UE + 1, SESS_FWD, 7, 0), 0);
-	expect_drop(b, n, 2, DROP_TERM_MISS);
+	expect_drop(b, n, 2, DROP_TERMINATION_MISS);
 	assert_int_equal(dp_dl_session(DP_MODIFY, UE + 1, SESS_DROP, 0, 0), 0);
 	expect_drop(b, n, 2, DROP_RULE);
 	n = ul_frame(b, 0x1234, UE, 0);
@@ -627,7 +627,7 @@ static void test_classifier_tries(void **st)
 	expect_drop(b, n, 1, DROP_RULE);
 	a[0].port_lo = 60; a[0].port_hi = 50;  /* empty range: app 45, which has no termination */
 	assert_int_equal(dp_apps_replace(a, 2), 0);
-	expect_drop(b, n, 1, DROP_TERM_MISS);
+	expect_drop(b, n, 1, DROP_TERMINATION_MISS);
 	a[1].slice_id = 2;  /* another slice: no app, the default termination forwards */
 	assert_int_equal(dp_apps_replace(a, 2), 0);
 	assert_true(run_bytes(b, n, 1).fwd);

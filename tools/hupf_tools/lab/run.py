@@ -152,12 +152,11 @@ def runner_config(hybrid, net, workdir, sc, ports):
                          "backend": [[GNB + "/32", 1, net["switch_backend_mac"]],
                                      [APP_NET, 1, net["switch_backend_mac"]]]}
         cfg["steering"] = {"backend_port": 3, "backend_mac": net["backend_mac"]}
-        # HK-IPG with the reference model's defaults (the P4's); the runner derives the tau table (Eq. 4.9)
-        # for the offload threshold, a one-second window and the heavy UEs' packet size.
-        cfg["hh"] = {"tau_th": params.tau_th, "ipg_init": params.ipg_init, "ipg_th": params.ipg_th,
-                     "decay_k": params.decay_k, "timeslot_us": params.timeslot_us,
-                     "alpha_shift": params.alpha_shift, "key_mode": hkipg.KEY_UE_ADDR, "tw_us": 1_000_000,
-                     "packet_bytes": scenario.HEAVY_SIZE}
+        # HK-IPG with the thesis's tau_th, k and alpha; the runner (HhConfig) derives IPG_init = IPG_th,
+        # the timeslot and the tau table (Eq. 4.9) from the offload threshold, a one-second window and the
+        # heavy UEs' packet size.
+        cfg["hh"] = {"tau_th": params.tau_th, "decay_k": params.decay_k, "alpha_shift": params.alpha_shift,
+                     "key_mode": hkipg.KEY_UE_ADDR, "tw_us": 1_000_000, "packet_bytes": scenario.HEAVY_SIZE}
     else:
         cfg["routes"] = {"backend": [[GNB + "/32", 1, net["gnb_mac"]], [APP_NET, 2, net["dn_mac"]]]}
     return cfg

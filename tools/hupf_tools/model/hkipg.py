@@ -1,12 +1,16 @@
 """Reference model of HK-IPG (thesis ch.4, Algorithm 1) as p4src/include/hh.p4 computes it.
 
 All arithmetic is the P4's: unsigned 32-bit registers, 16-bit tau with saturating add,
-EWMA with alpha = 1 - 2^-s in shifts, timestamps in microseconds masked to the
-timeslot (a power of two). `step` is the per-packet transition of one slot.
+EWMA with alpha = 1 - 2^-s in shifts, gaps measured on full 48-bit timestamps in
+microseconds (saturated to 32 bits), a timeslot T (a power of two) ending when
+ts >> log2(T) changes between two packets of the flow. `step` is the per-packet
+transition of one slot. `configure` derives the parameters from the heavy-hitter
+threshold as the app does (org.hupf.pipeconf.dataplane.HhConfig).
 """
 from dataclasses import dataclass, replace
 import zlib
 
+MASK48 = (1 << 48) - 1
 MASK32 = 0xFFFFFFFF
 MASK16 = 0xFFFF
 
@@ -16,10 +20,12 @@ KEY_5TUPLE = 1
 
 @dataclass(frozen=True)
 class HHParams:
+    """The hh_config action's parameters; the defaults are the P4's default action (configure's
+    for 10 Mbit/s of 1000-byte packets)."""
     tau_th: int = 1850
-    ipg_init: int = 10000
-    ipg_th: int = 10000
-    decay_k: int = 10
+    ipg_init: int = 800
+    ipg_th: int = 800
+    decay_k: int = 1
     timeslot_us: int = 16384
     alpha_shift: int = 7
     key_mode: int = KEY_UE_ADDR
@@ -98,6 +104,54 @@ def tau_table_entries(tau_th, timeslot_us, tw_us, hh_bps, ipg_max, pkt_bytes=100
     return [tuple(r) for r in ranges]
 
 
+MIN_TIMESLOT_US = 16384
+
+
+def ipg_threshold(hh_bps, pkt_bytes):
+    """IPG_init = IPG_th (thesis §4.4.2.1): the gap between pkt_bytes packets at hh_bps, in us."""
+    return pkt_bytes * 8 * 1_000_000 // hh_bps
+
+
+def _pow2_at_least(n):
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def default_timeslot(ipg_th):
+    """The smallest power of two >= 4 x IPG_th and >= 16.384 ms: a flow at the threshold then
+    sends >= 4 packets per timeslot, and tau per timeslot at the threshold (tau_th * T / TW,
+    eq. 4.9) is >= 30 at tau_th 1850 and TW 1 s, so its rounding down costs <= 3 %."""
+    return _pow2_at_least(max(4 * ipg_th, MIN_TIMESLOT_US))
+
+
+def default_decay(ipg_th):
+    """k = IPG_th / 1000, at least 1: the thesis's example ratio (k = 10 at IPG_th = 10 ms, §4.4.2.2),
+    so that a collision ages a resident flow by the same share of the threshold gap at any threshold."""
+    return max(1, ipg_th // 1000)
+
+
+def configure(hh_bps, pkt_bytes=1000, timeslot_us=None, tau_th=1850, decay_k=None, alpha_shift=7,
+              key_mode=KEY_UE_ADDR, tw_us=1_000_000, tau_entries=256):
+    """(HHParams, TauTable) for a heavy-hitter threshold, as HhConfig builds them: IPG_init = IPG_th
+    from the threshold, timeslot >= 4 x IPG_th (default: default_timeslot), k (default: default_decay),
+    tau table from eq. 4.9."""
+    if hh_bps <= 0 or pkt_bytes <= 0 or tw_us <= 0:
+        raise ValueError("time window, HH threshold and packet size must be > 0")
+    ipg = ipg_threshold(hh_bps, pkt_bytes)
+    if not 1 <= ipg <= MASK32:
+        raise ValueError("IPG_th of a %d-byte packet at %d bit/s is %d us, outside 1..2^32-1"
+                         % (pkt_bytes, hh_bps, ipg))
+    if timeslot_us is None:
+        timeslot_us = default_timeslot(ipg)
+    elif timeslot_us < 4 * ipg:
+        raise ValueError("timeslot_us %d is shorter than 4 x IPG_th = %d us (IPG_th %d us: one %d-byte packet "
+                         "at %d bit/s); use %d or more" % (timeslot_us, 4 * ipg, ipg, pkt_bytes, hh_bps,
+                                                           _pow2_at_least(4 * ipg)))
+    params = HHParams(tau_th=tau_th, ipg_init=ipg, ipg_th=ipg,
+                      decay_k=default_decay(ipg) if decay_k is None else decay_k, timeslot_us=timeslot_us,
+                      alpha_shift=alpha_shift, key_mode=key_mode)
+    return params, TauTable(tau_table_entries(tau_th, timeslot_us, tw_us, hh_bps, ipg, pkt_bytes, tau_entries))
+
+
 def flow_key(params, ue_addr, app_addr=0, ue_port=0, app_port=0, proto=0):
     """The slot key: the UE address, or CRC-32 over the 13-byte 5-tuple (bmv2 crc32)."""
     if params.key_mode == KEY_UE_ADDR:
@@ -109,20 +163,23 @@ def flow_key(params, ue_addr, app_addr=0, ue_port=0, app_port=0, proto=0):
 
 def step(slot, key, now_us, params, tau_table):
     """One packet of flow `key` at time now_us on `slot`: returns (new slot, Report or None)."""
-    ts = now_us & (params.timeslot_us - 1)
+    ts = now_us & MASK48
     s = params.alpha_shift
     if slot.flow_id == 0 or (slot.flow_id != key and slot.ipg_ewma > params.ipg_th):
         return Slot(key, params.ipg_init, ts, 0, 0), None
     if slot.flow_id != key:
         return replace(slot, ipg_ewma=(slot.ipg_ewma + params.decay_k) & MASK32), None
-    wrapped = ts < slot.last_ts
-    ipg = (ts + params.timeslot_us - slot.last_ts if wrapped else ts - slot.last_ts) & MASK32
+    # ts >> log2(T) is the timeslot's number: the P4 compares ts & ~(T - 1), the same bits.
+    new_timeslot = (ts & ~(params.timeslot_us - 1)) != (slot.last_ts & ~(params.timeslot_us - 1))
+    ipg = min((ts - slot.last_ts) & MASK48, MASK32)
     ewma = (slot.ipg_ewma - (slot.ipg_ewma >> s) + (ipg >> s)) & MASK32
     tau, reported, report = slot.tau, slot.reported, None
-    if wrapped:
+    if new_timeslot:
         inc = tau_table.lookup(ewma)
         if inc == 0:
-            tau, reported = 0, 0
+            # Slower than every tau range: the HH episode is over; tau stays (thesis Alg. 1 resets
+            # it only when it reaches tau_th), so noise around the threshold does not undo it.
+            reported = 0
         else:
             tau = min(tau + inc, MASK16)
             if tau >= params.tau_th:

@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 type matchKind = p4cfg.MatchField_MatchType
@@ -41,55 +43,55 @@ type tableSpec struct {
 	actions []string // every action the table must offer (entry and default actions)
 }
 
-// Names of the sw profile, as the contract fixes them.
+// Names of the sw profile, as the contract fixes them (generated from the P4Info: p4const).
 const (
-	tInterfaces = "HupfIngress.upf.interfaces"
-	tULSess     = "HupfIngress.upf.uplink_sessions"
-	tDLSess     = "HupfIngress.upf.downlink_sessions"
-	tApps       = "HupfIngress.upf.applications"
-	tULTerm     = "HupfIngress.upf.uplink_terminations"
-	tDLTerm     = "HupfIngress.upf.downlink_terminations"
-	tIGPeers    = "HupfIngress.upf.ig_tunnel_peers"
-	tEGPeers    = "HupfEgress.upf.eg_tunnel_peers"
-	tEncap      = "HupfEgress.upf.gtpu_encap"
-	tRoutes     = "HupfIngress.routing.routes_v4"
-	tACL        = "HupfIngress.acl.acl"
-	tQueues     = "HupfIngress.qos.queues"
+	tInterfaces = p4const.HupfIngressUpfInterfaces
+	tULSess     = p4const.HupfIngressUpfUplinkSessions
+	tDLSess     = p4const.HupfIngressUpfDownlinkSessions
+	tApps       = p4const.HupfIngressUpfApplications
+	tULTerm     = p4const.HupfIngressUpfUplinkTerminations
+	tDLTerm     = p4const.HupfIngressUpfDownlinkTerminations
+	tIGPeers    = p4const.HupfIngressUpfIgTunnelPeers
+	tEGPeers    = p4const.HupfEgressUpfEgTunnelPeers
+	tEncap      = p4const.HupfEgressUpfGtpuEncap
+	tRoutes     = p4const.HupfIngressRoutingRoutesV4
+	tACL        = p4const.HupfIngressAclAcl
+	tQueues     = p4const.HupfIngressQosQueues
 
-	aIfaceAccess  = "HupfIngress.upf.iface_access"
-	aIfaceCore    = "HupfIngress.upf.iface_core"
-	aIfaceMiss    = "HupfIngress.upf.iface_miss"
-	aULSess       = "HupfIngress.upf.set_uplink_session"
-	aULSessDrop   = "HupfIngress.upf.set_uplink_session_drop"
-	aULSessMiss   = "HupfIngress.upf.set_uplink_session_miss"
-	aDLSess       = "HupfIngress.upf.set_downlink_session"
-	aDLSessBuf    = "HupfIngress.upf.set_downlink_session_buf"
-	aDLSessDrop   = "HupfIngress.upf.set_downlink_session_drop"
-	aDLSessMiss   = "HupfIngress.upf.set_downlink_session_miss"
-	aSetAppID     = "HupfIngress.upf.set_app_id"
-	aULTermFwd    = "HupfIngress.upf.uplink_term_fwd"
-	aULTermDrop   = "HupfIngress.upf.uplink_term_drop"
-	aDLTermFwd    = "HupfIngress.upf.downlink_term_fwd"
-	aDLTermDrop   = "HupfIngress.upf.downlink_term_drop"
-	aTermMiss     = "HupfIngress.upf.upf_term_miss"
-	aSetRouteDst  = "HupfIngress.upf.set_routing_ipv4_dst"
-	aIGNop        = "HupfIngress.upf.nop"
-	aLoadTunnel   = "HupfEgress.upf.load_tunnel_params"
-	aEGNop        = "HupfEgress.upf.nop"
-	aGtpuOnly     = "HupfEgress.upf.gtpu_only"
-	aGtpuWithPsc  = "HupfEgress.upf.gtpu_with_psc"
-	aRoute        = "HupfIngress.routing.route"
-	aRouteDrop    = "HupfIngress.routing.drop"
-	aPunt         = "HupfIngress.acl.punt_to_cpu"
-	aCopy         = "HupfIngress.acl.copy_to_cpu"
-	aACLDrop      = "HupfIngress.acl.drop"
-	aACLNop       = "HupfIngress.acl.nop_acl"
-	aSetQueue     = "HupfIngress.qos.set_queue"
-	cPreQos       = "HupfIngress.upf.pre_qos_counter"
-	cPostQos      = "HupfEgress.upf.post_qos_counter"
-	cDropReasons  = "HupfIngress.upf.drop_reasons"
-	mSessionMeter = "HupfIngress.upf.session_meter"
-	mAppMeter     = "HupfIngress.upf.app_meter"
+	aIfaceAccess  = p4const.HupfIngressUpfIfaceAccess
+	aIfaceCore    = p4const.HupfIngressUpfIfaceCore
+	aIfaceMiss    = p4const.HupfIngressUpfIfaceMiss
+	aULSess       = p4const.HupfIngressUpfSetUplinkSession
+	aULSessDrop   = p4const.HupfIngressUpfSetUplinkSessionDrop
+	aULSessMiss   = p4const.HupfIngressUpfSetUplinkSessionMiss
+	aDLSess       = p4const.HupfIngressUpfSetDownlinkSession
+	aDLSessBuf    = p4const.HupfIngressUpfSetDownlinkSessionBuf
+	aDLSessDrop   = p4const.HupfIngressUpfSetDownlinkSessionDrop
+	aDLSessMiss   = p4const.HupfIngressUpfSetDownlinkSessionMiss
+	aSetAppID     = p4const.HupfIngressUpfSetAppId
+	aULTermFwd    = p4const.HupfIngressUpfUplinkTermFwd
+	aULTermDrop   = p4const.HupfIngressUpfUplinkTermDrop
+	aDLTermFwd    = p4const.HupfIngressUpfDownlinkTermFwd
+	aDLTermDrop   = p4const.HupfIngressUpfDownlinkTermDrop
+	aTermMiss     = p4const.HupfIngressUpfUpfTermMiss
+	aSetRouteDst  = p4const.HupfIngressUpfSetRoutingIpv4Dst
+	aIGNop        = p4const.HupfIngressUpfNop
+	aLoadTunnel   = p4const.HupfEgressUpfLoadTunnelParams
+	aEGNop        = p4const.HupfEgressUpfNop
+	aGtpuOnly     = p4const.HupfEgressUpfGtpuOnly
+	aGtpuWithPsc  = p4const.HupfEgressUpfGtpuWithPsc
+	aRoute        = p4const.HupfIngressRoutingRoute
+	aRouteDrop    = p4const.HupfIngressRoutingDrop
+	aPunt         = p4const.HupfIngressAclPuntToCpu
+	aCopy         = p4const.HupfIngressAclCopyToCpu
+	aACLDrop      = p4const.HupfIngressAclDrop
+	aACLNop       = p4const.HupfIngressAclNopAcl
+	aSetQueue     = p4const.HupfIngressQosSetQueue
+	cPreQos       = p4const.HupfIngressUpfPreQosCounter
+	cPostQos      = p4const.HupfEgressUpfPostQosCounter
+	cDropReasons  = p4const.HupfIngressUpfDropReasons
+	mSessionMeter = p4const.HupfIngressUpfSessionMeter
+	mAppMeter     = p4const.HupfIngressUpfAppMeter
 	pktIn         = "packet_in"
 	pktOut        = "packet_out"
 )

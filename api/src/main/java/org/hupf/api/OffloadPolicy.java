@@ -54,7 +54,7 @@ public final class OffloadPolicy {
     /**
      * Whether an HH report needs the session's own counters to confirm it (rate at or above the
      * threshold, measured before the report or within the hold time after it) before the session moves.
-     * HK-IPG measures gaps modulo its timeslot, so flows far below the threshold can be reported.
+     * HK-IPG estimates a flow's rate from its packet gaps, so a flow just below the threshold can be reported.
      */
     public boolean confirmReports() {
         return confirmReports;

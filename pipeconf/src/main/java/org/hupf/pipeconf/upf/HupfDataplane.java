@@ -76,7 +76,7 @@ public final class HupfDataplane {
         codec.table(HUPF_INGRESS_HH_HH_CONFIG);
         List<PiTableEntry> out = new ArrayList<>();
         out.add(defaultEntry(HUPF_INGRESS_HH_HH_CONFIG, codec.action(
-                HUPF_INGRESS_HH_SET_HH_PARAMS, TAU_TH, c.tauTh(), IPG_INIT, c.ipgInit(), IPG_TH, c.ipgTh(),
+                HUPF_INGRESS_HH_SET_HH_PARAMS, TAU_TH, c.tauTh(), IPG_INIT, c.ipgTh(), IPG_TH, c.ipgTh(),
                 DECAY_K, c.decayK(), TIMESLOT_US, c.timeslotUs(), ALPHA_SHIFT, c.alphaShift(),
                 KEY_MODE, c.keyMode())));
         PiTableId t = HUPF_INGRESS_HH_TAU_TABLE;

@@ -122,16 +122,16 @@ public final class LabRunner implements AutoCloseable {
     }
 
     /**
-     * Switch only: HH reports reach the CPU (clone session), HK-IPG runs with the lab's threshold, session
-     * misses of the slice go to the backend's port, and what comes back from that port is routed only.
+     * Switch only: HH reports reach the CPU (clone session), HK-IPG runs with parameters derived from the lab's
+     * threshold (HhConfig: IPG_th, timeslot, tau table), session misses of the slice go to the backend's port,
+     * and what comes back from that port is routed only.
      */
     private void switchDataplane(P4RuntimeUpfDevice sw) throws Exception {
         HupfDataplane dp = new HupfDataplane(sw.model(), sw.target());
         dp.setCpuPort(cfg.number("switch", "cpu_port"));
         JsonNode hh = cfg.node("hh");
-        dp.configureHh(HhConfig.builder().tauTh(hh.get("tau_th").asInt()).ipgInit(hh.get("ipg_init").asLong())
-                               .ipgTh(hh.get("ipg_th").asLong()).decayK(hh.get("decay_k").asLong())
-                               .timeslotUs(hh.get("timeslot_us").asLong()).alphaShift(hh.get("alpha_shift").asInt())
+        dp.configureHh(HhConfig.builder().tauTh(hh.get("tau_th").asInt()).decayK(hh.get("decay_k").asLong())
+                               .alphaShift(hh.get("alpha_shift").asInt())
                                .keyMode(hh.get("key_mode").asInt()).timeWindowUs(hh.get("tw_us").asLong())
                                .hhThresholdBps(cfg.node("policy", "threshold_bps").asLong())
                                .packetBytes(hh.get("packet_bytes").asInt()).build());

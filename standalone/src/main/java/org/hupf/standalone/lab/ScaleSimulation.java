@@ -12,6 +12,8 @@ import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.TauTable;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -21,17 +23,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 /**
  * The hybrid's scalability, simulated over the real offload manager (docs/PERFORMANCE.md, "Hybrid
  * scalability"): every session on an in-memory backend, a switch of capacity K, HH reports and
  * per-interval bytes replayed from a trace that tools/hupf_tools/lab/scale.py made with the HK-IPG
- * reference model. Bytes of a session take the switch while its entries are there, else the backend.
+ * reference model, configured with what the app programs into the switch ({@code --hh-config}: the
+ * {@link HhConfig} the threshold derives). Bytes of a session take the switch while its entries are
+ * there, else the backend.
  *
  * <pre>
  * trace lines:  S sessions | T t_ms (interval start) | R session (HH report) | B session pkts bytes
- * usage:        ScaleSimulation TRACE CAPACITY THRESHOLD_BPS HOLD_MS
- * output:       one JSON line of results
+ * usage:        ScaleSimulation TRACE CAPACITY THRESHOLD_BPS HOLD_MS [--no-confirm]
+ *               ScaleSimulation --hh-config THRESHOLD_BPS PACKET_BYTES TAU_TABLE_SIZE
+ * output:       one JSON line of results, or of the HK-IPG parameters and tau table
  * </pre>
  */
 public final class ScaleSimulation {
@@ -78,9 +84,35 @@ public final class ScaleSimulation {
         return OffloadSession.of(ue(i), 1, List.of(9), e);
     }
 
+    /**
+     * Returns the HK-IPG configuration the app derives for a threshold, as one JSON line.
+     *
+     * @param thresholdBps heavy-hitter threshold, bit/s
+     * @param packetBytes  assumed packet size
+     * @param tauEntries   tau_table size
+     * @return {"tau_th", "ipg_init", "ipg_th", "decay_k", "timeslot_us", "alpha_shift", "entries": [[lo, hi, tau]]}
+     */
+    static String hhConfigJson(long thresholdBps, int packetBytes, int tauEntries) {
+        HhConfig c = HhConfig.builder().hhThresholdBps(thresholdBps).packetBytes(packetBytes).build();
+        StringJoiner entries = new StringJoiner(",", "[", "]");
+        for (TauTable.Entry e : c.tauEntries(tauEntries)) {
+            entries.add("[" + e.lo() + "," + e.hi() + "," + e.tau() + "]");
+        }
+        return String.format(Locale.ROOT, "{\"tau_th\":%d,\"ipg_init\":%d,\"ipg_th\":%d,\"decay_k\":%d,"
+                + "\"timeslot_us\":%d,\"alpha_shift\":%d,\"entries\":%s}", c.tauTh(), c.ipgTh(), c.ipgTh(),
+                c.decayK(), c.timeslotUs(), c.alphaShift(), entries);
+    }
+
     public static void main(String[] args) throws IOException, UpfProgrammableException {
-        if (args.length != 4) {
-            System.err.println("usage: ScaleSimulation TRACE CAPACITY THRESHOLD_BPS HOLD_MS");
+        if (args.length == 4 && args[0].equals("--hh-config")) {
+            System.out.println(hhConfigJson(Long.parseLong(args[1]), Integer.parseInt(args[2]),
+                                            Integer.parseInt(args[3])));
+            return;
+        }
+        boolean confirm = args.length == 4;
+        if (!confirm && !(args.length == 5 && args[4].equals("--no-confirm"))) {
+            System.err.println("usage: ScaleSimulation TRACE CAPACITY THRESHOLD_BPS HOLD_MS [--no-confirm]\n"
+                    + "       ScaleSimulation --hh-config THRESHOLD_BPS PACKET_BYTES TAU_TABLE_SIZE");
             System.exit(2);
         }
         long capacity = Long.parseLong(args[1]);
@@ -88,7 +120,8 @@ public final class ScaleSimulation {
         InMemoryUpfDevice backend = new InMemoryUpfDevice("backend", BACKEND_SESSIONS, 2 * BACKEND_SESSIONS, 65_536);
         InMemoryUpfDevice hw = new InMemoryUpfDevice("switch", capacity, 2 * capacity, capacity);
         OffloadManager m = new OffloadManager(backend, hw, OffloadPolicy.builder()
-                .thresholdBitsPerSec(Long.parseLong(args[2])).holdMillis(Long.parseLong(args[3])).build(),
+                .thresholdBitsPerSec(Long.parseLong(args[2])).holdMillis(Long.parseLong(args[3]))
+                .confirmReports(confirm).build(),
                                               () -> clock[0]);
         long nextPoll = POLL_MS;
         int peak = 0;

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Compare the committed P4 artifacts with a fresh compile of the same sources.
+
+When the fresh compile comes from the p4c recorded with the committed artifacts (p4c-version.txt),
+the files must be identical. From another p4c, bytes may legitimately differ (action bodies, source
+info, id order in the JSON), so what the control plane and the tests depend on is compared: the
+P4Info entities with their ids, match fields, parameters, sizes and widths, and in the bmv2 JSON the
+tables, actions, registers, counters, meters and header types. Either way the report names both
+compilers.
+
+  check_artifacts.py COMMITTED_DIR FRESH_DIR   (each holds p4c-version.txt and <profile>/bmv2/)
+"""
+import json
+import os
+import sys
+
+PROFILES = ("hw", "sw")
+VERSION_FILE = "p4c-version.txt"
+
+
+def version(d):
+    try:
+        with open(os.path.join(d, VERSION_FILE)) as f:
+            return " ".join(f.read().split()) or "unrecorded"
+    except OSError:
+        return "unrecorded"
+
+
+def p4info_view(text):
+    """{entity: description} of a P4Info: what P4Runtime clients and the generated constants use."""
+    from gen_p4_constants import parse_p4info
+    info = parse_p4info(text)
+    view = {}
+    for t in info.tables:
+        view["table " + t.preamble.name] = (
+            t.preamble.id, [(m.id, m.name, m.bitwidth, m.match_type) for m in t.match_fields],
+            sorted((r.id, r.scope) for r in t.action_refs), t.size, t.const_default_action_id,
+            t.implementation_id, sorted(t.direct_resource_ids), t.is_const_table)
+    for a in info.actions:
+        view["action " + a.preamble.name] = (a.preamble.id, [(p.id, p.name, p.bitwidth) for p in a.params])
+    for kind in ("counters", "meters", "direct_counters", "direct_meters"):
+        for c in getattr(info, kind):
+            view["%s %s" % (kind[:-1], c.preamble.name)] = (c.preamble.id, c.spec.unit, getattr(c, "size", 0))
+    for r in info.registers:
+        view["register " + r.preamble.name] = (r.preamble.id, r.size, r.type_spec.bitstring.bit.bitwidth)
+    for p in info.action_profiles:
+        view["action_profile " + p.preamble.name] = (p.preamble.id, sorted(p.table_ids), p.with_selector, p.size)
+    for m in info.controller_packet_metadata:
+        view["packet_metadata " + m.preamble.name] = (m.preamble.id,
+                                                      [(x.id, x.name, x.bitwidth) for x in m.metadata])
+    return view
+
+
+def bmv2_view(text):
+    """{object: description} of a bmv2 JSON: tables, actions, stateful objects and header types."""
+    j = json.loads(text)
+    view = {}
+    for h in j.get("header_types", []):
+        view["header_type " + h["name"]] = [tuple(f) for f in h["fields"]]
+    for a in j.get("actions", []):
+        view["action %s/%d" % (a["name"], a["id"])] = [(r["name"], r["bitwidth"]) for r in a["runtime_data"]]
+    for kind in ("register_arrays", "counter_arrays", "meter_arrays"):
+        for r in j.get(kind, []):
+            view["%s %s" % (kind, r["name"])] = (r.get("size"), r.get("bitwidth"), r.get("is_direct"))
+    for p in j.get("pipelines", []):
+        for t in p["tables"]:
+            view["table " + t["name"]] = ([(k["match_type"], k["name"]) for k in t["key"]], t["actions"],
+                                          t["max_size"], t["match_type"])
+    return view
+
+
+def diff(what, a, b):
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if key not in b:
+            out.append("%s: %s only in the committed artifact" % (what, key))
+        elif key not in a:
+            out.append("%s: %s only in the fresh compile" % (what, key))
+        elif a[key] != b[key]:
+            out.append("%s: %s differs: committed %s, fresh %s" % (what, key, a[key], b[key]))
+    return out
+
+
+def compare(committed, fresh):
+    """(same compiler, [differences])."""
+    same = version(committed) == version(fresh)
+    problems = []
+    for profile in PROFILES:
+        for name, view in (("p4info.txt", p4info_view), ("bmv2.json", bmv2_view)):
+            paths = [os.path.join(d, profile, "bmv2", name) for d in (committed, fresh)]
+            texts = []
+            for p in paths:
+                with open(p) as f:
+                    texts.append(f.read())
+            what = "%s/bmv2/%s" % (profile, name)
+            if same:
+                if texts[0] != texts[1]:
+                    problems.append("%s: not identical" % what)
+                    problems += diff(what, view(texts[0]), view(texts[1]))
+            else:
+                problems += diff(what, view(texts[0]), view(texts[1]))
+    return same, problems
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    committed, fresh = args
+    same, problems = compare(committed, fresh)
+    how = ("byte for byte (same compiler)" if same else
+           "P4Info entities, ids and widths and bmv2 tables, actions, registers, header types "
+           "(bytes not compared: another compiler)")
+    print("check: committed artifacts compiled by: %s" % version(committed))
+    print("check: fresh compile by:                %s" % version(fresh))
+    if problems:
+        print("check: FAILED, compared %s:" % how)
+        for p in problems:
+            print("  " + p)
+        print("check: recompile with `make -C p4src` and commit the artifacts, constants and p4c-version.txt")
+        return 1
+    print("check: committed P4 artifacts match a fresh compile, compared %s" % how)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
