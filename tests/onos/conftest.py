@@ -21,8 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 REPORTS = REPO / "reports" / "onos"
 BACKEND = Path(os.environ.get("HUPF_BACKEND") or REPO / "backend" / "build" / "hupf-backend")
 NETCFG = REPO / "netcfg" / "deployment.json"
-SUITE_TIMEOUT_S = 360
-BOOT_TIMEOUT_S = 180
+SUITE_TIMEOUT_S = 600
+BOOT_TIMEOUT_S = 300
 DEVICE_TIMEOUT_S = 90
 
 WHY = onos_runtime.missing()
@@ -87,6 +87,10 @@ def onos(request, oar, tmp_path_factory):
         status, body = o.rest("POST", "/onos/v1/applications?activate=true", oar.read_bytes(),
                               content_type="application/octet-stream", timeout=120)
         assert status in (200, 201), "installing %s: %s %s" % (oar.name, status, body)
+    except BaseException:
+        request.session.onos_failed = True  # a boot or install that fails keeps its logs too
+        raise
+    else:
         yield o
     finally:
         signal.alarm(0)
