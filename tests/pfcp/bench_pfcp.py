@@ -84,7 +84,7 @@ def main():
             accepted = b"\x00\x13\x00\x01\x01"  # Cause IE, Request accepted
             assert all(accepted in r for r in resp.values()), "an establishment was refused"
             results.append(summary(name, args.sessions, elapsed, lat))
-        sessions = upf.get("/sessions")
+        sessions = upf.get("/sessions")["sessions"]
         assert len(sessions) == 2 * args.sessions, len(sessions)
         seq0 = 10_000_000
         dels = []

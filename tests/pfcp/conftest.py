@@ -1,5 +1,8 @@
 """Starts hupf's standalone host (PFCP agent + session core, in-memory device) for the SMF emulator.
 
+Its REST API is the app's (the same JAX-RS resources ONOS serves under /onos/hupf, here at the root of the
+control port) plus the host's /lab hooks.
+
 Needs java and the built standalone module (see README.md). HUPF_CLASSPATH overrides the computed classpath.
 """
 import json
@@ -51,8 +54,12 @@ class Upf:
         with urllib.request.urlopen(self.control + path, timeout=10) as r:
             return json.loads(r.read())
 
+    def pfcp_stats(self):
+        """The PFCP agent's counters: the health resource's pfcp.* entries, without the prefix."""
+        return {k[len("pfcp."):]: v for k, v in self.get("/health").items() if k.startswith("pfcp.")}
+
     def post(self, path):
-        """A change through the control API, with the host's token."""
+        """A change through the REST API, with the host's token."""
         req = urllib.request.Request(self.control + path, data=b"", method="POST",
                                      headers={"Authorization": "Bearer " + self.token})
         with urllib.request.urlopen(req, timeout=30) as r:

@@ -36,7 +36,7 @@ def test_heartbeat_answer_with_new_recovery_time_stamp_cleans_up(upf):
     while time.time() < deadline and upf.get("/health")["sessions"] != 0:
         time.sleep(0.05)
     assert upf.get("/health")["sessions"] == 0
-    assert upf.get("/stats")["peer_restart"] >= 1
+    assert upf.pfcp_stats()["peer_restart"] >= 1
     smf.close()
 
 
@@ -44,8 +44,8 @@ def test_unanswered_session_report_is_retransmitted_n1_times(upf):
     smf = Smf(upf.addr, recovery=4000000000)
     assert cause(smf.request(smf.association_setup())[0]) == 1
     assert cause(smf.request(smf.establishment(2, "10.250.1.2", dl_far_action=BUFF | NOCP, urr=False))[0]) == 1
-    before = upf.get("/stats").get("timeout.56", 0)
-    assert upf.post("/ddn?ue=10.250.1.2")["reported"] is True
+    before = upf.pfcp_stats().get("timeout.56", 0)
+    assert upf.post("/ue/10.250.1.2/downlink-data")["reported"] is True
     copies = []
     deadline = time.time() + 3
     while time.time() < deadline:
@@ -54,5 +54,5 @@ def test_unanswered_session_report_is_retransmitted_n1_times(upf):
             copies.append(raw)
     assert len(copies) == 3
     assert len(set(copies)) == 1, "a retransmission must repeat the request unchanged"
-    assert upf.get("/stats")["timeout.56"] == before + 1
+    assert upf.pfcp_stats()["timeout.56"] == before + 1
     smf.close()

@@ -72,7 +72,7 @@ def test_thousand_sessions_modifications_retransmission_and_deletions(upf):
     health = upf.get("/health")
     assert health["sessions"] == SESSIONS
 
-    ents = upf.get("/entities")
+    ents = upf.get("/lab/entities")
     assert len(ents["session_uplink"]) == SESSIONS
     assert len(ents["session_downlink"]) == SESSIONS
     assert all(s["needsBuffering"] for s in ents["session_downlink"])
@@ -86,7 +86,7 @@ def test_thousand_sessions_modifications_retransmission_and_deletions(upf):
         resp, _ = smf.request(smf.modify_to_forward(up_seids[i], GNB, 0x5000 + i))
         assert cause(resp) == 1
         assert resp.seid == 1000 + i
-    ents = upf.get("/entities")
+    ents = upf.get("/lab/entities")
     forwarding = [s for s in ents["session_downlink"] if not s["needsBuffering"]]
     assert len(forwarding) == 100
     assert len(ents["tunnel_peer"]) == 1
@@ -106,10 +106,10 @@ def test_thousand_sessions_modifications_retransmission_and_deletions(upf):
         report = ie(resp, P.IE_UsageReport_SDR)
         assert report is not None
         assert [x for x in report.IE_list if isinstance(x, P.IE_UsageReportTrigger)][0].TERMR == 1
-    ents = upf.get("/entities")
+    ents = upf.get("/lab/entities")
     assert sum(len(v) for k, v in ents.items() if k != "interface") == 0
     assert upf.get("/health")["sessions"] == 0
-    stats = upf.get("/stats")
+    stats = upf.pfcp_stats()
     assert stats["rx.retransmission"] >= 1
     smf.close()
 
@@ -136,7 +136,7 @@ def test_a_session_is_visible_only_to_its_cp_function(upf):
     assert cause(other.request(other.association_setup())[0]) == 1
     assert cause(other.request(other.deletion(up_seid))[0]) == 65
     assert cause(other.request(other.modify_query_urr(up_seid))[0]) == 65
-    assert upf.get("/stats")["reject.not_owner"] == 2
+    assert upf.pfcp_stats()["reject.not_owner"] == 2
     assert cause(owner.request(owner.deletion(up_seid))[0]) == 1
     other.close()
     owner.close()
@@ -147,9 +147,9 @@ def test_usage_report_from_counters_and_query(upf):
     assert cause(smf.request(smf.association_setup())[0]) == 1
     resp, _ = smf.request(smf.establishment(77, ue(3000), period=1))
     up_seid = ie(resp, P.IE_FSEID).seid
-    ents = upf.get("/entities")
+    ents = upf.get("/lab/entities")
     ctr = {t["ueSessionId"]: t["counterId"] for t in ents["termination_uplink"]}[ue(3000)]
-    upf.post("/counter?cell=%d&pkts=10&bytes=12345" % ctr)
+    upf.post("/lab/device/counter?cell=%d&pkts=10&bytes=12345" % ctr)
     # Periodic reports carry the volume since the previous one; under load one may precede the traffic.
     uplink, total, seen, deadline = 0, 0, set(), time.time() + 8
     while uplink < 12345 and time.time() < deadline:
@@ -179,13 +179,13 @@ def test_downlink_data_report_for_buffering_far_once_per_episode(upf):
     assert cause(smf.request(smf.association_setup())[0]) == 1
     resp, _ = smf.request(smf.establishment(88, ue(4000), dl_far_action=BUFF | NOCP, urr=False))
     up_seid = ie(resp, P.IE_FSEID).seid
-    assert upf.post("/ddn?ue=" + ue(4000))["reported"] is True
+    assert upf.post("/ue/%s/downlink-data" % ue(4000))["reported"] is True
     report, _ = smf.wait_for(56)
     assert report is not None
     assert ie(report, P.IE_ReportType).DLDR == 1
     ddr = ie(report, P.IE_DownlinkDataReport)
     assert [x for x in ddr.IE_list if isinstance(x, P.IE_PDR_Id)][0].id == 2
-    assert upf.post("/ddn?ue=" + ue(4000))["reported"] is False
+    assert upf.post("/ue/%s/downlink-data" % ue(4000))["reported"] is False
     assert cause(smf.request(smf.deletion(up_seid))[0]) == 1
     smf.close()
 
@@ -195,11 +195,11 @@ def test_reconciliation_restores_a_wiped_device(upf):
     assert cause(smf.request(smf.association_setup())[0]) == 1
     resp, _ = smf.request(smf.establishment(99, ue(5000), gnb=GNB, gnb_teid=0x77, dl_far_action=0x02))
     up_seid = ie(resp, P.IE_FSEID).seid
-    before = upf.get("/entities")
-    upf.post("/device/clear")
-    assert sum(len(v) for v in upf.get("/entities").values()) == 0
+    before = upf.get("/lab/entities")
+    upf.post("/lab/device/clear")
+    assert sum(len(v) for v in upf.get("/lab/entities").values()) == 0
     assert upf.post("/reconcile")["operations"] > 0
-    assert canonical(upf.get("/entities")) == canonical(before)
+    assert canonical(upf.get("/lab/entities")) == canonical(before)
     assert upf.post("/reconcile")["operations"] == 0
     assert cause(smf.request(smf.deletion(up_seid))[0]) == 1
     smf.close()
@@ -209,11 +209,11 @@ def test_association_release_deletes_the_nodes_sessions(upf):
     smf = Smf(upf.addr)
     assert cause(smf.request(smf.association_setup())[0]) == 1
     assert cause(smf.request(smf.establishment(123, ue(6000)))[0]) == 1
-    associations = upf.get("/health")["associations"]
+    associations = upf.get("/health")["pfcp.associations"]
     resp, _ = smf.request(message(9, smf.next_seq(), [node_ipv4("127.0.0.1")]))
     assert cause(resp) == 1
     assert upf.get("/health")["sessions"] == 0
-    assert upf.get("/health")["associations"] == associations - 1
+    assert upf.get("/health")["pfcp.associations"] == associations - 1
     # Released: its next establishment needs a new association.
     assert cause(smf.request(smf.establishment(124, ue(6001)))[0]) == 72
     smf.close()

@@ -16,8 +16,8 @@ GNB = "192.168.1.10"
 
 def state(upf):
     """What a refused request must not change: sessions, device entities, association count."""
-    entities = {k: sorted(json.dumps(e, sort_keys=True) for e in v) for k, v in upf.get("/entities").items()}
-    return upf.get("/sessions"), entities, upf.get("/health")["associations"]
+    entities = {k: sorted(json.dumps(e, sort_keys=True) for e in v) for k, v in upf.get("/lab/entities").items()}
+    return upf.get("/sessions"), entities, upf.get("/health")["pfcp.associations"]
 
 
 @pytest.fixture
@@ -76,7 +76,7 @@ def test_association_setup_from_another_address_with_the_smfs_node_id(upf, smf):
     assert state(upf) == before
     # Not associated, the spoofer can neither see nor delete the SMF's session.
     assert cause(spoof.request(spoof.deletion(smf.up_seid))[0]) == 65
-    assert upf.get("/stats")["reject.peer_address"] >= 1
+    assert upf.pfcp_stats()["reject.peer_address"] >= 1
     spoof.close()
     still_served(smf)
 
@@ -124,7 +124,7 @@ def test_session_messages_without_seid_or_establishment_with_a_seid(upf, smf):
     resp, _ = smf.request(no_seid)
     assert cause(resp) == 64 and resp.seid == 0
     assert state(upf) == before
-    assert upf.get("/stats")["reject.header"] == 3
+    assert upf.pfcp_stats()["reject.header"] == 3
     still_served(smf)
 
 

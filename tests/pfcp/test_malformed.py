@@ -18,7 +18,7 @@ def smf(upf):
 
 
 def stat(upf, name):
-    return upf.get("/stats").get(name, 0)
+    return upf.pfcp_stats().get(name, 0)
 
 
 def still_alive(smf):

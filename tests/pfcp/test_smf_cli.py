@@ -18,7 +18,7 @@ def test_command_without_hold_leaves_the_sessions_installed(upf, capsys):
     assert main(["--upf", "%s:%d" % upf.addr, "--bind", "127.0.0.1", "--sessions", "3",
                  "--ue-pool", "10.252.0.0/24"]) == 0
     assert upf.get("/health")["sessions"] == before + 3
-    ues = {s["ueAddress"] for s in upf.get("/entities")["session_downlink"]}
+    ues = {s["ueAddress"] for s in upf.get("/lab/entities")["session_downlink"]}
     assert {"10.252.0.1", "10.252.0.2", "10.252.0.3"} <= ues
 
 

