@@ -21,9 +21,13 @@ public class ModuleRulesTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("org.hupf.pipeconf", "org.hupf.api", "org.hupf.app");
 
-    /** The standalone world: its P4Runtime client's transport and messages, its HTTP server. */
+    /**
+     * The standalone world: its P4Runtime client's transport and messages, its HTTP server and the Jersey that
+     * serves the REST resources there (in ONOS, ONOS's web container serves them through JAX-RS alone).
+     */
     private static final String[] STANDALONE_WORLD = {
-        "p4..", "io.grpc..", "com.google.protobuf..", "com.sun.net.httpserver..", "org.hupf.standalone.."};
+        "p4..", "io.grpc..", "com.google.protobuf..", "com.sun.net.httpserver..", "org.glassfish.jersey..",
+        "org.hupf.standalone.."};
 
     @Test
     public void bundlesUseOnlyWhatThePipeconfExports() {
