@@ -28,12 +28,15 @@ def test_heartbeat_answer_with_new_recovery_time_stamp_cleans_up(upf):
                        / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=smf.recovery)])))
     time.sleep(0.2)
     assert upf.get("/health")["sessions"] == 1
-    # Answer as a restarted SMF: its sessions are gone.
-    hb, _ = smf.wait_for(1)
-    smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
-                       / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=smf.recovery + 5)])))
-    deadline = time.time() + 3
+    # Answer as a restarted SMF: its sessions are gone. A heartbeat that waited in the socket while the test
+    # was busy (a slow REST call on a loaded machine) may belong to a transaction that already timed out
+    # (T1 x N1 = 0.9 s here) and its answer is rightly ignored: answer each one until the UPF acts.
+    deadline = time.time() + 5
     while time.time() < deadline and upf.get("/health")["sessions"] != 0:
+        hb, _ = smf.wait_for(1, timeout=1.0)
+        if hb is not None:
+            smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
+                               / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=smf.recovery + 5)])))
         time.sleep(0.05)
     assert upf.get("/health")["sessions"] == 0
     assert upf.pfcp_stats()["peer_restart"] >= 1
