@@ -67,7 +67,7 @@ class Upf:
 
 
 def start_upf(*extra, token=None):
-    """Starts the host; its control API takes changes with `token` (a fresh random one by default; "" for a
+    """Starts the host; its REST API takes changes with `token` (a fresh random one by default; "" for a
     read-only API)."""
     if shutil.which("java") is None:
         pytest.skip("java is missing: the PFCP tests need a JDK to run hupf's standalone host")

@@ -14,7 +14,7 @@ import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 
 /**
- * JSON form of UPF entities for REST, CLI and the standalone host's control API: one object per
+ * JSON form of UPF entities for the REST API (both hosts) and the CLI: one object per
  * entity with its type and fields named as in the pipeline contract.
  */
 public final class EntityJson {

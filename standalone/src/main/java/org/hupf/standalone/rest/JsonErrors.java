@@ -52,7 +52,7 @@ final class JsonErrors implements ExceptionMapper<Throwable> {
             return HupfResource.error(Response.Status.BAD_REQUEST, String.valueOf(e.getMessage()));
         }
         // A bug costs one request an answer of 500, never the connection.
-        log.error("control API {} failed", target(), e);
+        log.error("REST {} failed", target(), e);
         return HupfResource.error(Response.Status.INTERNAL_SERVER_ERROR, "internal error: " + e);
     }
 }
