@@ -3,6 +3,7 @@ package org.hupf.standalone.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.HupfService;
+import org.hupf.api.session.PfcpSession;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.core.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
@@ -20,6 +21,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -122,6 +124,22 @@ public class ControlApiTest {
         assertEquals(413, r.statusCode());
         assertEquals("body exceeds 1048576 bytes", json(r).get("error").asText());
         assertEquals("ok", json(send("GET", "/health", null, null)).get("status").asText());
+    }
+
+    @Test
+    public void aBugIsA500WithItsReasonAndTheApiKeepsServing() throws Exception {
+        api.close();
+        HupfService broken = new SessionManagerService(null, List.of()) {
+            @Override
+            public Collection<PfcpSession> sessions() {
+                throw new IllegalStateException("store gone");
+            }
+        };
+        api = new ControlApi(0, TOKEN, new ServiceRegistry().register(HupfService.class, broken));
+        HttpResponse<String> r = send("GET", "/sessions", null, null);
+        assertEquals(500, r.statusCode());
+        assertEquals("internal error: java.lang.IllegalStateException: store gone", json(r).get("error").asText());
+        assertEquals(200, send("GET", "/ue-pools", null, null).statusCode());
     }
 
     @Test
