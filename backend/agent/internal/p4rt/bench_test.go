@@ -21,7 +21,7 @@ func BenchmarkWriteBatch(b *testing.B) {
 	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
 	srv := NewServer(Config{DeviceID: 1, Sessions: 1 << 24}, &nopDP{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	sc := h.schema()
-	srv.pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srv.sizes(sc))
+	srv.pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srv.sizes(sc), srv.dp)
 	ups := make([]*p4v1.Update, 0, b.N)
 	for i := 0; i < b.N; i++ {
 		ue := uint64(0x10000000 + i)

@@ -32,7 +32,7 @@ func FuzzWrite(f *testing.F) {
 			return
 		}
 		srv := NewServer(Config{DeviceID: 1}, newFake(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-		srv.pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srv.sizes(sc))
+		srv.pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srv.sizes(sc), srv.dp)
 		errs := srv.writeBatch(req.Updates)
 		if len(errs) != len(req.Updates) {
 			t.Fatalf("%d errors for %d updates", len(errs), len(req.Updates))

@@ -30,7 +30,7 @@ type pipeState struct {
 	schema   *Schema
 	cfg      *p4v1.ForwardingPipelineConfig
 	tables   map[uint32]*tableInfo
-	entries  map[uint32]*tableStore // table id -> storeKey -> storeValue
+	entries  map[uint32]entryStore // table id -> storeKey -> storeValue
 	capacity map[uint32]uint32
 	encapPSC bool
 	meters   map[uint32]map[int64]*p4v1.MeterConfig
@@ -143,14 +143,14 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 	if err := s.dp.SetPipeline(sz); err != nil {
 		return nil, status.Errorf(codes.ResourceExhausted, "data plane cannot allocate the pipeline: %v", err)
 	}
-	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig), sz)
+	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig), sz, s.dp)
 	s.saved = nil
 	s.log.Info("pipeline committed", "tables", len(sc.Info.Tables), "sizes", fmt.Sprintf("%+v", sz))
 	return &p4v1.SetForwardingPipelineConfigResponse{}, nil
 }
 
-func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pipeState {
-	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]*tableStore{},
+func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp Dataplane) *pipeState {
+	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]entryStore{},
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
 		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
 		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
@@ -160,7 +160,11 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pip
 	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}
 	p.capacity = map[uint32]uint32{}
 	for id, ti := range p.tables {
-		p.entries[id] = newTableStore(ti)
+		if et, ok := exactTables[ti.spec.name]; ok {
+			p.entries[id] = newDPStore(dp, et, ti, sc)
+		} else {
+			p.entries[id] = newTableStore(ti)
+		}
 		p.capacity[id] = uint32(ti.t.Size)
 		if n, ok := override[ti.spec.name]; ok {
 			p.capacity[id] = n

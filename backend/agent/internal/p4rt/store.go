@@ -139,10 +139,21 @@ func (s *Schema) tableEntry(e *entry) *p4v1.TableEntry {
 	return te
 }
 
-// A table's entries in maps of fixed-size arrays: no pointers in the maps, so the
-// garbage collector never scans them (millions of entries), and no allocation
-// per entry beyond the map's own. Keys are padded to the table's key length,
-// values (action id + params, at most 18 bytes in the sw profile) to 24 bytes.
+// entryStore holds a table's entries for Read and for the existence checks of
+// writes, as storeKey -> storeValue. The exact tables that scale with the sessions
+// are read from the data plane (dpStore, dpstore.go); the small tables stay here.
+type entryStore interface {
+	get(k string) ([]byte, bool)
+	len() int
+	put(k string, val []byte)
+	del(k string)
+	each(fn func(k string, v []byte))
+}
+
+// A small table's entries in maps of fixed-size arrays: no pointers in the maps,
+// so the garbage collector never scans them, and no allocation per entry beyond
+// the map's own. Keys are padded to the table's key length, values (action id +
+// params, at most 18 bytes in the sw profile) to 24 bytes.
 type value [24]byte
 
 type tableStore struct {
