@@ -17,6 +17,7 @@ type fakeDP struct {
 	pktIn    [][]byte
 	counters map[[2]uint32][2]uint64
 	exact    [4]map[uint64]ExactEntry // the exact tables, as the data plane holds them
+	sizes    Sizes
 }
 
 func newFake() *fakeDP {
@@ -27,13 +28,23 @@ func newFake() *fakeDP {
 	return f
 }
 
-// hold keeps an exact-table write that the data plane accepted (err == nil).
+// hold applies an exact-table write as the data plane does (err: a failure to inject).
 func (f *fakeDP) hold(err error, t ExactTable, op Op, e ExactEntry) error {
 	if err != nil {
 		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	_, have := f.exact[t][e.Key]
+	capacity := [4]uint32{f.sizes.ULSessions, f.sizes.DLSessions, f.sizes.ULTerms, f.sizes.DLTerms}[t]
+	switch {
+	case op == OpInsert && have:
+		return &DPError{Errno: EEXIST}
+	case op != OpInsert && !have:
+		return &DPError{Errno: ENOENT}
+	case op == OpInsert && uint32(len(f.exact[t])) >= capacity:
+		return &DPError{Errno: ENOSPC}
+	}
 	if op == OpDelete {
 		delete(f.exact[t], e.Key)
 	} else {
@@ -80,7 +91,12 @@ func (f *fakeDP) last() string {
 	return f.calls[len(f.calls)-1]
 }
 
-func (f *fakeDP) SetPipeline(s Sizes) error { return f.rec("pipeline %+v", s) }
+func (f *fakeDP) SetPipeline(s Sizes) error {
+	f.mu.Lock()
+	f.sizes = s
+	f.mu.Unlock()
+	return f.rec("pipeline %+v", s)
+}
 func (f *fakeDP) Interface(op Op, prefix uint32, plen, g, i, s uint8) error {
 	return f.rec("iface %d %08x/%d gtpu=%d kind=%d slice=%d", op, prefix, plen, g, i, s)
 }

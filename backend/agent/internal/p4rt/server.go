@@ -314,14 +314,8 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 		return err
 	}
 	store := p.entries[te.TableId]
-	_, have := store.get(e.key)
-	switch {
-	case op == OpInsert && have:
-		return errf(codes.AlreadyExists, "table %s: entry exists", ti.spec.name)
-	case op != OpInsert && !have:
-		return errf(codes.NotFound, "table %s: no such entry", ti.spec.name)
-	case op == OpInsert && uint32(store.len()) >= p.capacity[te.TableId]:
-		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", ti.spec.name, p.capacity[te.TableId])
+	if err := store.check(op, e.key, p.capacity[te.TableId], ti.spec.name); err != nil {
+		return err
 	}
 	if op != OpDelete {
 		if te.Action == nil {

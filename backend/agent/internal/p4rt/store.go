@@ -5,6 +5,7 @@ import (
 
 	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc/codes"
 )
 
 // Entries are kept for Read in a compact form, not as protobuf messages: a key of
@@ -143,6 +144,9 @@ func (s *Schema) tableEntry(e *entry) *p4v1.TableEntry {
 // writes, as storeKey -> storeValue. The exact tables that scale with the sessions
 // are read from the data plane (dpStore, dpstore.go); the small tables stay here.
 type entryStore interface {
+	// check refuses a write that the table's state forbids (an existing or absent
+	// entry, a full table) before it is applied.
+	check(op Op, k string, capacity uint32, table string) error
 	get(k string) ([]byte, bool)
 	len() int
 	put(k string, val []byte)
@@ -189,6 +193,19 @@ func newTableStore(ti *tableInfo) *tableStore {
 		t.big = map[[64]byte]value{}
 	}
 	return t
+}
+
+func (t *tableStore) check(op Op, k string, capacity uint32, table string) error {
+	_, have := t.get(k)
+	switch {
+	case op == OpInsert && have:
+		return errf(codes.AlreadyExists, "table %s: entry exists", table)
+	case op != OpInsert && !have:
+		return errf(codes.NotFound, "table %s: no such entry", table)
+	case op == OpInsert && uint32(t.len()) >= capacity:
+		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", table, capacity)
+	}
+	return nil
 }
 
 func (t *tableStore) len() int { return len(t.small) + len(t.big) }
