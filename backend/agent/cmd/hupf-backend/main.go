@@ -180,7 +180,7 @@ func run(c config, log *slog.Logger) error {
 	}
 	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates},
 		dp.DP{}, log)
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
+	g := grpc.NewServer(append(p4rt.ServerOptions(), grpc.MaxRecvMsgSize(64<<20))...)
 	p4v1.RegisterP4RuntimeServer(g, srv)
 	stop := make(chan struct{})
 	go srv.PumpPacketIns(stop)

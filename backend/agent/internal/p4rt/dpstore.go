@@ -2,6 +2,9 @@ package p4rt
 
 import (
 	"encoding/binary"
+	"strings"
+
+	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
 )
 
 // exactTables are the tables whose entries the agent reads back from the data
@@ -66,15 +69,19 @@ func (d *dpStore) len() int {
 
 // put is called after the data plane took the entry; it keeps only what the data
 // plane cannot give back.
-func (d *dpStore) put(k string, val []byte) {
-	if d.table == ExactULSess && len(val) == 12 && binary.BigEndian.Uint32(val[8:]) > ulMeterHeld {
-		d.wider[k] = append([]byte(nil), val...)
+func (d *dpStore) put(k string, a *p4cfg.Action, params []uint64) {
+	if d.table == ExactULSess && a.Preamble.Name == aULSess && params[1] > ulMeterHeld {
+		d.wider[strings.Clone(k)] = storeValue(a, params)
 	} else {
-		delete(d.wider, k)
+		d.del(k)
 	}
 }
 
-func (d *dpStore) del(k string) { delete(d.wider, k) }
+func (d *dpStore) del(k string) {
+	if len(d.wider) > 0 {
+		delete(d.wider, k)
+	}
+}
 
 func (d *dpStore) each(fn func(k string, v []byte)) {
 	_ = d.dp.ExactEach(d.table, func(e *ExactEntry) {

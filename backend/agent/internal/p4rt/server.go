@@ -52,6 +52,9 @@ type Server struct {
 	pipe  *pipeState
 	saved *p4v1.ForwardingPipelineConfig
 	arb   arbiter
+	// Reused by every table write (writes hold mu): no allocation per entry.
+	view    tableView
+	scratch entry
 }
 
 func NewServer(cfg Config, dp Dataplane, log *slog.Logger) *Server {
@@ -213,12 +216,17 @@ func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.Write
 	if s.pipe == nil {
 		return nil, status.Error(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
 	}
-	errs := s.writeBatch(req.Updates)
+	ups, err := rawUpdates(req)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "malformed updates: %v", err)
+	}
+	errs := s.writeBatch(ups)
 	return &p4v1.WriteResponse{}, batchStatus(errs)
 }
 
-// writeBatch applies updates in order and returns one error (or nil) per update.
-func (s *Server) writeBatch(ups []*p4v1.Update) []error {
+// writeBatch applies updates (each an encoded p4.v1.Update) in order and returns
+// one error (or nil) per update.
+func (s *Server) writeBatch(ups [][]byte) []error {
 	errs := make([]error, len(ups))
 	dirty := map[string]bool{}
 	for i, u := range ups {
@@ -278,15 +286,21 @@ func batchStatus(errs []error) error {
 	return status.ErrorProto(st)
 }
 
-func (s *Server) update(u *p4v1.Update, dirty map[string]bool) error {
-	op := Op(u.Type)
-	if op < OpInsert || op > OpDelete {
-		return errf(codes.InvalidArgument, "update type %v", u.Type)
+func (s *Server) update(u []byte, dirty map[string]bool) error {
+	typ, ent, err := parseUpdate(u, &s.view)
+	if err != nil {
+		return errf(codes.InvalidArgument, "malformed update: %v", err)
 	}
-	ent := u.Entity
+	op := Op(typ)
+	if op < OpInsert || op > OpDelete {
+		return errf(codes.InvalidArgument, "update type %v", typ)
+	}
 	switch {
+	case ent == nil:
+		return s.writeTable(op, &s.view, dirty)
 	case ent.GetTableEntry() != nil:
-		return s.writeTable(op, ent.GetTableEntry(), dirty)
+		viewOf(ent.GetTableEntry(), &s.view)
+		return s.writeTable(op, &s.view, dirty)
 	case ent.GetMeterEntry() != nil:
 		return s.writeMeter(op, ent.GetMeterEntry())
 	case ent.GetCounterEntry() != nil:
@@ -297,31 +311,32 @@ func (s *Server) update(u *p4v1.Update, dirty map[string]bool) error {
 	return errf(codes.Unimplemented, "entity kind not supported by the backend")
 }
 
-func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) error {
+func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	p := s.pipe
-	ti := p.tables[te.TableId]
+	ti := p.tables[v.tableID]
 	if ti == nil {
-		return errf(codes.NotFound, "unknown table id %d", te.TableId)
+		return errf(codes.NotFound, "unknown table id %d", v.tableID)
 	}
-	if te.IsDefaultAction {
-		return s.writeDefault(op, ti, te)
+	if v.isDefault {
+		return s.writeDefault(op, ti, v)
 	}
 	if len(ti.spec.fields) == 0 {
 		return errf(codes.InvalidArgument, "table %s has only a default action", ti.spec.name)
 	}
-	e, err := decodeMatch(ti, te)
-	if err != nil {
+	e := &s.scratch
+	if err := decodeMatch(ti, v, e); err != nil {
 		return err
 	}
-	store := p.entries[te.TableId]
-	if err := store.check(op, e.key, p.capacity[te.TableId], ti.spec.name); err != nil {
+	store := p.entries[v.tableID]
+	if err := store.check(op, e.key, p.capacity[v.tableID], ti.spec.name); err != nil {
 		return err
 	}
 	if op != OpDelete {
-		if te.Action == nil {
+		if !v.hasAction {
 			return errf(codes.InvalidArgument, "table %s: entry without action", ti.spec.name)
 		}
-		if e.action, e.params, err = p.schema.decodeAction(ti, te.Action, false); err != nil {
+		var err error
+		if e.action, e.params, err = p.schema.decodeAction(ti, v, false, e.params); err != nil {
 			return err
 		}
 	}
@@ -333,7 +348,7 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 	if op == OpDelete {
 		store.del(e.key)
 	} else {
-		store.put(e.key, storeValue(p.schema.actions[e.action], e.params))
+		store.put(e.key, p.schema.actions[e.action], e.params)
 	}
 	return nil
 }
@@ -342,23 +357,23 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 // encapsulation); every other default is const in the P4. A MODIFY without an
 // action resets the default to the P4 program's (P4Runtime spec 9.1.2): for
 // gtpu_encap that is gtpu_only, for a const default it changes nothing.
-func (s *Server) writeDefault(op Op, ti *tableInfo, te *p4v1.TableEntry) error {
+func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	if op != OpModify {
 		return errf(codes.InvalidArgument, "a default entry can only be modified")
 	}
-	if len(te.Match) > 0 {
+	if len(v.matches) > 0 {
 		return errf(codes.InvalidArgument, "default entry of table %s: no match fields allowed", ti.spec.name)
 	}
-	if te.Action == nil && ti.spec.name != tEncap {
+	if !v.hasAction && ti.spec.name != tEncap {
 		return nil
 	}
 	if ti.spec.name != tEncap {
 		return errf(codes.PermissionDenied, "table %s has a const default action", ti.spec.name)
 	}
 	name := aGtpuOnly
-	if te.Action != nil {
+	if v.hasAction {
 		var err error
-		if name, _, err = s.pipe.schema.decodeAction(ti, te.Action, true); err != nil {
+		if name, _, err = s.pipe.schema.decodeAction(ti, v, true, nil); err != nil {
 			return err
 		}
 	}

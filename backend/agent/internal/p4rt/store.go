@@ -30,9 +30,8 @@ func getN(b []byte, n int) (uint64, []byte) {
 	return v, b[n:]
 }
 
-// storeKey is the identity of an entry: table, matches and priority.
-func storeKey(ti *tableInfo, ms []match, prio int32) string {
-	k := make([]byte, 0, 32)
+// appendStoreKey appends the identity of an entry: its matches and priority.
+func appendStoreKey(k []byte, ti *tableInfo, ms []match, prio int32) []byte {
 	for i, f := range ti.t.MatchFields {
 		w, m := byteWidth(f.Bitwidth), ms[i]
 		switch f.GetMatchType() {
@@ -49,11 +48,15 @@ func storeKey(ti *tableInfo, ms []match, prio int32) string {
 	if ti.ternary {
 		k = binary.BigEndian.AppendUint32(k, uint32(prio))
 	}
-	return string(k)
+	return k
 }
 
 func storeValue(a *p4cfg.Action, params []uint64) []byte {
-	v := binary.BigEndian.AppendUint32(make([]byte, 0, 24), a.Preamble.Id)
+	return appendStoreValue(make([]byte, 0, 24), a, params)
+}
+
+func appendStoreValue(v []byte, a *p4cfg.Action, params []uint64) []byte {
+	v = binary.BigEndian.AppendUint32(v, a.Preamble.Id)
 	for i, p := range a.Params {
 		v = putN(v, params[i], byteWidth(p.Bitwidth))
 	}
@@ -149,7 +152,7 @@ type entryStore interface {
 	check(op Op, k string, capacity uint32, table string) error
 	get(k string) ([]byte, bool)
 	len() int
-	put(k string, val []byte)
+	put(k string, a *p4cfg.Action, params []uint64) // k: copied if kept
 	del(k string)
 	each(fn func(k string, v []byte))
 }
@@ -225,17 +228,17 @@ func (t *tableStore) get(k string) ([]byte, bool) {
 	return v[:], ok
 }
 
-func (t *tableStore) put(k string, val []byte) {
+func (t *tableStore) put(k string, a *p4cfg.Action, params []uint64) {
 	var v value
-	copy(v[:], val)
+	appendStoreValue(v[:0], a, params)
 	if t.small != nil {
-		var a [16]byte
-		copy(a[:], k)
-		t.small[a] = v
+		var key [16]byte
+		copy(key[:], k)
+		t.small[key] = v
 	} else {
-		var a [64]byte
-		copy(a[:], k)
-		t.big[a] = v
+		var key [64]byte
+		copy(key[:], k)
+		t.big[key] = v
 	}
 }
 
