@@ -99,6 +99,13 @@ int dp_exact_dump(int table, uint32_t *cursor, struct dp_exact_entry *out, uint3
 /* Waits for a grace period and frees what the writes since the last commit replaced. */
 void dp_commit(void);
 
+/* Test clock: from the first call on, the data plane's time (the meters' token
+ * buckets) is ns nanoseconds, as set, instead of the CPU's time stamp counter, and
+ * moves only with further calls, so that tests decide exactly how much time passes
+ * between packets. Meters configured before the first call start from the TSC's time
+ * and fill up at their first packet. */
+void dp_clock_set(uint64_t ns);
+
 /* Verdict of one packet through the pipeline. */
 struct dp_verdict {
 	uint16_t out_port;   /* valid when fwd */

@@ -476,6 +476,7 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 		if (cfg->pir < cfg->cir || rte_meter_trtcm_profile_config(&ms.prof, &prm) ||
 		    rte_meter_trtcm_config(&ms.rt, &ms.prof))
 			return -EINVAL;
+		ms.rt.time_tc = ms.rt.time_tp = dp_now();  /* full buckets now, on the test clock too */
 		int rc = vpool_get(&p->meters, &slot);
 		if (rc)
 			return rc;
@@ -484,6 +485,14 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 	}
 	__atomic_store_n(&p->meter_map[which][idx], slot, __ATOMIC_RELEASE);
 	return old ? defer(DEF_SLOT, &p->meters, old - 1) : 0;
+}
+
+void dp_clock_set(uint64_t ns)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t tsc = ns / 1000000000ull * hz + ns % 1000000000ull * hz / 1000000000ull;
+	__atomic_store_n(&g_dp.test_tsc, tsc, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_dp.test_clock, 1, __ATOMIC_RELEASE);
 }
 
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)

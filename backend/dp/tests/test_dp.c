@@ -556,12 +556,22 @@ static void test_meter_red(void **st)
 {
 	(void)st;
 	uint8_t b[256];
-	/* 1 kB/s with 200-byte bursts: the second 120-byte packet in a row is red. */
+	/* The test clock: no time passes between packets unless the test moves it. */
+	dp_clock_set(1000000000ull);
+	/* 1 kB/s with 200-byte bursts: the second 106-byte packet in a row is red. */
 	struct dp_meter_cfg mc = { 1000, 200, 1000, 200 };
 	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 3), 0);
 	assert_int_equal(dp_meter_set(METER_SESSION, 3, &mc), 0);
 	dp_commit();
 	uint32_t n = dl_frame(b, UE);
+	assert_int_equal(n, 106);
+	assert_true(run_bytes(b, n, 2).fwd);
+	expect_drop(b, n, 2, DROP_METER_RED);
+	/* 10 ms later (a byte per ms) the buckets hold 94 + 10 bytes: still red; 3 ms
+	 * more make 107: green once, then red again. */
+	dp_clock_set(1010000000ull);
+	expect_drop(b, n, 2, DROP_METER_RED);
+	dp_clock_set(1013000000ull);
 	assert_true(run_bytes(b, n, 2).fwd);
 	expect_drop(b, n, 2, DROP_METER_RED);
 	/* The uplink session's meter index travels in its packed hash value. */

@@ -67,6 +67,9 @@ func Boot(c BootConfig) error {
 
 func Shutdown() { C.dp_shutdown() }
 
+// SetClock switches the data plane to its test clock and sets it (dp_clock_set).
+func SetClock(ns uint64) { C.dp_clock_set(C.uint64_t(ns)) }
+
 // Stats is the data plane's runtime counters, for logs on demand.
 type Stats struct {
 	Ports                                   []PortStats
