@@ -95,7 +95,7 @@ func main() {
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", c.CPUProfile, "write a Go CPU profile of the agent to this file until exit")
 	fs.BoolVar(&c.TestClock, "test-clock", c.TestClock,
-		"tests only: the data plane's time (meters) starts at 0 and is set by lines on stdin, each a time in nanoseconds")
+		"tests only: the data plane's time (meters) starts at 0 and is set by lines on stdin, each a time in nanoseconds (acknowledged on stdout)")
 	_ = fs.Parse(os.Args[1:])
 	_ = cfgPath
 	c.Sessions, c.MeterStates = uint32(sessions), uint32(meterStates)
@@ -113,8 +113,9 @@ func main() {
 }
 
 // feedClock sets the test clock from lines of r, each a time in nanoseconds, until r
-// ends (nil) or a line is not a number (its error).
-func feedClock(r io.Reader, set func(ns uint64)) error {
+// ends (nil) or a line is not a number (its error). Each time set is acknowledged on
+// ack as "clock NS", so that a test knows it is in force before it sends packets.
+func feedClock(r io.Reader, ack io.Writer, set func(ns uint64)) error {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		ns, err := strconv.ParseUint(strings.TrimSpace(sc.Text()), 10, 64)
@@ -122,6 +123,9 @@ func feedClock(r io.Reader, set func(ns uint64)) error {
 			return fmt.Errorf("test clock: %w", err)
 		}
 		set(ns)
+		if _, err := fmt.Fprintf(ack, "clock %d\n", ns); err != nil {
+			return err
+		}
 	}
 	return sc.Err()
 }
@@ -193,7 +197,7 @@ func run(c config, log *slog.Logger) error {
 	if c.TestClock {
 		dp.SetClock(0)
 		go func() {
-			err := feedClock(os.Stdin, dp.SetClock)
+			err := feedClock(os.Stdin, os.Stdout, dp.SetClock)
 			log.Warn("test clock: stdin ended", "err", err)
 		}()
 	}
