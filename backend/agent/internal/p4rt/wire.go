@@ -77,7 +77,8 @@ func (codec) Unmarshal(data []byte, v any) error {
 	if !ok {
 		return proto.Unmarshal(data, m)
 	}
-	var rest, updates []byte
+	var rest []byte
+	updates := make([]byte, 0, len(data))
 	for b := data; len(b) > 0; {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
