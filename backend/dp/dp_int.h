@@ -8,6 +8,7 @@
 #include <rte_meter.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_mbuf.h>
+#include <rte_cycles.h>
 #include "hupf_dp.h"
 #include "ftable.h"
 
@@ -78,8 +79,18 @@ struct dp_ctx {
 	struct rte_rcu_qsbr *qs;
 	unsigned nworkers;
 	struct rte_mempool *cpu_pool;       /* ACL copies; NULL: copies are not made */
+	uint8_t test_clock;                 /* 1: time is test_tsc (dp_clock_set), not the TSC */
+	uint64_t test_tsc;
 };
 extern struct dp_ctx g_dp;
+
+/* The data plane's time in TSC cycles, for meters: the TSC, or the test clock. */
+static inline uint64_t dp_now(void)
+{
+	if (__atomic_load_n(&g_dp.test_clock, __ATOMIC_RELAXED))
+		return __atomic_load_n(&g_dp.test_tsc, __ATOMIC_RELAXED);
+	return rte_rdtsc();
+}
 
 int dp_init(unsigned nworkers);
 static inline struct pipeline *dp_pipe(void)

@@ -111,6 +111,21 @@ void ft_delete(struct ftable *t, uint32_t bi, unsigned si)
 	t->n--;
 }
 
+uint32_t ft_dump(const struct ftable *t, uint32_t *bi, uint64_t *keys, uint8_t *vals, uint32_t max)
+{
+	uint32_t n = 0;
+	for (; *bi < t->nb && n + t->slots <= max; (*bi)++) {
+		uint8_t used = used_bits(t, *bi);
+		for (unsigned s = 0; s < t->slots; s++)
+			if (used >> s & 1) {
+				keys[n] = key_at(t, *bi, s);
+				memcpy(vals + (size_t)n * t->vlen, slot_at(t, *bi, s) + 8, t->vlen);
+				n++;
+			}
+	}
+	return n;
+}
+
 static uint32_t rnd(struct ftable *t)
 {
 	t->rnd ^= t->rnd << 13;

@@ -32,6 +32,10 @@ int ft_find(const struct ftable *t, uint64_t key, uint32_t *bi, unsigned *si);
 int ft_insert(struct ftable *t, uint64_t key, const void *val);  /* 0 or -ENOSPC */
 void ft_update(struct ftable *t, uint32_t bi, unsigned si, const void *val);
 void ft_delete(struct ftable *t, uint32_t bi, unsigned si);
+/* Writer side: copies the entries of buckets *bi, *bi + 1, ... (whole buckets, at most
+ * max entries; max >= slots) to keys/vals (vlen bytes each) and returns how many;
+ * *bi is the next bucket to dump, nb when the table is done. */
+uint32_t ft_dump(const struct ftable *t, uint32_t *bi, uint64_t *keys, uint8_t *vals, uint32_t max);
 
 static inline uint32_t ft_range(uint32_t h, uint32_t n) { return (uint32_t)(((uint64_t)h * n) >> 32); }
 /* Both buckets from one 64-bit mix of the key (murmur3's finaliser, a bijection):
@@ -45,6 +49,11 @@ static inline uint64_t ft_mix(uint64_t k)
 static inline uint32_t ft_b1(const struct ftable *t, uint64_t k) { return ft_range((uint32_t)ft_mix(k), t->nb); }
 static inline uint32_t ft_b2(const struct ftable *t, uint64_t k) { return ft_range((uint32_t)(ft_mix(k) >> 32), t->nb); }
 static inline uint8_t *ft_bucket(const struct ftable *t, uint32_t i) { return t->b + (size_t)i * FT_BUCKET; }
+/* Writer side: the value of the entry ft_find found. */
+static inline const uint8_t *ft_value(const struct ftable *t, uint32_t bi, unsigned si)
+{
+	return ft_bucket(t, bi) + FT_HDR + si * t->slot_size + 8;
+}
 
 /* Reader: 1 and the value copied to val, or 0. */
 static inline int ft_probe(const struct ftable *t, uint32_t bi, uint64_t key, void *val)

@@ -77,8 +77,34 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* c
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes);
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes);
 int dp_drop_read(uint32_t reason, uint64_t *pkts);
+/* Reading the exact tables back (the agent answers P4Runtime reads from them): */
+enum dp_exact { EXACT_UL_SESS = 0, EXACT_DL_SESS = 1, EXACT_UL_TERM = 2, EXACT_DL_TERM = 3 };
+/* An entry as the table holds it. key: tun_dst << 32 | teid (uplink sessions), the UE
+ * address (downlink sessions), ue << 8 | app_id (terminations). Sessions fill action,
+ * ue (uplink), peer (downlink) and meter_idx (an uplink meter index above 2^31 - 1 is
+ * held as 2^31 - 1); terminations fill term. */
+struct dp_exact_entry {
+	uint64_t key;
+	uint8_t action, peer;
+	uint32_t ue, meter_idx;
+	struct dp_term term;
+};
+/* 1 and the entry, 0 when absent, -EINVAL (no such table) or -ENODEV. Writer thread only. */
+int dp_exact_get(int table, uint64_t key, struct dp_exact_entry *e);
+/* Entries in the table, or -EINVAL / -ENODEV. */
+int64_t dp_exact_count(int table);
+/* Copies the entries from position *cursor on (start at 0) into out (max >= 4) and
+ * returns how many, or -EINVAL / -ENODEV; *cursor is UINT32_MAX when the table is done. */
+int dp_exact_dump(int table, uint32_t *cursor, struct dp_exact_entry *out, uint32_t max);
 /* Waits for a grace period and frees what the writes since the last commit replaced. */
 void dp_commit(void);
+
+/* Test clock: from the first call on, the data plane's time (the meters' token
+ * buckets) is ns nanoseconds, as set, instead of the CPU's time stamp counter, and
+ * moves only with further calls, so that tests decide exactly how much time passes
+ * between packets. Meters configured before the first call start from the TSC's time
+ * and fill up at their first packet. */
+void dp_clock_set(uint64_t ns);
 
 /* Verdict of one packet through the pipeline. */
 struct dp_verdict {

@@ -366,7 +366,7 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 		      struct dp_verdict *v)
 {
 	struct pstate st[BURST_MAX];
-	uint64_t now = rte_rdtsc();
+	uint64_t now = dp_now();
 	while (n > BURST_MAX) {
 		dp_process_burst(p, slot, m, BURST_MAX, v);
 		m += BURST_MAX; v += BURST_MAX; n -= BURST_MAX;

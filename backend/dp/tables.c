@@ -314,6 +314,84 @@ int dp_dl_term(int op, uint32_t ue, uint8_t app_id, const struct dp_term *t)
 	return term_write(&p->dl_term, op, ue, app_id, t);
 }
 
+static struct ftable *exact_table(struct pipeline *p, int table)
+{
+	switch (table) {
+	case EXACT_UL_SESS: return &p->ul_sess;
+	case EXACT_DL_SESS: return &p->dl_sess;
+	case EXACT_UL_TERM: return &p->ul_term;
+	case EXACT_DL_TERM: return &p->dl_term;
+	}
+	return NULL;
+}
+
+static void exact_entry(int table, uint64_t key, const uint8_t *val, struct dp_exact_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->key = key;
+	uint64_t v;
+	switch (table) {
+	case EXACT_UL_SESS:
+		memcpy(&v, val, 8);
+		e->action = UL_DROP(v) ? SESS_DROP : SESS_FWD;
+		e->ue = UL_UE(v);
+		e->meter_idx = UL_METER(v);
+		break;
+	case EXACT_DL_SESS:
+		memcpy(&v, val, 8);
+		e->action = SESS_ACTION(v);
+		e->peer = SESS_PEER(v);
+		e->meter_idx = SESS_METER(v);
+		break;
+	default:
+		memcpy(&e->term, val, sizeof(e->term));
+	}
+}
+
+int dp_exact_get(int table, uint64_t key, struct dp_exact_entry *e)
+{
+	PIPE_OR_ENODEV;
+	struct ftable *t = exact_table(p, table);
+	uint32_t b;
+	unsigned sl;
+	if (!t)
+		return -EINVAL;
+	if (!ft_find(t, key, &b, &sl))
+		return 0;
+	exact_entry(table, key, ft_value(t, b, sl), e);
+	return 1;
+}
+
+int64_t dp_exact_count(int table)
+{
+	PIPE_OR_ENODEV;
+	struct ftable *t = exact_table(p, table);
+	return t ? (int64_t)t->n : -EINVAL;
+}
+
+#define DUMP_CHUNK 64  /* entries copied per ft_dump call */
+
+int dp_exact_dump(int table, uint32_t *cursor, struct dp_exact_entry *out, uint32_t max)
+{
+	PIPE_OR_ENODEV;
+	struct ftable *t = exact_table(p, table);
+	if (!t || max < t->slots)
+		return -EINVAL;
+	uint64_t keys[DUMP_CHUNK];
+	uint8_t vals[DUMP_CHUNK * 16];
+	uint32_t n = 0;
+	while (*cursor < t->nb && max - n >= t->slots) {
+		uint32_t room = max - n < DUMP_CHUNK ? max - n : DUMP_CHUNK;
+		uint32_t got = ft_dump(t, cursor, keys, vals, room);
+		for (uint32_t i = 0; i < got; i++)
+			exact_entry(table, keys[i], vals + (size_t)i * t->vlen, &out[n + i]);
+		n += got;
+	}
+	if (*cursor >= t->nb)
+		*cursor = UINT32_MAX;
+	return (int)n;
+}
+
 int dp_ig_peer(int op, uint8_t peer, uint32_t dst)
 {
 	PIPE_OR_ENODEV;
@@ -398,6 +476,7 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 		if (cfg->pir < cfg->cir || rte_meter_trtcm_profile_config(&ms.prof, &prm) ||
 		    rte_meter_trtcm_config(&ms.rt, &ms.prof))
 			return -EINVAL;
+		ms.rt.time_tc = ms.rt.time_tp = dp_now();  /* full buckets now, on the test clock too */
 		int rc = vpool_get(&p->meters, &slot);
 		if (rc)
 			return rc;
@@ -406,6 +485,14 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 	}
 	__atomic_store_n(&p->meter_map[which][idx], slot, __ATOMIC_RELEASE);
 	return old ? defer(DEF_SLOT, &p->meters, old - 1) : 0;
+}
+
+void dp_clock_set(uint64_t ns)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t tsc = ns / 1000000000ull * hz + ns % 1000000000ull * hz / 1000000000ull;
+	__atomic_store_n(&g_dp.test_tsc, tsc, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_dp.test_clock, 1, __ATOMIC_RELEASE);
 }
 
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)

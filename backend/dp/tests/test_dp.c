@@ -390,6 +390,58 @@ static void test_table_ops(void **st)
 	dp_commit();
 }
 
+/* The agent reads the exact tables back: every entry once, as written. */
+static void test_exact_readback(void **st)
+{
+	(void)st;
+	struct dp_exact_entry e, out[64];
+	int64_t base = dp_exact_count(EXACT_DL_SESS);
+	assert_true(base >= 0);
+	enum { N = 100 };
+	for (uint32_t i = 0; i < N; i++)
+		assert_int_equal(dp_dl_session(DP_INSERT, 0x0b000000 + i, i % 2 ? SESS_BUF : SESS_FWD, (uint8_t)i, 1000 + i), 0);
+	assert_int_equal(dp_exact_count(EXACT_DL_SESS), base + N);
+	uint8_t seen[N] = { 0 };
+	uint32_t cursor = 0, total = 0;
+	while (cursor != UINT32_MAX) {
+		int n = dp_exact_dump(EXACT_DL_SESS, &cursor, out, 64);
+		assert_true(n >= 0);
+		total += (uint32_t)n;
+		for (int j = 0; j < n; j++) {
+			uint32_t i = (uint32_t)out[j].key - 0x0b000000;
+			if (out[j].key < 0x0b000000 || i >= N)
+				continue;
+			seen[i]++;
+			assert_int_equal(out[j].action, i % 2 ? SESS_BUF : SESS_FWD);
+			assert_int_equal(out[j].peer, i);
+			assert_int_equal(out[j].meter_idx, 1000 + i);
+		}
+	}
+	assert_int_equal(total, base + N);
+	for (uint32_t i = 0; i < N; i++) {
+		assert_int_equal(seen[i], 1);
+		assert_int_equal(dp_dl_session(DP_DELETE, 0x0b000000 + i, 0, 0, 0), 0);
+	}
+	assert_int_equal(dp_exact_get(EXACT_DL_SESS, 0x0b000000, &e), 0);
+	assert_int_equal(dp_exact_dump(EXACT_DL_SESS, &cursor, out, 2), -EINVAL);  /* less than a bucket */
+	assert_int_equal(dp_exact_get(7, UE, &e), -EINVAL);
+	/* Uplink: the meter index is held in 31 bits. */
+	assert_int_equal(dp_ul_session(DP_INSERT, N3, 0x7777, SESS_FWD, UE + 9, 0xfffffff0u), 0);
+	assert_int_equal(dp_exact_get(EXACT_UL_SESS, (uint64_t)N3 << 32 | 0x7777, &e), 1);
+	assert_int_equal(e.action, SESS_FWD);
+	assert_int_equal(e.ue, UE + 9);
+	assert_int_equal(e.meter_idx, 0x7fffffffu);
+	assert_int_equal(dp_ul_session(DP_DELETE, N3, 0x7777, 0, 0, 0), 0);
+	struct dp_term t = { TERM_FWD, 2, 9, 77, 0x1234, 5 };
+	assert_int_equal(dp_dl_term(DP_INSERT, UE + 9, 3, &t), 0);
+	assert_int_equal(dp_exact_get(EXACT_DL_TERM, (uint64_t)(UE + 9) << 8 | 3, &e), 1);
+	assert_true(e.term.action == TERM_FWD && e.term.tc == 2 && e.term.qfi == 9 && e.term.ctr_idx == 77 &&
+		    e.term.teid == 0x1234 && e.term.app_meter_idx == 5);
+	assert_int_equal(dp_exact_get(EXACT_UL_TERM, (uint64_t)(UE + 9) << 8 | 3, &e), 0);
+	assert_int_equal(dp_dl_term(DP_DELETE, UE + 9, 3, NULL), 0);
+	dp_commit();
+}
+
 static void test_uplink(void **st)
 {
 	(void)st;
@@ -504,12 +556,22 @@ static void test_meter_red(void **st)
 {
 	(void)st;
 	uint8_t b[256];
-	/* 1 kB/s with 200-byte bursts: the second 120-byte packet in a row is red. */
+	/* The test clock: no time passes between packets unless the test moves it. */
+	dp_clock_set(1000000000ull);
+	/* 1 kB/s with 200-byte bursts: the second 106-byte packet in a row is red. */
 	struct dp_meter_cfg mc = { 1000, 200, 1000, 200 };
 	assert_int_equal(dp_dl_session(DP_MODIFY, UE, SESS_FWD, 7, 3), 0);
 	assert_int_equal(dp_meter_set(METER_SESSION, 3, &mc), 0);
 	dp_commit();
 	uint32_t n = dl_frame(b, UE);
+	assert_int_equal(n, 106);
+	assert_true(run_bytes(b, n, 2).fwd);
+	expect_drop(b, n, 2, DROP_METER_RED);
+	/* 10 ms later (a byte per ms) the buckets hold 94 + 10 bytes: still red; 3 ms
+	 * more make 107: green once, then red again. */
+	dp_clock_set(1010000000ull);
+	expect_drop(b, n, 2, DROP_METER_RED);
+	dp_clock_set(1013000000ull);
 	assert_true(run_bytes(b, n, 2).fwd);
 	expect_drop(b, n, 2, DROP_METER_RED);
 	/* The uplink session's meter index travels in its packed hash value. */
@@ -669,7 +731,8 @@ int main(void)
 		cmocka_unit_test(test_encap_decap_roundtrip),
 	};
 	const struct CMUnitTest dp_tests[] = {
-		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops), cmocka_unit_test(test_uplink),
+		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
+		cmocka_unit_test(test_exact_readback), cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_downlink_encap), cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
 		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -42,6 +44,7 @@ type config struct {
 	EAL         string            `json:"eal"`
 	LogLevel    string            `json:"log_level"`
 	CPUProfile  string            `json:"cpu_profile"`
+	TestClock   bool              `json:"test_clock"`
 }
 
 type portFlag map[string]string
@@ -91,6 +94,8 @@ func main() {
 	fs.StringVar(&c.EAL, "eal", c.EAL, "extra EAL arguments, space separated")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", c.CPUProfile, "write a Go CPU profile of the agent to this file until exit")
+	fs.BoolVar(&c.TestClock, "test-clock", c.TestClock,
+		"tests only: the data plane's time (meters) starts at 0 and is set by lines on stdin, each a time in nanoseconds (acknowledged on stdout)")
 	_ = fs.Parse(os.Args[1:])
 	_ = cfgPath
 	c.Sessions, c.MeterStates = uint32(sessions), uint32(meterStates)
@@ -105,6 +110,24 @@ func main() {
 		log.Error("fatal", "err", err)
 		os.Exit(1)
 	}
+}
+
+// feedClock sets the test clock from lines of r, each a time in nanoseconds, until r
+// ends (nil) or a line is not a number (its error). Each time set is acknowledged on
+// ack as "clock NS", so that a test knows it is in force before it sends packets.
+func feedClock(r io.Reader, ack io.Writer, set func(ns uint64)) error {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		ns, err := strconv.ParseUint(strings.TrimSpace(sc.Text()), 10, 64)
+		if err != nil {
+			return fmt.Errorf("test clock: %w", err)
+		}
+		set(ns)
+		if _, err := fmt.Fprintf(ack, "clock %d\n", ns); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }
 
 // loadConfigArg reads --config FILE (or --config=FILE) before the other flags so they override it.
@@ -171,16 +194,22 @@ func run(c config, log *slog.Logger) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	// The heap is mostly the entries kept for Read, in pointer-free maps the collector
-	// marks without scanning: a smaller growth margin than Go's default (100 %) costs
-	// little CPU and keeps the process ~23 % smaller at 1M sessions (docs/PERFORMANCE.md).
-	// GOGC in the environment still decides.
+	if c.TestClock {
+		dp.SetClock(0)
+		go func() {
+			err := feedClock(os.Stdin, os.Stdout, dp.SetClock)
+			log.Warn("test clock: stdin ended", "err", err)
+		}()
+	}
+	// The heap holds the small tables and each Write's garbage (the session tables are
+	// read from the data plane): a smaller growth margin than Go's default (100 %) keeps
+	// the peak of a large insert low. GOGC in the environment still decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(25)
 	}
 	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates},
 		dp.DP{}, log)
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
+	g := grpc.NewServer(append(p4rt.ServerOptions(), grpc.MaxRecvMsgSize(64<<20))...)
 	p4v1.RegisterP4RuntimeServer(g, srv)
 	stop := make(chan struct{})
 	go srv.PumpPacketIns(stop)

@@ -67,6 +67,9 @@ func Boot(c BootConfig) error {
 
 func Shutdown() { C.dp_shutdown() }
 
+// SetClock switches the data plane to its test clock and sets it (dp_clock_set).
+func SetClock(ns uint64) { C.dp_clock_set(C.uint64_t(ns)) }
+
 // Stats is the data plane's runtime counters, for logs on demand.
 type Stats struct {
 	Ports                                   []PortStats
@@ -235,4 +238,46 @@ func (DP) PacketIn(buf []byte) (int, uint16, uint8) {
 	var reason C.uint8_t
 	n := C.dp_packet_in((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)), &port, &reason)
 	return int(n), uint16(port), uint8(reason)
+}
+
+func goExact(c *C.struct_dp_exact_entry) p4rt.ExactEntry {
+	t := c.term
+	return p4rt.ExactEntry{Key: uint64(c.key), Action: uint8(c.action), Peer: uint8(c.peer), UE: uint32(c.ue),
+		Meter: uint32(c.meter_idx), Term: p4rt.Term{Action: uint8(t.action), TC: uint8(t.tc), QFI: uint8(t.qfi),
+			CtrIdx: uint32(t.ctr_idx), TEID: uint32(t.teid), AppMeterIdx: uint32(t.app_meter_idx)}}
+}
+
+func (DP) ExactGet(t p4rt.ExactTable, key uint64) (p4rt.ExactEntry, bool, error) {
+	var c C.struct_dp_exact_entry
+	r := C.dp_exact_get(C.int(t), C.uint64_t(key), &c)
+	if r <= 0 {
+		return p4rt.ExactEntry{}, false, rc(r)
+	}
+	return goExact(&c), true, nil
+}
+
+func (DP) ExactCount(t p4rt.ExactTable) (int, error) {
+	n := C.dp_exact_count(C.int(t))
+	if n < 0 {
+		return 0, rc(C.int(n))
+	}
+	return int(n), nil
+}
+
+// exactChunk entries are copied per cgo call.
+const exactChunk = 1024
+
+func (DP) ExactEach(t p4rt.ExactTable, fn func(*p4rt.ExactEntry)) error {
+	buf := make([]C.struct_dp_exact_entry, exactChunk)
+	for cursor := C.uint32_t(0); cursor != C.UINT32_MAX; {
+		n := C.dp_exact_dump(C.int(t), &cursor, &buf[0], exactChunk)
+		if n < 0 {
+			return rc(n)
+		}
+		for i := range buf[:n] {
+			e := goExact(&buf[i])
+			fn(&e)
+		}
+	}
+	return nil
 }

@@ -63,6 +63,26 @@ type ACLRule struct {
 
 type MeterCfg struct{ CIR, CBurst, PIR, PBurst uint64 }
 
+// ExactTable names the data plane's exact-match tables, numbered as its enum dp_exact.
+type ExactTable int
+
+const (
+	ExactULSess ExactTable = 0
+	ExactDLSess ExactTable = 1
+	ExactULTerm ExactTable = 2
+	ExactDLTerm ExactTable = 3
+)
+
+// ExactEntry is an entry of an exact table as the data plane holds it (struct
+// dp_exact_entry): sessions fill Action, UE (uplink), Peer (downlink) and Meter;
+// terminations fill Term. Keys: tunDst<<32|teid, the UE address, ue<<8|appID.
+type ExactEntry struct {
+	Key          uint64
+	Action, Peer uint8
+	UE, Meter    uint32
+	Term         Term
+}
+
 // Dataplane is what the server drives: the C data plane through cgo in the
 // binary, a recording fake in the tests. Errors are *DPError with an errno.
 type Dataplane interface {
@@ -82,6 +102,11 @@ type Dataplane interface {
 	ReadCounter(which int, idx uint32) (pkts, bytes uint64, err error)
 	WriteCounter(which int, idx uint32, pkts, bytes uint64) error
 	ReadDrops(reason uint32) (uint64, error)
+	// The exact tables read back: the agent answers reads of them from the data
+	// plane and keeps no copy of their entries.
+	ExactGet(t ExactTable, key uint64) (ExactEntry, bool, error)
+	ExactCount(t ExactTable) (int, error)
+	ExactEach(t ExactTable, fn func(*ExactEntry)) error
 	Commit()
 	PacketOut(port uint16, data []byte) error
 	// PacketIn copies one queued packet-in into buf; n == 0 when none is queued.

@@ -5,14 +5,17 @@ package p4rt
 // contract P4Info. They need root and build/hupf-backend, and skip without them.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +23,8 @@ import (
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 const (
@@ -37,6 +42,8 @@ type bed struct {
 	links []string
 	proc  *exec.Cmd
 	h     *harness
+	clock io.Writer      // --test-clock: the backend's stdin
+	ack   *bufio.Scanner // and its acknowledgements
 }
 
 var bedSeq int
@@ -57,8 +64,9 @@ func sh(t *testing.T, args ...string) {
 func htons(v uint16) uint16 { return v<<8 | v>>8 }
 
 // newBed creates the namespace, two veth pairs (P4 ports 1 and 2), starts the
-// backend with lcores forwarding lcores and pushes the fixture pipeline.
-func newBed(t *testing.T, lcores int) *bed {
+// backend with lcores forwarding lcores (and extra arguments) and pushes the
+// fixture pipeline.
+func newBed(t *testing.T, lcores int, extra ...string) *bed {
 	if os.Geteuid() != 0 {
 		t.Skip("SKIPPED: end-to-end tests need root (network namespace, veth)")
 	}
@@ -88,9 +96,20 @@ func newBed(t *testing.T, lcores int) *bed {
 	addr := lis.Addr().String()
 	lis.Close()
 	args := append([]string{"--grpc-addr", addr, "--device-id", "1", "--lcores", fmt.Sprint(lcores), "--mem", "512",
-		"--sessions", "1024"}, ports...)
+		"--sessions", "1024"}, append(ports, extra...)...)
 	b.proc = exec.Command(bin, args...)
 	b.proc.Stderr = os.Stderr
+	if slices.Contains(extra, "--test-clock") {
+		var err error
+		if b.clock, err = b.proc.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		out, err := b.proc.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.ack = bufio.NewScanner(out)
+	}
 	if err := b.proc.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +204,18 @@ func (b *bed) recv(port int, d time.Duration, want int) [][]byte {
 		out = append(out, append([]byte(nil), buf[:n]...))
 	}
 	return out
+}
+
+// setClock sets the backend's test clock and waits for its acknowledgement.
+func (b *bed) setClock(ns uint64) {
+	fmt.Fprintf(b.clock, "%d\n", ns)
+	want := fmt.Sprintf("clock %d", ns)
+	for b.ack.Scan() {
+		if b.ack.Text() == want {
+			return
+		}
+	}
+	b.t.Fatalf("test clock %d not acknowledged: %v", ns, b.ack.Err())
 }
 
 // ---- frames ----
@@ -290,6 +321,45 @@ func TestE2EForwarding(t *testing.T) {
 		CounterId: b.h.schema().counters[cPreQos].Preamble.Id, Index: &p4v1.Index{Index: 10}}}})
 	if d := ctr[0].GetCounterEntry().Data; d.PacketCount != 1 || d.ByteCount != int64(14+36+len(inner)) {
 		t.Errorf("pre-QoS counter %v", d)
+	}
+}
+
+// TestE2EMeterOnTestClock: the binary's meters run on the test clock, so the count
+// of frames a burst gets through is exact: a trTCM of 1 kB/s with 2.5 frames of burst
+// forwards 2 of 3 back-to-back frames, forwards nothing more while the clock stands
+// still, and 2 of 3 again once a second has passed.
+func TestE2EMeterOnTestClock(t *testing.T) {
+	b := newBed(t, 1, "--test-clock")
+	b.base(1)
+	h := b.h
+	inner := userPkt(e2eUEBase, e2eApp, 64, 1)
+	frame := gtpuFrame(0x100, inner)
+	burst := int64(len(frame) * 5 / 2)
+	meter := &p4v1.MeterEntry{MeterId: h.schema().meters[mSessionMeter].Preamble.Id, Index: &p4v1.Index{Index: 3},
+		Config: &p4v1.MeterConfig{Cir: 1000, Cburst: burst, Pir: 1000, Pburst: burst}}
+	b.setClock(5_000_000_000)
+	if err := h.write(&p4v1.Update{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: meter}}},
+		upd(mod, h.entry(tULSess, []*p4v1.FieldMatch{exactM(1, e2eN3, 32), exactM(2, 0x100, 32)}, aULSess, 0,
+			e2eUEBase, 3))); err != nil {
+		t.Fatal(err)
+	}
+	red := func() int64 {
+		c := h.read(&p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{
+			CounterId: h.schema().counters[cDropReasons].Preamble.Id, Index: &p4v1.Index{Index: p4const.DropMeterRed}}}})
+		return c[0].GetCounterEntry().Data.PacketCount
+	}
+	for i, want := range []int{2, 0, 2} {
+		if i == 2 {
+			b.setClock(6_000_000_000)
+		}
+		before := red()
+		for j := 0; j < 3; j++ {
+			b.send(1, frame)
+		}
+		got := len(b.recv(2, 1500*time.Millisecond, 3))
+		if got != want || red()-before != int64(3-want) {
+			t.Errorf("burst %d: %d forwarded, %d red; want %d and %d", i, got, red()-before, want, 3-want)
+		}
 	}
 }
 

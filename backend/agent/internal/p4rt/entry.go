@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"unsafe"
 
 	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -63,6 +64,7 @@ type match struct {
 type entry struct {
 	table    *tableInfo
 	key      string
+	keyBuf   []byte
 	matches  []match
 	action   string
 	params   []uint64
@@ -99,79 +101,92 @@ func (s *Schema) tableInfos() map[uint32]*tableInfo {
 	return out
 }
 
-// decodeMatch validates the key of an entry and builds its canonical identity.
-func decodeMatch(ti *tableInfo, te *p4v1.TableEntry) (*entry, error) {
-	e := &entry{table: ti, matches: make([]match, len(ti.t.MatchFields)), priority: te.Priority}
-	seen := make([]bool, len(ti.t.MatchFields))
-	for _, fm := range te.Match {
-		pos, ok := ti.fieldPos[fm.FieldId]
+// decodeMatch validates the key of an entry and builds its canonical identity
+// into e, reusing e's slices (the write path decodes every entry into one scratch
+// entry); e.key then points into e's key buffer, valid until e is reused: a store
+// that keeps a key copies it.
+func decodeMatch(ti *tableInfo, v *tableView, e *entry) error {
+	nf := len(ti.t.MatchFields)
+	*e = entry{table: ti, matches: e.matches[:0], params: e.params[:0], keyBuf: e.keyBuf[:0], priority: v.priority}
+	for i := 0; i < nf; i++ {
+		e.matches = append(e.matches, match{})
+	}
+	var seen uint64 // match fields by position (at most 64)
+	for i := range v.matches {
+		fm := &v.matches[i]
+		pos, ok := ti.fieldPos[fm.id]
 		if !ok {
-			return nil, errf(codes.InvalidArgument, "table %s has no match field id %d", ti.spec.name, fm.FieldId)
+			return errf(codes.InvalidArgument, "table %s has no match field id %d", ti.spec.name, fm.id)
 		}
-		if seen[pos] {
-			return nil, errf(codes.InvalidArgument, "table %s: match field %d given twice", ti.spec.name, fm.FieldId)
+		if seen>>pos&1 != 0 {
+			return errf(codes.InvalidArgument, "table %s: match field %d given twice", ti.spec.name, fm.id)
 		}
-		seen[pos] = true
-		f := ti.t.MatchFields[pos]
-		m, err := decodeField(f, fm)
+		seen |= 1 << pos
+		m, err := decodeField(ti.t.MatchFields[pos], fm)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		e.matches[pos] = m
 	}
 	for pos, f := range ti.t.MatchFields {
 		switch {
-		case seen[pos]:
+		case seen>>pos&1 != 0:
 		case f.GetMatchType() == exact:
-			return nil, errf(codes.InvalidArgument, "table %s: exact field %s missing", ti.spec.name, f.Name)
+			return errf(codes.InvalidArgument, "table %s: exact field %s missing", ti.spec.name, f.Name)
 		case f.GetMatchType() == rng:
 			e.matches[pos] = match{lo: 0, hi: ones(f.Bitwidth)}
 		}
 	}
-	if ti.ternary && te.Priority <= 0 {
-		return nil, errf(codes.InvalidArgument, "table %s needs a priority > 0", ti.spec.name)
+	if ti.ternary && v.priority <= 0 {
+		return errf(codes.InvalidArgument, "table %s needs a priority > 0", ti.spec.name)
 	}
-	if !ti.ternary && te.Priority != 0 {
-		return nil, errf(codes.InvalidArgument, "table %s takes no priority", ti.spec.name)
+	if !ti.ternary && v.priority != 0 {
+		return errf(codes.InvalidArgument, "table %s takes no priority", ti.spec.name)
 	}
-	e.key = storeKey(ti, e.matches, te.Priority)
-	return e, nil
+	e.keyBuf = appendStoreKey(e.keyBuf, ti, e.matches, v.priority)
+	e.key = unsafe.String(unsafe.SliceData(e.keyBuf), len(e.keyBuf))
+	return nil
 }
 
-func decodeField(f *p4cfg.MatchField, fm *p4v1.FieldMatch) (match, error) {
+// decodeMatchOf decodes the key of a parsed TableEntry into a new entry (reads).
+func decodeMatchOf(ti *tableInfo, te *p4v1.TableEntry) (*entry, error) {
+	var v tableView
+	viewOf(te, &v)
+	e := &entry{}
+	return e, decodeMatch(ti, &v, e)
+}
+
+func decodeField(f *p4cfg.MatchField, fm *fieldView) (match, error) {
 	var m match
 	var err error
 	w := f.Bitwidth
 	switch f.GetMatchType() {
 	case exact:
-		x := fm.GetExact()
-		if x == nil {
+		if fm.kind != exact {
 			return m, errf(codes.InvalidArgument, "field %s is exact", f.Name)
 		}
-		m.value, err = decodeValue(x.Value, w, f.Name)
+		m.value, err = decodeValue(fm.a, w, f.Name)
 		m.mask = ones(w)
 	case lpm:
-		x := fm.GetLpm()
-		if x == nil {
+		if fm.kind != lpm {
 			return m, errf(codes.InvalidArgument, "field %s is lpm", f.Name)
 		}
-		if x.PrefixLen <= 0 || x.PrefixLen > w {
-			return m, errf(codes.InvalidArgument, "field %s: prefix length %d (omit the field for /0)", f.Name, x.PrefixLen)
+		if fm.plen <= 0 || fm.plen > w {
+			return m, errf(codes.InvalidArgument, "field %s: prefix length %d (omit the field for /0)", f.Name, fm.plen)
 		}
-		if m.value, err = decodeValue(x.Value, w, f.Name); err == nil {
-			m.plen = x.PrefixLen
-			m.mask = ones(w) &^ ones(w-x.PrefixLen)
+		if m.value, err = decodeValue(fm.a, w, f.Name); err == nil {
+			m.plen = fm.plen
+			m.mask = ones(w) &^ ones(w-fm.plen)
 			if m.value&^m.mask != 0 {
-				err = errf(codes.InvalidArgument, "field %s: bits set beyond prefix /%d", f.Name, x.PrefixLen)
+				err = errf(codes.InvalidArgument, "field %s: bits set beyond prefix /%d", f.Name, fm.plen)
 			}
 		}
 	case ternary:
-		x := fm.GetTernary()
-		if x == nil {
+		if fm.kind != ternary {
 			return m, errf(codes.InvalidArgument, "field %s is ternary", f.Name)
 		}
-		if m.value, err = decodeValue(x.Value, w, f.Name); err == nil {
-			if m.mask, err = decodeValue(x.Mask, w, f.Name); err == nil {
+		if m.value, err = decodeValue(fm.a, w, f.Name); err == nil {
+			if m.mask, err = decodeValue(fm.b, w, f.Name); err == nil {
 				switch {
 				case m.mask == 0:
 					err = errf(codes.InvalidArgument, "field %s: zero mask (omit the field)", f.Name)
@@ -181,12 +196,11 @@ func decodeField(f *p4cfg.MatchField, fm *p4v1.FieldMatch) (match, error) {
 			}
 		}
 	case rng:
-		x := fm.GetRange()
-		if x == nil {
+		if fm.kind != rng {
 			return m, errf(codes.InvalidArgument, "field %s is range", f.Name)
 		}
-		if m.lo, err = decodeValue(x.Low, w, f.Name); err == nil {
-			if m.hi, err = decodeValue(x.High, w, f.Name); err == nil && m.lo > m.hi {
+		if m.lo, err = decodeValue(fm.a, w, f.Name); err == nil {
+			if m.hi, err = decodeValue(fm.b, w, f.Name); err == nil && m.lo > m.hi {
 				err = errf(codes.InvalidArgument, "field %s: low > high", f.Name)
 			}
 		}
@@ -196,40 +210,43 @@ func decodeField(f *p4cfg.MatchField, fm *p4v1.FieldMatch) (match, error) {
 	return m, err
 }
 
-// decodeAction validates an entry's direct action against the table and P4Info.
-func (s *Schema) decodeAction(ti *tableInfo, ta *p4v1.TableAction, defaultEntry bool) (string, []uint64, error) {
-	a := ta.GetAction()
-	if a == nil {
+// decodeAction validates an entry's direct action against the table and P4Info;
+// its params are appended to params[:0].
+func (s *Schema) decodeAction(ti *tableInfo, v *tableView, defaultEntry bool, params []uint64) (string, []uint64, error) {
+	if !v.direct {
 		return "", nil, errf(codes.InvalidArgument, "table %s: only direct actions are supported", ti.spec.name)
 	}
-	info := s.actByID[a.ActionId]
+	info := s.actByID[v.actionID]
 	allowed := ti.actions
 	if defaultEntry {
 		allowed = ti.defaults
 	}
-	if info == nil || !allowed[a.ActionId] {
-		return "", nil, errf(codes.InvalidArgument, "table %s: action id %d not allowed", ti.spec.name, a.ActionId)
+	if info == nil || !allowed[v.actionID] {
+		return "", nil, errf(codes.InvalidArgument, "table %s: action id %d not allowed", ti.spec.name, v.actionID)
 	}
-	params := make([]uint64, len(info.Params))
-	seen := make([]bool, len(info.Params))
-	for _, p := range a.Params {
+	params = params[:0]
+	for i := 0; i < len(info.Params); i++ {
+		params = append(params, 0)
+	}
+	var seen uint64 // params by position
+	for _, p := range v.params {
 		idx := -1
 		for i, ip := range info.Params {
-			if ip.Id == p.ParamId {
+			if ip.Id == p.id {
 				idx = i
 			}
 		}
-		if idx < 0 || seen[idx] {
-			return "", nil, errf(codes.InvalidArgument, "action %s: bad param id %d", info.Preamble.Name, p.ParamId)
+		if idx < 0 || seen>>idx&1 != 0 {
+			return "", nil, errf(codes.InvalidArgument, "action %s: bad param id %d", info.Preamble.Name, p.id)
 		}
-		v, err := decodeValue(p.Value, info.Params[idx].Bitwidth, info.Params[idx].Name)
+		val, err := decodeValue(p.value, info.Params[idx].Bitwidth, info.Params[idx].Name)
 		if err != nil {
 			return "", nil, err
 		}
-		params[idx], seen[idx] = v, true
+		params[idx], seen = val, seen|1<<idx
 	}
-	for i, ok := range seen {
-		if !ok {
+	for i := range info.Params {
+		if seen>>i&1 == 0 {
 			return "", nil, errf(codes.InvalidArgument, "action %s: param %s missing", info.Preamble.Name, info.Params[i].Name)
 		}
 	}

@@ -16,9 +16,62 @@ type fakeDP struct {
 	pktOut   []string
 	pktIn    [][]byte
 	counters map[[2]uint32][2]uint64
+	exact    [4]map[uint64]ExactEntry // the exact tables, as the data plane holds them
+	sizes    Sizes
 }
 
-func newFake() *fakeDP { return &fakeDP{counters: map[[2]uint32][2]uint64{}} }
+func newFake() *fakeDP {
+	f := &fakeDP{counters: map[[2]uint32][2]uint64{}}
+	for i := range f.exact {
+		f.exact[i] = map[uint64]ExactEntry{}
+	}
+	return f
+}
+
+// hold applies an exact-table write as the data plane does (err: a failure to inject).
+func (f *fakeDP) hold(err error, t ExactTable, op Op, e ExactEntry) error {
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, have := f.exact[t][e.Key]
+	capacity := [4]uint32{f.sizes.ULSessions, f.sizes.DLSessions, f.sizes.ULTerms, f.sizes.DLTerms}[t]
+	switch {
+	case op == OpInsert && have:
+		return &DPError{Errno: EEXIST}
+	case op != OpInsert && !have:
+		return &DPError{Errno: ENOENT}
+	case op == OpInsert && uint32(len(f.exact[t])) >= capacity:
+		return &DPError{Errno: ENOSPC}
+	}
+	if op == OpDelete {
+		delete(f.exact[t], e.Key)
+	} else {
+		f.exact[t][e.Key] = e
+	}
+	return nil
+}
+
+func (f *fakeDP) ExactGet(t ExactTable, key uint64) (ExactEntry, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.exact[t][key]
+	return e, ok, nil
+}
+
+func (f *fakeDP) ExactCount(t ExactTable) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.exact[t]), nil
+}
+
+func (f *fakeDP) ExactEach(t ExactTable, fn func(*ExactEntry)) error {
+	for _, e := range f.exact[t] {
+		fn(&e)
+	}
+	return nil
+}
 
 func (f *fakeDP) rec(format string, a ...any) error {
 	f.mu.Lock()
@@ -38,21 +91,30 @@ func (f *fakeDP) last() string {
 	return f.calls[len(f.calls)-1]
 }
 
-func (f *fakeDP) SetPipeline(s Sizes) error { return f.rec("pipeline %+v", s) }
+func (f *fakeDP) SetPipeline(s Sizes) error {
+	f.mu.Lock()
+	f.sizes = s
+	f.mu.Unlock()
+	return f.rec("pipeline %+v", s)
+}
 func (f *fakeDP) Interface(op Op, prefix uint32, plen, g, i, s uint8) error {
 	return f.rec("iface %d %08x/%d gtpu=%d kind=%d slice=%d", op, prefix, plen, g, i, s)
 }
 func (f *fakeDP) ULSession(op Op, d, teid uint32, a uint8, ue, m uint32) error {
-	return f.rec("ulsess %d %08x teid=%d act=%d ue=%08x meter=%d", op, d, teid, a, ue, m)
+	return f.hold(f.rec("ulsess %d %08x teid=%d act=%d ue=%08x meter=%d", op, d, teid, a, ue, m), ExactULSess, op,
+		ExactEntry{Key: uint64(d)<<32 | uint64(teid), Action: a, UE: ue, Meter: min(m, ulMeterHeld)})
 }
 func (f *fakeDP) DLSession(op Op, ue uint32, a, peer uint8, m uint32) error {
-	return f.rec("dlsess %d %08x act=%d peer=%d meter=%d", op, ue, a, peer, m)
+	return f.hold(f.rec("dlsess %d %08x act=%d peer=%d meter=%d", op, ue, a, peer, m), ExactDLSess, op,
+		ExactEntry{Key: uint64(ue), Action: a, Peer: peer, Meter: m})
 }
 func (f *fakeDP) ULTerm(op Op, ue uint32, app uint8, t Term) error {
-	return f.rec("ulterm %d %08x app=%d %+v", op, ue, app, t)
+	return f.hold(f.rec("ulterm %d %08x app=%d %+v", op, ue, app, t), ExactULTerm, op,
+		ExactEntry{Key: uint64(ue)<<8 | uint64(app), Term: t})
 }
 func (f *fakeDP) DLTerm(op Op, ue uint32, app uint8, t Term) error {
-	return f.rec("dlterm %d %08x app=%d %+v", op, ue, app, t)
+	return f.hold(f.rec("dlterm %d %08x app=%d %+v", op, ue, app, t), ExactDLTerm, op,
+		ExactEntry{Key: uint64(ue)<<8 | uint64(app), Term: t})
 }
 func (f *fakeDP) IGPeer(op Op, p uint8, d uint32) error { return f.rec("igpeer %d %d %08x", op, p, d) }
 func (f *fakeDP) EGPeer(op Op, p uint8, s, d uint32, sp uint16) error {

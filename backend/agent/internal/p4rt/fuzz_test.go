@@ -10,7 +10,8 @@ import (
 )
 
 // FuzzWrite: any WriteRequest, however malformed its entities, gets per-update
-// errors, never a panic; what was accepted reads back. `go test` runs the seeds;
+// errors, never a panic; what was accepted reads back; the updates read in place
+// (the server's codec) and parsed by protobuf give the same errors and tables. `go test` runs the seeds;
 // `go test -fuzz FuzzWrite ./internal/p4rt` explores.
 func FuzzWrite(f *testing.F) {
 	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
@@ -26,20 +27,52 @@ func FuzzWrite(f *testing.F) {
 		f.Add(b)
 	}
 	sc := h.schema()
+	state := func(t *testing.T, srv *Server) []*p4v1.Entity {
+		out, err := srv.readTables(&p4v1.TableEntry{}, nil)
+		if err != nil {
+			t.Fatalf("reading back: %v", err)
+		}
+		return out
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req := &p4v1.WriteRequest{}
-		if proto.Unmarshal(data, req) != nil {
+		parsed := &p4v1.WriteRequest{}
+		if proto.Unmarshal(data, parsed) != nil {
 			return
 		}
-		srv := NewServer(Config{DeviceID: 1}, newFake(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-		srv.pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srv.sizes(sc))
-		errs := srv.writeBatch(req.Updates)
-		if len(errs) != len(req.Updates) {
-			t.Fatalf("%d errors for %d updates", len(errs), len(req.Updates))
+		// The codec's path (updates read in place) and protobuf's (parsed, then
+		// encoded again) must give the same errors and the same tables.
+		lazy := &p4v1.WriteRequest{}
+		if err := (codec{}).Unmarshal(data, lazy); err != nil {
+			t.Fatalf("codec refused what protobuf takes: %v", err)
 		}
-		var out []*p4v1.Entity
-		if _, err := srv.readTables(&p4v1.TableEntry{}, out); err != nil {
-			t.Fatalf("reading back: %v", err)
+		var srvs [2]*Server
+		var errs [2][]error
+		for i, req := range []*p4v1.WriteRequest{lazy, parsed} {
+			srvs[i] = NewServer(Config{DeviceID: 1}, newFake(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+			srvs[i].pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srvs[i].sizes(sc), srvs[i].dp)
+			ups, err := rawUpdates(req)
+			if err != nil {
+				t.Fatalf("updates: %v", err)
+			}
+			errs[i] = srvs[i].writeBatch(ups)
+		}
+		if len(errs[0]) != len(parsed.Updates) || len(errs[1]) != len(parsed.Updates) {
+			t.Fatalf("%d and %d errors for %d updates", len(errs[0]), len(errs[1]), len(parsed.Updates))
+		}
+		for i := range errs[0] {
+			if (errs[0][i] == nil) != (errs[1][i] == nil) ||
+				(errs[0][i] != nil && errs[0][i].Error() != errs[1][i].Error()) {
+				t.Fatalf("update %d: in place %v, parsed %v", i, errs[0][i], errs[1][i])
+			}
+		}
+		a, b := state(t, srvs[0]), state(t, srvs[1])
+		if len(a) != len(b) {
+			t.Fatalf("%d entries in place, %d parsed", len(a), len(b))
+		}
+		for i := range a {
+			if !proto.Equal(a[i], b[i]) {
+				t.Fatalf("entry %d: in place %v, parsed %v", i, a[i], b[i])
+			}
 		}
 	})
 }

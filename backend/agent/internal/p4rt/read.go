@@ -86,7 +86,7 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 			continue
 		}
 		if len(q.Match) > 0 {
-			e, err := decodeMatch(ti, q)
+			e, err := decodeMatchOf(ti, q)
 			if err != nil {
 				return out, err
 			}

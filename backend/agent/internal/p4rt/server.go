@@ -30,7 +30,7 @@ type pipeState struct {
 	schema   *Schema
 	cfg      *p4v1.ForwardingPipelineConfig
 	tables   map[uint32]*tableInfo
-	entries  map[uint32]*tableStore // table id -> storeKey -> storeValue
+	entries  map[uint32]entryStore // table id -> storeKey -> storeValue
 	capacity map[uint32]uint32
 	encapPSC bool
 	meters   map[uint32]map[int64]*p4v1.MeterConfig
@@ -52,6 +52,9 @@ type Server struct {
 	pipe  *pipeState
 	saved *p4v1.ForwardingPipelineConfig
 	arb   arbiter
+	// Reused by every table write (writes hold mu): no allocation per entry.
+	view    tableView
+	scratch entry
 }
 
 func NewServer(cfg Config, dp Dataplane, log *slog.Logger) *Server {
@@ -143,14 +146,14 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 	if err := s.dp.SetPipeline(sz); err != nil {
 		return nil, status.Errorf(codes.ResourceExhausted, "data plane cannot allocate the pipeline: %v", err)
 	}
-	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig), sz)
+	s.pipe = newPipeState(sc, proto.Clone(cfg).(*p4v1.ForwardingPipelineConfig), sz, s.dp)
 	s.saved = nil
 	s.log.Info("pipeline committed", "tables", len(sc.Info.Tables), "sizes", fmt.Sprintf("%+v", sz))
 	return &p4v1.SetForwardingPipelineConfigResponse{}, nil
 }
 
-func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pipeState {
-	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]*tableStore{},
+func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp Dataplane) *pipeState {
+	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]entryStore{},
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
 		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
 		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
@@ -160,7 +163,11 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes) *pip
 	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}
 	p.capacity = map[uint32]uint32{}
 	for id, ti := range p.tables {
-		p.entries[id] = newTableStore(ti)
+		if et, ok := exactTables[ti.spec.name]; ok {
+			p.entries[id] = newDPStore(dp, et, ti, sc)
+		} else {
+			p.entries[id] = newTableStore(ti)
+		}
 		p.capacity[id] = uint32(ti.t.Size)
 		if n, ok := override[ti.spec.name]; ok {
 			p.capacity[id] = n
@@ -209,12 +216,17 @@ func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.Write
 	if s.pipe == nil {
 		return nil, status.Error(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
 	}
-	errs := s.writeBatch(req.Updates)
+	ups, err := rawUpdates(req)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "malformed updates: %v", err)
+	}
+	errs := s.writeBatch(ups)
 	return &p4v1.WriteResponse{}, batchStatus(errs)
 }
 
-// writeBatch applies updates in order and returns one error (or nil) per update.
-func (s *Server) writeBatch(ups []*p4v1.Update) []error {
+// writeBatch applies updates (each an encoded p4.v1.Update) in order and returns
+// one error (or nil) per update.
+func (s *Server) writeBatch(ups [][]byte) []error {
 	errs := make([]error, len(ups))
 	dirty := map[string]bool{}
 	for i, u := range ups {
@@ -274,15 +286,21 @@ func batchStatus(errs []error) error {
 	return status.ErrorProto(st)
 }
 
-func (s *Server) update(u *p4v1.Update, dirty map[string]bool) error {
-	op := Op(u.Type)
-	if op < OpInsert || op > OpDelete {
-		return errf(codes.InvalidArgument, "update type %v", u.Type)
+func (s *Server) update(u []byte, dirty map[string]bool) error {
+	typ, ent, err := parseUpdate(u, &s.view)
+	if err != nil {
+		return errf(codes.InvalidArgument, "malformed update: %v", err)
 	}
-	ent := u.Entity
+	op := Op(typ)
+	if op < OpInsert || op > OpDelete {
+		return errf(codes.InvalidArgument, "update type %v", typ)
+	}
 	switch {
+	case ent == nil:
+		return s.writeTable(op, &s.view, dirty)
 	case ent.GetTableEntry() != nil:
-		return s.writeTable(op, ent.GetTableEntry(), dirty)
+		viewOf(ent.GetTableEntry(), &s.view)
+		return s.writeTable(op, &s.view, dirty)
 	case ent.GetMeterEntry() != nil:
 		return s.writeMeter(op, ent.GetMeterEntry())
 	case ent.GetCounterEntry() != nil:
@@ -293,37 +311,32 @@ func (s *Server) update(u *p4v1.Update, dirty map[string]bool) error {
 	return errf(codes.Unimplemented, "entity kind not supported by the backend")
 }
 
-func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) error {
+func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	p := s.pipe
-	ti := p.tables[te.TableId]
+	ti := p.tables[v.tableID]
 	if ti == nil {
-		return errf(codes.NotFound, "unknown table id %d", te.TableId)
+		return errf(codes.NotFound, "unknown table id %d", v.tableID)
 	}
-	if te.IsDefaultAction {
-		return s.writeDefault(op, ti, te)
+	if v.isDefault {
+		return s.writeDefault(op, ti, v)
 	}
 	if len(ti.spec.fields) == 0 {
 		return errf(codes.InvalidArgument, "table %s has only a default action", ti.spec.name)
 	}
-	e, err := decodeMatch(ti, te)
-	if err != nil {
+	e := &s.scratch
+	if err := decodeMatch(ti, v, e); err != nil {
 		return err
 	}
-	store := p.entries[te.TableId]
-	_, have := store.get(e.key)
-	switch {
-	case op == OpInsert && have:
-		return errf(codes.AlreadyExists, "table %s: entry exists", ti.spec.name)
-	case op != OpInsert && !have:
-		return errf(codes.NotFound, "table %s: no such entry", ti.spec.name)
-	case op == OpInsert && uint32(store.len()) >= p.capacity[te.TableId]:
-		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", ti.spec.name, p.capacity[te.TableId])
+	store := p.entries[v.tableID]
+	if err := store.check(op, e.key, p.capacity[v.tableID], ti.spec.name); err != nil {
+		return err
 	}
 	if op != OpDelete {
-		if te.Action == nil {
+		if !v.hasAction {
 			return errf(codes.InvalidArgument, "table %s: entry without action", ti.spec.name)
 		}
-		if e.action, e.params, err = p.schema.decodeAction(ti, te.Action, false); err != nil {
+		var err error
+		if e.action, e.params, err = p.schema.decodeAction(ti, v, false, e.params); err != nil {
 			return err
 		}
 	}
@@ -335,7 +348,7 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 	if op == OpDelete {
 		store.del(e.key)
 	} else {
-		store.put(e.key, storeValue(p.schema.actions[e.action], e.params))
+		store.put(e.key, p.schema.actions[e.action], e.params)
 	}
 	return nil
 }
@@ -344,23 +357,23 @@ func (s *Server) writeTable(op Op, te *p4v1.TableEntry, dirty map[string]bool) e
 // encapsulation); every other default is const in the P4. A MODIFY without an
 // action resets the default to the P4 program's (P4Runtime spec 9.1.2): for
 // gtpu_encap that is gtpu_only, for a const default it changes nothing.
-func (s *Server) writeDefault(op Op, ti *tableInfo, te *p4v1.TableEntry) error {
+func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	if op != OpModify {
 		return errf(codes.InvalidArgument, "a default entry can only be modified")
 	}
-	if len(te.Match) > 0 {
+	if len(v.matches) > 0 {
 		return errf(codes.InvalidArgument, "default entry of table %s: no match fields allowed", ti.spec.name)
 	}
-	if te.Action == nil && ti.spec.name != tEncap {
+	if !v.hasAction && ti.spec.name != tEncap {
 		return nil
 	}
 	if ti.spec.name != tEncap {
 		return errf(codes.PermissionDenied, "table %s has a const default action", ti.spec.name)
 	}
 	name := aGtpuOnly
-	if te.Action != nil {
+	if v.hasAction {
 		var err error
-		if name, _, err = s.pipe.schema.decodeAction(ti, te.Action, true); err != nil {
+		if name, _, err = s.pipe.schema.decodeAction(ti, v, true, nil); err != nil {
 			return err
 		}
 	}

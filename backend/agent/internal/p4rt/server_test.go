@@ -34,7 +34,7 @@ func newHarness(t *testing.T) *harness {
 	lis := bufconn.Listen(1 << 20)
 	h := &harness{t: t, fake: newFake(), info: fixtureP4Info(), stop: make(chan struct{})}
 	h.srv = NewServer(Config{DeviceID: 1}, h.fake, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	g := grpc.NewServer()
+	g := grpc.NewServer(ServerOptions()...)
 	p4v1.RegisterP4RuntimeServer(g, h.srv)
 	go g.Serve(lis)
 	go h.srv.PumpPacketIns(h.stop)

@@ -5,6 +5,7 @@ import (
 
 	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc/codes"
 )
 
 // Entries are kept for Read in a compact form, not as protobuf messages: a key of
@@ -29,9 +30,8 @@ func getN(b []byte, n int) (uint64, []byte) {
 	return v, b[n:]
 }
 
-// storeKey is the identity of an entry: table, matches and priority.
-func storeKey(ti *tableInfo, ms []match, prio int32) string {
-	k := make([]byte, 0, 32)
+// appendStoreKey appends the identity of an entry: its matches and priority.
+func appendStoreKey(k []byte, ti *tableInfo, ms []match, prio int32) []byte {
 	for i, f := range ti.t.MatchFields {
 		w, m := byteWidth(f.Bitwidth), ms[i]
 		switch f.GetMatchType() {
@@ -48,11 +48,15 @@ func storeKey(ti *tableInfo, ms []match, prio int32) string {
 	if ti.ternary {
 		k = binary.BigEndian.AppendUint32(k, uint32(prio))
 	}
-	return string(k)
+	return k
 }
 
 func storeValue(a *p4cfg.Action, params []uint64) []byte {
-	v := binary.BigEndian.AppendUint32(make([]byte, 0, 24), a.Preamble.Id)
+	return appendStoreValue(make([]byte, 0, 24), a, params)
+}
+
+func appendStoreValue(v []byte, a *p4cfg.Action, params []uint64) []byte {
+	v = binary.BigEndian.AppendUint32(v, a.Preamble.Id)
 	for i, p := range a.Params {
 		v = putN(v, params[i], byteWidth(p.Bitwidth))
 	}
@@ -139,10 +143,24 @@ func (s *Schema) tableEntry(e *entry) *p4v1.TableEntry {
 	return te
 }
 
-// A table's entries in maps of fixed-size arrays: no pointers in the maps, so the
-// garbage collector never scans them (millions of entries), and no allocation
-// per entry beyond the map's own. Keys are padded to the table's key length,
-// values (action id + params, at most 18 bytes in the sw profile) to 24 bytes.
+// entryStore holds a table's entries for Read and for the existence checks of
+// writes, as storeKey -> storeValue. The exact tables that scale with the sessions
+// are read from the data plane (dpStore, dpstore.go); the small tables stay here.
+type entryStore interface {
+	// check refuses a write that the table's state forbids (an existing or absent
+	// entry, a full table) before it is applied.
+	check(op Op, k string, capacity uint32, table string) error
+	get(k string) ([]byte, bool)
+	len() int
+	put(k string, a *p4cfg.Action, params []uint64) // k: copied if kept
+	del(k string)
+	each(fn func(k string, v []byte))
+}
+
+// A small table's entries in maps of fixed-size arrays: no pointers in the maps,
+// so the garbage collector never scans them, and no allocation per entry beyond
+// the map's own. Keys are padded to the table's key length, values (action id +
+// params, at most 18 bytes in the sw profile) to 24 bytes.
 type value [24]byte
 
 type tableStore struct {
@@ -180,6 +198,19 @@ func newTableStore(ti *tableInfo) *tableStore {
 	return t
 }
 
+func (t *tableStore) check(op Op, k string, capacity uint32, table string) error {
+	_, have := t.get(k)
+	switch {
+	case op == OpInsert && have:
+		return errf(codes.AlreadyExists, "table %s: entry exists", table)
+	case op != OpInsert && !have:
+		return errf(codes.NotFound, "table %s: no such entry", table)
+	case op == OpInsert && uint32(t.len()) >= capacity:
+		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", table, capacity)
+	}
+	return nil
+}
+
 func (t *tableStore) len() int { return len(t.small) + len(t.big) }
 
 func (t *tableStore) get(k string) ([]byte, bool) {
@@ -197,17 +228,17 @@ func (t *tableStore) get(k string) ([]byte, bool) {
 	return v[:], ok
 }
 
-func (t *tableStore) put(k string, val []byte) {
+func (t *tableStore) put(k string, a *p4cfg.Action, params []uint64) {
 	var v value
-	copy(v[:], val)
+	appendStoreValue(v[:0], a, params)
 	if t.small != nil {
-		var a [16]byte
-		copy(a[:], k)
-		t.small[a] = v
+		var key [16]byte
+		copy(key[:], k)
+		t.small[key] = v
 	} else {
-		var a [64]byte
-		copy(a[:], k)
-		t.big[a] = v
+		var key [64]byte
+		copy(key[:], k)
+		t.big[key] = v
 	}
 }
 
