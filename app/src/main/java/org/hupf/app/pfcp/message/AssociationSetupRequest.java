@@ -1,0 +1,20 @@
+package org.hupf.app.pfcp.message;
+
+import java.util.List;
+
+/** PFCP Association Setup Request (TS 29.244 §7.4.4.1). */
+public final class AssociationSetupRequest extends PfcpRequest {
+    public final NodeId nodeId;
+    public final long recoveryTimeStamp;
+
+    public AssociationSetupRequest(int sequence, NodeId nodeId, long recoveryTimeStamp) {
+        super(sequence);
+        this.nodeId = nodeId;
+        this.recoveryTimeStamp = recoveryTimeStamp;
+    }
+
+    @Override
+    protected List<Object> fields() {
+        return List.of(sequence, nodeId, recoveryTimeStamp);
+    }
+}
