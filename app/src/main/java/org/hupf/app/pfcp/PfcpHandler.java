@@ -26,6 +26,7 @@ import org.hupf.app.pfcp.message.HeartbeatRequest;
 import org.hupf.app.pfcp.message.ModificationRequest;
 import org.hupf.app.pfcp.message.NodeId;
 import org.hupf.app.pfcp.message.PfcpRequest;
+import org.hupf.app.pfcp.message.SessionRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -432,12 +433,17 @@ public final class PfcpHandler {
         return s;
     }
 
+    /** Answers a request for a session that does not exist, or is not the requesting peer's. */
+    private PfcpMessage noSession(int responseType, SessionRequest req) {
+        return sessionReject(responseType, 0, req.sequence, new RuleException(
+                Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid), false);
+    }
+
     private PfcpMessage modify(InetSocketAddress peer, ModificationRequest req) {
         int type = MessageType.SESSION_MODIFICATION_RESPONSE;
         PfcpSession old = owned(peer, req.seid);
         if (old == null) {
-            return sessionReject(type, 0, req.sequence, new RuleException(
-                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid), false);
+            return noSession(type, req);
         }
         try {
             SessionEditor ed = new SessionEditor(old);
@@ -475,8 +481,7 @@ public final class PfcpHandler {
         int type = MessageType.SESSION_DELETION_RESPONSE;
         PfcpSession s = owned(peer, req.seid);
         if (s == null) {
-            return sessionReject(type, 0, req.sequence, new RuleException(
-                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid), false);
+            return noSession(type, req);
         }
         List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
         for (org.hupf.api.session.Urr u : s.urrs.values()) {

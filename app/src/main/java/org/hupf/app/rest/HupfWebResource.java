@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hupf.api.Association;
+import com.fasterxml.jackson.databind.node.TextNode;
 import org.hupf.api.BoundedJson;
 import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
@@ -29,6 +29,7 @@ import javax.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.util.function.Function;
 
 /**
  * hupf's REST API under /onos/hupf: sessions as JSON mirroring PFCP (create, modify, delete, list),
@@ -52,6 +53,14 @@ public class HupfWebResource extends AbstractWebResource {
     private static Response error(Response.Status status, String message) {
         return Response.status(status).type(MediaType.APPLICATION_JSON)
                 .entity(MAPPER.createObjectNode().put("error", message).toString()).build();
+    }
+
+    /** Answers {@code {"<name>": [encode(item), ...]}}. */
+    private static <T> Response jsonList(String name, Iterable<T> items, Function<T, JsonNode> encode) {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode a = o.putArray(name);
+        items.forEach(item -> a.add(encode.apply(item)));
+        return json(o);
     }
 
     private static Response json(JsonNode body) {
@@ -108,10 +117,7 @@ public class HupfWebResource extends AbstractWebResource {
     @Path("sessions")
     @Produces(MediaType.APPLICATION_JSON)
     public Response sessions() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("sessions");
-        service().sessions().forEach(s -> a.add(SessionJson.encode(s)));
-        return json(o);
+        return jsonList("sessions", service().sessions(), SessionJson::encode);
     }
 
     /**
@@ -271,10 +277,7 @@ public class HupfWebResource extends AbstractWebResource {
     @Path("ue-pools")
     @Produces(MediaType.APPLICATION_JSON)
     public Response uePools() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("uePools");
-        service().uePools().forEach(p -> a.add(p.toString()));
-        return json(o);
+        return jsonList("uePools", service().uePools(), p -> TextNode.valueOf(p.toString()));
     }
 
     /**
@@ -286,14 +289,9 @@ public class HupfWebResource extends AbstractWebResource {
     @Path("pfcp-peers")
     @Produces(MediaType.APPLICATION_JSON)
     public Response peers() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("peers");
-        for (Association p : service().pfcpPeers()) {
-            a.add(MAPPER.createObjectNode().put("nodeId", p.nodeId)
-                          .put("address", p.peer.getAddress().getHostAddress()).put("port", p.peer.getPort())
-                          .put("recoveryTimeStamp", p.recoveryTimeStamp));
-        }
-        return json(o);
+        return jsonList("peers", service().pfcpPeers(), p -> MAPPER.createObjectNode().put("nodeId", p.nodeId)
+                .put("address", p.peer.getAddress().getHostAddress()).put("port", p.peer.getPort())
+                .put("recoveryTimeStamp", p.recoveryTimeStamp));
     }
 
     /**

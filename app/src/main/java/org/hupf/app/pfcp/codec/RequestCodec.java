@@ -205,7 +205,7 @@ public final class RequestCodec {
         } else if (r instanceof ModificationRequest) {
             ModificationRequest m = (ModificationRequest) r;
             type = MessageType.SESSION_MODIFICATION_REQUEST;
-            addIfPresent(ies, IeFields.F_SEID, m.cpFseid);
+            ies.addAll(opt(IeFields.F_SEID, m.cpFseid));
             m.rules.forEach(c -> ies.add(encode(c)));
             m.queryUrrIds.forEach(id -> ies.add(Ie.grouped(IeType.QUERY_URR, IeFields.URR_ID.encode(id))));
         } else {
@@ -214,67 +214,61 @@ public final class RequestCodec {
         return PfcpMessage.session(type, ((SessionRequest) r).seid, r.sequence, ies);
     }
 
-    private static <T> void addIfPresent(List<Ie> ies, IeField<T> f, T value) {
-        if (value != null) {
-            ies.add(f.encode(value));
-        }
+    /** The IE of a value, none if it is null. */
+    private static <T> List<Ie> opt(IeField<T> f, T value) {
+        return value == null ? List.of() : List.of(f.encode(value));
     }
 
-    private static <T> void addAll(List<Ie> ies, IeField<T> f, List<T> values) {
-        values.forEach(v -> ies.add(f.encode(v)));
+    /** The IEs of each value, in order. */
+    private static <T> List<Ie> each(IeField<T> f, List<T> values) {
+        List<Ie> out = new ArrayList<>();
+        values.forEach(v -> out.add(f.encode(v)));
+        return out;
+    }
+
+    @SafeVarargs
+    private static Ie group(int type, List<Ie>... parts) {
+        List<Ie> ies = new ArrayList<>();
+        for (List<Ie> part : parts) {
+            ies.addAll(part);
+        }
+        return Ie.grouped(type, ies);
     }
 
     private static Ie encode(RuleChange c) {
         boolean create = c.op == Op.CREATE;
-        List<Ie> ies = new ArrayList<>();
         if (c instanceof RuleRemoval) {
-            ies.add(c.ruleType == FailedRuleId.PDR ? IeFields.PDR_ID.encode((int) c.id)
-                            : idField(c.ruleType).encode(c.id));
-            return Ie.grouped(REMOVE_TYPES[c.ruleType], ies);
+            return group(REMOVE_TYPES[c.ruleType], c.ruleType == FailedRuleId.PDR ? opt(IeFields.PDR_ID, (int) c.id)
+                    : opt(idField(c.ruleType), c.id));
         }
         if (c instanceof PdrChange) {
             PdrChange p = (PdrChange) c;
-            ies.add(IeFields.PDR_ID.encode(p.pdrId()));
-            addIfPresent(ies, IeFields.PRECEDENCE, p.precedence);
-            if (p.pdi != null) {
-                ies.add(pdi(p.pdi));
-            }
-            addIfPresent(ies, IeFields.OUTER_HEADER_REMOVAL, p.outerHeaderRemoval);
-            addIfPresent(ies, IeFields.FAR_ID, p.farId);
-            addAll(ies, IeFields.URR_ID, p.urrIds);
-            addAll(ies, IeFields.QER_ID, p.qerIds);
-            return Ie.grouped(create ? IeType.CREATE_PDR : IeType.UPDATE_PDR, ies);
+            return group(create ? IeType.CREATE_PDR : IeType.UPDATE_PDR, opt(IeFields.PDR_ID, p.pdrId()),
+                         opt(IeFields.PRECEDENCE, p.precedence), p.pdi == null ? List.of() : List.of(pdi(p.pdi)),
+                         opt(IeFields.OUTER_HEADER_REMOVAL, p.outerHeaderRemoval), opt(IeFields.FAR_ID, p.farId),
+                         each(IeFields.URR_ID, p.urrIds), each(IeFields.QER_ID, p.qerIds));
         }
         if (c instanceof FarChange) {
             FarChange f = (FarChange) c;
-            ies.add(IeFields.FAR_ID.encode(f.id));
-            addIfPresent(ies, IeFields.APPLY_ACTION, f.applyAction);
-            if (f.forwarding != null) {
-                List<Ie> params = new ArrayList<>();
-                addIfPresent(params, IeFields.DESTINATION_INTERFACE, f.forwarding.destinationInterface);
-                addIfPresent(params, IeFields.OUTER_HEADER_CREATION, f.forwarding.outerHeaderCreation);
-                ies.add(Ie.grouped(create ? IeType.FORWARDING_PARAMETERS : IeType.UPDATE_FORWARDING_PARAMETERS,
-                                   params));
-            }
-            addIfPresent(ies, IeFields.BAR_ID, f.barId);
-            return Ie.grouped(create ? IeType.CREATE_FAR : IeType.UPDATE_FAR, ies);
+            List<Ie> forwarding = f.forwarding == null ? List.of() : List.of(group(
+                    create ? IeType.FORWARDING_PARAMETERS : IeType.UPDATE_FORWARDING_PARAMETERS,
+                    opt(IeFields.DESTINATION_INTERFACE, f.forwarding.destinationInterface),
+                    opt(IeFields.OUTER_HEADER_CREATION, f.forwarding.outerHeaderCreation)));
+            return group(create ? IeType.CREATE_FAR : IeType.UPDATE_FAR, opt(IeFields.FAR_ID, f.id),
+                         opt(IeFields.APPLY_ACTION, f.applyAction), forwarding, opt(IeFields.BAR_ID, f.barId));
         }
         if (c instanceof QerChange) {
             QerChange q = (QerChange) c;
-            ies.add(IeFields.QER_ID.encode(q.id));
-            addIfPresent(ies, IeFields.GATE_STATUS, q.gateStatus);
-            addIfPresent(ies, IeFields.MBR, q.mbr);
-            addIfPresent(ies, IeFields.GBR, q.gbr);
-            addIfPresent(ies, IeFields.QFI, q.qfi);
-            return Ie.grouped(create ? IeType.CREATE_QER : IeType.UPDATE_QER, ies);
+            return group(create ? IeType.CREATE_QER : IeType.UPDATE_QER, opt(IeFields.QER_ID, q.id),
+                         opt(IeFields.GATE_STATUS, q.gateStatus), opt(IeFields.MBR, q.mbr), opt(IeFields.GBR, q.gbr),
+                         opt(IeFields.QFI, q.qfi));
         }
         UrrChange u = (UrrChange) c;
-        ies.add(IeFields.URR_ID.encode(u.id));
-        addIfPresent(ies, IeFields.MEASUREMENT_METHOD, u.measurementMethod);
-        addIfPresent(ies, IeFields.REPORTING_TRIGGERS, u.reportingTriggers);
-        addIfPresent(ies, IeFields.MEASUREMENT_PERIOD, u.measurementPeriod);
-        addIfPresent(ies, IeFields.VOLUME_THRESHOLD, u.volumeThreshold);
-        return Ie.grouped(create ? IeType.CREATE_URR : IeType.UPDATE_URR, ies);
+        return group(create ? IeType.CREATE_URR : IeType.UPDATE_URR, opt(IeFields.URR_ID, u.id),
+                     opt(IeFields.MEASUREMENT_METHOD, u.measurementMethod),
+                     opt(IeFields.REPORTING_TRIGGERS, u.reportingTriggers),
+                     opt(IeFields.MEASUREMENT_PERIOD, u.measurementPeriod),
+                     opt(IeFields.VOLUME_THRESHOLD, u.volumeThreshold));
     }
 
     private static IeField<Long> idField(int ruleType) {
@@ -283,13 +277,8 @@ public final class RequestCodec {
     }
 
     private static Ie pdi(Pdi p) {
-        List<Ie> ies = new ArrayList<>();
-        ies.add(IeFields.SOURCE_INTERFACE.encode(p.sourceInterface));
-        addIfPresent(ies, IeFields.F_TEID, p.fteid);
-        addIfPresent(ies, IeFields.NETWORK_INSTANCE, p.networkInstance);
-        addIfPresent(ies, IeFields.UE_IP_ADDRESS, p.ueIpAddress);
-        addAll(ies, IeFields.SDF_FILTER, p.sdfFilters);
-        addIfPresent(ies, IeFields.QFI, p.qfi);
-        return Ie.grouped(IeType.PDI, ies);
+        return group(IeType.PDI, opt(IeFields.SOURCE_INTERFACE, p.sourceInterface), opt(IeFields.F_TEID, p.fteid),
+                     opt(IeFields.NETWORK_INSTANCE, p.networkInstance), opt(IeFields.UE_IP_ADDRESS, p.ueIpAddress),
+                     each(IeFields.SDF_FILTER, p.sdfFilters), opt(IeFields.QFI, p.qfi));
     }
 }
