@@ -1,5 +1,6 @@
 package org.hupf.app.pfcp.message;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** PFCP Association Setup Request (TS 29.244 §7.4.4.1). */
@@ -15,6 +16,6 @@ public final class AssociationSetupRequest extends PfcpRequest {
 
     @Override
     protected List<Object> fields() {
-        return List.of(sequence, nodeId, recoveryTimeStamp);
+        return Arrays.asList(sequence, nodeId, recoveryTimeStamp);
     }
 }

@@ -1,5 +1,6 @@
 package org.hupf.app.pfcp.message;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** PFCP Association Update Request (TS 29.244 §7.4.4.3): hupf reads only the Node ID. */
@@ -13,6 +14,6 @@ public final class AssociationUpdateRequest extends PfcpRequest {
 
     @Override
     protected List<Object> fields() {
-        return List.of(sequence, nodeId);
+        return Arrays.asList(sequence, nodeId);
     }
 }

@@ -1,5 +1,6 @@
 package org.hupf.app.pfcp.message;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** PFCP Session Establishment Request (TS 29.244 §7.5.2): at least one Create PDR and one Create FAR. */
@@ -18,6 +19,6 @@ public final class EstablishmentRequest extends SessionRequest {
 
     @Override
     protected List<Object> fields() {
-        return List.of(sequence, seid, nodeId, cpFseid, rules);
+        return Arrays.asList(sequence, seid, nodeId, cpFseid, rules);
     }
 }

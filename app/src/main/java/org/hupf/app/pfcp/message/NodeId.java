@@ -1,5 +1,6 @@
 package org.hupf.app.pfcp.message;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** Node ID (TS 29.244 §8.2.38): an IPv4 or IPv6 address or an FQDN. */
@@ -28,6 +29,6 @@ public final class NodeId extends Value {
 
     @Override
     protected List<Object> fields() {
-        return List.of(idType, value);
+        return Arrays.asList(idType, value);
     }
 }

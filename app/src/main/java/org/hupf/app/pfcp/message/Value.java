@@ -8,7 +8,7 @@ import java.util.List;
  */
 public abstract class Value {
 
-    /** @return the fields that make up this value, in declaration order */
+    /** @return the fields that make up this value, in declaration order (null where a field is absent) */
     protected abstract List<Object> fields();
 
     @Override
