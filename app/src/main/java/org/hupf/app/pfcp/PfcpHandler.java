@@ -171,8 +171,19 @@ public final class PfcpHandler {
         }
     }
 
-    /** Answers a request that failed to decode with the response its type calls for (§7.6.2). */
+    /**
+     * Answers a request that failed to decode with the response its type calls for (§7.6.2), unless the
+     * part of it decoded before the fault already settles the answer: no association or a CP F-SEID in use
+     * for an establishment, no such session (of this peer) for a modification.
+     */
     private PfcpMessage malformed(InetSocketAddress peer, PfcpCodec.Header h, DecodeException e) {
+        PfcpMessage refused = e.context() instanceof EstablishmentRequest
+                ? establishmentRefusal(peer, (EstablishmentRequest) e.context())
+                : e.context() != null && owned(peer, e.context().seid) == null
+                ? noSession(MessageType.SESSION_MODIFICATION_RESPONSE, e.context()) : null;
+        if (refused != null) {
+            return refused;
+        }
         stats.inc("reject.cause_" + e.kind().cause());
         log.warn("malformed message type {} seq {} from {}: {}", h.type, h.sequence, peer, e.getMessage());
         if (h.type == MessageType.HEARTBEAT_REQUEST) {
@@ -383,7 +394,16 @@ public final class PfcpHandler {
         return out;
     }
 
-    private PfcpMessage establish(InetSocketAddress peer, EstablishmentRequest req) {
+    private static String cpAddress(InetSocketAddress peer, FSeid cp) {
+        return cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
+    }
+
+    /**
+     * Refuses an establishment from a peer without association, or for a CP F-SEID that has a session.
+     *
+     * @return the refusal, or null if the establishment may go on
+     */
+    private PfcpMessage establishmentRefusal(InetSocketAddress peer, EstablishmentRequest req) {
         NodeId node = req.nodeId;
         FSeid cp = req.cpFseid;
         int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
@@ -391,12 +411,23 @@ public final class PfcpHandler {
             return sessionReject(type, cp.seid, req.sequence, new RuleException(
                     Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node + " at " + peer), true);
         }
-        String cpAddress = cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
-        Long existing = sessions.findByCpFseid(cpAddress, cp.seid);
+        Long existing = sessions.findByCpFseid(cpAddress(peer, cp), cp.seid);
         if (existing != null) {
             return sessionReject(type, cp.seid, req.sequence, new RuleException(
                     Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + existing), true);
         }
+        return null;
+    }
+
+    private PfcpMessage establish(InetSocketAddress peer, EstablishmentRequest req) {
+        PfcpMessage refused = establishmentRefusal(peer, req);
+        if (refused != null) {
+            return refused;
+        }
+        NodeId node = req.nodeId;
+        FSeid cp = req.cpFseid;
+        int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
+        String cpAddress = cpAddress(peer, cp);
         try {
             SessionEditor ed = new SessionEditor(null);
             ed.apply(req.rules);

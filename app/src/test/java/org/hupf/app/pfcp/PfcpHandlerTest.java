@@ -314,4 +314,37 @@ public class PfcpHandlerTest {
         send(SMF, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
         send(SMF_FAILOVER, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.REQUEST_ACCEPTED);
     }
+
+    /** A Create QER without its mandatory Gate Status. */
+    private static final Ie QER_WITHOUT_GATE = Ie.grouped(IeType.CREATE_QER, Ie.u32(IeType.QER_ID, 9));
+
+    @Test
+    public void aMalformedRequestIsFirstCheckedForItsSessionOrAssociation() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        // As before the typed requests: no such session (or not this peer's) outranks the malformed IE.
+        send(SMF, PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, up + 1, ++seq,
+                                      List.of(QER_WITHOUT_GATE)), Cause.SESSION_CONTEXT_NOT_FOUND);
+        send(INTRUDER, PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, up, ++seq,
+                                           List.of(QER_WITHOUT_GATE)), Cause.SESSION_CONTEXT_NOT_FOUND);
+        List<Ie> establishment = new ArrayList<>(establishmentIes("127.0.0.1", 200, "10.250.0.9", null));
+        establishment.add(QER_WITHOUT_GATE);
+        send(INTRUDER, PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, establishment),
+             Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        List<Ie> reused = new ArrayList<>(establishmentIes("127.0.0.1", 100, "10.250.0.9", null));
+        reused.add(QER_WITHOUT_GATE);
+        send(SMF, PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, reused),
+             Cause.REQUEST_REJECTED);
+        assertEquals(before, state());
+        // The owner's malformed requests get the decoding cause and name the Offending IE.
+        for (PfcpMessage m : List.of(
+                PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, up, ++seq, List.of(QER_WITHOUT_GATE)),
+                PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, establishment))) {
+            PfcpMessage r = send(SMF, m);
+            assertEquals(Cause.MANDATORY_IE_MISSING, cause(r));
+            assertEquals(IeType.GATE_STATUS, (int) IeFields.OFFENDING_IE.require(r));
+        }
+        assertEquals(before, state());
+        victimStillServed(up);
+    }
 }

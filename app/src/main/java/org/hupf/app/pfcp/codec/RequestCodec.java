@@ -92,15 +92,25 @@ public final class RequestCodec {
                 FSeid cpFseid = IeFields.F_SEID.require(m);
                 m.require(IeType.CREATE_PDR);
                 m.require(IeType.CREATE_FAR);
-                return new EstablishmentRequest(m.sequence(), m.seid(), node, cpFseid, rules(m));
-            }
-            case MessageType.SESSION_MODIFICATION_REQUEST: {
-                List<Long> queries = new ArrayList<>();
-                for (Ie q : m.all(IeType.QUERY_URR)) {
-                    queries.add(IeFields.URR_ID.require(q));
+                EstablishmentRequest context = new EstablishmentRequest(m.sequence(), m.seid(), node, cpFseid,
+                                                                        List.of());
+                try {
+                    return new EstablishmentRequest(m.sequence(), m.seid(), node, cpFseid, rules(m));
+                } catch (DecodeException e) {
+                    throw e.inContextOf(context);
                 }
-                return new ModificationRequest(m.sequence(), m.seid(), IeFields.F_SEID.optional(m), rules(m), queries);
             }
+            case MessageType.SESSION_MODIFICATION_REQUEST:
+                try {
+                    List<Long> queries = new ArrayList<>();
+                    for (Ie q : m.all(IeType.QUERY_URR)) {
+                        queries.add(IeFields.URR_ID.require(q));
+                    }
+                    return new ModificationRequest(m.sequence(), m.seid(), IeFields.F_SEID.optional(m), rules(m),
+                                                   queries);
+                } catch (DecodeException e) {
+                    throw e.inContextOf(new ModificationRequest(m.sequence(), m.seid(), null, List.of(), List.of()));
+                }
             case MessageType.SESSION_DELETION_REQUEST:
                 return new DeletionRequest(m.sequence(), m.seid());
             default:
