@@ -119,14 +119,19 @@ def test_pre_and_post_qos_counters(upf):
 
 
 def test_meter_red_drop_keeps_post_qos_counter_exact(upf):
+    """The ten frames are sent by the test one by one, so on a loaded machine they reach the meter over
+    a stretch of time in which its buckets refill. The rate is one frame per 4 s, so the burst of 2.5
+    frames decides the outcome unless sending ten frames takes longer than 4 s (bmv2's margin widened
+    from one frame per ~0.1 s)."""
     c = upf.client
     U.uplink_session(c, UE1, meter=3)
     U.downlink_session(c, UE1)
     U.terminations(c, UE1)
     frame = uplink_frame(UE1)
-    # trTCM: 1 kB/s with 2.5-frame bursts: the third frame of a back-to-back burst is red.
+    # trTCM: a frame every 4 s with 2.5-frame bursts: the third frame of a back-to-back burst is red.
     burst = int(2.5 * len(frame))
-    c.set_meter(C.HUPF_INGRESS_UPF_SESSION_METER, 3, cir=1000, cburst=burst, pir=1000, pburst=burst)
+    rate = len(frame) // 4
+    c.set_meter(C.HUPF_INGRESS_UPF_SESSION_METER, 3, cir=rate, cburst=burst, pir=rate, pburst=burst)
     with DropDelta(c, C.DROP_METER_RED) as red:
         for _ in range(10):
             upf.bed.send(U.PORT_ACCESS, frame)

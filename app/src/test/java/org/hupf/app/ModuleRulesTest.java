@@ -74,7 +74,23 @@ public class ModuleRulesTest {
     public void thePfcpCodecIsPureJava() {
         classes().that().resideInAPackage("org.hupf.app.pfcp.codec")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.app.pfcp.codec",
+                                                                       "org.hupf.app.pfcp.message",
                                                                        "org.hupf.api.session", "java..")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void typedRequestsKnowNoWireFormat() {
+        classes().that().resideInAPackage("org.hupf.app.pfcp.message")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.app.pfcp.message", "java..")
+                .because("the codec decodes a message once into these; what consumes them never sees an IE")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
+    public void theSessionEditorConsumesTypedRequestsOnly() {
+        noClasses().that().haveFullyQualifiedName("org.hupf.app.pfcp.SessionEditor")
+                .should().dependOnClassesThat().resideInAPackage("org.hupf.app.pfcp.codec")
                 .check(ONOS_SIDE);
     }
 

@@ -9,10 +9,24 @@ import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.pfcp.codec.RequestCodec;
+import org.hupf.app.pfcp.message.AssociationReleaseRequest;
+import org.hupf.app.pfcp.message.AssociationSetupRequest;
+import org.hupf.app.pfcp.message.AssociationUpdateRequest;
+import org.hupf.app.pfcp.message.DeletionRequest;
+import org.hupf.app.pfcp.message.EstablishmentRequest;
+import org.hupf.app.pfcp.message.FSeid;
+import org.hupf.app.pfcp.message.FTeid;
+import org.hupf.app.pfcp.message.FailedRuleId;
+import org.hupf.app.pfcp.message.HeartbeatRequest;
+import org.hupf.app.pfcp.message.ModificationRequest;
+import org.hupf.app.pfcp.message.NodeId;
+import org.hupf.app.pfcp.message.PfcpRequest;
+import org.hupf.app.pfcp.message.SessionRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,8 +171,19 @@ public final class PfcpHandler {
         }
     }
 
-    /** Answers a request that failed to decode with the response its type calls for (§7.6.2). */
+    /**
+     * Answers a request that failed to decode with the response its type calls for (§7.6.2), unless the
+     * part of it decoded before the fault already settles the answer: no association or a CP F-SEID in use
+     * for an establishment, no such session (of this peer) for a modification.
+     */
     private PfcpMessage malformed(InetSocketAddress peer, PfcpCodec.Header h, DecodeException e) {
+        PfcpMessage refused = e.context() instanceof EstablishmentRequest
+                ? establishmentRefusal(peer, (EstablishmentRequest) e.context())
+                : e.context() != null && owned(peer, e.context().seid) == null
+                ? noSession(MessageType.SESSION_MODIFICATION_RESPONSE, e.context()) : null;
+        if (refused != null) {
+            return refused;
+        }
         stats.inc("reject.cause_" + e.kind().cause());
         log.warn("malformed message type {} seq {} from {}: {}", h.type, h.sequence, peer, e.getMessage());
         if (h.type == MessageType.HEARTBEAT_REQUEST) {
@@ -170,9 +195,9 @@ public final class PfcpHandler {
         if (!session || h.type == MessageType.SESSION_ESTABLISHMENT_REQUEST) {
             ies.add(nodeId());
         }
-        ies.add(Ie.u8(IeType.CAUSE, e.kind().cause()));
+        ies.add(IeFields.CAUSE.encode(e.kind().cause()));
         if (e.ieType() != 0) {
-            ies.add(Ie.u16(IeType.OFFENDING_IE, e.ieType()));
+            ies.add(IeFields.OFFENDING_IE.encode(e.ieType()));
         }
         if (h.type == MessageType.ASSOCIATION_SETUP_REQUEST) {
             ies.add(recovery());
@@ -184,27 +209,31 @@ public final class PfcpHandler {
         return PfcpMessage.session(h.type + 1, s == null ? 0 : s.cpSeid, h.sequence, ies);
     }
 
-    private PfcpMessage dispatch(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
-        PfcpMessage refused = headerRules(req);
+    private PfcpMessage dispatch(InetSocketAddress peer, PfcpMessage msg, long now) throws DecodeException {
+        PfcpMessage refused = headerRules(msg);
         if (refused != null) {
             return refused;
         }
-        switch (req.type()) {
-            case MessageType.HEARTBEAT_REQUEST:
-                return heartbeat(peer, req);
-            case MessageType.ASSOCIATION_SETUP_REQUEST:
-                return associationSetup(peer, req, now);
-            case MessageType.ASSOCIATION_UPDATE_REQUEST:
-                return associationUpdate(peer, req);
-            case MessageType.ASSOCIATION_RELEASE_REQUEST:
-                return associationRelease(peer, req);
-            case MessageType.SESSION_ESTABLISHMENT_REQUEST:
-                return establish(peer, req);
-            case MessageType.SESSION_MODIFICATION_REQUEST:
-                return modify(peer, req);
-            default:
-                return delete(peer, req);
+        PfcpRequest req = RequestCodec.decode(msg);
+        if (req instanceof HeartbeatRequest) {
+            return heartbeat(peer, (HeartbeatRequest) req);
         }
+        if (req instanceof AssociationSetupRequest) {
+            return associationSetup(peer, (AssociationSetupRequest) req, now);
+        }
+        if (req instanceof AssociationUpdateRequest) {
+            return associationUpdate(peer, (AssociationUpdateRequest) req);
+        }
+        if (req instanceof AssociationReleaseRequest) {
+            return associationRelease(peer, (AssociationReleaseRequest) req);
+        }
+        if (req instanceof EstablishmentRequest) {
+            return establish(peer, (EstablishmentRequest) req);
+        }
+        if (req instanceof ModificationRequest) {
+            return modify(peer, (ModificationRequest) req);
+        }
+        return delete(peer, (DeletionRequest) req);
     }
 
     /**
@@ -249,17 +278,16 @@ public final class PfcpHandler {
     }
 
     Ie nodeId() {
-        return (config.nodeId.matches("[0-9.]+") ? new IeValues.NodeId(IeValues.NodeId.IPV4, config.nodeId)
-                : new IeValues.NodeId(IeValues.NodeId.FQDN, config.nodeId)).toIe();
+        return IeFields.NODE_ID.encode(NodeId.of(config.nodeId));
     }
 
     Ie recovery() {
-        return Ie.u32(IeType.RECOVERY_TIME_STAMP, recoveryTimeStamp);
+        return IeFields.RECOVERY_TIME_STAMP.encode(recoveryTimeStamp);
     }
 
-    private PfcpMessage heartbeat(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
-        peerRecovery(peer, req.require(IeType.RECOVERY_TIME_STAMP).reader().u32());
-        return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, req.sequence(), List.of(recovery()));
+    private PfcpMessage heartbeat(InetSocketAddress peer, HeartbeatRequest req) {
+        peerRecovery(peer, req.recoveryTimeStamp);
+        return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, req.sequence, List.of(recovery()));
     }
 
     /**
@@ -282,11 +310,11 @@ public final class PfcpHandler {
     }
 
     private PfcpMessage associationResponse(int type, int seq, int cause, boolean withRecovery) {
-        List<Ie> ies = new ArrayList<>(List.of(nodeId(), Ie.u8(IeType.CAUSE, cause)));
+        List<Ie> ies = new ArrayList<>(List.of(nodeId(), IeFields.CAUSE.encode(cause)));
         if (withRecovery) {
             ies.add(recovery());
             if (cause == Cause.REQUEST_ACCEPTED) {
-                ies.add(IeValues.flagsIe(IeType.UP_FUNCTION_FEATURES, UP_FEATURES, 2));
+                ies.add(IeFields.UP_FUNCTION_FEATURES.encode(UP_FEATURES));
             }
         }
         if (cause != Cause.REQUEST_ACCEPTED) {
@@ -295,14 +323,14 @@ public final class PfcpHandler {
         return PfcpMessage.node(type, seq, ies);
     }
 
-    private PfcpMessage associationSetup(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
-        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
-        long ts = req.require(IeType.RECOVERY_TIME_STAMP).reader().u32();
+    private PfcpMessage associationSetup(InetSocketAddress peer, AssociationSetupRequest req, long now) {
+        NodeId node = req.nodeId;
+        long ts = req.recoveryTimeStamp;
         if (!config.allowedPeers.allows(node.value, peer.getAddress())) {
             stats.inc(config.allowedPeers.knows(node.value) ? "reject.peer_address" : "reject.unknown_node");
             log.warn("association setup from {} ({}) refused: {}", node, peer, config.allowedPeers.knows(node.value)
                     ? "that Node ID is not allowed from this address" : "Node ID not in the allowlist");
-            return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_REJECTED,
+            return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence, Cause.REQUEST_REJECTED,
                                        true);
         }
         Association old = associations.put(node.value, new Association(node.value, peer, ts, now));
@@ -315,27 +343,27 @@ public final class PfcpHandler {
             log.warn("association of {} replaced by a new one from {}: deleted its {} sessions", old, peer, n);
         }
         log.info("PFCP association with {} at {}", node, peer);
-        return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
+        return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence, Cause.REQUEST_ACCEPTED,
                                    true);
     }
 
-    private PfcpMessage associationUpdate(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
-        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
+    private PfcpMessage associationUpdate(InetSocketAddress peer, AssociationUpdateRequest req) {
+        NodeId node = req.nodeId;
         int cause = ofPeer(peer, node.value) != null ? Cause.REQUEST_ACCEPTED : Cause.NO_ESTABLISHED_PFCP_ASSOCIATION;
-        return associationResponse(MessageType.ASSOCIATION_UPDATE_RESPONSE, req.sequence(), cause, false);
+        return associationResponse(MessageType.ASSOCIATION_UPDATE_RESPONSE, req.sequence, cause, false);
     }
 
-    private PfcpMessage associationRelease(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
-        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
+    private PfcpMessage associationRelease(InetSocketAddress peer, AssociationReleaseRequest req) {
+        NodeId node = req.nodeId;
         Association a = ofPeer(peer, node.value);
         if (a == null || !associations.remove(node.value, a)) {
-            return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(),
+            return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence,
                                        Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
         }
         int n = sessions.deleteByNode(node.value);
         usage.forgetDeletedSessions();
         log.info("PFCP association with {} released, {} sessions deleted", node, n);
-        return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
+        return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence, Cause.REQUEST_ACCEPTED,
                                    false);
     }
 
@@ -346,9 +374,9 @@ public final class PfcpHandler {
         if (withNodeId) {
             ies.add(nodeId());
         }
-        ies.add(Ie.u8(IeType.CAUSE, e.cause()));
+        ies.add(IeFields.CAUSE.encode(e.cause()));
         if (e.ruleType() >= 0) {
-            ies.add(IeValues.FailedRuleId.of(e.ruleType(), e.ruleId()).toIe());
+            ies.add(IeFields.FAILED_RULE_ID.encode(new FailedRuleId(e.ruleType(), e.ruleId())));
         }
         return PfcpMessage.session(type, cpSeid, seq, ies);
     }
@@ -359,40 +387,59 @@ public final class PfcpHandler {
             Pdr prior = before == null ? null : before.pdrs.get(p.pdrId);
             if (p.choose && p.teid != null && (prior == null || !p.teid.equals(prior.teid))) {
                 Inet4Address addr = (Inet4Address) p.tunnelAddress.toInetAddress();
-                out.add(Ie.grouped(IeType.CREATED_PDR, Ie.u16(IeType.PDR_ID, p.pdrId),
-                                   new IeValues.FTeid(p.teid, addr, false, null).toIe()));
+                out.add(Ie.grouped(IeType.CREATED_PDR, IeFields.PDR_ID.encode(p.pdrId),
+                                   IeFields.F_TEID.encode(new FTeid(p.teid, addr, false, null))));
             }
         }
         return out;
     }
 
-    private PfcpMessage establish(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
-        IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
-        IeValues.FSeid cp = IeValues.FSeid.decode(req.require(IeType.F_SEID));
-        req.require(IeType.CREATE_PDR);
-        req.require(IeType.CREATE_FAR);
+    private static String cpAddress(InetSocketAddress peer, FSeid cp) {
+        return cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
+    }
+
+    /**
+     * Refuses an establishment from a peer without association, or for a CP F-SEID that has a session.
+     *
+     * @return the refusal, or null if the establishment may go on
+     */
+    private PfcpMessage establishmentRefusal(InetSocketAddress peer, EstablishmentRequest req) {
+        NodeId node = req.nodeId;
+        FSeid cp = req.cpFseid;
         int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
         if (ofPeer(peer, node.value) == null) {
-            return sessionReject(type, cp.seid, req.sequence(), new RuleException(
+            return sessionReject(type, cp.seid, req.sequence, new RuleException(
                     Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node + " at " + peer), true);
         }
-        String cpAddress = cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
-        Long existing = sessions.findByCpFseid(cpAddress, cp.seid);
+        Long existing = sessions.findByCpFseid(cpAddress(peer, cp), cp.seid);
         if (existing != null) {
-            return sessionReject(type, cp.seid, req.sequence(), new RuleException(
+            return sessionReject(type, cp.seid, req.sequence, new RuleException(
                     Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + existing), true);
         }
+        return null;
+    }
+
+    private PfcpMessage establish(InetSocketAddress peer, EstablishmentRequest req) {
+        PfcpMessage refused = establishmentRefusal(peer, req);
+        if (refused != null) {
+            return refused;
+        }
+        NodeId node = req.nodeId;
+        FSeid cp = req.cpFseid;
+        int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
+        String cpAddress = cpAddress(peer, cp);
         try {
             SessionEditor ed = new SessionEditor(null);
-            ed.apply(req.ies());
+            ed.apply(req.rules);
             PfcpSession s = sessions.establish(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
                                                                ed.fars(), ed.qers(), ed.urrs(), Map.of()));
-            List<Ie> ies = new ArrayList<>(List.of(nodeId(), Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED),
-                    new IeValues.FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(), null).toIe()));
+            List<Ie> ies = new ArrayList<>(List.of(nodeId(), IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED),
+                    IeFields.F_SEID.encode(new FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(),
+                                                     null))));
             ies.addAll(createdPdrs(s, null));
-            return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_RESPONSE, cp.seid, req.sequence(), ies);
+            return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_RESPONSE, cp.seid, req.sequence, ies);
         } catch (RuleException e) {
-            return sessionReject(type, cp.seid, req.sequence(), e, true);
+            return sessionReject(type, cp.seid, req.sequence, e, true);
         }
     }
 
@@ -417,19 +464,23 @@ public final class PfcpHandler {
         return s;
     }
 
-    private PfcpMessage modify(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
+    /** Answers a request for a session that does not exist, or is not the requesting peer's. */
+    private PfcpMessage noSession(int responseType, SessionRequest req) {
+        return sessionReject(responseType, 0, req.sequence, new RuleException(
+                Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid), false);
+    }
+
+    private PfcpMessage modify(InetSocketAddress peer, ModificationRequest req) {
         int type = MessageType.SESSION_MODIFICATION_RESPONSE;
-        PfcpSession old = owned(peer, req.seid());
+        PfcpSession old = owned(peer, req.seid);
         if (old == null) {
-            return sessionReject(type, 0, req.sequence(), new RuleException(
-                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
+            return noSession(type, req);
         }
         try {
             SessionEditor ed = new SessionEditor(old);
-            ed.apply(req.ies());
+            ed.apply(req.rules);
             List<Ie> reports = new ArrayList<>();
-            for (Ie q : req.all(IeType.QUERY_URR)) {
-                long urrId = q.require(IeType.URR_ID).reader().u32();
+            for (long urrId : req.queryUrrIds) {
                 if (old.urrs.containsKey(urrId)) {
                     reports.add(usage.report(old, old.urrs.get(urrId), IeType.USAGE_REPORT_MODIFICATION,
                                              UsageReporter.IMMER));
@@ -441,40 +492,34 @@ public final class PfcpHandler {
                                              UsageReporter.TERMR));
                 }
             }
-            Ie cpFseid = req.ie(IeType.F_SEID);
-            long cpSeid = old.cpSeid;
-            String cpAddress = old.cpAddress;
-            if (cpFseid != null) {
-                IeValues.FSeid f = IeValues.FSeid.decode(cpFseid);
-                cpSeid = f.seid;
-                cpAddress = f.ipv4 != null ? f.ipv4.getHostAddress() : cpAddress;
-            }
+            FSeid f = req.cpFseid;
+            long cpSeid = f != null ? f.seid : old.cpSeid;
+            String cpAddress = f != null && f.ipv4 != null ? f.ipv4.getHostAddress() : old.cpAddress;
             PfcpSession edited = new PfcpSession(old.upSeid, cpSeid, cpAddress, old.nodeId, ed.pdrs(), ed.fars(),
                                                  ed.qers(), ed.urrs(), old.allocations);
             PfcpSession s = sessions.modify(edited);
             usage.sessionChanged(s);
-            List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
+            List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
             ies.addAll(createdPdrs(s, old));
             ies.addAll(reports);
-            return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+            return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
         } catch (RuleException e) {
-            return sessionReject(type, old.cpSeid, req.sequence(), e, false);
+            return sessionReject(type, old.cpSeid, req.sequence, e, false);
         }
     }
 
-    private PfcpMessage delete(InetSocketAddress peer, PfcpMessage req) {
+    private PfcpMessage delete(InetSocketAddress peer, DeletionRequest req) {
         int type = MessageType.SESSION_DELETION_RESPONSE;
-        PfcpSession s = owned(peer, req.seid());
+        PfcpSession s = owned(peer, req.seid);
         if (s == null) {
-            return sessionReject(type, 0, req.sequence(), new RuleException(
-                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
+            return noSession(type, req);
         }
-        List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
+        List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
         for (org.hupf.api.session.Urr u : s.urrs.values()) {
             ies.add(usage.report(s, u, IeType.USAGE_REPORT_DELETION, UsageReporter.TERMR));
         }
         sessions.delete(s.upSeid);
         usage.forget(s.upSeid);
-        return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+        return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
     }
 }

@@ -7,21 +7,27 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Qer;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.Urr;
-import org.hupf.app.pfcp.codec.DecodeException;
-import org.hupf.app.pfcp.codec.Ie;
-import org.hupf.app.pfcp.codec.IeReader;
-import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.message.FailedRuleId;
+import org.hupf.app.pfcp.message.FarChange;
+import org.hupf.app.pfcp.message.ForwardingParameters;
+import org.hupf.app.pfcp.message.Pdi;
+import org.hupf.app.pfcp.message.PdrChange;
+import org.hupf.app.pfcp.message.QerChange;
+import org.hupf.app.pfcp.message.RuleChange;
+import org.hupf.app.pfcp.message.SdfFilter;
+import org.hupf.app.pfcp.message.UrrChange;
 import org.onlab.packet.Ip4Address;
 
+import java.net.Inet4Address;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Applies the rule IEs of a Session Establishment or Modification Request (Create/Update/Remove
- * PDR, FAR, QER, URR; TS 29.244 §7.5.2, §7.5.4) to a session's rules.
+ * Applies the decoded rule changes of a Session Establishment or Modification Request (Create/Update/Remove
+ * PDR, FAR, QER, URR; TS 29.244 §7.5.2, §7.5.4) to a session's rules. It sees typed changes only: the codec
+ * has checked every IE before this runs.
  */
 public final class SessionEditor {
 
@@ -59,272 +65,144 @@ public final class SessionEditor {
     }
 
     /**
-     * Applies the rule IEs among a message's IEs, removals first, then creations, then updates.
+     * Applies rule changes: removals first, then creations, then updates, each in message order.
      *
-     * @param ies top-level IEs
-     * @throws DecodeException a mandatory IE missing or malformed
-     * @throws RuleException   an update or removal of an unknown rule, or a duplicate creation
+     * @param changes decoded rule changes
+     * @throws RuleException an update or removal of an unknown rule, a duplicate creation, or a PDR asking
+     *                       for what hupf does not do (UE address allocation)
      */
-    public void apply(List<Ie> ies) throws DecodeException, RuleException {
-        for (Ie ie : ies) {
-            switch (ie.type()) {
-                case IeType.REMOVE_PDR:
-                    remove(pdrs, (int) ie.require(IeType.PDR_ID).reader().u16(), 0);
-                    break;
-                case IeType.REMOVE_FAR:
-                    remove(fars, ie.require(IeType.FAR_ID).reader().u32(), 1);
-                    break;
-                case IeType.REMOVE_QER:
-                    remove(qers, ie.require(IeType.QER_ID).reader().u32(), 2);
-                    break;
-                case IeType.REMOVE_URR:
-                    remove(urrs, ie.require(IeType.URR_ID).reader().u32(), 3);
-                    break;
-                default:
-                    break;
-            }
-        }
-        for (Ie ie : ies) {
-            switch (ie.type()) {
-                case IeType.CREATE_PDR:
-                    Pdr p = createPdr(ie);
-                    create(pdrs, p.pdrId, p, 0);
-                    break;
-                case IeType.CREATE_FAR:
-                    Far f = createFar(ie);
-                    create(fars, f.farId, f, 1);
-                    break;
-                case IeType.CREATE_QER:
-                    Qer q = createQer(ie);
-                    create(qers, q.qerId, q, 2);
-                    break;
-                case IeType.CREATE_URR:
-                    Urr u = createUrr(ie);
-                    create(urrs, u.urrId, u, 3);
-                    break;
-                default:
-                    break;
-            }
-        }
-        for (Ie ie : ies) {
-            switch (ie.type()) {
-                case IeType.UPDATE_PDR: {
-                    int id = ie.require(IeType.PDR_ID).reader().u16();
-                    pdrs.put(id, updatePdr(existing(pdrs, id, 0), ie));
-                    break;
+    public void apply(List<RuleChange> changes) throws RuleException {
+        for (RuleChange.Op op : RuleChange.Op.values()) {
+            for (RuleChange c : changes) {
+                if (c.op == op) {
+                    apply(c);
                 }
-                case IeType.UPDATE_FAR: {
-                    long id = ie.require(IeType.FAR_ID).reader().u32();
-                    fars.put(id, updateFar(existing(fars, id, 1), ie));
-                    break;
-                }
-                case IeType.UPDATE_QER: {
-                    long id = ie.require(IeType.QER_ID).reader().u32();
-                    qers.put(id, qer(id, ie, existing(qers, id, 2)));
-                    break;
-                }
-                case IeType.UPDATE_URR: {
-                    long id = ie.require(IeType.URR_ID).reader().u32();
-                    urrs.put(id, urr(id, ie, existing(urrs, id, 3)));
-                    break;
-                }
-                default:
-                    break;
             }
         }
     }
 
-    private static <K, V> void remove(Map<K, V> rules, K id, int ruleType) throws RuleException {
-        if (rules.remove(id) == null) {
-            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ((Number) id).longValue(),
-                                    "remove of unknown rule id " + id);
+    private void apply(RuleChange c) throws RuleException {
+        Map<?, ?> rules = rules(c.ruleType);
+        Object key = c.ruleType == FailedRuleId.PDR ? (Object) (int) c.id : (Object) c.id;
+        if (c.op == RuleChange.Op.REMOVE) {
+            if (rules.remove(key) == null) {
+                throw failure(c, "remove of unknown rule id " + c.id);
+            }
+            return;
+        }
+        if (c.op == RuleChange.Op.CREATE && rules.containsKey(key)) {
+            throw failure(c, "rule id " + c.id + " created twice");
+        }
+        if (c.op == RuleChange.Op.UPDATE && !rules.containsKey(key)) {
+            throw failure(c, "update of unknown rule id " + c.id);
+        }
+        if (c instanceof PdrChange) {
+            PdrChange p = (PdrChange) c;
+            pdrs.put(p.pdrId(), pdr(p, pdrs.get(p.pdrId())));
+        } else if (c instanceof FarChange) {
+            fars.put(c.id, far((FarChange) c, fars.get(c.id)));
+        } else if (c instanceof QerChange) {
+            qers.put(c.id, qer((QerChange) c, qers.get(c.id)));
+        } else {
+            urrs.put(c.id, urr((UrrChange) c, urrs.get(c.id)));
         }
     }
 
-    private static <K, V> void create(Map<K, V> rules, K id, V rule, int ruleType) throws RuleException {
-        if (rules.putIfAbsent(id, rule) != null) {
-            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ((Number) id).longValue(),
-                                    "rule id " + id + " created twice");
+    /** The rules of a Failed Rule ID type: PDRs keyed by Integer, the others by Long. */
+    private Map<?, ?> rules(int ruleType) {
+        switch (ruleType) {
+            case FailedRuleId.PDR:
+                return pdrs;
+            case FailedRuleId.FAR:
+                return fars;
+            case FailedRuleId.QER:
+                return qers;
+            default:
+                return urrs;
         }
     }
 
-    private static <K, V> V existing(Map<K, V> rules, K id, int ruleType) throws RuleException {
-        V v = rules.get(id);
-        if (v == null) {
-            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ((Number) id).longValue(),
-                                    "update of unknown rule id " + id);
-        }
-        return v;
+    private static RuleException failure(RuleChange c, String reason) {
+        return new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, c.ruleType, c.id, reason);
     }
 
-    private static Ip4Address ip4(java.net.Inet4Address a) {
+    private static Ip4Address ip4(Inet4Address a) {
         return a == null ? null : Ip4Address.valueOf(a.getAddress());
     }
 
-    private static List<Long> ids(Ie group, int type) throws DecodeException {
-        List<Long> out = new ArrayList<>();
-        for (Ie ie : group.all(type)) {
-            out.add(ie.reader().u32());
-        }
-        return out;
+    private static <T> T or(T value, T old) {
+        return value != null ? value : old;
     }
 
-    static Pdr createPdr(Ie ie) throws DecodeException, RuleException {
-        int id = ie.require(IeType.PDR_ID).reader().u16();
-        long precedence = ie.require(IeType.PRECEDENCE).reader().u32();
-        Ie pdi = ie.require(IeType.PDI);
-        return pdi(id, precedence, pdi, ie);
-    }
-
-    private static Pdr pdi(int id, long precedence, Ie pdi, Ie pdr) throws DecodeException, RuleException {
-        int src = IeValues.iface(pdi.require(IeType.SOURCE_INTERFACE));
-        Long teid = null;
-        Ip4Address tunnel = null;
-        boolean choose = false;
-        Integer chooseId = null;
-        Ie fteidIe = pdi.child(IeType.F_TEID);
-        if (fteidIe != null) {
-            IeValues.FTeid f = IeValues.FTeid.decode(fteidIe);
-            choose = f.choose;
-            chooseId = f.chooseId;
-            if (!f.choose) {
-                teid = f.teid;
-                tunnel = ip4(f.ipv4);
-            }
+    /** Builds a created PDR (old null) or an updated one: an absent field keeps the old value. */
+    private static Pdr pdr(PdrChange c, Pdr old) throws RuleException {
+        long precedence = c.precedence != null ? c.precedence : old.precedence;
+        List<Long> qerIds = c.qerIds.isEmpty() && old != null ? old.qerIds : c.qerIds;
+        List<Long> urrIds = c.urrIds.isEmpty() && old != null ? old.urrIds : c.urrIds;
+        Integer ohr = or(c.outerHeaderRemoval, old == null ? null : old.outerHeaderRemoval);
+        Long farId = or(c.farId, old == null ? null : old.farId);
+        if (c.pdi == null) {
+            return new Pdr(old.pdrId, precedence, old.sourceInterface, old.teid, old.tunnelAddress, old.choose,
+                           old.chooseId, old.ueAddress, old.sdfFilters, old.qfi, ohr, old.networkInstance, farId,
+                           qerIds, urrIds);
         }
-        Ie ueIe = pdi.child(IeType.UE_IP_ADDRESS);
-        IeValues.UeIpAddress ueIp = ueIe == null ? null : IeValues.UeIpAddress.decode(ueIe);
-        if (ueIp != null && ueIp.choose) {
+        Pdi pdi = c.pdi;
+        if (pdi.ueIpAddress != null && pdi.ueIpAddress.choose) {
             // UE addresses come from the SMF's pools; hupf does not allocate them.
-            throw new RuleException(Cause.SERVICE_NOT_SUPPORTED, 0, id,
-                                    "PDR " + id + ": UE IP address allocation by the UP function (CHV4)");
+            throw new RuleException(Cause.SERVICE_NOT_SUPPORTED, 0, c.id,
+                                    "PDR " + c.id + ": UE IP address allocation by the UP function (CHV4)");
         }
-        Ip4Address ue = ueIp == null ? null : ip4(ueIp.ipv4);
+        boolean choose = pdi.fteid != null && pdi.fteid.choose;
+        Long teid = pdi.fteid == null || choose ? null : pdi.fteid.teid;
+        Ip4Address tunnel = pdi.fteid == null || choose ? null : ip4(pdi.fteid.ipv4);
         List<String> sdf = new ArrayList<>();
-        for (Ie f : pdi.all(IeType.SDF_FILTER)) {
-            IeValues.SdfFilter filter = IeValues.SdfFilter.decode(f);
-            if (filter.otherFlags != 0 || filter.flowDescription == null) {
-                // Kept visible to the translator, which rejects what it cannot match on.
-                sdf.add("unsupported SDF filter flags " + filter.otherFlags);
-            } else {
-                sdf.add(filter.flowDescription);
-            }
+        for (SdfFilter f : pdi.sdfFilters) {
+            // Kept visible to the translator, which rejects what it cannot match on.
+            sdf.add(f.otherFlags != 0 || f.flowDescription == null ? "unsupported SDF filter flags " + f.otherFlags
+                            : f.flowDescription);
         }
-        Ie qfiIe = pdi.child(IeType.QFI);
-        Integer qfi = qfiIe == null ? null : qfiIe.reader().u8() & 0x3f;
-        Ie ni = pdi.child(IeType.NETWORK_INSTANCE);
-        Ie ohr = pdr.child(IeType.OUTER_HEADER_REMOVAL);
-        Ie far = pdr.child(IeType.FAR_ID);
-        return new Pdr(id, precedence, src, teid, tunnel, choose, chooseId, ue, sdf, qfi,
-                       ohr == null ? null : ohr.reader().u8(),
-                       ni == null ? null : IeValues.networkInstance(ni),
-                       far == null ? null : far.reader().u32(), ids(pdr, IeType.QER_ID), ids(pdr, IeType.URR_ID));
+        return new Pdr(c.pdrId(), precedence, pdi.sourceInterface, teid, tunnel, choose,
+                       pdi.fteid == null ? null : pdi.fteid.chooseId,
+                       pdi.ueIpAddress == null ? null : ip4(pdi.ueIpAddress.ipv4), sdf, pdi.qfi, ohr,
+                       pdi.networkInstance, farId, qerIds, urrIds);
     }
 
-    private static Pdr updatePdr(Pdr old, Ie ie) throws DecodeException, RuleException {
-        Ie precIe = ie.child(IeType.PRECEDENCE);
-        long precedence = precIe == null ? old.precedence : precIe.reader().u32();
-        Ie pdi = ie.child(IeType.PDI);
-        Pdr base = pdi == null ? old : pdi(old.pdrId, precedence, pdi, ie);
-        Ie ohr = ie.child(IeType.OUTER_HEADER_REMOVAL);
-        Ie far = ie.child(IeType.FAR_ID);
-        List<Long> qerIds = ie.all(IeType.QER_ID).isEmpty() ? old.qerIds : ids(ie, IeType.QER_ID);
-        List<Long> urrIds = ie.all(IeType.URR_ID).isEmpty() ? old.urrIds : ids(ie, IeType.URR_ID);
-        return new Pdr(old.pdrId, precedence, base.sourceInterface,
-                       pdi == null ? old.teid : base.teid, pdi == null ? old.tunnelAddress : base.tunnelAddress,
-                       base.choose, base.chooseId, base.ueAddress, base.sdfFilters, base.qfi,
-                       ohr == null ? old.outerHeaderRemoval : Integer.valueOf(ohr.reader().u8()),
-                       base.networkInstance, far == null ? old.farId : Long.valueOf(far.reader().u32()),
-                       qerIds, urrIds);
-    }
-
-    static Far createFar(Ie ie) throws DecodeException {
-        long id = ie.require(IeType.FAR_ID).reader().u32();
-        int action = IeValues.flags(ie.require(IeType.APPLY_ACTION), 1);
-        return forwarding(id, action, ie.child(IeType.FORWARDING_PARAMETERS), null, barId(ie));
-    }
-
-    private static Integer barId(Ie ie) throws DecodeException {
-        Ie bar = ie.child(IeType.BAR_ID);
-        return bar == null ? null : bar.reader().u8();
-    }
-
-    private static Far forwarding(long id, int action, Ie params, Far old, Integer bar) throws DecodeException {
+    private static Far far(FarChange c, Far old) {
+        int action = c.applyAction != null ? c.applyAction : old.applyAction;
+        Integer bar = or(c.barId, old == null ? null : old.barId);
         Integer dst = old == null ? null : old.destinationInterface;
         Long teid = old == null ? null : old.ohcTeid;
         Ip4Address addr = old == null ? null : old.ohcAddress;
-        if (params != null) {
-            Ie dstIe = params.child(IeType.DESTINATION_INTERFACE);
-            if (dstIe != null) {
-                dst = IeValues.iface(dstIe);
-            } else if (old == null) {
-                throw new DecodeException(DecodeException.Kind.MANDATORY_IE_MISSING, IeType.DESTINATION_INTERFACE,
-                                          -1, "mandatory IE missing in Forwarding Parameters");
-            }
-            Ie ohc = params.child(IeType.OUTER_HEADER_CREATION);
-            if (ohc != null) {
-                IeValues.OuterHeaderCreation h = IeValues.OuterHeaderCreation.decode(ohc);
-                if (h.description != IeValues.OuterHeaderCreation.GTPU_UDP_IPV4) {
-                    IeReader r = ohc.reader();
-                    throw r.incorrect("only GTP-U/UDP/IPv4 outer header creation is supported, got description 0x"
-                                              + Integer.toHexString(h.description));
-                }
-                teid = h.teid;
-                addr = ip4(h.ipv4);
+        ForwardingParameters p = c.forwarding;
+        if (p != null) {
+            dst = or(p.destinationInterface, dst);
+            if (p.outerHeaderCreation != null) {
+                teid = p.outerHeaderCreation.teid;
+                addr = ip4(p.outerHeaderCreation.ipv4);
             }
         }
-        return new Far(id, action, dst, teid, addr, bar);
+        return new Far(c.id, action, dst, teid, addr, bar);
     }
 
-    private static Far updateFar(Far old, Ie ie) throws DecodeException {
-        Ie actionIe = ie.child(IeType.APPLY_ACTION);
-        int action = actionIe == null ? old.applyAction : IeValues.flags(actionIe, 1);
-        Integer bar = barId(ie);
-        return forwarding(old.farId, action, ie.child(IeType.UPDATE_FORWARDING_PARAMETERS), old,
-                          bar == null ? old.barId : bar);
+    private static Qer qer(QerChange c, Qer old) {
+        boolean ulClosed = c.gateStatus != null ? c.gateStatus.uplinkClosed : old.uplinkGateClosed;
+        boolean dlClosed = c.gateStatus != null ? c.gateStatus.downlinkClosed : old.downlinkGateClosed;
+        return new Qer(c.id, ulClosed, dlClosed,
+                       c.mbr != null ? Long.valueOf(c.mbr.uplinkKbps) : old == null ? null : old.mbrUplink,
+                       c.mbr != null ? Long.valueOf(c.mbr.downlinkKbps) : old == null ? null : old.mbrDownlink,
+                       c.gbr != null ? Long.valueOf(c.gbr.uplinkKbps) : old == null ? null : old.gbrUplink,
+                       c.gbr != null ? Long.valueOf(c.gbr.downlinkKbps) : old == null ? null : old.gbrDownlink,
+                       or(c.qfi, old == null ? null : old.qfi));
     }
 
-    static Qer createQer(Ie ie) throws DecodeException {
-        long id = ie.require(IeType.QER_ID).reader().u32();
-        ie.require(IeType.GATE_STATUS);
-        return qer(id, ie, null);
-    }
-
-    private static Qer qer(long id, Ie ie, Qer old) throws DecodeException {
-        Ie gate = ie.child(IeType.GATE_STATUS);
-        boolean[] closed = gate == null ? new boolean[]{old.uplinkGateClosed, old.downlinkGateClosed}
-                : IeValues.gateClosed(gate);
-        Ie mbrIe = ie.child(IeType.MBR);
-        IeValues.BitRate mbr = mbrIe == null ? null : IeValues.BitRate.decode(mbrIe);
-        Ie gbrIe = ie.child(IeType.GBR);
-        IeValues.BitRate gbr = gbrIe == null ? null : IeValues.BitRate.decode(gbrIe);
-        Ie qfiIe = ie.child(IeType.QFI);
-        Integer qfi = qfiIe == null ? (old == null ? null : old.qfi) : Integer.valueOf(qfiIe.reader().u8() & 0x3f);
-        return new Qer(id, closed[0], closed[1],
-                       mbr != null ? Long.valueOf(mbr.uplinkKbps) : old == null ? null : old.mbrUplink,
-                       mbr != null ? Long.valueOf(mbr.downlinkKbps) : old == null ? null : old.mbrDownlink,
-                       gbr != null ? Long.valueOf(gbr.uplinkKbps) : old == null ? null : old.gbrUplink,
-                       gbr != null ? Long.valueOf(gbr.downlinkKbps) : old == null ? null : old.gbrDownlink, qfi);
-    }
-
-    static Urr createUrr(Ie ie) throws DecodeException {
-        long id = ie.require(IeType.URR_ID).reader().u32();
-        ie.require(IeType.MEASUREMENT_METHOD);
-        ie.require(IeType.REPORTING_TRIGGERS);
-        return urr(id, ie, null);
-    }
-
-    private static Urr urr(long id, Ie ie, Urr old) throws DecodeException {
-        Ie mm = ie.child(IeType.MEASUREMENT_METHOD);
-        Ie rt = ie.child(IeType.REPORTING_TRIGGERS);
-        Ie mp = ie.child(IeType.MEASUREMENT_PERIOD);
-        Ie vt = ie.child(IeType.VOLUME_THRESHOLD);
-        IeValues.Volume v = vt == null ? null : IeValues.Volume.decode(vt);
-        return new Urr(id, mm == null ? old.measurementMethod : IeValues.flags(mm, 1),
-                       rt == null ? old.reportingTriggers : IeValues.flags(rt, 2),
-                       mp != null ? Long.valueOf(mp.reader().u32()) : old == null ? null : old.measurementPeriod,
-                       v != null ? v.total : old == null ? null : old.volumeThresholdTotal,
-                       v != null ? v.uplink : old == null ? null : old.volumeThresholdUplink,
-                       v != null ? v.downlink : old == null ? null : old.volumeThresholdDownlink);
+    private static Urr urr(UrrChange c, Urr old) {
+        // An IE in Update URR replaces the old IE as a whole (a new Volume Threshold replaces all three).
+        boolean threshold = c.volumeThreshold != null;
+        return new Urr(c.id, c.measurementMethod != null ? c.measurementMethod : old.measurementMethod,
+                       c.reportingTriggers != null ? c.reportingTriggers : old.reportingTriggers,
+                       or(c.measurementPeriod, old == null ? null : old.measurementPeriod),
+                       threshold ? c.volumeThreshold.total : old == null ? null : old.volumeThresholdTotal,
+                       threshold ? c.volumeThreshold.uplink : old == null ? null : old.volumeThresholdUplink,
+                       threshold ? c.volumeThreshold.downlink : old == null ? null : old.volumeThresholdDownlink);
     }
 }

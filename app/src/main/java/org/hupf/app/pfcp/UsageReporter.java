@@ -6,7 +6,8 @@ import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.IeFields;
+import org.hupf.app.pfcp.message.Volume;
 import org.hupf.pipeconf.api.UpfCounter;
 
 import java.util.ArrayList;
@@ -107,14 +108,14 @@ public final class UsageReporter {
         long ul = Math.max(0, v[0] - st.ulBase);
         long dl = Math.max(0, v[1] - st.dlBase);
         List<Ie> ies = new ArrayList<>(List.of(
-                Ie.u32(IeType.URR_ID, u.urrId), Ie.u32(IeType.UR_SEQN, st.seqn++),
-                IeValues.flagsIe(IeType.USAGE_REPORT_TRIGGER, trigger, 2),
-                Ie.u32(IeType.START_TIME, st.startSec + NTP_OFFSET), Ie.u32(IeType.END_TIME, now + NTP_OFFSET)));
+                IeFields.URR_ID.encode(u.urrId), IeFields.UR_SEQN.encode(st.seqn++),
+                IeFields.USAGE_REPORT_TRIGGER.encode(trigger), IeFields.START_TIME.encode(st.startSec + NTP_OFFSET),
+                IeFields.END_TIME.encode(now + NTP_OFFSET)));
         if ((u.measurementMethod & Urr.VOLUM) != 0) {
-            ies.add(new IeValues.Volume(ul + dl, ul, dl).toIe(IeType.VOLUME_MEASUREMENT));
+            ies.add(IeFields.VOLUME_MEASUREMENT.encode(new Volume(ul + dl, ul, dl)));
         }
         if ((u.measurementMethod & Urr.DURAT) != 0) {
-            ies.add(Ie.u32(IeType.DURATION_MEASUREMENT, now - st.startSec));
+            ies.add(IeFields.DURATION_MEASUREMENT.encode(now - st.startSec));
         }
         st.ulBase = v[0];
         st.dlBase = v[1];

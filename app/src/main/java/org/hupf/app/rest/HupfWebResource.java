@@ -1,8 +1,9 @@
 package org.hupf.app.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hupf.api.Association;
+import com.fasterxml.jackson.databind.node.TextNode;
 import org.hupf.api.BoundedJson;
 import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
@@ -28,6 +29,7 @@ import javax.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.util.function.Function;
 
 /**
  * hupf's REST API, the same classes in both hosts: under /onos/hupf in ONOS, at the root of the standalone
@@ -45,6 +47,14 @@ public class HupfWebResource extends HupfResource {
      */
     protected HupfService service() {
         return get(HupfService.class);
+    }
+
+    /** Answers {@code {"<name>": [encode(item), ...]}}. */
+    private static <T> Response jsonList(String name, Iterable<T> items, Function<T, JsonNode> encode) {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode a = o.putArray(name);
+        items.forEach(item -> a.add(encode.apply(item)));
+        return json(o);
     }
 
     private static Response rejected(RuleException e) {
@@ -97,10 +107,7 @@ public class HupfWebResource extends HupfResource {
     @Path("sessions")
     @Produces(MediaType.APPLICATION_JSON)
     public Response sessions() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("sessions");
-        service().sessions().forEach(s -> a.add(SessionJson.encode(s)));
-        return json(o);
+        return jsonList("sessions", service().sessions(), SessionJson::encode);
     }
 
     /**
@@ -270,14 +277,10 @@ public class HupfWebResource extends HupfResource {
     @Path("devices")
     @Produces(MediaType.APPLICATION_JSON)
     public Response devices() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("devices");
-        for (DeviceStatus d : deviceStatus().devices()) {
-            a.add(MAPPER.createObjectNode().put("id", d.id()).put("state", d.state().name().toLowerCase())
-                          .put("pipelinePushed", d.pipelinePushed()).put("entries", d.entries())
-                          .put("lastError", d.lastError()));
-        }
-        return json(o);
+        return jsonList("devices", deviceStatus().devices(), (DeviceStatus d) -> MAPPER.createObjectNode()
+                .put("id", d.id()).put("state", d.state().name().toLowerCase())
+                .put("pipelinePushed", d.pipelinePushed()).put("entries", d.entries())
+                .put("lastError", d.lastError()));
     }
 
     /**
@@ -301,10 +304,7 @@ public class HupfWebResource extends HupfResource {
     @Path("ue-pools")
     @Produces(MediaType.APPLICATION_JSON)
     public Response uePools() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("uePools");
-        service().uePools().forEach(p -> a.add(p.toString()));
-        return json(o);
+        return jsonList("uePools", service().uePools(), p -> TextNode.valueOf(p.toString()));
     }
 
     /**
@@ -316,14 +316,9 @@ public class HupfWebResource extends HupfResource {
     @Path("pfcp-peers")
     @Produces(MediaType.APPLICATION_JSON)
     public Response peers() {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray("peers");
-        for (Association p : service().pfcpPeers()) {
-            a.add(MAPPER.createObjectNode().put("nodeId", p.nodeId)
-                          .put("address", p.peer.getAddress().getHostAddress()).put("port", p.peer.getPort())
-                          .put("recoveryTimeStamp", p.recoveryTimeStamp));
-        }
-        return json(o);
+        return jsonList("peers", service().pfcpPeers(), p -> MAPPER.createObjectNode().put("nodeId", p.nodeId)
+                .put("address", p.peer.getAddress().getHostAddress()).put("port", p.peer.getPort())
+                .put("recoveryTimeStamp", p.recoveryTimeStamp));
     }
 
     /**

@@ -2,12 +2,11 @@ package org.hupf.app.pfcp;
 
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.pfcp.codec.Ie;
-import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.pfcp.message.NodeId;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
@@ -21,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Jazzer target: any datagram through the PFCP request handler (decoder, typed IEs, session editor,
+ * Jazzer target: any datagram through the PFCP request handler (decoder, typed requests, session editor,
  * translator, session manager), from one of four sources picked by the input's hash: the associated SMF
  * (twice as often), its address on another port, or a stranger whose address no allowlist entry names.
  * Jazzer reports any exception that escapes as a finding, and so is any change a stranger's datagram makes
@@ -50,7 +49,7 @@ public final class PfcpFuzzTarget {
         // Associate first so that session messages reach the session code.
         for (String node : List.of("127.0.0.1", "10.0.0.1")) {
             byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
-                    new IeValues.NodeId(IeValues.NodeId.IPV4, node).toIe(), Ie.u32(IeType.RECOVERY_TIME_STAMP, 1))));
+                    IeFields.NODE_ID.encode(NodeId.of(node)), IeFields.RECOVERY_TIME_STAMP.encode(1L))));
             HANDLER.handle(PEER, setup, setup.length, 0);
         }
     }

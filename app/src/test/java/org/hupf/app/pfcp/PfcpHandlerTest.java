@@ -7,10 +7,16 @@ import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.codec.IeValues;
+import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.pfcp.message.FSeid;
+import org.hupf.app.pfcp.message.FTeid;
+import org.hupf.app.pfcp.message.FailedRuleId;
+import org.hupf.app.pfcp.message.NodeId;
+import org.hupf.app.pfcp.message.OuterHeaderCreation;
+import org.hupf.app.pfcp.message.UeIpAddress;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
@@ -71,7 +77,7 @@ public class PfcpHandlerTest {
     // Messages ------------------------------------------------------------------------------------------
 
     private static Ie node(String id) {
-        return new IeValues.NodeId(id.matches("[0-9.]+") ? IeValues.NodeId.IPV4 : IeValues.NodeId.FQDN, id).toIe();
+        return IeFields.NODE_ID.encode(NodeId.of(id));
     }
 
     private static Inet4Address v4(String a) throws Exception {
@@ -90,20 +96,20 @@ public class PfcpHandlerTest {
 
     /** The IEs of an establishment: an uplink PDR (F-TEID CHOOSE, or the given TEID), a downlink PDR. */
     private static List<Ie> establishmentIes(String nodeId, long cpSeid, String ue, Long teid) throws Exception {
-        Ie fteid = teid == null ? new IeValues.FTeid(0, null, true, null).toIe()
-                : new IeValues.FTeid(teid, v4("192.168.0.1"), false, null).toIe();
+        Ie fteid = teid == null ? IeFields.F_TEID.encode(new FTeid(0, null, true, null))
+                : IeFields.F_TEID.encode(new FTeid(teid, v4("192.168.0.1"), false, null));
         Ie ul = Ie.grouped(IeType.CREATE_PDR, Ie.u16(IeType.PDR_ID, 1), Ie.u32(IeType.PRECEDENCE, 100),
                            Ie.grouped(IeType.PDI, Ie.u8(IeType.SOURCE_INTERFACE, 0), fteid,
-                                      new IeValues.UeIpAddress(v4(ue), false, false).toIe()),
+                                      IeFields.UE_IP_ADDRESS.encode(new UeIpAddress(v4(ue), false, false))),
                            Ie.u8(IeType.OUTER_HEADER_REMOVAL, 0), Ie.u32(IeType.FAR_ID, 1));
         Ie dl = Ie.grouped(IeType.CREATE_PDR, Ie.u16(IeType.PDR_ID, 2), Ie.u32(IeType.PRECEDENCE, 100),
                            Ie.grouped(IeType.PDI, Ie.u8(IeType.SOURCE_INTERFACE, 1),
-                                      new IeValues.UeIpAddress(v4(ue), true, false).toIe()),
+                                      IeFields.UE_IP_ADDRESS.encode(new UeIpAddress(v4(ue), true, false))),
                            Ie.u32(IeType.FAR_ID, 2));
         Ie ulFar = Ie.grouped(IeType.CREATE_FAR, Ie.u32(IeType.FAR_ID, 1), Ie.u8(IeType.APPLY_ACTION, 0x02),
                               Ie.grouped(IeType.FORWARDING_PARAMETERS, Ie.u8(IeType.DESTINATION_INTERFACE, 1)));
         Ie dlFar = Ie.grouped(IeType.CREATE_FAR, Ie.u32(IeType.FAR_ID, 2), Ie.u8(IeType.APPLY_ACTION, 0x0c));
-        return List.of(node(nodeId), new IeValues.FSeid(cpSeid, v4("127.0.0.1"), null).toIe(), ul, dl, ulFar, dlFar);
+        return List.of(node(nodeId), IeFields.F_SEID.encode(new FSeid(cpSeid, v4("127.0.0.1"), null)), ul, dl, ulFar, dlFar);
     }
 
     private PfcpMessage establishment(String nodeId, long cpSeid, String ue, Long teid) throws Exception {
@@ -120,7 +126,7 @@ public class PfcpHandlerTest {
         return PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, upSeid, ++seq, List.of(
                 Ie.grouped(IeType.UPDATE_FAR, Ie.u32(IeType.FAR_ID, 2), Ie.u8(IeType.APPLY_ACTION, 0x02),
                            Ie.grouped(IeType.UPDATE_FORWARDING_PARAMETERS, Ie.u8(IeType.DESTINATION_INTERFACE, 0),
-                                      IeValues.OuterHeaderCreation.gtpuIpv4(0x77, v4("192.168.1.10")).toIe()))));
+                                      IeFields.OUTER_HEADER_CREATION.encode(OuterHeaderCreation.gtpuIpv4(0x77, v4("192.168.1.10")))))));
     }
 
     private PfcpMessage send(InetSocketAddress from, PfcpMessage m) throws Exception {
@@ -165,7 +171,7 @@ public class PfcpHandlerTest {
         send(SMF, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
         PfcpMessage r = send(SMF, establishment("127.0.0.1", 100, "10.250.0.1", null));
         assertEquals(Cause.REQUEST_ACCEPTED, cause(r));
-        return IeValues.FSeid.decode(r.require(IeType.F_SEID)).seid;
+        return IeFields.F_SEID.require(r).seid;
     }
 
     private void victimStillServed(long upSeid) throws Exception {
@@ -286,8 +292,8 @@ public class PfcpHandlerTest {
         List<Object> before = state();
         PfcpMessage r = send(INTRUDER, establishment("smf2.test", 1, "10.250.0.2", teid));
         assertEquals(Cause.INVALID_FTEID_ALLOCATION_OPTION, cause(r));
-        IeValues.FailedRuleId failed = IeValues.FailedRuleId.decode(r.require(IeType.FAILED_RULE_ID));
-        assertEquals(IeValues.FailedRuleId.PDR, failed.ruleType);
+        FailedRuleId failed = IeFields.FAILED_RULE_ID.require(r);
+        assertEquals(FailedRuleId.PDR, failed.ruleType);
         assertEquals(1, failed.ruleId);
         send(INTRUDER, establishment("smf2.test", 2, "10.250.0.2", 0L), Cause.MANDATORY_IE_INCORRECT);
         send(INTRUDER, establishment("smf2.test", 3, "10.250.0.1", null), Cause.RULE_CREATION_MODIFICATION_FAILURE);
@@ -307,5 +313,38 @@ public class PfcpHandlerTest {
         send(SMF, deletion(up), Cause.SESSION_CONTEXT_NOT_FOUND);
         send(SMF, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
         send(SMF_FAILOVER, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.REQUEST_ACCEPTED);
+    }
+
+    /** A Create QER without its mandatory Gate Status. */
+    private static final Ie QER_WITHOUT_GATE = Ie.grouped(IeType.CREATE_QER, Ie.u32(IeType.QER_ID, 9));
+
+    @Test
+    public void aMalformedRequestIsFirstCheckedForItsSessionOrAssociation() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        // As before the typed requests: no such session (or not this peer's) outranks the malformed IE.
+        send(SMF, PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, up + 1, ++seq,
+                                      List.of(QER_WITHOUT_GATE)), Cause.SESSION_CONTEXT_NOT_FOUND);
+        send(INTRUDER, PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, up, ++seq,
+                                           List.of(QER_WITHOUT_GATE)), Cause.SESSION_CONTEXT_NOT_FOUND);
+        List<Ie> establishment = new ArrayList<>(establishmentIes("127.0.0.1", 200, "10.250.0.9", null));
+        establishment.add(QER_WITHOUT_GATE);
+        send(INTRUDER, PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, establishment),
+             Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
+        List<Ie> reused = new ArrayList<>(establishmentIes("127.0.0.1", 100, "10.250.0.9", null));
+        reused.add(QER_WITHOUT_GATE);
+        send(SMF, PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, reused),
+             Cause.REQUEST_REJECTED);
+        assertEquals(before, state());
+        // The owner's malformed requests get the decoding cause and name the Offending IE.
+        for (PfcpMessage m : List.of(
+                PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, up, ++seq, List.of(QER_WITHOUT_GATE)),
+                PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, establishment))) {
+            PfcpMessage r = send(SMF, m);
+            assertEquals(Cause.MANDATORY_IE_MISSING, cause(r));
+            assertEquals(IeType.GATE_STATUS, (int) IeFields.OFFENDING_IE.require(r));
+        }
+        assertEquals(before, state());
+        victimStillServed(up);
     }
 }

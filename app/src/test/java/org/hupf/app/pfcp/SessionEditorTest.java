@@ -9,16 +9,21 @@ import org.hupf.api.session.Urr;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.pfcp.codec.RequestCodec;
+import org.hupf.app.pfcp.message.EstablishmentRequest;
+import org.hupf.app.pfcp.message.ModificationRequest;
+import org.hupf.app.pfcp.message.RuleChange;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -26,7 +31,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * Rule IEs made by scapy (tests/pfcp/vectors) applied to the session model.
+ * Rule IEs made by scapy (tests/pfcp/vectors), decoded by the request codec, applied to the session model.
  */
 public class SessionEditorTest {
 
@@ -35,13 +40,33 @@ public class SessionEditorTest {
         return PfcpCodec.decode(b, b.length);
     }
 
+    private static List<RuleChange> establishmentRules() throws Exception {
+        return ((EstablishmentRequest) RequestCodec.decode(vector("session_establishment_request"))).rules;
+    }
+
+    private static List<RuleChange> modificationRules() throws Exception {
+        return ((ModificationRequest) RequestCodec.decode(vector("session_modification_request"))).rules;
+    }
+
+    /** The rule changes of an establishment made of the vector's Node ID and F-SEID and the given rule IEs. */
+    private static List<RuleChange> rules(Ie... ies) throws Exception {
+        PfcpMessage vector = vector("session_establishment_request");
+        List<Ie> all = new ArrayList<>(List.of(vector.require(IeType.NODE_ID), vector.require(IeType.F_SEID),
+                                                         vector.require(IeType.CREATE_PDR),
+                                                         vector.require(IeType.CREATE_FAR)));
+        all.addAll(List.of(ies));
+        List<RuleChange> rules = ((EstablishmentRequest) RequestCodec.decode(
+                PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, 1, all))).rules;
+        return rules.subList(2, rules.size());
+    }
+
     private static PfcpSession session(SessionEditor ed) {
         return new PfcpSession(1, 2, "10.0.0.1", "10.0.0.1", ed.pdrs(), ed.fars(), ed.qers(), ed.urrs(), Map.of());
     }
 
     private static SessionEditor established() throws Exception {
         SessionEditor ed = new SessionEditor(null);
-        ed.apply(vector("session_establishment_request").ies());
+        ed.apply(establishmentRules());
         return ed;
     }
 
@@ -71,16 +96,15 @@ public class SessionEditorTest {
     @Test
     public void modificationUpdatesCreatesAndRefusesUnknownRemovals() throws Exception {
         SessionEditor ed = established();
-        List<Ie> ies = vector("session_modification_request").ies();
+        List<RuleChange> changes = modificationRules();
         try {
-            ed.apply(ies);
+            ed.apply(changes);
             fail("removed unknown rules");
         } catch (RuleException e) {
             assertEquals("remove of unknown rule id 3", e.getMessage());
         }
-        Set<Integer> removals = Set.of(IeType.REMOVE_PDR, IeType.REMOVE_FAR, IeType.REMOVE_QER, IeType.REMOVE_URR);
         ed = new SessionEditor(session(established()));
-        ed.apply(ies.stream().filter(i -> !removals.contains(i.type())).collect(Collectors.toList()));
+        ed.apply(changes.stream().filter(c -> c.op != RuleChange.Op.REMOVE).collect(Collectors.toList()));
         assertEquals(new Far(2, Far.FORW, Far.ACCESS, 0xabcdef01L, Ip4Address.valueOf("192.168.1.10"), 1),
                      ed.fars().get(2L));
         assertEquals(100, ed.pdrs().get(2).precedence);
@@ -100,7 +124,7 @@ public class SessionEditorTest {
                             Ie.grouped(IeType.PDI, Ie.u8(IeType.SOURCE_INTERFACE, Pdr.CORE),
                                        Ie.u8(IeType.UE_IP_ADDRESS, 0x10 | 0x04)));
         try {
-            new SessionEditor(null).apply(List.of(pdr));
+            new SessionEditor(null).apply(rules(pdr));
             fail();
         } catch (RuleException e) {
             assertEquals(org.hupf.api.session.Cause.SERVICE_NOT_SUPPORTED, e.cause());
@@ -112,15 +136,16 @@ public class SessionEditorTest {
     public void createdTwiceOrMissingMandatoryIeIsRefused() throws Exception {
         SessionEditor ed = established();
         try {
-            ed.apply(List.of(vector("session_establishment_request").ie(IeType.CREATE_FAR)));
+            ed.apply(rules(vector("session_establishment_request").ie(IeType.CREATE_FAR)));
             fail();
         } catch (RuleException e) {
             assertEquals(1, e.ruleType());
         }
         try {
-            ed.apply(List.of(Ie.grouped(IeType.CREATE_QER, Ie.u32(IeType.QER_ID, 9))));
+            rules(Ie.grouped(IeType.CREATE_QER, Ie.u32(IeType.QER_ID, 9)));
             fail();
         } catch (DecodeException e) {
+            assertEquals(DecodeException.Kind.MANDATORY_IE_MISSING, e.kind());
             assertEquals(IeType.GATE_STATUS, e.ieType());
         }
     }

@@ -1,6 +1,7 @@
 package org.hupf.app.pfcp.codec;
 
 import org.hupf.api.session.Cause;
+import org.hupf.app.pfcp.message.SessionRequest;
 
 /**
  * A PFCP message or IE that cannot be decoded. Carries what a response needs: the kind of fault
@@ -44,6 +45,8 @@ public final class DecodeException extends Exception {
     private final Kind kind;
     private final int ieType;
     private final int offset;
+    /** The part of a session request decoded before the fault, whose checks come first; null if none. */
+    private final transient SessionRequest context;
 
     /**
      * Creates an exception.
@@ -54,11 +57,33 @@ public final class DecodeException extends Exception {
      * @param message detail
      */
     public DecodeException(Kind kind, int ieType, int offset, String message) {
-        super(message + (ieType != 0 ? " (IE " + IeType.name(ieType) + ")" : "")
-                      + (offset >= 0 ? " at offset " + offset : ""));
+        this(kind, ieType, offset, message + (ieType != 0 ? " (IE " + IeType.name(ieType) + ")" : "")
+                + (offset >= 0 ? " at offset " + offset : ""), null);
+    }
+
+    private DecodeException(Kind kind, int ieType, int offset, String fullMessage, SessionRequest context) {
+        super(fullMessage);
         this.kind = kind;
         this.ieType = ieType;
         this.offset = offset;
+        this.context = context;
+    }
+
+    /**
+     * Returns this fault with the part of its request decoded before it (an establishment's Node ID and
+     * CP F-SEID, a modification's SEID): the handler checks that context first, as TS 29.244 answers an
+     * unknown session or association before the request's IEs.
+     *
+     * @param decoded the request as far as it was decoded, without its rules
+     * @return the same fault with that context
+     */
+    public DecodeException inContextOf(SessionRequest decoded) {
+        return new DecodeException(kind, ieType, offset, getMessage(), decoded);
+    }
+
+    /** @return the part of the request decoded before the fault, or null */
+    public SessionRequest context() {
+        return context;
     }
 
     public Kind kind() {

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * One PFCP information element: a leaf with a raw value, or a grouped IE with child IEs.
  * Enterprise-specific IEs (type bit 15 set) keep their enterprise id and are otherwise opaque.
  */
-public final class Ie {
+public final class Ie implements IeContainer {
 
     private final int type;
     private final int enterpriseId;
@@ -101,33 +101,17 @@ public final class Ie {
         return children == null ? Collections.emptyList() : children;
     }
 
-    /**
-     * Returns the first child of a type, or null.
-     *
-     * @param childType IE type
-     * @return child or null
-     */
+    @Override
     public Ie child(int childType) {
         return first(children(), childType);
     }
 
-    /**
-     * Returns the children of a type, in order.
-     *
-     * @param childType IE type
-     * @return children
-     */
+    @Override
     public List<Ie> all(int childType) {
         return all(children(), childType);
     }
 
-    /**
-     * Returns the first child of a type or fails with Mandatory IE missing.
-     *
-     * @param childType IE type
-     * @return child
-     * @throws DecodeException if absent
-     */
+    @Override
     public Ie require(int childType) throws DecodeException {
         return require(children(), childType, "in " + IeType.name(type));
     }

@@ -15,7 +15,7 @@ public final class IeReader {
         this.value = value;
     }
 
-    private void need(int n) throws DecodeException {
+    void need(int n) throws DecodeException {
         if (pos + n > value.length) {
             throw new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, ieType, pos,
                                       "value too short: need " + n + " more byte(s), have "

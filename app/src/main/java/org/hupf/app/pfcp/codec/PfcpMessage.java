@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A PFCP message (TS 29.244 §7.2): header fields and top-level IEs.
  */
-public final class PfcpMessage {
+public final class PfcpMessage implements IeContainer {
 
     /** Largest sequence number: 24 bits. */
     public static final int MAX_SEQUENCE = 0xFFFFFF;
@@ -94,26 +94,20 @@ public final class PfcpMessage {
      * @return IE or null
      */
     public Ie ie(int ieType) {
+        return child(ieType);
+    }
+
+    @Override
+    public Ie child(int ieType) {
         return Ie.first(ies, ieType);
     }
 
-    /**
-     * Returns the top-level IEs of a type.
-     *
-     * @param ieType IE type
-     * @return IEs
-     */
+    @Override
     public List<Ie> all(int ieType) {
         return Ie.all(ies, ieType);
     }
 
-    /**
-     * Returns a mandatory top-level IE.
-     *
-     * @param ieType IE type
-     * @return IE
-     * @throws DecodeException Mandatory IE missing if absent
-     */
+    @Override
     public Ie require(int ieType) throws DecodeException {
         return Ie.require(ies, ieType, "in message type " + type);
     }

@@ -2,13 +2,14 @@ package org.hupf.app.pfcp.codec;
 
 import org.junit.Test;
 
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.Assert.assertTrue;
 
 /**
- * Bounded random-mutation fuzz of the decoder and the typed IE readers, seeded for reproducibility:
- * every mutant either decodes or fails with {@link DecodeException}; nothing else escapes.
+ * Bounded random-mutation fuzz of the decoder, the field table's decoders and the request decoder, seeded
+ * for reproducibility: every mutant either decodes or fails with {@link DecodeException}; nothing else escapes.
  */
 public class DecoderFuzzTest {
 
@@ -62,54 +63,33 @@ public class DecoderFuzzTest {
         return b;
     }
 
-    /** Runs every typed reader on every IE so value decoding is fuzzed too. */
+    /**
+     * Runs the table's decoder on every leaf IE, and the request decoder on the whole message, so value and
+     * request decoding are fuzzed too.
+     */
     private static void decodeTyped(PfcpMessage m) throws DecodeException {
         for (Ie ie : m.ies()) {
             walk(ie);
         }
+        if (MessageType.isKnownRequest(m.type()) && m.type() != MessageType.SESSION_REPORT_REQUEST) {
+            try {
+                RequestCodec.decode(m);
+            } catch (DecodeException e) {
+                // A request with a bad or missing IE inside a well-formed message is a valid outcome.
+            }
+        }
     }
 
-    private static void walk(Ie ie) throws DecodeException {
+    private static void walk(Ie ie) {
         for (Ie c : ie.children()) {
             walk(c);
         }
-        if (ie.isGrouped()) {
+        Map.Entry<IeField<Object>, ?> field = FieldTable.BY_TYPE.get(ie.type());
+        if (ie.isGrouped() || ie.isEnterprise() || field == null) {
             return;
         }
         try {
-            switch (ie.type()) {
-                case IeType.NODE_ID:
-                    IeValues.NodeId.decode(ie);
-                    break;
-                case IeType.F_SEID:
-                    IeValues.FSeid.decode(ie);
-                    break;
-                case IeType.F_TEID:
-                    IeValues.FTeid.decode(ie);
-                    break;
-                case IeType.UE_IP_ADDRESS:
-                    IeValues.UeIpAddress.decode(ie);
-                    break;
-                case IeType.OUTER_HEADER_CREATION:
-                    IeValues.OuterHeaderCreation.decode(ie);
-                    break;
-                case IeType.SDF_FILTER:
-                    IeValues.SdfFilter.decode(ie);
-                    break;
-                case IeType.MBR:
-                case IeType.GBR:
-                    IeValues.BitRate.decode(ie);
-                    break;
-                case IeType.VOLUME_THRESHOLD:
-                case IeType.VOLUME_MEASUREMENT:
-                    IeValues.Volume.decode(ie);
-                    break;
-                case IeType.FAILED_RULE_ID:
-                    IeValues.FailedRuleId.decode(ie);
-                    break;
-                default:
-                    IeValues.flags(ie, 0);
-            }
+            field.getKey().decode(ie);
         } catch (DecodeException e) {
             // A bad value inside a well-formed message is a valid outcome.
         }

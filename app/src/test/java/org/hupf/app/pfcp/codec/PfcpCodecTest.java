@@ -1,6 +1,7 @@
 package org.hupf.app.pfcp.codec;
 
 import org.hupf.api.session.Cause;
+import org.hupf.app.pfcp.message.NodeId;
 import org.junit.Test;
 
 import java.nio.file.Files;
@@ -109,7 +110,7 @@ public class PfcpCodecTest {
             assertEquals(IeType.NODE_ID, e.ieType());
         }
         try {
-            IeValues.FSeid.decode(Ie.leaf(IeType.F_SEID, new byte[]{2, 0, 0}));
+            IeFields.F_SEID.decode(Ie.leaf(IeType.F_SEID, new byte[]{2, 0, 0}));
             fail();
         } catch (DecodeException e) {
             assertEquals(DecodeException.Kind.MANDATORY_IE_INCORRECT, e.kind());
@@ -130,10 +131,10 @@ public class PfcpCodecTest {
 
     @Test
     public void fqdnNodeIdRoundTripsAndRejectsBadLabels() throws Exception {
-        IeValues.NodeId n = new IeValues.NodeId(IeValues.NodeId.FQDN, "smf.example.org");
-        assertEquals(n, IeValues.NodeId.decode(n.toIe()));
+        NodeId n = new NodeId(NodeId.FQDN, "smf.example.org");
+        assertEquals(n, IeFields.NODE_ID.decode(IeFields.NODE_ID.encode(n)));
         try {
-            IeValues.NodeId.decode(Ie.leaf(IeType.NODE_ID, new byte[]{2, 9, 'a'}));
+            IeFields.NODE_ID.decode(Ie.leaf(IeType.NODE_ID, new byte[]{2, 9, 'a'}));
             fail();
         } catch (DecodeException e) {
             assertEquals(IeType.NODE_ID, e.ieType());

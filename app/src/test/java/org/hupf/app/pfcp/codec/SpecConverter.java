@@ -5,16 +5,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.hupf.app.pfcp.message.BitRate;
+import org.hupf.app.pfcp.message.FSeid;
+import org.hupf.app.pfcp.message.FTeid;
+import org.hupf.app.pfcp.message.FailedRuleId;
+import org.hupf.app.pfcp.message.NodeId;
+import org.hupf.app.pfcp.message.OuterHeaderCreation;
+import org.hupf.app.pfcp.message.SdfFilter;
+import org.hupf.app.pfcp.message.UeIpAddress;
+import org.hupf.app.pfcp.message.Volume;
+
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Converts between the JSON message specs of tests/pfcp/pfcp_spec.py and hupf's codec types,
- * using only the codec's own typed encoders and decoders.
+ * using only the codec's field table (IeFields) for every IE type it describes.
  */
 final class SpecConverter {
 
@@ -54,36 +62,43 @@ final class SpecConverter {
         }
         switch (s.get("kind").asText()) {
             case "uint":
-                return uintIe(t, s.get("v").asLong());
-            case "flags":
-                return IeValues.flagsIe(t, s.get("v").asInt(), s.get("n").asInt());
+                return FieldTable.encodeNumber(t, s.get("v").asLong());
+            case "flags": {
+                // Flag IEs the table has no descriptor for (hupf neither reads nor writes them) stay raw.
+                Ie ie = FieldTable.encodeNumber(t, s.get("v").asLong());
+                return ie != null ? ie : Ie.leaf(t, lowByteFirst(s.get("v").asInt(), s.get("n").asInt()));
+            }
             case "nodeid":
-                return new IeValues.NodeId(s.get("idType").asInt(), s.get("value").asText()).toIe();
+                return IeFields.NODE_ID.encode(new NodeId(s.get("idType").asInt(), s.get("value").asText()));
             case "fseid":
-                return new IeValues.FSeid(s.get("seid").asLong(), v4(s.get("ipv4")), null).toIe();
+                return IeFields.F_SEID.encode(new FSeid(s.get("seid").asLong(), v4(s.get("ipv4")), null));
             case "fteid":
                 if (s.path("choose").asBoolean()) {
                     JsonNode id = s.get("chooseId");
-                    return new IeValues.FTeid(0, null, true, id.isNull() ? null : id.asInt()).toIe();
+                    return IeFields.F_TEID.encode(new FTeid(0, null, true, id.isNull() ? null : id.asInt()));
                 }
-                return new IeValues.FTeid(s.get("teid").asLong(), v4(s.get("ipv4")), false, null).toIe();
+                return IeFields.F_TEID.encode(new FTeid(s.get("teid").asLong(), v4(s.get("ipv4")), false, null));
             case "ueip":
-                return new IeValues.UeIpAddress(v4(s.get("ipv4")), s.get("sd").asBoolean(), false).toIe();
+                return IeFields.UE_IP_ADDRESS.encode(new UeIpAddress(v4(s.get("ipv4")), s.get("sd").asBoolean(),
+                                                                     false));
             case "ohc":
-                return IeValues.OuterHeaderCreation.gtpuIpv4(s.get("teid").asLong(), v4(s.get("ipv4"))).toIe();
+                return IeFields.OUTER_HEADER_CREATION.encode(OuterHeaderCreation.gtpuIpv4(s.get("teid").asLong(),
+                                                                                          v4(s.get("ipv4"))));
             case "sdf":
-                return new IeValues.SdfFilter(s.get("fd").asText(), 0, optLong(s.get("id"))).toIe();
+                return IeFields.SDF_FILTER.encode(new SdfFilter(s.get("fd").asText(), 0, optLong(s.get("id"))));
             case "bitrate":
-                return new IeValues.BitRate(s.get("ul").asLong(), s.get("dl").asLong()).toIe(t);
+                return (t == IeType.MBR ? IeFields.MBR : IeFields.GBR).encode(
+                        new BitRate(s.get("ul").asLong(), s.get("dl").asLong()));
             case "volume":
-                return new IeValues.Volume(optLong(s.get("total")), optLong(s.get("ul")), optLong(s.get("dl")))
-                        .toIe(t);
+                return (t == IeType.VOLUME_THRESHOLD ? IeFields.VOLUME_THRESHOLD : IeFields.VOLUME_MEASUREMENT).encode(
+                        new Volume(optLong(s.get("total")), optLong(s.get("ul")), optLong(s.get("dl"))));
             case "qfi":
-                return Ie.u8(t, s.get("v").asInt());
+                return IeFields.QFI.encode(s.get("v").asInt());
             case "apn":
-                return Ie.leaf(t, labels(s.get("v").asText()));
+                return IeFields.NETWORK_INSTANCE.encode(s.get("v").asText());
             case "failedrule":
-                return IeValues.FailedRuleId.of(s.get("ruleType").asInt(), s.get("v").asLong()).toIe();
+                return IeFields.FAILED_RULE_ID.encode(new FailedRuleId(s.get("ruleType").asInt(),
+                                                                        s.get("v").asLong()));
             case "enterprise":
                 return Ie.enterprise(t, s.get("eid").asInt(), hex(s.get("hex").asText()));
             default:
@@ -91,18 +106,12 @@ final class SpecConverter {
         }
     }
 
-    private static Ie uintIe(int t, long v) {
-        switch (t) {
-            case IeType.CAUSE:
-            case IeType.BAR_ID:
-            case IeType.OUTER_HEADER_REMOVAL:
-                return Ie.u8(t, (int) v);
-            case IeType.PDR_ID:
-            case IeType.OFFENDING_IE:
-                return Ie.u16(t, (int) v);
-            default:
-                return Ie.u32(t, v);
+    private static byte[] lowByteFirst(int v, int octets) {
+        byte[] out = new byte[octets];
+        for (int i = 0; i < octets; i++) {
+            out[i] = (byte) (v >> (8 * i));
         }
+        return out;
     }
 
     /** Decodes an IE back into a spec, the way the manifest wrote it. */
@@ -118,29 +127,34 @@ final class SpecConverter {
         }
         String kind = expected.get("kind").asText();
         o.put("kind", kind);
-        IeReader r = ie.reader();
         switch (kind) {
             case "uint":
-                o.put("v", ie.value().length == 1 ? r.u8() : ie.value().length == 2 ? r.u16() : r.u32());
+                o.put("v", FieldTable.decodeNumber(ie));
                 break;
-            case "flags":
-                o.put("v", IeValues.flags(ie, 1));
+            case "flags": {
+                Long v = FieldTable.decodeNumber(ie);
+                int raw = 0;
+                for (int i = 0; i < ie.value().length; i++) {
+                    raw |= (ie.value()[i] & 0xff) << (8 * i);
+                }
+                o.put("v", v != null ? v : raw);
                 o.put("n", ie.value().length);
                 break;
+            }
             case "nodeid": {
-                IeValues.NodeId n = IeValues.NodeId.decode(ie);
+                NodeId n = IeFields.NODE_ID.decode(ie);
                 o.put("idType", n.idType);
                 o.put("value", n.value);
                 break;
             }
             case "fseid": {
-                IeValues.FSeid f = IeValues.FSeid.decode(ie);
+                FSeid f = IeFields.F_SEID.decode(ie);
                 o.put("seid", f.seid);
                 o.put("ipv4", f.ipv4.getHostAddress());
                 break;
             }
             case "fteid": {
-                IeValues.FTeid f = IeValues.FTeid.decode(ie);
+                FTeid f = IeFields.F_TEID.decode(ie);
                 if (f.choose) {
                     o.put("choose", true);
                     o.put("chooseId", f.chooseId);
@@ -151,44 +165,45 @@ final class SpecConverter {
                 break;
             }
             case "ueip": {
-                IeValues.UeIpAddress u = IeValues.UeIpAddress.decode(ie);
+                UeIpAddress u = IeFields.UE_IP_ADDRESS.decode(ie);
                 o.put("ipv4", u.ipv4.getHostAddress());
                 o.put("sd", u.destination);
                 break;
             }
             case "ohc": {
-                IeValues.OuterHeaderCreation h = IeValues.OuterHeaderCreation.decode(ie);
+                OuterHeaderCreation h = IeFields.OUTER_HEADER_CREATION.decode(ie);
                 o.put("teid", h.teid);
                 o.put("ipv4", h.ipv4.getHostAddress());
                 break;
             }
             case "sdf": {
-                IeValues.SdfFilter f = IeValues.SdfFilter.decode(ie);
+                SdfFilter f = IeFields.SDF_FILTER.decode(ie);
                 o.put("fd", f.flowDescription);
                 o.put("id", f.filterId);
                 break;
             }
             case "bitrate": {
-                IeValues.BitRate b = IeValues.BitRate.decode(ie);
+                BitRate b = (ie.type() == IeType.MBR ? IeFields.MBR : IeFields.GBR).decode(ie);
                 o.put("ul", b.uplinkKbps);
                 o.put("dl", b.downlinkKbps);
                 break;
             }
             case "volume": {
-                IeValues.Volume v = IeValues.Volume.decode(ie);
+                Volume v = (ie.type() == IeType.VOLUME_THRESHOLD ? IeFields.VOLUME_THRESHOLD
+                        : IeFields.VOLUME_MEASUREMENT).decode(ie);
                 o.put("total", v.total);
                 o.put("ul", v.uplink);
                 o.put("dl", v.downlink);
                 break;
             }
             case "qfi":
-                o.put("v", r.u8() & 0x3f);
+                o.put("v", IeFields.QFI.decode(ie));
                 break;
             case "apn":
-                o.put("v", unlabel(ie.value()));
+                o.put("v", IeFields.NETWORK_INSTANCE.decode(ie));
                 break;
             case "failedrule": {
-                IeValues.FailedRuleId f = IeValues.FailedRuleId.decode(ie);
+                FailedRuleId f = IeFields.FAILED_RULE_ID.decode(ie);
                 o.put("ruleType", f.ruleType);
                 o.put("v", f.ruleId);
                 break;
@@ -201,27 +216,6 @@ final class SpecConverter {
                 throw new IllegalArgumentException("unknown kind " + kind);
         }
         return o;
-    }
-
-    static byte[] labels(String name) {
-        ByteBuffer b = ByteBuffer.allocate(name.length() + 1);
-        for (String label : name.split("\\.")) {
-            b.put((byte) label.length()).put(label.getBytes(StandardCharsets.US_ASCII));
-        }
-        byte[] out = new byte[b.position()];
-        b.flip().get(out);
-        return out;
-    }
-
-    private static String unlabel(byte[] b) {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < b.length; i += 1 + (b[i] & 0xff)) {
-            if (s.length() > 0) {
-                s.append('.');
-            }
-            s.append(new String(b, i + 1, b[i] & 0xff, StandardCharsets.US_ASCII));
-        }
-        return s.toString();
     }
 
     static byte[] hex(String h) {
