@@ -50,7 +50,7 @@ public final class HupfStandalone {
         o.put("report-tick-ms", "1000");
         o.put("reconcile-s", "30");
         o.put("state-dir", "");
-        o.put("state-sync-ms", "0");
+        o.put("state-sync-ms", "100");
         o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {

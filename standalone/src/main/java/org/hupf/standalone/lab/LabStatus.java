@@ -11,6 +11,7 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.standalone.p4rt.DeviceHealth;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -37,6 +39,7 @@ final class LabStatus {
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
+    private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     private volatile boolean ready;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
@@ -44,6 +47,11 @@ final class LabStatus {
         this.manager = manager;
         this.backend = backend;
         this.hardware = hardware;
+    }
+
+    /** Reports a device connection's health under "devices" (state, last error, since, reconnects). */
+    synchronized void health(String name, DeviceHealth h) {
+        health.put(name, h);
     }
 
     void ready(boolean r) {
@@ -73,6 +81,10 @@ final class LabStatus {
             n.put("hw_bytes", u.getValue().hwBytes());
         }
         synchronized (this) {
+            ObjectNode devices = root.putObject("devices");
+            health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
+                    .put("state", h.state().name()).put("last_error", h.lastError())
+                    .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
             ArrayNode ev = root.putArray("events");
             for (OffloadEvent e : events) {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());

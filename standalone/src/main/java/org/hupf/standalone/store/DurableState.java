@@ -74,7 +74,8 @@ public final class DurableState implements AutoCloseable {
         }
         Files.createDirectories(dir);
         try {
-            MVStore s = new MVStore.Builder().fileName(dir.resolve(FILE).toString()).autoCommitDisabled().open();
+            // "retry:": an interrupted thread (a shutdown) would otherwise close the file under every other.
+            MVStore s = new MVStore.Builder().fileName("retry:" + dir.resolve(FILE)).autoCommitDisabled().open();
             return new DurableState(s, syncMillis, startTimeStamp);
         } catch (MVStoreException e) {
             throw new IOException("state in " + dir + " cannot be opened: " + e.getMessage(), e);
@@ -115,7 +116,12 @@ public final class DurableState implements AutoCloseable {
     @Override
     public void close() {
         if (syncer != null) {
-            syncer.shutdownNow();
+            syncer.shutdown();
+            try {
+                syncer.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         store.close();
     }
