@@ -37,7 +37,7 @@ import bulk_smf  # noqa: E402
 SESSIONS = int(os.environ.get("HUPF_RECOVERY_SESSIONS", "10000"))
 PROBE_UES = 50
 PROBE_PPS = 1000
-RECOVERY_BOUND_S = 60.0
+RECOVERY_BOUND_S = 120.0
 REPORT = os.path.join(ROOT, "reports", "recovery.json")
 P4C_OUT = os.path.join(ROOT, "pipeconf", "src", "main", "resources", "p4c-out")
 CLASSPATH = os.path.join(ROOT, "standalone", "target", "host-classpath.txt")
