@@ -4,6 +4,7 @@ gap in forwarding shows as empty buckets.
 
     probe.py send --iface gnb0 --spec SPEC.json --pps N --out SENT.json
     probe.py recv --iface dn0 --out COUNTS.json
+    probe.py frames --iface gnb0 --spec FRAMES.json      (sends hex frames once: ["0a1b...", ...])
 
 SPEC: {"eth_dst", "eth_src", "gnb", "n3", "app", "ues": [[idx, addr, ul_teid], ...]}. Both files are
 rewritten every 200 ms: {"buckets": {"<100 ms slot since the epoch>": packets}, "per_ue": {idx: packets},
@@ -91,7 +92,7 @@ def recv(sock, counts):
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=("send", "recv"))
+    ap.add_argument("mode", choices=("send", "recv", "frames"))
     ap.add_argument("--iface", required=True)
     ap.add_argument("--spec")
     ap.add_argument("--pps", type=int, default=1000)
@@ -100,7 +101,11 @@ def main(argv=None):
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     sock.bind((a.iface, 0))
     sock.setblocking(False)
-    if a.mode == "send":
+    if a.mode == "frames":
+        with open(a.spec) as f:
+            for frame in json.load(f):
+                sock.send(bytes.fromhex(frame))
+    elif a.mode == "send":
         with open(a.spec) as f:
             send(sock, json.load(f), a.pps, Counts(a.out))
     else:

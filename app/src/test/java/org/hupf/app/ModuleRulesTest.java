@@ -21,9 +21,12 @@ public class ModuleRulesTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("org.hupf.pipeconf", "org.hupf.api", "org.hupf.app");
 
-    /** The standalone world: its P4Runtime client's transport and messages, its HTTP server. */
+    /**
+     * The standalone world: its P4Runtime client's transport and messages, its HTTP server, its embedded
+     * database (inside ONOS the distributed store is the source of truth).
+     */
     private static final String[] STANDALONE_WORLD = {
-        "p4..", "io.grpc..", "com.google.protobuf..", "com.sun.net.httpserver..", "org.hupf.standalone.."};
+        "p4..", "io.grpc..", "com.google.protobuf..", "com.sun.net.httpserver..", "org.h2..", "org.hupf.standalone.."};
 
     @Test
     public void bundlesUseOnlyWhatThePipeconfExports() {

@@ -94,7 +94,7 @@ public final class PfcpAgent implements AutoCloseable {
     /**
      * Binds the socket and starts the agent with associations kept in a store: a host that restarts with
      * its sessions and associations passes the Recovery Time Stamp it had, so its CP functions see no
-     * restart (TS 29.244 §19A: a new one tells them this UP function lost its sessions).
+     * restart (a new one tells them this UP function restarted and lost its sessions).
      *
      * @param config            settings
      * @param sessions          session manager

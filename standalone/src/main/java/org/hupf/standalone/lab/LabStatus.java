@@ -32,6 +32,7 @@ import java.util.Map;
 final class LabStatus {
 
     private static final int EVENTS = 500;
+    private static final int TARGETS_IDLE_FACTOR = 9;
 
     private final ObjectMapper json = new ObjectMapper();
     private final Path path;
@@ -41,6 +42,9 @@ final class LabStatus {
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     private volatile boolean ready;
+    private ObjectNode lastTargets;
+    private long targetsReadAt;
+    private long targetsReadMillis;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
@@ -65,7 +69,7 @@ final class LabStatus {
         }
     }
 
-    void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
+    synchronized void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
         ObjectNode root = json.createObjectNode();
         root.put("ready", ready);
         root.put("mode", hardware == null ? "backend-only" : "hybrid");
@@ -90,11 +94,7 @@ final class LabStatus {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());
             }
         }
-        ObjectNode targets = root.putObject("targets");
-        targets.set("backend", downlinkUes(backend));
-        if (hardware != null) {
-            targets.set("switch", downlinkUes(hardware));
-        }
+        root.set("targets", targets());
         if (hh != null) {
             root.putObject("hh").put("reports", hh.reports.get()).put("malformed", hh.malformed.get())
                     .put("other_packet_ins", hh.otherReasons.get());
@@ -105,6 +105,26 @@ final class LabStatus {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         Files.write(tmp, json.writeValueAsBytes(root));
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Which UEs each target holds, read back from the devices; a full read costs time on the device that
+     * grows with its sessions, so it is repeated only after nine times its own duration (at most a tenth of
+     * the devices' time, and every status write while reads are quick).
+     */
+    private ObjectNode targets() {
+        long now = System.currentTimeMillis();
+        if (lastTargets == null || now - targetsReadAt >= TARGETS_IDLE_FACTOR * targetsReadMillis) {
+            ObjectNode t = json.createObjectNode();
+            t.set("backend", downlinkUes(backend));
+            if (hardware != null) {
+                t.set("switch", downlinkUes(hardware));
+            }
+            targetsReadAt = System.currentTimeMillis();
+            targetsReadMillis = targetsReadAt - now;
+            lastTargets = t;
+        }
+        return lastTargets;
     }
 
     private ArrayNode downlinkUes(HupfUpfDevice dev) {
