@@ -43,7 +43,7 @@ def parse_answer(data):
     return seq, cause, up_seid, teid
 
 
-def establish(em, ues, gnb, window=64, timeout=5.0):
+def establish(em, ues, gnb, window=64, timeout=30.0):
     """Establishes a session per UE ({"idx", "addr", "dl_teid"}; idx is the CP SEID); fills in "up_seid"
     and "ul_teid" of the accepted ones and returns how many were accepted."""
     spec = em.establishment(MARK_SEID, MARK_UE, dl_far_action=0x02, gnb=gnb, gnb_teid=MARK_TEID, urr=False)
