@@ -13,13 +13,13 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-integration test-onos bench bench-poll train lab clean onos-install netcfg
+        test-pfcp test-identification test-integration test-onos test-recovery bench bench-poll train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
 	@echo "make test              run every test suite and print a summary per suite"
-	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration|test-onos"
+	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration|test-onos|test-recovery"
 	@echo "                       one suite"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
@@ -45,7 +45,7 @@ build: oar backend
 # Every suite runs even when an earlier one failed; the exit status says whether all passed.
 test: setup
 	@rm -f reports/summary.txt; rc=0; \
-	for s in java build p4 backend pfcp identification integration onos; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
+	for s in java build p4 backend pfcp identification integration onos recovery; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
 	echo "== hupf test summary =="; cat reports/summary.txt; exit $$rc
 
 test-java: setup
@@ -73,6 +73,15 @@ test-integration: setup
 # hupf in a running ONOS 2.7, where a runtime is found (ONOS_HOME or /opt/hupf-onos/onos; never built here).
 test-onos: setup backend
 	@$(SUITE) onos $(PY) -m pytest tests/onos
+
+# kill -9 of the backend and of the core with 10,000 sessions on the lab's topology (root: namespaces, veth,
+# af_packet); the standalone host is built first so that the suite runs this tree's classes.
+test-recovery: setup backend
+	@$(MVN) -pl standalone -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime \
+	  '-Dmdep.outputFile=$${project.build.directory}/deps-classpath.txt' \
+	  && echo "$(CURDIR)/standalone/target/classes:$$(cat standalone/target/deps-classpath.txt)" \
+	  > standalone/target/host-classpath.txt
+	@$(SUITE) recovery $(PY) -m pytest tests/recovery
 
 # Trains the MATADOR classifier on a generated dataset: model, report and plot in reports/classifier/.
 train: setup

@@ -147,6 +147,7 @@ struct dp_stats {
 	unsigned nports;
 	struct dp_port_stats port[DP_MAX_PORTS];
 	uint64_t to_cpu, to_cpu_dropped, pkt_out, no_pipeline;
+	uint64_t ipv4_fragments;    /* IPv4 fragments received and dropped (hupf does not reassemble) */
 };
 void dp_stats_get(struct dp_stats *s);
 

@@ -22,6 +22,10 @@
 
 #define BURST 32
 #define RING_SZ 4096
+/* af_packet: what a ring frame holds besides the packet (tpacket2 header up to the MAC header), and
+ * the largest L2 header around an MTU-sized IP packet (Ethernet + one VLAN tag). */
+#define AFP_FRAME_OVERHEAD 64
+#define L2_OVERHEAD 18
 /* Empty polls in a row before an lcore with idle_sleep_us naps. */
 #define IDLE_POLLS 256
 
@@ -36,7 +40,8 @@ static struct {
 	struct rte_ring *pkt_in, *pkt_out;
 	volatile int stop;
 	unsigned idle_sleep_us;
-	uint64_t to_cpu, to_cpu_dropped, pkt_out_n, no_pipeline;
+	uint64_t to_cpu, to_cpu_dropped, pkt_out_n, no_pipeline, ipv4_fragments;
+	unsigned afp_frame;                     /* af_packet ring frame size, from the largest port MTU */
 	unsigned lcore_of[DP_MAX_WORKERS];
 } io;
 
@@ -59,6 +64,17 @@ static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 }
 
+/* An IPv4 fragment (MF set or a fragment offset), outer or plain, without VLAN: hupf does not reassemble
+ * (a GTP-U path is sized so that nothing fragments; reassembly would hold state per
+ * flow for any sender), so fragments are dropped here and counted (stats: ipv4_fragments_dropped). */
+static int is_ipv4_fragment(struct rte_mbuf *m)
+{
+	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+	if (rte_pktmbuf_data_len(m) < 14 + 20 || b[12] != 0x08 || b[13] != 0x00 || (b[14] >> 4) != 4)
+		return 0;
+	return ((b[20] << 8 | b[21]) & 0x3fff) != 0;
+}
+
 /* Runs the pipeline on a burst and acts on the verdicts. */
 static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 {
@@ -69,6 +85,18 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 		rte_pktmbuf_free_bulk(m, n);
 		return;
 	}
+	uint16_t kept = 0;
+	for (uint16_t i = 0; i < n; i++) {
+		if (is_ipv4_fragment(m[i])) {
+			__atomic_fetch_add(&io.ipv4_fragments, 1, __ATOMIC_RELAXED);
+			rte_pktmbuf_free(m[i]);
+		} else {
+			m[kept++] = m[i];
+		}
+	}
+	n = kept;
+	if (!n)
+		return;
 	uint16_t ingress[BURST];
 	for (uint16_t i = 0; i < n; i++)
 		ingress[i] = m[i]->port;
@@ -208,8 +236,12 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 	const char *kind = pc->dev;
 	size_t klen = c ? (size_t)(c - kind) : strlen(kind);
 	if (is_kind(kind, klen, "af_packet") && c) {
+		/* Ring frames as large as the biggest port MTU needs (af_packet's default, 2048 B, cuts
+		 * longer frames short). One frame per block: the PMD finds frame i at i * framesz, so
+		 * frames must tile the blocks exactly. */
 		snprintf(name, sizeof(name), "net_af_packet%u", i);
-		snprintf(args, sizeof(args), "iface=%s,qpairs=%u", c + 1, nq);
+		snprintf(args, sizeof(args), "iface=%s,qpairs=%u,framesz=%u,blocksz=%u", c + 1, nq, io.afp_frame,
+			 RTE_MAX(io.afp_frame, 4096u));
 	} else if (is_kind(kind, klen, "af_xdp") && c) {
 		snprintf(name, sizeof(name), "net_af_xdp%u", i);
 		snprintf(args, sizeof(args), "iface=%s,queue_count=%u", c + 1, nq);
@@ -235,6 +267,34 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 		return -ENODEV;
 	}
 	return port_setup(*d, nq, nrx, err, errlen);
+}
+
+/* The MTU of the Linux interface of an "af_packet:IFACE" port, 0 if unknown or another kind. */
+static unsigned afp_mtu(const char *dev)
+{
+	char path[128];
+	unsigned mtu = 0;
+	if (strncmp(dev, "af_packet:", 10))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", dev + 10);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%u", &mtu) != 1)
+		mtu = 0;
+	fclose(f);
+	return mtu;
+}
+
+/* af_packet frame size for the largest MTU among the ports: the PMD's default 2048 when that is
+ * enough, else whole pages (a block, which is whole pages, then holds exactly one frame). */
+static unsigned afp_frame_size(const struct dp_boot *cfg)
+{
+	unsigned mtu = 0;
+	for (unsigned i = 0; i < cfg->nports && i < DP_MAX_PORTS; i++)
+		mtu = RTE_MAX(mtu, afp_mtu(cfg->ports[i].dev));
+	unsigned need = mtu + L2_OVERHEAD + AFP_FRAME_OVERHEAD;
+	return need <= 2048 ? 2048 : RTE_ALIGN_CEIL(need, 4096u);
 }
 
 int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
@@ -295,7 +355,10 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 		return rc;
 	}
 	unsigned nm = cfg->mbufs ? cfg->mbufs : 16384;
-	io.pool = rte_pktmbuf_pool_create("mbufs", nm, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	/* One mbuf holds one af_packet frame: the PMD copies a frame into a single mbuf. */
+	io.afp_frame = afp_frame_size(cfg);
+	unsigned room = RTE_MAX((unsigned)RTE_MBUF_DEFAULT_DATAROOM, io.afp_frame) + RTE_PKTMBUF_HEADROOM;
+	io.pool = rte_pktmbuf_pool_create("mbufs", nm, 256, 0, (uint16_t)room, (int)rte_socket_id());
 	io.pkt_in = rte_ring_create("pkt_in", RING_SZ, (int)rte_socket_id(), RING_F_SC_DEQ);
 	io.pkt_out = rte_ring_create("pkt_out", RING_SZ, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (!io.pool || !io.pkt_in || !io.pkt_out) {
@@ -406,4 +469,5 @@ void dp_stats_get(struct dp_stats *s)
 	s->to_cpu_dropped = io.to_cpu_dropped;
 	s->pkt_out = io.pkt_out_n;
 	s->no_pipeline = io.no_pipeline;
+	s->ipv4_fragments = io.ipv4_fragments;
 }

@@ -70,8 +70,11 @@ def main():
     ap.add_argument("--sessions", type=int, default=5000)
     ap.add_argument("--window", type=int, default=32)
     ap.add_argument("--out", default=os.path.join("reports", "pfcp_bench.json"))
+    ap.add_argument("--state-dir", help="the host's durable state directory (default: state in memory)")
+    ap.add_argument("--state-sync-ms", default="100", help="with --state-dir: fsync period, 0 = every commit")
     args = ap.parse_args()
-    upf = start_upf()
+    upf = start_upf(*(["--state-dir", args.state_dir, "--state-sync-ms", args.state_sync_ms]
+                      if args.state_dir else []))
     try:
         smf = Smf(upf.addr)
         assert cause(smf.request(smf.association_setup())[0]) == 1
@@ -95,6 +98,7 @@ def main():
         results.append(summary("delete-window", len(dels), elapsed, lat))
         assert upf.get("/health")["sessions"] == 0
         report = {"benchmark": "pfcp_agent", "transport": "udp loopback", "device": "in-memory",
+                  "state": ("durable, fsync every %s ms" % args.state_sync_ms) if args.state_dir else "memory",
                   "results": results}
         os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
         with open(args.out, "w") as f:

@@ -1,8 +1,9 @@
 """`make lab`: the hybrid UPF on one machine.
 
-Creates the namespace topology, starts the backend (DPDK on af_packet) and, when bmv2 is found,
-the switch (simple_switch_grpc, hw profile, CPU port 255), starts the Java lab runner (PFCP agent,
-in-memory session store, translator and offload manager over direct P4Runtime), establishes the
+Creates the namespace topology, starts the backend (DPDK on af_packet, under the lab's supervisor:
+restarted when it dies) and, when bmv2 is found, the switch (simple_switch_grpc, hw profile, CPU port
+255), starts the Java lab runner (PFCP agent, durable session store in the run's directory, translator
+and offload manager over direct P4Runtime), establishes the
 UE sessions over PFCP with the SMF emulator, runs the heavy-tailed traffic with a live view,
 deletes the sessions over PFCP, checks, prints the summary, and tears everything down (also on
 Ctrl-C or failure). Exit status 0 when every check passed.
@@ -116,6 +117,11 @@ class Procs:
         self.procs = [x for x in self.procs if name and x[0] != name]
 
 
+def supervised(cmd, state_path):
+    """The command under the lab's supervisor (hupf_tools.lab.supervise): restarted whenever it dies."""
+    return [sys.executable, "-m", "hupf_tools.lab.supervise", "--state", state_path, "--"] + cmd
+
+
 def free_port():
     import socket
     with socket.socket() as s:
@@ -141,6 +147,8 @@ def runner_config(hybrid, net, workdir, sc, ports):
         "ue_pool": str(scenario.UE_POOL), "slice": 1,
         "policy": {"threshold_bps": sc.threshold_bps, "hold_ms": 2000, "hysteresis": 0.2},
         "poll_ms": 500, "status": os.path.join(workdir, "status.json"),
+        # Each change written before the answer (kill -9 safe); fsync batched every 100 ms (power loss).
+        "state_dir": os.path.join(workdir, "state"), "state_sync_ms": 100,
     }
     if hybrid:
         params = hkipg.HHParams()
@@ -190,7 +198,7 @@ def run(args):
                        "--sessions", "65536", "--mem", "1024"]
         for p, ifname in sorted(t.backend_ports.items()):
             backend_cmd += ["--port", "%d=%s" % (p, ifname)]
-        procs.start("backend", backend_cmd)
+        procs.start("backend", supervised(backend_cmd, os.path.join(workdir, "backend-supervisor.json")))
         if hybrid:
             sw_cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"]
             for p, ifname in sorted(t.switch_ports.items()):

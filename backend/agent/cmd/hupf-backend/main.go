@@ -221,7 +221,8 @@ func run(c config, log *slog.Logger) error {
 			if s == syscall.SIGUSR1 {
 				st := dp.GetStats()
 				log.Info("stats", "ports", st.Ports, "to_cpu", st.ToCPU, "to_cpu_dropped", st.ToCPUDropped,
-					"packet_out", st.PktOut, "dropped_no_pipeline", st.NoPipeline)
+					"packet_out", st.PktOut, "dropped_no_pipeline", st.NoPipeline,
+					"ipv4_fragments_dropped", st.IPv4Fragments)
 				continue
 			}
 			log.Info("stopping", "signal", s.String())

@@ -74,6 +74,7 @@ func SetClock(ns uint64) { C.dp_clock_set(C.uint64_t(ns)) }
 type Stats struct {
 	Ports                                   []PortStats
 	ToCPU, ToCPUDropped, PktOut, NoPipeline uint64
+	IPv4Fragments                           uint64 // dropped: the data plane does not reassemble
 }
 
 type PortStats struct {
@@ -85,7 +86,7 @@ func GetStats() Stats {
 	var s C.struct_dp_stats
 	C.dp_stats_get(&s)
 	out := Stats{ToCPU: uint64(s.to_cpu), ToCPUDropped: uint64(s.to_cpu_dropped), PktOut: uint64(s.pkt_out),
-		NoPipeline: uint64(s.no_pipeline)}
+		NoPipeline: uint64(s.no_pipeline), IPv4Fragments: uint64(s.ipv4_fragments)}
 	for i := 0; i < int(s.nports); i++ {
 		p := s.port[i]
 		out.Ports = append(out.Ports, PortStats{uint16(p.p4_port), uint64(p.rx), uint64(p.tx), uint64(p.rx_missed),

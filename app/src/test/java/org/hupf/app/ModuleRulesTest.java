@@ -23,11 +23,12 @@ public class ModuleRulesTest {
 
     /**
      * The standalone world: its P4Runtime client's transport and messages, its HTTP server and the Jersey that
-     * serves the REST resources there (in ONOS, ONOS's web container serves them through JAX-RS alone).
+     * serves the REST resources there (in ONOS, ONOS's web container serves them through JAX-RS alone), its
+     * embedded database (inside ONOS the distributed store is the source of truth).
      */
     private static final String[] STANDALONE_WORLD = {
         "p4..", "io.grpc..", "com.google.protobuf..", "com.sun.net.httpserver..", "org.glassfish.jersey..",
-        "org.hupf.standalone.."};
+        "org.h2..", "org.hupf.standalone.."};
 
     @Test
     public void bundlesUseOnlyWhatThePipeconfExports() {

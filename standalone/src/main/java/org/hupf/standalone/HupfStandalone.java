@@ -9,6 +9,7 @@ import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.standalone.store.DurableState;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.standalone.rest.ControlApi;
@@ -16,6 +17,7 @@ import org.hupf.standalone.rest.ServiceRegistry;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +34,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
  * --control-port N --control-token TOKEN --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N
- * --reconcile-s N}. Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN})
- * the REST API is read-only. An
+ * --reconcile-s N --state-dir DIR --state-sync-ms N}. With {@code --state-dir} sessions, associations and the
+ * Recovery Time Stamp are kept in {@link DurableState} (fsync per commit, or every N ms); without, in memory.
+ * Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN}) the REST API is
+ * read-only. An
  * allowed PEER is {@code NODE-ID@ADDRESS} (that Node ID from that source address; repeat for more
  * addresses) or a plain {@code NODE-ID} (see {@link org.hupf.app.pfcp.PeerAllowlist}).
  */
@@ -50,6 +54,8 @@ public final class HupfStandalone {
         o.put("n1", "3");
         o.put("report-tick-ms", "1000");
         o.put("reconcile-s", "30");
+        o.put("state-dir", "");
+        o.put("state-sync-ms", "100");
         o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
@@ -79,7 +85,10 @@ public final class HupfStandalone {
         Ip4Address n3 = Ip4Address.valueOf(o.get("n3"));
         InMemoryUpfDevice device = new InMemoryUpfDevice("in-memory", capacity);
         List<HupfUpfDevice> devices = List.of(device);
-        SessionManager manager = new SessionManager(new InMemorySessionStore(),
+        DurableState state = o.get("state-dir").isEmpty() ? null
+                : DurableState.open(Path.of(o.get("state-dir")), Long.parseLong(o.get("state-sync-ms")),
+                                    PfcpAgent.startTimeStamp());
+        SessionManager manager = new SessionManager(state == null ? new InMemorySessionStore() : state.sessions(),
                                                     new SessionTranslator(n3, 0, Map.of(), 10),
                                                     new ResourcePool(capacity, capacity), () -> devices, n3);
         manager.setInterfaces(Set.of(
@@ -89,7 +98,8 @@ public final class HupfStandalone {
                                         Set.of(o.get("allow").split(",")), Long.parseLong(o.get("heartbeat-ms")),
                                         Long.parseLong(o.get("t1-ms")), Integer.parseInt(o.get("n1")), 60_000,
                                         Long.parseLong(o.get("report-tick-ms")));
-        PfcpAgent agent = new PfcpAgent(cfg, manager);
+        PfcpAgent agent = state == null ? new PfcpAgent(cfg, manager)
+                : new PfcpAgent(cfg, manager, state.associations(), state.recoveryTimeStamp());
         ServiceRegistry services = new ServiceRegistry()
                 .register(HupfService.class,
                           new StandaloneService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent))
@@ -108,6 +118,9 @@ public final class HupfStandalone {
             reconciler.shutdownNow();
             control.close();
             agent.close();
+            if (state != null) {
+                state.close();
+            }
             stop.countDown();
         }));
         stop.await();

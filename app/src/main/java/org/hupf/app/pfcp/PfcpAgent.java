@@ -12,6 +12,8 @@ import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.store.AssociationStore;
+import org.hupf.app.store.InMemoryAssociationStore;
 import org.onlab.packet.Ip4Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,11 +88,26 @@ public final class PfcpAgent implements AutoCloseable {
      * @throws SocketException if the address cannot be bound
      */
     public PfcpAgent(PfcpConfig config, SessionManager sessions) throws SocketException {
+        this(config, sessions, new InMemoryAssociationStore(), startTimeStamp());
+    }
+
+    /**
+     * Binds the socket and starts the agent with associations kept in a store: a host that restarts with
+     * its sessions and associations passes the Recovery Time Stamp it had, so its CP functions see no
+     * restart (a new one tells them this UP function restarted and lost its sessions).
+     *
+     * @param config            settings
+     * @param sessions          session manager
+     * @param associations      association store
+     * @param recoveryTimeStamp this UP function's Recovery Time Stamp, NTP seconds
+     * @throws SocketException if the address cannot be bound
+     */
+    public PfcpAgent(PfcpConfig config, SessionManager sessions, AssociationStore associations,
+                     long recoveryTimeStamp) throws SocketException {
         this.config = config;
         this.sessions = sessions;
         this.usage = new UsageReporter(sessions, System::currentTimeMillis);
-        long recovery = System.currentTimeMillis() / 1000 + UsageReporter.NTP_OFFSET;
-        this.handler = new PfcpHandler(config, sessions, usage, recovery, stats);
+        this.handler = new PfcpHandler(config, sessions, usage, recoveryTimeStamp, stats, associations);
         this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
         this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");
         receiver.setDaemon(true);
@@ -102,6 +119,11 @@ public final class PfcpAgent implements AutoCloseable {
                                           config.heartbeatIntervalMillis, TimeUnit.MILLISECONDS);
         }
         log.info("PFCP agent on {}:{} as Node ID {}", config.listenAddress, socket.getLocalPort(), config.nodeId);
+    }
+
+    /** @return now as a Recovery Time Stamp: NTP seconds */
+    public static long startTimeStamp() {
+        return System.currentTimeMillis() / 1000 + UsageReporter.NTP_OFFSET;
     }
 
     /** @return the bound UDP port (useful when configured as 0) */

@@ -27,6 +27,8 @@ import org.hupf.app.pfcp.message.ModificationRequest;
 import org.hupf.app.pfcp.message.NodeId;
 import org.hupf.app.pfcp.message.PfcpRequest;
 import org.hupf.app.pfcp.message.SessionRequest;
+import org.hupf.app.store.AssociationStore;
+import org.hupf.app.store.InMemoryAssociationStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +39,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The request side of the PFCP agent, without sockets: one datagram in, at most one datagram out.
@@ -63,7 +64,7 @@ public final class PfcpHandler {
     private final UsageReporter usage;
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
-    private final Map<String, Association> associations = new ConcurrentHashMap<>();
+    private final AssociationStore associations;
     /** Answered requests by (peer, sequence, type), oldest first, bounded in count as well as in age. */
     private final Map<String, CachedResponse> responseCache = new LinkedHashMap<>() {
         @Override
@@ -93,6 +94,22 @@ public final class PfcpHandler {
      */
     public PfcpHandler(PfcpConfig config, SessionManager sessions, UsageReporter usage, long recoveryTimeStamp,
                        PfcpStats stats) {
+        this(config, sessions, usage, recoveryTimeStamp, stats, new InMemoryAssociationStore());
+    }
+
+    /**
+     * Creates a handler whose associations live in a given store (a restarted host keeps them).
+     *
+     * @param config            agent settings
+     * @param sessions          session manager
+     * @param usage             usage reporter
+     * @param recoveryTimeStamp this UP function's Recovery Time Stamp, NTP seconds
+     * @param stats             counters
+     * @param associations      association store
+     */
+    public PfcpHandler(PfcpConfig config, SessionManager sessions, UsageReporter usage, long recoveryTimeStamp,
+                       PfcpStats stats, AssociationStore associations) {
+        this.associations = associations;
         this.config = config;
         this.sessions = sessions;
         this.usage = usage;
@@ -101,7 +118,7 @@ public final class PfcpHandler {
     }
 
     public Collection<Association> associations() {
-        return new ArrayList<>(associations.values());
+        return associations.all();
     }
 
     /**
@@ -298,10 +315,10 @@ public final class PfcpHandler {
      * @param ts   its Recovery Time Stamp
      */
     void peerRecovery(InetSocketAddress peer, long ts) {
-        Association a = associations.values().stream().filter(x -> x.peer.equals(peer)).findFirst().orElse(null);
+        Association a = associations.all().stream().filter(x -> x.peer.equals(peer)).findFirst().orElse(null);
         if (a != null && ts != a.recoveryTimeStamp) {
             stats.inc("peer_restart");
-            associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
+            associations.put(new Association(a.nodeId, a.peer, ts, a.establishedMillis));
             int n = sessions.deleteByNode(a.nodeId);
             usage.forgetDeletedSessions();
             log.warn("CP function {} restarted (recovery {} -> {}): deleted its {} sessions", a, a.recoveryTimeStamp,
@@ -333,7 +350,7 @@ public final class PfcpHandler {
             return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence, Cause.REQUEST_REJECTED,
                                        true);
         }
-        Association old = associations.put(node.value, new Association(node.value, peer, ts, now));
+        Association old = associations.put(new Association(node.value, peer, ts, now));
         if (old != null) {
             // §6.2.6.2.2: the new association overwrites the existing one whatever its Recovery Time Stamp,
             // and the sessions of the old one are deleted (hupf retains none: no PFCP Session Retention
@@ -356,7 +373,7 @@ public final class PfcpHandler {
     private PfcpMessage associationRelease(InetSocketAddress peer, AssociationReleaseRequest req) {
         NodeId node = req.nodeId;
         Association a = ofPeer(peer, node.value);
-        if (a == null || !associations.remove(node.value, a)) {
+        if (a == null || !associations.remove(a)) {
             return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence,
                                        Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
         }

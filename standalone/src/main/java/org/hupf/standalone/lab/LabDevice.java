@@ -17,7 +17,8 @@ import java.nio.file.Path;
 
 /**
  * Opens one lab device over direct P4Runtime: connect as primary, push the pipeline (P4Info, plus the
- * bmv2 JSON for the switch), and wrap it as a UPF device with the pipeconf's translator.
+ * bmv2 JSON for the switch) unless the device already runs it, and wrap it as a UPF device with the
+ * pipeconf's translator.
  */
 final class LabDevice {
 
@@ -25,10 +26,22 @@ final class LabDevice {
 
     final P4RuntimeUpfDevice upf;
     final P4Info p4info;
+    private final byte[] deviceConfig;
 
-    private LabDevice(P4RuntimeUpfDevice upf, P4Info p4info) {
+    private LabDevice(P4RuntimeUpfDevice upf, P4Info p4info, byte[] deviceConfig) {
         this.upf = upf;
         this.p4info = p4info;
+        this.deviceConfig = deviceConfig;
+    }
+
+    /**
+     * Pushes the device's pipeline unless it already runs it (after a restart of the device it has none).
+     *
+     * @return whether it was pushed
+     * @throws P4RuntimeException if the device refuses the read or the push
+     */
+    boolean ensurePipeline() throws P4RuntimeException {
+        return upf.client().ensurePipeline(p4info, deviceConfig);
     }
 
     static LabDevice open(JsonNode cfg, String name) throws IOException, P4RuntimeException {
@@ -50,12 +63,12 @@ final class LabDevice {
         P4rtClient client = P4rtClient.connect(grpc.substring(0, colon), Integer.parseInt(grpc.substring(colon + 1)),
                                                req(cfg, "device_id", name).asLong(), ELECTION_ID);
         try {
-            client.setPipeline(index.p4info(), deviceConfig);
+            client.ensurePipeline(index.p4info(), deviceConfig);
         } catch (P4RuntimeException e) {
             client.close();
             throw e;
         }
-        return new LabDevice(new P4RuntimeUpfDevice(client, index, model), index.p4info());
+        return new LabDevice(new P4RuntimeUpfDevice(client, index, model), index.p4info(), deviceConfig);
     }
 
     private static JsonNode req(JsonNode cfg, String field, String name) {

@@ -10,12 +10,16 @@ import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.upf.HupfDataplane;
+import org.hupf.standalone.p4rt.BatchingUpfDevice;
 import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
+import org.hupf.standalone.p4rt.P4rtClient;
+import org.hupf.standalone.store.DurableState;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
@@ -32,9 +36,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The lab runner: hupf's core outside ONOS. The same classes the ONOS app runs (PFCP handler, session
- * manager and translator, in-memory store, offload manager) drive the backend and, when there is one,
- * the bmv2 switch through direct P4Runtime; HH reports come from the switch's stream. Its state goes to
- * a status file every half second for the lab's live view and checks.
+ * manager and translator, offload manager) drive the backend and, when there is one, the bmv2 switch
+ * through direct P4Runtime; HH reports come from the switch's stream. Its state goes to a status file
+ * every half second for the lab's live view and checks.
+ *
+ * <p>Sessions, associations and the Recovery Time Stamp are kept in {@link DurableState} when the config
+ * names a {@code state_dir} (else in memory). A restarted runner keeps the devices' pipelines (same cookie)
+ * and reconciles by read-and-diff, so forwarding goes on; a restarted device is reconnected, given its
+ * pipeline, routes and every session again ({@link P4rtClient.Recovery}).
  *
  * <pre>usage: LabRunner CONFIG.json   (written by tools/hupf_tools/lab/run.py)</pre>
  */
@@ -79,7 +88,8 @@ public final class LabRunner implements AutoCloseable {
     }
 
     private void start() throws Exception {
-        backend = LabDevice.open(cfg.node("backend"), "backend").upf;
+        LabDevice be = LabDevice.open(cfg.node("backend"), "backend");
+        backend = be.upf;
         closers.add(backend);
         Routes.write(backend, cfg, "backend");
         LabDevice sw = null;
@@ -90,20 +100,50 @@ public final class LabRunner implements AutoCloseable {
             Routes.write(hardware, cfg, "switch");
             switchDataplane(hardware);
         }
-        manager = new OffloadManager(backend, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
-        HybridUpfDevice hybrid = new HybridUpfDevice(backend, hardware, manager);
+        DurableState state = null;
+        if (cfg.has("state_dir")) {
+            state = DurableState.open(Path.of(cfg.text("state_dir")),
+                                      cfg.has("state_sync_ms") ? cfg.number("state_sync_ms") : 0,
+                                      PfcpAgent.startTimeStamp());
+            closers.add(state);
+        }
+        SessionStore store = state == null ? new InMemorySessionStore() : state.sessions();
+        // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
+        BatchingUpfDevice batchedBackend = new BatchingUpfDevice(backend);
+        manager = new OffloadManager(batchedBackend, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
+        HybridUpfDevice hybrid = new HybridUpfDevice(batchedBackend, hardware, manager);
         Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
         int slice = (int) cfg.number("slice");
         ResourcePool pool = new ResourcePool((int) backend.tableSize(UpfEntityType.COUNTER),
                                              (int) backend.tableSize(UpfEntityType.SESSION_METER));
-        sessions = new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, slice, Map.of(), 10),
+        sessions = new SessionManager(store, new SessionTranslator(n3, slice, Map.of(), 10),
                                       pool, () -> List.of(hybrid), n3);
         sessions.setInterfaces(Set.of(
                 UpfInterface.builder().setAccess().setSliceId(slice).setPrefix(Ip4Prefix.valueOf(n3, 32)).build(),
                 UpfInterface.builder().setCore().setSliceId(slice)
                         .setPrefix(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")).build()));
+        int[] ops = new int[1];
+        batchedBackend.batched(() -> ops[0] = sessions.reconcile());
+        System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
+                                   + " writes" + (state != null && state.restored() ? " (restored state)" : ""));
         status = new LabStatus(Path.of(cfg.text("status")), manager, backend, hardware);
         manager.addListener(status::event);
+        status.health("backend", backend.client());
+        backend.client().onRecovery(c -> {
+            be.ensurePipeline();
+            Routes.write(backend, cfg, "backend");
+            batchedBackend.batched(this::reconcileAll);
+        });
+        if (sw != null) {
+            LabDevice swDevice = sw;
+            status.health("switch", hardware.client());
+            hardware.client().onRecovery(c -> {
+                swDevice.ensurePipeline();
+                Routes.write(hardware, cfg, "switch");
+                switchDataplane(hardware);
+                reconcileAll();
+            });
+        }
         if (hardware != null) {
             hh = new HhReports(hardware.client(), sw.p4info, manager);
             Thread t = new Thread(hh, "hh-reports");
@@ -114,8 +154,10 @@ public final class LabRunner implements AutoCloseable {
         timers.scheduleAtFixedRate(this::poll, pollMs, pollMs, TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::writeStatus, 0, STATUS_MS, TimeUnit.MILLISECONDS);
         String addr = cfg.text("pfcp", "address");
-        agent = new PfcpAgent(new PfcpConfig(addr, (int) cfg.number("pfcp", "port"), addr,
-                                             Set.of(cfg.text("smf_node_id")), 0, 3_000, 3, 60_000, 1_000), sessions);
+        PfcpConfig pfcp = new PfcpConfig(addr, (int) cfg.number("pfcp", "port"), addr, Set.of(cfg.text("smf_node_id")),
+                                         0, 3_000, 3, 60_000, 1_000);
+        agent = state == null ? new PfcpAgent(pfcp, sessions)
+                : new PfcpAgent(pfcp, sessions, state.associations(), state.recoveryTimeStamp());
         closers.add(agent);
         status.ready(true);
         writeStatus();
@@ -139,6 +181,19 @@ public final class LabRunner implements AutoCloseable {
         dp.setBackendPorts(List.of(port));
         dp.setBackends((int) cfg.number("slice"), List.of(
                 new Backend(port, LabConfig.mac(cfg.node("steering", "backend_mac"), "steering.backend_mac"))));
+    }
+
+    /** Puts every session back on the devices; a failed write fails the recovery, which is then retried. */
+    private void reconcileAll() {
+        long errorsBefore = sessions.deviceErrors();
+        long started = System.currentTimeMillis();
+        int ops = sessions.reconcile();
+        long failed = sessions.deviceErrors() - errorsBefore;
+        if (failed > 0) {
+            throw new IllegalStateException(failed + " device operations failed while reconciling");
+        }
+        System.out.println("lab runner: device recovered, " + ops + " writes in "
+                                   + (System.currentTimeMillis() - started) + " ms");
     }
 
     /** Thresholds and pins: {"threshold_bps", "hold_ms", "hysteresis", "pins": {"slices"|"qfis"|"ues": {key: pin}}}. */

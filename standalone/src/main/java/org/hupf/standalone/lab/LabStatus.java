@@ -11,6 +11,7 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.standalone.p4rt.DeviceHealth;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -30,6 +32,7 @@ import java.util.Map;
 final class LabStatus {
 
     private static final int EVENTS = 500;
+    private static final int TARGETS_IDLE_FACTOR = 9;
 
     private final ObjectMapper json = new ObjectMapper();
     private final Path path;
@@ -37,13 +40,22 @@ final class LabStatus {
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
+    private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     private volatile boolean ready;
+    private ObjectNode lastTargets;
+    private long targetsReadAt;
+    private long targetsReadMillis;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
         this.manager = manager;
         this.backend = backend;
         this.hardware = hardware;
+    }
+
+    /** Reports a device connection's health under "devices" (state, last error, since, reconnects). */
+    synchronized void health(String name, DeviceHealth h) {
+        health.put(name, h);
     }
 
     void ready(boolean r) {
@@ -57,7 +69,7 @@ final class LabStatus {
         }
     }
 
-    void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
+    synchronized void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
         ObjectNode root = json.createObjectNode();
         root.put("ready", ready);
         root.put("mode", hardware == null ? "backend-only" : "hybrid");
@@ -73,16 +85,16 @@ final class LabStatus {
             n.put("hw_bytes", u.getValue().hwBytes());
         }
         synchronized (this) {
+            ObjectNode devices = root.putObject("devices");
+            health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
+                    .put("state", h.state().name()).put("last_error", h.lastError())
+                    .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
             ArrayNode ev = root.putArray("events");
             for (OffloadEvent e : events) {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());
             }
         }
-        ObjectNode targets = root.putObject("targets");
-        targets.set("backend", downlinkUes(backend));
-        if (hardware != null) {
-            targets.set("switch", downlinkUes(hardware));
-        }
+        root.set("targets", targets());
         if (hh != null) {
             root.putObject("hh").put("reports", hh.reports.get()).put("malformed", hh.malformed.get())
                     .put("other_packet_ins", hh.otherReasons.get());
@@ -93,6 +105,26 @@ final class LabStatus {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         Files.write(tmp, json.writeValueAsBytes(root));
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Which UEs each target holds, read back from the devices; a full read costs time on the device that
+     * grows with its sessions, so it is repeated only after nine times its own duration (at most a tenth of
+     * the devices' time, and every status write while reads are quick).
+     */
+    private ObjectNode targets() {
+        long now = System.currentTimeMillis();
+        if (lastTargets == null || now - targetsReadAt >= TARGETS_IDLE_FACTOR * targetsReadMillis) {
+            ObjectNode t = json.createObjectNode();
+            t.set("backend", downlinkUes(backend));
+            if (hardware != null) {
+                t.set("switch", downlinkUes(hardware));
+            }
+            targetsReadAt = System.currentTimeMillis();
+            targetsReadMillis = targetsReadAt - now;
+            lastTargets = t;
+        }
+        return lastTargets;
     }
 
     private ArrayNode downlinkUes(HupfUpfDevice dev) {

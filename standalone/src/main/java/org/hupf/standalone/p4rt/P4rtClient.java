@@ -13,6 +13,7 @@ import p4.config.v1.P4InfoOuterClass.P4Info;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.ForwardingPipelineConfig;
+import p4.v1.P4RuntimeOuterClass.GetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
@@ -25,56 +26,83 @@ import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A minimal P4Runtime client for use outside ONOS: one device, primary by arbitration, unary Write/Read/
- * SetForwardingPipelineConfig and packet I/O over the stream channel.
+ * Get/SetForwardingPipelineConfig and packet I/O over the stream channel.
+ *
+ * <p>It heals itself: when the stream is lost (the device died or restarted) it is {@link DeviceState#DOWN}
+ * and reconnects with exponential backoff ({@value #FIRST_BACKOFF_MS} ms doubling to {@value #MAX_BACKOFF_MS}
+ * ms), arbitrates again, and once primary runs its {@link Recovery} ({@link DeviceState#RECONCILING}: the
+ * owner checks the pipeline and puts its state back) before it is {@link DeviceState#UP} again.
  */
-public final class P4rtClient implements AutoCloseable {
+public final class P4rtClient implements AutoCloseable, DeviceHealth {
 
+    /** What the owner does each time the client is primary again after a loss. */
+    public interface Recovery {
+        /**
+         * Puts the device back: pipeline (see {@link #ensurePipeline}), then entries.
+         *
+         * @param client the client, primary again
+         * @throws Exception if the device could not be put back (the client reconnects and tries again)
+         */
+        void recover(P4rtClient client) throws Exception;
+    }
+
+    static final long FIRST_BACKOFF_MS = 100;
+    static final long MAX_BACKOFF_MS = 5_000;
     private static final long RPC_TIMEOUT_S = 10;
     private static final int PACKET_IN_QUEUE = 4096;
 
     private final ManagedChannel channel;
     private final P4RuntimeGrpc.P4RuntimeBlockingStub blocking;
+    private final P4RuntimeGrpc.P4RuntimeStub async;
+    private final String address;
     private final long deviceId;
     private final Uint128 electionId;
-    private final StreamObserver<StreamMessageRequest> stream;
-    private final CompletableFuture<MasterArbitrationUpdate> arbitration = new CompletableFuture<>();
     private final BlockingQueue<PacketIn> packetIns = new LinkedBlockingQueue<>(PACKET_IN_QUEUE);
+    private final ScheduledExecutorService reconnector;
+    private final AtomicBoolean reconnectPending = new AtomicBoolean();
+    private final Object streamLock = new Object();
+    /** The current stream and its generation: callbacks of an older stream change nothing. */
+    private StreamObserver<StreamMessageRequest> stream;
+    private int generation;
+    private long backoffMs = FIRST_BACKOFF_MS;
+    private volatile Recovery recovery;
+    private volatile DeviceState state = DeviceState.DOWN;
+    private volatile String lastError;
+    private volatile long sinceMillis = System.currentTimeMillis();
+    private volatile long reconnects;
+    private volatile boolean closed;
     private volatile long droppedPacketIns;
     private volatile Throwable streamError;
 
-    private P4rtClient(ManagedChannel channel, long deviceId, long electionId) {
+    private P4rtClient(ManagedChannel channel, String address, long deviceId, long electionId) {
         this.channel = channel;
+        this.address = address + "/" + deviceId;
         this.deviceId = deviceId;
         this.electionId = Uint128.newBuilder().setHigh(0).setLow(electionId).build();
         this.blocking = P4RuntimeGrpc.newBlockingStub(channel);
-        this.stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>() {
-            @Override
-            public void onNext(StreamMessageResponse msg) {
-                onStreamMessage(msg);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                streamError = t;
-                arbitration.completeExceptionally(t);
-            }
-
-            @Override
-            public void onCompleted() {
-                arbitration.completeExceptionally(new IllegalStateException("server closed the stream"));
-            }
+        this.async = P4RuntimeGrpc.newStub(channel);
+        this.reconnector = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "p4rt-reconnect-" + this.address);
+            t.setDaemon(true);
+            return t;
         });
     }
 
@@ -91,9 +119,10 @@ public final class P4rtClient implements AutoCloseable {
     public static P4rtClient connect(String host, int port, long deviceId, long electionId)
             throws P4RuntimeException {
         ManagedChannel ch = ManagedChannelBuilder.forAddress(host, port).usePlaintext().build();
-        P4rtClient c = new P4rtClient(ch, deviceId, electionId);
+        P4rtClient c = new P4rtClient(ch, host + ":" + port, deviceId, electionId);
         try {
-            c.arbitrate();
+            c.awaitPrimary(c.openStream());
+            c.setState(DeviceState.UP, null);
             return c;
         } catch (P4RuntimeException e) {
             c.close();
@@ -101,9 +130,51 @@ public final class P4rtClient implements AutoCloseable {
         }
     }
 
-    private void arbitrate() throws P4RuntimeException {
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(
-                MasterArbitrationUpdate.newBuilder().setDeviceId(deviceId).setElectionId(electionId)).build());
+    /**
+     * Sets what to do each time the client is primary again after losing the device.
+     *
+     * @param r recovery, run on the client's reconnect thread
+     */
+    public void onRecovery(Recovery r) {
+        this.recovery = r;
+    }
+
+    /** Opens a new stream channel and sends the arbitration request on it. */
+    private CompletableFuture<MasterArbitrationUpdate> openStream() {
+        synchronized (streamLock) {
+            int gen = ++generation;
+            CompletableFuture<MasterArbitrationUpdate> arbitration = new CompletableFuture<>();
+            stream = async.streamChannel(new StreamObserver<>() {
+                @Override
+                public void onNext(StreamMessageResponse msg) {
+                    if (msg.hasArbitration()) {
+                        arbitration.complete(msg.getArbitration());
+                    } else {
+                        onStreamMessage(msg);
+                    }
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    arbitration.completeExceptionally(t);
+                    lost(gen, t);
+                }
+
+                @Override
+                public void onCompleted() {
+                    IllegalStateException t = new IllegalStateException("server closed the stream");
+                    arbitration.completeExceptionally(t);
+                    lost(gen, t);
+                }
+            });
+            streamError = null;
+            stream.onNext(StreamMessageRequest.newBuilder().setArbitration(
+                    MasterArbitrationUpdate.newBuilder().setDeviceId(deviceId).setElectionId(electionId)).build());
+            return arbitration;
+        }
+    }
+
+    private void awaitPrimary(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
         MasterArbitrationUpdate answer;
         try {
             answer = arbitration.get(RPC_TIMEOUT_S, TimeUnit.SECONDS);
@@ -121,24 +192,158 @@ public final class P4rtClient implements AutoCloseable {
         }
     }
 
+    /** The stream of generation {@code gen} failed: if it is the current one, the device is down. */
+    private void lost(int gen, Throwable t) {
+        synchronized (streamLock) {
+            if (closed || gen != generation) {
+                return;
+            }
+            streamError = t;
+        }
+        setState(DeviceState.DOWN, "stream lost: " + t);
+        scheduleReconnect();
+    }
+
+    private void scheduleReconnect() {
+        if (closed || !reconnectPending.compareAndSet(false, true)) {
+            return;
+        }
+        long delay = backoffMs;
+        backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+        reconnector.schedule(this::reconnect, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** One reconnect attempt (reconnect thread): arbitrate on a new stream, then recover. */
+    private void reconnect() {
+        reconnectPending.set(false);
+        if (closed) {
+            return;
+        }
+        // gRPC's own connect backoff grows to two minutes: ours decides when to try.
+        channel.resetConnectBackoff();
+        try {
+            awaitPrimary(openStream());
+        } catch (P4RuntimeException e) {
+            setState(DeviceState.DOWN, "reconnect failed: " + e.getMessage());
+            scheduleReconnect();
+            return;
+        }
+        reconnects++;
+        setState(DeviceState.RECONCILING, lastError);
+        Recovery r = recovery;
+        try {
+            if (r != null) {
+                r.recover(this);
+            }
+        } catch (Exception e) {
+            // Reachable but not put back (e.g. the pipeline refused): start over on a fresh stream.
+            synchronized (streamLock) {
+                generation++;
+            }
+            setState(DeviceState.DOWN, "recovery failed: " + e);
+            scheduleReconnect();
+            return;
+        }
+        backoffMs = FIRST_BACKOFF_MS;
+        setState(DeviceState.UP, lastError);
+    }
+
+    private void setState(DeviceState s, String error) {
+        lastError = error;
+        if (state != s) {
+            state = s;
+            sinceMillis = System.currentTimeMillis();
+        }
+    }
+
+    @Override
+    public String address() {
+        return address;
+    }
+
+    @Override
+    public DeviceState state() {
+        return state;
+    }
+
+    @Override
+    public String lastError() {
+        return lastError;
+    }
+
+    @Override
+    public long sinceMillis() {
+        return sinceMillis;
+    }
+
+    @Override
+    public long reconnects() {
+        return reconnects;
+    }
+
     private void onStreamMessage(StreamMessageResponse msg) {
-        switch (msg.getUpdateCase()) {
-            case ARBITRATION:
-                arbitration.complete(msg.getArbitration());
-                break;
-            case PACKET:
-                // A slow consumer loses packet-ins rather than stalling the stream; the loss is counted.
-                if (!packetIns.offer(msg.getPacket())) {
-                    droppedPacketIns++;
-                }
-                break;
-            default:
-                break;
+        if (msg.getUpdateCase() == StreamMessageResponse.UpdateCase.PACKET && !packetIns.offer(msg.getPacket())) {
+            // A slow consumer loses packet-ins rather than stalling the stream; the loss is counted.
+            droppedPacketIns++;
         }
     }
 
     /**
-     * Pushes a pipeline (P4Info + target config, e.g. the bmv2 JSON) and commits it.
+     * The cookie hupf gives a pipeline: the first 8 bytes of SHA-256 over its P4Info and target configuration,
+     * so that equal pipelines have equal cookies across restarts.
+     *
+     * @param p4info       P4Info
+     * @param deviceConfig target configuration
+     * @return cookie, never 0 (0 is what a device without a pipeline reports)
+     */
+    public static long cookie(P4Info p4info, byte[] deviceConfig) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(p4info.toByteArray());
+            sha.update(deviceConfig);
+            long c = ByteBuffer.wrap(sha.digest()).getLong();
+            return c == 0 ? 1 : c;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+
+    /**
+     * Reads the cookie of the device's pipeline (GetForwardingPipelineConfig, COOKIE_ONLY).
+     *
+     * @return cookie, 0 if the device has no pipeline
+     * @throws P4RuntimeException if the server fails the request
+     */
+    public long pipelineCookie() throws P4RuntimeException {
+        GetForwardingPipelineConfigRequest req = GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
+                .setResponseType(GetForwardingPipelineConfigRequest.ResponseType.COOKIE_ONLY).build();
+        try {
+            return blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS).getForwardingPipelineConfig(req)
+                    .getConfig().getCookie().getCookie();
+        } catch (StatusRuntimeException e) {
+            throw failure("GetForwardingPipelineConfig", e);
+        }
+    }
+
+    /**
+     * Pushes the pipeline unless the device already runs it (same cookie): pushing commits a new pipeline,
+     * which empties the device's tables and stops its forwarding until they are written again.
+     *
+     * @param p4info       P4Info
+     * @param deviceConfig target-specific configuration
+     * @return whether it was pushed
+     * @throws P4RuntimeException if the server refuses the read or the push
+     */
+    public boolean ensurePipeline(P4Info p4info, byte[] deviceConfig) throws P4RuntimeException {
+        if (pipelineCookie() == cookie(p4info, deviceConfig)) {
+            return false;
+        }
+        setPipeline(p4info, deviceConfig);
+        return true;
+    }
+
+    /**
+     * Pushes a pipeline (P4Info + target config, e.g. the bmv2 JSON) with its {@link #cookie} and commits it.
      *
      * @param p4info       P4Info
      * @param deviceConfig target-specific configuration
@@ -149,7 +354,9 @@ public final class P4rtClient implements AutoCloseable {
                 .setDeviceId(deviceId).setElectionId(electionId)
                 .setAction(SetForwardingPipelineConfigRequest.Action.VERIFY_AND_COMMIT)
                 .setConfig(ForwardingPipelineConfig.newBuilder().setP4Info(p4info)
-                                   .setP4DeviceConfig(ByteString.copyFrom(deviceConfig)))
+                                   .setP4DeviceConfig(ByteString.copyFrom(deviceConfig))
+                                   .setCookie(ForwardingPipelineConfig.Cookie.newBuilder()
+                                                      .setCookie(cookie(p4info, deviceConfig))))
                 .build();
         try {
             blocking.withDeadlineAfter(RPC_TIMEOUT_S * 3, TimeUnit.SECONDS).setForwardingPipelineConfig(req);
@@ -168,6 +375,7 @@ public final class P4rtClient implements AutoCloseable {
         if (updates.isEmpty()) {
             return;
         }
+        failFastWhenDown();
         WriteRequest req = WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
                 .addAllUpdates(updates).build();
         try {
@@ -185,6 +393,7 @@ public final class P4rtClient implements AutoCloseable {
      * @throws P4RuntimeException if the server fails the read
      */
     public List<Entity> read(List<Entity> entities) throws P4RuntimeException {
+        failFastWhenDown();
         ReadRequest req = ReadRequest.newBuilder().setDeviceId(deviceId).addAllEntities(entities).build();
         List<Entity> out = new ArrayList<>();
         try {
@@ -203,10 +412,10 @@ public final class P4rtClient implements AutoCloseable {
      * @throws P4RuntimeException if the stream has failed
      */
     public void packetOut(PacketOut packet) throws P4RuntimeException {
-        if (streamError != null) {
-            throw new P4RuntimeException("stream channel failed: " + streamError, null, streamError);
-        }
-        synchronized (stream) {
+        synchronized (streamLock) {
+            if (streamError != null) {
+                throw new P4RuntimeException("stream channel failed: " + streamError, null, streamError);
+            }
             stream.onNext(StreamMessageRequest.newBuilder().setPacket(packet).build());
         }
     }
@@ -234,12 +443,23 @@ public final class P4rtClient implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            stream.onCompleted();
-        } catch (IllegalStateException e) {
-            // The stream was already closed by the server.
+        closed = true;
+        reconnector.shutdownNow();
+        synchronized (streamLock) {
+            try {
+                stream.onCompleted();
+            } catch (IllegalStateException e) {
+                // The stream was already closed by the server.
+            }
         }
         channel.shutdownNow();
+    }
+
+    /** While the device is down, calls fail at once (the reconnect puts back what they miss). */
+    private void failFastWhenDown() throws P4RuntimeException {
+        if (state == DeviceState.DOWN) {
+            throw new P4RuntimeException("device " + address + " is down: " + lastError, Status.Code.UNAVAILABLE, null);
+        }
     }
 
     /** A P4Runtime Write error carries one p4.v1.Error per update in the status details (spec §12.3). */

@@ -48,7 +48,7 @@ import static org.junit.Assert.fail;
 public class P4rtClientTest {
 
     /** Keeps table entries by (table id, match), answers like a P4Runtime server. */
-    static final class FakeServer extends P4RuntimeGrpc.P4RuntimeImplBase {
+    static class FakeServer extends P4RuntimeGrpc.P4RuntimeImplBase {
         final Set<List<Object>> keys = new HashSet<>();
         final List<Update> writes = new ArrayList<>();
         final BlockingQueue<PacketOut> packetOuts = new LinkedBlockingQueue<>();

@@ -1,0 +1,71 @@
+package org.hupf.standalone.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.h2.mvstore.MVMap;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.SessionJson;
+import org.hupf.app.store.SessionStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Sessions in the host's {@link DurableState}, as their JSON form keyed by UP SEID; reads come from a
+ * decoded copy in memory.
+ */
+public final class DurableSessionStore implements SessionStore {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final MVMap<Long, String> map;
+    private final DurableState state;
+    private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
+
+    DurableSessionStore(MVMap<Long, String> map, DurableState state) {
+        this.map = map;
+        this.state = state;
+        map.forEach((seid, json) -> local.put(seid, decode(seid, json)));
+    }
+
+    private static PfcpSession decode(long seid, String json) {
+        try {
+            return SessionJson.decode(MAPPER.readTree(json));
+        } catch (IOException | RuntimeException e) {
+            // A session that no longer decodes must stop the host, not be dropped silently.
+            throw new UncheckedIOException(new IOException("stored session " + seid + " does not decode: " + e, e));
+        }
+    }
+
+    boolean isEmpty() {
+        return local.isEmpty();
+    }
+
+    @Override
+    public PfcpSession get(long upSeid) {
+        return local.get(upSeid);
+    }
+
+    @Override
+    public void put(PfcpSession session) {
+        map.put(session.upSeid, SessionJson.encode(session).toString());
+        state.committed();
+        local.put(session.upSeid, session);
+    }
+
+    @Override
+    public PfcpSession remove(long upSeid) {
+        if (map.remove(upSeid) != null) {
+            state.committed();
+        }
+        return local.remove(upSeid);
+    }
+
+    @Override
+    public Collection<PfcpSession> all() {
+        return new ArrayList<>(local.values());
+    }
+}

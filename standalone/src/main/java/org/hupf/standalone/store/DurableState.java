@@ -1,0 +1,128 @@
+package org.hupf.standalone.store;
+
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+import org.h2.mvstore.MVStoreException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The standalone host's state on disk: one H2 MVStore file ({@value #FILE} in the state directory) with
+ * the sessions (which carry their allocations: TEIDs, UE addresses, device cells), the PFCP associations
+ * and this UP function's Recovery Time Stamp.
+ *
+ * <p>Every change is committed before the call that made it returns, so before the PFCP answer: the
+ * commit writes the change to the file, where the kernel keeps it when the process is killed. fsync, which
+ * also survives a power loss, runs on every commit with {@code syncMillis == 0}, or else at most every
+ * {@code syncMillis} for the commits of that period together (one fsync costs milliseconds on a disk).
+ * MVStore is append-only with checksummed chunks: a crash mid-write leaves the last complete commit.
+ */
+public final class DurableState implements AutoCloseable {
+
+    static final String FILE = "hupf-state.mv.db";
+    private static final String META = "meta";
+    private static final String RECOVERY_KEY = "recoveryTimeStamp";
+
+    private final MVStore store;
+    private final boolean syncEveryCommit;
+    private final ScheduledExecutorService syncer;
+    private final DurableSessionStore sessions;
+    private final DurableAssociationStore associations;
+    private final long recoveryTimeStamp;
+    private final boolean restored;
+
+    private DurableState(MVStore store, long syncMillis, long startTimeStamp) {
+        this.store = store;
+        this.syncEveryCommit = syncMillis == 0;
+        this.sessions = new DurableSessionStore(store.openMap("sessions"), this);
+        this.associations = new DurableAssociationStore(store.openMap("associations"), this);
+        MVMap<String, Long> meta = store.openMap(META);
+        Long kept = meta.get(RECOVERY_KEY);
+        this.restored = kept != null && !(sessions.isEmpty() && associations.isEmpty());
+        this.recoveryTimeStamp = restored ? kept : startTimeStamp;
+        meta.put(RECOVERY_KEY, recoveryTimeStamp);
+        committed();
+        if (syncEveryCommit) {
+            syncer = null;
+        } else {
+            syncer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "hupf-state-sync");
+                t.setDaemon(true);
+                return t;
+            });
+            syncer.scheduleWithFixedDelay(store::sync, syncMillis, syncMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Opens (or creates) the state in a directory.
+     *
+     * @param dir            state directory, created if missing
+     * @param syncMillis     0: fsync every commit; N: fsync at most every N ms
+     * @param startTimeStamp Recovery Time Stamp to use if the state holds no session and no association
+     * @return the open state
+     * @throws IOException if the directory or the file cannot be used (e.g. another host holds it)
+     */
+    public static DurableState open(Path dir, long syncMillis, long startTimeStamp) throws IOException {
+        if (syncMillis < 0) {
+            throw new IllegalArgumentException("state sync period must be >= 0 ms, got " + syncMillis);
+        }
+        Files.createDirectories(dir);
+        try {
+            // "retry:": an interrupted thread (a shutdown) would otherwise close the file under every other.
+            MVStore s = new MVStore.Builder().fileName("retry:" + dir.resolve(FILE)).autoCommitDisabled().open();
+            return new DurableState(s, syncMillis, startTimeStamp);
+        } catch (MVStoreException e) {
+            throw new IOException("state in " + dir + " cannot be opened: " + e.getMessage(), e);
+        }
+    }
+
+    /** Makes the maps' changes durable: called by the stores after each change, before they return. */
+    synchronized void committed() {
+        store.commit();
+        if (syncEveryCommit) {
+            store.sync();
+        }
+    }
+
+    public DurableSessionStore sessions() {
+        return sessions;
+    }
+
+    public DurableAssociationStore associations() {
+        return associations;
+    }
+
+    /**
+     * Returns this UP function's Recovery Time Stamp: the one it had if it restarted with sessions or
+     * associations, else its start time.
+     *
+     * @return NTP seconds
+     */
+    public long recoveryTimeStamp() {
+        return recoveryTimeStamp;
+    }
+
+    /** @return whether the state held sessions or associations when it was opened */
+    public boolean restored() {
+        return restored;
+    }
+
+    @Override
+    public void close() {
+        if (syncer != null) {
+            syncer.shutdown();
+            try {
+                syncer.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        store.close();
+    }
+}

@@ -1,0 +1,325 @@
+"""Recovery: kill -9 of the backend and of the core with 10,000 sessions, on the lab's backend-only
+topology (network namespaces, the real hupf-backend on af_packet, the Java lab runner with its durable
+store), while a probe forwards uplink traffic of a sample of UEs and counts it per 100 ms.
+
+1. 10,000 sessions over PFCP; every one in the store and in the backend; the probe's UEs forward.
+2. kill -9 the backend: the lab's supervisor restarts it, the runner reconnects, pushes the pipeline and
+   puts every session back: all 10,000 in the backend and the probe forwarding again within RECOVERY_BOUND_S.
+3. kill -9 the core (lab runner) and start it again: all 10,000 in its store, the backend's pipeline kept
+   (same cookie), nothing to write after the read-and-diff, the probe's packets never stop; the SMF sees
+   the same Recovery Time Stamp and its association: a heartbeat and a deletion are answered as before.
+
+Figures go to reports/recovery.json (docs/RELIABILITY.md). HUPF_RECOVERY_SESSIONS changes the count.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "pfcp"))
+sys.path.insert(0, HERE)
+
+from hupf_tools.lab import frames as lab_frames, run as lab, scenario, topo  # noqa: E402
+import smf as emulator  # noqa: E402
+import bulk_smf  # noqa: E402
+
+SESSIONS = int(os.environ.get("HUPF_RECOVERY_SESSIONS", "10000"))
+PROBE_UES = 50
+PROBE_PPS = 1000
+RECOVERY_BOUND_S = 120.0
+REPORT = os.path.join(ROOT, "reports", "recovery.json")
+P4C_OUT = os.path.join(ROOT, "pipeconf", "src", "main", "resources", "p4c-out")
+CLASSPATH = os.path.join(ROOT, "standalone", "target", "host-classpath.txt")
+
+
+def _skip_reason():
+    if os.geteuid() != 0:
+        return "needs root (network namespaces, veth, af_packet)"
+    if not os.path.exists(lab.BACKEND):
+        return "hupf-backend not built (make backend)"
+    if shutil.which("java") is None:
+        return "java missing"
+    return None
+
+
+def _classpath():
+    if not os.path.exists(CLASSPATH):
+        subprocess.run(["mvn", "-B", "-q", "-pl", "standalone", "-am", "package", "-DskipTests",
+                        "dependency:build-classpath", "-Dmdep.includeScope=runtime",
+                        "-Dmdep.outputFile=${project.build.directory}/deps-classpath.txt"], cwd=ROOT, check=True)
+        with open(os.path.join(ROOT, "standalone", "target", "deps-classpath.txt")) as f:
+            deps = f.read().strip()
+        with open(CLASSPATH, "w") as f:
+            f.write(os.path.join(ROOT, "standalone", "target", "classes") + ":" + deps)
+    with open(CLASSPATH) as f:
+        return f.read().strip()
+
+
+def wait(what, cond, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.1)
+    raise AssertionError("timed out after %.0f s waiting for %s" % (timeout, what))
+
+
+def wait_port(port, timeout=30):
+    def up():
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", port)) == 0
+    wait("port %d" % port, up, timeout)
+
+
+class Lab:
+    """The lab's pieces, kept between the steps; figures collected in `report`."""
+
+    def __init__(self):
+        self.workdir = tempfile.mkdtemp(prefix="hupf-recovery-")
+        self.topo = topo.Topology(False, os.getpid() % (topo.MAX_TAG + 1))
+        self.procs = lab.Procs(self.workdir)
+        self.report = {"sessions": SESSIONS, "probe_ues": PROBE_UES, "probe_pps": PROBE_PPS}
+        self.runs = 0
+
+    def status(self):
+        return lab.read_json(self.cfg["status"])
+
+    def backend_sessions(self):
+        return len([u for u in self.status().get("targets", {}).get("backend", []) if not u.startswith("read")])
+
+    def supervisor(self):
+        return lab.read_json(os.path.join(self.workdir, "backend-supervisor.json"))
+
+    def start_runner(self):
+        self.runs += 1
+        name = "runner%d" % self.runs
+        if os.path.exists(self.cfg["status"]):
+            os.remove(self.cfg["status"])
+        p = self.procs.start(name, ["java", "-cp", self.cp, lab.RUNNER_MAIN, self.cfg_path])
+        lab.wait_ready(self.procs, self.cfg["status"])
+        return name, p
+
+    def log(self, name):
+        with open(os.path.join(self.workdir, name + ".log")) as f:
+            return f.read()
+
+    def probe_counts(self):
+        return lab.read_json(os.path.join(self.workdir, "probe.json"), {"buckets": {}, "per_ue": {}})
+
+    def sent_and_received(self, t0, t1, flight=0.3):
+        """Probe packets sent from t0 to t1, and received from t0 to t1 + flight (in flight at t1)."""
+        return (counted(os.path.join(self.workdir, "sent.json"), t0, t1),
+                counted(os.path.join(self.workdir, "probe.json"), t0, t1 + flight))
+
+    def forget(self, name):
+        """A process this test killed itself: no longer one whose death fails the lab."""
+        self.procs.procs = [x for x in self.procs.procs if x[0] != name]
+
+
+@pytest.fixture(scope="module")
+def rig():
+    why = _skip_reason()
+    if why:
+        pytest.skip("SKIPPED recovery: " + why)
+    r = Lab()
+    try:
+        r.cp = _classpath()
+        r.topo.up()
+        net = dict(r.topo.addresses())
+        ports = {"backend": lab.free_port(), "pfcp": lab.free_port()}
+        backend = [lab.BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id", "1",
+                   "--sessions", "65536", "--mem", "1024"]
+        for p, ifname in sorted(r.topo.backend_ports.items()):
+            backend += ["--port", "%d=%s" % (p, ifname)]
+        r.procs.start("backend", lab.supervised(backend, os.path.join(r.workdir, "backend-supervisor.json")))
+        wait_port(ports["backend"])
+        r.cfg = lab.runner_config(False, net, r.workdir, types.SimpleNamespace(threshold_bps=10 ** 12), ports)
+        r.cfg["poll_ms"] = 2000  # the offload poll reads every counter: less often, with 10,000 sessions
+        if os.environ.get("HUPF_RECOVERY_SYNC_MS"):
+            r.cfg["state_sync_ms"] = int(os.environ["HUPF_RECOVERY_SYNC_MS"])
+        r.cfg_path = os.path.join(r.workdir, "runner.json")
+        with open(r.cfg_path, "w") as f:
+            json.dump(r.cfg, f)
+        r.runner = r.start_runner()
+        r.net = net
+        yield r
+    finally:
+        r.procs.stop()
+        r.topo.down()
+        os.makedirs(os.path.dirname(REPORT), exist_ok=True)
+        with open(REPORT, "w") as f:
+            json.dump(r.report, f, indent=1)
+        print("recovery figures: " + json.dumps(r.report))
+
+
+def start_probe(r, ues):
+    spec = {"eth_dst": r.net["gnb_peer_mac"], "eth_src": r.net["gnb_mac"], "gnb": lab.GNB, "n3": lab.N3,
+            "app": lab.APP, "ues": [[u["idx"], u["addr"], u["ul_teid"]] for u in ues]}
+    spec_path = os.path.join(r.workdir, "probe-spec.json")
+    with open(spec_path, "w") as f:
+        json.dump(spec, f)
+    py = [sys.executable, os.path.join(HERE, "probe.py")]
+    r.procs.start("probe-recv", py + ["recv", "--iface", topo.HOST_IF["dn"], "--out",
+                                      os.path.join(r.workdir, "probe.json")], r.topo.ns("dn"))
+    time.sleep(0.5)
+    r.procs.start("probe-send", py + ["send", "--iface", topo.HOST_IF["gnb"], "--spec", spec_path,
+                                      "--pps", str(PROBE_PPS), "--out", os.path.join(r.workdir, "sent.json")],
+                  r.topo.ns("gnb"))
+
+
+def counted(path, t0, t1):
+    """Packets a probe file counted in 100 ms slots from t0 to t1."""
+    b = lab.read_json(path, {"buckets": {}})["buckets"]
+    return sum(n for slot, n in b.items() if t0 <= int(slot) * 0.1 < t1)
+
+
+def forwarding_ues_since(r, t, before):
+    """UEs of the probe with packets counted after `before` was taken (per-UE counts then)."""
+    now = r.probe_counts()["per_ue"]
+    return {k for k, n in now.items() if n > before.get(k, 0)}
+
+
+def test_10k_sessions_established_stored_and_forwarding(rig):
+    r = rig
+    r.smf = emulator.Smf(("127.0.0.1", r.cfg["pfcp"]["port"]), node_id=lab.SMF_NODE)
+    resp, _ = r.smf.request(r.smf.association_setup())
+    assert emulator.cause(resp) == 1
+    r.recovery_ts = emulator.ie(resp, emulator.P.IE_RecoveryTimeStamp).timestamp
+    r.ues = [{"idx": i, "addr": scenario.ue_addr(i), "dl_teid": scenario.DL_TEID_BASE + i}
+             for i in range(1, SESSIONS + 1)]
+    t0 = time.time()
+    accepted = bulk_smf.establish(r.smf, r.ues, lab.GNB)
+    r.report["establish_s"] = round(time.time() - t0, 1)
+    assert accepted == SESSIONS
+    wait("%d sessions in the store" % SESSIONS, lambda: r.status().get("pfcp_sessions") == SESSIONS, 30)
+    wait("%d sessions in the backend" % SESSIONS, lambda: r.backend_sessions() == SESSIONS, 60)
+    start_probe(r, r.ues[:: SESSIONS // PROBE_UES][:PROBE_UES])
+    wait("the probe's UEs forwarding", lambda: len(r.probe_counts()["per_ue"]) == PROBE_UES, 20)
+
+
+def test_backend_kill9_is_restarted_and_gets_every_session_back(rig):
+    r = rig
+    victim = r.supervisor()["pid"]
+    killed = time.time()
+    os.kill(victim, signal.SIGKILL)
+    wait("the supervisor's restart", lambda: r.supervisor().get("restarts") == 1 and r.supervisor().get("pid"), 30)
+    r.report["backend_restarted_s"] = round(time.time() - killed, 1)
+    wait("the runner to see the backend down", lambda: r.status().get("devices", {}).get("backend", {})
+         .get("reconnects", 0) >= 1 or r.status().get("devices", {}).get("backend", {}).get("state") != "UP", 30)
+    wait("the backend UP again", lambda: r.status().get("devices", {}).get("backend", {}).get("state") == "UP"
+         and r.status()["devices"]["backend"]["reconnects"] >= 1, RECOVERY_BOUND_S)
+    wait("all %d sessions back in the backend" % SESSIONS, lambda: r.backend_sessions() == SESSIONS,
+         RECOVERY_BOUND_S)
+    r.report["backend_sessions_back_s"] = round(time.time() - killed, 1)
+    before = r.probe_counts()["per_ue"]
+    wait("every probe UE forwarding again", lambda: len(forwarding_ues_since(r, killed, before)) == PROBE_UES,
+         RECOVERY_BOUND_S)
+    r.report["backend_forwarding_back_s"] = round(time.time() - killed, 1)
+    sent, received = r.sent_and_received(killed, time.time() - 0.5)
+    r.report["backend_outage_probe_sent_received"] = [sent, received]
+    assert time.time() - killed < RECOVERY_BOUND_S
+    assert r.status()["pfcp_sessions"] == SESSIONS, "the store lost sessions while the backend was away"
+
+
+def test_core_kill9_keeps_every_session_and_forwarding(rig):
+    r = rig
+    name, proc = r.runner
+    time.sleep(1.0)
+    killed = time.time()
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    r.forget(name)
+    r.runner = r.start_runner()
+    ready = time.time()
+    r.report["core_restart_ready_s"] = round(ready - killed, 1)
+    assert r.status()["pfcp_sessions"] == SESSIONS, "sessions lost across the core's kill -9"
+    log = r.log(r.runner[0])
+    assert "restored state" in log, log
+    assert "reconciled with 0 writes" in log, "the read-and-diff found differences: " + log
+    wait("the backend listed", lambda: r.backend_sessions() == SESSIONS, 30)
+    time.sleep(1.0)
+    sent, received = r.sent_and_received(killed, ready)
+    r.report["core_restart_probe_sent_received"] = [sent, received]
+    assert sent > 0, "the probe sent nothing during the core's restart"
+    assert received >= 0.99 * sent, "forwarding stopped during the core's restart: %d sent, %d received" % (
+        sent, received)
+    # The SMF's view: same Recovery Time Stamp, same association (bound to its address and port).
+    resp, _ = r.smf.request(r.smf.heartbeat())
+    assert emulator.ie(resp, emulator.P.IE_RecoveryTimeStamp).timestamp == r.recovery_ts
+    u = r.ues[-1]
+    resp, _ = r.smf.request(r.smf.deletion(u["up_seid"]))
+    assert emulator.cause(resp) == 1
+    wait("the deletion in the store", lambda: r.status().get("pfcp_sessions") == SESSIONS - 1, 10)
+    r.report["sessions_lost"] = SESSIONS - r.status()["pfcp_sessions"] - 1
+
+
+def fragments(frame, first_payload=1480):
+    """The frame's outer IPv4 packet as two fragments (MF, then offset), each with its own checksum."""
+    eth, hdr, payload = frame[:14], bytearray(frame[14:34]), frame[34:]
+    out = []
+    for part, off, more in ((payload[:first_payload], 0, True), (payload[first_payload:], first_payload, False)):
+        h = bytearray(hdr)
+        struct.pack_into("!H", h, 2, 20 + len(part))
+        struct.pack_into("!H", h, 6, (0x2000 if more else 0) | off // 8)
+        struct.pack_into("!H", h, 10, 0)
+        struct.pack_into("!H", h, 10, lab_frames.checksum(bytes(h)))
+        out.append(eth + bytes(h) + part)
+    return out
+
+
+def backend_stats(r):
+    """The backend's data-plane counters: SIGUSR1 makes it log a stats line."""
+    log_path = os.path.join(r.workdir, "backend.log")
+    before = os.path.getsize(log_path)
+    os.kill(r.supervisor()["pid"], signal.SIGUSR1)
+
+    def line():
+        with open(log_path) as f:
+            f.seek(before)
+            for ln in f:
+                if '"msg":"stats"' in ln:
+                    return json.loads(ln)
+        return None
+    return wait("the backend's stats line", line, 10)
+
+
+def kernel_reassembled():
+    """IPv4 packets the kernel reassembled (IpReasmOKs of /proc/net/snmp, this network namespace)."""
+    with open("/proc/net/snmp") as f:
+        rows = [line.split() for line in f if line.startswith("Ip:")]
+    return int(rows[1][rows[0].index("ReasmOKs")])
+
+
+def test_jumbo_frames_forwarded_and_fragments_reassembled_below_the_data_plane(rig):
+    """MTU 9000 ports: an 8,000-byte uplink packet is forwarded whole. An uplink G-PDU in two IPv4 fragments
+    is reassembled by the kernel before the backend sees it (DPDK's af_packet joins a fanout group with the
+    defrag flag) and forwarded once; the data plane's own fragment drop counter (for PMDs that deliver
+    fragments) stays where it was."""
+    r = rig
+    jumbo_ue, frag_ue = r.ues[1], r.ues[2]  # not among the probe's UEs (every SESSIONS/PROBE_UES-th)
+    build = lambda u, size: bytes(lab_frames.uplink_frame(r.net["gnb_peer_mac"], r.net["gnb_mac"], lab.GNB, lab.N3,
+                                                          u["ul_teid"], u["addr"], lab.APP, u["idx"], size).buf)
+    fragments_before = backend_stats(r)["ipv4_fragments_dropped"]
+    reassembled_before = kernel_reassembled()
+    spec = os.path.join(r.workdir, "frames.json")
+    with open(spec, "w") as f:
+        json.dump([build(jumbo_ue, 8000).hex()] + [x.hex() for x in fragments(build(frag_ue, 3000))], f)
+    subprocess.run(["ip", "netns", "exec", r.topo.ns("gnb"), sys.executable, os.path.join(HERE, "probe.py"),
+                    "frames", "--iface", topo.HOST_IF["gnb"], "--spec", spec], check=True)
+    wait("the 8,000-byte packet at the DN", lambda: r.probe_counts()["per_ue"].get(str(jumbo_ue["idx"])) == 1, 10)
+    wait("the reassembled packet at the DN", lambda: r.probe_counts()["per_ue"].get(str(frag_ue["idx"])) == 1, 10)
+    assert kernel_reassembled() > reassembled_before
+    assert backend_stats(r)["ipv4_fragments_dropped"] == fragments_before
