@@ -1,7 +1,8 @@
 package org.hupf.app.offload;
 
-import org.hupf.api.OffloadPolicy;
+import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.HupfApp;
@@ -64,6 +65,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final long POLL_MS = 1000;
     /** Longest wait between two attempts to take over a backend that is not ready (no pipeline yet). */
     static final long RETRY_MAX_MS = 30_000;
+    /** Offload events the GUI shows. */
+    private static final int RECENT_EVENTS = 50;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -126,6 +129,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         }
     };
     private final PacketProcessor processor = this::onPacket;
+    private final RecentEvents recentEvents = new RecentEvents(RECENT_EVENTS);
     private ScheduledExecutorService executor;
     private volatile Hybrid current;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
@@ -242,6 +246,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             HupfConfig cfg = config();
             OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
             OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
+            m.addListener(recentEvents);
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
             current = new Hybrid(backendId, switchId, m, device);
@@ -324,6 +329,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     public Set<Ip4Address> offloaded() {
         Hybrid h = current;
         return h == null ? Set.of() : h.manager.offloaded();
+    }
+
+    @Override
+    public double rateBitsPerSec(Ip4Address ue) {
+        Hybrid h = current;
+        return h == null ? 0 : h.manager.rateBitsPerSec(ue);
+    }
+
+    @Override
+    public List<OffloadEvent> recentEvents() {
+        return recentEvents.snapshot();
     }
 
     @Override
