@@ -13,10 +13,13 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.app.ApplicationService;
+import org.onosproject.app.ApplicationState;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
+import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
@@ -27,12 +30,14 @@ import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.packet.PacketContext;
 import org.onosproject.net.packet.PacketProcessor;
 import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -90,6 +95,15 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ClusterService clusterService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ApplicationService applicationService;
+
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
         private final DeviceId backendId;
@@ -131,6 +145,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private final PacketProcessor processor = this::onPacket;
     private final RecentEvents recentEvents = new RecentEvents(RECENT_EVENTS);
     private ScheduledExecutorService executor;
+    private ApplicationId appId;
+    private DistributedOffloadStore offloadStore;
     private volatile Hybrid current;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
@@ -140,6 +156,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Activate
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
+        appId = coreService.registerApplication(HupfApp.APP_NAME);
+        offloadStore = new DistributedOffloadStore(storageService);
         retryMs = retryFirstMs;
         deviceService.addListener(listener);
         cfgService.addListener(cfgListener);
@@ -158,6 +176,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         deviceService.removeListener(listener);
         executor.shutdownNow();
         current = null;
+        offloadStore.close();
+        if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
+            // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
+            flowRuleService.removeFlowRulesById(appId);
+            log.info("Removed the flow rules of {}", HupfApp.APP_NAME);
+        }
         log.info("Stopped");
     }
 
@@ -243,9 +267,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
         HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
+            if (hw != null) {
+                List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
+                if (!back.isEmpty()) {
+                    log.info("Took {} sessions a previous offload manager left on switch {} back to the backend",
+                             back.size(), switchId);
+                }
+            }
             HupfConfig cfg = config();
             OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
             OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
+            m.useStore(offloadStore);
             m.addListener(recentEvents);
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
@@ -267,7 +299,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     /** hupf's netcfg when it is there and valid, else null. */
     private HupfConfig config() {
-        HupfConfig cfg = cfgService.getConfig(coreService.registerApplication(HupfApp.APP_NAME), HupfConfig.class);
+        HupfConfig cfg = cfgService.getConfig(appId, HupfConfig.class);
         return cfg != null && cfg.isValid() ? cfg : null;
     }
 
