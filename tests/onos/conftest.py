@@ -36,6 +36,15 @@ if WHY is None and not BACKEND.exists():
     WHY = "hupf-backend %s (make backend)" % BACKEND
 if WHY:
     collect_ignore_glob = ["test_*.py"]
+# The switch of the hybrid test: bmv2 where it is found (BMV2, PATH, or the conventional /opt/p4/bin).
+BMV2 = os.environ.get("BMV2") or shutil.which("simple_switch_grpc") or next(
+    (p for p in ["/opt/p4/bin/simple_switch_grpc"] if os.access(p, os.X_OK)), None)
+HYBRID_WHY = None
+if WHY is None:
+    if BMV2 is None:
+        HYBRID_WHY = "bmv2 simple_switch_grpc (BMV2=..., PATH or /opt/p4/bin)"
+    elif os.geteuid() != 0:
+        HYBRID_WHY = "root (network namespaces and veth for the hybrid's traffic)"
 GUI_OAR = onos_runtime.gui_oar(onos_runtime.onos_home()) if WHY is None else None
 GUI_WHY = None
 if WHY is None:
@@ -51,8 +60,11 @@ def pytest_collection_finish(session):
     if WHY:
         # run_suite.sh reports the suite SKIPPED on this line (pytest exits 5: nothing collected).
         reporter.write_line("SKIPPED onos: missing %s" % WHY)
-    elif GUI_WHY:
-        reporter.write_line("SKIPPED onos gui: missing %s" % GUI_WHY)
+    else:
+        if GUI_WHY:
+            reporter.write_line("SKIPPED onos gui: missing %s" % GUI_WHY)
+        if HYBRID_WHY:
+            reporter.write_line("SKIPPED onos hybrid: missing %s" % HYBRID_WHY)
 
 
 def pytest_runtest_makereport(item, call):
@@ -119,15 +131,16 @@ def onos(request, oar, tmp_path_factory):
 
 
 class Backend:
-    """hupf-backend as a P4Runtime device on a free loopback port, with null ports."""
+    """hupf-backend as a P4Runtime device on a free loopback port: port 1 on the hybrid topology's backend
+    link when there is one, else null ports."""
 
-    def __init__(self, log):
+    def __init__(self, log, port1="null"):
         self.port = free_port()
         self.addr = "127.0.0.1:%d" % self.port
         self.log = log
         with open(log, "w") as out:
             self.proc = subprocess.Popen([str(BACKEND), "--grpc-addr", self.addr, "--device-id", "1",
-                                          "--port", "1=null", "--port", "2=null"],
+                                          "--port", "1=" + port1, "--port", "2=null"],
                                          stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
@@ -149,8 +162,25 @@ class Backend:
 
 
 @pytest.fixture(scope="session")
-def backend(request, tmp_path_factory):
-    b = Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log")
+def hybrid_net():
+    """The lab's hybrid namespace topology (gNB - switch port 1, DN - switch port 2, switch port 3 - backend
+    port 1), up for the whole suite because the backend's port 1 is on it; None where the hybrid test skips."""
+    if WHY or HYBRID_WHY:
+        yield None
+        return
+    from hupf_tools.lab import topo
+    t = topo.Topology(True, os.getpid() % (topo.MAX_TAG + 1))
+    t.up()
+    try:
+        yield t
+    finally:
+        t.down()
+
+
+@pytest.fixture(scope="session")
+def backend(request, tmp_path_factory, hybrid_net):
+    b = Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log",
+                port1=hybrid_net.backend_ports[1] if hybrid_net else "null")
     yield b
     b.stop()
     if getattr(request.session, "onos_failed", False):

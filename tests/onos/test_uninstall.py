@@ -2,6 +2,8 @@
 org.hupf.app (not by its pipeconf), and the app removes them when it is deactivated or uninstalled (not when
 one node of a cluster stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists none of them and
 the backend's tables hold none of the standing sessions' entries (read over P4Runtime from the backend)."""
+import re
+
 import conftest
 from test_onos import BackendTables
 
@@ -17,7 +19,8 @@ def app_flows(onos):
 def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing_sessions):
     flows = app_flows(onos)
     assert flows, "the standing sessions' flow rules, owned by %s" % APP
-    assert {f["deviceId"] for f in flows} == {deployed["device"]}, flows[:3]
+    # The backend's, and the switch's where the hybrid test added bmv2.
+    assert deployed["device"] in {f["deviceId"] for f in flows}, flows[:3]
     status, all_flows = onos.rest("GET", "/onos/v1/flows/%s" % deployed["device"])
     foreign = [f for f in all_flows["flows"] if f["appId"] not in (APP, "org.onosproject.core")]
     assert not foreign, "hupf's entries under another app: %s" % foreign[:3]
@@ -36,4 +39,6 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
     finally:
         tables.close()
     log = onos.karaf_log.read_text(errors="replace")
-    assert "Removed the flow rules of %s" % APP in log
+    # The app removed them itself on deactivation ("a device refused some" when bmv2 refuses to delete an entry
+    # it never accepted, e.g. a steering entry written before its action profile group).
+    assert re.search(r"Remov(ed|ing) the \d+ flow rules of %s" % APP, log), "hupf removed its flow rules"

@@ -30,6 +30,9 @@ import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRuleOperations;
+import org.onosproject.net.flow.FlowRuleOperationsContext;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.packet.PacketContext;
@@ -50,6 +53,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -72,6 +76,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     static final long RETRY_MAX_MS = 30_000;
     /** Offload events the GUI shows. */
     private static final int RECENT_EVENTS = 50;
+    /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
+    private static final long FLOW_REMOVAL_WAIT_S = 20;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -179,10 +185,51 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         offloadStore.close();
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
-            flowRuleService.removeFlowRulesById(appId);
-            log.info("Removed the flow rules of {}", HupfApp.APP_NAME);
+            removeFlowRules();
         }
         log.info("Stopped");
+    }
+
+    /**
+     * Removes the app's flow rules and waits (bounded) until the devices confirmed: the pipeconf bundle, which
+     * translates them for the devices, stops right after this one.
+     */
+    private void removeFlowRules() {
+        FlowRuleOperations.Builder ops = FlowRuleOperations.builder();
+        int n = 0;
+        for (FlowEntry r : flowRuleService.getFlowEntriesById(appId)) {
+            ops.remove(r);
+            n++;
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        boolean[] ok = new boolean[1];
+        flowRuleService.apply(ops.build(new FlowRuleOperationsContext() {
+            @Override
+            public void onSuccess(FlowRuleOperations o) {
+                ok[0] = true;
+                done.countDown();
+            }
+
+            @Override
+            public void onError(FlowRuleOperations o) {
+                done.countDown();
+            }
+        }));
+        try {
+            if (!done.await(FLOW_REMOVAL_WAIT_S, TimeUnit.SECONDS)) {
+                log.warn("Removing the {} flow rules of {}: not confirmed after {} s", n, HupfApp.APP_NAME,
+                         FLOW_REMOVAL_WAIT_S);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (ok[0]) {
+            log.info("Removed the {} flow rules of {}", n, HupfApp.APP_NAME);
+        } else {
+            log.warn("Removing the {} flow rules of {}: a device refused some", n, HupfApp.APP_NAME);
+        }
     }
 
     private void onDeviceEvent(DeviceEvent event) {

@@ -22,6 +22,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.store.service.TestStorageService;
 import org.onosproject.core.ApplicationId;
@@ -56,6 +57,7 @@ import static org.easymock.EasyMock.createNiceMock;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_ACL_PUNT;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_HH_REPORT;
 import static org.easymock.EasyMock.expect;
+import static org.easymock.EasyMock.getCurrentArguments;
 import static org.easymock.EasyMock.replay;
 import static org.easymock.EasyMock.verify;
 import static org.junit.Assert.assertEquals;
@@ -150,6 +152,8 @@ public class OffloadComponentTest {
         c.storageService = new TestStorageService();
         c.flowRuleService = createNiceMock(FlowRuleService.class);
         c.applicationService = createNiceMock(ApplicationService.class);
+        // A node stopping: the app stays active in the cluster.
+        expect(c.applicationService.getState(anyObject())).andReturn(ApplicationState.ACTIVE).anyTimes();
         replay(c.packetService, c.cfgService, c.coreService, c.flowRuleService, c.applicationService);
         return c;
     }
@@ -237,8 +241,13 @@ public class OffloadComponentTest {
             expect(c.applicationService.getState(app)).andReturn(state).anyTimes();
             c.flowRuleService = createMock(FlowRuleService.class);
             if (state != ApplicationState.ACTIVE) {
-                c.flowRuleService.removeFlowRulesById(app);
-                expectLastCall().once();
+                expect(c.flowRuleService.getFlowEntriesById(app)).andReturn(List.of()).once();
+                c.flowRuleService.apply(anyObject(FlowRuleOperations.class));
+                expectLastCall().andAnswer(() -> {
+                    FlowRuleOperations ops = (FlowRuleOperations) getCurrentArguments()[0];
+                    ops.callback().onSuccess(ops);
+                    return null;
+                }).once();
             }
             replay(c.coreService, c.applicationService, c.flowRuleService);
             c.activate();

@@ -1,6 +1,7 @@
 """The hupf view in ONOS's legacy web GUI, in headless Chromium: form login as onos/rocks, the view opened
 from its route, the suite's standing sessions listed with their UE and TEIDs, the summary panels filled
-from the running hupf (its backend device). A screenshot is kept in reports/onos/."""
+from the running hupf: its devices, and after test_onos_hybrid (which runs before this file) the switch's
+tables and the offload events. A screenshot is kept in reports/onos/."""
 import re
 from pathlib import Path
 
@@ -63,7 +64,18 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
     assert [deployed["device"], "backend", "org.hupf.backend", "yes"] in devices, devices
     offload = browser.wait_for("(e => e && e.textContent)(document.getElementById('hupf-offload'))",
                                VIEW_TIMEOUT_S, "the offload panel")
-    assert re.search(r"Sessions\s*%d" % len(onos.rest("GET", "/onos/hupf/sessions")[1]["sessions"]), offload), \
-        offload
+    metrics = onos.rest("GET", "/onos/hupf/offload")[1]
+    # The panel shows the offload manager's metrics, as GET /onos/hupf/offload does.
+    assert re.search(r"Sessions\s*%d" % metrics["sessions"], offload), (offload, metrics)
+    if metrics["occupancy"]:  # a switch joined (test_onos_hybrid): its tables and the offload events show
+        assert ["device:bmv2:s1", "switch", "org.hupf.bmv2", "yes"] in devices, devices
+        tables = browser.wait_for("(e => e && e.textContent)(document.getElementById('hupf-occupancy'))",
+                                  VIEW_TIMEOUT_S, "the switch tables panel")
+        assert "session_uplink" in tables, tables
+    if metrics["promotions"]:
+        events = browser.wait_for("(e => e && e.textContent)(document.getElementById('hupf-events'))",
+                                  VIEW_TIMEOUT_S, "the offload events panel")
+        for kind in ("HH_REPORT", "PROMOTED", "DEMOTED"):
+            assert kind in events, "%s not in the events panel: %s" % (kind, events)
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     browser.screenshot(str(SCREENSHOT))
