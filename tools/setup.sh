@@ -12,6 +12,7 @@ DEBIAN_PACKAGES=(
   clang llvm libclang-rt-14-dev
   iproute2 iputils-ping tcpdump ethtool procps
   openssh-client sshpass
+  chromium
 )
 
 fail() { echo "setup: FAILED: $*" >&2; exit 1; }

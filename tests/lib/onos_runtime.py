@@ -34,6 +34,13 @@ def onos_home():
     return home if (home / KARAF / "system").is_dir() else None
 
 
+def gui_oar(home):
+    """ONOS's legacy web GUI app (built by ../shared/onos/gui.py into <ONOS_WORK>/pkg beside the runtime; or
+    ONOS_GUI_OAR), or None when it was not built."""
+    oar = Path(os.environ.get("ONOS_GUI_OAR") or home.parent / "pkg" / "onos-web-gui.oar")
+    return oar if oar.is_file() else None
+
+
 def _java_version(java):
     try:
         out = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=30).stderr
@@ -192,6 +199,15 @@ class Onos:
             return status, json.loads(text) if text else None
         except ValueError:
             return status, text
+
+    def install_app(self, oar, timeout=120):
+        """Installs and activates an .oar (POST /onos/v1/applications?activate=true); raises OnosError if
+        ONOS refuses it. Whether its bundles really run is for the caller to check (REST says ACTIVE anyway)."""
+        status, body = self.rest("POST", "/onos/v1/applications?activate=true", Path(oar).read_bytes(),
+                                 content_type="application/octet-stream", timeout=timeout)
+        if status not in (200, 201):
+            raise OnosError("installing %s: %s %s" % (Path(oar).name, status, body))
+        return body["name"]
 
     def active_apps(self):
         status, body = self.rest("GET", "/onos/v1/applications")

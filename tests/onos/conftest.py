@@ -10,12 +10,18 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
+from scapy.contrib import pfcp as P
 
+import headless_chromium
 import onos_runtime
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pfcp"))
+import smf as smf_mod  # noqa: E402  (the SMF emulator of tests/pfcp)
 
 REPO = Path(__file__).resolve().parents[2]
 REPORTS = REPO / "reports" / "onos"
@@ -30,12 +36,35 @@ if WHY is None and not BACKEND.exists():
     WHY = "hupf-backend %s (make backend)" % BACKEND
 if WHY:
     collect_ignore_glob = ["test_*.py"]
+# The switch of the hybrid test: bmv2 where it is found (BMV2, PATH, or the conventional /opt/p4/bin).
+BMV2 = os.environ.get("BMV2") or shutil.which("simple_switch_grpc") or next(
+    (p for p in ["/opt/p4/bin/simple_switch_grpc"] if os.access(p, os.X_OK)), None)
+HYBRID_WHY = None
+if WHY is None:
+    if BMV2 is None:
+        HYBRID_WHY = "bmv2 simple_switch_grpc (BMV2=..., PATH or /opt/p4/bin)"
+    elif os.geteuid() != 0:
+        HYBRID_WHY = "root (network namespaces and veth for the hybrid's traffic)"
+GUI_OAR = onos_runtime.gui_oar(onos_runtime.onos_home()) if WHY is None else None
+GUI_WHY = None
+if WHY is None:
+    if GUI_OAR is None:
+        GUI_WHY = "ONOS web GUI app %s (python3 ../shared/onos/gui.py --work %s)" % (
+            onos_runtime.onos_home().parent / "pkg" / "onos-web-gui.oar", onos_runtime.onos_home().parent)
+    elif headless_chromium.chromium_path() is None:
+        GUI_WHY = "chromium (make setup installs Debian's chromium)"
 
 
 def pytest_collection_finish(session):
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if WHY:
         # run_suite.sh reports the suite SKIPPED on this line (pytest exits 5: nothing collected).
-        session.config.pluginmanager.get_plugin("terminalreporter").write_line("SKIPPED onos: missing %s" % WHY)
+        reporter.write_line("SKIPPED onos: missing %s" % WHY)
+    else:
+        if GUI_WHY:
+            reporter.write_line("SKIPPED onos gui: missing %s" % GUI_WHY)
+        if HYBRID_WHY:
+            reporter.write_line("SKIPPED onos hybrid: missing %s" % HYBRID_WHY)
 
 
 def pytest_runtest_makereport(item, call):
@@ -84,9 +113,9 @@ def onos(request, oar, tmp_path_factory):
         t0 = time.monotonic()
         o.start(BOOT_TIMEOUT_S)
         print("ONOS ready in %.0f s" % (time.monotonic() - t0))
-        status, body = o.rest("POST", "/onos/v1/applications?activate=true", oar.read_bytes(),
-                              content_type="application/octet-stream", timeout=120)
-        assert status in (200, 201), "installing %s: %s %s" % (oar.name, status, body)
+        if GUI_OAR is not None:
+            o.install_app(GUI_OAR)  # before hupf: its view registers when the GUI's service appears
+        o.install_app(oar)
     except BaseException:
         request.session.onos_failed = True  # a boot or install that fails keeps its logs too
         raise
@@ -102,15 +131,16 @@ def onos(request, oar, tmp_path_factory):
 
 
 class Backend:
-    """hupf-backend as a P4Runtime device on a free loopback port, with null ports."""
+    """hupf-backend as a P4Runtime device on a free loopback port: port 1 on the hybrid topology's backend
+    link when there is one, else null ports."""
 
-    def __init__(self, log):
+    def __init__(self, log, port1="null"):
         self.port = free_port()
         self.addr = "127.0.0.1:%d" % self.port
         self.log = log
         with open(log, "w") as out:
             self.proc = subprocess.Popen([str(BACKEND), "--grpc-addr", self.addr, "--device-id", "1",
-                                          "--port", "1=null", "--port", "2=null"],
+                                          "--port", "1=" + port1, "--port", "2=null"],
                                          stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
@@ -132,8 +162,25 @@ class Backend:
 
 
 @pytest.fixture(scope="session")
-def backend(request, tmp_path_factory):
-    b = Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log")
+def hybrid_net():
+    """The lab's hybrid namespace topology (gNB - switch port 1, DN - switch port 2, switch port 3 - backend
+    port 1), up for the whole suite because the backend's port 1 is on it; None where the hybrid test skips."""
+    if WHY or HYBRID_WHY:
+        yield None
+        return
+    from hupf_tools.lab import topo
+    t = topo.Topology(True, os.getpid() % (topo.MAX_TAG + 1))
+    t.up()
+    try:
+        yield t
+    finally:
+        t.down()
+
+
+@pytest.fixture(scope="session")
+def backend(request, tmp_path_factory, hybrid_net):
+    b = Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log",
+                port1=hybrid_net.backend_ports[1] if hybrid_net else "null")
     yield b
     b.stop()
     if getattr(request.session, "onos_failed", False):
@@ -163,3 +210,36 @@ def deployed(onos, backend):
     onos.wait(lambda: onos.rest("GET", "/onos/hupf/offload")[0] == 200, DEVICE_TIMEOUT_S,
               "hupf took the backend over (GET /onos/hupf/offload 200)")
     return {"cfg": cfg, "pfcp_port": pfcp_port, "device": "device:backend:b1"}
+
+
+# UEs of the sessions that stay up from their creation to the end of the suite (the GUI lists them).
+STANDING_PFCP_UE = "10.250.0.60"
+STANDING_REST_UE = "10.250.0.61"
+
+
+@pytest.fixture(scope="session")
+def standing_sessions(onos, deployed):
+    """Two sessions kept until the end of the suite: one from the SMF emulator over PFCP (downlink forwarded
+    to a gNB), one over REST (downlink buffering). Returns {UE: upSeid}."""
+    smf = smf_mod.Smf(("127.0.0.1", deployed["pfcp_port"]))
+    try:
+        assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
+        resp, _ = smf.request(smf.establishment(6001, STANDING_PFCP_UE, dl_far_action=smf_mod.FORW,
+                                                gnb="10.0.1.1", gnb_teid=0x60))
+        assert smf_mod.cause(resp) == 1
+        sessions = {STANDING_PFCP_UE: smf_mod.ie(resp, P.IE_FSEID).seid}
+        status, s = onos.rest("POST", "/onos/hupf/sessions", {
+            "cpSeid": 6002, "nodeId": "controller", "pdrs": [
+                {"pdrId": 1, "precedence": 10, "farId": 1, "pdi": {
+                    "sourceInterface": "ACCESS", "fTeid": {"choose": True}, "ueIpAddress": STANDING_REST_UE}},
+                {"pdrId": 2, "precedence": 10, "farId": 2, "pdi": {
+                    "sourceInterface": "CORE", "ueIpAddress": STANDING_REST_UE}}],
+            "fars": [{"farId": 1, "applyAction": ["FORW"], "forwardingParameters": {"destinationInterface": "CORE"}},
+                     {"farId": 2, "applyAction": ["BUFF", "NOCP"]}]})
+        assert status == 201, s
+        sessions[STANDING_REST_UE] = s["upSeid"]
+        yield sessions
+        for seid in sessions.values():
+            onos.rest("DELETE", "/onos/hupf/sessions/%d" % seid)
+    finally:
+        smf.close()

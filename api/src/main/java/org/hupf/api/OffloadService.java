@@ -2,6 +2,7 @@ package org.hupf.api;
 
 import org.onlab.packet.Ip4Address;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -22,6 +23,21 @@ public interface OffloadService {
      * @return UE addresses
      */
     Set<Ip4Address> offloaded();
+
+    /**
+     * Returns a session's last measured rate (both paths).
+     *
+     * @param ue UE address
+     * @return bits per second, 0 if unknown or while no backend is available
+     */
+    double rateBitsPerSec(Ip4Address ue);
+
+    /**
+     * Returns the offload manager's most recent events, oldest first.
+     *
+     * @return recent events (a bounded number), empty while no backend is available
+     */
+    List<OffloadEvent> recentEvents();
 
     /**
      * Hands over an HH report (the flow key of an HH_REPORT packet-in of the switch).

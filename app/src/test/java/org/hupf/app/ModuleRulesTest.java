@@ -72,6 +72,17 @@ public class ModuleRulesTest {
     }
 
     @Test
+    public void theGuiReadsHupfThroughItsApi() {
+        noClasses().that().resideInAPackage("org.hupf.app.gui..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "org.hupf.app.core..", "org.hupf.app.session..", "org.hupf.app.store..", "org.hupf.app.device..",
+                        "org.hupf.app.pfcp..", "org.hupf.app.offload..", "org.hupf.app.impl..", "org.hupf.app.rest..",
+                        "org.hupf.app.cli..")
+                .because("the view shows what REST and the CLI show, through HupfService and OffloadService")
+                .check(ONOS_SIDE);
+    }
+
+    @Test
     public void thePfcpCodecIsPureJava() {
         classes().that().resideInAPackage("org.hupf.app.pfcp.codec")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.app.pfcp.codec",

@@ -1,7 +1,8 @@
 package org.hupf.app.offload;
 
-import org.hupf.api.OffloadPolicy;
+import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.HupfApp;
@@ -12,10 +13,13 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.app.ApplicationService;
+import org.onosproject.app.ApplicationState;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
+import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
@@ -26,12 +30,17 @@ import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRuleOperations;
+import org.onosproject.net.flow.FlowRuleOperationsContext;
+import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.packet.PacketContext;
 import org.onosproject.net.packet.PacketProcessor;
 import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.service.PiPipeconfService;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -44,6 +53,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -64,6 +74,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final long POLL_MS = 1000;
     /** Longest wait between two attempts to take over a backend that is not ready (no pipeline yet). */
     static final long RETRY_MAX_MS = 30_000;
+    /** Offload events the GUI shows. */
+    private static final int RECENT_EVENTS = 50;
+    /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
+    private static final long FLOW_REMOVAL_WAIT_S = 20;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -86,6 +100,15 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ApplicationService applicationService;
 
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
@@ -126,7 +149,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         }
     };
     private final PacketProcessor processor = this::onPacket;
+    private final RecentEvents recentEvents = new RecentEvents(RECENT_EVENTS);
     private ScheduledExecutorService executor;
+    private ApplicationId appId;
+    private DistributedOffloadStore offloadStore;
     private volatile Hybrid current;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
@@ -136,6 +162,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Activate
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
+        appId = coreService.registerApplication(HupfApp.APP_NAME);
+        offloadStore = new DistributedOffloadStore(storageService);
         retryMs = retryFirstMs;
         deviceService.addListener(listener);
         cfgService.addListener(cfgListener);
@@ -154,7 +182,54 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         deviceService.removeListener(listener);
         executor.shutdownNow();
         current = null;
+        offloadStore.close();
+        if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
+            // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
+            removeFlowRules();
+        }
         log.info("Stopped");
+    }
+
+    /**
+     * Removes the app's flow rules and waits (bounded) until the devices confirmed: the pipeconf bundle, which
+     * translates them for the devices, stops right after this one.
+     */
+    private void removeFlowRules() {
+        FlowRuleOperations.Builder ops = FlowRuleOperations.builder();
+        int n = 0;
+        for (FlowEntry r : flowRuleService.getFlowEntriesById(appId)) {
+            ops.remove(r);
+            n++;
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        boolean[] ok = new boolean[1];
+        flowRuleService.apply(ops.build(new FlowRuleOperationsContext() {
+            @Override
+            public void onSuccess(FlowRuleOperations o) {
+                ok[0] = true;
+                done.countDown();
+            }
+
+            @Override
+            public void onError(FlowRuleOperations o) {
+                done.countDown();
+            }
+        }));
+        try {
+            if (!done.await(FLOW_REMOVAL_WAIT_S, TimeUnit.SECONDS)) {
+                log.warn("Removing the {} flow rules of {}: not confirmed after {} s", n, HupfApp.APP_NAME,
+                         FLOW_REMOVAL_WAIT_S);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (ok[0]) {
+            log.info("Removed the {} flow rules of {}", n, HupfApp.APP_NAME);
+        } else {
+            log.warn("Removing the {} flow rules of {}: a device refused some", n, HupfApp.APP_NAME);
+        }
     }
 
     private void onDeviceEvent(DeviceEvent event) {
@@ -239,9 +314,18 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
         HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
+            if (hw != null) {
+                List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
+                if (!back.isEmpty()) {
+                    log.info("Took {} sessions a previous offload manager left on switch {} back to the backend",
+                             back.size(), switchId);
+                }
+            }
             HupfConfig cfg = config();
             OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
             OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
+            m.useStore(offloadStore);
+            m.addListener(recentEvents);
             HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
             device.adoptBackend();
             current = new Hybrid(backendId, switchId, m, device);
@@ -262,7 +346,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     /** hupf's netcfg when it is there and valid, else null. */
     private HupfConfig config() {
-        HupfConfig cfg = cfgService.getConfig(coreService.registerApplication(HupfApp.APP_NAME), HupfConfig.class);
+        HupfConfig cfg = cfgService.getConfig(appId, HupfConfig.class);
         return cfg != null && cfg.isValid() ? cfg : null;
     }
 
@@ -324,6 +408,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     public Set<Ip4Address> offloaded() {
         Hybrid h = current;
         return h == null ? Set.of() : h.manager.offloaded();
+    }
+
+    @Override
+    public double rateBitsPerSec(Ip4Address ue) {
+        Hybrid h = current;
+        return h == null ? 0 : h.manager.rateBitsPerSec(ue);
+    }
+
+    @Override
+    public List<OffloadEvent> recentEvents() {
+        return recentEvents.snapshot();
     }
 
     @Override

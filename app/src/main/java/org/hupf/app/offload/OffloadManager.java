@@ -1,6 +1,7 @@
 package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
+import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -98,6 +99,8 @@ public final class OffloadManager {
     private final RateLimitedWarning readFailures;
     private long retiredHwBytes;
     private long retiredSwBytes;
+    /** Where switch counts folded so far outlive this manager (a new leader's manager starts from them). */
+    private OffloadStore store = OffloadStore.NONE;
 
     /**
      * Creates a manager over the two targets.
@@ -141,6 +144,17 @@ public final class OffloadManager {
     }
 
     /**
+     * Keeps each offloaded session's switch counts in a store, and starts a session this manager does not
+     * know yet from its record there (a session another manager, e.g. the previous leader's, offloaded).
+     * Set before the first session is tracked.
+     *
+     * @param offloadStore the store
+     */
+    synchronized void useStore(OffloadStore offloadStore) {
+        this.store = offloadStore;
+    }
+
+    /**
      * Registers a listener for offload events (called under the manager's lock: keep it short).
      *
      * @param listener listener
@@ -172,7 +186,7 @@ public final class OffloadManager {
      */
     public synchronized void track(OffloadSession session) {
         long now = clock.getAsLong();
-        Entry e = entries.computeIfAbsent(session.ueAddress(), k -> new Entry());
+        Entry e = entries.computeIfAbsent(session.ueAddress(), this::restored);
         e.session = session;
         e.counters = counterIds(session.entities());
         e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
@@ -216,6 +230,7 @@ public final class OffloadManager {
         }
         SessionUsage usage = readUsage(e);
         entries.remove(ue);
+        store.remove(ue);
         e.gone = true;
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
@@ -384,6 +399,7 @@ public final class OffloadManager {
                 }
             }
             n.switchCells.forEach((backendCell, switchCell) -> accumulate(e, backendCell, hw.get(switchCell)));
+            persist(e);
         }
         long[] total = new long[4];
         for (int ctr : n.counters) {
@@ -550,6 +566,7 @@ public final class OffloadManager {
         e.offloadedAt = now;
         e.coldSince = null;
         e.reportedAt = null;
+        persist(e);
         events[1]++;
         emit(OffloadEvent.Kind.PROMOTED, e.session.ueAddress(), now);
     }
@@ -572,6 +589,7 @@ public final class OffloadManager {
         }
         e.switchEntities = mapped;
         e.cells.retainOnly(e.session.entities());
+        persist(e);
         return true;
     }
 
@@ -594,6 +612,7 @@ public final class OffloadManager {
         e.switchEntities = null;
         e.hwLast.clear();
         e.coldSince = null;
+        persist(e);
         if (kind != null) {
             events[kind == OffloadEvent.Kind.EVICTED ? 3 : 2]++;
             emit(kind, e.session.ueAddress(), now);
@@ -650,6 +669,25 @@ public final class OffloadManager {
         for (Map.Entry<Integer, Integer> c : e.cells.counterMap().entrySet()) {
             accumulate(e, c.getKey(), values(hardware.device().readCounter(c.getValue())));
         }
+        persist(e);
+    }
+
+    /** A new entry, with the switch counts a previous manager folded for the UE. */
+    private Entry restored(Ip4Address ue) {
+        Entry e = new Entry();
+        OffloadRecord r = store.get(ue);
+        if (r != null) {
+            e.hwAccum.putAll(r.hwAccum());
+        }
+        return e;
+    }
+
+    /** Stores what the switch counted for a session (and where it counts now) for whoever manages next. */
+    private void persist(Entry e) {
+        if (store != OffloadStore.NONE) {
+            store.put(e.session.ueAddress(), new OffloadRecord(
+                    e.hwAccum, e.offloaded() ? e.cells.counterMap() : Map.of(), e.offloaded() ? e.hwLast : Map.of()));
+        }
     }
 
     /** Adds what a switch cell counted since it was last read to the session's hardware totals. */
@@ -703,7 +741,7 @@ public final class OffloadManager {
         return ids.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private static long[] values(UpfCounter c) {
+    static long[] values(UpfCounter c) {
         return new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes()};
     }
 

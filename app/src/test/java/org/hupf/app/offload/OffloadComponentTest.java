@@ -5,6 +5,8 @@ import org.easymock.IAnswer;
 import org.easymock.IExpectationSetters;
 import org.hupf.app.HupfApp;
 import org.hupf.pipeconf.api.UpfEntity;
+import org.onosproject.app.ApplicationService;
+import org.onosproject.app.ApplicationState;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.ControllerNode;
 import org.onosproject.cluster.Leader;
@@ -20,6 +22,11 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleOperations;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.store.service.TestStorageService;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.packet.PacketService;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -50,7 +57,9 @@ import static org.easymock.EasyMock.createNiceMock;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_ACL_PUNT;
 import static org.hupf.pipeconf.HupfConstants.PKTIN_HH_REPORT;
 import static org.easymock.EasyMock.expect;
+import static org.easymock.EasyMock.getCurrentArguments;
 import static org.easymock.EasyMock.replay;
+import static org.easymock.EasyMock.verify;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -140,7 +149,12 @@ public class OffloadComponentTest {
         c.coreService = createNiceMock(CoreService.class);
         c.clusterService = cluster;
         c.leadershipService = leaders;
-        replay(c.packetService, c.cfgService, c.coreService);
+        c.storageService = new TestStorageService();
+        c.flowRuleService = createNiceMock(FlowRuleService.class);
+        c.applicationService = createNiceMock(ApplicationService.class);
+        // A node stopping: the app stays active in the cluster.
+        expect(c.applicationService.getState(anyObject())).andReturn(ApplicationState.ACTIVE).anyTimes();
+        replay(c.packetService, c.cfgService, c.coreService, c.flowRuleService, c.applicationService);
         return c;
     }
 
@@ -211,6 +225,35 @@ public class OffloadComponentTest {
             assertTrue("a node that lost the lead stands by", c.devices().isEmpty());
         } finally {
             c.deactivate();
+        }
+    }
+
+    /** hupf's flow rules go when the app is deactivated or uninstalled, not when one node stops. */
+    @Test
+    public void theFlowRulesGoWithTheAppOnly() throws Exception {
+        ApplicationId app = new DefaultApplicationId(7, HupfApp.APP_NAME);
+        for (ApplicationState state : new ApplicationState[]{ApplicationState.ACTIVE, ApplicationState.INSTALLED,
+                                                              null}) {
+            OffloadComponent c = component(List::of, new AtomicReference<>(LOCAL), newCapture());
+            c.coreService = createNiceMock(CoreService.class);
+            expect(c.coreService.registerApplication(HupfApp.APP_NAME)).andReturn(app).anyTimes();
+            c.applicationService = createMock(ApplicationService.class);
+            expect(c.applicationService.getState(app)).andReturn(state).anyTimes();
+            c.flowRuleService = createMock(FlowRuleService.class);
+            if (state != ApplicationState.ACTIVE) {
+                expect(c.flowRuleService.getFlowEntriesById(app)).andReturn(List.of()).once();
+                c.flowRuleService.apply(anyObject(FlowRuleOperations.class));
+                expectLastCall().andAnswer(() -> {
+                    FlowRuleOperations ops = (FlowRuleOperations) getCurrentArguments()[0];
+                    ops.callback().onSuccess(ops);
+                    return null;
+                }).once();
+            }
+            replay(c.coreService, c.applicationService, c.flowRuleService);
+            c.activate();
+            waitFor(c, 1);
+            c.deactivate();
+            verify(c.flowRuleService);
         }
     }
 }

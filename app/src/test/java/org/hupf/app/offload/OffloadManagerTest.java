@@ -1,6 +1,7 @@
 package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
+import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;

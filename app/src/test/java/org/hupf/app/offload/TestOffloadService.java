@@ -1,12 +1,15 @@
 package org.hupf.app.offload;
 
-import org.hupf.api.OffloadPolicy;
+import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -16,9 +19,13 @@ import java.util.Set;
 public final class TestOffloadService implements OffloadService {
 
     private final OffloadManager manager;
+    private final List<OffloadEvent> events = new ArrayList<>();
 
     private TestOffloadService(OffloadManager manager) {
         this.manager = manager;
+        if (manager != null) {
+            manager.addListener(events::add);
+        }
     }
 
     /**
@@ -60,6 +67,16 @@ public final class TestOffloadService implements OffloadService {
     @Override
     public Set<Ip4Address> offloaded() {
         return manager == null ? Set.of() : manager.offloaded();
+    }
+
+    @Override
+    public double rateBitsPerSec(Ip4Address ue) {
+        return manager == null ? 0 : manager.rateBitsPerSec(ue);
+    }
+
+    @Override
+    public List<OffloadEvent> recentEvents() {
+        return List.copyOf(events);
     }
 
     @Override

@@ -13,8 +13,11 @@ import org.onosproject.net.flow.FlowRuleService;
  */
 abstract class HupfP4RuntimeBehaviour extends AbstractP4RuntimeHandlerBehaviour {
 
-    /** Application that owns hupf's flow rules. */
-    static final String APP_NAME = "org.hupf.pipeconf";
+    /**
+     * Application that owns hupf's flow rules: the ONOS app of the .oar (org.hupf.app), so that they are
+     * listed under it and go when it is deactivated or uninstalled.
+     */
+    static final String APP_NAME = "org.hupf.app";
 
     /**
      * Returns the PI target of this device.

@@ -32,7 +32,7 @@ public class OnosPiTargetTest {
 
     private static final DeviceId DEV = DeviceId.deviceId("device:hupf1");
     private static final DeviceId OTHER = DeviceId.deviceId("device:hupf2");
-    private static final ApplicationId APP = new TestApplicationId("org.hupf.pipeconf");
+    private static final ApplicationId APP = new TestApplicationId("org.hupf.app");
 
     private static List<PiTableEntry> entries(String profile) throws Exception {
         UpfTranslator t = new UpfTranslator(Pipelines.model(profile));

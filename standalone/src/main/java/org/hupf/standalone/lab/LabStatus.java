@@ -3,7 +3,7 @@ package org.hupf.standalone.lab;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hupf.app.offload.OffloadEvent;
+import org.hupf.api.OffloadEvent;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.offload.SessionUsage;
 import org.hupf.app.pfcp.PfcpStats;

@@ -1,4 +1,4 @@
-package org.hupf.app.offload;
+package org.hupf.api;
 
 import org.onlab.packet.Ip4Address;
 
@@ -25,7 +25,7 @@ public final class OffloadEvent {
     private final Ip4Address ue;
     private final long timeMillis;
 
-    OffloadEvent(Kind kind, Ip4Address ue, long timeMillis) {
+    public OffloadEvent(Kind kind, Ip4Address ue, long timeMillis) {
         this.kind = kind;
         this.ue = ue;
         this.timeMillis = timeMillis;

@@ -1,0 +1,55 @@
+package org.hupf.app.gui;
+
+import org.onosproject.ui.UiExtension;
+import org.onosproject.ui.UiExtensionService;
+import org.onosproject.ui.UiView;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * The hupf view in ONOS's legacy web GUI (sessions, offload events, switch occupancy, devices). The GUI is
+ * an optional ONOS app: the extension is registered when its service appears and hupf runs without it.
+ */
+@Component(immediate = true)
+public class HupfUiComponent {
+
+    /** The view's id: its route (#/hupf), resource folder (app/view/hupf) and angular module (ovHupf). */
+    static final String VIEW_ID = "hupf";
+    private static final Logger log = LoggerFactory.getLogger(HupfUiComponent.class);
+
+    private final UiExtension extension = new UiExtension.Builder(
+            HupfUiComponent.class.getClassLoader(), List.of(new UiView(UiView.Category.NETWORK, VIEW_ID, "hupf UPF")))
+            .resourcePath(VIEW_ID)
+            .messageHandlerFactory(() -> List.of(new HupfUiMessageHandler()))
+            .build();
+    private UiExtensionService registeredWith;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC, unbind = "unbindUi")
+    protected synchronized void bindUi(UiExtensionService service) {
+        service.register(extension);
+        registeredWith = service;
+        log.info("hupf view registered with the GUI");
+    }
+
+    protected synchronized void unbindUi(UiExtensionService service) {
+        if (service == registeredWith) {
+            service.unregister(extension);
+            registeredWith = null;
+        }
+    }
+
+    @Deactivate
+    protected synchronized void deactivate() {
+        if (registeredWith != null) {
+            registeredWith.unregister(extension);
+            registeredWith = null;
+        }
+    }
+}

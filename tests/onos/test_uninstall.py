@@ -1,0 +1,44 @@
+"""Last in the suite: uninstalling hupf takes its entries with it. hupf's flow rules are owned by the app
+org.hupf.app (not by its pipeconf), and the app removes them when it is deactivated or uninstalled (not when
+one node of a cluster stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists none of them and
+the backend's tables hold none of the standing sessions' entries (read over P4Runtime from the backend)."""
+import re
+
+import conftest
+from test_onos import BackendTables
+
+APP = "org.hupf.app"
+UNINSTALL_TIMEOUT_S = 60
+
+
+def app_flows(onos):
+    status, body = onos.rest("GET", "/onos/v1/flows/application/%s" % APP)
+    return body["flows"] if status == 200 else []
+
+
+def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing_sessions):
+    flows = app_flows(onos)
+    assert flows, "the standing sessions' flow rules, owned by %s" % APP
+    # The backend's, and the switch's where the hybrid test added bmv2.
+    assert deployed["device"] in {f["deviceId"] for f in flows}, flows[:3]
+    status, all_flows = onos.rest("GET", "/onos/v1/flows/%s" % deployed["device"])
+    foreign = [f for f in all_flows["flows"] if f["appId"] not in (APP, "org.onosproject.core")]
+    assert not foreign, "hupf's entries under another app: %s" % foreign[:3]
+    tables = BackendTables(backend.addr)
+    try:
+        ue = conftest.STANDING_PFCP_UE
+        status, s = onos.rest("GET", "/onos/hupf/sessions/%d" % standing_sessions[ue])
+        teid = next(p["pdi"]["fTeid"]["teid"] for p in s["pdrs"] if p["pdi"]["sourceInterface"] == "ACCESS")
+        tables.wait_session(ue, teid, present=True)
+
+        status, body = onos.rest("DELETE", "/onos/v1/applications/%s" % APP)
+        assert status == 204, (status, body)
+        onos.wait(lambda: not app_flows(onos), UNINSTALL_TIMEOUT_S, "no flow rule of %s left" % APP)
+        tables.wait_session(ue, teid, present=False)
+        assert tables.entries() == [], "entries left on the backend: %s" % tables.entries()[:5]
+    finally:
+        tables.close()
+    log = onos.karaf_log.read_text(errors="replace")
+    # The app removed them itself on deactivation ("a device refused some" when bmv2 refuses to delete an entry
+    # it never accepted, e.g. a steering entry written before its action profile group).
+    assert re.search(r"Remov(ed|ing) the \d+ flow rules of %s" % APP, log), "hupf removed its flow rules"
