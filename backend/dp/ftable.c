@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <rte_malloc.h>
 #include "ftable.h"
+#include "mem.h"
 
 #define FT_MAX_PATH 128
 #define FT_WALKS 8
@@ -17,7 +18,7 @@ int ft_init(struct ftable *t, uint32_t cap, uint8_t vlen)
 	uint64_t nb = ((uint64_t)cap * 10 + 7ull * t->slots - 1) / (7ull * t->slots);
 	t->nb = (uint32_t)(nb < 2 ? 2 : nb);
 	t->rnd = 0x2545f4914f6cdd1dull;
-	t->b = rte_zmalloc(NULL, (size_t)t->nb * FT_BUCKET, FT_BUCKET);
+	t->b = dp_zalloc_resident((size_t)t->nb * FT_BUCKET, FT_BUCKET);
 	return t->b ? 0 : -ENOMEM;
 }
 

@@ -9,6 +9,7 @@
 #include <rte_malloc.h>
 #include <rte_lcore.h>
 #include "dp_int.h"
+#include "mem.h"
 
 struct dp_ctx g_dp;
 
@@ -62,7 +63,7 @@ static int vpool_init(struct vpool *vp, uint32_t elem, uint32_t n)
 {
 	vp->elem = elem;
 	vp->n = n;
-	vp->mem = rte_zmalloc(NULL, (size_t)elem * n, 64);
+	vp->mem = dp_zalloc_resident((size_t)elem * n, 64);
 	vp->free = rte_malloc(NULL, sizeof(uint32_t) * n, 0);
 	if (!vp->mem || !vp->free)
 		return -ENOMEM;
@@ -171,11 +172,11 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		 !ft_init(&p->dl_term, sz->dl_terms, sizeof(struct dp_term)) &&
 		 !vpool_init(&p->route_pool, sizeof(struct route), sz->routes + 1024) &&
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
-		 (p->meter_map[0] = rte_zmalloc(NULL, 4ull * (sz->session_meter + 1), 64)) &&
-		 (p->meter_map[1] = rte_zmalloc(NULL, 4ull * (sz->app_meter + 1), 64));
+		 (p->meter_map[0] = dp_zalloc_resident(4ull * (sz->session_meter + 1), 64)) &&
+		 (p->meter_map[1] = dp_zalloc_resident(4ull * (sz->app_meter + 1), 64));
 	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
 	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
-		ok = (p->ctr[w] = rte_zmalloc(NULL, sizeof(struct ctr) * cells, 64)) != NULL;
+		ok = (p->ctr[w] = dp_zalloc_resident(sizeof(struct ctr) * cells, 64)) != NULL;
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;

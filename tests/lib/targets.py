@@ -1,6 +1,8 @@
 """Devices under test for the PTF suite: bmv2 running the hw or sw profile, or the
 x86 backend (sw contract). Each is started on the switch ends of a TestBed and
-reached over P4Runtime; `HUPF_PTF_TARGETS` (comma separated) selects them."""
+reached over P4Runtime; `HUPF_PTF_TARGETS` (comma separated) selects them.
+The backend runs on its test clock (`--test-clock`): its meters see only the time a
+test sets with `Device.advance_clock`, never the wall clock; bmv2 has no such clock."""
 import os
 import shutil
 import socket
@@ -72,15 +74,35 @@ class Device:
             cmd += ["--", "--grpc-server-addr", addr, "--cpu-port", str(self.cpu_port),
                     "--priority-queues", "8"]
         else:
-            cmd = [exe, "--grpc-addr", addr, "--device-id", "1"]
+            cmd = [exe, "--grpc-addr", addr, "--device-id", "1", "--test-clock"]
             for p in bed.ports:
                 cmd += ["--port", "%d=%s" % (p, bed.switch_ifname(p))]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.has_test_clock = not target.startswith("bmv2")
+        self.clock_ns = 0
+        if self.has_test_clock:
+            # The clock is fed on stdin and each time acknowledged on stdout; logs go to stderr.
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self.log, text=True, bufsize=1)
+        else:
+            self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
         try:
             self.client = Client(addr, timeout=20)
         except Exception as e:
             self.stop()
             raise RuntimeError("%s did not come up (%s); log: %s" % (target, e, self.log.name)) from None
+
+    def advance_clock(self, ns):
+        """Move the backend's data-plane time ns nanoseconds on (it starts at 0 and stands
+        still otherwise); returns once the data plane has taken the new time."""
+        if not self.has_test_clock:
+            raise RuntimeError("%s has no test clock" % self.target)
+        self.clock_ns += ns
+        self.proc.stdin.write("%d\n" % self.clock_ns)
+        self.proc.stdin.flush()
+        ack = self.proc.stdout.readline().strip()
+        if ack != "clock %d" % self.clock_ns:
+            raise RuntimeError("test clock: expected 'clock %d', got %r (log: %s)"
+                               % (self.clock_ns, ack, self.log.name))
 
     def reset(self):
         """Push the pipeline again: a clean device state for every test."""
@@ -97,6 +119,8 @@ class Device:
             self._cpu_clone_session = True
 
     def stop(self):
+        if self.has_test_clock:
+            self.proc.stdin.close()
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -104,5 +128,7 @@ class Device:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.has_test_clock:
+            self.proc.stdout.close()
         self.log.close()
 

@@ -1,6 +1,5 @@
 """UPF behaviour, target-agnostic: runs on bmv2 (hw and sw profiles) and the backend."""
 import struct
-import time
 
 import pytest
 from scapy.layers.inet import IP, UDP
@@ -119,26 +118,41 @@ def test_pre_and_post_qos_counters(upf):
 
 
 def test_meter_red_drop_keeps_post_qos_counter_exact(upf):
-    """The ten frames are sent by the test one by one, so on a loaded machine they reach the meter over
-    a stretch of time in which its buckets refill. The rate is one frame per 4 s, so the burst of 2.5
-    frames decides the outcome unless sending ten frames takes longer than 4 s (bmv2's margin widened
-    from one frame per ~0.1 s)."""
+    """A red packet is counted before QoS and dropped before the post-QoS counter.
+
+    On the backend the data plane's time is the test clock: at 1 kB/s, 10 frames at one instant get
+    exactly the 2 frames the buckets hold through, and 1 s later (1,000 bytes of tokens, capped at the
+    2.5-frame burst) exactly 2 of 3 frames again; the counts are exact.
+    bmv2 meters on the wall clock, which runs while the test sends the frames one by one: there the
+    rate is one frame per 4 s (margin widened from one frame per ~0.1 s), so the burst of 2.5 frames
+    decides the outcome (1..3 of 10 through) unless sending ten frames takes longer than 4 s; the
+    counters stay exact against the frames that came out."""
     c = upf.client
     U.uplink_session(c, UE1, meter=3)
     U.downlink_session(c, UE1)
     U.terminations(c, UE1)
     frame = uplink_frame(UE1)
-    # trTCM: a frame every 4 s with 2.5-frame bursts: the third frame of a back-to-back burst is red.
+    # trTCM with 2.5-frame bursts: the third frame of a back-to-back burst is red.
     burst = int(2.5 * len(frame))
-    rate = len(frame) // 4
+    rate = 1000 if upf.has_test_clock else len(frame) // 4
     c.set_meter(C.HUPF_INGRESS_UPF_SESSION_METER, 3, cir=rate, cburst=burst, pir=rate, pburst=burst)
+    rounds = [10, 3] if upf.has_test_clock else [10]
+    forwarded = 0
     with DropDelta(c, C.DROP_METER_RED) as red:
-        for _ in range(10):
-            upf.bed.send(U.PORT_ACCESS, frame)
-        time.sleep(0.5)
-    forwarded = len(upf.bed.recv_all(U.PORT_CORE, 0.5))
-    assert 1 <= forwarded <= 3 and red.delta == 10 - forwarded
-    assert c.counter(C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER, UE1.ctr)[0] == 10
+        for i, frames in enumerate(rounds):
+            if i:
+                upf.advance_clock(1_000_000_000)
+            for _ in range(frames):
+                upf.bed.send(U.PORT_ACCESS, frame)
+            out = len(upf.bed.recv_all(U.PORT_CORE, 0.5))
+            if upf.has_test_clock:
+                assert out == 2
+            else:
+                assert 1 <= out <= 3
+            forwarded += out
+    sent = sum(rounds)
+    assert red.delta == sent - forwarded
+    assert c.counter(C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER, UE1.ctr)[0] == sent
     assert c.counter(C.HUPF_EGRESS_UPF_POST_QOS_COUNTER, UE1.ctr)[0] == forwarded
 
 

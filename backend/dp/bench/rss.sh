@@ -1,6 +1,7 @@
 #!/bin/sh
 # Whole-process memory of hupf-backend holding N sessions written over P4Runtime
-# (4 entries each, every termination its own counter cells), one markdown row per N.
+# (4 entries each, every termination its own counter cells, resident from the pipeline
+# push on: the RSS is that of traffic on every session), one markdown row per N.
 #   rss.sh LABEL BACKEND P4RT_BENCH P4INFO PORT N...
 label=$1 be_bin=$2 cli=$3 info=$4 port=$5
 shift 5

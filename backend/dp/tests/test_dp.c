@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <cmocka.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 #include "dp_int.h"
@@ -390,6 +392,36 @@ static void test_table_ops(void **st)
 	dp_commit();
 }
 
+/* Pages of [p, p + len) that are not resident (mincore). */
+static size_t pages_not_resident(const void *p, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p & ~(pg - 1);
+	size_t n = ((uintptr_t)p + len - start + pg - 1) / pg, missing = 0;
+	unsigned char vec[4096];
+	for (size_t done = 0; done < n; done += sizeof(vec)) {
+		size_t k = n - done < sizeof(vec) ? n - done : sizeof(vec);
+		assert_int_equal(mincore((void *)(start + done * pg), k * pg, vec), 0);
+		for (size_t i = 0; i < k; i++)
+			missing += !(vec[i] & 1);
+	}
+	return missing;
+}
+
+/* The arrays that grow with the capacities are resident from the start (no page
+ * fault on the fast path, and RSS shows what traffic on every entry needs):
+ * counter cells and meter indexes no packet reached, buckets of an empty table. */
+static void test_arrays_resident_before_traffic(void **st)
+{
+	(void)st;
+	const struct pipeline *p = dp_pipe();
+	size_t cells = (p->sz.pre_qos_ctr > p->sz.post_qos_ctr ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr) + 1;
+	assert_int_equal(pages_not_resident(p->ctr[0], sizeof(struct ctr) * cells), 0);
+	assert_int_equal(pages_not_resident(p->meter_map[0], 4ull * (p->sz.session_meter + 1)), 0);
+	assert_int_equal(pages_not_resident(p->dl_term.b, (size_t)p->dl_term.nb * FT_BUCKET), 0);
+	assert_int_equal(pages_not_resident(p->meters.mem, (size_t)p->meters.elem * p->meters.n), 0);
+}
+
 /* The agent reads the exact tables back: every entry once, as written. */
 static void test_exact_readback(void **st)
 {
@@ -732,6 +764,7 @@ int main(void)
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
+		cmocka_unit_test(test_arrays_resident_before_traffic),
 		cmocka_unit_test(test_exact_readback), cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_downlink_encap), cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
