@@ -133,11 +133,10 @@ public final class OnosPiTarget implements PiTarget {
         List<FlowRule> rules = new ArrayList<>();
         List<PiEntity> direct = new ArrayList<>();
         split(entities, rules, direct);
-        if (!rules.isEmpty()) {
-            flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
-        }
         // Meter cells always exist (modify); action profile members and groups are new (insert): hupf
-        // deletes a slice's old ones first.
+        // deletes a slice's old ones first. They are written (and acknowledged) before the table entries
+        // that refer to them: FlowRuleService installs asynchronously, and a steering entry that reaches
+        // the device before its selector group is refused ("invalid member / group id").
         if (!direct.isEmpty()) {
             P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
             for (PiEntity e : direct) {
@@ -145,6 +144,9 @@ public final class OnosPiTarget implements PiTarget {
                         ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
             }
             submit(req);
+        }
+        if (!rules.isEmpty()) {
+            flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
         }
     }
 
