@@ -4,6 +4,7 @@ import org.hupf.api.DeviceStatusService;
 import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;
@@ -102,7 +103,7 @@ public final class HupfStandalone {
                 : new PfcpAgent(cfg, manager, state.associations(), state.recoveryTimeStamp());
         ServiceRegistry services = new ServiceRegistry()
                 .register(HupfService.class,
-                          new StandaloneService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent))
+                          new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent))
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
                 .register(InMemoryUpfDevice.class, device);
         ControlApi control = new ControlApi(Integer.parseInt(o.get("control-port")), o.get("control-token"),

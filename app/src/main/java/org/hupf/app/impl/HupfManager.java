@@ -1,10 +1,7 @@
 package org.hupf.app.impl;
 
-import org.hupf.api.Association;
 import org.hupf.api.HupfService;
 import org.hupf.api.UpfDeviceSource;
-import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.RuleException;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.core.SessionManager;
@@ -12,9 +9,8 @@ import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.DistributedSessionStore;
+import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
-import org.hupf.pipeconf.api.UpfCounter;
-import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.onlab.packet.Ip4Address;
@@ -50,7 +46,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -64,9 +59,14 @@ import static org.onosproject.net.config.basics.SubjectFactories.APP_SUBJECT_FAC
  * a device (re)appears.
  */
 @Component(immediate = true, service = HupfService.class)
-public class HupfManager implements HupfService {
+public class HupfManager extends SessionManagerService {
 
     private static final Logger log = LoggerFactory.getLogger(HupfManager.class);
+
+    /** The manager, agent, store and UE pools are this node's, set on activation and leadership. */
+    public HupfManager() {
+        super(null, List.of());
+    }
     /** Cells per counter and meter array while no device reports its P4Info sizes. */
     private static final int DEFAULT_CELLS = 1 << 20;
 
@@ -241,7 +241,8 @@ public class HupfManager implements HupfService {
     }
 
     /** The session manager while this node runs hupf. */
-    private SessionManager running() {
+    @Override
+    protected SessionManager manager() {
         SessionManager m = manager;
         if (m == null) {
             throw new IllegalStateException("hupf is not running here: this node must lead the cluster's hupf"
@@ -252,50 +253,13 @@ public class HupfManager implements HupfService {
     }
 
     @Override
-    public Collection<PfcpSession> sessions() {
-        return store.all();
+    protected SessionStore store() {
+        return store;
     }
 
     @Override
-    public PfcpSession session(long upSeid) {
-        return store.get(upSeid);
-    }
-
-    @Override
-    public PfcpSession createSession(PfcpSession draft) throws RuleException {
-        return running().establish(draft);
-    }
-
-    @Override
-    public PfcpSession modifySession(PfcpSession edited) throws RuleException {
-        return running().replaceRules(edited);
-    }
-
-    @Override
-    public boolean deleteSession(long upSeid) {
-        return running().delete(upSeid) != null;
-    }
-
-    @Override
-    public Map<Integer, UpfCounter> sessionCounters(long upSeid) {
-        return running().sessionCounters(upSeid);
-    }
-
-    @Override
-    public UpfCounter counter(int cellId) {
-        return running().readCounter(cellId);
-    }
-
-    @Override
-    public Set<UpfEntity> entities(long upSeid) {
-        return running().entities(upSeid);
-    }
-
-    @Override
-    public boolean downlinkData(Ip4Address ue) {
-        running();
-        PfcpAgent a = agent;
-        return a != null && a.notifyDownlinkData(ue);
+    protected PfcpAgent agent() {
+        return agent;
     }
 
     @Override
@@ -304,29 +268,8 @@ public class HupfManager implements HupfService {
     }
 
     @Override
-    public Collection<Association> pfcpPeers() {
-        PfcpAgent a = agent;
-        return a == null ? List.of() : a.associations();
-    }
-
-    @Override
     public Map<String, Long> stats() {
-        SessionManager m = manager;
-        if (m == null) {
-            return Map.of("sessions", (long) store.all().size(), "configured", 0L);
-        }
-        Map<String, Long> out = new TreeMap<>(m.stats());
-        PfcpAgent a = agent;
-        if (a != null) {
-            a.stats().snapshot().forEach((k, v) -> out.put("pfcp." + k, v));
-            out.put("pfcp.associations", (long) a.associations().size());
-        }
-        return out;
-    }
-
-    @Override
-    public int reconcile() {
-        return running().reconcile();
+        return manager == null ? Map.of("sessions", (long) store.all().size(), "configured", 0L) : super.stats();
     }
 
     private class InternalConfigListener implements NetworkConfigListener {

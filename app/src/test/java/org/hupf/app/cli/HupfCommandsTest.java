@@ -2,7 +2,7 @@ package org.hupf.app.cli;
 
 import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.core.SessionManagerService;
+import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;

@@ -7,7 +7,7 @@ import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
 import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.core.SessionManagerService;
+import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;

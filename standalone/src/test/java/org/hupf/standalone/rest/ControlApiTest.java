@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.HupfService;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.core.SessionManagerService;
+import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
