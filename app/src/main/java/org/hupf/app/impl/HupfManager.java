@@ -165,6 +165,9 @@ public class HupfManager implements HupfService {
             agent.close();
             agent = null;
         }
+        if (manager != null) {
+            manager.close();
+        }
         manager = null;
         uePools = List.of();
         activeConfig = null;
@@ -273,7 +276,12 @@ public class HupfManager implements HupfService {
 
     @Override
     public boolean deleteSession(long upSeid) {
-        return running().delete(upSeid) != null;
+        try {
+            return running().delete(upSeid) != null;
+        } catch (RuleException e) {
+            // The session stays: a device refused its removal.
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     @Override

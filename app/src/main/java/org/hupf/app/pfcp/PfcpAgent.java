@@ -259,8 +259,13 @@ public final class PfcpAgent implements AutoCloseable {
             try {
                 if (cause != null && cause.reader().u8() == Cause.SESSION_CONTEXT_NOT_FOUND) {
                     log.warn("CP function {} no longer knows session {}: deleting it", a, s.upSeid);
-                    sessions.delete(s.upSeid);
-                    usage.forget(s.upSeid);
+                    sessions.deleteAsync(s.upSeid).whenComplete((deleted, failure) -> {
+                        if (failure == null) {
+                            usage.forget(s.upSeid);
+                        } else {
+                            log.warn("deleting session {} failed: {}", s.upSeid, failure.getMessage());
+                        }
+                    });
                 }
             } catch (DecodeException e) {
                 log.warn("bad Cause in Session Report Response from {}", a);

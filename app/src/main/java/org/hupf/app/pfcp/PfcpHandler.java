@@ -23,6 +23,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,6 +38,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>An association is bound to its peer: the address and port its Association Setup Request came from.
  * Only that peer may update or release it, change its Recovery Time Stamp (by heartbeat) or send the
  * session messages of its Node ID; a request from anywhere else is refused and changes nothing.
+ *
+ * <p>Session procedures answer once the devices acknowledged ({@link #handleAsync}): a retransmission
+ * that arrives while its request is still being handled is dropped (the answer follows), one that arrives
+ * later gets the cached answer.
  */
 public final class PfcpHandler {
 
@@ -50,6 +57,8 @@ public final class PfcpHandler {
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
     private final Map<String, Association> associations = new ConcurrentHashMap<>();
+    /** Requests being handled, by response cache key. */
+    private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** Answered requests by (peer, sequence, type), oldest first, bounded in count as well as in age. */
     private final Map<String, CachedResponse> responseCache = new LinkedHashMap<>() {
         @Override
@@ -91,7 +100,7 @@ public final class PfcpHandler {
     }
 
     /**
-     * Handles one datagram.
+     * Handles one datagram and waits for its answer.
      *
      * @param peer sender
      * @param buf  datagram
@@ -100,6 +109,19 @@ public final class PfcpHandler {
      * @return the response to send back, or null
      */
     public byte[] handle(InetSocketAddress peer, byte[] buf, int len, long now) {
+        return handleAsync(peer, buf, len, now).join();
+    }
+
+    /**
+     * Handles one datagram; the buffer is not used once this returns.
+     *
+     * @param peer sender
+     * @param buf  datagram
+     * @param len  bytes received
+     * @param now  current time, ms
+     * @return the response to send back, or null, when the request has been carried out
+     */
+    public CompletableFuture<byte[]> handleAsync(InetSocketAddress peer, byte[] buf, int len, long now) {
         stats.inc("rx");
         PfcpCodec.Header h;
         try {
@@ -107,17 +129,18 @@ public final class PfcpHandler {
         } catch (DecodeException e) {
             stats.inc("drop.truncated_header");
             log.warn("dropped datagram from {}: {}", peer, e.getMessage());
-            return null;
+            return CompletableFuture.completedFuture(null);
         }
         if (h.version != PfcpCodec.VERSION) {
             stats.inc("tx.version_not_supported");
             log.warn("PFCP version {} from {}: answering Version Not Supported", h.version, peer);
-            return PfcpCodec.encode(PfcpMessage.node(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, h.sequence, List.of()));
+            return CompletableFuture.completedFuture(PfcpCodec.encode(
+                    PfcpMessage.node(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, h.sequence, List.of())));
         }
         if (!MessageType.isKnownRequest(h.type) || h.type == MessageType.SESSION_REPORT_REQUEST) {
             stats.inc("drop.unexpected_type");
             log.warn("dropped message type {} seq {} from {}: not a request hupf serves", h.type, h.sequence, peer);
-            return null;
+            return CompletableFuture.completedFuture(null);
         }
         String cacheKey = peer + "/" + h.sequence + "/" + h.type;
         CachedResponse cached;
@@ -126,24 +149,38 @@ public final class PfcpHandler {
         }
         if (cached != null) {
             stats.inc("rx.retransmission");
-            return cached.bytes;
+            return CompletableFuture.completedFuture(cached.bytes);
         }
-        PfcpMessage response;
+        if (!inProgress.add(cacheKey)) {
+            stats.inc("rx.retransmission_in_progress");
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<PfcpMessage> response;
         try {
             PfcpMessage req = PfcpCodec.decode(buf, len);
             response = dispatch(peer, req, now);
         } catch (DecodeException e) {
-            response = malformed(peer, h, e);
+            response = CompletableFuture.completedFuture(malformed(peer, h, e));
+        } catch (RuntimeException e) {
+            inProgress.remove(cacheKey);
+            throw e;
         }
-        if (response == null) {
-            return null;
-        }
-        byte[] out = PfcpCodec.encode(response);
-        synchronized (responseCache) {
-            responseCache.put(cacheKey, new CachedResponse(out, now));
-        }
-        stats.inc("tx." + response.type());
-        return out;
+        return response.handle((m, failure) -> {
+            inProgress.remove(cacheKey);
+            if (failure != null) {
+                throw failure instanceof CompletionException ? (CompletionException) failure
+                        : new CompletionException(failure);
+            }
+            if (m == null) {
+                return null;
+            }
+            byte[] out = PfcpCodec.encode(m);
+            synchronized (responseCache) {
+                responseCache.put(cacheKey, new CachedResponse(out, now));
+            }
+            stats.inc("tx." + m.type());
+            return out;
+        });
     }
 
     /**
@@ -184,20 +221,21 @@ public final class PfcpHandler {
         return PfcpMessage.session(h.type + 1, s == null ? 0 : s.cpSeid, h.sequence, ies);
     }
 
-    private PfcpMessage dispatch(InetSocketAddress peer, PfcpMessage req, long now) throws DecodeException {
+    private CompletableFuture<PfcpMessage> dispatch(InetSocketAddress peer, PfcpMessage req, long now)
+            throws DecodeException {
         PfcpMessage refused = headerRules(req);
         if (refused != null) {
-            return refused;
+            return CompletableFuture.completedFuture(refused);
         }
         switch (req.type()) {
             case MessageType.HEARTBEAT_REQUEST:
-                return heartbeat(peer, req);
+                return CompletableFuture.completedFuture(heartbeat(peer, req));
             case MessageType.ASSOCIATION_SETUP_REQUEST:
-                return associationSetup(peer, req, now);
+                return CompletableFuture.completedFuture(associationSetup(peer, req, now));
             case MessageType.ASSOCIATION_UPDATE_REQUEST:
-                return associationUpdate(peer, req);
+                return CompletableFuture.completedFuture(associationUpdate(peer, req));
             case MessageType.ASSOCIATION_RELEASE_REQUEST:
-                return associationRelease(peer, req);
+                return CompletableFuture.completedFuture(associationRelease(peer, req));
             case MessageType.SESSION_ESTABLISHMENT_REQUEST:
                 return establish(peer, req);
             case MessageType.SESSION_MODIFICATION_REQUEST:
@@ -366,34 +404,51 @@ public final class PfcpHandler {
         return out;
     }
 
-    private PfcpMessage establish(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
+    private CompletableFuture<PfcpMessage> establish(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
         IeValues.NodeId node = IeValues.NodeId.decode(req.require(IeType.NODE_ID));
         IeValues.FSeid cp = IeValues.FSeid.decode(req.require(IeType.F_SEID));
         req.require(IeType.CREATE_PDR);
         req.require(IeType.CREATE_FAR);
         int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
         if (ofPeer(peer, node.value) == null) {
-            return sessionReject(type, cp.seid, req.sequence(), new RuleException(
-                    Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node + " at " + peer), true);
+            return CompletableFuture.completedFuture(sessionReject(type, cp.seid, req.sequence(), new RuleException(
+                    Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node + " at " + peer), true));
         }
         String cpAddress = cp.ipv4 != null ? cp.ipv4.getHostAddress() : peer.getAddress().getHostAddress();
         Long existing = sessions.findByCpFseid(cpAddress, cp.seid);
         if (existing != null) {
-            return sessionReject(type, cp.seid, req.sequence(), new RuleException(
-                    Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + existing), true);
+            return CompletableFuture.completedFuture(sessionReject(type, cp.seid, req.sequence(), new RuleException(
+                    Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + existing), true));
         }
+        SessionEditor ed = new SessionEditor(null);
         try {
-            SessionEditor ed = new SessionEditor(null);
             ed.apply(req.ies());
-            PfcpSession s = sessions.establish(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
-                                                               ed.fars(), ed.qers(), ed.urrs(), Map.of()));
+        } catch (RuleException e) {
+            return CompletableFuture.completedFuture(sessionReject(type, cp.seid, req.sequence(), e, true));
+        }
+        return answer(sessions.establishAsync(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
+                                                              ed.fars(), ed.qers(), ed.urrs(), Map.of())), s -> {
             List<Ie> ies = new ArrayList<>(List.of(nodeId(), Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED),
                     new IeValues.FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(), null).toIe()));
             ies.addAll(createdPdrs(s, null));
             return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_RESPONSE, cp.seid, req.sequence(), ies);
-        } catch (RuleException e) {
-            return sessionReject(type, cp.seid, req.sequence(), e, true);
-        }
+        }, e -> sessionReject(type, cp.seid, req.sequence(), e, true));
+    }
+
+    /** The answer to a session change: built from the result once the devices took it, or its refusal. */
+    private static CompletableFuture<PfcpMessage> answer(CompletableFuture<PfcpSession> change,
+                                                         java.util.function.Function<PfcpSession, PfcpMessage> done,
+                                                         java.util.function.Function<RuleException, PfcpMessage> refused) {
+        return change.handle((s, failure) -> {
+            Throwable why = failure instanceof CompletionException ? failure.getCause() : failure;
+            if (why == null) {
+                return done.apply(s);
+            }
+            if (why instanceof RuleException) {
+                return refused.apply((RuleException) why);
+            }
+            throw new CompletionException(why);
+        });
     }
 
     /**
@@ -417,12 +472,12 @@ public final class PfcpHandler {
         return s;
     }
 
-    private PfcpMessage modify(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
+    private CompletableFuture<PfcpMessage> modify(InetSocketAddress peer, PfcpMessage req) throws DecodeException {
         int type = MessageType.SESSION_MODIFICATION_RESPONSE;
         PfcpSession old = owned(peer, req.seid());
         if (old == null) {
-            return sessionReject(type, 0, req.sequence(), new RuleException(
-                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
+            return CompletableFuture.completedFuture(sessionReject(type, 0, req.sequence(), new RuleException(
+                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false));
         }
         try {
             SessionEditor ed = new SessionEditor(old);
@@ -451,30 +506,32 @@ public final class PfcpHandler {
             }
             PfcpSession edited = new PfcpSession(old.upSeid, cpSeid, cpAddress, old.nodeId, ed.pdrs(), ed.fars(),
                                                  ed.qers(), ed.urrs(), old.allocations);
-            PfcpSession s = sessions.modify(edited);
-            usage.sessionChanged(s);
-            List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
-            ies.addAll(createdPdrs(s, old));
-            ies.addAll(reports);
-            return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+            return answer(sessions.modifyAsync(edited), s -> {
+                usage.sessionChanged(s);
+                List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
+                ies.addAll(createdPdrs(s, old));
+                ies.addAll(reports);
+                return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+            }, e -> sessionReject(type, old.cpSeid, req.sequence(), e, false));
         } catch (RuleException e) {
-            return sessionReject(type, old.cpSeid, req.sequence(), e, false);
+            return CompletableFuture.completedFuture(sessionReject(type, old.cpSeid, req.sequence(), e, false));
         }
     }
 
-    private PfcpMessage delete(InetSocketAddress peer, PfcpMessage req) {
+    private CompletableFuture<PfcpMessage> delete(InetSocketAddress peer, PfcpMessage req) {
         int type = MessageType.SESSION_DELETION_RESPONSE;
         PfcpSession s = owned(peer, req.seid());
         if (s == null) {
-            return sessionReject(type, 0, req.sequence(), new RuleException(
-                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false);
+            return CompletableFuture.completedFuture(sessionReject(type, 0, req.sequence(), new RuleException(
+                    Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid()), false));
         }
         List<Ie> ies = new ArrayList<>(List.of(Ie.u8(IeType.CAUSE, Cause.REQUEST_ACCEPTED)));
         for (org.hupf.api.session.Urr u : s.urrs.values()) {
             ies.add(usage.report(s, u, IeType.USAGE_REPORT_DELETION, UsageReporter.TERMR));
         }
-        sessions.delete(s.upSeid);
-        usage.forget(s.upSeid);
-        return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+        return answer(sessions.deleteAsync(s.upSeid), deleted -> {
+            usage.forget(s.upSeid);
+            return PfcpMessage.session(type, s.cpSeid, req.sequence(), ies);
+        }, e -> sessionReject(type, s.cpSeid, req.sequence(), e, false));
     }
 }

@@ -56,7 +56,11 @@ public final class SessionManagerService implements HupfService {
 
     @Override
     public boolean deleteSession(long upSeid) {
-        return manager.delete(upSeid) != null;
+        try {
+            return manager.delete(upSeid) != null;
+        } catch (RuleException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     @Override
