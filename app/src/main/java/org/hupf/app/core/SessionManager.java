@@ -67,6 +67,8 @@ public final class SessionManager implements AutoCloseable {
     private static final int WRITER_QUEUE = 4096;
     /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
     private static final int MAX_UPDATES_PER_WRITE = 2048;
+    /** Sessions of a bulk deletion queued at a time. */
+    private static final int BULK_DELETE_CHUNK = 256;
 
     private final SessionStore store;
     private final SessionTranslator translator;
@@ -91,6 +93,12 @@ public final class SessionManager implements AutoCloseable {
     /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
     private final Set<Long> changing = new HashSet<>();
     private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
+    private final java.util.concurrent.ExecutorService bulkDeleter = java.util.concurrent.Executors
+            .newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "hupf-bulk-delete");
+                t.setDaemon(true);
+                return t;
+            });
 
     /**
      * Creates a manager and loads the sessions already in the store (after an app restart).
@@ -475,21 +483,44 @@ public final class SessionManager implements AutoCloseable {
      * @return number of sessions deleted
      */
     public int deleteByNode(String nodeId) {
-        List<CompletableFuture<PfcpSession>> deletions = new ArrayList<>();
+        return deleteByNodeAsync(nodeId).join();
+    }
+
+    /**
+     * Deletes every session of a CP function in the background, {@value #BULK_DELETE_CHUNK} sessions at a
+     * time (each chunk goes to the devices in a few merged writes), so that other changes interleave.
+     * A session whose removal a device refuses stays (and is logged).
+     *
+     * @param nodeId CP Node ID
+     * @return completes with the number of sessions deleted
+     */
+    public CompletableFuture<Integer> deleteByNodeAsync(String nodeId) {
+        List<Long> doomed = new ArrayList<>();
         for (PfcpSession s : store.all()) {
             if (s.nodeId.equals(nodeId)) {
-                deletions.add(deleteAsync(s.upSeid));
+                doomed.add(s.upSeid);
             }
         }
-        int n = 0;
-        for (CompletableFuture<PfcpSession> d : deletions) {
-            try {
-                n += await(d) != null ? 1 : 0;
-            } catch (RuleException e) {
-                log.warn("deleting a session of {} failed: {}", nodeId, e.getMessage());
-            }
+        return deleteChunks(nodeId, doomed, 0, 0);
+    }
+
+    private CompletableFuture<Integer> deleteChunks(String nodeId, List<Long> doomed, int from, int deleted) {
+        if (from >= doomed.size()) {
+            return CompletableFuture.completedFuture(deleted);
         }
-        return n;
+        int to = Math.min(doomed.size(), from + BULK_DELETE_CHUNK);
+        return CompletableFuture.supplyAsync(() -> {
+            List<CompletableFuture<PfcpSession>> chunk = new ArrayList<>(to - from);
+            doomed.subList(from, to).forEach(seid -> chunk.add(deleteAsync(seid).exceptionally(e -> {
+                log.warn("deleting session {} of {} failed: {}", seid, nodeId, e.getMessage());
+                return null;
+            })));
+            return chunk;
+        }, bulkDeleter).thenCompose(chunk -> CompletableFuture.allOf(chunk.toArray(new CompletableFuture<?>[0]))
+                .thenCompose(x -> {
+                    int n = deleted + (int) chunk.stream().filter(c -> c.join() != null).count();
+                    return deleteChunks(nodeId, doomed, to, n);
+                }));
     }
 
     /** Updates the reference counts for a session's new entity set. */
@@ -652,12 +683,14 @@ public final class SessionManager implements AutoCloseable {
      * @return the stored session
      * @throws RuleException if the new rules cannot be installed (cause 65 if the session is unknown)
      */
-    public synchronized PfcpSession replaceRules(PfcpSession edited) throws RuleException {
+    public PfcpSession replaceRules(PfcpSession edited) throws RuleException {
+        return await(replaceRulesAsync(edited));
+    }
+
+    private synchronized CompletableFuture<PfcpSession> replaceRulesAsync(PfcpSession edited) {
         PfcpSession old = store.get(edited.upSeid);
-        if (old == null) {
-            return modify(edited);
-        }
-        return modify(edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
+        return modifyAsync(old == null ? edited
+                : edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
     }
 
     /**
@@ -706,6 +739,7 @@ public final class SessionManager implements AutoCloseable {
     /** Stops the device writer: changes still queued fail as if the devices were unreachable. */
     @Override
     public void close() {
+        bulkDeleter.shutdownNow();
         writer.close();
     }
 

@@ -312,11 +312,21 @@ public final class PfcpHandler {
         if (a != null && ts != a.recoveryTimeStamp) {
             stats.inc("peer_restart");
             associations.put(a.nodeId, new Association(a.nodeId, a.peer, ts, a.establishedMillis));
-            int n = sessions.deleteByNode(a.nodeId);
-            usage.forgetDeletedSessions();
-            log.warn("CP function {} restarted (recovery {} -> {}): deleted its {} sessions", a, a.recoveryTimeStamp,
-                     ts, n);
+            log.warn("CP function {} restarted (recovery {} -> {}): deleting its sessions", a, a.recoveryTimeStamp, ts);
+            deleteSessionsOf(a.nodeId);
         }
+    }
+
+    /** Deletes a CP function's sessions in the background: the answer to what caused it does not wait. */
+    private void deleteSessionsOf(String nodeId) {
+        sessions.deleteByNodeAsync(nodeId).whenComplete((n, failure) -> {
+            usage.forgetDeletedSessions();
+            if (failure != null) {
+                log.error("deleting the sessions of {} stopped", nodeId, failure);
+            } else {
+                log.info("deleted {} sessions of {}", n, nodeId);
+            }
+        });
     }
 
     private PfcpMessage associationResponse(int type, int seq, int cause, boolean withRecovery) {
@@ -348,9 +358,8 @@ public final class PfcpHandler {
             // §6.2.6.2.2: the new association overwrites the existing one whatever its Recovery Time Stamp,
             // and the sessions of the old one are deleted (hupf retains none: no PFCP Session Retention
             // Information support, so no PSREI in the response).
-            int n = sessions.deleteByNode(node.value);
-            usage.forgetDeletedSessions();
-            log.warn("association of {} replaced by a new one from {}: deleted its {} sessions", old, peer, n);
+            log.warn("association of {} replaced by a new one from {}: deleting its sessions", old, peer);
+            deleteSessionsOf(node.value);
         }
         log.info("PFCP association with {} at {}", node, peer);
         return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
@@ -370,9 +379,8 @@ public final class PfcpHandler {
             return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(),
                                        Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
         }
-        int n = sessions.deleteByNode(node.value);
-        usage.forgetDeletedSessions();
-        log.info("PFCP association with {} released, {} sessions deleted", node, n);
+        log.info("PFCP association with {} released: deleting its sessions", node);
+        deleteSessionsOf(node.value);
         return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence(), Cause.REQUEST_ACCEPTED,
                                    false);
     }
