@@ -90,6 +90,8 @@ public final class SessionManager implements AutoCloseable {
     private long nextTeid = 1;
     private Set<UpfInterface> interfaces = Set.of();
     private final AtomicLong deviceErrors = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger bulkDeletions = new java.util.concurrent.atomic.AtomicInteger();
+    private final ThreadLocal<Map<HupfUpfDevice, Map<Integer, UpfCounter>>> counterSnapshot = new ThreadLocal<>();
     /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
     private final Set<Long> changing = new HashSet<>();
     private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
@@ -501,7 +503,13 @@ public final class SessionManager implements AutoCloseable {
                 doomed.add(s.upSeid);
             }
         }
-        return deleteChunks(nodeId, doomed, 0, 0);
+        bulkDeletions.incrementAndGet();
+        return deleteChunks(nodeId, doomed, 0, 0).whenComplete((n, e) -> bulkDeletions.decrementAndGet());
+    }
+
+    /** @return bulk deletions (of a CP function's sessions) still running in the background */
+    public int bulkDeletionsInProgress() {
+        return bulkDeletions.get();
     }
 
     private CompletableFuture<Integer> deleteChunks(String nodeId, List<Long> doomed, int from, int deleted) {
@@ -650,9 +658,11 @@ public final class SessionManager implements AutoCloseable {
         long ib = 0;
         long ep = 0;
         long eb = 0;
+        Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = counterSnapshot.get();
         for (HupfUpfDevice d : devices.get()) {
             try {
-                UpfCounter c = d.readCounter(cellId);
+                UpfCounter c = snapshot == null ? d.readCounter(cellId)
+                        : snapshotOf(snapshot, d).getOrDefault(cellId, UpfCounter.builder().withCellId(cellId).build());
                 ip += c.ingressPkts();
                 ib += c.ingressBytes();
                 ep += c.egressPkts();
@@ -663,6 +673,49 @@ public final class SessionManager implements AutoCloseable {
             }
         }
         return UpfCounter.builder().withCellId(cellId).setIngress(ip, ib).setEgress(ep, eb).build();
+    }
+
+    /**
+     * Runs work whose counter reads ({@link #readCounter}) are served by one bulk read per device, taken
+     * first: for periodic checks over many sessions (usage thresholds), where one Read RPC per
+     * session would not keep up. Final reports must not use it: they need the cell's value now.
+     *
+     * @param work work reading counters
+     * @param <T>  its result
+     * @return its result
+     */
+    public <T> T withCounterSnapshot(Supplier<T> work) {
+        Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = new HashMap<>();
+        // Read before the work starts: the work may hold locks (the usage reporter's) that PFCP answers need.
+        for (HupfUpfDevice d : devices.get()) {
+            try {
+                snapshotOf(snapshot, d);
+            } catch (UpfProgrammableException e) {
+                deviceErrors.incrementAndGet();
+                log.warn("bulk counter read from {} failed: {}", d, e.getMessage());
+            }
+        }
+        counterSnapshot.set(snapshot);
+        try {
+            return work.get();
+        } finally {
+            counterSnapshot.remove();
+        }
+    }
+
+    private static Map<Integer, UpfCounter> snapshotOf(Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot,
+                                                       HupfUpfDevice d) throws UpfProgrammableException {
+        Map<Integer, UpfCounter> cells = snapshot.get(d);
+        if (cells == null) {
+            // A failed bulk read is reported once; the rest of the work sees no usage on that device.
+            snapshot.put(d, Map.of());
+            cells = new HashMap<>();
+            for (UpfCounter c : d.readCounters(-1)) {
+                cells.put(c.cellId(), c);
+            }
+            snapshot.put(d, cells);
+        }
+        return cells;
     }
 
     /**
@@ -719,6 +772,7 @@ public final class SessionManager implements AutoCloseable {
         out.put("sessions", (long) store.all().size());
         out.put("entities", (long) entityCount());
         out.put("deviceErrors", deviceErrors());
+        out.put("bulkDeletions", (long) bulkDeletionsInProgress());
         return out;
     }
 

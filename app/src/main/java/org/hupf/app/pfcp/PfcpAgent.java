@@ -262,7 +262,11 @@ public final class PfcpAgent implements AutoCloseable {
             handler.evictResponses(now);
             retransmit(now);
             rearmNotifications();
-            for (UsageReporter.Due d : usage.due(sessions.store().all())) {
+            // Thresholds of every session are checked against one bulk counter read, not one Read each.
+            Collection<PfcpSession> all = sessions.store().all();
+            List<UsageReporter.Due> due = all.isEmpty() ? List.of()
+                    : sessions.withCounterSnapshot(() -> usage.due(all));
+            for (UsageReporter.Due d : due) {
                 sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
                         usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
             }
