@@ -4,7 +4,12 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
+import org.hupf.app.device.BatchDevices;
+import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.DeviceUpdate;
+import org.hupf.app.device.DeviceWriter;
 import org.hupf.app.device.EntityKeys;
+import org.hupf.app.device.WriteResult;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.SessionStore;
@@ -30,6 +35,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -38,8 +45,15 @@ import java.util.function.Supplier;
  * changed, removes what it no longer needs, and reconciles whole devices (re-applies what the store
  * implies, removes what it does not). Shared entities (applications, tunnel peers) are reference-counted
  * across sessions. Same code inside ONOS and in the standalone runner.
+ *
+ * <p>A change is a pipeline: its checks, allocations and reference counts are settled under this
+ * object's lock, its device updates are queued, as one batch, to the {@link DeviceWriter} (which keeps
+ * the order in which changes were settled), and the store takes the session only once every device
+ * acknowledged. A batch a device refuses, even in part, is undone: the reference counts, indexes and
+ * allocations go back, the updates that did land are reverted, the store is unchanged, and the future
+ * fails with the cause to answer (77 when a device was unreachable, 75 for a full table, 73 otherwise).
  */
-public final class SessionManager {
+public final class SessionManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
 
@@ -48,6 +62,13 @@ public final class SessionManager {
             UpfEntityType.INTERFACE, UpfEntityType.TUNNEL_PEER, UpfEntityType.APPLICATION,
             UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
             UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
+
+    /** Batches that may wait for the device writer (a PFCP message is one batch). */
+    private static final int WRITER_QUEUE = 4096;
+    /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
+    private static final int MAX_UPDATES_PER_WRITE = 2048;
+    /** Sessions of a bulk deletion queued at a time. */
+    private static final int BULK_DELETE_CHUNK = 256;
 
     private final SessionStore store;
     private final SessionTranslator translator;
@@ -69,6 +90,17 @@ public final class SessionManager {
     private long nextTeid = 1;
     private Set<UpfInterface> interfaces = Set.of();
     private final AtomicLong deviceErrors = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger bulkDeletions = new java.util.concurrent.atomic.AtomicInteger();
+    private final ThreadLocal<Map<HupfUpfDevice, Map<Integer, UpfCounter>>> counterSnapshot = new ThreadLocal<>();
+    /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
+    private final Set<Long> changing = new HashSet<>();
+    private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
+    private final java.util.concurrent.ExecutorService bulkDeleter = java.util.concurrent.Executors
+            .newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "hupf-bulk-delete");
+                t.setDaemon(true);
+                return t;
+            });
 
     /**
      * Creates a manager and loads the sessions already in the store (after an app restart).
@@ -125,10 +157,15 @@ public final class SessionManager {
      *
      * @param ifaces interfaces
      */
-    public synchronized void setInterfaces(Set<UpfInterface> ifaces) {
-        Set<UpfInterface> old = interfaces;
-        interfaces = Set.copyOf(ifaces);
-        program(new LinkedHashSet<>(interfaces), new LinkedHashSet<>(old));
+    public void setInterfaces(Set<UpfInterface> ifaces) {
+        CompletableFuture<List<WriteResult>> written;
+        synchronized (this) {
+            Set<UpfInterface> old = interfaces;
+            interfaces = Set.copyOf(ifaces);
+            written = program(new LinkedHashSet<>(interfaces), new LinkedHashSet<>(old));
+        }
+        // Interfaces are device-wide and re-applied by reconciliation: a failure is counted, not undone.
+        countFailures(written.join());
     }
 
     /**
@@ -136,13 +173,39 @@ public final class SessionManager {
      *
      * @param draft session with upSeid 0
      * @return the stored session
-     * @throws RuleException if it cannot be translated or resources ran out
+     * @throws RuleException if it cannot be translated, resources ran out or a device refused it
      */
-    public synchronized PfcpSession establish(PfcpSession draft) throws RuleException {
+    public PfcpSession establish(PfcpSession draft) throws RuleException {
+        return await(establishAsync(draft));
+    }
+
+    /**
+     * Creates a session; the future completes when every device acknowledged its entities.
+     *
+     * @param draft session with upSeid 0
+     * @return the stored session, or a failure with a {@link RuleException} (nothing installed, nothing stored)
+     */
+    public synchronized CompletableFuture<PfcpSession> establishAsync(PfcpSession draft) {
         long seid = nextSeid.getAndIncrement();
         PfcpSession s = new PfcpSession(seid, draft.cpSeid, draft.cpAddress, draft.nodeId, draft.pdrs, draft.fars,
                                         draft.qers, draft.urrs, Map.of());
-        return install(s, null);
+        try {
+            return install(s, null);
+        } catch (RuleException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Waits for a change (never call it holding this object's lock: completions take it). */
+    private static <T> T await(CompletableFuture<T> change) throws RuleException {
+        try {
+            return change.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuleException) {
+                throw (RuleException) e.getCause();
+            }
+            throw e;
+        }
     }
 
     /**
@@ -152,15 +215,38 @@ public final class SessionManager {
      * @return the stored session
      * @throws RuleException if the new rules cannot be installed; the old session stays
      */
-    public synchronized PfcpSession modify(PfcpSession edited) throws RuleException {
-        PfcpSession old = store.get(edited.upSeid);
-        if (old == null) {
-            throw new RuleException(Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session " + edited.upSeid);
-        }
-        return install(edited, old);
+    public PfcpSession modify(PfcpSession edited) throws RuleException {
+        return await(modifyAsync(edited));
     }
 
-    private PfcpSession install(PfcpSession s, PfcpSession old) throws RuleException {
+    /**
+     * Replaces a session's rules; the future completes when every device acknowledged.
+     *
+     * @param edited session with the new rules and its current allocations
+     * @return the stored session, or a failure with a {@link RuleException} (the old session stays)
+     */
+    public synchronized CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited) {
+        try {
+            PfcpSession old = current(edited.upSeid);
+            return install(edited, old);
+        } catch (RuleException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The stored session, unless another change of it is still on its way to the devices. */
+    private PfcpSession current(long upSeid) throws RuleException {
+        PfcpSession old = store.get(upSeid);
+        if (old == null) {
+            throw new RuleException(Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session " + upSeid);
+        }
+        if (changing.contains(upSeid)) {
+            throw new RuleException(Cause.REQUEST_REJECTED, -1, 0, "session " + upSeid + " has a change in progress");
+        }
+        return old;
+    }
+
+    private CompletableFuture<PfcpSession> install(PfcpSession s, PfcpSession old) throws RuleException {
         checkOwnership(s);
         PfcpSession chosen = chooseFteids(s, old);
         ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
@@ -171,8 +257,7 @@ public final class SessionManager {
             pool.abort(a);
             throw e;
         }
-        PfcpSession stored = chosen.with(chosen.pdrs, chosen.fars, chosen.qers, chosen.urrs, pool.commit(a));
-        store.put(stored);
+        PfcpSession stored = chosen.with(chosen.pdrs, chosen.fars, chosen.qers, chosen.urrs, a.allocations());
         if (old != null) {
             unindex(old);
             byCpFseid.remove(cpKey(old.cpAddress, old.cpSeid));
@@ -181,8 +266,76 @@ public final class SessionManager {
         byCpFseid.put(cpKey(stored.cpAddress, stored.cpSeid), stored.upSeid);
         Set<UpfEntity> previous = sessionEntities.getOrDefault(s.upSeid, Set.of());
         track(s.upSeid, entities);
-        program(entities, previous);
-        return stored;
+        changing.add(s.upSeid);
+        return program(entities, previous).thenCompose(results -> settleInstall(results, stored, old, a, entities,
+                                                                               previous));
+    }
+
+    private synchronized CompletableFuture<PfcpSession> settleInstall(List<WriteResult> results, PfcpSession stored,
+                                                                      PfcpSession old, ResourcePool.Allocation a,
+                                                                      Set<UpfEntity> entities,
+                                                                      Set<UpfEntity> previous) {
+        changing.remove(stored.upSeid);
+        RuleException refused = refusal(results, stored.upSeid);
+        if (refused == null) {
+            pool.commit(a);
+            store.put(stored);
+            return CompletableFuture.completedFuture(stored);
+        }
+        unindex(stored);
+        byCpFseid.remove(cpKey(stored.cpAddress, stored.cpSeid));
+        if (old != null) {
+            index(old);
+            byCpFseid.put(cpKey(old.cpAddress, old.cpSeid), old.upSeid);
+        }
+        pool.abort(a);
+        track(stored.upSeid, previous);
+        return rollBack(previous, entities).thenCompose(x -> CompletableFuture.failedFuture(refused));
+    }
+
+    /** The cause to answer for a batch some device refused, null if every device took all of it. */
+    private RuleException refusal(List<WriteResult> results, long upSeid) {
+        RuleException refused = null;
+        for (WriteResult r : results) {
+            if (r.ok()) {
+                continue;
+            }
+            deviceErrors.incrementAndGet();
+            UpfProgrammableException why = r.firstFailure();
+            int cause = r.unreachable() ? Cause.SYSTEM_FAILURE
+                    : why.getType() == UpfProgrammableException.Type.TABLE_EXHAUSTED ? Cause.NO_RESOURCES_AVAILABLE
+                    : Cause.RULE_CREATION_MODIFICATION_FAILURE;
+            if (refused == null || cause == Cause.SYSTEM_FAILURE) {
+                refused = new RuleException(cause, -1, 0, "session " + upSeid + ": device refused the change: "
+                        + why.getMessage());
+            }
+        }
+        return refused;
+    }
+
+    /**
+     * Takes the devices back from {@code undone} to {@code restored} after a refused batch (the reference
+     * counts already went back). Updates of the refused batch that never landed make some of these no-ops.
+     * The refusal is answered once the devices acknowledged the rollback, so a retry finds them clean.
+     */
+    private CompletableFuture<Void> rollBack(Set<UpfEntity> restored, Set<UpfEntity> undone) {
+        return program(restored, undone).thenAccept(results -> {
+            if (countFailures(results) > 0) {
+                log.warn("rolling back a refused change left devices out of line: reconciliation will repair them");
+            }
+        });
+    }
+
+    private int countFailures(List<WriteResult> results) {
+        int failed = 0;
+        for (WriteResult r : results) {
+            if (!r.ok()) {
+                failed++;
+                deviceErrors.incrementAndGet();
+                log.warn("device write failed (reconciliation will retry): {}", r.firstFailure().getMessage());
+            }
+        }
+        return failed;
     }
 
     /**
@@ -285,18 +438,44 @@ public final class SessionManager {
      * @param upSeid local SEID
      * @return the deleted session, or null if unknown
      */
-    public synchronized PfcpSession delete(long upSeid) {
-        PfcpSession s = store.remove(upSeid);
-        if (s == null) {
-            return null;
+    public PfcpSession delete(long upSeid) throws RuleException {
+        return await(deleteAsync(upSeid));
+    }
+
+    /**
+     * Deletes a session and the entities only it needed; the future completes when every device
+     * acknowledged the removal.
+     *
+     * @param upSeid local SEID
+     * @return the deleted session, null if unknown, or a failure with a {@link RuleException} (the session stays)
+     */
+    public synchronized CompletableFuture<PfcpSession> deleteAsync(long upSeid) {
+        PfcpSession s;
+        try {
+            s = current(upSeid);
+        } catch (RuleException e) {
+            return e.cause() == Cause.SESSION_CONTEXT_NOT_FOUND ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(e);
         }
+        Set<UpfEntity> previous = sessionEntities.getOrDefault(upSeid, Set.of());
+        track(upSeid, Set.of());
+        changing.add(upSeid);
+        return program(Set.of(), previous).thenCompose(results -> settleDelete(results, s, previous));
+    }
+
+    private synchronized CompletableFuture<PfcpSession> settleDelete(List<WriteResult> results, PfcpSession s,
+                                                                     Set<UpfEntity> previous) {
+        changing.remove(s.upSeid);
+        RuleException refused = refusal(results, s.upSeid);
+        if (refused != null) {
+            track(s.upSeid, previous);
+            return rollBack(previous, Set.of()).thenCompose(x -> CompletableFuture.failedFuture(refused));
+        }
+        store.remove(s.upSeid);
         pool.releaseAll(s.allocations);
         unindex(s);
         byCpFseid.remove(cpKey(s.cpAddress, s.cpSeid));
-        Set<UpfEntity> previous = sessionEntities.getOrDefault(upSeid, Set.of());
-        track(upSeid, Set.of());
-        program(Set.of(), previous);
-        return s;
+        return CompletableFuture.completedFuture(s);
     }
 
     /**
@@ -305,15 +484,51 @@ public final class SessionManager {
      * @param nodeId CP Node ID
      * @return number of sessions deleted
      */
-    public synchronized int deleteByNode(String nodeId) {
-        int n = 0;
+    public int deleteByNode(String nodeId) {
+        return deleteByNodeAsync(nodeId).join();
+    }
+
+    /**
+     * Deletes every session of a CP function in the background, {@value #BULK_DELETE_CHUNK} sessions at a
+     * time (each chunk goes to the devices in a few merged writes), so that other changes interleave.
+     * A session whose removal a device refuses stays (and is logged).
+     *
+     * @param nodeId CP Node ID
+     * @return completes with the number of sessions deleted
+     */
+    public CompletableFuture<Integer> deleteByNodeAsync(String nodeId) {
+        List<Long> doomed = new ArrayList<>();
         for (PfcpSession s : store.all()) {
             if (s.nodeId.equals(nodeId)) {
-                delete(s.upSeid);
-                n++;
+                doomed.add(s.upSeid);
             }
         }
-        return n;
+        bulkDeletions.incrementAndGet();
+        return deleteChunks(nodeId, doomed, 0, 0).whenComplete((n, e) -> bulkDeletions.decrementAndGet());
+    }
+
+    /** @return bulk deletions (of a CP function's sessions) still running in the background */
+    public int bulkDeletionsInProgress() {
+        return bulkDeletions.get();
+    }
+
+    private CompletableFuture<Integer> deleteChunks(String nodeId, List<Long> doomed, int from, int deleted) {
+        if (from >= doomed.size()) {
+            return CompletableFuture.completedFuture(deleted);
+        }
+        int to = Math.min(doomed.size(), from + BULK_DELETE_CHUNK);
+        return CompletableFuture.supplyAsync(() -> {
+            List<CompletableFuture<PfcpSession>> chunk = new ArrayList<>(to - from);
+            doomed.subList(from, to).forEach(seid -> chunk.add(deleteAsync(seid).exceptionally(e -> {
+                log.warn("deleting session {} of {} failed: {}", seid, nodeId, e.getMessage());
+                return null;
+            })));
+            return chunk;
+        }, bulkDeleter).thenCompose(chunk -> CompletableFuture.allOf(chunk.toArray(new CompletableFuture<?>[0]))
+                .thenCompose(x -> {
+                    int n = deleted + (int) chunk.stream().filter(c -> c.join() != null).count();
+                    return deleteChunks(nodeId, doomed, to, n);
+                }));
     }
 
     /** Updates the reference counts for a session's new entity set. */
@@ -332,8 +547,11 @@ public final class SessionManager {
         }
     }
 
-    /** Applies what is new and removes what no session or interface needs any more. */
-    private void program(Set<UpfEntity> wanted, Set<UpfEntity> previous) {
+    /**
+     * Queues, as one batch per device, the removals of what no session or interface needs any more
+     * (dependents first) and the additions (what others refer to first), as the pipeline contract orders them.
+     */
+    private CompletableFuture<List<WriteResult>> program(Set<UpfEntity> wanted, Set<UpfEntity> previous) {
         Set<Object> wantedKeys = new HashSet<>();
         wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
         List<UpfEntity> removals = new ArrayList<>();
@@ -351,14 +569,12 @@ public final class SessionManager {
         }
         additions.sort(Comparator.comparingInt(e -> ORDER.indexOf(e.type())));
         removals.sort(Comparator.comparingInt(e -> -ORDER.indexOf(e.type())));
-        for (HupfUpfDevice d : devices.get()) {
-            for (UpfEntity e : removals) {
-                deviceCall(d, e, false);
-            }
-            for (UpfEntity e : additions) {
-                deviceCall(d, e, true);
-            }
-        }
+        List<DeviceUpdate> updates = new ArrayList<>(removals.size() + additions.size());
+        removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
+        additions.forEach(e -> updates.add(DeviceUpdate.apply(e)));
+        List<BatchUpfDevice> targets = new ArrayList<>();
+        devices.get().forEach(d -> targets.add(BatchDevices.of(d)));
+        return writer.submit(targets, updates);
     }
 
     private void deviceCall(HupfUpfDevice d, UpfEntity e, boolean apply) {
@@ -442,9 +658,11 @@ public final class SessionManager {
         long ib = 0;
         long ep = 0;
         long eb = 0;
+        Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = counterSnapshot.get();
         for (HupfUpfDevice d : devices.get()) {
             try {
-                UpfCounter c = d.readCounter(cellId);
+                UpfCounter c = snapshot == null ? d.readCounter(cellId)
+                        : snapshotOf(snapshot, d).getOrDefault(cellId, UpfCounter.builder().withCellId(cellId).build());
                 ip += c.ingressPkts();
                 ib += c.ingressBytes();
                 ep += c.egressPkts();
@@ -455,6 +673,49 @@ public final class SessionManager {
             }
         }
         return UpfCounter.builder().withCellId(cellId).setIngress(ip, ib).setEgress(ep, eb).build();
+    }
+
+    /**
+     * Runs work whose counter reads ({@link #readCounter}) are served by one bulk read per device, taken
+     * first: for periodic checks over many sessions (usage thresholds), where one Read RPC per
+     * session would not keep up. Final reports must not use it: they need the cell's value now.
+     *
+     * @param work work reading counters
+     * @param <T>  its result
+     * @return its result
+     */
+    public <T> T withCounterSnapshot(Supplier<T> work) {
+        Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = new HashMap<>();
+        // Read before the work starts: the work may hold locks (the usage reporter's) that PFCP answers need.
+        for (HupfUpfDevice d : devices.get()) {
+            try {
+                snapshotOf(snapshot, d);
+            } catch (UpfProgrammableException e) {
+                deviceErrors.incrementAndGet();
+                log.warn("bulk counter read from {} failed: {}", d, e.getMessage());
+            }
+        }
+        counterSnapshot.set(snapshot);
+        try {
+            return work.get();
+        } finally {
+            counterSnapshot.remove();
+        }
+    }
+
+    private static Map<Integer, UpfCounter> snapshotOf(Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot,
+                                                       HupfUpfDevice d) throws UpfProgrammableException {
+        Map<Integer, UpfCounter> cells = snapshot.get(d);
+        if (cells == null) {
+            // A failed bulk read is reported once; the rest of the work sees no usage on that device.
+            snapshot.put(d, Map.of());
+            cells = new HashMap<>();
+            for (UpfCounter c : d.readCounters(-1)) {
+                cells.put(c.cellId(), c);
+            }
+            snapshot.put(d, cells);
+        }
+        return cells;
     }
 
     /**
@@ -475,12 +736,14 @@ public final class SessionManager {
      * @return the stored session
      * @throws RuleException if the new rules cannot be installed (cause 65 if the session is unknown)
      */
-    public synchronized PfcpSession replaceRules(PfcpSession edited) throws RuleException {
+    public PfcpSession replaceRules(PfcpSession edited) throws RuleException {
+        return await(replaceRulesAsync(edited));
+    }
+
+    private synchronized CompletableFuture<PfcpSession> replaceRulesAsync(PfcpSession edited) {
         PfcpSession old = store.get(edited.upSeid);
-        if (old == null) {
-            return modify(edited);
-        }
-        return modify(edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
+        return modifyAsync(old == null ? edited
+                : edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
     }
 
     /**
@@ -509,6 +772,7 @@ public final class SessionManager {
         out.put("sessions", (long) store.all().size());
         out.put("entities", (long) entityCount());
         out.put("deviceErrors", deviceErrors());
+        out.put("bulkDeletions", (long) bulkDeletionsInProgress());
         return out;
     }
 
@@ -519,6 +783,18 @@ public final class SessionManager {
     /** @return device calls that failed since start */
     public long deviceErrors() {
         return deviceErrors.get();
+    }
+
+    /** @return device writes sent and the batches they carried: {writes, batches} */
+    public long[] writerCounts() {
+        return writer.counts();
+    }
+
+    /** Stops the device writer: changes still queued fail as if the devices were unreachable. */
+    @Override
+    public void close() {
+        bulkDeleter.shutdownNow();
+        writer.close();
     }
 
     /** @return distinct entities the store implies (without interfaces) */

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link HupfUpfDevice} in memory, the one stand-in for a switch or backend: it holds entries by match
@@ -24,7 +25,7 @@ import java.util.Map;
  * the pipeline does (session hit, then the termination's counter cell). Used by unit tests, the
  * backend-less standalone host and the scalability simulation; counters are set or counted by them.
  */
-public final class InMemoryUpfDevice implements HupfUpfDevice {
+public final class InMemoryUpfDevice implements HupfUpfDevice, BatchUpfDevice {
 
     private final String name;
     private final Map<UpfEntityType, Long> sizes = new EnumMap<>(UpfEntityType.class);
@@ -167,6 +168,14 @@ public final class InMemoryUpfDevice implements HupfUpfDevice {
         if (entity instanceof UpfTerminationUplink) {
             uplinkTerminations.put(((UpfTerminationUplink) entity).ueSessionId(), (UpfTerminationUplink) entity);
         }
+    }
+
+    /** Applies the batch in order under the device's lock; an unreachable device applies none of it. */
+    @Override
+    public synchronized CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        WriteResult r = failing ? WriteResult.unreachable(updates.size(), new UpfProgrammableException(
+                name + " is unreachable")) : BatchDevices.writeEach(this, updates);
+        return CompletableFuture.completedFuture(r);
     }
 
     @Override

@@ -165,6 +165,9 @@ public class HupfManager extends SessionManagerService {
             agent.close();
             agent = null;
         }
+        if (manager != null) {
+            manager.close();
+        }
         manager = null;
         uePools = List.of();
         activeConfig = null;

@@ -95,7 +95,12 @@ public class SessionManagerService implements HupfService {
 
     @Override
     public boolean deleteSession(long upSeid) {
-        return manager().delete(upSeid) != null;
+        try {
+            return manager().delete(upSeid) != null;
+        } catch (RuleException e) {
+            // The session stays: a device refused its removal.
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     @Override

@@ -1,6 +1,10 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.BatchDevices;
+import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.EntityKeys;
+import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -14,6 +18,8 @@ import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The hybrid UPF seen as one device: whoever programs sessions (the session manager, inside ONOS or in
@@ -35,9 +42,13 @@ import java.util.Set;
  * meters and tunnel peers belong to the UEs whose entries refer to them. A write that removes part of
  * an offloaded session first takes the session off the switch (its packets fall back to the backend,
  * which still has everything), so a change never leaves half a session on the hardware path.
+ *
+ * <p>A batch goes to the backend as one write; the offload manager then hears once about each UE the
+ * batch touched, for the updates the backend took.
  */
-public final class HybridUpfDevice implements HupfUpfDevice {
+public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
 
+    private static final Logger log = LoggerFactory.getLogger(HybridUpfDevice.class);
     private static final Ip4Address ANY = Ip4Address.valueOf(0);
 
     private final HupfUpfDevice backend;
@@ -46,6 +57,8 @@ public final class HybridUpfDevice implements HupfUpfDevice {
     private final Map<Ip4Address, Map<Object, UpfEntity>> perUe = new HashMap<>();
     private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
     private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
+    /** Key of a shared entity to the UEs whose entries refer to it. */
+    private final Map<Object, Set<Ip4Address>> referrers = new HashMap<>();
 
     /**
      * @param backend  the x86 backend
@@ -80,7 +93,7 @@ public final class HybridUpfDevice implements HupfUpfDevice {
                 if (ue == null) {
                     shared.put(EntityKeys.key(e), e);
                 } else {
-                    perUe.computeIfAbsent(ue, k -> new LinkedHashMap<>()).put(EntityKeys.key(e), e);
+                    putOwn(ue, e);
                     ues.add(ue);
                 }
             }
@@ -98,49 +111,125 @@ public final class HybridUpfDevice implements HupfUpfDevice {
     }
 
     @Override
-    public synchronized void apply(UpfEntity entity) throws UpfProgrammableException {
-        backend.apply(entity);
-        if (isDeviceWide(entity)) {
-            mirrorDeviceWide(entity);
-            return;
-        }
-        Ip4Address ue = ueOf(entity);
-        Object key = EntityKeys.key(entity);
-        if (ue == null) {
-            shared.put(key, entity);
-            retrack(usersOf(entity));
-        } else {
-            perUe.computeIfAbsent(ue, k -> new LinkedHashMap<>()).put(key, entity);
-            retrack(Set.of(ue));
+    public void apply(UpfEntity entity) throws UpfProgrammableException {
+        throwFailure(write(List.of(DeviceUpdate.apply(entity))).join());
+    }
+
+    @Override
+    public void delete(UpfEntity entity) throws UpfProgrammableException {
+        throwFailure(write(List.of(DeviceUpdate.remove(entity))).join());
+    }
+
+    private static void throwFailure(WriteResult r) throws UpfProgrammableException {
+        if (!r.ok()) {
+            throw r.firstFailure();
         }
     }
 
     @Override
-    public synchronized void delete(UpfEntity entity) throws UpfProgrammableException {
+    public synchronized CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        Set<Ip4Address> affected = new HashSet<>();
+        for (DeviceUpdate u : updates) {
+            if (isRemoval(u) && !isDeviceWide(u.entity())) {
+                affected.addAll(ueOf(u.entity()) == null ? usersOf(u.entity()) : Set.of(ueOf(u.entity())));
+            }
+        }
+        // Sessions losing entries leave the switch first: their packets fall back to the backend.
+        affected.forEach(manager::fallBack);
+        WriteResult onBackend = BatchDevices.of(backend).write(updates).join();
+        List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
+        for (int i = 0; i < updates.size(); i++) {
+            UpfProgrammableException failure = onBackend.failure(i);
+            if (failure == null) {
+                failure = record(updates.get(i), affected);
+            }
+            failures.add(failure);
+        }
+        retrack(affected);
+        return CompletableFuture.completedFuture(onBackend.unreachable() ? onBackend : WriteResult.of(failures));
+    }
+
+    private static boolean isRemoval(DeviceUpdate u) {
+        return u.kind() == DeviceUpdate.Kind.DELETE || u.entity() instanceof UpfMeter
+                && ((UpfMeter) u.entity()).isReset();
+    }
+
+    /**
+     * Notes an update the backend took, mirrors a device-wide one on the switch, and adds the UEs whose
+     * view changed to {@code affected}.
+     *
+     * @return why the switch refused a device-wide entry, or null
+     */
+    private UpfProgrammableException record(DeviceUpdate u, Set<Ip4Address> affected) {
+        UpfEntity entity = u.entity();
+        boolean removal = u.kind() == DeviceUpdate.Kind.DELETE;
         if (isDeviceWide(entity)) {
-            if (hardware != null) {
-                hardware.delete(entity);
+            try {
+                if (!removal) {
+                    mirrorDeviceWide(entity);
+                } else {
+                    if (hardware != null) {
+                        hardware.delete(entity);
+                    }
+                    if (entity instanceof UpfInterface) {
+                        corePools.remove(((UpfInterface) entity).prefix().address());
+                    }
+                }
+                return null;
+            } catch (UpfProgrammableException e) {
+                return e;
             }
-            backend.delete(entity);
-            if (entity instanceof UpfInterface) {
-                corePools.remove(((UpfInterface) entity).prefix().address());
-            }
-            return;
         }
         Ip4Address ue = ueOf(entity);
         Object key = EntityKeys.key(entity);
-        Set<Ip4Address> affected = ue == null ? usersOf(entity) : Set.of(ue);
-        affected.forEach(manager::fallBack);
-        backend.delete(entity);
-        if (ue == null) {
+        if (ue != null) {
+            if (removal) {
+                removeOwn(ue, key);
+            } else {
+                putOwn(ue, entity);
+            }
+            affected.add(ue);
+            return null;
+        }
+        boolean known = shared.containsKey(key);
+        if (removal) {
             shared.remove(key);
         } else {
-            Map<Object, UpfEntity> m = perUe.get(ue);
-            if (m != null) {
-                m.remove(key);
+            shared.put(key, entity);
+        }
+        // A shared entity new to this device has no users yet but the UEs of this batch, already affected.
+        if (known || removal) {
+            affected.addAll(usersOf(entity));
+        }
+        return null;
+    }
+
+    private void putOwn(Ip4Address ue, UpfEntity e) {
+        UpfEntity old = perUe.computeIfAbsent(ue, k -> new LinkedHashMap<>()).put(EntityKeys.key(e), e);
+        if (old != null) {
+            references(old).forEach(ref -> unrefer(ref, ue));
+        }
+        references(e).forEach(ref -> referrers.computeIfAbsent(ref, k -> new HashSet<>()).add(ue));
+    }
+
+    private void removeOwn(Ip4Address ue, Object key) {
+        Map<Object, UpfEntity> m = perUe.get(ue);
+        UpfEntity old = m == null ? null : m.remove(key);
+        if (old != null) {
+            references(old).forEach(ref -> unrefer(ref, ue));
+        }
+    }
+
+    private void unrefer(Object ref, Ip4Address ue) {
+        Set<Ip4Address> users = referrers.get(ref);
+        // Another entry of the same UE may still refer to it.
+        if (users != null && perUe.getOrDefault(ue, Map.of()).values().stream()
+                .noneMatch(e -> references(e).contains(ref))) {
+            users.remove(ue);
+            if (users.isEmpty()) {
+                referrers.remove(ref);
             }
         }
-        retrack(affected);
     }
 
     @Override
@@ -168,11 +257,12 @@ public final class HybridUpfDevice implements HupfUpfDevice {
     }
 
     @Override
-    public synchronized void deleteAll(UpfEntityType type) throws UpfProgrammableException {
-        List<UpfEntity> all = new ArrayList<>(backend.readAll(type));
-        for (UpfEntity e : all) {
-            delete(e);
+    public void deleteAll(UpfEntityType type) throws UpfProgrammableException {
+        List<DeviceUpdate> all = new ArrayList<>();
+        for (UpfEntity e : backend.readAll(type)) {
+            all.add(DeviceUpdate.remove(e));
         }
+        throwFailure(write(all).join());
     }
 
     private UpfCounter withHardware(UpfCounter c) {
@@ -237,27 +327,22 @@ public final class HybridUpfDevice implements HupfUpfDevice {
     }
 
     private Set<Ip4Address> usersOf(UpfEntity sharedEntity) {
-        Object key = EntityKeys.key(sharedEntity);
-        Set<Ip4Address> users = new HashSet<>();
-        perUe.forEach((ue, m) -> {
-            for (UpfEntity e : m.values()) {
-                if (references(e).contains(key)) {
-                    users.add(ue);
-                    return;
-                }
-            }
-        });
-        return users;
+        return new HashSet<>(referrers.getOrDefault(EntityKeys.key(sharedEntity), Set.of()));
     }
 
     /** Hands the offload manager the current view of each UE's session. */
-    private void retrack(Set<Ip4Address> ues) throws UpfProgrammableException {
+    private void retrack(Set<Ip4Address> ues) {
         for (Ip4Address ue : ues) {
             Map<Object, UpfEntity> own = perUe.get(ue);
             if (own == null || own.isEmpty()) {
                 perUe.remove(ue);
                 if (manager.isTracked(ue)) {
-                    manager.untrack(ue);
+                    try {
+                        manager.untrack(ue);
+                    } catch (UpfProgrammableException e) {
+                        // The backend no longer holds the session: only its final usage was lost.
+                        log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
+                    }
                 }
                 continue;
             }

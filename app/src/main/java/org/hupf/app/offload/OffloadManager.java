@@ -88,6 +88,8 @@ public final class OffloadManager {
     private final Map<UpfEntityType, Long> sizes = new EnumMap<>(UpfEntityType.class);
     private final SwitchCells.Pools pools;
     private final Map<Ip4Address, Entry> entries = new HashMap<>();
+    /** Backend counter index to the session that holds it: a cell's switch counts without a scan. */
+    private final Map<Integer, Entry> byCounter = new HashMap<>();
     private final List<Consumer<OffloadEvent>> listeners = new CopyOnWriteArrayList<>();
     private final Deque<Long> recentReports = new ArrayDeque<>();
     // hh reports, promotions, demotions, evictions, rejections, errors, unconfirmed, failed counter polls
@@ -188,7 +190,15 @@ public final class OffloadManager {
         long now = clock.getAsLong();
         Entry e = entries.computeIfAbsent(session.ueAddress(), this::restored);
         e.session = session;
+        if (e.counters != null) {
+            for (int c : e.counters) {
+                byCounter.remove(c, e);
+            }
+        }
         e.counters = counterIds(session.entities());
+        for (int c : e.counters) {
+            byCounter.put(c, e);
+        }
         e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
         if (e.offloaded()) {
             if (e.pin == OffloadPolicy.Pin.SOFTWARE || !updateOnSwitch(e)) {
@@ -231,6 +241,9 @@ public final class OffloadManager {
         SessionUsage usage = readUsage(e);
         entries.remove(ue);
         store.remove(ue);
+        for (int c : e.counters) {
+            byCounter.remove(c, e);
+        }
         e.gone = true;
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
@@ -260,7 +273,8 @@ public final class OffloadManager {
      */
     public synchronized long[] hardwareCounts(int backendCell) {
         long[] sum = new long[4];
-        for (Entry e : entries.values()) {
+        Entry e = byCounter.get(backendCell);
+        if (e != null) {
             if (e.offloaded() && e.cells.counterMap().containsKey(backendCell)) {
                 try {
                     foldHardwareCounters(e);

@@ -23,12 +23,15 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +42,12 @@ import java.util.function.Consumer;
  * The PFCP (N4) agent: a UDP socket, the request handler, and the requests hupf originates itself
  * (heartbeats to associated peers, Session Report Requests for usage and downlink data), which are
  * retransmitted every T1 up to N1 times.
+ *
+ * <p>The receive thread only reads datagrams and sorts them: decoding, validation and the session core
+ * run on worker threads, one message at a time per session (SEID) until its answer is sent, so the
+ * devices' acknowledgement of one message is awaited before the session's next; Session Establishment
+ * Requests (no UP SEID yet) run in parallel. Node messages (heartbeats, association procedures) have
+ * their own thread, one at a time per peer, so that they are never queued behind session work.
  */
 public final class PfcpAgent implements AutoCloseable {
 
@@ -47,6 +56,8 @@ public final class PfcpAgent implements AutoCloseable {
     /** Report Type bits (§8.2.21). */
     private static final int DLDR = 0x01;
     private static final int USAR = 0x02;
+    /** Session messages are handled by this many threads (the session core itself is one lock). */
+    private static final int SESSION_WORKERS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     private final PfcpConfig config;
     private final SessionManager sessions;
@@ -57,6 +68,11 @@ public final class PfcpAgent implements AutoCloseable {
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             r -> new Thread(r, "hupf-pfcp-timers"));
     private final Thread receiver;
+    private final ExecutorService sessionWorkers = Executors.newFixedThreadPool(
+            SESSION_WORKERS, daemon("hupf-pfcp-session"));
+    private final ExecutorService nodeWorker = Executors.newSingleThreadExecutor(daemon("hupf-pfcp-node"));
+    private final KeyedSerialExecutor sessionLanes = new KeyedSerialExecutor(sessionWorkers);
+    private final KeyedSerialExecutor nodeLanes = new KeyedSerialExecutor(nodeWorker);
     private final AtomicInteger sequence = new AtomicInteger(1);
     private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
     /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
@@ -126,6 +142,14 @@ public final class PfcpAgent implements AutoCloseable {
         return System.currentTimeMillis() / 1000 + UsageReporter.NTP_OFFSET;
     }
 
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     /** @return the bound UDP port (useful when configured as 0) */
     public int port() {
         return socket.getLocalPort();
@@ -152,21 +176,65 @@ public final class PfcpAgent implements AutoCloseable {
                 continue;
             }
             InetSocketAddress peer = (InetSocketAddress) p.getSocketAddress();
-            try {
-                if (isResponseToUs(buf, p.getLength())) {
-                    onResponse(peer, buf, p.getLength());
-                    continue;
-                }
-                byte[] out = handler.handle(peer, buf, p.getLength(), System.currentTimeMillis());
-                if (out != null) {
-                    send(peer, out);
-                }
-            } catch (RuntimeException e) {
-                // A bug must cost one message, never the agent.
-                stats.inc("error.internal");
-                log.error("internal error handling a message from {}", peer, e);
+            byte[] datagram = Arrays.copyOf(buf, p.getLength());
+            if (isResponseToUs(datagram, datagram.length)) {
+                guarded(peer, () -> {
+                    onResponse(peer, datagram, datagram.length);
+                    return CompletableFuture.completedFuture(null);
+                });
+            } else if (isSessionMessage(datagram)) {
+                sessionLanes.submit(orderKey(peer, datagram), () -> guarded(peer, () -> answer(peer, datagram)));
+            } else {
+                nodeLanes.submit(peer, () -> guarded(peer, () -> answer(peer, datagram)));
             }
         }
+    }
+
+    private CompletableFuture<?> answer(InetSocketAddress peer, byte[] datagram) {
+        return handler.handleAsync(peer, datagram, datagram.length, System.currentTimeMillis()).thenAccept(out -> {
+            if (out != null) {
+                send(peer, out);
+            }
+        }).exceptionally(e -> {
+            internalError(peer, e);
+            return null;
+        });
+    }
+
+    /** Runs one message's work; a bug must cost that message, never the agent. */
+    private CompletableFuture<?> guarded(InetSocketAddress peer, java.util.function.Supplier<CompletableFuture<?>> work) {
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            internalError(peer, e);
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    private void internalError(InetSocketAddress peer, Throwable e) {
+        stats.inc("error.internal");
+        log.error("internal error handling a message from {}", peer, e);
+    }
+
+    /** Session messages: version 1 header with the S flag, message type 50 and above (§7.2.2). */
+    private static boolean isSessionMessage(byte[] d) {
+        return d.length >= 16 && (d[0] & 0x01) != 0 && (d[1] & 0xFF) >= MessageType.SESSION_ESTABLISHMENT_REQUEST;
+    }
+
+    /**
+     * A session message's ordering key: its UP SEID; an establishment (SEID 0) is keyed by peer and
+     * sequence number, so establishments run in parallel and only a retransmission waits for its original.
+     */
+    private static Object orderKey(InetSocketAddress peer, byte[] d) {
+        long seid = 0;
+        for (int i = 4; i < 12; i++) {
+            seid = (seid << 8) | (d[i] & 0xFF);
+        }
+        if (seid != 0) {
+            return seid;
+        }
+        int sequence = ((d[12] & 0xFF) << 16) | ((d[13] & 0xFF) << 8) | (d[14] & 0xFF);
+        return List.of(peer, sequence);
     }
 
     private static boolean isResponseToUs(byte[] buf, int len) {
@@ -216,7 +284,11 @@ public final class PfcpAgent implements AutoCloseable {
             handler.evictResponses(now);
             retransmit(now);
             rearmNotifications();
-            for (UsageReporter.Due d : usage.due(sessions.store().all())) {
+            // Thresholds of every session are checked against one bulk counter read, not one Read each.
+            Collection<PfcpSession> all = sessions.store().all();
+            List<UsageReporter.Due> due = all.isEmpty() ? List.of()
+                    : sessions.withCounterSnapshot(() -> usage.due(all));
+            for (UsageReporter.Due d : due) {
                 sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
                         usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
             }
@@ -281,8 +353,13 @@ public final class PfcpAgent implements AutoCloseable {
             try {
                 if (cause != null && cause.reader().u8() == Cause.SESSION_CONTEXT_NOT_FOUND) {
                     log.warn("CP function {} no longer knows session {}: deleting it", a, s.upSeid);
-                    sessions.delete(s.upSeid);
-                    usage.forget(s.upSeid);
+                    sessions.deleteAsync(s.upSeid).whenComplete((deleted, failure) -> {
+                        if (failure == null) {
+                            usage.forget(s.upSeid);
+                        } else {
+                            log.warn("deleting session {} failed: {}", s.upSeid, failure.getMessage());
+                        }
+                    });
                 }
             } catch (DecodeException e) {
                 log.warn("bad Cause in Session Report Response from {}", a);
@@ -335,6 +412,8 @@ public final class PfcpAgent implements AutoCloseable {
         running = false;
         timers.shutdownNow();
         socket.close();
+        sessionWorkers.shutdownNow();
+        nodeWorker.shutdownNow();
         try {
             receiver.join(1000);
         } catch (InterruptedException e) {

@@ -39,6 +39,11 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The request side of the PFCP agent, without sockets: one datagram in, at most one datagram out.
@@ -50,6 +55,10 @@ import java.util.Map;
  * <p>An association is bound to its peer: the address and port its Association Setup Request came from.
  * Only that peer may update or release it, change its Recovery Time Stamp (by heartbeat) or send the
  * session messages of its Node ID; a request from anywhere else is refused and changes nothing.
+ *
+ * <p>Session procedures answer once the devices acknowledged ({@link #handleAsync}): a retransmission
+ * that arrives while its request is still being handled is dropped (the answer follows), one that arrives
+ * later gets the cached answer.
  */
 public final class PfcpHandler {
 
@@ -65,6 +74,8 @@ public final class PfcpHandler {
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
     private final AssociationStore associations;
+    /** Requests being handled, by response cache key. */
+    private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** Answered requests by (peer, sequence, type), oldest first, bounded in count as well as in age. */
     private final Map<String, CachedResponse> responseCache = new LinkedHashMap<>() {
         @Override
@@ -122,7 +133,7 @@ public final class PfcpHandler {
     }
 
     /**
-     * Handles one datagram.
+     * Handles one datagram and waits for its answer.
      *
      * @param peer sender
      * @param buf  datagram
@@ -131,6 +142,19 @@ public final class PfcpHandler {
      * @return the response to send back, or null
      */
     public byte[] handle(InetSocketAddress peer, byte[] buf, int len, long now) {
+        return handleAsync(peer, buf, len, now).join();
+    }
+
+    /**
+     * Handles one datagram; the buffer is not used once this returns.
+     *
+     * @param peer sender
+     * @param buf  datagram
+     * @param len  bytes received
+     * @param now  current time, ms
+     * @return the response to send back, or null, when the request has been carried out
+     */
+    public CompletableFuture<byte[]> handleAsync(InetSocketAddress peer, byte[] buf, int len, long now) {
         stats.inc("rx");
         PfcpCodec.Header h;
         try {
@@ -138,17 +162,18 @@ public final class PfcpHandler {
         } catch (DecodeException e) {
             stats.inc("drop.truncated_header");
             log.warn("dropped datagram from {}: {}", peer, e.getMessage());
-            return null;
+            return CompletableFuture.completedFuture(null);
         }
         if (h.version != PfcpCodec.VERSION) {
             stats.inc("tx.version_not_supported");
             log.warn("PFCP version {} from {}: answering Version Not Supported", h.version, peer);
-            return PfcpCodec.encode(PfcpMessage.node(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, h.sequence, List.of()));
+            return CompletableFuture.completedFuture(PfcpCodec.encode(
+                    PfcpMessage.node(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, h.sequence, List.of())));
         }
         if (!MessageType.isKnownRequest(h.type) || h.type == MessageType.SESSION_REPORT_REQUEST) {
             stats.inc("drop.unexpected_type");
             log.warn("dropped message type {} seq {} from {}: not a request hupf serves", h.type, h.sequence, peer);
-            return null;
+            return CompletableFuture.completedFuture(null);
         }
         String cacheKey = peer + "/" + h.sequence + "/" + h.type;
         CachedResponse cached;
@@ -157,24 +182,38 @@ public final class PfcpHandler {
         }
         if (cached != null) {
             stats.inc("rx.retransmission");
-            return cached.bytes;
+            return CompletableFuture.completedFuture(cached.bytes);
         }
-        PfcpMessage response;
+        if (!inProgress.add(cacheKey)) {
+            stats.inc("rx.retransmission_in_progress");
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<PfcpMessage> response;
         try {
             PfcpMessage req = PfcpCodec.decode(buf, len);
             response = dispatch(peer, req, now);
         } catch (DecodeException e) {
-            response = malformed(peer, h, e);
+            response = CompletableFuture.completedFuture(malformed(peer, h, e));
+        } catch (RuntimeException e) {
+            inProgress.remove(cacheKey);
+            throw e;
         }
-        if (response == null) {
-            return null;
-        }
-        byte[] out = PfcpCodec.encode(response);
-        synchronized (responseCache) {
-            responseCache.put(cacheKey, new CachedResponse(out, now));
-        }
-        stats.inc("tx." + response.type());
-        return out;
+        return response.handle((m, failure) -> {
+            inProgress.remove(cacheKey);
+            if (failure != null) {
+                throw failure instanceof CompletionException ? (CompletionException) failure
+                        : new CompletionException(failure);
+            }
+            if (m == null) {
+                return null;
+            }
+            byte[] out = PfcpCodec.encode(m);
+            synchronized (responseCache) {
+                responseCache.put(cacheKey, new CachedResponse(out, now));
+            }
+            stats.inc("tx." + m.type());
+            return out;
+        });
     }
 
     /**
@@ -226,23 +265,24 @@ public final class PfcpHandler {
         return PfcpMessage.session(h.type + 1, s == null ? 0 : s.cpSeid, h.sequence, ies);
     }
 
-    private PfcpMessage dispatch(InetSocketAddress peer, PfcpMessage msg, long now) throws DecodeException {
+    private CompletableFuture<PfcpMessage> dispatch(InetSocketAddress peer, PfcpMessage msg, long now)
+            throws DecodeException {
         PfcpMessage refused = headerRules(msg);
         if (refused != null) {
-            return refused;
+            return CompletableFuture.completedFuture(refused);
         }
         PfcpRequest req = RequestCodec.decode(msg);
         if (req instanceof HeartbeatRequest) {
-            return heartbeat(peer, (HeartbeatRequest) req);
+            return CompletableFuture.completedFuture(heartbeat(peer, (HeartbeatRequest) req));
         }
         if (req instanceof AssociationSetupRequest) {
-            return associationSetup(peer, (AssociationSetupRequest) req, now);
+            return CompletableFuture.completedFuture(associationSetup(peer, (AssociationSetupRequest) req, now));
         }
         if (req instanceof AssociationUpdateRequest) {
-            return associationUpdate(peer, (AssociationUpdateRequest) req);
+            return CompletableFuture.completedFuture(associationUpdate(peer, (AssociationUpdateRequest) req));
         }
         if (req instanceof AssociationReleaseRequest) {
-            return associationRelease(peer, (AssociationReleaseRequest) req);
+            return CompletableFuture.completedFuture(associationRelease(peer, (AssociationReleaseRequest) req));
         }
         if (req instanceof EstablishmentRequest) {
             return establish(peer, (EstablishmentRequest) req);
@@ -319,11 +359,21 @@ public final class PfcpHandler {
         if (a != null && ts != a.recoveryTimeStamp) {
             stats.inc("peer_restart");
             associations.put(new Association(a.nodeId, a.peer, ts, a.establishedMillis));
-            int n = sessions.deleteByNode(a.nodeId);
-            usage.forgetDeletedSessions();
-            log.warn("CP function {} restarted (recovery {} -> {}): deleted its {} sessions", a, a.recoveryTimeStamp,
-                     ts, n);
+            log.warn("CP function {} restarted (recovery {} -> {}): deleting its sessions", a, a.recoveryTimeStamp, ts);
+            deleteSessionsOf(a.nodeId);
         }
+    }
+
+    /** Deletes a CP function's sessions in the background: the answer to what caused it does not wait. */
+    private void deleteSessionsOf(String nodeId) {
+        sessions.deleteByNodeAsync(nodeId).whenComplete((n, failure) -> {
+            usage.forgetDeletedSessions();
+            if (failure != null) {
+                log.error("deleting the sessions of {} stopped", nodeId, failure);
+            } else {
+                log.info("deleted {} sessions of {}", n, nodeId);
+            }
+        });
     }
 
     private PfcpMessage associationResponse(int type, int seq, int cause, boolean withRecovery) {
@@ -355,9 +405,8 @@ public final class PfcpHandler {
             // §6.2.6.2.2: the new association overwrites the existing one whatever its Recovery Time Stamp,
             // and the sessions of the old one are deleted (hupf retains none: no PFCP Session Retention
             // Information support, so no PSREI in the response).
-            int n = sessions.deleteByNode(node.value);
-            usage.forgetDeletedSessions();
-            log.warn("association of {} replaced by a new one from {}: deleted its {} sessions", old, peer, n);
+            log.warn("association of {} replaced by a new one from {}: deleting its sessions", old, peer);
+            deleteSessionsOf(node.value);
         }
         log.info("PFCP association with {} at {}", node, peer);
         return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence, Cause.REQUEST_ACCEPTED,
@@ -377,9 +426,8 @@ public final class PfcpHandler {
             return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence,
                                        Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, false);
         }
-        int n = sessions.deleteByNode(node.value);
-        usage.forgetDeletedSessions();
-        log.info("PFCP association with {} released, {} sessions deleted", node, n);
+        log.info("PFCP association with {} released: deleting its sessions", node);
+        deleteSessionsOf(node.value);
         return associationResponse(MessageType.ASSOCIATION_RELEASE_RESPONSE, req.sequence, Cause.REQUEST_ACCEPTED,
                                    false);
     }
@@ -436,28 +484,45 @@ public final class PfcpHandler {
         return null;
     }
 
-    private PfcpMessage establish(InetSocketAddress peer, EstablishmentRequest req) {
+    private CompletableFuture<PfcpMessage> establish(InetSocketAddress peer, EstablishmentRequest req) {
         PfcpMessage refused = establishmentRefusal(peer, req);
         if (refused != null) {
-            return refused;
+            return CompletableFuture.completedFuture(refused);
         }
         NodeId node = req.nodeId;
         FSeid cp = req.cpFseid;
         int type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
         String cpAddress = cpAddress(peer, cp);
+        SessionEditor ed = new SessionEditor(null);
         try {
-            SessionEditor ed = new SessionEditor(null);
             ed.apply(req.rules);
-            PfcpSession s = sessions.establish(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
-                                                               ed.fars(), ed.qers(), ed.urrs(), Map.of()));
+        } catch (RuleException e) {
+            return CompletableFuture.completedFuture(sessionReject(type, cp.seid, req.sequence, e, true));
+        }
+        return answer(sessions.establishAsync(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
+                                                              ed.fars(), ed.qers(), ed.urrs(), Map.of())), s -> {
             List<Ie> ies = new ArrayList<>(List.of(nodeId(), IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED),
                     IeFields.F_SEID.encode(new FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(),
                                                      null))));
             ies.addAll(createdPdrs(s, null));
             return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_RESPONSE, cp.seid, req.sequence, ies);
-        } catch (RuleException e) {
-            return sessionReject(type, cp.seid, req.sequence, e, true);
-        }
+        }, e -> sessionReject(type, cp.seid, req.sequence, e, true));
+    }
+
+    /** The answer to a session change: built from the result once the devices took it, or its refusal. */
+    private static CompletableFuture<PfcpMessage> answer(CompletableFuture<PfcpSession> change,
+                                                         Function<PfcpSession, PfcpMessage> done,
+                                                         Function<RuleException, PfcpMessage> refused) {
+        return change.handle((s, failure) -> {
+            Throwable why = failure instanceof CompletionException ? failure.getCause() : failure;
+            if (why == null) {
+                return done.apply(s);
+            }
+            if (why instanceof RuleException) {
+                return refused.apply((RuleException) why);
+            }
+            throw new CompletionException(why);
+        });
     }
 
     /**
@@ -487,11 +552,11 @@ public final class PfcpHandler {
                 Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid), false);
     }
 
-    private PfcpMessage modify(InetSocketAddress peer, ModificationRequest req) {
+    private CompletableFuture<PfcpMessage> modify(InetSocketAddress peer, ModificationRequest req) {
         int type = MessageType.SESSION_MODIFICATION_RESPONSE;
         PfcpSession old = owned(peer, req.seid);
         if (old == null) {
-            return noSession(type, req);
+            return CompletableFuture.completedFuture(noSession(type, req));
         }
         try {
             SessionEditor ed = new SessionEditor(old);
@@ -514,29 +579,31 @@ public final class PfcpHandler {
             String cpAddress = f != null && f.ipv4 != null ? f.ipv4.getHostAddress() : old.cpAddress;
             PfcpSession edited = new PfcpSession(old.upSeid, cpSeid, cpAddress, old.nodeId, ed.pdrs(), ed.fars(),
                                                  ed.qers(), ed.urrs(), old.allocations);
-            PfcpSession s = sessions.modify(edited);
-            usage.sessionChanged(s);
-            List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
-            ies.addAll(createdPdrs(s, old));
-            ies.addAll(reports);
-            return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
+            return answer(sessions.modifyAsync(edited), s -> {
+                usage.sessionChanged(s);
+                List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
+                ies.addAll(createdPdrs(s, old));
+                ies.addAll(reports);
+                return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
+            }, e -> sessionReject(type, old.cpSeid, req.sequence, e, false));
         } catch (RuleException e) {
-            return sessionReject(type, old.cpSeid, req.sequence, e, false);
+            return CompletableFuture.completedFuture(sessionReject(type, old.cpSeid, req.sequence, e, false));
         }
     }
 
-    private PfcpMessage delete(InetSocketAddress peer, DeletionRequest req) {
+    private CompletableFuture<PfcpMessage> delete(InetSocketAddress peer, DeletionRequest req) {
         int type = MessageType.SESSION_DELETION_RESPONSE;
         PfcpSession s = owned(peer, req.seid);
         if (s == null) {
-            return noSession(type, req);
+            return CompletableFuture.completedFuture(noSession(type, req));
         }
         List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
         for (org.hupf.api.session.Urr u : s.urrs.values()) {
             ies.add(usage.report(s, u, IeType.USAGE_REPORT_DELETION, UsageReporter.TERMR));
         }
-        sessions.delete(s.upSeid);
-        usage.forget(s.upSeid);
-        return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
+        return answer(sessions.deleteAsync(s.upSeid), deleted -> {
+            usage.forget(s.upSeid);
+            return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
+        }, e -> sessionReject(type, s.cpSeid, req.sequence, e, false));
     }
 }

@@ -201,6 +201,11 @@ public final class ResourcePool {
             return v;
         }
 
+        /** @return what the translation used so far: the session's allocations once committed */
+        public Map<String, Integer> allocations() {
+            return Map.copyOf(used);
+        }
+
         @Override
         public int counter(int pdrId) throws RuleException {
             return get("ctr:" + pdrId, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");

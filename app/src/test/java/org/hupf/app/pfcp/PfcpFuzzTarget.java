@@ -67,6 +67,10 @@ public final class PfcpFuzzTarget {
         now += 120_000;
         HANDLER.evictResponses(now);
         InetSocketAddress from = SOURCES.get(Math.floorMod(Arrays.hashCode(data), SOURCES.size()));
+        // What an earlier input started in the background (a peer's sessions being deleted) must not count.
+        while (SESSIONS.bulkDeletionsInProgress() > 0) {
+            Thread.onSpinWait();
+        }
         List<Object> before = from == STRANGER ? state() : null;
         HANDLER.handle(from, data, data.length, now);
         if (before != null && !before.equals(state())) {

@@ -1,8 +1,10 @@
 package org.hupf.app.store;
 
+import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
@@ -28,6 +30,7 @@ import java.util.Set;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /**
  * The distributed store (ONOS storage mocked by TestStorageService) and reconciliation against it:
@@ -164,13 +167,21 @@ public class DistributedSessionStoreTest {
     }
 
     @Test
-    public void unreachableDeviceIsCaughtUpByReconciliation() throws Exception {
+    public void unreachableDeviceRefusesTheSessionAndReconciliationRestoresLostEntries() throws Exception {
         InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 4096);
         SessionManager m = manager(new InMemorySessionStore(), device);
         device.setFailing(true);
-        m.establish(draft(1));
+        try {
+            m.establish(draft(1));
+            fail("accepted a session no device holds");
+        } catch (RuleException e) {
+            assertEquals(Cause.SYSTEM_FAILURE, e.cause());
+        }
         assertTrue(m.deviceErrors() > 0);
+        assertTrue(m.store().all().isEmpty());
         device.setFailing(false);
+        m.establish(draft(1));
+        device.deleteAll(UpfEntityType.SESSION_UPLINK);
         assertTrue(m.reconcile() > 0);
         assertEquals(1, device.entities(UpfEntityType.SESSION_UPLINK).size());
     }

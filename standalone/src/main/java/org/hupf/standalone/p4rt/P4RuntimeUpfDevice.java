@@ -1,29 +1,50 @@
 package org.hupf.standalone.p4rt;
 
+import io.grpc.Status;
+import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.DeviceUpdate;
+import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiUpfDevice;
 import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.model.PiPipelineModel;
+import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiEntityType;
+import org.onosproject.net.pi.runtime.PiTableEntry;
 
 import org.onosproject.p4runtime.model.P4InfoParser;
 import org.onosproject.p4runtime.model.P4InfoParserException;
+import p4.v1.P4RuntimeOuterClass.Update;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A hupf UPF device reached directly over P4Runtime, without ONOS: the lab drives bmv2 and the backend
- * with the same translator the ONOS behaviour uses.
+ * with the same translator the ONOS behaviour uses. A batch of updates is one WriteRequest (plus one of
+ * MODIFYs for the entries the device already held).
  */
-public final class P4RuntimeUpfDevice implements HupfUpfDevice, AutoCloseable {
+public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, AutoCloseable {
+
+    /** gRPC codes of a Write that did not reach the device or got no answer: nothing is known applied. */
+    private static final Set<Status.Code> UNREACHABLE = EnumSet.of(
+            Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.CANCELLED);
 
     private final P4rtClient client;
+    private final PiEncoder encoder;
+    private final UpfTranslator translator;
     private final PiUpfDevice device;
     private final P4RuntimeTarget target;
     private final PiPipelineModel model;
@@ -38,8 +59,10 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, AutoCloseable {
     public P4RuntimeUpfDevice(P4rtClient client, P4InfoIndex p4info, PiPipelineModel model) {
         this.client = client;
         this.model = model;
-        this.target = new P4RuntimeTarget(client, new PiEncoder(p4info));
-        this.device = new PiUpfDevice(new UpfTranslator(model), target);
+        this.encoder = new PiEncoder(p4info);
+        this.translator = new UpfTranslator(model);
+        this.target = new P4RuntimeTarget(client, encoder);
+        this.device = new PiUpfDevice(translator, target);
     }
 
     /**
@@ -102,6 +125,95 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, AutoCloseable {
     @Override
     public void delete(UpfEntity entity) throws UpfProgrammableException {
         device.delete(entity);
+    }
+
+    /**
+     * Writes the batch as one WriteRequest, in order: a delete becomes DELETE (NOT_FOUND counts as done),
+     * an apply INSERT, or MODIFY for what always exists (meter cells, default entries). The INSERTs the
+     * device answers ALREADY_EXISTS are sent again as MODIFYs in a second WriteRequest ("install or
+     * overwrite"). Each update's outcome is that of all the P4Runtime updates it became.
+     */
+    @Override
+    public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
+        List<Update> first = new ArrayList<>();
+        List<Integer> owner = new ArrayList<>();
+        for (int i = 0; i < updates.size(); i++) {
+            failures.add(null);
+            try {
+                for (Update u : encode(updates.get(i))) {
+                    first.add(u);
+                    owner.add(i);
+                }
+            } catch (UpfProgrammableException e) {
+                failures.set(i, e);
+            }
+        }
+        List<Update> modifies = new ArrayList<>();
+        List<Integer> modifyOwner = new ArrayList<>();
+        try {
+            client.write(first);
+        } catch (P4RuntimeException e) {
+            if (UNREACHABLE.contains(e.code()) || e.updateCodes().size() != first.size()) {
+                return CompletableFuture.completedFuture(WriteResult.unreachable(updates.size(), refusal(e)));
+            }
+            for (int j = 0; j < first.size(); j++) {
+                Status.Code c = e.updateCodes().get(j);
+                Update u = first.get(j);
+                if (c == Status.Code.ALREADY_EXISTS && u.getType() == Update.Type.INSERT) {
+                    modifies.add(u.toBuilder().setType(Update.Type.MODIFY).build());
+                    modifyOwner.add(owner.get(j));
+                } else if (c != Status.Code.OK && !(c == Status.Code.NOT_FOUND && u.getType() == Update.Type.DELETE)) {
+                    failures.set(owner.get(j), refusal(e));
+                }
+            }
+        }
+        try {
+            client.write(modifies);
+        } catch (P4RuntimeException e) {
+            if (UNREACHABLE.contains(e.code()) || e.updateCodes().size() != modifies.size()) {
+                return CompletableFuture.completedFuture(WriteResult.unreachable(updates.size(), refusal(e)));
+            }
+            for (int j = 0; j < modifies.size(); j++) {
+                if (e.updateCodes().get(j) != Status.Code.OK) {
+                    failures.set(modifyOwner.get(j), refusal(e));
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(WriteResult.of(failures));
+    }
+
+    private List<Update> encode(DeviceUpdate u) throws UpfProgrammableException {
+        List<PiEntity> pi;
+        try {
+            pi = translator.toPi(u.entity());
+        } catch (PiCodecException e) {
+            throw new UpfProgrammableException("cannot express " + u.entity() + ": " + e.getMessage(),
+                                               UpfProgrammableException.Type.UNSUPPORTED_OPERATION);
+        }
+        List<Update> out = new ArrayList<>(pi.size());
+        for (PiEntity e : pi) {
+            Update.Type type = u.kind() == DeviceUpdate.Kind.DELETE ? Update.Type.DELETE
+                    : isModifyOnly(e) ? Update.Type.MODIFY : Update.Type.INSERT;
+            try {
+                out.add(Update.newBuilder().setType(type).setEntity(encoder.encode(e)).build());
+            } catch (P4RuntimeException ex) {
+                throw new UpfProgrammableException("cannot encode " + u.entity() + ": " + ex.getMessage(),
+                                                   UpfProgrammableException.Type.UNSUPPORTED_OPERATION);
+            }
+        }
+        return out;
+    }
+
+    /** Default entries and meter cells always exist: they can only be modified. */
+    private static boolean isModifyOnly(PiEntity e) {
+        return e.piEntityType() == PiEntityType.METER_CELL_CONFIG
+                || (e.piEntityType() == PiEntityType.TABLE_ENTRY && ((PiTableEntry) e).isDefaultAction());
+    }
+
+    private static UpfProgrammableException refusal(P4RuntimeException e) {
+        return new UpfProgrammableException(e.getMessage(), e.updateCodes().contains(Status.Code.RESOURCE_EXHAUSTED)
+                ? UpfProgrammableException.Type.TABLE_EXHAUSTED : UpfProgrammableException.Type.UNKNOWN);
     }
 
     @Override

@@ -1,0 +1,177 @@
+package org.hupf.app.device;
+
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The device programming pipeline: batches (the updates of one PFCP message, say) are queued in the
+ * order they are submitted and written by one thread, which coalesces the batches waiting in the queue
+ * into one device write, up to a number of updates. The queue is bounded: a submitter waits when it is
+ * full, which slows the producers down to the devices' pace.
+ *
+ * <p>Futures complete on a separate thread, so what a caller does on completion (take its own locks,
+ * submit a rollback) never holds up the writes behind it.
+ */
+public final class DeviceWriter implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DeviceWriter.class);
+
+    private final BlockingQueue<Job> queue;
+    private final int maxUpdatesPerWrite;
+    private final Thread writer;
+    private final ExecutorService completions;
+    private volatile boolean running = true;
+    private long writes;
+    private long batches;
+
+    private static final class Job {
+        final List<BatchUpfDevice> devices;
+        final List<DeviceUpdate> updates;
+        final CompletableFuture<List<WriteResult>> done = new CompletableFuture<>();
+
+        Job(List<BatchUpfDevice> devices, List<DeviceUpdate> updates) {
+            this.devices = devices;
+            this.updates = updates;
+        }
+    }
+
+    /**
+     * Starts the writer thread.
+     *
+     * @param name               name for the threads
+     * @param queueCapacity      batches that may wait
+     * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
+     */
+    public DeviceWriter(String name, int queueCapacity, int maxUpdatesPerWrite) {
+        this.queue = new ArrayBlockingQueue<>(queueCapacity);
+        this.maxUpdatesPerWrite = maxUpdatesPerWrite;
+        this.completions = Executors.newSingleThreadExecutor(r -> daemon(r, name + "-done"));
+        this.writer = daemon(this::run, name);
+        writer.start();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * Queues a batch for every device; waits while the queue is full.
+     *
+     * @param devices devices to write, each gets all updates
+     * @param updates updates, in order
+     * @return one result per device, in the order of {@code devices}, when every device answered
+     */
+    public CompletableFuture<List<WriteResult>> submit(List<BatchUpfDevice> devices, List<DeviceUpdate> updates) {
+        Job job = new Job(List.copyOf(devices), List.copyOf(updates));
+        if (updates.isEmpty() || devices.isEmpty()) {
+            job.done.complete(Collections.nCopies(devices.size(), WriteResult.ok(updates.size())));
+            return job.done;
+        }
+        try {
+            if (running) {
+                queue.put(job);
+                return job.done;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        job.done.complete(Collections.nCopies(devices.size(), WriteResult.unreachable(
+                updates.size(), new UpfProgrammableException("device writer stopped"))));
+        return job.done;
+    }
+
+    private void run() {
+        while (running) {
+            List<Job> jobs = new ArrayList<>();
+            try {
+                jobs.add(queue.take());
+            } catch (InterruptedException e) {
+                break;
+            }
+            int updates = jobs.get(0).updates.size();
+            Job next;
+            while (updates < maxUpdatesPerWrite && (next = queue.peek()) != null
+                    && next.devices.equals(jobs.get(0).devices)) {
+                jobs.add(queue.poll());
+                updates += next.updates.size();
+            }
+            write(jobs, updates);
+        }
+        drainStopped();
+    }
+
+    /** Writes the merged updates of jobs with the same devices to each device, then splits the results. */
+    private void write(List<Job> jobs, int updates) {
+        List<DeviceUpdate> merged = new ArrayList<>(updates);
+        jobs.forEach(j -> merged.addAll(j.updates));
+        List<BatchUpfDevice> devices = jobs.get(0).devices;
+        List<List<WriteResult>> perJob = new ArrayList<>();
+        jobs.forEach(j -> perJob.add(new ArrayList<>()));
+        for (BatchUpfDevice d : devices) {
+            WriteResult r = writeOne(d, merged);
+            int from = 0;
+            for (int i = 0; i < jobs.size(); i++) {
+                int to = from + jobs.get(i).updates.size();
+                perJob.get(i).add(r.slice(from, to));
+                from = to;
+            }
+        }
+        synchronized (this) {
+            writes += devices.size();
+            batches += jobs.size();
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            Job j = jobs.get(i);
+            List<WriteResult> r = perJob.get(i);
+            completions.execute(() -> j.done.complete(r));
+        }
+    }
+
+    private static WriteResult writeOne(BatchUpfDevice d, List<DeviceUpdate> merged) {
+        try {
+            return d.write(merged).join();
+        } catch (RuntimeException e) {
+            // A device must answer with a WriteResult; anything else is a bug that must cost this write only.
+            log.error("device {} failed a write of {} updates", d, merged.size(), e);
+            return WriteResult.unreachable(merged.size(), new UpfProgrammableException(String.valueOf(e)));
+        }
+    }
+
+    private void drainStopped() {
+        Job j;
+        while ((j = queue.poll()) != null) {
+            j.done.complete(Collections.nCopies(j.devices.size(), WriteResult.unreachable(
+                    j.updates.size(), new UpfProgrammableException("device writer stopped"))));
+        }
+    }
+
+    /** @return device writes sent and batches they carried, for stats: {writes, batches} */
+    public synchronized long[] counts() {
+        return new long[] {writes, batches};
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        writer.interrupt();
+        try {
+            writer.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        drainStopped();
+        completions.shutdown();
+    }
+}

@@ -1,0 +1,155 @@
+"""The backend-only chain for PFCP scale tests and benchmarks: a real hupf-backend (null ports) programmed
+over P4Runtime by hupf's lab runner (PFCP agent, session core, offload manager polling the backend's counters),
+plus a pipelined PFCP client and a raw IE reader fast enough for tens of thousands of responses.
+"""
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from conftest import ROOT, _classpath
+
+RUNNER = "org.hupf.standalone.lab.LabRunner"
+P4INFO = os.path.join(ROOT, "pipeconf", "src", "main", "resources", "p4c-out", "sw", "bmv2", "p4info.txt")
+N3, GNB, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.0/24"
+T1_S = 3.0
+# IE types (TS 29.244 Table 8.1.2-1).
+CAUSE, F_SEID, VOLUME_MEASUREMENT, USAGE_REPORT_DELETION = 19, 57, 66, 79
+
+
+def backend_binary():
+    path = os.environ.get("HUPF_BACKEND") or os.path.join(ROOT, "backend", "build", "hupf-backend")
+    return path if os.access(path, os.X_OK) else None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Chain:
+    """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
+
+    def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=()):
+        binary = backend_binary()
+        if binary is None:
+            pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
+        self.dir = tempfile.mkdtemp(prefix="hupf-chain-")
+        self.pfcp = ("127.0.0.1", free_port())
+        grpc = free_port()
+        self.logs = {}
+        self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
+                                               "--sessions", str(sessions), "--mem", str(mem_mb),
+                                               "--port", "1=null", "--port", "2=null"])
+        self.status_path = os.path.join(self.dir, "status.json")
+        cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
+               "backend": {"grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO},
+               "smf_node_id": "127.0.0.1", "router_mac": "02:68:75:70:66:01", "n3": N3, "gnb": GNB,
+               "app_net": APP_NET, "ue_pool": ue_pool, "slice": 1,
+               "policy": {"threshold_bps": 10**12, "hold_ms": 2000, "hysteresis": 0.2},
+               "poll_ms": poll_ms, "status": self.status_path,
+               "routes": {"backend": [[GNB + "/32", 1, "02:00:00:00:00:01"], [APP_NET, 2, "02:00:00:00:00:02"]]}}
+        cfg_path = os.path.join(self.dir, "runner.json")
+        with open(cfg_path, "w") as f:
+            json.dump(cfg, f)
+        time.sleep(0.5)
+        self.runner = self._start("runner", ["java", *java_opts, "-cp", _classpath(), RUNNER, cfg_path])
+        deadline = time.time() + 90
+        while not self.status().get("ready"):
+            for name, p in (("backend", self.backend), ("runner", self.runner)):
+                if p.poll() is not None:
+                    self.stop()
+                    raise RuntimeError("%s exited: %s" % (name, self.log_tail(name)))
+            if time.time() > deadline:
+                self.stop()
+                raise RuntimeError("runner not ready in 90 s: " + self.log_tail("runner"))
+            time.sleep(0.2)
+
+    def _start(self, name, cmd):
+        self.logs[name] = os.path.join(self.dir, name + ".log")
+        out = open(self.logs[name], "w")
+        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def log_tail(self, name, lines=30):
+        with open(self.logs[name]) as f:
+            return "".join(f.readlines()[-lines:])
+
+    def status(self):
+        try:
+            with open(self.status_path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
+
+    def wait_sessions(self, n, timeout):
+        """Waits until the runner reports n sessions; returns the last count seen."""
+        deadline = time.time() + timeout
+        seen = None
+        while time.time() < deadline:
+            seen = self.status().get("pfcp_sessions")
+            if seen == n:
+                return seen
+            time.sleep(0.2)
+        return seen
+
+    def stop_backend(self):
+        _stop(self.backend)
+
+    def stop(self):
+        _stop(self.runner)
+        _stop(self.backend)
+
+
+def _stop(p):
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def ies(data):
+    """Top-level IEs of a PFCP message as {type: [value, ...]}."""
+    at = 16 if data[0] & 0x01 else 8
+    end = 4 + struct.unpack("!H", data[2:4])[0]
+    out = {}
+    while at + 4 <= end:
+        t, n = struct.unpack("!HH", data[at:at + 4])
+        out.setdefault(t, []).append(data[at + 4:at + 4 + n])
+        at += 4 + n
+    return out
+
+
+def grouped(value):
+    """IEs inside a grouped IE's value."""
+    return ies(b"\x20\x00" + struct.pack("!H", len(value) + 4) + b"\x00" * 4 + value)
+
+
+def cause_of(data):
+    c = ies(data).get(CAUSE)
+    return c[0][0] if c else None
+
+
+def up_seid_of(data):
+    return struct.unpack("!Q", ies(data)[F_SEID][0][1:9])[0]
+
+
+def total_volume(usage_report):
+    """Total volume of a Usage Report's Volume Measurement (flag TOVOL), None without one."""
+    vm = grouped(usage_report).get(VOLUME_MEASUREMENT)
+    if not vm or not vm[0][0] & 0x01:
+        return None
+    return struct.unpack("!Q", vm[0][1:9])[0]
+
+
+def deletion(up_seid, seq):
+    return struct.pack("!BBHQ", 0x21, 54, 12, up_seid) + seq.to_bytes(3, "big") + b"\x00"
