@@ -1,5 +1,8 @@
 package org.hupf.standalone.p4rt;
 
+import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.DeviceUpdate;
+import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -13,6 +16,7 @@ import org.onosproject.net.pi.runtime.PiEntity;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link P4RuntimeUpfDevice} whose applies can be gathered into large Writes: inside {@link #batched},
@@ -21,7 +25,7 @@ import java.util.List;
  * restarted device is then tens of Writes instead of tens of thousands. Other threads, and every call
  * outside {@link #batched}, go straight to the device.
  */
-public final class BatchingUpfDevice implements HupfUpfDevice {
+public final class BatchingUpfDevice implements HupfUpfDevice, BatchUpfDevice {
 
     static final int BATCH = 1000;
 
@@ -115,6 +119,15 @@ public final class BatchingUpfDevice implements HupfUpfDevice {
         if (queued.size() >= BATCH) {
             flush();
         }
+    }
+
+    /** A session change's batch goes to the device as it is (one Write), after what this thread queued. */
+    @Override
+    public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        if (isBatching()) {
+            flush();
+        }
+        return device.write(updates);
     }
 
     @Override
