@@ -1,5 +1,6 @@
 package org.hupf.standalone.p4rt;
 
+import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.WriteResult;
@@ -121,11 +122,14 @@ public final class BatchingUpfDevice implements HupfUpfDevice, BatchUpfDevice {
         }
     }
 
-    /** A session change's batch goes to the device as it is (one Write), after what this thread queued. */
+    /**
+     * A session change's batch goes to the device as it is (one Write); inside {@link #batched}, the
+     * calling thread's updates join the queue like its applies (the work reports a failed Write).
+     */
     @Override
     public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
         if (isBatching()) {
-            flush();
+            return CompletableFuture.completedFuture(BatchDevices.writeEach(this, updates));
         }
         return device.write(updates);
     }

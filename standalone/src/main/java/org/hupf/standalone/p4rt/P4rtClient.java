@@ -53,6 +53,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class P4rtClient implements AutoCloseable, DeviceHealth {
 
+    /** Room for the per-update errors of a refused batch Write. */
+    private static final int MAX_TRAILERS = 16 << 20;
+    /** Room for a Read of whole tables and counter arrays. */
+    private static final int MAX_MESSAGE = 256 << 20;
+
     /** What the owner does each time the client is primary again after a loss. */
     public interface Recovery {
         /**
@@ -118,7 +123,11 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      */
     public static P4rtClient connect(String host, int port, long deviceId, long electionId)
             throws P4RuntimeException {
-        ManagedChannel ch = ManagedChannelBuilder.forAddress(host, port).usePlaintext().build();
+        // A refused batch Write carries one p4.v1.Error per update in its trailers (spec §12.3): for a batch
+        // of thousands of updates far more than gRPC's default 8 KiB of metadata, which the client would
+        // otherwise turn into an HTTP/2 INTERNAL_ERROR, losing the per-update codes.
+        ManagedChannel ch = ManagedChannelBuilder.forAddress(host, port).usePlaintext()
+                .maxInboundMetadataSize(MAX_TRAILERS).maxInboundMessageSize(MAX_MESSAGE).build();
         P4rtClient c = new P4rtClient(ch, host + ":" + port, deviceId, electionId);
         try {
             c.awaitPrimary(c.openStream());
