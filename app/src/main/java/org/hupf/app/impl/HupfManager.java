@@ -16,7 +16,6 @@ import org.hupf.pipeconf.api.UpfInterface;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.cluster.ClusterService;
-import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.NodeId;
@@ -100,7 +99,8 @@ public class HupfManager extends SessionManagerService {
             };
     private final NetworkConfigListener cfgListener = new InternalConfigListener();
     private final DeviceListener deviceListener = new InternalDeviceListener();
-    private final LeadershipEventListener leadershipListener = new InternalLeadershipListener();
+    private final LeadershipEventListener leadershipListener =
+            HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::refresh);
     /** The configuration the running core was built from, to skip restarts that change nothing. */
     private String activeConfig;
 
@@ -294,18 +294,6 @@ public class HupfManager extends SessionManagerService {
                 default:
                     break;
             }
-        }
-    }
-
-    private class InternalLeadershipListener implements LeadershipEventListener {
-        @Override
-        public boolean isRelevant(LeadershipEvent event) {
-            return HupfApp.APP_NAME.equals(event.subject().topic());
-        }
-
-        @Override
-        public void event(LeadershipEvent event) {
-            executor.execute(HupfManager.this::refresh);
         }
     }
 

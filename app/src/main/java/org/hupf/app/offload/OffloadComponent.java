@@ -16,7 +16,6 @@ import org.onlab.packet.Ip4Address;
 import org.onosproject.app.ApplicationService;
 import org.onosproject.app.ApplicationState;
 import org.onosproject.cluster.ClusterService;
-import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.core.ApplicationId;
@@ -126,17 +125,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private final DeviceListener listener = this::onDeviceEvent;
-    private final LeadershipEventListener leadershipListener = new LeadershipEventListener() {
-        @Override
-        public boolean isRelevant(LeadershipEvent event) {
-            return HupfApp.APP_NAME.equals(event.subject().topic());
-        }
-
-        @Override
-        public void event(LeadershipEvent event) {
-            executor.execute(OffloadComponent.this::rebuild);
-        }
-    };
+    private final LeadershipEventListener leadershipListener =
+            HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::rebuild);
     private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
         @Override
         public boolean isRelevant(NetworkConfigEvent event) {

@@ -1,0 +1,111 @@
+package org.hupf.app.impl;
+
+import org.hupf.app.HupfApp;
+import org.hupf.app.config.HupfConfig;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipAdminService;
+import org.onosproject.mastership.MastershipListener;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.MastershipRole;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Makes the node that leads hupf the master of the devices in hupf's netcfg. The leader writes those devices
+ * through its own P4Runtime client, and a P4Runtime device takes writes only from its primary client, which
+ * ONOS makes of the device's master: a leader that is not the master has every write refused
+ * (PERMISSION_DENIED), as happens whenever ONOS elects another master, e.g. when the old one dies.
+ */
+@Component(immediate = true)
+public class LeaderMastership {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaderMastership.class);
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService cfgService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LeadershipService leadershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipAdminService mastershipAdminService;
+
+    private final LeadershipEventListener leadershipListener =
+            HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::align);
+    private final MastershipListener mastershipListener = event -> this.executor.execute(this::align);
+    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return event.configClass() == HupfConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            executor.execute(LeaderMastership.this::align);
+        }
+    };
+    private ExecutorService executor;
+
+    @Activate
+    protected void activate() {
+        executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "hupf-mastership"));
+        leadershipService.addListener(leadershipListener);
+        mastershipService.addListener(mastershipListener);
+        cfgService.addListener(cfgListener);
+        executor.execute(this::align);
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        cfgService.removeListener(cfgListener);
+        mastershipService.removeListener(mastershipListener);
+        leadershipService.removeListener(leadershipListener);
+        executor.shutdownNow();
+    }
+
+    /** On the leader: asks to master every hupf device that has a master and it is another node. */
+    void align() {
+        NodeId local = clusterService.getLocalNode().id();
+        if (!local.equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+            return;
+        }
+        ApplicationId appId = coreService.getAppId(HupfApp.APP_NAME);
+        HupfConfig cfg = appId == null ? null : cfgService.getConfig(appId, HupfConfig.class);
+        Set<DeviceId> devices = cfg == null || !cfg.isValid() ? Set.of() : cfg.devices().keySet();
+        for (DeviceId id : devices) {
+            NodeId master = mastershipService.getMasterFor(id);
+            // No master yet: the device is not connected, and its first MASTER_CHANGED brings us back here.
+            if (master != null && !master.equals(local)) {
+                log.info("Leading hupf: taking mastership of {} from {}", id, master);
+                mastershipAdminService.setRole(local, id, MastershipRole.MASTER);
+            }
+        }
+    }
+}
