@@ -92,13 +92,18 @@ class OnosError(Exception):
 
 
 class Onos:
-    """One ONOS process over a private copy of the runtime in `workdir`."""
+    """One ONOS process over a private copy of the runtime in `workdir`: on the host's ports by default, or
+    inside network namespace `netns` where it answers at `host` (a cluster member); `java_opts` replaces
+    onos-service's default JAVA_OPTS."""
 
-    def __init__(self, workdir, apps=APPS):
+    def __init__(self, workdir, apps=APPS, host="localhost", netns=None, java_opts=None):
         self.home = onos_home()
         self.java = java11_home(self.home)
         self.dir = Path(workdir) / "onos"
         self.apps = apps
+        self.host = host
+        self.netns = netns
+        self.java_opts = java_opts
         self.proc = None
         self._auth = "Basic " + b64encode(("%s:%s" % (USER, PASSWORD)).encode()).decode()
 
@@ -114,12 +119,15 @@ class Onos:
     def start(self, timeout):
         """Copies the runtime, starts ONOS and waits until the apps are ACTIVE and every bundle settled."""
         for port in (REST_PORT, SSH_PORT):
-            if not port_free(port):
+            if self.netns is None and not port_free(port):
                 raise OnosError("port %d is in use (another ONOS running?)" % port)
         shutil.copytree(self.home, self.dir, symlinks=True)
         env = dict(os.environ, JAVA_HOME=str(self.java), ONOS_HOME=str(self.dir), ONOS_APPS=",".join(self.apps))
+        if self.java_opts is not None:
+            env["JAVA_OPTS"] = self.java_opts
+        launcher = ["ip", "netns", "exec", self.netns] if self.netns else []
         with open(self.console_log, "w") as out:
-            self.proc = subprocess.Popen([str(self.dir / "bin" / "onos-service"), "server"], cwd=self.dir,
+            self.proc = subprocess.Popen(launcher + [str(self.dir / "bin" / "onos-service"), "server"], cwd=self.dir,
                                          env=env, stdout=out, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True)
         want = {a if a.startswith("org.") else "org.onosproject." + a for a in self.apps}
@@ -183,12 +191,12 @@ class Onos:
 
     # -- REST -----------------------------------------------------------------------------------------
     def rest(self, method, path, body=None, content_type="application/json", timeout=30):
-        """(status, parsed JSON or text) of a request to http://localhost:8181<path>."""
+        """(status, parsed JSON or text) of a request to http://<host>:8181<path>."""
         data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
         headers = {"Authorization": self._auth, "Accept": "application/json"}
         if data is not None:
             headers["Content-Type"] = content_type  # ONOS answers 415 to a GET that names one
-        req = urllib.request.Request("http://localhost:%d%s" % (REST_PORT, path), data=data, method=method,
+        req = urllib.request.Request("http://%s:%d%s" % (self.host, REST_PORT, path), data=data, method=method,
                                      headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=timeout) as r:
@@ -223,7 +231,7 @@ class Onos:
         res = subprocess.run(
             ["sshpass", "-p", PASSWORD, "ssh", "-q", "-p", str(SSH_PORT), "-o", "StrictHostKeyChecking=no",
              "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "HostKeyAlgorithms=+ssh-rsa",
-             "-o", "PubkeyAcceptedAlgorithms=+ssh-rsa", "%s@localhost" % USER, command],
+             "-o", "PubkeyAcceptedAlgorithms=+ssh-rsa", "%s@%s" % (USER, self.host), command],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
         out = ANSI.sub("", res.stdout)  # Karaf colours errors and grep's matches
         if res.returncode != 0:

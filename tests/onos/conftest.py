@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from scapy.contrib import pfcp as P
 
+import cluster as cluster_mod
 import headless_chromium
 import onos_runtime
 
@@ -45,6 +46,7 @@ if WHY is None:
         HYBRID_WHY = "bmv2 simple_switch_grpc (BMV2=..., PATH or /opt/p4/bin)"
     elif os.geteuid() != 0:
         HYBRID_WHY = "root (network namespaces and veth for the hybrid's traffic)"
+CLUSTER_WHY = cluster_mod.missing() if WHY is None else None
 GUI_OAR = onos_runtime.gui_oar(onos_runtime.onos_home()) if WHY is None else None
 GUI_WHY = None
 if WHY is None:
@@ -65,6 +67,8 @@ def pytest_collection_finish(session):
             reporter.write_line("SKIPPED onos gui: missing %s" % GUI_WHY)
         if HYBRID_WHY:
             reporter.write_line("SKIPPED onos hybrid: missing %s" % HYBRID_WHY)
+        if CLUSTER_WHY:
+            reporter.write_line("SKIPPED onos cluster: missing %s" % CLUSTER_WHY)
 
 
 def pytest_runtest_makereport(item, call):
@@ -131,12 +135,12 @@ def onos(request, oar, tmp_path_factory):
 
 
 class Backend:
-    """hupf-backend as a P4Runtime device on a free loopback port: port 1 on the hybrid topology's backend
-    link when there is one, else null ports."""
+    """hupf-backend as a P4Runtime device on a free port of `host` (loopback unless ONOS runs elsewhere): port 1
+    on the hybrid topology's backend link (or another interface) when there is one, else null ports."""
 
-    def __init__(self, log, port1="null"):
+    def __init__(self, log, port1="null", host="127.0.0.1"):
         self.port = free_port()
-        self.addr = "127.0.0.1:%d" % self.port
+        self.addr = "%s:%d" % (host, self.port)
         self.log = log
         with open(log, "w") as out:
             self.proc = subprocess.Popen([str(BACKEND), "--grpc-addr", self.addr, "--device-id", "1",
@@ -146,7 +150,7 @@ class Backend:
         while True:
             assert self.proc.poll() is None, "hupf-backend exited: %s" % Path(log).read_text()[-2000:]
             with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                if s.connect_ex((host, self.port)) == 0:
                     return
             assert time.monotonic() < deadline, "hupf-backend does not serve P4Runtime on %s" % self.addr
             time.sleep(0.2)

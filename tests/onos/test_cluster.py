@@ -1,0 +1,236 @@
+"""hupf on a three-node ONOS 2.7 cluster (issue 18): the hupf leader's ONOS is killed with SIGKILL while
+traffic runs through the backend; a survivor takes the lead, the sessions stay in the distributed store and on
+the backend, no usage is lost, and the new leader reconciles and serves PFCP.
+
+Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the backend
+and the SMF emulator are on the host, on the bridge's address."""
+import signal
+import subprocess
+import time
+
+import pytest
+from scapy.all import sendp
+from scapy.contrib import pfcp as P
+
+import cluster as cluster_mod
+import conftest
+import packets
+import smf as smf_mod
+from test_onos import BackendTables
+
+pytestmark = pytest.mark.skipif(conftest.CLUSTER_WHY is not None, reason="missing %s" % conftest.CLUSTER_WHY)
+
+CLUSTER_TIMEOUT_S = 1500
+BOOT_TIMEOUT_S = 600
+FAILOVER_TIMEOUT_S = 120
+INSTALL_TIMEOUT_S = 180
+PFCP_PORT = 8805
+# An answer waits for the backend's writes; on a shared 2-vCPU machine with six JVMs that can take seconds.
+PFCP_TIMEOUT_S = 30
+N3 = "192.168.0.1"
+DN_PREFIX, APP = "10.9.9.0", "10.9.9.9"
+GNB = "10.0.1.1"
+SESSIONS = 8
+TRAFFIC_UES = 3  # the first sessions carry uplink traffic before and after the kill
+PACKETS_PER_ROUND, PAYLOAD = 40, 200
+
+
+def ue(i):
+    return "10.250.1.%d" % (10 + i)
+
+
+class N3Link:
+    """A veth pair on the host: the backend's port 1 at one end, the test playing the gNB at the other."""
+
+    def __init__(self, tag):
+        self.backend_if, self.gnb_if = "hc%dn3" % tag, "hc%dgnb" % tag
+        subprocess.run(["ip", "link", "del", self.backend_if], capture_output=True)
+        cluster_mod.sh("ip", "link", "add", self.backend_if, "type", "veth", "peer", "name", self.gnb_if)
+        for i in (self.backend_if, self.gnb_if):
+            cluster_mod.sh("ip", "link", "set", i, "up")
+        self.backend_mac = open("/sys/class/net/%s/address" % self.backend_if).read().strip()
+
+    def uplink(self, teid, ue_addr, count):
+        inner = packets.user_packet(ue_addr, APP, size=PAYLOAD)
+        frame = packets.gtpu(inner, teid, GNB, N3, eth_dst=self.backend_mac)
+        sendp([frame] * count, iface=self.gnb_if, verbose=False)
+
+    def down(self):
+        subprocess.run(["ip", "link", "del", self.backend_if], capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def hupf_cluster(request, oar, tmp_path_factory):
+    """Three Atomix + three ONOS nodes with hupf installed cluster-wide, hupf's backend as their P4Runtime
+    device (on the bridge's address, port 1 on an N3 veth) and hupf's netcfg pushed."""
+    signal.signal(signal.SIGALRM, conftest._suite_timeout)
+    signal.alarm(CLUSTER_TIMEOUT_S)
+    tag = 100 + __import__("os").getpid() % 100
+    c = cluster_mod.Cluster(tmp_path_factory.mktemp("cluster"), tag)
+    link = backend = None
+    failed = False
+    try:
+        t0 = time.monotonic()
+        c.start(BOOT_TIMEOUT_S)
+        print("cluster of 3 ONOS + 3 Atomix ready in %.0f s" % (time.monotonic() - t0))
+        first = next(iter(c.onos.values()))
+        first.install_app(oar)
+        link = N3Link(tag)
+        backend = conftest.Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log",
+                                   port1=link.backend_if, host=c.net.gateway)
+        cfg = conftest.deployment_netcfg(backend.addr, PFCP_PORT)
+        # The N4 address follows the leader: every node may bind it in its own namespace.
+        cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"].update(
+            {"listenAddress": "0.0.0.0", "nodeId": N3, "allowedPeers": [c.net.gateway]})
+        yield {"cluster": c, "backend": backend, "link": link, "cfg": cfg}
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        signal.alarm(0)
+        failed = failed or getattr(request.session, "onos_failed", False)
+        if failed:
+            c.keep_logs(conftest.REPORTS / "cluster")
+        c.stop()
+        if backend is not None:
+            backend.stop()
+        if link is not None:
+            link.down()
+        c.remove()
+
+
+HUPF_BUNDLES = {"org.hupf.hupf-api": "Active", "org.hupf.hupf-app": "Active", "org.hupf.hupf-pipeconf": "Active"}
+
+
+def hupf_bundles(o):
+    return {k: v for k, v in o.bundles().items() if k.startswith("org.hupf.")}
+
+
+def test_cluster_forms_and_hupf_runs_on_every_node(hupf_cluster):
+    c = hupf_cluster["cluster"]
+    for ident, o in c.onos.items():
+        nodes = c.nodes(o)
+        assert sorted(nodes) == sorted(c.onos) and set(nodes.values()) <= {"READY", "ACTIVE"}, (ident, nodes)
+        # Installed through one node, the app reaches the others through ONOS's distributed app store.
+        o.wait(lambda: hupf_bundles(o) == HUPF_BUNDLES, INSTALL_TIMEOUT_S,
+               "hupf's bundles Active on %s" % ident)
+
+
+def wait_leader(c, via, exclude=()):
+    """The hupf leader (a node id among the live ones) once `via` sees one that is not in `exclude`."""
+    found = {}
+
+    def elected():
+        found["leader"] = c.leader("org.hupf.app", via)
+        return found["leader"] in c.onos and found["leader"] not in exclude
+
+    via.wait(elected, FAILOVER_TIMEOUT_S, "a hupf leader among %s" % sorted(set(c.onos) - set(exclude)))
+    return found["leader"]
+
+
+def route_to_dn(o, device):
+    """A route of the DN's prefix to the backend's port 2, as an ONOS flow rule (hupf programs no routes in
+    ONOS): uplink packets then leave the backend, which is where a session's usage is counted."""
+    status, body = o.rest("POST", "/onos/v1/flows/%s" % device, {
+        "priority": 10, "isPermanent": True, "tableId": "HupfIngress.routing.routes_v4",
+        "selector": {"criteria": [{"type": "PROTOCOL_INDEPENDENT", "matches": [
+            {"field": "ipv4_dst", "match": "lpm", "value": "%08x" % packets.ip2int(DN_PREFIX), "prefixLength": 24}]}]},
+        "treatment": {"instructions": [{"type": "PROTOCOL_INDEPENDENT", "subtype": "ACTION",
+                                        "actionId": "HupfIngress.routing.route",
+                                        "actionParams": {"src_mac": "020000000001", "dst_mac": "020000000002",
+                                                         "port": "02"}}]}})
+    assert status == 201, "route flow rule refused: %s %s" % (status, body)
+
+
+def counters_total(o, seid):
+    """Packets counted by the backend for a session: the sum over its PDRs (REST on ONOS node o)."""
+    status, body = o.rest("GET", "/onos/hupf/sessions/%d/counters" % seid)
+    assert status == 200, body
+    return sum(c.get("ingressPkts", 0) for c in body.values())
+
+
+def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
+    c, backend, link = hupf_cluster["cluster"], hupf_cluster["backend"], hupf_cluster["link"]
+    via = next(iter(c.onos.values()))
+    status, body = via.rest("POST", "/onos/v1/network/configuration", hupf_cluster["cfg"])
+    assert status == 200, body
+    leader = wait_leader(c, via)
+    lo = c.onos[leader]
+    lo.wait(lambda: lo.rest("GET", "/onos/hupf/offload")[0] == 200, conftest.DEVICE_TIMEOUT_S,
+            "the hupf leader %s took the backend over" % leader)
+    route_to_dn(via, "device:backend:b1")
+    smf = smf_mod.Smf((lo.host, PFCP_PORT), node_id=c.net.gateway, bind=c.net.gateway)
+    tables = BackendTables(backend.addr)
+    try:
+        assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
+        sessions = {}  # up SEID -> (UE, uplink TEID)
+        for i in range(SESSIONS):
+            resp, _ = smf.request(smf.establishment(7000 + i, ue(i), dl_far_action=smf_mod.FORW, gnb=GNB,
+                                                    gnb_teid=0x700 + i), timeout=PFCP_TIMEOUT_S)
+            assert smf_mod.cause(resp) == 1, "establishment %d on leader %s" % (i, leader)
+            created = smf_mod.ie(resp, P.IE_CreatedPDR)
+            teid = [x for x in created.IE_list if isinstance(x, P.IE_FTEID)][0].TEID
+            sessions[smf_mod.ie(resp, P.IE_FSEID).seid] = (ue(i), teid)
+        for u, teid in sessions.values():
+            tables.wait_session(u, teid, present=True)
+        busy = dict(list(sessions.items())[:TRAFFIC_UES])
+        sent = dict.fromkeys(busy, 0)
+
+        def send(count):
+            for seid, (u, teid) in busy.items():
+                link.uplink(teid, u, count)
+                sent[seid] += count
+
+        send(PACKETS_PER_ROUND)
+        before = {}
+        for seid in busy:
+            lo.wait(lambda: counters_total(lo, seid) >= sent[seid], 30,
+                    "the backend counted session %d's first uplink packets" % seid)
+            before[seid] = counters_total(lo, seid)
+
+        # Mid-traffic: the leader dies between two bursts of the busy sessions' uplink packets.
+        send(PACKETS_PER_ROUND // 2)
+        c.kill(leader)
+        send(PACKETS_PER_ROUND // 2)
+
+        survivor = next(iter(c.onos.values()))
+        new_leader = wait_leader(c, survivor, exclude=(leader,))
+        no = c.onos[new_leader]
+        print("hupf leader %s killed; %s leads now" % (leader, new_leader))
+        for ident, o in c.onos.items():
+            status, body = o.rest("GET", "/onos/hupf/sessions")
+            assert status == 200, body
+            assert {s["upSeid"] for s in body["sessions"]} == set(sessions), \
+                "%s after the failover: %s" % (ident, body)
+        for u, teid in sessions.values():
+            tables.wait_session(u, teid, present=True)
+        no.wait(lambda: no.rest("GET", "/onos/hupf/offload")[0] == 200, FAILOVER_TIMEOUT_S,
+                "the new leader %s took the backend over" % new_leader)
+        # The new leader reconciles the backend with the store (on takeover, periodically, or now); once
+        # done, a second pass finds nothing to do: the backend holds exactly what the store says.
+        passes = [no.rest("POST", "/onos/hupf/reconcile") for _ in range(2)]
+        print("reconciliation passes on the new leader: %s" % passes)
+        assert passes[0][0] == 200 and passes[1] == (200, {"operations": 0}), passes
+
+        send(PACKETS_PER_ROUND)
+        for seid in busy:
+            no.wait(lambda: counters_total(no, seid) >= before[seid] + 2 * PACKETS_PER_ROUND, 30,
+                    "session %d's usage counted on across the failover" % seid)
+
+        # The SMF finds the N4 address on the new leader; deleting the sessions reports their whole usage.
+        smf.upf = (no.host, PFCP_PORT)
+        assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
+        for seid, (u, teid) in sessions.items():
+            resp, _ = smf.request(smf.deletion(seid), timeout=PFCP_TIMEOUT_S)
+            assert smf_mod.cause(resp) == 1, "deletion of %d on the new leader" % seid
+            if seid in busy:
+                # Every uplink packet sent, before, during and after the failover, is in the final report.
+                report = smf_mod.ie(resp, P.IE_UsageReport_SDR)
+                vol = [x for x in report.IE_list if isinstance(x, P.IE_VolumeMeasurement)][0]
+                assert vol.uplink >= sent[seid] * PAYLOAD, "session %d: %d uplink octets reported, %d packets" \
+                    " of %d octets sent" % (seid, vol.uplink, sent[seid], PAYLOAD)
+            tables.wait_session(u, teid, present=False)
+        assert no.rest("GET", "/onos/hupf/sessions")[1]["sessions"] == []
+    finally:
+        tables.close()
+        smf.close()
