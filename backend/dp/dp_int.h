@@ -26,6 +26,8 @@ struct vpool {
 
 struct eg_peer { uint32_t src, dst; uint16_t sport; };
 struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
+struct backend_set { uint32_t n; struct dp_backend m[]; };
+#define DP_PORT_BITS 512  /* P4 ports are 9 bits */
 
 /* Keys of the ternary tables' tries (classify.c), network byte order. */
 struct acl_key {
@@ -68,6 +70,8 @@ struct pipeline {
 	struct vpool route_pool;
 	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
 	uint8_t encap_psc;
+	uint64_t backend_port[DP_PORT_BITS / 64];   /* hw: bit set = from_backend */
+	struct backend_set *backends[DP_SLICES];     /* hw: NULL = no backend */
 	uint32_t *meter_map[2];             /* meter index -> state slot + 1 (0: unconfigured, green) */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
@@ -93,6 +97,8 @@ static inline uint64_t dp_now(void)
 }
 
 int dp_init(unsigned nworkers);
+/* Frees an rte_malloc'd obj after the next grace period (dp_commit). */
+int dp_defer_free(void *obj);
 static inline struct pipeline *dp_pipe(void)
 {
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
@@ -123,6 +129,10 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 /* Keys of the exact tables (8 bytes each). */
 static inline uint64_t ul_sess_key(uint32_t tun_dst, uint32_t teid) { return (uint64_t)tun_dst << 32 | teid; }
 static inline uint64_t term_key(uint32_t ue, uint8_t app_id) { return (uint64_t)ue << 8 | app_id; }
+
+/* CRC-16/ARC (poly 0x8005 reflected, init 0, no final xor): bmv2's crc16, here over
+ * a 32-bit value in network byte order, as bmv2's selector hashes the UE address. */
+uint16_t dp_crc16_be32(uint32_t v);
 
 /* Runs n packets through the pipeline; m->port holds each one's P4 ingress port.
  * Fills one verdict each; packets are rewritten in place (encap/decap/echo). */

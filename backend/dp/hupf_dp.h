@@ -25,6 +25,7 @@ struct dp_sizes {
 	uint32_t ul_terms, dl_terms, routes, acl;
 	uint32_t pre_qos_ctr, post_qos_ctr, session_meter, app_meter;
 	uint32_t meter_states;  /* meters configured at once (state is allocated on config) */
+	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */
 };
 
 struct dp_term {
@@ -71,6 +72,16 @@ int dp_ig_peer(int op, uint8_t peer, uint32_t dst);
 int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport);
 int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], const uint8_t dst_mac[6], uint16_t port);
 int dp_set_encap_psc(int with_psc);
+/* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were
+ * processed by a backend and are only routed (HupfIngress.steering.backend_ports). */
+int dp_backend_port(int op, uint16_t port);
+/* The backends of a slice (HupfIngress.steering.backends through its selector), in
+ * the order of their member handles; n = 0: the slice has none (DROP_NO_BACKEND).
+ * A session miss goes to members[crc16(UE address) % n], as bmv2's crc16 selector. */
+struct dp_backend { uint16_t port; uint8_t dst_mac[6]; };
+#define DP_SLICES 16
+#define DP_BACKENDS_MAX 256
+int dp_backends_set(uint8_t slice, const struct dp_backend *members, uint32_t n);
 int dp_apps_replace(const struct dp_app_rule *r, uint32_t n);
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n);
 int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* cfg NULL: unconfigure */

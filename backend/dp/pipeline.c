@@ -1,4 +1,5 @@
-/* The sw profile's ingress/egress on a burst of mbufs. Stages run over the whole
+/* The sw profile's ingress/egress on a burst of mbufs (with the hw profile's steering
+ * of session misses, steering.c, when the pipeline is hw). Stages run over the whole
  * burst so that the lines each stage needs are prefetched for every packet before
  * the first is read: the cache misses of a burst overlap instead of stalling one
  * packet at a time. */
@@ -78,6 +79,37 @@ static inline void prefetch_meter(struct pipeline *p, int which, uint32_t idx, u
 	}
 }
 
+/* hw: a session miss goes to the slice's backends, unmodified but for the
+ * destination MAC (steer_to_backend), or is dropped when the slice has none. */
+static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v)
+{
+	const struct backend_set *set = __atomic_load_n(&p->backends[s->slice], __ATOMIC_ACQUIRE);
+	if (!set) {
+		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
+		return;
+	}
+	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
+	memcpy(s->frame, b->dst_mac, 6);
+	v->fwd = 1;
+	v->out_port = b->port;
+	s->done = 1;
+}
+
+static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
+				uint8_t reason)
+{
+	if (p->sz.hw)
+		steer_to_backend(p, slot, s, v);
+	else
+		finish_drop(p, slot, s, v, reason);
+}
+
+static inline int from_backend(const struct pipeline *p, uint16_t port)
+{
+	return port < DP_PORT_BITS &&
+	       (__atomic_load_n(&p->backend_port[port / 64], __ATOMIC_ACQUIRE) >> (port % 64) & 1);
+}
+
 /* Stage 1a: parse; parser errors drop here. */
 static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 			struct dp_verdict *v)
@@ -146,6 +178,8 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
 	s->route_dst = s->pi.ip_dst;
+	if (p->sz.hw && from_backend(p, m->port))
+		return;   /* processed by a backend: routed only (backend_ports) */
 	uint32_t nh;
 	int gtpu = s->pi.gtpu != 0;
 	if (e == PARSE_NOT_IPV4 || !lpm_lookup(p->iface[gtpu], s->pi.ip_dst, &nh))
@@ -238,7 +272,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				finish_drop(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS);
+				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -246,7 +280,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			finish_drop(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS);
+			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {

@@ -40,6 +40,8 @@ static int defer(enum defer_kind kind, void *obj, uint32_t idx)
 
 static void vpool_put(struct vpool *vp, uint32_t idx) { vp->free[vp->nfree++] = idx; }
 
+int dp_defer_free(void *obj) { return defer(DEF_PTR, obj, 0); }
+
 void dp_commit(void)
 {
 	if (!g_ndefer)
@@ -149,6 +151,8 @@ static void pipeline_free(struct pipeline *p)
 	vpool_fini(&p->meters);
 	for (int i = 0; i < DP_PEERS; i++)
 		rte_free(p->eg_peer[i]);
+	for (int i = 0; i < DP_SLICES; i++)
+		rte_free(p->backends[i]);
 	rte_acl_free(p->apps);
 	rte_acl_free(p->acl);
 	for (int k = 0; k < 2; k++)

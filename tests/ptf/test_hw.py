@@ -1,4 +1,5 @@
-"""hw profile only (bmv2-hw): steering to backends, HK-IPG reports, MATADOR classes."""
+"""hw profile only (bmv2-hw, and the backend running it, backend-hw): steering to backends,
+HK-IPG reports, MATADOR classes."""
 import time
 
 import pytest
@@ -14,7 +15,8 @@ from packets import int2ip, ip2int, user_packet
 from ptfutil import DropDelta, expect_frame, expect_no_frame
 from test_upf import APP, UE1, decapped, downlink_frame, encapped, uplink_frame
 
-pytestmark = pytest.mark.targets("bmv2-hw")
+HW_TARGETS = ("bmv2-hw", "backend-hw")
+pytestmark = pytest.mark.targets(*HW_TARGETS)
 BACKEND_PORTS = (U.PORT_BACKEND1, U.PORT_BACKEND2)
 
 

@@ -114,6 +114,9 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
 		meter_states: C.uint32_t(s.MeterStates),
 	}
+	if s.HW {
+		sz.hw = 1
+	}
 	return rc(C.dp_pipeline_set(&sz))
 }
 
@@ -165,6 +168,24 @@ func (DP) SetEncapPSC(on bool) error {
 		v = 1
 	}
 	return rc(C.dp_set_encap_psc(C.int(v)))
+}
+
+func (DP) BackendPort(op p4rt.Op, port uint16) error {
+	return rc(C.dp_backend_port(C.int(op), C.uint16_t(port)))
+}
+
+func (DP) SetBackends(slice uint8, members []p4rt.Backend) error {
+	if len(members) == 0 {
+		return rc(C.dp_backends_set(C.uint8_t(slice), nil, 0))
+	}
+	cm := make([]C.struct_dp_backend, len(members))
+	for i, m := range members {
+		cm[i].port = C.uint16_t(m.Port)
+		for j := range m.DstMAC {
+			cm[i].dst_mac[j] = C.uint8_t(m.DstMAC[j])
+		}
+	}
+	return rc(C.dp_backends_set(C.uint8_t(slice), &cm[0], C.uint32_t(len(cm))))
 }
 
 func (DP) ReplaceApps(rules []p4rt.AppRule) error {

@@ -104,6 +104,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 			sm, dm, port = mac(p[0]), mac(p[1]), uint16(p[2])
 		}
 		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
+	case tBackendPorts:
+		return dp.BackendPort(op, uint16(m[0].value))
 	case tQueues:
 		return nil // one egress queue per port on the backend: kept for Read only
 	}

@@ -34,6 +34,13 @@ type Sizes struct {
 	ULTerms, DLTerms, Routes, ACL                    uint32
 	PreQosCtr, PostQosCtr, SessionMeter, AppMeter    uint32
 	MeterStates                                      uint32
+	HW                                               bool // the hw profile: session misses go to backends
+}
+
+// Backend is one member of a slice's backend selector group: where a session miss goes.
+type Backend struct {
+	Port   uint16
+	DstMAC [6]byte
 }
 
 type Term struct {
@@ -96,6 +103,9 @@ type Dataplane interface {
 	EGPeer(op Op, peer uint8, src, dst uint32, sport uint16) error
 	Route(op Op, prefix uint32, plen uint8, srcMAC, dstMAC [6]byte, port uint16) error
 	SetEncapPSC(on bool) error
+	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
+	BackendPort(op Op, port uint16) error
+	SetBackends(slice uint8, members []Backend) error
 	ReplaceApps([]AppRule) error
 	ReplaceACL([]ACLRule) error
 	SetMeter(which int, idx uint32, cfg *MeterCfg) error

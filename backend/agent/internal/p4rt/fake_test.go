@@ -124,6 +124,12 @@ func (f *fakeDP) Route(op Op, pfx uint32, plen uint8, sm, dm [6]byte, port uint1
 	return f.rec("route %d %08x/%d %x %x %d", op, pfx, plen, sm, dm, port)
 }
 func (f *fakeDP) SetEncapPSC(on bool) error { return f.rec("psc %v", on) }
+func (f *fakeDP) BackendPort(op Op, port uint16) error {
+	return f.rec("backend_port %d %d", op, port)
+}
+func (f *fakeDP) SetBackends(slice uint8, m []Backend) error {
+	return f.rec("backends %d %v", slice, m)
+}
 func (f *fakeDP) ReplaceApps(r []AppRule) error {
 	f.apps = r
 	return f.rec("apps %d", len(r))

@@ -55,6 +55,10 @@ func (s *Server) readEntity(ent *p4v1.Entity, out []*p4v1.Entity) ([]*p4v1.Entit
 					Type: &p4v1.PacketReplicationEngineEntry_CloneSessionEntry{CloneSessionEntry: cs}}}})
 		}
 		return out, nil
+	case ent.GetActionProfileMember() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.readMembers(s, ent.GetActionProfileMember(), out), nil
+	case ent.GetActionProfileGroup() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.readGroups(ent.GetActionProfileGroup(), out), nil
 	}
 	return out, errf(codes.Unimplemented, "entity kind not readable on the backend")
 }
@@ -82,6 +86,13 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 		if q.IsDefaultAction {
 			if de := s.defaultEntry(ti); de != nil {
 				out = append(out, tableEntity(de))
+			}
+			continue
+		}
+		if ti.spec.name == tBackends {
+			var err error
+			if out, err = p.steer.readBackends(ti, q, out); err != nil {
+				return out, err
 			}
 			continue
 		}

@@ -23,6 +23,7 @@ type Config struct {
 	DeviceID    uint64
 	Sessions    uint32 // 0: session and termination capacities from the P4Info sizes
 	MeterStates uint32 // meters configured at once
+	Profile     string // "sw" (default) or "hw": the P4Info SetForwardingPipelineConfig accepts
 }
 
 // pipeState is everything a SetForwardingPipelineConfig replaces.
@@ -39,6 +40,7 @@ type pipeState struct {
 	ctrCells map[uint32]int64 // counter id -> the data plane's cells
 	mtrWhich map[uint32]int
 	dropsID  uint32
+	steer    *steering // hw profile only
 }
 
 // Server implements the P4Runtime service over a Dataplane. Writes and pipeline
@@ -89,7 +91,7 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		Applications: sc.TableSize(tApps), ULTerms: sc.TableSize(tULTerm), DLTerms: sc.TableSize(tDLTerm),
 		Routes: sc.TableSize(tRoutes), ACL: sc.TableSize(tACL), PreQosCtr: ctrSize(cPreQos),
 		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
-		MeterStates: s.cfg.MeterStates,
+		MeterStates: s.cfg.MeterStates, HW: sc.HW(),
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
@@ -130,7 +132,7 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 	if cfg == nil {
 		return nil, status.Error(codes.InvalidArgument, "no config")
 	}
-	sc, err := NewSchema(cfg.P4Info)
+	sc, err := NewProfileSchema(cfg.P4Info, s.profile())
 	if err != nil {
 		s.log.Warn("pipeline refused", "err", err)
 		return nil, status.Error(codes.InvalidArgument, err.Error())
@@ -175,6 +177,9 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp D
 	}
 	for id := range p.mtrWhich {
 		p.meters[id] = map[int64]*p4v1.MeterConfig{}
+	}
+	if sc.HW() {
+		p.steer = newSteering(sc)
 	}
 	return p
 }
@@ -307,6 +312,10 @@ func (s *Server) update(u []byte, dirty map[string]bool) error {
 		return s.writeCounter(op, ent.GetCounterEntry())
 	case ent.GetPacketReplicationEngineEntry() != nil:
 		return s.writeClone(op, ent.GetPacketReplicationEngineEntry())
+	case ent.GetActionProfileMember() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.writeMember(s, op, ent.GetActionProfileMember())
+	case ent.GetActionProfileGroup() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.writeGroup(s, op, ent.GetActionProfileGroup())
 	}
 	return errf(codes.Unimplemented, "entity kind not supported by the backend")
 }
@@ -317,6 +326,9 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	if ti == nil {
 		return errf(codes.NotFound, "unknown table id %d", v.tableID)
 	}
+	if unimplementedHW[ti.spec.name] {
+		return errf(codes.Unimplemented, "table %s: the backend does not run this hw stage yet", ti.spec.name)
+	}
 	if v.isDefault {
 		return s.writeDefault(op, ti, v)
 	}
@@ -326,6 +338,9 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	e := &s.scratch
 	if err := decodeMatch(ti, v, e); err != nil {
 		return err
+	}
+	if ti.spec.name == tBackends {
+		return p.steer.writeEntry(s, op, v, e)
 	}
 	store := p.entries[v.tableID]
 	if err := store.check(op, e.key, p.capacity[v.tableID], ti.spec.name); err != nil {
