@@ -27,6 +27,17 @@ def backend_group(c, ports, group_id=1, slice_id=U.SLICE):
     c.insert_group_entry(C.HUPF_INGRESS_STEERING_BACKENDS, {C.HDR_SLICE_ID: slice_id}, group_id)
 
 
+def selector_crc16(value):
+    """bmv2's crc16 (CRC-16/ARC) of a 32-bit value in network byte order: the hash with which
+    the backends selector picks a group member (members in the order they were created)."""
+    crc = 0
+    for byte in value.to_bytes(4, "big"):
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
 def hh_params(c, tau_th, ipg_init, ipg_th, decay_k, timeslot_us, alpha_shift, key_mode=0):
     c.set_default(C.HUPF_INGRESS_HH_HH_CONFIG, C.HUPF_INGRESS_HH_SET_HH_PARAMS,
                   **{C.TAU_TH: tau_th, C.IPG_INIT: ipg_init, C.IPG_TH: ipg_th,

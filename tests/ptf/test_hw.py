@@ -88,6 +88,8 @@ def test_backend_choice_is_a_stable_hash_of_the_ue(hw):
         rounds.append({ue: ports[0] for ue, ports in seen.items()})
     assert rounds[0] == rounds[1], "a UE changed backend"
     assert set(rounds[0].values()) == set(BACKEND_PORTS), "one backend got every UE"
+    # bmv2's choice, which the backend makes too: members in creation order, crc16 of the UE.
+    assert rounds[0] == {ue: BACKEND_PORTS[H.selector_crc16(ip2int(ue)) % 2] for ue in ues}
 
 
 def _hh_reports(c, timeout=0.5):
@@ -101,6 +103,7 @@ def _hh_reports(c, timeout=0.5):
             reports.append((payload, md))
 
 
+@pytest.mark.targets("bmv2-hw")  # HK-IPG: not yet on the backend
 @pytest.mark.parametrize("key_mode", [hkipg.KEY_UE_ADDR, hkipg.KEY_5TUPLE], ids=["ue_key", "5tuple_key"])
 def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw, key_mode):
     """bmv2 stamps packets with its own clock, so the gaps this test makes with time.sleep over veth
@@ -152,6 +155,7 @@ def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw, key_mode):
     assert [int.from_bytes(p[0:4], "big") for p, _ in second] == [heavy_key]
 
 
+@pytest.mark.targets("bmv2-hw")  # MATADOR: not yet on the backend
 def test_classifier_class_sets_traffic_class_and_queue(hw):
     """The pause that ends the 30 ms feature window is a time.sleep the bmv2 clock sees stretched, never
     shortened; it is 100 ms, more than 3 windows, so a late first packet cannot straddle the window."""
