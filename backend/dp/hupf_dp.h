@@ -25,6 +25,7 @@ struct dp_sizes {
 	uint32_t ul_terms, dl_terms, routes, acl;
 	uint32_t pre_qos_ctr, post_qos_ctr, session_meter, app_meter;
 	uint32_t meter_states;  /* meters configured at once (state is allocated on config) */
+	uint32_t hh_slots;      /* hw: HK-IPG registers' size */
 	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */
 };
 
@@ -82,6 +83,34 @@ struct dp_backend { uint16_t port; uint8_t dst_mac[6]; };
 #define DP_SLICES 16
 #define DP_BACKENDS_MAX 256
 int dp_backends_set(uint8_t slice, const struct dp_backend *members, uint32_t n);
+
+/* hw profile: HK-IPG (p4src/include/hh.p4, model tools/hupf_tools/model/hkipg.py). */
+struct dp_hh_params {   /* hh_config's set_hh_params */
+	uint16_t tau_th;
+	uint32_t ipg_init, ipg_th, decay_k, timeslot_us;
+	uint8_t alpha_shift, key_mode;
+};
+struct dp_hh_slot {     /* the registers of one slot */
+	uint32_t flow_id, ipg_ewma;
+	uint64_t last_ts;   /* 48 bits, microseconds */
+	uint16_t tau;
+	uint8_t reported;
+};
+struct dp_tau_range { uint32_t lo, hi; uint16_t tau; };   /* tau_table, in match order */
+/* The report of an HH_REPORT packet-in (hh_report_t, before the packet's first bytes). */
+struct dp_hh_report { uint32_t flow_key, ipg_ewma; uint16_t tau; };
+#define HH_REPORT_HDR_LEN 12
+#define HH_REPORT_PKT_BYTES 64
+int dp_hh_config(const struct dp_hh_params *prm);
+int dp_tau_replace(const struct dp_tau_range *r, uint32_t n);
+/* Copies slot idx's registers; -EINVAL past the slots (or not hw), -ENODEV. */
+int dp_hh_slot_read(uint32_t idx, struct dp_hh_slot *out);
+/* One packet of flow key at ts_us on slot s (the P4's per-packet transition); returns 1
+ * and fills rep when it reports a new HH episode. Pure: the unit tests run it. */
+int dp_hh_step(struct dp_hh_slot *s, uint32_t key, uint64_t ts_us, const struct dp_hh_params *prm,
+	       const struct dp_tau_range *tau, uint32_t ntau, struct dp_hh_report *rep);
+/* The slot key in 5-tuple mode: CRC-32 (zlib's, as bmv2's crc32) over the 13-byte 5-tuple. */
+uint32_t dp_hh_5tuple_key(uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port, uint8_t proto);
 int dp_apps_replace(const struct dp_app_rule *r, uint32_t n);
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n);
 int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* cfg NULL: unconfigure */
@@ -116,6 +145,8 @@ void dp_commit(void);
  * between packets. Meters configured before the first call start from the TSC's time
  * and fill up at their first packet. */
 void dp_clock_set(uint64_t ns);
+/* The data plane's time in microseconds (HK-IPG's timestamps): the test clock's ns / 1000. */
+uint64_t dp_now_us(void);
 
 /* Verdict of one packet through the pipeline. */
 struct dp_verdict {
@@ -123,7 +154,8 @@ struct dp_verdict {
 	uint8_t fwd;         /* 1: transmit on out_port */
 	uint8_t drop_reason; /* DROP_* when dropped (0: dropped without a contract reason) */
 	uint8_t to_cpu;      /* packet_in reason, 0 for none (punt: fwd=0; copy: fwd=1) */
-	void *cpu_copy;      /* ACL copy: an rte_mbuf copy of the packet as received */
+	void *cpu_copy;      /* ACL copy or HH report: an rte_mbuf, sent as a packet-in ... */
+	uint8_t copy_reason; /* ... with this reason */
 };
 
 

@@ -79,10 +79,23 @@ static inline void prefetch_meter(struct pipeline *p, int which, uint32_t idx, u
 	}
 }
 
+/* hw: HK-IPG on a packet that passed the UPF or goes to a backend, before any rewrite
+ * (a report carries the frame as received). */
+static void hh_stage(struct pipeline *p, const struct pstate *s, struct dp_verdict *v, uint64_t now_us,
+		     int to_backend)
+{
+	int ul = s->dir == DIR_UL, l4 = s->app_proto == 6 || s->app_proto == 17;
+	uint16_t ue_port = l4 ? (ul ? s->pi.inner_sport : s->pi.dport) : 0;
+	hh_packet(p, s->ue, s->app_addr, ue_port, l4 ? s->app_port : 0, s->app_proto, now_us, to_backend,
+		  s->frame, s->len, v);
+}
+
 /* hw: a session miss goes to the slice's backends, unmodified but for the
  * destination MAC (steer_to_backend), or is dropped when the slice has none. */
-static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v)
+static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
+			     uint64_t now_us)
 {
+	hh_stage(p, s, v, now_us, 1);
 	const struct backend_set *set = __atomic_load_n(&p->backends[s->slice], __ATOMIC_ACQUIRE);
 	if (!set) {
 		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
@@ -96,10 +109,10 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 }
 
 static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-				uint8_t reason)
+				uint8_t reason, uint64_t now_us)
 {
 	if (p->sz.hw)
-		steer_to_backend(p, slot, s, v);
+		steer_to_backend(p, slot, s, v, now_us);
 	else
 		finish_drop(p, slot, s, v, reason);
 }
@@ -174,6 +187,7 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 	}
 	if (acl == ACL_COPY) {
 		v->to_cpu = PKTIN_ACL_COPY;
+		v->copy_reason = PKTIN_ACL_COPY;
 		if (g_dp.cpu_pool)
 			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
@@ -244,7 +258,8 @@ static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
 /* Stage 3: sessions, then terminations. The buckets of both lookups of every
  * packet are fetched first, so that all of the burst's misses overlap; values are
  * inline, so a hit costs no further line. */
-static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n)
+static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n,
+			  uint64_t now_us)
 {
 	uint64_t sk[BURST_MAX], tk[BURST_MAX];
 	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
@@ -272,7 +287,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS);
+				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now_us);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -280,7 +295,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS);
+			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now_us);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -326,7 +341,7 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
 static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			 struct dp_verdict *v, uint64_t now)
+			 struct dp_verdict *v, uint64_t now, uint64_t now_us)
 {
 	if (s->done)
 		return;
@@ -351,6 +366,8 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 			}
 			s->route_dst = (uint32_t)ig;
 		}
+		if (p->sz.hw)
+			hh_stage(p, s, v, now_us, 0);
 	}
 	uint32_t nh;
 	if (s->pi.eth_type != 0x0800 || !lpm_lookup(p->routes, s->route_dst, &nh)) {
@@ -400,7 +417,7 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 		      struct dp_verdict *v)
 {
 	struct pstate st[BURST_MAX];
-	uint64_t now = dp_now();
+	uint64_t now = dp_now(), now_us = p->sz.hw ? dp_now_us() : 0;
 	while (n > BURST_MAX) {
 		dp_process_burst(p, slot, m, BURST_MAX, v);
 		m += BURST_MAX; v += BURST_MAX; n -= BURST_MAX;
@@ -414,8 +431,8 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 	for (uint16_t i = 0; i < n; i++)
 		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i]);
 	stage_apps(p, st, n);
-	stage_lookups(p, slot, st, v, n);
+	stage_lookups(p, slot, st, v, n, now_us);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
-		stage_finish(p, slot, m[i], &st[i], &v[i], now);
+		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us);
 }

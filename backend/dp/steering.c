@@ -17,18 +17,13 @@ uint16_t dp_crc16_be32(uint32_t v)
 	return crc;
 }
 
-static struct pipeline *hw_pipe(void)
-{
-	struct pipeline *p = g_dp.pipe;
-	return p && p->sz.hw ? p : NULL;
-}
-
 int dp_backend_port(int op, uint16_t port)
 {
-	struct pipeline *p = hw_pipe();
-	if (!g_dp.pipe)
-		return -ENODEV;
-	if (!p || port >= DP_PORT_BITS || op < DP_INSERT || op > DP_DELETE)
+	int err;
+	struct pipeline *p = dp_hw_pipe(&err);
+	if (!p)
+		return err;
+	if (port >= DP_PORT_BITS || op < DP_INSERT || op > DP_DELETE)
 		return -EINVAL;
 	uint64_t *w = &p->backend_port[port / 64], bit = 1ull << (port % 64);
 	int present = (*w & bit) != 0;
@@ -42,10 +37,11 @@ int dp_backend_port(int op, uint16_t port)
 
 int dp_backends_set(uint8_t slice, const struct dp_backend *members, uint32_t n)
 {
-	struct pipeline *p = hw_pipe();
-	if (!g_dp.pipe)
-		return -ENODEV;
-	if (!p || slice >= DP_SLICES || n > DP_BACKENDS_MAX || (n && !members))
+	int err;
+	struct pipeline *p = dp_hw_pipe(&err);
+	if (!p)
+		return err;
+	if (slice >= DP_SLICES || n > DP_BACKENDS_MAX || (n && !members))
 		return -EINVAL;
 	struct backend_set *set = NULL;
 	if (n) {

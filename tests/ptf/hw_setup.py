@@ -1,6 +1,7 @@
 """hw profile helpers: backend steering groups, HK-IPG and classifier configuration,
 and state reads of their registers."""
 import struct
+import time
 
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
@@ -25,6 +26,15 @@ def backend_group(c, ports, group_id=1, slice_id=U.SLICE):
                         **{C.PORT: port, C.DST_MAC: mac2int(BACKEND_MACS[port])})
     c.write_group(C.HUPF_INGRESS_STEERING_BACKEND_SELECTOR, group_id, ports)
     c.insert_group_entry(C.HUPF_INGRESS_STEERING_BACKENDS, {C.HDR_SLICE_ID: slice_id}, group_id)
+
+
+def pause(dut, seconds):
+    """Let `seconds` pass for the pipeline's timestamps: exactly, on a target with a test clock
+    (the backend), or by sleeping (bmv2 stamps packets with its own clock)."""
+    if dut.has_test_clock:
+        dut.advance_clock(int(seconds * 1e9))
+    else:
+        time.sleep(seconds)
 
 
 def selector_crc16(value):

@@ -83,7 +83,7 @@ func main() {
 	fs.StringVar(&c.GRPCAddr, "grpc-addr", c.GRPCAddr, "P4Runtime listen address")
 	fs.Uint64Var(&c.DeviceID, "device-id", c.DeviceID, "P4Runtime device id")
 	fs.Var(portFlag(c.Ports), "port", "N=DEV: P4 port number N on device DEV (repeatable)")
-	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "accepted for bmv2 compatibility: the CPU port is the P4Runtime stream")
+	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "the CPU port is the P4Runtime stream; this number is the ingress_port of hw state-read packet-ins, as on bmv2")
 	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
 	fs.IntVar(&c.IdleSleepUS, "idle-sleep-us", c.IdleSleepUS,
 		"an idle forwarding lcore sleeps this many microseconds between polls, so that it is not starved on shared CPUs (0: busy-poll, for dedicated cores)")
@@ -214,7 +214,7 @@ func run(c config, log *slog.Logger) error {
 		debug.SetGCPercent(25)
 	}
 	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates,
-		Profile: c.Profile},
+		Profile: c.Profile, CPUPort: uint32(c.CPUPort)},
 		dp.DP{}, log)
 	g := grpc.NewServer(append(p4rt.ServerOptions(), grpc.MaxRecvMsgSize(64<<20))...)
 	p4v1.RegisterP4RuntimeServer(g, srv)

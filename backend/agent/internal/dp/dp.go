@@ -116,6 +116,7 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 	}
 	if s.HW {
 		sz.hw = 1
+		sz.hh_slots = C.uint32_t(s.HHSlots)
 	}
 	return rc(C.dp_pipeline_set(&sz))
 }
@@ -186,6 +187,33 @@ func (DP) SetBackends(slice uint8, members []p4rt.Backend) error {
 		}
 	}
 	return rc(C.dp_backends_set(C.uint8_t(slice), &cm[0], C.uint32_t(len(cm))))
+}
+
+func (DP) SetHHParams(h p4rt.HHParams) error {
+	c := C.struct_dp_hh_params{tau_th: C.uint16_t(h.TauTh), ipg_init: C.uint32_t(h.IPGInit), ipg_th: C.uint32_t(h.IPGTh),
+		decay_k: C.uint32_t(h.DecayK), timeslot_us: C.uint32_t(h.TimeslotUS), alpha_shift: C.uint8_t(h.AlphaShift),
+		key_mode: C.uint8_t(h.KeyMode)}
+	return rc(C.dp_hh_config(&c))
+}
+
+func (DP) ReplaceTau(r []p4rt.TauRange) error {
+	if len(r) == 0 {
+		return rc(C.dp_tau_replace(nil, 0))
+	}
+	cr := make([]C.struct_dp_tau_range, len(r))
+	for i, t := range r {
+		cr[i] = C.struct_dp_tau_range{lo: C.uint32_t(t.Lo), hi: C.uint32_t(t.Hi), tau: C.uint16_t(t.Tau)}
+	}
+	return rc(C.dp_tau_replace(&cr[0], C.uint32_t(len(cr))))
+}
+
+func (DP) HHSlot(idx uint32) (p4rt.HHSlot, error) {
+	var s C.struct_dp_hh_slot
+	if err := rc(C.dp_hh_slot_read(C.uint32_t(idx), &s)); err != nil {
+		return p4rt.HHSlot{}, err
+	}
+	return p4rt.HHSlot{FlowID: uint32(s.flow_id), IPGEWMA: uint32(s.ipg_ewma), LastTS: uint64(s.last_ts),
+		Tau: uint16(s.tau), Reported: uint8(s.reported)}, nil
 }
 
 func (DP) ReplaceApps(rules []p4rt.AppRule) error {

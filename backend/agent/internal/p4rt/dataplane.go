@@ -34,7 +34,29 @@ type Sizes struct {
 	ULTerms, DLTerms, Routes, ACL                    uint32
 	PreQosCtr, PostQosCtr, SessionMeter, AppMeter    uint32
 	MeterStates                                      uint32
-	HW                                               bool // the hw profile: session misses go to backends
+	HW                                               bool   // the hw profile: session misses go to backends
+	HHSlots                                          uint32 // hw: HK-IPG slots (register size)
+}
+
+// HHParams are hh_config's set_hh_params (struct dp_hh_params).
+type HHParams struct {
+	TauTh                              uint16
+	IPGInit, IPGTh, DecayK, TimeslotUS uint32
+	AlphaShift, KeyMode                uint8
+}
+
+// TauRange is one tau_table entry, in match order.
+type TauRange struct {
+	Lo, Hi uint32
+	Tau    uint16
+}
+
+// HHSlot is one HK-IPG slot's registers.
+type HHSlot struct {
+	FlowID, IPGEWMA uint32
+	LastTS          uint64
+	Tau             uint16
+	Reported        uint8
 }
 
 // Backend is one member of a slice's backend selector group: where a session miss goes.
@@ -106,6 +128,10 @@ type Dataplane interface {
 	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
 	BackendPort(op Op, port uint16) error
 	SetBackends(slice uint8, members []Backend) error
+	// hw profile: HK-IPG's configuration, tau table and slot registers.
+	SetHHParams(HHParams) error
+	ReplaceTau([]TauRange) error
+	HHSlot(idx uint32) (HHSlot, error)
 	ReplaceApps([]AppRule) error
 	ReplaceACL([]ACLRule) error
 	SetMeter(which int, idx uint32, cfg *MeterCfg) error

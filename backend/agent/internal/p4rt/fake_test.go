@@ -127,6 +127,11 @@ func (f *fakeDP) SetEncapPSC(on bool) error { return f.rec("psc %v", on) }
 func (f *fakeDP) BackendPort(op Op, port uint16) error {
 	return f.rec("backend_port %d %d", op, port)
 }
+func (f *fakeDP) SetHHParams(h HHParams) error  { return f.rec("hh_params %+v", h) }
+func (f *fakeDP) ReplaceTau(r []TauRange) error { return f.rec("tau %v", r) }
+func (f *fakeDP) HHSlot(idx uint32) (HHSlot, error) {
+	return HHSlot{FlowID: idx, IPGEWMA: 2 * idx, LastTS: 1<<40 | uint64(idx), Tau: 3, Reported: 1}, nil
+}
 func (f *fakeDP) SetBackends(slice uint8, m []Backend) error {
 	return f.rec("backends %d %v", slice, m)
 }

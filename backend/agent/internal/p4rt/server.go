@@ -24,6 +24,7 @@ type Config struct {
 	Sessions    uint32 // 0: session and termination capacities from the P4Info sizes
 	MeterStates uint32 // meters configured at once
 	Profile     string // "sw" (default) or "hw": the P4Info SetForwardingPipelineConfig accepts
+	CPUPort     uint32 // the ingress_port of state-read packet-ins (bmv2's --cpu-port)
 }
 
 // pipeState is everything a SetForwardingPipelineConfig replaces.
@@ -41,6 +42,7 @@ type pipeState struct {
 	mtrWhich map[uint32]int
 	dropsID  uint32
 	steer    *steering // hw profile only
+	hh       *HHParams // hw profile only: hh_config's action
 }
 
 // Server implements the P4Runtime service over a Dataplane. Writes and pipeline
@@ -91,7 +93,7 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		Applications: sc.TableSize(tApps), ULTerms: sc.TableSize(tULTerm), DLTerms: sc.TableSize(tDLTerm),
 		Routes: sc.TableSize(tRoutes), ACL: sc.TableSize(tACL), PreQosCtr: ctrSize(cPreQos),
 		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
-		MeterStates: s.cfg.MeterStates, HW: sc.HW(),
+		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.hhSlots(),
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
@@ -180,6 +182,8 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp D
 	}
 	if sc.HW() {
 		p.steer = newSteering(sc)
+		hh := defaultHHParams
+		p.hh = &hh
 	}
 	return p
 }
@@ -238,7 +242,7 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 		errs[i] = s.update(u, dirty)
 	}
 	if len(dirty) > 0 {
-		var apps, acl []*entry
+		var apps, acl, tau []*entry
 		p := s.pipe
 		for id, ti := range p.tables {
 			if !dirty[ti.spec.name] {
@@ -246,13 +250,20 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 			}
 			list := make([]*entry, 0, p.entries[id].len())
 			p.entries[id].each(func(k string, v []byte) { list = append(list, p.schema.loadEntry(ti, k, v)) })
-			if ti.spec.name == tApps {
+			switch ti.spec.name {
+			case tApps:
 				apps = list
-			} else {
+			case tTauTable:
+				tau = list
+			default:
 				acl = list
 			}
 		}
-		if err := applyRuleSets(s.dp, apps, acl); err != nil {
+		err := applyRuleSets(s.dp, apps, acl)
+		if err == nil && tau != nil {
+			err = applyTau(s.dp, tau)
+		}
+		if err != nil {
 			s.log.Error("rule set rebuild failed", "err", err)
 			for i := range errs {
 				if errs[i] == nil {
@@ -378,6 +389,9 @@ func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	}
 	if len(v.matches) > 0 {
 		return errf(codes.InvalidArgument, "default entry of table %s: no match fields allowed", ti.spec.name)
+	}
+	if ti.spec.name == tHHConfig {
+		return s.writeHHConfig(ti, v)
 	}
 	if !v.hasAction && ti.spec.name != tEncap {
 		return nil
