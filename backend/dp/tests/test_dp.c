@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 #include "dp_int.h"
 #include "pkt.h"
+#include "hh_vectors.h"
 
 static struct rte_mempool *g_pool;
 static const uint8_t MAC_A[6] = { 0, 0, 0, 0, 0, 0xa }, MAC_B[6] = { 0, 0, 0, 0, 0, 0xb };
@@ -750,6 +751,47 @@ static void test_echo_through_pipeline(void **st)
 	expect_drop(b, n, 1, DROP_MALFORMED_GTPU);
 }
 
+/* HK-IPG's per-packet transition equals the Python model's on a trace with collisions,
+ * evictions, timeslot edges, ends of episodes and saturated gaps (hh_vectors.h). */
+static void test_hh_step_matches_the_model(void **st)
+{
+	(void)st;
+	struct dp_hh_slot slots[HHV_SLOTS];
+	memset(slots, 0, sizeof(slots));
+	int reports = 0;
+	for (size_t i = 0; i < sizeof(HHV) / sizeof(HHV[0]); i++) {
+		const struct hh_vector *x = &HHV[i];
+		struct dp_hh_slot *s = &slots[x->key % HHV_SLOTS];
+		struct dp_hh_report r = { 0, 0, 0 };
+		int rep = dp_hh_step(s, x->key, x->ts, &HHV_PARAMS, HHV_TAU, 2, &r);
+		if (s->flow_id != x->after.flow_id || s->ipg_ewma != x->after.ipg_ewma || s->last_ts != x->after.last_ts ||
+		    s->tau != x->after.tau || s->reported != x->after.reported || rep != x->report)
+			fail_msg("packet %zu (key %08x): slot %u/%u/%lu/%u/%u report %d, model %u/%u/%lu/%u/%u report %d", i,
+				 x->key, s->flow_id, s->ipg_ewma, (unsigned long)s->last_ts, s->tau, s->reported, rep,
+				 x->after.flow_id, x->after.ipg_ewma, (unsigned long)x->after.last_ts, x->after.tau,
+				 x->after.reported, x->report);
+		if (rep) {
+			assert_int_equal(r.flow_key, x->key);
+			assert_int_equal(r.ipg_ewma, x->ewma);
+			assert_int_equal(r.tau, x->tau);
+			reports++;
+		}
+	}
+	assert_true(reports >= 3);
+}
+
+/* The 5-tuple key is the model's (zlib) CRC-32; the selector hash is bmv2's crc16. */
+static void test_hh_keys_and_selector_hash(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof(HHV_TUPLES) / sizeof(HHV_TUPLES[0]); i++) {
+		const struct tuple_vector *t = &HHV_TUPLES[i];
+		assert_int_equal(dp_hh_5tuple_key(t->ue, t->app, t->ue_port, t->app_port, t->proto), t->key);
+	}
+	/* CRC-16/ARC (its check value, of "123456789", is 0xBB3D) of the bytes of "1234". */
+	assert_int_equal(dp_crc16_be32(0x31323334), 0x14BA);
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "256", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -760,7 +802,8 @@ int main(void)
 	const struct CMUnitTest pkt_tests[] = {
 		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
-		cmocka_unit_test(test_encap_decap_roundtrip),
+		cmocka_unit_test(test_encap_decap_roundtrip), cmocka_unit_test(test_hh_step_matches_the_model),
+		cmocka_unit_test(test_hh_keys_and_selector_hash),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
