@@ -10,6 +10,7 @@
 #include "pkt.h"
 
 #define BURST_MAX 64
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
 
@@ -109,9 +110,9 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 }
 
 static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-				uint8_t reason, uint64_t now_us)
+				uint8_t reason, uint64_t now_us, const int hw)
 {
-	if (p->sz.hw)
+	if (hw)
 		steer_to_backend(p, slot, s, v, now_us);
 	else
 		finish_drop(p, slot, s, v, reason);
@@ -170,8 +171,8 @@ static void stage_acl(struct pipeline *p, struct rte_mbuf **m, const struct psta
 }
 
 /* Stage 1c: the ACL's verdict, interfaces, echo. */
-static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			   struct dp_verdict *v, uint8_t acl)
+static ALWAYS_INLINE void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+					  struct dp_verdict *v, uint8_t acl, const int hw)
 {
 	if (s->done)
 		return;
@@ -192,7 +193,7 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
 	s->route_dst = s->pi.ip_dst;
-	if (p->sz.hw && from_backend(p, m->port))
+	if (hw && from_backend(p, m->port))
 		return;   /* processed by a backend: routed only (backend_ports) */
 	uint32_t nh;
 	int gtpu = s->pi.gtpu != 0;
@@ -258,8 +259,8 @@ static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
 /* Stage 3: sessions, then terminations. The buckets of both lookups of every
  * packet are fetched first, so that all of the burst's misses overlap; values are
  * inline, so a hit costs no further line. */
-static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n,
-			  uint64_t now_us)
+static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v,
+					 uint16_t n, uint64_t now_us, const int hw)
 {
 	uint64_t sk[BURST_MAX], tk[BURST_MAX];
 	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
@@ -287,7 +288,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now_us);
+				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now_us, hw);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -295,7 +296,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now_us);
+			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now_us, hw);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -340,8 +341,8 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 }
 
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
-static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			 struct dp_verdict *v, uint64_t now, uint64_t now_us)
+static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+					struct dp_verdict *v, uint64_t now, uint64_t now_us, const int hw)
 {
 	if (s->done)
 		return;
@@ -366,7 +367,7 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 			}
 			s->route_dst = (uint32_t)ig;
 		}
-		if (p->sz.hw)
+		if (hw)
 			hh_stage(p, s, v, now_us, 0);
 	}
 	uint32_t nh;
@@ -413,15 +414,13 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 	v->out_port = r->port;
 }
 
-void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
-		      struct dp_verdict *v)
+/* One burst of at most BURST_MAX; hw is a constant at each call, so the sw profile's
+ * copy has none of the hw stages' tests on its path. */
+static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
+					struct dp_verdict *v, uint64_t now, const int hw)
 {
 	struct pstate st[BURST_MAX];
-	uint64_t now = dp_now(), now_us = p->sz.hw ? dp_now_us() : 0;
-	while (n > BURST_MAX) {
-		dp_process_burst(p, slot, m, BURST_MAX, v);
-		m += BURST_MAX; v += BURST_MAX; n -= BURST_MAX;
-	}
+	uint64_t now_us = hw ? dp_now_us() : 0;
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	uint8_t acl[BURST_MAX];
@@ -429,10 +428,24 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 		stage_parse(p, slot, m[i], &st[i], &v[i]);
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
-		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i]);
+		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i], hw);
 	stage_apps(p, st, n);
-	stage_lookups(p, slot, st, v, n, now_us);
+	stage_lookups(p, slot, st, v, n, now_us, hw);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
-		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us);
+		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us, hw);
+}
+
+void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
+		      struct dp_verdict *v)
+{
+	uint64_t now = dp_now();
+	for (uint16_t done = 0; done < n;) {
+		uint16_t k = n - done > BURST_MAX ? BURST_MAX : n - done;
+		if (p->sz.hw)
+			process_burst(p, slot, m + done, k, v + done, now, 1);
+		else
+			process_burst(p, slot, m + done, k, v + done, now, 0);
+		done += k;
+	}
 }
