@@ -20,16 +20,16 @@ uint32_t dp_hh_5tuple_key(uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t 
 	return ~crc;
 }
 
-static uint16_t tau_lookup(const struct dp_tau_range *t, uint32_t n, uint32_t ewma)
+uint16_t dp_range_lookup(const struct dp_range *r, uint32_t n, uint32_t v)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (t[i].lo <= ewma && ewma <= t[i].hi)
-			return t[i].tau;
+		if (r[i].lo <= v && v <= r[i].hi)
+			return r[i].value;
 	return 0;
 }
 
 int dp_hh_step(struct dp_hh_slot *s, uint32_t key, uint64_t ts_us, const struct dp_hh_params *c,
-	       const struct dp_tau_range *tau, uint32_t ntau, struct dp_hh_report *rep)
+	       const struct dp_range *tau, uint32_t ntau, struct dp_hh_report *rep)
 {
 	uint64_t ts = ts_us & MASK48;
 	if (s->flow_id == 0 || (s->flow_id != key && s->ipg_ewma > c->ipg_th)) {
@@ -53,7 +53,7 @@ int dp_hh_step(struct dp_hh_slot *s, uint32_t key, uint64_t ts_us, const struct 
 	s->last_ts = ts;
 	if (!new_timeslot)
 		return 0;
-	uint16_t inc = tau_lookup(tau, ntau, ewma);
+	uint16_t inc = dp_range_lookup(tau, ntau, ewma);
 	if (inc == 0) {
 		s->reported = 0;   /* slower than every tau range: the HH episode is over; tau stays */
 		return 0;
@@ -74,7 +74,7 @@ void hh_packet(struct pipeline *p, uint32_t ue, uint32_t app, uint16_t ue_port, 
 	       uint64_t ts_us, int to_backend, const uint8_t *frame, uint32_t len, struct dp_verdict *v)
 {
 	const struct dp_hh_params *c = __atomic_load_n(&p->hh_params, __ATOMIC_ACQUIRE);
-	const struct tau_set *t = __atomic_load_n(&p->tau, __ATOMIC_ACQUIRE);
+	const struct range_set *t = __atomic_load_n(&p->tau, __ATOMIC_ACQUIRE);
 	uint32_t key = c->key_mode == HH_KEY_5TUPLE ? dp_hh_5tuple_key(ue, app, ue_port, app_port, proto) : ue;
 	struct dp_hh_report r;
 	if (!dp_hh_step(&p->hh[key % p->sz.hh_slots], key, ts_us, c, t ? t->r : NULL, t ? t->n : 0, &r))
@@ -105,22 +105,21 @@ int dp_hh_config(const struct dp_hh_params *prm)
 	struct pipeline *p = dp_hw_pipe(&err);
 	if (!p)
 		return err;
-	struct dp_hh_params *n = rte_malloc(NULL, sizeof(*n), 0);
-	if (!n)
-		return -ENOMEM;
-	*n = *prm;
-	struct dp_hh_params *old = p->hh_params;
-	__atomic_store_n(&p->hh_params, n, __ATOMIC_RELEASE);
-	return dp_defer_free(old);
+	return dp_publish_copy((void **)&p->hh_params, prm, sizeof(*prm));
 }
 
-int dp_tau_replace(const struct dp_tau_range *r, uint32_t n)
+int dp_tau_replace(const struct dp_range *r, uint32_t n)
 {
 	int err;
 	struct pipeline *p = dp_hw_pipe(&err);
 	if (!p)
 		return err;
-	struct tau_set *set = NULL;
+	return dp_range_set_replace(&p->tau, r, n);
+}
+
+int dp_range_set_replace(struct range_set **slot, const struct dp_range *r, uint32_t n)
+{
+	struct range_set *set = NULL;
 	if (n) {
 		set = rte_malloc(NULL, sizeof(*set) + n * sizeof(set->r[0]), 0);
 		if (!set)
@@ -128,8 +127,8 @@ int dp_tau_replace(const struct dp_tau_range *r, uint32_t n)
 		set->n = n;
 		memcpy(set->r, r, n * sizeof(set->r[0]));
 	}
-	struct tau_set *old = p->tau;
-	__atomic_store_n(&p->tau, set, __ATOMIC_RELEASE);
+	struct range_set *old = *slot;
+	__atomic_store_n(slot, set, __ATOMIC_RELEASE);
 	return old ? dp_defer_free(old) : 0;
 }
 

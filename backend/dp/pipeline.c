@@ -91,6 +91,15 @@ static void hh_stage(struct pipeline *p, const struct pstate *s, struct dp_verdi
 		  s->frame, s->len, v);
 }
 
+/* hw: MATADOR on a packet that passed the UPF on the switch. */
+static void cls_stage(struct pipeline *p, const struct pstate *s, uint64_t now_us)
+{
+	int ul = s->dir == DIR_UL, l4 = s->app_proto == 6 || s->app_proto == 17;
+	const uint8_t *ip = s->frame + (ul ? s->pi.inner : s->pi.l3);
+	cls_packet(p, ul, s->ue, s->app_addr, l4 ? (ul ? s->pi.inner_sport : s->pi.dport) : 0, l4 ? s->app_port : 0,
+		   s->app_proto, (uint32_t)(ip[2] << 8 | ip[3]), now_us);
+}
+
 /* hw: a session miss goes to the slice's backends, unmodified but for the
  * destination MAC (steer_to_backend), or is dropped when the slice has none. */
 static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
@@ -367,8 +376,10 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 			}
 			s->route_dst = (uint32_t)ig;
 		}
-		if (hw)
+		if (hw) {
 			hh_stage(p, s, v, now_us, 0);
+			cls_stage(p, s, now_us);
+		}
 	}
 	uint32_t nh;
 	if (s->pi.eth_type != 0x0800 || !lpm_lookup(p->routes, s->route_dst, &nh)) {

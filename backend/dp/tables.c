@@ -42,6 +42,17 @@ static void vpool_put(struct vpool *vp, uint32_t idx) { vp->free[vp->nfree++] = 
 
 int dp_defer_free(void *obj) { return defer(DEF_PTR, obj, 0); }
 
+int dp_publish_copy(void **slot, const void *src, size_t len)
+{
+	void *n = rte_malloc(NULL, len, 0);
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, src, len);
+	void *old = *slot;
+	__atomic_store_n(slot, n, __ATOMIC_RELEASE);
+	return old ? dp_defer_free(old) : 0;
+}
+
 void dp_commit(void)
 {
 	if (!g_ndefer)
@@ -156,6 +167,11 @@ static void pipeline_free(struct pipeline *p)
 	rte_free(p->hh_params);
 	rte_free(p->tau);
 	rte_free(p->hh);
+	rte_free(p->cls_params);
+	for (int i = 0; i < DP_CLS_FEATURES; i++)
+		rte_free(p->cls_ranges[i]);
+	rte_free(p->decisions);
+	rte_free(p->cls);
 	rte_acl_free(p->apps);
 	rte_acl_free(p->acl);
 	for (int k = 0; k < 2; k++)
@@ -183,10 +199,15 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		 (p->meter_map[1] = dp_zalloc_resident(4ull * (sz->app_meter + 1), 64));
 	if (ok && sz->hw) {
 		static const struct dp_hh_params def = HH_DEFAULT_PARAMS;
+		static const struct dp_cls_params cdef = CLS_DEFAULT_PARAMS;
 		ok = (p->hh_params = rte_malloc(NULL, sizeof(def), 0)) &&
-		     (p->hh = dp_zalloc_resident(sizeof(struct dp_hh_slot) * ((uint64_t)sz->hh_slots + 1), 64));
-		if (ok)
+		     (p->hh = dp_zalloc_resident(sizeof(struct dp_hh_slot) * ((uint64_t)sz->hh_slots + 1), 64)) &&
+		     (p->cls_params = rte_malloc(NULL, sizeof(cdef), 0)) &&
+		     (p->cls = dp_zalloc_resident(sizeof(struct dp_cls_slot) * ((uint64_t)sz->cls_slots + 1), 64));
+		if (ok) {
 			*p->hh_params = def;
+			*p->cls_params = cdef;
+		}
 	}
 	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
 	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)

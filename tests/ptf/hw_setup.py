@@ -37,6 +37,13 @@ def pause(dut, seconds):
         time.sleep(seconds)
 
 
+def start_clock(dut):
+    """A test clock that starts at 0 is moved on by 1 s: a timestamp of 0 means "no window yet" to
+    MATADOR's registers, as on a switch, whose clock is never 0 once it forwards."""
+    if dut.has_test_clock and dut.clock_ns == 0:
+        dut.advance_clock(1_000_000_000)
+
+
 def selector_crc16(value):
     """bmv2's crc16 (CRC-16/ARC) of a 32-bit value in network byte order: the hash with which
     the backends selector picks a group member (members in the order they were created)."""

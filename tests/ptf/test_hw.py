@@ -1,6 +1,5 @@
 """hw profile only (bmv2-hw, and the backend running it, backend-hw): steering to backends,
 HK-IPG reports, MATADOR classes."""
-import time
 
 import pytest
 from scapy.layers.inet import IP
@@ -23,6 +22,7 @@ BACKEND_PORTS = (U.PORT_BACKEND1, U.PORT_BACKEND2)
 @pytest.fixture
 def hw(dut):
     U.base(dut.client)
+    H.start_clock(dut)
     return dut
 
 
@@ -157,7 +157,6 @@ def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw, key_mode):
     assert [int.from_bytes(p[0:4], "big") for p, _ in second] == [heavy_key]
 
 
-@pytest.mark.targets("bmv2-hw")  # MATADOR: not yet on the backend
 def test_classifier_class_sets_traffic_class_and_queue(hw):
     """The pause that ends the 30 ms feature window is a time.sleep the bmv2 clock sees stretched, never
     shortened; it is 100 ms, more than 3 windows, so a late first packet cannot straddle the window."""
@@ -181,7 +180,7 @@ def test_classifier_class_sets_traffic_class_and_queue(hw):
         for _ in range(5):
             hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
             expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))
-    time.sleep(0.1)   # the window ends; the next packet classifies it
+    H.pause(hw, 0.1)   # the window ends; the next packet classifies it
     for ue, size in flows.items():
         hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
         expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))

@@ -43,7 +43,7 @@ def main():
     p = PARAMS
     print("static const struct dp_hh_params HHV_PARAMS = { %d, %d, %d, %d, %d, %d, %d };"
           % (p.tau_th, p.ipg_init, p.ipg_th, p.decay_k, p.timeslot_us, p.alpha_shift, p.key_mode))
-    print("static const struct dp_tau_range HHV_TAU[] = { %s };"
+    print("static const struct dp_range HHV_TAU[] = { %s };"
           % ", ".join("{ %d, %d, %d }" % t for t in TAU))
     print("struct hh_vector { uint32_t key; uint64_t ts; struct dp_hh_slot after; int report; uint32_t ewma; uint16_t tau; };")
     print("static const struct hh_vector HHV[] = {")

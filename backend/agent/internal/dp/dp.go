@@ -117,6 +117,7 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 	if s.HW {
 		sz.hw = 1
 		sz.hh_slots = C.uint32_t(s.HHSlots)
+		sz.cls_slots = C.uint32_t(s.ClsSlots)
 	}
 	return rc(C.dp_pipeline_set(&sz))
 }
@@ -196,15 +197,52 @@ func (DP) SetHHParams(h p4rt.HHParams) error {
 	return rc(C.dp_hh_config(&c))
 }
 
-func (DP) ReplaceTau(r []p4rt.TauRange) error {
+// cRanges is r for C (nil when empty).
+func cRanges(r []p4rt.Range) (*C.struct_dp_range, C.uint32_t) {
 	if len(r) == 0 {
-		return rc(C.dp_tau_replace(nil, 0))
+		return nil, 0
 	}
-	cr := make([]C.struct_dp_tau_range, len(r))
+	cr := make([]C.struct_dp_range, len(r))
 	for i, t := range r {
-		cr[i] = C.struct_dp_tau_range{lo: C.uint32_t(t.Lo), hi: C.uint32_t(t.Hi), tau: C.uint16_t(t.Tau)}
+		cr[i] = C.struct_dp_range{lo: C.uint32_t(t.Lo), hi: C.uint32_t(t.Hi), value: C.uint16_t(t.Value)}
 	}
-	return rc(C.dp_tau_replace(&cr[0], C.uint32_t(len(cr))))
+	return &cr[0], C.uint32_t(len(cr))
+}
+
+func (DP) ReplaceTau(r []p4rt.Range) error { return rc(C.dp_tau_replace(cRanges(r))) }
+
+func (DP) ReplaceFeature(f int, r []p4rt.Range) error {
+	p, n := cRanges(r)
+	return rc(C.dp_cls_ranges_replace(C.uint(f), p, n))
+}
+
+func (DP) SetClsParams(c p4rt.ClsParams) error {
+	cp := C.struct_dp_cls_params{window_us: C.uint32_t(c.WindowUS), alpha_shift: C.uint8_t(c.AlphaShift)}
+	return rc(C.dp_cls_config(&cp))
+}
+
+func (DP) ReplaceDecisions(d []p4rt.Decision) error {
+	if len(d) == 0 {
+		return rc(C.dp_cls_decisions_replace(nil, 0))
+	}
+	cd := make([]C.struct_dp_decision, len(d))
+	for i, x := range d {
+		for j, c := range x.Codes {
+			cd[i].codes[j] = C.uint8_t(c)
+		}
+		cd[i].cls = C.uint8_t(x.Class)
+	}
+	return rc(C.dp_cls_decisions_replace(&cd[0], C.uint32_t(len(cd))))
+}
+
+func (DP) ClsSlot(idx uint32) (p4rt.ClsSlot, error) {
+	var s C.struct_dp_cls_slot
+	if err := rc(C.dp_cls_slot_read(C.uint32_t(idx), &s)); err != nil {
+		return p4rt.ClsSlot{}, err
+	}
+	return p4rt.ClsSlot{PktsUp: uint32(s.pkts_up), PktsDn: uint32(s.pkts_dn), PSUp: uint32(s.ps_up),
+		PSDn: uint32(s.ps_dn), IPGUp: uint32(s.ipg_up), IPGDn: uint32(s.ipg_dn), LastUp: uint32(s.last_up),
+		LastDn: uint32(s.last_dn), WinStart: uint32(s.win_start), Class: uint8(s.cls)}, nil
 }
 
 func (DP) HHSlot(idx uint32) (p4rt.HHSlot, error) {

@@ -106,8 +106,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
 	case tBackendPorts:
 		return dp.BackendPort(op, uint16(m[0].value))
-	case tQueues:
-		return nil // one egress queue per port on the backend: kept for Read only
+	case tQueues, tClassToTC:
+		return nil // one egress queue per port on the backend: kept for Read only // one egress queue per port on the backend: kept for Read only
 	}
 	return errf(codes.Internal, "no writer for table %s", e.table.spec.name)
 }

@@ -36,6 +36,25 @@ type Sizes struct {
 	MeterStates                                      uint32
 	HW                                               bool   // the hw profile: session misses go to backends
 	HHSlots                                          uint32 // hw: HK-IPG slots (register size)
+	ClsSlots                                         uint32 // hw: MATADOR slots (register size)
+}
+
+// ClsParams are cls_config's set_cls_params (struct dp_cls_params).
+type ClsParams struct {
+	WindowUS   uint32
+	AlphaShift uint8
+}
+
+// Decision is one entry of the decision table: the six feature codes -> class.
+type Decision struct {
+	Codes [6]uint8
+	Class uint8
+}
+
+// ClsSlot is one MATADOR flow slot's registers.
+type ClsSlot struct {
+	PktsUp, PktsDn, PSUp, PSDn, IPGUp, IPGDn, LastUp, LastDn, WinStart uint32
+	Class                                                              uint8
 }
 
 // HHParams are hh_config's set_hh_params (struct dp_hh_params).
@@ -45,10 +64,10 @@ type HHParams struct {
 	AlphaShift, KeyMode                uint8
 }
 
-// TauRange is one tau_table entry, in match order.
-type TauRange struct {
+// Range is one entry of a range table (tau_table, feature_*), in match order.
+type Range struct {
 	Lo, Hi uint32
-	Tau    uint16
+	Value  uint16
 }
 
 // HHSlot is one HK-IPG slot's registers.
@@ -130,8 +149,14 @@ type Dataplane interface {
 	SetBackends(slice uint8, members []Backend) error
 	// hw profile: HK-IPG's configuration, tau table and slot registers.
 	SetHHParams(HHParams) error
-	ReplaceTau([]TauRange) error
+	ReplaceTau([]Range) error
 	HHSlot(idx uint32) (HHSlot, error)
+	// hw profile: MATADOR's configuration, feature range tables (0..5 in feature_* order),
+	// decision table and slot registers.
+	SetClsParams(ClsParams) error
+	ReplaceFeature(feature int, r []Range) error
+	ReplaceDecisions([]Decision) error
+	ClsSlot(idx uint32) (ClsSlot, error)
 	ReplaceApps([]AppRule) error
 	ReplaceACL([]ACLRule) error
 	SetMeter(which int, idx uint32, cfg *MeterCfg) error

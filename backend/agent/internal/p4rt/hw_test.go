@@ -174,9 +174,10 @@ func TestHWTableFullIsResourceExhausted(t *testing.T) {
 	}
 }
 
-// hh_config's default action reaches the data plane and reads back; tau_table goes whole,
-// highest priority first; MATADOR's tables are refused, not accepted and ignored.
-func TestHKIPGTablesAndMatadorRefused(t *testing.T) {
+// hh_config's and cls_config's default actions reach the data plane and read back; the
+// range tables go whole, highest priority first, the decision table whole; class_to_tc is
+// kept for Read.
+func TestHKIPGAndMatadorTables(t *testing.T) {
 	h := newHWHarness(t)
 	cfg := upd(mod, &p4v1.TableEntry{TableId: h.tid(tHHConfig), IsDefaultAction: true, Action: &p4v1.TableAction{
 		Type: &p4v1.TableAction_Action{Action: h.act(aSetHHParams, 30, 20000, 20000, 100, 16384, 6, 1)}}})
@@ -203,10 +204,31 @@ func TestHKIPGTablesAndMatadorRefused(t *testing.T) {
 	if got := h.fake.last(); got != "tau [{0 8000 8} {8001 20000 4}]" {
 		t.Errorf("tau_table reached the data plane as %q", got)
 	}
-	err := h.write(upd(ins, &p4v1.TableEntry{TableId: h.tid(tClassToTC), Match: []*p4v1.FieldMatch{exactM(1, 7, 8)},
-		Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(aSetTC, 3)}}}))
-	if got := codesOf(err); len(got) != 1 || got[0] != codes.Unimplemented {
-		t.Errorf("class_to_tc write: %v", err)
+	cls := upd(mod, &p4v1.TableEntry{TableId: h.tid(tClsConfig), IsDefaultAction: true, Action: &p4v1.TableAction{
+		Type: &p4v1.TableAction_Action{Action: h.act(aSetClsParams, 30000, 2)}}})
+	feature := func(lo, hi, code uint64, prio int32) *p4v1.Update {
+		return upd(ins, &p4v1.TableEntry{TableId: h.tid(featureTables[3][0]), Priority: prio,
+			Match: []*p4v1.FieldMatch{{FieldId: 1, FieldMatchType: &p4v1.FieldMatch_Range_{Range: &p4v1.FieldMatch_Range{
+				Low: encodeValue(lo, 32), High: encodeValue(hi, 32)}}}},
+			Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(featureTables[3][1], code)}}})
+	}
+	decision := upd(ins, &p4v1.TableEntry{TableId: h.tid(tDecision), Match: []*p4v1.FieldMatch{exactM(1, 0, 8),
+		exactM(2, 0, 8), exactM(3, 0, 8), exactM(4, 1, 8), exactM(5, 0, 8), exactM(6, 0, 8)},
+		Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(aSetClass, 7)}}})
+	toTC := upd(ins, &p4v1.TableEntry{TableId: h.tid(tClassToTC), Match: []*p4v1.FieldMatch{exactM(1, 7, 8)},
+		Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(aSetTC, 3)}}})
+	if err := h.write(cls, feature(1, 999, 2, 1), feature(1000, 1500, 1, 2), decision, toTC); err != nil {
+		t.Fatal(err)
+	}
+	calls := strings.Join(h.fake.calls, "\n")
+	for _, want := range []string{"cls_params {WindowUS:30000 AlphaShift:2}", "feature 3 [{1000 1500 1} {1 999 2}]",
+		"decisions [{[0 0 0 1 0 0] 7}]"} {
+		if !strings.Contains(calls, want) {
+			t.Errorf("the data plane did not get %q; calls:\n%s", want, calls)
+		}
+	}
+	if n := len(h.read(&p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: &p4v1.TableEntry{TableId: h.tid(tClassToTC)}}})); n != 1 {
+		t.Errorf("class_to_tc holds %d entries, want 1", n)
 	}
 }
 
@@ -235,10 +257,12 @@ func TestStateReadPacketOut(t *testing.T) {
 		t.Fatalf("state read answered with %v", m)
 	}
 	sr := pi.Payload[ethHdrLen:]
-	// The fake's slot 9: flow 9, EWMA 18, last_ts 2^40 + 9, tau 3, reported.
+	// The fake's slot 9: flow 9, EWMA 18, last_ts 2^40 + 9, tau 3, reported; classifier: pkts_up 9,
+	// ..., win_start 8, class 9.
 	if binary.BigEndian.Uint32(sr[4:]) != 9 || binary.BigEndian.Uint32(sr[8:]) != 18 ||
 		binary.BigEndian.Uint16(sr[12:]) != 1<<8 || binary.BigEndian.Uint32(sr[14:]) != 9 ||
-		binary.BigEndian.Uint16(sr[18:]) != 3 || sr[20] != 1 || pi.Payload[ethHdrLen+stateReadLen] != 0xee {
+		binary.BigEndian.Uint16(sr[18:]) != 3 || sr[20] != 1 || pi.Payload[ethHdrLen+stateReadLen] != 0xee ||
+		binary.BigEndian.Uint32(sr[22:]) != 9 || binary.BigEndian.Uint32(sr[54:]) != 8 || sr[58] != 9 {
 		t.Errorf("state read payload %x", pi.Payload)
 	}
 	for _, md := range pi.Metadata {

@@ -88,9 +88,3 @@ var (
 
 // Profiles are the P4 profiles the backend runs, by the name --profile takes.
 var Profiles = map[string]*profile{"sw": swProfile, "hw": hwProfile}
-
-// unimplementedHW are the hw tables whose stage (MATADOR) the backend does
-// not run yet: writes to them are refused rather than accepted and ignored.
-var unimplementedHW = map[string]bool{tClsConfig: true, tDecision: true,
-	tClassToTC: true, featureTables[0][0]: true, featureTables[1][0]: true, featureTables[2][0]: true,
-	featureTables[3][0]: true, featureTables[4][0]: true, featureTables[5][0]: true}

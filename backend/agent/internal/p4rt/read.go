@@ -120,8 +120,8 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 // as the P4Info names it. The P4Info carries no default params: every const
 // default of the sw profile has none or all-zero ones (set_app_id(0), set_queue(0)).
 func (s *Server) defaultEntry(ti *tableInfo) *p4v1.TableEntry {
-	if ti.spec.name == tHHConfig {
-		return s.hhConfigEntry(ti)
+	if ti.spec.name == tHHConfig || ti.spec.name == tClsConfig {
+		return s.hwConfigEntry(ti)
 	}
 	id := ti.t.ConstDefaultActionId
 	if ti.spec.name == tEncap {

@@ -41,8 +41,9 @@ type pipeState struct {
 	ctrCells map[uint32]int64 // counter id -> the data plane's cells
 	mtrWhich map[uint32]int
 	dropsID  uint32
-	steer    *steering // hw profile only
-	hh       *HHParams // hw profile only: hh_config's action
+	steer    *steering  // hw profile only
+	hh       *HHParams  // hw profile only: hh_config's action
+	cls      *ClsParams // hw profile only: cls_config's action
 }
 
 // Server implements the P4Runtime service over a Dataplane. Writes and pipeline
@@ -93,7 +94,8 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		Applications: sc.TableSize(tApps), ULTerms: sc.TableSize(tULTerm), DLTerms: sc.TableSize(tDLTerm),
 		Routes: sc.TableSize(tRoutes), ACL: sc.TableSize(tACL), PreQosCtr: ctrSize(cPreQos),
 		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
-		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.hhSlots(),
+		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.registerSize(rHHFlowID),
+		ClsSlots: sc.registerSize(rClsFlowClass),
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
@@ -184,6 +186,8 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp D
 		p.steer = newSteering(sc)
 		hh := defaultHHParams
 		p.hh = &hh
+		cls := defaultClsParams
+		p.cls = &cls
 	}
 	return p
 }
@@ -242,7 +246,8 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 		errs[i] = s.update(u, dirty)
 	}
 	if len(dirty) > 0 {
-		var apps, acl, tau []*entry
+		var apps, acl []*entry
+		hw := map[string][]*entry{}
 		p := s.pipe
 		for id, ti := range p.tables {
 			if !dirty[ti.spec.name] {
@@ -253,15 +258,17 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 			switch ti.spec.name {
 			case tApps:
 				apps = list
-			case tTauTable:
-				tau = list
-			default:
+			case tACL:
 				acl = list
+			default:
+				hw[ti.spec.name] = list
 			}
 		}
 		err := applyRuleSets(s.dp, apps, acl)
-		if err == nil && tau != nil {
-			err = applyTau(s.dp, tau)
+		for name, list := range hw {
+			if err == nil {
+				err = applyHWTable(s.dp, name, list)
+			}
 		}
 		if err != nil {
 			s.log.Error("rule set rebuild failed", "err", err)
@@ -337,9 +344,6 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	if ti == nil {
 		return errf(codes.NotFound, "unknown table id %d", v.tableID)
 	}
-	if unimplementedHW[ti.spec.name] {
-		return errf(codes.Unimplemented, "table %s: the backend does not run this hw stage yet", ti.spec.name)
-	}
 	if v.isDefault {
 		return s.writeDefault(op, ti, v)
 	}
@@ -366,7 +370,7 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 			return err
 		}
 	}
-	if ti.ternary {
+	if ti.ternary || ti.spec.name == tDecision { // pushed whole at the end of the batch
 		dirty[ti.spec.name] = true
 	} else if err := dpStatus(applyExact(s.dp, op, e)); err != nil {
 		return err
@@ -390,8 +394,8 @@ func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	if len(v.matches) > 0 {
 		return errf(codes.InvalidArgument, "default entry of table %s: no match fields allowed", ti.spec.name)
 	}
-	if ti.spec.name == tHHConfig {
-		return s.writeHHConfig(ti, v)
+	if ti.spec.name == tHHConfig || ti.spec.name == tClsConfig {
+		return s.writeHWConfig(ti, v)
 	}
 	if !v.hasAction && ti.spec.name != tEncap {
 		return nil
