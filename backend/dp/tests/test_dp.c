@@ -14,7 +14,7 @@
 #include <rte_mbuf.h>
 #include "dp_int.h"
 #include "pkt.h"
-#include "hh_vectors.h"
+#include "hw_vectors.h"
 
 static struct rte_mempool *g_pool;
 static const uint8_t MAC_A[6] = { 0, 0, 0, 0, 0, 0xa }, MAC_B[6] = { 0, 0, 0, 0, 0, 0xb };
@@ -752,7 +752,7 @@ static void test_echo_through_pipeline(void **st)
 }
 
 /* HK-IPG's per-packet transition equals the Python model's on a trace with collisions,
- * evictions, timeslot edges, ends of episodes and saturated gaps (hh_vectors.h). */
+ * evictions, timeslot edges, ends of episodes and saturated gaps (hw_vectors.h). */
 static void test_hh_step_matches_the_model(void **st)
 {
 	(void)st;
@@ -792,6 +792,33 @@ static void test_hh_keys_and_selector_hash(void **st)
 	assert_int_equal(dp_crc16_be32(0x31323334), 0x14BA);
 }
 
+/* MATADOR's per-packet transition equals the Python model's: slot registers after every
+ * packet (both directions, windows closing, 32-bit timestamps wrapping) and the class
+ * from the feature ranges and decision table (hw_vectors.h); the slot is the 5-tuple's CRC-32. */
+static void test_cls_step_matches_the_model(void **st)
+{
+	(void)st;
+	struct dp_cls_slot slots[CLSV_SLOTS];
+	memset(slots, 0, sizeof(slots));
+	const struct dp_cls_tables t = { { CLSV_R0, CLSV_R1, CLSV_R2, CLSV_R3, CLSV_R4, CLSV_R5 },
+		{ CLSV_NR[0], CLSV_NR[1], CLSV_NR[2], CLSV_NR[3], CLSV_NR[4], CLSV_NR[5] },
+		CLSV_DECISIONS, sizeof(CLSV_DECISIONS) / sizeof(CLSV_DECISIONS[0]) };
+	for (size_t i = 0; i < sizeof(CLSV) / sizeof(CLSV[0]); i++) {
+		const struct cls_vector *x = &CLSV[i];
+		uint32_t idx = dp_hh_5tuple_key(x->ue, x->app, x->ue_port, x->app_port, x->proto) % CLSV_SLOTS;
+		assert_int_equal(idx, x->idx);
+		struct dp_cls_slot *s = &slots[idx];
+		uint8_t cls = dp_cls_step(s, x->uplink, x->ip_len, x->ts, &CLSV_PARAMS, &t);
+		const struct dp_cls_slot *w = &x->after;
+		if (memcmp(s, w, offsetof(struct dp_cls_slot, cls)) || s->cls != w->cls || cls != w->cls)
+			fail_msg("packet %zu (slot %u): pkts %u/%u ps %u/%u ipg %u/%u last %u/%u win %u class %u, model "
+				 "pkts %u/%u ps %u/%u ipg %u/%u last %u/%u win %u class %u", i, idx, s->pkts_up, s->pkts_dn,
+				 s->ps_up, s->ps_dn, s->ipg_up, s->ipg_dn, s->last_up, s->last_dn, s->win_start, s->cls,
+				 w->pkts_up, w->pkts_dn, w->ps_up, w->ps_dn, w->ipg_up, w->ipg_dn, w->last_up, w->last_dn,
+				 w->win_start, w->cls);
+	}
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "256", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -803,7 +830,7 @@ int main(void)
 		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
 		cmocka_unit_test(test_encap_decap_roundtrip), cmocka_unit_test(test_hh_step_matches_the_model),
-		cmocka_unit_test(test_hh_keys_and_selector_hash),
+		cmocka_unit_test(test_hh_keys_and_selector_hash), cmocka_unit_test(test_cls_step_matches_the_model),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
