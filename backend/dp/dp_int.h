@@ -26,6 +26,20 @@ struct vpool {
 
 struct eg_peer { uint32_t src, dst; uint16_t sport; };
 struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
+struct backend_set { uint32_t n; struct dp_backend m[]; };
+struct range_set { uint32_t n; struct dp_range r[]; };
+struct decision_set { uint32_t n; struct dp_decision d[]; };
+/* classifier.p4's default action: a 1 s window, alpha = 1 - 2^-3. */
+#define CLS_DEFAULT_PARAMS { 1000000, 3 }
+/* The first range of r (in match order) that holds v gives its value; none: 0. */
+uint16_t dp_range_lookup(const struct dp_range *r, uint32_t n, uint32_t v);
+/* Publishes a copy of r as *slot (NULL when n = 0); the old set is freed after a grace period. */
+int dp_range_set_replace(struct range_set **slot, const struct dp_range *r, uint32_t n);
+/* define.p4's HK-IPG constants (not among the generated ones). */
+enum { HH_KEY_UE_ADDR = 0, HH_KEY_5TUPLE = 1, HH_FLAG_BACKEND = 1 };
+/* hh.p4's default action: what the app derives for 10 Mbit/s of 1000-byte packets. */
+#define HH_DEFAULT_PARAMS { 1850, 800, 800, 1, 16384, 7, HH_KEY_UE_ADDR }
+#define DP_PORT_BITS 512  /* P4 ports are 9 bits */
 
 /* Keys of the ternary tables' tries (classify.c), network byte order. */
 struct acl_key {
@@ -68,6 +82,15 @@ struct pipeline {
 	struct vpool route_pool;
 	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
 	uint8_t encap_psc;
+	uint64_t backend_port[DP_PORT_BITS / 64];   /* hw: bit set = from_backend */
+	struct backend_set *backends[DP_SLICES];     /* hw: NULL = no backend */
+	struct dp_hh_params *hh_params;             /* hw: hh_config (replaced whole) */
+	struct range_set *tau;                         /* hw: tau_table (NULL: empty) */
+	struct dp_hh_slot *hh;                       /* hw: sz.hh_slots slots */
+	struct dp_cls_params *cls_params;            /* hw: cls_config (replaced whole) */
+	struct range_set *cls_ranges[DP_CLS_FEATURES]; /* hw: feature_* (NULL: empty) */
+	struct decision_set *decisions;              /* hw: decision (NULL: empty) */
+	struct dp_cls_slot *cls;                     /* hw: sz.cls_slots slots */
 	uint32_t *meter_map[2];             /* meter index -> state slot + 1 (0: unconfigured, green) */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
@@ -81,6 +104,7 @@ struct dp_ctx {
 	struct rte_mempool *cpu_pool;       /* ACL copies; NULL: copies are not made */
 	uint8_t test_clock;                 /* 1: time is test_tsc (dp_clock_set), not the TSC */
 	uint64_t test_tsc;
+	uint64_t test_ns;
 };
 extern struct dp_ctx g_dp;
 
@@ -93,6 +117,18 @@ static inline uint64_t dp_now(void)
 }
 
 int dp_init(unsigned nworkers);
+/* The pipeline when it is hw; else NULL with *err -ENODEV (none) or -EINVAL (sw). */
+static inline struct pipeline *dp_hw_pipe(int *err)
+{
+	struct pipeline *p = g_dp.pipe;
+	*err = !p ? -ENODEV : !p->sz.hw ? -EINVAL : 0;
+	return *err ? NULL : p;
+}
+/* Frees an rte_malloc'd obj after the next grace period (dp_commit). */
+int dp_defer_free(void *obj);
+/* Publishes a copy of len bytes of src as *slot for the readers; the old copy is freed
+ * after a grace period. */
+int dp_publish_copy(void **slot, const void *src, size_t len);
 static inline struct pipeline *dp_pipe(void)
 {
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);
@@ -123,6 +159,20 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 /* Keys of the exact tables (8 bytes each). */
 static inline uint64_t ul_sess_key(uint32_t tun_dst, uint32_t teid) { return (uint64_t)tun_dst << 32 | teid; }
 static inline uint64_t term_key(uint32_t ue, uint8_t app_id) { return (uint64_t)ue << 8 | app_id; }
+
+/* CRC-16/ARC (poly 0x8005 reflected, init 0, no final xor): bmv2's crc16, here over
+ * a 32-bit value in network byte order, as bmv2's selector hashes the UE address. */
+uint16_t dp_crc16_be32(uint32_t v);
+
+/* HK-IPG on one packet that passed the UPF (or goes to a backend): updates its slot and,
+ * when it reports, makes the HH_REPORT packet-in (report + the frame's first 64 bytes,
+ * as bmv2's truncated clone) in v->cpu_copy. */
+void hh_packet(struct pipeline *p, uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port, uint8_t proto,
+	       uint64_t ts_us, int to_backend, const uint8_t *frame, uint32_t len, struct dp_verdict *v);
+
+/* MATADOR on one packet that passed the UPF on the switch (not one going to a backend). */
+void cls_packet(struct pipeline *p, int uplink, uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port,
+		uint8_t proto, uint32_t ip_len, uint64_t ts_us);
 
 /* Runs n packets through the pipeline; m->port holds each one's P4 ingress port.
  * Fills one verdict each; packets are rewritten in place (encap/decap/echo). */

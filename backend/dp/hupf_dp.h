@@ -25,6 +25,9 @@ struct dp_sizes {
 	uint32_t ul_terms, dl_terms, routes, acl;
 	uint32_t pre_qos_ctr, post_qos_ctr, session_meter, app_meter;
 	uint32_t meter_states;  /* meters configured at once (state is allocated on config) */
+	uint32_t hh_slots;      /* hw: HK-IPG registers' size */
+	uint32_t cls_slots;     /* hw: MATADOR registers' size */
+	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */
 };
 
 struct dp_term {
@@ -71,6 +74,68 @@ int dp_ig_peer(int op, uint8_t peer, uint32_t dst);
 int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport);
 int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], const uint8_t dst_mac[6], uint16_t port);
 int dp_set_encap_psc(int with_psc);
+/* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were
+ * processed by a backend and are only routed (HupfIngress.steering.backend_ports). */
+int dp_backend_port(int op, uint16_t port);
+/* The backends of a slice (HupfIngress.steering.backends through its selector), in
+ * the order of their member handles; n = 0: the slice has none (DROP_NO_BACKEND).
+ * A session miss goes to members[crc16(UE address) % n], as bmv2's crc16 selector. */
+struct dp_backend { uint16_t port; uint8_t dst_mac[6]; };
+#define DP_SLICES 16
+#define DP_BACKENDS_MAX 256
+int dp_backends_set(uint8_t slice, const struct dp_backend *members, uint32_t n);
+
+/* hw profile: HK-IPG (p4src/include/hh.p4, model tools/hupf_tools/model/hkipg.py). */
+struct dp_hh_params {   /* hh_config's set_hh_params */
+	uint16_t tau_th;
+	uint32_t ipg_init, ipg_th, decay_k, timeslot_us;
+	uint8_t alpha_shift, key_mode;
+};
+struct dp_hh_slot {     /* the registers of one slot */
+	uint32_t flow_id, ipg_ewma;
+	uint64_t last_ts;   /* 48 bits, microseconds */
+	uint16_t tau;
+	uint8_t reported;
+};
+struct dp_range { uint32_t lo, hi; uint16_t value; };   /* a range table entry (tau_table, feature_*), in match order */
+/* The report of an HH_REPORT packet-in (hh_report_t, before the packet's first bytes). */
+struct dp_hh_report { uint32_t flow_key, ipg_ewma; uint16_t tau; };
+#define HH_REPORT_HDR_LEN 12
+#define HH_REPORT_PKT_BYTES 64
+int dp_hh_config(const struct dp_hh_params *prm);
+int dp_tau_replace(const struct dp_range *r, uint32_t n);
+/* Copies slot idx's registers; -EINVAL past the slots (or not hw), -ENODEV. */
+int dp_hh_slot_read(uint32_t idx, struct dp_hh_slot *out);
+/* One packet of flow key at ts_us on slot s (the P4's per-packet transition); returns 1
+ * and fills rep when it reports a new HH episode. Pure: the unit tests run it. */
+int dp_hh_step(struct dp_hh_slot *s, uint32_t key, uint64_t ts_us, const struct dp_hh_params *prm,
+	       const struct dp_range *tau, uint32_t ntau, struct dp_hh_report *rep);
+/* hw profile: MATADOR's feature extraction and classification (p4src/include/classifier.p4,
+ * model tools/hupf_tools/model/features.py). */
+struct dp_cls_params { uint32_t window_us; uint8_t alpha_shift; };   /* cls_config's set_cls_params */
+struct dp_cls_slot {    /* the registers of one flow slot */
+	uint32_t pkts_up, pkts_dn, ps_up, ps_dn, ipg_up, ipg_dn, last_up, last_dn, win_start;
+	uint8_t cls;
+};
+#define DP_CLS_FEATURES 6   /* pkts_up, pkts_dn, ps_up, ps_dn, ipg_up, ipg_dn: feature_* tables in this order */
+struct dp_decision { uint8_t codes[DP_CLS_FEATURES]; uint8_t cls; };
+/* The run-time tables of one classification: range tables per feature, decisions sorted by codes. */
+struct dp_cls_tables {
+	const struct dp_range *ranges[DP_CLS_FEATURES];
+	uint32_t nranges[DP_CLS_FEATURES];
+	const struct dp_decision *decisions;
+	uint32_t ndecisions;
+};
+int dp_cls_config(const struct dp_cls_params *prm);
+int dp_cls_ranges_replace(unsigned feature, const struct dp_range *r, uint32_t n);
+int dp_cls_decisions_replace(const struct dp_decision *d, uint32_t n);   /* codes must differ */
+int dp_cls_slot_read(uint32_t idx, struct dp_cls_slot *out);
+/* One packet (user IPv4 total length ip_len) of a flow on its slot s at ts_us: the P4's
+ * per-packet transition; returns the flow's class after it. Pure: the unit tests run it. */
+uint8_t dp_cls_step(struct dp_cls_slot *s, int uplink, uint32_t ip_len, uint64_t ts_us,
+		    const struct dp_cls_params *prm, const struct dp_cls_tables *t);
+/* The slot key in 5-tuple mode: CRC-32 (zlib's, as bmv2's crc32) over the 13-byte 5-tuple. */
+uint32_t dp_hh_5tuple_key(uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port, uint8_t proto);
 int dp_apps_replace(const struct dp_app_rule *r, uint32_t n);
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n);
 int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* cfg NULL: unconfigure */
@@ -105,6 +170,8 @@ void dp_commit(void);
  * between packets. Meters configured before the first call start from the TSC's time
  * and fill up at their first packet. */
 void dp_clock_set(uint64_t ns);
+/* The data plane's time in microseconds (HK-IPG's timestamps): the test clock's ns / 1000. */
+uint64_t dp_now_us(void);
 
 /* Verdict of one packet through the pipeline. */
 struct dp_verdict {
@@ -112,7 +179,8 @@ struct dp_verdict {
 	uint8_t fwd;         /* 1: transmit on out_port */
 	uint8_t drop_reason; /* DROP_* when dropped (0: dropped without a contract reason) */
 	uint8_t to_cpu;      /* packet_in reason, 0 for none (punt: fwd=0; copy: fwd=1) */
-	void *cpu_copy;      /* ACL copy: an rte_mbuf copy of the packet as received */
+	void *cpu_copy;      /* ACL copy or HH report: an rte_mbuf, sent as a packet-in ... */
+	uint8_t copy_reason; /* ... with this reason */
 };
 
 

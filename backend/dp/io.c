@@ -115,7 +115,7 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 		if (i == n)
 			break;
 		if (v[i].cpu_copy)
-			to_cpu(v[i].cpu_copy, ingress[i], PKTIN_ACL_COPY);  /* v.to_cpu may have become DOWNLINK_BUFFER */
+			to_cpu(v[i].cpu_copy, ingress[i], v[i].copy_reason);  /* v.to_cpu may have become DOWNLINK_BUFFER */
 		if (v[i].fwd) {
 			out_port = v[i].out_port;
 			out[nout++] = m[i];

@@ -1,4 +1,5 @@
-/* The sw profile's ingress/egress on a burst of mbufs. Stages run over the whole
+/* The sw profile's ingress/egress on a burst of mbufs (with the hw profile's steering
+ * of session misses, steering.c, when the pipeline is hw). Stages run over the whole
  * burst so that the lines each stage needs are prefetched for every packet before
  * the first is read: the cache misses of a burst overlap instead of stalling one
  * packet at a time. */
@@ -9,6 +10,7 @@
 #include "pkt.h"
 
 #define BURST_MAX 64
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
 
@@ -78,6 +80,59 @@ static inline void prefetch_meter(struct pipeline *p, int which, uint32_t idx, u
 	}
 }
 
+/* hw: HK-IPG on a packet that passed the UPF or goes to a backend, before any rewrite
+ * (a report carries the frame as received). */
+static void hh_stage(struct pipeline *p, const struct pstate *s, struct dp_verdict *v, uint64_t now_us,
+		     int to_backend)
+{
+	int ul = s->dir == DIR_UL, l4 = s->app_proto == 6 || s->app_proto == 17;
+	uint16_t ue_port = l4 ? (ul ? s->pi.inner_sport : s->pi.dport) : 0;
+	hh_packet(p, s->ue, s->app_addr, ue_port, l4 ? s->app_port : 0, s->app_proto, now_us, to_backend,
+		  s->frame, s->len, v);
+}
+
+/* hw: MATADOR on a packet that passed the UPF on the switch. */
+static void cls_stage(struct pipeline *p, const struct pstate *s, uint64_t now_us)
+{
+	int ul = s->dir == DIR_UL, l4 = s->app_proto == 6 || s->app_proto == 17;
+	const uint8_t *ip = s->frame + (ul ? s->pi.inner : s->pi.l3);
+	cls_packet(p, ul, s->ue, s->app_addr, l4 ? (ul ? s->pi.inner_sport : s->pi.dport) : 0, l4 ? s->app_port : 0,
+		   s->app_proto, (uint32_t)(ip[2] << 8 | ip[3]), now_us);
+}
+
+/* hw: a session miss goes to the slice's backends, unmodified but for the
+ * destination MAC (steer_to_backend), or is dropped when the slice has none. */
+static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
+			     uint64_t now_us)
+{
+	hh_stage(p, s, v, now_us, 1);
+	const struct backend_set *set = __atomic_load_n(&p->backends[s->slice], __ATOMIC_ACQUIRE);
+	if (!set) {
+		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
+		return;
+	}
+	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
+	memcpy(s->frame, b->dst_mac, 6);
+	v->fwd = 1;
+	v->out_port = b->port;
+	s->done = 1;
+}
+
+static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
+				uint8_t reason, uint64_t now_us, const int hw)
+{
+	if (hw)
+		steer_to_backend(p, slot, s, v, now_us);
+	else
+		finish_drop(p, slot, s, v, reason);
+}
+
+static inline int from_backend(const struct pipeline *p, uint16_t port)
+{
+	return port < DP_PORT_BITS &&
+	       (__atomic_load_n(&p->backend_port[port / 64], __ATOMIC_ACQUIRE) >> (port % 64) & 1);
+}
+
 /* Stage 1a: parse; parser errors drop here. */
 static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 			struct dp_verdict *v)
@@ -125,8 +180,8 @@ static void stage_acl(struct pipeline *p, struct rte_mbuf **m, const struct psta
 }
 
 /* Stage 1c: the ACL's verdict, interfaces, echo. */
-static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			   struct dp_verdict *v, uint8_t acl)
+static ALWAYS_INLINE void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+					  struct dp_verdict *v, uint8_t acl, const int hw)
 {
 	if (s->done)
 		return;
@@ -142,10 +197,13 @@ static void stage_classify(struct pipeline *p, unsigned slot, struct rte_mbuf *m
 	}
 	if (acl == ACL_COPY) {
 		v->to_cpu = PKTIN_ACL_COPY;
+		v->copy_reason = PKTIN_ACL_COPY;
 		if (g_dp.cpu_pool)
 			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
 	s->route_dst = s->pi.ip_dst;
+	if (hw && from_backend(p, m->port))
+		return;   /* processed by a backend: routed only (backend_ports) */
 	uint32_t nh;
 	int gtpu = s->pi.gtpu != 0;
 	if (e == PARSE_NOT_IPV4 || !lpm_lookup(p->iface[gtpu], s->pi.ip_dst, &nh))
@@ -210,7 +268,8 @@ static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
 /* Stage 3: sessions, then terminations. The buckets of both lookups of every
  * packet are fetched first, so that all of the burst's misses overlap; values are
  * inline, so a hit costs no further line. */
-static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v, uint16_t n)
+static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v,
+					 uint16_t n, uint64_t now_us, const int hw)
 {
 	uint64_t sk[BURST_MAX], tk[BURST_MAX];
 	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
@@ -238,7 +297,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				finish_drop(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS);
+				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now_us, hw);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -246,7 +305,7 @@ static void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, 
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			finish_drop(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS);
+			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now_us, hw);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -291,8 +350,8 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 }
 
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
-static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			 struct dp_verdict *v, uint64_t now)
+static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+					struct dp_verdict *v, uint64_t now, uint64_t now_us, const int hw)
 {
 	if (s->done)
 		return;
@@ -316,6 +375,10 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 				return;
 			}
 			s->route_dst = (uint32_t)ig;
+		}
+		if (hw) {
+			hh_stage(p, s, v, now_us, 0);
+			cls_stage(p, s, now_us);
 		}
 	}
 	uint32_t nh;
@@ -362,15 +425,13 @@ static void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, 
 	v->out_port = r->port;
 }
 
-void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
-		      struct dp_verdict *v)
+/* One burst of at most BURST_MAX; hw is a constant at each call, so the sw profile's
+ * copy has none of the hw stages' tests on its path. */
+static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
+					struct dp_verdict *v, uint64_t now, const int hw)
 {
 	struct pstate st[BURST_MAX];
-	uint64_t now = dp_now();
-	while (n > BURST_MAX) {
-		dp_process_burst(p, slot, m, BURST_MAX, v);
-		m += BURST_MAX; v += BURST_MAX; n -= BURST_MAX;
-	}
+	uint64_t now_us = hw ? dp_now_us() : 0;
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	uint8_t acl[BURST_MAX];
@@ -378,10 +439,24 @@ void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, ui
 		stage_parse(p, slot, m[i], &st[i], &v[i]);
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
-		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i]);
+		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i], hw);
 	stage_apps(p, st, n);
-	stage_lookups(p, slot, st, v, n);
+	stage_lookups(p, slot, st, v, n, now_us, hw);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
-		stage_finish(p, slot, m[i], &st[i], &v[i], now);
+		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us, hw);
+}
+
+void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,
+		      struct dp_verdict *v)
+{
+	uint64_t now = dp_now();
+	for (uint16_t done = 0; done < n;) {
+		uint16_t k = n - done > BURST_MAX ? BURST_MAX : n - done;
+		if (p->sz.hw)
+			process_burst(p, slot, m + done, k, v + done, now, 1);
+		else
+			process_burst(p, slot, m + done, k, v + done, now, 0);
+		done += k;
+	}
 }

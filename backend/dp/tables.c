@@ -40,6 +40,19 @@ static int defer(enum defer_kind kind, void *obj, uint32_t idx)
 
 static void vpool_put(struct vpool *vp, uint32_t idx) { vp->free[vp->nfree++] = idx; }
 
+int dp_defer_free(void *obj) { return defer(DEF_PTR, obj, 0); }
+
+int dp_publish_copy(void **slot, const void *src, size_t len)
+{
+	void *n = rte_malloc(NULL, len, 0);
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, src, len);
+	void *old = *slot;
+	__atomic_store_n(slot, n, __ATOMIC_RELEASE);
+	return old ? dp_defer_free(old) : 0;
+}
+
 void dp_commit(void)
 {
 	if (!g_ndefer)
@@ -149,6 +162,16 @@ static void pipeline_free(struct pipeline *p)
 	vpool_fini(&p->meters);
 	for (int i = 0; i < DP_PEERS; i++)
 		rte_free(p->eg_peer[i]);
+	for (int i = 0; i < DP_SLICES; i++)
+		rte_free(p->backends[i]);
+	rte_free(p->hh_params);
+	rte_free(p->tau);
+	rte_free(p->hh);
+	rte_free(p->cls_params);
+	for (int i = 0; i < DP_CLS_FEATURES; i++)
+		rte_free(p->cls_ranges[i]);
+	rte_free(p->decisions);
+	rte_free(p->cls);
 	rte_acl_free(p->apps);
 	rte_acl_free(p->acl);
 	for (int k = 0; k < 2; k++)
@@ -174,6 +197,18 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
 		 (p->meter_map[0] = dp_zalloc_resident(4ull * (sz->session_meter + 1), 64)) &&
 		 (p->meter_map[1] = dp_zalloc_resident(4ull * (sz->app_meter + 1), 64));
+	if (ok && sz->hw) {
+		static const struct dp_hh_params def = HH_DEFAULT_PARAMS;
+		static const struct dp_cls_params cdef = CLS_DEFAULT_PARAMS;
+		ok = (p->hh_params = rte_malloc(NULL, sizeof(def), 0)) &&
+		     (p->hh = dp_zalloc_resident(sizeof(struct dp_hh_slot) * ((uint64_t)sz->hh_slots + 1), 64)) &&
+		     (p->cls_params = rte_malloc(NULL, sizeof(cdef), 0)) &&
+		     (p->cls = dp_zalloc_resident(sizeof(struct dp_cls_slot) * ((uint64_t)sz->cls_slots + 1), 64));
+		if (ok) {
+			*p->hh_params = def;
+			*p->cls_params = cdef;
+		}
+	}
 	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
 	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
 		ok = (p->ctr[w] = dp_zalloc_resident(sizeof(struct ctr) * cells, 64)) != NULL;
@@ -493,7 +528,15 @@ void dp_clock_set(uint64_t ns)
 	uint64_t hz = rte_get_tsc_hz();
 	uint64_t tsc = ns / 1000000000ull * hz + ns % 1000000000ull * hz / 1000000000ull;
 	__atomic_store_n(&g_dp.test_tsc, tsc, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_dp.test_ns, ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&g_dp.test_clock, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t dp_now_us(void)
+{
+	if (__atomic_load_n(&g_dp.test_clock, __ATOMIC_ACQUIRE))
+		return __atomic_load_n(&g_dp.test_ns, __ATOMIC_RELAXED) / 1000;
+	return rte_rdtsc() / (rte_get_tsc_hz() / 1000000);
 }
 
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)

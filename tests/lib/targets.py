@@ -1,5 +1,5 @@
 """Devices under test for the PTF suite: bmv2 running the hw or sw profile, or the
-x86 backend (sw contract). Each is started on the switch ends of a TestBed and
+x86 backend running either (`backend`: sw, `backend-hw`: `--profile hw`, the switch's stand-in). Each is started on the switch ends of a TestBed and
 reached over P4Runtime; `HUPF_PTF_TARGETS` (comma separated) selects them.
 The backend runs on its test clock (`--test-clock`): its meters see only the time a
 test sets with `Device.advance_clock`, never the wall clock; bmv2 has no such clock."""
@@ -14,8 +14,8 @@ from p4rt import Client
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
-ALL_TARGETS = ("bmv2-sw", "bmv2-hw", "backend")
-CPU_PORT = {"bmv2-sw": 255, "bmv2-hw": 255, "backend": None}
+ALL_TARGETS = ("bmv2-sw", "bmv2-hw", "backend", "backend-hw")
+CPU_PORT = {"bmv2-sw": 255, "bmv2-hw": 255, "backend": None, "backend-hw": None}
 
 
 def artifacts(profile):
@@ -57,7 +57,7 @@ class Device:
 
     def __init__(self, target, bed):
         self.target = target
-        self.profile = "hw" if target == "bmv2-hw" else "sw"
+        self.profile = "hw" if target.endswith("-hw") else "sw"
         self.bed = bed
         self.cpu_port = CPU_PORT[target]
         self._cpu_clone_session = False
@@ -74,7 +74,7 @@ class Device:
             cmd += ["--", "--grpc-server-addr", addr, "--cpu-port", str(self.cpu_port),
                     "--priority-queues", "8"]
         else:
-            cmd = [exe, "--grpc-addr", addr, "--device-id", "1", "--test-clock"]
+            cmd = [exe, "--grpc-addr", addr, "--device-id", "1", "--test-clock", "--profile", self.profile]
             for p in bed.ports:
                 cmd += ["--port", "%d=%s" % (p, bed.switch_ifname(p))]
         self.has_test_clock = not target.startswith("bmv2")

@@ -1,6 +1,7 @@
 """hw profile helpers: backend steering groups, HK-IPG and classifier configuration,
 and state reads of their registers."""
 import struct
+import time
 
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
@@ -25,6 +26,33 @@ def backend_group(c, ports, group_id=1, slice_id=U.SLICE):
                         **{C.PORT: port, C.DST_MAC: mac2int(BACKEND_MACS[port])})
     c.write_group(C.HUPF_INGRESS_STEERING_BACKEND_SELECTOR, group_id, ports)
     c.insert_group_entry(C.HUPF_INGRESS_STEERING_BACKENDS, {C.HDR_SLICE_ID: slice_id}, group_id)
+
+
+def pause(dut, seconds):
+    """Let `seconds` pass for the pipeline's timestamps: exactly, on a target with a test clock
+    (the backend), or by sleeping (bmv2 stamps packets with its own clock)."""
+    if dut.has_test_clock:
+        dut.advance_clock(int(seconds * 1e9))
+    else:
+        time.sleep(seconds)
+
+
+def start_clock(dut):
+    """A test clock that starts at 0 is moved on by 1 s: a timestamp of 0 means "no window yet" to
+    MATADOR's registers, as on a switch, whose clock is never 0 once it forwards."""
+    if dut.has_test_clock and dut.clock_ns == 0:
+        dut.advance_clock(1_000_000_000)
+
+
+def selector_crc16(value):
+    """bmv2's crc16 (CRC-16/ARC) of a 32-bit value in network byte order: the hash with which
+    the backends selector picks a group member (members in the order they were created)."""
+    crc = 0
+    for byte in value.to_bytes(4, "big"):
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
 
 
 def hh_params(c, tau_th, ipg_init, ipg_th, decay_k, timeslot_us, alpha_shift, key_mode=0):

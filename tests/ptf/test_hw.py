@@ -1,5 +1,5 @@
-"""hw profile only (bmv2-hw): steering to backends, HK-IPG reports, MATADOR classes."""
-import time
+"""hw profile only (bmv2-hw, and the backend running it, backend-hw): steering to backends,
+HK-IPG reports, MATADOR classes."""
 
 import pytest
 from scapy.layers.inet import IP
@@ -14,13 +14,15 @@ from packets import int2ip, ip2int, user_packet
 from ptfutil import DropDelta, expect_frame, expect_no_frame
 from test_upf import APP, UE1, decapped, downlink_frame, encapped, uplink_frame
 
-pytestmark = pytest.mark.targets("bmv2-hw")
+HW_TARGETS = ("bmv2-hw", "backend-hw")
+pytestmark = pytest.mark.targets(*HW_TARGETS)
 BACKEND_PORTS = (U.PORT_BACKEND1, U.PORT_BACKEND2)
 
 
 @pytest.fixture
 def hw(dut):
     U.base(dut.client)
+    H.start_clock(dut)
     return dut
 
 
@@ -86,6 +88,8 @@ def test_backend_choice_is_a_stable_hash_of_the_ue(hw):
         rounds.append({ue: ports[0] for ue, ports in seen.items()})
     assert rounds[0] == rounds[1], "a UE changed backend"
     assert set(rounds[0].values()) == set(BACKEND_PORTS), "one backend got every UE"
+    # bmv2's choice, which the backend makes too: members in creation order, crc16 of the UE.
+    assert rounds[0] == {ue: BACKEND_PORTS[H.selector_crc16(ip2int(ue)) % 2] for ue in ues}
 
 
 def _hh_reports(c, timeout=0.5):
@@ -123,13 +127,17 @@ def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw, key_mode):
     heavy_key = hkipg.flow_key(hkipg.HHParams(key_mode=key_mode), ip2int(heavy.addr), ip2int(APP), 4000,
                                80, 17)
 
+    def send(frames, gap):
+        for f in frames:
+            hw.bed.send(U.PORT_CORE, f)
+        if hw.has_test_clock:   # the frames take their timestamps before the clock moves on
+            for _ in frames:
+                assert hw.bed.recv(U.PORT_BACKEND1, 2.0) is not None
+        H.pause(hw, gap)
+
     def burst(n):
         for i in range(n):
-            hw.bed.send(U.PORT_CORE, heavy_frame)
-            if i % 100 == 0:
-                for m in mice:
-                    hw.bed.send(U.PORT_CORE, downlink_frame(m))
-            time.sleep(0.0003)
+            send([heavy_frame] + ([downlink_frame(m) for m in mice] if i % 100 == 0 else []), 0.0003)
 
     burst(300)
     first = _hh_reports(c)
@@ -142,8 +150,7 @@ def test_one_hh_report_per_episode_for_a_heavy_flow_among_mice(hw, key_mode):
     assert payload[12:] == bytes(heavy_frame)[:64]                    # report + first 64 bytes
     # Slower than the tau ranges (100 ms gaps): the episode ends; heavy again: one new report.
     for _ in range(20):
-        hw.bed.send(U.PORT_CORE, heavy_frame)
-        time.sleep(0.1)
+        send([heavy_frame], 0.1)
     assert _hh_reports(c, 0.2) == []
     burst(300)
     second = _hh_reports(c)
@@ -173,7 +180,7 @@ def test_classifier_class_sets_traffic_class_and_queue(hw):
         for _ in range(5):
             hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
             expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))
-    time.sleep(0.1)   # the window ends; the next packet classifies it
+    H.pause(hw, 0.1)   # the window ends; the next packet classifies it
     for ue, size in flows.items():
         hw.bed.send(U.PORT_CORE, downlink_frame(ue, size=size))
         expect_frame(hw.bed, U.PORT_ACCESS, encapped(ue, size=size))

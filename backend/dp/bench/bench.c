@@ -3,7 +3,10 @@
  * routing, GTP-U decap/encap), uplink and downlink interleaved, 64-byte inner UDP
  * payload. Prints markdown rows.
  *
- *   bench [-t traffic] [-T trials] [-w workers] [-L label] [-H] sessions...
+ *   bench [-t traffic] [-T trials] [-w workers] [-L label] [-H] [-P hw] sessions...
+ *
+ * -P hw runs the hw profile's pipeline (HK-IPG and MATADOR on every packet, at the hw
+ * P4's default parameters; sessions hit, so nothing is steered).
  *
  * Traffic (which session each packet belongs to):
  *   uniform  every packet a uniformly random session of all the sessions (default)
@@ -282,6 +285,7 @@ static int cmp_d(const void *a, const void *b)
 }
 
 static size_t g_heap_base;
+static int g_hw;   /* -P hw: the hw profile's pipeline (ignored by a data plane without it) */
 
 static void run(uint32_t n)
 {
@@ -290,6 +294,12 @@ static void run(uint32_t n)
 			       .ul_terms = n, .dl_terms = n, .routes = 16384, .acl = 1024, .pre_qos_ctr = 2 * n,
 			       .post_qos_ctr = 2 * n, .session_meter = METERS, .app_meter = 4096,
 			       .meter_states = METERS + 4096 };
+#ifdef DP_CLS_FEATURES   /* a data plane with the hw profile */
+	if (g_hw) {   /* -P hw: every packet also goes through HK-IPG and MATADOR (hw's default params) */
+		sz.hw = 1;
+		sz.hh_slots = sz.cls_slots = 4096;
+	}
+#endif
 	g_nsess = n;
 	if (dp_pipeline_set(&sz)) {
 		printf("| %s | %s | %u | pipeline allocation failed (raise -m) |\n", g_label, traffic_name[g_traffic], n);
@@ -345,7 +355,7 @@ static void run(uint32_t n)
 int main(int argc, char **argv)
 {
 	int o;
-	while ((o = getopt(argc, argv, "t:T:w:L:H")) != -1) {
+	while ((o = getopt(argc, argv, "t:T:w:L:HP:")) != -1) {
 		if (o == 't')
 			g_traffic = !strcmp(optarg, "zipf") ? T_ZIPF : !strcmp(optarg, "hot") ? T_HOT : T_UNIFORM;
 		else if (o == 'T')
@@ -356,6 +366,8 @@ int main(int argc, char **argv)
 			g_label = optarg;
 		else if (o == 'H')
 			g_once = 1;
+		else if (o == 'P')
+			g_hw = !strcmp(optarg, "hw");
 		else
 			return 2;
 	}

@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 #include "dp_int.h"
 #include "pkt.h"
+#include "hw_vectors.h"
 
 static struct rte_mempool *g_pool;
 static const uint8_t MAC_A[6] = { 0, 0, 0, 0, 0, 0xa }, MAC_B[6] = { 0, 0, 0, 0, 0, 0xb };
@@ -750,9 +751,168 @@ static void test_echo_through_pipeline(void **st)
 	expect_drop(b, n, 1, DROP_MALFORMED_GTPU);
 }
 
+/* HK-IPG's per-packet transition equals the Python model's on a trace with collisions,
+ * evictions, timeslot edges, ends of episodes and saturated gaps (hw_vectors.h). */
+static void test_hh_step_matches_the_model(void **st)
+{
+	(void)st;
+	struct dp_hh_slot slots[HHV_SLOTS];
+	memset(slots, 0, sizeof(slots));
+	int reports = 0;
+	for (size_t i = 0; i < sizeof(HHV) / sizeof(HHV[0]); i++) {
+		const struct hh_vector *x = &HHV[i];
+		struct dp_hh_slot *s = &slots[x->key % HHV_SLOTS];
+		struct dp_hh_report r = { 0, 0, 0 };
+		int rep = dp_hh_step(s, x->key, x->ts, &HHV_PARAMS, HHV_TAU, 2, &r);
+		if (s->flow_id != x->after.flow_id || s->ipg_ewma != x->after.ipg_ewma || s->last_ts != x->after.last_ts ||
+		    s->tau != x->after.tau || s->reported != x->after.reported || rep != x->report)
+			fail_msg("packet %zu (key %08x): slot %u/%u/%lu/%u/%u report %d, model %u/%u/%lu/%u/%u report %d", i,
+				 x->key, s->flow_id, s->ipg_ewma, (unsigned long)s->last_ts, s->tau, s->reported, rep,
+				 x->after.flow_id, x->after.ipg_ewma, (unsigned long)x->after.last_ts, x->after.tau,
+				 x->after.reported, x->report);
+		if (rep) {
+			assert_int_equal(r.flow_key, x->key);
+			assert_int_equal(r.ipg_ewma, x->ewma);
+			assert_int_equal(r.tau, x->tau);
+			reports++;
+		}
+	}
+	assert_true(reports >= 3);
+}
+
+/* The 5-tuple key is the model's (zlib) CRC-32; the selector hash is bmv2's crc16. */
+static void test_hh_keys_and_selector_hash(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof(HHV_TUPLES) / sizeof(HHV_TUPLES[0]); i++) {
+		const struct tuple_vector *t = &HHV_TUPLES[i];
+		assert_int_equal(dp_hh_5tuple_key(t->ue, t->app, t->ue_port, t->app_port, t->proto), t->key);
+	}
+	/* CRC-16/ARC (its check value, of "123456789", is 0xBB3D) of the bytes of "1234". */
+	assert_int_equal(dp_crc16_be32(0x31323334), 0x14BA);
+}
+
+/* MATADOR's per-packet transition equals the Python model's: slot registers after every
+ * packet (both directions, windows closing, 32-bit timestamps wrapping) and the class
+ * from the feature ranges and decision table (hw_vectors.h); the slot is the 5-tuple's CRC-32. */
+static void test_cls_step_matches_the_model(void **st)
+{
+	(void)st;
+	struct dp_cls_slot slots[CLSV_SLOTS];
+	memset(slots, 0, sizeof(slots));
+	const struct dp_cls_tables t = { { CLSV_R0, CLSV_R1, CLSV_R2, CLSV_R3, CLSV_R4, CLSV_R5 },
+		{ CLSV_NR[0], CLSV_NR[1], CLSV_NR[2], CLSV_NR[3], CLSV_NR[4], CLSV_NR[5] },
+		CLSV_DECISIONS, sizeof(CLSV_DECISIONS) / sizeof(CLSV_DECISIONS[0]) };
+	for (size_t i = 0; i < sizeof(CLSV) / sizeof(CLSV[0]); i++) {
+		const struct cls_vector *x = &CLSV[i];
+		uint32_t idx = dp_hh_5tuple_key(x->ue, x->app, x->ue_port, x->app_port, x->proto) % CLSV_SLOTS;
+		assert_int_equal(idx, x->idx);
+		struct dp_cls_slot *s = &slots[idx];
+		uint8_t cls = dp_cls_step(s, x->uplink, x->ip_len, x->ts, &CLSV_PARAMS, &t);
+		const struct dp_cls_slot *w = &x->after;
+		if (memcmp(s, w, offsetof(struct dp_cls_slot, cls)) || s->cls != w->cls || cls != w->cls)
+			fail_msg("packet %zu (slot %u): pkts %u/%u ps %u/%u ipg %u/%u last %u/%u win %u class %u, model "
+				 "pkts %u/%u ps %u/%u ipg %u/%u last %u/%u win %u class %u", i, idx, s->pkts_up, s->pkts_dn,
+				 s->ps_up, s->ps_dn, s->ipg_up, s->ipg_dn, s->last_up, s->last_dn, s->win_start, s->cls,
+				 w->pkts_up, w->pkts_dn, w->ps_up, w->ps_dn, w->ipg_up, w->ipg_dn, w->last_up, w->last_dn,
+				 w->win_start, w->cls);
+	}
+}
+
+/* ---- hw profile: steering, HK-IPG reports, traffic from a backend ---- */
+
+#define BACKEND_PORT 3
+static const struct dp_backend BACKENDS[2] = { { 5, { 0, 0, 0, 0, 0xbb, 1 } }, { 6, { 0, 0, 0, 0, 0xbb, 2 } } };
+
+static int setup_hw(void **st)
+{
+	(void)st;
+	struct dp_sizes sz = SIZES;
+	sz.hw = 1;
+	sz.hh_slots = 64;
+	sz.cls_slots = 64;
+	/* Two new timeslots (1024 us) with an EWMA IPG in the range make tau 2: a report. */
+	const struct dp_hh_params hh = { 2, 100, 100, 1, 1024, 0, HH_KEY_UE_ADDR };
+	const struct dp_range tau = { 0, 5000, 1 };
+	g_dp.cpu_pool = g_pool;
+	/* The new pipeline is built before the group before's is freed: EAL holds both (-m 512). */
+	if (dp_pipeline_set(&sz) || dp_interface(DP_INSERT, IP(172, 16, 0, 0), 16, 0, IFACE_CORE, 1) ||
+	    dp_backends_set(1, BACKENDS, 2) || dp_backend_port(DP_INSERT, BACKEND_PORT) || dp_hh_config(&hh) ||
+	    dp_tau_replace(&tau, 1) || dp_route(DP_INSERT, IP(172, 16, 0, 0), 16, MAC_A, MAC_B, 4))
+		return -1;
+	dp_commit();
+	return 0;
+}
+
+/* A downlink session miss goes to members[crc16(UE) % 2] unchanged but for the destination
+ * MAC; its third packet, two timeslots on, reports the UE: report header + the frame's first
+ * 64 bytes as received, flagged as backend traffic. */
+static void test_hw_steering_and_hh_report(void **st)
+{
+	(void)st;
+	const uint32_t ue = IP(172, 16, 3, 3);
+	const struct dp_backend *b = &BACKENDS[dp_crc16_be32(ue) % 2];
+	uint8_t f[256];
+	uint32_t n = dl_frame(f, ue);
+	uint64_t t_us[3] = { 1000000, 1001100, 1002200 };
+	for (int i = 0; i < 3; i++) {
+		dp_clock_set(t_us[i] * 1000);
+		struct rte_mbuf *m = mbuf_of(f, n, 1);
+		struct dp_verdict v = run(m);
+		assert_int_equal(v.fwd, 1);
+		assert_int_equal(v.out_port, b->port);
+		const uint8_t *out = rte_pktmbuf_mtod(m, const uint8_t *);
+		assert_memory_equal(out, b->dst_mac, 6);
+		assert_memory_equal(out + 6, f + 6, n - 6);
+		struct rte_mbuf *rep = v.cpu_copy;
+		if (i < 2) {
+			assert_null(rep);
+		} else {
+			assert_non_null(rep);
+			assert_int_equal(v.copy_reason, PKTIN_HH_REPORT);
+			const uint8_t *r = rte_pktmbuf_mtod(rep, const uint8_t *);
+			assert_int_equal(rte_pktmbuf_pkt_len(rep), HH_REPORT_HDR_LEN + HH_REPORT_PKT_BYTES);
+			assert_int_equal(r32(r), ue);
+			assert_int_equal(r32(r + 4), 1100);   /* alpha_shift 0: the last gap */
+			assert_int_equal(r16(r + 8), 2);
+			assert_int_equal(r[10], HH_FLAG_BACKEND);
+			assert_int_equal(r[11], 0);
+			assert_memory_equal(r + HH_REPORT_HDR_LEN, f, HH_REPORT_PKT_BYTES);
+			rte_pktmbuf_free(rep);
+		}
+		rte_pktmbuf_free(m);
+	}
+	struct dp_hh_slot slot;
+	assert_int_equal(dp_hh_slot_read(ue % 64, &slot), 0);
+	assert_int_equal(slot.flow_id, ue);
+	assert_int_equal(slot.reported, 1);
+	assert_int_equal(dp_hh_slot_read(64, &slot), -EINVAL);
+}
+
+/* Without backends for its slice a session miss is dropped and counted (11); traffic from a
+ * backend port is only routed (TTL decremented), never taken for a session miss. */
+static void test_hw_no_backend_and_from_backend(void **st)
+{
+	(void)st;
+	uint8_t f[256];
+	uint32_t n = dl_frame(f, IP(172, 16, 4, 4));
+	struct dp_verdict v = run_bytes(f, n, BACKEND_PORT);
+	assert_int_equal(v.fwd, 1);
+	assert_int_equal(v.out_port, 4);
+	assert_int_equal(dp_backends_set(1, NULL, 0), 0);
+	dp_commit();
+	uint64_t before = drops(DROP_NO_BACKEND);
+	v = run_bytes(f, n, 1);
+	assert_int_equal(v.fwd, 0);
+	assert_int_equal(v.drop_reason, DROP_NO_BACKEND);
+	assert_int_equal(drops(DROP_NO_BACKEND), before + 1);
+	assert_int_equal(dp_backends_set(1, BACKENDS, 2), 0);
+	dp_commit();
+}
+
 int main(void)
 {
-	char *argv[] = { "test_dp", "--no-huge", "-m", "256", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
+	char *argv[] = { "test_dp", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
 			 "-l", "0", NULL };
 	if (rte_eal_init(9, argv) < 0 || dp_init(1))
 		return 1;
@@ -760,7 +920,8 @@ int main(void)
 	const struct CMUnitTest pkt_tests[] = {
 		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
-		cmocka_unit_test(test_encap_decap_roundtrip),
+		cmocka_unit_test(test_encap_decap_roundtrip), cmocka_unit_test(test_hh_step_matches_the_model),
+		cmocka_unit_test(test_hh_keys_and_selector_hash), cmocka_unit_test(test_cls_step_matches_the_model),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
@@ -773,7 +934,12 @@ int main(void)
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);
-	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]));
+	const struct CMUnitTest hw_tests[] = {
+		cmocka_unit_test(test_hw_steering_and_hh_report), cmocka_unit_test(test_hw_no_backend_and_from_backend),
+	};
+	f += cmocka_run_group_tests_name("hw pipeline", hw_tests, setup_hw, NULL);
+	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]) +
+			  sizeof(hw_tests) / sizeof(hw_tests[0]));
 	printf("backend C unit tests: %d passed, %d failed\n", total - f, f);
 	return f ? 1 : 0;
 }

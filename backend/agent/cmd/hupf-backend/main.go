@@ -45,6 +45,7 @@ type config struct {
 	LogLevel    string            `json:"log_level"`
 	CPUProfile  string            `json:"cpu_profile"`
 	TestClock   bool              `json:"test_clock"`
+	Profile     string            `json:"profile"`
 }
 
 type portFlag map[string]string
@@ -59,7 +60,7 @@ func (p portFlag) Set(v string) error {
 	return nil
 }
 
-const usage = `hupf-backend: DPDK software UPF (hupf sw profile) with a P4Runtime server.
+const usage = `hupf-backend: DPDK software UPF (hupf sw profile, or with --profile hw the switch's hw pipeline) with a P4Runtime server.
 
 Usage: hupf-backend --grpc-addr HOST:PORT --device-id ID --port N=DEV [--port N=DEV ...] [options]
 
@@ -71,7 +72,7 @@ Options:
 
 func main() {
 	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, CPUPort: 255, Lcores: 1, IdleSleepUS: 50,
-		Mbufs: 16384, MemMB: 4096, LogLevel: "info"}
+		Mbufs: 16384, MemMB: 4096, LogLevel: "info", Profile: "sw"}
 	fs := flag.NewFlagSet("hupf-backend", flag.ExitOnError)
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage); fs.PrintDefaults() }
 	cfgPath := fs.String("config", "", "JSON config file (keys as the long flags, ports as {\"1\": \"veth0\"}); flags override it")
@@ -82,10 +83,11 @@ func main() {
 	fs.StringVar(&c.GRPCAddr, "grpc-addr", c.GRPCAddr, "P4Runtime listen address")
 	fs.Uint64Var(&c.DeviceID, "device-id", c.DeviceID, "P4Runtime device id")
 	fs.Var(portFlag(c.Ports), "port", "N=DEV: P4 port number N on device DEV (repeatable)")
-	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "accepted for bmv2 compatibility: the CPU port is the P4Runtime stream")
+	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "the CPU port is the P4Runtime stream; this number is the ingress_port of hw state-read packet-ins, as on bmv2")
 	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
 	fs.IntVar(&c.IdleSleepUS, "idle-sleep-us", c.IdleSleepUS,
 		"an idle forwarding lcore sleeps this many microseconds between polls, so that it is not starved on shared CPUs (0: busy-poll, for dedicated cores)")
+	fs.StringVar(&c.Profile, "profile", c.Profile, "P4 profile: sw (the backend as a software UPF) or hw (the switch's hw pipeline: steering to backends; the switch's stand-in)")
 	var sessions, meterStates uint
 	fs.UintVar(&sessions, "sessions", uint(c.Sessions), "session/termination capacity (0: P4Info table sizes)")
 	fs.UintVar(&meterStates, "meter-states", uint(c.MeterStates), "meters configurable at once (0: both meter sizes)")
@@ -100,6 +102,10 @@ func main() {
 	_ = cfgPath
 	c.Sessions, c.MeterStates = uint32(sessions), uint32(meterStates)
 
+	if p4rt.Profiles[c.Profile] == nil {
+		fmt.Fprintf(os.Stderr, "hupf-backend: --profile %q: want sw or hw\n", c.Profile)
+		os.Exit(2)
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		fmt.Fprintln(os.Stderr, "hupf-backend: --log-level:", err)
@@ -207,7 +213,8 @@ func run(c config, log *slog.Logger) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(25)
 	}
-	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates},
+	srv := p4rt.NewServer(p4rt.Config{DeviceID: c.DeviceID, Sessions: c.Sessions, MeterStates: c.MeterStates,
+		Profile: c.Profile, CPUPort: uint32(c.CPUPort)},
 		dp.DP{}, log)
 	g := grpc.NewServer(append(p4rt.ServerOptions(), grpc.MaxRecvMsgSize(64<<20))...)
 	p4v1.RegisterP4RuntimeServer(g, srv)
@@ -231,6 +238,6 @@ func run(c config, log *slog.Logger) error {
 			return
 		}
 	}()
-	log.Info("serving P4Runtime", "dataplane", dataplaneHash, "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores)
+	log.Info("serving P4Runtime", "dataplane", dataplaneHash, "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores, "profile", c.Profile)
 	return g.Serve(lis)
 }

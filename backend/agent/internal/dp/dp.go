@@ -114,6 +114,11 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
 		meter_states: C.uint32_t(s.MeterStates),
 	}
+	if s.HW {
+		sz.hw = 1
+		sz.hh_slots = C.uint32_t(s.HHSlots)
+		sz.cls_slots = C.uint32_t(s.ClsSlots)
+	}
 	return rc(C.dp_pipeline_set(&sz))
 }
 
@@ -165,6 +170,88 @@ func (DP) SetEncapPSC(on bool) error {
 		v = 1
 	}
 	return rc(C.dp_set_encap_psc(C.int(v)))
+}
+
+func (DP) BackendPort(op p4rt.Op, port uint16) error {
+	return rc(C.dp_backend_port(C.int(op), C.uint16_t(port)))
+}
+
+func (DP) SetBackends(slice uint8, members []p4rt.Backend) error {
+	if len(members) == 0 {
+		return rc(C.dp_backends_set(C.uint8_t(slice), nil, 0))
+	}
+	cm := make([]C.struct_dp_backend, len(members))
+	for i, m := range members {
+		cm[i].port = C.uint16_t(m.Port)
+		for j := range m.DstMAC {
+			cm[i].dst_mac[j] = C.uint8_t(m.DstMAC[j])
+		}
+	}
+	return rc(C.dp_backends_set(C.uint8_t(slice), &cm[0], C.uint32_t(len(cm))))
+}
+
+func (DP) SetHHParams(h p4rt.HHParams) error {
+	c := C.struct_dp_hh_params{tau_th: C.uint16_t(h.TauTh), ipg_init: C.uint32_t(h.IPGInit), ipg_th: C.uint32_t(h.IPGTh),
+		decay_k: C.uint32_t(h.DecayK), timeslot_us: C.uint32_t(h.TimeslotUS), alpha_shift: C.uint8_t(h.AlphaShift),
+		key_mode: C.uint8_t(h.KeyMode)}
+	return rc(C.dp_hh_config(&c))
+}
+
+// cRanges is r for C (nil when empty).
+func cRanges(r []p4rt.Range) (*C.struct_dp_range, C.uint32_t) {
+	if len(r) == 0 {
+		return nil, 0
+	}
+	cr := make([]C.struct_dp_range, len(r))
+	for i, t := range r {
+		cr[i] = C.struct_dp_range{lo: C.uint32_t(t.Lo), hi: C.uint32_t(t.Hi), value: C.uint16_t(t.Value)}
+	}
+	return &cr[0], C.uint32_t(len(cr))
+}
+
+func (DP) ReplaceTau(r []p4rt.Range) error { return rc(C.dp_tau_replace(cRanges(r))) }
+
+func (DP) ReplaceFeature(f int, r []p4rt.Range) error {
+	p, n := cRanges(r)
+	return rc(C.dp_cls_ranges_replace(C.uint(f), p, n))
+}
+
+func (DP) SetClsParams(c p4rt.ClsParams) error {
+	cp := C.struct_dp_cls_params{window_us: C.uint32_t(c.WindowUS), alpha_shift: C.uint8_t(c.AlphaShift)}
+	return rc(C.dp_cls_config(&cp))
+}
+
+func (DP) ReplaceDecisions(d []p4rt.Decision) error {
+	if len(d) == 0 {
+		return rc(C.dp_cls_decisions_replace(nil, 0))
+	}
+	cd := make([]C.struct_dp_decision, len(d))
+	for i, x := range d {
+		for j, c := range x.Codes {
+			cd[i].codes[j] = C.uint8_t(c)
+		}
+		cd[i].cls = C.uint8_t(x.Class)
+	}
+	return rc(C.dp_cls_decisions_replace(&cd[0], C.uint32_t(len(cd))))
+}
+
+func (DP) ClsSlot(idx uint32) (p4rt.ClsSlot, error) {
+	var s C.struct_dp_cls_slot
+	if err := rc(C.dp_cls_slot_read(C.uint32_t(idx), &s)); err != nil {
+		return p4rt.ClsSlot{}, err
+	}
+	return p4rt.ClsSlot{PktsUp: uint32(s.pkts_up), PktsDn: uint32(s.pkts_dn), PSUp: uint32(s.ps_up),
+		PSDn: uint32(s.ps_dn), IPGUp: uint32(s.ipg_up), IPGDn: uint32(s.ipg_dn), LastUp: uint32(s.last_up),
+		LastDn: uint32(s.last_dn), WinStart: uint32(s.win_start), Class: uint8(s.cls)}, nil
+}
+
+func (DP) HHSlot(idx uint32) (p4rt.HHSlot, error) {
+	var s C.struct_dp_hh_slot
+	if err := rc(C.dp_hh_slot_read(C.uint32_t(idx), &s)); err != nil {
+		return p4rt.HHSlot{}, err
+	}
+	return p4rt.HHSlot{FlowID: uint32(s.flow_id), IPGEWMA: uint32(s.ipg_ewma), LastTS: uint64(s.last_ts),
+		Tau: uint16(s.tau), Reported: uint8(s.reported)}, nil
 }
 
 func (DP) ReplaceApps(rules []p4rt.AppRule) error {

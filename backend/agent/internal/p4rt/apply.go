@@ -104,8 +104,10 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 			sm, dm, port = mac(p[0]), mac(p[1]), uint16(p[2])
 		}
 		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
-	case tQueues:
-		return nil // one egress queue per port on the backend: kept for Read only
+	case tBackendPorts:
+		return dp.BackendPort(op, uint16(m[0].value))
+	case tQueues, tClassToTC:
+		return nil // one egress queue per port on the backend: kept for Read only // one egress queue per port on the backend: kept for Read only
 	}
 	return errf(codes.Internal, "no writer for table %s", e.table.spec.name)
 }

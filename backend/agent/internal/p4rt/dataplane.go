@@ -34,6 +34,54 @@ type Sizes struct {
 	ULTerms, DLTerms, Routes, ACL                    uint32
 	PreQosCtr, PostQosCtr, SessionMeter, AppMeter    uint32
 	MeterStates                                      uint32
+	HW                                               bool   // the hw profile: session misses go to backends
+	HHSlots                                          uint32 // hw: HK-IPG slots (register size)
+	ClsSlots                                         uint32 // hw: MATADOR slots (register size)
+}
+
+// ClsParams are cls_config's set_cls_params (struct dp_cls_params).
+type ClsParams struct {
+	WindowUS   uint32
+	AlphaShift uint8
+}
+
+// Decision is one entry of the decision table: the six feature codes -> class.
+type Decision struct {
+	Codes [6]uint8
+	Class uint8
+}
+
+// ClsSlot is one MATADOR flow slot's registers.
+type ClsSlot struct {
+	PktsUp, PktsDn, PSUp, PSDn, IPGUp, IPGDn, LastUp, LastDn, WinStart uint32
+	Class                                                              uint8
+}
+
+// HHParams are hh_config's set_hh_params (struct dp_hh_params).
+type HHParams struct {
+	TauTh                              uint16
+	IPGInit, IPGTh, DecayK, TimeslotUS uint32
+	AlphaShift, KeyMode                uint8
+}
+
+// Range is one entry of a range table (tau_table, feature_*), in match order.
+type Range struct {
+	Lo, Hi uint32
+	Value  uint16
+}
+
+// HHSlot is one HK-IPG slot's registers.
+type HHSlot struct {
+	FlowID, IPGEWMA uint32
+	LastTS          uint64
+	Tau             uint16
+	Reported        uint8
+}
+
+// Backend is one member of a slice's backend selector group: where a session miss goes.
+type Backend struct {
+	Port   uint16
+	DstMAC [6]byte
 }
 
 type Term struct {
@@ -96,6 +144,19 @@ type Dataplane interface {
 	EGPeer(op Op, peer uint8, src, dst uint32, sport uint16) error
 	Route(op Op, prefix uint32, plen uint8, srcMAC, dstMAC [6]byte, port uint16) error
 	SetEncapPSC(on bool) error
+	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
+	BackendPort(op Op, port uint16) error
+	SetBackends(slice uint8, members []Backend) error
+	// hw profile: HK-IPG's configuration, tau table and slot registers.
+	SetHHParams(HHParams) error
+	ReplaceTau([]Range) error
+	HHSlot(idx uint32) (HHSlot, error)
+	// hw profile: MATADOR's configuration, feature range tables (0..5 in feature_* order),
+	// decision table and slot registers.
+	SetClsParams(ClsParams) error
+	ReplaceFeature(feature int, r []Range) error
+	ReplaceDecisions([]Decision) error
+	ClsSlot(idx uint32) (ClsSlot, error)
 	ReplaceApps([]AppRule) error
 	ReplaceACL([]ACLRule) error
 	SetMeter(which int, idx uint32, cfg *MeterCfg) error

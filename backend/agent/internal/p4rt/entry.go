@@ -82,8 +82,8 @@ type tableInfo struct {
 
 func (s *Schema) tableInfos() map[uint32]*tableInfo {
 	out := map[uint32]*tableInfo{}
-	for i := range swTables {
-		ts := &swTables[i]
+	for i := range s.prof.tables {
+		ts := &s.prof.tables[i]
 		t := s.tables[ts.name]
 		ti := &tableInfo{spec: ts, t: t, fieldPos: map[uint32]int{}, actions: map[uint32]bool{}, defaults: map[uint32]bool{}}
 		for j, f := range t.MatchFields {

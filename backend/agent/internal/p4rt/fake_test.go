@@ -124,6 +124,23 @@ func (f *fakeDP) Route(op Op, pfx uint32, plen uint8, sm, dm [6]byte, port uint1
 	return f.rec("route %d %08x/%d %x %x %d", op, pfx, plen, sm, dm, port)
 }
 func (f *fakeDP) SetEncapPSC(on bool) error { return f.rec("psc %v", on) }
+func (f *fakeDP) BackendPort(op Op, port uint16) error {
+	return f.rec("backend_port %d %d", op, port)
+}
+func (f *fakeDP) SetHHParams(h HHParams) error { return f.rec("hh_params %+v", h) }
+func (f *fakeDP) ReplaceTau(r []Range) error   { return f.rec("tau %v", r) }
+func (f *fakeDP) HHSlot(idx uint32) (HHSlot, error) {
+	return HHSlot{FlowID: idx, IPGEWMA: 2 * idx, LastTS: 1<<40 | uint64(idx), Tau: 3, Reported: 1}, nil
+}
+func (f *fakeDP) SetClsParams(c ClsParams) error        { return f.rec("cls_params %+v", c) }
+func (f *fakeDP) ReplaceFeature(i int, r []Range) error { return f.rec("feature %d %v", i, r) }
+func (f *fakeDP) ReplaceDecisions(d []Decision) error   { return f.rec("decisions %v", d) }
+func (f *fakeDP) ClsSlot(idx uint32) (ClsSlot, error) {
+	return ClsSlot{PktsUp: idx, PktsDn: 1, PSUp: 2, PSDn: 3, IPGUp: 4, IPGDn: 5, LastUp: 6, LastDn: 7, WinStart: 8, Class: 9}, nil
+}
+func (f *fakeDP) SetBackends(slice uint8, m []Backend) error {
+	return f.rec("backends %d %v", slice, m)
+}
 func (f *fakeDP) ReplaceApps(r []AppRule) error {
 	f.apps = r
 	return f.rec("apps %d", len(r))

@@ -55,6 +55,10 @@ func (s *Server) readEntity(ent *p4v1.Entity, out []*p4v1.Entity) ([]*p4v1.Entit
 					Type: &p4v1.PacketReplicationEngineEntry_CloneSessionEntry{CloneSessionEntry: cs}}}})
 		}
 		return out, nil
+	case ent.GetActionProfileMember() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.readMembers(s, ent.GetActionProfileMember(), out), nil
+	case ent.GetActionProfileGroup() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.readGroups(ent.GetActionProfileGroup(), out), nil
 	}
 	return out, errf(codes.Unimplemented, "entity kind not readable on the backend")
 }
@@ -85,6 +89,13 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 			}
 			continue
 		}
+		if ti.spec.name == tBackends {
+			var err error
+			if out, err = p.steer.readBackends(ti, q, out); err != nil {
+				return out, err
+			}
+			continue
+		}
 		if len(q.Match) > 0 {
 			e, err := decodeMatchOf(ti, q)
 			if err != nil {
@@ -109,6 +120,9 @@ func (s *Server) readTables(q *p4v1.TableEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 // as the P4Info names it. The P4Info carries no default params: every const
 // default of the sw profile has none or all-zero ones (set_app_id(0), set_queue(0)).
 func (s *Server) defaultEntry(ti *tableInfo) *p4v1.TableEntry {
+	if ti.spec.name == tHHConfig || ti.spec.name == tClsConfig {
+		return s.hwConfigEntry(ti)
+	}
 	id := ti.t.ConstDefaultActionId
 	if ti.spec.name == tEncap {
 		name := aGtpuOnly

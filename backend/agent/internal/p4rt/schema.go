@@ -1,5 +1,5 @@
 // Package p4rt is the backend's P4Runtime server: it checks that a P4Info is the
-// sw profile (docs/PIPELINE_CONTRACT.md), resolves names to the ids that P4Info
+// profile the backend runs, sw or hw (docs/PIPELINE_CONTRACT.md), resolves names to the ids that P4Info
 // chose, and translates entities into data-plane operations.
 package p4rt
 
@@ -155,9 +155,10 @@ var swTables = []tableSpec{
 var swCounters = []string{cPreQos, cPostQos, cDropReasons}
 var swMeters = []string{mSessionMeter, mAppMeter}
 
-// Schema is a validated sw-profile P4Info with its name -> id resolution.
+// Schema is a validated P4Info of one profile with its name -> id resolution.
 type Schema struct {
 	Info     *p4cfg.P4Info
+	prof     *profile
 	tables   map[string]*p4cfg.Table
 	byID     map[uint32]*p4cfg.Table
 	actions  map[string]*p4cfg.Action
@@ -169,14 +170,17 @@ type Schema struct {
 	pktMeta  map[string]map[string]*p4cfg.ControllerPacketMetadata_Metadata
 }
 
-// NewSchema accepts a P4Info only if its tables, actions, counters and meters are
-// exactly the sw profile's (names, match kinds, bit widths); extra tables (the hw
-// profile's steering, HK-IPG, MATADOR) are refused: the backend cannot run them.
-func NewSchema(info *p4cfg.P4Info) (*Schema, error) {
+// NewSchema is NewProfileSchema for the sw profile.
+func NewSchema(info *p4cfg.P4Info) (*Schema, error) { return NewProfileSchema(info, swProfile) }
+
+// NewProfileSchema accepts a P4Info only if its tables, actions, counters and meters
+// are exactly the profile's (names, match kinds, bit widths); extra tables (for the
+// sw profile, the hw profile's steering, HK-IPG, MATADOR) are refused.
+func NewProfileSchema(info *p4cfg.P4Info, prof *profile) (*Schema, error) {
 	if info == nil {
 		return nil, fmt.Errorf("no P4Info in the pipeline config")
 	}
-	s := &Schema{Info: info, pktMeta: map[string]map[string]*p4cfg.ControllerPacketMetadata_Metadata{}}
+	s := &Schema{Info: info, prof: prof, pktMeta: map[string]map[string]*p4cfg.ControllerPacketMetadata_Metadata{}}
 	s.tables, s.byID = index(info.Tables, (*p4cfg.Table).GetPreamble)
 	s.actions, s.actByID = index(info.Actions, (*p4cfg.Action).GetPreamble)
 	s.counters, s.ctrByID = index(info.Counters, (*p4cfg.Counter).GetPreamble)
@@ -189,7 +193,7 @@ func NewSchema(info *p4cfg.P4Info) (*Schema, error) {
 		s.pktMeta[cpm.Preamble.Name] = md
 	}
 	if err := s.check(); err != nil {
-		return nil, fmt.Errorf("P4Info is not the hupf sw profile: %w", err)
+		return nil, fmt.Errorf("P4Info is not the hupf %s profile: %w", prof.name, err)
 	}
 	return s, nil
 }
@@ -206,7 +210,7 @@ func index[T any](items []T, pre func(T) *p4cfg.Preamble) (map[string]T, map[uin
 }
 
 func (s *Schema) check() error {
-	for _, as := range swActions {
+	for _, as := range s.prof.actions {
 		a := s.actions[as.name]
 		if a == nil {
 			return fmt.Errorf("missing action %s", as.name)
@@ -222,7 +226,7 @@ func (s *Schema) check() error {
 		}
 	}
 	want := map[string]bool{}
-	for _, ts := range swTables {
+	for _, ts := range s.prof.tables {
 		want[ts.name] = true
 		t := s.tables[ts.name]
 		if t == nil {
@@ -256,14 +260,17 @@ func (s *Schema) check() error {
 	}
 	if len(extra) > 0 {
 		sort.Strings(extra)
-		return fmt.Errorf("tables outside the sw profile: %v", extra)
+		return fmt.Errorf("tables outside the %s profile: %v", s.prof.name, extra)
 	}
-	for _, c := range swCounters {
+	if s.prof == hwProfile && !s.hasSelector() {
+		return fmt.Errorf("missing action selector %s of table %s", apBackendSelector, tBackends)
+	}
+	for _, c := range s.prof.counters {
 		if s.counters[c] == nil {
 			return fmt.Errorf("missing counter %s", c)
 		}
 	}
-	for _, m := range swMeters {
+	for _, m := range s.prof.meters {
 		if s.meters[m] == nil {
 			return fmt.Errorf("missing meter %s", m)
 		}
@@ -275,6 +282,19 @@ func (s *Schema) check() error {
 	}
 	return nil
 }
+
+func (s *Schema) hasSelector() bool {
+	for _, ap := range s.Info.ActionProfiles {
+		if ap.Preamble.Name == apBackendSelector && ap.WithSelector && ap.Size > 0 &&
+			len(ap.TableIds) == 1 && ap.TableIds[0] == s.tables[tBackends].Preamble.Id {
+			return true
+		}
+	}
+	return false
+}
+
+// HW: the P4Info is the hw profile.
+func (s *Schema) HW() bool { return s.prof == hwProfile }
 
 // TableSize is the P4Info size of a table: the backend's capacity for it.
 func (s *Schema) TableSize(name string) uint32 { return uint32(s.tables[name].Size) }

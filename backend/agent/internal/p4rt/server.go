@@ -23,6 +23,8 @@ type Config struct {
 	DeviceID    uint64
 	Sessions    uint32 // 0: session and termination capacities from the P4Info sizes
 	MeterStates uint32 // meters configured at once
+	Profile     string // "sw" (default) or "hw": the P4Info SetForwardingPipelineConfig accepts
+	CPUPort     uint32 // the ingress_port of state-read packet-ins (bmv2's --cpu-port)
 }
 
 // pipeState is everything a SetForwardingPipelineConfig replaces.
@@ -39,6 +41,9 @@ type pipeState struct {
 	ctrCells map[uint32]int64 // counter id -> the data plane's cells
 	mtrWhich map[uint32]int
 	dropsID  uint32
+	steer    *steering  // hw profile only
+	hh       *HHParams  // hw profile only: hh_config's action
+	cls      *ClsParams // hw profile only: cls_config's action
 }
 
 // Server implements the P4Runtime service over a Dataplane. Writes and pipeline
@@ -89,7 +94,8 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		Applications: sc.TableSize(tApps), ULTerms: sc.TableSize(tULTerm), DLTerms: sc.TableSize(tDLTerm),
 		Routes: sc.TableSize(tRoutes), ACL: sc.TableSize(tACL), PreQosCtr: ctrSize(cPreQos),
 		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
-		MeterStates: s.cfg.MeterStates,
+		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.registerSize(rHHFlowID),
+		ClsSlots: sc.registerSize(rClsFlowClass),
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
@@ -130,7 +136,7 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 	if cfg == nil {
 		return nil, status.Error(codes.InvalidArgument, "no config")
 	}
-	sc, err := NewSchema(cfg.P4Info)
+	sc, err := NewProfileSchema(cfg.P4Info, s.profile())
 	if err != nil {
 		s.log.Warn("pipeline refused", "err", err)
 		return nil, status.Error(codes.InvalidArgument, err.Error())
@@ -175,6 +181,13 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp D
 	}
 	for id := range p.mtrWhich {
 		p.meters[id] = map[int64]*p4v1.MeterConfig{}
+	}
+	if sc.HW() {
+		p.steer = newSteering(sc)
+		hh := defaultHHParams
+		p.hh = &hh
+		cls := defaultClsParams
+		p.cls = &cls
 	}
 	return p
 }
@@ -234,6 +247,7 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 	}
 	if len(dirty) > 0 {
 		var apps, acl []*entry
+		hw := map[string][]*entry{}
 		p := s.pipe
 		for id, ti := range p.tables {
 			if !dirty[ti.spec.name] {
@@ -241,13 +255,22 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 			}
 			list := make([]*entry, 0, p.entries[id].len())
 			p.entries[id].each(func(k string, v []byte) { list = append(list, p.schema.loadEntry(ti, k, v)) })
-			if ti.spec.name == tApps {
+			switch ti.spec.name {
+			case tApps:
 				apps = list
-			} else {
+			case tACL:
 				acl = list
+			default:
+				hw[ti.spec.name] = list
 			}
 		}
-		if err := applyRuleSets(s.dp, apps, acl); err != nil {
+		err := applyRuleSets(s.dp, apps, acl)
+		for name, list := range hw {
+			if err == nil {
+				err = applyHWTable(s.dp, name, list)
+			}
+		}
+		if err != nil {
 			s.log.Error("rule set rebuild failed", "err", err)
 			for i := range errs {
 				if errs[i] == nil {
@@ -307,6 +330,10 @@ func (s *Server) update(u []byte, dirty map[string]bool) error {
 		return s.writeCounter(op, ent.GetCounterEntry())
 	case ent.GetPacketReplicationEngineEntry() != nil:
 		return s.writeClone(op, ent.GetPacketReplicationEngineEntry())
+	case ent.GetActionProfileMember() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.writeMember(s, op, ent.GetActionProfileMember())
+	case ent.GetActionProfileGroup() != nil && s.pipe.steer != nil:
+		return s.pipe.steer.writeGroup(s, op, ent.GetActionProfileGroup())
 	}
 	return errf(codes.Unimplemented, "entity kind not supported by the backend")
 }
@@ -327,6 +354,9 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	if err := decodeMatch(ti, v, e); err != nil {
 		return err
 	}
+	if ti.spec.name == tBackends {
+		return p.steer.writeEntry(s, op, v, e)
+	}
 	store := p.entries[v.tableID]
 	if err := store.check(op, e.key, p.capacity[v.tableID], ti.spec.name); err != nil {
 		return err
@@ -340,7 +370,7 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 			return err
 		}
 	}
-	if ti.ternary {
+	if ti.ternary || ti.spec.name == tDecision { // pushed whole at the end of the batch
 		dirty[ti.spec.name] = true
 	} else if err := dpStatus(applyExact(s.dp, op, e)); err != nil {
 		return err
@@ -363,6 +393,9 @@ func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	}
 	if len(v.matches) > 0 {
 		return errf(codes.InvalidArgument, "default entry of table %s: no match fields allowed", ti.spec.name)
+	}
+	if ti.spec.name == tHHConfig || ti.spec.name == tClsConfig {
+		return s.writeHWConfig(ti, v)
 	}
 	if !v.hasAction && ti.spec.name != tEncap {
 		return nil

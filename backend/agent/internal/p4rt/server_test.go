@@ -31,9 +31,14 @@ type harness struct {
 }
 
 func newHarness(t *testing.T) *harness {
+	return newHarnessWith(t, Config{DeviceID: 1}, fixtureP4Info())
+}
+
+// newHarnessWith: a server with cfg on the fake data plane; info is what setPipeline pushes.
+func newHarnessWith(t *testing.T, cfg Config, info *p4cfg.P4Info) *harness {
 	lis := bufconn.Listen(1 << 20)
-	h := &harness{t: t, fake: newFake(), info: fixtureP4Info(), stop: make(chan struct{})}
-	h.srv = NewServer(Config{DeviceID: 1}, h.fake, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := &harness{t: t, fake: newFake(), info: info, stop: make(chan struct{})}
+	h.srv = NewServer(cfg, h.fake, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	g := grpc.NewServer(ServerOptions()...)
 	p4v1.RegisterP4RuntimeServer(g, h.srv)
 	go g.Serve(lis)

@@ -196,6 +196,9 @@ func (s *Server) packetOut(st *stream, po *p4v1.PacketOut) {
 		st.out <- streamError(codes.InvalidArgument, "packet-out without a valid egress_port")
 		return
 	}
+	if s.stateReadOut(st, p, port, po.Payload) {
+		return
+	}
 	if err := s.dp.PacketOut(uint16(port), po.Payload); err != nil {
 		st.out <- streamError(codes.Unavailable, "packet-out: "+err.Error())
 	}

@@ -44,6 +44,8 @@ const (
 	fMatchOther    = 100
 
 	fTableActionAction = 1
+	fTableActionMember = 2
+	fTableActionGroup  = 3
 
 	fActionID     = 1
 	fActionParams = 4
@@ -150,6 +152,10 @@ type tableView struct {
 	hasAction bool // a TableAction is present
 	direct    bool // and it is a direct action
 	actionID  uint32
+	member    uint32 // or an action profile member (memberSet) or group (groupSet)
+	group     uint32
+	memberSet bool
+	groupSet  bool
 	params    []paramView
 }
 
@@ -170,6 +176,12 @@ func viewOf(te *p4v1.TableEntry, v *tableView) {
 			f.kind, f.a, f.b = rng, fm.GetRange().Low, fm.GetRange().High
 		}
 		v.matches = append(v.matches, f)
+	}
+	switch t := te.Action.GetType().(type) {
+	case *p4v1.TableAction_ActionProfileMemberId:
+		v.member, v.memberSet = t.ActionProfileMemberId, true
+	case *p4v1.TableAction_ActionProfileGroupId:
+		v.group, v.groupSet = t.ActionProfileGroupId, true
 	}
 	if a := te.Action.GetAction(); a != nil {
 		v.direct, v.actionID = true, a.ActionId
@@ -346,9 +358,15 @@ func pair(one, two *[]byte, n *int32) func(protowire.Number, protowire.Type, []b
 
 func parseTableAction(b []byte, v *tableView) error {
 	members := 0
-	err := fields(b, func(num protowire.Number, wt protowire.Type, val []byte, _ uint64) error {
+	err := fields(b, func(num protowire.Number, wt protowire.Type, val []byte, x uint64) error {
 		if num >= 1 && num <= 4 {
 			members++
+		}
+		switch {
+		case num == fTableActionMember && wt == protowire.VarintType:
+			v.member, v.memberSet = uint32(x), true
+		case num == fTableActionGroup && wt == protowire.VarintType:
+			v.group, v.groupSet = uint32(x), true
 		}
 		if num != fTableActionAction || wt != protowire.BytesType {
 			return nil
