@@ -37,8 +37,9 @@ def free_port():
 class Chain:
     """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
 
-    def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=()):
-        binary = backend_binary()
+    def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=(), backend_args=(),
+                 classpath=None, backend=None):
+        binary = backend or backend_binary()
         if binary is None:
             pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
         self.dir = tempfile.mkdtemp(prefix="hupf-chain-")
@@ -47,7 +48,7 @@ class Chain:
         self.logs = {}
         self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
                                                "--sessions", str(sessions), "--mem", str(mem_mb),
-                                               "--port", "1=null", "--port", "2=null"])
+                                               "--port", "1=null", "--port", "2=null", *backend_args])
         self.status_path = os.path.join(self.dir, "status.json")
         cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
                "backend": {"grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO},
@@ -60,7 +61,7 @@ class Chain:
         with open(cfg_path, "w") as f:
             json.dump(cfg, f)
         time.sleep(0.5)
-        self.runner = self._start("runner", ["java", *java_opts, "-cp", _classpath(), RUNNER, cfg_path])
+        self.runner = self._start("runner", ["java", *java_opts, "-cp", classpath or _classpath(), RUNNER, cfg_path])
         deadline = time.time() + 90
         while not self.status().get("ready"):
             for name, p in (("backend", self.backend), ("runner", self.runner)):

@@ -57,10 +57,11 @@ def main():
     ap.add_argument("--sessions", type=int, default=10000)
     ap.add_argument("--window", type=int, nargs="+", default=[32, 128])
     ap.add_argument("--out", default=os.path.join("reports", "control_plane_bench.json"))
+    ap.add_argument("--backend-cpuprofile", help="write the backend agent's Go CPU profile here")
     args = ap.parse_args()
     results = []
     for window in args.window:
-        chain = Chain()
+        chain = Chain(backend_args=["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else ())
         try:
             smf = Smf(chain.pfcp)
             assert cause(smf.request(smf.association_setup(), timeout=10)[0]) == 1
