@@ -6,6 +6,7 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.DeviceWriter;
 import org.hupf.app.device.EntityKeys;
@@ -654,25 +655,42 @@ public final class SessionManager implements AutoCloseable {
      * @return summed counter
      */
     public UpfCounter readCounter(int cellId) {
-        long ip = 0;
-        long ib = 0;
-        long ep = 0;
-        long eb = 0;
+        return readCounters(List.of(cellId)).get(cellId);
+    }
+
+    /**
+     * Reads counter cells summed over every device, with one read per device (a device that reads cells
+     * in one request, see {@link CounterCellReader}), or from the snapshot of {@link #withCounterSnapshot}.
+     *
+     * @param cells counter indexes
+     * @return cell to summed counter, for every cell asked (zeros where a device failed, counted)
+     */
+    public Map<Integer, UpfCounter> readCounters(Collection<Integer> cells) {
+        Map<Integer, long[]> sums = new HashMap<>();
+        cells.forEach(c -> sums.put(c, new long[4]));
         Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = counterSnapshot.get();
         for (HupfUpfDevice d : devices.get()) {
             try {
-                UpfCounter c = snapshot == null ? d.readCounter(cellId)
-                        : snapshotOf(snapshot, d).getOrDefault(cellId, UpfCounter.builder().withCellId(cellId).build());
-                ip += c.ingressPkts();
-                ib += c.ingressBytes();
-                ep += c.egressPkts();
-                eb += c.egressBytes();
+                Map<Integer, UpfCounter> read = snapshot == null
+                        ? CounterCellReader.of(d).readCounterCells(sums.keySet()) : snapshotOf(snapshot, d);
+                sums.forEach((cell, sum) -> {
+                    UpfCounter c = read.get(cell);
+                    if (c != null) {
+                        sum[0] += c.ingressPkts();
+                        sum[1] += c.ingressBytes();
+                        sum[2] += c.egressPkts();
+                        sum[3] += c.egressBytes();
+                    }
+                });
             } catch (UpfProgrammableException e) {
                 deviceErrors.incrementAndGet();
-                log.warn("reading counter {} from {} failed: {}", cellId, d, e.getMessage());
+                log.warn("reading counters {} from {} failed: {}", sums.keySet(), d, e.getMessage());
             }
         }
-        return UpfCounter.builder().withCellId(cellId).setIngress(ip, ib).setEgress(ep, eb).build();
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        sums.forEach((cell, v) -> out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1])
+                .setEgress(v[2], v[3]).build()));
+        return out;
     }
 
     /**

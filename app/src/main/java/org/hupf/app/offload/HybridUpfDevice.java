@@ -2,6 +2,7 @@ package org.hupf.app.offload;
 
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.EntityKeys;
 import org.hupf.app.device.WriteResult;
@@ -46,7 +47,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>A batch goes to the backend as one write; the offload manager then hears once about each UE the
  * batch touched, for the updates the backend took.
  */
-public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
+public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
     private static final Logger log = LoggerFactory.getLogger(HybridUpfDevice.class);
     private static final Ip4Address ANY = Ip4Address.valueOf(0);
@@ -252,6 +253,15 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
     }
 
     @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (UpfCounter c : CounterCellReader.of(backend).readCounterCells(cells).values()) {
+            out.put(c.cellId(), withHardware(c));
+        }
+        return out;
+    }
+
+    @Override
     public long tableSize(UpfEntityType type) throws UpfProgrammableException {
         return backend.tableSize(type);
     }
@@ -332,17 +342,13 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
 
     /** Hands the offload manager the current view of each UE's session. */
     private void retrack(Set<Ip4Address> ues) {
+        List<Ip4Address> gone = new ArrayList<>();
         for (Ip4Address ue : ues) {
             Map<Object, UpfEntity> own = perUe.get(ue);
             if (own == null || own.isEmpty()) {
                 perUe.remove(ue);
                 if (manager.isTracked(ue)) {
-                    try {
-                        manager.untrack(ue);
-                    } catch (UpfProgrammableException e) {
-                        // The backend no longer holds the session: only its final usage was lost.
-                        log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
-                    }
+                    gone.add(ue);
                 }
                 continue;
             }
@@ -361,6 +367,29 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
             }
             all.putAll(own);
             manager.track(OffloadSession.of(ue, sliceOf(ue), qfis, all.values()));
+        }
+        untrack(gone);
+    }
+
+    /** Forgets the sessions a write removed, with one read of all their backend cells' final counts. */
+    private void untrack(List<Ip4Address> gone) {
+        if (gone.isEmpty()) {
+            return;
+        }
+        Map<Integer, UpfCounter> finalCounts;
+        try {
+            finalCounts = CounterCellReader.of(backend).readCounterCells(manager.counterCells(gone));
+        } catch (UpfProgrammableException e) {
+            log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
+            finalCounts = Map.of();
+        }
+        for (Ip4Address ue : gone) {
+            try {
+                manager.untrack(ue, finalCounts);
+            } catch (UpfProgrammableException e) {
+                // The backend no longer holds the session: only its final usage was lost.
+                log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
@@ -284,10 +285,12 @@ public final class PfcpAgent implements AutoCloseable {
             handler.evictResponses(now);
             retransmit(now);
             rearmNotifications();
-            // Thresholds of every session are checked against one bulk counter read, not one Read each.
+            // Thresholds of every session are checked against one bulk counter read, not one Read each; with
+            // no volume threshold anywhere (periodic reports read their own cells when due) nothing is read.
             Collection<PfcpSession> all = sessions.store().all();
-            List<UsageReporter.Due> due = all.isEmpty() ? List.of()
-                    : sessions.withCounterSnapshot(() -> usage.due(all));
+            boolean thresholds = all.stream().anyMatch(s -> s.urrs.values().stream().anyMatch(Urr::volumeThreshold));
+            List<UsageReporter.Due> due = thresholds ? sessions.withCounterSnapshot(() -> usage.due(all))
+                    : usage.due(all);
             for (UsageReporter.Due d : due) {
                 sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
                         usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
