@@ -1,4 +1,4 @@
-"""The backend-only chain for PFCP scale tests and benchmarks: a real hupf-backend (null ports) programmed
+"""The backend-only chain for PFCP scale tests and benchmarks: a real hupf-backend (idle ports) programmed
 over P4Runtime by hupf's lab runner (PFCP agent, session core, offload manager polling the backend's counters),
 plus a pipelined PFCP client and a raw IE reader fast enough for tens of thousands of responses.
 """
@@ -46,9 +46,18 @@ class Chain:
         self.pfcp = ("127.0.0.1", free_port())
         grpc = free_port()
         self.logs = {}
+        # Idle ports (pcap, nothing to receive) and an lcore that naps when idle: null ports would make the data
+        # plane forward an endless stream of generated packets, a core of this two-core machine taken from the
+        # control plane under test.
+        empty = os.path.join(self.dir, "empty.pcap")
+        with open(empty, "wb") as f:
+            f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        ports = []
+        for p in (1, 2):
+            ports += ["--port", "%d=pcap:rx_pcap=%s,tx_pcap=%s" % (p, empty, os.path.join(self.dir, "tx%d.pcap" % p))]
         self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
-                                               "--sessions", str(sessions), "--mem", str(mem_mb),
-                                               "--port", "1=null", "--port", "2=null", *backend_args])
+                                               "--sessions", str(sessions), "--mem", str(mem_mb), *ports,
+                                               "--idle-sleep-us", "200", *backend_args])
         self.status_path = os.path.join(self.dir, "status.json")
         cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
                "backend": {"grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO},

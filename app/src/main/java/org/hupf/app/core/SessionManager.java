@@ -64,6 +64,8 @@ public final class SessionManager implements AutoCloseable {
             UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
             UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
 
+    /** Prefix of a PDR's counter cell among a session's allocations (see ResourcePool). */
+    private static final String COUNTER_ALLOCATION = "ctr:";
     /** Batches that may wait for the device writer (a PFCP message is one batch). */
     private static final int WRITER_QUEUE = 4096;
     /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
@@ -672,7 +674,7 @@ public final class SessionManager implements AutoCloseable {
         for (HupfUpfDevice d : devices.get()) {
             try {
                 Map<Integer, UpfCounter> read = snapshot == null
-                        ? CounterCellReader.of(d).readCounterCells(sums.keySet()) : snapshotOf(snapshot, d);
+                        ? CounterCellReader.of(d).readCounterCells(sums.keySet()) : snapshot.getOrDefault(d, Map.of());
                 sums.forEach((cell, sum) -> {
                     UpfCounter c = read.get(cell);
                     if (c != null) {
@@ -703,15 +705,22 @@ public final class SessionManager implements AutoCloseable {
      * @return its result
      */
     public <T> T withCounterSnapshot(Supplier<T> work) {
+        int cells = highestCounterCell() + 1;
         Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = new HashMap<>();
         // Read before the work starts: the work may hold locks (the usage reporter's) that PFCP answers need.
         for (HupfUpfDevice d : devices.get()) {
+            Map<Integer, UpfCounter> read = new HashMap<>();
             try {
-                snapshotOf(snapshot, d);
+                // The cells sessions use, not every cell of the device (a million in the sw profile).
+                for (UpfCounter c : cells == 0 ? List.<UpfCounter>of() : d.readCounters(cells)) {
+                    read.put(c.cellId(), c);
+                }
             } catch (UpfProgrammableException e) {
+                // Reported once; the work sees no usage on that device.
                 deviceErrors.incrementAndGet();
                 log.warn("bulk counter read from {} failed: {}", d, e.getMessage());
             }
+            snapshot.put(d, read);
         }
         counterSnapshot.set(snapshot);
         try {
@@ -721,19 +730,16 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
-    private static Map<Integer, UpfCounter> snapshotOf(Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot,
-                                                       HupfUpfDevice d) throws UpfProgrammableException {
-        Map<Integer, UpfCounter> cells = snapshot.get(d);
-        if (cells == null) {
-            // A failed bulk read is reported once; the rest of the work sees no usage on that device.
-            snapshot.put(d, Map.of());
-            cells = new HashMap<>();
-            for (UpfCounter c : d.readCounters(-1)) {
-                cells.put(c.cellId(), c);
+    private int highestCounterCell() {
+        int max = -1;
+        for (PfcpSession s : store.all()) {
+            for (Map.Entry<String, Integer> a : s.allocations.entrySet()) {
+                if (a.getKey().startsWith(COUNTER_ALLOCATION)) {
+                    max = Math.max(max, a.getValue());
+                }
             }
-            snapshot.put(d, cells);
         }
-        return cells;
+        return max;
     }
 
     /**
@@ -775,7 +781,7 @@ public final class SessionManager implements AutoCloseable {
         PfcpSession s = store.get(upSeid);
         if (s != null) {
             for (Pdr p : s.pdrs.values()) {
-                Integer cell = s.allocations.get("ctr:" + p.pdrId);
+                Integer cell = s.allocations.get(COUNTER_ALLOCATION + p.pdrId);
                 if (cell != null) {
                     out.put(p.pdrId, readCounter(cell));
                 }
