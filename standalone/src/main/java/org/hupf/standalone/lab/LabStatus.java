@@ -27,6 +27,8 @@ import java.util.Map;
 final class LabStatus {
 
     private static final int EVENTS = 500;
+    /** A write's cost grows with the sessions: the next one comes after nine times its duration at least. */
+    private static final int IDLE_FACTOR = 9;
 
     private final ObjectMapper json = new ObjectMapper();
     private final Path path;
@@ -35,6 +37,8 @@ final class LabStatus {
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     private volatile boolean ready;
+    private long lastWriteAt;
+    private long lastWriteMillis;
 
     LabStatus(Path path, OffloadManager manager, boolean hardware) {
         this.path = path;
@@ -58,7 +62,13 @@ final class LabStatus {
         }
     }
 
+    /** Writes the status, unless the last write was too recent for its duration (at most a tenth of a core). */
     synchronized void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
+        long start = System.currentTimeMillis();
+        if (start - lastWriteAt < IDLE_FACTOR * lastWriteMillis) {
+            return;
+        }
+        lastWriteAt = start;
         ObjectNode root = json.createObjectNode();
         root.put("ready", ready);
         root.put("mode", hardware ? "hybrid" : "backend-only");
@@ -95,6 +105,7 @@ final class LabStatus {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         Files.write(tmp, json.writeValueAsBytes(root));
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        lastWriteMillis = System.currentTimeMillis() - start;
     }
 
     /**
