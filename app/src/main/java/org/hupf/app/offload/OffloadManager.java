@@ -99,6 +99,8 @@ public final class OffloadManager {
     /** Switch counter reads under the lock so far: a poll's unlocked read is stale for an entry read since. */
     private long hwReads;
     private final AtomicBoolean polling = new AtomicBoolean();
+    /** Wall-clock duration of the last complete poll, for the lab status and benchmarks. */
+    private volatile long pollDurationMillis = -1;
     /** Touched only by the poll holding {@link #polling}. */
     private final RateLimitedWarning readFailures;
     private long retiredHwBytes;
@@ -350,10 +352,17 @@ public final class OffloadManager {
             return;
         }
         try {
+            long start = System.nanoTime();
             pollOnce();
+            pollDurationMillis = (System.nanoTime() - start) / 1_000_000;
         } finally {
             polling.set(false);
         }
+    }
+
+    /** @return how long the last complete {@link #poll} took, in milliseconds; -1 before the first */
+    public long pollDurationMillis() {
+        return pollDurationMillis;
     }
 
     /** One tracked session as noted by a poll; the switch cell map only if it was offloaded. */

@@ -74,6 +74,7 @@ final class LabStatus {
         root.put("mode", hardware ? "hybrid" : "backend-only");
         root.put("pfcp_sessions", sessions);
         root.set("metrics", json.readTree(manager.metrics().toJson()));
+        root.put("last_poll_ms", manager.pollDurationMillis());
         ObjectNode ues = root.putObject("ues");
         Map<Ip4Address, SessionUsage> usages = manager.lastUsages();
         for (Map.Entry<Ip4Address, SessionUsage> u : usages.entrySet()) {
