@@ -70,6 +70,19 @@ def modification(smf, up_seid, seq):
     return bytes(b)
 
 
+def timed(chain, out, phase, n, window, sock, requests):
+    """Runs a pipelined phase; adds its summary with the CPU the runner and backend spent per request."""
+    cpu0 = chain_cpu(chain)
+    elapsed, lat, resp, lost = pipelined(sock, chain.pfcp, requests, window)
+    out.append(summary(phase, n, window, elapsed, lat, lost))
+    out[-1]["cpu_ms_per_request"] = round(1000 * (chain_cpu(chain) - cpu0) / max(1, len(requests)), 3)
+    return resp
+
+
+def chain_cpu(chain):
+    return cpu_seconds(chain.runner.pid) + cpu_seconds(chain.backend.pid)
+
+
 def cpu_seconds(pid):
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -102,8 +115,7 @@ def run(args, n, window, build, classpath=None, backend=None):
         heap0 = heap_used_kib(chain.runner.pid)
         raw, seid_at, ue_at = template(smf)
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
-        elapsed, lat, resp, lost = pipelined(smf.sock, chain.pfcp, reqs, window)
-        out.append(summary("establish", n, window, elapsed, lat, lost))
+        resp = timed(chain, out, "establish", n, window, smf.sock, reqs)
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         out[-1]["accepted"] = len(seids)
         chain.wait_sessions(len(seids), 60)
@@ -117,12 +129,10 @@ def run(args, n, window, build, classpath=None, backend=None):
         out.append(held)
         if not args.no_modify:
             mods = [(3_000_000 + i, modification(smf, s, 3_000_000 + i)) for i, s in enumerate(seids)]
-            elapsed, lat, _, lost = pipelined(smf.sock, chain.pfcp, mods, window)
-            out.append(summary("modify", len(mods), window, elapsed, lat, lost))
+            timed(chain, out, "modify", len(mods), window, smf.sock, mods)
         timed = seids[:args.delete_limit] if args.delete_limit else seids
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(timed)]
-        elapsed, lat, _, lost = pipelined(smf.sock, chain.pfcp, dels, window)
-        out.append(summary("delete", len(dels), window, elapsed, lat, lost))
+        timed(chain, out, "delete", len(dels), window, smf.sock, dels)
         smf.close()
     finally:
         chain.stop()
