@@ -130,8 +130,8 @@ def run(args, n, window, build, classpath=None, backend=None):
         if not args.no_modify:
             mods = [(3_000_000 + i, modification(smf, s, 3_000_000 + i)) for i, s in enumerate(seids)]
             timed(chain, out, "modify", len(mods), window, smf.sock, mods)
-        timed = seids[:args.delete_limit] if args.delete_limit else seids
-        dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(timed)]
+        doomed = seids[:args.delete_limit] if args.delete_limit else seids
+        dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(doomed)]
         timed(chain, out, "delete", len(dels), window, smf.sock, dels)
         smf.close()
     finally:
