@@ -192,14 +192,10 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             affected.add(ue);
             return null;
         }
-        boolean known = shared.containsKey(key);
-        if (removal) {
-            shared.remove(key);
-        } else {
-            shared.put(key, entity);
-        }
-        // A shared entity new to this device has no users yet but the UEs of this batch, already affected.
-        if (known || removal) {
+        UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
+        // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
+        // written again unchanged (each session that uses a tunnel peer installs it) changes no user's view.
+        if (before != null && (removal || !before.equals(entity))) {
             affected.addAll(usersOf(entity));
         }
         return null;
