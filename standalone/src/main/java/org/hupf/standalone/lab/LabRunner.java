@@ -126,7 +126,7 @@ public final class LabRunner implements AutoCloseable {
         batchedBackend.batched(() -> ops[0] = sessions.reconcile());
         System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
                                    + " writes" + (state != null && state.restored() ? " (restored state)" : ""));
-        status = new LabStatus(Path.of(cfg.text("status")), manager, hardware != null);
+        status = new LabStatus(Path.of(cfg.text("status")), manager, backend, hardware);
         manager.addListener(status::event);
         status.health("backend", backend.client());
         backend.client().onRecovery(c -> {

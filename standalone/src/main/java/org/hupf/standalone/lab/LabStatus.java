@@ -7,8 +7,13 @@ import org.hupf.api.OffloadEvent;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.offload.SessionUsage;
 import org.hupf.app.pfcp.PfcpStats;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.standalone.p4rt.DeviceHealth;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,28 +26,34 @@ import java.util.Map;
 
 /**
  * The runner's status file (JSON, replaced atomically): offload metrics, per-UE rate, path and usage
- * summed over both targets, recent offload events, and which UEs each target holds a session for (as
- * the offload manager tracks them, so the lab can check deletions on both).
+ * summed over both targets, recent offload events, and which UEs each target holds a downlink
+ * session for (read back from the devices, so the lab can check deletions on both).
  */
 final class LabStatus {
 
     private static final int EVENTS = 500;
-    /** A write's cost grows with the sessions: the next one comes after nine times its duration at least. */
-    private static final int IDLE_FACTOR = 9;
+    private static final int TARGETS_IDLE_FACTOR = 9;
+    /** A write's cost grows with the sessions (a line per UE): the next one comes after nine times its duration. */
+    private static final int WRITE_IDLE_FACTOR = 9;
 
     private final ObjectMapper json = new ObjectMapper();
     private final Path path;
     private final OffloadManager manager;
-    private final boolean hardware;
+    private final HupfUpfDevice backend;
+    private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     private volatile boolean ready;
+    private ObjectNode lastTargets;
+    private long targetsReadAt;
+    private long targetsReadMillis;
     private long lastWriteAt;
     private long lastWriteMillis;
 
-    LabStatus(Path path, OffloadManager manager, boolean hardware) {
+    LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
         this.manager = manager;
+        this.backend = backend;
         this.hardware = hardware;
     }
 
@@ -65,19 +76,18 @@ final class LabStatus {
     /** Writes the status, unless the last write was too recent for its duration (at most a tenth of a core). */
     synchronized void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
         long start = System.currentTimeMillis();
-        if (start - lastWriteAt < IDLE_FACTOR * lastWriteMillis) {
+        if (start - lastWriteAt < WRITE_IDLE_FACTOR * lastWriteMillis) {
             return;
         }
         lastWriteAt = start;
         ObjectNode root = json.createObjectNode();
         root.put("ready", ready);
-        root.put("mode", hardware ? "hybrid" : "backend-only");
+        root.put("mode", hardware == null ? "backend-only" : "hybrid");
         root.put("pfcp_sessions", sessions);
         root.set("metrics", json.readTree(manager.metrics().toJson()));
         root.put("last_poll_ms", manager.pollDurationMillis());
         ObjectNode ues = root.putObject("ues");
-        Map<Ip4Address, SessionUsage> usages = manager.lastUsages();
-        for (Map.Entry<Ip4Address, SessionUsage> u : usages.entrySet()) {
+        for (Map.Entry<Ip4Address, SessionUsage> u : manager.lastUsages().entrySet()) {
             ObjectNode n = ues.putObject(u.getKey().toString());
             n.put("rate_bps", manager.rateBitsPerSec(u.getKey()));
             n.put("offloaded", manager.isOffloaded(u.getKey()));
@@ -95,7 +105,7 @@ final class LabStatus {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());
             }
         }
-        root.set("targets", targets(usages));
+        root.set("targets", targets());
         if (hh != null) {
             root.putObject("hh").put("reports", hh.reports.get()).put("malformed", hh.malformed.get())
                     .put("other_packet_ins", hh.otherReasons.get());
@@ -110,18 +120,34 @@ final class LabStatus {
     }
 
     /**
-     * Which UEs each target holds, as the offload manager tracks them: every session the backend
-     * acknowledged, and on the switch the offloaded ones. Not a read of the devices' session tables: on
-     * the backend such a read excludes writes for a time that grows with the sessions.
+     * Which UEs each target holds, read back from the devices; a full read costs time on the device that
+     * grows with its sessions, so it is repeated only after nine times its own duration (at most a tenth of
+     * the devices' time, and every status write while reads are quick).
      */
-    private ObjectNode targets(Map<Ip4Address, SessionUsage> tracked) {
-        ObjectNode t = json.createObjectNode();
-        ArrayNode backend = t.putArray("backend");
-        tracked.keySet().forEach(ue -> backend.add(ue.toString()));
-        if (hardware) {
-            ArrayNode sw = t.putArray("switch");
-            manager.offloaded().forEach(ue -> sw.add(ue.toString()));
+    private ObjectNode targets() {
+        long now = System.currentTimeMillis();
+        if (lastTargets == null || now - targetsReadAt >= TARGETS_IDLE_FACTOR * targetsReadMillis) {
+            ObjectNode t = json.createObjectNode();
+            t.set("backend", downlinkUes(backend));
+            if (hardware != null) {
+                t.set("switch", downlinkUes(hardware));
+            }
+            targetsReadAt = System.currentTimeMillis();
+            targetsReadMillis = targetsReadAt - now;
+            lastTargets = t;
         }
-        return t;
+        return lastTargets;
+    }
+
+    private ArrayNode downlinkUes(HupfUpfDevice dev) {
+        ArrayNode a = json.createArrayNode();
+        try {
+            for (UpfEntity e : dev.readAll(UpfEntityType.SESSION_DOWNLINK)) {
+                a.add(((UpfSessionDownlink) e).ueAddress().toString());
+            }
+        } catch (UpfProgrammableException e) {
+            a.add("read failed: " + e.getMessage());
+        }
+        return a;
     }
 }
