@@ -92,7 +92,7 @@ bench: setup backend
 	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
-	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 --window 32 128
+	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).

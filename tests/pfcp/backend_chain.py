@@ -1,4 +1,4 @@
-"""The backend-only chain for PFCP scale tests and benchmarks: a real hupf-backend (null ports) programmed
+"""The backend-only chain for PFCP scale tests and benchmarks: a real hupf-backend (idle ports) programmed
 over P4Runtime by hupf's lab runner (PFCP agent, session core, offload manager polling the backend's counters),
 plus a pipelined PFCP client and a raw IE reader fast enough for tens of thousands of responses.
 """
@@ -37,17 +37,27 @@ def free_port():
 class Chain:
     """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
 
-    def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=()):
-        binary = backend_binary()
+    def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=(), backend_args=(),
+                 classpath=None, backend=None):
+        binary = backend or backend_binary()
         if binary is None:
             pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
         self.dir = tempfile.mkdtemp(prefix="hupf-chain-")
         self.pfcp = ("127.0.0.1", free_port())
         grpc = free_port()
         self.logs = {}
+        # Idle ports (pcap, nothing to receive) and an lcore that naps when idle: null ports would make the data
+        # plane forward an endless stream of generated packets, a core of this two-core machine taken from the
+        # control plane under test.
+        empty = os.path.join(self.dir, "empty.pcap")
+        with open(empty, "wb") as f:
+            f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        ports = []
+        for p in (1, 2):
+            ports += ["--port", "%d=pcap:rx_pcap=%s,tx_pcap=%s" % (p, empty, os.path.join(self.dir, "tx%d.pcap" % p))]
         self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
-                                               "--sessions", str(sessions), "--mem", str(mem_mb),
-                                               "--port", "1=null", "--port", "2=null"])
+                                               "--sessions", str(sessions), "--mem", str(mem_mb), *ports,
+                                               "--idle-sleep-us", "200", *backend_args])
         self.status_path = os.path.join(self.dir, "status.json")
         cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
                "backend": {"grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO},
@@ -60,7 +70,7 @@ class Chain:
         with open(cfg_path, "w") as f:
             json.dump(cfg, f)
         time.sleep(0.5)
-        self.runner = self._start("runner", ["java", *java_opts, "-cp", _classpath(), RUNNER, cfg_path])
+        self.runner = self._start("runner", ["java", *java_opts, "-cp", classpath or _classpath(), RUNNER, cfg_path])
         deadline = time.time() + 90
         while not self.status().get("ready"):
             for name, p in (("backend", self.backend), ("runner", self.runner)):

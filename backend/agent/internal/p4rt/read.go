@@ -14,7 +14,15 @@ func (s *Server) Read(req *p4v1.ReadRequest, srv p4v1.P4Runtime_ReadServer) erro
 	if err := s.checkDevice(req.DeviceId); err != nil {
 		return grpcErr(err)
 	}
-	s.mu.Lock()
+	// Counters alone need only the pipeline to stay; anything else also excludes writes.
+	s.pipeMu.RLock()
+	countersOnly := true
+	for _, ent := range req.Entities {
+		countersOnly = countersOnly && ent.GetCounterEntry() != nil
+	}
+	if !countersOnly {
+		s.mu.Lock()
+	}
 	var out []*p4v1.Entity
 	var err error
 	if s.pipe == nil {
@@ -26,7 +34,10 @@ func (s *Server) Read(req *p4v1.ReadRequest, srv p4v1.P4Runtime_ReadServer) erro
 		}
 		out, err = s.readEntity(ent, out)
 	}
-	s.mu.Unlock()
+	if !countersOnly {
+		s.mu.Unlock()
+	}
+	s.pipeMu.RUnlock()
 	if err != nil {
 		return grpcErr(err)
 	}

@@ -46,17 +46,22 @@ type pipeState struct {
 	cls      *ClsParams // hw profile only: cls_config's action
 }
 
-// Server implements the P4Runtime service over a Dataplane. Writes and pipeline
-// changes are serialised by mu: the data plane has a single writer.
+// Server implements the P4Runtime service over a Dataplane. Writes, and reads of
+// what writes change (entries, meters, clone sessions), are serialised by mu: the
+// data plane has a single writer. Counter cells are atomic in the data plane and
+// are read under pipeMu's read lock only, so a bulk counter read never holds up a
+// Write; a pipeline change takes pipeMu's write lock (and mu), as it replaces the
+// data plane's counters with the rest.
 type Server struct {
 	p4v1.UnimplementedP4RuntimeServer
-	cfg   Config
-	dp    Dataplane
-	log   *slog.Logger
-	mu    sync.Mutex
-	pipe  *pipeState
-	saved *p4v1.ForwardingPipelineConfig
-	arb   arbiter
+	cfg    Config
+	dp     Dataplane
+	log    *slog.Logger
+	pipeMu sync.RWMutex
+	mu     sync.Mutex
+	pipe   *pipeState
+	saved  *p4v1.ForwardingPipelineConfig
+	arb    arbiter
 	// Reused by every table write (writes hold mu): no allocation per entry.
 	view    tableView
 	scratch entry
@@ -118,6 +123,8 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 	if err := s.arb.checkPrimary(req.ElectionId); err != nil {
 		return nil, grpcErr(err)
 	}
+	s.pipeMu.Lock()
+	defer s.pipeMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cfg := req.Config
@@ -224,6 +231,8 @@ func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.Write
 	if req.Atomicity != p4v1.WriteRequest_CONTINUE_ON_ERROR {
 		return nil, status.Errorf(codes.Unimplemented, "atomicity %s not supported", req.Atomicity)
 	}
+	s.pipeMu.RLock()
+	defer s.pipeMu.RUnlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pipe == nil {

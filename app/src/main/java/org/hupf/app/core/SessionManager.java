@@ -6,6 +6,7 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.DeviceWriter;
 import org.hupf.app.device.EntityKeys;
@@ -63,6 +64,8 @@ public final class SessionManager implements AutoCloseable {
             UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
             UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
 
+    /** Prefix of a PDR's counter cell among a session's allocations (see ResourcePool). */
+    private static final String COUNTER_ALLOCATION = "ctr:";
     /** Batches that may wait for the device writer (a PFCP message is one batch). */
     private static final int WRITER_QUEUE = 4096;
     /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
@@ -654,25 +657,42 @@ public final class SessionManager implements AutoCloseable {
      * @return summed counter
      */
     public UpfCounter readCounter(int cellId) {
-        long ip = 0;
-        long ib = 0;
-        long ep = 0;
-        long eb = 0;
+        return readCounters(List.of(cellId)).get(cellId);
+    }
+
+    /**
+     * Reads counter cells summed over every device, with one read per device (a device that reads cells
+     * in one request, see {@link CounterCellReader}), or from the snapshot of {@link #withCounterSnapshot}.
+     *
+     * @param cells counter indexes
+     * @return cell to summed counter, for every cell asked (zeros where a device failed, counted)
+     */
+    public Map<Integer, UpfCounter> readCounters(Collection<Integer> cells) {
+        Map<Integer, long[]> sums = new HashMap<>();
+        cells.forEach(c -> sums.put(c, new long[4]));
         Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = counterSnapshot.get();
         for (HupfUpfDevice d : devices.get()) {
             try {
-                UpfCounter c = snapshot == null ? d.readCounter(cellId)
-                        : snapshotOf(snapshot, d).getOrDefault(cellId, UpfCounter.builder().withCellId(cellId).build());
-                ip += c.ingressPkts();
-                ib += c.ingressBytes();
-                ep += c.egressPkts();
-                eb += c.egressBytes();
+                Map<Integer, UpfCounter> read = snapshot == null
+                        ? CounterCellReader.of(d).readCounterCells(sums.keySet()) : snapshot.getOrDefault(d, Map.of());
+                sums.forEach((cell, sum) -> {
+                    UpfCounter c = read.get(cell);
+                    if (c != null) {
+                        sum[0] += c.ingressPkts();
+                        sum[1] += c.ingressBytes();
+                        sum[2] += c.egressPkts();
+                        sum[3] += c.egressBytes();
+                    }
+                });
             } catch (UpfProgrammableException e) {
                 deviceErrors.incrementAndGet();
-                log.warn("reading counter {} from {} failed: {}", cellId, d, e.getMessage());
+                log.warn("reading counters {} from {} failed: {}", sums.keySet(), d, e.getMessage());
             }
         }
-        return UpfCounter.builder().withCellId(cellId).setIngress(ip, ib).setEgress(ep, eb).build();
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        sums.forEach((cell, v) -> out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1])
+                .setEgress(v[2], v[3]).build()));
+        return out;
     }
 
     /**
@@ -685,15 +705,22 @@ public final class SessionManager implements AutoCloseable {
      * @return its result
      */
     public <T> T withCounterSnapshot(Supplier<T> work) {
+        int cells = highestCounterCell() + 1;
         Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot = new HashMap<>();
         // Read before the work starts: the work may hold locks (the usage reporter's) that PFCP answers need.
         for (HupfUpfDevice d : devices.get()) {
+            Map<Integer, UpfCounter> read = new HashMap<>();
             try {
-                snapshotOf(snapshot, d);
+                // The cells sessions use, not every cell of the device (a million in the sw profile).
+                for (UpfCounter c : cells == 0 ? List.<UpfCounter>of() : d.readCounters(cells)) {
+                    read.put(c.cellId(), c);
+                }
             } catch (UpfProgrammableException e) {
+                // Reported once; the work sees no usage on that device.
                 deviceErrors.incrementAndGet();
                 log.warn("bulk counter read from {} failed: {}", d, e.getMessage());
             }
+            snapshot.put(d, read);
         }
         counterSnapshot.set(snapshot);
         try {
@@ -703,19 +730,16 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
-    private static Map<Integer, UpfCounter> snapshotOf(Map<HupfUpfDevice, Map<Integer, UpfCounter>> snapshot,
-                                                       HupfUpfDevice d) throws UpfProgrammableException {
-        Map<Integer, UpfCounter> cells = snapshot.get(d);
-        if (cells == null) {
-            // A failed bulk read is reported once; the rest of the work sees no usage on that device.
-            snapshot.put(d, Map.of());
-            cells = new HashMap<>();
-            for (UpfCounter c : d.readCounters(-1)) {
-                cells.put(c.cellId(), c);
+    private int highestCounterCell() {
+        int max = -1;
+        for (PfcpSession s : store.all()) {
+            for (Map.Entry<String, Integer> a : s.allocations.entrySet()) {
+                if (a.getKey().startsWith(COUNTER_ALLOCATION)) {
+                    max = Math.max(max, a.getValue());
+                }
             }
-            snapshot.put(d, cells);
         }
-        return cells;
+        return max;
     }
 
     /**
@@ -757,7 +781,7 @@ public final class SessionManager implements AutoCloseable {
         PfcpSession s = store.get(upSeid);
         if (s != null) {
             for (Pdr p : s.pdrs.values()) {
-                Integer cell = s.allocations.get("ctr:" + p.pdrId);
+                Integer cell = s.allocations.get(COUNTER_ALLOCATION + p.pdrId);
                 if (cell != null) {
                     out.put(p.pdrId, readCounter(cell));
                 }

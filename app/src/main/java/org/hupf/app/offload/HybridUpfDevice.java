@@ -2,6 +2,7 @@ package org.hupf.app.offload;
 
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.EntityKeys;
 import org.hupf.app.device.WriteResult;
@@ -46,7 +47,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>A batch goes to the backend as one write; the offload manager then hears once about each UE the
  * batch touched, for the updates the backend took.
  */
-public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
+public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
     private static final Logger log = LoggerFactory.getLogger(HybridUpfDevice.class);
     private static final Ip4Address ANY = Ip4Address.valueOf(0);
@@ -191,14 +192,10 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
             affected.add(ue);
             return null;
         }
-        boolean known = shared.containsKey(key);
-        if (removal) {
-            shared.remove(key);
-        } else {
-            shared.put(key, entity);
-        }
-        // A shared entity new to this device has no users yet but the UEs of this batch, already affected.
-        if (known || removal) {
+        UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
+        // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
+        // written again unchanged (each session that uses a tunnel peer installs it) changes no user's view.
+        if (before != null && (removal || !before.equals(entity))) {
             affected.addAll(usersOf(entity));
         }
         return null;
@@ -247,6 +244,15 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
         List<UpfCounter> out = new ArrayList<>();
         for (UpfCounter c : backend.readCounters(maxCounterId)) {
             out.add(withHardware(c));
+        }
+        return out;
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (UpfCounter c : CounterCellReader.of(backend).readCounterCells(cells).values()) {
+            out.put(c.cellId(), withHardware(c));
         }
         return out;
     }
@@ -332,17 +338,13 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
 
     /** Hands the offload manager the current view of each UE's session. */
     private void retrack(Set<Ip4Address> ues) {
+        List<Ip4Address> gone = new ArrayList<>();
         for (Ip4Address ue : ues) {
             Map<Object, UpfEntity> own = perUe.get(ue);
             if (own == null || own.isEmpty()) {
                 perUe.remove(ue);
                 if (manager.isTracked(ue)) {
-                    try {
-                        manager.untrack(ue);
-                    } catch (UpfProgrammableException e) {
-                        // The backend no longer holds the session: only its final usage was lost.
-                        log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
-                    }
+                    gone.add(ue);
                 }
                 continue;
             }
@@ -361,6 +363,29 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice {
             }
             all.putAll(own);
             manager.track(OffloadSession.of(ue, sliceOf(ue), qfis, all.values()));
+        }
+        untrack(gone);
+    }
+
+    /** Forgets the sessions a write removed, with one read of all their backend cells' final counts. */
+    private void untrack(List<Ip4Address> gone) {
+        if (gone.isEmpty()) {
+            return;
+        }
+        Map<Integer, UpfCounter> finalCounts;
+        try {
+            finalCounts = CounterCellReader.of(backend).readCounterCells(manager.counterCells(gone));
+        } catch (UpfProgrammableException e) {
+            log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
+            finalCounts = Map.of();
+        }
+        for (Ip4Address ue : gone) {
+            try {
+                manager.untrack(ue, finalCounts);
+            } catch (UpfProgrammableException e) {
+                // The backend no longer holds the session: only its final usage was lost.
+                log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
+            }
         }
     }
 

@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -97,6 +99,8 @@ public final class OffloadManager {
     /** Switch counter reads under the lock so far: a poll's unlocked read is stale for an entry read since. */
     private long hwReads;
     private final AtomicBoolean polling = new AtomicBoolean();
+    /** Wall-clock duration of the last complete poll, for the lab status and benchmarks. */
+    private volatile long pollDurationMillis = -1;
     /** Touched only by the poll holding {@link #polling}. */
     private final RateLimitedWarning readFailures;
     private long retiredHwBytes;
@@ -231,6 +235,20 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or its counters cannot be read
      */
     public synchronized SessionUsage untrack(Ip4Address ue) throws UpfProgrammableException {
+        return untrack(ue, Map.of());
+    }
+
+    /**
+     * Forgets a session whose backend counter cells were read already (once for every session a device
+     * write removed, instead of one read per session).
+     *
+     * @param ue UE address
+     * @param backendCells final counts of backend cells; a cell of the session missing here is read now
+     * @return the session's final usage over both targets
+     * @throws UpfProgrammableException if there is no such session or its counters cannot be read
+     */
+    public synchronized SessionUsage untrack(Ip4Address ue, Map<Integer, UpfCounter> backendCells)
+            throws UpfProgrammableException {
         Entry e = entries.get(ue);
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
@@ -238,7 +256,7 @@ public final class OffloadManager {
         if (e.offloaded()) {
             demote(e, clock.getAsLong(), null);
         }
-        SessionUsage usage = readUsage(e);
+        SessionUsage usage = readUsage(e, backendCells);
         entries.remove(ue);
         store.remove(ue);
         for (int c : e.counters) {
@@ -334,10 +352,17 @@ public final class OffloadManager {
             return;
         }
         try {
+            long start = System.nanoTime();
             pollOnce();
+            pollDurationMillis = (System.nanoTime() - start) / 1_000_000;
         } finally {
             polling.set(false);
         }
+    }
+
+    /** @return how long the last complete {@link #poll} took, in milliseconds; -1 before the first */
+    public long pollDurationMillis() {
+        return pollDurationMillis;
     }
 
     /** One tracked session as noted by a poll; the switch cell map only if it was offloaded. */
@@ -462,7 +487,7 @@ public final class OffloadManager {
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
-        return readUsage(e);
+        return readUsage(e, Map.of());
     }
 
     /**
@@ -714,15 +739,36 @@ public final class OffloadManager {
         e.hwLast.put(backendCell, now);
     }
 
-    private SessionUsage readUsage(Entry e) throws UpfProgrammableException {
+    private SessionUsage readUsage(Entry e, Map<Integer, UpfCounter> backendCells)
+            throws UpfProgrammableException {
         if (e.offloaded()) {
             foldHardwareCounters(e);
         }
         long[] total = new long[4];
         for (int ctr : e.counters) {
-            add(total, values(backend.device().readCounter(ctr)));
+            UpfCounter c = backendCells.get(ctr);
+            add(total, values(c != null ? c : backend.device().readCounter(ctr)));
         }
         return withHardware(e, total);
+    }
+
+    /**
+     * Returns the backend counter cells of sessions, to read them together.
+     *
+     * @param ues UE addresses; unknown ones are skipped
+     * @return their cells
+     */
+    public synchronized Set<Integer> counterCells(Collection<Ip4Address> ues) {
+        Set<Integer> cells = new HashSet<>();
+        for (Ip4Address ue : ues) {
+            Entry e = entries.get(ue);
+            if (e != null) {
+                for (int c : e.counters) {
+                    cells.add(c);
+                }
+            }
+        }
+        return cells;
     }
 
     private static void add(long[] total, long[] v) {

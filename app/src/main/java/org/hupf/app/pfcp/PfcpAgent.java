@@ -5,6 +5,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
@@ -58,6 +59,8 @@ public final class PfcpAgent implements AutoCloseable {
     private static final int USAR = 0x02;
     /** Session messages are handled by this many threads (the session core itself is one lock). */
     private static final int SESSION_WORKERS = Math.max(2, Runtime.getRuntime().availableProcessors());
+    /** Usage checks over every session run again after this many times the last one's duration at least. */
+    private static final int USAGE_CHECK_IDLE_FACTOR = 9;
 
     private final PfcpConfig config;
     private final SessionManager sessions;
@@ -78,6 +81,9 @@ public final class PfcpAgent implements AutoCloseable {
     /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
     private final Set<String> notified = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
+    /** Touched by the timer thread only. */
+    private long usageCheckedAt;
+    private long usageCheckMillis;
 
     private static final class Pending {
         final InetSocketAddress peer;
@@ -284,10 +290,18 @@ public final class PfcpAgent implements AutoCloseable {
             handler.evictResponses(now);
             retransmit(now);
             rearmNotifications();
-            // Thresholds of every session are checked against one bulk counter read, not one Read each.
+            // Thresholds of every session are checked against one bulk counter read, not one Read each; with
+            // no volume threshold anywhere (periodic reports read their own cells when due) nothing is read.
+            // The check's cost grows with the sessions: it runs again after nine times its duration at least.
+            if (now - usageCheckedAt < USAGE_CHECK_IDLE_FACTOR * usageCheckMillis) {
+                return;
+            }
+            usageCheckedAt = now;
             Collection<PfcpSession> all = sessions.store().all();
-            List<UsageReporter.Due> due = all.isEmpty() ? List.of()
-                    : sessions.withCounterSnapshot(() -> usage.due(all));
+            boolean thresholds = all.stream().anyMatch(s -> s.urrs.values().stream().anyMatch(Urr::volumeThreshold));
+            List<UsageReporter.Due> due = thresholds ? sessions.withCounterSnapshot(() -> usage.due(all))
+                    : usage.due(all);
+            usageCheckMillis = System.currentTimeMillis() - now;
             for (UsageReporter.Due d : due) {
                 sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
                         usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));

@@ -11,6 +11,7 @@ import org.hupf.app.pfcp.message.Volume;
 import org.hupf.pipeconf.api.UpfCounter;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -73,16 +74,21 @@ public final class UsageReporter {
         });
     }
 
-    /** @return {uplink, downlink} bytes measured so far for a URR */
+    /** @return {uplink, downlink} bytes measured so far for a URR, its PDRs' cells read together */
     private long[] volume(PfcpSession s, Urr u) {
-        long ul = 0;
-        long dl = 0;
+        Map<Pdr, Integer> cells = new HashMap<>();
         for (Pdr p : s.pdrs.values()) {
             Integer ctr = s.allocations.get("ctr:" + p.pdrId);
-            if (ctr == null || !p.urrIds.contains(u.urrId)) {
-                continue;
+            if (ctr != null && p.urrIds.contains(u.urrId)) {
+                cells.put(p, ctr);
             }
-            UpfCounter c = sessions.readCounter(ctr);
+        }
+        Map<Integer, UpfCounter> counts = cells.isEmpty() ? Map.of() : sessions.readCounters(cells.values());
+        long ul = 0;
+        long dl = 0;
+        for (Map.Entry<Pdr, Integer> pc : cells.entrySet()) {
+            Pdr p = pc.getKey();
+            UpfCounter c = counts.get(pc.getValue());
             if (p.isUplink()) {
                 ul += c.egressBytes();
             } else {

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -11,7 +12,9 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,13 +26,15 @@ import static org.junit.Assert.assertTrue;
  * reads and a bulk counter read that can be held: the runtime boundary of the offload manager in its
  * unit tests.
  */
-final class FakeUpfDevice implements HupfUpfDevice {
+final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
 
     private final InMemoryUpfDevice mem;
     final List<String> log = new ArrayList<>();
     UpfEntityType failApplyOf;
     final AtomicInteger singleReads = new AtomicInteger();
     final AtomicInteger bulkReads = new AtomicInteger();
+    /** Reads of a set of cells in one request ({@link CounterCellReader}). */
+    final AtomicInteger cellSetReads = new AtomicInteger();
     volatile boolean failReads;
     private volatile boolean holding;
     private CountDownLatch reading;
@@ -85,6 +90,19 @@ final class FakeUpfDevice implements HupfUpfDevice {
             }
         }
         return cells;
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        cellSetReads.incrementAndGet();
+        if (failReads) {
+            throw new UpfProgrammableException("injected read failure");
+        }
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (int c : cells) {
+            out.put(c, mem.readCounter(c));
+        }
+        return out;
     }
 
     /** Makes the next bulk counter read wait, after reading, until {@link #releaseBulkRead}. */

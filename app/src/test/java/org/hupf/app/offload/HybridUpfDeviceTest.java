@@ -1,6 +1,7 @@
 package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
+import org.hupf.app.device.DeviceUpdate;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
@@ -12,6 +13,11 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.hupf.app.offload.OffloadManagerTest.session;
@@ -144,5 +150,28 @@ public class HybridUpfDeviceTest {
         assertTrue("the adopted session is on the switch", freshSwitch.holds(uplink(1, 1001)));
         assertEquals(1, freshSwitch.count(UpfEntityType.TERMINATION_DOWNLINK));
         assertEquals(1, freshSwitch.count(UpfEntityType.TUNNEL_PEER));
+    }
+
+    @Test
+    public void aWriteRemovingManySessionsReadsTheirFinalUsageOnceForAll() throws Exception {
+        int n = 40;
+        long sent = 0;
+        for (int i = 1; i <= n; i++) {
+            install(i);
+            backend.countUplink(uplink(i, 1000 + i), ue(i), 10L * i);
+            sent += 10L * i;
+        }
+        List<DeviceUpdate> removals = new ArrayList<>();
+        Set<UpfEntity> seen = new HashSet<>();
+        for (int i = 1; i <= n; i++) {
+            List<UpfEntity> entities = new ArrayList<>(session(i).entities());
+            Collections.reverse(entities);
+            entities.stream().filter(seen::add).forEach(e -> removals.add(DeviceUpdate.remove(e)));
+        }
+        assertTrue(hybrid.write(removals).join().ok());
+        assertEquals("one read of every removed session's cells", 1, backend.cellSetReads.get());
+        assertEquals("no read per session", 0, backend.singleReads.get());
+        assertEquals(0, manager.metrics().sessions());
+        assertEquals("the final usage of each, counted until its removal", sent, manager.metrics().swBytes());
     }
 }

@@ -33,6 +33,8 @@ final class LabStatus {
 
     private static final int EVENTS = 500;
     private static final int TARGETS_IDLE_FACTOR = 9;
+    /** A write's cost grows with the sessions (a line per UE): the next one comes after nine times its duration. */
+    private static final int WRITE_IDLE_FACTOR = 9;
 
     private final ObjectMapper json = new ObjectMapper();
     private final Path path;
@@ -45,6 +47,8 @@ final class LabStatus {
     private ObjectNode lastTargets;
     private long targetsReadAt;
     private long targetsReadMillis;
+    private long lastWriteAt;
+    private long lastWriteMillis;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
@@ -69,12 +73,19 @@ final class LabStatus {
         }
     }
 
+    /** Writes the status, unless the last write was too recent for its duration (at most a tenth of a core). */
     synchronized void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
+        long start = System.currentTimeMillis();
+        if (start - lastWriteAt < WRITE_IDLE_FACTOR * lastWriteMillis) {
+            return;
+        }
+        lastWriteAt = start;
         ObjectNode root = json.createObjectNode();
         root.put("ready", ready);
         root.put("mode", hardware == null ? "backend-only" : "hybrid");
         root.put("pfcp_sessions", sessions);
         root.set("metrics", json.readTree(manager.metrics().toJson()));
+        root.put("last_poll_ms", manager.pollDurationMillis());
         ObjectNode ues = root.putObject("ues");
         for (Map.Entry<Ip4Address, SessionUsage> u : manager.lastUsages().entrySet()) {
             ObjectNode n = ues.putObject(u.getKey().toString());
@@ -105,6 +116,7 @@ final class LabStatus {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         Files.write(tmp, json.writeValueAsBytes(root));
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        lastWriteMillis = System.currentTimeMillis() - start;
     }
 
     /**

@@ -2,6 +2,7 @@ package org.hupf.standalone.p4rt;
 
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -17,6 +18,7 @@ import org.onosproject.net.pi.runtime.PiEntity;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * restarted device is then tens of Writes instead of tens of thousands. Other threads, and every call
  * outside {@link #batched}, go straight to the device.
  */
-public final class BatchingUpfDevice implements HupfUpfDevice, BatchUpfDevice {
+public final class BatchingUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
     static final int BATCH = 1000;
 
@@ -158,6 +160,11 @@ public final class BatchingUpfDevice implements HupfUpfDevice, BatchUpfDevice {
     @Override
     public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
         return device.readCounters(maxCounterId);
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        return device.readCounterCells(cells);
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.hupf.standalone.p4rt;
 
 import io.grpc.Status;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -28,15 +29,18 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.PrimitiveIterator;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 /**
  * A hupf UPF device reached directly over P4Runtime, without ONOS: the lab drives bmv2 and the backend
  * with the same translator the ONOS behaviour uses. A batch of updates is one WriteRequest (plus one of
  * MODIFYs for the entries the device already held).
  */
-public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, AutoCloseable {
+public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader, AutoCloseable {
 
     /** gRPC codes of a Write that did not reach the device or got no answer: nothing is known applied. */
     private static final Set<Status.Code> UNREACHABLE = EnumSet.of(
@@ -48,6 +52,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
     private final PiUpfDevice device;
     private final P4RuntimeTarget target;
     private final PiPipelineModel model;
+    private final CounterCells counterCells;
 
     /**
      * Wraps a connected client.
@@ -55,14 +60,17 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
      * @param client  primary client of the device
      * @param p4info  P4Info index of the device's pipeline
      * @param model   the same pipeline as ONOS's model (for widths and capacities)
+     * @throws P4RuntimeException if the P4Info lacks the UPF counters
      */
-    public P4RuntimeUpfDevice(P4rtClient client, P4InfoIndex p4info, PiPipelineModel model) {
+    public P4RuntimeUpfDevice(P4rtClient client, P4InfoIndex p4info, PiPipelineModel model)
+            throws P4RuntimeException {
         this.client = client;
         this.model = model;
         this.encoder = new PiEncoder(p4info);
         this.translator = new UpfTranslator(model);
         this.target = new P4RuntimeTarget(client, encoder);
         this.device = new PiUpfDevice(translator, target);
+        this.counterCells = new CounterCells(client, p4info);
     }
 
     /**
@@ -226,9 +234,28 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
         return device.readCounter(cellId);
     }
 
+    /** Cells 0 to maxCounterId - 1 by index (every cell with a wildcard read if maxCounterId is negative). */
     @Override
     public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
-        return device.readCounters(maxCounterId);
+        if (maxCounterId < 0) {
+            return device.readCounters(maxCounterId);
+        }
+        int limit = (int) Math.min(maxCounterId, tableSize(UpfEntityType.COUNTER));
+        return readCells(IntStream.range(0, limit).iterator()).values();
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        return readCells(cells.stream().mapToInt(Integer::intValue).distinct().iterator());
+    }
+
+    private Map<Integer, UpfCounter> readCells(PrimitiveIterator.OfInt cells)
+            throws UpfProgrammableException {
+        try {
+            return counterCells.read(cells);
+        } catch (P4RuntimeException e) {
+            throw new UpfProgrammableException("cannot read counters: " + e.getMessage());
+        }
     }
 
     @Override

@@ -1,0 +1,43 @@
+package org.hupf.app.device;
+
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A device that reads any set of counter cells in one request (one P4Runtime ReadRequest on a P4Runtime
+ * device): the final usage of the sessions one write removed, or the cells of one session, without one
+ * round trip per cell.
+ */
+public interface CounterCellReader {
+
+    /**
+     * Reads counter cells.
+     *
+     * @param cells cell indexes
+     * @return cell index to its ingress/egress counts, for every cell asked
+     * @throws UpfProgrammableException if the read fails
+     */
+    Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException;
+
+    /**
+     * @param device a device
+     * @return its cell reader: the device itself if it reads cells in one request, else one read per cell
+     */
+    static CounterCellReader of(HupfUpfDevice device) {
+        if (device instanceof CounterCellReader) {
+            return (CounterCellReader) device;
+        }
+        return cells -> {
+            Map<Integer, UpfCounter> out = new HashMap<>();
+            for (int c : cells) {
+                out.put(c, device.readCounter(c));
+            }
+            return out;
+        };
+    }
+}
