@@ -1,0 +1,9 @@
+// hupf hw profile for Tofino (TNA): UPF + steering + HK-IPG + MATADOR, from the same
+// include/ controls as v1model/hupf_hw.p4.
+#include <core.p4>
+#include <tna.p4>
+
+#define HUPF_HW
+#define HUPF_TNA
+#include "../include/size_hw.p4"
+#include "../include/hupf_tna.p4"
