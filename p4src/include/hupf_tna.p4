@@ -57,7 +57,6 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         std_meta.priority = 0;
         std_meta.drop = false;
         std_meta.clone_session = 0;
-        local_metadata_t meta = ig_md.u;
 
         hdr.bridged.setValid();
         hdr.bridged.pkt_kind = PKT_KIND_BRIDGED;
@@ -67,48 +66,48 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
             hdr.bridged.is_packet_out = 1;
             exit;
         }
-        meta.cpu_ingress_port = ig_intr_md.ingress_port;
-        meta.routing_ipv4_dst = hdr.u.ipv4.dst_addr;
+        ig_md.u.cpu_ingress_port = ig_intr_md.ingress_port;
+        ig_md.u.routing_ipv4_dst = hdr.u.ipv4.dst_addr;
         // The parser's checks and the length check it cannot do (TS 29.281 §5.1).
         if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid()
                 && hdr.u.gtpu.msglen != hdr.u.udp.len - (UDP_HDR_LEN + GTPU_HDR_LEN))) {
-            meta.drop_reason = DROP_MALFORMED_GTPU;
+            ig_md.u.drop_reason = DROP_MALFORMED_GTPU;
         } else if (ig_prsr_md.parser_err != 0) {
-            meta.drop_reason = DROP_PARSER_ERROR;
+            ig_md.u.drop_reason = DROP_PARSER_ERROR;
         } else {
             backend_ports.apply();
-            acl.apply(hdr.u, meta, std_meta);
-            if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
-                upf.apply(hdr.u, meta, std_meta);
+            acl.apply(hdr.u, ig_md.u, std_meta);
+            if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_upf) {
+                upf.apply(hdr.u, ig_md.u, std_meta);
             }
         }
-        if (meta.drop_reason == 0 && !meta.to_cpu && (meta.uplink || meta.downlink)) {
+        if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && (ig_md.u.uplink || ig_md.u.downlink)) {
             bool request_takeover;
-            hh.apply(meta, ig_prsr_md.global_tstamp, ig_md.hh_takeover, request_takeover);
+            hh.apply(ig_md.u, ig_prsr_md.global_tstamp, ig_md.hh_takeover, request_takeover);
             if (request_takeover) {
                 // HK-IPG takes the slot on a second pass of this packet.
                 ig_dprsr_md.resubmit_type = RESUBMIT_TYPE_HH_TAKEOVER;
                 exit;
             }
-            if (meta.cpu_reason == PKTIN_HH_REPORT) {
+            if (ig_md.u.cpu_reason == PKTIN_HH_REPORT) {
                 std_meta.clone_session = (MirrorId_t)CPU_CLONE_SESSION_ID;
             }
-            if (meta.to_backend) {
-                steering.apply(hdr.u, meta, std_meta);
+            if (ig_md.u.to_backend) {
+                steering.apply(hdr.u, ig_md.u, std_meta);
             } else {
-                classifier.apply(meta, ig_prsr_md.global_tstamp);
+                classifier.apply(ig_md.u, ig_prsr_md.global_tstamp);
             }
         }
-        if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
-            routing.apply(hdr.u, meta, std_meta);
+        if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_routing) {
+            routing.apply(hdr.u, ig_md.u, std_meta);
         }
-        if (meta.drop_reason == 0) {
-            qos.apply(hdr.u, meta, std_meta);
+        if (ig_md.u.drop_reason == 0) {
+            qos.apply(hdr.u, ig_md.u, std_meta);
         }
 
         // The shared controls' v1model view, applied to Tofino.
-        if (meta.drop_reason != 0) {
-            drop_reasons.count(meta.drop_reason);
+        if (ig_md.u.drop_reason != 0) {
+            drop_reasons.count(ig_md.u.drop_reason);
             ig_dprsr_md.drop_ctl = 1;
         }
         if (std_meta.egress_spec == V1MODEL_CPU_PORT) {
@@ -120,15 +119,14 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         if (std_meta.clone_session != 0) {
             ig_dprsr_md.mirror_type = MIRROR_TYPE_CPU;
         }
-        hdr.bridged.cpu_ingress_port = meta.cpu_ingress_port;
-        hdr.bridged.cpu_reason = meta.cpu_reason;
-        hdr.bridged.needs_encap = (bit<1>)meta.needs_encap;
-        hdr.bridged.term_hit = (bit<1>)meta.term_hit;
-        hdr.bridged.tun_peer_id = meta.tun_peer_id;
-        hdr.bridged.teid = meta.teid;
-        hdr.bridged.qfi = meta.qfi;
-        hdr.bridged.ctr_idx = meta.ctr_idx;
-        ig_md.u = meta;
+        hdr.bridged.cpu_ingress_port = ig_md.u.cpu_ingress_port;
+        hdr.bridged.cpu_reason = ig_md.u.cpu_reason;
+        hdr.bridged.needs_encap = (bit<1>)ig_md.u.needs_encap;
+        hdr.bridged.term_hit = (bit<1>)ig_md.u.term_hit;
+        hdr.bridged.tun_peer_id = ig_md.u.tun_peer_id;
+        hdr.bridged.teid = ig_md.u.teid;
+        hdr.bridged.qfi = ig_md.u.qfi;
+        hdr.bridged.ctr_idx = ig_md.u.ctr_idx;
     }
 }
 

@@ -112,11 +112,12 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         }
     };
 
-    // Algorithm 1 case 3: a colliding packet ages the resident.
+    // Algorithm 1 case 3: a colliding packet ages the resident; returns the EWMA before, which
+    // decides the eviction (a takeover restarts the EWMA at ipg_init).
     RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma) age_ewma = {
-        void apply(inout bit<32> ewma, out bit<32> aged) {
+        void apply(inout bit<32> ewma, out bit<32> before) {
+            before = ewma;
             ewma = ewma |+| cfg_decay_k;
-            aged = ewma;
         }
     };
 
@@ -179,9 +180,8 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             }
             return;
         }
-        bit<32> previous;
         if (slot == HH_SLOT_NEW) {
-            previous = start_ts.execute(idx);
+            start_ts.execute(idx);
             cur_ewma = cfg_ipg_init;
             store_ewma.execute(idx);
             clear_tau.execute(idx);
@@ -189,7 +189,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             return;
         }
         // Case 2: the owner's gap feeds the EWMA; a new timeslot number ends a timeslot.
-        previous = swap_ts.execute(idx);
+        bit<32> previous = swap_ts.execute(idx);
         bit<32> slot_mask = ~(cfg_timeslot_us - 1);
         bool new_timeslot = (ts & slot_mask) != (previous & slot_mask);
         cur_ewma = ipg_filter.execute(ts - previous, idx);
