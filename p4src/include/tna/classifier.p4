@@ -136,15 +136,13 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
         size = CLS_CLASSES;
     }
 
-    // Returns 1 when the slot's window has ended (and starts the next one at ts).
-    RegisterAction<bit<32>, bit<32>, bit<1>>(win_start) check_window = {
-        void apply(inout bit<32> start, out bit<1> ended) {
-            ended = 0;
-            if (start == 0) {
+    // Starts a window at ts on the slot's first packet and when one has ended; returns the start
+    // before this packet.
+    RegisterAction<bit<32>, bit<32>, bit<32>>(win_start) check_window = {
+        void apply(inout bit<32> start, out bit<32> before) {
+            before = start;
+            if (start == 0 || start <= window_edge) {
                 start = ts;
-            } else if (start <= window_edge) {
-                start = ts;
-                ended = 1;
             }
         }
     };
@@ -225,7 +223,8 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
                                       meta.flow.app_port, meta.flow.proto }) & (CLS_SLOTS - 1);
         ts = (bit<32>)(global_tstamp >> 10);
         window_edge = ts - cfg_window_us;
-        window_ended = check_window.execute(idx) == 1;
+        bit<32> started = check_window.execute(idx);
+        window_ended = started != 0 && started <= window_edge;
         bit<32> ps = (bit<32>)meta.flow.ip_len;
         bit<32> previous;
 

@@ -13,11 +13,6 @@
 
 #include "arch.p4"
 
-// Result of the owner stage.
-const bit<8> HH_SLOT_OTHER = 0;   // another flow owns the slot
-const bit<8> HH_SLOT_OWNER = 1;   // this flow owns it
-const bit<8> HH_SLOT_NEW   = 2;   // this flow has just taken it
-
 control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bool takeover,
                     out bool request_takeover) {
     Register<bit<32>, bit<32>>(HH_SLOTS) flow_id;
@@ -35,10 +30,10 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     bit<32> cfg_timeslot_us;
     bit<8>  cfg_key_mode;
     bit<16> tau_inc;
+    bit<16> tau_left;   // tau_th - tau_inc: a tau at or above it reaches tau_th
     bit<32> cur_ewma;
     bit<32> flow_key;
     bit<32> ts;
-    bit<8>  slot;
 
     action set_hh_params(bit<16> tau_th, bit<32> ipg_init, bit<32> ipg_th,
                          bit<32> decay_k, bit<32> timeslot_us, bit<8> key_mode) {
@@ -69,23 +64,20 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         size = HH_TAU_TABLE_SIZE;
     }
 
-    RegisterAction<bit<32>, bit<32>, bit<8>>(flow_id) own_slot = {
-        void apply(inout bit<32> owner, out bit<8> result) {
-            if (owner == flow_key) {
-                result = HH_SLOT_OWNER;
-            } else if (owner == 0) {
+    // Both return the owner before this packet; own_slot claims an empty slot.
+    RegisterAction<bit<32>, bit<32>, bit<32>>(flow_id) own_slot = {
+        void apply(inout bit<32> owner, out bit<32> before) {
+            before = owner;
+            if (owner == 0) {
                 owner = flow_key;
-                result = HH_SLOT_NEW;
-            } else {
-                result = HH_SLOT_OTHER;
             }
         }
     };
 
-    RegisterAction<bit<32>, bit<32>, bit<8>>(flow_id) take_slot = {
-        void apply(inout bit<32> owner, out bit<8> result) {
+    RegisterAction<bit<32>, bit<32>, bit<32>>(flow_id) take_slot = {
+        void apply(inout bit<32> owner, out bit<32> before) {
+            before = owner;
             owner = flow_key;
-            result = HH_SLOT_NEW;
         }
     };
 
@@ -121,23 +113,22 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         }
     };
 
-    // At a timeslot edge: tau grows by tau_inc; reaching tau_th returns it and restarts at 0.
+    // At a timeslot edge tau grows by tau_inc; reaching tau_th restarts it at 0. Returns tau before.
     RegisterAction<bit<16>, bit<32>, bit<16>>(tau) add_tau = {
-        void apply(inout bit<16> t, out bit<16> reached) {
-            if (t |+| tau_inc >= cfg_tau_th) {
-                reached = t |+| tau_inc;
+        void apply(inout bit<16> t, out bit<16> before) {
+            before = t;
+            if (t >= tau_left) {
                 t = 0;
             } else {
                 t = t |+| tau_inc;
-                reached = 0;
             }
         }
     };
 
     RegisterAction<bit<16>, bit<32>, bit<16>>(tau) clear_tau = {
-        void apply(inout bit<16> t, out bit<16> reached) {
+        void apply(inout bit<16> t, out bit<16> before) {
+            before = t;
             t = 0;
-            reached = 0;
         }
     };
 
@@ -168,19 +159,20 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         bit<32> idx = flow_key & (HH_SLOTS - 1);
         ts = (bit<32>)(global_tstamp >> 10);
 
+        bit<32> owner;
         if (takeover) {
-            slot = take_slot.execute(idx);
+            owner = take_slot.execute(idx);
         } else {
-            slot = own_slot.execute(idx);
+            owner = own_slot.execute(idx);
         }
-        if (slot == HH_SLOT_OTHER) {
+        if (!takeover && owner != 0 && owner != flow_key) {
             // Case 3: evict a slow resident (second pass), else age it.
             if (age_ewma.execute(idx) > cfg_ipg_th) {
                 request_takeover = true;
             }
             return;
         }
-        if (slot == HH_SLOT_NEW) {
+        if (takeover || owner == 0) {
             start_ts.execute(idx);
             cur_ewma = cfg_ipg_init;
             store_ewma.execute(idx);
@@ -203,12 +195,13 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             clear_reported.execute(idx);
             return;
         }
-        bit<16> reached = add_tau.execute(idx);
-        if (reached != 0 && mark_reported.execute(idx) == 0) {
+        tau_left = cfg_tau_th |-| tau_inc;
+        bit<16> before = add_tau.execute(idx);
+        if (before >= tau_left && mark_reported.execute(idx) == 0) {
             meta.cpu_reason = PKTIN_HH_REPORT;
             meta.hh_flow_key = flow_key;
             meta.hh_ipg_ewma = cur_ewma;
-            meta.hh_tau = reached;
+            meta.hh_tau = before |+| tau_inc;
             meta.hh_flags = meta.to_backend ? HH_FLAG_BACKEND : 8w0;
         }
     }
