@@ -25,19 +25,22 @@ TNA_ONLY_DIFFERENCES = {
 }
 
 
+def unprefixed(name):
+    """A P4Info name without the pipeline instance name bf-p4c may put in front of it."""
+    return name[len("pipe."):] if name.startswith("pipe.") else name
+
+
 def names(p4info_path):
     """{'table X' | 'action X': [param or match field names]} of a P4Info text file."""
     sys.path.insert(0, P4SRC)
     from gen_p4_constants import parse_p4info
     with open(p4info_path) as f:
         info = parse_p4info(f.read())
-    # bf-p4c may prefix names with the pipeline's instance name.
-    strip = lambda n: n[len("pipe."):] if n.startswith("pipe.") else n
     view = {}
     for t in info.tables:
-        view["table " + strip(t.preamble.name)] = sorted(m.name for m in t.match_fields)
+        view["table " + unprefixed(t.preamble.name)] = sorted(m.name for m in t.match_fields)
     for a in info.actions:
-        view["action " + strip(a.preamble.name)] = sorted(p.name for p in a.params)
+        view["action " + unprefixed(a.preamble.name)] = sorted(p.name for p in a.params)
     return view
 
 
