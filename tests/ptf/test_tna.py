@@ -31,7 +31,8 @@ def unprefixed(name):
 
 
 def names(p4info_path):
-    """{'table X' | 'action X': [param or match field names]} of a P4Info text file."""
+    """{'table X' | 'action X' | 'packet_metadata X': [match fields | params | (field, width)]} of a P4Info
+    text file: what the contract fixes (names; ids are resolved by name from the P4Info)."""
     sys.path.insert(0, P4SRC)
     from gen_p4_constants import parse_p4info
     with open(p4info_path) as f:
@@ -41,6 +42,8 @@ def names(p4info_path):
         view["table " + unprefixed(t.preamble.name)] = sorted(m.name for m in t.match_fields)
     for a in info.actions:
         view["action " + unprefixed(a.preamble.name)] = sorted(p.name for p in a.params)
+    for m in info.controller_packet_metadata:
+        view["packet_metadata " + m.preamble.name] = sorted((x.name, x.bitwidth) for x in m.metadata)
     return view
 
 
@@ -53,7 +56,7 @@ def test_tna_program_passes_the_p4c_frontend_and_midend():
 
 
 @pytest.mark.skipif(not P4C_TOFINO, reason="tna: p4c-barefoot (p4c's Tofino backend) not found")
-def test_tofino_p4info_names_the_v1model_hw_tables_and_actions(tmp_path):
+def test_tofino_p4info_names_the_v1model_hw_tables_actions_and_packet_metadata(tmp_path):
     out = tmp_path / "tofino"
     res = subprocess.run(["make", "-s", "-C", P4SRC, "tna", "P4C_TOFINO=%s" % P4C_TOFINO,
                           "TOFINO_OUT=%s" % out], capture_output=True, text=True)
