@@ -7,8 +7,14 @@
 
 control Steering(inout headers_t hdr, inout local_metadata_t meta,
                  inout standard_metadata_t std_meta) {
+#ifdef HUPF_TNA
+    Hash<bit<16>>(HashAlgorithm_t.CRC16) backend_hash;
+    ActionProfile(BACKEND_SELECTOR_SIZE) backend_profile;
+    ActionSelector(backend_profile, backend_hash, SelectorMode_t.FAIR, 16, BACKENDS_SIZE) backend_selector;
+#else
+#line 10
     action_selector(HashAlgorithm.crc16, BACKEND_SELECTOR_SIZE, 16) backend_selector;
-
+#endif
     // The packet is forwarded unmodified: the backend does the whole UPF.
     action steer_to_backend(port_t port, mac_addr_t dst_mac) {
         std_meta.egress_spec = port;

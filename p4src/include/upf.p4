@@ -7,10 +7,16 @@
 
 control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
                    inout standard_metadata_t std_meta) {
+#ifdef HUPF_TNA
+    Counter<bit<64>, ctr_idx_t>(UPF_COUNTER_SIZE, CounterType_t.PACKETS_AND_BYTES) pre_qos_counter;
+    Meter<meter_idx_t>(UPF_SESSION_METER_SIZE, MeterType_t.BYTES) session_meter;
+    Meter<meter_idx_t>(UPF_APP_METER_SIZE, MeterType_t.BYTES) app_meter;
+#else
+#line 10
     counter(UPF_COUNTER_SIZE, CounterType.packets_and_bytes) pre_qos_counter;
     meter(UPF_SESSION_METER_SIZE, MeterType.bytes) session_meter;
     meter(UPF_APP_METER_SIZE, MeterType.bytes) app_meter;
-
+#endif
     action iface_access(slice_id_t slice_id) {
         meta.iface = IFACE_ACCESS;
         meta.slice_id = slice_id;
@@ -294,6 +300,16 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
             return;
         }
 
+#ifdef HUPF_TNA
+        // Unconfigured meter cells are green, so index 0 means "not metered". Both meters run.
+        bit<8> session_color = session_meter.execute(meta.session_meter_idx);
+        bit<8> app_color = app_meter.execute(meta.app_meter_idx);
+        if (session_color == (bit<8>)MeterColor_t.RED || app_color == (bit<8>)MeterColor_t.RED) {
+            meta.drop_reason = DROP_METER_RED;
+            return;
+        }
+#else
+#line 297
         // Unconfigured meter cells are green, so index 0 means "not metered".
         bit<2> session_color;
         bit<2> app_color;
@@ -303,7 +319,7 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
             meta.drop_reason = DROP_METER_RED;
             return;
         }
-
+#endif
         if (meta.downlink) {
             if (!ig_tunnel_peers.apply().hit) {
                 meta.drop_reason = DROP_ROUTING_MISS;
@@ -314,8 +330,12 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
 
 control UpfEgress(inout headers_t hdr, inout local_metadata_t meta,
                   inout standard_metadata_t std_meta) {
+#ifdef HUPF_TNA
+    Counter<bit<64>, ctr_idx_t>(UPF_COUNTER_SIZE, CounterType_t.PACKETS_AND_BYTES) post_qos_counter;
+#else
+#line 317
     counter(UPF_COUNTER_SIZE, CounterType.packets_and_bytes) post_qos_counter;
-
+#endif
     action load_tunnel_params(ipv4_addr_t tunnel_src_addr, ipv4_addr_t tunnel_dst_addr,
                               bit<16> tunnel_src_port) {
         meta.tunnel_src_addr = tunnel_src_addr;

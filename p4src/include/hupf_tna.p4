@@ -1,0 +1,185 @@
+// The TNA (Tofino) hw profile: the shared UPF, ACL, routing, QoS and steering controls of
+// include/ with Tofino's HK-IPG and MATADOR (include/tna/), wired as include/hupf_v1model.p4
+// wires the v1model ones. Included by p4src/tna/hupf_hw.p4 after its size header.
+// Not here, because Tofino does not need it: the state-read packet (the Tofino control plane
+// reads registers directly).
+#ifndef HUPF_TNA_P4
+#define HUPF_TNA_P4
+
+#include "tna/arch.p4"
+#include "tna/parser.p4"
+#include "upf.p4"
+#include "routing.p4"
+#include "acl.p4"
+#include "qos.p4"
+#include "steering.p4"
+#include "tna/hh.p4"
+#include "tna/classifier.p4"
+
+control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
+                    in ingress_intrinsic_metadata_t ig_intr_md,
+                    in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
+                    inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+                    inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    @name(".HupfIngress.upf.drop_reasons")
+    Counter<bit<64>, bit<32>>(DROP_REASONS_SIZE, CounterType_t.PACKETS) drop_reasons;
+
+    Acl() acl;
+    UpfIngress() upf;
+    Routing() routing;
+    Qos() qos;
+    Steering() steering;
+    HeavyHitter() hh;
+    Classifier() classifier;
+
+    @name(".HupfIngress.steering.from_backend")
+    action from_backend() {
+        ig_md.u.skip_upf = true;
+    }
+
+    @name(".HupfIngress.steering.nop")
+    action steering_nop() { }
+
+    @name(".HupfIngress.steering.backend_ports")
+    table backend_ports {
+        key = {
+            ig_intr_md.ingress_port : exact @name("ig_port");
+        }
+        actions = { from_backend; @defaultonly steering_nop; }
+        const default_action = steering_nop();
+        size = BACKEND_PORTS_SIZE;
+    }
+
+    apply {
+        standard_metadata_t std_meta;
+        std_meta.ingress_port = ig_intr_md.ingress_port;
+        std_meta.egress_spec = 0;
+        std_meta.priority = 0;
+        std_meta.drop = false;
+        std_meta.clone_session = 0;
+
+        hdr.bridged.setValid();
+        hdr.bridged.pkt_kind = PKT_KIND_BRIDGED;
+        if (hdr.u.packet_out.isValid()) {
+            ig_tm_md.ucast_egress_port = hdr.u.packet_out.egress_port;
+            hdr.u.packet_out.setInvalid();
+            hdr.bridged.is_packet_out = 1;
+            exit;
+        }
+        ig_md.u.cpu_ingress_port = ig_intr_md.ingress_port;
+        ig_md.u.routing_ipv4_dst = hdr.u.ipv4.dst_addr;
+        // The parser's checks and the length check it cannot do (TS 29.281 §5.1).
+        if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid()
+                && hdr.u.gtpu.msglen != hdr.u.udp.len - (UDP_HDR_LEN + GTPU_HDR_LEN))) {
+            ig_md.u.drop_reason = DROP_MALFORMED_GTPU;
+        } else if (ig_prsr_md.parser_err != 0) {
+            ig_md.u.drop_reason = DROP_PARSER_ERROR;
+        } else {
+            backend_ports.apply();
+            acl.apply(hdr.u, ig_md.u, std_meta);
+            if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_upf) {
+                upf.apply(hdr.u, ig_md.u, std_meta);
+            }
+        }
+        if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && (ig_md.u.uplink || ig_md.u.downlink)) {
+            bool request_takeover;
+            hh.apply(ig_md.u, ig_prsr_md.global_tstamp, ig_md.hh_takeover, request_takeover);
+            if (request_takeover) {
+                // HK-IPG takes the slot on a second pass of this packet.
+                ig_dprsr_md.resubmit_type = RESUBMIT_TYPE_HH_TAKEOVER;
+                exit;
+            }
+            if (ig_md.u.cpu_reason == PKTIN_HH_REPORT) {
+                std_meta.clone_session = (MirrorId_t)CPU_CLONE_SESSION_ID;
+            }
+            if (ig_md.u.to_backend) {
+                steering.apply(hdr.u, ig_md.u, std_meta);
+            } else {
+                classifier.apply(ig_md.u, ig_prsr_md.global_tstamp);
+            }
+        }
+        if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_routing) {
+            routing.apply(hdr.u, ig_md.u, std_meta);
+        }
+        if (ig_md.u.drop_reason == 0) {
+            qos.apply(hdr.u, ig_md.u, std_meta);
+        }
+
+        // The shared controls' v1model view, applied to Tofino.
+        if (ig_md.u.drop_reason != 0) {
+            drop_reasons.count(ig_md.u.drop_reason);
+            ig_dprsr_md.drop_ctl = 1;
+        }
+        if (std_meta.egress_spec == V1MODEL_CPU_PORT) {
+            ig_tm_md.ucast_egress_port = TNA_CPU_PORT;
+        } else {
+            ig_tm_md.ucast_egress_port = std_meta.egress_spec;
+        }
+        ig_tm_md.qid = (QueueId_t)std_meta.priority;
+        if (std_meta.clone_session != 0) {
+            ig_dprsr_md.mirror_type = MIRROR_TYPE_CPU;
+        }
+        hdr.bridged.cpu_ingress_port = ig_md.u.cpu_ingress_port;
+        hdr.bridged.cpu_reason = ig_md.u.cpu_reason;
+        hdr.bridged.needs_encap = (bit<1>)ig_md.u.needs_encap;
+        hdr.bridged.term_hit = (bit<1>)ig_md.u.term_hit;
+        hdr.bridged.tun_peer_id = ig_md.u.tun_peer_id;
+        hdr.bridged.teid = ig_md.u.teid;
+        hdr.bridged.qfi = ig_md.u.qfi;
+        hdr.bridged.ctr_idx = ig_md.u.ctr_idx;
+    }
+}
+
+control HupfEgress(inout tna_headers_t hdr, inout local_metadata_t meta,
+                   in egress_intrinsic_metadata_t eg_intr_md,
+                   in egress_intrinsic_metadata_from_parser_t eg_prsr_md,
+                   inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md,
+                   inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
+    UpfEgress() upf;
+
+    apply {
+        if (hdr.cpu_mirror.isValid()) {
+            // A copy for the CPU (ACL copy or HH report); the mirror session truncates it.
+            hdr.u.packet_in.setValid();
+            hdr.u.packet_in.ingress_port = hdr.cpu_mirror.cpu_ingress_port;
+            hdr.u.packet_in._pad0 = 0;
+            hdr.u.packet_in.reason = hdr.cpu_mirror.cpu_reason;
+            if (hdr.cpu_mirror.cpu_reason == PKTIN_HH_REPORT) {
+                hdr.u.hh_report.setValid();
+                hdr.u.hh_report.flow_key = hdr.cpu_mirror.hh_flow_key;
+                hdr.u.hh_report.ipg_ewma = hdr.cpu_mirror.hh_ipg_ewma;
+                hdr.u.hh_report.tau = hdr.cpu_mirror.hh_tau;
+                hdr.u.hh_report.flags = hdr.cpu_mirror.hh_flags;
+                hdr.u.hh_report._pad = 0;
+            }
+            exit;
+        }
+        if (meta.is_packet_out) {
+            exit;
+        }
+        if (eg_intr_md.egress_port == TNA_CPU_PORT) {
+            hdr.u.packet_in.setValid();
+            hdr.u.packet_in.ingress_port = meta.cpu_ingress_port;
+            hdr.u.packet_in._pad0 = 0;
+            hdr.u.packet_in.reason = meta.cpu_reason;
+            exit;
+        }
+        standard_metadata_t std_meta;
+        std_meta.ingress_port = 0;
+        std_meta.egress_spec = (port_t)eg_intr_md.egress_port;
+        std_meta.priority = 0;
+        std_meta.drop = false;
+        std_meta.clone_session = 0;
+        upf.apply(hdr.u, meta, std_meta);
+        if (std_meta.drop) {
+            eg_dprsr_md.drop_ctl = 1;
+        }
+    }
+}
+
+Pipeline(HupfIngressParser(), HupfIngress(), HupfIngressDeparser(),
+         HupfEgressParser(), HupfEgress(), HupfEgressDeparser()) pipe;
+
+Switch(pipe) main;
+
+#endif

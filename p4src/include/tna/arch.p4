@@ -1,0 +1,86 @@
+// TNA side of the controls shared with v1model (include/*.p4): the part of v1model's
+// standard_metadata_t and of its calls those controls use, kept in hupf's own metadata and
+// applied to Tofino's intrinsic metadata by include/hupf_tna.p4. Headers that only exist on
+// Tofino (bridged metadata, mirror and resubmit headers) are here too.
+#ifndef HUPF_TNA_ARCH_P4
+#define HUPF_TNA_ARCH_P4
+
+#include "../headers.p4"
+
+// Tofino 1 (4 pipes): the CPU PCIe port. The shared controls name the CPU V1MODEL_CPU_PORT;
+// the TNA top translates it.
+const PortId_t TNA_CPU_PORT = 320;
+const MirrorType_t MIRROR_TYPE_CPU = 1;
+const ResubmitType_t RESUBMIT_TYPE_HH_TAKEOVER = 1;
+// First byte of what the egress parser sees: bridged metadata or a mirrored copy for the CPU.
+const bit<8> PKT_KIND_BRIDGED = 1;
+const bit<8> PKT_KIND_CPU_COPY = 2;
+
+// What the shared controls read and write of v1model's standard_metadata_t.
+struct standard_metadata_t {
+    port_t     ingress_port;
+    port_t     egress_spec;
+    bit<3>     priority;
+    bool       drop;
+    MirrorId_t clone_session;   // 0: no copy
+}
+
+// v1model's mark_to_drop: the TNA top turns the flag into drop_ctl.
+void mark_to_drop(inout standard_metadata_t std_meta) {
+    std_meta.drop = true;
+}
+
+// v1model's clone as the shared ACL calls it: the TNA top mirrors the packet to the session
+// with the FL_CPU_CLONE fields in cpu_mirror_t (Tofino mirrors I2E only from ingress).
+#define clone_preserving_field_list(type, session, field_list) \
+    std_meta.clone_session = (MirrorId_t)(session)
+
+// Ingress results the egress controls need: TNA metadata does not cross the traffic manager.
+header bridged_md_t {
+    bit<8>        pkt_kind;
+    bit<7>        _pad0;
+    port_t        cpu_ingress_port;
+    bit<8>        cpu_reason;
+    bit<5>        _pad1;
+    bit<1>        is_packet_out;
+    bit<1>        needs_encap;
+    bit<1>        term_hit;
+    tun_peer_id_t tun_peer_id;
+    teid_t        teid;
+    bit<2>        _pad2;
+    qfi_t         qfi;
+    ctr_idx_t     ctr_idx;
+}
+
+// The FL_CPU_CLONE fields of local_metadata_t, carried by a mirrored copy.
+header cpu_mirror_t {
+    bit<8>  pkt_kind;
+    bit<7>  _pad0;
+    port_t  cpu_ingress_port;
+    bit<8>  cpu_reason;
+    bit<32> hh_flow_key;
+    bit<32> hh_ipg_ewma;
+    bit<16> hh_tau;
+    bit<8>  hh_flags;
+}
+
+// Tofino 1 resubmits carry 64 bits: HK-IPG's slot takeover needs only its kind.
+header resubmit_md_t {
+    bit<8>  kind;
+    bit<56> _pad;
+}
+
+struct tna_headers_t {
+    bridged_md_t bridged;
+    cpu_mirror_t cpu_mirror;
+    headers_t    u;
+}
+
+struct tna_ingress_metadata_t {
+    local_metadata_t u;
+    resubmit_md_t    resubmit;
+    bool             hh_takeover;     // second pass of a packet whose flow takes an HK-IPG slot
+    bool             gtpu_malformed;  // the Tofino parser cannot compare two fields: ingress does
+}
+
+#endif
