@@ -128,7 +128,10 @@ def uplink_teid(session):
 
 
 def device_flows(onos, device):
+    """ONOS's flow rules on a device (ONOS 2.7 answers 404 "Device is not found" for a device without any)."""
     status, body = onos.rest("GET", "/onos/v1/flows/%s" % device)
+    if status == 404 and onos.rest("GET", "/onos/v1/devices/%s" % device)[0] == 200:
+        return []
     assert status == 200, body
     return body["flows"]
 
@@ -293,3 +296,26 @@ def test_no_write_of_hupf_failed_on_the_backend(onos, deployed):
     log = onos.karaf_log.read_text(errors="replace")
     refused = re.findall(r"Unable to \w+ table entry on %s: .*" % re.escape(deployed["device"]), log)
     assert not refused, refused[:5]
+
+
+# -- REST docs -----------------------------------------------------------------------------------------------
+def packaged_swagger(oar):
+    """The swagger.json onos-maven-plugin generated, as packed in the .oar's hupf-app bundle."""
+    with zipfile.ZipFile(oar) as z:
+        name = next(n for n in z.namelist() if re.search(r"hupf-app-[^/]*\.jar$", n))
+        with z.open(name) as f, zipfile.ZipFile(f) as jar:
+            return json.loads(jar.read("WEB-INF/classes/apidoc/swagger.json"))
+
+
+def test_swagger_is_listed_in_onos_api_docs(onos, oar):
+    """ONOS's API docs (onos-rest's /onos/v1/docs) list hupf's REST API, registered by the ApiDocRegistrator
+    that onos-maven-plugin generated, and serve the swagger generated from the resources."""
+    swagger = packaged_swagger(oar)
+    assert swagger["basePath"] == "/onos/hupf" and "/sessions" in swagger["paths"], swagger.get("basePath")
+    status, apis = onos.rest("GET", "/onos/v1/docs/apis")
+    assert status == 200 and swagger["info"]["title"] in apis["apis"], (status, apis)
+    status, served = onos.rest("GET", "/onos/v1/docs/apis/onos/hupf/swagger.json")
+    assert status == 200 and served == swagger, (status, str(served)[:300])
+    status, index = onos.rest("GET", "/onos/v1/docs/index.html")
+    assert status == 200 and '<option value="/onos/hupf">%s</option>' % swagger["info"]["title"] in index, \
+        (status, str(index)[:300])

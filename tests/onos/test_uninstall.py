@@ -6,7 +6,7 @@ tables hold none of the standing sessions' entries (read over P4Runtime from the
 import re
 
 import conftest
-from test_onos import BackendTables
+from test_onos import BackendTables, device_flows
 
 APP = "org.hupf.app"
 UNINSTALL_TIMEOUT_S = 60
@@ -21,8 +21,7 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
     flows = app_flows(onos)
     # The switch's where the hybrid test added bmv2; none on the backend.
     assert deployed["device"] not in {f["deviceId"] for f in flows}, flows[:3]
-    status, all_flows = onos.rest("GET", "/onos/v1/flows/%s" % deployed["device"])
-    foreign = [f for f in all_flows["flows"] if f["appId"] not in (APP, "org.onosproject.core")]
+    foreign = [f for f in device_flows(onos, deployed["device"]) if f["appId"] not in (APP, "org.onosproject.core")]
     assert not foreign, "hupf's entries under another app: %s" % foreign[:3]
     tables = BackendTables(backend.addr)
     try:

@@ -5,6 +5,7 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.flow.FlowRuleProgrammable;
+import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.pi.model.DefaultPiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
@@ -100,6 +101,7 @@ public class PipeconfLoader {
                 .withPipelineModel(P4InfoParser.parse(p4info))
                 .addBehaviour(PiPipelineInterpreter.class, HupfInterpreter.class)
                 .addBehaviour(Pipeliner.class, HupfPipeliner.class)
+                .addBehaviour(MeterProgrammable.class, HupfMeters.class)
                 .addExtension(P4_INFO_TEXT, p4info);
         if ("hw".equals(profile)) {
             b.addBehaviour(HupfUpf.class, HupfUpfProgrammable.class)
