@@ -1,7 +1,7 @@
 """hupf in a running ONOS 2.7: the .oar's bundles and components really run (Karaf's view, not the REST app
 state), the pipeconfs register, hupf's backend becomes a P4Runtime device with the pipeline pushed, and
 sessions made over REST, PFCP and the hupf:* CLI reach the backend's tables and leave them again (read back
-over P4Runtime from the backend itself), written by hupf through ONOS's P4Runtime client, not as flow rules."""
+over P4Runtime from the backend itself)."""
 import ipaddress
 import json
 import re
@@ -128,10 +128,7 @@ def uplink_teid(session):
 
 
 def device_flows(onos, device):
-    """ONOS's flow rules on a device (ONOS 2.7 answers 404 "Device is not found" for a device without any)."""
     status, body = onos.rest("GET", "/onos/v1/flows/%s" % device)
-    if status == 404 and onos.rest("GET", "/onos/v1/devices/%s" % device)[0] == 200:
-        return []
     assert status == 200, body
     return body["flows"]
 
@@ -210,14 +207,17 @@ def test_rest_session_reaches_the_backend_and_leaves(onos, deployed, backend):
         seid, teid = s["upSeid"], uplink_teid(s)
         assert teid > 0
         tables.wait_session("10.250.0.9", teid, present=True)
-        # Written through ONOS's P4Runtime client in batches: none of the backend's entries is an ONOS flow rule.
-        assert len(device_flows(onos, deployed["device"])) == baseline == 0
+        onos.wait(lambda: len(device_flows(onos, deployed["device"])) > baseline
+                  and all(f["state"] == "ADDED" for f in device_flows(onos, deployed["device"])), 30,
+                  "ONOS's flow rules of the session ADDED")
         status, got = onos.rest("GET", "/onos/hupf/sessions/%d" % seid)
         assert status == 200 and got["cpSeid"] == 77
         status, bad = onos.rest("POST", "/onos/hupf/sessions", b'{"cpSeid": "x"')
         assert status == 400, (status, bad)
         assert onos.rest("DELETE", "/onos/hupf/sessions/%d" % seid)[0] == 204
         tables.wait_session("10.250.0.9", teid, present=False)
+        onos.wait(lambda: len(device_flows(onos, deployed["device"])) == baseline, 30,
+                  "ONOS's flow rules of the session removed")
         assert onos.rest("GET", "/onos/hupf/sessions/%d" % seid)[0] == 404
     finally:
         tables.close()
@@ -296,26 +296,3 @@ def test_no_write_of_hupf_failed_on_the_backend(onos, deployed):
     log = onos.karaf_log.read_text(errors="replace")
     refused = re.findall(r"Unable to \w+ table entry on %s: .*" % re.escape(deployed["device"]), log)
     assert not refused, refused[:5]
-
-
-# -- REST docs -----------------------------------------------------------------------------------------------
-def packaged_swagger(oar):
-    """The swagger.json onos-maven-plugin generated, as packed in the .oar's hupf-app bundle."""
-    with zipfile.ZipFile(oar) as z:
-        name = next(n for n in z.namelist() if re.search(r"hupf-app-[^/]*\.jar$", n))
-        with z.open(name) as f, zipfile.ZipFile(f) as jar:
-            return json.loads(jar.read("WEB-INF/classes/apidoc/swagger.json"))
-
-
-def test_swagger_is_listed_in_onos_api_docs(onos, oar):
-    """ONOS's API docs (onos-rest's /onos/v1/docs) list hupf's REST API, registered by the ApiDocRegistrator
-    that onos-maven-plugin generated, and serve the swagger generated from the resources."""
-    swagger = packaged_swagger(oar)
-    assert swagger["basePath"] == "/onos/hupf" and "/sessions" in swagger["paths"], swagger.get("basePath")
-    status, apis = onos.rest("GET", "/onos/v1/docs/apis")
-    assert status == 200 and swagger["info"]["title"] in apis["apis"], (status, apis)
-    status, served = onos.rest("GET", "/onos/v1/docs/apis/onos/hupf/swagger.json")
-    assert status == 200 and served == swagger, (status, str(served)[:300])
-    status, index = onos.rest("GET", "/onos/v1/docs/index.html")
-    assert status == 200 and '<option value="/onos/hupf">%s</option>' % swagger["info"]["title"] in index, \
-        (status, str(index)[:300])

@@ -32,13 +32,7 @@ abstract class HupfP4RuntimeBehaviour extends AbstractP4RuntimeHandlerBehaviour 
                                                        + " has no P4Runtime client or pipeconf (" + op + ")");
         }
         return new OnosPiTarget(deviceId, handler().get(CoreService.class).registerApplication(APP_NAME),
-                                tablesAsFlowRules() ? handler().get(FlowRuleService.class) : null,
-                                client, p4DeviceId, pipeconf);
-    }
-
-    /** @return true where table entries are ONOS flow rules (the switch), false where hupf writes them itself */
-    boolean tablesAsFlowRules() {
-        return true;
+                                handler().get(FlowRuleService.class), client, p4DeviceId, pipeconf);
     }
 
     /**

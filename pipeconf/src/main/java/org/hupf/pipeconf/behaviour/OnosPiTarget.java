@@ -39,10 +39,9 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * {@link PiTarget} inside ONOS. On the switch, table entries go through the flow rule service, so that ONOS
- * keeps them (its P4Runtime flow rule programmable removes entries it does not know); on the backend (no flow
- * rule service given) they go straight to the device's P4Runtime client, as meter cells, counters and action
- * profile members/groups always do: the backend's pipeconf keeps ONOS's flow rule subsystem off its tables.
+ * {@link PiTarget} inside ONOS. Table entries go through the flow rule service, so that ONOS keeps them
+ * (its P4Runtime flow rule programmable removes entries it does not know); meter cells, counters and
+ * action profile members/groups go straight to the device's P4Runtime client.
  */
 public final class OnosPiTarget implements PiTarget {
 
@@ -56,14 +55,6 @@ public final class OnosPiTarget implements PiTarget {
     private final long p4DeviceId;
     private final PiPipeconf pipeconf;
 
-    /**
-     * @param deviceId   device
-     * @param appId      owner of the flow rules
-     * @param flowRules  flow rule service, or null to write and read table entries through the client
-     * @param client     the device's P4Runtime client
-     * @param p4DeviceId P4Runtime device id
-     * @param pipeconf   the device's pipeconf
-     */
     public OnosPiTarget(DeviceId deviceId, ApplicationId appId, FlowRuleService flowRules,
                         P4RuntimeClient client, long p4DeviceId, PiPipeconf pipeconf) {
         this.deviceId = deviceId;
@@ -149,7 +140,7 @@ public final class OnosPiTarget implements PiTarget {
         if (!direct.isEmpty()) {
             P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
             for (PiEntity e : direct) {
-                req.entity(e, P4RuntimeBatch.isModifyOnly(e)
+                req.entity(e, e.piEntityType() == PiEntityType.METER_CELL_CONFIG
                         ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
             }
             submit(req);
@@ -177,7 +168,7 @@ public final class OnosPiTarget implements PiTarget {
     private void split(Collection<? extends PiEntity> entities, List<FlowRule> rules, List<PiEntity> direct)
             throws PiTargetException {
         for (PiEntity e : entities) {
-            if (e.piEntityType() == PiEntityType.TABLE_ENTRY && flowRules != null) {
+            if (e.piEntityType() == PiEntityType.TABLE_ENTRY) {
                 rules.add(toFlowRule((PiTableEntry) e, deviceId, appId));
             } else {
                 direct.add(e);
@@ -197,15 +188,6 @@ public final class OnosPiTarget implements PiTarget {
 
     @Override
     public Collection<PiTableEntry> readTable(PiTableId table) throws PiTargetException {
-        if (flowRules == null) {
-            List<PiTableEntry> entries = new ArrayList<>();
-            for (PiTableEntry e : read(client.read(p4DeviceId, pipeconf).tableEntries(table), PiTableEntry.class)) {
-                if (!e.isDefaultAction()) {
-                    entries.add(e);
-                }
-            }
-            return entries;
-        }
         List<PiTableEntry> out = new ArrayList<>();
         for (FlowEntry r : flowRules.getFlowEntriesById(appId)) {
             if (r.deviceId().equals(deviceId) && table.equals(r.table())) {
