@@ -20,7 +20,7 @@ P4INFO = os.path.join(ROOT, "pipeconf", "src", "main", "resources", "p4c-out", "
 N3, GNB, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.0/24"
 T1_S = 3.0
 # IE types (TS 29.244 Table 8.1.2-1).
-CAUSE, F_SEID, VOLUME_MEASUREMENT, USAGE_REPORT_DELETION = 19, 57, 66, 79
+CREATED_PDR, CAUSE, F_TEID, F_SEID, PDR_ID, VOLUME_MEASUREMENT, USAGE_REPORT_DELETION = 8, 19, 21, 57, 56, 66, 79
 
 
 def backend_binary():
@@ -38,7 +38,9 @@ class Chain:
     """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
 
     def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=(), backend_args=(),
-                 classpath=None, backend=None):
+                 classpath=None, backend=None, interfaces=None):
+        """interfaces: the Linux interfaces of the backend's ports 1 (N3) and 2 (N6) for tests that send
+        traffic; without them both ports are idle pcap files."""
         binary = backend or backend_binary()
         if binary is None:
             pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
@@ -54,7 +56,9 @@ class Chain:
             f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
         ports = []
         for p in (1, 2):
-            ports += ["--port", "%d=pcap:rx_pcap=%s,tx_pcap=%s" % (p, empty, os.path.join(self.dir, "tx%d.pcap" % p))]
+            spec = interfaces[p - 1] if interfaces else "pcap:rx_pcap=%s,tx_pcap=%s" % (
+                empty, os.path.join(self.dir, "tx%d.pcap" % p))
+            ports += ["--port", "%d=%s" % (p, spec)]
         self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
                                                "--sessions", str(sessions), "--mem", str(mem_mb), *ports,
                                                "--idle-sleep-us", "200", *backend_args])
@@ -153,12 +157,28 @@ def up_seid_of(data):
     return struct.unpack("!Q", ies(data)[F_SEID][0][1:9])[0]
 
 
-def total_volume(usage_report):
-    """Total volume of a Usage Report's Volume Measurement (flag TOVOL), None without one."""
+def uplink_teid(data, pdr_id=1):
+    """The TEID the UP function chose for a PDR (Created PDR's F-TEID) in an establishment response."""
+    for created in ies(data).get(CREATED_PDR, []):
+        inner = grouped(created)
+        if struct.unpack("!H", inner[PDR_ID][0])[0] == pdr_id and F_TEID in inner:
+            return struct.unpack("!I", inner[F_TEID][0][1:5])[0]
+    return None
+
+
+def volumes(usage_report):
+    """(total, uplink, downlink) volume of a Usage Report's Volume Measurement, None where its flag is off."""
     vm = grouped(usage_report).get(VOLUME_MEASUREMENT)
-    if not vm or not vm[0][0] & 0x01:
-        return None
-    return struct.unpack("!Q", vm[0][1:9])[0]
+    if not vm:
+        return None, None, None
+    flags, at, out = vm[0][0], 1, []
+    for bit in (0x01, 0x02, 0x04):
+        if flags & bit:
+            out.append(struct.unpack("!Q", vm[0][at:at + 8])[0])
+            at += 8
+        else:
+            out.append(None)
+    return tuple(out)
 
 
 def deletion(up_seid, seq):

@@ -1,20 +1,32 @@
 """The backend-only chain (real hupf-backend programmed over P4Runtime by the lab runner, counters polled every
-500 ms, the lab's period): 20,000 sessions established and deleted through it within T1 with their usage, a peer
-restart with 20,000 sessions, and a device that stops answering (establishments fail with a cause, nothing
+500 ms, the lab's period): 20,000 sessions established and deleted through it within T1, every 100th carrying known
+uplink traffic (veth ports) and every Usage Report of a deletion exact to the byte, a peer restart with 20,000 sessions, and a device that stops answering (establishments fail with a cause, nothing
 stored).
 """
+import os
+import socket
+import sys
 import time
 
 import pytest
 
-from backend_chain import T1_S, USAGE_REPORT_DELETION, Chain, cause_of, deletion, ies, total_volume, up_seid_of
+from backend_chain import (GNB, N3, T1_S, USAGE_REPORT_DELETION, Chain, cause_of, deletion, ies, up_seid_of,
+                           uplink_teid, volumes)
 from bench_control_plane import pipelined
-from bench_pfcp import patch, template
+from bench_pfcp import UE0, patch, template
 from smf import Smf, cause
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from dataplane import TestBed as VethBed  # noqa: E402
+from packets import gtpu, user_packet  # noqa: E402
 
 ACCEPTED, SYSTEM_FAILURE = 1, 77
 SESSIONS = 20_000
 WINDOW = 32
+# Every TRAFFIC_EVERY-th session carries uplink traffic; the others must report a volume of 0.
+TRAFFIC_EVERY = 100
+SO_RCVBUFFORCE = 33  # Linux: a receive buffer beyond rmem_max (root)
+ROUTER_MAC, SERVER = "02:68:75:70:66:01", "198.51.100.10"
 
 
 @pytest.fixture
@@ -30,7 +42,34 @@ def establish(smf, chain, n, seq0=1000):
     return pipelined(smf.sock, chain.pfcp, reqs, WINDOW, stall_s=T1_S)
 
 
-def test_20000_sessions_within_t1_with_their_usage(chain):
+@pytest.fixture
+def traffic_chain():
+    if os.geteuid() != 0:
+        pytest.skip("needs root (veth pairs and af_packet ports to send the usage test's traffic)")
+    bed = VethBed(2)
+    try:
+        c = Chain(interfaces=[bed.switch_ifname(1), bed.switch_ifname(2)])
+    except BaseException:
+        bed.close()
+        raise
+    yield c, bed
+    c.stop()
+    bed.close()
+
+
+def sequence(message):
+    return int.from_bytes(message[12:15], "big")
+
+
+def uplink_frames(i, teid):
+    """Session i's uplink G-PDUs: i % 3 + 1 of them, of sizes that differ between sessions."""
+    ue = str(UE0 + i)
+    return [bytes(gtpu(user_packet(ue, SERVER, size=64 + (i + k) % 200), teid, GNB, N3, eth_dst=ROUTER_MAC))
+            for k in range(i % 3 + 1)]
+
+
+def test_20000_sessions_within_t1_with_exact_usage(traffic_chain):
+    chain, bed = traffic_chain
     smf = Smf(chain.pfcp)
     try:
         assert cause(smf.request(smf.association_setup(), timeout=10)[0]) == ACCEPTED
@@ -39,19 +78,33 @@ def test_20000_sessions_within_t1_with_their_usage(chain):
         assert [cause_of(r) for r in resp] == [ACCEPTED] * SESSIONS
         assert lat[-1] < T1_S, "slowest answer %.2f s" % lat[-1]
         assert chain.wait_sessions(SESSIONS, 30) == SESSIONS
-        # What the runner's offload manager polled from the backend, per UE: the usage the deletions must report.
-        time.sleep(1.5)
-        polled = chain.status()["ues"]
-        assert len(polled) == SESSIONS
+        resp.sort(key=sequence)  # session i answered to request 1000 + i
+        # Known uplink traffic on a sample of the sessions, all forwarded to N6 before the deletions (the
+        # capture socket holds them all: its default buffer keeps ~220 of these frames).
+        bed.socks[2].setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 8 << 20)
+        sent = {}
+        for i in range(0, SESSIONS, TRAFFIC_EVERY):
+            frames = uplink_frames(i, uplink_teid(resp[i]))
+            for f in frames:
+                bed.send(1, f)
+            sent[i] = frames
+        n_sent = sum(len(f) for f in sent.values())
+        forwarded = bed.recv_all(2, 3.0, accept=lambda f: f[12:14] == b"\x08\x00")
+        assert len(forwarded) == n_sent, "%d of %d uplink packets forwarded" % (len(forwarded), n_sent)
         seids = [up_seid_of(r) for r in resp]
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
         _, lat, resp, lost = pipelined(smf.sock, chain.pfcp, dels, WINDOW, stall_s=T1_S)
         assert lost == 0, "%d deletions unanswered within T1" % lost
         assert [cause_of(r) for r in resp] == [ACCEPTED] * SESSIONS
         assert lat[-1] < T1_S, "slowest answer %.2f s" % lat[-1]
-        reported = [total_volume(ies(r)[USAGE_REPORT_DELETION][0]) for r in resp]
-        assert sum(reported) == sum(u["bytes"] for u in polled.values())
-        assert None not in reported, "every deletion carries its final Usage Report with a volume"
+        resp.sort(key=sequence)
+        reported = [volumes(ies(r)[USAGE_REPORT_DELETION][0]) for r in resp]
+        # The usage of a session is the uplink frames as the UPF received them (TS 29.244 §5.2.2: the
+        # pre-QoS counter of its uplink termination); exact, per session.
+        expected = [(sum(len(f) for f in sent.get(i, ())),) * 2 + (0,) for i in range(SESSIONS)]
+        wrong = [(i, reported[i], expected[i]) for i in range(SESSIONS) if reported[i] != expected[i]]
+        assert not wrong, "%d sessions report a wrong final usage (session, reported, sent): %s" % (
+            len(wrong), wrong[:5])
         assert chain.wait_sessions(0, 30) == 0
         assert chain.status()["metrics"]["sessions"] == 0
     finally:
