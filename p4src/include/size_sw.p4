@@ -1,5 +1,6 @@
 // Table, counter and meter sizes of the sw profile (the x86 backend: millions of
-// sessions). Meters are smaller than sessions because only metered sessions use one.
+// sessions). Counters and session meters hold 1M sessions of two PDRs and a QER each (a cell per
+// direction); the backend grows its counter cells with --sessions beyond that.
 #ifndef HUPF_SIZE_P4
 #define HUPF_SIZE_P4
 
@@ -9,8 +10,8 @@
 #define UPF_APPLICATIONS_SIZE      4096
 #define UPF_TERMINATIONS_SIZE      4194304
 #define UPF_TUNNEL_PEERS_SIZE      1024
-#define UPF_COUNTER_SIZE           1048576
-#define UPF_SESSION_METER_SIZE     65536
+#define UPF_COUNTER_SIZE           2097152
+#define UPF_SESSION_METER_SIZE     2097152
 #define UPF_APP_METER_SIZE         4096
 #define ROUTES_V4_SIZE             16384
 #define ACL_SIZE                   1024

@@ -111,7 +111,13 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		sz.PreQosCtr, sz.PostQosCtr = max(sz.PreQosCtr, t), max(sz.PostQosCtr, t)
 	}
 	if sz.MeterStates == 0 {
-		sz.MeterStates = sz.SessionMeter + sz.AppMeter
+		// A state per meter cell that can be configured at once: with --sessions, at most one session
+		// meter per session and direction (the P4Info's 2M cells would cost ~170 MB of states).
+		sessionMeters := sz.SessionMeter
+		if n := s.cfg.Sessions; n > 0 && 2*uint64(n) < uint64(sessionMeters) {
+			sessionMeters = 2 * n
+		}
+		sz.MeterStates = sessionMeters + sz.AppMeter
 	}
 	return sz
 }

@@ -588,3 +588,25 @@ func TestStoreSizesFit(t *testing.T) {
 		}
 	}
 }
+
+// Meter states follow --sessions (a session meter per session and direction at most), never beyond the
+// P4Info's cells; an explicit --meter-states wins.
+func TestMeterStatesFollowSessions(t *testing.T) {
+	h := &harness{t: t, info: fixtureP4Info()}
+	sc := h.schema()
+	session, app := uint32(sc.meters[mSessionMeter].Size), uint32(sc.meters[mAppMeter].Size)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, c := range []struct {
+		cfg  Config
+		want uint32
+	}{
+		{Config{DeviceID: 1}, session + app},
+		{Config{DeviceID: 1, Sessions: 10}, 20 + app},
+		{Config{DeviceID: 1, Sessions: session}, session + app},
+		{Config{DeviceID: 1, Sessions: 10, MeterStates: 7}, 7},
+	} {
+		if got := NewServer(c.cfg, &fakeDP{}, log).sizes(sc).MeterStates; got != c.want {
+			t.Errorf("%+v: %d meter states, want %d", c.cfg, got, c.want)
+		}
+	}
+}
