@@ -149,11 +149,6 @@ def counters_total(o, seid):
     return sum(c.get("ingressPkts", 0) for c in body.values())
 
 
-# Known defect, open in issue #18: on main after this stop's merges (the control-plane changes of issue #12
-# beside LeaderMastership) the session deletions sent to the new leader after the kill were answered 77
-# (device unreachable) in two runs; on the cluster branch alone the test passed. Kept running (not strict) so
-# that a fix shows as XPASS.
-@pytest.mark.xfail(strict=False, reason="issue #18: deletions on the new leader answered 77 after the merges")
 def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
     c, backend, link = hupf_cluster["cluster"], hupf_cluster["backend"], hupf_cluster["link"]
     via = next(iter(c.onos.values()))
