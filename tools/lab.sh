@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make lab`: build what the lab needs, then run it (tools/hupf_tools/lab/run.py); arguments go to
-# the lab (e.g. --ues 50 --duration 60 --backend-only --json out.json).
+# the lab (e.g. --ues 50 --duration 60 --switch backend --json out.json).
 # `tools/lab.sh bench [args]`: the hybrid scalability benchmark (tools/hupf_tools/lab/scale.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."

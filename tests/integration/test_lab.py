@@ -1,5 +1,6 @@
 """The lab scenario with assertions (issue 4), run through `tools/lab.sh` exactly as `make lab` runs it:
-backend-only on every run (all traffic in software), hybrid wherever bmv2 simple_switch_grpc is found."""
+backend-only (all traffic in software) and hybrid with hupf-backend playing the switch (hw profile) on every
+run, hybrid with bmv2 as the switch wherever bmv2 simple_switch_grpc is found."""
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ LAB_TIMEOUT_S = 600
 UES, HEAVY, DURATION = 12, 1, 24
 
 
-def missing(hybrid):
+def missing(switch):
     """What the lab needs and this machine lacks, or None."""
     if os.geteuid() != 0:
         return "root (network namespaces, veth, raw sockets)"
@@ -26,14 +27,14 @@ def missing(hybrid):
     p4info = os.path.join(lab.P4C_OUT, "sw", "bmv2", "p4info.txt")
     if not os.path.exists(p4info):
         return "P4 artifacts %s (make p4 where p4c is installed)" % p4info
-    if hybrid and not lab.bmv2_binary():
+    if switch == "bmv2" and not lab.bmv2_binary():
         return "bmv2 simple_switch_grpc (PATH or BMV2=...)"
     return None
 
 
-def run_lab(tmp_path_factory, mode):
+def run_lab(tmp_path_factory, switch):
     out = str(tmp_path_factory.mktemp("lab") / "summary.json")
-    cmd = [os.path.join(REPO, "tools", "lab.sh"), "--" + mode, "--ues", str(UES), "--heavy", str(HEAVY),
+    cmd = [os.path.join(REPO, "tools", "lab.sh"), "--switch", switch, "--ues", str(UES), "--heavy", str(HEAVY),
            "--duration", str(DURATION), "--json", out]
     res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=LAB_TIMEOUT_S)
     print(res.stdout[-6000:])
@@ -44,11 +45,11 @@ def run_lab(tmp_path_factory, mode):
         return json.load(f), res.returncode
 
 
-@pytest.fixture(scope="module", params=["backend-only", "hybrid"])
+@pytest.fixture(scope="module", params=["none", "backend", "bmv2"])
 def lab_run(request, tmp_path_factory):
-    why = missing(request.param == "hybrid")
+    why = missing(request.param)
     if why:
-        pytest.skip("integration %s lab: missing %s" % (request.param, why))
+        pytest.skip("integration lab with switch %s: missing %s" % (request.param, why))
     return run_lab(tmp_path_factory, request.param)
 
 
@@ -83,13 +84,13 @@ def test_mice_are_never_offloaded(lab_run):
     summary = lab_run[0]
     c = check(summary, "mice are never offloaded")
     assert c["passed"], c["detail"]
-    if summary["mode"] == "backend-only":
+    if summary["switch"] is None:
         assert summary["metrics"]["hw_bytes"] == 0 and summary["metrics"]["offloaded"] == 0
 
 
 def test_heavy_ues_move_to_hardware_and_back(lab_run):
     summary = lab_run[0]
-    if summary["mode"] != "hybrid":
+    if summary["switch"] is None:
         pytest.skip("backend-only: there is no hardware path")
     for name in ("heavy UEs offloaded within", "heavy UEs back in software"):
         c = check(summary, name)

@@ -1,8 +1,9 @@
 """`make lab`: the hybrid UPF on one machine.
 
 Creates the namespace topology, starts the backend (DPDK on af_packet, under the lab's supervisor:
-restarted when it dies) and, when bmv2 is found, the switch (simple_switch_grpc, hw profile, CPU port
-255), starts the Java lab runner (PFCP agent, durable session store in the run's directory, translator
+restarted when it dies) and the switch running the hw profile (CPU port 255): bmv2 simple_switch_grpc
+when it is found, else a second hupf-backend with `--profile hw` (the same P4Runtime contract), or none
+with `--switch none`; starts the Java lab runner (PFCP agent, durable session store in the run's directory, translator
 and offload manager over direct P4Runtime), establishes the
 UE sessions over PFCP with the SMF emulator, runs the heavy-tailed traffic with a live view,
 deletes the sessions over PFCP, checks, prints the summary, and tears everything down (also on
@@ -50,8 +51,16 @@ def bmv2_binary():
     return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
 
 
-def preflight(want_hybrid):
-    """Fails with one clear line on what is missing; returns whether the switch will run."""
+SWITCHES = ("bmv2", "backend", "none")
+# What the live view and the summary call each switch.
+SWITCH_NAMES = {"bmv2": "bmv2 simple_switch_grpc (hw profile)", "backend": "hupf-backend --profile hw",
+                None: "none"}
+
+
+def preflight(want_switch):
+    """Fails with one clear line on what is missing; returns the switch that will run: "bmv2", "backend"
+    (hupf-backend in the hw profile) or None (backend-only). want_switch: one of SWITCHES, or None for
+    bmv2 where it is found, else the backend."""
     if os.geteuid() != 0:
         raise LabError("the lab needs root (network namespaces, veth, raw sockets, DPDK af_packet): "
                        "run `sudo make lab`")
@@ -64,13 +73,13 @@ def preflight(want_hybrid):
     p4info = os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")
     if not os.path.exists(p4info):
         raise LabError("P4 artifacts missing (%s): run `make p4` where p4c is installed" % p4info)
-    hybrid = want_hybrid is not False and bmv2_binary() is not None
-    if want_hybrid and not hybrid:
-        raise LabError("--hybrid asked for, but bmv2 simple_switch_grpc was not found (set BMV2=...)")
-    if not hybrid and want_hybrid is None:
-        say("bmv2 simple_switch_grpc not found (PATH or BMV2=...): running the backend-only lab, "
-            "all traffic in software")
-    return hybrid
+    if want_switch == "none":
+        return None
+    if want_switch == "bmv2" and bmv2_binary() is None:
+        raise LabError("--switch bmv2 asked for, but bmv2 simple_switch_grpc was not found (set BMV2=...)")
+    if want_switch is None and bmv2_binary() is None:
+        say("bmv2 simple_switch_grpc not found (PATH or BMV2=...): hupf-backend plays the switch (hw profile)")
+    return want_switch or ("bmv2" if bmv2_binary() else "backend")
 
 
 class Procs:
@@ -137,6 +146,20 @@ def read_json(path, default=None):
         return default if default is not None else {}
 
 
+def switch_command(switch, ports, topology):
+    """The switch's command line: bmv2 or hupf-backend in the hw profile, on the switch's ports."""
+    if switch == "bmv2":
+        cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"]
+        for p, ifname in sorted(topology.switch_ports.items()):
+            cmd += ["-i", "%d@%s" % (p, ifname)]
+        return cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % ports["switch"], "--cpu-port", str(CPU_PORT)]
+    cmd = [BACKEND, "--profile", "hw", "--grpc-addr", "127.0.0.1:%d" % ports["switch"], "--device-id", "1",
+           "--cpu-port", str(CPU_PORT), "--mem", "512"]
+    for p, ifname in sorted(topology.switch_ports.items()):
+        cmd += ["--port", "%d=%s" % (p, ifname)]
+    return cmd
+
+
 def runner_config(hybrid, net, workdir, sc, ports):
     from hupf_tools.model import hkipg
     cfg = {
@@ -181,8 +204,9 @@ def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
 
 
 def run(args):
-    hybrid = preflight(args.hybrid)
-    mode = "hybrid" if hybrid else "backend-only"
+    switch = preflight(args.switch)
+    hybrid = switch is not None
+    mode = "hybrid, switch: %s" % SWITCH_NAMES[switch] if hybrid else "backend-only"
     sc = scenario.Scenario(ues=args.ues, heavy=args.heavy, duration_s=args.duration,
                            heavy_on_s=args.duration * 0.15, heavy_off_s=args.duration * 0.55, seed=args.seed)
     workdir = tempfile.mkdtemp(prefix="hupf-lab-")
@@ -200,11 +224,7 @@ def run(args):
             backend_cmd += ["--port", "%d=%s" % (p, ifname)]
         procs.start("backend", supervised(backend_cmd, os.path.join(workdir, "backend-supervisor.json")))
         if hybrid:
-            sw_cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"]
-            for p, ifname in sorted(t.switch_ports.items()):
-                sw_cmd += ["-i", "%d@%s" % (p, ifname)]
-            procs.start("switch", sw_cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % ports["switch"],
-                                            "--cpu-port", str(CPU_PORT)])
+            procs.start("switch", switch_command(switch, ports, t))
         cfg = runner_config(hybrid, net, workdir, sc, ports)
         cfg_path = os.path.join(workdir, "runner.json")
         with open(cfg_path, "w") as f:
@@ -242,12 +262,12 @@ def run(args):
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
         smf.close()
-        results = summary.checks(plan, hybrid, (established, planned), final, deleted, tx, rx)
-        lines = summary.render(results, final, tx, rx)
+        results = summary.checks(plan, switch, (established, planned), final, deleted, tx, rx)
+        lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch])
         print("\n".join(lines), flush=True)
         if args.json:
             with open(args.json, "w") as f:
-                json.dump({"mode": mode, "checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
+                json.dump({"mode": mode, "switch": switch, "checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
                            "metrics": final.get("metrics", {}), "events": final.get("events", []),
                            "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan}, f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
@@ -286,9 +306,11 @@ def main(argv=None):
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--seed", type=int, default=1)
     g = ap.add_mutually_exclusive_group()
-    g.add_argument("--hybrid", dest="hybrid", action="store_const", const=True, default=None,
-                   help="require bmv2 (default: hybrid when bmv2 is found)")
-    g.add_argument("--backend-only", dest="hybrid", action="store_const", const=False)
+    g.add_argument("--switch", choices=SWITCHES, default=None,
+                   help="what plays the switch: bmv2, hupf-backend in the hw profile, or none "
+                        "(default: bmv2 when found, else the backend)")
+    g.add_argument("--backend-only", dest="switch", action="store_const", const="none",
+                   help="the same as --switch none")
     ap.add_argument("--json", help="write the summary, events and counters here")
     ap.add_argument("--cleanup", action="store_true", help="only remove a previous lab's topology")
     args = ap.parse_args(argv)

@@ -16,8 +16,9 @@ def _pkts(stats, key, idx):
     return sum(s.get(key, {}).get(str(idx), {}).get("pkts", 0) for s in stats)
 
 
-def checks(plan, hybrid, established, final_status, deleted, tx, rx):
-    """[(name, passed, detail)] over the run. established: (accepted, planned) sessions;
+def checks(plan, switch, established, final_status, deleted, tx, rx):
+    """[(name, passed, detail)] over the run. switch: "bmv2", "backend" (hupf-backend in the hw profile) or
+    None (backend-only); established: (accepted, planned) sessions;
     final_status: the runner's status before deletion;
     deleted: {ue: {"backend": bool present, "switch": bool present}} after the PFCP deletions."""
     out = []
@@ -37,7 +38,7 @@ def checks(plan, hybrid, established, final_status, deleted, tx, rx):
             silent.append(u["addr"])
         if sent:
             worst = max(worst, 1 - got / sent)
-    tolerance = BMV2_LOSS_TOLERANCE if hybrid else LOSS_TOLERANCE
+    tolerance = BMV2_LOSS_TOLERANCE if switch == "bmv2" else LOSS_TOLERANCE
     out.append(("every UE's packets arrive, correctly encapsulated/decapsulated",
                 not bad and not silent and worst <= tolerance,
                 "malformed %s, UEs with nothing received %s, worst loss %.2f%% (tolerated %.0f%%)"
@@ -61,7 +62,7 @@ def checks(plan, hybrid, established, final_status, deleted, tx, rx):
             promoted.setdefault(e["ue"], []).append(e["t"] / 1000.0 - plan["start"])
     mice = [u["addr"] for u in plan["ues"] if not u["heavy"] and u["addr"] in promoted]
     out.append(("mice are never offloaded", not mice, ", ".join(mice) or "none offloaded"))
-    if hybrid:
+    if switch is not None:
         late = []
         for u in plan["ues"]:
             if u["heavy"]:
@@ -82,12 +83,12 @@ def checks(plan, hybrid, established, final_status, deleted, tx, rx):
     return out
 
 
-def render(results, final_status, tx, rx):
+def render(results, final_status, tx, rx, switch_name):
     m = final_status.get("metrics", {})
     reord = sum(c.get("reordered", 0) for r in rx for c in r.get("rx", {}).values())
     sent = sum(c.get("pkts", 0) for s in tx for c in s.get("tx", {}).values())
     got = sum(c.get("pkts", 0) for r in rx for c in r.get("rx", {}).values())
-    lines = ["== hupf lab summary ==",
+    lines = ["== hupf lab summary ==", "switch: " + switch_name,
              "packets sent %d, received %d, reordered %d; bytes hardware %d (%.1f%%), software %d" % (
                  sent, got, reord, m.get("hw_bytes", 0), 100 * m.get("hw_share", 0.0), m.get("sw_bytes", 0)),
              "HH reports %d, promotions %d, demotions %d, evictions %d, rejections %d" % (
