@@ -26,6 +26,7 @@
  * the largest L2 header around an MTU-sized IP packet (Ethernet + one VLAN tag). */
 #define AFP_FRAME_OVERHEAD 64
 #define L2_OVERHEAD 18
+#define AFP_RING_BYTES (16u << 20)
 /* Empty polls in a row before an lcore with idle_sleep_us naps. */
 #define IDLE_POLLS 256
 
@@ -228,6 +229,14 @@ static int is_kind(const char *kind, size_t klen, const char *want)
 	return klen == strlen(want) && !strncmp(kind, want, klen);
 }
 
+/* Frames of an af_packet ring: AFP_RING_BYTES of them (at least the PMD's default 512), so that a forwarding
+ * lcore preempted on a shared CPU for tens of milliseconds finds the frames that arrived meanwhile still in
+ * the kernel's ring: 8,192 frames of 2 KB, 1,365 of 12 KB (MTU 9000). */
+static unsigned afp_frame_count(unsigned framesz)
+{
+	return RTE_MAX(512u, AFP_RING_BYTES / framesz);
+}
+
 static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_t *d, uint16_t *nrx, char *err,
 		  unsigned errlen)
 {
@@ -240,8 +249,8 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 		 * longer frames short). One frame per block: the PMD finds frame i at i * framesz, so
 		 * frames must tile the blocks exactly. */
 		snprintf(name, sizeof(name), "net_af_packet%u", i);
-		snprintf(args, sizeof(args), "iface=%s,qpairs=%u,framesz=%u,blocksz=%u", c + 1, nq, io.afp_frame,
-			 RTE_MAX(io.afp_frame, 4096u));
+		snprintf(args, sizeof(args), "iface=%s,qpairs=%u,framesz=%u,blocksz=%u,framecnt=%u", c + 1, nq,
+			 io.afp_frame, RTE_MAX(io.afp_frame, 4096u), afp_frame_count(io.afp_frame));
 	} else if (is_kind(kind, klen, "af_xdp") && c) {
 		snprintf(name, sizeof(name), "net_af_xdp%u", i);
 		snprintf(args, sizeof(args), "iface=%s,queue_count=%u", c + 1, nq);
