@@ -42,7 +42,7 @@ def traffic(mode, ns, ifname, side, plan, stats):
 
 
 def test_paced_uplink_arrives_flagged_as_never_decapsulated(wire, tmp_path):
-    sc = scenario.Scenario(ues=6, heavy=1, duration_s=2.0, heavy_on_s=0.5, heavy_off_s=1.5, heavy_pps=400)
+    sc = scenario.Scenario(ues=6, heavy=1, duration_s=2.0, heavy_on_s=0.5, heavy_off_s=1.5, heavy_mbps=(3.2,))
     net = {"n3": "192.0.2.1", "gnb": "192.0.2.2", "app": "198.51.100.10", "gnb_mac": "02:00:00:00:00:01",
            "gnb_peer_mac": "02:00:00:00:00:02", "dn_mac": "02:00:00:00:00:03", "dn_peer_mac": "02:00:00:00:00:04"}
     plan = scenario.make_plan(sc, net, time.time() + 1.0)

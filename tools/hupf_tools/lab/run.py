@@ -52,6 +52,11 @@ def bmv2_binary():
 
 
 SWITCHES = ("bmv2", "backend", "none")
+# The default scenario: the thesis's heavy-hitter rates (2-20 Mbit/s) among a thousand UEs for a minute; bmv2, a
+# software model forwarding a few hundred packets per second here, gets a scaled one (all traffic crosses the
+# switch, mice included).
+THESIS_SCENARIO = {"ues": 1000, "heavy": 4, "duration": 60.0, "heavy_mbps": [2, 5, 10, 20]}
+SCALED_FOR_BMV2 = {"ues": 20, "heavy": 2, "duration": 30.0, "heavy_mbps": [1.2]}
 # What the live view and the summary call each switch.
 SWITCH_NAMES = {"bmv2": "bmv2 simple_switch_grpc (hw profile)", "backend": "hupf-backend --profile hw",
                 None: "none"}
@@ -207,10 +212,15 @@ def run(args):
     switch = preflight(args.switch)
     hybrid = switch is not None
     mode = "hybrid, switch: %s" % SWITCH_NAMES[switch] if hybrid else "backend-only"
-    sc = scenario.Scenario(ues=args.ues, heavy=args.heavy, duration_s=args.duration,
-                           heavy_on_s=args.duration * 0.15, heavy_off_s=args.duration * 0.55, seed=args.seed)
+    defaults = SCALED_FOR_BMV2 if switch == "bmv2" else THESIS_SCENARIO
+    ues, heavy, duration, mbps = (defaults[k] if getattr(args, k) is None else getattr(args, k)
+                                  for k in ("ues", "heavy", "duration", "heavy_mbps"))
+    sc = scenario.Scenario(ues=ues, heavy=heavy, duration_s=duration, heavy_on_s=duration * 0.15,
+                           heavy_off_s=duration * 0.55, heavy_mbps=tuple(mbps), seed=args.seed)
     workdir = tempfile.mkdtemp(prefix="hupf-lab-")
-    say("%s lab, %d UEs (%d heavy), %.0f s; logs in %s" % (mode, sc.ues, sc.heavy, sc.duration_s, workdir))
+    say("%s lab, %d UEs (%d heavy at %s Mbit/s each way%s), %.0f s; logs in %s"
+        % (mode, sc.ues, sc.heavy, "/".join("%g" % r for r in sc.heavy_mbps),
+           ", bmv2 scaled rates" if defaults is SCALED_FOR_BMV2 else "", sc.duration_s, workdir))
     t = topo.Topology(hybrid, lab_tag())
     procs = Procs(workdir)
     try:
@@ -301,9 +311,11 @@ def live(plan, mode, status_path, stats, procs):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ues", type=int, default=20)
-    ap.add_argument("--heavy", type=int, default=2)
-    ap.add_argument("--duration", type=float, default=30.0)
+    ap.add_argument("--ues", type=int, help="UE sessions (default 1,000; 20 with bmv2 as the switch)")
+    ap.add_argument("--heavy", type=int, help="heavy UEs among them (default 4; 2 with bmv2)")
+    ap.add_argument("--duration", type=float, help="seconds of traffic (default 60; 30 with bmv2)")
+    ap.add_argument("--heavy-mbps", type=float, nargs="+",
+                    help="heavy UEs' rates each way, Mbit/s, in turn (default 2 5 10 20; 1.2 with bmv2)")
     ap.add_argument("--seed", type=int, default=1)
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--switch", choices=SWITCHES, default=None,

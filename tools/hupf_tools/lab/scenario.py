@@ -22,8 +22,9 @@ class Scenario:
     duration_s: float = 30.0
     heavy_on_s: float = 4.0
     heavy_off_s: float = 16.0
-    # bmv2 forwards a few hundred packets per second here: 2 x 150 pps of 1000 B is 2.4 Mbit/s.
-    heavy_pps: float = 150.0
+    # Each heavy UE's rate per direction, Mbit/s, taken in turn. The default suits bmv2, which forwards a few
+    # hundred packets per second here: 150 pps of 1000 B each way; the thesis's rates are 2-20 Mbit/s.
+    heavy_mbps: tuple = (1.2,)
     mouse_mean_pps: float = 4.0
     mouse_max_pps: float = 25.0
     threshold_bps: int = 2_000_000
@@ -37,9 +38,9 @@ class Scenario:
         if not 0 <= self.heavy_on_s < self.heavy_off_s <= self.duration_s:
             raise ValueError("need 0 <= heavy_on < heavy_off <= duration")
         # A session's rate is measured over both directions (its uplink and downlink counters).
-        if 2 * self.heavy_pps * HEAVY_SIZE * 8 <= self.threshold_bps:
-            raise ValueError("heavy UEs at 2 x %g pps of %d B stay below the %d bit/s threshold"
-                             % (self.heavy_pps, HEAVY_SIZE, self.threshold_bps))
+        if not self.heavy_mbps or 2 * min(self.heavy_mbps) * 1e6 <= self.threshold_bps:
+            raise ValueError("heavy UEs at 2 x %s Mbit/s stay below the %d bit/s threshold"
+                             % (self.heavy_mbps, self.threshold_bps))
         if self.mouse_max_pps * MOUSE_SIZE * 8 * 2 >= self.threshold_bps:
             raise ValueError("mice could reach the heavy-hitter threshold")
 
@@ -54,6 +55,11 @@ def mouse_rates(sc):
     return [min(sc.mouse_max_pps, scale * rng.paretovariate(1.5)) for _ in range(sc.ues)]
 
 
+def heavy_pps(sc, i):
+    """Packets per second each way of heavy UE i (1-based)."""
+    return round(sc.heavy_mbps[(i - 1) % len(sc.heavy_mbps)] * 1e6 / (8 * HEAVY_SIZE), 2)
+
+
 def make_plan(sc, net, start):
     """The traffic plan both traffic generators and the checks read. `net` carries the
     topology's addresses and MACs; UE i (1-based) is heavy when i <= sc.heavy."""
@@ -61,8 +67,9 @@ def make_plan(sc, net, start):
     for i, pps in enumerate(mouse_rates(sc), start=1):
         mouse = [0.0, sc.duration_s, round(pps, 2), round(pps, 2), MOUSE_SIZE]
         if i <= sc.heavy:
+            pps = heavy_pps(sc, i)
             phases = [[0.0, sc.heavy_on_s] + mouse[2:],
-                      [sc.heavy_on_s, sc.heavy_off_s, sc.heavy_pps, sc.heavy_pps, HEAVY_SIZE],
+                      [sc.heavy_on_s, sc.heavy_off_s, pps, pps, HEAVY_SIZE],
                       [sc.heavy_off_s, sc.duration_s] + mouse[2:]]
         else:
             phases = [mouse]

@@ -4,23 +4,27 @@
 
 The gNB side sends GTP-U uplink and receives (checks) encapsulated downlink; the DN side sends
 plain downlink and receives (checks) decapsulated uplink. Rates follow the plan's phases;
-pacing is credit based over short ticks, with prebuilt frames on a raw AF_PACKET socket.
+pacing follows each UE's due times (a heap), with prebuilt frames on a raw AF_PACKET socket.
 Stats are written to OUT every half second (atomically) and on SIGTERM/SIGINT, then it exits.
 """
 import argparse
+import heapq
 import ipaddress
 import json
 import os
 import select
 import signal
 import socket
+import struct
 import time
 
 from hupf_tools.lab import frames
 
 ETH_P_ALL = 0x0003
+SOL_PACKET, PACKET_STATISTICS = 263, 6
 TICK_S = 0.002
 STATS_EVERY_S = 0.5
+DRAIN_S = 0.3
 
 
 def write_json(path, data):
@@ -32,10 +36,15 @@ def write_json(path, data):
 
 def rate_at(ue, direction, t):
     """Packets per second and size of one UE in one direction at plan time t."""
+    return phase_at(ue, direction, t)[:2]
+
+
+def phase_at(ue, direction, t):
+    """(packets per second, size, end of the phase) of one UE in one direction at plan time t."""
     for start, end, pps_ul, pps_dl, size in ue["phases"]:
         if start <= t < end:
-            return (pps_ul if direction == frames.UPLINK else pps_dl), size
-    return 0.0, 0
+            return (pps_ul if direction == frames.UPLINK else pps_dl), size, end
+    return 0.0, 0, None
 
 
 def build_frames(plan, side):
@@ -65,41 +74,57 @@ class Stop:
         self.now = True
 
 
+def next_active(ue, direction, t):
+    """The start of the first phase after t in which the UE sends in this direction, or None."""
+    starts = [start for start, _, pps_ul, pps_dl, _ in ue["phases"]
+              if start > t and (pps_ul if direction == frames.UPLINK else pps_dl) > 0]
+    return min(starts) if starts else None
+
+
 def send(plan, side, sock, stats_path, stop):
+    """Each UE's packets at its phase's rate, from a heap of due times: the work per tick is the packets
+    due, not the UE count (a thousand UEs, a few of them at thousands of packets per second)."""
     direction = frames.UPLINK if side == "gnb" else frames.DOWNLINK
     built = build_frames(plan, side)
     ues = plan["ues"]
-    credit = [0.0] * len(ues)
     tx = {str(u["idx"]): {"pkts": 0, "bytes": 0} for u in ues}
     seq = [0] * len(ues)
     start = plan["start"]
+    # Plan-time due of each UE's next packet, spread by a fixed fraction of its interval per UE.
+    due = []
+    for i, ue in enumerate(ues):
+        pps, _ = rate_at(ue, direction, 0.0)
+        first = (ue["idx"] * 0.6180339887 % 1.0) / pps if pps > 0 else next_active(ue, direction, 0.0)
+        if first is not None:
+            due.append((first, i))
+    heapq.heapify(due)
     while time.time() < start and not stop.now:
         time.sleep(0.01)
-    last, last_stats = time.time(), 0.0
+    last_stats = 0.0
     while not stop.now:
         now = time.time()
         t = now - start
         if t >= plan["duration"]:
             break
-        dt = now - last
-        last = now
-        for i, ue in enumerate(ues):
-            pps, size = rate_at(ue, direction, t)
+        while due and due[0][0] <= t:
+            at, i = due[0]
+            ue = ues[i]
+            pps, size, end = phase_at(ue, direction, at)
             if pps <= 0:
-                credit[i] = 0.0
+                later = next_active(ue, direction, at)
+                heapq.heapreplace(due, (later, i)) if later is not None else heapq.heappop(due)
                 continue
-            credit[i] = min(credit[i] + pps * dt, max(1.0, pps * 0.05))
-            while credit[i] >= 1.0:
-                credit[i] -= 1.0
-                seq[i] += 1
-                try:
-                    sock.send(built[(ue["idx"], size)].stamp(seq[i]))
-                except (BlockingIOError, OSError):
-                    seq[i] -= 1  # not sent: the same number goes out next time
-                    break
-                c = tx[str(ue["idx"])]
-                c["pkts"] += 1
-                c["bytes"] += size
+            try:
+                sock.send(built[(ue["idx"], size)].stamp(seq[i] + 1))
+            except (BlockingIOError, OSError):
+                break  # the socket is full: the same packet is due again next tick
+            seq[i] += 1
+            c = tx[str(ue["idx"])]
+            c["pkts"] += 1
+            c["bytes"] += size
+            # The next packet at this phase's rate, or at the next phase's start; a sender that fell behind
+            # by more than 50 ms skips ahead instead of bursting.
+            heapq.heapreplace(due, (max(min(at + 1.0 / pps, end), t - 0.05), i))
         if now - last_stats >= STATS_EVERY_S:
             write_json(stats_path, {"side": side, "tx": tx, "done": False})
             last_stats = now
@@ -141,9 +166,20 @@ def recv(plan, side, sock, stats_path, stop):
     addrs = {u["idx"]: dict(u, addr_b=frames.ip(u["addr"])) for u in plan["ues"]}
     rx = {str(u["idx"]): {"pkts": 0, "bytes": 0, "reordered": 0, "max_seq": 0} for u in plan["ues"]}
     bad = {}
+    drops = 0
     last_stats = 0.0
-    while not stop.now:
+    # After the stop signal the frames already queued are still counted: a receiver that other work kept
+    # off the CPU for a while must not call them lost. It ends once the socket stayed empty for DRAIN_S.
+    drained_at = None
+    while True:
+        stopping = stop.now  # set by a signal handler at any time: read once per round
+        if stopping and drained_at is None:
+            drained_at = time.time()
         ready, _, _ = select.select([sock], [], [], 0.1)
+        if stopping and not ready and time.time() - drained_at >= DRAIN_S:
+            break
+        if ready and stopping:
+            drained_at = time.time()
         if ready:
             while True:
                 try:
@@ -167,9 +203,18 @@ def recv(plan, side, sock, stats_path, stop):
                 c["max_seq"] = max(c["max_seq"], got[1])
         now = time.time()
         if now - last_stats >= STATS_EVERY_S:
-            write_json(stats_path, {"side": side, "rx": rx, "bad": bad})
+            drops += socket_drops(sock)
+            write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops})
             last_stats = now
-    write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "done": True})
+    drops += socket_drops(sock)
+    write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops, "done": True})
+
+
+def socket_drops(sock):
+    """Frames the kernel dropped for want of room in this socket's buffer since the last call (the
+    receiver's own loss, not the UPF's)."""
+    packets, dropped = struct.unpack("II", sock.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
+    return dropped
 
 
 def main(argv=None):
