@@ -264,10 +264,12 @@ def run(args):
             procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
                                               topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))
         live(plan, mode, cfg["status"], stats, procs)
-        time.sleep(1.5)  # in-flight packets, then the receivers' final counts
-        final = read_json(cfg["status"])
+        time.sleep(1.5)  # in-flight packets, then the receivers' final counts (they drain what is queued)
         procs.stop("recv-gnb")
         procs.stop("recv-dn")
+        # Counters after every delivered packet was counted: two offload polls past the receivers' end.
+        time.sleep(2 * cfg["poll_ms"] / 1000.0)
+        final = read_json(cfg["status"])
         tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
