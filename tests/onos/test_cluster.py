@@ -3,7 +3,9 @@ traffic runs through the backend; a survivor takes the lead, the sessions stay i
 the backend, no usage is lost, and the new leader reconciles and serves PFCP.
 
 Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the backend
-and the SMF emulator are on the host, on the bridge's address."""
+and the SMF emulator are on the host, on the bridge's address. The nodes' logs are kept under
+reports/onos/cluster when a test fails, or always with HUPF_KEEP_CLUSTER_LOGS=1."""
+import os
 import signal
 import subprocess
 import time
@@ -27,6 +29,8 @@ INSTALL_TIMEOUT_S = 180
 PFCP_PORT = 8805
 # An answer waits for the backend's writes; on a shared 2-vCPU machine with six JVMs that can take seconds.
 PFCP_TIMEOUT_S = 30
+RECONCILE_PAUSE_S = 2
+MAX_RECONCILE_PASSES = 10
 N3 = "192.168.0.1"
 DN_PREFIX, APP = "10.9.9.0", "10.9.9.9"
 GNB = "10.0.1.1"
@@ -65,7 +69,7 @@ def hupf_cluster(request, oar, tmp_path_factory):
     device (on the bridge's address, port 1 on an N3 veth) and hupf's netcfg pushed."""
     signal.signal(signal.SIGALRM, conftest._suite_timeout)
     signal.alarm(CLUSTER_TIMEOUT_S)
-    tag = 100 + __import__("os").getpid() % 100
+    tag = 100 + os.getpid() % 100
     c = cluster_mod.Cluster(tmp_path_factory.mktemp("cluster"), tag)
     link = backend = None
     failed = False
@@ -89,7 +93,7 @@ def hupf_cluster(request, oar, tmp_path_factory):
     finally:
         signal.alarm(0)
         failed = failed or getattr(request.session, "onos_failed", False)
-        if failed:
+        if failed or os.environ.get("HUPF_KEEP_CLUSTER_LOGS"):
             c.keep_logs(conftest.REPORTS / "cluster")
         c.stop()
         if backend is not None:
@@ -142,6 +146,18 @@ def route_to_dn(o, device):
     assert status == 201, "route flow rule refused: %s %s" % (status, body)
 
 
+def wait_route(tables):
+    """Until the backend holds the DN route: ONOS installs a flow rule asynchronously (through the device's
+    master, which may still be moving to the hupf leader), and an uplink packet sent before it is dropped
+    unrouted, before the post-QoS counter that makes usage."""
+    dn = packets.ip2int(DN_PREFIX)
+    deadline = time.monotonic() + FAILOVER_TIMEOUT_S
+    while not any(t == "routes_v4" and m.get("ipv4_dst") == dn for t, m in tables.entries()):
+        assert time.monotonic() < deadline, "no route to %s/24 on the backend after %d s" % (
+            DN_PREFIX, FAILOVER_TIMEOUT_S)
+        time.sleep(0.5)
+
+
 def counters_total(o, seid):
     """Packets counted by the backend for a session: the sum over its PDRs (REST on ONOS node o)."""
     status, body = o.rest("GET", "/onos/hupf/sessions/%d/counters" % seid)
@@ -173,6 +189,7 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             sessions[smf_mod.ie(resp, P.IE_FSEID).seid] = (ue(i), teid)
         for u, teid in sessions.values():
             tables.wait_session(u, teid, present=True)
+        wait_route(tables)
         busy = dict(list(sessions.items())[:TRAFFIC_UES])
         sent = dict.fromkeys(busy, 0)
 
@@ -206,11 +223,22 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             tables.wait_session(u, teid, present=True)
         no.wait(lambda: no.rest("GET", "/onos/hupf/offload")[0] == 200, FAILOVER_TIMEOUT_S,
                 "the new leader %s took the backend over" % new_leader)
-        # The new leader reconciles the backend with the store (on takeover, periodically, or now); once
-        # done, a second pass finds nothing to do: the backend holds exactly what the store says.
-        passes = [no.rest("POST", "/onos/hupf/reconcile") for _ in range(2)]
+        # The new leader reconciles the backend with the store (on takeover, periodically, or now) until a
+        # pass finds nothing to do: the backend holds exactly what the store says. Table entries are read
+        # from ONOS's flow rule store, which the new device master fills again from its backups and from
+        # the device for a few seconds after a failover: a pass in that time re-applies entries the
+        # backend still holds (the counts vary from run to run: 8, 28, 51 here), and a pass right after
+        # it may still see the re-applied ones pending (16 once). The passes must converge, not be 2.
+        passes = []
+        deadline = time.monotonic() + FAILOVER_TIMEOUT_S
+        while not passes or passes[-1] != (200, {"operations": 0}):
+            assert time.monotonic() < deadline, "reconciliation did not converge: %s" % passes
+            if passes:
+                time.sleep(RECONCILE_PAUSE_S)
+            passes.append(no.rest("POST", "/onos/hupf/reconcile"))
+            assert passes[-1][0] == 200, passes
         print("reconciliation passes on the new leader: %s" % passes)
-        assert passes[0][0] == 200 and passes[1] == (200, {"operations": 0}), passes
+        assert len(passes) <= MAX_RECONCILE_PASSES, passes
 
         send(PACKETS_PER_ROUND)
         for seid in busy:

@@ -70,6 +70,8 @@ public final class SessionManager implements AutoCloseable {
     private static final int WRITER_QUEUE = 4096;
     /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
     private static final int MAX_UPDATES_PER_WRITE = 2048;
+    /** Repairs of one reconciliation pass that are logged one by one. */
+    private static final int LOGGED_REPAIRS = 20;
     /** Sessions of a bulk deletion queued at a time. */
     private static final int BULK_DELETE_CHUNK = 256;
 
@@ -627,6 +629,7 @@ public final class SessionManager implements AutoCloseable {
             for (UpfEntity e : present) {
                 boolean resetMeter = e instanceof UpfMeter && ((UpfMeter) e).isReset();
                 if (!desired.contains(e) && !resetMeter) {
+                    logRepair(d, "removes", e, ops);
                     deviceCall(d, e, false);
                     ops++;
                 }
@@ -642,12 +645,20 @@ public final class SessionManager implements AutoCloseable {
             }
             for (UpfEntity e : desired) {
                 if (e.type() == type && !present.contains(e)) {
+                    logRepair(d, "adds", e, ops);
                     deviceCall(d, e, true);
                     ops++;
                 }
             }
         }
         return ops;
+    }
+
+    /** Names the first repairs of a pass: a device that drifted from the store says how. */
+    private static void logRepair(HupfUpfDevice d, String what, UpfEntity e, int done) {
+        if (done < LOGGED_REPAIRS) {
+            log.info("reconciliation {} {} on {}", what, e, d);
+        }
     }
 
     /**
