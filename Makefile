@@ -91,6 +91,7 @@ bench: setup backend
 	$(MAKE) -C backend bench
 	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
+	tools/lab.sh hhpackets --markdown reports/hh-packets.md
 	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
 	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll

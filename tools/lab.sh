@@ -2,6 +2,7 @@
 # `make lab`: build what the lab needs, then run it (tools/hupf_tools/lab/run.py); arguments go to
 # the lab (e.g. --ues 50 --duration 60 --switch backend --json out.json).
 # `tools/lab.sh bench [args]`: the hybrid scalability benchmark (tools/hupf_tools/lab/scale.py).
+# `tools/lab.sh hhpackets [args]`: thesis Table 5 with packets (tools/hupf_tools/lab/hhpackets.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -39,6 +40,15 @@ if [ "${1:-}" = bench ]; then
   echo "lab: building the standalone host for the offload simulation"
   build_java
   PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.scale --classpath "$(cat standalone/target/host-classpath.txt)" "$@"
+fi
+
+if [ "${1:-}" = hhpackets ]; then
+  shift
+  echo "lab: building the standalone host (HK-IPG configuration) and the hw pipeline's trace replay"
+  build_java
+  build_step "building backend/build/hhreplay" nice make -C backend build/hhreplay
+  PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.hhpackets --classpath "$(cat standalone/target/host-classpath.txt)" \
+    --replay backend/build/hhreplay "$@"
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
