@@ -9,6 +9,8 @@ import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.DistributedSessionStore;
+import org.hupf.app.store.DistributedUsageBaselineStore;
+import org.hupf.app.store.InMemoryAssociationStore;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -106,6 +108,7 @@ public class HupfManager extends SessionManagerService {
 
     private ApplicationId appId;
     private DistributedSessionStore store;
+    private DistributedUsageBaselineStore baselines;
     private ScheduledExecutorService executor;
     private ScheduledFuture<?> reconcileTask;
     private volatile SessionManager manager;
@@ -116,6 +119,7 @@ public class HupfManager extends SessionManagerService {
     protected void activate() {
         appId = coreService.registerApplication(HupfApp.APP_NAME);
         store = new DistributedSessionStore(storageService);
+        baselines = new DistributedUsageBaselineStore(storageService);
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-manager"));
         cfgRegistry.registerConfigFactory(factory);
         cfgRegistry.addListener(cfgListener);
@@ -223,7 +227,8 @@ public class HupfManager extends SessionManagerService {
         }
         m.setInterfaces(ifaces);
         try {
-            agent = new PfcpAgent(cfg.pfcp(n3), m);
+            agent = new PfcpAgent(cfg.pfcp(n3), m, new InMemoryAssociationStore(), PfcpAgent.startTimeStamp(),
+                                  baselines);
         } catch (SocketException e) {
             log.error("PFCP agent cannot bind: {} (REST and CLI still work)", e.getMessage());
         }

@@ -15,6 +15,8 @@ import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
 import org.hupf.app.store.AssociationStore;
 import org.hupf.app.store.InMemoryAssociationStore;
+import org.hupf.app.store.InMemoryUsageBaselineStore;
+import org.hupf.app.store.UsageBaselineStore;
 import org.onlab.packet.Ip4Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,9 +128,25 @@ public final class PfcpAgent implements AutoCloseable {
      */
     public PfcpAgent(PfcpConfig config, SessionManager sessions, AssociationStore associations,
                      long recoveryTimeStamp) throws SocketException {
+        this(config, sessions, associations, recoveryTimeStamp, new InMemoryUsageBaselineStore());
+    }
+
+    /**
+     * Binds the socket and starts the agent with associations and usage baselines kept in stores: a new
+     * hupf leader reports only the usage its predecessor had not reported.
+     *
+     * @param config            settings
+     * @param sessions          session manager
+     * @param associations      association store
+     * @param recoveryTimeStamp this UP function's Recovery Time Stamp, NTP seconds
+     * @param baselines         usage baseline store
+     * @throws SocketException if the address cannot be bound
+     */
+    public PfcpAgent(PfcpConfig config, SessionManager sessions, AssociationStore associations,
+                     long recoveryTimeStamp, UsageBaselineStore baselines) throws SocketException {
         this.config = config;
         this.sessions = sessions;
-        this.usage = new UsageReporter(sessions, System::currentTimeMillis);
+        this.usage = new UsageReporter(sessions, System::currentTimeMillis, baselines);
         this.handler = new PfcpHandler(config, sessions, usage, recoveryTimeStamp, stats, associations);
         this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
         this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");

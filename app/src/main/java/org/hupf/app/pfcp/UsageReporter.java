@@ -8,6 +8,9 @@ import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.message.Volume;
+import org.hupf.app.store.InMemoryUsageBaselineStore;
+import org.hupf.app.store.UsageBaseline;
+import org.hupf.app.store.UsageBaselineStore;
 import org.hupf.pipeconf.api.UpfCounter;
 
 import java.util.ArrayList;
@@ -34,6 +37,7 @@ public final class UsageReporter {
 
     private final SessionManager sessions;
     private final LongSupplier clockMillis;
+    private final UsageBaselineStore baselines;
     /** UP SEID to URR id to measurement state. */
     private final Map<Long, Map<Long, State>> states = new ConcurrentHashMap<>();
 
@@ -42,6 +46,18 @@ public final class UsageReporter {
         long dlBase;
         long startSec;
         long seqn;
+        /** It has reported, so its baseline is in the store. */
+        boolean stored;
+
+        static State of(UsageBaseline b) {
+            State st = new State();
+            st.ulBase = b.uplinkBytes;
+            st.dlBase = b.downlinkBytes;
+            st.startSec = b.startSec;
+            st.seqn = b.nextSeqn;
+            st.stored = true;
+            return st;
+        }
     }
 
     /** A URR whose report is due, with its trigger. */
@@ -57,9 +73,33 @@ public final class UsageReporter {
         }
     }
 
+    /**
+     * A reporter whose baselines live only in this process.
+     *
+     * @param sessions    session manager
+     * @param clockMillis wall clock
+     */
     public UsageReporter(SessionManager sessions, LongSupplier clockMillis) {
+        this(sessions, clockMillis, new InMemoryUsageBaselineStore());
+    }
+
+    /**
+     * A reporter that goes on from the baselines in a store (those a former leader or run recorded) and
+     * records a URR's baseline there at each report.
+     *
+     * @param sessions    session manager
+     * @param clockMillis wall clock
+     * @param baselines   baseline store
+     */
+    public UsageReporter(SessionManager sessions, LongSupplier clockMillis, UsageBaselineStore baselines) {
         this.sessions = sessions;
         this.clockMillis = clockMillis;
+        this.baselines = baselines;
+        baselines.all().forEach((seid, urrs) -> {
+            Map<Long, State> m = new ConcurrentHashMap<>();
+            urrs.forEach((urr, b) -> m.put(urr, State.of(b)));
+            states.put(seid, m);
+        });
     }
 
     private long nowSec() {
@@ -126,6 +166,10 @@ public final class UsageReporter {
         st.ulBase = v[0];
         st.dlBase = v[1];
         st.startSec = now;
+        if (ieType != IeType.USAGE_REPORT_DELETION) {   // a deleted session's baselines go with it
+            baselines.put(s.upSeid, u.urrId, new UsageBaseline(st.ulBase, st.dlBase, st.startSec, st.seqn));
+            st.stored = true;
+        }
         return Ie.grouped(ieType, ies);
     }
 
@@ -167,8 +211,14 @@ public final class UsageReporter {
      */
     public void sessionChanged(PfcpSession s) {
         Map<Long, State> urrs = states.get(s.upSeid);
-        if (urrs != null) {
-            urrs.keySet().retainAll(s.urrs.keySet());
+        if (urrs == null) {
+            return;
+        }
+        boolean storedGone = urrs.entrySet().stream()
+                .anyMatch(e -> e.getValue().stored && !s.urrs.containsKey(e.getKey()));
+        urrs.keySet().retainAll(s.urrs.keySet());
+        if (storedGone) {
+            baselines.retain(s.upSeid, s.urrs.keySet());
         }
     }
 
@@ -178,11 +228,18 @@ public final class UsageReporter {
      * @param upSeid local SEID
      */
     public void forget(long upSeid) {
-        states.remove(upSeid);
+        Map<Long, State> urrs = states.remove(upSeid);
+        if (urrs != null && urrs.values().stream().anyMatch(st -> st.stored)) {
+            baselines.remove(upSeid);
+        }
     }
 
     /** Drops the state of sessions that no longer exist (after a CP function's sessions were deleted). */
     public void forgetDeletedSessions() {
-        states.keySet().removeIf(upSeid -> sessions.store().get(upSeid) == null);
+        for (Long upSeid : List.copyOf(states.keySet())) {
+            if (sessions.store().get(upSeid) == null) {
+                forget(upSeid);
+            }
+        }
     }
 }

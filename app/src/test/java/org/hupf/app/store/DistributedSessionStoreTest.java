@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
@@ -78,9 +79,9 @@ public class DistributedSessionStoreTest {
         assertNull(store.get(7));
     }
 
-    /** Storage whose session map is one map shared by every "node" built on it, like a cluster's. */
-    private static StorageService cluster() {
-        ConsistentMap<Object, Object> shared = new TestConsistentMap.Builder<Object, Object>().build();
+    /** Storage whose maps, by name, are shared by every "node" built on it, like a cluster's. */
+    static StorageService cluster() {
+        Map<String, ConsistentMap<?, ?>> shared = new ConcurrentHashMap<>();
         return new TestStorageService() {
             @Override
             @SuppressWarnings("unchecked")
@@ -88,7 +89,7 @@ public class DistributedSessionStoreTest {
                 return new TestConsistentMap.Builder<K, V>() {
                     @Override
                     public ConsistentMap<K, V> build() {
-                        return (ConsistentMap<K, V>) (ConsistentMap<?, ?>) shared;
+                        return (ConsistentMap<K, V>) shared.computeIfAbsent(name(), n -> super.build());
                     }
                 };
             }
