@@ -1,6 +1,7 @@
 """hupf on a three-node ONOS 2.7 cluster (issue 18): the hupf leader's ONOS is killed with SIGKILL while
 traffic runs through the backend; a survivor takes the lead, the sessions stay in the distributed store and on
-the backend, no usage is lost, and the new leader reconciles and serves PFCP.
+the backend, no usage is lost nor reported twice (one session's usage is queried on the old leader), and the
+new leader reconciles and serves PFCP.
 
 Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the backend
 and the SMF emulator are on the host, on the bridge's address. The nodes' logs are kept under
@@ -165,6 +166,13 @@ def counters_total(o, seid):
     return sum(c.get("ingressPkts", 0) for c in body.values())
 
 
+def uplink_octets(resp, report_ie):
+    """The uplink volume of a response's Usage Report (of the IE class for its message)."""
+    report = smf_mod.ie(resp, report_ie)
+    assert report is not None, "no %s in %r" % (report_ie.__name__, resp)
+    return [x for x in report.IE_list if isinstance(x, P.IE_VolumeMeasurement)][0].uplink
+
+
 def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
     c, backend, link = hupf_cluster["cluster"], hupf_cluster["backend"], hupf_cluster["link"]
     via = next(iter(c.onos.values()))
@@ -204,6 +212,15 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             lo.wait(lambda: counters_total(lo, seid) >= sent[seid], 30,
                     "the backend counted session %d's first uplink packets" % seid)
             before[seid] = counters_total(lo, seid)
+
+        # One busy session's usage is queried on the old leader: the new leader must report only what came
+        # after (the baselines are in the distributed store), without losing or repeating an octet.
+        queried = next(iter(busy))
+        resp, _ = smf.request(smf.modify_query_urr(queried), timeout=PFCP_TIMEOUT_S)
+        assert smf_mod.cause(resp) == 1, "Query URR on leader %s" % leader
+        queried_octets, queried_packets = uplink_octets(resp, P.IE_UsageReport_SMR), sent[queried]
+        assert queried_octets >= queried_packets * PAYLOAD and queried_octets % queried_packets == 0, \
+            "queried usage %d octets for %d packets" % (queried_octets, queried_packets)
 
         # Mid-traffic: the leader dies between two bursts of the busy sessions' uplink packets.
         send(PACKETS_PER_ROUND // 2)
@@ -251,12 +268,18 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         for seid, (u, teid) in sessions.items():
             resp, _ = smf.request(smf.deletion(seid), timeout=PFCP_TIMEOUT_S)
             assert smf_mod.cause(resp) == 1, "deletion of %d on the new leader" % seid
-            if seid in busy:
+            if seid == queried:
+                # Exactly what was counted after the query on the old leader: nothing lost, nothing twice.
+                per_packet = queried_octets // queried_packets
+                reported = uplink_octets(resp, P.IE_UsageReport_SDR)
+                assert reported == (sent[seid] - queried_packets) * per_packet, \
+                    "session %d: %d uplink octets reported after a query of %d octets; %d packets of %d octets " \
+                    "sent after it" % (seid, reported, queried_octets, sent[seid] - queried_packets, per_packet)
+            elif seid in busy:
                 # Every uplink packet sent, before, during and after the failover, is in the final report.
-                report = smf_mod.ie(resp, P.IE_UsageReport_SDR)
-                vol = [x for x in report.IE_list if isinstance(x, P.IE_VolumeMeasurement)][0]
-                assert vol.uplink >= sent[seid] * PAYLOAD, "session %d: %d uplink octets reported, %d packets" \
-                    " of %d octets sent" % (seid, vol.uplink, sent[seid], PAYLOAD)
+                reported = uplink_octets(resp, P.IE_UsageReport_SDR)
+                assert reported >= sent[seid] * PAYLOAD, "session %d: %d uplink octets reported, %d packets" \
+                    " of %d octets sent" % (seid, reported, sent[seid], PAYLOAD)
             tables.wait_session(u, teid, present=False)
         assert no.rest("GET", "/onos/hupf/sessions")[1]["sessions"] == []
     finally:
