@@ -40,9 +40,14 @@ if WHY:
 # The switch of the hybrid test: bmv2 where it is found (BMV2, PATH, or the conventional /opt/p4/bin).
 BMV2 = os.environ.get("BMV2") or shutil.which("simple_switch_grpc") or next(
     (p for p in ["/opt/p4/bin/simple_switch_grpc"] if os.access(p, os.X_OK)), None)
+# What plays the switch in the hybrid test: bmv2 where it is found, else hupf-backend running the hw profile
+# (the lab's choice); HUPF_ONOS_SWITCH=bmv2|backend chooses.
+SWITCH_TARGET = os.environ.get("HUPF_ONOS_SWITCH") or ("bmv2" if BMV2 else "backend")
 HYBRID_WHY = None
 if WHY is None:
-    if BMV2 is None:
+    if SWITCH_TARGET not in ("bmv2", "backend"):
+        HYBRID_WHY = "a known switch (HUPF_ONOS_SWITCH=%s: bmv2 or backend)" % SWITCH_TARGET
+    elif SWITCH_TARGET == "bmv2" and BMV2 is None:
         HYBRID_WHY = "bmv2 simple_switch_grpc (BMV2=..., PATH or /opt/p4/bin)"
     elif os.geteuid() != 0:
         HYBRID_WHY = "root (network namespaces and veth for the hybrid's traffic)"

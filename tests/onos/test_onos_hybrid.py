@@ -1,9 +1,11 @@
-"""A heavy UE offloaded through ONOS: bmv2 (simple_switch_grpc, the hw pipeline pushed by ONOS, pipeconf
-org.hupf.bmv2, driver bmv2) joins the suite's backend in the netcfg, with the switch's steering to the backend
-(backendPorts) and HK-IPG parameters (heavyHitter). The lab's traffic (tools/hupf_tools/lab: namespaces, GTP-U
-uplink from the gNB, downlink from the DN) runs for sessions made over PFCP: one heavy UE among mice. The
-switch reports the heavy UE by an HH_REPORT packet-in, hupf offloads it to the switch, and demotes it when it
-stops being heavy; mice stay on the backend. Where bmv2 or root is missing, the suite prints one SKIPPED line."""
+"""A heavy UE offloaded through ONOS: a switch (bmv2's simple_switch_grpc where it is found, else hupf-backend
+running the hw profile, as in the lab; HUPF_ONOS_SWITCH=bmv2|backend chooses), the hw pipeline pushed by ONOS
+(pipeconf org.hupf.bmv2, driver bmv2), joins the suite's backend in the netcfg, with the switch's steering to
+the backend (backendPorts) and HK-IPG parameters (heavyHitter). The lab's traffic (tools/hupf_tools/lab:
+namespaces, GTP-U uplink from the gNB, downlink from the DN) runs for sessions made over PFCP: one heavy UE
+among mice. The switch reports the heavy UE by an HH_REPORT packet-in, hupf offloads it to the switch, and
+demotes it when it stops being heavy; mice stay on the backend. Where root, or bmv2 when chosen, is missing,
+the suite prints one SKIPPED line."""
 import json
 import os
 import subprocess
@@ -27,19 +29,30 @@ UES, HEAVY, DURATION_S = 3, 1, 24.0
 HOLD_MS = 2000
 
 
+def switch_command(target, ports, grpc_addr):
+    """bmv2 with no program, or hupf-backend's hw profile: ONOS pushes the pipeconf's pipeline to either."""
+    if target == "bmv2":
+        cmd = [conftest.BMV2, "--device-id", "1", "--no-p4"]
+        for p, ifname in sorted(ports.items()):
+            cmd += ["-i", "%d@%s" % (p, ifname)]
+        return cmd + ["--", "--grpc-server-addr", grpc_addr, "--cpu-port", str(CPU_PORT)]
+    cmd = [str(conftest.BACKEND), "--profile", "hw", "--grpc-addr", grpc_addr, "--device-id", "1"]
+    for p, ifname in sorted(ports.items()):
+        cmd += ["--port", "%d=%s" % (p, ifname)]
+    return cmd
+
+
 @pytest.fixture(scope="session")
 def switch(tmp_path_factory, hybrid_net):
-    """bmv2 on the topology's switch ports, with no program: ONOS pushes the pipeconf's. Up until the suite
-    ends (ONOS can remove the switch's flow rules, when hupf is uninstalled, only from a running switch)."""
+    """The switch on the topology's switch ports. Up until the suite ends (ONOS can remove the switch's flow
+    rules, when hupf is uninstalled, only from a running switch)."""
     port = conftest.free_port()
-    log = tmp_path_factory.mktemp("bmv2") / "bmv2.log"
-    cmd = [conftest.BMV2, "--device-id", "1", "--no-p4"]
-    for p, ifname in sorted(hybrid_net.switch_ports.items()):
-        cmd += ["-i", "%d@%s" % (p, ifname)]
+    log = tmp_path_factory.mktemp("switch") / ("%s.log" % conftest.SWITCH_TARGET)
     with open(log, "w") as out:
-        proc = subprocess.Popen(cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % port, "--cpu-port",
-                                       str(CPU_PORT)], stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(switch_command(conftest.SWITCH_TARGET, hybrid_net.switch_ports,
+                                               "127.0.0.1:%d" % port),
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    print("the switch: %s" % conftest.SWITCH_TARGET)
     try:
         yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc}
     finally:
@@ -84,12 +97,12 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     status, body = onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
     assert status == 200, body
     onos.wait(lambda: onos.rest("GET", "/onos/v1/devices/%s" % SWITCH)[1].get("available"), SWITCH_TIMEOUT_S,
-              "the bmv2 switch available in ONOS")
+              "the switch (%s) available in ONOS" % conftest.SWITCH_TARGET)
     onos.wait(lambda: offload_state(onos)["occupancy"], SWITCH_TIMEOUT_S,
               "hupf's offload manager over the backend and the switch")
     assert offload_state(onos)["hh_reports"] == 0
-    # bmv2 may refuse the steering entry written before its action profile group is there; ONOS writes it
-    # again when its flow statistics find it missing. Traffic starts once the switch holds every entry.
+    # A switch may refuse the steering entry written before its action profile group is there; ONOS writes
+    # it again when its flow statistics find it missing. Traffic starts once the switch holds every entry.
     onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
 
     sc = scenario.Scenario(ues=UES, heavy=HEAVY, duration_s=DURATION_S, heavy_on_s=DURATION_S * 0.15,
