@@ -54,15 +54,26 @@ public final class OnosPiTarget implements PiTarget {
     private final P4RuntimeClient client;
     private final long p4DeviceId;
     private final PiPipeconf pipeconf;
+    private final PrimaryGate primary;
+
+    /** Returns once this node's P4Runtime client may write to the device (it is the primary one). */
+    @FunctionalInterface
+    public interface PrimaryGate {
+        /**
+         * @throws PiTargetException if this node does not become the device's master in time
+         */
+        void await() throws PiTargetException;
+    }
 
     public OnosPiTarget(DeviceId deviceId, ApplicationId appId, FlowRuleService flowRules,
-                        P4RuntimeClient client, long p4DeviceId, PiPipeconf pipeconf) {
+                        P4RuntimeClient client, long p4DeviceId, PiPipeconf pipeconf, PrimaryGate primary) {
         this.deviceId = deviceId;
         this.appId = appId;
         this.flowRules = flowRules;
         this.client = client;
         this.p4DeviceId = p4DeviceId;
         this.pipeconf = pipeconf;
+        this.primary = primary;
     }
 
     /**
@@ -138,6 +149,7 @@ public final class OnosPiTarget implements PiTarget {
         // that refer to them: FlowRuleService installs asynchronously, and a steering entry that reaches
         // the device before its selector group is refused ("invalid member / group id").
         if (!direct.isEmpty()) {
+            primary.await();
             P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
             for (PiEntity e : direct) {
                 req.entity(e, e.piEntityType() == PiEntityType.METER_CELL_CONFIG
@@ -159,6 +171,7 @@ public final class OnosPiTarget implements PiTarget {
             flowRules.removeFlowRules(rules.toArray(new FlowRule[0]));
         }
         if (!direct.isEmpty()) {
+            primary.await();
             List<org.onosproject.net.pi.runtime.PiHandle> handles = new ArrayList<>();
             direct.forEach(e -> handles.add(e.handle(deviceId)));
             submit(client.write(p4DeviceId, pipeconf).delete(handles));

@@ -104,8 +104,8 @@ public class OnosPiTargetTest {
         List<PiTableEntry> entries = new ArrayList<>(entries("hw"));
         entries.removeIf(e -> e.priority().orElse(0) > FlowRule.MAX_PRIORITY);
         StoringFlowRules flowRules = new StoringFlowRules();
-        OnosPiTarget target = new OnosPiTarget(DEV, APP, flowRules, null, 1, null);
-        new OnosPiTarget(OTHER, APP, flowRules, null, 1, null).write(entries);
+        OnosPiTarget target = new OnosPiTarget(DEV, APP, flowRules, null, 1, null, () -> { });
+        new OnosPiTarget(OTHER, APP, flowRules, null, 1, null, () -> { }).write(entries);
         target.write(entries);
         assertEquals(2 * entries.size(), flowRules.stored.size());
 
