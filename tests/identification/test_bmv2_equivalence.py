@@ -5,7 +5,7 @@ The model comes out of the training command; its tables go into the switch as th
 would install them (one range table per feature, the decision table). The trace's packets
 (sizes, directions, relative timing) are replayed through GTP-U sessions, one UE per flow;
 after every packet the switch's classifier slot is read back (state-read packet-out of the
-P4 test harness, tests/ptf/hw_setup.py) and compared with the reference model fed the
+P4 test harness, tests/lib/hw_setup.py) and compared with the reference model fed the
 timestamp bmv2 used. Needs simple_switch_grpc (BMV2 or PATH) and the built P4 artifacts."""
 import importlib.util
 import os
