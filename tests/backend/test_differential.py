@@ -24,19 +24,7 @@ import targets as T
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def _missing():
-    if os.geteuid() != 0:
-        return "needs root (network namespace, veth)"
-    if not T.binary("bmv2-sw"):
-        return "simple_switch_grpc not found (set BMV2=... or put it on PATH)"
-    if not T.binary("backend"):
-        return "hupf-backend not found (set HUPF_BACKEND=backend/build/hupf-backend)"
-    if not os.path.exists(T.artifacts("sw")[0]):
-        return "P4 artifacts missing under %s (run make p4)" % T.P4C_OUT
-    return None
-
-
-MISSING = _missing()
+MISSING = T.differential_missing("sw")
 if MISSING:
     pytest.skip("differential bmv2-sw vs backend: " + MISSING, allow_module_level=True)
 

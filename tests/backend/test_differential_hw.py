@@ -21,19 +21,7 @@ import targets as T
 TIMING = "(margins of tests/ptf/test_hw.py)"
 
 
-def _missing():
-    if os.geteuid() != 0:
-        return "needs root (network namespace, veth)"
-    if not T.binary("bmv2-hw"):
-        return "simple_switch_grpc not found (set BMV2=... or put it on PATH)"
-    if not T.binary("backend-hw"):
-        return "hupf-backend not found (set HUPF_BACKEND=backend/build/hupf-backend)"
-    if not os.path.exists(T.artifacts("hw")[0]):
-        return "P4 artifacts missing under %s (run make p4)" % T.P4C_OUT
-    return None
-
-
-MISSING = _missing()
+MISSING = T.differential_missing("hw")
 if MISSING:
     pytest.skip("differential bmv2-hw vs backend-hw: " + MISSING, allow_module_level=True)
 

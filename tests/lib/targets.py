@@ -46,6 +46,21 @@ def selected():
     return [], "SKIPPED ptf: simple_switch_grpc not found (set BMV2=... or HUPF_BACKEND=...)"
 
 
+def differential_missing(profile):
+    """Why bmv2 and the backend cannot both run `profile` ("sw" or "hw") here, or None: what a differential
+    test between them needs (root for the veth test bed, both binaries, the committed P4 artifacts)."""
+    bmv2, backend = ("bmv2-sw", "backend") if profile == "sw" else ("bmv2-hw", "backend-hw")
+    if os.geteuid() != 0:
+        return "needs root (network namespace, veth)"
+    if not binary(bmv2):
+        return "simple_switch_grpc not found (set BMV2=... or put it on PATH)"
+    if not binary(backend):
+        return "hupf-backend not found (set HUPF_BACKEND=backend/build/hupf-backend)"
+    if not os.path.exists(artifacts(profile)[0]):
+        return "P4 artifacts missing under %s (run make p4)" % P4C_OUT
+    return None
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
