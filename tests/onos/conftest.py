@@ -133,7 +133,7 @@ def onos(request, oar, tmp_path_factory):
     finally:
         signal.alarm(0)
         o.stop()
-        if getattr(request.session, "onos_failed", False):
+        if getattr(request.session, "onos_failed", False) or os.environ.get("HUPF_KEEP_ONOS_LOGS"):
             o.keep_logs(REPORTS)
             print("ONOS logs kept in %s" % REPORTS)
         o.remove()
@@ -227,28 +227,37 @@ STANDING_REST_UE = "10.250.0.61"
 
 
 @pytest.fixture(scope="session")
-def standing_sessions(onos, deployed):
-    """Two sessions kept until the end of the suite: one from the SMF emulator over PFCP (downlink forwarded
-    to a gNB), one over REST (downlink buffering). Returns {UE: upSeid}."""
+def standing_smf(deployed):
+    """The SMF emulator associated (Node ID 127.0.0.1) for the whole suite. Tests that need an SMF with that
+    Node ID use this one: a second Association Setup from the same Node ID would be a restarted peer, whose
+    sessions hupf deletes (the standing ones among them)."""
     smf = smf_mod.Smf(("127.0.0.1", deployed["pfcp_port"]))
     try:
         assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
-        resp, _ = smf.request(smf.establishment(6001, STANDING_PFCP_UE, dl_far_action=smf_mod.FORW,
-                                                gnb="10.0.1.1", gnb_teid=0x60))
-        assert smf_mod.cause(resp) == 1
-        sessions = {STANDING_PFCP_UE: smf_mod.ie(resp, P.IE_FSEID).seid}
-        status, s = onos.rest("POST", "/onos/hupf/sessions", {
-            "cpSeid": 6002, "nodeId": "controller", "pdrs": [
-                {"pdrId": 1, "precedence": 10, "farId": 1, "pdi": {
-                    "sourceInterface": "ACCESS", "fTeid": {"choose": True}, "ueIpAddress": STANDING_REST_UE}},
-                {"pdrId": 2, "precedence": 10, "farId": 2, "pdi": {
-                    "sourceInterface": "CORE", "ueIpAddress": STANDING_REST_UE}}],
-            "fars": [{"farId": 1, "applyAction": ["FORW"], "forwardingParameters": {"destinationInterface": "CORE"}},
-                     {"farId": 2, "applyAction": ["BUFF", "NOCP"]}]})
-        assert status == 201, s
-        sessions[STANDING_REST_UE] = s["upSeid"]
-        yield sessions
-        for seid in sessions.values():
-            onos.rest("DELETE", "/onos/hupf/sessions/%d" % seid)
+        yield smf
     finally:
         smf.close()
+
+
+@pytest.fixture(scope="session")
+def standing_sessions(onos, standing_smf):
+    """Two sessions kept until the end of the suite: one from the SMF emulator over PFCP (downlink forwarded
+    to a gNB), one over REST (downlink buffering). Returns {UE: upSeid}."""
+    smf = standing_smf
+    resp, _ = smf.request(smf.establishment(6001, STANDING_PFCP_UE, dl_far_action=smf_mod.FORW,
+                                            gnb="10.0.1.1", gnb_teid=0x60))
+    assert smf_mod.cause(resp) == 1
+    sessions = {STANDING_PFCP_UE: smf_mod.ie(resp, P.IE_FSEID).seid}
+    status, s = onos.rest("POST", "/onos/hupf/sessions", {
+        "cpSeid": 6002, "nodeId": "controller", "pdrs": [
+            {"pdrId": 1, "precedence": 10, "farId": 1, "pdi": {
+                "sourceInterface": "ACCESS", "fTeid": {"choose": True}, "ueIpAddress": STANDING_REST_UE}},
+            {"pdrId": 2, "precedence": 10, "farId": 2, "pdi": {
+                "sourceInterface": "CORE", "ueIpAddress": STANDING_REST_UE}}],
+        "fars": [{"farId": 1, "applyAction": ["FORW"], "forwardingParameters": {"destinationInterface": "CORE"}},
+                 {"farId": 2, "applyAction": ["BUFF", "NOCP"]}]})
+    assert status == 201, s
+    sessions[STANDING_REST_UE] = s["upSeid"]
+    yield sessions
+    for seid in sessions.values():
+        onos.rest("DELETE", "/onos/hupf/sessions/%d" % seid)

@@ -134,25 +134,11 @@ def wait_leader(c, via, exclude=()):
     return found["leader"]
 
 
-def route_to_dn(o, device):
-    """A route of the DN's prefix to the backend's port 2, as an ONOS flow rule (hupf programs no routes in
-    ONOS): uplink packets then leave the backend, which is where a session's usage is counted."""
-    status, body = o.rest("POST", "/onos/v1/flows/%s" % device, {
-        "priority": 10, "isPermanent": True, "tableId": "HupfIngress.routing.routes_v4",
-        "selector": {"criteria": [{"type": "PROTOCOL_INDEPENDENT", "matches": [
-            {"field": "ipv4_dst", "match": "lpm", "value": "%08x" % packets.ip2int(DN_PREFIX), "prefixLength": 24}]}]},
-        "treatment": {"instructions": [{"type": "PROTOCOL_INDEPENDENT", "subtype": "ACTION",
-                                        "actionId": "HupfIngress.routing.route",
-                                        "actionParams": {"src_mac": "020000000001", "dst_mac": "020000000002",
-                                                         "port": "02"}}]}})
-    assert status == 201, "route flow rule refused: %s %s" % (status, body)
-
-
 def wait_forwarding(tables):
-    """Until the backend holds the N3 interface, the UE pool's interface and the DN route. hupf writes its
-    interfaces, and the test its route, as ONOS flow rules, which ONOS installs asynchronously through the
-    device's master; while the mastership moves to the hupf leader a write can be lost until a
-    reconciliation writes it again (seen in CI: the N3 interface re-added 4 s after the takeover). An uplink
+    """Until the backend holds the N3 interface, the UE pool's interface and the DN route (netcfg routes), all
+    written by the hupf leader once it masters the device; while the mastership moves to the leader a write
+    can be refused and is repeated by the next reconciliation or routes check (seen in CI: the N3 interface
+    re-added 4 s after the takeover). An uplink
     packet sent before them is not a session's (no N3 interface) or is dropped unrouted, before the
     post-QoS counter that makes usage: it would never be counted."""
     wanted = {"N3 interface": ("interfaces", packets.ip2int(N3)),
@@ -195,7 +181,6 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
     lo = c.onos[leader]
     lo.wait(lambda: lo.rest("GET", "/onos/hupf/offload")[0] == 200, conftest.DEVICE_TIMEOUT_S,
             "the hupf leader %s took the backend over" % leader)
-    route_to_dn(via, "device:backend:b1")
     smf = smf_mod.Smf((lo.host, PFCP_PORT), node_id=c.net.gateway, bind=c.net.gateway)
     tables = BackendTables(backend.addr)
     try:

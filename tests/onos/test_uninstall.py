@@ -1,11 +1,12 @@
-"""Last in the suite: uninstalling hupf takes its entries with it. hupf's flow rules are owned by the app
-org.hupf.app (not by its pipeconf), and the app removes them when it is deactivated or uninstalled (not when
-one node of a cluster stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists none of them and
-the backend's tables hold none of the standing sessions' entries (read over P4Runtime from the backend)."""
+"""Last in the suite: uninstalling hupf takes its entries with it. The switch's entries are flow rules owned by
+the app org.hupf.app (not by its pipeconf); the backend's are no flow rules at all (hupf writes them in
+P4Runtime batches). The app removes both when it is deactivated or uninstalled (not when one node of a cluster
+stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists no flow rule of it and the backend's
+tables hold none of the standing sessions' entries (read over P4Runtime from the backend)."""
 import re
 
 import conftest
-from test_onos import BackendTables
+from test_onos import BackendTables, device_flows
 
 APP = "org.hupf.app"
 UNINSTALL_TIMEOUT_S = 60
@@ -18,11 +19,9 @@ def app_flows(onos):
 
 def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing_sessions):
     flows = app_flows(onos)
-    assert flows, "the standing sessions' flow rules, owned by %s" % APP
-    # The backend's, and the switch's where the hybrid test added bmv2.
-    assert deployed["device"] in {f["deviceId"] for f in flows}, flows[:3]
-    status, all_flows = onos.rest("GET", "/onos/v1/flows/%s" % deployed["device"])
-    foreign = [f for f in all_flows["flows"] if f["appId"] not in (APP, "org.onosproject.core")]
+    # The switch's where the hybrid test added bmv2; none on the backend.
+    assert deployed["device"] not in {f["deviceId"] for f in flows}, flows[:3]
+    foreign = [f for f in device_flows(onos, deployed["device"]) if f["appId"] not in (APP, "org.onosproject.core")]
     assert not foreign, "hupf's entries under another app: %s" % foreign[:3]
     tables = BackendTables(backend.addr)
     try:
@@ -42,3 +41,4 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
     # The app removed them itself on deactivation ("a device refused some" when bmv2 refuses to delete an entry
     # it never accepted, e.g. a steering entry written before its action profile group).
     assert re.search(r"Remov(ed|ing) the \d+ flow rules of %s" % APP, log), "hupf removed its flow rules"
+    assert "Removed hupf's entries from backend %s" % deployed["device"] in log, "hupf cleared its backend"

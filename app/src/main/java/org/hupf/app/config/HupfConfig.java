@@ -5,6 +5,7 @@ import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.Route;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
 
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
- * UE pools, backend ports on the switch, the PFCP agent, heavy-hitter and classifier settings, QoS.
+ * UE pools, backend ports on the switch, routes, the PFCP agent, heavy-hitter and classifier settings, QoS.
  * Examples are in netcfg/ at the repository root.
  */
 public final class HupfConfig extends Config<ApplicationId> {
@@ -42,6 +43,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String QFI_TO_TC = "qfiToTc";
     static final String SLICE_ID = "sliceId";
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
+    static final String ROUTES = "routes";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
@@ -90,7 +92,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         boolean known;
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
-                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S);
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -122,6 +124,16 @@ public final class HupfConfig extends Config<ApplicationId> {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(BACKEND_PORTS + ": mac of " + p.backendId + " on port " + p.port
                                                            + " is not a MAC address: '" + p.mac + "'");
+            }
+        }
+        Map<DeviceId, Set<Ip4Prefix>> routed = new HashMap<>();
+        for (Map.Entry<DeviceId, Route> r : routes()) {
+            if (!devices().containsKey(r.getKey())) {
+                throw new IllegalArgumentException(ROUTES + ": " + r.getKey() + " is not among " + DEVICES);
+            }
+            if (!routed.computeIfAbsent(r.getKey(), d -> new HashSet<>()).add(r.getValue().prefix())) {
+                throw new IllegalArgumentException(ROUTES + ": two routes for " + r.getValue().prefix() + " on "
+                                                           + r.getKey());
             }
         }
         pfcp(n3Addresses().get(0));
@@ -199,6 +211,48 @@ public final class HupfConfig extends Config<ApplicationId> {
         return list(object, BACKEND_PORTS, n -> new BackendPort(
                 DeviceId.deviceId(n.path("switch").asText()), intIn(n, "port", 0, 511, -1),
                 DeviceId.deviceId(n.path("backend").asText()), n.path("mac").asText()));
+    }
+
+    /**
+     * Returns the routes no PFCP session owns ({@code routes}: deviceId, prefix, port, srcMac, dstMac), as the
+     * lab writes them: towards the gNBs and the data network, on the switch and on each backend.
+     *
+     * @return device and route, in the order given
+     */
+    public List<Map.Entry<DeviceId, Route>> routes() {
+        return list(object, ROUTES, n -> {
+            if (!n.path("deviceId").isTextual() || !n.has("port")) {
+                throw new IllegalArgumentException("deviceId, prefix, port, srcMac and dstMac are required");
+            }
+            Ip4Prefix prefix;
+            try {
+                prefix = Ip4Prefix.valueOf(n.path("prefix").asText());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("prefix: an IPv4 prefix expected, got " + n.get("prefix"));
+            }
+            return Map.entry(DeviceId.deviceId(n.get("deviceId").asText()),
+                             new Route(prefix, intIn(n, "port", 0, 511, 0), mac(n, "srcMac"), mac(n, "dstMac")));
+        });
+    }
+
+    /**
+     * Returns the routes of one device.
+     *
+     * @param device device
+     * @return its routes
+     */
+    public List<Route> routes(DeviceId device) {
+        List<Route> out = new ArrayList<>();
+        routes().stream().filter(r -> r.getKey().equals(device)).forEach(r -> out.add(r.getValue()));
+        return out;
+    }
+
+    private static MacAddress mac(JsonNode n, String field) {
+        try {
+            return MacAddress.valueOf(n.path(field).asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": a MAC address expected, got " + n.get(field));
+        }
     }
 
     /**

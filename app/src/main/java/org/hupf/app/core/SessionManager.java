@@ -72,6 +72,8 @@ public final class SessionManager implements AutoCloseable {
     private static final int MAX_UPDATES_PER_WRITE = 2048;
     /** Repairs of one reconciliation pass that are logged one by one. */
     private static final int LOGGED_REPAIRS = 20;
+    /** Updates of one reconciliation write: small enough for a device to report each refusal of the batch. */
+    private static final int RECONCILE_BATCH = 512;
     /** Sessions of a bulk deletion queued at a time. */
     private static final int BULK_DELETE_CHUNK = 256;
 
@@ -582,25 +584,11 @@ public final class SessionManager implements AutoCloseable {
         return writer.submit(targets, updates);
     }
 
-    private void deviceCall(HupfUpfDevice d, UpfEntity e, boolean apply) {
-        try {
-            if (apply) {
-                d.apply(e);
-            } else if (e instanceof UpfMeter) {
-                d.apply(UpfMeter.resetMeter(((UpfMeter) e).meterType(), ((UpfMeter) e).cellId()));
-            } else {
-                d.delete(e);
-            }
-        } catch (UpfProgrammableException ex) {
-            deviceErrors.incrementAndGet();
-            log.warn("{} {} on {} failed (reconciliation will retry): {}", apply ? "apply" : "delete", e, d,
-                     ex.getMessage());
-        }
-    }
-
     /**
-     * Makes every device hold exactly what the store and the interfaces imply: re-applies missing or
-     * different entities, removes entities nobody needs. Run periodically and after device or app events.
+     * Makes every device hold exactly what the store and the interfaces imply: one bulk read per table, a diff
+     * against what the store implies, and the difference written in batches (removals of what nobody needs,
+     * dependents first; then what is missing or different, referenced entities first). Run periodically, when a
+     * device (re)joins or changes master, and on demand.
      *
      * @return number of device operations performed
      */
@@ -615,43 +603,51 @@ public final class SessionManager implements AutoCloseable {
     }
 
     private int reconcile(HupfUpfDevice d, Set<UpfEntity> desired) {
-        int ops = 0;
-        for (int i = ORDER.size() - 1; i >= 0; i--) {
-            UpfEntityType type = ORDER.get(i);
-            Collection<? extends UpfEntity> present;
+        Set<Object> desiredKeys = new HashSet<>();
+        desired.forEach(e -> desiredKeys.add(EntityKeys.key(e)));
+        Map<UpfEntityType, Collection<? extends UpfEntity>> present = new HashMap<>();
+        for (UpfEntityType type : ORDER) {
             try {
-                present = d.readAll(type);
+                present.put(type, d.readAll(type));
             } catch (UpfProgrammableException e) {
                 deviceErrors.incrementAndGet();
                 log.warn("reading {} from {} failed: {}", type, d, e.getMessage());
-                return ops;
+                return 0;
             }
-            for (UpfEntity e : present) {
+        }
+        List<DeviceUpdate> diff = new ArrayList<>();
+        for (int i = ORDER.size() - 1; i >= 0; i--) {
+            for (UpfEntity e : present.get(ORDER.get(i))) {
                 boolean resetMeter = e instanceof UpfMeter && ((UpfMeter) e).isReset();
-                if (!desired.contains(e) && !resetMeter) {
-                    logRepair(d, "removes", e, ops);
-                    deviceCall(d, e, false);
-                    ops++;
+                // An entry whose key the store still wants is overwritten below, not removed first.
+                if (!desired.contains(e) && !resetMeter && !desiredKeys.contains(EntityKeys.key(e))) {
+                    logRepair(d, "removes", e, diff.size());
+                    diff.add(DeviceUpdate.remove(e));
                 }
             }
         }
         for (UpfEntityType type : ORDER) {
-            Set<UpfEntity> present;
-            try {
-                present = new HashSet<>(d.readAll(type));
-            } catch (UpfProgrammableException e) {
-                deviceErrors.incrementAndGet();
-                return ops;
-            }
+            Set<UpfEntity> have = new HashSet<>(present.get(type));
             for (UpfEntity e : desired) {
-                if (e.type() == type && !present.contains(e)) {
-                    logRepair(d, "adds", e, ops);
-                    deviceCall(d, e, true);
-                    ops++;
+                if (e.type() == type && !have.contains(e)) {
+                    logRepair(d, "adds", e, diff.size());
+                    diff.add(DeviceUpdate.apply(e));
                 }
             }
         }
-        return ops;
+        BatchUpfDevice batches = BatchDevices.of(d);
+        for (int from = 0; from < diff.size(); from += RECONCILE_BATCH) {
+            List<DeviceUpdate> batch = diff.subList(from, Math.min(diff.size(), from + RECONCILE_BATCH));
+            WriteResult r = batches.write(batch).join();
+            for (int i = 0; i < r.size(); i++) {
+                if (r.failure(i) != null) {
+                    deviceErrors.incrementAndGet();
+                    log.warn("{} on {} failed (reconciliation will retry): {}", batch.get(i), d,
+                             r.failure(i).getMessage());
+                }
+            }
+        }
+        return diff.size();
     }
 
     /** Names the first repairs of a pass: a device that drifted from the store says how. */

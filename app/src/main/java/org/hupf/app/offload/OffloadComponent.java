@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.HupfService;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadPolicy;
@@ -10,6 +11,7 @@ import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
@@ -20,8 +22,13 @@ import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
+import org.onosproject.mastership.MastershipAdminService;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipListener;
+import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.MastershipRole;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
@@ -45,9 +52,11 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,8 +72,12 @@ import java.util.function.Function;
  * The hybrid inside ONOS: finds the backend (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
  * org.hupf.tofino) among the available devices, and offers the session manager one device, the
  * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion;
- * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread. Only on the cluster's
- * hupf leader (the node that runs the session core): the other nodes leave the devices alone.
+ * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread; keeps every configured
+ * device's routes as the netcfg says ({@link DeviceRoutes}). Only on the cluster's
+ * hupf leader (the node that runs the session core): the other nodes leave the devices alone. The leader
+ * takes mastership of the hybrid's devices (only a device's master may write to it over P4Runtime: its client
+ * is the primary one) and has the session core reconcile them with the store when it took them over or
+ * became their master again.
  */
 @Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
 public class OffloadComponent implements UpfDeviceSource, OffloadService {
@@ -78,6 +91,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
     private static final long FLOW_REMOVAL_WAIT_S = 20;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
+    /** How often the leader checks its devices' routes (a small table read each; writes only what differs). */
+    private static final long ROUTES_CHECK_S = 5;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
@@ -109,6 +124,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ApplicationService applicationService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipAdminService mastershipAdminService;
+
+    /** The session core, to reconcile devices taken over (optional: it uses this component's devices). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile HupfService hupfService;
+
     /** The current pair of devices and what runs over them. */
     private static final class Hybrid {
         private final DeviceId backendId;
@@ -125,6 +150,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private final DeviceListener listener = this::onDeviceEvent;
+    private final MastershipListener mastershipListener = this::onMastershipEvent;
     private final LeadershipEventListener leadershipListener =
             HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::rebuild);
     private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
@@ -135,7 +161,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
         @Override
         public void event(NetworkConfigEvent event) {
-            executor.execute(() -> programSwitch(current));
+            executor.execute(() -> {
+                programSwitch(current);
+                syncAllRoutes();
+            });
         }
     };
     private final PacketProcessor processor = this::onPacket;
@@ -143,6 +172,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private ScheduledExecutorService executor;
     private ApplicationId appId;
     private DistributedOffloadStore offloadStore;
+    private DeviceRoutes routes;
     private volatile Hybrid current;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
@@ -154,13 +184,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
         appId = coreService.registerApplication(HupfApp.APP_NAME);
         offloadStore = new DistributedOffloadStore(storageService);
+        routes = new DeviceRoutes(deviceService::getDevice,
+                                  id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         retryMs = retryFirstMs;
         deviceService.addListener(listener);
+        mastershipService.addListener(mastershipListener);
         cfgService.addListener(cfgListener);
         leadershipService.addListener(leadershipListener);
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(this::syncAllRoutes, ROUTES_CHECK_S, ROUTES_CHECK_S, TimeUnit.SECONDS);
         log.info("Started");
     }
 
@@ -170,14 +204,45 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         cfgService.removeListener(cfgListener);
         leadershipService.removeListener(leadershipListener);
         deviceService.removeListener(listener);
+        mastershipService.removeListener(mastershipListener);
         executor.shutdownNow();
         current = null;
         offloadStore.close();
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
+            clearBackends();
             removeFlowRules();
         }
         log.info("Stopped");
+    }
+
+    /** Order in which a backend's entities are removed: those that refer to others first. */
+    private static final List<UpfEntityType> REMOVAL_ORDER = List.of(
+            UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.SESSION_DOWNLINK,
+            UpfEntityType.SESSION_UPLINK, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
+            UpfEntityType.APPLICATION, UpfEntityType.TUNNEL_PEER, UpfEntityType.INTERFACE);
+
+    /**
+     * Removes hupf's entities from the backends this node is master of (they are not flow rules: ONOS would not
+     * remove them), while the pipeconf bundle that writes them still runs.
+     */
+    private void clearBackends() {
+        for (Device d : deviceService.getAvailableDevices()) {
+            if (!pipeconfService.ofDevice(d.id()).filter(HupfPipeconfIds.BACKEND::equals).isPresent()
+                    || !mastershipService.isLocalMaster(d.id()) || !d.is(HupfUpf.class)) {
+                continue;
+            }
+            HupfUpf backend = d.as(HupfUpf.class);
+            try {
+                for (UpfEntityType t : REMOVAL_ORDER) {
+                    backend.deleteAll(t);
+                }
+                routes.clear(List.of(d.id()));
+                log.info("Removed hupf's entries from backend {}", d.id());
+            } catch (UpfProgrammableException e) {
+                log.warn("Removing hupf's entries from backend {}: {}", d.id(), e.getMessage());
+            }
+        }
     }
 
     /**
@@ -224,6 +289,72 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     private void onDeviceEvent(DeviceEvent event) {
         executor.execute(this::rebuild);
+        if ((event.type() == DeviceEvent.Type.DEVICE_ADDED
+                || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
+                && deviceService.isAvailable(event.subject().id())) {
+            // A device back (e.g. restarted): its routes are gone with its tables.
+            executor.execute(() -> syncRoutes(Set.of(event.subject().id())));
+        }
+    }
+
+    /** On the hupf leader: brings the given devices to the routes of the netcfg. */
+    private void syncRoutes(Collection<DeviceId> ids) {
+        HupfConfig cfg = config();
+        if (cfg != null && clusterService.getLocalNode().id().equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+            routes.sync(cfg, ids);
+        }
+    }
+
+    private void syncAllRoutes() {
+        HupfConfig cfg = config();
+        if (cfg != null) {
+            syncRoutes(cfg.devices().keySet());
+        }
+    }
+
+    private void onMastershipEvent(MastershipEvent event) {
+        if (event.type() == MastershipEvent.Type.MASTER_CHANGED
+                && clusterService.getLocalNode().id().equals(event.roleInfo().master())) {
+            executor.execute(() -> syncRoutes(Set.of(event.subject())));
+        }
+        Hybrid h = current;
+        if (h == null || event.type() != MastershipEvent.Type.MASTER_CHANGED
+                || !event.subject().equals(h.backendId) && !event.subject().equals(h.switchId)) {
+            return;
+        }
+        if (clusterService.getLocalNode().id().equals(event.roleInfo().master())) {
+            // Master again: what the device holds may have changed meanwhile.
+            executor.execute(this::reconcileSessions);
+        } else {
+            executor.execute(this::rebuild);
+        }
+    }
+
+    /** Has the session core reconcile the devices with the store (a bulk read and diff per table). */
+    private void reconcileSessions() {
+        HupfService core = hupfService;
+        if (core == null || current == null) {
+            return;
+        }
+        try {
+            log.info("Reconciled the hybrid's devices with the session store: {} device operations",
+                     core.reconcile());
+        } catch (IllegalStateException e) {
+            log.debug("No reconciliation: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Makes this node the master of a device, so that its P4Runtime client is the primary one.
+     *
+     * @param id device
+     */
+    private void claimMastership(DeviceId id) {
+        if (id != null && !mastershipService.isLocalMaster(id)) {
+            log.info("Taking mastership of {} (master: {}): the hupf leader writes its entries", id,
+                     mastershipService.getMasterFor(id));
+            mastershipAdminService.setRoleSync(clusterService.getLocalNode().id(), id, MastershipRole.MASTER);
+        }
     }
 
     /**
@@ -293,6 +424,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         DeviceId switchId = pick(available, pipeconfOf, SWITCHES).orElse(null);
         Hybrid h = current;
         if (h != null && Objects.equals(h.backendId, backendId) && Objects.equals(h.switchId, switchId)) {
+            claimMastership(backendId);
+            claimMastership(switchId);
             return;
         }
         if (backendId == null) {
@@ -301,6 +434,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             log.warn("No hupf backend available: sessions wait in the store");
             return;
         }
+        claimMastership(backendId);
+        claimMastership(switchId);
         HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
         HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
@@ -322,6 +457,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             cancelRetry();
             log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
             programSwitch(current);
+            reconcileSessions();
         } catch (UpfProgrammableException e) {
             current = null;
             log.warn("Cannot take over backend {} / switch {} yet: {}; retrying in {} ms",

@@ -8,8 +8,11 @@ import org.hupf.app.pfcp.PeerAllowlist;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.Route;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DeviceId;
 
@@ -91,6 +94,13 @@ public class HupfConfigTest {
         assertEquals(OffloadPolicy.Pin.HARDWARE, policy.pinOf(Ip4Address.valueOf("10.250.0.10"), 0, List.of(1)));
         assertEquals(OffloadPolicy.Pin.NONE, policy.pinOf(Ip4Address.valueOf("10.250.0.10"), 0, List.of(9)));
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
+        assertEquals(List.of(new Route(Ip4Prefix.valueOf("192.168.1.0/24"), 1, MacAddress.valueOf("00:00:00:00:0b:01"),
+                                       MacAddress.valueOf("00:00:00:00:00:a1")),
+                             new Route(Ip4Prefix.valueOf("10.9.9.0/24"), 2, MacAddress.valueOf("00:00:00:00:0b:01"),
+                                       MacAddress.valueOf("00:00:00:00:00:d1"))),
+                     c.routes(DeviceId.deviceId("device:backend:b1")));
+        assertEquals(2, c.routes(DeviceId.deviceId("device:bmv2:s1")).size());
+        assertTrue(c.routes(DeviceId.deviceId("device:backend:b2")).isEmpty());
     }
 
     private static String invalid(String field, String json) throws Exception {
@@ -137,6 +147,26 @@ public class HupfConfigTest {
             {HupfConfig.PFCP, "{\"nodeId\": \"upf.hupf.test\"}",
              "pfcp.listenAddress: required when pfcp.nodeId is not an IPv4 address (upf.hupf.test)"},
             {HupfConfig.PFCP, "{\"listenAddress\": \"any\"}", "pfcp.listenAddress: an IPv4 address, got any"},
+            {HupfConfig.ROUTES, "[{\"deviceId\": \"device:bmv2:s9\", \"prefix\": \"10.9.9.0/24\", \"port\": 2,"
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"00:00:00:00:00:02\"}]",
+             "routes: device:bmv2:s9 is not among devices"},
+            {HupfConfig.ROUTES, "[{\"deviceId\": \"device:bmv2:s1\", \"prefix\": \"10.9.9.0/33\", \"port\": 2,"
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"00:00:00:00:00:02\"}]",
+             "routes[0]: prefix: an IPv4 prefix expected, got \"10.9.9.0/33\""},
+            {HupfConfig.ROUTES, "[{\"deviceId\": \"device:bmv2:s1\", \"prefix\": \"10.9.9.0/24\", \"port\": 2,"
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"dn\"}]",
+             "routes[0]: dstMac: a MAC address expected, got \"dn\""},
+            {HupfConfig.ROUTES, "[{\"deviceId\": \"device:bmv2:s1\", \"prefix\": \"10.9.9.0/24\","
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"00:00:00:00:00:02\"}]",
+             "routes[0]: deviceId, prefix, port, srcMac and dstMac are required"},
+            {HupfConfig.ROUTES, "[{\"deviceId\": \"device:bmv2:s1\", \"prefix\": \"10.9.9.0/24\", \"port\": 512,"
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"00:00:00:00:00:02\"}]",
+             "routes[0]: port: integer in [0, 511] expected, got 512"},
+            {HupfConfig.ROUTES, "[{\"deviceId\": \"device:bmv2:s1\", \"prefix\": \"10.9.9.0/24\", \"port\": 2,"
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"00:00:00:00:00:02\"},"
+                    + " {\"deviceId\": \"device:bmv2:s1\", \"prefix\": \"10.9.9.0/24\", \"port\": 3,"
+                    + " \"srcMac\": \"00:00:00:00:00:01\", \"dstMac\": \"00:00:00:00:00:02\"}]",
+             "routes: two routes for 10.9.9.0/24 on device:bmv2:s1"},
         };
         for (String[] r : refusals) {
             assertEquals(r[0] + " " + r[1], r[2], invalid(r[0], r[1]));

@@ -18,6 +18,8 @@ import org.onosproject.cluster.NodeId;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.junit.Test;
+import org.onosproject.mastership.MastershipAdminService;
+import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.NetworkConfigService;
@@ -108,10 +110,21 @@ public class OffloadComponentTest {
 
     private static final NodeId LOCAL = NodeId.nodeId("192.0.2.1");
 
-    /** A component over one backend device whose reads run `reads`, on a node whose leader is `leader`. */
-    private static OffloadComponent component(IAnswer<List<UpfEntity>> reads, AtomicReference<NodeId> leader,
-                                              Capture<LeadershipEventListener> leadership) throws Exception {
+    /** Entity types removed from the backend (deleteAll), in order. */
+    private final List<UpfEntityType> cleared = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * A component over one backend device whose reads run `reads`, on a node whose leader is `leader` and
+     * that is the backend's master.
+     */
+    private OffloadComponent component(IAnswer<List<UpfEntity>> reads, AtomicReference<NodeId> leader,
+                                       Capture<LeadershipEventListener> leadership) throws Exception {
         HupfUpf upf = createNiceMock(HupfUpf.class);
+        upf.deleteAll(anyObject(UpfEntityType.class));
+        expectLastCall().andAnswer(() -> {
+            cleared.add((UpfEntityType) getCurrentArguments()[0]);
+            return null;
+        }).anyTimes();
         @SuppressWarnings("unchecked")
         IExpectationSetters<List<UpfEntity>> readAll =
                 (IExpectationSetters<List<UpfEntity>>) (IExpectationSetters<?>) expect(
@@ -152,6 +165,10 @@ public class OffloadComponentTest {
         c.storageService = new TestStorageService();
         c.flowRuleService = createNiceMock(FlowRuleService.class);
         c.applicationService = createNiceMock(ApplicationService.class);
+        c.mastershipService = createNiceMock(MastershipService.class);
+        expect(c.mastershipService.isLocalMaster(b1)).andReturn(true).anyTimes();
+        c.mastershipAdminService = createMock(MastershipAdminService.class);
+        replay(c.mastershipService, c.mastershipAdminService);
         // A node stopping: the app stays active in the cluster.
         expect(c.applicationService.getState(anyObject())).andReturn(ApplicationState.ACTIVE).anyTimes();
         replay(c.packetService, c.cfgService, c.coreService, c.flowRuleService, c.applicationService);
@@ -228,7 +245,10 @@ public class OffloadComponentTest {
         }
     }
 
-    /** hupf's flow rules go when the app is deactivated or uninstalled, not when one node stops. */
+    /**
+     * hupf's flow rules and the backend's entries (written through P4Runtime, not flow rules) go when the app is
+     * deactivated or uninstalled, not when one node stops.
+     */
     @Test
     public void theFlowRulesGoWithTheAppOnly() throws Exception {
         ApplicationId app = new DefaultApplicationId(7, HupfApp.APP_NAME);
@@ -252,8 +272,15 @@ public class OffloadComponentTest {
             replay(c.coreService, c.applicationService, c.flowRuleService);
             c.activate();
             waitFor(c, 1);
+            cleared.clear();
             c.deactivate();
             verify(c.flowRuleService);
+            assertEquals("backend entities removed, referring ones first", state == ApplicationState.ACTIVE
+                    ? List.of() : List.of(UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
+                                          UpfEntityType.SESSION_DOWNLINK, UpfEntityType.SESSION_UPLINK,
+                                          UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
+                                          UpfEntityType.APPLICATION, UpfEntityType.TUNNEL_PEER,
+                                          UpfEntityType.INTERFACE), cleared);
         }
     }
 }

@@ -3,6 +3,7 @@ package org.hupf.pipeconf.api;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.Route;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.driver.HandlerBehaviour;
 
@@ -10,8 +11,9 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * What ONOS's UPF API lacks, on hupf hw devices: HK-IPG configuration, MATADOR classifier installation
- * and backend steering. Each call replaces the previous configuration of its kind.
+ * What ONOS's UPF API lacks: on hupf hw devices HK-IPG configuration, MATADOR classifier installation
+ * and backend steering; on every hupf device the routes no session owns. Each call replaces the previous
+ * configuration of its kind.
  */
 public interface HupfDataplaneConfig extends HandlerBehaviour {
 
@@ -47,4 +49,13 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
      * @throws UpfProgrammableException if the device refuses an entity
      */
     void setBackends(int sliceId, List<Backend> backends) throws UpfProgrammableException;
+
+    /**
+     * Makes the device's routes these (a read and a diff: routes already right are left alone).
+     *
+     * @param routes routes, one per prefix
+     * @return entries removed plus entries written
+     * @throws UpfProgrammableException if the device has no routes table or refuses an entry
+     */
+    int setRoutes(Collection<Route> routes) throws UpfProgrammableException;
 }

@@ -4,6 +4,7 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
@@ -19,14 +20,25 @@ import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UN
  */
 public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements HupfDataplaneConfig {
 
-    private interface Call {
+    private interface Call<T> {
+        T run(HupfDataplane d) throws PiCodecException, PiTargetException;
+    }
+
+    private interface VoidCall {
         void run(HupfDataplane d) throws PiCodecException, PiTargetException;
     }
 
-    private void run(String op, Call call) throws UpfProgrammableException {
+    private void run(String op, VoidCall call) throws UpfProgrammableException {
+        call(op, d -> {
+            call.run(d);
+            return null;
+        });
+    }
+
+    private <T> T call(String op, Call<T> call) throws UpfProgrammableException {
         OnosPiTarget target = piTarget(op);
         try {
-            call.run(new HupfDataplane(pipeconf.pipelineModel(), target));
+            return call.run(new HupfDataplane(pipeconf.pipelineModel(), target));
         } catch (PiCodecException e) {
             throw new UpfProgrammableException(op + ": " + e.getMessage(), UNSUPPORTED_OPERATION);
         } catch (PiTargetException e) {
@@ -52,5 +64,10 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     @Override
     public void setBackends(int sliceId, List<Backend> backends) throws UpfProgrammableException {
         run("setBackends", d -> d.setBackends(sliceId, backends));
+    }
+
+    @Override
+    public int setRoutes(Collection<Route> routes) throws UpfProgrammableException {
+        return call("setRoutes", d -> d.setRoutes(routes));
     }
 }

@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.behaviour;
 
+import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.pipeconf.upf.PiUpfDevice;
 import org.hupf.pipeconf.upf.UpfTranslator;
@@ -39,7 +40,8 @@ abstract class HupfP4RuntimeBehaviour extends AbstractP4RuntimeHandlerBehaviour 
         }
         MastershipService mastership = handler().get(MastershipService.class);
         return new OnosPiTarget(deviceId, handler().get(CoreService.class).registerApplication(APP_NAME),
-                                handler().get(FlowRuleService.class), client, p4DeviceId, pipeconf,
+                                tablesAsFlowRules() ? handler().get(FlowRuleService.class) : null,
+                                client, p4DeviceId, pipeconf,
                                 () -> awaitMastership(mastership, deviceId, MASTERSHIP_WAIT_MS));
     }
 
@@ -65,6 +67,14 @@ abstract class HupfP4RuntimeBehaviour extends AbstractP4RuntimeHandlerBehaviour 
                 throw new PiTargetException("interrupted while waiting for the mastership of " + device);
             }
         }
+    }
+
+    /**
+     * @return true where table entries are ONOS flow rules (the switch: a few entries ONOS keeps), false on
+     *         the backend, whose tables hupf writes itself in P4Runtime batches ({@link HupfBackendFlowRules})
+     */
+    private boolean tablesAsFlowRules() {
+        return !HupfPipeconfIds.BACKEND.equals(pipeconf.id());
     }
 
     /**

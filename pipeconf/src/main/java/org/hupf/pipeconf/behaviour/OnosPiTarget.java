@@ -39,9 +39,10 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * {@link PiTarget} inside ONOS. Table entries go through the flow rule service, so that ONOS keeps them
- * (its P4Runtime flow rule programmable removes entries it does not know); meter cells, counters and
- * action profile members/groups go straight to the device's P4Runtime client.
+ * {@link PiTarget} inside ONOS. On the switch, table entries go through the flow rule service, so that ONOS
+ * keeps them (its P4Runtime flow rule programmable removes entries it does not know); on the backend (no flow
+ * rule service given) they go straight to the device's P4Runtime client, as meter cells, counters and action
+ * profile members/groups always do: the backend's pipeconf keeps ONOS's flow rule subsystem off its tables.
  */
 public final class OnosPiTarget implements PiTarget {
 
@@ -65,6 +66,15 @@ public final class OnosPiTarget implements PiTarget {
         void await() throws PiTargetException;
     }
 
+    /**
+     * @param deviceId   device
+     * @param appId      owner of the flow rules
+     * @param flowRules  flow rule service, or null to write and read table entries through the client
+     * @param client     the device's P4Runtime client
+     * @param p4DeviceId P4Runtime device id
+     * @param pipeconf   the device's pipeconf
+     * @param primary    waits until this node may write to the device
+     */
     public OnosPiTarget(DeviceId deviceId, ApplicationId appId, FlowRuleService flowRules,
                         P4RuntimeClient client, long p4DeviceId, PiPipeconf pipeconf, PrimaryGate primary) {
         this.deviceId = deviceId;
@@ -152,7 +162,7 @@ public final class OnosPiTarget implements PiTarget {
             primary.await();
             P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
             for (PiEntity e : direct) {
-                req.entity(e, e.piEntityType() == PiEntityType.METER_CELL_CONFIG
+                req.entity(e, P4RuntimeBatch.isModifyOnly(e)
                         ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
             }
             submit(req);
@@ -181,7 +191,7 @@ public final class OnosPiTarget implements PiTarget {
     private void split(Collection<? extends PiEntity> entities, List<FlowRule> rules, List<PiEntity> direct)
             throws PiTargetException {
         for (PiEntity e : entities) {
-            if (e.piEntityType() == PiEntityType.TABLE_ENTRY) {
+            if (e.piEntityType() == PiEntityType.TABLE_ENTRY && flowRules != null) {
                 rules.add(toFlowRule((PiTableEntry) e, deviceId, appId));
             } else {
                 direct.add(e);
@@ -201,6 +211,15 @@ public final class OnosPiTarget implements PiTarget {
 
     @Override
     public Collection<PiTableEntry> readTable(PiTableId table) throws PiTargetException {
+        if (flowRules == null) {
+            List<PiTableEntry> entries = new ArrayList<>();
+            for (PiTableEntry e : read(client.read(p4DeviceId, pipeconf).tableEntries(table), PiTableEntry.class)) {
+                if (!e.isDefaultAction()) {
+                    entries.add(e);
+                }
+            }
+            return entries;
+        }
         List<PiTableEntry> out = new ArrayList<>();
         for (FlowEntry r : flowRules.getFlowEntriesById(appId)) {
             if (r.deviceId().equals(deviceId) && table.equals(r.table())) {

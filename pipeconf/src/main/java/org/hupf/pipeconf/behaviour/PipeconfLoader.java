@@ -4,6 +4,8 @@ import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.onosproject.net.behaviour.Pipeliner;
+import org.onosproject.net.flow.FlowRuleProgrammable;
+import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.pi.model.DefaultPiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
@@ -99,10 +101,16 @@ public class PipeconfLoader {
                 .withPipelineModel(P4InfoParser.parse(p4info))
                 .addBehaviour(PiPipelineInterpreter.class, HupfInterpreter.class)
                 .addBehaviour(Pipeliner.class, HupfPipeliner.class)
-                .addBehaviour(HupfUpf.class, HupfUpfProgrammable.class)
+                .addBehaviour(MeterProgrammable.class, HupfMeters.class)
                 .addExtension(P4_INFO_TEXT, p4info);
         if ("hw".equals(profile)) {
-            b.addBehaviour(HupfDataplaneConfig.class, HupfDataplaneConfigImpl.class);
+            b.addBehaviour(HupfUpf.class, HupfUpfProgrammable.class)
+                    .addBehaviour(HupfDataplaneConfig.class, HupfDataplaneConfigImpl.class);
+        } else {
+            // The backend's tables are hupf's, written in P4Runtime batches: not ONOS flow rules.
+            b.addBehaviour(HupfUpf.class, HupfBackendUpf.class)
+                    .addBehaviour(HupfDataplaneConfig.class, HupfDataplaneConfigImpl.class)
+                    .addBehaviour(FlowRuleProgrammable.class, HupfBackendFlowRules.class);
         }
         if ("bmv2".equals(target)) {
             URL json = resource(dir + "bmv2.json");

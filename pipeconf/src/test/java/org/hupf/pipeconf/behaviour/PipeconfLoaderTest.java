@@ -6,6 +6,8 @@ import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.junit.Test;
+import org.onosproject.net.flow.FlowRuleProgrammable;
+import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipelineInterpreter;
@@ -55,11 +57,19 @@ public class PipeconfLoaderTest {
             assertTrue(p.hasBehaviour(PiPipelineInterpreter.class));
             assertTrue(p.hasBehaviour(Pipeliner.class));
             assertTrue(p.hasBehaviour(HupfUpf.class));
+            assertEquals("ONOS's meter subsystem stays off hupf's meter cells", HupfMeters.class,
+                         p.implementation(MeterProgrammable.class).orElseThrow());
         }
+        assertEquals("the backend's entries are written in P4Runtime batches", HupfBackendUpf.class,
+                     backend.implementation(HupfUpf.class).orElseThrow());
+        assertEquals("and are no ONOS flow rules", HupfBackendFlowRules.class,
+                     backend.implementation(FlowRuleProgrammable.class).orElseThrow());
+        assertEquals("the switch's are", HupfUpfProgrammable.class, bmv2.implementation(HupfUpf.class).orElseThrow());
+        assertFalse(bmv2.hasBehaviour(FlowRuleProgrammable.class));
         assertTrue("hw carries HK-IPG", bmv2.pipelineModel().table(HUPF_INGRESS_HH_TAU_TABLE).isPresent());
         assertFalse("sw does not", backend.pipelineModel().table(HUPF_INGRESS_HH_TAU_TABLE).isPresent());
         assertTrue(bmv2.hasBehaviour(HupfDataplaneConfig.class));
-        assertFalse(backend.hasBehaviour(HupfDataplaneConfig.class));
+        assertTrue(backend.hasBehaviour(HupfDataplaneConfig.class));
 
         loader.deactivate();
         verify(service);

@@ -4,16 +4,23 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.ClassifierModelTest;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.junit.Test;
+import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
+import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
 import org.onosproject.net.pi.runtime.PiActionProfileGroup;
 import org.onosproject.net.pi.runtime.PiExactFieldMatch;
+import org.onosproject.net.pi.runtime.PiLpmFieldMatch;
+import org.onosproject.net.pi.runtime.PiMatchKey;
 import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -23,7 +30,8 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * HK-IPG, classifier and steering entries on the real hw P4Info; the sw profile has none of them.
+ * HK-IPG, classifier and steering entries on the real hw P4Info (the sw profile has none of them); routes
+ * on both.
  */
 public class HupfDataplaneTest {
 
@@ -140,5 +148,67 @@ public class HupfDataplaneTest {
         } catch (PiCodecException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("no table"));
         }
+    }
+
+    private static Route route(String prefix, long port, String next) {
+        return new Route(Ip4Prefix.valueOf(prefix), port, MacAddress.valueOf("02:00:00:00:00:01"),
+                         MacAddress.valueOf(next));
+    }
+
+    /** The value without its leading zero bytes, as P4Runtime's canonical byte strings are. */
+    private static ImmutableByteSequence shortest(ImmutableByteSequence v) {
+        byte[] b = v.asArray();
+        int i = 0;
+        while (i < b.length - 1 && b[i] == 0) {
+            i++;
+        }
+        return ImmutableByteSequence.copyFrom(Arrays.copyOfRange(b, i, b.length));
+    }
+
+    @Test
+    public void routesAreDiffedAgainstTheDevice() throws Exception {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            MemoryPiTarget device = new MemoryPiTarget(model);
+            HupfDataplane d = new HupfDataplane(model, device);
+            Route dn = route("10.9.9.0/24", 2, "02:00:00:00:00:02");
+            Route gnb = route("192.168.1.0/24", 1, "02:00:00:00:00:03");
+            assertEquals(profile + ": both written", 2, d.setRoutes(List.of(dn, gnb)));
+            assertEquals(2, device.readTable(HUPF_INGRESS_ROUTING_ROUTES_V4).size());
+            assertEquals(profile + ": nothing to do the second time", 0, d.setRoutes(List.of(gnb, dn)));
+
+            // A device answers with canonical byte strings: still the same route, left alone.
+            PiTableEntry written = d.routeEntry(dn);
+            device.delete(List.of(written));
+            PiLpmFieldMatch lpm = (PiLpmFieldMatch) written.matchKey().fieldMatch(HDR_IPV4_DST).orElseThrow();
+            PiAction a = (PiAction) written.action();
+            PiAction.Builder canonical = PiAction.builder().withId(a.id());
+            a.parameters().forEach(p -> canonical.withParameter(new PiActionParam(p.id(), shortest(p.value()))));
+            device.write(List.of(PiTableEntry.builder().forTable(HUPF_INGRESS_ROUTING_ROUTES_V4)
+                                         .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiLpmFieldMatch(
+                                                 HDR_IPV4_DST, lpm.value(), lpm.prefixLength())).build())
+                                         .withAction(canonical.build()).build()));
+            assertEquals(profile + ": canonical bytes are the same route", 0, d.setRoutes(List.of(gnb, dn)));
+
+            // A changed next hop is replaced (removed, written); a route no longer wanted is removed.
+            Route moved = route("10.9.9.0/24", 3, "02:00:00:00:00:02");
+            assertEquals(2, d.setRoutes(List.of(moved, gnb)));
+            assertEquals(1, d.setRoutes(List.of(moved)));
+            List<Route> held = device.readTable(HUPF_INGRESS_ROUTING_ROUTES_V4).stream()
+                    .map(e -> HupfDataplane.route(e).orElseThrow()).collect(Collectors.toList());
+            assertEquals(List.of(moved), held);
+        }
+    }
+
+    @Test
+    public void twoRoutesForOnePrefixAreRefusedBeforeAnyWrite() throws Exception {
+        try {
+            dataplane.setRoutes(List.of(route("10.9.9.0/24", 2, "02:00:00:00:00:02"),
+                                        route("10.9.9.0/24", 3, "02:00:00:00:00:03")));
+            fail("two routes for one prefix accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("10.9.9.0/24"));
+        }
+        assertTrue(table(HUPF_INGRESS_ROUTING_ROUTES_V4).isEmpty());
     }
 }

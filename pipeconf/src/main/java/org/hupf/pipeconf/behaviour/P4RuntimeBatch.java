@@ -1,0 +1,153 @@
+package org.hupf.pipeconf.behaviour;
+
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.upf.PiCodecException;
+import org.hupf.pipeconf.upf.UpfTranslator;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiEntityType;
+import org.onosproject.net.pi.runtime.PiTableEntry;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient.EntityUpdateResponse;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient.EntityUpdateStatus;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient.UpdateType;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient.WriteRequest;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient.WriteResponse;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+
+import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.TABLE_EXHAUSTED;
+import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UNKNOWN;
+import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UNSUPPORTED_OPERATION;
+
+/**
+ * One batch of UPF entities as P4Runtime writes through ONOS's P4Runtime client: every PI entity of the batch
+ * in one WriteRequest (CONTINUE_ON_ERROR), in order; an install is an INSERT, or a MODIFY for what always
+ * exists (meter cells, default entries); the INSERTs the device answers ALREADY_EXIST go again as MODIFYs in a
+ * second WriteRequest ("install or overwrite"); a DELETE answered NOT_FOUND is done. An entity's outcome is
+ * that of all the P4Runtime updates it became.
+ */
+final class P4RuntimeBatch {
+
+    private final UpfTranslator translator;
+    private final DeviceId deviceId;
+    private final Supplier<WriteRequest> requests;
+
+    /**
+     * @param translator UPF entity to PI translator of the device's pipeline
+     * @param deviceId   device, for the handles of deletions
+     * @param requests   a new WriteRequest to the device on every call
+     */
+    P4RuntimeBatch(UpfTranslator translator, DeviceId deviceId, Supplier<WriteRequest> requests) {
+        this.translator = translator;
+        this.deviceId = deviceId;
+        this.requests = requests;
+    }
+
+    /** The PI updates of a batch and the entity each comes from. */
+    private final class Updates {
+        final WriteRequest request = requests.get();
+        final List<Integer> owners = new ArrayList<>();
+
+        void add(int owner, PiEntity entity, UpdateType type) {
+            if (type == UpdateType.DELETE) {
+                request.delete(entity.handle(deviceId));
+            } else {
+                request.entity(entity, type);
+            }
+            owners.add(owner);
+        }
+    }
+
+    /**
+     * Writes a batch (see {@link org.hupf.pipeconf.api.HupfBatchUpf#write}).
+     *
+     * @param entities entities in order
+     * @param removals indexes of the entities to remove
+     * @return per entity null or its failure; exceptionally an {@link UpfProgrammableException} when the
+     *         device was not reached
+     */
+    CompletableFuture<List<UpfProgrammableException>> write(List<UpfEntity> entities, BitSet removals) {
+        List<UpfProgrammableException> failures = new ArrayList<>(entities.size());
+        Updates first = new Updates();
+        for (int i = 0; i < entities.size(); i++) {
+            failures.add(null);
+            try {
+                encode(first, i, entities.get(i), removals.get(i));
+            } catch (PiCodecException e) {
+                failures.set(i, new UpfProgrammableException("cannot express " + entities.get(i) + ": "
+                                                                     + e.getMessage(), UNSUPPORTED_OPERATION));
+            }
+        }
+        if (first.owners.isEmpty()) {
+            return CompletableFuture.completedFuture(failures);
+        }
+        return first.request.submit().thenCompose(resp -> {
+            Updates again = new Updates();
+            int j = 0;
+            for (EntityUpdateResponse r : checkReached(resp)) {
+                int owner = first.owners.get(j++);
+                if (r.status() == EntityUpdateStatus.ALREADY_EXIST && r.updateType() == UpdateType.INSERT) {
+                    again.add(owner, r.entity(), UpdateType.MODIFY);
+                } else if (!r.isSuccess()
+                        && !(r.status() == EntityUpdateStatus.NOT_FOUND && r.updateType() == UpdateType.DELETE)) {
+                    failures.set(owner, refusal(r));
+                }
+            }
+            if (again.owners.isEmpty()) {
+                return CompletableFuture.completedFuture(failures);
+            }
+            return again.request.submit().thenApply(resp2 -> {
+                int k = 0;
+                for (EntityUpdateResponse r : checkReached(resp2)) {
+                    int owner = again.owners.get(k++);
+                    if (!r.isSuccess()) {
+                        failures.set(owner, refusal(r));
+                    }
+                }
+                return failures;
+            });
+        });
+    }
+
+    private void encode(Updates updates, int owner, UpfEntity entity, boolean removal) throws PiCodecException {
+        if (removal && entity instanceof UpfMeter) {
+            updates.add(owner, translator.meterReset((UpfMeter) entity), UpdateType.MODIFY);
+            return;
+        }
+        for (PiEntity pi : translator.toPi(entity)) {
+            UpdateType type = removal ? UpdateType.DELETE : isModifyOnly(pi) ? UpdateType.MODIFY : UpdateType.INSERT;
+            updates.add(owner, pi, type);
+        }
+    }
+
+    /** Default entries and meter cells always exist: they can only be modified. */
+    static boolean isModifyOnly(PiEntity e) {
+        return e.piEntityType() == PiEntityType.METER_CELL_CONFIG
+                || e.piEntityType() == PiEntityType.TABLE_ENTRY && ((PiTableEntry) e).isDefaultAction();
+    }
+
+    /**
+     * Returns the per-update responses of a WriteRequest the device answered; throws when the request itself
+     * failed (ONOS's client then fails every update with the RPC's exception).
+     */
+    private static List<EntityUpdateResponse> checkReached(WriteResponse resp) {
+        List<EntityUpdateResponse> all = new ArrayList<>(resp.all());
+        if (!all.isEmpty() && all.stream().allMatch(r -> !r.isSuccess() && r.throwable() != null)) {
+            throw new CompletionException(new UpfProgrammableException(
+                    "P4Runtime write not answered: " + all.get(0).throwable()));
+        }
+        return all;
+    }
+
+    private static UpfProgrammableException refusal(EntityUpdateResponse r) {
+        String why = r.updateType() + " " + r.entityType() + ": " + r.status() + " " + r.explanation();
+        return new UpfProgrammableException(why, why.contains("RESOURCE_EXHAUSTED") ? TABLE_EXHAUSTED : UNKNOWN);
+    }
+}
