@@ -4,7 +4,10 @@ running the hw profile, as in the lab; HUPF_ONOS_SWITCH=bmv2|backend chooses), t
 the backend (backendPorts) and HK-IPG parameters (heavyHitter). The lab's traffic (tools/hupf_tools/lab:
 namespaces, GTP-U uplink from the gNB, downlink from the DN) runs for sessions made over PFCP: one heavy UE
 among mice. The switch reports the heavy UE by an HH_REPORT packet-in, hupf offloads it to the switch, and
-demotes it when it stops being heavy; mice stay on the backend. Where root, or bmv2 when chosen, is missing,
+demotes it when it stops being heavy; mice stay on the backend. hupf writes the lab's routes from the netcfg
+on both devices, and the lab's checks hold: every UE's packets arrive (within the loss the switch target
+is allowed) and each session's counters, switch and backend summed, lie between what arrived and what was
+sent. Where root, or bmv2 when chosen, is missing,
 the suite prints one SKIPPED line."""
 import json
 import os
@@ -15,18 +18,20 @@ import time
 import pytest
 
 import conftest
-from hupf_tools.lab import scenario
+from hupf_tools.lab import scenario, summary
 from hupf_tools.lab.smf import Smf as LabSmf
 
 pytestmark = pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
 
 SWITCH = "device:bmv2:s1"
 CPU_PORT = 255
-GNB, APP = "192.0.2.2", "198.51.100.10"
+GNB, APP, APP_NET = "192.0.2.2", "198.51.100.10", "198.51.100.0/24"
+ROUTER_MAC = "02:68:75:70:66:01"
 SWITCH_TIMEOUT_S = 120
 # bmv2 forwards a few hundred packets per second on this shared machine: one heavy UE among 3, as the lab.
 UES, HEAVY, DURATION_S = 3, 1, 24.0
 HOLD_MS = 2000
+POLL_S = 1.0  # OffloadComponent's counter poll
 
 
 def switch_command(target, ports, grpc_addr):
@@ -76,12 +81,28 @@ def hybrid_netcfg(deployed, switch, net):
                            "alphaShift": 7, "timeslotUs": 16384, "keyMode": "ue", "windowUs": 1_000_000,
                            "packetBytes": scenario.HEAVY_SIZE}
     hupf["offload"] = {"holdMs": HOLD_MS, "hysteresis": 0.2}
+    # The lab's routes: switch ports 1 gNB, 2 DN, 3 backend; the backend answers on its port 1, to the switch.
+    def route(device, prefix, port, mac):
+        return {"deviceId": device, "prefix": prefix, "port": port, "srcMac": ROUTER_MAC, "dstMac": mac}
+    hupf["routes"] = [route(SWITCH, GNB + "/32", 1, net["gnb_mac"]), route(SWITCH, APP_NET, 2, net["dn_mac"]),
+                      route(deployed["device"], GNB + "/32", 1, net["switch_backend_mac"]),
+                      route(deployed["device"], APP_NET, 1, net["switch_backend_mac"])]
     return cfg
 
 
 def switch_flows_added(onos):
     status, body = onos.rest("GET", "/onos/v1/flows/%s" % SWITCH)
     return status == 200 and body["flows"] and all(f["state"] == "ADDED" for f in body["flows"])
+
+
+def counted_by_ue(onos, plan):
+    """{UE: {"pkts": packets its session's PDRs counted, switch and backend summed}} (as the lab's status)."""
+    out = {}
+    for u in plan["ues"]:
+        status, body = onos.rest("GET", "/onos/hupf/sessions/%d/counters" % u["up_seid"])
+        assert status == 200, body
+        out[u["addr"]] = {"pkts": sum(c.get("ingressPkts", 0) for c in body.values())}
+    return out
 
 
 def offload_state(onos):
@@ -109,20 +130,22 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
                            heavy_off_s=DURATION_S * 0.55)
     plan = scenario.make_plan(sc, net, 0)
     smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
-    procs = []
+    procs = {}
     try:
         assert smf.establish(plan) == UES
         plan["start"] = time.time() + 1.0
         plan_path = tmp_path / "plan.json"
         plan_path.write_text(json.dumps(plan))
         env = dict(os.environ, PYTHONPATH=str(conftest.REPO / "tools"))
+        stats = {}
         for mode in ("recv", "send"):
             for side in ("gnb", "dn"):
-                procs.append(subprocess.Popen(
+                stats[mode, side] = tmp_path / ("%s-%s.json" % (mode, side))
+                procs[mode, side] = subprocess.Popen(
                     ["ip", "netns", "exec", hybrid_net.ns(side), sys.executable, "-m", "hupf_tools.lab.traffic",
                      mode, "--plan", str(plan_path), "--side", side, "--iface", "%s0" % side,
-                     "--stats", str(tmp_path / ("%s-%s.json" % (mode, side)))],
-                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True))
+                     "--stats", str(stats[mode, side])],
+                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
         heavy = {u["addr"] for u in plan["ues"] if u["heavy"]}
         mice = {u["addr"] for u in plan["ues"] if not u["heavy"]}
         offloaded_while_heavy = set()
@@ -136,13 +159,21 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
             if sc.heavy_on_s <= t <= sc.heavy_off_s + HOLD_MS / 1000:
                 offloaded_while_heavy |= on_switch & heavy
             time.sleep(0.5)
+        for side in ("gnb", "dn"):
+            procs["send", side].wait(timeout=30)
+        time.sleep(1.5)  # in-flight packets, then the receivers' final counts, as the lab
+        for side in ("gnb", "dn"):
+            procs["recv", side].terminate()
+            procs["recv", side].wait(timeout=20)
         onos.wait(lambda: not set(offload_state(onos)["offloaded_ues"]) & heavy, 30,
                   "the heavy UE demoted once it is quiet")
+        time.sleep(2 * POLL_S)  # counters after two offload polls past the last packet
+        counted = counted_by_ue(onos, plan)
         final = offload_state(onos)
     finally:
-        for p in procs:
+        for p in procs.values():
             p.terminate()
-        for p in procs:
+        for p in procs.values():
             p.wait(timeout=20)
         smf.delete_all(plan, lambda: {})
         smf.close()
@@ -155,3 +186,10 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     assert not offloaded_mice, "mice stay on the backend: %s" % offloaded_mice
     assert final["promotions"] >= 1 and final["demotions"] >= 1, final
     assert final["hw_bytes"] > 0, "the switch carried the heavy UE's bytes while it was offloaded: %s" % final
+    # The lab's checks of what arrived and what was counted, over ONOS's routes on both devices.
+    tx = [json.loads(stats["send", side].read_text()) for side in ("gnb", "dn")]
+    rx = [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")]
+    for name, ok, detail in (summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx),
+                             summary.usage(plan, counted, tx, rx)):
+        print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
+        assert ok, "%s: %s" % (name, detail)

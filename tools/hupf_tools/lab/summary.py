@@ -22,41 +22,11 @@ def checks(plan, switch, established, final_status, deleted, tx, rx):
     final_status: the runner's status before deletion;
     deleted: {ue: {"backend": bool present, "switch": bool present}} after the PFCP deletions."""
     out = []
-    n = len(plan["ues"])
     out.append(("all sessions established over PFCP", established[0] == established[1] > 0,
                 "%d/%d" % established))
 
-    bad = {}
-    for r in rx:
-        for reason, count in r.get("bad", {}).items():
-            bad[reason] = bad.get(reason, 0) + count
-    worst, silent = 0.0, []
-    for u in plan["ues"]:
-        sent = _pkts(tx, "tx", u["idx"])
-        got = _pkts(rx, "rx", u["idx"])
-        if sent and not got:
-            silent.append(u["addr"])
-        if sent:
-            worst = max(worst, 1 - got / sent)
-    tolerance = BMV2_LOSS_TOLERANCE if switch == "bmv2" else LOSS_TOLERANCE
-    # Frames the receivers' own sockets dropped (the test harness's loss, not the UPF's): shown, not excused.
-    socket_drops = sum(r.get("socket_drops", 0) for r in rx)
-    out.append(("every UE's packets arrive, correctly encapsulated/decapsulated",
-                not bad and not silent and worst <= tolerance,
-                "malformed %s, UEs with nothing received %s, worst loss %.2f%% (tolerated %.0f%%), "
-                "receiver socket drops %d" % (bad or "none", silent or "none", 100 * worst, 100 * tolerance,
-                                              socket_drops)))
-
-    ues = final_status.get("ues", {})
-    bad_sum = []
-    for u in plan["ues"]:
-        counted = ues.get(u["addr"], {}).get("pkts")
-        sent = _pkts(tx, "tx", u["idx"])
-        got = _pkts(rx, "rx", u["idx"])
-        if counted is None or not got <= counted <= sent:
-            bad_sum.append("%s: received %d <= counted %s <= sent %d" % (u["addr"], got, counted, sent))
-    out.append(("usage counters (summed over both targets) add up", not bad_sum,
-                "; ".join(bad_sum[:3]) or "all %d UEs" % n))
+    out.append(delivery(plan, switch, tx, rx))
+    out.append(usage(plan, final_status.get("ues", {}), tx, rx))
 
     events = final_status.get("events", [])
     promoted = {}
@@ -84,6 +54,44 @@ def checks(plan, switch, established, final_status, deleted, tx, rx):
     out.append(("sessions deleted over PFCP are gone from both targets", bool(deleted) and not left,
                 "; ".join(left) or "%d deleted" % len(deleted)))
     return out
+
+
+def delivery(plan, switch, tx, rx):
+    """(name, passed, detail): every UE's packets arrived, well formed, within the loss the switch allows."""
+    bad = {}
+    for r in rx:
+        for reason, count in r.get("bad", {}).items():
+            bad[reason] = bad.get(reason, 0) + count
+    worst, silent = 0.0, []
+    for u in plan["ues"]:
+        sent = _pkts(tx, "tx", u["idx"])
+        got = _pkts(rx, "rx", u["idx"])
+        if sent and not got:
+            silent.append(u["addr"])
+        if sent:
+            worst = max(worst, 1 - got / sent)
+    tolerance = BMV2_LOSS_TOLERANCE if switch == "bmv2" else LOSS_TOLERANCE
+    # Frames the receivers' own sockets dropped (the test harness's loss, not the UPF's): shown, not excused.
+    socket_drops = sum(r.get("socket_drops", 0) for r in rx)
+    return ("every UE's packets arrive, correctly encapsulated/decapsulated",
+            not bad and not silent and worst <= tolerance,
+            "malformed %s, UEs with nothing received %s, worst loss %.2f%% (tolerated %.0f%%), "
+            "receiver socket drops %d" % (bad or "none", silent or "none", 100 * worst, 100 * tolerance,
+                                          socket_drops))
+
+
+def usage(plan, counted_by_ue, tx, rx):
+    """(name, passed, detail): each UE's counted packets (both targets summed; {ue: {"pkts": n}}) lie between
+    what arrived and what was sent."""
+    bad_sum = []
+    for u in plan["ues"]:
+        counted = counted_by_ue.get(u["addr"], {}).get("pkts")
+        sent = _pkts(tx, "tx", u["idx"])
+        got = _pkts(rx, "rx", u["idx"])
+        if counted is None or not got <= counted <= sent:
+            bad_sum.append("%s: received %d <= counted %s <= sent %d" % (u["addr"], got, counted, sent))
+    return ("usage counters (summed over both targets) add up", not bad_sum,
+            "; ".join(bad_sum[:3]) or "all %d UEs" % len(plan["ues"]))
 
 
 def render(results, final_status, tx, rx, switch_name):

@@ -91,8 +91,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
     private static final long FLOW_REMOVAL_WAIT_S = 20;
     private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
-    /** How often the leader checks its devices' routes (a small table read each; writes only what differs). */
-    private static final long ROUTES_CHECK_S = 5;
+    /**
+     * How often the leader checks its devices' routes (a small table read each; writes only what differs) and
+     * programs the switch again if it could not before (e.g. its pipeline was not pushed yet).
+     */
+    private static final long DEVICES_CHECK_S = 5;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
@@ -140,6 +143,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         private final DeviceId switchId;
         private final OffloadManager manager;
         private final HybridUpfDevice device;
+        /** Whether the switch holds the netcfg's steering and HK-IPG configuration (retried until it does). */
+        private volatile boolean switchProgrammed;
 
         private Hybrid(DeviceId backendId, DeviceId switchId, OffloadManager manager, HybridUpfDevice device) {
             this.backendId = backendId;
@@ -194,7 +199,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
-        executor.scheduleWithFixedDelay(this::syncAllRoutes, ROUTES_CHECK_S, ROUTES_CHECK_S, TimeUnit.SECONDS);
+        executor.scheduleWithFixedDelay(this::checkDevices, DEVICES_CHECK_S, DEVICES_CHECK_S, TimeUnit.SECONDS);
         log.info("Started");
     }
 
@@ -303,6 +308,14 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         if (cfg != null && clusterService.getLocalNode().id().equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
             routes.sync(cfg, ids);
         }
+    }
+
+    private void checkDevices() {
+        Hybrid h = current;
+        if (h != null && !h.switchProgrammed) {
+            programSwitch(h);
+        }
+        syncAllRoutes();
     }
 
     private void syncAllRoutes() {
@@ -478,24 +491,31 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     /**
      * Steering to the backends and HK-IPG from the netcfg onto the hybrid's switch (again on every netcfg
-     * change; the running offload manager keeps the policy it was built with).
+     * change, and every {@link #DEVICES_CHECK_S} until it succeeds; the running offload manager keeps the
+     * policy it was built with).
      */
     private void programSwitch(Hybrid h) {
         HupfConfig cfg = config();
-        if (h == null || h.switchId == null || cfg == null) {
+        if (h == null || cfg == null) {
             return;
         }
-        Device sw = deviceService.getDevice(h.switchId);
+        Device sw = h.switchId == null ? null : deviceService.getDevice(h.switchId);
         if (sw == null || !sw.is(HupfDataplaneConfig.class)) {
-            log.warn("Switch {} has no hupf data-plane configuration: no steering to backends, P4 HK-IPG defaults",
-                     h.switchId);
+            if (h.switchId != null) {
+                log.warn("Switch {} has no hupf data-plane configuration: no steering to backends, P4 HK-IPG "
+                                 + "defaults", h.switchId);
+            }
+            h.switchProgrammed = true;
             return;
         }
         try {
             log.info("Switch {}: misses steered to {}, HK-IPG {}", h.switchId,
                      SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg), cfg.hhConfig());
+            h.switchProgrammed = true;
         } catch (UpfProgrammableException e) {
-            log.error("Cannot configure switch {}: {}", h.switchId, e.getMessage());
+            h.switchProgrammed = false;
+            log.error("Cannot configure switch {}: {}; trying again in {} s", h.switchId, e.getMessage(),
+                      DEVICES_CHECK_S);
         }
     }
 

@@ -5,6 +5,7 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.flow.FlowRuleProgrammable;
+import org.onosproject.net.group.GroupProgrammable;
 import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.pi.model.DefaultPiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconf;
@@ -102,6 +103,7 @@ public class PipeconfLoader {
                 .addBehaviour(PiPipelineInterpreter.class, HupfInterpreter.class)
                 .addBehaviour(Pipeliner.class, HupfPipeliner.class)
                 .addBehaviour(MeterProgrammable.class, HupfMeters.class)
+                .addBehaviour(GroupProgrammable.class, HupfGroups.class)
                 .addExtension(P4_INFO_TEXT, p4info);
         if ("hw".equals(profile)) {
             b.addBehaviour(HupfUpf.class, HupfUpfProgrammable.class)

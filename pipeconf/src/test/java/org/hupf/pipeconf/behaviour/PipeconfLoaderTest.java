@@ -7,6 +7,7 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.junit.Test;
 import org.onosproject.net.flow.FlowRuleProgrammable;
+import org.onosproject.net.group.GroupProgrammable;
 import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.pi.model.PiPipeconf;
@@ -59,6 +60,8 @@ public class PipeconfLoaderTest {
             assertTrue(p.hasBehaviour(HupfUpf.class));
             assertEquals("ONOS's meter subsystem stays off hupf's meter cells", HupfMeters.class,
                          p.implementation(MeterProgrammable.class).orElseThrow());
+            assertEquals("ONOS's group audit stays off hupf's action profiles", HupfGroups.class,
+                         p.implementation(GroupProgrammable.class).orElseThrow());
         }
         assertEquals("the backend's entries are written in P4Runtime batches", HupfBackendUpf.class,
                      backend.implementation(HupfUpf.class).orElseThrow());
