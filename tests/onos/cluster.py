@@ -227,6 +227,17 @@ class Cluster:
             a.stop()
         self.net.down()
 
+    def thread_dumps(self):
+        """Has every live ONOS's JVM print its threads to its console (SIGQUIT to the java of its process group),
+        kept with the logs of a failed run: what a node that stopped working was waiting for."""
+        for o in self.onos.values():
+            if o.proc is None:
+                continue
+            found = subprocess.run(["pgrep", "-g", str(o.proc.pid), "java"], capture_output=True, text=True)
+            for pid in found.stdout.split():
+                os.kill(int(pid), signal.SIGQUIT)
+        time.sleep(2)
+
     def keep_logs(self, dest):
         dest = Path(dest)
         for ident, o in {**self.onos, **self.killed}.items():

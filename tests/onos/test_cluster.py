@@ -1,13 +1,10 @@
 """hupf on a three-node ONOS 2.7 cluster (issue 18): the hupf leader's ONOS is killed with SIGKILL while
-traffic runs through a switch (hupf-backend in the hw profile, pipeconf org.hupf.bmv2) and the backend; one
-session is pinned to the switch (offloaded), the others are steered to the backend. A survivor takes the
-lead, the sessions stay in the distributed store and on the backend, the pinned one goes back on the switch,
-no usage is lost nor reported twice (one backend session's usage is queried on the old leader; the offloaded
-one's switch counts come through the distributed offload records), and the new leader reconciles and
-serves PFCP.
+traffic runs through the backend; a survivor takes the lead, the sessions stay in the distributed store and on
+the backend, no usage is lost nor reported twice (one session's usage is queried on the old leader), and the
+new leader reconciles and serves PFCP.
 
-Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the switch,
-the backend and the SMF emulator are on the host, on the bridge's address. The nodes' logs are kept under
+Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the backend
+and the SMF emulator are on the host, on the bridge's address. The nodes' logs are kept under
 reports/onos/cluster when a test fails, or always with HUPF_KEEP_CLUSTER_LOGS=1."""
 import os
 import signal
@@ -22,7 +19,7 @@ import cluster as cluster_mod
 import conftest
 import packets
 import smf as smf_mod
-from test_onos import HW_P4INFO, BackendTables
+from test_onos import BackendTables
 
 pytestmark = pytest.mark.skipif(conftest.CLUSTER_WHY is not None, reason="missing %s" % conftest.CLUSTER_WHY)
 
@@ -41,9 +38,6 @@ UE_POOL = "10.250.0.0"  # netcfg/deployment.json's uePools
 GNB = "10.0.1.1"
 SESSIONS = 8
 TRAFFIC_UES = 3  # the first sessions carry uplink traffic before and after the kill
-PINNED = 1  # ue(PINNED), one of them, is pinned to the switch (offload.pins)
-SWITCH, BACKEND = "device:bmv2:s1", "device:backend:b1"
-ROUTER_MAC = "02:00:00:00:00:01"
 PACKETS_PER_ROUND, PAYLOAD = 40, 200
 
 
@@ -51,60 +45,35 @@ def ue(i):
     return "10.250.1.%d" % (10 + i)
 
 
-class Links:
-    """Two veth pairs on the host: the test playing the gNB on the switch's port 1, the switch's port 3 on the
-    backend's port 1 (the switch's port 2, to the DN, is a null port)."""
+class N3Link:
+    """A veth pair on the host: the backend's port 1 at one end, the test playing the gNB at the other."""
 
     def __init__(self, tag):
-        self.gnb_if, self.switch_gnb_if = "hc%dgnb" % tag, "hc%dsg" % tag
-        self.switch_backend_if, self.backend_if = "hc%dsb" % tag, "hc%dbe" % tag
-        for a, b in ((self.switch_gnb_if, self.gnb_if), (self.switch_backend_if, self.backend_if)):
-            subprocess.run(["ip", "link", "del", a], capture_output=True)
-            cluster_mod.sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
-            for i in (a, b):
-                cluster_mod.sh("ip", "link", "set", i, "up")
-        self.switch_mac = self.mac(self.switch_gnb_if)
-        self.backend_mac = self.mac(self.backend_if)
-        self.switch_backend_mac = self.mac(self.switch_backend_if)
-
-    @staticmethod
-    def mac(ifname):
-        return open("/sys/class/net/%s/address" % ifname).read().strip()
+        self.backend_if, self.gnb_if = "hc%dn3" % tag, "hc%dgnb" % tag
+        subprocess.run(["ip", "link", "del", self.backend_if], capture_output=True)
+        cluster_mod.sh("ip", "link", "add", self.backend_if, "type", "veth", "peer", "name", self.gnb_if)
+        for i in (self.backend_if, self.gnb_if):
+            cluster_mod.sh("ip", "link", "set", i, "up")
+        self.backend_mac = open("/sys/class/net/%s/address" % self.backend_if).read().strip()
 
     def uplink(self, teid, ue_addr, count):
         inner = packets.user_packet(ue_addr, APP, size=PAYLOAD)
-        frame = packets.gtpu(inner, teid, GNB, N3, eth_dst=self.switch_mac)
+        frame = packets.gtpu(inner, teid, GNB, N3, eth_dst=self.backend_mac)
         sendp([frame] * count, iface=self.gnb_if, verbose=False)
 
     def down(self):
-        for i in (self.switch_gnb_if, self.switch_backend_if):
-            subprocess.run(["ip", "link", "del", i], capture_output=True)
-
-
-def hybrid_netcfg(cfg, switch, link):
-    """deployment.json's netcfg plus the switch, its port to the backend, its routes and the pinned UE."""
-    cfg["devices"][SWITCH] = {"basic": {"name": "hupf switch s1", "driver": "bmv2", "pipeconf": "org.hupf.bmv2",
-                                        "managementAddress": "grpc://%s?device_id=1" % switch.addr}}
-    hupf = cfg["apps"]["org.hupf.app"]["hupf"]
-    hupf["devices"].append({"deviceId": SWITCH, "role": "switch"})
-    hupf["backendPorts"] = [{"switch": SWITCH, "port": 3, "backend": BACKEND, "mac": link.backend_mac}]
-    hupf["offload"] = {"pins": {"ues": {ue(PINNED): "HARDWARE"}}}
-    hupf["routes"] += [
-        {"deviceId": SWITCH, "prefix": DN_PREFIX + "/24", "port": 2, "srcMac": ROUTER_MAC,
-         "dstMac": "02:00:00:00:00:02"},
-        {"deviceId": SWITCH, "prefix": GNB + "/32", "port": 1, "srcMac": ROUTER_MAC, "dstMac": "02:00:00:00:00:03"}]
-    return cfg
+        subprocess.run(["ip", "link", "del", self.backend_if], capture_output=True)
 
 
 @pytest.fixture(scope="module")
 def hupf_cluster(request, oar, tmp_path_factory):
-    """Three Atomix + three ONOS nodes with hupf installed cluster-wide, hupf's switch and backend as their
-    P4Runtime devices (on the bridge's address, linked by veths) and hupf's netcfg pushed."""
+    """Three Atomix + three ONOS nodes with hupf installed cluster-wide, hupf's backend as their P4Runtime
+    device (on the bridge's address, port 1 on an N3 veth) and hupf's netcfg pushed."""
     signal.signal(signal.SIGALRM, conftest._suite_timeout)
     signal.alarm(CLUSTER_TIMEOUT_S)
     tag = 100 + os.getpid() % 100
     c = cluster_mod.Cluster(tmp_path_factory.mktemp("cluster"), tag)
-    link = backend = switch = None
+    link = backend = None
     failed = False
     try:
         t0 = time.monotonic()
@@ -112,28 +81,27 @@ def hupf_cluster(request, oar, tmp_path_factory):
         print("cluster of 3 ONOS + 3 Atomix ready in %.0f s" % (time.monotonic() - t0))
         first = next(iter(c.onos.values()))
         first.install_app(oar)
-        link = Links(tag)
+        link = N3Link(tag)
         backend = conftest.Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log",
                                    port1=link.backend_if, host=c.net.gateway)
-        switch = conftest.Backend(tmp_path_factory.mktemp("switch") / "hupf-switch.log", port1=link.switch_gnb_if,
-                                  host=c.net.gateway, profile="hw", more_ports={3: link.switch_backend_if})
-        cfg = hybrid_netcfg(conftest.deployment_netcfg(backend.addr, PFCP_PORT), switch, link)
+        cfg = conftest.deployment_netcfg(backend.addr, PFCP_PORT)
         # The N4 address follows the leader: every node may bind it in its own namespace.
         cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"].update(
             {"listenAddress": "0.0.0.0", "nodeId": N3, "allowedPeers": [c.net.gateway]})
-        yield {"cluster": c, "backend": backend, "switch": switch, "link": link, "cfg": cfg}
+        yield {"cluster": c, "backend": backend, "link": link, "cfg": cfg}
     except BaseException:
         failed = True
         raise
     finally:
         signal.alarm(0)
         failed = failed or getattr(request.session, "onos_failed", False)
+        if failed:
+            c.thread_dumps()
         if failed or os.environ.get("HUPF_KEEP_CLUSTER_LOGS"):
             c.keep_logs(conftest.REPORTS / "cluster")
         c.stop()
-        for device in (switch, backend):
-            if device is not None:
-                device.stop()
+        if backend is not None:
+            backend.stop()
         if link is not None:
             link.down()
         c.remove()
@@ -206,16 +174,6 @@ def uplink_octets(resp, report_ie):
     return [x for x in report.IE_list if isinstance(x, P.IE_VolumeMeasurement)][0].uplink
 
 
-def offload_state(o):
-    status, body = o.rest("GET", "/onos/hupf/offload")
-    return body if status == 200 else {}
-
-
-def wait_offloaded(o, ue_addr, what):
-    """Until node o's offload manager runs over the switch and has ue_addr on it."""
-    o.wait(lambda: ue_addr in offload_state(o).get("offloaded_ues", []), FAILOVER_TIMEOUT_S, what)
-
-
 def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
     c, backend, link = hupf_cluster["cluster"], hupf_cluster["backend"], hupf_cluster["link"]
     via = next(iter(c.onos.values()))
@@ -227,7 +185,6 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             "the hupf leader %s took the backend over" % leader)
     smf = smf_mod.Smf((lo.host, PFCP_PORT), node_id=c.net.gateway, bind=c.net.gateway)
     tables = BackendTables(backend.addr)
-    switch_tables = BackendTables(hupf_cluster["switch"].addr, HW_P4INFO)
     try:
         assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
         sessions = {}  # up SEID -> (UE, uplink TEID)
@@ -241,12 +198,7 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         for u, teid in sessions.values():
             tables.wait_session(u, teid, present=True)
         wait_forwarding(tables)
-        pinned = next(seid for seid, (u, _) in sessions.items() if u == ue(PINNED))
-        wait_offloaded(lo, ue(PINNED), "UE %s (pinned) on the switch" % ue(PINNED))
-        switch_tables.wait_session(*sessions[pinned], present=True)
-        wait_forwarding(switch_tables)
         busy = dict(list(sessions.items())[:TRAFFIC_UES])
-        assert pinned in busy
         sent = dict.fromkeys(busy, 0)
 
         def send(count):
@@ -260,8 +212,6 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             lo.wait(lambda: counters_total(lo, seid) >= sent[seid], 30,
                     "the backend counted session %d's first uplink packets" % seid)
             before[seid] = counters_total(lo, seid)
-        # The offload manager's metrics follow the switch's counters at its next poll (every second).
-        lo.wait(lambda: offload_state(lo).get("hw_bytes", 0) > 0, 30, "the switch carried the pinned UE")
 
         # One busy session's usage is queried on the old leader: the new leader must report only what came
         # after (the baselines are in the distributed store), without losing or repeating an octet.
@@ -290,10 +240,6 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             tables.wait_session(u, teid, present=True)
         no.wait(lambda: no.rest("GET", "/onos/hupf/offload")[0] == 200, FAILOVER_TIMEOUT_S,
                 "the new leader %s took the backend over" % new_leader)
-        # The new leader's offload manager takes the switch's sessions back (their counts folded into the
-        # distributed offload records) and puts the pinned one on the switch again.
-        wait_offloaded(no, ue(PINNED), "UE %s (pinned) on the switch under the new leader" % ue(PINNED))
-        switch_tables.wait_session(*sessions[pinned], present=True)
         # The new leader reconciles the backend with the store (on takeover, periodically, or now) until a
         # pass finds nothing to do: the backend holds exactly what the store says. Table entries are read
         # from ONOS's flow rule store, which the new device master fills again from its backups and from
@@ -319,20 +265,12 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         # The SMF finds the N4 address on the new leader; deleting the sessions reports their whole usage.
         smf.upf = (no.host, PFCP_PORT)
         assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
-        per_packet = queried_octets // queried_packets
         for seid, (u, teid) in sessions.items():
             resp, _ = smf.request(smf.deletion(seid), timeout=PFCP_TIMEOUT_S)
             assert smf_mod.cause(resp) == 1, "deletion of %d on the new leader" % seid
-            if seid == pinned:
-                # Switch counts before the kill (offload records), between kill and takeover, and after: all
-                # of them once.
-                reported = uplink_octets(resp, P.IE_UsageReport_SDR)
-                assert reported == sent[seid] * per_packet, \
-                    "offloaded session %d: %d uplink octets reported, %d packets of %d octets sent" % (
-                        seid, reported, sent[seid], per_packet)
-                switch_tables.wait_session(u, teid, present=False)
-            elif seid == queried:
+            if seid == queried:
                 # Exactly what was counted after the query on the old leader: nothing lost, nothing twice.
+                per_packet = queried_octets // queried_packets
                 reported = uplink_octets(resp, P.IE_UsageReport_SDR)
                 assert reported == (sent[seid] - queried_packets) * per_packet, \
                     "session %d: %d uplink octets reported after a query of %d octets; %d packets of %d octets " \
@@ -346,5 +284,4 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         assert no.rest("GET", "/onos/hupf/sessions")[1]["sessions"] == []
     finally:
         tables.close()
-        switch_tables.close()
         smf.close()

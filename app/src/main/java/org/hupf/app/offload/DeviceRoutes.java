@@ -73,7 +73,8 @@ final class DeviceRoutes {
                 log.info("Routes of {}: {} entries removed or written, {} routes now", id, changes, routes.size());
             }
             return changes;
-        } catch (UpfProgrammableException e) {
+        } catch (UpfProgrammableException | RuntimeException e) {
+            // e.g. a device whose driver ONOS has not bound yet: the next check tries again.
             log.warn("Cannot set the routes of {}: {}", id, e.getMessage());
             return 0;
         }

@@ -311,11 +311,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private void checkDevices() {
-        Hybrid h = current;
-        if (h != null && !h.switchProgrammed) {
-            programSwitch(h);
+        // A periodic task that throws is never run again: nothing escapes.
+        try {
+            Hybrid h = current;
+            if (h != null && !h.switchProgrammed) {
+                programSwitch(h);
+            }
+            syncAllRoutes();
+        } catch (RuntimeException e) {
+            log.warn("Checking the devices' routes and switch configuration failed: {}", e.toString());
         }
-        syncAllRoutes();
     }
 
     private void syncAllRoutes() {
@@ -447,11 +452,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             log.warn("No hupf backend available: sessions wait in the store");
             return;
         }
-        claimMastership(backendId);
-        claimMastership(switchId);
-        HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
-        HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
         try {
+            claimMastership(backendId);
+            claimMastership(switchId);
+            // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
+            HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
+            HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
             if (hw != null) {
                 List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
                 if (!back.isEmpty()) {
@@ -471,10 +477,13 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
             programSwitch(current);
             reconcileSessions();
-        } catch (UpfProgrammableException e) {
+        } catch (UpfProgrammableException | RuntimeException e) {
+            // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
+            // executor keeps it in a future nobody reads), and with no further device event, nothing would
+            // take the devices over again.
             current = null;
             log.warn("Cannot take over backend {} / switch {} yet: {}; retrying in {} ms",
-                     backendId, switchId, e.getMessage(), retryMs);
+                     backendId, switchId, e, retryMs);
             if (retry != null) {
                 retry.cancel(false);
             }
@@ -512,7 +521,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             log.info("Switch {}: misses steered to {}, HK-IPG {}", h.switchId,
                      SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg), cfg.hhConfig());
             h.switchProgrammed = true;
-        } catch (UpfProgrammableException e) {
+        } catch (UpfProgrammableException | RuntimeException e) {
             h.switchProgrammed = false;
             log.error("Cannot configure switch {}: {}; trying again in {} s", h.switchId, e.getMessage(),
                       DEVICES_CHECK_S);
