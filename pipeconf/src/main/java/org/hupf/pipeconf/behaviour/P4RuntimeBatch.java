@@ -20,6 +20,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.TABLE_EXHAUSTED;
@@ -31,23 +32,40 @@ import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UN
  * in one WriteRequest (CONTINUE_ON_ERROR), in order; an install is an INSERT, or a MODIFY for what always
  * exists (meter cells, default entries); the INSERTs the device answers ALREADY_EXIST go again as MODIFYs in a
  * second WriteRequest ("install or overwrite"); a DELETE answered NOT_FOUND is done. An entity's outcome is
- * that of all the P4Runtime updates it became.
+ * that of all the P4Runtime updates it became. A batch the device refuses whole because this client is not
+ * its primary one (PERMISSION_DENIED: right after a mastership change ONOS re-arbitrates every client, and a
+ * standby can be primary for a moment) is written again, every {@link #RETRY_PAUSE_MS}, within a budget:
+ * nothing of it was applied, and writing it again is harmless (install or overwrite, deletes of what is gone).
  */
 final class P4RuntimeBatch {
 
     private final UpfTranslator translator;
     private final DeviceId deviceId;
     private final Supplier<WriteRequest> requests;
+    private final long deniedBudgetMs;
+
+    /** Pause between two writes of a batch the device refused because this client was not primary. */
+    static final long RETRY_PAUSE_MS = 250;
+
+    /** A batch refused whole: this client was not the device's primary one. */
+    static final class NotPrimary extends UpfProgrammableException {
+        NotPrimary(String message) {
+            super(message);
+        }
+    }
 
     /**
-     * @param translator UPF entity to PI translator of the device's pipeline
-     * @param deviceId   device, for the handles of deletions
-     * @param requests   a new WriteRequest to the device on every call
+     * @param translator     UPF entity to PI translator of the device's pipeline
+     * @param deviceId       device, for the handles of deletions
+     * @param requests       a new WriteRequest to the device on every call
+     * @param deniedBudgetMs how long a batch refused for want of primacy is written again
      */
-    P4RuntimeBatch(UpfTranslator translator, DeviceId deviceId, Supplier<WriteRequest> requests) {
+    P4RuntimeBatch(UpfTranslator translator, DeviceId deviceId, Supplier<WriteRequest> requests,
+                   long deniedBudgetMs) {
         this.translator = translator;
         this.deviceId = deviceId;
         this.requests = requests;
+        this.deniedBudgetMs = deniedBudgetMs;
     }
 
     /** The PI updates of a batch and the entity each comes from. */
@@ -74,6 +92,25 @@ final class P4RuntimeBatch {
      *         device was not reached
      */
     CompletableFuture<List<UpfProgrammableException>> write(List<UpfEntity> entities, BitSet removals) {
+        return writeUntil(entities, removals, System.nanoTime() + deniedBudgetMs * 1_000_000L);
+    }
+
+    private CompletableFuture<List<UpfProgrammableException>> writeUntil(List<UpfEntity> entities, BitSet removals,
+                                                                         long deadline) {
+        return writeOnce(entities, removals).handle((failures, e) -> {
+            Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+            if (e == null) {
+                return CompletableFuture.completedFuture(failures);
+            }
+            if (cause instanceof NotPrimary && System.nanoTime() + RETRY_PAUSE_MS * 1_000_000L < deadline) {
+                return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
+                        RETRY_PAUSE_MS, TimeUnit.MILLISECONDS)).thenCompose(v -> writeUntil(entities, removals, deadline));
+            }
+            return CompletableFuture.<List<UpfProgrammableException>>failedFuture(cause);
+        }).thenCompose(f -> f);
+    }
+
+    private CompletableFuture<List<UpfProgrammableException>> writeOnce(List<UpfEntity> entities, BitSet removals) {
         List<UpfProgrammableException> failures = new ArrayList<>(entities.size());
         Updates first = new Updates();
         for (int i = 0; i < entities.size(); i++) {
@@ -140,8 +177,9 @@ final class P4RuntimeBatch {
     private static List<EntityUpdateResponse> checkReached(WriteResponse resp) {
         List<EntityUpdateResponse> all = new ArrayList<>(resp.all());
         if (!all.isEmpty() && all.stream().allMatch(r -> !r.isSuccess() && r.throwable() != null)) {
-            throw new CompletionException(new UpfProgrammableException(
-                    "P4Runtime write not answered: " + all.get(0).throwable()));
+            String why = "P4Runtime write not answered: " + all.get(0).throwable();
+            throw new CompletionException(why.contains("PERMISSION_DENIED") ? new NotPrimary(why)
+                    : new UpfProgrammableException(why));
         }
         return all;
     }

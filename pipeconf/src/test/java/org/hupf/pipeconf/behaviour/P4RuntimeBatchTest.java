@@ -52,6 +52,8 @@ public class P4RuntimeBatchTest {
         /** Table entries of this many updates into a request the device refuses (a full table). */
         int capacity = Integer.MAX_VALUE;
         boolean unreachable;
+        /** The next this many requests are refused whole: another client is primary for the moment. */
+        int denied;
 
         WriteRequest request() {
             return new FakeRequest(this);
@@ -173,8 +175,13 @@ public class P4RuntimeBatchTest {
         @Override
         public CompletableFuture<WriteResponse> submit() {
             device.requests.add(updates.stream().map(u -> u.type).collect(Collectors.toList()));
+            boolean deny = device.denied > 0;
+            device.denied -= deny ? 1 : 0;
             for (Update u : updates) {
-                if (device.unreachable) {
+                if (deny) {
+                    u.status = EntityUpdateStatus.OTHER_ERROR;
+                    u.throwable = new IllegalStateException("PERMISSION_DENIED: not the primary client");
+                } else if (device.unreachable) {
                     u.status = EntityUpdateStatus.OTHER_ERROR;
                     u.throwable = new IllegalStateException("UNAVAILABLE: io exception");
                 } else {
@@ -251,7 +258,7 @@ public class P4RuntimeBatchTest {
 
     private final FakeDevice device = new FakeDevice();
     private final P4RuntimeBatch batch = new P4RuntimeBatch(new UpfTranslator(Pipelines.model("sw")), DEV,
-                                                            device::request);
+                                                            device::request, 5_000);
 
     private static UpfInterface iface(String prefix, int slice) {
         return UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(prefix)).setCore().setSliceId(slice).build();
@@ -319,5 +326,30 @@ public class P4RuntimeBatchTest {
             assertTrue(String.valueOf(e.getCause()), e.getCause() instanceof UpfProgrammableException
                     && e.getCause().getMessage().contains("UNAVAILABLE"));
         }
+    }
+
+    @Test
+    public void aBatchRefusedForWantOfPrimacyIsWrittenAgain() {
+        device.denied = 2;
+        List<UpfProgrammableException> failures = write(List.of(iface("10.250.0.0/16", 1)));
+        assertNull(String.valueOf(failures.get(0)), failures.get(0));
+        assertEquals("refused twice, then written", 3, device.requests.size());
+        assertEquals(1, device.entries.size());
+    }
+
+    @Test
+    public void withoutPrimacyWithinTheBudgetTheBatchFails() {
+        device.denied = Integer.MAX_VALUE;
+        P4RuntimeBatch impatient = new P4RuntimeBatch(new UpfTranslator(Pipelines.model("sw")), DEV,
+                                                      device::request, 3 * P4RuntimeBatch.RETRY_PAUSE_MS);
+        try {
+            impatient.write(List.of(iface("10.250.0.0/16", 1)), new BitSet()).join();
+            fail("answered");
+        } catch (CompletionException e) {
+            assertTrue(String.valueOf(e.getCause()), e.getCause() instanceof P4RuntimeBatch.NotPrimary);
+        }
+        assertTrue("written again within the budget: " + device.requests.size(),
+                   device.requests.size() >= 2 && device.requests.size() <= 3);
+        assertTrue(device.entries.isEmpty());
     }
 }
