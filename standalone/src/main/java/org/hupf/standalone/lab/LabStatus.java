@@ -37,6 +37,12 @@ final class LabStatus {
     private static final int WRITE_IDLE_FACTOR = 9;
 
     private final ObjectMapper json = new ObjectMapper();
+    /**
+     * Serialises writes (the status timer and the runner's first write). Events arrive under the offload
+     * manager's lock and take only {@code this}; a write takes the manager's lock, so it must never hold
+     * {@code this} while calling the manager: the two locks in both orders stalled the runner (PFCP unanswered).
+     */
+    private final Object writing = new Object();
     private final Path path;
     private final OffloadManager manager;
     private final HupfUpfDevice backend;
@@ -74,7 +80,13 @@ final class LabStatus {
     }
 
     /** Writes the status, unless the last write was too recent for its duration (at most a tenth of a core). */
-    synchronized void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
+    void write(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
+        synchronized (writing) {
+            writeLocked(sessions, hh, pfcp);
+        }
+    }
+
+    private void writeLocked(int sessions, HhReports hh, PfcpStats pfcp) throws IOException {
         long start = System.currentTimeMillis();
         if (start - lastWriteAt < WRITE_IDLE_FACTOR * lastWriteMillis) {
             return;
