@@ -2,6 +2,7 @@ package p4rt
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -155,6 +156,41 @@ func TestBackendSelector(t *testing.T) {
 	}
 	if got := h.fake.calls[len(h.fake.calls)-1]; got != "backends 1 []" {
 		t.Errorf("deleting the entry left %q", got)
+	}
+}
+
+// A member of weight w takes w shares of the slice's UE hash, handed to the data plane in
+// member-handle order, and reads back with its weight; a weight of 0, or weights beyond the
+// group's max_size, are refused and change nothing.
+func TestBackendSelectorWeights(t *testing.T) {
+	h := newHWHarness(t)
+	weighted := func(op p4v1.Update_Type, id uint32, maxSize int32, mw ...uint32) *p4v1.Update {
+		g := &p4v1.ActionProfileGroup{ActionProfileId: h.selectorID(), GroupId: id, MaxSize: maxSize}
+		for i := 0; i < len(mw); i += 2 {
+			g.Members = append(g.Members, &p4v1.ActionProfileGroup_Member{MemberId: mw[i], Weight: int32(mw[i+1])})
+		}
+		return &p4v1.Update{Type: op, Entity: &p4v1.Entity{Entity: &p4v1.Entity_ActionProfileGroup{ActionProfileGroup: g}}}
+	}
+	grp := &p4v1.TableAction{Type: &p4v1.TableAction_ActionProfileGroupId{ActionProfileGroupId: 7}}
+	if err := h.write(h.member(ins, 1, 2, 0xbb01), h.member(ins, 2, 3, 0xbb02), weighted(ins, 7, 0, 2, 2, 1, 1),
+		h.backendsEntry(ins, 1, grp)); err != nil {
+		t.Fatal(err)
+	}
+	want := "backends 1 [{2 [0 0 0 0 187 1]} {3 [0 0 0 0 187 2]} {3 [0 0 0 0 187 2]}]"
+	if got := h.fake.last(); got != want {
+		t.Errorf("data plane got %q, want %q", got, want)
+	}
+	groups := h.read(&p4v1.Entity{Entity: &p4v1.Entity_ActionProfileGroup{ActionProfileGroup: &p4v1.ActionProfileGroup{}}})
+	if ms := groups[0].GetActionProfileGroup().Members; len(ms) != 2 || ms[0].MemberId != 2 || ms[0].Weight != 2 || ms[1].Weight != 1 {
+		t.Errorf("group read back as %v", groups[0])
+	}
+	err := h.write(weighted(mod, 7, 0, 1, 0), weighted(mod, 7, 2, 1, 1, 2, 2), weighted(mod, 7, 0, 1, maxBackendShares+1))
+	wantCodes := []codes.Code{codes.InvalidArgument, codes.ResourceExhausted, codes.ResourceExhausted}
+	if got := codesOf(err); fmt.Sprint(got) != fmt.Sprint(wantCodes) {
+		t.Errorf("per-update codes %v, want %v", got, wantCodes)
+	}
+	if got := h.fake.last(); got != want {
+		t.Errorf("refused updates changed the data plane: %q", got)
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 // (one backend each), groups of members, and one entry per slice that points at a
 // member or a group. Each member gets the lowest free handle when it is inserted, as
 // bmv2 numbers its members, and a group's members are handed to the data plane in
-// handle order, so that crc16(UE) % n picks the member bmv2 picks.
+// handle order, so that crc16(UE) % n picks the member bmv2 picks. A member of weight
+// w is handed over w times in a row: it takes w shares of the slice's UE hash (bmv2's
+// PI does the same with copies of the member, whose handles may differ from these).
 type steering struct {
 	profileID uint32
 	size      int // members the action profile holds
@@ -29,6 +31,7 @@ type apMember struct {
 
 type apGroup struct {
 	members []uint32 // as written
+	weights []int32  // members[i]'s weight
 	maxSize int32
 }
 
@@ -143,11 +146,10 @@ func (st *steering) writeGroup(s *Server, op Op, g *p4v1.ActionProfileGroup) err
 	case op == OpDelete:
 		delete(st.groups, g.GroupId)
 		return nil
-	case g.MaxSize > 0 && int(g.MaxSize) < len(g.Members):
-		return errf(codes.ResourceExhausted, "group %d: %d members, max_size %d", g.GroupId, len(g.Members), g.MaxSize)
 	}
 	ng := &apGroup{maxSize: g.MaxSize}
 	seen := map[uint32]bool{}
+	sum := 0
 	for _, m := range g.Members {
 		if st.members[m.MemberId] == nil {
 			return errf(codes.NotFound, "group %d: no member %d", g.GroupId, m.MemberId)
@@ -155,11 +157,20 @@ func (st *steering) writeGroup(s *Server, op Op, g *p4v1.ActionProfileGroup) err
 		if seen[m.MemberId] {
 			return errf(codes.InvalidArgument, "group %d: member %d twice", g.GroupId, m.MemberId)
 		}
-		if m.Weight > 1 {
-			return errf(codes.Unimplemented, "group %d: member weights other than 1", g.GroupId)
+		if m.Weight < 1 {
+			return errf(codes.InvalidArgument, "group %d: member %d has weight %d, weights are positive", g.GroupId, m.MemberId, m.Weight)
 		}
 		seen[m.MemberId] = true
+		sum += int(m.Weight)
 		ng.members = append(ng.members, m.MemberId)
+		ng.weights = append(ng.weights, m.Weight)
+	}
+	// max_size bounds the sum of the members' weights; the data plane holds maxBackendShares.
+	switch {
+	case g.MaxSize > 0 && int(g.MaxSize) < sum:
+		return errf(codes.ResourceExhausted, "group %d: weights sum to %d, max_size %d", g.GroupId, sum, g.MaxSize)
+	case sum > maxBackendShares:
+		return errf(codes.ResourceExhausted, "group %d: weights sum to %d, the data plane splits among %d", g.GroupId, sum, maxBackendShares)
 	}
 	st.groups[g.GroupId] = ng
 	return st.push(s.dp)
@@ -192,20 +203,31 @@ func (st *steering) writeEntry(s *Server, op Op, v *tableView, e *entry) error {
 	return dpStatus(s.dp.SetBackends(slice, st.backends(ref)))
 }
 
-// backends are what ref selects from, in member-handle order.
+// maxBackendShares is how many shares of a slice's UE hash the data plane holds
+// (DP_BACKENDS_MAX): the sum of a group's weights.
+const maxBackendShares = 256
+
+// backends are what ref selects from, in member-handle order, a member of weight w w times.
 func (st *steering) backends(ref apRef) []Backend {
-	ids := []uint32{ref.id}
+	type share struct {
+		m      *apMember
+		weight int32
+	}
+	var ms []share
 	if ref.group {
-		ids = st.groups[ref.id].members
+		g := st.groups[ref.id]
+		for i, id := range g.members {
+			ms = append(ms, share{st.members[id], g.weights[i]})
+		}
+	} else {
+		ms = []share{{st.members[ref.id], 1}}
 	}
-	ms := make([]*apMember, 0, len(ids))
-	for _, id := range ids {
-		ms = append(ms, st.members[id])
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].handle < ms[j].handle })
-	out := make([]Backend, len(ms))
-	for i, m := range ms {
-		out[i] = Backend{Port: m.port, DstMAC: mac(m.mac)}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].m.handle < ms[j].m.handle })
+	var out []Backend
+	for _, s := range ms {
+		for w := int32(0); w < s.weight; w++ {
+			out = append(out, Backend{Port: s.m.port, DstMAC: mac(s.m.mac)})
+		}
 	}
 	return out
 }
@@ -251,8 +273,8 @@ func (st *steering) readGroups(q *p4v1.ActionProfileGroup, out []*p4v1.Entity) [
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
 		g := &p4v1.ActionProfileGroup{ActionProfileId: st.profileID, GroupId: id, MaxSize: st.groups[id].maxSize}
-		for _, m := range st.groups[id].members {
-			g.Members = append(g.Members, &p4v1.ActionProfileGroup_Member{MemberId: m, Weight: 1})
+		for i, m := range st.groups[id].members {
+			g.Members = append(g.Members, &p4v1.ActionProfileGroup_Member{MemberId: m, Weight: st.groups[id].weights[i]})
 		}
 		out = append(out, &p4v1.Entity{Entity: &p4v1.Entity_ActionProfileGroup{ActionProfileGroup: g}})
 	}

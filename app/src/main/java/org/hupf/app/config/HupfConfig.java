@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.onlab.packet.Ip4Address;
@@ -60,12 +61,15 @@ public final class HupfConfig extends Config<ApplicationId> {
         public final long port;
         public final DeviceId backendId;
         public final String mac;
+        /** Share of the slice's UEs the switch steers to this backend, relative to the others' (default 1). */
+        public final int weight;
 
-        BackendPort(DeviceId switchId, long port, DeviceId backendId, String mac) {
+        BackendPort(DeviceId switchId, long port, DeviceId backendId, String mac, int weight) {
             this.switchId = switchId;
             this.port = port;
             this.backendId = backendId;
             this.mac = mac;
+            this.weight = weight;
         }
     }
 
@@ -210,7 +214,8 @@ public final class HupfConfig extends Config<ApplicationId> {
     public List<BackendPort> backendPorts() {
         return list(object, BACKEND_PORTS, n -> new BackendPort(
                 DeviceId.deviceId(n.path("switch").asText()), intIn(n, "port", 0, 511, -1),
-                DeviceId.deviceId(n.path("backend").asText()), n.path("mac").asText()));
+                DeviceId.deviceId(n.path("backend").asText()), n.path("mac").asText(),
+                intIn(n, "weight", 1, Backend.MAX_WEIGHT, 1)));
     }
 
     /**

@@ -35,7 +35,7 @@ final class SwitchDataplane {
         List<Long> ports = new ArrayList<>();
         for (HupfConfig.BackendPort p : cfg.backendPorts()) {
             if (p.switchId.equals(switchId)) {
-                backends.add(new Backend(p.port, MacAddress.valueOf(p.mac)));
+                backends.add(new Backend(p.port, MacAddress.valueOf(p.mac), p.weight));
                 ports.add(p.port);
             }
         }

@@ -69,6 +69,8 @@ public class HupfConfigTest {
         assertEquals(HupfConfig.Role.SWITCH, c.devices().get(DeviceId.deviceId("device:bmv2:s1")));
         assertEquals(2, c.backendPorts().size());
         assertEquals(5, c.backendPorts().get(0).port);
+        assertEquals("weight defaults to 1", 1, c.backendPorts().get(0).weight);
+        assertEquals(2, c.backendPorts().get(1).weight);
         PfcpConfig p = c.pfcp(Ip4Address.valueOf("1.1.1.1"));
         assertEquals(8805, p.port);
         assertEquals("192.168.0.1", p.nodeId);
@@ -137,6 +139,9 @@ public class HupfConfigTest {
             {HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
                     + " \"backend\": \"device:backend:b1\", \"mac\": \"b1\"}]",
              "backendPorts: mac of device:backend:b1 on port 5 is not a MAC address: 'b1'"},
+            {HupfConfig.BACKEND_PORTS, "[{\"switch\": \"device:bmv2:s1\", \"port\": 5,"
+                    + " \"backend\": \"device:backend:b1\", \"mac\": \"00:00:00:00:0b:01\", \"weight\": 0}]",
+             "backendPorts[0]: weight: integer in [1, 64] expected, got 0"},
             {HupfConfig.OFFLOAD, "{\"pins\": {\"slices\": {\"16\": \"HARDWARE\"}}}",
              "offload.pins.slices: an integer in [0, 15], got 16"},
             {HupfConfig.OFFLOAD, "{\"pins\": {\"ues\": {\"10.250.0.1\": \"ON\"}}}",

@@ -40,10 +40,10 @@ public class SwitchDataplaneTest {
     }
 
     @Test
-    public void theSwitchGetsItsBackendsAndHkIpgFromTheNetcfg() throws Exception {
+    public void theSwitchGetsItsWeightedBackendsAndHkIpgFromTheNetcfg() throws Exception {
         HupfDataplaneConfig dp = createStrictMock(HupfDataplaneConfig.class);
         List<Backend> backends = List.of(new Backend(5, MacAddress.valueOf("00:00:00:00:0b:01")),
-                                         new Backend(6, MacAddress.valueOf("00:00:00:00:0b:02")));
+                                         new Backend(6, MacAddress.valueOf("00:00:00:00:0b:02"), 2));
         Capture<HhConfig> hh = newCapture();
         dp.setBackendPorts(List.of(5L, 6L));
         dp.setBackends(0, backends);

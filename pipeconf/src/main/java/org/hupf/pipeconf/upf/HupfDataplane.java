@@ -187,8 +187,8 @@ public final class HupfDataplane {
     }
 
     /**
-     * Entities that steer a slice's session misses to its backends: one selector member per backend,
-     * one group per slice (id slice + 1), the {@code backends} entry of the slice pointing at the group.
+     * Entities that steer a slice's session misses to its backends: one selector member per backend, with
+     * the backend's weight in the group, one group per slice (id slice + 1), the {@code backends} entry of the slice pointing at the group.
      *
      * @param sliceId  slice
      * @param backends backends (at least one)
@@ -215,7 +215,7 @@ public final class HupfDataplane {
                                              PORT, b.port(), DST_MAC, b.mac().toLong()))
                     .build();
             out.add(m);
-            group.addMember(m.id(), 1);
+            group.addMember(m.id(), b.weight());
         }
         out.add(group.build());
         out.add(PiTableEntry.builder().forTable(t)

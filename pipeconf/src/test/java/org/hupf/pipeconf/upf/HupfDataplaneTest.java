@@ -119,6 +119,28 @@ public class HupfDataplaneTest {
     }
 
     @Test
+    public void aBackendsWeightIsItsMembersWeightInTheSlicesGroup() throws Exception {
+        Backend light = new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"));
+        Backend heavy = new Backend(8, MacAddress.valueOf("02:00:00:00:00:08"), 3);
+        dataplane.setBackends(1, List.of(light, heavy));
+        PiActionProfileGroup g = target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).iterator().next();
+        assertEquals(1, g.member(HupfDataplane.memberId(1, 0)).orElseThrow().weight());
+        assertEquals(3, g.member(HupfDataplane.memberId(1, 1)).orElseThrow().weight());
+    }
+
+    @Test
+    public void aWeightOutsideItsRangeIsRefused() {
+        for (int w : new int[]{0, Backend.MAX_WEIGHT + 1}) {
+            try {
+                new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"), w);
+                fail("weight " + w + " accepted");
+            } catch (IllegalArgumentException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("weight is 1.." + Backend.MAX_WEIGHT));
+            }
+        }
+    }
+
+    @Test
     public void backendPortsAreReplaced() throws Exception {
         dataplane.setBackendPorts(List.of(5L, 6L));
         dataplane.setBackendPorts(List.of(6L));
