@@ -367,14 +367,14 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         untrack(gone);
     }
 
-    /** Forgets the sessions a write removed, with one read of all their backend cells' final counts. */
+    /** Forgets the sessions a write removed, with one read of all their backend cells' final counts (every backend's). */
     private void untrack(List<Ip4Address> gone) {
         if (gone.isEmpty()) {
             return;
         }
         Map<Integer, UpfCounter> finalCounts;
         try {
-            finalCounts = CounterCellReader.of(backend).readCounterCells(manager.counterCells(gone));
+            finalCounts = manager.readBackendCells(gone);
         } catch (UpfProgrammableException e) {
             log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
             finalCounts = Map.of();

@@ -56,7 +56,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,9 +71,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The hybrid inside ONOS: finds the backend (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
- * org.hupf.tofino) among the available devices, and offers the session manager one device, the
- * {@link HybridUpfDevice} over them. Rebuilt when devices come and go; polls counters for demotion;
+ * The hybrid inside ONOS: finds the backends (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
+ * org.hupf.tofino) among the available devices, and offers the session manager the {@link HybridUpfDevice}
+ * over the first backend and the switch, then every other backend: each backend holds every session, the
+ * switch splits the misses among them by UE hash (backendPorts' weights), the offload manager measures a
+ * session over all of them ({@link BackendReplicas}). Rebuilt when devices come and go; polls counters for demotion;
  * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread; keeps every configured
  * device's routes as the netcfg says ({@link DeviceRoutes}). Only on the cluster's
  * hupf leader (the node that runs the session core): the other nodes leave the devices alone. The leader
@@ -137,20 +141,27 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     protected volatile HupfService hupfService;
 
-    /** The current pair of devices and what runs over them. */
+    /** The current devices and what runs over them. */
     private static final class Hybrid {
-        private final DeviceId backendId;
+        /** The backends, the one the hybrid device is built over first. */
+        private final List<DeviceId> backendIds;
         private final DeviceId switchId;
         private final OffloadManager manager;
-        private final HybridUpfDevice device;
+        /** What the session core programs: the hybrid device, then the other backends. */
+        private final List<HupfUpfDevice> devices;
         /** Whether the switch holds the netcfg's steering and HK-IPG configuration (retried until it does). */
         private volatile boolean switchProgrammed;
 
-        private Hybrid(DeviceId backendId, DeviceId switchId, OffloadManager manager, HybridUpfDevice device) {
-            this.backendId = backendId;
+        private Hybrid(List<DeviceId> backendIds, DeviceId switchId, OffloadManager manager,
+                       List<HupfUpfDevice> devices) {
+            this.backendIds = backendIds;
             this.switchId = switchId;
             this.manager = manager;
-            this.device = device;
+            this.devices = devices;
+        }
+
+        private boolean drives(DeviceId id) {
+            return backendIds.contains(id) || id.equals(switchId);
         }
     }
 
@@ -336,8 +347,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             executor.execute(() -> syncRoutes(Set.of(event.subject())));
         }
         Hybrid h = current;
-        if (h == null || event.type() != MastershipEvent.Type.MASTER_CHANGED
-                || !event.subject().equals(h.backendId) && !event.subject().equals(h.switchId)) {
+        if (h == null || event.type() != MastershipEvent.Type.MASTER_CHANGED || !h.drives(event.subject())) {
             return;
         }
         if (clusterService.getLocalNode().id().equals(event.roleInfo().master())) {
@@ -404,21 +414,23 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     /**
-     * Returns the first available device running one of the wanted pipeconfs.
+     * Returns the available devices running one of the wanted pipeconfs, in the order of their ids.
      *
      * @param devices    candidate devices
      * @param pipeconfOf pipeconf of a device
      * @param wanted     pipeconf ids
-     * @return the device id, if any
+     * @return their ids
      */
-    static Optional<DeviceId> pick(Iterable<Device> devices, Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf,
-                                   Set<PiPipeconfId> wanted) {
+    static List<DeviceId> pickAll(Iterable<Device> devices, Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf,
+                                  Set<PiPipeconfId> wanted) {
+        List<DeviceId> out = new ArrayList<>();
         for (Device d : devices) {
             if (pipeconfOf.apply(d.id()).filter(wanted::contains).isPresent() && d.is(HupfUpf.class)) {
-                return Optional.of(d.id());
+                out.add(d.id());
             }
         }
-        return Optional.empty();
+        out.sort(Comparator.comparing(DeviceId::toString));
+        return out;
     }
 
     /**
@@ -438,25 +450,28 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         }
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
-        DeviceId backendId = pick(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND)).orElse(null);
-        DeviceId switchId = pick(available, pipeconfOf, SWITCHES).orElse(null);
+        List<DeviceId> backendIds = pickAll(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
+        DeviceId switchId = pickAll(available, pipeconfOf, SWITCHES).stream().findFirst().orElse(null);
         Hybrid h = current;
-        if (h != null && Objects.equals(h.backendId, backendId) && Objects.equals(h.switchId, switchId)) {
-            claimMastership(backendId);
+        if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
+            backendIds.forEach(this::claimMastership);
             claimMastership(switchId);
             return;
         }
-        if (backendId == null) {
+        if (backendIds.isEmpty()) {
             current = null;
             cancelRetry();
             log.warn("No hupf backend available: sessions wait in the store");
             return;
         }
         try {
-            claimMastership(backendId);
+            backendIds.forEach(this::claimMastership);
             claimMastership(switchId);
             // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
-            HupfUpfDevice backend = deviceService.getDevice(backendId).as(HupfUpf.class);
+            List<HupfUpfDevice> backends = new ArrayList<>();
+            for (DeviceId id : backendIds) {
+                backends.add(deviceService.getDevice(id).as(HupfUpf.class));
+            }
             HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
             if (hw != null) {
                 List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
@@ -467,14 +482,17 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             }
             HupfConfig cfg = config();
             OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
-            OffloadManager m = new OffloadManager(backend, hw, policy, System::currentTimeMillis);
+            OffloadManager m = new OffloadManager(backends.size() == 1 ? backends.get(0) : new BackendReplicas(backends),
+                                                  hw, policy, System::currentTimeMillis);
             m.useStore(offloadStore);
             m.addListener(recentEvents);
-            HybridUpfDevice device = new HybridUpfDevice(backend, hw, m);
+            HybridUpfDevice device = new HybridUpfDevice(backends.get(0), hw, m);
             device.adoptBackend();
-            current = new Hybrid(backendId, switchId, m, device);
+            List<HupfUpfDevice> devices = new ArrayList<>(backends);
+            devices.set(0, device);
+            current = new Hybrid(backendIds, switchId, m, List.copyOf(devices));
             cancelRetry();
-            log.info("Hybrid UPF: backend {}, switch {}", backendId, switchId == null ? "none" : switchId);
+            log.info("Hybrid UPF: backends {}, switch {}", backendIds, switchId == null ? "none" : switchId);
             programSwitch(current);
             reconcileSessions();
         } catch (UpfProgrammableException | RuntimeException e) {
@@ -482,8 +500,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // executor keeps it in a future nobody reads), and with no further device event, nothing would
             // take the devices over again.
             current = null;
-            log.warn("Cannot take over backend {} / switch {} yet: {}; retrying in {} ms",
-                     backendId, switchId, e, retryMs);
+            log.warn("Cannot take over backends {} / switch {} yet: {}; retrying in {} ms",
+                     backendIds, switchId, e, retryMs);
             if (retry != null) {
                 retry.cancel(false);
             }
@@ -550,7 +568,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Override
     public List<HupfUpfDevice> devices() {
         Hybrid h = current;
-        return h == null ? List.of() : List.of(h.device);
+        return h == null ? List.of() : h.devices;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.CounterCellReader;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
@@ -769,6 +770,19 @@ public final class OffloadManager {
             }
         }
         return cells;
+    }
+
+    /**
+     * Reads the backend counter cells of sessions in one request per backend, without the manager's lock: what
+     * {@link #untrack(Ip4Address, Map)} takes as their final counts (summed over all backends, when several
+     * share the sessions).
+     *
+     * @param ues UE addresses; unknown ones are skipped
+     * @return cell to its counts
+     * @throws UpfProgrammableException if a backend cannot be read
+     */
+    public Map<Integer, UpfCounter> readBackendCells(Collection<Ip4Address> ues) throws UpfProgrammableException {
+        return CounterCellReader.of(backend.device()).readCounterCells(counterCells(ues));
     }
 
     private static void add(long[] total, long[] v) {
