@@ -274,7 +274,7 @@ public final class SessionManager implements AutoCloseable {
         Set<UpfEntity> previous = sessionEntities.getOrDefault(s.upSeid, Set.of());
         track(s.upSeid, entities);
         changing.add(s.upSeid);
-        return program(entities, previous).thenCompose(results -> settleInstall(results, stored, old, a, entities,
+        return program(entities, previous, counterResets(old, stored)).thenCompose(results -> settleInstall(results, stored, old, a, entities,
                                                                                previous));
     }
 
@@ -555,10 +555,38 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /**
-     * Queues, as one batch per device, the removals of what no session or interface needs any more
-     * (dependents first) and the additions (what others refer to first), as the pipeline contract orders them.
+     * The counter cells a change gives a session that it did not hold, set to zero: a cell keeps what it
+     * counted for its previous owner until it is written (device counters are never cleared by themselves).
      */
+    private static List<UpfCounter> counterResets(PfcpSession old, PfcpSession stored) {
+        Set<Integer> held = new HashSet<>();
+        if (old != null) {
+            old.allocations.forEach((k, cell) -> {
+                if (k.startsWith(COUNTER_ALLOCATION)) {
+                    held.add(cell);
+                }
+            });
+        }
+        List<UpfCounter> out = new ArrayList<>();
+        stored.allocations.forEach((k, cell) -> {
+            if (k.startsWith(COUNTER_ALLOCATION) && held.add(cell)) {
+                out.add(UpfCounter.builder().withCellId(cell).build());
+            }
+        });
+        return out;
+    }
+
     private CompletableFuture<List<WriteResult>> program(Set<UpfEntity> wanted, Set<UpfEntity> previous) {
+        return program(wanted, previous, List.of());
+    }
+
+    /**
+     * Queues, as one batch per device, the removals of what no session or interface needs any more
+     * (dependents first), the resets of counter cells new to a session, and the additions (what others refer
+     * to first), as the pipeline contract orders them.
+     */
+    private CompletableFuture<List<WriteResult>> program(Set<UpfEntity> wanted, Set<UpfEntity> previous,
+                                                         List<UpfCounter> resets) {
         Set<Object> wantedKeys = new HashSet<>();
         wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
         List<UpfEntity> removals = new ArrayList<>();
@@ -576,8 +604,9 @@ public final class SessionManager implements AutoCloseable {
         }
         additions.sort(Comparator.comparingInt(e -> ORDER.indexOf(e.type())));
         removals.sort(Comparator.comparingInt(e -> -ORDER.indexOf(e.type())));
-        List<DeviceUpdate> updates = new ArrayList<>(removals.size() + additions.size());
+        List<DeviceUpdate> updates = new ArrayList<>(removals.size() + resets.size() + additions.size());
         removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
+        resets.forEach(c -> updates.add(DeviceUpdate.apply(c)));
         additions.forEach(e -> updates.add(DeviceUpdate.apply(e)));
         List<BatchUpfDevice> targets = new ArrayList<>();
         devices.get().forEach(d -> targets.add(BatchDevices.of(d)));

@@ -151,7 +151,9 @@ public final class InMemoryUpfDevice implements HupfUpfDevice, BatchUpfDevice {
     public synchronized void apply(UpfEntity entity) throws UpfProgrammableException {
         check();
         if (entity.type() == UpfEntityType.COUNTER) {
-            throw new UpfProgrammableException("counters are read-only", UpfProgrammableException.Type.UNSUPPORTED_OPERATION);
+            readCounter(((UpfCounter) entity).cellId());    // in range
+            setCounter((UpfCounter) entity);
+            return;
         }
         Map<Object, UpfEntity> t = tables.get(entity.type());
         Object key = EntityKeys.key(entity);

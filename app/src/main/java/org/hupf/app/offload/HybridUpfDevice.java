@@ -163,6 +163,10 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      */
     private UpfProgrammableException record(DeviceUpdate u, Set<Ip4Address> affected) {
         UpfEntity entity = u.entity();
+        if (entity.type() == UpfEntityType.COUNTER) {
+            // A reset of a newly allocated backend cell: the switch counts per offload episode, from its own.
+            return null;
+        }
         boolean removal = u.kind() == DeviceUpdate.Kind.DELETE;
         if (isDeviceWide(entity)) {
             try {

@@ -162,7 +162,10 @@ public class DevicePipelineTest {
         PfcpSession s = m.establish(draft(1, uplink(1, ue(1), null), downlink(2, ue(1))));
         assertEquals(1, device.writeCount());
         List<DeviceUpdate> write = device.writes.get(0);
-        assertEquals(m.entities(s.upSeid).size(), write.size());
+        // Its counter cells reset first (one per PDR), then its entities.
+        assertEquals(m.entities(s.upSeid).size() + 2, write.size());
+        assertEquals(UpfEntityType.COUNTER, write.get(0).entity().type());
+        assertEquals(UpfEntityType.COUNTER, write.get(1).entity().type());
         for (int i = 1; i < write.size(); i++) {
             assertTrue(write.get(i - 1) + " before " + write.get(i),
                        ORDER.indexOf(write.get(i - 1).entity().type()) <= ORDER.indexOf(write.get(i).entity().type()));

@@ -9,6 +9,7 @@ import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
@@ -96,6 +97,32 @@ public class SessionManagerTest {
         manager.delete(s.upSeid);
         assertEquals(0, manager.entityCount());
         assertEquals(0, device.entities(UpfEntityType.SESSION_UPLINK).size());
+    }
+
+    /**
+     * A counter cell keeps what it counted until it is written: a session given a cell another session held
+     * starts from zero, and a modification keeps the counts of the cells the session already held.
+     */
+    @Test
+    public void aCounterCellNewToASessionStartsFromZero() throws Exception {
+        PfcpSession first = manager.establish(draft(uplink(1, null, null)));
+        int cell = first.allocations.get("ctr:1");
+        device.setCounter(UpfCounter.builder().withCellId(cell).setIngress(7, 7000).setEgress(7, 7000).build());
+        manager.delete(first.upSeid);
+        assertEquals("the final usage stays readable after the deletion", 7000, manager.readCounter(cell).ingressBytes());
+
+        PfcpSession next = manager.establish(draft(uplinkOf(1, OTHER_UE, null)));
+        assertEquals("the cell is reused", cell, (int) next.allocations.get("ctr:1"));
+        assertEquals(0, manager.sessionCounters(next.upSeid).get(1).ingressBytes());
+
+        device.setCounter(UpfCounter.builder().withCellId(cell).setIngress(2, 200).setEgress(2, 200).build());
+        Map<Integer, Pdr> pdrs = new HashMap<>(next.pdrs);
+        pdrs.put(2, new Pdr(2, 2, Pdr.ACCESS, next.pdrs.get(1).teid, N3, false, null, OTHER_UE,
+                            List.of("permit out udp from 8.8.8.8 to assigned"), null, 0, null, 1L, List.of(), List.of()));
+        PfcpSession modified = manager.modify(next.with(pdrs, next.fars, next.qers, next.urrs, next.allocations));
+        assertEquals("a cell the session held keeps its counts", 200,
+                     manager.sessionCounters(modified.upSeid).get(1).ingressBytes());
+        assertEquals(0, manager.sessionCounters(modified.upSeid).get(2).ingressBytes());
     }
 
     private void assertIntact(PfcpSession victim, int uplinks) {

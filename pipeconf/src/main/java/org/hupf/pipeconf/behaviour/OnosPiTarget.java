@@ -2,6 +2,7 @@ package org.hupf.pipeconf.behaviour;
 
 import org.hupf.pipeconf.upf.PiTarget;
 import org.hupf.pipeconf.upf.PiTargetException;
+import org.hupf.pipeconf.upf.PiWrites;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultFlowRule;
@@ -162,7 +163,7 @@ public final class OnosPiTarget implements PiTarget {
             primary.await();
             P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
             for (PiEntity e : direct) {
-                req.entity(e, P4RuntimeBatch.isModifyOnly(e)
+                req.entity(e, PiWrites.isModifyOnly(e)
                         ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
             }
             submit(req);

@@ -3,12 +3,12 @@ package org.hupf.pipeconf.behaviour;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.upf.PiCodecException;
+import org.hupf.pipeconf.upf.PiWrites;
+
 import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.runtime.PiEntity;
-import org.onosproject.net.pi.runtime.PiEntityType;
-import org.onosproject.net.pi.runtime.PiTableEntry;
 import org.onosproject.p4runtime.api.P4RuntimeWriteClient.EntityUpdateResponse;
 import org.onosproject.p4runtime.api.P4RuntimeWriteClient.EntityUpdateStatus;
 import org.onosproject.p4runtime.api.P4RuntimeWriteClient.UpdateType;
@@ -159,15 +159,9 @@ final class P4RuntimeBatch {
             return;
         }
         for (PiEntity pi : translator.toPi(entity)) {
-            UpdateType type = removal ? UpdateType.DELETE : isModifyOnly(pi) ? UpdateType.MODIFY : UpdateType.INSERT;
+            UpdateType type = removal ? UpdateType.DELETE : PiWrites.isModifyOnly(pi) ? UpdateType.MODIFY : UpdateType.INSERT;
             updates.add(owner, pi, type);
         }
-    }
-
-    /** Default entries and meter cells always exist: they can only be modified. */
-    static boolean isModifyOnly(PiEntity e) {
-        return e.piEntityType() == PiEntityType.METER_CELL_CONFIG
-                || e.piEntityType() == PiEntityType.TABLE_ENTRY && ((PiTableEntry) e).isDefaultAction();
     }
 
     /**

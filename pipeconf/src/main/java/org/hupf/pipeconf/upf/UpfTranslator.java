@@ -21,6 +21,7 @@ import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiCounterCell;
+import org.onosproject.net.pi.runtime.PiCounterCellId;
 import org.onosproject.net.pi.runtime.PiEntity;
 import org.onosproject.net.pi.runtime.PiExactFieldMatch;
 import org.onosproject.net.pi.runtime.PiFieldMatch;
@@ -143,7 +144,7 @@ public final class UpfTranslator {
             case APPLICATION_METER:
                 return List.of(meterCell((UpfMeter) entity));
             case COUNTER:
-                throw new PiCodecException("counters are read-only: they are read, never written");
+                return counterCells((UpfCounter) entity);
             default:
                 throw new PiCodecException("unknown entity type " + entity.type());
         }
@@ -502,6 +503,22 @@ public final class UpfTranslator {
     public PiMeterCellConfig meterReset(UpfMeter m) throws PiCodecException {
         requireIndex(m.type(), m.cellId(), "meter cellId");
         return PiMeterCellConfig.reset(PiMeterCellId.ofIndirect((PiMeterId) piIds(m.type()).get(0), m.cellId()));
+    }
+
+    /**
+     * The two cells of a UPF counter set to its values (ingress: pre-QoS, egress: post-QoS): what a newly
+     * allocated cell is reset with, so that a session never counts what the cell's previous owner did.
+     *
+     * @param c counter cell index and values
+     * @return the ingress and the egress counter cell
+     * @throws PiCodecException if the index is beyond the counters
+     */
+    public List<PiEntity> counterCells(UpfCounter c) throws PiCodecException {
+        requireIndex(UpfEntityType.COUNTER, c.cellId(), "counter cellId");
+        return List.of(new PiCounterCell(PiCounterCellId.ofIndirect(HUPF_INGRESS_UPF_PRE_QOS_COUNTER, c.cellId()),
+                                         c.ingressPkts(), c.ingressBytes()),
+                       new PiCounterCell(PiCounterCellId.ofIndirect(HUPF_EGRESS_UPF_POST_QOS_COUNTER, c.cellId()),
+                                         c.egressPkts(), c.egressBytes()));
     }
 
     /**

@@ -75,6 +75,8 @@ public final class MemoryPiTarget implements PiTarget {
             } else if (e instanceof PiMeterCellConfig) {
                 PiMeterCellConfig m = (PiMeterCellConfig) e;
                 meters.put(m.cellId(), m);
+            } else if (e instanceof PiCounterCell) {
+                counters.put(((PiCounterCell) e).cellId(), (PiCounterCell) e);
             } else {
                 profiles.put(profileKey(e), e);
             }

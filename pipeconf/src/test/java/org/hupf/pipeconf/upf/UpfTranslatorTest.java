@@ -166,9 +166,16 @@ public class UpfTranslatorTest {
                       "priority");
     }
 
+    /** Writing a counter sets both of its cells (how a newly allocated cell is reset), and reads back as written. */
     @Test
-    public void countersAreReadOnly() throws Exception {
-        expectRefusal(UpfCounter.builder().withCellId(1).build(), "read-only");
+    public void aCounterIsWrittenAsItsTwoCellsAndReadsBack() throws Exception {
+        UpfCounter c = UpfCounter.builder().withCellId(12).setIngress(3, 300).setEgress(2, 200).build();
+        List<PiEntity> cells = translator.toPi(c);
+        assertEquals(2, cells.size());
+        assertTrue(cells.stream().allMatch(PiWrites::isModifyOnly));
+        assertEquals(c, translator.counter((PiCounterCell) cells.get(0), (PiCounterCell) cells.get(1)));
+        expectRefusal(UpfCounter.builder().withCellId((int) translator.capacity(UpfEntityType.COUNTER)).build(),
+                      "beyond");
     }
 
     private void expectRefusal(UpfEntity e, String why) {

@@ -3,6 +3,7 @@ package org.hupf.standalone.p4rt;
 import io.grpc.Status;
 import org.hupf.pipeconf.upf.PiTarget;
 import org.hupf.pipeconf.upf.PiTargetException;
+import org.hupf.pipeconf.upf.PiWrites;
 import org.onosproject.net.pi.model.PiActionProfileId;
 import org.onosproject.net.pi.model.PiCounterId;
 import org.onosproject.net.pi.model.PiMeterId;
@@ -11,7 +12,6 @@ import org.onosproject.net.pi.runtime.PiActionProfileGroup;
 import org.onosproject.net.pi.runtime.PiActionProfileMember;
 import org.onosproject.net.pi.runtime.PiCounterCell;
 import org.onosproject.net.pi.runtime.PiEntity;
-import org.onosproject.net.pi.runtime.PiEntityType;
 import org.onosproject.net.pi.runtime.PiMeterCellConfig;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
@@ -44,7 +44,7 @@ public final class P4RuntimeTarget implements PiTarget {
         List<Entity> modifies = new ArrayList<>();
         for (PiEntity e : entities) {
             Entity encoded = encode(e);
-            if (isModifyOnly(e)) {
+            if (PiWrites.isModifyOnly(e)) {
                 modifies.add(encoded);
             } else {
                 inserts.add(encoded);
@@ -74,12 +74,6 @@ public final class P4RuntimeTarget implements PiTarget {
 
     private static PiTargetException failure(P4RuntimeException e) {
         return new PiTargetException(e.getMessage(), e.updateCodes().contains(Status.Code.RESOURCE_EXHAUSTED), e);
-    }
-
-    /** Default entries and meter cells always exist: they can only be modified. */
-    private static boolean isModifyOnly(PiEntity e) {
-        return e.piEntityType() == PiEntityType.METER_CELL_CONFIG
-                || (e.piEntityType() == PiEntityType.TABLE_ENTRY && ((PiTableEntry) e).isDefaultAction());
     }
 
     @Override

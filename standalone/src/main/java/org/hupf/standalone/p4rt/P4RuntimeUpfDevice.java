@@ -11,12 +11,11 @@ import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiUpfDevice;
+import org.hupf.pipeconf.upf.PiWrites;
 import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.runtime.PiEntity;
-import org.onosproject.net.pi.runtime.PiEntityType;
-import org.onosproject.net.pi.runtime.PiTableEntry;
 
 import org.onosproject.p4runtime.model.P4InfoParser;
 import org.onosproject.p4runtime.model.P4InfoParserException;
@@ -202,7 +201,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
         List<Update> out = new ArrayList<>(pi.size());
         for (PiEntity e : pi) {
             Update.Type type = u.kind() == DeviceUpdate.Kind.DELETE ? Update.Type.DELETE
-                    : isModifyOnly(e) ? Update.Type.MODIFY : Update.Type.INSERT;
+                    : PiWrites.isModifyOnly(e) ? Update.Type.MODIFY : Update.Type.INSERT;
             try {
                 out.add(Update.newBuilder().setType(type).setEntity(encoder.encode(e)).build());
             } catch (P4RuntimeException ex) {
@@ -211,12 +210,6 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
             }
         }
         return out;
-    }
-
-    /** Default entries and meter cells always exist: they can only be modified. */
-    private static boolean isModifyOnly(PiEntity e) {
-        return e.piEntityType() == PiEntityType.METER_CELL_CONFIG
-                || (e.piEntityType() == PiEntityType.TABLE_ENTRY && ((PiTableEntry) e).isDefaultAction());
     }
 
     private static UpfProgrammableException refusal(P4RuntimeException e) {

@@ -39,6 +39,7 @@ import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.ActionProfileGroup;
 import p4.v1.P4RuntimeOuterClass.ActionProfileMember;
 import p4.v1.P4RuntimeOuterClass.CloneSessionEntry;
+import p4.v1.P4RuntimeOuterClass.CounterData;
 import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
@@ -78,7 +79,8 @@ public final class PiEncoder {
     /**
      * Encodes an entity for a Write.
      *
-     * @param entity table entry, meter cell configuration, action profile member or group, clone session
+     * @param entity table entry, meter cell configuration, counter cell (its value), action profile member or
+     *               group, clone session
      * @return the P4Runtime entity
      * @throws P4RuntimeException if the entity is of another kind or does not fit the P4Info
      */
@@ -88,6 +90,8 @@ public final class PiEncoder {
                 return Entity.newBuilder().setTableEntry(tableEntry((PiTableEntry) entity)).build();
             case METER_CELL_CONFIG:
                 return Entity.newBuilder().setMeterEntry(meterEntry((PiMeterCellConfig) entity)).build();
+            case COUNTER_CELL:
+                return Entity.newBuilder().setCounterEntry(counterEntry((PiCounterCell) entity)).build();
             case ACTION_PROFILE_MEMBER:
                 return Entity.newBuilder().setActionProfileMember(member((PiActionProfileMember) entity)).build();
             case ACTION_PROFILE_GROUP:
@@ -153,6 +157,13 @@ public final class PiEncoder {
             b.setIndex(Index.newBuilder().setIndex(index));
         }
         return Entity.newBuilder().setCounterEntry(b).build();
+    }
+
+    private CounterEntry counterEntry(PiCounterCell c) throws P4RuntimeException {
+        return CounterEntry.newBuilder().setCounterId(p4info.id(c.cellId().counterId().id()))
+                .setIndex(Index.newBuilder().setIndex(c.cellId().index()))
+                .setData(CounterData.newBuilder().setPacketCount(c.data().packets()).setByteCount(c.data().bytes()))
+                .build();
     }
 
     public Entity readMeter(PiMeterId meter) throws P4RuntimeException {

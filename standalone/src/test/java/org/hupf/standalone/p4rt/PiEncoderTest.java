@@ -1,5 +1,6 @@
 package org.hupf.standalone.p4rt;
 
+import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
@@ -62,6 +63,7 @@ public class PiEncoderTest {
         for (UpfEntity e : UpfEntities.all()) {
             out.addAll(t.toPi(e));
         }
+        out.addAll(t.toPi(UpfCounter.builder().withCellId(5).setIngress(1, 1500).setEgress(1, 1400).build()));
         if ("hw".equals(profile)) {
             HupfDataplane d = new HupfDataplane(model, new MemoryPiTarget(model));
             out.addAll(d.hhEntries(HhConfig.builder().build()));
