@@ -172,13 +172,14 @@ class Backend:
 
 @pytest.fixture(scope="session")
 def hybrid_net():
-    """The lab's hybrid namespace topology (gNB - switch port 1, DN - switch port 2, switch port 3 - backend
-    port 1), up for the whole suite because the backend's port 1 is on it; None where the hybrid test skips."""
+    """The lab's hybrid namespace topology with two backends (gNB - switch port 1, DN - switch port 2, switch
+    port 3 - backend port 1, switch port 4 - second backend's port 1), up for the whole suite because the
+    backend's port 1 is on it; None where the hybrid test skips."""
     if WHY or HYBRID_WHY:
         yield None
         return
     from hupf_tools.lab import topo
-    t = topo.Topology(True, os.getpid() % (topo.MAX_TAG + 1))
+    t = topo.Topology(True, os.getpid() % (topo.MAX_TAG + 1), backends=2)
     t.up()
     try:
         yield t

@@ -323,7 +323,9 @@ def test_cli_commands(onos, deployed, backend, tmp_path):
         stats = dict(l.split("=", 1) for l in onos.cli("hupf:upf-stats").split() if "=" in l)
         assert int(stats["entities"]) > 0 and int(stats["deviceErrors"]) == 0, stats
         count = len(onos.rest("GET", "/onos/hupf/sessions")[1]["sessions"])
-        assert re.search(r"^sessions=%d offloaded=0" % count, onos.cli("hupf:offload"), re.M)
+        offload = onos.cli("hupf:offload")
+        assert re.search(r"^backends %s$" % deployed["device"], offload, re.M), offload
+        assert re.search(r"^sessions=%d offloaded=0" % count, offload, re.M), offload
         smf = smf_mod.Smf(("127.0.0.1", deployed["pfcp_port"]))
         try:
             assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1

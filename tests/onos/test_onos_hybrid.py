@@ -90,6 +90,47 @@ def hybrid_netcfg(deployed, switch, net):
     return cfg
 
 
+def start_traffic(plan, hybrid_net, tmp_path):
+    """The lab's traffic generators and receivers for the plan, from 1 s from now: (processes, stats files)."""
+    plan["start"] = time.time() + 1.0
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(json.dumps(plan))
+    env = dict(os.environ, PYTHONPATH=str(conftest.REPO / "tools"))
+    procs, stats = {}, {}
+    for mode in ("recv", "send"):
+        for side in ("gnb", "dn"):
+            stats[mode, side] = tmp_path / ("%s-%s.json" % (mode, side))
+            procs[mode, side] = subprocess.Popen(
+                ["ip", "netns", "exec", hybrid_net.ns(side), sys.executable, "-m", "hupf_tools.lab.traffic",
+                 mode, "--plan", str(plan_path), "--side", side, "--iface", "%s0" % side,
+                 "--stats", str(stats[mode, side])],
+                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+    return procs, stats
+
+
+def finish_traffic(procs):
+    """Waits for the senders, then stops the receivers once in-flight packets are in (as the lab)."""
+    for side in ("gnb", "dn"):
+        procs["send", side].wait(timeout=30)
+    time.sleep(1.5)
+    for side in ("gnb", "dn"):
+        procs["recv", side].terminate()
+        procs["recv", side].wait(timeout=20)
+
+
+def stop_all(procs):
+    for p in procs.values():
+        p.terminate()
+    for p in procs.values():
+        p.wait(timeout=20)
+
+
+def traffic_stats(stats):
+    """(sent, received): the senders' and the receivers' stats, gNB side first."""
+    return ([json.loads(stats["send", side].read_text()) for side in ("gnb", "dn")],
+            [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")])
+
+
 def switch_flows_added(onos):
     status, body = onos.rest("GET", "/onos/v1/flows/%s" % SWITCH)
     return status == 200 and body["flows"] and all(f["state"] == "ADDED" for f in body["flows"])
@@ -133,19 +174,7 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     procs = {}
     try:
         assert smf.establish(plan) == UES
-        plan["start"] = time.time() + 1.0
-        plan_path = tmp_path / "plan.json"
-        plan_path.write_text(json.dumps(plan))
-        env = dict(os.environ, PYTHONPATH=str(conftest.REPO / "tools"))
-        stats = {}
-        for mode in ("recv", "send"):
-            for side in ("gnb", "dn"):
-                stats[mode, side] = tmp_path / ("%s-%s.json" % (mode, side))
-                procs[mode, side] = subprocess.Popen(
-                    ["ip", "netns", "exec", hybrid_net.ns(side), sys.executable, "-m", "hupf_tools.lab.traffic",
-                     mode, "--plan", str(plan_path), "--side", side, "--iface", "%s0" % side,
-                     "--stats", str(stats[mode, side])],
-                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        procs, stats = start_traffic(plan, hybrid_net, tmp_path)
         heavy = {u["addr"] for u in plan["ues"] if u["heavy"]}
         mice = {u["addr"] for u in plan["ues"] if not u["heavy"]}
         offloaded_while_heavy = set()
@@ -159,22 +188,14 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
             if sc.heavy_on_s <= t <= sc.heavy_off_s + HOLD_MS / 1000:
                 offloaded_while_heavy |= on_switch & heavy
             time.sleep(0.5)
-        for side in ("gnb", "dn"):
-            procs["send", side].wait(timeout=30)
-        time.sleep(1.5)  # in-flight packets, then the receivers' final counts, as the lab
-        for side in ("gnb", "dn"):
-            procs["recv", side].terminate()
-            procs["recv", side].wait(timeout=20)
+        finish_traffic(procs)
         onos.wait(lambda: not set(offload_state(onos)["offloaded_ues"]) & heavy, 30,
                   "the heavy UE demoted once it is quiet")
         time.sleep(2 * POLL_S)  # counters after two offload polls past the last packet
         counted = counted_by_ue(onos, plan)
         final = offload_state(onos)
     finally:
-        for p in procs.values():
-            p.terminate()
-        for p in procs.values():
-            p.wait(timeout=20)
+        stop_all(procs)
         smf.delete_all(plan, lambda: {})
         smf.close()
     print("offload after the run: %s" % final)
@@ -187,9 +208,88 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     assert final["promotions"] >= 1 and final["demotions"] >= 1, final
     assert final["hw_bytes"] > 0, "the switch carried the heavy UE's bytes while it was offloaded: %s" % final
     # The lab's checks of what arrived and what was counted, over ONOS's routes on both devices.
-    tx = [json.loads(stats["send", side].read_text()) for side in ("gnb", "dn")]
-    rx = [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")]
+    tx, rx = traffic_stats(stats)
     for name, ok, detail in (summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx),
                              summary.usage(plan, counted, tx, rx)):
         print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
         assert ok, "%s: %s" % (name, detail)
+
+
+SECOND_BACKEND = "device:backend:b2"
+# Mice only: which backend a UE's misses reach is the switch's hash of its address; 8 UEs at weights 1:2.
+SPLIT_UES, SPLIT_DURATION_S, SECOND_WEIGHT = 8, 10.0, 2
+
+
+@pytest.fixture
+def second_backend(tmp_path_factory, hybrid_net):
+    """Another hupf-backend, its port 1 on the topology's switch port 4."""
+    b = conftest.Backend(tmp_path_factory.mktemp("backend2") / "hupf-backend.log", port1=hybrid_net.backends[1][1])
+    yield b
+    b.stop()
+
+
+def rx_packets(ifname):
+    with open("/sys/class/net/%s/statistics/rx_packets" % ifname) as f:
+        return int(f.read())
+
+
+def two_backends_netcfg(deployed, switch, second, net):
+    """The hybrid netcfg with a second backend: a device, switch port 4 towards it (weight 2), its routes."""
+    cfg = hybrid_netcfg(deployed, switch, net)
+    first = cfg["devices"][deployed["device"]]["basic"]
+    cfg["devices"][SECOND_BACKEND] = {"basic": dict(first, name="hupf backend b2",
+                                                    managementAddress="grpc://%s?device_id=1" % second.addr)}
+    hupf = cfg["apps"]["org.hupf.app"]["hupf"]
+    hupf["devices"].append({"deviceId": SECOND_BACKEND, "role": "backend"})
+    hupf["backendPorts"].append({"switch": SWITCH, "port": 4, "backend": SECOND_BACKEND,
+                                 "mac": net["backend_macs"][1], "weight": SECOND_WEIGHT})
+    hupf["routes"] += [{"deviceId": SECOND_BACKEND, "prefix": prefix, "port": 1, "srcMac": ROUTER_MAC,
+                        "dstMac": net["switch_backend_macs"][1]} for prefix in (GNB + "/32", APP_NET)]
+    return cfg
+
+
+def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, backend, hybrid_net, switch,
+                                                              second_backend, tmp_path):
+    """A second backend in the netcfg: hupf puts every session on both, the switch steers each UE's misses
+    to one of them by UE hash (weights 1:2), both carry traffic, and each session's usage is the sum."""
+    net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
+               gnb=GNB, app=APP)
+    both = [deployed["device"], SECOND_BACKEND]
+    status, body = onos.rest("POST", "/onos/v1/network/configuration",
+                             two_backends_netcfg(deployed, switch, second_backend, net))
+    assert status == 200, body
+    sc = scenario.Scenario(ues=SPLIT_UES, heavy=0, duration_s=SPLIT_DURATION_S, heavy_on_s=SPLIT_DURATION_S * 0.15,
+                           heavy_off_s=SPLIT_DURATION_S * 0.55)
+    plan = scenario.make_plan(sc, net, 0)
+    smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
+    procs = {}
+    try:
+        onos.wait(lambda: offload_state(onos)["backends"] == both, SWITCH_TIMEOUT_S,
+                  "hupf drives both backends %s" % both)
+        onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
+        backend_ifs = [b[1] for b in hybrid_net.backends]
+        before = [rx_packets(i) for i in backend_ifs]
+        assert smf.establish(plan) == SPLIT_UES
+        procs, stats = start_traffic(plan, hybrid_net, tmp_path)
+        finish_traffic(procs)
+        time.sleep(2 * POLL_S)
+        counted = counted_by_ue(onos, plan)
+        reached = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
+    finally:
+        stop_all(procs)
+        smf.delete_all(plan, lambda: {})
+        smf.close()
+        # Back to the one backend the rest of the suite expects.
+        second_backend.stop()
+        onos.rest("DELETE", "/onos/v1/network/configuration/devices/%s" % SECOND_BACKEND)
+        onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
+        onos.rest("DELETE", "/onos/v1/devices/%s" % SECOND_BACKEND)
+    print("packets the switch steered to each backend: %s" % dict(zip(both, reached)))
+    assert all(n > 0 for n in reached), "both backends took UEs' misses: %s" % dict(zip(both, reached))
+    tx, rx = traffic_stats(stats)
+    for name, ok, detail in (summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx),
+                             summary.usage(plan, counted, tx, rx)):
+        print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
+        assert ok, "%s: %s" % (name, detail)
+    onos.wait(lambda: offload_state(onos)["backends"] == [deployed["device"]], SWITCH_TIMEOUT_S,
+              "hupf back on the first backend alone")

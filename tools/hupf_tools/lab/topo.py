@@ -7,11 +7,14 @@ Every name carries the run's tag, so labs (and test runs) on one machine do not 
     backend-only:  hupf-gnb-T[gnb0] -- hbT-1 [backend port 1]   [backend port 2] hbT-2 -- hupf-dn-T[dn0]
     hybrid:        hupf-gnb-T[gnb0] -- hsT-1 [switch 1]   [switch 2] hsT-2 -- hupf-dn-T[dn0]
                                              [switch 3] hsT-3 -- hbT-1 [backend port 1]
+    hybrid, 2 backends, also:                [switch 4] hsT-4 -- hcT-1 [second backend's port 1]
 """
 import subprocess
 
 HOST_IF = {"gnb": "gnb0", "dn": "dn0"}
 MAX_TAG = 9_999_999  # interface names stay within 15 characters
+# Root-side interface prefixes: the switch's ports, then each backend's (hybrid: one port each).
+BACKEND_PREFIXES = ("hb", "hc")
 
 
 class TopologyError(RuntimeError):
@@ -26,21 +29,32 @@ def sh(*cmd, check=True):
 
 
 class Topology:
-    def __init__(self, hybrid, tag):
+    def __init__(self, hybrid, tag, backends=1):
         if not 0 <= int(tag) <= MAX_TAG:
             raise ValueError("lab tag must be in 0..%d, got %r" % (MAX_TAG, tag))
+        if not 1 <= backends <= (len(BACKEND_PREFIXES) if hybrid else 1):
+            raise ValueError("%d backends: a hybrid topology has 1..%d, a backend-only one 1"
+                             % (backends, len(BACKEND_PREFIXES)))
         self.hybrid = hybrid
         self.tag = int(tag)
         sw, bk = "hs%d-" % self.tag, "hb%d-" % self.tag
         self.namespaces = {"gnb": "hupf-gnb-%d" % self.tag, "dn": "hupf-dn-%d" % self.tag}
         if hybrid:
-            self.links = [("gnb", sw + "1"), ("dn", sw + "2"), (None, sw + "3", bk + "1")]
-            self.switch_ports = {1: sw + "1", 2: sw + "2", 3: sw + "3"}
-            self.backend_ports = {1: bk + "1"}
+            self.links = [("gnb", sw + "1"), ("dn", sw + "2")]
+            self.switch_ports = {1: sw + "1", 2: sw + "2"}
+            # Backend k (from 0) is on switch port 3 + k, on its own port 1.
+            self.backends = []
+            for k in range(backends):
+                port, ifname = 3 + k, "%s%d-1" % (BACKEND_PREFIXES[k], self.tag)
+                self.links.append((None, sw + str(port), ifname))
+                self.switch_ports[port] = sw + str(port)
+                self.backends.append({1: ifname})
+            self.backend_ports = self.backends[0]
         else:
             self.links = [("gnb", bk + "1"), ("dn", bk + "2")]
             self.switch_ports = {}
             self.backend_ports = {1: bk + "1", 2: bk + "2"}
+            self.backends = [self.backend_ports]
 
     def ns(self, host):
         return self.namespaces[host]
@@ -49,8 +63,8 @@ class Topology:
         """Removes what a run with this tag left behind (namespaces and root-side veths)."""
         for ns in self.namespaces.values():
             sh("ip", "netns", "del", ns, check=False)
-        for prefix in ("hs", "hb"):
-            for port in (1, 2, 3):
+        for prefix in ("hs",) + BACKEND_PREFIXES:
+            for port in (1, 2, 3, 4):
                 sh("ip", "link", "del", "%s%d-%d" % (prefix, self.tag, port), check=False)
 
     def up(self):
@@ -95,8 +109,10 @@ class Topology:
         net = {"gnb_mac": self.mac("gnb0", "gnb"), "dn_mac": self.mac("dn0", "dn"),
                "gnb_peer_mac": self.mac(gnb_peer), "dn_peer_mac": self.mac(dn_peer)}
         if self.hybrid:
-            net["switch_backend_mac"] = self.mac(self.switch_ports[3])
-            net["backend_mac"] = self.mac(self.backend_ports[1])
+            # Each backend's: the switch port it hangs off (3, 4, ...) and its own port 1.
+            net["switch_backend_macs"] = [self.mac(self.switch_ports[3 + k]) for k in range(len(self.backends))]
+            net["backend_macs"] = [self.mac(b[1]) for b in self.backends]
+            net["switch_backend_mac"], net["backend_mac"] = net["switch_backend_macs"][0], net["backend_macs"][0]
         return net
 
     def down(self):

@@ -11,6 +11,13 @@ import java.util.Set;
 public interface OffloadService {
 
     /**
+     * Returns the backends hupf drives: each holds every session and takes the switch's misses by UE hash.
+     *
+     * @return device ids, in the order of their ids; empty while no backend is available
+     */
+    List<String> backends();
+
+    /**
      * Returns the current metrics: offloaded sessions, HH reports/s, switch occupancy, bytes per path.
      *
      * @return metrics, or null while no backend is available

@@ -69,6 +69,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The hybrid inside ONOS: finds the backends (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
@@ -575,6 +576,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     public OffloadMetrics metrics() {
         Hybrid h = current;
         return h == null ? null : h.manager.metrics();
+    }
+
+    @Override
+    public List<String> backends() {
+        Hybrid h = current;
+        return h == null ? List.of() : h.backendIds.stream().map(DeviceId::toString).collect(Collectors.toList());
     }
 
     @Override

@@ -229,7 +229,7 @@ public class HupfWebResource extends HupfResource {
 
     /**
      * Returns the offload manager's metrics: offloaded sessions and their UEs, HH reports (total and per
-     * second), switch table occupancy and the bytes carried on each path.
+     * second), switch table occupancy, the bytes carried on each path, and the backends it drives.
      *
      * @return 200 with the metrics, 503 while no hupf backend is available
      * @throws IOException never: the metrics render valid JSON
@@ -246,6 +246,8 @@ public class HupfWebResource extends HupfResource {
         ObjectNode o = (ObjectNode) MAPPER.readTree(m.toJson());
         ArrayNode ues = o.putArray("offloaded_ues");
         offload.offloaded().forEach(u -> ues.add(u.toString()));
+        ArrayNode backends = o.putArray("backends");
+        offload.backends().forEach(backends::add);
         return json(o);
     }
 

@@ -65,6 +65,11 @@ public final class TestOffloadService implements OffloadService {
     }
 
     @Override
+    public List<String> backends() {
+        return manager == null ? List.of() : List.of("backend");
+    }
+
+    @Override
     public Set<Ip4Address> offloaded() {
         return manager == null ? Set.of() : manager.offloaded();
     }

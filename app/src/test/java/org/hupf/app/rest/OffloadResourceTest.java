@@ -36,6 +36,7 @@ public class OffloadResourceTest {
         assertEquals(1, o.get("hh_reports").asInt());
         assertEquals(TestOffloadService.ue(1).toString(), o.get("offloaded_ues").get(0).asText());
         assertEquals(8, o.get("occupancy").get("session_downlink").get(1).asInt());
+        assertEquals("[\"backend\"]", o.get("backends").toString());
     }
 
     @Test
