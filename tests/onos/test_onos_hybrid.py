@@ -9,6 +9,7 @@ on both devices, and the lab's checks hold: every UE's packets arrive (within th
 is allowed) and each session's counters, switch and backend summed, lie between what arrived and what was
 sent. Where root, or bmv2 when chosen, is missing,
 the suite prints one SKIPPED line."""
+import copy
 import json
 import os
 import subprocess
@@ -70,7 +71,8 @@ def switch(tmp_path_factory, hybrid_net):
 
 
 def hybrid_netcfg(deployed, switch, net):
-    cfg = deployed["cfg"]
+    """The suite's netcfg (a copy) plus the switch, its port to the backend, HK-IPG, offload and routes."""
+    cfg = copy.deepcopy(deployed["cfg"])
     cfg["devices"][SWITCH] = {"basic": {"name": "hupf switch s1", "driver": "bmv2", "pipeconf": "org.hupf.bmv2",
                                         "managementAddress": "grpc://%s?device_id=1" % switch["addr"]}}
     hupf = cfg["apps"]["org.hupf.app"]["hupf"]

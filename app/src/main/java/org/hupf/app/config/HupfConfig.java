@@ -1,6 +1,7 @@
 package org.hupf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
@@ -342,6 +343,24 @@ public final class HupfConfig extends Config<ApplicationId> {
             out.put(qfi, e.getValue().asInt());
         }
         return out;
+    }
+
+    /**
+     * Returns the fields the session core is built from (N3 addresses, UE pools, slice, QFI to traffic class,
+     * PFCP, reconciliation period) as one JSON string, to tell whether a netcfg change needs a new core: a change
+     * of the others (devices, steering, HK-IPG, offload, routes, classifier) must keep the PFCP agent, its
+     * associations and its Recovery Time Stamp (a new one tells the SMFs the UPF restarted, TS 29.244 §19A).
+     *
+     * @return the core's fields, in a fixed order
+     */
+    public String coreSettings() {
+        ObjectNode core = mapper.createObjectNode();
+        for (String f : List.of(N3_ADDRESSES, UE_POOLS, SLICE_ID, QFI_TO_TC, PFCP, RECONCILE_INTERVAL_S)) {
+            if (object.has(f)) {
+                core.set(f, object.get(f));
+            }
+        }
+        return core.toString();
     }
 
     public int sliceId() {

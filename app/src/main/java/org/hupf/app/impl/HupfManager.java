@@ -103,7 +103,7 @@ public class HupfManager extends SessionManagerService {
     private final DeviceListener deviceListener = new InternalDeviceListener();
     private final LeadershipEventListener leadershipListener =
             HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::refresh);
-    /** The configuration the running core was built from, to skip restarts that change nothing. */
+    /** What the running core was built from (HupfConfig.coreSettings), to skip restarts that change nothing. */
     private String activeConfig;
 
     private ApplicationId appId;
@@ -192,7 +192,8 @@ public class HupfManager extends SessionManagerService {
             stop();
             return;
         }
-        String json = cfg == null ? null : cfg.node().toString();
+        // Only the core's own fields restart it: routes, steering or offload changes are the devices' business.
+        String json = cfg == null ? null : cfg.isValid() ? cfg.coreSettings() : cfg.node().toString();
         if (manager != null && json != null && json.equals(activeConfig)) {
             return;
         }

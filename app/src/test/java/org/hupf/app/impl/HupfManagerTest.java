@@ -9,6 +9,7 @@ import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.After;
@@ -50,6 +51,7 @@ import static org.easymock.EasyMock.expectLastCall;
 import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -194,6 +196,30 @@ public class HupfManagerTest {
         leadershipListener.getValue().event(new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED, l));
         eventually("leading and reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
         assertTrue(manager.deleteSession(s.upSeid));
+    }
+
+    private void configChanged(String json) throws Exception {
+        config = config(json);
+        cfgListener.getValue().event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, APP,
+                                                            HupfConfig.class));
+    }
+
+    /**
+     * Routes, steering or the offload policy changed in the netcfg: the PFCP agent, its associations and its
+     * Recovery Time Stamp go on (a new one would tell the SMFs the UPF restarted); a PFCP change restarts it.
+     */
+    @Test
+    public void onlyTheCoresOwnFieldsRestartIt() throws Exception {
+        eventually("configured", () -> manager.agent() != null);
+        PfcpAgent first = manager.agent();
+        configChanged(CONFIG.replace("\"uePools\"", "\"offload\": {\"holdMs\": 5000}, \"routes\": [{\"deviceId\":"
+                + " \"device:backend:b1\", \"prefix\": \"10.9.9.0/24\", \"port\": 2, \"srcMac\": \"00:00:00:00:00:01\","
+                + " \"dstMac\": \"00:00:00:00:00:02\"}], \"uePools\""));
+        assertTrue(config.error(), config.isValid());
+        manager.refresh();
+        assertSame(first, manager.agent());
+        configChanged(CONFIG.replace("\"port\": 0", "\"port\": 0, \"heartbeatIntervalMs\": 20000"));
+        eventually("a new PFCP agent", () -> manager.agent() != null && manager.agent() != first);
     }
 
     @Test
