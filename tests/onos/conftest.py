@@ -141,16 +141,20 @@ def onos(request, oar, tmp_path_factory):
 
 class Backend:
     """hupf-backend as a P4Runtime device on a free port of `host` (loopback unless ONOS runs elsewhere): port 1
-    on the hybrid topology's backend link (or another interface) when there is one, else null ports."""
+    on the hybrid topology's backend link (or another interface) when there is one, else null ports; in the
+    hw profile with more ports, it plays the switch."""
 
-    def __init__(self, log, port1="null", host="127.0.0.1"):
+    def __init__(self, log, port1="null", host="127.0.0.1", profile="sw", more_ports=None):
         self.port = free_port()
         self.addr = "%s:%d" % (host, self.port)
         self.log = log
+        ports = {1: port1, 2: "null"}
+        ports.update(more_ports or {})
+        cmd = [str(BACKEND), "--profile", profile, "--grpc-addr", self.addr, "--device-id", "1"]
+        for p, dev in sorted(ports.items()):
+            cmd += ["--port", "%d=%s" % (p, dev)]
         with open(log, "w") as out:
-            self.proc = subprocess.Popen([str(BACKEND), "--grpc-addr", self.addr, "--device-id", "1",
-                                          "--port", "1=" + port1, "--port", "2=null"],
-                                         stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
             assert self.proc.poll() is None, "hupf-backend exited: %s" % Path(log).read_text()[-2000:]

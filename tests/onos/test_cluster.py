@@ -1,10 +1,14 @@
 """hupf on a three-node ONOS 2.7 cluster (issue 18): the hupf leader's ONOS is killed with SIGKILL while
-traffic runs through the backend; a survivor takes the lead, the sessions stay in the distributed store and on
-the backend, no usage is lost nor reported twice (one session's usage is queried on the old leader), and the
-new leader reconciles and serves PFCP.
+traffic runs; a survivor takes the lead, the sessions stay in the distributed store and on the backend, no
+usage is lost nor reported twice (one session's usage is queried on the old leader), and the new leader
+reconciles and serves PFCP. Traffic goes straight to the backend; with HUPF_CLUSTER_SWITCH=1, a second cluster
+runs it again through a switch (hupf-backend in the hw profile, pipeconf org.hupf.bmv2) that steers misses to
+the backend, with one session pinned to the switch (offloaded): the new leader takes it back from the switch
+and offloads it again, and its switch counts come through the distributed offload records, to the octet. That
+variant is not in `make test` yet: it passed 3 of 4 runs here (docs/CLUSTER.md says why one failed).
 
-Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the backend
-and the SMF emulator are on the host, on the bridge's address. The nodes' logs are kept under
+Each ONOS and each Atomix storage node runs in its own network namespace (tests/onos/cluster.py); the
+devices and the SMF emulator are on the host, on the bridge's address. The nodes' logs are kept under
 reports/onos/cluster when a test fails, or always with HUPF_KEEP_CLUSTER_LOGS=1."""
 import os
 import signal
@@ -12,14 +16,14 @@ import subprocess
 import time
 
 import pytest
-from scapy.all import sendp
+from scapy.all import conf, sendp
 from scapy.contrib import pfcp as P
 
 import cluster as cluster_mod
 import conftest
 import packets
 import smf as smf_mod
-from test_onos import BackendTables
+from test_onos import HW_P4INFO, BackendTables
 
 pytestmark = pytest.mark.skipif(conftest.CLUSTER_WHY is not None, reason="missing %s" % conftest.CLUSTER_WHY)
 
@@ -39,41 +43,73 @@ GNB = "10.0.1.1"
 SESSIONS = 8
 TRAFFIC_UES = 3  # the first sessions carry uplink traffic before and after the kill
 PACKETS_PER_ROUND, PAYLOAD = 40, 200
+PINNED = 1  # with the switch, ue(PINNED), one of the busy sessions, is pinned to it (offload.pins)
+SWITCH, BACKEND = "device:bmv2:s1", "device:backend:b1"
+ROUTER_MAC = "02:00:00:00:00:01"
 
 
 def ue(i):
     return "10.250.1.%d" % (10 + i)
 
 
-class N3Link:
-    """A veth pair on the host: the backend's port 1 at one end, the test playing the gNB at the other."""
+class Links:
+    """veth pairs on the host, the test playing the gNB at one end: on the backend's port 1; or, with the switch,
+    on the switch's port 1, and the switch's port 3 on the backend's port 1 (its port 2, to the DN, is null)."""
 
-    def __init__(self, tag):
-        self.backend_if, self.gnb_if = "hc%dn3" % tag, "hc%dgnb" % tag
-        subprocess.run(["ip", "link", "del", self.backend_if], capture_output=True)
-        cluster_mod.sh("ip", "link", "add", self.backend_if, "type", "veth", "peer", "name", self.gnb_if)
-        for i in (self.backend_if, self.gnb_if):
-            cluster_mod.sh("ip", "link", "set", i, "up")
-        self.backend_mac = open("/sys/class/net/%s/address" % self.backend_if).read().strip()
+    def __init__(self, tag, with_switch):
+        self.gnb_if, self.backend_if = "hc%dgnb" % tag, "hc%dbe" % tag
+        self.pairs = [("hc%dsg" % tag, self.gnb_if), ("hc%dsb" % tag, self.backend_if)] if with_switch \
+            else [(self.backend_if, self.gnb_if)]
+        for a, b in self.pairs:
+            subprocess.run(["ip", "link", "del", a], capture_output=True)
+            cluster_mod.sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
+            for i in (a, b):
+                cluster_mod.sh("ip", "link", "set", i, "up")
+        self.switch_gnb_if, self.switch_backend_if = (self.pairs[0][0], self.pairs[1][0]) if with_switch \
+            else (None, None)
+        # scapy caches interfaces by name and index: a name made again (the second cluster) has a new index.
+        conf.ifaces.reload()
+        self.backend_mac = self.mac(self.backend_if)
+        self.first_hop_mac = self.mac(self.switch_gnb_if) if with_switch else self.backend_mac
+
+    @staticmethod
+    def mac(ifname):
+        return open("/sys/class/net/%s/address" % ifname).read().strip()
 
     def uplink(self, teid, ue_addr, count):
         inner = packets.user_packet(ue_addr, APP, size=PAYLOAD)
-        frame = packets.gtpu(inner, teid, GNB, N3, eth_dst=self.backend_mac)
+        frame = packets.gtpu(inner, teid, GNB, N3, eth_dst=self.first_hop_mac)
         sendp([frame] * count, iface=self.gnb_if, verbose=False)
 
     def down(self):
-        subprocess.run(["ip", "link", "del", self.backend_if], capture_output=True)
+        for a, _ in self.pairs:
+            subprocess.run(["ip", "link", "del", a], capture_output=True)
 
 
-@pytest.fixture(scope="module")
+def hybrid_netcfg(cfg, switch, link):
+    """deployment.json's netcfg plus the switch, its port to the backend, its routes and the pinned UE."""
+    cfg["devices"][SWITCH] = {"basic": {"name": "hupf switch s1", "driver": "bmv2", "pipeconf": "org.hupf.bmv2",
+                                        "managementAddress": "grpc://%s?device_id=1" % switch.addr}}
+    hupf = cfg["apps"]["org.hupf.app"]["hupf"]
+    hupf["devices"].append({"deviceId": SWITCH, "role": "switch"})
+    hupf["backendPorts"] = [{"switch": SWITCH, "port": 3, "backend": BACKEND, "mac": link.backend_mac}]
+    hupf["offload"] = {"pins": {"ues": {ue(PINNED): "HARDWARE"}}}
+    hupf["routes"] += [
+        {"deviceId": SWITCH, "prefix": DN_PREFIX + "/24", "port": 2, "srcMac": ROUTER_MAC,
+         "dstMac": "02:00:00:00:00:02"},
+        {"deviceId": SWITCH, "prefix": GNB + "/32", "port": 1, "srcMac": ROUTER_MAC, "dstMac": "02:00:00:00:00:03"}]
+    return cfg
+
+
+@pytest.fixture(scope="module", params=["backend"] + (["switch"] if os.environ.get("HUPF_CLUSTER_SWITCH") else []))
 def hupf_cluster(request, oar, tmp_path_factory):
-    """Three Atomix + three ONOS nodes with hupf installed cluster-wide, hupf's backend as their P4Runtime
-    device (on the bridge's address, port 1 on an N3 veth) and hupf's netcfg pushed."""
+    """Three Atomix + three ONOS nodes with hupf installed cluster-wide, hupf's backend (and, with the switch,
+    the switch) as their P4Runtime devices (on the bridge's address, linked by veths), hupf's netcfg ready."""
     signal.signal(signal.SIGALRM, conftest._suite_timeout)
     signal.alarm(CLUSTER_TIMEOUT_S)
     tag = 100 + os.getpid() % 100
     c = cluster_mod.Cluster(tmp_path_factory.mktemp("cluster"), tag)
-    link = backend = None
+    link = backend = switch = None
     failed = False
     try:
         t0 = time.monotonic()
@@ -81,14 +117,19 @@ def hupf_cluster(request, oar, tmp_path_factory):
         print("cluster of 3 ONOS + 3 Atomix ready in %.0f s" % (time.monotonic() - t0))
         first = next(iter(c.onos.values()))
         first.install_app(oar)
-        link = N3Link(tag)
+        link = Links(tag, request.param == "switch")
         backend = conftest.Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log",
                                    port1=link.backend_if, host=c.net.gateway)
         cfg = conftest.deployment_netcfg(backend.addr, PFCP_PORT)
+        if request.param == "switch":
+            switch = conftest.Backend(tmp_path_factory.mktemp("switch") / "hupf-switch.log",
+                                      port1=link.switch_gnb_if, host=c.net.gateway, profile="hw",
+                                      more_ports={3: link.switch_backend_if})
+            cfg = hybrid_netcfg(cfg, switch, link)
         # The N4 address follows the leader: every node may bind it in its own namespace.
         cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"].update(
             {"listenAddress": "0.0.0.0", "nodeId": N3, "allowedPeers": [c.net.gateway]})
-        yield {"cluster": c, "backend": backend, "link": link, "cfg": cfg}
+        yield {"cluster": c, "backend": backend, "switch": switch, "link": link, "cfg": cfg}
     except BaseException:
         failed = True
         raise
@@ -100,8 +141,9 @@ def hupf_cluster(request, oar, tmp_path_factory):
         if failed or os.environ.get("HUPF_KEEP_CLUSTER_LOGS"):
             c.keep_logs(conftest.REPORTS / "cluster")
         c.stop()
-        if backend is not None:
-            backend.stop()
+        for device in (switch, backend):
+            if device is not None:
+                device.stop()
         if link is not None:
             link.down()
         c.remove()
@@ -174,6 +216,16 @@ def uplink_octets(resp, report_ie):
     return [x for x in report.IE_list if isinstance(x, P.IE_VolumeMeasurement)][0].uplink
 
 
+def offload_state(o):
+    status, body = o.rest("GET", "/onos/hupf/offload")
+    return body if status == 200 else {}
+
+
+def wait_offloaded(o, ue_addr, what):
+    """Until node o's offload manager runs over the switch and has ue_addr on it."""
+    o.wait(lambda: ue_addr in offload_state(o).get("offloaded_ues", []), FAILOVER_TIMEOUT_S, what)
+
+
 def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
     c, backend, link = hupf_cluster["cluster"], hupf_cluster["backend"], hupf_cluster["link"]
     via = next(iter(c.onos.values()))
@@ -185,6 +237,9 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             "the hupf leader %s took the backend over" % leader)
     smf = smf_mod.Smf((lo.host, PFCP_PORT), node_id=c.net.gateway, bind=c.net.gateway)
     tables = BackendTables(backend.addr)
+    switch = hupf_cluster["switch"]
+    switch_tables = BackendTables(switch.addr, HW_P4INFO) if switch else None
+    pinned = None
     try:
         assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
         sessions = {}  # up SEID -> (UE, uplink TEID)
@@ -198,7 +253,13 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         for u, teid in sessions.values():
             tables.wait_session(u, teid, present=True)
         wait_forwarding(tables)
+        if switch:
+            pinned = next(seid for seid, (u, _) in sessions.items() if u == ue(PINNED))
+            wait_offloaded(lo, ue(PINNED), "UE %s (pinned) on the switch" % ue(PINNED))
+            switch_tables.wait_session(*sessions[pinned], present=True)
+            wait_forwarding(switch_tables)
         busy = dict(list(sessions.items())[:TRAFFIC_UES])
+        assert pinned is None or pinned in busy
         sent = dict.fromkeys(busy, 0)
 
         def send(count):
@@ -212,10 +273,13 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             lo.wait(lambda: counters_total(lo, seid) >= sent[seid], 30,
                     "the backend counted session %d's first uplink packets" % seid)
             before[seid] = counters_total(lo, seid)
+        if switch:
+            # The offload manager's metrics follow the switch's counters at its next poll (every second).
+            lo.wait(lambda: offload_state(lo).get("hw_bytes", 0) > 0, 30, "the switch carried the pinned UE")
 
         # One busy session's usage is queried on the old leader: the new leader must report only what came
         # after (the baselines are in the distributed store), without losing or repeating an octet.
-        queried = next(iter(busy))
+        queried = next(seid for seid in busy if seid != pinned)
         resp, _ = smf.request(smf.modify_query_urr(queried), timeout=PFCP_TIMEOUT_S)
         assert smf_mod.cause(resp) == 1, "Query URR on leader %s" % leader
         queried_octets, queried_packets = uplink_octets(resp, P.IE_UsageReport_SMR), sent[queried]
@@ -240,12 +304,15 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
             tables.wait_session(u, teid, present=True)
         no.wait(lambda: no.rest("GET", "/onos/hupf/offload")[0] == 200, FAILOVER_TIMEOUT_S,
                 "the new leader %s took the backend over" % new_leader)
+        if switch:
+            # The new leader's offload manager takes the switch's sessions back (their counts folded into the
+            # distributed offload records) and puts the pinned one on the switch again.
+            wait_offloaded(no, ue(PINNED), "UE %s (pinned) on the switch under the new leader" % ue(PINNED))
+            switch_tables.wait_session(*sessions[pinned], present=True)
         # The new leader reconciles the backend with the store (on takeover, periodically, or now) until a
-        # pass finds nothing to do: the backend holds exactly what the store says. Table entries are read
-        # from ONOS's flow rule store, which the new device master fills again from its backups and from
-        # the device for a few seconds after a failover: a pass in that time re-applies entries the
-        # backend still holds (the counts vary from run to run: 8, 28, 51 here), and a pass right after
-        # it may still see the re-applied ones pending (16 once). The passes must converge, not be 2.
+        # pass finds nothing to do: the backend holds exactly what the store says. A pass made while the
+        # mastership or the routes are still settling after the failover may find work that a later pass
+        # does not: the passes must converge, not be 2.
         passes = []
         deadline = time.monotonic() + FAILOVER_TIMEOUT_S
         while not passes or passes[-1] != (200, {"operations": 0}):
@@ -265,12 +332,20 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         # The SMF finds the N4 address on the new leader; deleting the sessions reports their whole usage.
         smf.upf = (no.host, PFCP_PORT)
         assert smf_mod.cause(smf.request(smf.association_setup())[0]) == 1
+        per_packet = queried_octets // queried_packets
         for seid, (u, teid) in sessions.items():
             resp, _ = smf.request(smf.deletion(seid), timeout=PFCP_TIMEOUT_S)
             assert smf_mod.cause(resp) == 1, "deletion of %d on the new leader" % seid
-            if seid == queried:
+            if seid == pinned:
+                # Switch counts before the kill (offload records), between kill and takeover, and after: all
+                # of them once.
+                reported = uplink_octets(resp, P.IE_UsageReport_SDR)
+                assert reported == sent[seid] * per_packet, \
+                    "offloaded session %d: %d uplink octets reported, %d packets of %d octets sent" % (
+                        seid, reported, sent[seid], per_packet)
+                switch_tables.wait_session(u, teid, present=False)
+            elif seid == queried:
                 # Exactly what was counted after the query on the old leader: nothing lost, nothing twice.
-                per_packet = queried_octets // queried_packets
                 reported = uplink_octets(resp, P.IE_UsageReport_SDR)
                 assert reported == (sent[seid] - queried_packets) * per_packet, \
                     "session %d: %d uplink octets reported after a query of %d octets; %d packets of %d octets " \
@@ -284,4 +359,6 @@ def test_leader_killed_mid_traffic_loses_no_session_nor_usage(hupf_cluster):
         assert no.rest("GET", "/onos/hupf/sessions")[1]["sessions"] == []
     finally:
         tables.close()
+        if switch_tables:
+            switch_tables.close()
         smf.close()

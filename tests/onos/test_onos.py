@@ -22,6 +22,7 @@ sys.path.insert(0, str(REPO / "tests" / "pfcp"))
 import smf as smf_mod  # noqa: E402  (the SMF emulator of tests/pfcp)
 
 SW_P4INFO = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out" / "sw" / "bmv2" / "p4info.txt"
+HW_P4INFO = SW_P4INFO.parents[2] / "hw" / "bmv2" / "p4info.txt"
 ENTRY_TIMEOUT_S = 60
 # Components the .oar must bring up (each bundle's OSGI-INF lists them; these must be among them).
 KNOWN_COMPONENTS = {"org.hupf.app.impl.HupfManager", "org.hupf.app.offload.OffloadComponent",
@@ -52,10 +53,10 @@ def oar_bundles(oar):
 class BackendTables:
     """The backend's table entries read over P4Runtime (a Read needs no arbitration: ONOS stays primary)."""
 
-    def __init__(self, addr):
+    def __init__(self, addr, p4info=SW_P4INFO):
         self.channel = grpc.insecure_channel(addr)
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
-        info = P4Info.from_text_file(str(SW_P4INFO))
+        info = P4Info.from_text_file(str(p4info))
         self.tables = {t.preamble.id: t for t in info.msg.tables}
         self.actions = {a.preamble.id: a for a in info.msg.actions}
 
@@ -81,7 +82,8 @@ class BackendTables:
                 match = {}
                 for m in te.match:
                     kind = m.WhichOneof("field_match_type")
-                    match[fields[m.field_id]] = int.from_bytes(getattr(m, kind).value, "big")
+                    fm = getattr(m, kind)  # a range (the hw profile's HK-IPG and classifier) by its low end
+                    match[fields[m.field_id]] = int.from_bytes(fm.low if kind == "range" else fm.value, "big")
                 out.append((t.preamble.name.split(".")[-1], match))
         return out
 
