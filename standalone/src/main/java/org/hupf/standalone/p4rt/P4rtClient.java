@@ -320,8 +320,8 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     /**
      * Reads the cookie of the device's pipeline (GetForwardingPipelineConfig, COOKIE_ONLY).
      *
-     * @return cookie, 0 if the device has no pipeline
-     * @throws P4RuntimeException if the server fails the request
+     * @return cookie, 0 if the device has no pipeline (an empty config, or FAILED_PRECONDITION as bmv2 answers)
+     * @throws P4RuntimeException if the server fails the request otherwise
      */
     public long pipelineCookie() throws P4RuntimeException {
         GetForwardingPipelineConfigRequest req = GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
@@ -330,6 +330,9 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
             return blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS).getForwardingPipelineConfig(req)
                     .getConfig().getCookie().getCookie();
         } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.FAILED_PRECONDITION) {
+                return 0;
+            }
             throw failure("GetForwardingPipelineConfig", e);
         }
     }

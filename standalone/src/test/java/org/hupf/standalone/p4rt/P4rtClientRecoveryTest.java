@@ -38,6 +38,8 @@ public class P4rtClientRecoveryTest {
     static final class PipelineServer extends P4rtClientTest.FakeServer {
         volatile ForwardingPipelineConfig pipeline;
         final AtomicInteger pushes = new AtomicInteger();
+        /** Answers a read without a pipeline with FAILED_PRECONDITION, as bmv2 (PI) does. */
+        volatile boolean refusesWithoutPipeline;
 
         @Override
         public void setForwardingPipelineConfig(SetForwardingPipelineConfigRequest req,
@@ -52,6 +54,12 @@ public class P4rtClientRecoveryTest {
         public void getForwardingPipelineConfig(GetForwardingPipelineConfigRequest req,
                                                 StreamObserver<GetForwardingPipelineConfigResponse> out) {
             ForwardingPipelineConfig p = pipeline;
+            if (p == null && refusesWithoutPipeline) {
+                out.onError(io.grpc.Status.FAILED_PRECONDITION
+                                    .withDescription("No forwarding pipeline config set for this device")
+                                    .asRuntimeException());
+                return;
+            }
             ForwardingPipelineConfig.Builder answer = ForwardingPipelineConfig.newBuilder();
             if (p != null) {
                 answer.setCookie(p.getCookie());
@@ -82,6 +90,18 @@ public class P4rtClientRecoveryTest {
                 fail("timed out waiting for " + what);
             }
             Thread.sleep(20);
+        }
+    }
+
+    @Test
+    public void aDeviceThatRefusesToReadAMissingPipelineGetsOne() throws Exception {
+        PipelineServer device = new PipelineServer();
+        device.refusesWithoutPipeline = true;
+        int port = start(device, 0).getPort();
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", port, 1, 1)) {
+            assertEquals("FAILED_PRECONDITION: no pipeline, cookie 0", 0, c.pipelineCookie());
+            assertTrue(c.ensurePipeline(P4INFO, CONFIG));
+            assertEquals(1, device.pushes.get());
         }
     }
 
