@@ -70,6 +70,11 @@ def switch(tmp_path_factory, hybrid_net):
             proc.wait()
 
 
+def route(device, prefix, port, mac):
+    """A netcfg route of the lab's router MAC."""
+    return {"deviceId": device, "prefix": prefix, "port": port, "srcMac": ROUTER_MAC, "dstMac": mac}
+
+
 def hybrid_netcfg(deployed, switch, net):
     """The suite's netcfg (a copy) plus the switch, its port to the backend, HK-IPG, offload and routes."""
     cfg = copy.deepcopy(deployed["cfg"])
@@ -84,8 +89,6 @@ def hybrid_netcfg(deployed, switch, net):
                            "packetBytes": scenario.HEAVY_SIZE}
     hupf["offload"] = {"holdMs": HOLD_MS, "hysteresis": 0.2}
     # The lab's routes: switch ports 1 gNB, 2 DN, 3 backend; the backend answers on its port 1, to the switch.
-    def route(device, prefix, port, mac):
-        return {"deviceId": device, "prefix": prefix, "port": port, "srcMac": ROUTER_MAC, "dstMac": mac}
     hupf["routes"] = [route(SWITCH, GNB + "/32", 1, net["gnb_mac"]), route(SWITCH, APP_NET, 2, net["dn_mac"]),
                       route(deployed["device"], GNB + "/32", 1, net["switch_backend_mac"]),
                       route(deployed["device"], APP_NET, 1, net["switch_backend_mac"])]
@@ -245,8 +248,8 @@ def two_backends_netcfg(deployed, switch, second, net):
     hupf["devices"].append({"deviceId": SECOND_BACKEND, "role": "backend"})
     hupf["backendPorts"].append({"switch": SWITCH, "port": 4, "backend": SECOND_BACKEND,
                                  "mac": net["backend_macs"][1], "weight": SECOND_WEIGHT})
-    hupf["routes"] += [{"deviceId": SECOND_BACKEND, "prefix": prefix, "port": 1, "srcMac": ROUTER_MAC,
-                        "dstMac": net["switch_backend_macs"][1]} for prefix in (GNB + "/32", APP_NET)]
+    hupf["routes"] += [route(SECOND_BACKEND, prefix, 1, net["switch_backend_macs"][1])
+                       for prefix in (GNB + "/32", APP_NET)]
     return cfg
 
 

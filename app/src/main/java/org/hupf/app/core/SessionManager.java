@@ -274,8 +274,8 @@ public final class SessionManager implements AutoCloseable {
         Set<UpfEntity> previous = sessionEntities.getOrDefault(s.upSeid, Set.of());
         track(s.upSeid, entities);
         changing.add(s.upSeid);
-        return program(entities, previous, counterResets(old, stored)).thenCompose(results -> settleInstall(results, stored, old, a, entities,
-                                                                               previous));
+        return program(entities, previous, counterResets(old, stored))
+                .thenCompose(results -> settleInstall(results, stored, old, a, entities, previous));
     }
 
     private synchronized CompletableFuture<PfcpSession> settleInstall(List<WriteResult> results, PfcpSession stored,
