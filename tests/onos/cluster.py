@@ -24,6 +24,8 @@ ONOS_CLUSTER_PORT, ATOMIX_PORT, ATOMIX_HTTP_PORT = 9876, 5679, 5678
 ONOS_JAVA_OPTS = ("-Xms256m -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=200 -Dkaraf.log.console=INFO"
                   " -Dds.lock.timeout.milliseconds=10000")
 ATOMIX_HEAP = "-Xmx256m"
+LEADERSHIP_STORE = "org.onosproject.store.cluster.impl.DistributedLeadershipStore"
+ELECTION_TIMEOUT_MS = 10000
 
 
 def atomix_home():
@@ -197,6 +199,19 @@ class Cluster:
         for t in threads:
             t.join()
         assert not errors, "ONOS boot failed: %s" % errors
+        # The leader elector's Atomix sessions expire after 2.5 s without a heartbeat (ONOS's default): a node
+        # starved that long, as happens with six JVMs on two vCPUs, loses its leaderships with no node killed.
+        # A component property, set once for the whole cluster.
+        first.cli("cfg set %s electionTimeoutMillis %d" % (LEADERSHIP_STORE, ELECTION_TIMEOUT_MS))
+
+    def election_timeouts(self):
+        """{ONOS node id: electionTimeoutMillis} as each live node's leadership store has it."""
+        out = {}
+        for ident, o in self.onos.items():
+            for line in o.cli("cfg get %s electionTimeoutMillis" % LEADERSHIP_STORE).splitlines():
+                if "value=" in line:
+                    out[ident] = int(line.split("value=")[1].split(",")[0])
+        return out
 
     def nodes(self, via):
         """{ONOS node id: state} as ONOS `via` sees the cluster (GET /onos/v1/cluster)."""

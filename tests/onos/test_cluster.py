@@ -164,6 +164,7 @@ def test_cluster_forms_and_hupf_runs_on_every_node(hupf_cluster):
         # Installed through one node, the app reaches the others through ONOS's distributed app store.
         o.wait(lambda: hupf_bundles(o) == HUPF_BUNDLES, INSTALL_TIMEOUT_S,
                "hupf's bundles Active on %s" % ident)
+    assert c.election_timeouts() == dict.fromkeys(c.onos, cluster_mod.ELECTION_TIMEOUT_MS)
 
 
 def wait_leader(c, via, exclude=()):

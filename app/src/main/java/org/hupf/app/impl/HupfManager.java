@@ -3,6 +3,7 @@ package org.hupf.app.impl;
 import org.hupf.api.HupfService;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.HupfApp;
+import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.PfcpAgent;
@@ -20,7 +21,6 @@ import org.onlab.packet.Ip4Prefix;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
-import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -101,8 +101,12 @@ public class HupfManager extends SessionManagerService {
             };
     private final NetworkConfigListener cfgListener = new InternalConfigListener();
     private final DeviceListener deviceListener = new InternalDeviceListener();
+    private final LeaderLease lease =
+            new LeaderLease(() -> leadershipService, () -> clusterService.getLocalNode().id());
     private final LeadershipEventListener leadershipListener =
-            HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::refresh);
+            lease.listener(command -> this.executor.execute(command), this::refresh);
+    /** The term of hupf's leadership this node acts under; {@link LeaderLease#NOT_LEADER} while it stands by. */
+    private volatile long activeTerm = LeaderLease.NOT_LEADER;
     /** What the running core was built from (HupfConfig.coreSettings), to skip restarts that change nothing. */
     private String activeConfig;
 
@@ -127,6 +131,7 @@ public class HupfManager extends SessionManagerService {
         leadershipService.addListener(leadershipListener);
         leadershipService.runForLeadership(HupfApp.APP_NAME);
         refresh();
+        lease.watch(executor, () -> activeTerm, this::apply);
         log.info("Started");
     }
 
@@ -183,18 +188,26 @@ public class HupfManager extends SessionManagerService {
      * no session.
      */
     synchronized void refresh() {
-        HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
-        NodeId leader = leadershipService.getLeader(HupfApp.APP_NAME);
-        if (!clusterService.getLocalNode().id().equals(leader)) {
+        apply(lease.term());
+    }
+
+    private synchronized void apply(long term) {
+        if (term == LeaderLease.NOT_LEADER || term == LeaderLease.UNKNOWN) {
             if (manager != null) {
-                log.info("standing by: {} leads hupf", leader);
+                log.info("standing by: {}", term == LeaderLease.UNKNOWN
+                        ? "the leader elector does not answer" : "another node leads hupf");
             }
             stop();
+            activeTerm = LeaderLease.NOT_LEADER;
             return;
         }
+        // A new term of this node's: another node may have led in between, so the core starts afresh.
+        boolean sameTerm = term == activeTerm;
+        activeTerm = term;
+        HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
         // Only the core's own fields restart it: routes, steering or offload changes are the devices' business.
         String json = cfg == null ? null : cfg.isValid() ? cfg.coreSettings() : cfg.node().toString();
-        if (manager != null && json != null && json.equals(activeConfig)) {
+        if (sameTerm && manager != null && json != null && json.equals(activeConfig)) {
             return;
         }
         configure(cfg);

@@ -1,6 +1,7 @@
 package org.hupf.app.impl;
 
 import org.hupf.app.HupfApp;
+import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEventListener;
@@ -25,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Makes the node that leads hupf the master of the devices in hupf's netcfg. The leader writes those devices
@@ -57,8 +58,11 @@ public class LeaderMastership {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected MastershipAdminService mastershipAdminService;
 
+    private final LeaderLease lease =
+            new LeaderLease(() -> leadershipService, () -> clusterService.getLocalNode().id());
     private final LeadershipEventListener leadershipListener =
-            HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::align);
+            lease.listener(command -> this.executor.execute(command), this::align);
+    private volatile long term = LeaderLease.NOT_LEADER;
     private final MastershipListener mastershipListener = event -> this.executor.execute(this::align);
     private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
         @Override
@@ -71,15 +75,17 @@ public class LeaderMastership {
             executor.execute(LeaderMastership.this::align);
         }
     };
-    private ExecutorService executor;
+    private ScheduledExecutorService executor;
 
     @Activate
     protected void activate() {
-        executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "hupf-mastership"));
+        executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-mastership"));
         leadershipService.addListener(leadershipListener);
         mastershipService.addListener(mastershipListener);
         cfgService.addListener(cfgListener);
         executor.execute(this::align);
+        // A leadership this node gained with no event to tell it is found here.
+        lease.watch(executor, () -> term, t -> align());
     }
 
     @Deactivate
@@ -92,10 +98,12 @@ public class LeaderMastership {
 
     /** On the leader: asks to master every hupf device that has a master and it is another node. */
     void align() {
-        NodeId local = clusterService.getLocalNode().id();
-        if (!local.equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+        term = lease.term();
+        if (term == LeaderLease.NOT_LEADER || term == LeaderLease.UNKNOWN) {
+            term = LeaderLease.NOT_LEADER;
             return;
         }
+        NodeId local = clusterService.getLocalNode().id();
         ApplicationId appId = coreService.getAppId(HupfApp.APP_NAME);
         HupfConfig cfg = appId == null ? null : cfgService.getConfig(appId, HupfConfig.class);
         Set<DeviceId> devices = cfg == null || !cfg.isValid() ? Set.of() : cfg.devices().keySet();

@@ -7,6 +7,7 @@ import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.HupfApp;
+import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
@@ -168,8 +169,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     private final DeviceListener listener = this::onDeviceEvent;
     private final MastershipListener mastershipListener = this::onMastershipEvent;
+    private final LeaderLease lease =
+            new LeaderLease(() -> leadershipService, () -> clusterService.getLocalNode().id());
     private final LeadershipEventListener leadershipListener =
-            HupfApp.onLeadershipChange(command -> this.executor.execute(command), this::rebuild);
+            lease.listener(command -> this.executor.execute(command), this::rebuild);
+    /** The term of hupf's leadership this node drives the devices under; NOT_LEADER while it stands by. */
+    private volatile long term = LeaderLease.NOT_LEADER;
     private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
         @Override
         public boolean isRelevant(NetworkConfigEvent event) {
@@ -212,6 +217,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         executor.execute(this::rebuild);
         executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
         executor.scheduleWithFixedDelay(this::checkDevices, DEVICES_CHECK_S, DEVICES_CHECK_S, TimeUnit.SECONDS);
+        lease.watch(executor, () -> term, this::rebuild);
         log.info("Started");
     }
 
@@ -317,7 +323,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /** On the hupf leader: brings the given devices to the routes of the netcfg. */
     private void syncRoutes(Collection<DeviceId> ids) {
         HupfConfig cfg = config();
-        if (cfg != null && clusterService.getLocalNode().id().equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+        if (cfg != null && term != LeaderLease.NOT_LEADER) {
             routes.sync(cfg, ids);
         }
     }
@@ -440,14 +446,24 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
      * takeover is then retried with a doubling delay (and on every device event) until it succeeds.
      */
     private synchronized void rebuild() {
-        if (!clusterService.getLocalNode().id().equals(leadershipService.getLeader(HupfApp.APP_NAME))) {
+        rebuild(lease.term());
+    }
+
+    private synchronized void rebuild(long leaderTerm) {
+        if (leaderTerm == LeaderLease.NOT_LEADER || leaderTerm == LeaderLease.UNKNOWN) {
             if (current != null) {
-                log.info("Standing by: {} leads hupf and drives its devices",
-                         leadershipService.getLeader(HupfApp.APP_NAME));
+                log.info("Standing by: {}", leaderTerm == LeaderLease.UNKNOWN
+                        ? "the leader elector does not answer" : "another node leads hupf and drives its devices");
             }
+            term = LeaderLease.NOT_LEADER;
             current = null;
             cancelRetry();
             return;
+        }
+        if (leaderTerm != term) {
+            // A new term: another node may have driven the devices in between; take them over afresh.
+            current = null;
+            term = leaderTerm;
         }
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
@@ -506,7 +522,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             if (retry != null) {
                 retry.cancel(false);
             }
-            retry = executor.schedule(this::rebuild, retryMs, TimeUnit.MILLISECONDS);
+            retry = executor.schedule((Runnable) this::rebuild, retryMs, TimeUnit.MILLISECONDS);
             retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
         }
     }

@@ -1,6 +1,7 @@
 package org.hupf.app.impl;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.app.FakeLeadership;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.junit.After;
@@ -50,7 +51,7 @@ public class LeaderMastershipTest {
     private final Map<DeviceId, NodeId> masters = new HashMap<>();
     private final MastershipAdminService admin = createMock(MastershipAdminService.class);
     private LeaderMastership component;
-    private NodeId leader = LOCAL;
+    private final FakeLeadership leadership = new FakeLeadership(LOCAL, 1);
 
     @Before
     public void setUp() throws Exception {
@@ -68,9 +69,6 @@ public class LeaderMastershipTest {
         expect(cfg.getConfig(eq(APP), eq(HupfConfig.class))).andReturn(config).anyTimes();
         replay(cfg);
         component.cfgService = cfg;
-        LeadershipService leadership = createNiceMock(LeadershipService.class);
-        expect(leadership.getLeader(HupfApp.APP_NAME)).andAnswer(() -> leader).anyTimes();
-        replay(leadership);
         component.leadershipService = leadership;
         ClusterService cluster = createNiceMock(ClusterService.class);
         expect(cluster.getLocalNode()).andReturn(new DefaultControllerNode(LOCAL, IpAddress.valueOf("10.0.9.1")))
@@ -102,12 +100,12 @@ public class LeaderMastershipTest {
     @Test
     public void standbyNodeAndUnconnectedDevicesAreLeftAlone() {
         masters.put(BACKEND, OTHER);
-        leader = OTHER;
+        leadership.elect(OTHER, 2);
         replay(admin);
         component.align();
         reset(admin);
         replay(admin);
-        leader = LOCAL;
+        leadership.elect(LOCAL, 3);
         masters.clear();  // no master: not connected yet
         component.align();
     }
