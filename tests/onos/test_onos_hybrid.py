@@ -256,7 +256,8 @@ def two_backends_netcfg(deployed, switch, second, net):
 def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, backend, hybrid_net, switch,
                                                               second_backend, tmp_path):
     """A second backend in the netcfg: hupf puts every session on both, the switch steers each UE's misses
-    to one of them by UE hash (weights 1:2), both carry traffic, and each session's usage is the sum."""
+    to one of them by UE hash (weights 1:2), both carry traffic, and each session's usage is the sum. Then the
+    second backend dies: the switch steers all UEs to the first, which delivers all their traffic."""
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
     both = [deployed["device"], SECOND_BACKEND]
@@ -280,6 +281,19 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         time.sleep(2 * POLL_S)
         counted = counted_by_ue(onos, plan)
         reached = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
+        assert offload_state(onos)["steered_to"] == both
+
+        # The second backend dies: the first holds every session, so its UEs move by the steering alone.
+        second_backend.stop()
+        t0 = time.monotonic()
+        onos.wait(lambda: offload_state(onos)["steered_to"] == [deployed["device"]], SWITCH_TIMEOUT_S,
+                  "the switch steers every UE to the surviving backend")
+        moved_s = time.monotonic() - t0
+        before = [rx_packets(i) for i in backend_ifs]
+        (tmp_path / "after").mkdir()
+        procs, stats_after = start_traffic(plan, hybrid_net, tmp_path / "after")
+        finish_traffic(procs)
+        reached_after = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
     finally:
         stop_all(procs)
         smf.delete_all(plan, lambda: {})
@@ -296,5 +310,12 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
                              summary.usage(plan, counted, tx, rx)):
         print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
         assert ok, "%s: %s" % (name, detail)
+    print("second backend stopped: steering to the first alone after %.1f s; then %s packets per backend"
+          % (moved_s, dict(zip(both, reached_after))))
+    assert reached_after[0] > 0 and reached_after[1] == 0, dict(zip(both, reached_after))
+    tx, rx = traffic_stats(stats_after)
+    name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx)
+    print("%s  %s after the move (%s)" % ("PASS" if ok else "FAIL", name, detail))
+    assert ok, "%s after the move: %s" % (name, detail)
     onos.wait(lambda: offload_state(onos)["backends"] == [deployed["device"]], SWITCH_TIMEOUT_S,
               "hupf back on the first backend alone")

@@ -18,6 +18,14 @@ public interface OffloadService {
     List<String> backends();
 
     /**
+     * Returns the backends the switch steers session misses to now: those of {@link #backends()} that have a
+     * port on the switch, once the switch has been programmed with them.
+     *
+     * @return device ids; empty without a switch, or until it is programmed
+     */
+    List<String> steeredTo();
+
+    /**
      * Returns the current metrics: offloaded sessions, HH reports/s, switch occupancy, bytes per path.
      *
      * @return metrics, or null while no backend is available

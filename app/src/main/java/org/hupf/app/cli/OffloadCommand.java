@@ -28,6 +28,7 @@ public class OffloadCommand extends HupfCommand {
             return;
         }
         print("backends %s", String.join(" ", offload().backends()));
+        print("steered_to %s", String.join(" ", offload().steeredTo()));
         print("sessions=%d offloaded=%d hh_reports=%d hh_reports_per_sec=%.2f", m.sessions(), m.offloaded(),
               m.hhReports(), m.hhReportsPerSec());
         print("promotions=%d demotions=%d evictions=%d rejections=%d", m.promotions(), m.demotions(),

@@ -153,6 +153,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         private final List<HupfUpfDevice> devices;
         /** Whether the switch holds the netcfg's steering and HK-IPG configuration (retried until it does). */
         private volatile boolean switchProgrammed;
+        /** The backends the switch steers misses to, as last programmed. */
+        private volatile List<String> steeredTo = List.of();
 
         private Hybrid(List<DeviceId> backendIds, DeviceId switchId, OffloadManager manager,
                        List<HupfUpfDevice> devices) {
@@ -510,8 +512,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             current = new Hybrid(backendIds, switchId, m, List.copyOf(devices));
             cancelRetry();
             log.info("Hybrid UPF: backends {}, switch {}", backendIds, switchId == null ? "none" : switchId);
-            programSwitch(current);
+            // Sessions onto a backend new to the hybrid before the switch steers UEs to it.
             reconcileSessions();
+            programSwitch(current);
         } catch (UpfProgrammableException | RuntimeException e) {
             // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
             // executor keeps it in a future nobody reads), and with no further device event, nothing would
@@ -553,8 +556,13 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             return;
         }
         try {
+            Set<DeviceId> live = Set.copyOf(h.backendIds);
             log.info("Switch {}: misses steered to {}, HK-IPG {}", h.switchId,
-                     SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg), cfg.hhConfig());
+                     SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg, live),
+                     cfg.hhConfig());
+            h.steeredTo = cfg.backendPorts().stream()
+                    .filter(p -> p.switchId.equals(h.switchId) && live.contains(p.backendId))
+                    .map(p -> p.backendId.toString()).distinct().sorted().collect(Collectors.toList());
             h.switchProgrammed = true;
         } catch (UpfProgrammableException | RuntimeException e) {
             h.switchProgrammed = false;
@@ -598,6 +606,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     public List<String> backends() {
         Hybrid h = current;
         return h == null ? List.of() : h.backendIds.stream().map(DeviceId::toString).collect(Collectors.toList());
+    }
+
+    @Override
+    public List<String> steeredTo() {
+        Hybrid h = current;
+        return h == null ? List.of() : h.steeredTo;
     }
 
     @Override

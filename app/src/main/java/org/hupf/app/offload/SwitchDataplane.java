@@ -9,11 +9,14 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the switch needs beyond sessions, from hupf's netcfg, as the lab runner programs it: the ports that
- * lead to backends and the slice's steering of session misses over them (UE-address hash), and the HK-IPG
- * detector's parameters with the tau table for the offload threshold.
+ * lead to backends and the slice's steering of session misses over the live ones (UE-address hash), and the
+ * HK-IPG detector's parameters with the tau table for the offload threshold. Every live backend holds every
+ * session, so a backend's UEs move to the others when it goes, and share it again when it comes back, by the
+ * steering alone.
  */
 final class SwitchDataplane {
 
@@ -26,17 +29,21 @@ final class SwitchDataplane {
      * @param dp       the switch's data-plane configuration behaviour
      * @param switchId the switch
      * @param cfg      hupf's (valid) netcfg
+     * @param live     the backend devices that hold the sessions now
      * @return the backends the slice's misses are steered to
      * @throws UpfProgrammableException if the switch refuses an entry
      */
-    static List<Backend> program(HupfDataplaneConfig dp, DeviceId switchId, HupfConfig cfg)
+    static List<Backend> program(HupfDataplaneConfig dp, DeviceId switchId, HupfConfig cfg, Set<DeviceId> live)
             throws UpfProgrammableException {
         List<Backend> backends = new ArrayList<>();
         List<Long> ports = new ArrayList<>();
         for (HupfConfig.BackendPort p : cfg.backendPorts()) {
             if (p.switchId.equals(switchId)) {
-                backends.add(new Backend(p.port, MacAddress.valueOf(p.mac), p.weight));
+                // A backend port stays one while its backend is down: what it sends when back is still its.
                 ports.add(p.port);
+                if (live.contains(p.backendId)) {
+                    backends.add(new Backend(p.port, MacAddress.valueOf(p.mac), p.weight));
+                }
             }
         }
         dp.setBackendPorts(ports);

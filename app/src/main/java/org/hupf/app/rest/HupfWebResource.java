@@ -248,6 +248,8 @@ public class HupfWebResource extends HupfResource {
         offload.offloaded().forEach(u -> ues.add(u.toString()));
         ArrayNode backends = o.putArray("backends");
         offload.backends().forEach(backends::add);
+        ArrayNode steered = o.putArray("steered_to");
+        offload.steeredTo().forEach(steered::add);
         return json(o);
     }
 

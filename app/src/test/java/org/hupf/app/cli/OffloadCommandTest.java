@@ -45,6 +45,7 @@ public class OffloadCommandTest {
         offload.onHeavyHitter(TestOffloadService.ue(0));
         String text = run(offload);
         assertTrue(text, text.contains("backends backend\n"));
+        assertTrue(text, text.contains("steered_to backend\n"));
         assertTrue(text, text.contains("sessions=2 offloaded=1 hh_reports=1"));
         assertTrue(text, text.contains("switch session_downlink 1/8"));
         assertTrue(text, text.contains("offloaded " + TestOffloadService.ue(0)));

@@ -15,6 +15,7 @@ import org.onosproject.net.DeviceId;
 
 import java.io.File;
 import java.util.List;
+import java.util.Set;
 
 import static org.easymock.EasyMock.capture;
 import static org.easymock.EasyMock.createStrictMock;
@@ -29,6 +30,8 @@ import static org.junit.Assert.assertTrue;
 public class SwitchDataplaneTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final DeviceId B1 = DeviceId.deviceId("device:backend:b1");
+    private static final DeviceId B2 = DeviceId.deviceId("device:backend:b2");
 
     private static HupfConfig hybridExample() throws Exception {
         ObjectNode node = (ObjectNode) MAPPER.readTree(new File("../netcfg/hupf-bmv2-backend.json"))
@@ -50,7 +53,8 @@ public class SwitchDataplaneTest {
         dp.configureHh(capture(hh));
         expectLastCall();
         replay(dp);
-        assertEquals(backends, SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s1"), hybridExample()));
+        assertEquals(backends, SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s1"), hybridExample(),
+                                                       Set.of(B1, B2)));
         verify(dp);
         assertEquals(1850, hh.getValue().tauTh());
         assertEquals(10_000_000L, hh.getValue().hhBps());
@@ -65,7 +69,22 @@ public class SwitchDataplaneTest {
         dp.setBackends(0, List.of());
         dp.configureHh(capture(newCapture()));
         replay(dp);
-        assertEquals(List.of(), SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s9"), hybridExample()));
+        assertEquals(List.of(), SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s9"), hybridExample(),
+                                                        Set.of(B1, B2)));
+        verify(dp);
+    }
+
+    /** A backend that is gone leaves the steering (its UEs go to the others), not the switch's backend ports. */
+    @Test
+    public void onlyLiveBackendsAreSteeredTo() throws Exception {
+        HupfDataplaneConfig dp = createStrictMock(HupfDataplaneConfig.class);
+        List<Backend> survivor = List.of(new Backend(6, MacAddress.valueOf("00:00:00:00:0b:02"), 2));
+        dp.setBackendPorts(List.of(5L, 6L));
+        dp.setBackends(0, survivor);
+        dp.configureHh(capture(newCapture()));
+        replay(dp);
+        assertEquals(survivor, SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s1"), hybridExample(),
+                                                       Set.of(B2)));
         verify(dp);
     }
 }

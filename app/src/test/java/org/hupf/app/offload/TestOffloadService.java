@@ -70,6 +70,11 @@ public final class TestOffloadService implements OffloadService {
     }
 
     @Override
+    public List<String> steeredTo() {
+        return backends();
+    }
+
+    @Override
     public Set<Ip4Address> offloaded() {
         return manager == null ? Set.of() : manager.offloaded();
     }

@@ -37,6 +37,7 @@ public class OffloadResourceTest {
         assertEquals(TestOffloadService.ue(1).toString(), o.get("offloaded_ues").get(0).asText());
         assertEquals(8, o.get("occupancy").get("session_downlink").get(1).asInt());
         assertEquals("[\"backend\"]", o.get("backends").toString());
+        assertEquals("[\"backend\"]", o.get("steered_to").toString());
     }
 
     @Test

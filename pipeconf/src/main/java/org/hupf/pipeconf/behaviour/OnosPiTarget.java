@@ -38,6 +38,7 @@ import org.onosproject.p4runtime.api.P4RuntimeWriteClient;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@link PiTarget} inside ONOS. On the switch, table entries go through the flow rule service, so that ONOS
@@ -161,12 +162,20 @@ public final class OnosPiTarget implements PiTarget {
         // the device before its selector group is refused ("invalid member / group id").
         if (!direct.isEmpty()) {
             primary.await();
-            P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
-            for (PiEntity e : direct) {
-                req.entity(e, PiWrites.isModifyOnly(e)
-                        ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
+            // Insert, or modify what exists (a group given other members, a member another backend).
+            List<PiEntity> existing = new ArrayList<>();
+            submit(() -> {
+                P4RuntimeWriteClient.WriteRequest req = client.write(p4DeviceId, pipeconf);
+                for (PiEntity e : direct) {
+                    req.entity(e, PiWrites.isModifyOnly(e)
+                            ? P4RuntimeWriteClient.UpdateType.MODIFY : P4RuntimeWriteClient.UpdateType.INSERT);
+                }
+                return req;
+            }, NotPrimary.BUDGET_MS, existing);
+            if (!existing.isEmpty()) {
+                submit(() -> client.write(p4DeviceId, pipeconf).entities(existing,
+                        P4RuntimeWriteClient.UpdateType.MODIFY), NotPrimary.BUDGET_MS, null);
             }
-            submit(req);
         }
         if (!rules.isEmpty()) {
             flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
@@ -185,7 +194,7 @@ public final class OnosPiTarget implements PiTarget {
             primary.await();
             List<org.onosproject.net.pi.runtime.PiHandle> handles = new ArrayList<>();
             direct.forEach(e -> handles.add(e.handle(deviceId)));
-            submit(client.write(p4DeviceId, pipeconf).delete(handles));
+            submit(() -> client.write(p4DeviceId, pipeconf).delete(handles), NotPrimary.BUDGET_MS, null);
         }
     }
 
@@ -200,13 +209,43 @@ public final class OnosPiTarget implements PiTarget {
         }
     }
 
-    private static void submit(P4RuntimeWriteClient.WriteRequest req) throws PiTargetException {
-        P4RuntimeWriteClient.WriteResponse resp = req.submitSync();
-        if (!resp.isSuccess()) {
-            StringBuilder why = new StringBuilder("P4Runtime write failed:");
-            resp.failed().forEach(f -> why.append("\n  ").append(f.entityType()).append(' ')
-                    .append(f.status()).append(' ').append(f.explanation()));
-            throw new PiTargetException(why.toString());
+    /**
+     * Writes a request, again while the device refuses it whole for want of primacy ({@link NotPrimary}), for
+     * up to {@code deniedBudgetMs}.
+     *
+     * @param requests       the request, made anew for each attempt
+     * @param deniedBudgetMs how long a request refused for want of primacy is written again
+     * @param existing       where the inserts the device answered ALREADY_EXIST go; null: they are failures
+     * @throws PiTargetException if the device refused some of it, or all of it for longer than the budget
+     */
+    static void submit(Supplier<P4RuntimeWriteClient.WriteRequest> requests, long deniedBudgetMs,
+                       List<PiEntity> existing) throws PiTargetException {
+        long deadline = System.nanoTime() + deniedBudgetMs * 1_000_000L;
+        while (true) {
+            P4RuntimeWriteClient.WriteResponse resp = requests.get().submitSync();
+            if (resp.isSuccess()) {
+                return;
+            }
+            if (existing != null && resp.failed().stream().allMatch(
+                    f -> f.status() == P4RuntimeWriteClient.EntityUpdateStatus.ALREADY_EXIST)) {
+                resp.failed().forEach(f -> existing.add(f.entity()));
+                return;
+            }
+            Throwable rpc = NotPrimary.rpcError(resp);
+            boolean again = rpc != null && NotPrimary.isPermissionDenied(rpc)
+                    && System.nanoTime() + NotPrimary.RETRY_PAUSE_MS * 1_000_000L < deadline;
+            if (!again) {
+                StringBuilder why = new StringBuilder("P4Runtime write failed:");
+                resp.failed().forEach(f -> why.append("\n  ").append(f.entityType()).append(' ')
+                        .append(f.status()).append(' ').append(f.explanation()));
+                throw new PiTargetException(why.toString());
+            }
+            try {
+                Thread.sleep(NotPrimary.RETRY_PAUSE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PiTargetException("interrupted while writing again a request refused for want of primacy");
+            }
         }
     }
 

@@ -33,9 +33,8 @@ import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UN
  * exists (meter cells, default entries); the INSERTs the device answers ALREADY_EXIST go again as MODIFYs in a
  * second WriteRequest ("install or overwrite"); a DELETE answered NOT_FOUND is done. An entity's outcome is
  * that of all the P4Runtime updates it became. A batch the device refuses whole because this client is not
- * its primary one (PERMISSION_DENIED: right after a mastership change ONOS re-arbitrates every client, and a
- * standby can be primary for a moment) is written again, every {@link #RETRY_PAUSE_MS}, within a budget:
- * nothing of it was applied, and writing it again is harmless (install or overwrite, deletes of what is gone).
+ * its primary one ({@link NotPrimary}) is written again within a budget: nothing of it was applied, and
+ * writing it again is harmless (install or overwrite, deletes of what is gone).
  */
 final class P4RuntimeBatch {
 
@@ -43,16 +42,6 @@ final class P4RuntimeBatch {
     private final DeviceId deviceId;
     private final Supplier<WriteRequest> requests;
     private final long deniedBudgetMs;
-
-    /** Pause between two writes of a batch the device refused because this client was not primary. */
-    static final long RETRY_PAUSE_MS = 250;
-
-    /** A batch refused whole: this client was not the device's primary one. */
-    static final class NotPrimary extends UpfProgrammableException {
-        NotPrimary(String message) {
-            super(message);
-        }
-    }
 
     /**
      * @param translator     UPF entity to PI translator of the device's pipeline
@@ -102,9 +91,9 @@ final class P4RuntimeBatch {
             if (e == null) {
                 return CompletableFuture.completedFuture(failures);
             }
-            if (cause instanceof NotPrimary && System.nanoTime() + RETRY_PAUSE_MS * 1_000_000L < deadline) {
+            if (cause instanceof NotPrimary && System.nanoTime() + NotPrimary.RETRY_PAUSE_MS * 1_000_000L < deadline) {
                 return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
-                        RETRY_PAUSE_MS, TimeUnit.MILLISECONDS)).thenCompose(v -> writeUntil(entities, removals, deadline));
+                        NotPrimary.RETRY_PAUSE_MS, TimeUnit.MILLISECONDS)).thenCompose(v -> writeUntil(entities, removals, deadline));
             }
             return CompletableFuture.<List<UpfProgrammableException>>failedFuture(cause);
         }).thenCompose(f -> f);
@@ -169,13 +158,13 @@ final class P4RuntimeBatch {
      * failed (ONOS's client then fails every update with the RPC's exception).
      */
     private static List<EntityUpdateResponse> checkReached(WriteResponse resp) {
-        List<EntityUpdateResponse> all = new ArrayList<>(resp.all());
-        if (!all.isEmpty() && all.stream().allMatch(r -> !r.isSuccess() && r.throwable() != null)) {
-            String why = "P4Runtime write not answered: " + all.get(0).throwable();
-            throw new CompletionException(why.contains("PERMISSION_DENIED") ? new NotPrimary(why)
+        Throwable rpc = NotPrimary.rpcError(resp);
+        if (rpc != null) {
+            String why = "P4Runtime write not answered: " + rpc;
+            throw new CompletionException(NotPrimary.isPermissionDenied(rpc) ? new NotPrimary(why)
                     : new UpfProgrammableException(why));
         }
-        return all;
+        return new ArrayList<>(resp.all());
     }
 
     private static UpfProgrammableException refusal(EntityUpdateResponse r) {

@@ -226,7 +226,10 @@ public final class HupfDataplane {
     }
 
     /**
-     * Steers a slice's session misses to the given backends, replacing its previous backends.
+     * Steers a slice's session misses to the given backends, replacing its previous backends. Make before
+     * break: the members and the group are written in place (inserted, or modified where they exist) and the
+     * slice's entry kept, so that its misses always have a backend to go to (a backend that dies, or comes
+     * back, moves its UEs without a gap); only then go the members the group no longer holds.
      *
      * @param sliceId  slice
      * @param backends backends
@@ -234,34 +237,15 @@ public final class HupfDataplane {
      * @throws PiTargetException if the device refuses an entity
      */
     public void setBackends(int sliceId, List<Backend> backends) throws PiCodecException, PiTargetException {
-        List<PiEntity> entities = steeringEntities(sliceId, backends);
-        removeSteering(sliceId);
-        target.write(entities);
-    }
-
-    private void removeSteering(int sliceId) throws PiTargetException {
-        PiActionProfileGroupId gid = groupId(sliceId);
-        List<PiEntity> entries = new ArrayList<>();
-        for (PiTableEntry e : target.readTable(HUPF_INGRESS_STEERING_BACKENDS)) {
-            if (gid.equals(e.action())) {
-                entries.add(e);
-            }
-        }
-        target.delete(entries);
-        List<PiEntity> groups = new ArrayList<>();
-        List<PiEntity> members = new ArrayList<>();
-        for (PiActionProfileGroup g : target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)) {
-            if (g.id().equals(gid)) {
-                groups.add(g);
-            }
-        }
+        target.write(steeringEntities(sliceId, backends));
+        List<PiEntity> stale = new ArrayList<>();
         for (PiActionProfileMember m : target.readMembers(HUPF_INGRESS_STEERING_BACKEND_SELECTOR)) {
-            if (m.id().id() / MEMBERS_PER_SLICE == sliceId) {
-                members.add(m);
+            int id = m.id().id();
+            if (id / MEMBERS_PER_SLICE == sliceId && id % MEMBERS_PER_SLICE >= backends.size()) {
+                stale.add(m);
             }
         }
-        target.delete(groups);
-        target.delete(members);
+        target.delete(stale);
     }
 
     static PiActionProfileGroupId groupId(int sliceId) {

@@ -13,14 +13,24 @@ import org.onosproject.net.flow.DefaultFlowEntry;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.pi.model.PiActionId;
+import org.onosproject.net.pi.model.PiActionProfileId;
+import org.onosproject.net.pi.model.PiMeterId;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionProfileMember;
+import org.onosproject.net.pi.runtime.PiActionProfileMemberId;
 import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiMeterCellConfig;
+import org.onosproject.net.pi.runtime.PiMeterCellId;
 import org.onosproject.net.pi.runtime.PiTableEntry;
+import org.onosproject.p4runtime.api.P4RuntimeWriteClient.UpdateType;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_APPLICATIONS;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -116,5 +126,69 @@ public class OnosPiTargetTest {
         target.delete(expected);
         assertTrue(target.readTable(HUPF_INGRESS_UPF_APPLICATIONS).isEmpty());
         assertEquals(2 * entries.size() - expected.size(), flowRules.stored.size());
+    }
+
+    /** The switch's direct writes (action profiles, meters) refused whole for want of primacy go again. */
+    @Test
+    public void aRequestRefusedForWantOfPrimacyIsWrittenAgain() throws Exception {
+        FakeWriteDevice device = new FakeWriteDevice(DEV);
+        device.denied = 2;
+        PiMeterCellConfig cell = PiMeterCellConfig.reset(PiMeterCellId.ofIndirect(PiMeterId.of("m"), 1));
+        OnosPiTarget.submit(() -> device.request().entity(cell, UpdateType.MODIFY), 5_000, null);
+        assertEquals("refused twice, then written", 3, device.requests.size());
+        assertEquals(1, device.entries.size());
+    }
+
+    /** What exists is modified: the inserts the device answers ALREADY_EXIST, and only those, are handed back. */
+    @Test
+    public void insertsOfWhatExistsAreHandedBackForModification() throws Exception {
+        FakeWriteDevice device = new FakeWriteDevice(DEV);
+        PiActionProfileMember m = PiActionProfileMember.builder().forActionProfile(PiActionProfileId.of("p"))
+                .withId(PiActionProfileMemberId.of(1)).withAction(PiAction.builder()
+                        .withId(PiActionId.of("a")).build()).build();
+        List<PiEntity> existing = new ArrayList<>();
+        OnosPiTarget.submit(() -> device.request().entity(m, UpdateType.INSERT), 5_000, existing);
+        assertTrue(existing.isEmpty());
+        OnosPiTarget.submit(() -> device.request().entity(m, UpdateType.INSERT), 5_000, existing);
+        assertEquals(List.of(m), existing);
+        try {
+            OnosPiTarget.submit(() -> device.request().entity(m, UpdateType.INSERT), 5_000, null);
+            fail("an existing member inserted where that is a failure");
+        } catch (PiTargetException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("ALREADY_EXIST"));
+        }
+    }
+
+    @Test
+    public void otherRefusalsAndAnExhaustedBudgetFail() {
+        FakeWriteDevice device = new FakeWriteDevice(DEV);
+        PiMeterCellConfig cell = PiMeterCellConfig.reset(PiMeterCellId.ofIndirect(PiMeterId.of("m"), 1));
+        device.unreachable = true;
+        try {
+            OnosPiTarget.submit(() -> device.request().entity(cell, UpdateType.MODIFY), 5_000, null);
+            fail("written");
+        } catch (PiTargetException e) {
+            assertEquals("an unreachable device is not asked again", 1, device.requests.size());
+        }
+        device.unreachable = false;
+        device.denied = Integer.MAX_VALUE;
+        try {
+            OnosPiTarget.submit(() -> device.request().entity(cell, UpdateType.MODIFY), 3 * NotPrimary.RETRY_PAUSE_MS,
+                                null);
+            fail("written");
+        } catch (PiTargetException e) {
+            assertTrue("written again within the budget: " + device.requests.size(),
+                       device.requests.size() >= 3 && device.requests.size() <= 4);
+        }
+        assertTrue(device.entries.isEmpty());
+    }
+
+    @Test
+    public void permissionDeniedIsGrpcsCodeAtTheStartOfAStatusMessageOrOfACause() {
+        assertTrue(NotPrimary.isPermissionDenied(new IllegalStateException("PERMISSION_DENIED: not primary")));
+        assertTrue(NotPrimary.isPermissionDenied(new java.util.concurrent.CompletionException(
+                new IllegalStateException("PERMISSION_DENIED: not primary"))));
+        assertFalse(NotPrimary.isPermissionDenied(new IllegalStateException("UNKNOWN: the SMF said PERMISSION_DENIED")));
+        assertFalse(NotPrimary.isPermissionDenied(new IllegalStateException((String) null)));
     }
 }

@@ -118,6 +118,22 @@ public class HupfDataplaneTest {
         assertEquals(2, PiCodec.exact(slice2, HDR_SLICE_ID));
     }
 
+    /** A backend going and coming back: the slice's entry and group stay, its misses always have a backend. */
+    @Test
+    public void changingASlicesBackendsKeepsItsEntryAndGroup() throws Exception {
+        Backend a = new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"));
+        Backend b = new Backend(8, MacAddress.valueOf("02:00:00:00:00:08"), 2);
+        dataplane.setBackends(0, List.of(a, b));
+        dataplane.setBackends(0, List.of(b));
+        dataplane.setBackends(0, List.of(a, b));
+        assertEquals("only the member the group no longer held went", 1, target.deleted.size());
+        assertTrue(target.deleted.get(0) instanceof org.onosproject.net.pi.runtime.PiActionProfileMember);
+        PiActionProfileGroup g = target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).iterator().next();
+        assertEquals(2, g.members().size());
+        assertEquals(2, g.member(HupfDataplane.memberId(0, 1)).orElseThrow().weight());
+        assertEquals(1, table(HUPF_INGRESS_STEERING_BACKENDS).size());
+    }
+
     @Test
     public void aBackendsWeightIsItsMembersWeightInTheSlicesGroup() throws Exception {
         Backend light = new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"));

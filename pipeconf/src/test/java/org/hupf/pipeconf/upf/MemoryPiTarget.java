@@ -34,6 +34,8 @@ public final class MemoryPiTarget implements PiTarget {
     final Map<PiMeterCellId, PiMeterCellConfig> meters = new HashMap<>();
     final Map<PiCounterCellId, PiCounterCell> counters = new HashMap<>();
     final Map<List<Object>, PiEntity> profiles = new LinkedHashMap<>();
+    /** Every entity deleted, in order. */
+    final List<PiEntity> deleted = new ArrayList<>();
 
     public MemoryPiTarget(PiPipelineModel model) {
         this.model = model;
@@ -86,6 +88,7 @@ public final class MemoryPiTarget implements PiTarget {
     @Override
     public void delete(Collection<? extends PiEntity> delete) throws PiTargetException {
         for (PiEntity e : delete) {
+            deleted.add(e);
             Object removed = e instanceof PiTableEntry ? entries.remove(key((PiTableEntry) e))
                     : profiles.remove(profileKey(e));
             if (removed == null) {
