@@ -32,10 +32,10 @@ def missing(switch):
     return None
 
 
-def run_lab(tmp_path_factory, switch):
+def run_lab(tmp_path_factory, switch, *more):
     out = str(tmp_path_factory.mktemp("lab") / "summary.json")
     cmd = [os.path.join(REPO, "tools", "lab.sh"), "--switch", switch, "--ues", str(UES), "--heavy", str(HEAVY),
-           "--duration", str(DURATION), "--json", out]
+           "--duration", str(DURATION), "--json", out, *more]
     res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=LAB_TIMEOUT_S)
     print(res.stdout[-6000:])
     print(res.stderr[-3000:])
@@ -105,3 +105,17 @@ def test_deleted_sessions_are_gone_from_both_targets(lab_run):
 
 def test_the_lab_exits_zero(lab_run):
     assert lab_run[1] == 0
+
+
+def test_two_backends_share_the_ues_by_weight(tmp_path_factory):
+    """`make lab --backends 2 --weights 1 2` (hupf-backend playing the switch): every session on both backends,
+    the switch splits the UEs' misses between them by hash, and every check of the lab passes."""
+    why = missing("backend")
+    if why:
+        pytest.skip("integration lab with two backends: missing %s" % why)
+    summary, rc = run_lab(tmp_path_factory, "backend", "--backends", "2", "--weights", "1", "2")
+    shares = summary["backend_packets"]
+    print("packets the switch sent each backend: %s" % shares)
+    assert sorted(shares) == ["backend", "backend-2"] and all(n > 0 for n in shares.values()), shares
+    failed = [c for c in summary["checks"] if not c["passed"]]
+    assert not failed and rc == 0, failed

@@ -64,7 +64,7 @@ class Chain:
                                                "--idle-sleep-us", "200", *backend_args])
         self.status_path = os.path.join(self.dir, "status.json")
         cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
-               "backend": {"grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO},
+               "backends": [{"name": "backend", "grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO}],
                "smf_node_id": "127.0.0.1", "router_mac": "02:68:75:70:66:01", "n3": N3, "gnb": GNB,
                "app_net": APP_NET, "ue_pool": ue_pool, "slice": 1,
                "policy": {"threshold_bps": 10**12, "hold_ms": 2000, "hysteresis": 0.2},

@@ -165,12 +165,21 @@ def switch_command(switch, ports, topology):
     return cmd
 
 
-def runner_config(hybrid, net, workdir, sc, ports):
+def backend_name(k):
+    """The runner's, the status's and the summary's name of backend k (from 0)."""
+    return "backend" if k == 0 else "backend-%d" % (k + 1)
+
+
+def runner_config(hybrid, net, workdir, sc, ports, weights=None):
+    """The runner's config. ports: "pfcp", "switch", and "backends" (each backend's gRPC port, the hybrid's
+    first) or "backend" (one); weights: each backend's share of the UEs (hybrid, default 1 each)."""
     from hupf_tools.model import hkipg
+    grpc = ports.get("backends", [ports.get("backend")])
+    weights = weights or [1] * len(grpc)
     cfg = {
         "pfcp": {"address": "127.0.0.1", "port": ports["pfcp"]},
-        "backend": {"grpc": "127.0.0.1:%d" % ports["backend"], "device_id": 1,
-                    "p4info": os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")},
+        "backends": [{"name": backend_name(k), "grpc": "127.0.0.1:%d" % p, "device_id": 1,
+                      "p4info": os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")} for k, p in enumerate(grpc)],
         "smf_node_id": SMF_NODE, "router_mac": ROUTER_MAC, "n3": N3, "gnb": GNB, "app_net": APP_NET,
         "ue_pool": str(scenario.UE_POOL), "slice": 1,
         "policy": {"threshold_bps": sc.threshold_bps, "hold_ms": 2000, "hysteresis": 0.2},
@@ -183,11 +192,12 @@ def runner_config(hybrid, net, workdir, sc, ports):
         cfg["switch"] = {"grpc": "127.0.0.1:%d" % ports["switch"], "device_id": 1, "cpu_port": CPU_PORT,
                          "p4info": os.path.join(P4C_OUT, "hw", "bmv2", "p4info.txt"),
                          "config": os.path.join(P4C_OUT, "hw", "bmv2", "bmv2.json")}
-        # Switch ports: 1 gNB, 2 DN, 3 backend; the backend answers on its only port.
-        cfg["routes"] = {"switch": [[GNB + "/32", 1, net["gnb_mac"]], [APP_NET, 2, net["dn_mac"]]],
-                         "backend": [[GNB + "/32", 1, net["switch_backend_mac"]],
-                                     [APP_NET, 1, net["switch_backend_mac"]]]}
-        cfg["steering"] = {"backend_port": 3, "backend_mac": net["backend_mac"]}
+        # Switch ports: 1 gNB, 2 DN, 3 + k backend k; each backend answers on its only port.
+        cfg["routes"] = {"switch": [[GNB + "/32", 1, net["gnb_mac"]], [APP_NET, 2, net["dn_mac"]]]}
+        for k, b in enumerate(cfg["backends"]):
+            back = net["switch_backend_macs"][k]
+            cfg["routes"][b["name"]] = [[GNB + "/32", 1, back], [APP_NET, 1, back]]
+            b.update(port=3 + k, mac=net["backend_macs"][k], weight=weights[k])
         # HK-IPG with the thesis's tau_th, k and alpha; the runner (HhConfig) derives IPG_init = IPG_th,
         # the timeslot and the tau table (Eq. 4.9) from the offload threshold, a one-second window and the
         # heavy UEs' packet size.
@@ -196,6 +206,16 @@ def runner_config(hybrid, net, workdir, sc, ports):
     else:
         cfg["routes"] = {"backend": [[GNB + "/32", 1, net["gnb_mac"]], [APP_NET, 2, net["dn_mac"]]]}
     return cfg
+
+
+def tx_packets(ifname):
+    with open("/sys/class/net/%s/statistics/tx_packets" % ifname) as f:
+        return int(f.read())
+
+
+def backend_shares(t, before):
+    """Packets the switch sent each backend since `before` (its ports' tx counters), by backend name."""
+    return {backend_name(k): tx_packets(t.switch_ports[3 + k]) - before[k] for k in range(len(t.backends))}
 
 
 def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
@@ -221,21 +241,30 @@ def run(args):
     say("%s lab, %d UEs (%d heavy at %s Mbit/s each way%s), %.0f s; logs in %s"
         % (mode, sc.ues, sc.heavy, "/".join("%g" % r for r in sc.heavy_mbps),
            ", bmv2 scaled rates" if defaults is SCALED_FOR_BMV2 else "", sc.duration_s, workdir))
-    t = topo.Topology(hybrid, lab_tag())
+    if args.backends > 1 and not hybrid:
+        raise LabError("--backends %d: several backends need a switch to steer to them" % args.backends)
+    weights = args.weights or [1] * args.backends
+    if len(weights) != args.backends:
+        raise LabError("--weights: %d weights for %d backends" % (len(weights), args.backends))
+    if args.backends > 1:
+        say("%d backends, UE shares by weight %s" % (args.backends, ":".join(map(str, weights))))
+    t = topo.Topology(hybrid, lab_tag(), backends=args.backends)
     procs = Procs(workdir)
     try:
         t.up()
         net = dict(t.addresses(), n3=N3, gnb=GNB, app=APP)
-        ports = {"backend": free_port(), "switch": free_port(), "pfcp": free_port()}
-        # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
-        backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id", "1",
-                       "--sessions", "65536", "--mem", "1024"]
-        for p, ifname in sorted(t.backend_ports.items()):
-            backend_cmd += ["--port", "%d=%s" % (p, ifname)]
-        procs.start("backend", supervised(backend_cmd, os.path.join(workdir, "backend-supervisor.json")))
+        ports = {"backends": [free_port() for _ in t.backends], "switch": free_port(), "pfcp": free_port()}
+        for k, (grpc, backend_ports) in enumerate(zip(ports["backends"], t.backends)):
+            # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
+            backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
+                           "--sessions", "65536", "--mem", "1024"]
+            for p, ifname in sorted(backend_ports.items()):
+                backend_cmd += ["--port", "%d=%s" % (p, ifname)]
+            name = backend_name(k)
+            procs.start(name, supervised(backend_cmd, os.path.join(workdir, "%s-supervisor.json" % name)))
         if hybrid:
             procs.start("switch", switch_command(switch, ports, t))
-        cfg = runner_config(hybrid, net, workdir, sc, ports)
+        cfg = runner_config(hybrid, net, workdir, sc, ports, weights)
         cfg_path = os.path.join(workdir, "runner.json")
         with open(cfg_path, "w") as f:
             json.dump(cfg, f, indent=1)
@@ -252,6 +281,7 @@ def run(args):
         say("%d/%d sessions established over PFCP" % (established, planned))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
         plan["start"] = time.time() + 1.0
+        shares_before = [tx_packets(t.switch_ports[3 + k]) for k in range(len(t.backends))] if hybrid else None
         plan_path = os.path.join(workdir, "plan.json")
         with open(plan_path, "w") as f:
             json.dump(plan, f)
@@ -275,13 +305,18 @@ def run(args):
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
         smf.close()
         results = summary.checks(plan, switch, (established, planned), final, deleted, tx, rx)
+        shares = backend_shares(t, shares_before) if hybrid else {}
+        if len(shares) > 1:
+            results.append(("every backend took its share of the UEs' misses", all(n > 0 for n in shares.values()),
+                            ", ".join("%s %d packets" % kv for kv in shares.items())))
         lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch])
         print("\n".join(lines), flush=True)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"mode": mode, "switch": switch, "checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
                            "metrics": final.get("metrics", {}), "events": final.get("events", []),
-                           "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan}, f, indent=1)
+                           "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan,
+                           "backend_packets": shares}, f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:
         procs.stop()
@@ -325,6 +360,11 @@ def main(argv=None):
                         "(default: bmv2 when found, else the backend)")
     g.add_argument("--backend-only", dest="switch", action="store_const", const="none",
                    help="the same as --switch none")
+    ap.add_argument("--backends", type=int, default=1,
+                    help="backend processes behind the switch, 1..%d (default 1); each holds every session, the "
+                         "switch splits the UEs among them by hash" % len(topo.BACKEND_PREFIXES))
+    ap.add_argument("--weights", type=int, nargs="+",
+                    help="each backend's share of the UEs, 1..64 (default 1 each)")
     ap.add_argument("--json", help="write the summary, events and counters here")
     ap.add_argument("--cleanup", action="store_true", help="only remove a previous lab's topology")
     args = ap.parse_args(argv)

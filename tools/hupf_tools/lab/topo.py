@@ -7,14 +7,15 @@ Every name carries the run's tag, so labs (and test runs) on one machine do not 
     backend-only:  hupf-gnb-T[gnb0] -- hbT-1 [backend port 1]   [backend port 2] hbT-2 -- hupf-dn-T[dn0]
     hybrid:        hupf-gnb-T[gnb0] -- hsT-1 [switch 1]   [switch 2] hsT-2 -- hupf-dn-T[dn0]
                                              [switch 3] hsT-3 -- hbT-1 [backend port 1]
-    hybrid, 2 backends, also:                [switch 4] hsT-4 -- hcT-1 [second backend's port 1]
+    hybrid, 2-4 backends, also:              [switch 4] hsT-4 -- hcT-1 [second backend's port 1]
+                                             [switch 5] hsT-5 -- hdT-1 [third's], [switch 6] hsT-6 -- heT-1
 """
 import subprocess
 
 HOST_IF = {"gnb": "gnb0", "dn": "dn0"}
 MAX_TAG = 9_999_999  # interface names stay within 15 characters
 # Root-side interface prefixes: the switch's ports, then each backend's (hybrid: one port each).
-BACKEND_PREFIXES = ("hb", "hc")
+BACKEND_PREFIXES = ("hb", "hc", "hd", "he")
 
 
 class TopologyError(RuntimeError):

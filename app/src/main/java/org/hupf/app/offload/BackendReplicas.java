@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Several backends as the offload manager sees them: each holds every session (the session core writes and
@@ -19,43 +20,53 @@ import java.util.TreeMap;
  * the sum of its cells over all of them. Writes go to each in turn; entries and table sizes are the first's
  * (the one the hybrid indexes), a table fits what the smallest holds.
  */
-final class BackendReplicas implements HupfUpfDevice, CounterCellReader {
+public final class BackendReplicas implements HupfUpfDevice, CounterCellReader {
 
-    private final List<HupfUpfDevice> backends;
+    private final Supplier<List<HupfUpfDevice>> live;
 
     /**
      * @param backends the backends, the hybrid's own first (at least one)
      */
-    BackendReplicas(List<HupfUpfDevice> backends) {
+    public BackendReplicas(List<HupfUpfDevice> backends) {
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("no backend");
         }
-        this.backends = List.copyOf(backends);
+        List<HupfUpfDevice> all = List.copyOf(backends);
+        this.live = () -> all;
+    }
+
+    /**
+     * Backends that come and go (the standalone lab's, each on its own connection).
+     *
+     * @param live the backends that hold the sessions now, the hybrid's own first
+     */
+    public BackendReplicas(Supplier<List<HupfUpfDevice>> live) {
+        this.live = live;
     }
 
     @Override
     public void apply(UpfEntity entity) throws UpfProgrammableException {
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             b.apply(entity);
         }
     }
 
     @Override
     public void delete(UpfEntity entity) throws UpfProgrammableException {
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             b.delete(entity);
         }
     }
 
     @Override
     public Collection<? extends UpfEntity> readAll(UpfEntityType type) throws UpfProgrammableException {
-        return backends.get(0).readAll(type);
+        return live.get().get(0).readAll(type);
     }
 
     @Override
     public UpfCounter readCounter(int cellId) throws UpfProgrammableException {
         long[] sum = new long[4];
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             add(sum, b.readCounter(cellId));
         }
         return counter(cellId, sum);
@@ -65,7 +76,7 @@ final class BackendReplicas implements HupfUpfDevice, CounterCellReader {
     @Override
     public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
         List<Collection<UpfCounter>> reads = new ArrayList<>();
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             reads.add(b.readCounters(maxCounterId));
         }
         return sum(reads);
@@ -74,7 +85,7 @@ final class BackendReplicas implements HupfUpfDevice, CounterCellReader {
     @Override
     public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
         List<Collection<UpfCounter>> reads = new ArrayList<>();
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             reads.add(CounterCellReader.of(b).readCounterCells(cells).values());
         }
         Map<Integer, UpfCounter> out = new TreeMap<>();
@@ -87,7 +98,7 @@ final class BackendReplicas implements HupfUpfDevice, CounterCellReader {
     @Override
     public long tableSize(UpfEntityType type) throws UpfProgrammableException {
         long min = Long.MAX_VALUE;
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             min = Math.min(min, b.tableSize(type));
         }
         return min;
@@ -95,7 +106,7 @@ final class BackendReplicas implements HupfUpfDevice, CounterCellReader {
 
     @Override
     public void deleteAll(UpfEntityType type) throws UpfProgrammableException {
-        for (HupfUpfDevice b : backends) {
+        for (HupfUpfDevice b : live.get()) {
             b.deleteAll(type);
         }
     }

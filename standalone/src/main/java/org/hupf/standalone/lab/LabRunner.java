@@ -2,6 +2,7 @@ package org.hupf.standalone.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.offload.BackendReplicas;
 import org.hupf.app.offload.HybridUpfDevice;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.api.OffloadPolicy;
@@ -11,17 +12,22 @@ import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.app.store.SessionStore;
+import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.upf.HupfDataplane;
+import org.hupf.pipeconf.upf.PiCodecException;
+import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.standalone.p4rt.BatchingUpfDevice;
+import org.hupf.standalone.p4rt.DeviceState;
 import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
 import org.hupf.standalone.p4rt.P4rtClient;
 import org.hupf.standalone.store.DurableState;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +61,10 @@ public final class LabRunner implements AutoCloseable {
     private final LabConfig cfg;
     private final List<AutoCloseable> closers = new ArrayList<>();
     private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
-    private P4RuntimeUpfDevice backend;
+    /** The backends, in the config's order; the first is the hybrid's (its tables are the sessions' index). */
+    private final List<LabBackend> backends = new ArrayList<>();
+    /** Serialises the switch's steering updates (each backend's state changes on its own thread). */
+    private final ExecutorService steerer = Executors.newSingleThreadExecutor();
     private P4RuntimeUpfDevice hardware;
     private OffloadManager manager;
     private SessionManager sessions;
@@ -87,11 +97,37 @@ public final class LabRunner implements AutoCloseable {
         stop.await();
     }
 
+    /** A backend of the lab: its device, batched for recoveries, and the switch port that reaches it. */
+    private static final class LabBackend {
+        final String name;
+        final LabDevice device;
+        final BatchingUpfDevice batched;
+        /** Where the switch steers this backend's share of the UEs; null without a switch. */
+        final Backend steering;
+
+        LabBackend(String name, LabDevice device, Backend steering) {
+            this.name = name;
+            this.device = device;
+            this.batched = new BatchingUpfDevice(device.upf);
+            this.steering = steering;
+        }
+
+        DeviceState state() {
+            return device.upf.client().state();
+        }
+    }
+
     private void start() throws Exception {
-        LabDevice be = LabDevice.open(cfg.node("backend"), "backend");
-        backend = be.upf;
-        closers.add(backend);
-        Routes.write(backend, cfg, "backend");
+        for (JsonNode b : cfg.node("backends")) {
+            String name = b.path("name").asText();
+            LabDevice d = LabDevice.open(b, name);
+            closers.add(d.upf);
+            Routes.write(d.upf, cfg, name);
+            Backend steering = cfg.has("switch") ? new Backend(b.path("port").asLong(),
+                    LabConfig.mac(b.get("mac"), name + ".mac"), b.path("weight").asInt(1)) : null;
+            backends.add(new LabBackend(name, d, steering));
+        }
+        LabBackend first = backends.get(0);
         LabDevice sw = null;
         if (cfg.has("switch")) {
             sw = LabDevice.open(cfg.node("switch"), "switch");
@@ -109,31 +145,39 @@ public final class LabRunner implements AutoCloseable {
         }
         SessionStore store = state == null ? new InMemorySessionStore() : state.sessions();
         // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
-        BatchingUpfDevice batchedBackend = new BatchingUpfDevice(backend);
-        manager = new OffloadManager(batchedBackend, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
-        HybridUpfDevice hybrid = new HybridUpfDevice(batchedBackend, hardware, manager);
+        // Each backend holds every session; one that is down is left out until its recovery reconciles it.
+        HupfUpfDevice measured = backends.size() == 1 ? first.batched : new BackendReplicas(this::sessionBackends);
+        manager = new OffloadManager(measured, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
+        HybridUpfDevice hybrid = new HybridUpfDevice(first.batched, hardware, manager);
         Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
         int slice = (int) cfg.number("slice");
-        ResourcePool pool = new ResourcePool((int) backend.tableSize(UpfEntityType.COUNTER),
-                                             (int) backend.tableSize(UpfEntityType.SESSION_METER));
-        sessions = new SessionManager(store, new SessionTranslator(n3, slice, Map.of(), 10),
-                                      pool, () -> List.of(hybrid), n3);
+        ResourcePool pool = new ResourcePool((int) minTableSize(UpfEntityType.COUNTER),
+                                             (int) minTableSize(UpfEntityType.SESSION_METER));
+        sessions = new SessionManager(store, new SessionTranslator(n3, slice, Map.of(), 10), pool, () -> {
+            List<HupfUpfDevice> devices = new ArrayList<>(sessionBackends());
+            devices.set(0, hybrid);
+            return devices;
+        }, n3);
         sessions.setInterfaces(Set.of(
                 UpfInterface.builder().setAccess().setSliceId(slice).setPrefix(Ip4Prefix.valueOf(n3, 32)).build(),
                 UpfInterface.builder().setCore().setSliceId(slice)
                         .setPrefix(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")).build()));
         int[] ops = new int[1];
-        batchedBackend.batched(() -> ops[0] = sessions.reconcile());
+        batchedOnAll(() -> ops[0] = sessions.reconcile(), 0);
         System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
                                    + " writes" + (state != null && state.restored() ? " (restored state)" : ""));
-        status = new LabStatus(Path.of(cfg.text("status")), manager, backend, hardware);
+        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware);
         manager.addListener(status::event);
-        status.health("backend", backend.client());
-        backend.client().onRecovery(c -> {
-            be.ensurePipeline();
-            Routes.write(backend, cfg, "backend");
-            batchedBackend.batched(this::reconcileAll);
-        });
+        for (LabBackend b : backends) {
+            status.health(b.name, b.device.upf.client());
+            b.device.upf.client().onRecovery(c -> {
+                b.device.ensurePipeline();
+                Routes.write(b.device.upf, cfg, b.name);
+                batchedOnAll(this::reconcileAll, 0);
+            });
+            // Down: its UEs go to the others; UP (reconciled): it takes its share again.
+            b.device.upf.client().onStateChange(s -> steerer.execute(this::steer));
+        }
         if (sw != null) {
             LabDevice swDevice = sw;
             status.health("switch", hardware.client());
@@ -165,8 +209,8 @@ public final class LabRunner implements AutoCloseable {
 
     /**
      * Switch only: HH reports reach the CPU (clone session), HK-IPG runs with parameters derived from the lab's
-     * threshold (HhConfig: IPG_th, timeslot, tau table), session misses of the slice go to the backend's port,
-     * and what comes back from that port is routed only.
+     * threshold (HhConfig: IPG_th, timeslot, tau table), session misses of the slice go to the backends' ports
+     * (UE hash, by weight), and what comes back from those ports is routed only.
      */
     private void switchDataplane(P4RuntimeUpfDevice sw) throws Exception {
         HupfDataplane dp = new HupfDataplane(sw.model(), sw.target());
@@ -177,10 +221,69 @@ public final class LabRunner implements AutoCloseable {
                                .keyMode(hh.get("key_mode").asInt()).timeWindowUs(hh.get("tw_us").asLong())
                                .hhThresholdBps(cfg.node("policy", "threshold_bps").asLong())
                                .packetBytes(hh.get("packet_bytes").asInt()).build());
-        long port = cfg.number("steering", "backend_port");
-        dp.setBackendPorts(List.of(port));
-        dp.setBackends((int) cfg.number("slice"), List.of(
-                new Backend(port, LabConfig.mac(cfg.node("steering", "backend_mac"), "steering.backend_mac"))));
+        List<Long> ports = new ArrayList<>();
+        backends.forEach(b -> ports.add(b.steering.port()));
+        dp.setBackendPorts(ports);
+        steer();
+    }
+
+    /**
+     * Steers the slice's misses over the backends that are UP (all of them hold every session); while none is,
+     * the steering stays as it was.
+     */
+    private synchronized void steer() {
+        if (hardware == null) {
+            return;
+        }
+        List<Backend> live = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (LabBackend b : backends) {
+            if (b.state() == DeviceState.UP) {
+                live.add(b.steering);
+                names.add(b.name);
+            }
+        }
+        if (live.isEmpty()) {
+            System.err.println("lab runner: no backend up: steering left as it was");
+            return;
+        }
+        try {
+            new HupfDataplane(hardware.model(), hardware.target()).setBackends((int) cfg.number("slice"), live);
+            if (status != null) {
+                status.steeredTo(names);
+            }
+            System.out.println("lab runner: misses steered to " + names);
+        } catch (PiCodecException | PiTargetException | RuntimeException e) {
+            System.err.println("lab runner: steering to " + names + " failed: " + e);
+        }
+    }
+
+    /** The backends that hold the sessions now: the hybrid's (always), and the others unless down. */
+    private List<HupfUpfDevice> sessionBackends() {
+        List<HupfUpfDevice> out = new ArrayList<>();
+        for (LabBackend b : backends) {
+            if (out.isEmpty() || b.state() != DeviceState.DOWN) {
+                out.add(b.batched);
+            }
+        }
+        return out;
+    }
+
+    private long minTableSize(UpfEntityType type) throws UpfProgrammableException {
+        long min = Long.MAX_VALUE;
+        for (LabBackend b : backends) {
+            min = Math.min(min, b.device.upf.tableSize(type));
+        }
+        return min;
+    }
+
+    /** Runs work with every backend's writes from this thread batched. */
+    private void batchedOnAll(BatchingUpfDevice.Work work, int from) throws Exception {
+        if (from == backends.size()) {
+            work.run();
+        } else {
+            backends.get(from).batched.batched(() -> batchedOnAll(work, from + 1));
+        }
     }
 
     /** Puts every session back on the devices; a failed write fails the recovery, which is then retried. */
@@ -229,6 +332,7 @@ public final class LabRunner implements AutoCloseable {
     @Override
     public synchronized void close() {
         timers.shutdownNow();
+        steerer.shutdownNow();
         if (hh != null) {
             hh.stop();
         }

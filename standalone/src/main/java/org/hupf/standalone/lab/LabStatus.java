@@ -22,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,6 +50,7 @@ final class LabStatus {
     private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
+    private List<String> steeredTo = List.of();
     private volatile boolean ready;
     private ObjectNode lastTargets;
     private long targetsReadAt;
@@ -61,6 +63,11 @@ final class LabStatus {
         this.manager = manager;
         this.backend = backend;
         this.hardware = hardware;
+    }
+
+    /** Reports the backends the switch steers misses to now, under "steered_to". */
+    synchronized void steeredTo(List<String> backends) {
+        steeredTo = List.copyOf(backends);
     }
 
     /** Reports a device connection's health under "devices" (state, last error, since, reconnects). */
@@ -112,6 +119,8 @@ final class LabStatus {
             health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
                     .put("state", h.state().name()).put("last_error", h.lastError())
                     .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
+            ArrayNode steered = root.putArray("steered_to");
+            steeredTo.forEach(steered::add);
             ArrayNode ev = root.putArray("events");
             for (OffloadEvent e : events) {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());

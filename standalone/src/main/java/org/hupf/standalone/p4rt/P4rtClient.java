@@ -41,6 +41,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * A minimal P4Runtime client for use outside ONOS: one device, primary by arbitration, unary Write/Read/
@@ -90,6 +91,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     private long backoffMs = FIRST_BACKOFF_MS;
     private volatile Recovery recovery;
     private volatile DeviceState state = DeviceState.DOWN;
+    private volatile Consumer<DeviceState> stateListener = s -> { };
     private volatile String lastError;
     private volatile long sinceMillis = System.currentTimeMillis();
     private volatile long reconnects;
@@ -146,6 +148,16 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      */
     public void onRecovery(Recovery r) {
         this.recovery = r;
+    }
+
+    /**
+     * Sets what to do each time the connection's state changes (e.g. steer traffic away from a device that is
+     * down, and back once it is UP again: reconciled).
+     *
+     * @param listener called with the new state, on the thread that changed it
+     */
+    public void onStateChange(Consumer<DeviceState> listener) {
+        this.stateListener = listener;
     }
 
     /** Opens a new stream channel and sends the arbitration request on it. */
@@ -262,6 +274,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         if (state != s) {
             state = s;
             sinceMillis = System.currentTimeMillis();
+            stateListener.accept(s);
         }
     }
 

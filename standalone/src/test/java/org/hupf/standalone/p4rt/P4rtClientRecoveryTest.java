@@ -124,10 +124,12 @@ public class P4rtClientRecoveryTest {
         PipelineServer first = new PipelineServer();
         int port = start(first, 0).getPort();
         List<String> recoveries = new CopyOnWriteArrayList<>();
+        List<DeviceState> states = new CopyOnWriteArrayList<>();
         try (P4rtClient c = P4rtClient.connect("127.0.0.1", port, 1, 1)) {
             c.ensurePipeline(P4INFO, CONFIG);
             c.onRecovery(client -> recoveries.add("pushed=" + client.ensurePipeline(P4INFO, CONFIG)
                                                           + " state=" + client.state()));
+            c.onStateChange(states::add);
             assertEquals(DeviceState.UP, c.state());
 
             server.shutdownNow().awaitTermination();
@@ -145,6 +147,8 @@ public class P4rtClientRecoveryTest {
             start(second, port);
             await("UP again", () -> c.state() == DeviceState.UP);
             assertEquals(List.of("pushed=true state=RECONCILING"), recoveries);
+            // What the lab steers by: down (away from it), reconciling, up (back to it).
+            assertEquals(List.of(DeviceState.DOWN, DeviceState.RECONCILING, DeviceState.UP), states);
             assertEquals(1, c.reconnects());
             assertEquals(P4rtClient.cookie(P4INFO, CONFIG), second.pipeline.getCookie().getCookie());
             c.write(List.of()); // writes go through again
