@@ -512,8 +512,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             current = new Hybrid(backendIds, switchId, m, List.copyOf(devices));
             cancelRetry();
             log.info("Hybrid UPF: backends {}, switch {}", backendIds, switchId == null ? "none" : switchId);
-            // Sessions onto a backend new to the hybrid before the switch steers UEs to it.
+            // Sessions and routes onto a backend new to the hybrid before the switch steers UEs to it: without
+            // its routes it would drop what it decapsulates or encapsulates.
             reconcileSessions();
+            syncRoutes(backendIds);
             programSwitch(current);
         } catch (UpfProgrammableException | RuntimeException e) {
             // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
