@@ -23,13 +23,11 @@ import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
-import org.onosproject.mastership.MastershipAdminService;
 import org.onosproject.mastership.MastershipEvent;
 import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.MastershipRole;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
@@ -81,9 +79,9 @@ import java.util.stream.Collectors;
  * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread; keeps every configured
  * device's routes as the netcfg says ({@link DeviceRoutes}). Only on the cluster's
  * hupf leader (the node that runs the session core): the other nodes leave the devices alone. The leader
- * takes mastership of the hybrid's devices (only a device's master may write to it over P4Runtime: its client
- * is the primary one) and has the session core reconcile them with the store when it took them over or
- * became their master again.
+ * is given mastership of the hybrid's devices by {@code LeaderMastership} (only a device's master may write to
+ * it over P4Runtime: its client is the primary one) and has the session core reconcile them with the store when
+ * it took them over or became their master again.
  */
 @Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
 public class OffloadComponent implements UpfDeviceSource, OffloadService {
@@ -135,9 +133,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected MastershipService mastershipService;
-
-    @Reference(cardinality = ReferenceCardinality.MANDATORY)
-    protected MastershipAdminService mastershipAdminService;
 
     /** The session core, to reconcile devices taken over (optional: it uses this component's devices). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
@@ -382,19 +377,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     /**
-     * Makes this node the master of a device, so that its P4Runtime client is the primary one.
-     *
-     * @param id device
-     */
-    private void claimMastership(DeviceId id) {
-        if (id != null && !mastershipService.isLocalMaster(id)) {
-            log.info("Taking mastership of {} (master: {}): the hupf leader writes its entries", id,
-                     mastershipService.getMasterFor(id));
-            mastershipAdminService.setRoleSync(clusterService.getLocalNode().id(), id, MastershipRole.MASTER);
-        }
-    }
-
-    /**
      * Returns the UE an HH_REPORT packet-in of the hupf interpreter names (flow key in UE-address mode).
      *
      * @param pkt inbound packet
@@ -473,8 +455,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         DeviceId switchId = pickAll(available, pipeconfOf, SWITCHES).stream().findFirst().orElse(null);
         Hybrid h = current;
         if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
-            backendIds.forEach(this::claimMastership);
-            claimMastership(switchId);
             return;
         }
         if (backendIds.isEmpty()) {
@@ -484,8 +464,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             return;
         }
         try {
-            backendIds.forEach(this::claimMastership);
-            claimMastership(switchId);
+            // The devices' mastership comes to this node through LeaderMastership; until it has, writes wait
+            // for it (OnosPiTarget's primary gate) and reads need none.
             // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
             List<HupfUpfDevice> backends = new ArrayList<>();
             for (DeviceId id : backendIds) {

@@ -97,6 +97,43 @@ public class LeaderMastershipTest {
         component.align();
     }
 
+    /** The backend mastered by another node, the switch by this one; the backend asked for exactly twice. */
+    private long[] backendElsewhereAskedTwice() {
+        long[] now = {0};
+        component.clock = () -> now[0];
+        masters.put(BACKEND, OTHER);
+        masters.put(SWITCH, LOCAL);
+        expect(admin.setRole(LOCAL, BACKEND, MastershipRole.MASTER))
+                .andReturn(CompletableFuture.completedFuture(null)).times(2);
+        replay(admin);
+        return now;
+    }
+
+    @Test
+    public void anUnansweredRequestIsNotRepeatedUntilItsRetryTime() {
+        // Once on the first check, once again after CLAIM_RETRY_MS without ONOS granting it; none in between,
+        // though mastership events and checks keep coming (each request starts a new mastership term).
+        long[] now = backendElsewhereAskedTwice();
+        component.align();
+        now[0] = LeaderMastership.CLAIM_RETRY_MS - 1;
+        component.align();
+        component.align();
+        now[0] = LeaderMastership.CLAIM_RETRY_MS;
+        component.align();
+    }
+
+    @Test
+    public void aMastershipGrantedAndThenLostIsAskedBackAtOnce() {
+        long[] now = backendElsewhereAskedTwice();
+        component.align();
+        masters.put(BACKEND, LOCAL);  // granted
+        now[0] = 1;
+        component.align();
+        masters.put(BACKEND, OTHER);  // ONOS moved it (e.g. a rebalance)
+        now[0] = 2;
+        component.align();
+    }
+
     @Test
     public void standbyNodeAndUnconnectedDevicesAreLeftAlone() {
         masters.put(BACKEND, OTHER);

@@ -19,7 +19,6 @@ import org.onosproject.cluster.NodeId;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.junit.Test;
-import org.onosproject.mastership.MastershipAdminService;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.core.CoreService;
@@ -166,8 +165,7 @@ public class OffloadComponentTest {
         c.applicationService = createNiceMock(ApplicationService.class);
         c.mastershipService = createNiceMock(MastershipService.class);
         expect(c.mastershipService.isLocalMaster(b1)).andReturn(true).anyTimes();
-        c.mastershipAdminService = createMock(MastershipAdminService.class);
-        replay(c.mastershipService, c.mastershipAdminService);
+        replay(c.mastershipService);
         // A node stopping: the app stays active in the cluster.
         expect(c.applicationService.getState(anyObject())).andReturn(ApplicationState.ACTIVE).anyTimes();
         replay(c.packetService, c.cfgService, c.coreService, c.flowRuleService, c.applicationService);
