@@ -4,6 +4,13 @@
 set -uo pipefail
 name=$1; shift
 mkdir -p reports
+# The P4 tools built outside the repository (../shared/p4tools: p4c, bmv2) are looked for on PATH, then in
+# their conventional prefix P4_PREFIX (default /opt/p4), as the ONOS suite finds ONOS in /opt/hupf-onos:
+# a machine that has them runs the suites that need them instead of skipping them.
+p4_bin=${P4_PREFIX:-/opt/p4}/bin
+if [ -x "$p4_bin/simple_switch_grpc" ] || [ -x "$p4_bin/p4c-bm2-ss" ]; then
+  export PATH=$PATH:$p4_bin
+fi
 log=reports/test-$name.log
 "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
