@@ -30,9 +30,12 @@ import org.onosproject.net.pi.runtime.PiTableEntry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.hupf.pipeconf.HupfConstants.*;
 
@@ -369,15 +372,56 @@ public final class HupfDataplane {
 
     // ---- helpers
 
-    private void replace(List<PiTableId> tables, List<? extends PiEntity> entries) throws PiTargetException {
-        List<PiEntity> old = new ArrayList<>();
+    /**
+     * Makes the tables hold these entries (and writes the default entries among them). Make before break: an
+     * entry already held as wanted is left alone, the others are written (inserted, or modified in place)
+     * before the entries no longer wanted are deleted, so that what stays never goes missing (a backend port
+     * unmarked for a moment turns the traffic coming back from the backends into misses); only when a table
+     * has no room for both are the stale entries deleted first.
+     */
+    private void replace(List<PiTableId> tables, List<? extends PiEntity> entries)
+            throws PiCodecException, PiTargetException {
+        Map<String, PiTableEntry> wanted = new LinkedHashMap<>();
+        List<PiEntity> write = new ArrayList<>();
+        for (PiEntity e : entries) {
+            if (e instanceof PiTableEntry && !((PiTableEntry) e).isDefaultAction()) {
+                wanted.put(CanonicalEntries.key((PiTableEntry) e), (PiTableEntry) e);
+            } else {
+                write.add(e);
+            }
+        }
+        List<PiEntity> stale = new ArrayList<>();
+        Set<String> held = new HashSet<>();
+        boolean room = true;
         for (PiTableId t : tables) {
-            old.addAll(target.readTable(t));
+            int staleHere = 0;
+            for (PiTableEntry e : target.readTable(t)) {
+                String k = CanonicalEntries.key(e);
+                PiTableEntry w = wanted.get(k);
+                if (w == null) {
+                    stale.add(e);
+                    staleHere++;
+                } else if (CanonicalEntries.sameAction(e, w)) {
+                    held.add(k);
+                }
+            }
+            long wantedHere = wanted.values().stream().filter(e -> e.table().equals(t)).count();
+            room &= wantedHere + staleHere <= codec.table(t).maxSize();
         }
-        if (!old.isEmpty()) {
-            target.delete(old);
+        wanted.forEach((k, e) -> {
+            if (!held.contains(k)) {
+                write.add(e);
+            }
+        });
+        if (!room && !stale.isEmpty()) {
+            target.delete(stale);
         }
-        target.write(entries);
+        if (!write.isEmpty()) {
+            target.write(write);
+        }
+        if (room && !stale.isEmpty()) {
+            target.delete(stale);
+        }
     }
 
     private void requireFits(PiTableId t, int n) throws PiCodecException {

@@ -167,6 +167,25 @@ public class HupfDataplaneTest {
         assertTrue(ports.get(0).matchKey().fieldMatch(HDR_IG_PORT).orElseThrow() instanceof PiExactFieldMatch);
     }
 
+    /**
+     * A backend added or gone: the ports that stay are never unmarked (traffic back from their backends would
+     * become misses), and an unchanged configuration writes nothing away.
+     */
+    @Test
+    public void replacingKeepsWhatStays() throws Exception {
+        dataplane.setBackendPorts(List.of(5L));
+        dataplane.setBackendPorts(List.of(5L, 6L));
+        assertTrue("nothing deleted when a port is added: " + target.deleted, target.deleted.isEmpty());
+        dataplane.setBackendPorts(List.of(6L));
+        assertEquals(1, target.deleted.size());
+        assertEquals(5, PiCodec.exact((PiTableEntry) target.deleted.get(0), HDR_IG_PORT));
+        HhConfig c = HhConfig.builder().build();
+        dataplane.configureHh(c);
+        int deleted = target.deleted.size();
+        dataplane.configureHh(c);
+        assertEquals("the same HK-IPG configuration again deletes no range", deleted, target.deleted.size());
+    }
+
     @Test
     public void portBeyondNineBitsIsRefused() throws Exception {
         try {
