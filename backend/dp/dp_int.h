@@ -160,9 +160,9 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 static inline uint64_t ul_sess_key(uint32_t tun_dst, uint32_t teid) { return (uint64_t)tun_dst << 32 | teid; }
 static inline uint64_t term_key(uint32_t ue, uint8_t app_id) { return (uint64_t)ue << 8 | app_id; }
 
-/* zlib's CRC-32 (bmv2's crc32, the backends selector's hash) of a 32-bit value in network
- * byte order, as bmv2's selector hashes the UE address; the member is this % n. */
-uint32_t dp_crc32_be32(uint32_t v);
+/* CRC-16/ARC (poly 0x8005 reflected, init 0, no final xor): bmv2's crc16, here over
+ * a 32-bit value in network byte order, as bmv2's selector hashes the UE address. */
+uint16_t dp_crc16_be32(uint32_t v);
 
 /* HK-IPG on one packet that passed the UPF (or goes to a backend): updates its slot and,
  * when it reports, makes the HH_REPORT packet-in (report + the frame's first 64 bytes,

@@ -20,25 +20,14 @@ static void __attribute__((constructor)) crc32_table_fill(void)
 	}
 }
 
-static uint32_t crc32_of(const uint8_t *b, unsigned n)
-{
-	uint32_t crc = 0xFFFFFFFFu;
-	for (unsigned i = 0; i < n; i++)
-		crc = crc32_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
 uint32_t dp_hh_5tuple_key(uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port, uint8_t proto)
 {
 	const uint8_t b[13] = { ue >> 24, ue >> 16, ue >> 8, ue, app >> 24, app >> 16, app >> 8, app,
 				ue_port >> 8, ue_port, app_port >> 8, app_port, proto };
-	return crc32_of(b, sizeof(b));
-}
-
-uint32_t dp_crc32_be32(uint32_t v)
-{
-	const uint8_t b[4] = { v >> 24, v >> 16, v >> 8, v };
-	return crc32_of(b, sizeof(b));
+	uint32_t crc = 0xFFFFFFFFu;
+	for (unsigned i = 0; i < sizeof(b); i++)
+		crc = crc32_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
+	return ~crc;
 }
 
 uint16_t dp_range_lookup(const struct dp_range *r, uint32_t n, uint32_t v)

@@ -79,7 +79,7 @@ int dp_set_encap_psc(int with_psc);
 int dp_backend_port(int op, uint16_t port);
 /* The backends of a slice (HupfIngress.steering.backends through its selector), in
  * the order of their member handles; n = 0: the slice has none (DROP_NO_BACKEND).
- * A session miss goes to members[crc32(UE address) % n], as bmv2's crc32 selector. */
+ * A session miss goes to members[crc16(UE address) % n], as bmv2's crc16 selector. */
 struct dp_backend { uint16_t port; uint8_t dst_mac[6]; };
 #define DP_SLICES 16
 #define DP_BACKENDS_MAX 256

@@ -111,7 +111,7 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
 		return;
 	}
-	const struct dp_backend *b = &set->m[dp_crc32_be32(s->ue) % set->n];
+	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
 	memcpy(s->frame, b->dst_mac, 6);
 	v->fwd = 1;
 	v->out_port = b->port;

@@ -1,10 +1,21 @@
 /* hw profile: the steering tables (backend_ports, backends through its selector).
  * A session miss on the switch goes to a software backend chosen by a hash of the UE
- * address, the hash bmv2's action selector uses (crc32), so that both pick the same member. */
+ * address, the hash bmv2's action selector uses, so that both pick the same member. */
 #include <errno.h>
 #include <string.h>
 #include <rte_malloc.h>
 #include "dp_int.h"
+
+uint16_t dp_crc16_be32(uint32_t v)
+{
+	uint16_t crc = 0;
+	for (int i = 3; i >= 0; i--) {
+		crc ^= (uint8_t)(v >> (8 * i));
+		for (int b = 0; b < 8; b++)
+			crc = crc & 1 ? (uint16_t)(crc >> 1) ^ 0xA001 : (uint16_t)(crc >> 1);
+	}
+	return crc;
+}
 
 int dp_backend_port(int op, uint16_t port)
 {

@@ -1,7 +1,5 @@
 // hw only: sessions without hw entries go to a software backend chosen by a hash of
 // the UE address, so a UE always reaches the same backend while the group is stable.
-// CRC-32, not CRC-16: UE addresses come from pools in sequence, and CRC-16/ARC's low bits
-// take only half their values over such a range (4 equal backends: two got no UE).
 #ifndef HUPF_STEERING_P4
 #define HUPF_STEERING_P4
 
@@ -10,12 +8,12 @@
 control Steering(inout headers_t hdr, inout local_metadata_t meta,
                  inout standard_metadata_t std_meta) {
 #ifdef HUPF_TNA
-    Hash<bit<16>>(HashAlgorithm_t.CRC32) backend_hash;
+    Hash<bit<16>>(HashAlgorithm_t.CRC16) backend_hash;
     ActionProfile(BACKEND_SELECTOR_SIZE) backend_profile;
     ActionSelector(backend_profile, backend_hash, SelectorMode_t.FAIR, 16, BACKENDS_SIZE) backend_selector;
 #else
-#line 12
-    action_selector(HashAlgorithm.crc32, BACKEND_SELECTOR_SIZE, 32) backend_selector;
+#line 10
+    action_selector(HashAlgorithm.crc16, BACKEND_SELECTOR_SIZE, 16) backend_selector;
 #endif
     // The packet is forwarded unmodified: the backend does the whole UPF.
     action steer_to_backend(port_t port, mac_addr_t dst_mac) {

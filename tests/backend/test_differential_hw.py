@@ -91,7 +91,7 @@ def heavy_flow(dev):
     """A heavy UE without a switch session, one packet per 0.3 ms: each steered frame, then the
     HH_REPORT packet-ins (with the other packet-ins met, in arrival order)."""
     frame = _dl(HEAVY)
-    port = (U.PORT_BACKEND1, U.PORT_BACKEND2)[H.selector_hash(ip2int(HEAVY)) % 2]
+    port = (U.PORT_BACKEND1, U.PORT_BACKEND2)[H.selector_crc16(ip2int(HEAVY)) % 2]
     outputs = []
     for _ in range(HEAVY_PACKETS):
         dev.bed.send(U.PORT_CORE, frame)

@@ -11,7 +11,7 @@ import (
 // (one backend each), groups of members, and one entry per slice that points at a
 // member or a group. Each member gets the lowest free handle when it is inserted, as
 // bmv2 numbers its members, and a group's members are handed to the data plane in
-// handle order, so that crc32(UE) % n picks the member bmv2 picks. A member of weight
+// handle order, so that crc16(UE) % n picks the member bmv2 picks. A member of weight
 // w is handed over w times in a row: it takes w shares of the slice's UE hash (bmv2's
 // PI does the same with copies of the member, whose handles may differ from these).
 type steering struct {
