@@ -3,6 +3,7 @@
 # the lab (e.g. --ues 50 --duration 60 --switch backend --json out.json).
 # `tools/lab.sh bench [args]`: the hybrid scalability benchmark (tools/hupf_tools/lab/scale.py).
 # `tools/lab.sh hhpackets [args]`: thesis Table 5 with packets (tools/hupf_tools/lab/hhpackets.py).
+# `tools/lab.sh backends [args]`: the lab once per backend set (tools/hupf_tools/lab/backends_bench.py; root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -68,4 +69,9 @@ build_java
 # the tag keeps this run's names apart from other labs on the machine.
 export HUPF_LAB_TAG=$$
 trap 'PYTHONPATH=tools "$PY" -m hupf_tools.lab.run --cleanup >/dev/null 2>&1 || true' EXIT
+if [ "${1:-}" = backends ]; then
+  shift
+  PYTHONPATH=tools "$PY" -m hupf_tools.lab.backends_bench "$@"
+  exit $?
+fi
 PYTHONPATH=tools "$PY" -m hupf_tools.lab.run "$@"

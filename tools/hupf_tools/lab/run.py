@@ -276,7 +276,9 @@ def run(args):
 
         plan = scenario.make_plan(sc, net, time.time() + 2.0)
         smf = Smf("127.0.0.1", ports["pfcp"], node_id=SMF_NODE)
+        t_establish = time.monotonic()
         established = smf.establish(plan)
+        establish_s = time.monotonic() - t_establish
         planned = len(plan["ues"])
         say("%d/%d sessions established over PFCP" % (established, planned))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
@@ -316,7 +318,8 @@ def run(args):
                 json.dump({"mode": mode, "switch": switch, "checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
                            "metrics": final.get("metrics", {}), "events": final.get("events", []),
                            "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan,
-                           "backend_packets": shares}, f, indent=1)
+                           "backend_packets": shares, "weights": weights if hybrid else [1],
+                           "established": [established, planned], "establish_s": establish_s}, f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:
         procs.stop()

@@ -1,0 +1,162 @@
+"""Several backends behind the switch (issue 16 part 3): the lab run once per backend set, side by side.
+
+For each set (`--sets "1" "1 1" "1 2" "1 1 1" "1 1 1 1"`: one weight per backend), `make lab` runs with
+hupf-backend playing the switch and the same scenario and seed, and this reports per set: sessions
+established and how long the sequential PFCP establishments took (every session is written to every
+backend), the packets the switch sent each backend and their shares against the weights' shares (the
+UE-hash split's balance), the worst UE's loss, the bytes carried in hardware, and the lab's checks.
+
+    tools/lab.sh backends [--ues 1000 --duration 20 --sets "1" "1 1" ...] [--markdown FILE] [--json FILE]
+    (--from-dir DIR: report an earlier bench's lab runs again)
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from hupf_tools.lab import summary
+
+DEFAULT_SETS = ("1", "1 1", "1 2", "1 1 1", "1 1 1 1")
+
+
+def run_lab(weights, ues, duration, seed, workdir):
+    """One lab run; returns its JSON summary with the exit status and wall time."""
+    out = os.path.join(workdir, "lab-%s.json" % "-".join(map(str, weights)))
+    cmd = [sys.executable, "-m", "hupf_tools.lab.run", "--switch", "backend", "--backends", str(len(weights)),
+           "--weights"] + [str(w) for w in weights] + ["--ues", str(ues), "--duration", str(duration),
+                                                         "--seed", str(seed), "--json", out]
+    t0 = time.monotonic()
+    with open(out + ".log", "w") as log:
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=False).returncode
+    try:
+        with open(out) as f:
+            result = json.load(f)
+    except (OSError, ValueError):
+        raise RuntimeError("lab with weights %s wrote no summary (exit %d): %s" % (weights, rc, out + ".log"))
+    result.update(rc=rc, wall_s=time.monotonic() - t0)
+    return result
+
+
+def earlier_run(weights, workdir):
+    """The summary run_lab left in workdir for these weights."""
+    with open(os.path.join(workdir, "lab-%s.json" % "-".join(map(str, weights)))) as f:
+        result = json.load(f)
+    result.update(rc=0 if all(c["passed"] for c in result.get("checks", [])) else 1, wall_s=0.0)
+    return result
+
+
+def balance(result):
+    """[(backend, packets, share, weight share)] and the largest |share - weight share| / weight share."""
+    shares = result.get("backend_packets") or {"backend": None}
+    weights = result.get("weights") or [1]
+    total_w = float(sum(weights))
+    total_p = sum(n for n in shares.values() if n) or 0
+    rows, worst = [], 0.0
+    for (name, n), w in zip(sorted(shares.items(), key=lambda kv: (len(kv[0]), kv[0])), weights):
+        want = w / total_w
+        got = (n / total_p) if (n is not None and total_p) else 1.0
+        worst = max(worst, abs(got - want) / want)
+        rows.append((name, n, got, want))
+    return rows, worst
+
+
+def selector_hash(v):
+    """The switch's selector hash of a UE address: CRC-16/ARC of its four bytes (bmv2's crc16, as
+    backend/dp/steering.c computes it)."""
+    crc = 0
+    for byte in v.to_bytes(4, "big"):
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+def ue_split(result):
+    """UEs per backend as the switch splits them: shares in member order, a backend of weight w w times,
+    the UE's share crc16(UE) % the weights' sum."""
+    weights = result.get("weights") or [1]
+    shares = [k for k, w in enumerate(weights) for _ in range(w)]
+    counts = [0] * len(weights)
+    for u in result["plan"]["ues"]:
+        counts[shares[selector_hash(int.from_bytes(bytes(map(int, u["addr"].split("."))), "big")) % len(shares)]] += 1
+    return counts
+
+
+def worst_loss(result):
+    plan, tx, rx = result["plan"], result["tx"], result["rx"]
+    worst = 0.0
+    for u in plan["ues"]:
+        sent = summary._pkts(tx, "tx", u["idx"])
+        got = summary._pkts(rx, "rx", u["idx"])
+        if sent:
+            worst = max(worst, 1 - got / sent)
+    return worst
+
+
+def render(rows, args):
+    lines = ["# Several backends behind the switch (`tools/lab.sh backends`)", "",
+             "hupf-backend plays the switch; %d UEs, %g s of traffic, seed %d; one lab run per backend set, "
+             "one after the other, on this machine (%d vCPU)." % (args.ues, args.duration, args.seed,
+                                                                 os.cpu_count()), "",
+             "| weights | sessions | establishment (sequential PFCP), s | per session, ms | UEs per backend (by the "
+             "switch's hash) | packets per backend (share / weight share) | worst packet-share error | worst UE loss "
+             "| hw bytes | checks |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        per_backend = "; ".join("%s %s (%.1f %% / %.1f %%)" % (name, "-" if n is None else n, 100 * got, 100 * want)
+                                for name, n, got, want in r["balance"])
+        lines.append("| %s | %d/%d | %.1f | %.1f | %s | %s | %.1f %% | %.2f %% | %.1f %% | %d/%d passed |" % (
+            ":".join(map(str, r["weights"])), r["established"][0], r["established"][1], r["establish_s"],
+            1000 * r["establish_s"] / max(1, r["established"][0]), " / ".join(map(str, r["ues"])), per_backend,
+            100 * r["balance_error"],
+            100 * r["worst_loss"], 100 * r["hw_share"], r["checks_passed"], r["checks"]))
+    return lines
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ues", type=int, default=1000)
+    ap.add_argument("--duration", type=float, default=20.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS),
+                    help="backend sets, each a quoted list of weights (default: %s)" % " ".join(
+                        '"%s"' % s for s in DEFAULT_SETS))
+    ap.add_argument("--from-dir", help="report the lab runs an earlier bench left in this directory instead of "
+                                       "running them again")
+    ap.add_argument("--markdown", help="write the table here")
+    ap.add_argument("--json", help="write the per-set figures here")
+    args = ap.parse_args(argv)
+    workdir = args.from_dir or tempfile.mkdtemp(prefix="hupf-backends-bench-")
+    rows = []
+    for s in args.sets:
+        weights = [int(w) for w in s.split()]
+        print("backends bench: weights %s ..." % ":".join(map(str, weights)), flush=True)
+        result = earlier_run(weights, workdir) if args.from_dir else run_lab(weights, args.ues, args.duration,
+                                                                               args.seed, workdir)
+        bal, err = balance(result)
+        checks = result.get("checks", [])
+        rows.append({"weights": weights, "established": result["established"], "establish_s": result["establish_s"],
+                     "ues": ue_split(result),
+                     "balance": bal, "balance_error": err, "worst_loss": worst_loss(result),
+                     "hw_share": result.get("metrics", {}).get("hw_share", 0.0),
+                     "checks": len(checks), "checks_passed": sum(1 for c in checks if c["passed"]),
+                     "failed_checks": [c for c in checks if not c["passed"]], "rc": result["rc"],
+                     "wall_s": result["wall_s"]})
+        print("  %s" % render([rows[-1]], args)[-1], flush=True)
+    lines = render(rows, args)
+    print("\n".join(lines))
+    if args.markdown:
+        os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0 if all(r["rc"] == 0 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
