@@ -2,6 +2,7 @@
 is the switch's (crc16 of the UE modulo the weights' sum, members in order), and the balance error compares
 packet shares with the weights' shares."""
 from hupf_tools.lab import backends_bench as B
+from hupf_tools.model.selector import selector_hash
 
 
 def plan(n):
@@ -10,7 +11,7 @@ def plan(n):
 
 def test_selector_hash_is_bmv2s_crc16_of_the_address_bytes():
     # CRC-16/ARC of the bytes of "1234", the value backend/dp/tests/test_dp.c checks too.
-    assert B.selector_hash(0x31323334) == 0x14BA
+    assert selector_hash(0x31323334) == 0x14BA
 
 
 def test_the_split_counts_every_ue_once_by_its_share():
@@ -19,7 +20,7 @@ def test_the_split_counts_every_ue_once_by_its_share():
     expected = [0] * 4
     for u in plan(1000)["ues"]:
         a, b, c, d = map(int, u["addr"].split("."))
-        expected[B.selector_hash(a << 24 | b << 16 | c << 8 | d) % 4] += 1
+        expected[selector_hash(a << 24 | b << 16 | c << 8 | d) % 4] += 1
     assert split == expected
 
 
@@ -28,7 +29,7 @@ def test_a_weight_of_two_takes_two_shares_of_the_hash():
     expected = [0, 0]
     for u in plan(1000)["ues"]:
         a, b, c, d = map(int, u["addr"].split("."))
-        expected[[0, 1, 1][B.selector_hash(a << 24 | b << 16 | c << 8 | d) % 3]] += 1
+        expected[[0, 1, 1][selector_hash(a << 24 | b << 16 | c << 8 | d) % 3]] += 1
     assert split == expected and split[1] > split[0]
 
 

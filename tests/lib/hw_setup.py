@@ -10,6 +10,7 @@ import hupf_p4const as C
 import upf_setup as U
 from hupf_tools.model.features import FlowState
 from hupf_tools.model.hkipg import Slot
+from hupf_tools.model.selector import selector_hash
 from packets import mac2int
 
 # state_read_t (p4src/include/headers.p4): index, HK-IPG slot (last_ts bit<48> as 16 + 32 bits),
@@ -45,14 +46,8 @@ def start_clock(dut):
 
 
 def selector_crc16(value):
-    """bmv2's crc16 (CRC-16/ARC) of a 32-bit value in network byte order: the hash with which
-    the backends selector picks a group member (members in the order they were created)."""
-    crc = 0
-    for byte in value.to_bytes(4, "big"):
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
+    """The hash with which the backends selector picks a group member (hupf_tools.model.selector)."""
+    return selector_hash(value)
 
 
 def hh_params(c, tau_th, ipg_init, ipg_th, decay_k, timeslot_us, alpha_shift, key_mode=0):

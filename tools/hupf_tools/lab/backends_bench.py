@@ -18,6 +18,7 @@ import tempfile
 import time
 
 from hupf_tools.lab import summary
+from hupf_tools.model.selector import selector_hash
 
 DEFAULT_SETS = ("1", "1 1", "1 2", "1 1 1", "1 1 1 1")
 
@@ -61,17 +62,6 @@ def balance(result):
         worst = max(worst, abs(got - want) / want)
         rows.append((name, n, got, want))
     return rows, worst
-
-
-def selector_hash(v):
-    """The switch's selector hash of a UE address: CRC-16/ARC of its four bytes (bmv2's crc16, as
-    backend/dp/steering.c computes it)."""
-    crc = 0
-    for byte in v.to_bytes(4, "big"):
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 def ue_split(result):
