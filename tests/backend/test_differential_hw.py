@@ -34,6 +34,7 @@ import upf_setup as U  # noqa: E402
 import dataplane  # noqa: E402
 from hupf_tools.model import hkipg  # noqa: E402
 from hupf_tools.model.features import CodeTables, Packet, slot_index  # noqa: E402
+from hupf_tools.model.selector import selector_hash  # noqa: E402
 from packets import ip2int, user_packet  # noqa: E402
 from test_differential import APP, UE1, capture, mix  # noqa: E402
 
@@ -91,7 +92,7 @@ def heavy_flow(dev):
     """A heavy UE without a switch session, one packet per 0.3 ms: each steered frame, then the
     HH_REPORT packet-ins (with the other packet-ins met, in arrival order)."""
     frame = _dl(HEAVY)
-    port = (U.PORT_BACKEND1, U.PORT_BACKEND2)[H.selector_crc16(ip2int(HEAVY)) % 2]
+    port = (U.PORT_BACKEND1, U.PORT_BACKEND2)[selector_hash(ip2int(HEAVY)) % 2]
     outputs = []
     for _ in range(HEAVY_PACKETS):
         dev.bed.send(U.PORT_CORE, frame)

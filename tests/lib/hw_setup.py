@@ -10,7 +10,6 @@ import hupf_p4const as C
 import upf_setup as U
 from hupf_tools.model.features import FlowState
 from hupf_tools.model.hkipg import Slot
-from hupf_tools.model.selector import selector_hash
 from packets import mac2int
 
 # state_read_t (p4src/include/headers.p4): index, HK-IPG slot (last_ts bit<48> as 16 + 32 bits),
@@ -43,11 +42,6 @@ def start_clock(dut):
     MATADOR's registers, as on a switch, whose clock is never 0 once it forwards."""
     if dut.has_test_clock and dut.clock_ns == 0:
         dut.advance_clock(1_000_000_000)
-
-
-def selector_crc16(value):
-    """The hash with which the backends selector picks a group member (hupf_tools.model.selector)."""
-    return selector_hash(value)
 
 
 def hh_params(c, tau_th, ipg_init, ipg_th, decay_k, timeslot_us, alpha_shift, key_mode=0):

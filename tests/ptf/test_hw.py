@@ -7,6 +7,7 @@ from scapy.layers.l2 import Ether
 
 import hupf_p4const as C
 import hw_setup as H
+from hupf_tools.model.selector import selector_hash
 import upf_setup as U
 from hupf_tools.model import hkipg
 from hupf_tools.model.features import CodeTables, Packet, slot_index
@@ -89,7 +90,7 @@ def test_backend_choice_is_a_stable_hash_of_the_ue(hw):
     assert rounds[0] == rounds[1], "a UE changed backend"
     assert set(rounds[0].values()) == set(BACKEND_PORTS), "one backend got every UE"
     # bmv2's choice, which the backend makes too: members in creation order, crc16 of the UE.
-    assert rounds[0] == {ue: BACKEND_PORTS[H.selector_crc16(ip2int(ue)) % 2] for ue in ues}
+    assert rounds[0] == {ue: BACKEND_PORTS[selector_hash(ip2int(ue)) % 2] for ue in ues}
 
 
 def _hh_reports(c, timeout=0.5):
