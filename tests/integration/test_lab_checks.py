@@ -65,3 +65,20 @@ def test_loss_beyond_what_the_path_tolerates_fails():
     assert delivery not in failed(rx=lossy, switch="bmv2")
     worse = [{"rx": {"1": {"pkts": 70}, "2": {"pkts": 10}}, "bad": {}}]
     assert delivery in failed(rx=worse, switch="bmv2")
+
+
+def test_a_backend_gap_excuses_only_what_a_ue_sends_in_it():
+    """UE 1 sends 100 packets in 20 s (5/s): a 1 s gap excuses 5 lost or uncounted, not 6 (the backend switch
+    tolerates 1 % otherwise)."""
+    rx = [{"rx": {"1": {"pkts": 95}, "2": {"pkts": 10}}, "bad": {}}]
+    counted = dict(STATUS, ues={"10.250.0.1": {"pkts": 95}, "10.250.0.2": {"pkts": 10}})
+    delivery = "every UE's packets arrive, correctly encapsulated/decapsulated"
+    assert failed(switch="backend", rx=rx, final_status=counted) == [delivery]
+    assert failed(switch="backend", rx=rx, final_status=counted, gap_s=1.0) == []
+    rx6 = [{"rx": {"1": {"pkts": 94}, "2": {"pkts": 10}}, "bad": {}}]
+    assert failed(switch="backend", rx=rx6, final_status=counted, gap_s=1.0) == [delivery]
+    # Received all 100, the dead backend's last 5 uncounted: excused; 6 are not.
+    assert failed(final_status=dict(STATUS, ues={"10.250.0.1": {"pkts": 95}, "10.250.0.2": {"pkts": 10}}),
+                  gap_s=1.0) == []
+    assert failed(final_status=dict(STATUS, ues={"10.250.0.1": {"pkts": 94}, "10.250.0.2": {"pkts": 10}}),
+                  gap_s=1.0) == ["usage counters (summed over both targets) add up"]

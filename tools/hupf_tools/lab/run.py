@@ -228,6 +228,58 @@ def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
     raise LabError("the lab runner was not ready after %d s; log: %s" % (timeout, procs.log_tail("runner")))
 
 
+class BackendMove:
+    """A backend leaving under traffic, at a share `at` of it: "kill" sends its process SIGKILL (the lab's
+    supervisor starts it again: it comes back with empty tables and counters, is reconciled and steered to
+    again), "stop" stops it for good. The runner steers its UEs to the others once it sees the connection
+    drop; the move is timed by the runner's status ("steered_at_ms")."""
+
+    def __init__(self, how, k, at, workdir, procs):
+        self.how, self.name, self.at = how, backend_name(k), at
+        self.supervisor_state = os.path.join(workdir, "%s-supervisor.json" % self.name)
+        self.procs = procs
+        self.left_at = None
+        self.moved_s = self.back_s = None
+
+    def tick(self, elapsed, duration, status):
+        """Called from the live loop: acts at its time, then watches the steering."""
+        if self.left_at is None:
+            if elapsed >= self.at * duration:
+                self.left_at = time.time()
+                if self.how == "kill":
+                    os.kill(read_json(self.supervisor_state)["pid"], signal.SIGKILL)
+                else:
+                    self.procs.stop(self.name)
+                say("%s %s %.1f s into the traffic" % (self.name, "killed" if self.how == "kill" else "stopped",
+                                                        elapsed))
+            return
+        steered, at_ms = status.get("steered_to", []), status.get("steered_at_ms", 0)
+        if self.moved_s is None and self.name not in steered and steered:
+            self.moved_s = at_ms / 1000.0 - self.left_at
+        elif self.moved_s is not None and self.back_s is None and self.name in steered:
+            self.back_s = at_ms / 1000.0 - self.left_at
+
+    def check(self):
+        """(name, passed, detail): its UEs moved to the others (and, killed, it came back)."""
+        ok = self.moved_s is not None and (self.how == "stop" or self.back_s is not None)
+        detail = "%s %s at %.0f%% of the traffic: %s" % (
+            self.name, "killed" if self.how == "kill" else "stopped", 100 * self.at,
+            "never left the steering" if self.moved_s is None else "UEs steered to the others %.2f s later" % self.moved_s)
+        if self.how == "kill":
+            detail += ", " + ("not back" if self.back_s is None else "back in the steering %.2f s after the kill"
+                              % self.back_s)
+        return ("a backend's UEs move when it %s" % ("dies" if self.how == "kill" else "stops"), ok, detail)
+
+    def gap_s(self, poll_ms):
+        """How long its UEs' packets may have been lost or counted unread: until the steering moved them, plus
+        the runner's two counter polls (what the backend counted after its last read dies with it)."""
+        return (self.moved_s or 0.0) + 2 * poll_ms / 1000.0
+
+    def result(self):
+        return {"how": self.how, "backend": self.name, "at": self.at, "moved_s": self.moved_s,
+                "back_s": self.back_s}
+
+
 def run(args):
     switch = preflight(args.switch)
     hybrid = switch is not None
@@ -248,6 +300,10 @@ def run(args):
         raise LabError("--weights: %d weights for %d backends" % (len(weights), args.backends))
     if args.backends > 1:
         say("%d backends, UE shares by weight %s" % (args.backends, ":".join(map(str, weights))))
+    how, leaving = ("kill", args.kill_backend) if args.kill_backend else ("stop", args.stop_backend)
+    if leaving is not None and not 2 <= leaving <= args.backends:
+        raise LabError("--%s-backend %d: one of backends 2..%d (the first is the hybrid's index)"
+                       % (how, leaving, args.backends))
     t = topo.Topology(hybrid, lab_tag(), backends=args.backends)
     procs = Procs(workdir)
     try:
@@ -295,7 +351,8 @@ def run(args):
         for side in ("gnb", "dn"):
             procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
                                               topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))
-        live(plan, mode, cfg["status"], stats, procs)
+        move = BackendMove(how, leaving - 1, args.move_at, workdir, procs) if leaving else None
+        live(plan, mode, cfg["status"], stats, procs, move)
         time.sleep(1.5)  # in-flight packets, then the receivers' final counts (they drain what is queued)
         procs.stop("recv-gnb")
         procs.stop("recv-dn")
@@ -306,11 +363,14 @@ def run(args):
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
         smf.close()
-        results = summary.checks(plan, switch, (established, planned), final, deleted, tx, rx)
+        results = summary.checks(plan, switch, (established, planned), final, deleted, tx, rx,
+                                 move.gap_s(cfg["poll_ms"]) if move else 0.0)
         shares = backend_shares(t, shares_before) if hybrid else {}
         if len(shares) > 1:
             results.append(("every backend took its share of the UEs' misses", all(n > 0 for n in shares.values()),
                             ", ".join("%s %d packets" % kv for kv in shares.items())))
+        if move:
+            results.append(move.check())
         lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch])
         print("\n".join(lines), flush=True)
         if args.json:
@@ -319,20 +379,23 @@ def run(args):
                            "metrics": final.get("metrics", {}), "events": final.get("events", []),
                            "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan,
                            "backend_packets": shares, "weights": weights if hybrid else [1],
-                           "established": [established, planned], "establish_s": establish_s}, f, indent=1)
+                           "established": [established, planned], "establish_s": establish_s,
+                           "move": move.result() if move else None}, f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:
         procs.stop()
         t.down()
 
 
-def live(plan, mode, status_path, stats, procs):
+def live(plan, mode, status_path, stats, procs, move=None):
     tty = sys.stdout.isatty()
     last_print = 0.0
     while True:
         now = time.time()
         t = now - plan["start"]
         procs.check_alive()
+        if move:
+            move.tick(t, plan["duration"], read_json(status_path))
         if t > plan["duration"] + 0.5:
             return
         if tty or now - last_print >= 5:
@@ -346,7 +409,7 @@ def live(plan, mode, status_path, stats, procs):
                 sys.stdout.write("\n".join(lines) + "\n\n")
             sys.stdout.flush()
             last_print = now
-        time.sleep(0.5)
+        time.sleep(0.1 if move else 0.5)
 
 
 def main(argv=None):
@@ -368,6 +431,13 @@ def main(argv=None):
                          "switch splits the UEs among them by hash" % len(topo.BACKEND_PREFIXES))
     ap.add_argument("--weights", type=int, nargs="+",
                     help="each backend's share of the UEs, 1..64 (default 1 each)")
+    mv = ap.add_mutually_exclusive_group()
+    mv.add_argument("--kill-backend", type=int, metavar="K",
+                    help="kill backend K (2..--backends) under traffic: its UEs move to the others, it restarts "
+                         "and takes them back; usage stays whole")
+    mv.add_argument("--stop-backend", type=int, metavar="K", help="stop backend K under traffic, for good")
+    ap.add_argument("--move-at", type=float, default=0.4,
+                    help="when the backend leaves, as a share of the traffic's duration (default 0.4)")
     ap.add_argument("--json", help="write the summary, events and counters here")
     ap.add_argument("--cleanup", action="store_true", help="only remove a previous lab's topology")
     args = ap.parse_args(argv)

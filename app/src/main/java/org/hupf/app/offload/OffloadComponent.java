@@ -75,7 +75,8 @@ import java.util.stream.Collectors;
  * org.hupf.tofino) among the available devices, and offers the session manager the {@link HybridUpfDevice}
  * over the first backend and the switch, then every other backend: each backend holds every session, the
  * switch splits the misses among them by UE hash (backendPorts' weights), the offload manager measures a
- * session over all of them ({@link BackendReplicas}). Rebuilt when devices come and go; polls counters for demotion;
+ * session over all of them ({@link BackendReplicas}), each read through the {@link BackendUsageLedger} that
+ * keeps what a departed or restarted backend counted. Rebuilt when devices come and go; polls counters for demotion;
  * hands the switch's HH_REPORT packet-ins to the offload manager on its own thread; keeps every configured
  * device's routes as the netcfg says ({@link DeviceRoutes}). Only on the cluster's
  * hupf leader (the node that runs the session core): the other nodes leave the devices alone. The leader
@@ -193,6 +194,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private DistributedOffloadStore offloadStore;
     private DeviceRoutes routes;
     private volatile Hybrid current;
+    /** What each backend counted, across its departures and restarts, in this node's current term. */
+    private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
     private long retryMs;
@@ -448,6 +451,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // A new term: another node may have driven the devices in between; take them over afresh.
             current = null;
             term = leaderTerm;
+            // What this node counted in an earlier term may be out of date (other leaders wrote cells since).
+            usageLedger = new BackendUsageLedger();
         }
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
@@ -469,8 +474,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
             List<HupfUpfDevice> backends = new ArrayList<>();
             for (DeviceId id : backendIds) {
-                backends.add(deviceService.getDevice(id).as(HupfUpf.class));
+                backends.add(new LedgeredBackend(id, deviceService.getDevice(id).as(HupfUpf.class), usageLedger,
+                                                 backends.isEmpty()));
             }
+            usageLedger.present(backendIds);
             HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
             if (hw != null) {
                 List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);

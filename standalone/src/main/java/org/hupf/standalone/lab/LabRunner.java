@@ -3,7 +3,9 @@ package org.hupf.standalone.lab;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.offload.BackendReplicas;
+import org.hupf.app.offload.BackendUsageLedger;
 import org.hupf.app.offload.HybridUpfDevice;
+import org.hupf.app.offload.LedgeredBackend;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpAgent;
@@ -65,6 +67,8 @@ public final class LabRunner implements AutoCloseable {
     private final List<LabBackend> backends = new ArrayList<>();
     /** Serialises the switch's steering updates (each backend's state changes on its own thread). */
     private final ExecutorService steerer = Executors.newSingleThreadExecutor();
+    /** What each backend counted: a session's usage keeps a stopped or restarted backend's share. */
+    private final BackendUsageLedger usageLedger = new BackendUsageLedger();
     private P4RuntimeUpfDevice hardware;
     private OffloadManager manager;
     private SessionManager sessions;
@@ -102,13 +106,16 @@ public final class LabRunner implements AutoCloseable {
         final String name;
         final LabDevice device;
         final BatchingUpfDevice batched;
+        /** The batched device, its counts kept in the lab's ledger across its departures and restarts. */
+        final LedgeredBackend counted;
         /** Where the switch steers this backend's share of the UEs; null without a switch. */
         final Backend steering;
 
-        LabBackend(String name, LabDevice device, Backend steering) {
+        LabBackend(String name, LabDevice device, Backend steering, BackendUsageLedger ledger, boolean first) {
             this.name = name;
             this.device = device;
             this.batched = new BatchingUpfDevice(device.upf);
+            this.counted = new LedgeredBackend(name, batched, ledger, first);
             this.steering = steering;
         }
 
@@ -125,7 +132,7 @@ public final class LabRunner implements AutoCloseable {
             Routes.write(d.upf, cfg, name);
             Backend steering = cfg.has("switch") ? new Backend(b.path("port").asLong(),
                     LabConfig.mac(b.get("mac"), name + ".mac"), b.path("weight").asInt(1)) : null;
-            backends.add(new LabBackend(name, d, steering));
+            backends.add(new LabBackend(name, d, steering, usageLedger, backends.isEmpty()));
         }
         LabBackend first = backends.get(0);
         LabDevice sw = null;
@@ -146,9 +153,9 @@ public final class LabRunner implements AutoCloseable {
         SessionStore store = state == null ? new InMemorySessionStore() : state.sessions();
         // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
         // Each backend holds every session; one that is down is left out until its recovery reconciles it.
-        HupfUpfDevice measured = backends.size() == 1 ? first.batched : new BackendReplicas(this::sessionBackends);
+        HupfUpfDevice measured = backends.size() == 1 ? first.counted : new BackendReplicas(this::sessionBackends);
         manager = new OffloadManager(measured, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
-        HybridUpfDevice hybrid = new HybridUpfDevice(first.batched, hardware, manager);
+        HybridUpfDevice hybrid = new HybridUpfDevice(first.counted, hardware, manager);
         Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
         int slice = (int) cfg.number("slice");
         ResourcePool pool = new ResourcePool((int) minTableSize(UpfEntityType.COUNTER),
@@ -261,11 +268,14 @@ public final class LabRunner implements AutoCloseable {
     /** The backends that hold the sessions now: the hybrid's (always), and the others unless down. */
     private List<HupfUpfDevice> sessionBackends() {
         List<HupfUpfDevice> out = new ArrayList<>();
+        List<String> present = new ArrayList<>();
         for (LabBackend b : backends) {
             if (out.isEmpty() || b.state() != DeviceState.DOWN) {
-                out.add(b.batched);
+                out.add(b.counted);
+                present.add(b.name);
             }
         }
+        usageLedger.present(present);
         return out;
     }
 

@@ -51,6 +51,7 @@ final class LabStatus {
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     private List<String> steeredTo = List.of();
+    private long steeredAtMillis;
     private volatile boolean ready;
     private ObjectNode lastTargets;
     private long targetsReadAt;
@@ -65,8 +66,14 @@ final class LabStatus {
         this.hardware = hardware;
     }
 
-    /** Reports the backends the switch steers misses to now, under "steered_to". */
+    /**
+     * Reports the backends the switch steers misses to now, under "steered_to", and when the steering last
+     * changed (epoch ms, "steered_at_ms"): the lab times a backend's departure and return by it.
+     */
     synchronized void steeredTo(List<String> backends) {
+        if (!backends.equals(steeredTo)) {
+            steeredAtMillis = System.currentTimeMillis();
+        }
         steeredTo = List.copyOf(backends);
     }
 
@@ -121,6 +128,7 @@ final class LabStatus {
                     .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);
+            root.put("steered_at_ms", steeredAtMillis);
             ArrayNode ev = root.putArray("events");
             for (OffloadEvent e : events) {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());

@@ -1,0 +1,221 @@
+package org.hupf.app.offload;
+
+import org.hupf.pipeconf.api.UpfCounter;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What each backend counted, kept when a backend leaves the hybrid or restarts. A backend counts only the
+ * packets the switch steered to it, so a session's usage is a sum over the backends: one that goes away
+ * (stopped, failed, unreachable) would take its counts with it, and one that restarts starts again from zero.
+ *
+ * <p>Per backend and counter cell the ledger keeps the last count read and an offset (what the backend's
+ * earlier lives counted there): the backend's share of a cell is its count now plus the offset while it is
+ * present, and its last count plus the offset while it is away ({@link #away}, which {@link LedgeredBackend}
+ * adds to the first backend's reads). A restart shows in the counts: a cell reads below its last count.
+ *
+ * <p>hupf itself writes a cell (to zero) when it gives the cell to a new session: the cell's history is then
+ * another session's. On the backend written, the cell's record is dropped and the cell is not judged until a
+ * read started after the write was acknowledged (one started before may still see the old count); on the
+ * backends away, that history stops counting (their offset cancels their last count, so a backend that
+ * returns with its counts adds nothing old, and one that restarted is recognised as before).
+ *
+ * <p>Packets a backend counted after its last read and before it died are lost (at most one poll's worth).
+ */
+public final class BackendUsageLedger {
+
+    /** A cell whose write is on its way: not judged until a read started after its acknowledgement. */
+    private static final long WRITE_PENDING = Long.MAX_VALUE;
+
+    private static final class Account {
+        final Map<Integer, long[]> last = new HashMap<>();
+        /** Only non-zero offsets. */
+        final Map<Integer, long[]> offset = new HashMap<>();
+        /** Cells hupf wrote, to the ledger time of the write's acknowledgement. */
+        final Map<Integer, Long> writtenAt = new HashMap<>();
+        boolean present = true;
+        long restarts;
+    }
+
+    private final Map<Object, Account> accounts = new HashMap<>();
+    /** Advanced by every acknowledged cell write: a read's start is compared with it. */
+    private long time;
+
+    /** @return the time a read starting now carries into {@link #observe} */
+    public synchronized long readStarts() {
+        return time;
+    }
+
+    /**
+     * Takes the counts just read from a backend (present from now on) and gives its share of each cell.
+     *
+     * @param backend   the backend's key
+     * @param startedAt {@link #readStarts()} taken before the read was sent
+     * @param counts    what the backend answered
+     * @return cell to the backend's share: the count plus what its earlier lives counted there
+     */
+    public synchronized Map<Integer, UpfCounter> observe(Object backend, long startedAt,
+                                                         Collection<UpfCounter> counts) {
+        Account a = accounts.computeIfAbsent(backend, k -> new Account());
+        a.present = true;
+        boolean restarted = false;
+        for (UpfCounter c : counts) {
+            long[] last = a.last.get(c.cellId());
+            if (judged(a, c.cellId(), startedAt) && last != null && below(c, last)) {
+                restarted = true;
+                break;
+            }
+        }
+        if (restarted) {
+            a.restarts++;
+            a.last.forEach((cell, last) -> {
+                long[] o = a.offset.computeIfAbsent(cell, k -> new long[4]);
+                for (int i = 0; i < 4; i++) {
+                    o[i] += last[i];
+                }
+            });
+            a.last.clear();
+        }
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (UpfCounter c : counts) {
+            long[] v = values(c);
+            if (judged(a, c.cellId(), startedAt)) {
+                a.writtenAt.remove(c.cellId());
+                if (zero(v)) {
+                    a.last.remove(c.cellId());  // nothing to keep, nothing to fall below: most cells of a big table
+                } else {
+                    a.last.put(c.cellId(), v.clone());
+                }
+            }
+            long[] o = a.offset.get(c.cellId());
+            if (o != null) {
+                for (int i = 0; i < 4; i++) {
+                    v[i] += o[i];
+                }
+            }
+            out.put(c.cellId(), counter(c.cellId(), v));
+        }
+        return out;
+    }
+
+    /**
+     * Names the backends that hold the sessions now: the others are away, and their counts are kept; a
+     * backend named again is read as itself again (not added to the first one's reads).
+     *
+     * @param backends keys of the backends present
+     */
+    public synchronized void present(Collection<?> backends) {
+        Set<Object> here = new HashSet<>(backends);
+        // One back is read as itself from now on: a restart shows in its next read, its last counts kept until.
+        accounts.forEach((k, a) -> a.present = here.contains(k));
+    }
+
+    /**
+     * hupf is writing cells of a backend (zeroing them for a new session): their history is another session's.
+     *
+     * @param backend the backend written
+     * @param cells   the cells
+     */
+    public synchronized void writing(Object backend, Collection<Integer> cells) {
+        Account a = accounts.computeIfAbsent(backend, k -> new Account());
+        for (int cell : cells) {
+            a.last.remove(cell);
+            a.offset.remove(cell);
+            a.writtenAt.put(cell, WRITE_PENDING);
+        }
+        for (Account other : accounts.values()) {
+            if (!other.present) {
+                for (int cell : cells) {
+                    long[] last = other.last.get(cell);
+                    if (last == null) {
+                        other.offset.remove(cell);
+                    } else {
+                        long[] o = new long[4];
+                        for (int i = 0; i < 4; i++) {
+                            o[i] = -last[i];
+                        }
+                        other.offset.put(cell, o);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The backend answered a write of cells (taken or refused): a read started from now on judges them again.
+     *
+     * @param backend the backend written
+     * @param cells   the cells
+     */
+    public synchronized void written(Object backend, Collection<Integer> cells) {
+        Account a = accounts.get(backend);
+        if (a == null) {
+            return;
+        }
+        time++;
+        for (int cell : cells) {
+            a.writtenAt.replace(cell, WRITE_PENDING, time);
+        }
+    }
+
+    /**
+     * @param cells cells
+     * @return cell to what the backends away counted there (their last counts and earlier lives), for the
+     *     cells where any did
+     */
+    public synchronized Map<Integer, long[]> away(Collection<Integer> cells) {
+        Map<Integer, long[]> out = new HashMap<>();
+        for (Account a : accounts.values()) {
+            if (a.present) {
+                continue;
+            }
+            for (int cell : cells) {
+                long[] last = a.last.get(cell);
+                long[] o = a.offset.get(cell);
+                if (last == null && o == null) {
+                    continue;
+                }
+                long[] sum = out.computeIfAbsent(cell, k -> new long[4]);
+                for (int i = 0; i < 4; i++) {
+                    sum[i] += (last == null ? 0 : last[i]) + (o == null ? 0 : o[i]);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param backend a backend's key
+     * @return how many restarts of it the counts showed
+     */
+    public synchronized long restarts(Object backend) {
+        Account a = accounts.get(backend);
+        return a == null ? 0 : a.restarts;
+    }
+
+    private static boolean judged(Account a, int cell, long startedAt) {
+        Long written = a.writtenAt.get(cell);
+        return written == null || startedAt >= written;
+    }
+
+    private static boolean below(UpfCounter c, long[] last) {
+        return c.ingressPkts() < last[0] || c.ingressBytes() < last[1] || c.egressPkts() < last[2]
+                || c.egressBytes() < last[3];
+    }
+
+    private static boolean zero(long[] v) {
+        return v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0;
+    }
+
+    private static long[] values(UpfCounter c) {
+        return new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes()};
+    }
+
+    static UpfCounter counter(int cell, long[] v) {
+        return UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1]).setEgress(v[2], v[3]).build();
+    }
+}

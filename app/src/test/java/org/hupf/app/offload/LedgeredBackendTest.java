@@ -1,0 +1,131 @@
+package org.hupf.app.offload;
+
+import org.hupf.app.device.DeviceUpdate;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.junit.Test;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+
+/**
+ * A session's usage summed over the backends present keeps what a backend counted when it leaves the hybrid,
+ * comes back with its counts, or comes back restarted; hupf zeroing a cell for a new session drops the cell's
+ * old counts everywhere, and the zeroing is never taken for a restart.
+ */
+public class LedgeredBackendTest {
+
+    private static final int CELL = 5;
+
+    private final BackendUsageLedger ledger = new BackendUsageLedger();
+    private final InMemoryUpfDevice b1 = new InMemoryUpfDevice("b1", 64);
+    private final InMemoryUpfDevice b2 = new InMemoryUpfDevice("b2", 64);
+    private final LedgeredBackend first = new LedgeredBackend("b1", b1, ledger, true);
+    private final LedgeredBackend second = new LedgeredBackend("b2", b2, ledger, false);
+
+    private static void count(InMemoryUpfDevice d, long pkts) {
+        d.setCounter(UpfCounter.builder().withCellId(CELL).setIngress(pkts, 100 * pkts).setEgress(0, 0).build());
+    }
+
+    /** What the session core reads: the cell summed over the backends present. */
+    private static long packets(HupfUpfDevice... present) throws UpfProgrammableException {
+        long sum = 0;
+        for (HupfUpfDevice d : present) {
+            sum += d.readCounter(CELL).ingressPkts();
+        }
+        return sum;
+    }
+
+    private long bothThenFirstAlone() throws UpfProgrammableException {
+        count(b1, 10);
+        count(b2, 7);
+        ledger.present(List.of("b1", "b2"));
+        assertEquals(17, packets(first, second));
+        ledger.present(List.of("b1"));
+        count(b1, 12);
+        return packets(first);
+    }
+
+    @Test
+    public void aBackendAwayKeepsItsShareOnTheFirst() throws UpfProgrammableException {
+        assertEquals("b2's 7 packets stay in the sum while it is away", 19, bothThenFirstAlone());
+        assertEquals(12, new LedgeredBackend("b1", b1, new BackendUsageLedger(), true).readCounter(CELL)
+                .ingressPkts());
+    }
+
+    @Test
+    public void aBackendBackWithItsCountsIsNotCountedTwice() throws UpfProgrammableException {
+        bothThenFirstAlone();
+        ledger.present(List.of("b1", "b2"));
+        count(b2, 9);
+        assertEquals(21, packets(first, second));
+        assertEquals(0, ledger.restarts("b2"));
+    }
+
+    @Test
+    public void aRestartedBackendAddsItsNewCountsToItsOldOnes() throws UpfProgrammableException {
+        bothThenFirstAlone();
+        ledger.present(List.of("b1", "b2"));
+        count(b2, 2);  // started again from zero, then took 2 packets
+        assertEquals(12 + 7 + 2, packets(first, second));
+        assertEquals(1, ledger.restarts("b2"));
+        count(b2, 5);
+        assertEquals(12 + 7 + 5, packets(first, second));
+    }
+
+    @Test
+    public void aBackendThatRestartsWithoutLeavingKeepsItsCounts() throws UpfProgrammableException {
+        count(b1, 40);
+        assertEquals(40, packets(first));
+        count(b1, 3);
+        assertEquals(43, packets(first));
+        assertEquals(1, ledger.restarts("b1"));
+    }
+
+    @Test
+    public void zeroingACellForANewSessionDropsItsOldCountsEverywhere() throws UpfProgrammableException {
+        bothThenFirstAlone();
+        // The cell goes to a new session: hupf zeroes it on the backend present (b2, away, is not written).
+        first.write(List.of(DeviceUpdate.apply(UpfCounter.builder().withCellId(CELL).build()))).join();
+        assertEquals(0, packets(first));
+        count(b1, 4);
+        assertEquals("b2's old 7 packets were the old session's", 4, packets(first));
+        assertEquals(0, ledger.restarts("b1"));
+
+        // b2 comes back without having restarted: its cell still holds the old session's 7.
+        ledger.present(List.of("b1", "b2"));
+        assertEquals(4, packets(first, second));
+        count(b2, 8);
+        assertEquals("the new session's packet on b2 counts", 5, packets(first, second));
+    }
+
+    @Test
+    public void aBackendRestartedAfterItsCellWasZeroedCountsOnlyTheNewSession() throws UpfProgrammableException {
+        bothThenFirstAlone();
+        first.apply(UpfCounter.builder().withCellId(CELL).build());
+        ledger.present(List.of("b1", "b2"));
+        count(b2, 3);
+        assertEquals(3, packets(first, second));
+        assertEquals(1, ledger.restarts("b2"));
+    }
+
+    @Test
+    public void aReadStartedBeforeTheZeroingWasAcknowledgedIsNotARestart() {
+        ledger.observe("b1", ledger.readStarts(), List.of(cell(30)));
+        ledger.writing("b1", List.of(CELL));
+        long before = ledger.readStarts();
+        ledger.written("b1", List.of(CELL));
+        // Sent before the device applied the zero, answered after the acknowledgement.
+        ledger.observe("b1", before, List.of(cell(31)));
+        assertEquals(0, ledger.observe("b1", ledger.readStarts(), List.of(cell(0))).get(CELL).ingressPkts());
+        assertEquals(0, ledger.restarts("b1"));
+        assertEquals(2, ledger.observe("b1", ledger.readStarts(), List.of(cell(2))).get(CELL).ingressPkts());
+    }
+
+    private static UpfCounter cell(long pkts) {
+        return UpfCounter.builder().withCellId(CELL).setIngress(pkts, pkts).build();
+    }
+}
