@@ -37,3 +37,17 @@ def test_balance_error_is_the_worst_relative_gap_to_the_weights():
     rows, worst = B.balance({"weights": [1, 1], "backend_packets": {"backend": 60, "backend-2": 40}})
     assert [(name, n) for name, n, _, _ in rows] == [("backend", 60), ("backend-2", 40)]
     assert abs(worst - 0.2) < 1e-9
+
+
+def test_a_move_row_counts_the_run_s_lost_packets_and_its_usage_check():
+    p = {"ues": [{"idx": 1, "addr": "10.250.0.1"}, {"idx": 2, "addr": "10.250.0.2"}]}
+    result = {"plan": p, "tx": [{"tx": {"1": {"pkts": 100}}}, {"tx": {"2": {"pkts": 50}}}],
+              "rx": [{"rx": {"1": {"pkts": 97}}}, {"rx": {"2": {"pkts": 50}}}],
+              "move": {"how": "kill", "backend": "backend-2", "moved_s": 0.1, "back_s": 1.3},
+              "checks": [{"name": "usage counters (summed over both targets) add up", "passed": False},
+                         {"name": "all sessions established over PFCP", "passed": True}], "rc": 1}
+    row = B.move_row([1, 1], result)
+    assert (row["sent"], row["lost"]) == (150, 3)
+    assert abs(row["worst_loss"] - 0.03) < 1e-9
+    assert not row["usage_ok"] and row["checks_passed"] == 1
+    assert "| 1:1 | backend-2 kill | 0.10 | 1.30 | 3 / 150 | 3.00 % | FAILS | 1/2 passed |" in B.render_moves([row])

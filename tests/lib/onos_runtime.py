@@ -155,7 +155,11 @@ class Onos:
             env["JAVA_OPTS"] = self.java_opts
         launcher = ["ip", "netns", "exec", self.netns] if self.netns else []
         with open(self.console_log, "w") as out:
-            self.proc = subprocess.Popen(launcher + [str(self.dir / "bin" / "onos-service"), "server"], cwd=self.dir,
+            # Through bash, not exec'ing the script: the cluster copies and starts its nodes on parallel threads,
+            # and a fork taken while another thread's copy of onos-service was open for writing makes its exec
+            # fail with "Text file busy" (seen once: a node exited 1 at boot).
+            self.proc = subprocess.Popen(launcher + ["bash", str(self.dir / "bin" / "onos-service"), "server"],
+                                         cwd=self.dir,
                                          env=env, stdout=out, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True)
         want = {a if a.startswith("org.") else "org.onosproject." + a for a in self.apps}

@@ -6,7 +6,13 @@ established and how long the sequential PFCP establishments took (every session 
 backend), the packets the switch sent each backend and their shares against the weights' shares (the
 UE-hash split's balance), the worst UE's loss, the bytes carried in hardware, and the lab's checks.
 
-    tools/lab.sh backends [--ues 1000 --duration 20 --sets "1" "1 1" ...] [--markdown FILE] [--json FILE]
+With `--moves add kill stop`, the last backend of `--move-set` (default "1 1") also joins, dies or stops
+40 % into the traffic, one run each: the rebalancing time (until the switch steered its UEs, taken from the
+runner's status), for a killed one the time until it is steered to again, the packets lost in the run and
+the lab's checks (usage included: what the leaving backend counted is kept by the runner's ledger).
+
+    tools/lab.sh backends [--ues 1000 --duration 20 --sets "1" "1 1" ...] [--moves add kill stop]
+                          [--markdown FILE] [--json FILE]
     (--from-dir DIR: report an earlier bench's lab runs again)
 """
 import argparse
@@ -23,12 +29,19 @@ from hupf_tools.model.selector import selector_hash
 DEFAULT_SETS = ("1", "1 1", "1 2", "1 1 1", "1 1 1 1")
 
 
-def run_lab(weights, ues, duration, seed, workdir):
-    """One lab run; returns its JSON summary with the exit status and wall time."""
-    out = os.path.join(workdir, "lab-%s.json" % "-".join(map(str, weights)))
+def run_name(weights, move=None):
+    return "lab-%s%s.json" % ("-".join(map(str, weights)), "-" + move if move else "")
+
+
+def run_lab(weights, ues, duration, seed, workdir, move=None):
+    """One lab run (move: the last backend is added, killed or stopped under traffic); returns its JSON
+    summary with the exit status and wall time."""
+    out = os.path.join(workdir, run_name(weights, move))
     cmd = [sys.executable, "-m", "hupf_tools.lab.run", "--switch", "backend", "--backends", str(len(weights)),
            "--weights"] + [str(w) for w in weights] + ["--ues", str(ues), "--duration", str(duration),
                                                          "--seed", str(seed), "--json", out]
+    if move:
+        cmd += ["--%s-backend" % move, str(len(weights))]
     t0 = time.monotonic()
     with open(out + ".log", "w") as log:
         rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=False).returncode
@@ -41,9 +54,9 @@ def run_lab(weights, ues, duration, seed, workdir):
     return result
 
 
-def earlier_run(weights, workdir):
-    """The summary run_lab left in workdir for these weights."""
-    with open(os.path.join(workdir, "lab-%s.json" % "-".join(map(str, weights)))) as f:
+def earlier_run(weights, workdir, move=None):
+    """The summary run_lab left in workdir for these weights (and move)."""
+    with open(os.path.join(workdir, run_name(weights, move))) as f:
         result = json.load(f)
     result.update(rc=0 if all(c["passed"] for c in result.get("checks", [])) else 1, wall_s=0.0)
     return result
@@ -86,6 +99,37 @@ def worst_loss(result):
     return worst
 
 
+def lost(result):
+    """(packets sent, packets lost) over the run, both directions."""
+    sent = sum(summary._pkts(result["tx"], "tx", u["idx"]) for u in result["plan"]["ues"])
+    got = sum(summary._pkts(result["rx"], "rx", u["idx"]) for u in result["plan"]["ues"])
+    return sent, sent - got
+
+
+def move_row(weights, result):
+    m = result.get("move") or {}
+    sent, n_lost = lost(result)
+    checks = result.get("checks", [])
+    return {"weights": weights, "move": m.get("how"), "backend": m.get("backend"), "moved_s": m.get("moved_s"),
+            "back_s": m.get("back_s"), "sent": sent, "lost": n_lost, "worst_loss": worst_loss(result),
+            "usage_ok": all(c["passed"] for c in checks if c["name"].startswith("usage")),
+            "checks": len(checks), "checks_passed": sum(1 for c in checks if c["passed"]),
+            "failed_checks": [c for c in checks if not c["passed"]], "rc": result["rc"]}
+
+
+def render_moves(rows):
+    def secs(v):
+        return "-" if v is None else "%.2f" % v
+    lines = ["", "| weights | move | steered, s after | back, s after | packets lost / sent | worst UE loss | usage "
+             "| checks |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %s %s | %s | %s | %d / %d | %.2f %% | %s | %d/%d passed |" % (
+            ":".join(map(str, r["weights"])), r["backend"], r["move"], secs(r["moved_s"]), secs(r["back_s"]),
+            r["lost"], r["sent"], 100 * r["worst_loss"], "adds up" if r["usage_ok"] else "FAILS",
+            r["checks_passed"], r["checks"]))
+    return lines
+
+
 def render(rows, args):
     lines = ["# Several backends behind the switch (`tools/lab.sh backends`)", "",
              "hupf-backend plays the switch; %d UEs, %g s of traffic, seed %d; one lab run per backend set, "
@@ -114,6 +158,9 @@ def main(argv=None):
     ap.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS),
                     help="backend sets, each a quoted list of weights (default: %s)" % " ".join(
                         '"%s"' % s for s in DEFAULT_SETS))
+    ap.add_argument("--moves", nargs="*", default=[], choices=("add", "kill", "stop"),
+                    help="also run the --move-set with its last backend added, killed or stopped under traffic")
+    ap.add_argument("--move-set", default="1 1", help='the weights of the move runs (default "1 1")')
     ap.add_argument("--from-dir", help="report the lab runs an earlier bench left in this directory instead of "
                                        "running them again")
     ap.add_argument("--markdown", help="write the table here")
@@ -136,7 +183,16 @@ def main(argv=None):
                      "failed_checks": [c for c in checks if not c["passed"]], "rc": result["rc"],
                      "wall_s": result["wall_s"]})
         print("  %s" % render([rows[-1]], args)[-1], flush=True)
-    lines = render(rows, args)
+    moves = []
+    move_weights = [int(w) for w in args.move_set.split()]
+    for move in args.moves:
+        print("backends bench: weights %s, backend %d %s ..." % (":".join(map(str, move_weights)),
+                                                                len(move_weights), move), flush=True)
+        result = earlier_run(move_weights, workdir, move) if args.from_dir else run_lab(
+            move_weights, args.ues, args.duration, args.seed, workdir, move)
+        moves.append(move_row(move_weights, result))
+        print("  %s" % render_moves([moves[-1]])[-1], flush=True)
+    lines = render(rows, args) + (render_moves(moves) if moves else [])
     print("\n".join(lines))
     if args.markdown:
         os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
@@ -144,8 +200,8 @@ def main(argv=None):
             f.write("\n".join(lines) + "\n")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
-    return 0 if all(r["rc"] == 0 for r in rows) else 1
+            json.dump({"sets": rows, "moves": moves}, f, indent=1)
+    return 0 if all(r["rc"] == 0 for r in rows + moves) else 1
 
 
 if __name__ == "__main__":

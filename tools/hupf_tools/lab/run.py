@@ -229,15 +229,19 @@ def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
 
 
 class BackendMove:
-    """A backend leaving under traffic, at a share `at` of it: "kill" sends its process SIGKILL (the lab's
-    supervisor starts it again: it comes back with empty tables and counters, is reconciled and steered to
-    again), "stop" stops it for good. The runner steers its UEs to the others once it sees the connection
-    drop; the move is timed by the runner's status ("steered_at_ms")."""
+    """A backend joining or leaving under traffic, at a share `at` of it: "add" starts its process (the runner,
+    told it joins later, gives it the pipeline, routes and every session once it answers, and only then a
+    share of the UEs), "kill" sends its process SIGKILL (the lab's supervisor starts it again: it comes back
+    with empty tables and counters, is reconciled and steered to again), "stop" stops it for good. The runner
+    steers UEs to it or away once its connection is up (reconciled) or drops; the move is timed by the
+    runner's status ("steered_at_ms")."""
 
-    def __init__(self, how, k, at, workdir, procs):
+    VERBS = {"add": "added", "kill": "killed", "stop": "stopped"}
+
+    def __init__(self, how, k, at, workdir, procs, command=None):
         self.how, self.name, self.at = how, backend_name(k), at
         self.supervisor_state = os.path.join(workdir, "%s-supervisor.json" % self.name)
-        self.procs = procs
+        self.procs, self.command = procs, command
         self.left_at = None
         self.moved_s = self.back_s = None
 
@@ -246,24 +250,34 @@ class BackendMove:
         if self.left_at is None:
             if elapsed >= self.at * duration:
                 self.left_at = time.time()
-                if self.how == "kill":
+                if self.how == "add":
+                    self.procs.start(self.name, self.command)
+                elif self.how == "kill":
                     os.kill(read_json(self.supervisor_state)["pid"], signal.SIGKILL)
                 else:
                     self.procs.stop(self.name)
-                say("%s %s %.1f s into the traffic" % (self.name, "killed" if self.how == "kill" else "stopped",
-                                                        elapsed))
+                say("%s %s %.1f s into the traffic" % (self.name, self.VERBS[self.how], elapsed))
             return
         steered, at_ms = status.get("steered_to", []), status.get("steered_at_ms", 0)
+        if self.how == "add":
+            if self.moved_s is None and self.name in steered:
+                self.moved_s = at_ms / 1000.0 - self.left_at
+            return
         if self.moved_s is None and self.name not in steered and steered:
             self.moved_s = at_ms / 1000.0 - self.left_at
         elif self.moved_s is not None and self.back_s is None and self.name in steered:
             self.back_s = at_ms / 1000.0 - self.left_at
 
     def check(self):
-        """(name, passed, detail): its UEs moved to the others (and, killed, it came back)."""
-        ok = self.moved_s is not None and (self.how == "stop" or self.back_s is not None)
+        """(name, passed, detail): its UEs moved to the others (and, killed, it came back), or, added, to it."""
+        ok = self.moved_s is not None and (self.how != "kill" or self.back_s is not None)
+        if self.how == "add":
+            return ("a backend added under traffic takes its share", ok,
+                    "%s started at %.0f%% of the traffic: %s" % (
+                        self.name, 100 * self.at, "never steered to" if self.moved_s is None
+                        else "steered to, with every session, %.2f s later" % self.moved_s))
         detail = "%s %s at %.0f%% of the traffic: %s" % (
-            self.name, "killed" if self.how == "kill" else "stopped", 100 * self.at,
+            self.name, self.VERBS[self.how], 100 * self.at,
             "never left the steering" if self.moved_s is None else "UEs steered to the others %.2f s later" % self.moved_s)
         if self.how == "kill":
             detail += ", " + ("not back" if self.back_s is None else "back in the steering %.2f s after the kill"
@@ -272,7 +286,10 @@ class BackendMove:
 
     def gap_s(self, poll_ms):
         """How long its UEs' packets may have been lost or counted unread: until the steering moved them, plus
-        the runner's two counter polls (what the backend counted after its last read dies with it)."""
+        the runner's two counter polls (what the backend counted after its last read dies with it); none for
+        a backend added (it holds every session before it is steered to)."""
+        if self.how == "add":
+            return 0.0
         return (self.moved_s or 0.0) + 2 * poll_ms / 1000.0
 
     def result(self):
@@ -300,16 +317,18 @@ def run(args):
         raise LabError("--weights: %d weights for %d backends" % (len(weights), args.backends))
     if args.backends > 1:
         say("%d backends, UE shares by weight %s" % (args.backends, ":".join(map(str, weights))))
-    how, leaving = ("kill", args.kill_backend) if args.kill_backend else ("stop", args.stop_backend)
-    if leaving is not None and not 2 <= leaving <= args.backends:
+    how, moving = next(((h, getattr(args, h + "_backend")) for h in ("add", "kill", "stop")
+                        if getattr(args, h + "_backend") is not None), (None, None))
+    if moving is not None and not 2 <= moving <= args.backends:
         raise LabError("--%s-backend %d: one of backends 2..%d (the first is the hybrid's index)"
-                       % (how, leaving, args.backends))
+                       % (how, moving, args.backends))
     t = topo.Topology(hybrid, lab_tag(), backends=args.backends)
     procs = Procs(workdir)
     try:
         t.up()
         net = dict(t.addresses(), n3=N3, gnb=GNB, app=APP)
         ports = {"backends": [free_port() for _ in t.backends], "switch": free_port(), "pfcp": free_port()}
+        backend_cmds = {}
         for k, (grpc, backend_ports) in enumerate(zip(ports["backends"], t.backends)):
             # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
             backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
@@ -317,10 +336,14 @@ def run(args):
             for p, ifname in sorted(backend_ports.items()):
                 backend_cmd += ["--port", "%d=%s" % (p, ifname)]
             name = backend_name(k)
-            procs.start(name, supervised(backend_cmd, os.path.join(workdir, "%s-supervisor.json" % name)))
+            backend_cmds[name] = supervised(backend_cmd, os.path.join(workdir, "%s-supervisor.json" % name))
+            if not (how == "add" and k == moving - 1):
+                procs.start(name, backend_cmds[name])
         if hybrid:
             procs.start("switch", switch_command(switch, ports, t))
         cfg = runner_config(hybrid, net, workdir, sc, ports, weights)
+        if how == "add":
+            cfg["backends"][moving - 1]["joins_later"] = True
         cfg_path = os.path.join(workdir, "runner.json")
         with open(cfg_path, "w") as f:
             json.dump(cfg, f, indent=1)
@@ -351,7 +374,8 @@ def run(args):
         for side in ("gnb", "dn"):
             procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
                                               topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))
-        move = BackendMove(how, leaving - 1, args.move_at, workdir, procs) if leaving else None
+        move = BackendMove(how, moving - 1, args.move_at, workdir, procs,
+                           backend_cmds.get(backend_name(moving - 1))) if moving else None
         live(plan, mode, cfg["status"], stats, procs, move)
         time.sleep(1.5)  # in-flight packets, then the receivers' final counts (they drain what is queued)
         procs.stop("recv-gnb")
@@ -432,6 +456,8 @@ def main(argv=None):
     ap.add_argument("--weights", type=int, nargs="+",
                     help="each backend's share of the UEs, 1..64 (default 1 each)")
     mv = ap.add_mutually_exclusive_group()
+    mv.add_argument("--add-backend", type=int, metavar="K",
+                    help="start backend K (2..--backends) under traffic: it gets every session, then its share")
     mv.add_argument("--kill-backend", type=int, metavar="K",
                     help="kill backend K (2..--backends) under traffic: its UEs move to the others, it restarts "
                          "and takes them back; usage stays whole")

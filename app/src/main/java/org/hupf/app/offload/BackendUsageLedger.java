@@ -2,6 +2,7 @@ package org.hupf.app.offload;
 
 import org.hupf.pipeconf.api.UpfCounter;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,9 +25,30 @@ import java.util.Set;
  * backends away, that history stops counting (their offset cancels their last count, so a backend that
  * returns with its counts adds nothing old, and one that restarted is recognised as before).
  *
+ * <p>What a departure, a restart or a zeroing leaves to carry (a backend's last counts and offset per cell) goes
+ * to a {@link Journal} (ONOS: a ConsistentMap), from which a new hupf leader's ledger starts. Counts read
+ * while a backend is present are not journaled: the next leader reads them from the backend.
+ *
  * <p>Packets a backend counted after its last read and before it died are lost (at most one poll's worth).
  */
 public final class BackendUsageLedger {
+
+    /**
+     * Keeps the ledger's carried counts beyond this node. Called under the ledger's lock: must not block
+     * (ONOS: asynchronous map writes).
+     */
+    public interface Journal {
+        /** Journals nothing (the lab: the ledger lives as long as the runner). */
+        Journal NONE = (backend, cell, record) -> { };
+
+        /**
+         * @param backend the backend's key
+         * @param cell    a counter cell
+         * @param record  its last count and offset (4 + 4 longs: ingress packets, bytes, egress packets,
+         *                bytes), or null: nothing to carry any more
+         */
+        void record(String backend, int cell, long[] record);
+    }
 
     /** A cell whose write is on its way: not judged until a read started after its acknowledgement. */
     private static final long WRITE_PENDING = Long.MAX_VALUE;
@@ -37,13 +59,48 @@ public final class BackendUsageLedger {
         final Map<Integer, long[]> offset = new HashMap<>();
         /** Cells hupf wrote, to the ledger time of the write's acknowledgement. */
         final Map<Integer, Long> writtenAt = new HashMap<>();
+        /** Cells with a record in the journal. */
+        final Set<Integer> journaled = new HashSet<>();
         boolean present = true;
         long restarts;
     }
 
-    private final Map<Object, Account> accounts = new HashMap<>();
+    private final Map<String, Account> accounts = new HashMap<>();
+    private final Journal journal;
     /** Advanced by every acknowledged cell write: a read's start is compared with it. */
     private long time;
+
+    /** A ledger that journals nothing. */
+    public BackendUsageLedger() {
+        this(Journal.NONE, Map.of());
+    }
+
+    /**
+     * A ledger that journals what it carries, started from an earlier ledger's journal.
+     *
+     * @param journal  where carried counts go
+     * @param restored the journal's records: backend to cell to record (see {@link Journal#record}); their
+     *                 backends start away, until {@link #present} names them
+     */
+    public BackendUsageLedger(Journal journal, Map<String, Map<Integer, long[]>> restored) {
+        this.journal = journal;
+        restored.forEach((backend, cells) -> {
+            Account a = new Account();
+            a.present = false;
+            cells.forEach((cell, r) -> {
+                long[] last = Arrays.copyOfRange(r, 0, 4);
+                long[] offset = Arrays.copyOfRange(r, 4, 8);
+                if (!zero(last)) {
+                    a.last.put(cell, last);
+                }
+                if (!zero(offset)) {
+                    a.offset.put(cell, offset);
+                }
+                a.journaled.add(cell);
+            });
+            accounts.put(backend, a);
+        });
+    }
 
     /** @return the time a read starting now carries into {@link #observe} */
     public synchronized long readStarts() {
@@ -51,17 +108,17 @@ public final class BackendUsageLedger {
     }
 
     /**
-     * Takes the counts just read from a backend (present from now on) and gives its share of each cell.
+     * Takes the counts just read from a backend and gives its share of each cell.
      *
      * @param backend   the backend's key
      * @param startedAt {@link #readStarts()} taken before the read was sent
      * @param counts    what the backend answered
      * @return cell to the backend's share: the count plus what its earlier lives counted there
      */
-    public synchronized Map<Integer, UpfCounter> observe(Object backend, long startedAt,
+    public synchronized Map<Integer, UpfCounter> observe(String backend, long startedAt,
                                                          Collection<UpfCounter> counts) {
+        // Presence is only what present() says: a read by a hybrid already replaced must not bring one back.
         Account a = accounts.computeIfAbsent(backend, k -> new Account());
-        a.present = true;
         boolean restarted = false;
         for (UpfCounter c : counts) {
             long[] last = a.last.get(c.cellId());
@@ -79,6 +136,7 @@ public final class BackendUsageLedger {
                 }
             });
             a.last.clear();
+            a.offset.keySet().forEach(cell -> journal(backend, a, cell));
         }
         Map<Integer, UpfCounter> out = new HashMap<>();
         for (UpfCounter c : counts) {
@@ -108,10 +166,18 @@ public final class BackendUsageLedger {
      *
      * @param backends keys of the backends present
      */
-    public synchronized void present(Collection<?> backends) {
-        Set<Object> here = new HashSet<>(backends);
+    public synchronized void present(Collection<String> backends) {
+        Set<String> here = new HashSet<>(backends);
         // One back is read as itself from now on: a restart shows in its next read, its last counts kept until.
-        accounts.forEach((k, a) -> a.present = here.contains(k));
+        accounts.forEach((k, a) -> {
+            boolean leaves = a.present && !here.contains(k);
+            a.present = here.contains(k);
+            if (leaves) {
+                Set<Integer> cells = new HashSet<>(a.last.keySet());
+                cells.addAll(a.offset.keySet());
+                cells.forEach(cell -> journal(k, a, cell));
+            }
+        });
     }
 
     /**
@@ -120,29 +186,32 @@ public final class BackendUsageLedger {
      * @param backend the backend written
      * @param cells   the cells
      */
-    public synchronized void writing(Object backend, Collection<Integer> cells) {
+    public synchronized void writing(String backend, Collection<Integer> cells) {
         Account a = accounts.computeIfAbsent(backend, k -> new Account());
         for (int cell : cells) {
             a.last.remove(cell);
             a.offset.remove(cell);
             a.writtenAt.put(cell, WRITE_PENDING);
+            journal(backend, a, cell);
         }
-        for (Account other : accounts.values()) {
-            if (!other.present) {
-                for (int cell : cells) {
-                    long[] last = other.last.get(cell);
-                    if (last == null) {
-                        other.offset.remove(cell);
-                    } else {
-                        long[] o = new long[4];
-                        for (int i = 0; i < 4; i++) {
-                            o[i] = -last[i];
-                        }
-                        other.offset.put(cell, o);
-                    }
-                }
+        accounts.forEach((k, other) -> {
+            if (other.present) {
+                return;
             }
-        }
+            for (int cell : cells) {
+                long[] last = other.last.get(cell);
+                if (last == null) {
+                    other.offset.remove(cell);
+                } else {
+                    long[] o = new long[4];
+                    for (int i = 0; i < 4; i++) {
+                        o[i] = -last[i];
+                    }
+                    other.offset.put(cell, o);
+                }
+                journal(k, other, cell);
+            }
+        });
     }
 
     /**
@@ -151,7 +220,7 @@ public final class BackendUsageLedger {
      * @param backend the backend written
      * @param cells   the cells
      */
-    public synchronized void written(Object backend, Collection<Integer> cells) {
+    public synchronized void written(String backend, Collection<Integer> cells) {
         Account a = accounts.get(backend);
         if (a == null) {
             return;
@@ -192,9 +261,30 @@ public final class BackendUsageLedger {
      * @param backend a backend's key
      * @return how many restarts of it the counts showed
      */
-    public synchronized long restarts(Object backend) {
+    public synchronized long restarts(String backend) {
         Account a = accounts.get(backend);
         return a == null ? 0 : a.restarts;
+    }
+
+    /** Journals a cell's last count and offset, or forgets its record when it carries nothing. */
+    private void journal(String backend, Account a, int cell) {
+        long[] last = a.last.get(cell);
+        long[] offset = a.offset.get(cell);
+        if (last == null && offset == null) {
+            if (a.journaled.remove(cell)) {
+                journal.record(backend, cell, null);
+            }
+            return;
+        }
+        long[] r = new long[8];
+        if (last != null) {
+            System.arraycopy(last, 0, r, 0, 4);
+        }
+        if (offset != null) {
+            System.arraycopy(offset, 0, r, 4, 4);
+        }
+        a.journaled.add(cell);
+        journal.record(backend, cell, r);
     }
 
     private static boolean judged(Account a, int cell, long startedAt) {

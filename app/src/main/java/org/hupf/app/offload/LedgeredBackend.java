@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
-    private final Object key;
+    private final String key;
     private final HupfUpfDevice backend;
     private final BackendUsageLedger ledger;
     private final boolean addsAway;
@@ -38,7 +38,7 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
      * @param ledger   the ledger shared by the hybrid's backends
      * @param addsAway whether reads add the backends away (exactly one backend present does: the first)
      */
-    public LedgeredBackend(Object key, HupfUpfDevice backend, BackendUsageLedger ledger, boolean addsAway) {
+    public LedgeredBackend(String key, HupfUpfDevice backend, BackendUsageLedger ledger, boolean addsAway) {
         this.key = key;
         this.backend = backend;
         this.ledger = ledger;

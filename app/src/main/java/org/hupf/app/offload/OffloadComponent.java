@@ -196,6 +196,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private volatile Hybrid current;
     /** What each backend counted, across its departures and restarts, in this node's current term. */
     private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
+    private DistributedLedgerJournal ledgerJournal;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
     private long retryMs;
@@ -206,6 +207,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
         appId = coreService.registerApplication(HupfApp.APP_NAME);
         offloadStore = new DistributedOffloadStore(storageService);
+        ledgerJournal = new DistributedLedgerJournal(storageService);
         routes = new DeviceRoutes(deviceService::getDevice,
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         retryMs = retryFirstMs;
@@ -231,6 +233,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         executor.shutdownNow();
         current = null;
         offloadStore.close();
+        ledgerJournal.close();
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
             clearBackends();
@@ -451,8 +454,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // A new term: another node may have driven the devices in between; take them over afresh.
             current = null;
             term = leaderTerm;
-            // What this node counted in an earlier term may be out of date (other leaders wrote cells since).
-            usageLedger = new BackendUsageLedger();
+            // From the journal: what this node counted in an earlier term may be out of date (other leaders wrote
+            // cells since), and what the last leader carried for backends away or restarted is there.
+            usageLedger = new BackendUsageLedger(ledgerJournal, ledgerJournal.all());
         }
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
@@ -474,10 +478,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
             List<HupfUpfDevice> backends = new ArrayList<>();
             for (DeviceId id : backendIds) {
-                backends.add(new LedgeredBackend(id, deviceService.getDevice(id).as(HupfUpf.class), usageLedger,
-                                                 backends.isEmpty()));
+                backends.add(new LedgeredBackend(id.toString(), deviceService.getDevice(id).as(HupfUpf.class),
+                                                 usageLedger, backends.isEmpty()));
             }
-            usageLedger.present(backendIds);
+            usageLedger.present(backendIds.stream().map(DeviceId::toString).collect(Collectors.toList()));
             HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
             if (hw != null) {
                 List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);

@@ -7,7 +7,9 @@ import org.hupf.pipeconf.api.UpfCounter;
 import org.junit.Test;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.Assert.assertEquals;
 
@@ -123,6 +125,43 @@ public class LedgeredBackendTest {
         assertEquals(0, ledger.observe("b1", ledger.readStarts(), List.of(cell(0))).get(CELL).ingressPkts());
         assertEquals(0, ledger.restarts("b1"));
         assertEquals(2, ledger.observe("b1", ledger.readStarts(), List.of(cell(2))).get(CELL).ingressPkts());
+    }
+
+    /** A leader change: the next leader's ledger starts from the journal and owes b2 what the last one did. */
+    @Test
+    public void aNewLedgerTakesOverWhatTheJournalCarries() throws UpfProgrammableException {
+        Map<String, Map<Integer, long[]>> journal = new HashMap<>();
+        BackendUsageLedger.Journal toMap = (backend, cell, r) -> {
+            if (r == null) {
+                journal.getOrDefault(backend, new HashMap<>()).remove(cell);
+            } else {
+                journal.computeIfAbsent(backend, k -> new HashMap<>()).put(cell, r.clone());
+            }
+        };
+        BackendUsageLedger old = new BackendUsageLedger(toMap, Map.of());
+        count(b1, 10);
+        count(b2, 7);
+        old.present(List.of("b1", "b2"));
+        new LedgeredBackend("b1", b1, old, true).readCounter(CELL);
+        new LedgeredBackend("b2", b2, old, false).readCounter(CELL);
+        assertEquals("a poll journals nothing", Map.of(), journal);
+        old.present(List.of("b1"));
+        assertEquals(7, journal.get("b2").get(CELL)[0]);
+
+        BackendUsageLedger next = new BackendUsageLedger(toMap, journal);
+        next.present(List.of("b1"));
+        LedgeredBackend b1Next = new LedgeredBackend("b1", b1, next, true);
+        assertEquals(17, b1Next.readCounter(CELL).ingressPkts());
+        // b2 back, restarted, under the new leader: its old 7 are carried, not lost.
+        next.present(List.of("b1", "b2"));
+        count(b2, 1);
+        assertEquals(18, packets(b1Next, new LedgeredBackend("b2", b2, next, false)));
+        assertEquals(1, next.restarts("b2"));
+        assertEquals("the restart's offset is journaled", 7, journal.get("b2").get(CELL)[4]);
+        // The cell goes to a new session: nothing of it is carried any more, here or in the journal.
+        b1Next.apply(UpfCounter.builder().withCellId(CELL).build());
+        new LedgeredBackend("b2", b2, next, false).apply(UpfCounter.builder().withCellId(CELL).build());
+        assertEquals(Map.of(), journal.get("b2"));
     }
 
     private static UpfCounter cell(long pkts) {

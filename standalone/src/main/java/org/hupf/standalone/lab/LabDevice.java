@@ -45,6 +45,24 @@ final class LabDevice {
     }
 
     static LabDevice open(JsonNode cfg, String name) throws IOException, P4RuntimeException {
+        return open(cfg, name, true);
+    }
+
+    /**
+     * A device that joins later: not connected yet (its client reaches it with
+     * {@link P4rtClient#connectInBackground}, and the recovery pushes the pipeline).
+     *
+     * @param cfg  the device's config
+     * @param name its name in errors
+     * @return the device, DOWN
+     * @throws IOException        if the P4Info cannot be read
+     * @throws P4RuntimeException if the P4Info lacks what the translator needs (no RPC is sent)
+     */
+    static LabDevice joiningLater(JsonNode cfg, String name) throws IOException, P4RuntimeException {
+        return open(cfg, name, false);
+    }
+
+    private static LabDevice open(JsonNode cfg, String name, boolean now) throws IOException, P4RuntimeException {
         String grpc = req(cfg, "grpc", name).asText();
         int colon = grpc.lastIndexOf(':');
         if (colon < 1) {
@@ -60,8 +78,14 @@ final class LabDevice {
         }
         byte[] deviceConfig = cfg.hasNonNull("config") ? Files.readAllBytes(Path.of(cfg.get("config").asText()))
                 : new byte[0];
-        P4rtClient client = P4rtClient.connect(grpc.substring(0, colon), Integer.parseInt(grpc.substring(colon + 1)),
-                                               req(cfg, "device_id", name).asLong(), ELECTION_ID);
+        String host = grpc.substring(0, colon);
+        int port = Integer.parseInt(grpc.substring(colon + 1));
+        long deviceId = req(cfg, "device_id", name).asLong();
+        if (!now) {
+            return new LabDevice(new P4RuntimeUpfDevice(P4rtClient.unconnected(host, port, deviceId, ELECTION_ID),
+                                                        index, model), index.p4info(), deviceConfig);
+        }
+        P4rtClient client = P4rtClient.connect(host, port, deviceId, ELECTION_ID);
         try {
             client.ensurePipeline(index.p4info(), deviceConfig);
         } catch (P4RuntimeException e) {

@@ -127,9 +127,14 @@ public final class LabRunner implements AutoCloseable {
     private void start() throws Exception {
         for (JsonNode b : cfg.node("backends")) {
             String name = b.path("name").asText();
-            LabDevice d = LabDevice.open(b, name);
+            // A backend that joins later (the lab adds it under traffic) gets its pipeline, routes and sessions
+            // from its connection's recovery, like one that came back, and only then its share of the UEs.
+            boolean later = !backends.isEmpty() && b.path("joins_later").asBoolean(false);
+            LabDevice d = later ? LabDevice.joiningLater(b, name) : LabDevice.open(b, name);
             closers.add(d.upf);
-            Routes.write(d.upf, cfg, name);
+            if (!later) {
+                Routes.write(d.upf, cfg, name);
+            }
             Backend steering = cfg.has("switch") ? new Backend(b.path("port").asLong(),
                     LabConfig.mac(b.get("mac"), name + ".mac"), b.path("weight").asInt(1)) : null;
             backends.add(new LabBackend(name, d, steering, usageLedger, backends.isEmpty()));
@@ -184,6 +189,9 @@ public final class LabRunner implements AutoCloseable {
             });
             // Down: its UEs go to the others; UP (reconciled): it takes its share again.
             b.device.upf.client().onStateChange(s -> steerer.execute(this::steer));
+            if (b.state() == DeviceState.DOWN) {
+                b.device.upf.client().connectInBackground();
+            }
         }
         if (sw != null) {
             LabDevice swDevice = sw;

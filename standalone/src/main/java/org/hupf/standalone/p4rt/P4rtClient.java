@@ -128,9 +128,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         // A refused batch Write carries one p4.v1.Error per update in its trailers (spec §12.3): for a batch
         // of thousands of updates far more than gRPC's default 8 KiB of metadata, which the client would
         // otherwise turn into an HTTP/2 INTERNAL_ERROR, losing the per-update codes.
-        ManagedChannel ch = ManagedChannelBuilder.forAddress(host, port).usePlaintext()
-                .maxInboundMetadataSize(MAX_TRAILERS).maxInboundMessageSize(MAX_MESSAGE).build();
-        P4rtClient c = new P4rtClient(ch, host + ":" + port, deviceId, electionId);
+        P4rtClient c = unconnected(host, port, deviceId, electionId);
         try {
             c.awaitPrimary(c.openStream());
             c.setState(DeviceState.UP, null);
@@ -139,6 +137,33 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
             c.close();
             throw e;
         }
+    }
+
+    /**
+     * A client of a device that need not be up yet: DOWN until {@link #connectInBackground} reaches it.
+     *
+     * @param host       device address
+     * @param port       its P4Runtime port
+     * @param deviceId   P4Runtime device id
+     * @param electionId this client's election id
+     * @return the client, not connected
+     */
+    public static P4rtClient unconnected(String host, int port, long deviceId, long electionId) {
+        ManagedChannel ch = ManagedChannelBuilder.forAddress(host, port).usePlaintext()
+                .maxInboundMetadataSize(MAX_TRAILERS).maxInboundMessageSize(MAX_MESSAGE).build();
+        return new P4rtClient(ch, address(host, port), deviceId, electionId);
+    }
+
+    /**
+     * Tries to reach the device in the background, with the reconnection's backoff, until it is primary; then
+     * runs the recovery and turns UP, as after a reconnection (set {@link #onRecovery} first).
+     */
+    public void connectInBackground() {
+        scheduleReconnect();
+    }
+
+    private static String address(String host, int port) {
+        return host + ":" + port;
     }
 
     /**
