@@ -66,3 +66,13 @@ def test_paced_uplink_arrives_flagged_as_never_decapsulated(wire, tmp_path):
     total = sum(v["pkts"] for v in sent.values())
     assert got["bad"] == {"uplink still GTP-U encapsulated": total}
     assert all(v["pkts"] == 0 for v in got["rx"].values())
+
+
+def test_gaps_name_the_missing_runs_and_when_they_fell():
+    import array
+    from hupf_tools.lab.traffic import gaps
+    # UE 1: seq 1, 2 arrived, 3-4 lost, 5 arrived, 6 lost, 7 arrived; UE 2: nothing lost; UE 3: seq 1 lost.
+    a = {1: array.array("d", [0.1, 0.2, 0.0, 0.0, 0.5, 0.0, 0.7]), 2: array.array("d", [0.1, 0.2]),
+         3: array.array("d", [0.0, 0.4])}
+    assert gaps(a) == {"1": [[3, 4, 0.2, 0.5], [6, 6, 0.5, 0.7]], "3": [[1, 1, None, 0.4]]}
+    assert gaps(a, per_ue=1) == {"1": [[3, 4, 0.2, 0.5]], "3": [[1, 1, None, 0.4]]}

@@ -71,25 +71,39 @@ def delivery(plan, switch, tx, rx, gap_s=0.0):
     for r in rx:
         for reason, count in r.get("bad", {}).items():
             bad[reason] = bad.get(reason, 0) + count
-    worst, silent, over = 0.0, [], []
+    worst, worst_ue, silent, over = 0.0, None, [], []
     tolerance = BMV2_LOSS_TOLERANCE if switch == "bmv2" else LOSS_TOLERANCE
     for u in plan["ues"]:
         sent = _pkts(tx, "tx", u["idx"])
         got = _pkts(rx, "rx", u["idx"])
         if sent and not got:
             silent.append(u["addr"])
-        if sent:
-            worst = max(worst, 1 - got / sent)
-            if sent - got > max(tolerance * sent, _in_gap(plan, sent, gap_s)):
-                over.append(u["addr"])
+        if sent and 1 - got / sent > worst:
+            worst, worst_ue = 1 - got / sent, u
+        if sent and sent - got > max(tolerance * sent, _in_gap(plan, sent, gap_s)):
+            over.append(u["addr"])
     # Frames the receivers' own sockets dropped (the test harness's loss, not the UPF's): shown, not excused.
     socket_drops = sum(r.get("socket_drops", 0) for r in rx)
     gap = " or a %.2f s gap" % gap_s if gap_s else ""
     return ("every UE's packets arrive, correctly encapsulated/decapsulated",
             not bad and not silent and not over,
-            "malformed %s, UEs with nothing received %s, worst loss %.2f%% (tolerated %.0f%%%s), "
+            "malformed %s, UEs with nothing received %s, worst loss %.2f%% (tolerated %.0f%%%s%s), "
             "receiver socket drops %d" % (bad or "none", silent or "none", 100 * worst, 100 * tolerance, gap,
-                                          socket_drops))
+                                          lost_runs(worst_ue, rx), socket_drops))
+
+
+def lost_runs(u, rx):
+    """'; UE a lost uplink seq 3-4 (0.20-0.50 s) ...': the receivers' gaps of one UE, by direction."""
+    if u is None:
+        return ""
+    parts = []
+    for r in rx:
+        runs = r.get("gaps", {}).get(str(u["idx"]), [])
+        if runs:
+            way = "uplink" if r.get("side") == "dn" else "downlink"
+            parts.append("%s seq %s" % (way, ", ".join(
+                "%d-%d (%s-%.2f s)" % (a, b, "?" if t0 is None else "%.2f" % t0, t1) for a, b, t0, t1 in runs)))
+    return "; %s lost %s" % (u["addr"], "; ".join(parts)) if parts else ""
 
 
 def usage(plan, counted_by_ue, tx, rx, gap_s=0.0):

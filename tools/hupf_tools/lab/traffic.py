@@ -8,6 +8,7 @@ pacing follows each UE's due times (a heap), with prebuilt frames on a raw AF_PA
 Stats are written to OUT every half second (atomically) and on SIGTERM/SIGINT, then it exits.
 """
 import argparse
+import array
 import heapq
 import ipaddress
 import json
@@ -25,6 +26,8 @@ SOL_PACKET, PACKET_STATISTICS = 263, 6
 TICK_S = 0.002
 STATS_EVERY_S = 0.5
 DRAIN_S = 0.3
+# Loss runs reported per UE and direction at the end (when they happened, for the tests' diagnostics).
+GAPS_PER_UE = 8
 
 
 def write_json(path, data):
@@ -168,6 +171,8 @@ def recv(plan, side, sock, stats_path, stop):
     bad = {}
     drops = 0
     last_stats = 0.0
+    # Per UE, when each sequence number arrived (0: not yet), for the gaps' report at the end.
+    arrivals = {u["idx"]: array.array("d") for u in plan["ues"]}
     # After the stop signal the frames already queued are still counted: a receiver that other work kept
     # off the CPU for a while must not call them lost. It ends once the socket stayed empty for DRAIN_S.
     drained_at = None
@@ -196,6 +201,10 @@ def recv(plan, side, sock, stats_path, stop):
                 if got is None:
                     continue
                 c = rx[str(got[0])]
+                arrived = arrivals[got[0]]
+                if got[1] > len(arrived):
+                    arrived.extend([0.0] * (got[1] - len(arrived)))
+                arrived[got[1] - 1] = time.time() - plan["start"]
                 c["pkts"] += 1
                 c["bytes"] += got[2]
                 if got[1] < c["max_seq"]:
@@ -207,7 +216,28 @@ def recv(plan, side, sock, stats_path, stop):
             write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops})
             last_stats = now
     drops += socket_drops(sock)
-    write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops, "done": True})
+    write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops, "done": True,
+                            "gaps": gaps(arrivals)})
+
+
+def gaps(arrivals, per_ue=GAPS_PER_UE):
+    """{ue index: [[first, last, t_before, t_after], ...]}: the runs of sequence numbers that never arrived (up
+    to the highest that did), with the arrival times (s from the plan's start) of the packets either side;
+    at most per_ue runs per UE, the first ones. Says when packets were lost, not only how many."""
+    out = {}
+    for idx, arrived in arrivals.items():
+        runs, first = [], None
+        for i, t in enumerate(arrived):
+            if t == 0.0 and first is None:
+                first = i
+            elif t != 0.0 and first is not None:
+                runs.append([first + 1, i, round(arrived[first - 1], 3) if first else None, round(t, 3)])
+                first = None
+                if len(runs) == per_ue:
+                    break
+        if runs:
+            out[str(idx)] = runs
+    return out
 
 
 def socket_drops(sock):
