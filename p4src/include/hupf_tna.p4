@@ -87,6 +87,7 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
             if (request_takeover) {
                 // HK-IPG takes the slot on a second pass of this packet.
                 ig_dprsr_md.resubmit_type = RESUBMIT_TYPE_HH_TAKEOVER;
+                ig_md.resubmit_kind = (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER;
                 exit;
             }
             if (ig_md.u.cpu_reason == PKTIN_HH_REPORT) {
@@ -118,6 +119,8 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         ig_tm_md.qid = (QueueId_t)std_meta.priority;
         if (std_meta.clone_session != 0) {
             ig_dprsr_md.mirror_type = MIRROR_TYPE_CPU;
+            ig_md.mirror_session = std_meta.clone_session;
+            ig_md.mirror_kind = PKT_KIND_CPU_COPY;
         }
         hdr.bridged.cpu_ingress_port = ig_md.u.cpu_ingress_port;
         hdr.bridged.cpu_reason = ig_md.u.cpu_reason;
@@ -138,6 +141,19 @@ control HupfEgress(inout tna_headers_t hdr, inout local_metadata_t meta,
     UpfEgress() upf;
 
     apply {
+        // Bools from the bridged bits, each by a condition (Tofino assigns no comparison's result).
+        meta.is_packet_out = false;
+        meta.needs_encap = false;
+        meta.term_hit = false;
+        if (hdr.bridged.is_packet_out == 1) {
+            meta.is_packet_out = true;
+        }
+        if (hdr.bridged.needs_encap == 1) {
+            meta.needs_encap = true;
+        }
+        if (hdr.bridged.term_hit == 1) {
+            meta.term_hit = true;
+        }
         if (hdr.cpu_mirror.isValid()) {
             // A copy for the CPU (ACL copy or HH report); the mirror session truncates it.
             hdr.u.packet_in.setValid();

@@ -30,9 +30,22 @@ control Routing(inout headers_t hdr, inout local_metadata_t meta,
             meta.drop_reason = DROP_ROUTING_MISS;
             return;
         }
+#ifdef HUPF_TNA
+        // Tofino applies a table only alone in a condition.
+        bool routed = false;
+        if (routes_v4.apply().hit) {
+            routed = true;
+        }
+        if (!routed || meta.local_reply) {
+            return;
+        }
+#else
+#line 33
         if (!routes_v4.apply().hit || meta.local_reply) {
             return;
         }
+#endif
+#line 36
         if (hdr.ipv4.ttl <= 1) {
             meta.drop_reason = DROP_TTL_EXPIRED;
         } else {

@@ -112,7 +112,15 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
     table applications {
         key = {
             meta.slice_id      : exact   @name("slice_id");
+#ifdef HUPF_TNA
+            // Tofino matches LPM only alone: beside range and ternary the prefix is a ternary match
+            // (the translator reads the match kind from the P4Info).
+            meta.flow.app_addr : ternary @name("app_ipv4_addr");
+#else
+#line 109
             meta.flow.app_addr : lpm     @name("app_ipv4_addr");
+#endif
+#line 110
             meta.flow.app_port : range   @name("app_l4_port");
             meta.flow.proto    : ternary @name("app_ip_proto");
         }
@@ -398,9 +406,19 @@ control UpfEgress(inout headers_t hdr, inout local_metadata_t meta,
     // As gtpu_only, plus the optional fields and a DL PDU Session Container with the QFI.
     action gtpu_with_psc() {
         gtpu_only();
+#ifdef HUPF_TNA
+        // One add per field, from the inner length: Tofino runs an action in one stage.
+        hdr.ipv4.total_len = hdr.inner_ipv4.total_len
+                             + (IPV4_HDR_LEN + UDP_HDR_LEN + GTPU_HDR_LEN + GTPU_OPT_LEN + GTPU_PSC_LEN);
+        hdr.udp.len = hdr.inner_ipv4.total_len + (UDP_HDR_LEN + GTPU_HDR_LEN + GTPU_OPT_LEN + GTPU_PSC_LEN);
+        hdr.gtpu.msglen = hdr.inner_ipv4.total_len + (GTPU_OPT_LEN + GTPU_PSC_LEN);
+#else
+#line 381
         hdr.ipv4.total_len = hdr.ipv4.total_len + GTPU_OPT_LEN + GTPU_PSC_LEN;
         hdr.udp.len = hdr.udp.len + GTPU_OPT_LEN + GTPU_PSC_LEN;
         hdr.gtpu.msglen = hdr.gtpu.msglen + GTPU_OPT_LEN + GTPU_PSC_LEN;
+#endif
+#line 384
         hdr.gtpu.ex_flag = 1;
         hdr.gtpu_options.setValid();
         hdr.gtpu_options.seq_num = 0;

@@ -16,6 +16,13 @@ const ResubmitType_t RESUBMIT_TYPE_HH_TAKEOVER = 1;
 const bit<8> PKT_KIND_BRIDGED = 1;
 const bit<8> PKT_KIND_CPU_COPY = 2;
 
+// Register indexes are as wide as the registers are long (Tofino takes no wider index): log2 of
+// size_hw.p4's HH_SLOTS and CLS_SLOTS.
+#define HH_SLOT_BITS 12
+#define CLS_SLOT_BITS 12
+typedef bit<HH_SLOT_BITS> hh_idx_t;
+typedef bit<CLS_SLOT_BITS> cls_idx_t;
+
 // What the shared controls read and write of v1model's standard_metadata_t.
 struct standard_metadata_t {
     port_t     ingress_port;
@@ -36,10 +43,11 @@ void mark_to_drop(inout standard_metadata_t std_meta) {
     std_meta.clone_session = (MirrorId_t)(session)
 
 // Ingress results the egress controls need: TNA metadata does not cross the traffic manager.
+// The ingress port sits where packet_in_t has it (the top 9 bits of 16): egress copies it in one move.
 header bridged_md_t {
     bit<8>        pkt_kind;
-    bit<7>        _pad0;
     port_t        cpu_ingress_port;
+    bit<7>        _pad0;
     bit<8>        cpu_reason;
     bit<5>        _pad1;
     bit<1>        is_packet_out;
@@ -55,8 +63,8 @@ header bridged_md_t {
 // The FL_CPU_CLONE fields of local_metadata_t, carried by a mirrored copy.
 header cpu_mirror_t {
     bit<8>  pkt_kind;
+    port_t  cpu_ingress_port;  // aligned as in packet_in_t, as in bridged_md_t
     bit<7>  _pad0;
-    port_t  cpu_ingress_port;
     bit<8>  cpu_reason;
     bit<32> hh_flow_key;
     bit<32> hh_ipg_ewma;
@@ -81,6 +89,10 @@ struct tna_ingress_metadata_t {
     resubmit_md_t    resubmit;
     bool             hh_takeover;     // second pass of a packet whose flow takes an HK-IPG slot
     bool             gtpu_malformed;  // the Tofino parser cannot compare two fields: ingress does
+    // What the deparser's mirror and resubmit carry: fields, as Tofino takes no non-zero constant there.
+    MirrorId_t       mirror_session;
+    bit<8>           mirror_kind;
+    bit<8>           resubmit_kind;
 }
 
 #endif

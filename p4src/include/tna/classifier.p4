@@ -14,24 +14,50 @@
 #include "arch.p4"
 
 control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
-    Register<bit<32>, bit<32>>(CLS_SLOTS) pkts_up;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) pkts_dn;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) ps_ewma_up;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) ps_ewma_dn;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) ipg_ewma_up;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) ipg_ewma_dn;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) last_ts_up;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) last_ts_dn;
-    Register<bit<32>, bit<32>>(CLS_SLOTS) win_start;
-    Register<bit<8>, bit<32>>(CLS_SLOTS) flow_class;
-    Lpf<bit<32>, bit<32>>(CLS_SLOTS) ps_filter_up;
-    Lpf<bit<32>, bit<32>>(CLS_SLOTS) ps_filter_dn;
-    Lpf<bit<32>, bit<32>>(CLS_SLOTS) ipg_filter_up;
-    Lpf<bit<32>, bit<32>>(CLS_SLOTS) ipg_filter_dn;
-    Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_up;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_dn;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) ps_ewma_up;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) ps_ewma_dn;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_ewma_up;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_ewma_dn;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) last_ts_up;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) last_ts_dn;
+    Register<bit<32>, cls_idx_t>(CLS_SLOTS) win_start;
+    Register<bit<8>, cls_idx_t>(CLS_SLOTS) flow_class;
+    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ps_filter_up;
+    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ps_filter_dn;
+    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_filter_up;
+    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_filter_dn;
+    // Timestamp bits 41:10 (1.024 us units) through the hash unit's identity: a shift of the 48-bit
+    // timestamp in an action puts alignment constraints on its containers that PHV allocation cannot meet.
+    Hash<bit<32>>(HashAlgorithm_t.IDENTITY) ts_hash;
+    // CRC-32's low CLS_SLOT_BITS bits, as bmv2's crc32 modulo CLS_SLOTS.
+    Hash<cls_idx_t>(HashAlgorithm_t.CRC32) flow_hash;
 
     bit<32> cfg_window_us;
     bit<32> ts;
+    bit<32> previous;
+    bit<32> gap;
+
+    // The Lpf takes a PHV field: the gap is computed by an action of its own (a stage before).
+    action set_gap() {
+        gap = ts - previous;
+    }
+
+    // One per direction: a table is applied in one place only.
+    @hidden
+    table gap_up_table {
+        actions = { set_gap; }
+        const default_action = set_gap();
+        size = 1;
+    }
+
+    @hidden
+    table gap_dn_table {
+        actions = { set_gap; }
+        const default_action = set_gap();
+        size = 1;
+    }
     bit<32> window_edge;   // ts - window: a window started at or before it has ended
     bool    window_ended;
     bit<32> f_pkts_up;
@@ -138,7 +164,7 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
 
     // Starts a window at ts on the slot's first packet and when one has ended; returns the start
     // before this packet.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(win_start) check_window = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(win_start) check_window = {
         void apply(inout bit<32> start, out bit<32> before) {
             before = start;
             if (start == 0 || start <= window_edge) {
@@ -148,85 +174,84 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
     };
 
     // Packet counters: this direction counts, the other is read; both restart with a window.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_up) count_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_up) count_up = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = n + 1; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_up) restart_count_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_up) restart_count_up = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 1; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_up) read_count_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_up) read_count_up = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_up) clear_count_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_up) clear_count_up = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 0; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_dn) count_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_dn) count_dn = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = n + 1; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_dn) restart_count_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_dn) restart_count_dn = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 1; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_dn) read_count_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_dn) read_count_dn = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(pkts_dn) clear_count_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_dn) clear_count_dn = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 0; }
     };
 
     // Last timestamps: the previous one, 0 before the direction's first packet.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(last_ts_up) swap_ts_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(last_ts_up) swap_ts_up = {
         void apply(inout bit<32> last, out bit<32> previous) { previous = last; last = ts; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(last_ts_dn) swap_ts_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(last_ts_dn) swap_ts_dn = {
         void apply(inout bit<32> last, out bit<32> previous) { previous = last; last = ts; }
     };
 
     // Stored filter outputs: this direction writes its new EWMA, the other reads; both return
     // the value before this packet.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ps_ewma_up) store_ps_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ps_ewma_up) store_ps_up = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; v = new_ps; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ps_ewma_up) read_ps_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ps_ewma_up) read_ps_up = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ps_ewma_dn) store_ps_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ps_ewma_dn) store_ps_dn = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; v = new_ps; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ps_ewma_dn) read_ps_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ps_ewma_dn) read_ps_dn = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma_up) store_ipg_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_up) store_ipg_up = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; v = new_ipg; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma_up) read_ipg_up = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_up) read_ipg_up = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma_dn) store_ipg_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_dn) store_ipg_dn = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; v = new_ipg; }
     };
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma_dn) read_ipg_dn = {
+    RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_dn) read_ipg_dn = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
     };
 
     // The class decided at the last window end.
-    RegisterAction<bit<8>, bit<32>, bit<8>>(flow_class) store_class = {
+    RegisterAction<bit<8>, cls_idx_t, bit<8>>(flow_class) store_class = {
         void apply(inout bit<8> c, out bit<8> current) { c = meta.class_id; current = c; }
     };
-    RegisterAction<bit<8>, bit<32>, bit<8>>(flow_class) read_class = {
+    RegisterAction<bit<8>, cls_idx_t, bit<8>>(flow_class) read_class = {
         void apply(inout bit<8> c, out bit<8> current) { current = c; }
     };
 
     apply {
         cls_config.apply();
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
-        bit<32> idx = flow_hash.get({ meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
-                                      meta.flow.app_port, meta.flow.proto }) & (CLS_SLOTS - 1);
-        ts = (bit<32>)(global_tstamp >> 10);
+        cls_idx_t idx = flow_hash.get({ meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
+                                        meta.flow.app_port, meta.flow.proto });
+        ts = ts_hash.get({ global_tstamp[41:10] });
         window_edge = ts - cfg_window_us;
         bit<32> started = check_window.execute(idx);
         window_ended = started != 0 && started <= window_edge;
         bit<32> ps = (bit<32>)meta.flow.ip_len;
-        bit<32> previous;
 
         if (meta.uplink) {
             if (window_ended) {
@@ -241,7 +266,8 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
             f_ps_dn = read_ps_dn.execute(idx);
             previous = swap_ts_up.execute(idx);
             if (previous != 0) {
-                new_ipg = ipg_filter_up.execute(ts - previous, idx);
+                gap_up_table.apply();
+                new_ipg = ipg_filter_up.execute(gap, idx);
                 f_ipg_up = store_ipg_up.execute(idx);
             } else {
                 f_ipg_up = read_ipg_up.execute(idx);
@@ -260,7 +286,8 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
             f_ps_up = read_ps_up.execute(idx);
             previous = swap_ts_dn.execute(idx);
             if (previous != 0) {
-                new_ipg = ipg_filter_dn.execute(ts - previous, idx);
+                gap_dn_table.apply();
+                new_ipg = ipg_filter_dn.execute(gap, idx);
                 f_ipg_dn = store_ipg_dn.execute(idx);
             } else {
                 f_ipg_dn = read_ipg_dn.execute(idx);

@@ -15,12 +15,15 @@
 
 control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bool takeover,
                     out bool request_takeover) {
-    Register<bit<32>, bit<32>>(HH_SLOTS) flow_id;
-    Register<bit<32>, bit<32>>(HH_SLOTS) last_ts;
-    Register<bit<32>, bit<32>>(HH_SLOTS) ipg_ewma;
-    Register<bit<16>, bit<32>>(HH_SLOTS) tau;
-    Register<bit<8>, bit<32>>(HH_SLOTS) reported;
-    Lpf<bit<32>, bit<32>>(HH_SLOTS) ipg_filter;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) flow_id;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) last_ts;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) ipg_ewma;
+    Register<bit<16>, hh_idx_t>(HH_SLOTS) tau;
+    Register<bit<8>, hh_idx_t>(HH_SLOTS) reported;
+    Lpf<bit<32>, hh_idx_t>(HH_SLOTS) ipg_filter;
+    // Timestamp bits 41:10 (1.024 us units) through the hash unit's identity: a shift of the 48-bit
+    // timestamp in an action puts alignment constraints on its containers that PHV allocation cannot meet.
+    Hash<bit<32>>(HashAlgorithm_t.IDENTITY) ts_hash;
     Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash;
 
     bit<16> cfg_tau_th;
@@ -34,6 +37,20 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     bit<32> cur_ewma;
     bit<32> flow_key;
     bit<32> ts;
+    bit<32> previous;
+    bit<32> gap;
+
+    // The Lpf takes a PHV field: the gap is computed by an action of its own (a stage before).
+    action set_gap() {
+        gap = ts - previous;
+    }
+
+    @hidden
+    table gap_table {
+        actions = { set_gap; }
+        const default_action = set_gap();
+        size = 1;
+    }
 
     action set_hh_params(bit<16> tau_th, bit<32> ipg_init, bit<32> ipg_th,
                          bit<32> decay_k, bit<32> timeslot_us, bit<8> key_mode) {
@@ -65,7 +82,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     }
 
     // Both return the owner before this packet; own_slot claims an empty slot.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(flow_id) own_slot = {
+    RegisterAction<bit<32>, hh_idx_t, bit<32>>(flow_id) own_slot = {
         void apply(inout bit<32> owner, out bit<32> before) {
             before = owner;
             if (owner == 0) {
@@ -74,7 +91,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         }
     };
 
-    RegisterAction<bit<32>, bit<32>, bit<32>>(flow_id) take_slot = {
+    RegisterAction<bit<32>, hh_idx_t, bit<32>>(flow_id) take_slot = {
         void apply(inout bit<32> owner, out bit<32> before) {
             before = owner;
             owner = flow_key;
@@ -82,14 +99,14 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     };
 
     // The owner's previous timestamp (this packet's for a new owner); others leave it.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(last_ts) swap_ts = {
+    RegisterAction<bit<32>, hh_idx_t, bit<32>>(last_ts) swap_ts = {
         void apply(inout bit<32> last, out bit<32> previous) {
             previous = last;
             last = ts;
         }
     };
 
-    RegisterAction<bit<32>, bit<32>, bit<32>>(last_ts) start_ts = {
+    RegisterAction<bit<32>, hh_idx_t, bit<32>>(last_ts) start_ts = {
         void apply(inout bit<32> last, out bit<32> previous) {
             last = ts;
             previous = ts;
@@ -97,7 +114,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     };
 
     // Owner: the filtered gap (cur_ewma holds it on the way in). New owner: ipg_init.
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma) store_ewma = {
+    RegisterAction<bit<32>, hh_idx_t, bit<32>>(ipg_ewma) store_ewma = {
         void apply(inout bit<32> ewma, out bit<32> stored) {
             ewma = cur_ewma;
             stored = ewma;
@@ -106,7 +123,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
 
     // Algorithm 1 case 3: a colliding packet ages the resident; returns the EWMA before, which
     // decides the eviction (a takeover restarts the EWMA at ipg_init).
-    RegisterAction<bit<32>, bit<32>, bit<32>>(ipg_ewma) age_ewma = {
+    RegisterAction<bit<32>, hh_idx_t, bit<32>>(ipg_ewma) age_ewma = {
         void apply(inout bit<32> ewma, out bit<32> before) {
             before = ewma;
             ewma = ewma |+| cfg_decay_k;
@@ -114,7 +131,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     };
 
     // At a timeslot edge tau grows by tau_inc; reaching tau_th restarts it at 0. Returns tau before.
-    RegisterAction<bit<16>, bit<32>, bit<16>>(tau) add_tau = {
+    RegisterAction<bit<16>, hh_idx_t, bit<16>>(tau) add_tau = {
         void apply(inout bit<16> t, out bit<16> before) {
             before = t;
             if (t >= tau_left) {
@@ -125,7 +142,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         }
     };
 
-    RegisterAction<bit<16>, bit<32>, bit<16>>(tau) clear_tau = {
+    RegisterAction<bit<16>, hh_idx_t, bit<16>>(tau) clear_tau = {
         void apply(inout bit<16> t, out bit<16> before) {
             before = t;
             t = 0;
@@ -133,14 +150,14 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     };
 
     // One report per HH episode: returns whether the episode was reported already.
-    RegisterAction<bit<8>, bit<32>, bit<8>>(reported) mark_reported = {
+    RegisterAction<bit<8>, hh_idx_t, bit<8>>(reported) mark_reported = {
         void apply(inout bit<8> r, out bit<8> before) {
             before = r;
             r = 1;
         }
     };
 
-    RegisterAction<bit<8>, bit<32>, bit<8>>(reported) clear_reported = {
+    RegisterAction<bit<8>, hh_idx_t, bit<8>>(reported) clear_reported = {
         void apply(inout bit<8> r, out bit<8> before) {
             before = r;
             r = 0;
@@ -155,9 +172,9 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             flow_key = flow_hash.get({ meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
                                   meta.flow.app_port, meta.flow.proto });
         }
-        // bmv2's identity hash modulo HH_SLOTS (a power of two).
-        bit<32> idx = flow_key & (HH_SLOTS - 1);
-        ts = (bit<32>)(global_tstamp >> 10);
+        // bmv2's identity hash modulo HH_SLOTS (a power of two): the key's low bits.
+        hh_idx_t idx = flow_key[HH_SLOT_BITS - 1:0];
+        ts = ts_hash.get({ global_tstamp[41:10] });
 
         bit<32> owner;
         if (takeover) {
@@ -181,10 +198,11 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             return;
         }
         // Case 2: the owner's gap feeds the EWMA; a new timeslot number ends a timeslot.
-        bit<32> previous = swap_ts.execute(idx);
+        previous = swap_ts.execute(idx);
         bit<32> slot_mask = ~(cfg_timeslot_us - 1);
         bool new_timeslot = (ts & slot_mask) != (previous & slot_mask);
-        cur_ewma = ipg_filter.execute(ts - previous, idx);
+        gap_table.apply();
+        cur_ewma = ipg_filter.execute(gap, idx);
         store_ewma.execute(idx);
         if (!new_timeslot) {
             return;
@@ -202,7 +220,12 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             meta.hh_flow_key = flow_key;
             meta.hh_ipg_ewma = cur_ewma;
             meta.hh_tau = before |+| tau_inc;
-            meta.hh_flags = meta.to_backend ? HH_FLAG_BACKEND : 8w0;
+            // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
+            if (meta.to_backend) {
+                meta.hh_flags = HH_FLAG_BACKEND;
+            } else {
+                meta.hh_flags = 0;
+            }
         }
     }
 }

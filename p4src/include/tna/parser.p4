@@ -20,9 +20,17 @@ parser HupfIngressParser(packet_in pkt, out tna_headers_t hdr, out tna_ingress_m
         }
     }
 
+    // The parser cannot assign a comparison: the resubmit's kind is selected on instead.
     state parse_resubmit {
         pkt.extract(meta.resubmit);
-        meta.hh_takeover = meta.resubmit.kind == (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER;
+        transition select(meta.resubmit.kind) {
+            (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER: mark_hh_takeover;
+            default: select_port;
+        }
+    }
+
+    state mark_hh_takeover {
+        meta.hh_takeover = true;
         transition select_port;
     }
 
@@ -176,12 +184,12 @@ control HupfIngressDeparser(packet_out pkt, inout tna_headers_t hdr, in tna_ingr
 
     apply {
         if (ig_dprsr_md.mirror_type == MIRROR_TYPE_CPU) {
-            mirror.emit<cpu_mirror_t>((MirrorId_t)CPU_CLONE_SESSION_ID,
-                {PKT_KIND_CPU_COPY, 0, meta.u.cpu_ingress_port, meta.u.cpu_reason,
+            mirror.emit<cpu_mirror_t>(meta.mirror_session,
+                {meta.mirror_kind, meta.u.cpu_ingress_port, 0, meta.u.cpu_reason,
                  meta.u.hh_flow_key, meta.u.hh_ipg_ewma, meta.u.hh_tau, meta.u.hh_flags});
         }
         if (ig_dprsr_md.resubmit_type == RESUBMIT_TYPE_HH_TAKEOVER) {
-            resubmit.emit<resubmit_md_t>({(bit<8>)RESUBMIT_TYPE_HH_TAKEOVER, 0});
+            resubmit.emit<resubmit_md_t>({meta.resubmit_kind, 0});
         }
         hdr.u.ipv4.hdr_checksum = ipv4_checksum.update(
             { hdr.u.ipv4.version, hdr.u.ipv4.ihl, hdr.u.ipv4.dscp, hdr.u.ipv4.ecn,
@@ -219,9 +227,7 @@ parser HupfEgressParser(packet_in pkt, out tna_headers_t hdr, out local_metadata
         pkt.extract(hdr.bridged);
         meta.cpu_ingress_port = hdr.bridged.cpu_ingress_port;
         meta.cpu_reason = hdr.bridged.cpu_reason;
-        meta.is_packet_out = hdr.bridged.is_packet_out == 1;
-        meta.needs_encap = hdr.bridged.needs_encap == 1;
-        meta.term_hit = hdr.bridged.term_hit == 1;
+        // is_packet_out, needs_encap and term_hit (bools) are set by egress: no comparison in a parser.
         meta.tun_peer_id = hdr.bridged.tun_peer_id;
         meta.teid = hdr.bridged.teid;
         meta.qfi = hdr.bridged.qfi;
