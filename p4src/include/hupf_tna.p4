@@ -24,6 +24,21 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
     @name(".HupfIngress.upf.drop_reasons")
     Counter<bit<64>, bit<32>>(DROP_REASONS_SIZE, CounterType_t.PACKETS) drop_reasons;
 
+    // What GTP-U's length must be for the UDP length (TS 29.281 §5.1), computed before it is compared:
+    // a gateway compares two fields, not a field and an expression.
+    bit<16> gtpu_len;
+
+    action set_gtpu_len() {
+        gtpu_len = hdr.u.udp.len - (UDP_HDR_LEN + GTPU_HDR_LEN);
+    }
+
+    @hidden
+    table gtpu_expected_len {
+        actions = { set_gtpu_len; }
+        const default_action = set_gtpu_len();
+        size = 1;
+    }
+
     Acl() acl;
     UpfIngress() upf;
     Routing() routing;
@@ -69,8 +84,8 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         ig_md.u.cpu_ingress_port = ig_intr_md.ingress_port;
         ig_md.u.routing_ipv4_dst = hdr.u.ipv4.dst_addr;
         // The parser's checks and the length check it cannot do (TS 29.281 §5.1).
-        if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid()
-                && hdr.u.gtpu.msglen != hdr.u.udp.len - (UDP_HDR_LEN + GTPU_HDR_LEN))) {
+        gtpu_expected_len.apply();
+        if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid() && hdr.u.gtpu.msglen != gtpu_len)) {
             ig_md.u.drop_reason = DROP_MALFORMED_GTPU;
         } else if (ig_prsr_md.parser_err != 0) {
             ig_md.u.drop_reason = DROP_PARSER_ERROR;

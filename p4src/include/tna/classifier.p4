@@ -44,6 +44,19 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
         gap = ts - previous;
     }
 
+    // The timestamp by an action of its own: with the slot's hash in one action, the two hash outputs
+    // exceed the 32 bits an action's immediate path takes.
+    action set_ts() {
+        ts = ts_hash.get({ global_tstamp[41:10] });
+    }
+
+    @hidden
+    table ts_table {
+        actions = { set_ts; }
+        const default_action = set_ts();
+        size = 1;
+    }
+
     // One per direction: a table is applied in one place only.
     @hidden
     table gap_up_table {
@@ -164,11 +177,16 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
 
     // Starts a window at ts on the slot's first packet and when one has ended; returns the start
     // before this packet.
-    RegisterAction<bit<32>, cls_idx_t, bit<32>>(win_start) check_window = {
-        void apply(inout bit<32> start, out bit<32> before) {
-            before = start;
-            if (start == 0 || start <= window_edge) {
+    // Starts a window where none is or the last one ended; returns 1 when one ended (the stateful ALU
+    // compares: a gateway cannot compare two 32-bit fields).
+    RegisterAction<bit<32>, cls_idx_t, bit<8>>(win_start) check_window = {
+        void apply(inout bit<32> start, out bit<8> ended) {
+            ended = 0;
+            if (start == 0) {
                 start = ts;
+            } else if (start <= window_edge) {
+                start = ts;
+                ended = 1;
             }
         }
     };
@@ -247,10 +265,12 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
         cls_idx_t idx = flow_hash.get({ meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
                                         meta.flow.app_port, meta.flow.proto });
-        ts = ts_hash.get({ global_tstamp[41:10] });
+        ts_table.apply();
         window_edge = ts - cfg_window_us;
-        bit<32> started = check_window.execute(idx);
-        window_ended = started != 0 && started <= window_edge;
+        window_ended = false;
+        if (check_window.execute(idx) == 1) {
+            window_ended = true;
+        }
         bit<32> ps = (bit<32>)meta.flow.ip_len;
 
         if (meta.uplink) {

@@ -40,6 +40,33 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     bit<32> previous;
     bit<32> gap;
 
+    bit<32> slot_diff;
+    bit<32> slot_low;   // the bits below a timeslot number
+
+    // The timeslot test in steps of one operation per field (an action runs in one stage).
+    action set_slot_xor() {
+        slot_diff = ts ^ previous;
+        slot_low = cfg_timeslot_us - 1;
+    }
+
+    action mask_slot_diff() {
+        slot_diff = slot_diff & ~slot_low;
+    }
+
+    @hidden
+    table slot_xor_table {
+        actions = { set_slot_xor; }
+        const default_action = set_slot_xor();
+        size = 1;
+    }
+
+    @hidden
+    table slot_mask_table {
+        actions = { mask_slot_diff; }
+        const default_action = mask_slot_diff();
+        size = 1;
+    }
+
     // The Lpf takes a PHV field: the gap is computed by an action of its own (a stage before).
     action set_gap() {
         gap = ts - previous;
@@ -123,19 +150,25 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
 
     // Algorithm 1 case 3: a colliding packet ages the resident; returns the EWMA before, which
     // decides the eviction (a takeover restarts the EWMA at ipg_init).
-    RegisterAction<bit<32>, hh_idx_t, bit<32>>(ipg_ewma) age_ewma = {
-        void apply(inout bit<32> ewma, out bit<32> before) {
-            before = ewma;
+    RegisterAction<bit<32>, hh_idx_t, bit<8>>(ipg_ewma) age_ewma = {
+        void apply(inout bit<32> ewma, out bit<8> slow) {
+            // 1: the resident was slower than ipg_th (compared here: a gateway cannot compare two fields).
+            slow = 0;
+            if (ewma > cfg_ipg_th) {
+                slow = 1;
+            }
             ewma = ewma |+| cfg_decay_k;
         }
     };
 
-    // At a timeslot edge tau grows by tau_inc; reaching tau_th restarts it at 0. Returns tau before.
-    RegisterAction<bit<16>, hh_idx_t, bit<16>>(tau) add_tau = {
-        void apply(inout bit<16> t, out bit<16> before) {
-            before = t;
+    // At a timeslot edge tau grows by tau_inc; reaching tau_th restarts it at 0. Returns 1 when it
+    // reached tau_th (compared here: a gateway cannot compare two fields).
+    RegisterAction<bit<16>, hh_idx_t, bit<8>>(tau) add_tau = {
+        void apply(inout bit<16> t, out bit<8> reached) {
+            reached = 0;
             if (t >= tau_left) {
                 t = 0;
+                reached = 1;
             } else {
                 t = t |+| tau_inc;
             }
@@ -184,7 +217,7 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         }
         if (!takeover && owner != 0 && owner != flow_key) {
             // Case 3: evict a slow resident (second pass), else age it.
-            if (age_ewma.execute(idx) > cfg_ipg_th) {
+            if (age_ewma.execute(idx) == 1) {
                 request_takeover = true;
             }
             return;
@@ -199,12 +232,13 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         }
         // Case 2: the owner's gap feeds the EWMA; a new timeslot number ends a timeslot.
         previous = swap_ts.execute(idx);
-        bit<32> slot_mask = ~(cfg_timeslot_us - 1);
-        bool new_timeslot = (ts & slot_mask) != (previous & slot_mask);
         gap_table.apply();
         cur_ewma = ipg_filter.execute(gap, idx);
         store_ewma.execute(idx);
-        if (!new_timeslot) {
+        // A new timeslot number: (ts ^ previous) has a bit set above the timeslot's, tested against 0.
+        slot_xor_table.apply();
+        slot_mask_table.apply();
+        if (slot_diff == 0) {
             return;
         }
         tau_table.apply();
@@ -214,12 +248,11 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
             return;
         }
         tau_left = cfg_tau_th |-| tau_inc;
-        bit<16> before = add_tau.execute(idx);
-        if (before >= tau_left && mark_reported.execute(idx) == 0) {
+        if (add_tau.execute(idx) == 1 && mark_reported.execute(idx) == 0) {
             meta.cpu_reason = PKTIN_HH_REPORT;
             meta.hh_flow_key = flow_key;
             meta.hh_ipg_ewma = cur_ewma;
-            meta.hh_tau = before |+| tau_inc;
+            meta.hh_tau = cfg_tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
             // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
             if (meta.to_backend) {
                 meta.hh_flags = HH_FLAG_BACKEND;
