@@ -16,6 +16,7 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiCounterId;
+import org.onosproject.net.pi.model.PiMatchType;
 import org.onosproject.net.pi.model.PiMeterId;
 import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.model.PiTableId;
@@ -52,9 +53,14 @@ public final class UpfTranslator {
     private static final long PROTO_MASK = 0xFF;
 
     private final PiCodec codec;
+    /** Whether applications' prefix is a ternary match (TNA: no LPM beside range and ternary), else LPM. */
+    private final boolean ternaryAppPrefix;
 
     public UpfTranslator(PiPipelineModel model) {
         this.codec = new PiCodec(model);
+        this.ternaryAppPrefix = model.table(HUPF_INGRESS_UPF_APPLICATIONS)
+                .flatMap(t -> t.matchField(HDR_APP_IPV4_ADDR))
+                .map(f -> f.matchType() == PiMatchType.TERNARY).orElse(false);
     }
 
     public PiCodec codec() {
@@ -427,7 +433,12 @@ public final class UpfTranslator {
             if (app.ip4Prefix().get().prefixLength() == 0) {
                 throw new PiCodecException("application prefix /0 matches every address: leave ipPrefix unset");
             }
-            key.addFieldMatch(lpm(t, HDR_APP_IPV4_ADDR, app.ip4Prefix().get()));
+            Ip4Prefix p = app.ip4Prefix().get();
+            key.addFieldMatch(ternaryAppPrefix
+                    ? new PiTernaryFieldMatch(HDR_APP_IPV4_ADDR,
+                                              codec.field(t, HDR_APP_IPV4_ADDR, p.address().toInt() & 0xFFFFFFFFL),
+                                              codec.field(t, HDR_APP_IPV4_ADDR, prefixMask(p.prefixLength())))
+                    : lpm(t, HDR_APP_IPV4_ADDR, p));
         }
         if (app.l4PortRange().isPresent()) {
             Range<Integer> r = app.l4PortRange().get();
@@ -460,7 +471,8 @@ public final class UpfTranslator {
                 .withSliceId((int) PiCodec.exact(e, HDR_SLICE_ID))
                 .withAppId((int) PiCodec.param(a, APP_ID))
                 .withPriority(priority - 1);
-        lpmPrefix(e, HDR_APP_IPV4_ADDR).ifPresent(b::withIp4Prefix);
+        (ternaryAppPrefix ? ternaryPrefix(e, HDR_APP_IPV4_ADDR) : lpmPrefix(e, HDR_APP_IPV4_ADDR))
+                .ifPresent(b::withIp4Prefix);
         Optional<PiFieldMatch> port = PiCodec.match(e, HDR_APP_L4_PORT);
         if (port.isPresent()) {
             PiRangeFieldMatch r = (PiRangeFieldMatch) port.get();
@@ -586,6 +598,30 @@ public final class UpfTranslator {
     private PiLpmFieldMatch lpm(PiTableId t, org.onosproject.net.pi.model.PiMatchFieldId f, Ip4Prefix p)
             throws PiCodecException {
         return new PiLpmFieldMatch(f, codec.field(t, f, p.address().toInt() & 0xFFFFFFFFL), p.prefixLength());
+    }
+
+    private static long prefixMask(int length) {
+        return length == 0 ? 0 : (0xFFFFFFFFL << (IPV4_BITS - length)) & 0xFFFFFFFFL;
+    }
+
+    /** A ternary match that is an IPv4 prefix: its mask's ones contiguous from the top. */
+    private static Optional<Ip4Prefix> ternaryPrefix(PiTableEntry e, org.onosproject.net.pi.model.PiMatchFieldId f)
+            throws PiCodecException {
+        Optional<PiFieldMatch> m = PiCodec.match(e, f);
+        if (m.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!(m.get() instanceof PiTernaryFieldMatch)) {
+            throw new PiCodecException(e.table() + "." + f + " is not a ternary match: " + m.get());
+        }
+        PiTernaryFieldMatch t = (PiTernaryFieldMatch) m.get();
+        long mask = PiCodec.toLong(t.mask(), f + " mask");
+        int length = Long.bitCount(mask);
+        if (mask != prefixMask(length)) {
+            throw new PiCodecException(e.table() + "." + f + " mask 0x" + Long.toHexString(mask)
+                                               + " is not an IPv4 prefix mask");
+        }
+        return Optional.of(Ip4Prefix.valueOf((int) PiCodec.toLong(t.value(), f.toString()), length));
     }
 
     private static Optional<Ip4Prefix> lpmPrefix(PiTableEntry e, org.onosproject.net.pi.model.PiMatchFieldId f)

@@ -15,19 +15,26 @@ import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.pi.model.PiCounterId;
+import org.onosproject.net.pi.model.PiMatchType;
 import org.onosproject.net.pi.model.PiMeterId;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiCounterCell;
 import org.onosproject.net.pi.runtime.PiCounterCellId;
 import org.onosproject.net.pi.runtime.PiEntity;
+import org.onosproject.net.pi.runtime.PiMatchKey;
 import org.onosproject.net.pi.runtime.PiMeterCellConfig;
 import org.onosproject.net.pi.runtime.PiTableEntry;
+import org.onosproject.net.pi.runtime.PiTernaryFieldMatch;
+import org.onosproject.p4runtime.model.P4InfoParser;
 import p4.config.v1.P4InfoOuterClass;
 
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -77,6 +84,46 @@ public class UpfTranslatorTest {
             covered.add(e.type());
         }
         assertEquals(EnumSet.complementOf(EnumSet.of(UpfEntityType.COUNTER)), covered);
+    }
+
+    /**
+     * The TNA program matches applications' prefix ternary (Tofino has no LPM beside range and ternary):
+     * the translator reads the match kind from the P4Info, writes value and prefix mask, and reads back only
+     * prefix masks.
+     */
+    @Test
+    public void applicationPrefixIsTernaryWhereTheP4InfoSaysSo() throws Exception {
+        String text = new String(Pipelines.p4infoUrl(profile).openStream().readAllBytes(), StandardCharsets.UTF_8);
+        String lpm = "name: \"app_ipv4_addr\"\n    bitwidth: 32\n    match_type: LPM";
+        assertTrue(text.contains(lpm));
+        Path tna = Files.createTempFile("p4info-ternary-app", ".txt");
+        Files.writeString(tna, text.replace(lpm, lpm.replace("LPM", "TERNARY")));
+        UpfTranslator ternary = new UpfTranslator(P4InfoParser.parse(tna.toUri().toURL()));
+        Files.delete(tna);
+
+        UpfApplication app = UpfApplication.builder().withSliceId(1).withAppId(3).withPriority(10)
+                .withIp4Prefix(Ip4Prefix.valueOf("198.51.100.0/24")).withL4PortRange(80, 443).build();
+        PiTableEntry entry = (PiTableEntry) ternary.toPi(app).get(0);
+        PiTernaryFieldMatch m = (PiTernaryFieldMatch) entry.matchKey().fieldMatches().stream()
+                .filter(f -> f.fieldId().id().equals("app_ipv4_addr")).findFirst().orElseThrow();
+        assertEquals(0xC6336400L, PiCodec.toLong(m.value(), "value"));
+        assertEquals(0xFFFFFF00L, PiCodec.toLong(m.mask(), "mask"));
+        assertEquals(app, ternary.fromTableEntry(entry));
+        assertEquals("the committed P4Info still says LPM", PiMatchType.LPM,
+                     ((PiTableEntry) translator.toPi(app).get(0)).matchKey().fieldMatches().stream()
+                             .filter(f -> f.fieldId().id().equals("app_ipv4_addr")).findFirst().orElseThrow().type());
+
+        PiMatchKey.Builder key = PiMatchKey.builder();
+        entry.matchKey().fieldMatches().forEach(f -> key.addFieldMatch(f.fieldId().equals(m.fieldId())
+                ? new PiTernaryFieldMatch(m.fieldId(), m.value(), ImmutableByteSequence.copyFrom(0xFF00FF00)) : f));
+        PiTableEntry holes = PiTableEntry.builder().forTable(entry.table()).withAction(entry.action())
+                .withPriority(entry.priority().orElseThrow()).withMatchKey(key.build()).build();
+        try {
+            ternary.fromTableEntry(holes);
+            fail("a mask with holes read back as a prefix");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("not an IPv4 prefix mask"));
+        }
     }
 
     @Test
