@@ -39,6 +39,10 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         size = 1;
     }
 
+    // Timestamp bits 41:10 (1.024 us units) through the hash unit's identity: a shift of the 48-bit
+    // timestamp in an action puts alignment constraints on its containers that PHV allocation cannot meet.
+    Hash<bit<32>>(HashAlgorithm_t.IDENTITY) ts_hash;
+
     Acl() acl;
     UpfIngress() upf;
     Routing() routing;
@@ -83,6 +87,44 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         }
         ig_md.u.cpu_ingress_port = ig_intr_md.ingress_port;
         ig_md.u.routing_ipv4_dst = hdr.u.ipv4.dst_addr;
+        bit<32> ts = ts_hash.get({ ig_prsr_md.global_tstamp[41:10] });
+        // The flow's fields as the UPF will find them, and the interface its direction needs, read from
+        // the headers before the UPF runs: HK-IPG and MATADOR prepare their slots while the UPF's tables
+        // run, and start once its interface lookup matches (user_iface == iface: the UPF set uplink or
+        // downlink), beside the UPF's later tables. IFACE_NONE + 3 matches no interface.
+        flow_meta_t flow;
+        bit<2> user_iface = 3;
+        bit<1> up = 0;
+        if (hdr.u.gtpu.isValid()) {
+            if (hdr.u.gtpu.msgtype == GTPU_GPDU && hdr.u.inner_ipv4.isValid()) {
+                user_iface = IFACE_ACCESS;
+            }
+            up = 1;
+            flow.ue_addr = hdr.u.inner_ipv4.src_addr;
+            flow.app_addr = hdr.u.inner_ipv4.dst_addr;
+            flow.proto = hdr.u.inner_ipv4.protocol;
+            flow.ip_len = hdr.u.inner_ipv4.total_len;
+            if (hdr.u.inner_udp.isValid()) {
+                flow.ue_port = hdr.u.inner_udp.sport;
+                flow.app_port = hdr.u.inner_udp.dport;
+            } else if (hdr.u.inner_tcp.isValid()) {
+                flow.ue_port = hdr.u.inner_tcp.sport;
+                flow.app_port = hdr.u.inner_tcp.dport;
+            }
+        } else {
+            user_iface = IFACE_CORE;
+            flow.ue_addr = hdr.u.ipv4.dst_addr;
+            flow.app_addr = hdr.u.ipv4.src_addr;
+            flow.proto = hdr.u.ipv4.protocol;
+            flow.ip_len = hdr.u.ipv4.total_len;
+            if (hdr.u.udp.isValid()) {
+                flow.ue_port = hdr.u.udp.dport;
+                flow.app_port = hdr.u.udp.sport;
+            } else if (hdr.u.tcp.isValid()) {
+                flow.ue_port = hdr.u.tcp.dport;
+                flow.app_port = hdr.u.tcp.sport;
+            }
+        }
         // The parser's checks and the length check it cannot do (TS 29.281 §5.1).
         gtpu_expected_len.apply();
         if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid() && hdr.u.gtpu.msglen != gtpu_len)) {
@@ -96,23 +138,18 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
                 upf.apply(hdr.u, ig_md.u, std_meta);
             }
         }
-        if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && (ig_md.u.uplink || ig_md.u.downlink)) {
-            bool request_takeover;
-            hh.apply(ig_md.u, ig_prsr_md.global_tstamp, ig_md.hh_takeover, request_takeover);
-            if (request_takeover) {
-                // HK-IPG takes the slot on a second pass of this packet.
-                ig_dprsr_md.resubmit_type = RESUBMIT_TYPE_HH_TAKEOVER;
-                ig_md.resubmit_kind = (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER;
-                exit;
-            }
-            if (ig_md.u.cpu_reason == PKTIN_HH_REPORT) {
-                std_meta.clone_session = (MirrorId_t)CPU_CLONE_SESSION_ID;
-            }
-            if (ig_md.u.to_backend) {
-                steering.apply(hdr.u, ig_md.u, std_meta);
-            } else {
-                classifier.apply(ig_md.u, ig_prsr_md.global_tstamp);
-            }
+        // HK-IPG and MATADOR see a packet the UPF found to be uplink or downlink user traffic (iface ==
+        // user_iface), whatever the UPF's later tables decide (docs/TOFINO.md).
+        bool request_takeover;
+        bool hh_report;
+        hh.apply(ig_md.u, flow, ts, user_iface, ig_md.hh_takeover, request_takeover, hh_report);
+        if (hh_report) {
+            std_meta.clone_session = (MirrorId_t)CPU_CLONE_SESSION_ID;
+        }
+        classifier.apply(ig_md.u, flow, up, ts, user_iface, ig_md.hh_takeover);
+        // A session miss (no drop or punt once it is found: the UPF stops there).
+        if (ig_md.u.to_backend) {
+            steering.apply(hdr.u, ig_md.u, std_meta);
         }
         if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_routing) {
             routing.apply(hdr.u, ig_md.u, std_meta);
@@ -121,6 +158,12 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
             qos.apply(hdr.u, ig_md.u, std_meta);
         }
 
+        if (request_takeover) {
+            // HK-IPG takes the slot on a second pass of this packet.
+            ig_dprsr_md.resubmit_type = RESUBMIT_TYPE_HH_TAKEOVER;
+            ig_md.resubmit_kind = (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER;
+            exit;
+        }
         // The shared controls' v1model view, applied to Tofino.
         if (ig_md.u.drop_reason != 0) {
             drop_reasons.count(ig_md.u.drop_reason);

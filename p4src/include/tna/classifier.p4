@@ -3,74 +3,59 @@
 // Each register is reached once per packet: a packet updates its own direction and reads the
 // other's, and every stateful stage returns the value before this packet, which is what the
 // feature tables classify when the window ends (as include/classifier.p4 does).
+// The slot's index and the window's edge do not depend on the UPF; the stateful chain starts once the
+// UPF's interface lookup has found the direction, beside the UPF's later tables (docs/TOFINO.md).
 // Differences from the v1model version, and why:
 // - The EWMAs are Tofino's low-pass filters in sample mode (the stateful ALU cannot shift a
 //   register value); their time constant is set by the control plane, so set_cls_params has no
 //   alpha_shift here, and a filter's first sample is filtered, not copied.
-// - Timestamps are 32-bit, in units of 1.024 us (ingress global timestamp >> 10).
+// - Timestamps are 32-bit, in units of 1.024 us (ingress global timestamp bits 41:10).
+// - The last timestamps and the two filters of a direction share a register of 2 x CLS_SLOTS cells,
+//   indexed by the direction and the slot (one stateful ALU each instead of two).
 #ifndef HUPF_TNA_CLASSIFIER_P4
 #define HUPF_TNA_CLASSIFIER_P4
 
 #include "arch.p4"
 
-control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
+typedef bit<(CLS_SLOT_BITS + 1)> cls_dir_idx_t;
+// What the last-timestamp register returns before a direction's first packet (no gap yet).
+const bit<32> CLS_NO_GAP = 0xFFFFFFFF;
+
+// flow: the flow's fields as the UPF will find them (include/hupf_tna.p4); up: 1 uplink, 0 downlink;
+// user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface);
+// takeover: the second pass of an HK-IPG takeover, whose first pass was classified.
+control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> up, in bit<32> ts,
+                   in bit<2> user_iface, in bool takeover) {
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_up;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_dn;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) ps_ewma_up;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) ps_ewma_dn;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_ewma_up;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_ewma_dn;
-    Register<bit<32>, cls_idx_t>(CLS_SLOTS) last_ts_up;
-    Register<bit<32>, cls_idx_t>(CLS_SLOTS) last_ts_dn;
+    Register<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) last_ts;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) win_start;
     Register<bit<8>, cls_idx_t>(CLS_SLOTS) flow_class;
-    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ps_filter_up;
-    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ps_filter_dn;
-    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_filter_up;
-    Lpf<bit<32>, cls_idx_t>(CLS_SLOTS) ipg_filter_dn;
-    // Timestamp bits 41:10 (1.024 us units) through the hash unit's identity: a shift of the 48-bit
-    // timestamp in an action puts alignment constraints on its containers that PHV allocation cannot meet.
-    Hash<bit<32>>(HashAlgorithm_t.IDENTITY) ts_hash;
+    Lpf<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) ps_filter;
+    Lpf<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) ipg_filter;
     // CRC-32's low CLS_SLOT_BITS bits, as bmv2's crc32 modulo CLS_SLOTS.
     Hash<cls_idx_t>(HashAlgorithm_t.CRC32) flow_hash;
 
     bit<32> cfg_window_us;
-    bit<32> ts;
-    bit<32> previous;
-    bit<32> gap;
+    cls_idx_t idx;
+    cls_dir_idx_t didx;
+    bit<32> since;
 
-    // The Lpf takes a PHV field: the gap is computed by an action of its own (a stage before).
-    action set_gap() {
-        gap = ts - previous;
-    }
-
-    // The timestamp by an action of its own: with the slot's hash in one action, the two hash outputs
-    // exceed the 32 bits an action's immediate path takes.
-    action set_ts() {
-        ts = ts_hash.get({ global_tstamp[41:10] });
+    action set_idx() {
+        idx = flow_hash.get({ flow.ue_addr, flow.app_addr, flow.ue_port, flow.app_port, flow.proto });
     }
 
     @hidden
-    table ts_table {
-        actions = { set_ts; }
-        const default_action = set_ts();
+    table idx_table {
+        actions = { set_idx; }
+        const default_action = set_idx();
         size = 1;
     }
 
-    // One per direction: a table is applied in one place only.
-    @hidden
-    table gap_up_table {
-        actions = { set_gap; }
-        const default_action = set_gap();
-        size = 1;
-    }
-
-    @hidden
-    table gap_dn_table {
-        actions = { set_gap; }
-        const default_action = set_gap();
-        size = 1;
-    }
     bit<32> window_edge;   // ts - window: a window started at or before it has ended
     bool    window_ended;
     bit<32> f_pkts_up;
@@ -217,12 +202,16 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 0; }
     };
 
-    // Last timestamps: the previous one, 0 before the direction's first packet.
-    RegisterAction<bit<32>, cls_idx_t, bit<32>>(last_ts_up) swap_ts_up = {
-        void apply(inout bit<32> last, out bit<32> previous) { previous = last; last = ts; }
-    };
-    RegisterAction<bit<32>, cls_idx_t, bit<32>>(last_ts_dn) swap_ts_dn = {
-        void apply(inout bit<32> last, out bit<32> previous) { previous = last; last = ts; }
+    // The gap to the direction's previous packet; CLS_NO_GAP before its first.
+    RegisterAction<bit<32>, cls_dir_idx_t, bit<32>>(last_ts) swap_ts = {
+        void apply(inout bit<32> last, out bit<32> gap) {
+            if (last == 0) {
+                gap = CLS_NO_GAP;
+            } else {
+                gap = ts - last;
+            }
+            last = ts;
+        }
     };
 
     // Stored filter outputs: this direction writes its new EWMA, the other reads; both return
@@ -261,19 +250,30 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
     };
 
     apply {
+        // Independent of the UPF: run while its tables do.
         cls_config.apply();
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
-        cls_idx_t idx = flow_hash.get({ meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
-                                        meta.flow.app_port, meta.flow.proto });
-        ts_table.apply();
+        idx_table.apply();
+        didx = up ++ idx;
         window_edge = ts - cfg_window_us;
+        // No return below (see include/tna/hh.p4): exclusive branches stay side by side.
+        if (meta.iface != user_iface) {
+            // not a user packet: MATADOR does not see it
+        } else if (takeover) {
+            meta.class_id = read_class.execute(idx);
+            if (!meta.to_backend && !meta.to_cpu) {
+                class_to_tc.apply();
+            }
+        } else {
         window_ended = false;
         if (check_window.execute(idx) == 1) {
             window_ended = true;
         }
-        bit<32> ps = (bit<32>)meta.flow.ip_len;
+        bit<32> ps = (bit<32>)flow.ip_len;
+        new_ps = ps_filter.execute(ps, didx);
+        since = swap_ts.execute(didx);
 
-        if (meta.uplink) {
+        if (up == 1) {
             if (window_ended) {
                 f_pkts_up = restart_count_up.execute(idx);
                 f_pkts_dn = clear_count_dn.execute(idx);
@@ -281,13 +281,10 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
                 f_pkts_up = count_up.execute(idx);
                 f_pkts_dn = read_count_dn.execute(idx);
             }
-            new_ps = ps_filter_up.execute(ps, idx);
             f_ps_up = store_ps_up.execute(idx);
             f_ps_dn = read_ps_dn.execute(idx);
-            previous = swap_ts_up.execute(idx);
-            if (previous != 0) {
-                gap_up_table.apply();
-                new_ipg = ipg_filter_up.execute(gap, idx);
+            if (since != CLS_NO_GAP) {
+                new_ipg = ipg_filter.execute(since, didx);
                 f_ipg_up = store_ipg_up.execute(idx);
             } else {
                 f_ipg_up = read_ipg_up.execute(idx);
@@ -301,13 +298,10 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
                 f_pkts_dn = count_dn.execute(idx);
                 f_pkts_up = read_count_up.execute(idx);
             }
-            new_ps = ps_filter_dn.execute(ps, idx);
             f_ps_dn = store_ps_dn.execute(idx);
             f_ps_up = read_ps_up.execute(idx);
-            previous = swap_ts_dn.execute(idx);
-            if (previous != 0) {
-                gap_dn_table.apply();
-                new_ipg = ipg_filter_dn.execute(gap, idx);
+            if (since != CLS_NO_GAP) {
+                new_ipg = ipg_filter.execute(since, didx);
                 f_ipg_dn = store_ipg_dn.execute(idx);
             } else {
                 f_ipg_dn = read_ipg_dn.execute(idx);
@@ -327,7 +321,11 @@ control Classifier(inout local_metadata_t meta, in bit<48> global_tstamp) {
         } else {
             meta.class_id = read_class.execute(idx);
         }
-        class_to_tc.apply();
+        // The class's traffic class, for packets the switch forwards (v1model classifies no others).
+        if (!meta.to_backend && !meta.to_cpu) {
+            class_to_tc.apply();
+        }
+        }
     }
 }
 

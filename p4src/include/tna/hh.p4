@@ -1,29 +1,48 @@
 // hw on Tofino: HK-IPG (thesis ch.4, Algorithm 1) with Registers and RegisterActions. A packet
-// reaches each register once, so Algorithm 1 is laid out as a chain of stateful stages:
-//   flow_id (slot owner) -> last_ts (gap) -> Lpf (EWMA) -> ipg_ewma -> tau_table -> tau -> reported.
+// reaches each register once, so Algorithm 1 is laid out as a chain of stateful stages, as short as
+// the stateful ALUs allow (docs/TOFINO.md, "HK-IPG and MATADOR on the stateful ALUs"):
+//   flow_id (slot owner) -> last_ts (gap) and last_slot (timeslot edge) -> Lpf (EWMA)
+//   -> ipg_ewma (store / age) and tau_table -> tau_left (tau and reported, one pair) -> report.
+// The configuration, the flow key and the masked timestamp do not depend on the UPF: they are computed
+// while the UPF's tables run; the stateful chain starts once the UPF has found the direction.
 // Where the v1model version (include/hh.p4) differs, and why:
 // - A flow that evicts a slow resident takes the slot on a resubmitted second pass: the owner
 //   register is read before the resident's EWMA is known (thesis §4.4.1).
 // - The EWMA of the gap is Tofino's low-pass filter in sample mode: the stateful ALU cannot shift
 //   a register value. Its time constant is set by the control plane, so set_hh_params has no
 //   alpha_shift here; a slot taken over keeps the filter's state, ipg_ewma restarts at ipg_init.
-// - Timestamps are 32-bit, in units of 1.024 us (ingress global timestamp >> 10).
+// - Timestamps are 32-bit, in units of 1.024 us (ingress global timestamp bits 41:10).
+// - tau is kept as what is left to tau_th (tau_left = tau_th - tau): "tau + tau_inc >= tau_th" is then
+//   "tau_left <= tau_inc", one comparison of the register with one field.
+// - The timeslot number of the owner's last packet is a register of its own (last_slot), written with
+//   last_ts, so the timeslot test is a comparison in its stateful ALU.
 #ifndef HUPF_TNA_HH_P4
 #define HUPF_TNA_HH_P4
 
 #include "arch.p4"
 
-control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bool takeover,
-                    out bool request_takeover) {
+// A packet's relation to its slot: it takes an empty slot (or takes it over), owns it, or collides.
+const bit<8> HH_SLOT_NEW = 0;
+const bit<8> HH_SLOT_OWN = 1;
+const bit<8> HH_SLOT_OTHER = 2;
+
+// What is left to tau_th of the slot's tau, and whether the current HH episode was reported.
+struct hh_tau_t {
+    bit<16> left;
+    bit<16> reported;
+}
+
+// flow: the flow's fields as the UPF will find them (read from the headers, include/hupf_tna.p4);
+// user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface, compared
+// in the stateful stages' own conditions); takeover: second pass of a takeover.
+control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32> ts, in bit<2> user_iface,
+                    in bool takeover, out bool request_takeover, out bool report) {
     Register<bit<32>, hh_idx_t>(HH_SLOTS) flow_id;
     Register<bit<32>, hh_idx_t>(HH_SLOTS) last_ts;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) last_slot;
     Register<bit<32>, hh_idx_t>(HH_SLOTS) ipg_ewma;
-    Register<bit<16>, hh_idx_t>(HH_SLOTS) tau;
-    Register<bit<8>, hh_idx_t>(HH_SLOTS) reported;
+    Register<hh_tau_t, hh_idx_t>(HH_SLOTS) tau;
     Lpf<bit<32>, hh_idx_t>(HH_SLOTS) ipg_filter;
-    // Timestamp bits 41:10 (1.024 us units) through the hash unit's identity: a shift of the 48-bit
-    // timestamp in an action puts alignment constraints on its containers that PHV allocation cannot meet.
-    Hash<bit<32>>(HashAlgorithm_t.IDENTITY) ts_hash;
     Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash;
 
     bit<16> cfg_tau_th;
@@ -33,51 +52,11 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
     bit<32> cfg_timeslot_us;
     bit<8>  cfg_key_mode;
     bit<16> tau_inc;
-    bit<16> tau_left;   // tau_th - tau_inc: a tau at or above it reaches tau_th
     bit<32> cur_ewma;
     bit<32> flow_key;
-    bit<32> ts;
-    bit<32> previous;
     bit<32> gap;
-
-    bit<32> slot_diff;
     bit<32> slot_low;   // the bits below a timeslot number
-
-    // The timeslot test in steps of one operation per field (an action runs in one stage).
-    action set_slot_xor() {
-        slot_diff = ts ^ previous;
-        slot_low = cfg_timeslot_us - 1;
-    }
-
-    action mask_slot_diff() {
-        slot_diff = slot_diff & ~slot_low;
-    }
-
-    @hidden
-    table slot_xor_table {
-        actions = { set_slot_xor; }
-        const default_action = set_slot_xor();
-        size = 1;
-    }
-
-    @hidden
-    table slot_mask_table {
-        actions = { mask_slot_diff; }
-        const default_action = mask_slot_diff();
-        size = 1;
-    }
-
-    // The Lpf takes a PHV field: the gap is computed by an action of its own (a stage before).
-    action set_gap() {
-        gap = ts - previous;
-    }
-
-    @hidden
-    table gap_table {
-        actions = { set_gap; }
-        const default_action = set_gap();
-        size = 1;
-    }
+    bit<32> ts_slot;    // ts with them cleared: the timeslot number
 
     action set_hh_params(bit<16> tau_th, bit<32> ipg_init, bit<32> ipg_th,
                          bit<32> decay_k, bit<32> timeslot_us, bit<8> key_mode) {
@@ -95,6 +74,18 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         default_action = set_hh_params(1850, 800, 800, 1, 16384, HH_KEY_UE_ADDR);
     }
 
+    // One operation per action (an action runs in one stage): the timeslot's low bits, then the number.
+    action set_slot_low() {
+        slot_low = cfg_timeslot_us - 1;
+    }
+
+    @hidden
+    table slot_low_table {
+        actions = { set_slot_low; }
+        const default_action = set_slot_low();
+        size = 1;
+    }
+
     action set_tau(bit<16> tau) {
         tau_inc = tau;
     }
@@ -108,156 +99,170 @@ control HeavyHitter(inout local_metadata_t meta, in bit<48> global_tstamp, in bo
         size = HH_TAU_TABLE_SIZE;
     }
 
-    // Both return the owner before this packet; own_slot claims an empty slot.
-    RegisterAction<bit<32>, hh_idx_t, bit<32>>(flow_id) own_slot = {
-        void apply(inout bit<32> owner, out bit<32> before) {
-            before = owner;
+    // The packet's relation to the slot (HH_SLOT_*); own_slot claims an empty slot. A code rather than
+    // the owner: a gateway cannot compare two 32-bit fields beside its other conditions.
+    RegisterAction<bit<32>, hh_idx_t, bit<8>>(flow_id) own_slot = {
+        void apply(inout bit<32> owner, out bit<8> rel) {
             if (owner == 0) {
                 owner = flow_key;
+                rel = HH_SLOT_NEW;
+            } else if (owner == flow_key) {
+                rel = HH_SLOT_OWN;
+            } else {
+                rel = HH_SLOT_OTHER;
             }
         }
     };
 
-    RegisterAction<bit<32>, hh_idx_t, bit<32>>(flow_id) take_slot = {
-        void apply(inout bit<32> owner, out bit<32> before) {
-            before = owner;
+    RegisterAction<bit<32>, hh_idx_t, bit<8>>(flow_id) take_slot = {
+        void apply(inout bit<32> owner, out bit<8> rel) {
             owner = flow_key;
+            rel = HH_SLOT_NEW;
         }
     };
 
-    // The owner's previous timestamp (this packet's for a new owner); others leave it.
+    // The owner's gap to its previous packet; a new owner starts at this packet.
     RegisterAction<bit<32>, hh_idx_t, bit<32>>(last_ts) swap_ts = {
-        void apply(inout bit<32> last, out bit<32> previous) {
-            previous = last;
+        void apply(inout bit<32> last, out bit<32> since) {
+            since = ts - last;
             last = ts;
         }
     };
 
     RegisterAction<bit<32>, hh_idx_t, bit<32>>(last_ts) start_ts = {
-        void apply(inout bit<32> last, out bit<32> previous) {
+        void apply(inout bit<32> last) {
             last = ts;
-            previous = ts;
         }
     };
 
-    // Owner: the filtered gap (cur_ewma holds it on the way in). New owner: ipg_init.
+    // The owner's last timeslot number: returns 1 when this packet's differs (a timeslot ended).
+    RegisterAction<bit<32>, hh_idx_t, bit<8>>(last_slot) swap_slot = {
+        void apply(inout bit<32> slot, out bit<8> changed) {
+            changed = 0;
+            if (slot != ts_slot) {
+                changed = 1;
+            }
+            slot = ts_slot;
+        }
+    };
+
+    RegisterAction<bit<32>, hh_idx_t, bit<8>>(last_slot) start_slot = {
+        void apply(inout bit<32> slot) {
+            slot = ts_slot;
+        }
+    };
+
+    // Owner: the filtered gap. New owner: ipg_init (cur_ewma holds either on the way in).
     RegisterAction<bit<32>, hh_idx_t, bit<32>>(ipg_ewma) store_ewma = {
-        void apply(inout bit<32> ewma, out bit<32> stored) {
+        void apply(inout bit<32> ewma) {
             ewma = cur_ewma;
-            stored = ewma;
         }
     };
 
-    // Algorithm 1 case 3: a colliding packet ages the resident; returns the EWMA before, which
-    // decides the eviction (a takeover restarts the EWMA at ipg_init).
+    // Algorithm 1 case 3: a colliding packet ages the resident by decay_k (cur_ewma holds it on the way
+    // in: the register's stateful ALU takes two fields); returns 1 when the resident was slower than
+    // ipg_th before (it is evicted: the takeover restarts the EWMA at ipg_init).
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(ipg_ewma) age_ewma = {
         void apply(inout bit<32> ewma, out bit<8> slow) {
-            // 1: the resident was slower than ipg_th (compared here: a gateway cannot compare two fields).
             slow = 0;
             if (ewma > cfg_ipg_th) {
                 slow = 1;
             }
-            ewma = ewma |+| cfg_decay_k;
+            ewma = ewma |+| cur_ewma;
         }
     };
 
-    // At a timeslot edge tau grows by tau_inc; reaching tau_th restarts it at 0. Returns 1 when it
-    // reached tau_th (compared here: a gateway cannot compare two fields).
-    RegisterAction<bit<16>, hh_idx_t, bit<8>>(tau) add_tau = {
-        void apply(inout bit<16> t, out bit<8> reached) {
-            reached = 0;
-            if (t >= tau_left) {
-                t = 0;
-                reached = 1;
+    // At a timeslot edge tau grows by tau_inc (tau_left shrinks); reaching tau_th restarts it. Returns 1
+    // when it reached tau_th in an episode not reported yet; the episode is reported from then on.
+    RegisterAction<hh_tau_t, hh_idx_t, bit<8>>(tau) add_tau = {
+        void apply(inout hh_tau_t t, out bit<8> newly) {
+            newly = 0;
+            if (t.left <= tau_inc) {
+                if (t.reported == 0) {
+                    newly = 1;
+                }
+                t.left = cfg_tau_th;
+                t.reported = 1;
             } else {
-                t = t |+| tau_inc;
+                t.left = t.left - tau_inc;
             }
         }
     };
 
-    RegisterAction<bit<16>, hh_idx_t, bit<16>>(tau) clear_tau = {
-        void apply(inout bit<16> t, out bit<16> before) {
-            before = t;
-            t = 0;
+    // Slower than every tau range: the HH episode is over (tau stays, as in Algorithm 1).
+    RegisterAction<hh_tau_t, hh_idx_t, bit<8>>(tau) end_episode = {
+        void apply(inout hh_tau_t t) {
+            t.reported = 0;
         }
     };
 
-    // One report per HH episode: returns whether the episode was reported already.
-    RegisterAction<bit<8>, hh_idx_t, bit<8>>(reported) mark_reported = {
-        void apply(inout bit<8> r, out bit<8> before) {
-            before = r;
-            r = 1;
+    RegisterAction<hh_tau_t, hh_idx_t, bit<8>>(tau) start_tau = {
+        void apply(inout hh_tau_t t) {
+            t.left = cfg_tau_th;
+            t.reported = 0;
         }
     };
 
-    RegisterAction<bit<8>, hh_idx_t, bit<8>>(reported) clear_reported = {
-        void apply(inout bit<8> r, out bit<8> before) {
-            before = r;
-            r = 0;
-        }
-    };
-
+    // No return in the branches below: p4c turns a return into a flag that every later statement tests,
+    // which chains the exclusive branches' tables one after the other; if/else keeps them side by side.
     apply {
         request_takeover = false;
+        report = false;
+        // Independent of the UPF: run while its tables do.
         hh_config.apply();
-        flow_key = meta.flow.ue_addr;
         if (cfg_key_mode == HH_KEY_5TUPLE) {
-            flow_key = flow_hash.get({ meta.flow.ue_addr, meta.flow.app_addr, meta.flow.ue_port,
-                                  meta.flow.app_port, meta.flow.proto });
+            flow_key = flow_hash.get({ flow.ue_addr, flow.app_addr, flow.ue_port, flow.app_port, flow.proto });
+        } else {
+            flow_key = flow.ue_addr;
         }
+        slot_low_table.apply();
+        ts_slot = ts & ~slot_low;
         // bmv2's identity hash modulo HH_SLOTS (a power of two): the key's low bits.
         hh_idx_t idx = flow_key[HH_SLOT_BITS - 1:0];
-        ts = ts_hash.get({ global_tstamp[41:10] });
-
-        bit<32> owner;
-        if (takeover) {
-            owner = take_slot.execute(idx);
-        } else {
-            owner = own_slot.execute(idx);
-        }
-        if (!takeover && owner != 0 && owner != flow_key) {
-            // Case 3: evict a slow resident (second pass), else age it.
-            if (age_ewma.execute(idx) == 1) {
-                request_takeover = true;
-            }
-            return;
-        }
-        if (takeover || owner == 0) {
-            start_ts.execute(idx);
-            cur_ewma = cfg_ipg_init;
-            store_ewma.execute(idx);
-            clear_tau.execute(idx);
-            clear_reported.execute(idx);
-            return;
-        }
-        // Case 2: the owner's gap feeds the EWMA; a new timeslot number ends a timeslot.
-        previous = swap_ts.execute(idx);
-        gap_table.apply();
-        cur_ewma = ipg_filter.execute(gap, idx);
-        store_ewma.execute(idx);
-        // A new timeslot number: (ts ^ previous) has a bit set above the timeslot's, tested against 0.
-        slot_xor_table.apply();
-        slot_mask_table.apply();
-        if (slot_diff == 0) {
-            return;
-        }
-        tau_table.apply();
-        if (tau_inc == 0) {
-            // Slower than every tau range: the HH episode is over.
-            clear_reported.execute(idx);
-            return;
-        }
-        tau_left = cfg_tau_th |-| tau_inc;
-        if (add_tau.execute(idx) == 1 && mark_reported.execute(idx) == 0) {
-            meta.cpu_reason = PKTIN_HH_REPORT;
-            meta.hh_flow_key = flow_key;
-            meta.hh_ipg_ewma = cur_ewma;
-            meta.hh_tau = cfg_tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
-            // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
-            if (meta.to_backend) {
-                meta.hh_flags = HH_FLAG_BACKEND;
+        if (meta.iface == user_iface) {
+            bit<8> rel;
+            if (takeover) {
+                rel = take_slot.execute(idx);
             } else {
-                meta.hh_flags = 0;
+                rel = own_slot.execute(idx);
+            }
+            if (rel == HH_SLOT_OTHER) {
+                // Case 3: evict a slow resident (second pass), else age it.
+                cur_ewma = cfg_decay_k;
+                if (age_ewma.execute(idx) == 1) {
+                    request_takeover = true;
+                }
+            } else if (rel == HH_SLOT_NEW) {
+                // Case 1 and the second pass of a takeover.
+                start_ts.execute(idx);
+                start_slot.execute(idx);
+                cur_ewma = cfg_ipg_init;
+                store_ewma.execute(idx);
+                start_tau.execute(idx);
+            } else {
+                // Case 2: the owner's gap feeds the EWMA; a new timeslot number ends a timeslot.
+                gap = swap_ts.execute(idx);
+                bit<8> new_timeslot = swap_slot.execute(idx);
+                cur_ewma = ipg_filter.execute(gap, idx);
+                store_ewma.execute(idx);
+                if (new_timeslot != 0) {
+                    tau_table.apply();
+                    if (tau_inc == 0) {
+                        end_episode.execute(idx);
+                    } else if (add_tau.execute(idx) == 1) {
+                        report = true;
+                        meta.cpu_reason = PKTIN_HH_REPORT;
+                        meta.hh_flow_key = flow_key;
+                        meta.hh_ipg_ewma = cur_ewma;
+                        meta.hh_tau = cfg_tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
+                        // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
+                        if (meta.to_backend) {
+                            meta.hh_flags = HH_FLAG_BACKEND;
+                        } else {
+                            meta.hh_flags = 0;
+                        }
+                    }
+                }
             }
         }
     }
