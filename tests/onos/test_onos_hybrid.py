@@ -20,6 +20,8 @@ import pytest
 
 import conftest
 from hupf_tools.lab import scenario, summary
+from p4.v1 import p4runtime_pb2
+from test_onos import HW_P4INFO, BackendTables
 from hupf_tools.lab.smf import Smf as LabSmf
 
 pytestmark = pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
@@ -141,6 +143,41 @@ def switch_flows_added(onos):
     return status == 200 and body["flows"] and all(f["state"] == "ADDED" for f in body["flows"])
 
 
+def switch_groups_added(onos):
+    """Whether ONOS has every group of the switch (the CPU clone session HH reports leave by) ADDED."""
+    status, body = onos.rest("GET", "/onos/v1/groups/%s" % SWITCH)
+    return status == 200 and body["groups"] and all(g["state"] == "ADDED" for g in body["groups"])
+
+
+def switch_hh_path(onos, switch):
+    """What an HH report needs, as the switch itself holds it (read without arbitration: ONOS stays
+    primary) and as ONOS saw it: entries per HK-IPG table, hh_config's default action, the CPU clone
+    session, and the packets ONOS's packet processors were given."""
+    tables = BackendTables(switch["addr"], HW_P4INFO)
+    try:
+        per_table = {}
+        for name, _ in tables.entries():
+            if name in ("hh_config", "tau_table"):
+                per_table[name] = per_table.get(name, 0) + 1
+        config = next(t for t in tables.tables.values() if t.preamble.name.endswith("hh.hh_config"))
+        req = p4runtime_pb2.ReadRequest(device_id=1)
+        req.entities.add().table_entry.CopyFrom(p4runtime_pb2.TableEntry(table_id=config.preamble.id,
+                                                                         is_default_action=True))
+        default = [tables.actions[e.table_entry.action.action.action_id].preamble.name + str(
+            [int.from_bytes(p.value, "big") for p in e.table_entry.action.action.params])
+            for r in tables.stub.Read(req, timeout=30) for e in r.entities]
+        req = p4runtime_pb2.ReadRequest(device_id=1)
+        req.entities.add().packet_replication_engine_entry.clone_session_entry.session_id = 0
+        clones = [(e.packet_replication_engine_entry.clone_session_entry.session_id,
+                   [r.egress_port for r in e.packet_replication_engine_entry.clone_session_entry.replicas])
+                  for r in tables.stub.Read(req, timeout=30) for e in r.entities]
+    finally:
+        tables.close()
+    processors = [l.strip() for l in onos.cli("packet-processors").splitlines() if l.strip()]
+    return ("switch entries %s, hh_config default %s, clone sessions %s; ONOS packet processors %s"
+            % (per_table, default, clones, processors))
+
+
 def counted_by_ue(onos, plan):
     """{UE: {"pkts": packets its session's PDRs counted, switch and backend summed}} (as the lab's status)."""
     out = {}
@@ -169,8 +206,10 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
               "hupf's offload manager over the backend and the switch")
     assert offload_state(onos)["hh_reports"] == 0
     # A switch may refuse the steering entry written before its action profile group is there; ONOS writes
-    # it again when its flow statistics find it missing. Traffic starts once the switch holds every entry.
+    # it again when its flow statistics find it missing. Traffic starts once the switch holds every entry,
+    # and the clone session HH reports reach the CPU port by.
     onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
+    onos.wait(lambda: switch_groups_added(onos), SWITCH_TIMEOUT_S, "every group of the switch ADDED")
 
     sc = scenario.Scenario(ues=UES, heavy=HEAVY, duration_s=DURATION_S, heavy_on_s=DURATION_S * 0.15,
                            heavy_off_s=DURATION_S * 0.55)
@@ -207,7 +246,8 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     time.sleep(2)
     print("after the PFCP deletions: offload manager sessions=%d, session store %d" % (
         offload_state(onos)["sessions"], len(onos.rest("GET", "/onos/hupf/sessions")[1]["sessions"])))
-    assert final["hh_reports"] >= 1, "the switch reported the heavy UE (HH_REPORT packet-in): %s" % final
+    assert final["hh_reports"] >= 1, "the switch reported the heavy UE (HH_REPORT packet-in): %s; %s" % (
+        final, switch_hh_path(onos, switch))
     assert offloaded_while_heavy == heavy, "heavy UE %s offloaded to the switch while heavy: %s" % (heavy, final)
     assert not offloaded_mice, "mice stay on the backend: %s" % offloaded_mice
     assert final["promotions"] >= 1 and final["demotions"] >= 1, final
