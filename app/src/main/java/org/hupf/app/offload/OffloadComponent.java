@@ -38,6 +38,7 @@ import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleOperationsContext;
+import org.onosproject.net.group.GroupService;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.packet.PacketContext;
@@ -107,6 +108,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PiPipeconfService pipeconfService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected GroupService groupService;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PacketService packetService;
@@ -337,6 +341,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             Hybrid h = current;
             if (h != null && !h.switchProgrammed) {
                 programSwitch(h);
+            }
+            if (h != null) {
+                List<DeviceId> ids = new ArrayList<>(h.backendIds);
+                if (h.switchId != null) {
+                    ids.add(h.switchId);
+                }
+                for (DeviceId id : CpuCloneCheck.ensure(groupService, ids, appId)) {
+                    log.warn("{} had no CPU clone session in ONOS's group store (no HH report or ACL copy could "
+                                     + "reach hupf): added", id);
+                }
             }
             syncAllRoutes();
         } catch (RuntimeException e) {

@@ -26,6 +26,7 @@ import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.group.GroupServiceAdapter;
 import org.onosproject.store.service.TestStorageService;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
@@ -162,6 +163,7 @@ public class OffloadComponentTest {
         c.leadershipService = leaders;
         c.storageService = new TestStorageService();
         c.flowRuleService = createNiceMock(FlowRuleService.class);
+        c.groupService = new GroupServiceAdapter();
         c.applicationService = createNiceMock(ApplicationService.class);
         c.mastershipService = createNiceMock(MastershipService.class);
         expect(c.mastershipService.isLocalMaster(b1)).andReturn(true).anyTimes();

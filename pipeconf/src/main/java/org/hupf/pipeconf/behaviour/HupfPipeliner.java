@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.behaviour;
 
+import org.hupf.pipeconf.packet.CpuCloneGroup;
 import org.onlab.packet.MacAddress;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
@@ -28,12 +29,6 @@ import org.onosproject.net.flowobjective.ForwardingObjective;
 import org.onosproject.net.flowobjective.NextObjective;
 import org.onosproject.net.flowobjective.Objective;
 import org.onosproject.net.flowobjective.ObjectiveError;
-import org.onosproject.net.group.DefaultGroupBucket;
-import org.onosproject.net.group.DefaultGroupDescription;
-import org.onosproject.net.group.DefaultGroupKey;
-import org.onosproject.net.group.GroupBuckets;
-import org.onosproject.net.group.GroupDescription;
-import org.onosproject.net.group.GroupKey;
 import org.onosproject.net.group.GroupService;
 import org.onosproject.net.pi.model.PiPipelineInterpreter;
 import org.onosproject.net.pi.model.PiTableId;
@@ -41,7 +36,6 @@ import org.onosproject.net.pi.model.PiTableId;
 import java.nio.ByteBuffer;
 import java.util.List;
 
-import static org.hupf.pipeconf.HupfConstants.CPU_CLONE_SESSION_ID;
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_ACL_ACL;
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_ROUTING_ROUTES_V4;
 
@@ -74,14 +68,9 @@ public class HupfPipeliner extends AbstractHandlerBehaviour implements Pipeliner
         this.flowRules = context.directory().get(FlowRuleService.class);
         this.store = context.store();
         GroupService groups = context.directory().get(GroupService.class);
-        GroupKey key = new DefaultGroupKey(ByteBuffer.allocate(Integer.BYTES).putInt(CPU_CLONE_SESSION_ID).array());
-        if (groups.getGroup(deviceId, key) == null) {
+        if (groups.getGroup(deviceId, CpuCloneGroup.key()) == null) {
             ApplicationId app = context.directory().get(CoreService.class).registerApplication(APP_NAME);
-            groups.addGroup(new DefaultGroupDescription(
-                    deviceId, GroupDescription.Type.CLONE,
-                    new GroupBuckets(List.of(DefaultGroupBucket.createCloneGroupBucket(
-                            DefaultTrafficTreatment.builder().setOutput(PortNumber.CONTROLLER).build()))),
-                    key, CPU_CLONE_SESSION_ID, app));
+            groups.addGroup(CpuCloneGroup.of(deviceId, app));
         }
     }
 
