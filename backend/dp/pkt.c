@@ -111,6 +111,16 @@ enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi)
 		pi->l4 = 0;
 		return PARSE_TRUNCATED;
 	}
+	if (pi->dport == VXLAN_PORT) {
+		/* RFC 7348: the 8-octet header, then at least the tenant's Ethernet header. */
+		uint32_t v = pi->l4 + UDP_LEN;
+		if (end < v + VXLAN_LEN + ETH_LEN || !(p[v] & VXLAN_FLAG_I))
+			return PARSE_BAD_VXLAN;
+		pi->vni = rd32(p + v + 4) >> 8;
+		pi->vxlan = (uint16_t)(v + VXLAN_LEN);
+		pi->vxlan_len = (uint16_t)(end - pi->vxlan);
+		return PARSE_OK;
+	}
 	if (pi->dport != GTPU_PORT)
 		return PARSE_OK;
 	uint32_t ulen = rd16(p + pi->l4 + 4);

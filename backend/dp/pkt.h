@@ -8,6 +8,9 @@
 #include <stddef.h>
 
 #define GTPU_PORT 2152
+#define VXLAN_PORT 4789   /* RFC 7348 */
+#define VXLAN_LEN 8
+#define VXLAN_FLAG_I 0x08
 #define GTPU_MSG_ECHO_REQ 1
 #define GTPU_MSG_ECHO_RESP 2
 #define GTPU_MSG_GPDU 255
@@ -28,6 +31,7 @@ enum parse_err {
 	PARSE_BAD_IPV4,       /* version/IHL/total length inconsistent */
 	PARSE_BAD_GTPU,       /* GTP-U header invalid (version, PT, length, extension chain) */
 	PARSE_BAD_INNER,      /* G-PDU whose payload is not a valid IPv4 packet */
+	PARSE_BAD_VXLAN,      /* UDP 4789 without a whole VXLAN header and tenant Ethernet header, or I flag clear */
 };
 
 /* Offsets are from the start of the frame; 0 means absent (never a valid offset). */
@@ -51,10 +55,16 @@ struct pkt_info {
 	uint8_t  inner_proto;
 	uint32_t inner_src, inner_dst;
 	uint16_t inner_sport, inner_dport;
+	/* VXLAN (UDP 4789; valid when vxlan != 0): the tenant frame is [vxlan, vxlan + vxlan_len) */
+	uint16_t vxlan;
+	uint16_t vxlan_len;
+	uint32_t vni;
 };
 
 /* Parses an Ethernet frame. Returns PARSE_OK or the reason it is malformed;
- * on error the fields parsed so far stay valid (e.g. GTP-U detected). */
+ * on error the fields parsed so far stay valid (e.g. GTP-U detected). A VXLAN frame (outer
+ * UDP 4789) is parsed up to its VXLAN header: vxlan gives where the tenant frame starts, which
+ * the caller parses again (a second VXLAN level in it is plain UDP, as in the P4). */
 enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi);
 
 uint16_t pkt_cksum(const void *buf, uint32_t len, uint32_t sum);

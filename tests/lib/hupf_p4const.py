@@ -19,6 +19,7 @@ HUPF_INGRESS_QOS_QUEUES = "HupfIngress.qos.queues"
 HUPF_INGRESS_ROUTING_ROUTES_V4 = "HupfIngress.routing.routes_v4"
 HUPF_INGRESS_STEERING_BACKEND_PORTS = "HupfIngress.steering.backend_ports"
 HUPF_INGRESS_STEERING_BACKENDS = "HupfIngress.steering.backends"
+HUPF_INGRESS_TENANT_TENANTS = "HupfIngress.tenant.tenants"
 HUPF_INGRESS_UPF_APPLICATIONS = "HupfIngress.upf.applications"
 HUPF_INGRESS_UPF_DOWNLINK_SESSIONS = "HupfIngress.upf.downlink_sessions"
 HUPF_INGRESS_UPF_DOWNLINK_TERMINATIONS = "HupfIngress.upf.downlink_terminations"
@@ -55,6 +56,8 @@ HUPF_INGRESS_ROUTING_ROUTE = "HupfIngress.routing.route"
 HUPF_INGRESS_STEERING_FROM_BACKEND = "HupfIngress.steering.from_backend"
 HUPF_INGRESS_STEERING_NOP = "HupfIngress.steering.nop"
 HUPF_INGRESS_STEERING_STEER_TO_BACKEND = "HupfIngress.steering.steer_to_backend"
+HUPF_INGRESS_TENANT_SET_TENANT = "HupfIngress.tenant.set_tenant"
+HUPF_INGRESS_TENANT_TENANT_MISS = "HupfIngress.tenant.tenant_miss"
 HUPF_INGRESS_UPF_DOWNLINK_TERM_DROP = "HupfIngress.upf.downlink_term_drop"
 HUPF_INGRESS_UPF_DOWNLINK_TERM_FWD = "HupfIngress.upf.downlink_term_fwd"
 HUPF_INGRESS_UPF_GTPU_DECAP = "HupfIngress.upf.gtpu_decap"
@@ -79,10 +82,12 @@ NO_ACTION = "NoAction"
 
 # counters
 HUPF_EGRESS_UPF_POST_QOS_COUNTER = "HupfEgress.upf.post_qos_counter"
+HUPF_INGRESS_TENANT_TENANT_COUNTER = "HupfIngress.tenant.tenant_counter"
 HUPF_INGRESS_UPF_DROP_REASONS = "HupfIngress.upf.drop_reasons"
 HUPF_INGRESS_UPF_PRE_QOS_COUNTER = "HupfIngress.upf.pre_qos_counter"
 
 # meters
+HUPF_INGRESS_TENANT_TENANT_METER = "HupfIngress.tenant.tenant_meter"
 HUPF_INGRESS_UPF_APP_METER = "HupfIngress.upf.app_meter"
 HUPF_INGRESS_UPF_SESSION_METER = "HupfIngress.upf.session_meter"
 
@@ -138,6 +143,8 @@ HDR_TUNNEL_IPV4_DST = "tunnel_ipv4_dst"
 HDR_UE_ADDR = "ue_addr"
 HDR_UE_SESSION_ID = "ue_session_id"
 HDR_VALUE = "value"
+HDR_VNI = "vni"
+HDR_VTEP_IPV4_DST = "vtep_ipv4_dst"
 
 # action_params
 ALPHA_SHIFT = "alpha_shift"
@@ -147,6 +154,7 @@ CLASS_ID = "class_id"
 CODE = "code"
 CTR_IDX = "ctr_idx"
 DECAY_K = "decay_k"
+DSCP = "dscp"
 DST_MAC = "dst_mac"
 IPG_INIT = "ipg_init"
 IPG_TH = "ipg_th"
@@ -161,6 +169,7 @@ TAU = "tau"
 TAU_TH = "tau_th"
 TC = "tc"
 TEID = "teid"
+TENANT_ID = "tenant_id"
 TIMESLOT_US = "timeslot_us"
 TUN_DST_ADDR = "tun_dst_addr"
 TUN_PEER_ID = "tun_peer_id"
@@ -207,6 +216,8 @@ DROP_ROUTING_MISS = 10
 DROP_NO_BACKEND = 11
 DROP_GTPU_UNSUPPORTED = 12
 DROP_TTL_EXPIRED = 13
+DROP_UNKNOWN_VNI = 14
+DROP_MALFORMED_VXLAN = 15
 DROP_REASONS_SIZE = 16
 V1MODEL_CPU_PORT = 255
 HH_KEY_UE_ADDR = 0

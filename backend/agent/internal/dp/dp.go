@@ -112,7 +112,8 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		ul_terms: C.uint32_t(s.ULTerms), dl_terms: C.uint32_t(s.DLTerms), routes: C.uint32_t(s.Routes),
 		acl: C.uint32_t(s.ACL), pre_qos_ctr: C.uint32_t(s.PreQosCtr), post_qos_ctr: C.uint32_t(s.PostQosCtr),
 		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
-		meter_states: C.uint32_t(s.MeterStates),
+		meter_states: C.uint32_t(s.MeterStates), tenants: C.uint32_t(s.Tenants),
+		tenant_cells: C.uint32_t(s.TenantCells),
 	}
 	if s.HW {
 		sz.hw = 1
@@ -170,6 +171,12 @@ func (DP) SetEncapPSC(on bool) error {
 		v = 1
 	}
 	return rc(C.dp_set_encap_psc(C.int(v)))
+}
+
+func (DP) Tenant(op p4rt.Op, vni, vtep uint32, id, tc, dscp uint8) error {
+	t := C.struct_dp_tenant{vni: C.uint32_t(vni), vtep: C.uint32_t(vtep), tenant_id: C.uint8_t(id), tc: C.uint8_t(tc),
+		dscp: C.uint8_t(dscp)}
+	return rc(C.dp_tenant(C.int(op), &t))
 }
 
 func (DP) BackendPort(op p4rt.Op, port uint16) error {

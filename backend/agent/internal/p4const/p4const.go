@@ -23,6 +23,7 @@ const (
 	HupfIngressRoutingRoutesV4         = "HupfIngress.routing.routes_v4"
 	HupfIngressSteeringBackendPorts    = "HupfIngress.steering.backend_ports"
 	HupfIngressSteeringBackends        = "HupfIngress.steering.backends"
+	HupfIngressTenantTenants           = "HupfIngress.tenant.tenants"
 	HupfIngressUpfApplications         = "HupfIngress.upf.applications"
 	HupfIngressUpfDownlinkSessions     = "HupfIngress.upf.downlink_sessions"
 	HupfIngressUpfDownlinkTerminations = "HupfIngress.upf.downlink_terminations"
@@ -61,6 +62,8 @@ const (
 	HupfIngressSteeringFromBackend       = "HupfIngress.steering.from_backend"
 	HupfIngressSteeringNop               = "HupfIngress.steering.nop"
 	HupfIngressSteeringSteerToBackend    = "HupfIngress.steering.steer_to_backend"
+	HupfIngressTenantSetTenant           = "HupfIngress.tenant.set_tenant"
+	HupfIngressTenantTenantMiss          = "HupfIngress.tenant.tenant_miss"
 	HupfIngressUpfDownlinkTermDrop       = "HupfIngress.upf.downlink_term_drop"
 	HupfIngressUpfDownlinkTermFwd        = "HupfIngress.upf.downlink_term_fwd"
 	HupfIngressUpfGtpuDecap              = "HupfIngress.upf.gtpu_decap"
@@ -86,15 +89,17 @@ const (
 
 // counters
 const (
-	HupfEgressUpfPostQosCounter = "HupfEgress.upf.post_qos_counter"
-	HupfIngressUpfDropReasons   = "HupfIngress.upf.drop_reasons"
-	HupfIngressUpfPreQosCounter = "HupfIngress.upf.pre_qos_counter"
+	HupfEgressUpfPostQosCounter    = "HupfEgress.upf.post_qos_counter"
+	HupfIngressTenantTenantCounter = "HupfIngress.tenant.tenant_counter"
+	HupfIngressUpfDropReasons      = "HupfIngress.upf.drop_reasons"
+	HupfIngressUpfPreQosCounter    = "HupfIngress.upf.pre_qos_counter"
 )
 
 // meters
 const (
-	HupfIngressUpfAppMeter     = "HupfIngress.upf.app_meter"
-	HupfIngressUpfSessionMeter = "HupfIngress.upf.session_meter"
+	HupfIngressTenantTenantMeter = "HupfIngress.tenant.tenant_meter"
+	HupfIngressUpfAppMeter       = "HupfIngress.upf.app_meter"
+	HupfIngressUpfSessionMeter   = "HupfIngress.upf.session_meter"
 )
 
 // registers
@@ -154,6 +159,8 @@ const (
 	HdrUeAddr        = "ue_addr"
 	HdrUeSessionId   = "ue_session_id"
 	HdrValue         = "value"
+	HdrVni           = "vni"
+	HdrVtepIpv4Dst   = "vtep_ipv4_dst"
 )
 
 // action_params
@@ -165,6 +172,7 @@ const (
 	Code            = "code"
 	CtrIdx          = "ctr_idx"
 	DecayK          = "decay_k"
+	Dscp            = "dscp"
 	DstMac          = "dst_mac"
 	IpgInit         = "ipg_init"
 	IpgTh           = "ipg_th"
@@ -179,6 +187,7 @@ const (
 	TauTh           = "tau_th"
 	Tc              = "tc"
 	Teid            = "teid"
+	TenantId        = "tenant_id"
 	TimeslotUs      = "timeslot_us"
 	TunDstAddr      = "tun_dst_addr"
 	TunPeerId       = "tun_peer_id"
@@ -229,6 +238,8 @@ const (
 	DropNoBackend           = 11
 	DropGtpuUnsupported     = 12
 	DropTtlExpired          = 13
+	DropUnknownVni          = 14
+	DropMalformedVxlan      = 15
 	DropReasonsSize         = 16
 	V1modelCpuPort          = 255
 	HhKeyUeAddr             = 0

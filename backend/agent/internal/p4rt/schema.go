@@ -57,6 +57,7 @@ const (
 	tRoutes     = p4const.HupfIngressRoutingRoutesV4
 	tACL        = p4const.HupfIngressAclAcl
 	tQueues     = p4const.HupfIngressQosQueues
+	tTenants    = p4const.HupfIngressTenantTenants
 
 	aIfaceAccess  = p4const.HupfIngressUpfIfaceAccess
 	aIfaceCore    = p4const.HupfIngressUpfIfaceCore
@@ -92,6 +93,10 @@ const (
 	cDropReasons  = p4const.HupfIngressUpfDropReasons
 	mSessionMeter = p4const.HupfIngressUpfSessionMeter
 	mAppMeter     = p4const.HupfIngressUpfAppMeter
+	aSetTenant    = p4const.HupfIngressTenantSetTenant
+	aTenantMiss   = p4const.HupfIngressTenantTenantMiss
+	cTenant       = p4const.HupfIngressTenantTenantCounter
+	mTenant       = p4const.HupfIngressTenantTenantMeter
 	pktIn         = "packet_in"
 	pktOut        = "packet_out"
 )
@@ -126,6 +131,8 @@ var swActions = []actionSpec{
 	{aACLDrop, nil},
 	{aACLNop, nil},
 	{aSetQueue, []paramSpec{{"qid", 3}}},
+	{aSetTenant, []paramSpec{{"tenant_id", 8}, {"tc", 2}, {"dscp", 6}}},
+	{aTenantMiss, nil},
 }
 
 var swTables = []tableSpec{
@@ -150,10 +157,11 @@ var swTables = []tableSpec{
 		{"ip_proto", ternary, 8}, {"l4_sport", ternary, 16}, {"l4_dport", ternary, 16}},
 		[]string{aPunt, aCopy, aACLDrop, aACLNop}},
 	{tQueues, []fieldSpec{{"tc", exact, 2}}, []string{aSetQueue}},
+	{tTenants, []fieldSpec{{"vni", exact, 24}, {"vtep_ipv4_dst", exact, 32}}, []string{aSetTenant, aTenantMiss}},
 }
 
-var swCounters = []string{cPreQos, cPostQos, cDropReasons}
-var swMeters = []string{mSessionMeter, mAppMeter}
+var swCounters = []string{cPreQos, cPostQos, cDropReasons, cTenant}
+var swMeters = []string{mSessionMeter, mAppMeter, mTenant}
 
 // Schema is a validated P4Info of one profile with its name -> id resolution.
 type Schema struct {

@@ -56,6 +56,8 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.steering.backend_ports");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKENDS =
             PiTableId.of("HupfIngress.steering.backends");
+    public static final PiTableId HUPF_INGRESS_TENANT_TENANTS =
+            PiTableId.of("HupfIngress.tenant.tenants");
     public static final PiTableId HUPF_INGRESS_UPF_APPLICATIONS =
             PiTableId.of("HupfIngress.upf.applications");
     public static final PiTableId HUPF_INGRESS_UPF_DOWNLINK_SESSIONS =
@@ -126,6 +128,10 @@ public final class HupfConstants {
             PiActionId.of("HupfIngress.steering.nop");
     public static final PiActionId HUPF_INGRESS_STEERING_STEER_TO_BACKEND =
             PiActionId.of("HupfIngress.steering.steer_to_backend");
+    public static final PiActionId HUPF_INGRESS_TENANT_SET_TENANT =
+            PiActionId.of("HupfIngress.tenant.set_tenant");
+    public static final PiActionId HUPF_INGRESS_TENANT_TENANT_MISS =
+            PiActionId.of("HupfIngress.tenant.tenant_miss");
     public static final PiActionId HUPF_INGRESS_UPF_DOWNLINK_TERM_DROP =
             PiActionId.of("HupfIngress.upf.downlink_term_drop");
     public static final PiActionId HUPF_INGRESS_UPF_DOWNLINK_TERM_FWD =
@@ -172,12 +178,16 @@ public final class HupfConstants {
     // counters
     public static final PiCounterId HUPF_EGRESS_UPF_POST_QOS_COUNTER =
             PiCounterId.of("HupfEgress.upf.post_qos_counter");
+    public static final PiCounterId HUPF_INGRESS_TENANT_TENANT_COUNTER =
+            PiCounterId.of("HupfIngress.tenant.tenant_counter");
     public static final PiCounterId HUPF_INGRESS_UPF_DROP_REASONS =
             PiCounterId.of("HupfIngress.upf.drop_reasons");
     public static final PiCounterId HUPF_INGRESS_UPF_PRE_QOS_COUNTER =
             PiCounterId.of("HupfIngress.upf.pre_qos_counter");
 
     // meters
+    public static final PiMeterId HUPF_INGRESS_TENANT_TENANT_METER =
+            PiMeterId.of("HupfIngress.tenant.tenant_meter");
     public static final PiMeterId HUPF_INGRESS_UPF_APP_METER =
             PiMeterId.of("HupfIngress.upf.app_meter");
     public static final PiMeterId HUPF_INGRESS_UPF_SESSION_METER =
@@ -282,6 +292,10 @@ public final class HupfConstants {
             PiMatchFieldId.of("ue_session_id");
     public static final PiMatchFieldId HDR_VALUE =
             PiMatchFieldId.of("value");
+    public static final PiMatchFieldId HDR_VNI =
+            PiMatchFieldId.of("vni");
+    public static final PiMatchFieldId HDR_VTEP_IPV4_DST =
+            PiMatchFieldId.of("vtep_ipv4_dst");
 
     // action_params
     public static final PiActionParamId ALPHA_SHIFT =
@@ -298,6 +312,8 @@ public final class HupfConstants {
             PiActionParamId.of("ctr_idx");
     public static final PiActionParamId DECAY_K =
             PiActionParamId.of("decay_k");
+    public static final PiActionParamId DSCP =
+            PiActionParamId.of("dscp");
     public static final PiActionParamId DST_MAC =
             PiActionParamId.of("dst_mac");
     public static final PiActionParamId IPG_INIT =
@@ -326,6 +342,8 @@ public final class HupfConstants {
             PiActionParamId.of("tc");
     public static final PiActionParamId TEID =
             PiActionParamId.of("teid");
+    public static final PiActionParamId TENANT_ID =
+            PiActionParamId.of("tenant_id");
     public static final PiActionParamId TIMESLOT_US =
             PiActionParamId.of("timeslot_us");
     public static final PiActionParamId TUN_DST_ADDR =
@@ -384,6 +402,8 @@ public final class HupfConstants {
     public static final int DROP_NO_BACKEND = 11;
     public static final int DROP_GTPU_UNSUPPORTED = 12;
     public static final int DROP_TTL_EXPIRED = 13;
+    public static final int DROP_UNKNOWN_VNI = 14;
+    public static final int DROP_MALFORMED_VXLAN = 15;
     public static final int DROP_REASONS_SIZE = 16;
     public static final int V1MODEL_CPU_PORT = 255;
     public static final int HH_KEY_UE_ADDR = 0;
