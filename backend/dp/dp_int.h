@@ -88,6 +88,7 @@ struct pipeline {
 	struct ftable ul_term, dl_term;     /* term_key() -> struct dp_term */
 	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
 	struct eg_peer *eg_peer[DP_PEERS];
+	struct dp_vx_peer *vx_peer[DP_PEERS];  /* NULL: the peer gets no VXLAN */
 	struct rte_lpm *routes;             /* next hop = slot in route_pool */
 	struct vpool route_pool;
 	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */

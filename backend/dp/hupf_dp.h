@@ -83,6 +83,13 @@ int dp_ig_peer(int op, uint8_t peer, uint32_t dst);
 int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport);
 int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], const uint8_t dst_mac[6], uint16_t port);
 int dp_set_encap_psc(int with_psc);
+/* HupfEgress.tenant.peer_vxlan: a tunnel peer in a tenant's overlay gets its GTP-U in VXLAN
+ * (vxlan_encap); host order; -EINVAL for a VNI over 24 bits. */
+struct dp_vx_peer {
+	uint32_t vni, vtep_src, vtep_dst;
+	uint8_t inner_src_mac[6], inner_dst_mac[6];
+};
+int dp_vx_peer(int op, uint8_t peer, const struct dp_vx_peer *v);
 /* The tenants table: -EINVAL for a VNI over 24 bits or a DSCP over 6 bits. */
 int dp_tenant(int op, const struct dp_tenant *t);
 /* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were

@@ -3,6 +3,7 @@
 #define HUPF_P4CONST_H
 
 /* tables */
+#define P4_HUPF_EGRESS_TENANT_PEER_VXLAN "HupfEgress.tenant.peer_vxlan"
 #define P4_HUPF_EGRESS_UPF_EG_TUNNEL_PEERS "HupfEgress.upf.eg_tunnel_peers"
 #define P4_HUPF_EGRESS_UPF_GTPU_ENCAP "HupfEgress.upf.gtpu_encap"
 #define P4_HUPF_INGRESS_ACL_ACL "HupfIngress.acl.acl"
@@ -31,6 +32,8 @@
 #define P4_HUPF_INGRESS_UPF_UPLINK_TERMINATIONS "HupfIngress.upf.uplink_terminations"
 
 /* actions */
+#define P4_HUPF_EGRESS_TENANT_NOP "HupfEgress.tenant.nop"
+#define P4_HUPF_EGRESS_TENANT_VXLAN_ENCAP "HupfEgress.tenant.vxlan_encap"
 #define P4_HUPF_EGRESS_UPF_GTPU_ONLY "HupfEgress.upf.gtpu_only"
 #define P4_HUPF_EGRESS_UPF_GTPU_WITH_PSC "HupfEgress.upf.gtpu_with_psc"
 #define P4_HUPF_EGRESS_UPF_LOAD_TUNNEL_PARAMS "HupfEgress.upf.load_tunnel_params"
@@ -158,6 +161,8 @@
 #define P4_DECAY_K "decay_k"
 #define P4_DSCP "dscp"
 #define P4_DST_MAC "dst_mac"
+#define P4_INNER_DST_MAC "inner_dst_mac"
+#define P4_INNER_SRC_MAC "inner_src_mac"
 #define P4_IPG_INIT "ipg_init"
 #define P4_IPG_TH "ipg_th"
 #define P4_KEY_MODE "key_mode"
@@ -179,6 +184,9 @@
 #define P4_TUNNEL_SRC_ADDR "tunnel_src_addr"
 #define P4_TUNNEL_SRC_PORT "tunnel_src_port"
 #define P4_UE_ADDR "ue_addr"
+#define P4_VNI "vni"
+#define P4_VTEP_DST_ADDR "vtep_dst_addr"
+#define P4_VTEP_SRC_ADDR "vtep_src_addr"
 #define P4_WINDOW_US "window_us"
 
 /* packet_metadata */

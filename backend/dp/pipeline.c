@@ -406,6 +406,29 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 	}
 }
 
+/* Egress, downlink: a tunnel peer in a tenant's overlay gets the GTP-U packet in VXLAN (tenant.p4's
+ * TenantEgress): overlay MACs on the tenant frame, the outer headers before it (DSCP copied from
+ * the GTP-U header). Returns 0 when the packet is dropped (no headroom). */
+static int vxlan_reencap(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+			 struct dp_verdict *v)
+{
+	const struct dp_vx_peer *vx = __atomic_load_n(&p->vx_peer[s->peer], __ATOMIC_ACQUIRE);
+	if (!vx)
+		return 1;
+	pkt_set_macs(s->frame, vx->inner_src_mac, vx->inner_dst_mac);
+	struct vxlan_params vp = { vx->vni, vx->vtep_src, vx->vtep_dst, (uint16_t)(0xc000 | (s->term.teid & 0x3fff)),
+				   (uint8_t)(s->frame[s->pi.l3 + 1] >> 2) };
+	uint32_t inner_len = rte_pktmbuf_pkt_len(m);
+	uint8_t *start = (uint8_t *)rte_pktmbuf_prepend(m, VXLAN_ENCAP_LEN);
+	if (!start) {
+		finish_drop(p, slot, s, v, DROP_NONE);   /* egress: the P4 counts no reason */
+		return 0;
+	}
+	pkt_vxlan_encap(start, inner_len, &vp);
+	s->frame = start;
+	return 1;
+}
+
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
 static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 					struct dp_verdict *v, uint64_t now, uint64_t now_us, const int hw)
@@ -479,6 +502,8 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 	}
 	if (s->tenant)
 		mark_dscp(s->frame + s->pi.l3, s->dscp);
+	if (s->dir == DIR_DL && !vxlan_reencap(p, slot, m, s, v))
+		return;
 	pkt_set_macs(s->frame, r->src_mac, r->dst_mac);
 	v->fwd = 1;
 	v->out_port = r->port;

@@ -91,6 +91,17 @@ static inline uint32_t pkt_encap_len(int with_psc)
  * and writes the outer headers after it. */
 void pkt_gtpu_encap(uint8_t *frame, uint32_t l2_len, uint32_t inner_ip_len, const struct encap_params *e);
 
+/* VXLAN encapsulation (RFC 7348) of a tenant frame of inner_len bytes. */
+#define VXLAN_ENCAP_LEN (ETH_LEN + IP4_LEN + UDP_LEN + VXLAN_LEN)
+struct vxlan_params {
+	uint32_t vni, src, dst;   /* host order */
+	uint16_t sport;
+	uint8_t dscp;
+};
+/* frame points VXLAN_ENCAP_LEN bytes before the tenant frame: writes the outer Ethernet (ethertype
+ * IPv4; the MACs are routing's), IPv4 (TTL 64, id 0, checksum), UDP (checksum 0) and VXLAN headers. */
+void pkt_vxlan_encap(uint8_t *frame, uint32_t inner_len, const struct vxlan_params *v);
+
 /* Rewrites a GTP-U Echo Request in place into an Echo Response (addresses and ports
  * swapped, TTL 64, Recovery IE inserted). Needs cap >= len + 2; returns the new length,
  * or 0 if the request has no sequence number or there is no room. MACs are left to routing. */

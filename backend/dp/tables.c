@@ -174,6 +174,8 @@ static void pipeline_free(struct pipeline *p)
 	rte_free(p->cls);
 	rte_acl_free(p->apps);
 	rte_acl_free(p->acl);
+	for (int i = 0; i < DP_PEERS; i++)
+		rte_free(p->vx_peer[i]);
 	rte_free(p->tenants);
 	for (int k = 0; k < 3; k++)
 		rte_free(p->meter_map[k]);
@@ -446,22 +448,38 @@ int dp_ig_peer(int op, uint8_t peer, uint32_t dst)
 	return 0;
 }
 
-int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport)
+/* A per-peer value behind a pointer (NULL: no entry), replaced whole: the readers load the
+ * pointer, the old value is freed after a grace period. */
+static int peer_slot_write(void **slot, int op, const void *val, size_t len)
 {
-	PIPE_OR_ENODEV;
-	struct eg_peer *old = p->eg_peer[peer], *n = NULL;
+	void *old = *slot, *n = NULL;
 	if (check_op(op) || (op == DP_INSERT && old))
 		return op == DP_INSERT ? -EEXIST : -EINVAL;
 	if (op != DP_INSERT && !old)
 		return -ENOENT;
 	if (op != DP_DELETE) {
-		n = rte_malloc(NULL, sizeof(*n), 0);
+		n = rte_malloc(NULL, len, 0);
 		if (!n)
 			return -ENOMEM;
-		*n = (struct eg_peer){ src, dst, sport };
+		memcpy(n, val, len);
 	}
-	__atomic_store_n(&p->eg_peer[peer], n, __ATOMIC_RELEASE);
+	__atomic_store_n(slot, n, __ATOMIC_RELEASE);
 	return old ? defer(DEF_PTR, old, 0) : 0;
+}
+
+int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport)
+{
+	PIPE_OR_ENODEV;
+	struct eg_peer e = { src, dst, sport };
+	return peer_slot_write((void **)&p->eg_peer[peer], op, &e, sizeof(e));
+}
+
+int dp_vx_peer(int op, uint8_t peer, const struct dp_vx_peer *v)
+{
+	PIPE_OR_ENODEV;
+	if (op != DP_DELETE && v->vni >> 24)
+		return -EINVAL;
+	return peer_slot_write((void **)&p->vx_peer[peer], op, v, sizeof(*v));
 }
 
 int dp_set_encap_psc(int with_psc)

@@ -28,6 +28,9 @@ const bit<16> GTPU_UDP_PORT = 2152;
 // RFC 7348: VXLAN's UDP port and its I flag (the VNI is valid).
 const bit<16> VXLAN_UDP_PORT = 4789;
 const bit<8>  VXLAN_FLAG_I = 0x08;
+// The outer UDP source port of a VXLAN encapsulation: this base | the TEID's low 14 bits (per-session
+// entropy for the underlay's ECMP, RFC 7348 §5).
+const bit<16> VXLAN_SPORT_BASE = 0xc000;
 
 // TS 29.281 §6.1 message types used here.
 const bit<8> GTPU_ECHO_REQUEST  = 1;
@@ -48,6 +51,9 @@ const bit<16> UDP_HDR_LEN = 8;
 const bit<16> GTPU_HDR_LEN = 8;
 const bit<16> GTPU_OPT_LEN = 4;
 const bit<16> GTPU_PSC_LEN = 4;
+const bit<16> ETH_HDR_LEN = 14;
+const bit<16> VLAN_HDR_LEN = 4;
+const bit<16> VXLAN_HDR_LEN = 8;
 const bit<16> RECOVERY_IE_LEN = 2;
 
 // Interface types from HupfIngress.upf.interfaces.

@@ -156,6 +156,14 @@ struct headers_t {
     packet_out_t       packet_out;
     packet_in_t        packet_in;
     hh_report_t        hh_report;
+#ifndef HUPF_TNA
+    // v1model: the VXLAN encapsulation a downlink packet gets towards its tunnel peer's tenant
+    // VTEP (tenant.p4, TenantEgress); built in egress, emitted before the tenant frame.
+    ethernet_t         vx_ethernet;
+    ipv4_t             vx_ipv4;
+    udp_t              vx_udp;
+    vxlan_t            vx_vxlan;
+#endif
     ethernet_t         ethernet;
     state_read_t       state_read;
     vlan_tag_t         vlan_tag;

@@ -129,6 +129,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
 control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
                    inout standard_metadata_t std_meta) {
     UpfEgress() upf;
+    TenantEgress() tenant;
 
     apply {
         if (meta.is_packet_out) {
@@ -155,6 +156,7 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
         if (meta.tenant_hit && hdr.ipv4.isValid()) {
             hdr.ipv4.dscp = meta.tenant_dscp;
         }
+        tenant.apply(hdr, meta, std_meta);
     }
 }
 

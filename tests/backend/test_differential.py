@@ -34,17 +34,19 @@ from scapy.layers.vxlan import VXLAN  # noqa: E402
 from scapy.packet import Raw  # noqa: E402
 
 import hupf_p4const as C  # noqa: E402
+import tenant_setup as TS  # noqa: E402
 import upf_setup as U  # noqa: E402
 import dataplane  # noqa: E402  (a module: pytest would try to collect a TestBed name)
 from packets import echo_request, gpdu_header, gtpu, ip2int, raw_gtpu, user_packet  # noqa: E402
 
 UE1 = U.Ue("172.16.0.1", teid_ul=0x100, teid_dl=0x200, ctr=10)
 UE2 = U.Ue("172.16.0.2", teid_ul=0x101, teid_dl=0x201, ctr=20)
+UE3 = U.Ue("172.16.0.3", teid_ul=0x102, teid_dl=0x3abc, ctr=30)   # behind tunnel peer 2, in an overlay
 APP = "8.8.8.8"
 MARKER_NET = "192.0.2.%d"   # TEST-NET-1: 192.0.2.<port>/32 is routed to <port>
 MARKER_SRC = "192.0.2.250"
 MARKER_TIMEOUT = 10.0        # seconds; a marker is forwarded by every device, even slow ones
-LOCAL_VTEP, EDGE_VTEP = "192.168.50.1", "192.168.50.100"
+LOCAL_VTEP, EDGE_VTEP = TS.LOCAL_VTEP, TS.EDGE_VTEP
 TENANTS = ((5001, 1, 3, 46), (5002, 2, 1, 10))   # (VNI, tenant id, tc, dscp)
 
 
@@ -57,9 +59,10 @@ def _dl(ue, **kw):
 
 
 def tenants(c):
-    for vni, tid, tc, dscp in TENANTS:
-        c.insert(C.HUPF_INGRESS_TENANT_TENANTS, {C.HDR_VNI: vni, C.HDR_VTEP_IPV4_DST: ip2int(LOCAL_VTEP)},
-                 C.HUPF_INGRESS_TENANT_SET_TENANT, **{C.TENANT_ID: tid, C.TC: tc, C.DSCP: dscp})
+    """The two tenants, and UE3's tunnel peer 2 in the first one's overlay (re-encapsulation)."""
+    for t in TENANTS:
+        TS.tenant(c, *t)
+    TS.overlay_peer(c, 2, TENANTS[0][0], UE3)
 
 
 def _vx(frame, vni=5001, dst=LOCAL_VTEP, flags=0x08):
@@ -82,6 +85,10 @@ def vxlan_mix():
         ("vxlan uplink tcp, other tenant", U.PORT_ACCESS,
          _vx(_ul(user_packet(UE1.addr, APP, proto="tcp", size=300)), vni=5002)),
         ("vxlan downlink", U.PORT_CORE, _vx(_dl(UE1.addr), vni=5002)),
+        ("downlink re-encapsulated in vxlan", U.PORT_CORE, _dl(UE3.addr)),
+        ("vxlan downlink re-encapsulated (marked)", U.PORT_CORE, _vx(_dl(UE3.addr, proto="tcp"), vni=5002)),
+        ("downlink vlan re-encapsulated", U.PORT_CORE,
+         Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / Dot1Q(vlan=10) / user_packet(APP, UE3.addr)),
         ("vxlan downlink vlan", U.PORT_CORE,
          _vx(Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / Dot1Q(vlan=10) / user_packet(APP, UE1.addr))),
         ("vxlan echo request", U.PORT_ACCESS, _vx(echo_request(U.GNB_ADDR, U.N3_ADDR, seq=9, sport=40000,
@@ -222,3 +229,6 @@ def test_backend_matches_bmv2_sw():
     # The VXLAN drops happened (so that agreeing is not agreeing on nothing).
     assert ref[1][C.DROP_UNKNOWN_VNI] == 2 and ref[1][C.DROP_MALFORMED_VXLAN] == 5
     assert ref[2][-2][0] > 0 and ref[2][-1][0] > 0
+    for name, r in zip(names, ref[0]):
+        if "re-encapsulated" in name:
+            assert len(r[U.PORT_ACCESS]) == 1 and b"\x12\xb5" in r[U.PORT_ACCESS][0][34:38], name  # UDP 4789

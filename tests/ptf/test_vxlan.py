@@ -4,6 +4,8 @@ A frame in VXLAN (outer UDP 4789) belongs to the tenant of its (VNI, local VTEP 
 frame is decapsulated and processed as any frame (GTP-U sessions on the inner packet), its packets
 leave with the tenant's DSCP and traffic class, are counted and metered per tenant; an unknown VNI and a
 truncated or malformed VXLAN frame are dropped and counted."""
+import time
+
 import pytest
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
@@ -11,22 +13,22 @@ from scapy.layers.vxlan import VXLAN
 from scapy.packet import Raw
 
 import hupf_p4const as C
+import tenant_setup as TS
 import upf_setup as U
-from packets import gpdu_header, ip2int, raw_gtpu, user_packet
-from ptfutil import DropDelta, expect_frame, expect_no_frame
-from test_upf import (ALL_PORTS, UE1, decapped, downlink_frame, encapped, uplink_frame)
+from packets import encapsulated, gpdu_header, raw_gtpu, user_packet
+from ptfutil import DropDelta, drops, expect_frame, expect_no_frame
+from tenant_setup import (EDGE_VTEP, LOCAL_VTEP, OVERLAY_GNB, OVERLAY_GNB_MAC, OVERLAY_UPF_MAC, UNDERLAY_MAC,
+                          overlay_peer)
+from test_upf import (ALL_PORTS, APP, UE1, decapped, downlink_frame, encapped, uplink_frame)
 
-LOCAL_VTEP = "192.168.50.1"
-EDGE_VTEP = "192.168.50.100"
-UNDERLAY_MAC = "00:00:00:00:0c:01"
 GOLD = dict(vni=5001, tenant_id=1, tc=3, dscp=46)     # EF
 BRONZE = dict(vni=5002, tenant_id=2, tc=1, dscp=10)   # AF11
+UE2 = U.Ue("172.16.0.2", teid_ul=0x101, teid_dl=0x3abc, ctr=20)   # behind tunnel peer 2, in GOLD's overlay
+PEER2 = 2
 
 
-def tenant(c, t, vtep=LOCAL_VTEP):
-    c.insert(C.HUPF_INGRESS_TENANT_TENANTS, {C.HDR_VNI: t["vni"], C.HDR_VTEP_IPV4_DST: ip2int(vtep)},
-             C.HUPF_INGRESS_TENANT_SET_TENANT,
-             **{C.TENANT_ID: t["tenant_id"], C.TC: t["tc"], C.DSCP: t["dscp"]})
+def tenant(c, t):
+    TS.tenant(c, t["vni"], t["tenant_id"], t["tc"], t["dscp"])
 
 
 def vxlan(frame, vni, dst=LOCAL_VTEP, flags=0x08):
@@ -47,6 +49,27 @@ def marked(frame, dscp):
     pkt[IP].tos = dscp << 2
     del pkt[IP].chksum
     return Ether(bytes(pkt))
+
+
+def reencapped(ue, vni, dscp=0):
+    """ue's downlink packet as the UPF sends it to the overlay gNB: GTP-U in VXLAN."""
+    inner = user_packet(APP, ue.addr, sport=80, dport=4000, ttl=63)
+    gtp = encapsulated(inner, ue.teid_dl, U.N3_ADDR, OVERLAY_GNB, U.TUN_SPORT, eth_src=OVERLAY_UPF_MAC,
+                       eth_dst=OVERLAY_GNB_MAC)
+    gtp = marked(gtp, dscp)
+    return Ether(src=U.SWITCH_MAC, dst=UNDERLAY_MAC) / IP(src=LOCAL_VTEP, dst=EDGE_VTEP, ttl=64, id=0, flags=0,
+                                                          tos=dscp << 2) / UDP(
+        sport=0xC000 | (ue.teid_dl & 0x3FFF), dport=4789, chksum=0) / VXLAN(vni=vni, flags=0x08) / gtp
+
+
+def until(cond, timeout=5.0):
+    """cond() became true within timeout seconds (a loaded machine may run the device late)."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def tenant_counter(c, t):
@@ -146,17 +169,37 @@ def test_tenant_meter_red_drops_and_counts(upf):
     rate = 1000 if upf.has_test_clock else len(frame) // 4
     c.set_meter(C.HUPF_INGRESS_TENANT_TENANT_METER, BRONZE["tenant_id"], cir=rate, cburst=burst, pir=rate,
                 pburst=burst)
-    with DropDelta(c, C.DROP_METER_RED) as red:
-        for _ in range(10):
-            bed.send(U.PORT_ACCESS, frame)
-        out = len(bed.recv_all(U.PORT_CORE, 0.5))
+    red_before = drops(c, C.DROP_METER_RED)
+    for _ in range(10):
+        bed.send(U.PORT_ACCESS, frame)
     if upf.has_test_clock:
-        assert out == 2
+        for _ in range(2):
+            expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), BRONZE["dscp"]))
+        out = 2
     else:
+        out = len(bed.recv_all(U.PORT_CORE, 0.5))
         assert 1 <= out <= 3
-    assert red.delta == 10 - out
-    assert tenant_counter(c, BRONZE)[0] == 10          # counted before the meter
+    # Every frame is counted (before the meter) and the others are red, once the device has seen them all.
+    assert until(lambda: tenant_counter(c, BRONZE)[0] == 10 and drops(c, C.DROP_METER_RED) - red_before == 10 - out)
+    expect_no_frame(bed, [U.PORT_CORE])
     # The other tenant is not limited by it.
     for _ in range(5):
         bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), GOLD["vni"]))
-    assert len(bed.recv_all(U.PORT_CORE, 0.5)) == 5
+    for _ in range(5):
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+
+
+def test_downlink_reencapsulated_in_vxlan_towards_an_overlay_peer(upf):
+    c, bed = upf.client, upf.bed
+    overlay_peer(c, PEER2, GOLD["vni"], UE2)
+    # Plain from the data network: GTP-U for the overlay gNB, in GOLD's VXLAN, routed to the edge VTEP.
+    bed.send(U.PORT_CORE, downlink_frame(UE2))
+    expect_frame(bed, U.PORT_ACCESS, reencapped(UE2, GOLD["vni"]))
+    # Arrived in a tenant's VXLAN: marked by that tenant, the outer header copies the DSCP.
+    bed.send(U.PORT_CORE, vxlan(downlink_frame(UE2), BRONZE["vni"]))
+    expect_frame(bed, U.PORT_ACCESS, reencapped(UE2, GOLD["vni"], dscp=BRONZE["dscp"]))
+    # A peer without VXLAN is sent as before; the overlay gNB's uplink in VXLAN is decapsulated.
+    bed.send(U.PORT_CORE, downlink_frame(UE1))
+    expect_frame(bed, U.PORT_ACCESS, encapped(UE1))
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE2), GOLD["vni"]))
+    expect_frame(bed, U.PORT_CORE, marked(decapped(UE2), GOLD["dscp"]))

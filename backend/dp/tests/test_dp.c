@@ -1067,6 +1067,61 @@ static void test_vxlan_through_pipeline(void **st)
 	dp_commit();
 }
 
+/* Downlink to a tunnel peer in a tenant's overlay: GTP-U in VXLAN, the tenant frame with the overlay
+ * MACs, the outer headers right (lengths, checksum, ports, VNI); a VXLAN-arrived tenant frame's
+ * marking is copied to the outer DSCP. Deleting the binding restores plain GTP-U. */
+static void test_vxlan_reencap(void **st)
+{
+	(void)st;
+	struct dp_vx_peer vx = { 6001, VTEP, EDGE, { 0, 0xaa, 0, 0, 0, 1 }, { 0, 0xbb, 0, 0, 0, 2 } };
+	assert_int_equal(dp_vx_peer(DP_MODIFY, 7, &vx), -ENOENT);
+	assert_int_equal(dp_vx_peer(DP_INSERT, 7, &vx), 0);
+	assert_int_equal(dp_vx_peer(DP_INSERT, 7, &vx), -EEXIST);
+	struct dp_vx_peer bad = vx;
+	bad.vni = 1u << 24;
+	assert_int_equal(dp_vx_peer(DP_INSERT, 8, &bad), -EINVAL);
+	dp_commit();
+	uint8_t t[256], b[512];
+	for (int tenant = 0; tenant < 2; tenant++) {
+		uint32_t tn = dl_frame(t, UE), n = tenant ? vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I) : tn;
+		struct rte_mbuf *m = mbuf_of(tenant ? b : t, n, 2);
+		struct dp_verdict v = run(m);
+		assert_true(v.fwd);
+		assert_int_equal(v.out_port, 1);
+		uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+		assert_int_equal(len, VXLAN_ENCAP_LEN + tn + pkt_encap_len(0));
+		struct pkt_info pi;
+		assert_int_equal(pkt_parse(f, len, &pi), PARSE_OK);
+		assert_int_equal(pi.ip_src, VTEP);
+		assert_int_equal(pi.ip_dst, EDGE);
+		assert_int_equal(pi.sport, 0xc000 | (0xbeef & 0x3fff));
+		assert_int_equal(pi.vni, 6001);
+		assert_int_equal(pi.vxlan_len, len - VXLAN_ENCAP_LEN);
+		assert_int_equal(f[ETH_LEN + 8], 64);
+		assert_int_equal(f[ETH_LEN + 1], tenant ? 46 << 2 : 0);
+		assert_int_equal(pkt_cksum(f + ETH_LEN, 20, 0), 0);
+		assert_memory_equal(f, MAC_B, 6);                   /* routed: the underlay's MACs */
+		const uint8_t *g = f + pi.vxlan;
+		assert_memory_equal(g, vx.inner_dst_mac, 6);        /* the overlay's */
+		assert_memory_equal(g + 6, vx.inner_src_mac, 6);
+		assert_int_equal(pkt_parse(g, pi.vxlan_len, &pi), PARSE_OK);
+		assert_int_equal(pi.ip_dst, GNB);
+		assert_int_equal(pi.teid, 0xbeef);
+		assert_int_equal(pi.inner_dst, UE);
+		assert_int_equal(g[ETH_LEN + 1], tenant ? 46 << 2 : 0);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(dp_vx_peer(DP_DELETE, 7, &vx), 0);
+	assert_int_equal(dp_vx_peer(DP_DELETE, 7, &vx), -ENOENT);
+	dp_commit();
+	uint32_t n = dl_frame(t, UE);
+	struct rte_mbuf *m = mbuf_of(t, n, 2);
+	assert_true(run(m).fwd);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n + pkt_encap_len(0));
+	rte_pktmbuf_free(m);
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -1090,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),
 		cmocka_unit_test(test_echo_through_pipeline),
 		cmocka_unit_test(test_tenant_table_ops), cmocka_unit_test(test_vxlan_through_pipeline),
+		cmocka_unit_test(test_vxlan_reencap),
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);

@@ -179,6 +179,14 @@ func (DP) Tenant(op p4rt.Op, vni, vtep uint32, id, tc, dscp uint8) error {
 	return rc(C.dp_tenant(C.int(op), &t))
 }
 
+func (DP) VxPeer(op p4rt.Op, peer uint8, v p4rt.VxPeer) error {
+	c := C.struct_dp_vx_peer{vni: C.uint32_t(v.VNI), vtep_src: C.uint32_t(v.VtepSrc), vtep_dst: C.uint32_t(v.VtepDst)}
+	for i := 0; i < 6; i++ {
+		c.inner_src_mac[i], c.inner_dst_mac[i] = C.uint8_t(v.InnerSrcMAC[i]), C.uint8_t(v.InnerDstMAC[i])
+	}
+	return rc(C.dp_vx_peer(C.int(op), C.uint8_t(peer), &c))
+}
+
 func (DP) BackendPort(op p4rt.Op, port uint16) error {
 	return rc(C.dp_backend_port(C.int(op), C.uint16_t(port)))
 }

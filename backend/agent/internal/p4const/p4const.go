@@ -5,6 +5,7 @@ package p4const
 
 // tables
 const (
+	HupfEgressTenantPeerVxlan          = "HupfEgress.tenant.peer_vxlan"
 	HupfEgressUpfEgTunnelPeers         = "HupfEgress.upf.eg_tunnel_peers"
 	HupfEgressUpfGtpuEncap             = "HupfEgress.upf.gtpu_encap"
 	HupfIngressAclAcl                  = "HupfIngress.acl.acl"
@@ -35,6 +36,8 @@ const (
 
 // actions
 const (
+	HupfEgressTenantNop                  = "HupfEgress.tenant.nop"
+	HupfEgressTenantVxlanEncap           = "HupfEgress.tenant.vxlan_encap"
 	HupfEgressUpfGtpuOnly                = "HupfEgress.upf.gtpu_only"
 	HupfEgressUpfGtpuWithPsc             = "HupfEgress.upf.gtpu_with_psc"
 	HupfEgressUpfLoadTunnelParams        = "HupfEgress.upf.load_tunnel_params"
@@ -174,6 +177,8 @@ const (
 	DecayK          = "decay_k"
 	Dscp            = "dscp"
 	DstMac          = "dst_mac"
+	InnerDstMac     = "inner_dst_mac"
+	InnerSrcMac     = "inner_src_mac"
 	IpgInit         = "ipg_init"
 	IpgTh           = "ipg_th"
 	KeyMode         = "key_mode"
@@ -195,6 +200,9 @@ const (
 	TunnelSrcAddr   = "tunnel_src_addr"
 	TunnelSrcPort   = "tunnel_src_port"
 	UeAddr          = "ue_addr"
+	Vni             = "vni"
+	VtepDstAddr     = "vtep_dst_addr"
+	VtepSrcAddr     = "vtep_src_addr"
 	WindowUs        = "window_us"
 )
 

@@ -112,6 +112,12 @@ type ACLRule struct {
 	Action                             uint8
 }
 
+// VxPeer is vxlan_encap's parameters (struct dp_vx_peer).
+type VxPeer struct {
+	VNI, VtepSrc, VtepDst    uint32
+	InnerSrcMAC, InnerDstMAC [6]byte
+}
+
 type MeterCfg struct{ CIR, CBurst, PIR, PBurst uint64 }
 
 // ExactTable names the data plane's exact-match tables, numbered as its enum dp_exact.
@@ -149,6 +155,8 @@ type Dataplane interface {
 	SetEncapPSC(on bool) error
 	// The tenants table (VXLAN): (VNI, local VTEP) -> tenant id, traffic class, DSCP.
 	Tenant(op Op, vni, vtep uint32, tenantID, tc, dscp uint8) error
+	// A tunnel peer in a tenant's overlay: its downlink GTP-U goes in VXLAN (struct dp_vx_peer).
+	VxPeer(op Op, peer uint8, v VxPeer) error
 	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
 	BackendPort(op Op, port uint16) error
 	SetBackends(slice uint8, members []Backend) error

@@ -58,6 +58,7 @@ const (
 	tACL        = p4const.HupfIngressAclAcl
 	tQueues     = p4const.HupfIngressQosQueues
 	tTenants    = p4const.HupfIngressTenantTenants
+	tPeerVxlan  = p4const.HupfEgressTenantPeerVxlan
 
 	aIfaceAccess  = p4const.HupfIngressUpfIfaceAccess
 	aIfaceCore    = p4const.HupfIngressUpfIfaceCore
@@ -95,6 +96,8 @@ const (
 	mAppMeter     = p4const.HupfIngressUpfAppMeter
 	aSetTenant    = p4const.HupfIngressTenantSetTenant
 	aTenantMiss   = p4const.HupfIngressTenantTenantMiss
+	aVxlanEncap   = p4const.HupfEgressTenantVxlanEncap
+	aVxlanNop     = p4const.HupfEgressTenantNop
 	cTenant       = p4const.HupfIngressTenantTenantCounter
 	mTenant       = p4const.HupfIngressTenantTenantMeter
 	pktIn         = "packet_in"
@@ -133,6 +136,9 @@ var swActions = []actionSpec{
 	{aSetQueue, []paramSpec{{"qid", 3}}},
 	{aSetTenant, []paramSpec{{"tenant_id", 8}, {"tc", 2}, {"dscp", 6}}},
 	{aTenantMiss, nil},
+	{aVxlanEncap, []paramSpec{{"vni", 24}, {"vtep_src_addr", 32}, {"vtep_dst_addr", 32}, {"inner_src_mac", 48},
+		{"inner_dst_mac", 48}}},
+	{aVxlanNop, nil},
 }
 
 var swTables = []tableSpec{
@@ -158,6 +164,7 @@ var swTables = []tableSpec{
 		[]string{aPunt, aCopy, aACLDrop, aACLNop}},
 	{tQueues, []fieldSpec{{"tc", exact, 2}}, []string{aSetQueue}},
 	{tTenants, []fieldSpec{{"vni", exact, 24}, {"vtep_ipv4_dst", exact, 32}}, []string{aSetTenant, aTenantMiss}},
+	{tPeerVxlan, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aVxlanEncap, aVxlanNop}},
 }
 
 var swCounters = []string{cPreQos, cPostQos, cDropReasons, cTenant}

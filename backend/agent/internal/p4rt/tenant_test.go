@@ -45,6 +45,13 @@ func TestTenants(t *testing.T) {
 	if err := h.write(upd(del, h.entry(tTenants, key, "", 0))); err != nil || h.fake.last() != "tenant 3 001389 c0a83201 0 0 0" {
 		t.Errorf("delete: %v, %q", err, h.fake.last())
 	}
+	vx := h.entry(tPeerVxlan, []*p4v1.FieldMatch{exactM(1, 2, 8)}, aVxlanEncap, 0, 5001, vtep, 0xc0a83264, 0xaa, 0xbb)
+	if err := h.write(upd(ins, vx)); err != nil || h.fake.last() != "vxpeer 1 2 001389 c0a83201 c0a83264 0000000000aa 0000000000bb" {
+		t.Errorf("peer_vxlan insert: %v, %q", err, h.fake.last())
+	}
+	if err := h.write(upd(ins, h.entry(tPeerVxlan, []*p4v1.FieldMatch{exactM(1, 3, 8)}, aVxlanNop, 0))); err == nil {
+		t.Error("peer_vxlan nop accepted as an entry's action")
+	}
 	sc := h.schema()
 	ctrID, mtrID := sc.counters[cTenant].Preamble.Id, sc.meters[mTenant].Preamble.Id
 	h.fake.WriteCounter(CtrTenant, 2, 5, 500)

@@ -20,6 +20,8 @@ public final class HupfConstants {
     }
 
     // tables
+    public static final PiTableId HUPF_EGRESS_TENANT_PEER_VXLAN =
+            PiTableId.of("HupfEgress.tenant.peer_vxlan");
     public static final PiTableId HUPF_EGRESS_UPF_EG_TUNNEL_PEERS =
             PiTableId.of("HupfEgress.upf.eg_tunnel_peers");
     public static final PiTableId HUPF_EGRESS_UPF_GTPU_ENCAP =
@@ -74,6 +76,10 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.upf.uplink_terminations");
 
     // actions
+    public static final PiActionId HUPF_EGRESS_TENANT_NOP =
+            PiActionId.of("HupfEgress.tenant.nop");
+    public static final PiActionId HUPF_EGRESS_TENANT_VXLAN_ENCAP =
+            PiActionId.of("HupfEgress.tenant.vxlan_encap");
     public static final PiActionId HUPF_EGRESS_UPF_GTPU_ONLY =
             PiActionId.of("HupfEgress.upf.gtpu_only");
     public static final PiActionId HUPF_EGRESS_UPF_GTPU_WITH_PSC =
@@ -316,6 +322,10 @@ public final class HupfConstants {
             PiActionParamId.of("dscp");
     public static final PiActionParamId DST_MAC =
             PiActionParamId.of("dst_mac");
+    public static final PiActionParamId INNER_DST_MAC =
+            PiActionParamId.of("inner_dst_mac");
+    public static final PiActionParamId INNER_SRC_MAC =
+            PiActionParamId.of("inner_src_mac");
     public static final PiActionParamId IPG_INIT =
             PiActionParamId.of("ipg_init");
     public static final PiActionParamId IPG_TH =
@@ -358,6 +368,12 @@ public final class HupfConstants {
             PiActionParamId.of("tunnel_src_port");
     public static final PiActionParamId UE_ADDR =
             PiActionParamId.of("ue_addr");
+    public static final PiActionParamId VNI =
+            PiActionParamId.of("vni");
+    public static final PiActionParamId VTEP_DST_ADDR =
+            PiActionParamId.of("vtep_dst_addr");
+    public static final PiActionParamId VTEP_SRC_ADDR =
+            PiActionParamId.of("vtep_src_addr");
     public static final PiActionParamId WINDOW_US =
             PiActionParamId.of("window_us");
 
