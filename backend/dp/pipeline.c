@@ -147,7 +147,7 @@ static inline int from_backend(const struct pipeline *p, uint16_t port)
 /* A VXLAN frame (tenant.p4): the outer headers go, the tenant frame is parsed as any frame
  * (a second VXLAN level in it is plain UDP); its errors, then the tenant: unknown drops, known
  * counts and meters the frame as received. Returns 0 when the packet is dropped. */
-static int vxlan_tenant(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 			struct dp_verdict *v, uint64_t now)
 {
 	uint32_t vni = s->pi.vni, vtep = s->pi.ip_dst, off = s->pi.vxlan, tlen = s->pi.vxlan_len;
@@ -409,12 +409,9 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 /* Egress, downlink: a tunnel peer in a tenant's overlay gets the GTP-U packet in VXLAN (tenant.p4's
  * TenantEgress): overlay MACs on the tenant frame, the outer headers before it (DSCP copied from
  * the GTP-U header). Returns 0 when the packet is dropped (no headroom). */
-static int vxlan_reencap(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			 struct dp_verdict *v)
+static __attribute__((noinline)) int vxlan_reencap(struct pipeline *p, unsigned slot, struct rte_mbuf *m,
+						   struct pstate *s, struct dp_verdict *v, const struct dp_vx_peer *vx)
 {
-	const struct dp_vx_peer *vx = __atomic_load_n(&p->vx_peer[s->peer], __ATOMIC_ACQUIRE);
-	if (!vx)
-		return 1;
 	pkt_set_macs(s->frame, vx->inner_src_mac, vx->inner_dst_mac);
 	struct vxlan_params vp = { vx->vni, vx->vtep_src, vx->vtep_dst, (uint16_t)(0xc000 | (s->term.teid & 0x3fff)),
 				   (uint8_t)(s->frame[s->pi.l3 + 1] >> 2) };
@@ -502,8 +499,11 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 	}
 	if (s->tenant)
 		mark_dscp(s->frame + s->pi.l3, s->dscp);
-	if (s->dir == DIR_DL && !vxlan_reencap(p, slot, m, s, v))
-		return;
+	if (s->dir == DIR_DL) {
+		const struct dp_vx_peer *vx = __atomic_load_n(&p->vx_peer[s->peer], __ATOMIC_ACQUIRE);
+		if (vx && !vxlan_reencap(p, slot, m, s, v, vx))
+			return;
+	}
 	pkt_set_macs(s->frame, r->src_mac, r->dst_mac);
 	v->fwd = 1;
 	v->out_port = r->port;

@@ -111,18 +111,19 @@ enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi)
 		pi->l4 = 0;
 		return PARSE_TRUNCATED;
 	}
-	if (pi->dport == VXLAN_PORT) {
-		/* RFC 7348: the 8-octet header, then at least the tenant's Ethernet header. */
-		uint32_t v = pi->l4 + UDP_LEN;
-		if (end < v + VXLAN_LEN + ETH_LEN || !(p[v] & VXLAN_FLAG_I))
-			return PARSE_BAD_VXLAN;
-		pi->vni = rd32(p + v + 4) >> 8;
-		pi->vxlan = (uint16_t)(v + VXLAN_LEN);
-		pi->vxlan_len = (uint16_t)(end - pi->vxlan);
+	if (pi->dport != GTPU_PORT) {
+		if (pi->dport == VXLAN_PORT) {
+			/* RFC 7348: the 8-octet header, then at least the tenant's Ethernet header. */
+			uint32_t v = pi->l4 + UDP_LEN;
+			if (end < v + VXLAN_LEN + ETH_LEN || !(p[v] & VXLAN_FLAG_I))
+				return PARSE_BAD_VXLAN;
+			pi->vni = rd32(p + v + 4) >> 8;
+			pi->vxlan = (uint16_t)(v + VXLAN_LEN);
+			pi->vxlan_len = (uint16_t)(end - pi->vxlan);
+			return PARSE_OK;
+		}
 		return PARSE_OK;
 	}
-	if (pi->dport != GTPU_PORT)
-		return PARSE_OK;
 	uint32_t ulen = rd16(p + pi->l4 + 4);
 	if (ulen < UDP_LEN + GTPU_LEN || pi->l4 + ulen > end) {
 		pi->gtpu = pi->l4 + UDP_LEN;
@@ -190,7 +191,7 @@ uint32_t pkt_gtpu_decap(uint8_t *frame, uint32_t len, const struct pkt_info *pi,
 }
 
 /* An outer IPv4 (TTL 64, id 0, checksum) and UDP header (checksum 0, allowed for IPv4 by RFC 768,
- * as in the P4) of a tunnel: udp_len octets of UDP. Returns where the UDP payload starts. */
+ * as in the P4) of a VXLAN tunnel: udp_len octets of UDP. Returns where the UDP payload starts. */
 static uint8_t *tunnel_ip_udp(uint8_t *ip, uint8_t dscp, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
 			      uint32_t udp_len)
 {
@@ -212,7 +213,20 @@ void pkt_gtpu_encap(uint8_t *frame, uint32_t l2_len, uint32_t inner_ip_len, cons
 	uint32_t hl = pkt_encap_len(e->with_psc);
 	/* The L2 header moves back to the new start of frame. */
 	memmove(frame, frame + hl, l2_len);
-	uint8_t *g = tunnel_ip_udp(frame + l2_len, 0, e->src, e->dst, e->sport, GTPU_PORT, hl - IP4_LEN + inner_ip_len);
+	/* The same fields as tunnel_ip_udp(), written here inline: through the helper a downlink packet
+	 * costs 21 more instructions per packet of the callgrind benchmark (dp/bench/callgrind.sh). */
+	uint8_t *ip = frame + l2_len;
+	ip[0] = 0x45; ip[1] = 0;
+	wr16(ip + 2, (uint16_t)(hl + inner_ip_len));
+	wr16(ip + 4, 0); wr16(ip + 6, 0);
+	ip[8] = 64; ip[9] = 17;
+	wr32(ip + 12, e->src); wr32(ip + 16, e->dst);
+	pkt_ipv4_fix_cksum(ip);
+	uint8_t *udp = ip + IP4_LEN;
+	wr16(udp, e->sport); wr16(udp + 2, GTPU_PORT);
+	wr16(udp + 4, (uint16_t)(hl - IP4_LEN + inner_ip_len));
+	wr16(udp + 6, 0);  /* allowed for IPv4 (RFC 768), as in the P4 */
+	uint8_t *g = udp + UDP_LEN;
 	g[0] = e->with_psc ? 0x34 : 0x30;
 	g[1] = GTPU_MSG_GPDU;
 	wr16(g + 2, (uint16_t)(hl - IP4_LEN - UDP_LEN - GTPU_LEN + inner_ip_len));

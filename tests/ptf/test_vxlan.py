@@ -16,7 +16,7 @@ import hupf_p4const as C
 import tenant_setup as TS
 import upf_setup as U
 from packets import encapsulated, gpdu_header, raw_gtpu, user_packet
-from ptfutil import DropDelta, drops, expect_frame, expect_no_frame
+from ptfutil import drops, expect_frame, expect_no_frame
 from tenant_setup import (EDGE_VTEP, LOCAL_VTEP, OVERLAY_GNB, OVERLAY_GNB_MAC, OVERLAY_UPF_MAC, UNDERLAY_MAC,
                           overlay_peer)
 from test_upf import (ALL_PORTS, APP, UE1, decapped, downlink_frame, encapped, uplink_frame)
@@ -107,12 +107,12 @@ def test_known_vni_downlink_is_encapsulated_with_tenant_priority(upf):
 def test_unknown_vni_dropped_and_counted(upf):
     c, bed = upf.client, upf.bed
     before = (tenant_counter(c, GOLD), tenant_counter(c, BRONZE))
-    with DropDelta(c, C.DROP_UNKNOWN_VNI) as d:
-        bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), 7777))                         # no such VNI
-        bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), GOLD["vni"], dst="192.168.50.2"))  # other VTEP
-        bed.send(U.PORT_CORE, vxlan(downlink_frame(UE1), 0))
-        expect_no_frame(bed, ALL_PORTS)
-    assert d.delta == 3
+    unknown = drops(c, C.DROP_UNKNOWN_VNI)
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), 7777))                         # no such VNI
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), GOLD["vni"], dst="192.168.50.2"))  # other VTEP
+    bed.send(U.PORT_CORE, vxlan(downlink_frame(UE1), 0))
+    expect_no_frame(bed, ALL_PORTS)
+    assert until(lambda: drops(c, C.DROP_UNKNOWN_VNI) - unknown == 3)
     assert (tenant_counter(c, GOLD), tenant_counter(c, BRONZE)) == before
 
 
@@ -129,15 +129,16 @@ def test_truncated_or_malformed_vxlan_dropped_and_counted(upf):
         "i_flag_clear": bytes(VXLAN(vni=GOLD["vni"], flags=0)) + inner,
     }
     before = tenant_counter(c, GOLD)
-    with DropDelta(c, C.DROP_MALFORMED_VXLAN) as d, DropDelta(c, C.DROP_MALFORMED_GTPU) as g:
-        for tail in cases.values():
-            bed.send(U.PORT_ACCESS, vxlan_raw(tail))
-        # Well-formed VXLAN around a malformed G-PDU: the GTP-U is judged as anywhere.
-        bad_gtpu = raw_gtpu(gpdu_header(UE1.teid_ul, 50)[:5], U.GNB_ADDR, U.N3_ADDR,
-                            eth_src=U.GNB_MAC, eth_dst=U.SWITCH_MAC)
-        bed.send(U.PORT_ACCESS, vxlan(bad_gtpu, GOLD["vni"]))
-        expect_no_frame(bed, ALL_PORTS)
-    assert (d.delta, g.delta) == (len(cases), 1)
+    vx, gtp = drops(c, C.DROP_MALFORMED_VXLAN), drops(c, C.DROP_MALFORMED_GTPU)
+    for tail in cases.values():
+        bed.send(U.PORT_ACCESS, vxlan_raw(tail))
+    # Well-formed VXLAN around a malformed G-PDU: the GTP-U is judged as anywhere.
+    bad_gtpu = raw_gtpu(gpdu_header(UE1.teid_ul, 50)[:5], U.GNB_ADDR, U.N3_ADDR,
+                        eth_src=U.GNB_MAC, eth_dst=U.SWITCH_MAC)
+    bed.send(U.PORT_ACCESS, vxlan(bad_gtpu, GOLD["vni"]))
+    expect_no_frame(bed, ALL_PORTS)
+    assert until(lambda: (drops(c, C.DROP_MALFORMED_VXLAN) - vx, drops(c, C.DROP_MALFORMED_GTPU) - gtp)
+                 == (len(cases), 1))
     assert tenant_counter(c, GOLD) == before
     # The tenant still forwards well-formed traffic.
     bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), GOLD["vni"]))
