@@ -29,6 +29,16 @@ struct route { uint8_t src_mac[6], dst_mac[6]; uint16_t port; };
 struct backend_set { uint32_t n; struct dp_backend m[]; };
 struct range_set { uint32_t n; struct dp_range r[]; };
 struct decision_set { uint32_t n; struct dp_decision d[]; };
+/* The tenants table, sorted by tenant_key(), replaced whole on every write (it is small and rarely
+ * written); NULL when empty. */
+struct pipeline;
+struct tenant_set { uint32_t n; uint64_t key[]; /* then n struct dp_tenant in key order */ };
+static inline uint64_t tenant_key(uint32_t vni, uint32_t vtep) { return (uint64_t)vni << 32 | vtep; }
+static inline struct dp_tenant *tenant_at(struct tenant_set *s) { return (struct dp_tenant *)&s->key[s->n]; }
+/* The tenant of a VXLAN frame's (VNI, local VTEP), or NULL (readers: valid until the next grace period). */
+const struct dp_tenant *dp_tenant_lookup(const struct pipeline *p, uint32_t vni, uint32_t vtep);
+/* Per tenant id, per forwarding lcore: tenant_counter. */
+struct tctr { uint64_t pkts, bytes; };
 /* classifier.p4's default action: a 1 s window, alpha = 1 - 2^-3. */
 #define CLS_DEFAULT_PARAMS { 1000000, 3 }
 /* The first range of r (in match order) that holds v gives its value; none: 0. */
@@ -78,6 +88,7 @@ struct pipeline {
 	struct ftable ul_term, dl_term;     /* term_key() -> struct dp_term */
 	uint64_t ig_peer[DP_PEERS];         /* bit 32 = valid, low 32 = tunnel dst */
 	struct eg_peer *eg_peer[DP_PEERS];
+	struct dp_vx_peer *vx_peer[DP_PEERS];  /* NULL: the peer gets no VXLAN */
 	struct rte_lpm *routes;             /* next hop = slot in route_pool */
 	struct vpool route_pool;
 	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
@@ -91,9 +102,11 @@ struct pipeline {
 	struct range_set *cls_ranges[DP_CLS_FEATURES]; /* hw: feature_* (NULL: empty) */
 	struct decision_set *decisions;              /* hw: decision (NULL: empty) */
 	struct dp_cls_slot *cls;                     /* hw: sz.cls_slots slots */
-	uint32_t *meter_map[2];             /* meter index -> state slot + 1 (0: unconfigured, green) */
+	struct tenant_set *tenants;                  /* NULL: no tenant (every VXLAN frame is an unknown VNI) */
+	uint32_t *meter_map[3];             /* meter index -> state slot + 1 (0: unconfigured, green), by enum dp_meter */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
+	struct tctr *tctr[DP_MAX_WORKERS];   /* sz.tenant_cells cells */
 	uint64_t drops[DP_MAX_WORKERS][DROP_REASONS_SIZE];
 };
 

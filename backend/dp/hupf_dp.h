@@ -27,6 +27,8 @@ struct dp_sizes {
 	uint32_t meter_states;  /* meters configured at once (state is allocated on config) */
 	uint32_t hh_slots;      /* hw: HK-IPG registers' size */
 	uint32_t cls_slots;     /* hw: MATADOR registers' size */
+	uint32_t tenants;       /* HupfIngress.tenant.tenants' size */
+	uint32_t tenant_cells;  /* tenant_counter's and tenant_meter's cells (indexed by tenant id) */
 	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */
 };
 
@@ -58,8 +60,15 @@ struct dp_acl_rule {
 
 struct dp_meter_cfg { uint64_t cir, cburst, pir, pburst; };  /* bytes/s, bytes */
 
-enum dp_counter { CTR_PRE_QOS = 0, CTR_POST_QOS = 1 };
-enum dp_meter { METER_SESSION = 0, METER_APP = 1 };
+enum dp_counter { CTR_PRE_QOS = 0, CTR_POST_QOS = 1, CTR_TENANT = 2 };
+enum dp_meter { METER_SESSION = 0, METER_APP = 1, METER_TENANT = 2 };
+
+/* One entry of HupfIngress.tenant.tenants (p4src/include/tenant.p4): a VXLAN frame's
+ * (VNI, outer IPv4 destination) -> set_tenant(tenant_id, tc, dscp). */
+struct dp_tenant {
+	uint32_t vni, vtep;   /* host order; vni 24 bits */
+	uint8_t tenant_id, tc, dscp;
+};
 
 /* Pipeline lifecycle: a new pipeline replaces the old one with empty tables. */
 int dp_pipeline_set(const struct dp_sizes *sz);
@@ -74,6 +83,15 @@ int dp_ig_peer(int op, uint8_t peer, uint32_t dst);
 int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport);
 int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], const uint8_t dst_mac[6], uint16_t port);
 int dp_set_encap_psc(int with_psc);
+/* HupfEgress.tenant.peer_vxlan: a tunnel peer in a tenant's overlay gets its GTP-U in VXLAN
+ * (vxlan_encap); host order; -EINVAL for a VNI over 24 bits. */
+struct dp_vx_peer {
+	uint32_t vni, vtep_src, vtep_dst;
+	uint8_t inner_src_mac[6], inner_dst_mac[6];
+};
+int dp_vx_peer(int op, uint8_t peer, const struct dp_vx_peer *v);
+/* The tenants table: -EINVAL for a VNI over 24 bits or a DSCP over 6 bits. */
+int dp_tenant(int op, const struct dp_tenant *t);
 /* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were
  * processed by a backend and are only routed (HupfIngress.steering.backend_ports). */
 int dp_backend_port(int op, uint16_t port);

@@ -3,6 +3,7 @@
 #define HUPF_P4CONST_H
 
 /* tables */
+#define P4_HUPF_EGRESS_TENANT_PEER_VXLAN "HupfEgress.tenant.peer_vxlan"
 #define P4_HUPF_EGRESS_UPF_EG_TUNNEL_PEERS "HupfEgress.upf.eg_tunnel_peers"
 #define P4_HUPF_EGRESS_UPF_GTPU_ENCAP "HupfEgress.upf.gtpu_encap"
 #define P4_HUPF_INGRESS_ACL_ACL "HupfIngress.acl.acl"
@@ -21,6 +22,7 @@
 #define P4_HUPF_INGRESS_ROUTING_ROUTES_V4 "HupfIngress.routing.routes_v4"
 #define P4_HUPF_INGRESS_STEERING_BACKEND_PORTS "HupfIngress.steering.backend_ports"
 #define P4_HUPF_INGRESS_STEERING_BACKENDS "HupfIngress.steering.backends"
+#define P4_HUPF_INGRESS_TENANT_TENANTS "HupfIngress.tenant.tenants"
 #define P4_HUPF_INGRESS_UPF_APPLICATIONS "HupfIngress.upf.applications"
 #define P4_HUPF_INGRESS_UPF_DOWNLINK_SESSIONS "HupfIngress.upf.downlink_sessions"
 #define P4_HUPF_INGRESS_UPF_DOWNLINK_TERMINATIONS "HupfIngress.upf.downlink_terminations"
@@ -30,6 +32,8 @@
 #define P4_HUPF_INGRESS_UPF_UPLINK_TERMINATIONS "HupfIngress.upf.uplink_terminations"
 
 /* actions */
+#define P4_HUPF_EGRESS_TENANT_NOP "HupfEgress.tenant.nop"
+#define P4_HUPF_EGRESS_TENANT_VXLAN_ENCAP "HupfEgress.tenant.vxlan_encap"
 #define P4_HUPF_EGRESS_UPF_GTPU_ONLY "HupfEgress.upf.gtpu_only"
 #define P4_HUPF_EGRESS_UPF_GTPU_WITH_PSC "HupfEgress.upf.gtpu_with_psc"
 #define P4_HUPF_EGRESS_UPF_LOAD_TUNNEL_PARAMS "HupfEgress.upf.load_tunnel_params"
@@ -57,6 +61,8 @@
 #define P4_HUPF_INGRESS_STEERING_FROM_BACKEND "HupfIngress.steering.from_backend"
 #define P4_HUPF_INGRESS_STEERING_NOP "HupfIngress.steering.nop"
 #define P4_HUPF_INGRESS_STEERING_STEER_TO_BACKEND "HupfIngress.steering.steer_to_backend"
+#define P4_HUPF_INGRESS_TENANT_SET_TENANT "HupfIngress.tenant.set_tenant"
+#define P4_HUPF_INGRESS_TENANT_TENANT_MISS "HupfIngress.tenant.tenant_miss"
 #define P4_HUPF_INGRESS_UPF_DOWNLINK_TERM_DROP "HupfIngress.upf.downlink_term_drop"
 #define P4_HUPF_INGRESS_UPF_DOWNLINK_TERM_FWD "HupfIngress.upf.downlink_term_fwd"
 #define P4_HUPF_INGRESS_UPF_GTPU_DECAP "HupfIngress.upf.gtpu_decap"
@@ -81,10 +87,12 @@
 
 /* counters */
 #define P4_HUPF_EGRESS_UPF_POST_QOS_COUNTER "HupfEgress.upf.post_qos_counter"
+#define P4_HUPF_INGRESS_TENANT_TENANT_COUNTER "HupfIngress.tenant.tenant_counter"
 #define P4_HUPF_INGRESS_UPF_DROP_REASONS "HupfIngress.upf.drop_reasons"
 #define P4_HUPF_INGRESS_UPF_PRE_QOS_COUNTER "HupfIngress.upf.pre_qos_counter"
 
 /* meters */
+#define P4_HUPF_INGRESS_TENANT_TENANT_METER "HupfIngress.tenant.tenant_meter"
 #define P4_HUPF_INGRESS_UPF_APP_METER "HupfIngress.upf.app_meter"
 #define P4_HUPF_INGRESS_UPF_SESSION_METER "HupfIngress.upf.session_meter"
 
@@ -140,6 +148,8 @@
 #define P4_HDR_UE_ADDR "ue_addr"
 #define P4_HDR_UE_SESSION_ID "ue_session_id"
 #define P4_HDR_VALUE "value"
+#define P4_HDR_VNI "vni"
+#define P4_HDR_VTEP_IPV4_DST "vtep_ipv4_dst"
 
 /* action_params */
 #define P4_ALPHA_SHIFT "alpha_shift"
@@ -149,7 +159,10 @@
 #define P4_CODE "code"
 #define P4_CTR_IDX "ctr_idx"
 #define P4_DECAY_K "decay_k"
+#define P4_DSCP "dscp"
 #define P4_DST_MAC "dst_mac"
+#define P4_INNER_DST_MAC "inner_dst_mac"
+#define P4_INNER_SRC_MAC "inner_src_mac"
 #define P4_IPG_INIT "ipg_init"
 #define P4_IPG_TH "ipg_th"
 #define P4_KEY_MODE "key_mode"
@@ -163,6 +176,7 @@
 #define P4_TAU_TH "tau_th"
 #define P4_TC "tc"
 #define P4_TEID "teid"
+#define P4_TENANT_ID "tenant_id"
 #define P4_TIMESLOT_US "timeslot_us"
 #define P4_TUN_DST_ADDR "tun_dst_addr"
 #define P4_TUN_PEER_ID "tun_peer_id"
@@ -170,6 +184,9 @@
 #define P4_TUNNEL_SRC_ADDR "tunnel_src_addr"
 #define P4_TUNNEL_SRC_PORT "tunnel_src_port"
 #define P4_UE_ADDR "ue_addr"
+#define P4_VNI "vni"
+#define P4_VTEP_DST_ADDR "vtep_dst_addr"
+#define P4_VTEP_SRC_ADDR "vtep_src_addr"
 #define P4_WINDOW_US "window_us"
 
 /* packet_metadata */
@@ -198,6 +215,8 @@ enum {
 	DROP_NO_BACKEND = 11,
 	DROP_GTPU_UNSUPPORTED = 12,
 	DROP_TTL_EXPIRED = 13,
+	DROP_UNKNOWN_VNI = 14,
+	DROP_MALFORMED_VXLAN = 15,
 	DROP_REASONS_SIZE = 16,
 };
 

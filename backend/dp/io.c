@@ -128,12 +128,14 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 	}
 }
 
-/* The UE of a packet: inner source of GTP-U, else the destination. */
+/* The UE of a packet: inner source of GTP-U, else the destination. A VXLAN frame goes by its
+ * VNI: a tenant's packets meet one lcore, so that its meter has a single writer (and each of its
+ * UEs stays in order); one tenant then uses one lcore. */
 static unsigned pick_worker(struct rte_mbuf *m, unsigned n)
 {
 	struct pkt_info pi;
 	pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m), &pi);
-	uint32_t ue = pi.inner ? pi.inner_src : pi.ip_dst;
+	uint32_t ue = pi.vxlan ? pi.vni : pi.inner ? pi.inner_src : pi.ip_dst;
 	return rte_hash_crc_4byte(ue, 0) % n;
 }
 

@@ -19,7 +19,9 @@ struct pstate {
 	enum parse_err perr;
 	uint8_t *frame;
 	uint32_t len;          /* original frame length: what counters and meters see */
+	uint32_t flen;         /* the frame's length now (the tenant frame of a VXLAN frame) */
 	uint8_t dir, slice, app_id, done, local_reply;
+	uint8_t tenant, dscp;  /* tenant: the frame came in VXLAN of a known tenant, which marks it dscp */
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
 	uint8_t app_proto;
@@ -80,6 +82,13 @@ static inline void prefetch_meter(struct pipeline *p, int which, uint32_t idx, u
 	}
 }
 
+/* A tenant's packets leave with its DSCP (tenant.p4's marking in egress). */
+static inline void mark_dscp(uint8_t *ip, uint8_t dscp)
+{
+	ip[1] = (uint8_t)(dscp << 2 | (ip[1] & 3));
+	pkt_ipv4_fix_cksum(ip);
+}
+
 /* hw: HK-IPG on a packet that passed the UPF or goes to a backend, before any rewrite
  * (a report carries the frame as received). */
 static void hh_stage(struct pipeline *p, const struct pstate *s, struct dp_verdict *v, uint64_t now_us,
@@ -88,7 +97,7 @@ static void hh_stage(struct pipeline *p, const struct pstate *s, struct dp_verdi
 	int ul = s->dir == DIR_UL, l4 = s->app_proto == 6 || s->app_proto == 17;
 	uint16_t ue_port = l4 ? (ul ? s->pi.inner_sport : s->pi.dport) : 0;
 	hh_packet(p, s->ue, s->app_addr, ue_port, l4 ? s->app_port : 0, s->app_proto, now_us, to_backend,
-		  s->frame, s->len, v);
+		  s->frame, s->flen, v);
 }
 
 /* hw: MATADOR on a packet that passed the UPF on the switch. */
@@ -113,6 +122,8 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 	}
 	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
 	memcpy(s->frame, b->dst_mac, 6);
+	if (s->tenant)
+		mark_dscp(s->frame + s->pi.l3, s->dscp);
 	v->fwd = 1;
 	v->out_port = b->port;
 	s->done = 1;
@@ -133,20 +144,66 @@ static inline int from_backend(const struct pipeline *p, uint16_t port)
 	       (__atomic_load_n(&p->backend_port[port / 64], __ATOMIC_ACQUIRE) >> (port % 64) & 1);
 }
 
-/* Stage 1a: parse; parser errors drop here. */
+/* A VXLAN frame (tenant.p4): the outer headers go, the tenant frame is parsed as any frame
+ * (a second VXLAN level in it is plain UDP); its errors, then the tenant: unknown drops, known
+ * counts and meters the frame as received. Returns 0 when the packet is dropped. */
+static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
+			struct dp_verdict *v, uint64_t now)
+{
+	uint32_t vni = s->pi.vni, vtep = s->pi.ip_dst, off = s->pi.vxlan, tlen = s->pi.vxlan_len;
+	rte_pktmbuf_adj(m, (uint16_t)off);
+	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - tlen));
+	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
+	s->flen = tlen;
+	s->perr = pkt_parse(s->frame, tlen, &s->pi);
+	if (s->pi.vxlan || s->perr == PARSE_BAD_VXLAN) {
+		s->pi.vxlan = 0;
+		s->perr = PARSE_OK;
+	}
+	if (s->perr == PARSE_BAD_GTPU || s->perr == PARSE_BAD_INNER) {
+		finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
+		return 0;
+	}
+	if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4) {
+		finish_drop(p, slot, s, v, DROP_MALFORMED_VXLAN);
+		return 0;
+	}
+	const struct dp_tenant *t = dp_tenant_lookup(p, vni, vtep);
+	if (!t) {
+		finish_drop(p, slot, s, v, DROP_UNKNOWN_VNI);
+		return 0;
+	}
+	if (t->tenant_id < p->sz.tenant_cells) {
+		p->tctr[slot][t->tenant_id].pkts++;
+		p->tctr[slot][t->tenant_id].bytes += s->len;
+	}
+	if (meter_red(p, METER_TENANT, t->tenant_id, p->sz.tenant_cells, s->len, now)) {
+		finish_drop(p, slot, s, v, DROP_METER_RED);
+		return 0;
+	}
+	s->tenant = 1;
+	s->dscp = t->dscp;
+	return 1;
+}
+
+/* Stage 1a: parse; parser errors drop here, and VXLAN frames are replaced by their tenant frame. */
 static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			struct dp_verdict *v)
+			struct dp_verdict *v, uint64_t now)
 {
 	memset(v, 0, sizeof(*v));
-	s->done = s->local_reply = 0;
+	s->done = s->local_reply = s->tenant = 0;
 	s->dir = DIR_NONE;
 	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
-	s->len = rte_pktmbuf_pkt_len(m);
+	s->len = s->flen = rte_pktmbuf_pkt_len(m);
 	s->perr = rte_pktmbuf_is_contiguous(m) ? pkt_parse(s->frame, s->len, &s->pi) : PARSE_TRUNCATED;
 	if (s->perr == PARSE_BAD_GTPU || s->perr == PARSE_BAD_INNER)
 		finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
+	else if (s->perr == PARSE_BAD_VXLAN)
+		finish_drop(p, slot, s, v, DROP_MALFORMED_VXLAN);
 	else if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4)
 		finish_drop(p, slot, s, v, DROP_PARSER_ERROR);
+	else if (s->pi.vxlan)
+		vxlan_tenant(p, slot, m, s, v, now);
 }
 
 /* Stage 1b: the ACL on the packets as received, one trie walk for the burst
@@ -212,7 +269,7 @@ static ALWAYS_INLINE void stage_classify(struct pipeline *p, unsigned slot, stru
 	s->slice = nh & 0xf;
 	if (iface == IFACE_ACCESS && gtpu) {
 		if (s->pi.gtpu_type == GTPU_MSG_ECHO_REQ) {
-			uint32_t nlen = pkt_gtpu_echo_reply(s->frame, s->len, m->buf_len - m->data_off, &s->pi);
+			uint32_t nlen = pkt_gtpu_echo_reply(s->frame, s->flen, m->buf_len - m->data_off, &s->pi);
 			if (!nlen) {
 				finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
 				return;
@@ -349,6 +406,26 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 	}
 }
 
+/* Egress, downlink: a tunnel peer in a tenant's overlay gets the GTP-U packet in VXLAN (tenant.p4's
+ * TenantEgress): overlay MACs on the tenant frame, the outer headers before it (DSCP copied from
+ * the GTP-U header). Returns 0 when the packet is dropped (no headroom). */
+static __attribute__((noinline)) int vxlan_reencap(struct pipeline *p, unsigned slot, struct rte_mbuf *m,
+						   struct pstate *s, struct dp_verdict *v, const struct dp_vx_peer *vx)
+{
+	pkt_set_macs(s->frame, vx->inner_src_mac, vx->inner_dst_mac);
+	struct vxlan_params vp = { vx->vni, vx->vtep_src, vx->vtep_dst, (uint16_t)(0xc000 | (s->term.teid & 0x3fff)),
+				   (uint8_t)(s->frame[s->pi.l3 + 1] >> 2) };
+	uint32_t inner_len = rte_pktmbuf_pkt_len(m);
+	uint8_t *start = (uint8_t *)rte_pktmbuf_prepend(m, VXLAN_ENCAP_LEN);
+	if (!start) {
+		finish_drop(p, slot, s, v, DROP_NONE);   /* egress: the P4 counts no reason */
+		return 0;
+	}
+	pkt_vxlan_encap(start, inner_len, &vp);
+	s->frame = start;
+	return 1;
+}
+
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
 static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 					struct dp_verdict *v, uint64_t now, uint64_t now_us, const int hw)
@@ -397,7 +474,7 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		count(p->ctr[slot], CTR_POST_QOS, s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
 	if (s->dir == DIR_UL) {
 		uint8_t *start;
-		uint32_t nlen = pkt_gtpu_decap(s->frame, s->len, &s->pi, &start);
+		uint32_t nlen = pkt_gtpu_decap(s->frame, s->flen, &s->pi, &start);
 		rte_pktmbuf_adj(m, (uint16_t)(start - s->frame));
 		rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - nlen));
 		s->frame = start;
@@ -420,6 +497,13 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		pkt_gtpu_encap(start, s->pi.l3, ip_len, &e);
 		s->frame = start;
 	}
+	if (s->tenant)
+		mark_dscp(s->frame + s->pi.l3, s->dscp);
+	if (s->dir == DIR_DL) {
+		const struct dp_vx_peer *vx = __atomic_load_n(&p->vx_peer[s->peer], __ATOMIC_ACQUIRE);
+		if (vx && !vxlan_reencap(p, slot, m, s, v, vx))
+			return;
+	}
 	pkt_set_macs(s->frame, r->src_mac, r->dst_mac);
 	v->fwd = 1;
 	v->out_port = r->port;
@@ -436,7 +520,7 @@ static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struc
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	uint8_t acl[BURST_MAX];
 	for (uint16_t i = 0; i < n; i++)
-		stage_parse(p, slot, m[i], &st[i], &v[i]);
+		stage_parse(p, slot, m[i], &st[i], &v[i], now);
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
 		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i], hw);

@@ -8,6 +8,9 @@
 #include <stddef.h>
 
 #define GTPU_PORT 2152
+#define VXLAN_PORT 4789   /* RFC 7348 */
+#define VXLAN_LEN 8
+#define VXLAN_FLAG_I 0x08
 #define GTPU_MSG_ECHO_REQ 1
 #define GTPU_MSG_ECHO_RESP 2
 #define GTPU_MSG_GPDU 255
@@ -28,6 +31,7 @@ enum parse_err {
 	PARSE_BAD_IPV4,       /* version/IHL/total length inconsistent */
 	PARSE_BAD_GTPU,       /* GTP-U header invalid (version, PT, length, extension chain) */
 	PARSE_BAD_INNER,      /* G-PDU whose payload is not a valid IPv4 packet */
+	PARSE_BAD_VXLAN,      /* UDP 4789 without a whole VXLAN header and tenant Ethernet header, or I flag clear */
 };
 
 /* Offsets are from the start of the frame; 0 means absent (never a valid offset). */
@@ -51,10 +55,16 @@ struct pkt_info {
 	uint8_t  inner_proto;
 	uint32_t inner_src, inner_dst;
 	uint16_t inner_sport, inner_dport;
+	/* VXLAN (UDP 4789; valid when vxlan != 0): the tenant frame is [vxlan, vxlan + vxlan_len) */
+	uint16_t vxlan;
+	uint16_t vxlan_len;
+	uint32_t vni;
 };
 
 /* Parses an Ethernet frame. Returns PARSE_OK or the reason it is malformed;
- * on error the fields parsed so far stay valid (e.g. GTP-U detected). */
+ * on error the fields parsed so far stay valid (e.g. GTP-U detected). A VXLAN frame (outer
+ * UDP 4789) is parsed up to its VXLAN header: vxlan gives where the tenant frame starts, which
+ * the caller parses again (a second VXLAN level in it is plain UDP, as in the P4). */
 enum parse_err pkt_parse(const uint8_t *p, uint32_t len, struct pkt_info *pi);
 
 uint16_t pkt_cksum(const void *buf, uint32_t len, uint32_t sum);
@@ -80,6 +90,17 @@ static inline uint32_t pkt_encap_len(int with_psc)
  * Ethernet with or without VLAN tag; caller made the headroom): moves L2 there
  * and writes the outer headers after it. */
 void pkt_gtpu_encap(uint8_t *frame, uint32_t l2_len, uint32_t inner_ip_len, const struct encap_params *e);
+
+/* VXLAN encapsulation (RFC 7348) of a tenant frame of inner_len bytes. */
+#define VXLAN_ENCAP_LEN (ETH_LEN + IP4_LEN + UDP_LEN + VXLAN_LEN)
+struct vxlan_params {
+	uint32_t vni, src, dst;   /* host order */
+	uint16_t sport;
+	uint8_t dscp;
+};
+/* frame points VXLAN_ENCAP_LEN bytes before the tenant frame: writes the outer Ethernet (ethertype
+ * IPv4; the MACs are routing's), IPv4 (TTL 64, id 0, checksum), UDP (checksum 0) and VXLAN headers. */
+void pkt_vxlan_encap(uint8_t *frame, uint32_t inner_len, const struct vxlan_params *v);
 
 /* Rewrites a GTP-U Echo Request in place into an Echo Response (addresses and ports
  * swapped, TTL 64, Recovery IE inserted). Needs cap >= len + 2; returns the new length,

@@ -174,10 +174,15 @@ static void pipeline_free(struct pipeline *p)
 	rte_free(p->cls);
 	rte_acl_free(p->apps);
 	rte_acl_free(p->acl);
-	for (int k = 0; k < 2; k++)
+	for (int i = 0; i < DP_PEERS; i++)
+		rte_free(p->vx_peer[i]);
+	rte_free(p->tenants);
+	for (int k = 0; k < 3; k++)
 		rte_free(p->meter_map[k]);
-	for (unsigned w = 0; w < DP_MAX_WORKERS; w++)
+	for (unsigned w = 0; w < DP_MAX_WORKERS; w++) {
 		rte_free(p->ctr[w]);
+		rte_free(p->tctr[w]);
+	}
 	rte_free(p);
 }
 
@@ -196,7 +201,8 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		 !vpool_init(&p->route_pool, sizeof(struct route), sz->routes + 1024) &&
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
 		 (p->meter_map[0] = dp_zalloc_resident(4ull * (sz->session_meter + 1), 64)) &&
-		 (p->meter_map[1] = dp_zalloc_resident(4ull * (sz->app_meter + 1), 64));
+		 (p->meter_map[1] = dp_zalloc_resident(4ull * (sz->app_meter + 1), 64)) &&
+		 (p->meter_map[2] = dp_zalloc_resident(4ull * (sz->tenant_cells + 1), 64));
 	if (ok && sz->hw) {
 		static const struct dp_hh_params def = HH_DEFAULT_PARAMS;
 		static const struct dp_cls_params cdef = CLS_DEFAULT_PARAMS;
@@ -211,7 +217,8 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	}
 	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
 	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
-		ok = (p->ctr[w] = dp_zalloc_resident(sizeof(struct ctr) * cells, 64)) != NULL;
+		ok = (p->ctr[w] = dp_zalloc_resident(sizeof(struct ctr) * cells, 64)) != NULL &&
+		     (p->tctr[w] = dp_zalloc_resident(sizeof(struct tctr) * (sz->tenant_cells + 1ull), 64)) != NULL;
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;
@@ -441,22 +448,38 @@ int dp_ig_peer(int op, uint8_t peer, uint32_t dst)
 	return 0;
 }
 
-int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport)
+/* A per-peer value behind a pointer (NULL: no entry), replaced whole: the readers load the
+ * pointer, the old value is freed after a grace period. */
+static int peer_slot_write(void **slot, int op, const void *val, size_t len)
 {
-	PIPE_OR_ENODEV;
-	struct eg_peer *old = p->eg_peer[peer], *n = NULL;
+	void *old = *slot, *n = NULL;
 	if (check_op(op) || (op == DP_INSERT && old))
 		return op == DP_INSERT ? -EEXIST : -EINVAL;
 	if (op != DP_INSERT && !old)
 		return -ENOENT;
 	if (op != DP_DELETE) {
-		n = rte_malloc(NULL, sizeof(*n), 0);
+		n = rte_malloc(NULL, len, 0);
 		if (!n)
 			return -ENOMEM;
-		*n = (struct eg_peer){ src, dst, sport };
+		memcpy(n, val, len);
 	}
-	__atomic_store_n(&p->eg_peer[peer], n, __ATOMIC_RELEASE);
+	__atomic_store_n(slot, n, __ATOMIC_RELEASE);
 	return old ? defer(DEF_PTR, old, 0) : 0;
+}
+
+int dp_eg_peer(int op, uint8_t peer, uint32_t src, uint32_t dst, uint16_t sport)
+{
+	PIPE_OR_ENODEV;
+	struct eg_peer e = { src, dst, sport };
+	return peer_slot_write((void **)&p->eg_peer[peer], op, &e, sizeof(e));
+}
+
+int dp_vx_peer(int op, uint8_t peer, const struct dp_vx_peer *v)
+{
+	PIPE_OR_ENODEV;
+	if (op != DP_DELETE && v->vni >> 24)
+		return -EINVAL;
+	return peer_slot_write((void **)&p->vx_peer[peer], op, v, sizeof(*v));
 }
 
 int dp_set_encap_psc(int with_psc)
@@ -464,6 +487,69 @@ int dp_set_encap_psc(int with_psc)
 	PIPE_OR_ENODEV;
 	__atomic_store_n(&p->encap_psc, (uint8_t)!!with_psc, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* ---- tenants: a sorted array, copied on every write ---- */
+
+static int64_t tenant_find(const struct tenant_set *s, uint64_t key)
+{
+	uint32_t lo = 0, hi = s ? s->n : 0;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (s->key[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return s && lo < s->n && s->key[lo] == key ? lo : -(int64_t)lo - 1;
+}
+
+int dp_tenant(int op, const struct dp_tenant *t)
+{
+	PIPE_OR_ENODEV;
+	if (check_op(op) || t->vni >> 24 || t->dscp >> 6 || t->tc >> 2)
+		return -EINVAL;
+	struct tenant_set *old = p->tenants;
+	uint32_t n = old ? old->n : 0;
+	uint64_t key = tenant_key(t->vni, t->vtep);
+	int64_t at = tenant_find(old, key);
+	if (op == DP_INSERT && at >= 0)
+		return -EEXIST;
+	if (op != DP_INSERT && at < 0)
+		return -ENOENT;
+	if (op == DP_INSERT && n >= p->sz.tenants)
+		return -ENOSPC;
+	uint32_t nn = op == DP_INSERT ? n + 1 : op == DP_DELETE ? n - 1 : n;
+	struct tenant_set *ns = NULL;
+	if (nn) {
+		ns = rte_malloc(NULL, sizeof(*ns) + nn * (sizeof(uint64_t) + sizeof(struct dp_tenant)), 0);
+		if (!ns)
+			return -ENOMEM;
+		ns->n = nn;
+		struct dp_tenant *nt = tenant_at(ns), *ot = old ? tenant_at(old) : NULL;
+		uint32_t pos = at >= 0 ? (uint32_t)at : (uint32_t)(-at - 1), j = 0;
+		for (uint32_t i = 0; i <= n; i++) {
+			if (i == pos && op != DP_DELETE) {
+				ns->key[j] = key;
+				nt[j++] = *t;
+				if (op == DP_MODIFY)
+					continue;   /* the old entry at pos is replaced */
+			}
+			if (i == n || (i == pos && op == DP_DELETE))
+				continue;
+			ns->key[j] = old->key[i];
+			nt[j++] = ot[i];
+		}
+	}
+	__atomic_store_n(&p->tenants, ns, __ATOMIC_RELEASE);
+	return old ? defer(DEF_PTR, old, 0) : 0;
+}
+
+const struct dp_tenant *dp_tenant_lookup(const struct pipeline *p, uint32_t vni, uint32_t vtep)
+{
+	struct tenant_set *s = __atomic_load_n(&p->tenants, __ATOMIC_ACQUIRE);
+	int64_t at = tenant_find(s, tenant_key(vni, vtep));
+	return at >= 0 ? &tenant_at(s)[at] : NULL;
 }
 
 /* ---- ternary tables: a new trie replaces the old one ---- */
@@ -496,8 +582,9 @@ int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n)
 int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 {
 	PIPE_OR_ENODEV;
-	uint32_t size = which == METER_SESSION ? p->sz.session_meter : p->sz.app_meter;
-	if ((which != METER_SESSION && which != METER_APP) || idx >= size)
+	uint32_t size = which == METER_SESSION ? p->sz.session_meter : which == METER_APP ? p->sz.app_meter
+											 : p->sz.tenant_cells;
+	if ((which != METER_SESSION && which != METER_APP && which != METER_TENANT) || idx >= size)
 		return -EINVAL;
 	uint32_t old = p->meter_map[which][idx], slot = 0;
 	if (cfg) {
@@ -542,10 +629,19 @@ uint64_t dp_now_us(void)
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 {
 	PIPE_OR_ENODEV;
+	*pkts = *bytes = 0;
+	if (which == CTR_TENANT) {
+		if (idx >= p->sz.tenant_cells)
+			return -EINVAL;
+		for (unsigned w = 0; w < g_dp.nworkers; w++) {
+			*pkts += __atomic_load_n(&p->tctr[w][idx].pkts, __ATOMIC_RELAXED);
+			*bytes += __atomic_load_n(&p->tctr[w][idx].bytes, __ATOMIC_RELAXED);
+		}
+		return 0;
+	}
 	uint32_t size = which == CTR_PRE_QOS ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
 	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || idx >= size)
 		return -EINVAL;
-	*pkts = *bytes = 0;
 	for (unsigned w = 0; w < g_dp.nworkers; w++) {
 		*pkts += __atomic_load_n(&p->ctr[w][idx].pkts[which], __ATOMIC_RELAXED);
 		*bytes += __atomic_load_n(&p->ctr[w][idx].bytes[which], __ATOMIC_RELAXED);
@@ -557,6 +653,15 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 {
 	PIPE_OR_ENODEV;
+	if (which == CTR_TENANT) {
+		if (idx >= p->sz.tenant_cells)
+			return -EINVAL;
+		for (unsigned w = 0; w < g_dp.nworkers; w++) {
+			__atomic_store_n(&p->tctr[w][idx].pkts, w ? 0 : pkts, __ATOMIC_RELAXED);
+			__atomic_store_n(&p->tctr[w][idx].bytes, w ? 0 : bytes, __ATOMIC_RELAXED);
+		}
+		return 0;
+	}
 	uint32_t size = which == CTR_PRE_QOS ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
 	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || idx >= size)
 		return -EINVAL;

@@ -14,6 +14,8 @@ typedef bit<2>  tc_t;
 typedef bit<32> teid_t;
 typedef bit<6>  qfi_t;
 typedef bit<8>  class_id_t;
+typedef bit<8>  tenant_id_t;
+typedef bit<24> vni_t;
 
 const bit<16> ETHERTYPE_IPV4 = 0x0800;
 const bit<16> ETHERTYPE_VLAN = 0x8100;
@@ -23,6 +25,12 @@ const bit<8>  PROTO_ICMP = 1;
 const bit<8>  PROTO_TCP  = 6;
 const bit<8>  PROTO_UDP  = 17;
 const bit<16> GTPU_UDP_PORT = 2152;
+// RFC 7348: VXLAN's UDP port and its I flag (the VNI is valid).
+const bit<16> VXLAN_UDP_PORT = 4789;
+const bit<8>  VXLAN_FLAG_I = 0x08;
+// The outer UDP source port of a VXLAN encapsulation: this base | the TEID's low 14 bits (per-session
+// entropy for the underlay's ECMP, RFC 7348 §5).
+const bit<16> VXLAN_SPORT_BASE = 0xc000;
 
 // TS 29.281 §6.1 message types used here.
 const bit<8> GTPU_ECHO_REQUEST  = 1;
@@ -43,6 +51,9 @@ const bit<16> UDP_HDR_LEN = 8;
 const bit<16> GTPU_HDR_LEN = 8;
 const bit<16> GTPU_OPT_LEN = 4;
 const bit<16> GTPU_PSC_LEN = 4;
+const bit<16> ETH_HDR_LEN = 14;
+const bit<16> VLAN_HDR_LEN = 4;
+const bit<16> VXLAN_HDR_LEN = 8;
 const bit<16> RECOVERY_IE_LEN = 2;
 
 // Interface types from HupfIngress.upf.interfaces.
@@ -74,6 +85,8 @@ const bit<32> DROP_ROUTING_MISS          = 10;
 const bit<32> DROP_NO_BACKEND            = 11;
 const bit<32> DROP_GTPU_UNSUPPORTED      = 12;
 const bit<32> DROP_TTL_EXPIRED           = 13;
+const bit<32> DROP_UNKNOWN_VNI           = 14;   // VXLAN whose (VNI, VTEP) is no tenant's
+const bit<32> DROP_MALFORMED_VXLAN       = 15;   // truncated VXLAN or tenant frame, I flag clear
 const bit<32> DROP_REASONS_SIZE          = 16;
 
 // bmv2 CPU port (simple_switch_grpc --cpu-port 255).

@@ -8,6 +8,10 @@ control HupfDeparser(packet_out packet, in headers_t hdr) {
     apply {
         packet.emit(hdr.packet_in);
         packet.emit(hdr.hh_report);
+        packet.emit(hdr.vx_ethernet);
+        packet.emit(hdr.vx_ipv4);
+        packet.emit(hdr.vx_udp);
+        packet.emit(hdr.vx_vxlan);
         packet.emit(hdr.ethernet);
         packet.emit(hdr.state_read);
         packet.emit(hdr.vlan_tag);
@@ -47,6 +51,12 @@ control HupfComputeChecksum(inout headers_t hdr, inout local_metadata_t meta) {
               hdr.inner_ipv4.frag_offset, hdr.inner_ipv4.ttl, hdr.inner_ipv4.protocol,
               hdr.inner_ipv4.src_addr, hdr.inner_ipv4.dst_addr },
             hdr.inner_ipv4.hdr_checksum, HashAlgorithm.csum16);
+        update_checksum(hdr.vx_ipv4.isValid(),
+            { hdr.vx_ipv4.version, hdr.vx_ipv4.ihl, hdr.vx_ipv4.dscp, hdr.vx_ipv4.ecn,
+              hdr.vx_ipv4.total_len, hdr.vx_ipv4.identification, hdr.vx_ipv4.flags,
+              hdr.vx_ipv4.frag_offset, hdr.vx_ipv4.ttl, hdr.vx_ipv4.protocol,
+              hdr.vx_ipv4.src_addr, hdr.vx_ipv4.dst_addr },
+            hdr.vx_ipv4.hdr_checksum, HashAlgorithm.csum16);
     }
 }
 

@@ -144,10 +144,26 @@ header gtpu_recovery_ie_t {
     bit<8> restart_counter;
 }
 
+// RFC 7348 §5: flags (I = 0x08), reserved, VNI, reserved.
+header vxlan_t {
+    bit<8>  flags;
+    bit<24> _rsvd0;
+    vni_t   vni;
+    bit<8>  _rsvd1;
+}
+
 struct headers_t {
     packet_out_t       packet_out;
     packet_in_t        packet_in;
     hh_report_t        hh_report;
+#ifndef HUPF_TNA
+    // v1model: the VXLAN encapsulation a downlink packet gets towards its tunnel peer's tenant
+    // VTEP (tenant.p4, TenantEgress); built in egress, emitted before the tenant frame.
+    ethernet_t         vx_ethernet;
+    ipv4_t             vx_ipv4;
+    udp_t              vx_udp;
+    vxlan_t            vx_vxlan;
+#endif
     ethernet_t         ethernet;
     state_read_t       state_read;
     vlan_tag_t         vlan_tag;
@@ -155,6 +171,12 @@ struct headers_t {
     udp_t              udp;
     tcp_t              tcp;
     icmp_t             icmp;
+#ifndef HUPF_TNA
+    // v1model: the outer (underlay) headers of a VXLAN frame are read into metadata and
+    // dropped; ethernet, ipv4, udp... then hold the tenant frame (never emitted). Not in the
+    // TNA program yet (docs/PIPELINE_CONTRACT.md, "VXLAN tenants").
+    vxlan_t            vxlan;
+#endif
     gtpu_t             gtpu;
     gtpu_options_t     gtpu_options;
     gtpu_ext_psc_t     gtpu_ext_psc;
@@ -207,6 +229,17 @@ struct local_metadata_t {
     ipv4_addr_t   routing_ipv4_dst;
     bit<32>       drop_reason;
     bool          is_packet_out;
+#ifndef HUPF_TNA
+    // VXLAN (v1model): the frame arrived in VXLAN (also when truncated), its VNI and outer
+    // IPv4 destination (the local VTEP); the tenant the tenants table gave.
+    bool          vxlan;
+    vni_t         vni;
+    ipv4_addr_t   vtep_dst;
+    bool          tenant_hit;
+    tenant_id_t   tenant_id;
+    tc_t          tenant_tc;
+    bit<6>        tenant_dscp;
+#endif
     // Carried into the CPU clone (ACL copy, HH report).
     @field_list(FL_CPU_CLONE) port_t  cpu_ingress_port;
     @field_list(FL_CPU_CLONE) bit<8>  cpu_reason;

@@ -10,6 +10,7 @@
 #include "routing.p4"
 #include "acl.p4"
 #include "qos.p4"
+#include "tenant.p4"
 #ifdef HUPF_HW
 #include "steering.p4"
 #include "hh.p4"
@@ -26,6 +27,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
     UpfIngress() upf;
     Routing() routing;
     Qos() qos;
+    Tenant() tenant;
 #ifdef HUPF_HW
     Steering() steering;
     HeavyHitter() hh;
@@ -70,18 +72,27 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             std_meta.egress_spec = V1MODEL_CPU_PORT;
             meta.cpu_reason = PKTIN_STATE_READ;
         } else if (std_meta.parser_error != error.NoError) {
+            // In a VXLAN frame hdr.udp is the tenant frame's: its GTP-U is judged as anywhere.
             if (hdr.udp.isValid() && hdr.udp.dport == GTPU_UDP_PORT) {
                 meta.drop_reason = DROP_MALFORMED_GTPU;
+            } else if (meta.vxlan) {
+                meta.drop_reason = DROP_MALFORMED_VXLAN;
             } else {
                 meta.drop_reason = DROP_PARSER_ERROR;
             }
         } else {
+            // The tenant first: an unknown VNI is dropped before anything else looks at it.
+            if (meta.vxlan) {
+                tenant.apply(hdr, meta, std_meta);
+            }
+            if (meta.drop_reason == 0) {
 #ifdef HUPF_HW
-            backend_ports.apply();
+                backend_ports.apply();
 #endif
-            acl.apply(hdr, meta, std_meta);
-            if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
-                upf.apply(hdr, meta, std_meta);
+                acl.apply(hdr, meta, std_meta);
+                if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
+                    upf.apply(hdr, meta, std_meta);
+                }
             }
         }
 #ifdef HUPF_HW
@@ -102,6 +113,10 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             routing.apply(hdr, meta, std_meta);
         }
         if (meta.drop_reason == 0) {
+            // A tenant's class is that of all its packets (over the termination's and MATADOR's).
+            if (meta.tenant_hit) {
+                meta.tc = meta.tenant_tc;
+            }
             qos.apply(hdr, meta, std_meta);
         }
         if (meta.drop_reason != 0) {
@@ -114,6 +129,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
 control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
                    inout standard_metadata_t std_meta) {
     UpfEgress() upf;
+    TenantEgress() tenant;
 
     apply {
         if (meta.is_packet_out) {
@@ -136,6 +152,11 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
             exit;
         }
         upf.apply(hdr, meta, std_meta);
+        // A tenant's packets leave with its DSCP (on the GTP-U header built above, downlink).
+        if (meta.tenant_hit && hdr.ipv4.isValid()) {
+            hdr.ipv4.dscp = meta.tenant_dscp;
+        }
+        tenant.apply(hdr, meta, std_meta);
     }
 }
 

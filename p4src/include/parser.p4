@@ -1,6 +1,9 @@
 // v1model parser: Ethernet, VLAN, IPv4, UDP/TCP/ICMP, GTP-U (TS 29.281) with its
 // extension header chain, inner IPv4/UDP/TCP/ICMP. Malformed GTP-U ends in a parser
 // error that ingress drops and counts (v1model hands errored packets to ingress).
+// VXLAN (UDP 4789, one level, not in packet-outs): the VNI and the outer IPv4 destination go
+// to metadata, the outer headers are dropped and the tenant frame is parsed into the same
+// headers as any frame, so that every later stage works on it (decapsulation on the way in).
 #ifndef HUPF_PARSER_P4
 #define HUPF_PARSER_P4
 
@@ -9,7 +12,8 @@
 error {
     GtpuBadVersion,
     GtpuBadLength,
-    GtpuUnknownExt
+    GtpuUnknownExt,
+    VxlanBadFlags
 }
 
 parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t meta,
@@ -76,8 +80,35 @@ parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t me
         packet.extract(hdr.udp);
         meta.l4_sport = hdr.udp.sport;
         meta.l4_dport = hdr.udp.dport;
-        transition select(hdr.udp.dport) {
-            GTPU_UDP_PORT: parse_gtpu;
+        transition select(hdr.udp.dport, hdr.vxlan.isValid(), hdr.packet_out.isValid()) {
+            (GTPU_UDP_PORT, _, _): parse_gtpu;
+            (VXLAN_UDP_PORT, false, false): parse_vxlan;
+            default: accept;
+        }
+    }
+
+    // meta.vxlan is set before anything can fail: a truncated VXLAN frame is told apart in
+    // ingress (DROP_MALFORMED_VXLAN) from other parser errors.
+    state parse_vxlan {
+        meta.vxlan = true;
+        meta.vtep_dst = hdr.ipv4.dst_addr;
+        meta.l4_sport = 0;
+        meta.l4_dport = 0;
+        hdr.ethernet.setInvalid();
+        hdr.vlan_tag.setInvalid();
+        hdr.ipv4.setInvalid();
+        hdr.udp.setInvalid();
+        packet.extract(hdr.vxlan);
+        meta.vni = hdr.vxlan.vni;
+        verify(hdr.vxlan.flags & VXLAN_FLAG_I == VXLAN_FLAG_I, error.VxlanBadFlags);
+        transition parse_tenant_ethernet;
+    }
+
+    state parse_tenant_ethernet {
+        packet.extract(hdr.ethernet);
+        transition select(hdr.ethernet.ether_type) {
+            ETHERTYPE_VLAN: parse_vlan;
+            ETHERTYPE_IPV4: parse_ipv4;
             default: accept;
         }
     }

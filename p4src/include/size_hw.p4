@@ -14,6 +14,8 @@
 #define ROUTES_V4_SIZE             1024
 #define ACL_SIZE                   256
 #define QOS_QUEUES_SIZE            4
+#define TENANTS_SIZE               256
+#define TENANT_CELLS               256   /* tenant_counter, tenant_meter: one per tenant_id */
 #define BACKEND_PORTS_SIZE         16
 #define BACKENDS_SIZE              16
 #define BACKEND_SELECTOR_SIZE      256

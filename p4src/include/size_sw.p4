@@ -16,5 +16,7 @@
 #define ROUTES_V4_SIZE             16384
 #define ACL_SIZE                   1024
 #define QOS_QUEUES_SIZE            4
+#define TENANTS_SIZE               4096
+#define TENANT_CELLS               256   /* tenant_counter, tenant_meter: one per tenant_id */
 
 #endif

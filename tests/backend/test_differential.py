@@ -30,18 +30,24 @@ if MISSING:
 
 from scapy.layers.inet import IP, UDP  # noqa: E402
 from scapy.layers.l2 import ARP, Dot1Q, Ether  # noqa: E402
+from scapy.layers.vxlan import VXLAN  # noqa: E402
+from scapy.packet import Raw  # noqa: E402
 
 import hupf_p4const as C  # noqa: E402
+import tenant_setup as TS  # noqa: E402
 import upf_setup as U  # noqa: E402
 import dataplane  # noqa: E402  (a module: pytest would try to collect a TestBed name)
 from packets import echo_request, gpdu_header, gtpu, ip2int, raw_gtpu, user_packet  # noqa: E402
 
 UE1 = U.Ue("172.16.0.1", teid_ul=0x100, teid_dl=0x200, ctr=10)
 UE2 = U.Ue("172.16.0.2", teid_ul=0x101, teid_dl=0x201, ctr=20)
+UE3 = U.Ue("172.16.0.3", teid_ul=0x102, teid_dl=0x3abc, ctr=30)   # behind tunnel peer 2, in an overlay
 APP = "8.8.8.8"
 MARKER_NET = "192.0.2.%d"   # TEST-NET-1: 192.0.2.<port>/32 is routed to <port>
 MARKER_SRC = "192.0.2.250"
 MARKER_TIMEOUT = 10.0        # seconds; a marker is forwarded by every device, even slow ones
+LOCAL_VTEP, EDGE_VTEP = TS.LOCAL_VTEP, TS.EDGE_VTEP
+TENANTS = ((5001, 1, 3, 46), (5002, 2, 1, 10))   # (VNI, tenant id, tc, dscp)
 
 
 def _ul(inner, teid=UE1.teid_ul, qfi=None):
@@ -52,10 +58,63 @@ def _dl(ue, **kw):
     return Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / user_packet(APP, ue, sport=80, dport=4000, **kw)
 
 
+def tenants(c):
+    """The two tenants, and UE3's tunnel peer 2 in the first one's overlay (re-encapsulation)."""
+    for t in TENANTS:
+        TS.tenant(c, *t)
+    TS.overlay_peer(c, 2, TENANTS[0][0], UE3)
+
+
+def _vx(frame, vni=5001, dst=LOCAL_VTEP, flags=0x08):
+    return Ether(src=U.GNB_MAC, dst=U.SWITCH_MAC) / IP(src=EDGE_VTEP, dst=dst, id=0) / UDP(
+        sport=49152, dport=4789) / VXLAN(vni=vni, flags=flags) / frame
+
+
+def _vx_raw(tail):
+    return Ether(src=U.GNB_MAC, dst=U.SWITCH_MAC) / IP(src=EDGE_VTEP, dst=LOCAL_VTEP, id=0) / UDP(
+        sport=49152, dport=4789) / Raw(tail)
+
+
+def vxlan_mix():
+    """VXLAN (tenant.p4): known tenants both ways, every drop of a VXLAN frame."""
+    inner = bytes(user_packet(UE1.addr, APP))
+    ul = bytes(_ul(user_packet(UE1.addr, APP)))
+    hdr = bytes(VXLAN(vni=5001))
+    return [
+        ("vxlan uplink", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP)))),
+        ("vxlan uplink tcp, other tenant", U.PORT_ACCESS,
+         _vx(_ul(user_packet(UE1.addr, APP, proto="tcp", size=300)), vni=5002)),
+        ("vxlan downlink", U.PORT_CORE, _vx(_dl(UE1.addr), vni=5002)),
+        ("downlink re-encapsulated in vxlan", U.PORT_CORE, _dl(UE3.addr)),
+        ("vxlan downlink re-encapsulated (marked)", U.PORT_CORE, _vx(_dl(UE3.addr, proto="tcp"), vni=5002)),
+        ("downlink vlan re-encapsulated", U.PORT_CORE,
+         Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / Dot1Q(vlan=10) / user_packet(APP, UE3.addr)),
+        ("vxlan downlink vlan", U.PORT_CORE,
+         _vx(Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / Dot1Q(vlan=10) / user_packet(APP, UE1.addr))),
+        ("vxlan echo request", U.PORT_ACCESS, _vx(echo_request(U.GNB_ADDR, U.N3_ADDR, seq=9, sport=40000,
+                                                               eth_src=U.GNB_MAC, eth_dst=U.SWITCH_MAC))),
+        ("vxlan routed, not UPF", U.PORT_ACCESS,
+         _vx(Ether(src=U.GNB_MAC, dst=U.SWITCH_MAC) / user_packet(U.GNB_ADDR, APP))),
+        ("vxlan in vxlan (plain UDP inside)", U.PORT_ACCESS,
+         _vx(Ether(src=U.GNB_MAC, dst=U.SWITCH_MAC) / IP(src=U.GNB_ADDR, dst=APP) / UDP(dport=4789) / Raw(hdr))),
+        ("vxlan arp", U.PORT_ACCESS, _vx(Ether(src=U.GNB_MAC, dst="ff:ff:ff:ff:ff:ff") / ARP(pdst=U.N3_ADDR))),
+        ("vxlan unknown session", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP), teid=0xdead))),
+        ("vxlan unknown vni", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP)), vni=7777)),
+        ("vxlan other vtep", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP)), dst="192.168.50.2")),
+        ("vxlan header cut", U.PORT_ACCESS, _vx_raw(hdr[:4])),
+        ("vxlan without tenant frame", U.PORT_ACCESS, _vx_raw(hdr)),
+        ("vxlan tenant ethernet cut", U.PORT_ACCESS, _vx_raw(hdr + ul[:10])),
+        ("vxlan tenant ipv4 cut", U.PORT_ACCESS, _vx_raw(hdr + ul[:26])),
+        ("vxlan I flag clear", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP)), flags=0)),
+        ("vxlan gtpu bad length", U.PORT_ACCESS,
+         _vx(raw_gtpu(gpdu_header(UE1.teid_ul, len(inner) + 4) + inner, U.GNB_ADDR, U.N3_ADDR))),
+    ]
+
+
 def mix():
     """(name, ingress port, frame): every path of the sw pipeline."""
     inner = bytes(user_packet(UE1.addr, APP))
-    return [
+    return vxlan_mix() + [
         ("uplink udp", U.PORT_ACCESS, _ul(user_packet(UE1.addr, APP))),
         ("uplink psc", U.PORT_ACCESS, _ul(user_packet(UE1.addr, APP), qfi=5)),
         ("uplink tcp", U.PORT_ACCESS, _ul(user_packet(UE1.addr, APP, proto="tcp", size=400))),
@@ -141,6 +200,7 @@ def observe(target, bed):
                  C.HUPF_INGRESS_UPF_SET_UPLINK_SESSION_DROP)
         c.insert(C.HUPF_INGRESS_UPF_DOWNLINK_SESSIONS, {C.HDR_UE_ADDR: ip2int(UE2.addr)},
                  C.HUPF_INGRESS_UPF_SET_DOWNLINK_SESSION_DROP)
+        tenants(c)
         for p in bed.ports:
             U.route(c, MARKER_NET % p, 32, p, U.DN_MAC)
         outputs = [capture(bed, port, frame, seq) for seq, (_, port, frame) in enumerate(mix(), 1)]
@@ -148,6 +208,7 @@ def observe(target, bed):
         counters = [c.counter(name, idx) for name in (C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER,
                                                       C.HUPF_EGRESS_UPF_POST_QOS_COUNTER)
                     for idx in (UE1.ctr, UE1.ctr + 1)]
+        counters += [c.counter(C.HUPF_INGRESS_TENANT_TENANT_COUNTER, tid) for _, tid, _, _ in TENANTS]
         return outputs, drops, counters
     finally:
         dev.stop()
@@ -164,4 +225,10 @@ def test_backend_matches_bmv2_sw():
     diffs = [name for name, r, g in zip(names, ref[0], got[0]) if r != g]
     assert not diffs, "outputs differ for: %s" % ", ".join(diffs)
     assert got[1] == ref[1], "drop reasons: backend %s, bmv2 %s" % (got[1], ref[1])
-    assert got[2] == ref[2], "UE1 pre/post-QoS counters: backend %s, bmv2 %s" % (got[2], ref[2])
+    assert got[2] == ref[2], "UE1 pre/post-QoS, tenant counters: backend %s, bmv2 %s" % (got[2], ref[2])
+    # The VXLAN drops happened (so that agreeing is not agreeing on nothing).
+    assert ref[1][C.DROP_UNKNOWN_VNI] == 2 and ref[1][C.DROP_MALFORMED_VXLAN] == 5
+    assert ref[2][-2][0] > 0 and ref[2][-1][0] > 0
+    for name, r in zip(names, ref[0]):
+        if "re-encapsulated" in name:
+            assert len(r[U.PORT_ACCESS]) == 1 and b"\x12\xb5" in r[U.PORT_ACCESS][0][34:38], name  # UDP 4789

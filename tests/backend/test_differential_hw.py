@@ -36,7 +36,7 @@ from hupf_tools.model import hkipg  # noqa: E402
 from hupf_tools.model.features import CodeTables, Packet, slot_index  # noqa: E402
 from hupf_tools.model.selector import selector_hash  # noqa: E402
 from packets import ip2int, user_packet  # noqa: E402
-from test_differential import APP, UE1, capture, mix  # noqa: E402
+from test_differential import APP, UE1, _vx, capture, mix, tenants  # noqa: E402
 
 GAME = U.Ue("172.16.7.1", teid_ul=0x301, teid_dl=0x302, ctr=90, tc=0)
 WEB = U.Ue("172.16.7.2", teid_ul=0x303, teid_dl=0x304, ctr=92, tc=0)
@@ -61,6 +61,7 @@ def configure(dev):
     c.insert(C.HUPF_INGRESS_STEERING_BACKEND_PORTS, {C.HDR_IG_PORT: U.PORT_BACKEND1},
              C.HUPF_INGRESS_STEERING_FROM_BACKEND)
     U.route(c, "172.16.0.0", 16, U.PORT_ACCESS, U.GNB_MAC)
+    tenants(c)
     for ue in (UE1, GAME, WEB):
         U.session(c, ue)
     for p in dev.bed.ports:
@@ -83,6 +84,8 @@ def cases():
     then what only hw does."""
     out = list(mix())
     out += [("steered to the hash's backend: %s" % ue, U.PORT_CORE, _dl(ue)) for ue in STEERED_UES]
+    out += [("vxlan steered to a backend (marked)", U.PORT_CORE, _vx(_dl(STEERED_UES[3]), vni=5002)),
+            ("vxlan from a backend: routed", U.PORT_BACKEND1, _vx(_dl(UE1.addr)))]
     out += [("from a backend: routed", U.PORT_BACKEND1, _dl(UE1.addr)),
             ("from a non-backend port: steered", U.PORT_BACKEND2, _dl(UE1.addr))]
     return out

@@ -16,6 +16,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(frame, data, size);
 	struct pkt_info pi;
 	enum parse_err e = pkt_parse(frame, (uint32_t)size, &pi);
+	if (e == PARSE_OK && pi.vxlan) {
+		/* As pipeline.c: the tenant frame replaces the VXLAN frame and is parsed again. */
+		if ((size_t)pi.vxlan + pi.vxlan_len > size)
+			__builtin_trap();
+		frame += pi.vxlan;
+		size = pi.vxlan_len;
+		e = pkt_parse(frame, (uint32_t)size, &pi);
+	}
 	if (e != PARSE_OK || !pi.l3)
 		return 0;
 	/* The rewrites, under the same conditions as pipeline.c applies them. */

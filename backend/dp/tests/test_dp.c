@@ -72,6 +72,21 @@ static uint32_t ul_frame(uint8_t *b, uint32_t teid, uint32_t inner_src, int psc)
 	return n + gl + il;
 }
 
+#define VTEP IP(192, 168, 50, 1)
+#define EDGE IP(192, 168, 50, 100)
+
+/* The frame of n bytes at t in VXLAN (VNI vni, flags) from EDGE to dst; returns the length. */
+static uint32_t vxlan_frame(uint8_t *b, const uint8_t *t, uint32_t n, uint32_t vni, uint32_t dst, uint8_t flags)
+{
+	uint32_t o = eth(b);
+	o += ip_udp(b + o, EDGE, dst, 49152, VXLAN_PORT, VXLAN_LEN + n) - VXLAN_LEN - n;
+	memset(b + o, 0, VXLAN_LEN);
+	b[o] = flags;
+	w32(b + o + 4, vni << 8);
+	memcpy(b + o + VXLAN_LEN, t, n);
+	return o + VXLAN_LEN + n;
+}
+
 static struct rte_mbuf *mbuf_of(const uint8_t *b, uint32_t len, uint16_t port)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(g_pool);
@@ -229,7 +244,7 @@ static void test_encap_decap_roundtrip(void **st)
 static const struct dp_sizes SIZES = {
 	.interfaces = 64, .ul_sessions = 1024, .dl_sessions = 1024, .applications = 64, .ul_terms = 1024,
 	.dl_terms = 1024, .routes = 64, .acl = 64, .pre_qos_ctr = 1024, .post_qos_ctr = 1024,
-	.session_meter = 1024, .app_meter = 1024, .meter_states = 64,
+	.session_meter = 1024, .app_meter = 1024, .meter_states = 64, .tenants = 4, .tenant_cells = 16,
 };
 
 static int setup_upf(void **st)
@@ -475,12 +490,10 @@ static void test_exact_readback(void **st)
 	dp_commit();
 }
 
-static void test_uplink(void **st)
+/* m, run through the pipeline, leaves port 2 as UE1's decapsulated packet (TTL 63, DSCP dscp,
+ * IPv4 checksum right, routed MACs). */
+static void expect_decapped(struct rte_mbuf *m, uint8_t dscp)
 {
-	(void)st;
-	uint8_t b[256];
-	uint32_t n = ul_frame(b, 0x1234, UE, 1);
-	struct rte_mbuf *m = mbuf_of(b, n, 1);
 	struct dp_verdict v = run(m);
 	assert_true(v.fwd);
 	assert_int_equal(v.out_port, 2);
@@ -489,10 +502,21 @@ static void test_uplink(void **st)
 	assert_int_equal(rte_pktmbuf_pkt_len(m), ETH_LEN + 92);
 	assert_int_equal(pkt_parse(f, rte_pktmbuf_pkt_len(m), &pi), PARSE_OK);
 	assert_int_equal(pi.gtpu, 0);
+	assert_int_equal(pi.vxlan, 0);
 	assert_int_equal(pi.ip_src, UE);
-	assert_int_equal(f[14 + 8], 63);
-	assert_int_equal(pkt_cksum(f + 14, 20, 0), 0);
+	assert_int_equal(f[ETH_LEN + 1], dscp << 2);
+	assert_int_equal(f[ETH_LEN + 8], 63);
+	assert_int_equal(pkt_cksum(f + ETH_LEN, 20, 0), 0);
 	assert_memory_equal(f, MAC_B, 6);
+}
+
+static void test_uplink(void **st)
+{
+	(void)st;
+	uint8_t b[256];
+	uint32_t n = ul_frame(b, 0x1234, UE, 1);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	expect_decapped(m, 0);
 	uint64_t pk, by;
 	assert_int_equal(dp_counter_read(CTR_PRE_QOS, 10, &pk, &by), 0);
 	assert_int_equal(pk, 1);
@@ -577,7 +601,7 @@ static void test_drop_reasons(void **st)
 	assert_int_equal(dp_counter_read(CTR_POST_QOS, 12, &pk, &by), 0);
 	assert_true(pk == 5 && by == 50);
 	assert_int_equal(dp_counter_read(CTR_PRE_QOS, SIZES.pre_qos_ctr, &pk, &by), -EINVAL);
-	assert_int_equal(dp_counter_read(2, 12, &pk, &by), -EINVAL);
+	assert_int_equal(dp_counter_read(3, 12, &pk, &by), -EINVAL);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);
@@ -910,6 +934,194 @@ static void test_hw_no_backend_and_from_backend(void **st)
 	dp_commit();
 }
 
+/* ---- VXLAN tenants (tenant.p4) ---- */
+
+static void test_parse_vxlan(void **st)
+{
+	(void)st;
+	uint8_t t[256], b[512];
+	uint32_t tn = ul_frame(t, 0x1234, UE, 0), n = vxlan_frame(b, t, tn, 0xabcdef, VTEP, VXLAN_FLAG_I);
+	struct pkt_info pi;
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_OK);
+	assert_int_equal(pi.vni, 0xabcdef);
+	assert_int_equal(pi.vxlan, ETH_LEN + IP4_LEN + UDP_LEN + VXLAN_LEN);
+	assert_int_equal(pi.vxlan_len, tn);
+	assert_int_equal(pi.ip_dst, VTEP);
+	assert_int_equal(pi.gtpu, 0);   /* the tenant frame is the caller's to parse */
+	/* I flag clear; every cut short of the tenant Ethernet header; never past the frame. */
+	n = vxlan_frame(b, t, tn, 5, VTEP, 0);
+	assert_int_equal(pkt_parse(b, n, &pi), PARSE_BAD_VXLAN);
+	for (uint32_t cut = 0; cut < VXLAN_LEN + ETH_LEN; cut++) {
+		n = vxlan_frame(b, t, tn, 5, VTEP, VXLAN_FLAG_I) - tn - VXLAN_LEN + cut;
+		/* the outer lengths say what is there (a consistent but short frame) */
+		w16(b + ETH_LEN + 2, (uint16_t)(n - ETH_LEN));
+		pkt_ipv4_fix_cksum(b + ETH_LEN);
+		w16(b + ETH_LEN + IP4_LEN + 4, (uint16_t)(n - ETH_LEN - IP4_LEN));
+		assert_int_equal(pkt_parse(b, n, &pi), PARSE_BAD_VXLAN);
+	}
+}
+
+static void test_tenant_table_ops(void **st)
+{
+	(void)st;
+	struct dp_tenant t = { 5001, VTEP, 1, 3, 46 };
+	assert_int_equal(dp_tenant(DP_MODIFY, &t), -ENOENT);
+	assert_int_equal(dp_tenant(DP_INSERT, &t), 0);
+	assert_int_equal(dp_tenant(DP_INSERT, &t), -EEXIST);
+	for (uint32_t i = 1; i < SIZES.tenants; i++) {   /* out of key order */
+		struct dp_tenant o = { 5001 - i, VTEP + i, (uint8_t)(1 + i), 0, 0 };
+		assert_int_equal(dp_tenant(DP_INSERT, &o), 0);
+	}
+	struct dp_tenant more = { 9, VTEP, 9, 0, 0 };
+	assert_int_equal(dp_tenant(DP_INSERT, &more), -ENOSPC);
+	const struct dp_tenant *got = dp_tenant_lookup(dp_pipe(), 5001, VTEP);
+	assert_non_null(got);
+	assert_int_equal(got->tenant_id, 1);
+	assert_int_equal(got->dscp, 46);
+	assert_null(dp_tenant_lookup(dp_pipe(), 5001, VTEP + 1));
+	assert_null(dp_tenant_lookup(dp_pipe(), 5000, VTEP));
+	for (uint32_t i = 1; i < SIZES.tenants; i++) {
+		got = dp_tenant_lookup(dp_pipe(), 5001 - i, VTEP + i);
+		assert_non_null(got);
+		assert_int_equal(got->tenant_id, 1 + i);
+	}
+	t.dscp = 10;
+	assert_int_equal(dp_tenant(DP_MODIFY, &t), 0);
+	assert_int_equal(dp_tenant_lookup(dp_pipe(), 5001, VTEP)->dscp, 10);
+	struct dp_tenant bad = { 1u << 24, VTEP, 1, 0, 0 }, bad_dscp = { 1, VTEP, 1, 0, 64 };
+	assert_int_equal(dp_tenant(DP_INSERT, &bad), -EINVAL);
+	assert_int_equal(dp_tenant(DP_INSERT, &bad_dscp), -EINVAL);
+	for (uint32_t i = 1; i < SIZES.tenants; i++) {
+		struct dp_tenant o = { 5001 - i, VTEP + i, 0, 0, 0 };
+		assert_int_equal(dp_tenant(DP_DELETE, &o), 0);
+		assert_int_equal(dp_tenant(DP_DELETE, &o), -ENOENT);
+	}
+	assert_non_null(dp_tenant_lookup(dp_pipe(), 5001, VTEP));
+	t.dscp = 46;
+	assert_int_equal(dp_tenant(DP_MODIFY, &t), 0);
+	dp_commit();
+}
+
+/* A known tenant's uplink: the outer headers gone, the GTP-U session on the tenant frame, DSCP
+ * marked (IPv4 checksum right), counted per tenant as received; unknown VNI, malformed VXLAN and a
+ * malformed tenant G-PDU drop with their reasons. Runs after test_tenant_table_ops (tenant 1). */
+static void test_vxlan_through_pipeline(void **st)
+{
+	(void)st;
+	uint8_t t[256], b[512];
+	uint32_t tn = ul_frame(t, 0x1234, UE, 0), n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	uint64_t pk0, by0, pk, by;
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk0, &by0), 0);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	expect_decapped(m, 46);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk, &by), 0);
+	assert_int_equal(pk - pk0, 1);
+	assert_int_equal(by - by0, n);
+	/* Downlink in VXLAN: encapsulated, the GTP-U header marked. */
+	tn = dl_frame(t, UE);
+	n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	m = mbuf_of(b, n, 2);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.out_port, 1);
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	struct pkt_info pi;
+	assert_int_equal(pkt_parse(f, rte_pktmbuf_pkt_len(m), &pi), PARSE_OK);
+	assert_int_equal(pi.teid, 0xbeef);
+	assert_int_equal(f[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(f + ETH_LEN, 20, 0), 0);
+	rte_pktmbuf_free(m);
+	/* Drops. */
+	tn = ul_frame(t, 0x1234, UE, 0);
+	n = vxlan_frame(b, t, tn, 5002, VTEP, VXLAN_FLAG_I);
+	expect_drop(b, n, 1, DROP_UNKNOWN_VNI);
+	n = vxlan_frame(b, t, tn, 5001, VTEP + 7, VXLAN_FLAG_I);
+	expect_drop(b, n, 1, DROP_UNKNOWN_VNI);
+	n = vxlan_frame(b, t, tn, 5001, VTEP, 0);
+	expect_drop(b, n, 1, DROP_MALFORMED_VXLAN);
+	n = vxlan_frame(b, t, ETH_LEN + 12, 5001, VTEP, VXLAN_FLAG_I);   /* tenant IPv4 cut */
+	expect_drop(b, n, 1, DROP_MALFORMED_VXLAN);
+	t[ETH_LEN + IP4_LEN + UDP_LEN + 3] ^= 1;                           /* GTP-U length wrong */
+	n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	expect_drop(b, n, 1, DROP_MALFORMED_GTPU);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk, &by), 0);
+	assert_int_equal(pk - pk0, 2);
+	/* The tenant meter (by tenant id) drops red, after the tenant counter. */
+	dp_clock_set(2000000000ull);
+	struct dp_meter_cfg mc = { 1000, 200, 1000, 200 };
+	assert_int_equal(dp_meter_set(METER_TENANT, 1, &mc), 0);
+	assert_int_equal(dp_meter_set(METER_TENANT, 16, &mc), -EINVAL);
+	tn = ul_frame(t, 0x1234, UE, 0);
+	n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	assert_true(n <= 200);
+	assert_true(run_bytes(b, n, 1).fwd);
+	expect_drop(b, n, 1, DROP_METER_RED);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk, &by), 0);
+	assert_int_equal(pk - pk0, 4);
+	assert_int_equal(dp_meter_set(METER_TENANT, 1, NULL), 0);
+	assert_int_equal(dp_counter_write(CTR_TENANT, 1, 0, 0), 0);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk, &by), 0);
+	assert_int_equal(pk + by, 0);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 16, &pk, &by), -EINVAL);
+	dp_commit();
+}
+
+/* Downlink to a tunnel peer in a tenant's overlay: GTP-U in VXLAN, the tenant frame with the overlay
+ * MACs, the outer headers right (lengths, checksum, ports, VNI); a VXLAN-arrived tenant frame's
+ * marking is copied to the outer DSCP. Deleting the binding restores plain GTP-U. */
+static void test_vxlan_reencap(void **st)
+{
+	(void)st;
+	struct dp_vx_peer vx = { 6001, VTEP, EDGE, { 0, 0xaa, 0, 0, 0, 1 }, { 0, 0xbb, 0, 0, 0, 2 } };
+	assert_int_equal(dp_vx_peer(DP_MODIFY, 7, &vx), -ENOENT);
+	assert_int_equal(dp_vx_peer(DP_INSERT, 7, &vx), 0);
+	assert_int_equal(dp_vx_peer(DP_INSERT, 7, &vx), -EEXIST);
+	struct dp_vx_peer bad = vx;
+	bad.vni = 1u << 24;
+	assert_int_equal(dp_vx_peer(DP_INSERT, 8, &bad), -EINVAL);
+	dp_commit();
+	uint8_t t[256], b[512];
+	for (int tenant = 0; tenant < 2; tenant++) {
+		uint32_t tn = dl_frame(t, UE), n = tenant ? vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I) : tn;
+		struct rte_mbuf *m = mbuf_of(tenant ? b : t, n, 2);
+		struct dp_verdict v = run(m);
+		assert_true(v.fwd);
+		assert_int_equal(v.out_port, 1);
+		uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+		assert_int_equal(len, VXLAN_ENCAP_LEN + tn + pkt_encap_len(0));
+		struct pkt_info pi;
+		assert_int_equal(pkt_parse(f, len, &pi), PARSE_OK);
+		assert_int_equal(pi.ip_src, VTEP);
+		assert_int_equal(pi.ip_dst, EDGE);
+		assert_int_equal(pi.sport, 0xc000 | (0xbeef & 0x3fff));
+		assert_int_equal(pi.vni, 6001);
+		assert_int_equal(pi.vxlan_len, len - VXLAN_ENCAP_LEN);
+		assert_int_equal(f[ETH_LEN + 8], 64);
+		assert_int_equal(f[ETH_LEN + 1], tenant ? 46 << 2 : 0);
+		assert_int_equal(pkt_cksum(f + ETH_LEN, 20, 0), 0);
+		assert_memory_equal(f, MAC_B, 6);                   /* routed: the underlay's MACs */
+		const uint8_t *g = f + pi.vxlan;
+		assert_memory_equal(g, vx.inner_dst_mac, 6);        /* the overlay's */
+		assert_memory_equal(g + 6, vx.inner_src_mac, 6);
+		assert_int_equal(pkt_parse(g, pi.vxlan_len, &pi), PARSE_OK);
+		assert_int_equal(pi.ip_dst, GNB);
+		assert_int_equal(pi.teid, 0xbeef);
+		assert_int_equal(pi.inner_dst, UE);
+		assert_int_equal(g[ETH_LEN + 1], tenant ? 46 << 2 : 0);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(dp_vx_peer(DP_DELETE, 7, &vx), 0);
+	assert_int_equal(dp_vx_peer(DP_DELETE, 7, &vx), -ENOENT);
+	dp_commit();
+	uint32_t n = dl_frame(t, UE);
+	struct rte_mbuf *m = mbuf_of(t, n, 2);
+	assert_true(run(m).fwd);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n + pkt_encap_len(0));
+	rte_pktmbuf_free(m);
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -922,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
 		cmocka_unit_test(test_encap_decap_roundtrip), cmocka_unit_test(test_hh_step_matches_the_model),
 		cmocka_unit_test(test_hh_keys_and_selector_hash), cmocka_unit_test(test_cls_step_matches_the_model),
+		cmocka_unit_test(test_parse_vxlan),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
@@ -931,6 +1144,8 @@ int main(void)
 		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
 		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),
 		cmocka_unit_test(test_echo_through_pipeline),
+		cmocka_unit_test(test_tenant_table_ops), cmocka_unit_test(test_vxlan_through_pipeline),
+		cmocka_unit_test(test_vxlan_reencap),
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);

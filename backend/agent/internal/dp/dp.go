@@ -112,7 +112,8 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		ul_terms: C.uint32_t(s.ULTerms), dl_terms: C.uint32_t(s.DLTerms), routes: C.uint32_t(s.Routes),
 		acl: C.uint32_t(s.ACL), pre_qos_ctr: C.uint32_t(s.PreQosCtr), post_qos_ctr: C.uint32_t(s.PostQosCtr),
 		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
-		meter_states: C.uint32_t(s.MeterStates),
+		meter_states: C.uint32_t(s.MeterStates), tenants: C.uint32_t(s.Tenants),
+		tenant_cells: C.uint32_t(s.TenantCells),
 	}
 	if s.HW {
 		sz.hw = 1
@@ -170,6 +171,20 @@ func (DP) SetEncapPSC(on bool) error {
 		v = 1
 	}
 	return rc(C.dp_set_encap_psc(C.int(v)))
+}
+
+func (DP) Tenant(op p4rt.Op, vni, vtep uint32, id, tc, dscp uint8) error {
+	t := C.struct_dp_tenant{vni: C.uint32_t(vni), vtep: C.uint32_t(vtep), tenant_id: C.uint8_t(id), tc: C.uint8_t(tc),
+		dscp: C.uint8_t(dscp)}
+	return rc(C.dp_tenant(C.int(op), &t))
+}
+
+func (DP) VxPeer(op p4rt.Op, peer uint8, v p4rt.VxPeer) error {
+	c := C.struct_dp_vx_peer{vni: C.uint32_t(v.VNI), vtep_src: C.uint32_t(v.VtepSrc), vtep_dst: C.uint32_t(v.VtepDst)}
+	for i := 0; i < 6; i++ {
+		c.inner_src_mac[i], c.inner_dst_mac[i] = C.uint8_t(v.InnerSrcMAC[i]), C.uint8_t(v.InnerDstMAC[i])
+	}
+	return rc(C.dp_vx_peer(C.int(op), C.uint8_t(peer), &c))
 }
 
 func (DP) BackendPort(op p4rt.Op, port uint16) error {

@@ -5,6 +5,7 @@ package p4const
 
 // tables
 const (
+	HupfEgressTenantPeerVxlan          = "HupfEgress.tenant.peer_vxlan"
 	HupfEgressUpfEgTunnelPeers         = "HupfEgress.upf.eg_tunnel_peers"
 	HupfEgressUpfGtpuEncap             = "HupfEgress.upf.gtpu_encap"
 	HupfIngressAclAcl                  = "HupfIngress.acl.acl"
@@ -23,6 +24,7 @@ const (
 	HupfIngressRoutingRoutesV4         = "HupfIngress.routing.routes_v4"
 	HupfIngressSteeringBackendPorts    = "HupfIngress.steering.backend_ports"
 	HupfIngressSteeringBackends        = "HupfIngress.steering.backends"
+	HupfIngressTenantTenants           = "HupfIngress.tenant.tenants"
 	HupfIngressUpfApplications         = "HupfIngress.upf.applications"
 	HupfIngressUpfDownlinkSessions     = "HupfIngress.upf.downlink_sessions"
 	HupfIngressUpfDownlinkTerminations = "HupfIngress.upf.downlink_terminations"
@@ -34,6 +36,8 @@ const (
 
 // actions
 const (
+	HupfEgressTenantNop                  = "HupfEgress.tenant.nop"
+	HupfEgressTenantVxlanEncap           = "HupfEgress.tenant.vxlan_encap"
 	HupfEgressUpfGtpuOnly                = "HupfEgress.upf.gtpu_only"
 	HupfEgressUpfGtpuWithPsc             = "HupfEgress.upf.gtpu_with_psc"
 	HupfEgressUpfLoadTunnelParams        = "HupfEgress.upf.load_tunnel_params"
@@ -61,6 +65,8 @@ const (
 	HupfIngressSteeringFromBackend       = "HupfIngress.steering.from_backend"
 	HupfIngressSteeringNop               = "HupfIngress.steering.nop"
 	HupfIngressSteeringSteerToBackend    = "HupfIngress.steering.steer_to_backend"
+	HupfIngressTenantSetTenant           = "HupfIngress.tenant.set_tenant"
+	HupfIngressTenantTenantMiss          = "HupfIngress.tenant.tenant_miss"
 	HupfIngressUpfDownlinkTermDrop       = "HupfIngress.upf.downlink_term_drop"
 	HupfIngressUpfDownlinkTermFwd        = "HupfIngress.upf.downlink_term_fwd"
 	HupfIngressUpfGtpuDecap              = "HupfIngress.upf.gtpu_decap"
@@ -86,15 +92,17 @@ const (
 
 // counters
 const (
-	HupfEgressUpfPostQosCounter = "HupfEgress.upf.post_qos_counter"
-	HupfIngressUpfDropReasons   = "HupfIngress.upf.drop_reasons"
-	HupfIngressUpfPreQosCounter = "HupfIngress.upf.pre_qos_counter"
+	HupfEgressUpfPostQosCounter    = "HupfEgress.upf.post_qos_counter"
+	HupfIngressTenantTenantCounter = "HupfIngress.tenant.tenant_counter"
+	HupfIngressUpfDropReasons      = "HupfIngress.upf.drop_reasons"
+	HupfIngressUpfPreQosCounter    = "HupfIngress.upf.pre_qos_counter"
 )
 
 // meters
 const (
-	HupfIngressUpfAppMeter     = "HupfIngress.upf.app_meter"
-	HupfIngressUpfSessionMeter = "HupfIngress.upf.session_meter"
+	HupfIngressTenantTenantMeter = "HupfIngress.tenant.tenant_meter"
+	HupfIngressUpfAppMeter       = "HupfIngress.upf.app_meter"
+	HupfIngressUpfSessionMeter   = "HupfIngress.upf.session_meter"
 )
 
 // registers
@@ -154,6 +162,8 @@ const (
 	HdrUeAddr        = "ue_addr"
 	HdrUeSessionId   = "ue_session_id"
 	HdrValue         = "value"
+	HdrVni           = "vni"
+	HdrVtepIpv4Dst   = "vtep_ipv4_dst"
 )
 
 // action_params
@@ -165,7 +175,10 @@ const (
 	Code            = "code"
 	CtrIdx          = "ctr_idx"
 	DecayK          = "decay_k"
+	Dscp            = "dscp"
 	DstMac          = "dst_mac"
+	InnerDstMac     = "inner_dst_mac"
+	InnerSrcMac     = "inner_src_mac"
 	IpgInit         = "ipg_init"
 	IpgTh           = "ipg_th"
 	KeyMode         = "key_mode"
@@ -179,6 +192,7 @@ const (
 	TauTh           = "tau_th"
 	Tc              = "tc"
 	Teid            = "teid"
+	TenantId        = "tenant_id"
 	TimeslotUs      = "timeslot_us"
 	TunDstAddr      = "tun_dst_addr"
 	TunPeerId       = "tun_peer_id"
@@ -186,6 +200,9 @@ const (
 	TunnelSrcAddr   = "tunnel_src_addr"
 	TunnelSrcPort   = "tunnel_src_port"
 	UeAddr          = "ue_addr"
+	Vni             = "vni"
+	VtepDstAddr     = "vtep_dst_addr"
+	VtepSrcAddr     = "vtep_src_addr"
 	WindowUs        = "window_us"
 )
 
@@ -229,6 +246,8 @@ const (
 	DropNoBackend           = 11
 	DropGtpuUnsupported     = 12
 	DropTtlExpired          = 13
+	DropUnknownVni          = 14
+	DropMalformedVxlan      = 15
 	DropReasonsSize         = 16
 	V1modelCpuPort          = 255
 	HhKeyUeAddr             = 0

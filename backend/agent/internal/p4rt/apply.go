@@ -104,6 +104,25 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 			sm, dm, port = mac(p[0]), mac(p[1]), uint16(p[2])
 		}
 		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
+	case tTenants:
+		if e.action == aTenantMiss && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: tenant_miss is the default action only", tTenants)
+		}
+		var id, tc, dscp uint8
+		if len(p) == 3 {
+			id, tc, dscp = uint8(p[0]), uint8(p[1]), uint8(p[2])
+		}
+		return dp.Tenant(op, uint32(m[0].value), uint32(m[1].value), id, tc, dscp)
+	case tPeerVxlan:
+		if e.action == aVxlanNop && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: nop is the default action only", tPeerVxlan)
+		}
+		var v VxPeer
+		if len(p) == 5 {
+			v = VxPeer{VNI: uint32(p[0]), VtepSrc: uint32(p[1]), VtepDst: uint32(p[2]), InnerSrcMAC: mac(p[3]),
+				InnerDstMAC: mac(p[4])}
+		}
+		return dp.VxPeer(op, uint8(m[0].value), v)
 	case tBackendPorts:
 		return dp.BackendPort(op, uint16(m[0].value))
 	case tQueues, tClassToTC:

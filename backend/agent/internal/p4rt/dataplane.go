@@ -26,6 +26,8 @@ const (
 	CtrPostQos  = 1
 	MeterSess   = 0
 	MeterApp    = 1
+	CtrTenant   = 2
+	MeterTenant = 2
 )
 
 // Sizes are the capacities the data plane allocates for a pipeline.
@@ -37,6 +39,7 @@ type Sizes struct {
 	HW                                               bool   // the hw profile: session misses go to backends
 	HHSlots                                          uint32 // hw: HK-IPG slots (register size)
 	ClsSlots                                         uint32 // hw: MATADOR slots (register size)
+	Tenants, TenantCells                             uint32 // the tenants table; tenant_counter/tenant_meter cells
 }
 
 // ClsParams are cls_config's set_cls_params (struct dp_cls_params).
@@ -109,6 +112,12 @@ type ACLRule struct {
 	Action                             uint8
 }
 
+// VxPeer is vxlan_encap's parameters (struct dp_vx_peer).
+type VxPeer struct {
+	VNI, VtepSrc, VtepDst    uint32
+	InnerSrcMAC, InnerDstMAC [6]byte
+}
+
 type MeterCfg struct{ CIR, CBurst, PIR, PBurst uint64 }
 
 // ExactTable names the data plane's exact-match tables, numbered as its enum dp_exact.
@@ -144,6 +153,10 @@ type Dataplane interface {
 	EGPeer(op Op, peer uint8, src, dst uint32, sport uint16) error
 	Route(op Op, prefix uint32, plen uint8, srcMAC, dstMAC [6]byte, port uint16) error
 	SetEncapPSC(on bool) error
+	// The tenants table (VXLAN): (VNI, local VTEP) -> tenant id, traffic class, DSCP.
+	Tenant(op Op, vni, vtep uint32, tenantID, tc, dscp uint8) error
+	// A tunnel peer in a tenant's overlay: its downlink GTP-U goes in VXLAN (struct dp_vx_peer).
+	VxPeer(op Op, peer uint8, v VxPeer) error
 	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
 	BackendPort(op Op, port uint16) error
 	SetBackends(slice uint8, members []Backend) error

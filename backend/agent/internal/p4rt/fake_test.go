@@ -124,6 +124,12 @@ func (f *fakeDP) Route(op Op, pfx uint32, plen uint8, sm, dm [6]byte, port uint1
 	return f.rec("route %d %08x/%d %x %x %d", op, pfx, plen, sm, dm, port)
 }
 func (f *fakeDP) SetEncapPSC(on bool) error { return f.rec("psc %v", on) }
+func (f *fakeDP) VxPeer(op Op, p uint8, v VxPeer) error {
+	return f.rec("vxpeer %d %d %06x %08x %08x %x %x", op, p, v.VNI, v.VtepSrc, v.VtepDst, v.InnerSrcMAC, v.InnerDstMAC)
+}
+func (f *fakeDP) Tenant(op Op, vni, vtep uint32, id, tc, dscp uint8) error {
+	return f.rec("tenant %d %06x %08x %d %d %d", op, vni, vtep, id, tc, dscp)
+}
 func (f *fakeDP) BackendPort(op Op, port uint16) error {
 	return f.rec("backend_port %d %d", op, port)
 }

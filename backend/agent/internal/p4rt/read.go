@@ -159,7 +159,8 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 	p := s.pipe
 	ids := []uint32{q.CounterId}
 	if q.CounterId == 0 {
-		ids = []uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id, p.dropsID}
+		ids = []uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id, p.dropsID,
+			p.schema.counters[cTenant].Preamble.Id}
 	}
 	for _, id := range ids {
 		c := p.schema.ctrByID[id]
@@ -193,12 +194,13 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 	return out, nil
 }
 
-// readMeters: meter id 0 reads both meters; no index reads the configured cells.
+// readMeters: meter id 0 reads every meter; no index reads the configured cells.
 func (s *Server) readMeters(q *p4v1.MeterEntry, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
 	p := s.pipe
 	ids := []uint32{q.MeterId}
 	if q.MeterId == 0 {
-		ids = []uint32{p.schema.meters[mSessionMeter].Preamble.Id, p.schema.meters[mAppMeter].Preamble.Id}
+		ids = []uint32{p.schema.meters[mSessionMeter].Preamble.Id, p.schema.meters[mAppMeter].Preamble.Id,
+			p.schema.meters[mTenant].Preamble.Id}
 	}
 	for _, id := range ids {
 		cells, ok := p.meters[id]

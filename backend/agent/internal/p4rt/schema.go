@@ -57,6 +57,8 @@ const (
 	tRoutes     = p4const.HupfIngressRoutingRoutesV4
 	tACL        = p4const.HupfIngressAclAcl
 	tQueues     = p4const.HupfIngressQosQueues
+	tTenants    = p4const.HupfIngressTenantTenants
+	tPeerVxlan  = p4const.HupfEgressTenantPeerVxlan
 
 	aIfaceAccess  = p4const.HupfIngressUpfIfaceAccess
 	aIfaceCore    = p4const.HupfIngressUpfIfaceCore
@@ -92,6 +94,12 @@ const (
 	cDropReasons  = p4const.HupfIngressUpfDropReasons
 	mSessionMeter = p4const.HupfIngressUpfSessionMeter
 	mAppMeter     = p4const.HupfIngressUpfAppMeter
+	aSetTenant    = p4const.HupfIngressTenantSetTenant
+	aTenantMiss   = p4const.HupfIngressTenantTenantMiss
+	aVxlanEncap   = p4const.HupfEgressTenantVxlanEncap
+	aVxlanNop     = p4const.HupfEgressTenantNop
+	cTenant       = p4const.HupfIngressTenantTenantCounter
+	mTenant       = p4const.HupfIngressTenantTenantMeter
 	pktIn         = "packet_in"
 	pktOut        = "packet_out"
 )
@@ -126,6 +134,11 @@ var swActions = []actionSpec{
 	{aACLDrop, nil},
 	{aACLNop, nil},
 	{aSetQueue, []paramSpec{{"qid", 3}}},
+	{aSetTenant, []paramSpec{{"tenant_id", 8}, {"tc", 2}, {"dscp", 6}}},
+	{aTenantMiss, nil},
+	{aVxlanEncap, []paramSpec{{"vni", 24}, {"vtep_src_addr", 32}, {"vtep_dst_addr", 32}, {"inner_src_mac", 48},
+		{"inner_dst_mac", 48}}},
+	{aVxlanNop, nil},
 }
 
 var swTables = []tableSpec{
@@ -150,10 +163,12 @@ var swTables = []tableSpec{
 		{"ip_proto", ternary, 8}, {"l4_sport", ternary, 16}, {"l4_dport", ternary, 16}},
 		[]string{aPunt, aCopy, aACLDrop, aACLNop}},
 	{tQueues, []fieldSpec{{"tc", exact, 2}}, []string{aSetQueue}},
+	{tTenants, []fieldSpec{{"vni", exact, 24}, {"vtep_ipv4_dst", exact, 32}}, []string{aSetTenant, aTenantMiss}},
+	{tPeerVxlan, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aVxlanEncap, aVxlanNop}},
 }
 
-var swCounters = []string{cPreQos, cPostQos, cDropReasons}
-var swMeters = []string{mSessionMeter, mAppMeter}
+var swCounters = []string{cPreQos, cPostQos, cDropReasons, cTenant}
+var swMeters = []string{mSessionMeter, mAppMeter, mTenant}
 
 // Schema is a validated P4Info of one profile with its name -> id resolution.
 type Schema struct {

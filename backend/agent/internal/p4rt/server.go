@@ -100,7 +100,8 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		Routes: sc.TableSize(tRoutes), ACL: sc.TableSize(tACL), PreQosCtr: ctrSize(cPreQos),
 		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
 		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.registerSize(rHHFlowID),
-		ClsSlots: sc.registerSize(rClsFlowClass),
+		ClsSlots: sc.registerSize(rClsFlowClass), Tenants: sc.TableSize(tTenants),
+		TenantCells: min(ctrSize(cTenant), meterSize(mTenant)),
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
@@ -117,7 +118,7 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		if n := s.cfg.Sessions; n > 0 && 2*uint64(n) < uint64(sessionMeters) {
 			sessionMeters = 2 * n
 		}
-		sz.MeterStates = sessionMeters + sz.AppMeter
+		sz.MeterStates = sessionMeters + sz.AppMeter + sz.TenantCells
 	}
 	return sz
 }
@@ -174,10 +175,13 @@ func (s *Server) SetForwardingPipelineConfig(ctx context.Context, req *p4v1.SetF
 func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp Dataplane) *pipeState {
 	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]entryStore{},
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
-		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos},
-		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp},
-		ctrCells: map[uint32]int64{sc.counters[cPreQos].Preamble.Id: int64(sz.PreQosCtr), sc.counters[cPostQos].Preamble.Id: int64(sz.PostQosCtr)},
-		dropsID:  sc.counters[cDropReasons].Preamble.Id}
+		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos,
+			sc.counters[cTenant].Preamble.Id: CtrTenant},
+		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp,
+			sc.meters[mTenant].Preamble.Id: MeterTenant},
+		ctrCells: map[uint32]int64{sc.counters[cPreQos].Preamble.Id: int64(sz.PreQosCtr), sc.counters[cPostQos].Preamble.Id: int64(sz.PostQosCtr),
+			sc.counters[cTenant].Preamble.Id: int64(sz.TenantCells)},
+		dropsID: sc.counters[cDropReasons].Preamble.Id}
 	// What the data plane allocated, which --sessions may have changed from the P4Info.
 	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}
 	p.capacity = map[uint32]uint32{}

@@ -595,6 +595,7 @@ func TestMeterStatesFollowSessions(t *testing.T) {
 	h := &harness{t: t, info: fixtureP4Info()}
 	sc := h.schema()
 	session, app := uint32(sc.meters[mSessionMeter].Size), uint32(sc.meters[mAppMeter].Size)
+	app += uint32(sc.meters[mTenant].Size) // the tenant meter's cells can all be configured too
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for _, c := range []struct {
 		cfg  Config

@@ -52,7 +52,7 @@ func appendStoreKey(k []byte, ti *tableInfo, ms []match, prio int32) []byte {
 }
 
 func storeValue(a *p4cfg.Action, params []uint64) []byte {
-	return appendStoreValue(make([]byte, 0, 24), a, params)
+	return appendStoreValue(make([]byte, 0, 32), a, params)
 }
 
 func appendStoreValue(v []byte, a *p4cfg.Action, params []uint64) []byte {
@@ -160,8 +160,8 @@ type entryStore interface {
 // A small table's entries in maps of fixed-size arrays: no pointers in the maps,
 // so the garbage collector never scans them, and no allocation per entry beyond
 // the map's own. Keys are padded to the table's key length, values (action id +
-// params, at most 18 bytes in the sw profile) to 24 bytes.
-type value [24]byte
+// params, at most 27 bytes: vxlan_encap) to 32 bytes.
+type value [32]byte
 
 type tableStore struct {
 	keyLen int

@@ -20,6 +20,8 @@ public final class HupfConstants {
     }
 
     // tables
+    public static final PiTableId HUPF_EGRESS_TENANT_PEER_VXLAN =
+            PiTableId.of("HupfEgress.tenant.peer_vxlan");
     public static final PiTableId HUPF_EGRESS_UPF_EG_TUNNEL_PEERS =
             PiTableId.of("HupfEgress.upf.eg_tunnel_peers");
     public static final PiTableId HUPF_EGRESS_UPF_GTPU_ENCAP =
@@ -56,6 +58,8 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.steering.backend_ports");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKENDS =
             PiTableId.of("HupfIngress.steering.backends");
+    public static final PiTableId HUPF_INGRESS_TENANT_TENANTS =
+            PiTableId.of("HupfIngress.tenant.tenants");
     public static final PiTableId HUPF_INGRESS_UPF_APPLICATIONS =
             PiTableId.of("HupfIngress.upf.applications");
     public static final PiTableId HUPF_INGRESS_UPF_DOWNLINK_SESSIONS =
@@ -72,6 +76,10 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.upf.uplink_terminations");
 
     // actions
+    public static final PiActionId HUPF_EGRESS_TENANT_NOP =
+            PiActionId.of("HupfEgress.tenant.nop");
+    public static final PiActionId HUPF_EGRESS_TENANT_VXLAN_ENCAP =
+            PiActionId.of("HupfEgress.tenant.vxlan_encap");
     public static final PiActionId HUPF_EGRESS_UPF_GTPU_ONLY =
             PiActionId.of("HupfEgress.upf.gtpu_only");
     public static final PiActionId HUPF_EGRESS_UPF_GTPU_WITH_PSC =
@@ -126,6 +134,10 @@ public final class HupfConstants {
             PiActionId.of("HupfIngress.steering.nop");
     public static final PiActionId HUPF_INGRESS_STEERING_STEER_TO_BACKEND =
             PiActionId.of("HupfIngress.steering.steer_to_backend");
+    public static final PiActionId HUPF_INGRESS_TENANT_SET_TENANT =
+            PiActionId.of("HupfIngress.tenant.set_tenant");
+    public static final PiActionId HUPF_INGRESS_TENANT_TENANT_MISS =
+            PiActionId.of("HupfIngress.tenant.tenant_miss");
     public static final PiActionId HUPF_INGRESS_UPF_DOWNLINK_TERM_DROP =
             PiActionId.of("HupfIngress.upf.downlink_term_drop");
     public static final PiActionId HUPF_INGRESS_UPF_DOWNLINK_TERM_FWD =
@@ -172,12 +184,16 @@ public final class HupfConstants {
     // counters
     public static final PiCounterId HUPF_EGRESS_UPF_POST_QOS_COUNTER =
             PiCounterId.of("HupfEgress.upf.post_qos_counter");
+    public static final PiCounterId HUPF_INGRESS_TENANT_TENANT_COUNTER =
+            PiCounterId.of("HupfIngress.tenant.tenant_counter");
     public static final PiCounterId HUPF_INGRESS_UPF_DROP_REASONS =
             PiCounterId.of("HupfIngress.upf.drop_reasons");
     public static final PiCounterId HUPF_INGRESS_UPF_PRE_QOS_COUNTER =
             PiCounterId.of("HupfIngress.upf.pre_qos_counter");
 
     // meters
+    public static final PiMeterId HUPF_INGRESS_TENANT_TENANT_METER =
+            PiMeterId.of("HupfIngress.tenant.tenant_meter");
     public static final PiMeterId HUPF_INGRESS_UPF_APP_METER =
             PiMeterId.of("HupfIngress.upf.app_meter");
     public static final PiMeterId HUPF_INGRESS_UPF_SESSION_METER =
@@ -282,6 +298,10 @@ public final class HupfConstants {
             PiMatchFieldId.of("ue_session_id");
     public static final PiMatchFieldId HDR_VALUE =
             PiMatchFieldId.of("value");
+    public static final PiMatchFieldId HDR_VNI =
+            PiMatchFieldId.of("vni");
+    public static final PiMatchFieldId HDR_VTEP_IPV4_DST =
+            PiMatchFieldId.of("vtep_ipv4_dst");
 
     // action_params
     public static final PiActionParamId ALPHA_SHIFT =
@@ -298,8 +318,14 @@ public final class HupfConstants {
             PiActionParamId.of("ctr_idx");
     public static final PiActionParamId DECAY_K =
             PiActionParamId.of("decay_k");
+    public static final PiActionParamId DSCP =
+            PiActionParamId.of("dscp");
     public static final PiActionParamId DST_MAC =
             PiActionParamId.of("dst_mac");
+    public static final PiActionParamId INNER_DST_MAC =
+            PiActionParamId.of("inner_dst_mac");
+    public static final PiActionParamId INNER_SRC_MAC =
+            PiActionParamId.of("inner_src_mac");
     public static final PiActionParamId IPG_INIT =
             PiActionParamId.of("ipg_init");
     public static final PiActionParamId IPG_TH =
@@ -326,6 +352,8 @@ public final class HupfConstants {
             PiActionParamId.of("tc");
     public static final PiActionParamId TEID =
             PiActionParamId.of("teid");
+    public static final PiActionParamId TENANT_ID =
+            PiActionParamId.of("tenant_id");
     public static final PiActionParamId TIMESLOT_US =
             PiActionParamId.of("timeslot_us");
     public static final PiActionParamId TUN_DST_ADDR =
@@ -340,6 +368,12 @@ public final class HupfConstants {
             PiActionParamId.of("tunnel_src_port");
     public static final PiActionParamId UE_ADDR =
             PiActionParamId.of("ue_addr");
+    public static final PiActionParamId VNI =
+            PiActionParamId.of("vni");
+    public static final PiActionParamId VTEP_DST_ADDR =
+            PiActionParamId.of("vtep_dst_addr");
+    public static final PiActionParamId VTEP_SRC_ADDR =
+            PiActionParamId.of("vtep_src_addr");
     public static final PiActionParamId WINDOW_US =
             PiActionParamId.of("window_us");
 
@@ -384,6 +418,8 @@ public final class HupfConstants {
     public static final int DROP_NO_BACKEND = 11;
     public static final int DROP_GTPU_UNSUPPORTED = 12;
     public static final int DROP_TTL_EXPIRED = 13;
+    public static final int DROP_UNKNOWN_VNI = 14;
+    public static final int DROP_MALFORMED_VXLAN = 15;
     public static final int DROP_REASONS_SIZE = 16;
     public static final int V1MODEL_CPU_PORT = 255;
     public static final int HH_KEY_UE_ADDR = 0;
