@@ -28,6 +28,7 @@ import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,9 +87,9 @@ public final class HupfDataplane {
         codec.table(HUPF_INGRESS_HH_HH_CONFIG);
         List<PiTableEntry> out = new ArrayList<>();
         out.add(defaultEntry(HUPF_INGRESS_HH_HH_CONFIG, codec.action(
-                HUPF_INGRESS_HH_SET_HH_PARAMS, TAU_TH, c.tauTh(), IPG_INIT, c.ipgTh(), IPG_TH, c.ipgTh(),
-                DECAY_K, c.decayK(), TIMESLOT_US, c.timeslotUs(), ALPHA_SHIFT, c.alphaShift(),
-                KEY_MODE, c.keyMode())));
+                HUPF_INGRESS_HH_SET_HH_PARAMS, withAlphaShift(HUPF_INGRESS_HH_SET_HH_PARAMS, c.alphaShift(),
+                        TAU_TH, c.tauTh(), IPG_INIT, c.ipgTh(), IPG_TH, c.ipgTh(), DECAY_K, c.decayK(),
+                        TIMESLOT_US, c.timeslotUs(), KEY_MODE, c.keyMode()))));
         PiTableId t = HUPF_INGRESS_HH_TAU_TABLE;
         for (TauTable.Entry e : c.tauEntries((int) codec.table(t).maxSize())) {
             rangeEntry(t, HDR_IPG_EWMA, e.lo(), e.hi(), codec.action(HUPF_INGRESS_HH_SET_TAU, TAU, e.tau()))
@@ -122,7 +123,8 @@ public final class HupfDataplane {
         codec.table(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG);
         List<PiTableEntry> out = new ArrayList<>();
         out.add(defaultEntry(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG, codec.action(
-                HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS, WINDOW_US, m.windowUs(), ALPHA_SHIFT, m.alphaShift())));
+                HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS,
+                withAlphaShift(HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS, m.alphaShift(), WINDOW_US, m.windowUs()))));
         for (String f : ClassifierModel.FEATURES) {
             PiTableId t = FEATURE_TABLES.get(f);
             List<PiTableEntry> ranges = new ArrayList<>();
@@ -425,6 +427,21 @@ public final class HupfDataplane {
         if (room && !stale.isEmpty()) {
             target.delete(stale);
         }
+    }
+
+    /**
+     * An action's parameters, with alpha_shift where the P4Info's action has it: the v1model EWMAs shift by
+     * it, the TNA program's are Tofino low-pass filters whose time constant the control plane sets, so
+     * its actions have no alpha_shift (docs/TOFINO.md).
+     */
+    private Object[] withAlphaShift(PiActionId action, int alphaShift, Object... params) {
+        if (!codec.hasParam(action, ALPHA_SHIFT)) {
+            return params;
+        }
+        Object[] all = Arrays.copyOf(params, params.length + 2);
+        all[params.length] = ALPHA_SHIFT;
+        all[params.length + 1] = alphaShift;
+        return all;
     }
 
     private void requireFits(PiTableId t, int n) throws PiCodecException {

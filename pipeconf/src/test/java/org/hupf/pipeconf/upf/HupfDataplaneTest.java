@@ -276,22 +276,28 @@ public class HupfDataplaneTest {
         assertTrue(table(HUPF_INGRESS_ROUTING_ROUTES_V4).isEmpty());
     }
 
-    /**
-     * The committed hw P4Info with HK-IPG's and MATADOR's 32-bit range keys narrowed to 20 bits, as the TNA
-     * program declares them (a saturated 20-bit view of the value, docs/TOFINO.md).
-     */
-    static PiPipelineModel rangeKeys20() throws Exception {
+    /** The committed hw P4Info, rewritten, parsed by ONOS's parser. */
+    private static PiPipelineModel variant(java.util.function.UnaryOperator<String> edit) throws Exception {
         String text = new String(Pipelines.p4infoUrl("hw").openStream().readAllBytes(), StandardCharsets.UTF_8);
-        String wide = "    bitwidth: 32\n    match_type: RANGE";
-        int n = text.split(wide, -1).length - 1;
-        assertEquals("tau_table's key and the six feature tables' keys", 7, n);
-        Path p = Files.createTempFile("p4info-range20", ".txt");
-        Files.writeString(p, text.replace(wide, "    bitwidth: 20\n    match_type: RANGE"));
+        Path p = Files.createTempFile("p4info-variant", ".txt");
+        Files.writeString(p, edit.apply(text));
         try {
             return P4InfoParser.parse(p.toUri().toURL());
         } finally {
             Files.delete(p);
         }
+    }
+
+    /**
+     * The committed hw P4Info with HK-IPG's and MATADOR's 32-bit range keys narrowed to 20 bits, as the TNA
+     * program declares them (a saturated 20-bit view of the value, docs/TOFINO.md).
+     */
+    static PiPipelineModel rangeKeys20() throws Exception {
+        String wide = "    bitwidth: 32\n    match_type: RANGE";
+        return variant(text -> {
+            assertEquals("tau_table's key and the six feature tables' keys", 7, text.split(wide, -1).length - 1);
+            return text.replace(wide, "    bitwidth: 20\n    match_type: RANGE");
+        });
     }
 
     private static long[] bounds(PiTableEntry e, org.onosproject.net.pi.model.PiMatchFieldId f) throws Exception {
@@ -353,5 +359,35 @@ public class HupfDataplaneTest {
         }
         held.sort((a, b) -> Long.compare(a.get(0), b.get(0)));
         assertEquals(expected, held);
+    }
+
+    /**
+     * The TNA program's set_hh_params and set_cls_params have no alpha_shift (Tofino low-pass filters): the
+     * configuration is written without it there, with it where the P4Info has it.
+     */
+    @Test
+    public void alphaShiftIsWrittenOnlyWhereTheP4InfoHasIt() throws Exception {
+        String param = "  params \\{\n    id: \\d+\n    name: \"alpha_shift\"\n    bitwidth: 8\n  \\}\n";
+        PiPipelineModel tna = variant(text -> {
+            String out = text.replaceAll(param, "");
+            assertEquals("two alpha_shift parameters removed", 2, text.split("\"alpha_shift\"", -1).length
+                    - out.split("\"alpha_shift\"", -1).length);
+            return out;
+        });
+        MemoryPiTarget device = new MemoryPiTarget(tna);
+        HupfDataplane d = new HupfDataplane(tna, device);
+        d.configureHh(HhConfig.builder().build());
+        d.installClassifier(ClassifierModelTest.parse(ClassifierModelTest.MODEL));
+        PiAction hh = (PiAction) device.entriesOf(HUPF_INGRESS_HH_HH_CONFIG).stream()
+                .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
+        PiAction cls = (PiAction) device.entriesOf(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG).stream()
+                .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
+        assertFalse(hh.parameters().stream().anyMatch(p -> p.id().equals(ALPHA_SHIFT)));
+        assertEquals(6, hh.parameters().size());
+        assertFalse(cls.parameters().stream().anyMatch(p -> p.id().equals(ALPHA_SHIFT)));
+        assertEquals(1_000_000, PiCodec.param(cls, WINDOW_US));
+
+        dataplane.configureHh(HhConfig.builder().alphaShift(5).build());
+        assertEquals(5, PiCodec.param((PiAction) defaultEntry(HUPF_INGRESS_HH_HH_CONFIG).action(), ALPHA_SHIFT));
     }
 }
