@@ -48,8 +48,40 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
     Routing() routing;
     Qos() qos;
     Steering() steering;
+    HeavyHitterPrep() hh_prep;
     HeavyHitter() hh;
+    ClassifierPrep() cls_prep;
     Classifier() classifier;
+    ClassifierTc() classifier_tc;
+
+    // The UPF's interface lookup (include/upf.p4 declares it for v1model), with its P4Info names.
+    @name(".HupfIngress.upf.iface_access")
+    action iface_access(slice_id_t slice_id) {
+        ig_md.u.iface = IFACE_ACCESS;
+        ig_md.u.slice_id = slice_id;
+    }
+
+    @name(".HupfIngress.upf.iface_core")
+    action iface_core(slice_id_t slice_id) {
+        ig_md.u.iface = IFACE_CORE;
+        ig_md.u.slice_id = slice_id;
+    }
+
+    @name(".HupfIngress.upf.iface_miss")
+    action iface_miss() {
+        ig_md.u.iface = IFACE_NONE;
+    }
+
+    @name(".HupfIngress.upf.interfaces")
+    table interfaces {
+        key = {
+            hdr.u.ipv4.dst_addr  : lpm   @name("ipv4_dst_addr");
+            hdr.u.gtpu.isValid() : exact @name("gtpu_is_valid");
+        }
+        actions = { iface_access; iface_core; @defaultonly iface_miss; }
+        const default_action = iface_miss();
+        size = UPF_INTERFACES_SIZE;
+    }
 
     @name(".HupfIngress.steering.from_backend")
     action from_backend() {
@@ -125,6 +157,10 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
                 flow.app_port = hdr.u.tcp.sport;
             }
         }
+        hh_prep_t hh_p;
+        cls_prep_t cls_p;
+        bool request_takeover = false;
+        bool hh_report = false;
         // The parser's checks and the length check it cannot do (TS 29.281 §5.1).
         gtpu_expected_len.apply();
         if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid() && hdr.u.gtpu.msglen != gtpu_len)) {
@@ -134,29 +170,46 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         } else {
             backend_ports.apply();
             acl.apply(hdr.u, ig_md.u, std_meta);
-            if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_upf) {
+            // HK-IPG's and MATADOR's parts that need nothing of the UPF: beside the ACL (in this sequence,
+            // not before the GTP-U checks, which would then wait for them).
+            hh_prep.apply(flow, ts, hh_p);
+            cls_prep.apply(flow, up, ts, cls_p);
+            // The UPF's interface lookup (UpfIngress skips it on Tofino), then HK-IPG, MATADOR and the rest of
+            // the UPF in one sequence after it: Tofino 1 chains tables by next-table, so a table after
+            // upf.apply() that reads the lookup's result would wait for the UPF's last table; here HK-IPG's
+            // and MATADOR's stateful steps start the stage after the lookup, beside the UPF's tables, and
+            // only what reads their results and the UPF's (below) follows both.
+            if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_upf && hdr.u.ipv4.isValid()) {
+                interfaces.apply();
+                // HK-IPG and MATADOR see a packet the UPF finds to be uplink or downlink user traffic
+                // (iface == user_iface), whatever the UPF's later tables decide (docs/TOFINO.md).
+                hh.apply(ig_md.u, hh_p, ts, user_iface, ig_md.hh_takeover, request_takeover, hh_report);
+                classifier.apply(ig_md.u, cls_p, flow, up, ts, user_iface, ig_md.hh_takeover);
                 upf.apply(hdr.u, ig_md.u, std_meta);
             }
         }
-        // HK-IPG and MATADOR see a packet the UPF found to be uplink or downlink user traffic (iface ==
-        // user_iface), whatever the UPF's later tables decide (docs/TOFINO.md).
-        bool request_takeover;
-        bool hh_report;
-        hh.apply(ig_md.u, flow, ts, user_iface, ig_md.hh_takeover, request_takeover, hh_report);
         if (hh_report) {
             std_meta.clone_session = (MirrorId_t)CPU_CLONE_SESSION_ID;
+            ig_md.u.cpu_reason = PKTIN_HH_REPORT;
+            // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
+            if (ig_md.u.to_backend) {
+                ig_md.u.hh_flags = HH_FLAG_BACKEND;
+            } else {
+                ig_md.u.hh_flags = 0;
+            }
         }
-        classifier.apply(ig_md.u, flow, up, ts, user_iface, ig_md.hh_takeover);
-        // A session miss (no drop or punt once it is found: the UPF stops there).
+        if (ig_md.u.iface == user_iface && !ig_md.u.to_backend && !ig_md.u.to_cpu) {
+            classifier_tc.apply(ig_md.u);
+        }
+        // A session miss (no drop or punt once it is found: the UPF stops there). Steering either sets
+        // skip_routing (hit) or a drop reason (miss), so routing is its else branch: exclusive, side by side.
         if (ig_md.u.to_backend) {
             steering.apply(hdr.u, ig_md.u, std_meta);
-        }
-        if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_routing) {
+        } else if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_routing) {
             routing.apply(hdr.u, ig_md.u, std_meta);
         }
-        if (ig_md.u.drop_reason == 0) {
-            qos.apply(hdr.u, ig_md.u, std_meta);
-        }
+        // The queue of a dropped packet does not matter: QoS waits for the tc only, not for the last drop.
+        qos.apply(hdr.u, ig_md.u, std_meta);
 
         if (request_takeover) {
             // HK-IPG takes the slot on a second pass of this packet.

@@ -31,26 +31,29 @@ control Routing(inout headers_t hdr, inout local_metadata_t meta,
             return;
         }
 #ifdef HUPF_TNA
-        // Tofino applies a table only alone in a condition.
-        bool routed = false;
+        // Tofino applies a table only alone in a condition; the TTL step nested under the hit runs in the
+        // stage after the lookup (a flag set on the hit and tested after would take one more).
         if (routes_v4.apply().hit) {
-            routed = true;
-        }
-        if (!routed || meta.local_reply) {
-            return;
+            if (!meta.local_reply) {
+                if (hdr.ipv4.ttl <= 1) {
+                    meta.drop_reason = DROP_TTL_EXPIRED;
+                } else {
+                    hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
+                }
+            }
         }
 #else
 #line 33
         if (!routes_v4.apply().hit || meta.local_reply) {
             return;
         }
-#endif
 #line 36
         if (hdr.ipv4.ttl <= 1) {
             meta.drop_reason = DROP_TTL_EXPIRED;
         } else {
             hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
         }
+#endif
     }
 }
 

@@ -17,6 +17,8 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
     meter(UPF_SESSION_METER_SIZE, MeterType.bytes) session_meter;
     meter(UPF_APP_METER_SIZE, MeterType.bytes) app_meter;
 #endif
+#ifndef HUPF_TNA
+#line 14
     action iface_access(slice_id_t slice_id) {
         meta.iface = IFACE_ACCESS;
         meta.slice_id = slice_id;
@@ -40,6 +42,8 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
         const default_action = iface_miss();
         size = UPF_INTERFACES_SIZE;
     }
+#endif
+#line 37
 
 // A session miss goes to a backend on the switch and is dropped on the backend.
 #ifdef HUPF_HW
@@ -235,10 +239,17 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     apply {
+#ifdef HUPF_TNA
+        // On Tofino the interface lookup runs before this control, for IPv4 packets only (HupfIngress in
+        // include/hupf_tna.p4): HK-IPG and MATADOR, which need its result, then run beside the tables below.
+#else
+#line 224
         if (!hdr.ipv4.isValid()) {
             return;
         }
         interfaces.apply();
+#endif
+#line 228
         if (meta.iface == IFACE_ACCESS && hdr.gtpu.isValid()) {
             if (hdr.gtpu.msgtype == GTPU_ECHO_REQUEST) {
                 // An Echo Request must carry a sequence number (TS 29.281 §5.1).
@@ -312,7 +323,12 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
         // Unconfigured meter cells are green, so index 0 means "not metered". Both meters run.
         bit<8> session_color = session_meter.execute(meta.session_meter_idx);
         bit<8> app_color = app_meter.execute(meta.app_meter_idx);
-        if (session_color == (bit<8>)MeterColor_t.RED || app_color == (bit<8>)MeterColor_t.RED) {
+        // One color per condition: p4c-barefoot fails on the two in one gateway (gateway.cpp: "Didn't cover
+        // all bytes").
+        if (session_color == (bit<8>)MeterColor_t.RED) {
+            meta.drop_reason = DROP_METER_RED;
+            return;
+        } else if (app_color == (bit<8>)MeterColor_t.RED) {
             meta.drop_reason = DROP_METER_RED;
             return;
         }

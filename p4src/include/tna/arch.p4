@@ -21,6 +21,10 @@ const bit<8> PKT_KIND_CPU_COPY = 2;
 #define HH_SLOT_BITS 12
 #define CLS_SLOT_BITS 12
 typedef bit<HH_SLOT_BITS> hh_idx_t;
+// p4c-barefoot range-matches keys of at most 20 bits (5 PHV nibbles): HK-IPG's tau table and MATADOR's
+// feature tables match min(value, RANGE_KEY_MAX) in 20 bits; the controller clips ranges to the key width
+// it reads from the P4Info (HupfDataplane).
+const bit<32> RANGE_KEY_MAX = 0xFFFFF;
 typedef bit<CLS_SLOT_BITS> cls_idx_t;
 
 // What the shared controls read and write of v1model's standard_metadata_t.

@@ -21,10 +21,57 @@ typedef bit<(CLS_SLOT_BITS + 1)> cls_dir_idx_t;
 // What the last-timestamp register returns before a direction's first packet (no gap yet).
 const bit<32> CLS_NO_GAP = 0xFFFFFFFF;
 
+// What MATADOR computes before the UPF's interface lookup: the slot, the direction's cell and the window's
+// edge. Applied before upf.apply() in the source (include/hupf_tna.p4), so that its tables run beside the
+// UPF's; its table and action keep the names of the v1model classifier instance.
+struct cls_prep_t {
+    cls_idx_t     idx;
+    cls_dir_idx_t didx;
+    bit<32>       window_edge;   // ts - window: a window started at or before it has ended
+}
+
+control ClassifierPrep(in flow_meta_t flow, in bit<1> up, in bit<32> ts, inout cls_prep_t p) {
+    // CRC-32's low CLS_SLOT_BITS bits, as bmv2's crc32 modulo CLS_SLOTS.
+    Hash<cls_idx_t>(HashAlgorithm_t.CRC32) flow_hash;
+
+    bit<32> cfg_window_us;
+
+    action set_idx() {
+        p.idx = flow_hash.get({ flow.ue_addr, flow.app_addr, flow.ue_port, flow.app_port, flow.proto });
+    }
+
+    @hidden
+    table idx_table {
+        actions = { set_idx; }
+        const default_action = set_idx();
+        size = 1;
+    }
+
+    @name(".HupfIngress.classifier.set_cls_params")
+    action set_cls_params(bit<32> window_us) {
+        cfg_window_us = window_us;
+    }
+
+    // The v1model default window (include/classifier.p4).
+    @name(".HupfIngress.classifier.cls_config")
+    table cls_config {
+        actions = { set_cls_params; }
+        default_action = set_cls_params(1000000);
+    }
+
+    apply {
+        cls_config.apply();
+        // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
+        idx_table.apply();
+        p.didx = up ++ p.idx;
+        p.window_edge = ts - cfg_window_us;
+    }
+}
+
 // flow: the flow's fields as the UPF will find them (include/hupf_tna.p4); up: 1 uplink, 0 downlink;
 // user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface);
 // takeover: the second pass of an HK-IPG takeover, whose first pass was classified.
-control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> up, in bit<32> ts,
+control Classifier(inout local_metadata_t meta, in cls_prep_t p, in flow_meta_t flow, in bit<1> up, in bit<32> ts,
                    in bit<2> user_iface, in bool takeover) {
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_up;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_dn;
@@ -37,27 +84,8 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
     Register<bit<8>, cls_idx_t>(CLS_SLOTS) flow_class;
     Lpf<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) ps_filter;
     Lpf<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) ipg_filter;
-    // CRC-32's low CLS_SLOT_BITS bits, as bmv2's crc32 modulo CLS_SLOTS.
-    Hash<cls_idx_t>(HashAlgorithm_t.CRC32) flow_hash;
-
-    bit<32> cfg_window_us;
-    cls_idx_t idx;
-    cls_dir_idx_t didx;
     bit<32> since;
 
-    action set_idx() {
-        idx = flow_hash.get({ flow.ue_addr, flow.app_addr, flow.ue_port, flow.app_port, flow.proto });
-    }
-
-    @hidden
-    table idx_table {
-        actions = { set_idx; }
-        const default_action = set_idx();
-        size = 1;
-    }
-
-    bit<32> window_edge;   // ts - window: a window started at or before it has ended
-    bool    window_ended;
     bit<32> f_pkts_up;
     bit<32> f_pkts_dn;
     bit<32> f_ps_up;
@@ -73,16 +101,6 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
     bit<8>  code_ipg_up;
     bit<8>  code_ipg_dn;
 
-    action set_cls_params(bit<32> window_us) {
-        cfg_window_us = window_us;
-    }
-
-    // The v1model default window (include/classifier.p4).
-    table cls_config {
-        actions = { set_cls_params; }
-        default_action = set_cls_params(1000000);
-    }
-
     action set_code_pkts_up(bit<8> code) { code_pkts_up = code; }
     action set_code_pkts_dn(bit<8> code) { code_pkts_dn = code; }
     action set_code_ps_up(bit<8> code) { code_ps_up = code; }
@@ -90,38 +108,43 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
     action set_code_ipg_up(bit<8> code) { code_ipg_up = code; }
     action set_code_ipg_dn(bit<8> code) { code_ipg_dn = code; }
 
+    // Range keys of 20 bits (p4c-barefoot matches ranges on at most 5 PHV nibbles): the bits 19:0 of values
+    // that never exceed RANGE_KEY_MAX, so the key is min(value, 2^20 - 1). The packet counters and the stored
+    // IPG EWMAs saturate there when written; the stored size EWMAs are filtered IPv4 lengths (< 2^16).
+    // Saturating in the registers, not in an action, costs no stage; the controller clips the ranges
+    // (HupfDataplane).
     table feature_pkts_up {
-        key = { f_pkts_up : range @name("value"); }
+        key = { f_pkts_up[19:0] : range @name("value"); }
         actions = { set_code_pkts_up; }
         const default_action = set_code_pkts_up(0);
         size = CLS_FEATURE_TABLE_SIZE;
     }
     table feature_pkts_dn {
-        key = { f_pkts_dn : range @name("value"); }
+        key = { f_pkts_dn[19:0] : range @name("value"); }
         actions = { set_code_pkts_dn; }
         const default_action = set_code_pkts_dn(0);
         size = CLS_FEATURE_TABLE_SIZE;
     }
     table feature_ps_up {
-        key = { f_ps_up : range @name("value"); }
+        key = { f_ps_up[19:0] : range @name("value"); }
         actions = { set_code_ps_up; }
         const default_action = set_code_ps_up(0);
         size = CLS_FEATURE_TABLE_SIZE;
     }
     table feature_ps_dn {
-        key = { f_ps_dn : range @name("value"); }
+        key = { f_ps_dn[19:0] : range @name("value"); }
         actions = { set_code_ps_dn; }
         const default_action = set_code_ps_dn(0);
         size = CLS_FEATURE_TABLE_SIZE;
     }
     table feature_ipg_up {
-        key = { f_ipg_up : range @name("value"); }
+        key = { f_ipg_up[19:0] : range @name("value"); }
         actions = { set_code_ipg_up; }
         const default_action = set_code_ipg_up(0);
         size = CLS_FEATURE_TABLE_SIZE;
     }
     table feature_ipg_dn {
-        key = { f_ipg_dn : range @name("value"); }
+        key = { f_ipg_dn[19:0] : range @name("value"); }
         actions = { set_code_ipg_dn; }
         const default_action = set_code_ipg_dn(0);
         size = CLS_FEATURE_TABLE_SIZE;
@@ -145,21 +168,6 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
         size = CLS_DECISION_SIZE;
     }
 
-    action set_tc(tc_t tc) {
-        meta.tc = tc;
-    }
-
-    action nop() { }
-
-    table class_to_tc {
-        key = {
-            meta.class_id : exact @name("class_id");
-        }
-        actions = { set_tc; @defaultonly nop; }
-        const default_action = nop();
-        size = CLS_CLASSES;
-    }
-
     // Starts a window at ts on the slot's first packet and when one has ended; returns the start
     // before this packet.
     // Starts a window where none is or the last one ended; returns 1 when one ended (the stateful ALU
@@ -169,7 +177,7 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
             ended = 0;
             if (start == 0) {
                 start = ts;
-            } else if (start <= window_edge) {
+            } else if (start <= p.window_edge) {
                 start = ts;
                 ended = 1;
             }
@@ -178,7 +186,12 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
 
     // Packet counters: this direction counts, the other is read; both restart with a window.
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_up) count_up = {
-        void apply(inout bit<32> n, out bit<32> before) { before = n; n = n + 1; }
+        void apply(inout bit<32> n, out bit<32> before) {
+            before = n;
+            if (n < RANGE_KEY_MAX) {
+                n = n + 1;
+            }
+        }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_up) restart_count_up = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 1; }
@@ -190,7 +203,12 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 0; }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_dn) count_dn = {
-        void apply(inout bit<32> n, out bit<32> before) { before = n; n = n + 1; }
+        void apply(inout bit<32> n, out bit<32> before) {
+            before = n;
+            if (n < RANGE_KEY_MAX) {
+                n = n + 1;
+            }
+        }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(pkts_dn) restart_count_dn = {
         void apply(inout bit<32> n, out bit<32> before) { before = n; n = 1; }
@@ -229,13 +247,27 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_up) store_ipg_up = {
-        void apply(inout bit<32> v, out bit<32> before) { before = v; v = new_ipg; }
+        void apply(inout bit<32> v, out bit<32> before) {
+            before = v;
+            if (new_ipg > RANGE_KEY_MAX) {
+                v = RANGE_KEY_MAX;
+            } else {
+                v = new_ipg;
+            }
+        }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_up) read_ipg_up = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_dn) store_ipg_dn = {
-        void apply(inout bit<32> v, out bit<32> before) { before = v; v = new_ipg; }
+        void apply(inout bit<32> v, out bit<32> before) {
+            before = v;
+            if (new_ipg > RANGE_KEY_MAX) {
+                v = RANGE_KEY_MAX;
+            } else {
+                v = new_ipg;
+            }
+        }
     };
     RegisterAction<bit<32>, cls_idx_t, bit<32>>(ipg_ewma_dn) read_ipg_dn = {
         void apply(inout bit<32> v, out bit<32> before) { before = v; }
@@ -250,31 +282,22 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
     };
 
     apply {
-        // Independent of the UPF: run while its tables do.
-        cls_config.apply();
-        // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
-        idx_table.apply();
-        didx = up ++ idx;
-        window_edge = ts - cfg_window_us;
+        cls_idx_t idx = p.idx;
+        cls_dir_idx_t didx = p.didx;
         // No return below (see include/tna/hh.p4): exclusive branches stay side by side.
         if (meta.iface != user_iface) {
             // not a user packet: MATADOR does not see it
         } else if (takeover) {
             meta.class_id = read_class.execute(idx);
-            if (!meta.to_backend && !meta.to_cpu) {
-                class_to_tc.apply();
-            }
         } else {
-        window_ended = false;
-        if (check_window.execute(idx) == 1) {
-            window_ended = true;
-        }
+        // Tested where it is used: a bool set from it would take a stage of its own.
+        bit<8> ended = check_window.execute(idx);
         bit<32> ps = (bit<32>)flow.ip_len;
         new_ps = ps_filter.execute(ps, didx);
         since = swap_ts.execute(didx);
 
         if (up == 1) {
-            if (window_ended) {
+            if (ended == 1) {
                 f_pkts_up = restart_count_up.execute(idx);
                 f_pkts_dn = clear_count_dn.execute(idx);
             } else {
@@ -291,7 +314,7 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
             }
             f_ipg_dn = read_ipg_dn.execute(idx);
         } else {
-            if (window_ended) {
+            if (ended == 1) {
                 f_pkts_dn = restart_count_dn.execute(idx);
                 f_pkts_up = clear_count_up.execute(idx);
             } else {
@@ -309,7 +332,7 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
             f_ipg_up = read_ipg_up.execute(idx);
         }
 
-        if (window_ended) {
+        if (ended == 1) {
             feature_pkts_up.apply();
             feature_pkts_dn.apply();
             feature_ps_up.apply();
@@ -321,11 +344,35 @@ control Classifier(inout local_metadata_t meta, in flow_meta_t flow, in bit<1> u
         } else {
             meta.class_id = read_class.execute(idx);
         }
-        // The class's traffic class, for packets the switch forwards (v1model classifies no others).
-        if (!meta.to_backend && !meta.to_cpu) {
-            class_to_tc.apply();
         }
+    }
+}
+
+// The class's traffic class, for packets the switch forwards (v1model classifies no others). Applied by the
+// caller after the UPF: it writes meta.tc, which the UPF's terminations write, and reads to_backend and to_cpu;
+// inside the Classifier block that would order the whole block after the UPF's last table. Its table and
+// actions keep the names of the v1model classifier instance.
+control ClassifierTc(inout local_metadata_t meta) {
+    @name(".HupfIngress.classifier.set_tc")
+    action set_tc(tc_t tc) {
+        meta.tc = tc;
+    }
+
+    @name(".HupfIngress.classifier.nop")
+    action nop() { }
+
+    @name(".HupfIngress.classifier.class_to_tc")
+    table class_to_tc {
+        key = {
+            meta.class_id : exact @name("class_id");
         }
+        actions = { set_tc; @defaultonly nop; }
+        const default_action = nop();
+        size = CLS_CLASSES;
+    }
+
+    apply {
+        class_to_tc.apply();
     }
 }
 

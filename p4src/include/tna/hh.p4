@@ -32,43 +32,39 @@ struct hh_tau_t {
     bit<16> reported;
 }
 
-// flow: the flow's fields as the UPF will find them (read from the headers, include/hupf_tna.p4);
-// user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface, compared
-// in the stateful stages' own conditions); takeover: second pass of a takeover.
-control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32> ts, in bit<2> user_iface,
-                    in bool takeover, out bool request_takeover, out bool report) {
-    Register<bit<32>, hh_idx_t>(HH_SLOTS) flow_id;
-    Register<bit<32>, hh_idx_t>(HH_SLOTS) last_ts;
-    Register<bit<32>, hh_idx_t>(HH_SLOTS) last_slot;
-    Register<bit<32>, hh_idx_t>(HH_SLOTS) ipg_ewma;
-    Register<hh_tau_t, hh_idx_t>(HH_SLOTS) tau;
-    Lpf<bit<32>, hh_idx_t>(HH_SLOTS) ipg_filter;
+// What HK-IPG computes before the UPF's interface lookup: its configuration, the flow key and the
+// timeslot number. Applied before upf.apply() in the source (include/hupf_tna.p4), so that its tables
+// run beside the UPF's instead of after them (Tofino chains tables in next-table order). Its table and
+// action keep the names of the v1model hh instance.
+struct hh_prep_t {
+    bit<16> tau_th;
+    bit<32> ipg_init;
+    bit<32> ipg_th;
+    bit<32> decay_k;
+    bit<32> flow_key;
+    bit<32> ts_slot;    // ts with the bits below a timeslot number cleared: the timeslot number
+}
+
+control HeavyHitterPrep(in flow_meta_t flow, in bit<32> ts, inout hh_prep_t p) {
     Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash;
 
-    bit<16> cfg_tau_th;
-    bit<32> cfg_ipg_init;
-    bit<32> cfg_ipg_th;
-    bit<32> cfg_decay_k;
     bit<32> cfg_timeslot_us;
     bit<8>  cfg_key_mode;
-    bit<16> tau_inc;
-    bit<32> cur_ewma;
-    bit<32> flow_key;
-    bit<32> gap;
     bit<32> slot_low;   // the bits below a timeslot number
-    bit<32> ts_slot;    // ts with them cleared: the timeslot number
 
+    @name(".HupfIngress.hh.set_hh_params")
     action set_hh_params(bit<16> tau_th, bit<32> ipg_init, bit<32> ipg_th,
                          bit<32> decay_k, bit<32> timeslot_us, bit<8> key_mode) {
-        cfg_tau_th = tau_th;
-        cfg_ipg_init = ipg_init;
-        cfg_ipg_th = ipg_th;
-        cfg_decay_k = decay_k;
+        p.tau_th = tau_th;
+        p.ipg_init = ipg_init;
+        p.ipg_th = ipg_th;
+        p.decay_k = decay_k;
         cfg_timeslot_us = timeslot_us;
         cfg_key_mode = key_mode;
     }
 
     // The v1model defaults (include/hh.p4) less alpha_shift.
+    @name(".HupfIngress.hh.hh_config")
     table hh_config {
         actions = { set_hh_params; }
         default_action = set_hh_params(1850, 800, 800, 1, 16384, HH_KEY_UE_ADDR);
@@ -86,13 +82,40 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
         size = 1;
     }
 
+    apply {
+        hh_config.apply();
+        if (cfg_key_mode == HH_KEY_5TUPLE) {
+            p.flow_key = flow_hash.get({ flow.ue_addr, flow.app_addr, flow.ue_port, flow.app_port, flow.proto });
+        } else {
+            p.flow_key = flow.ue_addr;
+        }
+        slot_low_table.apply();
+        p.ts_slot = ts & ~slot_low;
+    }
+}
+
+// flow: the flow's fields as the UPF will find them (read from the headers, include/hupf_tna.p4);
+// user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface, compared
+// in the stateful stages' own conditions); takeover: second pass of a takeover.
+control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts, in bit<2> user_iface,
+                    in bool takeover, out bool request_takeover, out bool report) {
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) flow_id;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) last_ts;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) last_slot;
+    Register<bit<32>, hh_idx_t>(HH_SLOTS) ipg_ewma;
+    Register<hh_tau_t, hh_idx_t>(HH_SLOTS) tau;
+    Lpf<bit<32>, hh_idx_t>(HH_SLOTS) ipg_filter;
+    bit<16> tau_inc;
+    bit<32> cur_ewma;
+    bit<32> ewma_sat;   // the stored EWMA, saturated at 2^20 - 1: its bits 19:0 are tau_table's range key
+    bit<32> gap;
     action set_tau(bit<16> tau) {
         tau_inc = tau;
     }
 
     table tau_table {
         key = {
-            cur_ewma : range @name("ipg_ewma");
+            ewma_sat[19:0] : range @name("ipg_ewma");
         }
         actions = { set_tau; }
         const default_action = set_tau(0);
@@ -104,9 +127,9 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(flow_id) own_slot = {
         void apply(inout bit<32> owner, out bit<8> rel) {
             if (owner == 0) {
-                owner = flow_key;
+                owner = p.flow_key;
                 rel = HH_SLOT_NEW;
-            } else if (owner == flow_key) {
+            } else if (owner == p.flow_key) {
                 rel = HH_SLOT_OWN;
             } else {
                 rel = HH_SLOT_OTHER;
@@ -116,7 +139,7 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
 
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(flow_id) take_slot = {
         void apply(inout bit<32> owner, out bit<8> rel) {
-            owner = flow_key;
+            owner = p.flow_key;
             rel = HH_SLOT_NEW;
         }
     };
@@ -139,23 +162,30 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(last_slot) swap_slot = {
         void apply(inout bit<32> slot, out bit<8> changed) {
             changed = 0;
-            if (slot != ts_slot) {
+            if (slot != p.ts_slot) {
                 changed = 1;
             }
-            slot = ts_slot;
+            slot = p.ts_slot;
         }
     };
 
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(last_slot) start_slot = {
         void apply(inout bit<32> slot) {
-            slot = ts_slot;
+            slot = p.ts_slot;
         }
     };
 
-    // Owner: the filtered gap. New owner: ipg_init (cur_ewma holds either on the way in).
+    // Owner: the filtered gap. New owner: ipg_init (cur_ewma holds either on the way in). Stored saturated
+    // at RANGE_KEY_MAX and returned: the tau table's 20-bit range key, min(EWMA, 2^20 - 1), with no stage
+    // of its own (p4c-barefoot range-matches at most 20 bits).
     RegisterAction<bit<32>, hh_idx_t, bit<32>>(ipg_ewma) store_ewma = {
-        void apply(inout bit<32> ewma) {
-            ewma = cur_ewma;
+        void apply(inout bit<32> ewma, out bit<32> stored) {
+            if (cur_ewma > RANGE_KEY_MAX) {
+                ewma = RANGE_KEY_MAX;
+            } else {
+                ewma = cur_ewma;
+            }
+            stored = ewma;
         }
     };
 
@@ -165,7 +195,7 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(ipg_ewma) age_ewma = {
         void apply(inout bit<32> ewma, out bit<8> slow) {
             slow = 0;
-            if (ewma > cfg_ipg_th) {
+            if (ewma > p.ipg_th) {
                 slow = 1;
             }
             ewma = ewma |+| cur_ewma;
@@ -181,7 +211,7 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
                 if (t.reported == 0) {
                     newly = 1;
                 }
-                t.left = cfg_tau_th;
+                t.left = p.tau_th;
                 t.reported = 1;
             } else {
                 t.left = t.left - tau_inc;
@@ -198,7 +228,7 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
 
     RegisterAction<hh_tau_t, hh_idx_t, bit<8>>(tau) start_tau = {
         void apply(inout hh_tau_t t) {
-            t.left = cfg_tau_th;
+            t.left = p.tau_th;
             t.reported = 0;
         }
     };
@@ -208,17 +238,8 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
     apply {
         request_takeover = false;
         report = false;
-        // Independent of the UPF: run while its tables do.
-        hh_config.apply();
-        if (cfg_key_mode == HH_KEY_5TUPLE) {
-            flow_key = flow_hash.get({ flow.ue_addr, flow.app_addr, flow.ue_port, flow.app_port, flow.proto });
-        } else {
-            flow_key = flow.ue_addr;
-        }
-        slot_low_table.apply();
-        ts_slot = ts & ~slot_low;
         // bmv2's identity hash modulo HH_SLOTS (a power of two): the key's low bits.
-        hh_idx_t idx = flow_key[HH_SLOT_BITS - 1:0];
+        hh_idx_t idx = p.flow_key[HH_SLOT_BITS - 1:0];
         if (meta.iface == user_iface) {
             bit<8> rel;
             if (takeover) {
@@ -228,7 +249,7 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
             }
             if (rel == HH_SLOT_OTHER) {
                 // Case 3: evict a slow resident (second pass), else age it.
-                cur_ewma = cfg_decay_k;
+                cur_ewma = p.decay_k;
                 if (age_ewma.execute(idx) == 1) {
                     request_takeover = true;
                 }
@@ -236,7 +257,7 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
                 // Case 1 and the second pass of a takeover.
                 start_ts.execute(idx);
                 start_slot.execute(idx);
-                cur_ewma = cfg_ipg_init;
+                cur_ewma = p.ipg_init;
                 store_ewma.execute(idx);
                 start_tau.execute(idx);
             } else {
@@ -244,23 +265,18 @@ control HeavyHitter(inout local_metadata_t meta, in flow_meta_t flow, in bit<32>
                 gap = swap_ts.execute(idx);
                 bit<8> new_timeslot = swap_slot.execute(idx);
                 cur_ewma = ipg_filter.execute(gap, idx);
-                store_ewma.execute(idx);
+                ewma_sat = store_ewma.execute(idx);
                 if (new_timeslot != 0) {
                     tau_table.apply();
                     if (tau_inc == 0) {
                         end_episode.execute(idx);
                     } else if (add_tau.execute(idx) == 1) {
+                        // cpu_reason and hh_flags (from to_backend) are set by the caller: a field the UPF
+                        // writes or reads here would order this whole block after the UPF's last table.
                         report = true;
-                        meta.cpu_reason = PKTIN_HH_REPORT;
-                        meta.hh_flow_key = flow_key;
+                        meta.hh_flow_key = p.flow_key;
                         meta.hh_ipg_ewma = cur_ewma;
-                        meta.hh_tau = cfg_tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
-                        // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
-                        if (meta.to_backend) {
-                            meta.hh_flags = HH_FLAG_BACKEND;
-                        } else {
-                            meta.hh_flags = 0;
-                        }
+                        meta.hh_tau = p.tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
                     }
                 }
             }

@@ -28,6 +28,7 @@ import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,12 +87,13 @@ public final class HupfDataplane {
         codec.table(HUPF_INGRESS_HH_HH_CONFIG);
         List<PiTableEntry> out = new ArrayList<>();
         out.add(defaultEntry(HUPF_INGRESS_HH_HH_CONFIG, codec.action(
-                HUPF_INGRESS_HH_SET_HH_PARAMS, TAU_TH, c.tauTh(), IPG_INIT, c.ipgTh(), IPG_TH, c.ipgTh(),
-                DECAY_K, c.decayK(), TIMESLOT_US, c.timeslotUs(), ALPHA_SHIFT, c.alphaShift(),
-                KEY_MODE, c.keyMode())));
+                HUPF_INGRESS_HH_SET_HH_PARAMS, withAlphaShift(HUPF_INGRESS_HH_SET_HH_PARAMS, c.alphaShift(),
+                        TAU_TH, c.tauTh(), IPG_INIT, c.ipgTh(), IPG_TH, c.ipgTh(), DECAY_K, c.decayK(),
+                        TIMESLOT_US, c.timeslotUs(), KEY_MODE, c.keyMode()))));
         PiTableId t = HUPF_INGRESS_HH_TAU_TABLE;
         for (TauTable.Entry e : c.tauEntries((int) codec.table(t).maxSize())) {
-            out.add(rangeEntry(t, HDR_IPG_EWMA, e.lo(), e.hi(), codec.action(HUPF_INGRESS_HH_SET_TAU, TAU, e.tau())));
+            rangeEntry(t, HDR_IPG_EWMA, e.lo(), e.hi(), codec.action(HUPF_INGRESS_HH_SET_TAU, TAU, e.tau()))
+                    .ifPresent(out::add);
         }
         return out;
     }
@@ -121,14 +123,17 @@ public final class HupfDataplane {
         codec.table(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG);
         List<PiTableEntry> out = new ArrayList<>();
         out.add(defaultEntry(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG, codec.action(
-                HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS, WINDOW_US, m.windowUs(), ALPHA_SHIFT, m.alphaShift())));
+                HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS,
+                withAlphaShift(HUPF_INGRESS_CLASSIFIER_SET_CLS_PARAMS, m.alphaShift(), WINDOW_US, m.windowUs()))));
         for (String f : ClassifierModel.FEATURES) {
             PiTableId t = FEATURE_TABLES.get(f);
-            List<ClassifierModel.Range> ranges = m.ranges(f);
-            requireFits(t, ranges.size());
-            for (ClassifierModel.Range r : ranges) {
-                out.add(rangeEntry(t, HDR_VALUE, r.lo, r.hi, codec.action(FEATURE_ACTIONS.get(f), CODE, r.code)));
+            List<PiTableEntry> ranges = new ArrayList<>();
+            for (ClassifierModel.Range r : m.ranges(f)) {
+                rangeEntry(t, HDR_VALUE, r.lo, r.hi, codec.action(FEATURE_ACTIONS.get(f), CODE, r.code))
+                        .ifPresent(ranges::add);
             }
+            requireFits(t, ranges.size());
+            out.addAll(ranges);
         }
         PiTableId decision = HUPF_INGRESS_CLASSIFIER_DECISION;
         requireFits(decision, m.decisions().size());
@@ -424,6 +429,21 @@ public final class HupfDataplane {
         }
     }
 
+    /**
+     * An action's parameters, with alpha_shift where the P4Info's action has it: the v1model EWMAs shift by
+     * it, the TNA program's are Tofino low-pass filters whose time constant the control plane sets, so
+     * its actions have no alpha_shift (docs/TOFINO.md).
+     */
+    private Object[] withAlphaShift(PiActionId action, int alphaShift, Object... params) {
+        if (!codec.hasParam(action, ALPHA_SHIFT)) {
+            return params;
+        }
+        Object[] all = Arrays.copyOf(params, params.length + 2);
+        all[params.length] = ALPHA_SHIFT;
+        all[params.length + 1] = alphaShift;
+        return all;
+    }
+
     private void requireFits(PiTableId t, int n) throws PiCodecException {
         long size = codec.table(t).maxSize();
         if (n > size) {
@@ -431,12 +451,35 @@ public final class HupfDataplane {
         }
     }
 
-    private PiTableEntry rangeEntry(PiTableId t, PiMatchFieldId f, long lo, long hi, PiAction a)
+    /**
+     * The largest value of a range key, from its width in the P4Info: 2^32 - 1 in the v1model program,
+     * 2^20 - 1 in the TNA program, which range-matches a saturated 20-bit view of the value
+     * ({@code min(v, 0xFFFFF)}: p4c-barefoot takes range keys of at most 20 bits, docs/TOFINO.md).
+     */
+    long rangeKeyMax(PiTableId t, PiMatchFieldId f) throws PiCodecException {
+        int width = codec.table(t).matchField(f).orElseThrow(
+                () -> new PiCodecException("table " + t + " has no match field " + f)).bitWidth();
+        return width >= 63 ? Long.MAX_VALUE : (1L << width) - 1;
+    }
+
+    /**
+     * A range entry in the key's view of the value. Where the key is narrower than the value (the TNA
+     * program's saturated view), a high bound above the key's maximum becomes the maximum, and a range whose
+     * low bound is above it is dropped (empty result): the switch then looks up {@code min(v, max)}, and these
+     * clipped entries give it exactly the action the unclipped table gives that value. Merging a dropped
+     * range into the one holding the maximum would change the action of the values up to the maximum,
+     * which the key still tells apart; the values above it cannot be told apart and take the maximum's.
+     */
+    private Optional<PiTableEntry> rangeEntry(PiTableId t, PiMatchFieldId f, long lo, long hi, PiAction a)
             throws PiCodecException {
-        return PiTableEntry.builder().forTable(t)
+        long max = Math.min(rangeKeyMax(t, f), MAX_U32);
+        if (lo > max) {
+            return Optional.empty();
+        }
+        return Optional.of(PiTableEntry.builder().forTable(t)
                 .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiRangeFieldMatch(
-                        f, codec.field(t, f, lo), codec.field(t, f, Math.min(hi, MAX_U32)))).build())
-                .withAction(a).withPriority(RANGE_PRIORITY).build();
+                        f, codec.field(t, f, lo), codec.field(t, f, Math.min(hi, max)))).build())
+                .withAction(a).withPriority(RANGE_PRIORITY).build());
     }
 
     private static PiTableEntry defaultEntry(PiTableId t, PiAction a) {

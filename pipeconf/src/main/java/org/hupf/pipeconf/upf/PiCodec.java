@@ -53,6 +53,19 @@ public final class PiCodec {
     }
 
     /**
+     * Whether an action of this pipeline takes a parameter (the TNA program's EWMA actions take no
+     * alpha_shift: their filters' time constants are set by the control plane).
+     *
+     * @param action action id
+     * @param param  parameter id
+     * @return true if the action exists and has the parameter
+     */
+    public boolean hasParam(PiActionId action, PiActionParamId param) {
+        PiActionModel am = actions.get(action);
+        return am != null && am.param(param).isPresent();
+    }
+
+    /**
      * Encodes a match field value of a table.
      *
      * @param table table

@@ -20,12 +20,19 @@ import org.onosproject.net.pi.runtime.PiMatchKey;
 import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
+import org.onosproject.p4runtime.model.P4InfoParser;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.hupf.pipeconf.HupfConstants.*;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -267,5 +274,120 @@ public class HupfDataplaneTest {
             assertTrue(e.getMessage(), e.getMessage().contains("10.9.9.0/24"));
         }
         assertTrue(table(HUPF_INGRESS_ROUTING_ROUTES_V4).isEmpty());
+    }
+
+    /** The committed hw P4Info, rewritten, parsed by ONOS's parser. */
+    private static PiPipelineModel variant(java.util.function.UnaryOperator<String> edit) throws Exception {
+        String text = new String(Pipelines.p4infoUrl("hw").openStream().readAllBytes(), StandardCharsets.UTF_8);
+        Path p = Files.createTempFile("p4info-variant", ".txt");
+        Files.writeString(p, edit.apply(text));
+        try {
+            return P4InfoParser.parse(p.toUri().toURL());
+        } finally {
+            Files.delete(p);
+        }
+    }
+
+    /**
+     * The committed hw P4Info with HK-IPG's and MATADOR's 32-bit range keys narrowed to 20 bits, as the TNA
+     * program declares them (a saturated 20-bit view of the value, docs/TOFINO.md).
+     */
+    static PiPipelineModel rangeKeys20() throws Exception {
+        String wide = "    bitwidth: 32\n    match_type: RANGE";
+        return variant(text -> {
+            assertEquals("tau_table's key and the six feature tables' keys", 7, text.split(wide, -1).length - 1);
+            return text.replace(wide, "    bitwidth: 20\n    match_type: RANGE");
+        });
+    }
+
+    private static long[] bounds(PiTableEntry e, org.onosproject.net.pi.model.PiMatchFieldId f) throws Exception {
+        PiRangeFieldMatch r = (PiRangeFieldMatch) e.matchKey().fieldMatch(f).orElseThrow();
+        return new long[]{PiCodec.toLong(r.lowValue(), "lo"), PiCodec.toLong(r.highValue(), "hi")};
+    }
+
+    /**
+     * Against 20-bit range keys, a high bound above 2^20 - 1 becomes 2^20 - 1 and a range starting above it
+     * is dropped: the switch looks up min(v, 2^20 - 1), and gets the action the 32-bit table gives that value.
+     */
+    @Test
+    public void rangeBoundsAreClippedToTheKeyWidthOfTheP4Info() throws Exception {
+        long max = 0xFFFFF;
+        PiPipelineModel narrow = rangeKeys20();
+        MemoryPiTarget device = new MemoryPiTarget(narrow);
+        HupfDataplane d = new HupfDataplane(narrow, device);
+        assertEquals(max, d.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+        assertEquals("the committed P4Info keeps 32 bits", 0xFFFFFFFFL,
+                     dataplane.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+
+        // MATADOR: [58, 2^32 - 1] -> [58, 2^20 - 1]; a range above 2^20 - 1 is dropped.
+        String model = ClassifierModelTest.MODEL.replace(
+                "{\"lo\": 1000, \"hi\": 4294967295, \"code\": 1}",
+                "{\"lo\": 1000, \"hi\": 1048575, \"code\": 1}, {\"lo\": 1048576, \"hi\": 4294967295, \"code\": 2}");
+        d.installClassifier(ClassifierModelTest.parse(model));
+        List<List<Long>> pktsUp = new ArrayList<>();
+        for (PiTableEntry e : device.readTable(HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP)) {
+            long[] b = bounds(e, HDR_VALUE);
+            pktsUp.add(List.of(b[0], b[1]));
+        }
+        pktsUp.sort((a, b) -> Long.compare(a.get(0), b.get(0)));
+        assertEquals(2, pktsUp.size());
+        assertEquals(List.of(List.of(0L, 57L), List.of(58L, max)), pktsUp);
+        List<PiTableEntry> psDn = new ArrayList<>(device.readTable(HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN));
+        assertEquals("[1048576, 2^32 - 1] dropped", 2, psDn.size());
+        for (PiTableEntry e : psDn) {
+            assertTrue(bounds(e, HDR_VALUE)[1] <= max);
+            assertFalse("code 2 only matched values above 2^20 - 1",
+                        PiCodec.param((PiAction) e.action(), CODE) == 2);
+        }
+        // The same model on the 32-bit P4Info keeps its bounds.
+        dataplane.installClassifier(ClassifierModelTest.parse(model));
+        assertEquals(3, table(HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN).size());
+
+        // HK-IPG: an HH threshold and a time window that put tau ranges past 2^20 - 1 us (IPG_th 1,142,857 us).
+        HhConfig c = HhConfig.builder().hhThresholdBps(7000).timeWindowUs(1_000_000_000L).build();
+        int capacity = (int) narrow.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().maxSize();
+        List<TauTable.Entry> wide = c.tauEntries(capacity);
+        assertTrue("a range starts above 2^20 - 1: " + c + " " + wide, wide.get(wide.size() - 1).lo() > max);
+        assertTrue("a range spans 2^20 - 1", wide.stream().anyMatch(e -> e.lo() <= max && e.hi() > max));
+        d.configureHh(c);
+        List<List<Long>> expected = wide.stream().filter(e -> e.lo() <= max)
+                .map(e -> List.of(e.lo(), Math.min(e.hi(), max), (long) e.tau())).collect(Collectors.toList());
+        List<List<Long>> held = new ArrayList<>();
+        for (PiTableEntry e : device.readTable(HUPF_INGRESS_HH_TAU_TABLE)) {
+            long[] b = bounds(e, HDR_IPG_EWMA);
+            held.add(List.of(b[0], b[1], PiCodec.param((PiAction) e.action(), TAU)));
+        }
+        held.sort((a, b) -> Long.compare(a.get(0), b.get(0)));
+        assertEquals(expected, held);
+    }
+
+    /**
+     * The TNA program's set_hh_params and set_cls_params have no alpha_shift (Tofino low-pass filters): the
+     * configuration is written without it there, with it where the P4Info has it.
+     */
+    @Test
+    public void alphaShiftIsWrittenOnlyWhereTheP4InfoHasIt() throws Exception {
+        String param = "  params \\{\n    id: \\d+\n    name: \"alpha_shift\"\n    bitwidth: 8\n  \\}\n";
+        PiPipelineModel tna = variant(text -> {
+            String out = text.replaceAll(param, "");
+            assertEquals("two alpha_shift parameters removed", 2, text.split("\"alpha_shift\"", -1).length
+                    - out.split("\"alpha_shift\"", -1).length);
+            return out;
+        });
+        MemoryPiTarget device = new MemoryPiTarget(tna);
+        HupfDataplane d = new HupfDataplane(tna, device);
+        d.configureHh(HhConfig.builder().build());
+        d.installClassifier(ClassifierModelTest.parse(ClassifierModelTest.MODEL));
+        PiAction hh = (PiAction) device.entriesOf(HUPF_INGRESS_HH_HH_CONFIG).stream()
+                .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
+        PiAction cls = (PiAction) device.entriesOf(HUPF_INGRESS_CLASSIFIER_CLS_CONFIG).stream()
+                .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
+        assertFalse(hh.parameters().stream().anyMatch(p -> p.id().equals(ALPHA_SHIFT)));
+        assertEquals(6, hh.parameters().size());
+        assertFalse(cls.parameters().stream().anyMatch(p -> p.id().equals(ALPHA_SHIFT)));
+        assertEquals(1_000_000, PiCodec.param(cls, WINDOW_US));
+
+        dataplane.configureHh(HhConfig.builder().alphaShift(5).build());
+        assertEquals(5, PiCodec.param((PiAction) defaultEntry(HUPF_INGRESS_HH_HH_CONFIG).action(), ALPHA_SHIFT));
     }
 }
