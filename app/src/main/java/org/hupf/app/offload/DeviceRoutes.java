@@ -3,7 +3,6 @@ package org.hupf.app.offload;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Route;
-import org.hupf.pipeconf.dataplane.Tenant;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -16,12 +15,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The routes of hupf's netcfg ({@code routes}) on its devices, as the lab writes them, and its VXLAN tenants
- * ({@code tenants}) on every one of them (switch and backends alike): each device is brought to exactly its
- * configured routes and the tenants by a read and a diff, so that checking again is cheap and repairs an entry
- * lost while a device restarted or its mastership moved. On the switch they are flow rules of org.hupf.app
- * (the tenant meter's cells written directly); on a backend, P4Runtime entries hupf writes itself (and removes
- * when the app goes). A device whose pipeline has no tenant table gets no tenants, and no error.
+ * The routes of hupf's netcfg ({@code routes}) on its devices, as the lab writes them: each device is brought to
+ * exactly its configured routes by a read and a diff, so that checking again is cheap and repairs a route lost
+ * while a device restarted or its mastership moved. On the switch they are flow rules of org.hupf.app; on a
+ * backend, P4Runtime entries hupf writes itself (and removes when the app goes).
  */
 final class DeviceRoutes {
 
@@ -51,52 +48,34 @@ final class DeviceRoutes {
         for (DeviceId id : targets) {
             if (cfg.devices().containsKey(id)) {
                 changes += set(id, cfg.routes(id));
-                changes += setTenants(id, cfg.tenants());
             }
         }
         return changes;
     }
 
     /**
-     * Removes hupf's routes and tenants from the given devices.
+     * Removes hupf's routes from the given devices.
      *
      * @param targets devices
      */
     void clear(Collection<DeviceId> targets) {
-        targets.forEach(id -> {
-            set(id, List.of());
-            setTenants(id, List.of());
-        });
-    }
-
-    /** What is written to a device: its routes, or the tenants. */
-    private interface Write {
-        int to(HupfDataplaneConfig dp) throws UpfProgrammableException;
+        targets.forEach(id -> set(id, List.of()));
     }
 
     private int set(DeviceId id, List<Route> routes) {
-        return write(id, "routes", routes.size(), dp -> dp.setRoutes(routes));
-    }
-
-    private int setTenants(DeviceId id, List<Tenant> tenants) {
-        return write(id, "tenants", tenants.size(), dp -> dp.setTenants(tenants));
-    }
-
-    private int write(DeviceId id, String what, int wanted, Write write) {
         Device d = devices.apply(id);
         if (d == null || !writable.test(id) || !d.is(HupfDataplaneConfig.class)) {
             return 0;
         }
         try {
-            int changes = write.to(d.as(HupfDataplaneConfig.class));
+            int changes = d.as(HupfDataplaneConfig.class).setRoutes(routes);
             if (changes > 0) {
-                log.info("The {} of {}: {} entries (or meter cells) removed or written, {} {} now", what, id, changes,
-                         wanted, what);
+                log.info("Routes of {}: {} entries removed or written, {} routes now", id, changes, routes.size());
             }
             return changes;
         } catch (UpfProgrammableException | RuntimeException e) {
             // e.g. a device whose driver ONOS has not bound yet: the next check tries again.
-            log.warn("Cannot set the {} of {}: {}", what, id, e.getMessage());
+            log.warn("Cannot set the routes of {}: {}", id, e.getMessage());
             return 0;
         }
     }

@@ -327,7 +327,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         }
     }
 
-    /** On the hupf leader: brings the given devices to the routes and the VXLAN tenants of the netcfg. */
+    /** On the hupf leader: brings the given devices to the routes of the netcfg. */
     private void syncRoutes(Collection<DeviceId> ids) {
         HupfConfig cfg = config();
         if (cfg != null && term != LeaderLease.NOT_LEADER) {
