@@ -604,17 +604,26 @@ public final class UpfTranslator {
         return length == 0 ? 0 : (0xFFFFFFFFL << (IPV4_BITS - length)) & 0xFFFFFFFFL;
     }
 
+    /** The entry's match on f, which must be of the given kind; empty if the entry has none. */
+    private static <T extends PiFieldMatch> Optional<T> matchOf(PiTableEntry e,
+                                                               org.onosproject.net.pi.model.PiMatchFieldId f,
+                                                               Class<T> kind, String kindName)
+            throws PiCodecException {
+        Optional<PiFieldMatch> m = PiCodec.match(e, f);
+        if (m.isPresent() && !kind.isInstance(m.get())) {
+            throw new PiCodecException(e.table() + "." + f + " is not " + kindName + " match: " + m.get());
+        }
+        return m.map(kind::cast);
+    }
+
     /** A ternary match that is an IPv4 prefix: its mask's ones contiguous from the top. */
     private static Optional<Ip4Prefix> ternaryPrefix(PiTableEntry e, org.onosproject.net.pi.model.PiMatchFieldId f)
             throws PiCodecException {
-        Optional<PiFieldMatch> m = PiCodec.match(e, f);
+        Optional<PiTernaryFieldMatch> m = matchOf(e, f, PiTernaryFieldMatch.class, "a ternary");
         if (m.isEmpty()) {
             return Optional.empty();
         }
-        if (!(m.get() instanceof PiTernaryFieldMatch)) {
-            throw new PiCodecException(e.table() + "." + f + " is not a ternary match: " + m.get());
-        }
-        PiTernaryFieldMatch t = (PiTernaryFieldMatch) m.get();
+        PiTernaryFieldMatch t = m.get();
         long mask = PiCodec.toLong(t.mask(), f + " mask");
         int length = Long.bitCount(mask);
         if (mask != prefixMask(length)) {
@@ -626,14 +635,11 @@ public final class UpfTranslator {
 
     private static Optional<Ip4Prefix> lpmPrefix(PiTableEntry e, org.onosproject.net.pi.model.PiMatchFieldId f)
             throws PiCodecException {
-        Optional<PiFieldMatch> m = PiCodec.match(e, f);
+        Optional<PiLpmFieldMatch> m = matchOf(e, f, PiLpmFieldMatch.class, "an LPM");
         if (m.isEmpty()) {
             return Optional.empty();
         }
-        if (!(m.get() instanceof PiLpmFieldMatch)) {
-            throw new PiCodecException(e.table() + "." + f + " is not an LPM match: " + m.get());
-        }
-        PiLpmFieldMatch lpm = (PiLpmFieldMatch) m.get();
+        PiLpmFieldMatch lpm = m.get();
         if (lpm.prefixLength() < 0 || lpm.prefixLength() > IPV4_BITS) {
             throw new PiCodecException(e.table() + "." + f + " prefix length " + lpm.prefixLength()
                                                + " is not an IPv4 prefix length");
