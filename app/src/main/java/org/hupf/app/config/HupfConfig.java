@@ -8,6 +8,7 @@ import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
@@ -27,7 +28,8 @@ import java.util.regex.Pattern;
 
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
- * UE pools, backend ports on the switch, routes, the PFCP agent, heavy-hitter and classifier settings, QoS.
+ * UE pools, backend ports on the switch, routes, VXLAN tenants, the PFCP agent, heavy-hitter and classifier
+ * settings, QoS.
  * Examples are in netcfg/ at the repository root.
  */
 public final class HupfConfig extends Config<ApplicationId> {
@@ -46,6 +48,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String SLICE_ID = "sliceId";
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
     static final String ROUTES = "routes";
+    static final String TENANTS = "tenants";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
@@ -97,7 +100,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         boolean known;
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
-                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES);
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -141,6 +144,7 @@ public final class HupfConfig extends Config<ApplicationId> {
                                                            + r.getKey());
             }
         }
+        tenants();
         pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
@@ -253,6 +257,80 @@ public final class HupfConfig extends Config<ApplicationId> {
         return out;
     }
 
+    /**
+     * Returns the VXLAN tenants ({@code tenants}: vni, vtep (the local VTEP, the outer IPv4 destination),
+     * tenantId, tc, dscp, and optionally rateBps with burstBytes for the tenant's meter), written to every
+     * device whose pipeline has the tenant table.
+     *
+     * @return tenants, in the order given
+     * @throws IllegalArgumentException naming the entry and the field that is wrong, a (vni, vtep) given twice,
+     *                                  or one tenantId given two meters
+     */
+    public List<Tenant> tenants() {
+        Map<String, Integer> keys = new HashMap<>();
+        Map<Integer, Tenant> ids = new HashMap<>();
+        List<Tenant> out = list(object, TENANTS, n -> {
+            if (!n.isObject()) {
+                throw new IllegalArgumentException("an object {vni, vtep, tenantId, tc, dscp} expected, got " + n);
+            }
+            Set<String> fields = new HashSet<>();
+            n.fieldNames().forEachRemaining(fields::add);
+            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes"));
+            if (!fields.isEmpty()) {
+                throw new IllegalArgumentException("unknown field among " + fields);
+            }
+            for (String f : List.of("vni", "vtep", "tenantId", "tc", "dscp")) {
+                if (!n.has(f)) {
+                    throw new IllegalArgumentException(f + " is required");
+                }
+            }
+            JsonNode vtep = n.get("vtep");
+            if (!vtep.isTextual() || !IPV4.matcher(vtep.asText()).matches()) {
+                throw new IllegalArgumentException("vtep: an IPv4 address expected, got " + vtep);
+            }
+            Ip4Address addr;
+            try {
+                addr = Ip4Address.valueOf(vtep.asText());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("vtep: an IPv4 address expected, got " + vtep);
+            }
+            long rate = longIn(n, "rateBps", 8, Long.MAX_VALUE);
+            long burst = longIn(n, "burstBytes", 1, Integer.MAX_VALUE);
+            if ((rate == 0) != (burst == 0)) {
+                throw new IllegalArgumentException("rateBps and burstBytes go together (the tenant's meter)");
+            }
+            return new Tenant(intIn(n, "vni", 0, Tenant.MAX_VNI, 0), addr,
+                              intIn(n, "tenantId", 0, Tenant.MAX_TENANT_ID, 0), intIn(n, "tc", 0, Tenant.MAX_TC, 0),
+                              intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst);
+        });
+        for (int i = 0; i < out.size(); i++) {
+            Tenant t = out.get(i);
+            Integer first = keys.putIfAbsent(t.vni() + "@" + t.vtep(), i);
+            if (first != null) {
+                throw new IllegalArgumentException(TENANTS + "[" + i + "]: vni " + t.vni() + " at vtep " + t.vtep()
+                                                           + " is already " + TENANTS + "[" + first + "]'s");
+            }
+            Tenant same = ids.putIfAbsent(t.tenantId(), t);
+            if (same != null && (same.rateBps() != t.rateBps() || same.burstBytes() != t.burstBytes())) {
+                throw new IllegalArgumentException(TENANTS + "[" + i + "]: tenantId " + t.tenantId()
+                                                           + " has another meter (rateBps, burstBytes) earlier");
+            }
+        }
+        return out;
+    }
+
+    /** An optional positive integer field, 0 when absent. */
+    private static long longIn(JsonNode n, String field, long min, long max) {
+        JsonNode v = n.get(field);
+        if (v == null) {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < min || v.asLong() > max) {
+            throw new IllegalArgumentException(field + ": integer in [" + min + ", " + max + "] expected, got " + v);
+        }
+        return v.asLong();
+    }
+
     private static MacAddress mac(JsonNode n, String field) {
         try {
             return MacAddress.valueOf(n.path(field).asText());
@@ -348,7 +426,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     /**
      * Returns the fields the session core is built from (N3 addresses, UE pools, slice, QFI to traffic class,
      * PFCP, reconciliation period) as one JSON string, to tell whether a netcfg change needs a new core: a change
-     * of the others (devices, steering, HK-IPG, offload, routes, classifier) must keep the PFCP agent, its
+     * of the others (devices, steering, HK-IPG, offload, routes, tenants, classifier) must keep the PFCP agent, its
      * associations and its Recovery Time Stamp (a new one tells the SMFs the UPF restarted, TS 29.244 §19A).
      *
      * @return the core's fields, in a fixed order

@@ -3,6 +3,7 @@ package org.hupf.app.offload;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -11,14 +12,18 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The routes of hupf's netcfg ({@code routes}) on its devices, as the lab writes them: each device is brought to
- * exactly its configured routes by a read and a diff, so that checking again is cheap and repairs a route lost
- * while a device restarted or its mastership moved. On the switch they are flow rules of org.hupf.app; on a
- * backend, P4Runtime entries hupf writes itself (and removes when the app goes).
+ * The routes of hupf's netcfg ({@code routes}) on its devices, as the lab writes them, and its VXLAN tenants
+ * ({@code tenants}) on every one of them (switch and backends alike): each device is brought to exactly its
+ * configured routes and the tenants by a read and a diff, so that checking again is cheap and repairs an entry
+ * lost while a device restarted or its mastership moved. On the switch they are flow rules of org.hupf.app
+ * (the tenant meter's cells written directly); on a backend, P4Runtime entries hupf writes itself (and removes
+ * when the app goes). A device whose pipeline has no tenant table gets no tenants, and no error.
  */
 final class DeviceRoutes {
 
@@ -26,6 +31,11 @@ final class DeviceRoutes {
 
     private final Function<DeviceId, Device> devices;
     private final Predicate<DeviceId> writable;
+    /**
+     * The tenants each device got last, so that the periodic check reads no tenant entry or meter cell while the
+     * netcfg's hold (they are written on a netcfg change, a device's return and a gained mastership).
+     */
+    private final Map<DeviceId, List<Tenant>> tenantsWritten = new ConcurrentHashMap<>();
 
     /**
      * @param devices  a device by id (null if unknown)
@@ -47,36 +57,73 @@ final class DeviceRoutes {
         int changes = 0;
         for (DeviceId id : targets) {
             if (cfg.devices().containsKey(id)) {
-                changes += set(id, cfg.routes(id));
+                changes += Math.max(0, set(id, cfg.routes(id)));
+                List<Tenant> tenants = cfg.tenants();
+                if (!tenants.equals(tenantsWritten.get(id))) {
+                    int n = setTenants(id, tenants);
+                    if (n >= 0) {
+                        tenantsWritten.put(id, tenants);
+                        changes += n;
+                    }
+                }
             }
         }
         return changes;
     }
 
     /**
-     * Removes hupf's routes from the given devices.
+     * Makes the next {@link #sync} write the tenants of a device again (read and diff): for a device that came
+     * back or whose mastership this node just gained, its tables may have lost them.
+     *
+     * @param id device
+     */
+    void recheckTenants(DeviceId id) {
+        tenantsWritten.remove(id);
+    }
+
+    /**
+     * Removes hupf's routes and tenants from the given devices.
      *
      * @param targets devices
      */
     void clear(Collection<DeviceId> targets) {
-        targets.forEach(id -> set(id, List.of()));
+        targets.forEach(id -> {
+            set(id, List.of());
+            setTenants(id, List.of());
+            tenantsWritten.remove(id);
+        });
+    }
+
+    /** What is written to a device: its routes, or the tenants. */
+    private interface Write {
+        int to(HupfDataplaneConfig dp) throws UpfProgrammableException;
     }
 
     private int set(DeviceId id, List<Route> routes) {
+        return write(id, "routes", routes.size(), dp -> dp.setRoutes(routes));
+    }
+
+    private int setTenants(DeviceId id, List<Tenant> tenants) {
+        return write(id, "tenants", tenants.size(), dp -> dp.setTenants(tenants));
+    }
+
+    /** Entries (or meter cells) removed plus written; -1 if nothing could be written now. */
+    private int write(DeviceId id, String what, int wanted, Write write) {
         Device d = devices.apply(id);
         if (d == null || !writable.test(id) || !d.is(HupfDataplaneConfig.class)) {
-            return 0;
+            return -1;
         }
         try {
-            int changes = d.as(HupfDataplaneConfig.class).setRoutes(routes);
+            int changes = write.to(d.as(HupfDataplaneConfig.class));
             if (changes > 0) {
-                log.info("Routes of {}: {} entries removed or written, {} routes now", id, changes, routes.size());
+                log.info("The {} of {}: {} entries (or meter cells) removed or written, {} {} now", what, id, changes,
+                         wanted, what);
             }
             return changes;
         } catch (UpfProgrammableException | RuntimeException e) {
             // e.g. a device whose driver ONOS has not bound yet: the next check tries again.
-            log.warn("Cannot set the routes of {}: {}", id, e.getMessage());
-            return 0;
+            log.warn("Cannot set the {} of {}: {}", what, id, e.getMessage());
+            return -1;
         }
     }
 }

@@ -322,12 +322,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         if ((event.type() == DeviceEvent.Type.DEVICE_ADDED
                 || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
                 && deviceService.isAvailable(event.subject().id())) {
-            // A device back (e.g. restarted): its routes are gone with its tables.
-            executor.execute(() -> syncRoutes(Set.of(event.subject().id())));
+            // A device back (e.g. restarted): its routes and tenants are gone with its tables.
+            DeviceId id = event.subject().id();
+            executor.execute(() -> {
+                routes.recheckTenants(id);
+                syncRoutes(Set.of(id));
+            });
         }
     }
 
-    /** On the hupf leader: brings the given devices to the routes of the netcfg. */
+    /** On the hupf leader: brings the given devices to the routes and the VXLAN tenants of the netcfg. */
     private void syncRoutes(Collection<DeviceId> ids) {
         HupfConfig cfg = config();
         if (cfg != null && term != LeaderLease.NOT_LEADER) {
@@ -368,7 +372,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private void onMastershipEvent(MastershipEvent event) {
         if (event.type() == MastershipEvent.Type.MASTER_CHANGED
                 && clusterService.getLocalNode().id().equals(event.roleInfo().master())) {
-            executor.execute(() -> syncRoutes(Set.of(event.subject())));
+            executor.execute(() -> {
+                routes.recheckTenants(event.subject());
+                syncRoutes(Set.of(event.subject()));
+            });
         }
         Hybrid h = current;
         if (h == null || event.type() != MastershipEvent.Type.MASTER_CHANGED || !h.drives(event.subject())) {

@@ -9,6 +9,7 @@ import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -206,5 +207,72 @@ public class HupfConfigTest {
                            .contains("at least one address"));
         assertTrue(invalid(HupfConfig.PFCP, "{\"allowedPeers\": [{\"addresses\": [\"10.0.0.1\"]}]}")
                            .startsWith("allowedPeers[0]: a Node ID"));
+    }
+
+    private static final String T = "{\"vni\": 100, \"vtep\": \"192.168.100.1\", \"tenantId\": 1, \"tc\": 2, "
+            + "\"dscp\": 46";
+
+    private static HupfConfig withTenants(String json) throws Exception {
+        ObjectNode node = (ObjectNode) hupfNode(new File(DIR, "hupf-bmv2-backend.json")).deepCopy();
+        node.set(HupfConfig.TENANTS, MAPPER.readTree(json));
+        return config(node);
+    }
+
+    @Test
+    public void tenantsReadAsWritten() throws Exception {
+        HupfConfig c = withTenants("[" + T + "}, {\"vni\": 16777215, \"vtep\": \"192.168.100.1\", "
+                + "\"tenantId\": 255, \"tc\": 0, \"dscp\": 0, \"rateBps\": 100000000, \"burstBytes\": 125000}, "
+                + "{\"vni\": 100, \"vtep\": \"192.168.100.2\", \"tenantId\": 1, \"tc\": 3, \"dscp\": 63}]");
+        assertTrue(c.error(), c.isValid());
+        Ip4Address vtep = Ip4Address.valueOf("192.168.100.1");
+        assertEquals(List.of(new Tenant(100, vtep, 1, 2, 46),
+                             new Tenant(Tenant.MAX_VNI, vtep, 255, 0, 0, 100_000_000, 125_000),
+                             new Tenant(100, Ip4Address.valueOf("192.168.100.2"), 1, 3, 63)),
+                     c.tenants());
+        assertFalse(c.tenants().get(0).metered());
+        assertTrue("no tenants without the field",
+                   config(hupfNode(new File(DIR, "hupf-bmv2-backend.json"))).tenants().isEmpty());
+        assertTrue("an empty list is valid", withTenants("[]").isValid());
+    }
+
+    @Test
+    public void brokenTenantsAreRefusedWithTheReason() throws Exception {
+        String t = HupfConfig.TENANTS;
+        assertEquals("tenants: a list is expected", invalid(t, "{}"));
+        assertEquals("tenants[0]: an object {vni, vtep, tenantId, tc, dscp} expected, got 5", invalid(t, "[5]"));
+        assertEquals("tenants[0]: dscp is required",
+                     invalid(t, "[{\"vni\": 1, \"vtep\": \"1.1.1.1\", \"tenantId\": 1, \"tc\": 0}]"));
+        assertEquals("tenants[0]: unknown field among [qfi]", invalid(t, "[" + T + ", \"qfi\": 1}]"));
+        assertEquals("tenants[1]: vni: integer in [0, 16777215] expected, got 16777216",
+                     invalid(t, "[" + T + "}, " + T.replace("100,", "16777216,") + "}]"));
+        assertEquals("tenants[0]: vni: integer in [0, 16777215] expected, got -1",
+                     invalid(t, "[" + T.replace("100,", "-1,") + "}]"));
+        assertEquals("tenants[0]: tenantId: integer in [0, 255] expected, got 256",
+                     invalid(t, "[" + T.replace("\"tenantId\": 1", "\"tenantId\": 256") + "}]"));
+        assertEquals("tenants[0]: tc: integer in [0, 3] expected, got 4",
+                     invalid(t, "[" + T.replace("\"tc\": 2", "\"tc\": 4") + "}]"));
+        assertEquals("tenants[0]: dscp: integer in [0, 63] expected, got 64",
+                     invalid(t, "[" + T.replace("46", "64") + "}]"));
+        assertEquals("tenants[0]: dscp: integer in [0, 63] expected, got \"46\"",
+                     invalid(t, "[" + T.replace("46", "\"46\"") + "}]"));
+        assertEquals("tenants[0]: vtep: an IPv4 address expected, got \"192.168.100.300\"",
+                     invalid(t, "[" + T.replace("192.168.100.1", "192.168.100.300") + "}]"));
+        assertEquals("tenants[0]: vtep: an IPv4 address expected, got \"vtep1\"",
+                     invalid(t, "[" + T.replace("192.168.100.1", "vtep1") + "}]"));
+        assertEquals("tenants[0]: vtep: an IPv4 address expected, got 3232261121",
+                     invalid(t, "[" + T.replace("\"192.168.100.1\"", "3232261121") + "}]"));
+        assertEquals("tenants[0]: rateBps and burstBytes go together (the tenant's meter)",
+                     invalid(t, "[" + T + ", \"rateBps\": 1000000}]"));
+        assertEquals("tenants[0]: rateBps and burstBytes go together (the tenant's meter)",
+                     invalid(t, "[" + T + ", \"burstBytes\": 1500}]"));
+        assertEquals("tenants[0]: rateBps: integer in [8, 9223372036854775807] expected, got 0",
+                     invalid(t, "[" + T + ", \"rateBps\": 0, \"burstBytes\": 1500}]"));
+        assertEquals("tenants[0]: burstBytes: integer in [1, 2147483647] expected, got -1",
+                     invalid(t, "[" + T + ", \"rateBps\": 8000, \"burstBytes\": -1}]"));
+        assertEquals("tenants[1]: vni 100 at vtep 192.168.100.1 is already tenants[0]'s",
+                     invalid(t, "[" + T + "}, " + T.replace("\"tenantId\": 1", "\"tenantId\": 2") + "}]"));
+        assertEquals("tenants[1]: tenantId 1 has another meter (rateBps, burstBytes) earlier",
+                     invalid(t, "[" + T + ", \"rateBps\": 8000, \"burstBytes\": 1500}, "
+                             + T.replace("100,", "101,") + "}]"));
     }
 }

@@ -5,6 +5,7 @@ import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.TauTable;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.PortNumber;
@@ -23,6 +24,9 @@ import org.onosproject.net.pi.runtime.PiExactFieldMatch;
 import org.onosproject.net.pi.runtime.PiFieldMatch;
 import org.onosproject.net.pi.runtime.PiLpmFieldMatch;
 import org.onosproject.net.pi.runtime.PiMatchKey;
+import org.onosproject.net.pi.runtime.PiMeterBand;
+import org.onosproject.net.pi.runtime.PiMeterCellConfig;
+import org.onosproject.net.pi.runtime.PiMeterCellId;
 import org.onosproject.net.pi.runtime.PiPreReplica;
 import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
@@ -44,8 +48,8 @@ import static org.hupf.pipeconf.HupfConstants.*;
  * What hupf's switch needs beyond ONOS's UPF API, written through any {@link PiTarget}: HK-IPG
  * configuration ({@code hh_config} default action, {@code tau_table} from Eq. 4.9), MATADOR classifier
  * installation (feature range tables, decision table, class → tc, {@code cls_config}), backend steering
- * ({@code backend_ports}, the {@code backends} action selector), the routes no session owns and the CPU
- * clone session. Each call replaces what was there.
+ * ({@code backend_ports}, the {@code backends} action selector), the routes no session owns, the VXLAN
+ * tenants ({@code tenants}, the tenant meter) and the CPU clone session. Each call replaces what was there.
  */
 public final class HupfDataplane {
 
@@ -352,6 +356,122 @@ public final class HupfDataplane {
         return stale.size() + missing.size();
     }
 
+    // ---- VXLAN tenants
+
+    /**
+     * The {@code tenants} entries of these tenants: key (VNI, local VTEP), action {@code set_tenant}.
+     *
+     * @param tenants tenants (one per VNI and VTEP)
+     * @return table entries, in the order given
+     * @throws PiCodecException if this pipeline has no tenants, a value does not fit, a (VNI, VTEP) repeats or
+     *                          the table is too small
+     */
+    public List<PiTableEntry> tenantEntries(Collection<Tenant> tenants) throws PiCodecException {
+        PiTableId t = HUPF_INGRESS_TENANT_TENANTS;
+        requireFits(t, tenants.size());
+        Set<String> keys = new HashSet<>();
+        List<PiTableEntry> out = new ArrayList<>();
+        for (Tenant x : tenants) {
+            if (!keys.add(x.vni() + "@" + x.vtep())) {
+                throw new PiCodecException("two tenants for VNI " + x.vni() + " at VTEP " + x.vtep());
+            }
+            out.add(PiTableEntry.builder().forTable(t)
+                            .withMatchKey(PiMatchKey.builder()
+                                                  .addFieldMatch(new PiExactFieldMatch(
+                                                          HDR_VNI, codec.field(t, HDR_VNI, x.vni())))
+                                                  .addFieldMatch(new PiExactFieldMatch(
+                                                          HDR_VTEP_IPV4_DST, codec.field(
+                                                                  t, HDR_VTEP_IPV4_DST, x.vtep().toInt() & MAX_U32)))
+                                                  .build())
+                            .withAction(codec.action(HUPF_INGRESS_TENANT_SET_TENANT, TENANT_ID, x.tenantId(),
+                                                     TC, x.tc(), DSCP, x.dscp()))
+                            .build());
+        }
+        return out;
+    }
+
+    /**
+     * The tenant meter's cells these tenants want, by cell (the tenant id): a metered tenant's cell with its
+     * rate as both bands (the meter counts bytes: bytes per second, burst in bytes; trTCM, so that what exceeds
+     * the rate is red and dropped). Unmetered tenants have no cell here: theirs stays, or is reset to, green.
+     *
+     * @param tenants tenants (several entries of one tenant id must agree on its meter)
+     * @return cell configurations by tenant id
+     * @throws PiCodecException if this pipeline has no tenant meter, a tenant id is beyond its cells or two
+     *                          entries give one tenant id different meters
+     */
+    public Map<Long, PiMeterCellConfig> tenantMeterCells(Collection<Tenant> tenants) throws PiCodecException {
+        long cells = codec.model().meter(HUPF_INGRESS_TENANT_TENANT_METER)
+                .orElseThrow(() -> new PiCodecException("pipeline has no tenant meter")).size();
+        Map<Long, Tenant> byId = new HashMap<>();
+        Map<Long, PiMeterCellConfig> out = new LinkedHashMap<>();
+        for (Tenant x : tenants) {
+            long id = x.tenantId();
+            if (id >= cells) {
+                throw new PiCodecException("tenant id " + id + " is beyond the tenant meter's " + cells + " cells");
+            }
+            Tenant other = byId.putIfAbsent(id, x);
+            if (other != null && (other.rateBps() != x.rateBps() || other.burstBytes() != x.burstBytes())) {
+                throw new PiCodecException("tenant id " + id + " has two meters (VNI " + other.vni() + " and "
+                                                   + x.vni() + ")");
+            }
+            if (x.metered()) {
+                long rate = x.rateBps() / 8;
+                out.put(id, PiMeterCellConfig.builder()
+                        .withMeterCellId(PiMeterCellId.ofIndirect(HUPF_INGRESS_TENANT_TENANT_METER, id))
+                        .withCommittedBand(rate, x.burstBytes()).withPeakBand(rate, x.burstBytes()).build());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Makes the device's tenants these: the {@code tenants} entries replaced make before break (an entry already
+     * right is left alone), then the tenant meter's cells brought to the tenants' rates by a read and a diff
+     * (a cell no tenant meters any more is reset). A pipeline without the tenant table (the TNA program) is
+     * left alone.
+     *
+     * @param tenants tenants (one per VNI and VTEP)
+     * @return entries and cells written or removed (0: nothing changed, or no tenant table)
+     * @throws PiCodecException if a value does not fit, a key repeats or a table is too small
+     * @throws PiTargetException if the device refuses an entry
+     */
+    public int setTenants(Collection<Tenant> tenants) throws PiCodecException, PiTargetException {
+        if (!codec.hasTable(HUPF_INGRESS_TENANT_TENANTS)) {
+            return 0;
+        }
+        List<PiTableEntry> entries = tenantEntries(tenants);
+        Map<Long, PiMeterCellConfig> cells = tenantMeterCells(tenants);
+        int changes = replace(List.of(HUPF_INGRESS_TENANT_TENANTS), entries);
+        List<PiEntity> writeCells = new ArrayList<>();
+        for (PiMeterCellConfig held : target.readMeter(HUPF_INGRESS_TENANT_TENANT_METER)) {
+            long id = held.cellId().index();
+            PiMeterCellConfig wanted = cells.remove(id);
+            if (wanted == null) {
+                if (!held.isDefaultConfig()) {
+                    writeCells.add(PiMeterCellConfig.reset(held.cellId()));
+                }
+            } else if (!sameBands(held, wanted)) {
+                writeCells.add(wanted);
+            }
+        }
+        // Cells the device did not list are written too.
+        writeCells.addAll(cells.values());
+        if (!writeCells.isEmpty()) {
+            target.write(writeCells);
+        }
+        return changes + writeCells.size();
+    }
+
+    private static boolean sameBands(PiMeterCellConfig a, PiMeterCellConfig b) {
+        return !a.isDefaultConfig() && sameBand(a.committedBand(), b.committedBand())
+                && sameBand(a.peakBand(), b.peakBand());
+    }
+
+    private static boolean sameBand(PiMeterBand a, PiMeterBand b) {
+        return a != null && b != null && a.rate() == b.rate() && a.burst() == b.burst();
+    }
+
     // ---- CPU copies
 
     /**
@@ -383,8 +503,10 @@ public final class HupfDataplane {
      * before the entries no longer wanted are deleted, so that what stays never goes missing (a backend port
      * unmarked for a moment turns the traffic coming back from the backends into misses); only when a table
      * has no room for both are the stale entries deleted first.
+     *
+     * @return entries written plus deleted
      */
-    private void replace(List<PiTableId> tables, List<? extends PiEntity> entries)
+    private int replace(List<PiTableId> tables, List<? extends PiEntity> entries)
             throws PiCodecException, PiTargetException {
         Map<String, PiTableEntry> wanted = new LinkedHashMap<>();
         List<PiEntity> write = new ArrayList<>();
@@ -427,6 +549,7 @@ public final class HupfDataplane {
         if (room && !stale.isEmpty()) {
             target.delete(stale);
         }
+        return write.size() + stale.size();
     }
 
     /**

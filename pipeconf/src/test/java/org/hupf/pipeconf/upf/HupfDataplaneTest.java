@@ -6,7 +6,9 @@ import org.hupf.pipeconf.dataplane.ClassifierModelTest;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.TauTable;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
+import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
 import org.onlab.util.ImmutableByteSequence;
@@ -17,6 +19,8 @@ import org.onosproject.net.pi.runtime.PiActionProfileGroup;
 import org.onosproject.net.pi.runtime.PiExactFieldMatch;
 import org.onosproject.net.pi.runtime.PiLpmFieldMatch;
 import org.onosproject.net.pi.runtime.PiMatchKey;
+import org.onosproject.net.pi.runtime.PiMeterCellConfig;
+import org.onosproject.net.pi.runtime.PiMeterCellId;
 import org.onosproject.net.pi.runtime.PiRangeFieldMatch;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
@@ -26,8 +30,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.hupf.pipeconf.HupfConstants.*;
@@ -38,7 +45,7 @@ import static org.junit.Assert.fail;
 
 /**
  * HK-IPG, classifier and steering entries on the real hw P4Info (the sw profile has none of them); routes
- * on both.
+ * and VXLAN tenants on both.
  */
 public class HupfDataplaneTest {
 
@@ -389,5 +396,154 @@ public class HupfDataplaneTest {
 
         dataplane.configureHh(HhConfig.builder().alphaShift(5).build());
         assertEquals(5, PiCodec.param((PiAction) defaultEntry(HUPF_INGRESS_HH_HH_CONFIG).action(), ALPHA_SHIFT));
+    }
+
+    // ---- VXLAN tenants
+
+    private static final Ip4Address VTEP = Ip4Address.valueOf("192.168.100.1");
+
+    private static Tenant tenant(int vni, int id, int tc, int dscp) {
+        return new Tenant(vni, VTEP, id, tc, dscp);
+    }
+
+    private static PiMeterCellConfig cell(MemoryPiTarget device, long index) {
+        PiMeterCellId id = PiMeterCellId.ofIndirect(HUPF_INGRESS_TENANT_TENANT_METER, index);
+        return device.readMeter(HUPF_INGRESS_TENANT_TENANT_METER).stream().filter(c -> c.cellId().equals(id))
+                .findFirst().orElseThrow();
+    }
+
+    /** Tenant's ranges are the P4Info's: tenant_id's width, the meter's cells, tc, dscp and the VNI. */
+    @Test
+    public void tenantRangesAreTheP4Infos() {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            var setTenant = model.table(HUPF_INGRESS_TENANT_TENANTS).orElseThrow()
+                    .action(HUPF_INGRESS_TENANT_SET_TENANT).orElseThrow();
+            assertEquals(profile, Tenant.MAX_TENANT_ID, (1 << setTenant.param(TENANT_ID).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_TC, (1 << setTenant.param(TC).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_DSCP, (1 << setTenant.param(DSCP).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_VNI, (1 << model.table(HUPF_INGRESS_TENANT_TENANTS).orElseThrow()
+                    .matchField(HDR_VNI).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_TENANT_ID + 1,
+                         model.meter(HUPF_INGRESS_TENANT_TENANT_METER).orElseThrow().size());
+        }
+    }
+
+    @Test
+    public void tenantEntriesAreKeyedByVniAndVtep() throws Exception {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            HupfDataplane d = new HupfDataplane(model, new MemoryPiTarget(model));
+            List<PiTableEntry> entries = d.tenantEntries(List.of(
+                    tenant(Tenant.MAX_VNI, Tenant.MAX_TENANT_ID, 3, 63), tenant(100, 1, 2, 46)));
+            assertEquals(2, entries.size());
+            PiTableEntry e = entries.get(1);
+            assertEquals(HUPF_INGRESS_TENANT_TENANTS, e.table());
+            PiExactFieldMatch vni = (PiExactFieldMatch) e.matchKey().fieldMatch(HDR_VNI).orElseThrow();
+            assertEquals(profile + ": vni is 24 bits", 3, vni.value().size());
+            assertEquals(100, PiCodec.exact(e, HDR_VNI));
+            PiExactFieldMatch vtep = (PiExactFieldMatch) e.matchKey().fieldMatch(HDR_VTEP_IPV4_DST).orElseThrow();
+            assertEquals(4, vtep.value().size());
+            assertEquals(VTEP.toInt() & 0xFFFFFFFFL, PiCodec.exact(e, HDR_VTEP_IPV4_DST));
+            PiAction a = (PiAction) e.action();
+            assertEquals(HUPF_INGRESS_TENANT_SET_TENANT, a.id());
+            assertEquals(1, PiCodec.param(a, TENANT_ID));
+            assertEquals(2, PiCodec.param(a, TC));
+            assertEquals(46, PiCodec.param(a, DSCP));
+            assertEquals(Tenant.MAX_VNI, PiCodec.exact(entries.get(0), HDR_VNI));
+            assertEquals(Tenant.MAX_TENANT_ID, PiCodec.param((PiAction) entries.get(0).action(), TENANT_ID));
+        }
+    }
+
+    @Test
+    public void aMeteredTenantsCellHasItsRateInBytes() throws Exception {
+        Map<Long, PiMeterCellConfig> cells = dataplane.tenantMeterCells(List.of(
+                new Tenant(100, VTEP, 7, 0, 0, 80_000_000, 100_000), tenant(101, 8, 0, 0),
+                new Tenant(102, Ip4Address.valueOf("192.168.100.2"), 7, 1, 10, 80_000_000, 100_000)));
+        assertEquals("one cell per metered tenant id", List.of(7L), List.copyOf(cells.keySet()));
+        PiMeterCellConfig c = cells.get(7L);
+        assertEquals(HUPF_INGRESS_TENANT_TENANT_METER, c.cellId().meterId());
+        assertEquals(10_000_000, c.committedBand().rate());
+        assertEquals(100_000, c.committedBand().burst());
+        assertEquals(10_000_000, c.peakBand().rate());
+        assertEquals(100_000, c.peakBand().burst());
+    }
+
+    /**
+     * Tenants replaced make before break: an unchanged tenant is never deleted or rewritten, one whose marking
+     * changes is modified in place, one no longer configured goes after the others are written; the meter's
+     * cells follow by a diff (a cell no tenant meters any more is reset).
+     */
+    @Test
+    public void tenantsAreReplacedMakeBeforeBreakOnBothProfiles() throws Exception {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            MemoryPiTarget device = new MemoryPiTarget(model);
+            HupfDataplane d = new HupfDataplane(model, device);
+            Tenant a = new Tenant(100, VTEP, 1, 1, 10, 8_000_000, 15_000);
+            Tenant b = tenant(200, 2, 2, 20);
+            assertEquals(profile + ": two entries and one cell", 3, d.setTenants(List.of(a, b)));
+            assertEquals(2, device.readTable(HUPF_INGRESS_TENANT_TENANTS).size());
+            assertEquals(1_000_000, cell(device, 1).committedBand().rate());
+            assertTrue(cell(device, 2).isDefaultConfig());
+            assertEquals(profile + ": nothing to do the second time", 0, d.setTenants(List.of(b, a)));
+
+            Tenant b2 = tenant(200, 2, 2, 34);
+            Tenant c = new Tenant(300, VTEP, 3, 0, 0, 16_000_000, 30_000);
+            int deleted = device.deleted.size();
+            assertEquals(profile + ": b modified, c and its cell written, a deleted and its cell reset", 5,
+                         d.setTenants(List.of(b2, c)));
+            assertEquals(deleted + 1, device.deleted.size());
+            assertEquals(100, PiCodec.exact((PiTableEntry) device.deleted.get(deleted), HDR_VNI));
+            assertTrue(cell(device, 1).isDefaultConfig());
+            assertEquals(2_000_000, cell(device, 3).committedBand().rate());
+            PiTableEntry held = device.readTable(HUPF_INGRESS_TENANT_TENANTS).stream()
+                    .filter(e -> {
+                        try {
+                            return PiCodec.exact(e, HDR_VNI) == 200;
+                        } catch (PiCodecException ex) {
+                            return false;
+                        }
+                    }).findFirst().orElseThrow();
+            assertEquals(34, PiCodec.param((PiAction) held.action(), DSCP));
+
+            assertEquals(profile + ": both removed, c's cell reset", 3, d.setTenants(List.of()));
+            assertTrue(device.readTable(HUPF_INGRESS_TENANT_TENANTS).isEmpty());
+            assertTrue(cell(device, 3).isDefaultConfig());
+        }
+    }
+
+    @Test
+    public void aRepeatedKeyOrTwoMetersForOneTenantAreRefusedBeforeAnyWrite() throws Exception {
+        try {
+            dataplane.setTenants(List.of(tenant(100, 1, 0, 0), tenant(100, 2, 0, 0)));
+            fail("two tenants for one VNI and VTEP accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("VNI 100 at VTEP 192.168.100.1"));
+        }
+        try {
+            dataplane.setTenants(List.of(new Tenant(100, VTEP, 1, 0, 0, 8000, 1500),
+                                         new Tenant(101, VTEP, 1, 0, 0, 16000, 1500)));
+            fail("two meters for one tenant id accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("tenant id 1 has two meters"));
+        }
+        assertTrue(table(HUPF_INGRESS_TENANT_TENANTS).isEmpty());
+        assertTrue(target.meters.isEmpty());
+    }
+
+    /** A pipeline without the tenant table (the TNA program) gets nothing, and no error. */
+    @Test
+    public void aPipelineWithoutTenantsIsLeftAlone() throws Exception {
+        // The hw model without the tenant table and meter.
+        PiPipelineModel noTenants = (PiPipelineModel) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{PiPipelineModel.class}, (proxy, method, args) ->
+                        args != null && args.length == 1 && (HUPF_INGRESS_TENANT_TENANTS.equals(args[0])
+                                || HUPF_INGRESS_TENANT_TENANT_METER.equals(args[0]))
+                                ? Optional.empty() : method.invoke(hw, args));
+        MemoryPiTarget device = new MemoryPiTarget(noTenants);
+        assertEquals(0, new HupfDataplane(noTenants, device).setTenants(List.of(tenant(100, 1, 0, 0))));
+        assertTrue(device.meters.isEmpty());
+        assertFalse(noTenants.table(HUPF_INGRESS_TENANT_TENANTS).isPresent());
     }
 }

@@ -1,0 +1,118 @@
+package org.hupf.pipeconf.dataplane;
+
+import org.onlab.packet.Ip4Address;
+
+import java.util.Objects;
+
+/**
+ * A VXLAN tenant ({@code HupfIngress.tenant.tenants}, docs/PIPELINE_CONTRACT.md "VXLAN tenants"): the frames
+ * of a VNI sent to a local VTEP are the tenant's; they take its traffic class and leave with its DSCP, and
+ * are counted and (with a rate) metered in the tenant's cell. The ranges are the P4 program's widths
+ * ({@code tenant_id} bit&lt;8&gt; with 256 meter and counter cells, {@code tc} bit&lt;2&gt;, {@code dscp}
+ * bit&lt;6&gt;, VNI bit&lt;24&gt;); the entries are built against the P4Info, which checks them again.
+ */
+public final class Tenant {
+
+    public static final int MAX_VNI = (1 << 24) - 1;
+    public static final int MAX_TENANT_ID = 255;
+    public static final int MAX_TC = 3;
+    public static final int MAX_DSCP = 63;
+
+    private final int vni;
+    private final Ip4Address vtep;
+    private final int tenantId;
+    private final int tc;
+    private final int dscp;
+    private final long rateBps;
+    private final long burstBytes;
+
+    /**
+     * @param vni        VXLAN network identifier
+     * @param vtep       the local VTEP (the outer IPv4 destination)
+     * @param tenantId   tenant (its counter and meter cell)
+     * @param tc         traffic class its packets take
+     * @param dscp       DSCP its packets leave with
+     * @param rateBps    the tenant meter's rate in bits per second, 0 for none (the cell is left green)
+     * @param burstBytes the meter's burst in bytes (0 without a rate)
+     * @throws IllegalArgumentException naming the value out of range
+     */
+    public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp, long rateBps, long burstBytes) {
+        this.vni = check("vni", vni, 0, MAX_VNI);
+        this.vtep = Objects.requireNonNull(vtep, "vtep");
+        this.tenantId = check("tenantId", tenantId, 0, MAX_TENANT_ID);
+        this.tc = check("tc", tc, 0, MAX_TC);
+        this.dscp = check("dscp", dscp, 0, MAX_DSCP);
+        if (rateBps < 0 || burstBytes < 0 || (rateBps == 0) != (burstBytes == 0) || (rateBps > 0 && rateBps < 8)) {
+            throw new IllegalArgumentException("rateBps (at least 8) and burstBytes (positive) go together, got "
+                                                       + rateBps + " and " + burstBytes);
+        }
+        this.rateBps = rateBps;
+        this.burstBytes = burstBytes;
+    }
+
+    /** A tenant without a meter. */
+    public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp) {
+        this(vni, vtep, tenantId, tc, dscp, 0, 0);
+    }
+
+    private static int check(String what, int v, int min, int max) {
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(what + ": integer in [" + min + ", " + max + "] expected, got " + v);
+        }
+        return v;
+    }
+
+    public int vni() {
+        return vni;
+    }
+
+    public Ip4Address vtep() {
+        return vtep;
+    }
+
+    public int tenantId() {
+        return tenantId;
+    }
+
+    public int tc() {
+        return tc;
+    }
+
+    public int dscp() {
+        return dscp;
+    }
+
+    /** @return the meter's rate in bits per second, 0 if the tenant is not metered */
+    public long rateBps() {
+        return rateBps;
+    }
+
+    public long burstBytes() {
+        return burstBytes;
+    }
+
+    public boolean metered() {
+        return rateBps > 0;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Tenant)) {
+            return false;
+        }
+        Tenant t = (Tenant) o;
+        return vni == t.vni && vtep.equals(t.vtep) && tenantId == t.tenantId && tc == t.tc && dscp == t.dscp
+                && rateBps == t.rateBps && burstBytes == t.burstBytes;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(vni, vtep, tenantId, tc, dscp, rateBps, burstBytes);
+    }
+
+    @Override
+    public String toString() {
+        return "Tenant{vni=" + vni + ", vtep=" + vtep + ", tenantId=" + tenantId + ", tc=" + tc + ", dscp=" + dscp
+                + (metered() ? ", rateBps=" + rateBps + ", burstBytes=" + burstBytes : "") + "}";
+    }
+}
