@@ -8,6 +8,7 @@ import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
@@ -59,7 +60,12 @@ public final class EntityJson {
         } else if (e instanceof UpfGtpTunnelPeer) {
             UpfGtpTunnelPeer p = (UpfGtpTunnelPeer) e;
             o.put("tunPeerId", p.tunPeerId()).put("src", p.src().toString()).put("dst", p.dst().toString())
-                    .put("srcPort", p.srcPort());
+                    .put("srcPort", p.srcPort()).put("routingDst", p.routingDst().toString());
+        } else if (e instanceof UpfPeerVxlan) {
+            UpfPeerVxlan v = (UpfPeerVxlan) e;
+            o.put("tunPeerId", v.tunPeerId()).put("vni", v.vni()).put("vtepSrc", v.vtepSrc().toString())
+                    .put("vtepDst", v.vtepDst().toString()).put("innerSrcMac", v.innerSrcMac().toString())
+                    .put("innerDstMac", v.innerDstMac().toString());
         } else if (e instanceof UpfApplication) {
             UpfApplication a = (UpfApplication) e;
             a.ip4Prefix().ifPresent(x -> o.put("ipPrefix", x.toString()));

@@ -28,15 +28,24 @@ public final class Far {
     public final Long ohcTeid;
     public final Ip4Address ohcAddress;
     public final Integer barId;
+    /** Network Instance of the Forwarding Parameters (§8.2.4): the network the FAR forwards into. */
+    public final String networkInstance;
 
     public Far(long farId, int applyAction, Integer destinationInterface, Long ohcTeid, Ip4Address ohcAddress,
                Integer barId) {
+        this(farId, applyAction, destinationInterface, ohcTeid, ohcAddress, barId, null);
+    }
+
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public Far(long farId, int applyAction, Integer destinationInterface, Long ohcTeid, Ip4Address ohcAddress,
+               Integer barId, String networkInstance) {
         this.farId = farId;
         this.applyAction = applyAction;
         this.destinationInterface = destinationInterface;
         this.ohcTeid = ohcTeid;
         this.ohcAddress = ohcAddress;
         this.barId = barId;
+        this.networkInstance = networkInstance;
     }
 
     public boolean drops() {
@@ -67,18 +76,19 @@ public final class Far {
         Far f = (Far) o;
         return farId == f.farId && applyAction == f.applyAction
                 && Objects.equals(destinationInterface, f.destinationInterface) && Objects.equals(ohcTeid, f.ohcTeid)
-                && Objects.equals(ohcAddress, f.ohcAddress) && Objects.equals(barId, f.barId);
+                && Objects.equals(ohcAddress, f.ohcAddress) && Objects.equals(barId, f.barId)
+                && Objects.equals(networkInstance, f.networkInstance);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(farId, applyAction, destinationInterface, ohcTeid, ohcAddress, barId);
+        return Objects.hash(farId, applyAction, destinationInterface, ohcTeid, ohcAddress, barId, networkInstance);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper("Far").omitNullValues().add("id", farId)
                 .add("action", applyAction).add("dst", destinationInterface).add("ohcTeid", ohcTeid)
-                .add("ohcAddr", ohcAddress).add("bar", barId).toString();
+                .add("ohcAddr", ohcAddress).add("bar", barId).add("networkInstance", networkInstance).toString();
     }
 }

@@ -101,10 +101,13 @@ public final class SessionJson {
     private static ObjectNode far(Far f) {
         ObjectNode o = MAPPER.createObjectNode().put("farId", f.farId);
         o.set("applyAction", names(f.applyAction, ACTIONS));
-        if (f.destinationInterface != null || f.ohcTeid != null) {
+        if (f.destinationInterface != null || f.ohcTeid != null || f.networkInstance != null) {
             ObjectNode fp = o.putObject("forwardingParameters");
             if (f.destinationInterface != null) {
                 fp.put("destinationInterface", SOURCE_IFACES[f.destinationInterface]);
+            }
+            if (f.networkInstance != null) {
+                fp.put("networkInstance", f.networkInstance);
             }
             if (f.ohcTeid != null) {
                 fp.putObject("outerHeaderCreation").put("teid", f.ohcTeid).put("ipv4", f.ohcAddress.toString());
@@ -327,10 +330,12 @@ public final class SessionJson {
         Integer dst = null;
         Long teid = null;
         Ip4Address addr = null;
+        String networkInstance = null;
         JsonNode fp = o.get("forwardingParameters");
         if (fp != null) {
             String p = path + ".forwardingParameters";
             dst = index(field(fp, "destinationInterface", p).asText(), SOURCE_IFACES, p + ".destinationInterface");
+            networkInstance = fp.hasNonNull("networkInstance") ? fp.get("networkInstance").asText() : null;
             JsonNode ohc = fp.get("outerHeaderCreation");
             if (ohc != null) {
                 teid = num(ohc, "teid", p + ".outerHeaderCreation", 0, 0xFFFFFFFFL);
@@ -338,7 +343,7 @@ public final class SessionJson {
             }
         }
         Long bar = optNum(o, "barId", path, 0, 255);
-        return new Far(id, action, dst, teid, addr, bar == null ? null : bar.intValue());
+        return new Far(id, action, dst, teid, addr, bar == null ? null : bar.intValue(), networkInstance);
     }
 
     private static boolean closed(JsonNode gate, String dir, String path) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.session.SessionTenant;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,6 +51,10 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
     static final String ROUTES = "routes";
     static final String TENANTS = "tenants";
+    private static final String NETWORK_INSTANCE = "networkInstance";
+    private static final String OVERLAY = "overlay";
+    /** A Network Instance is a DNS name or APN (TS 23.003 §9.1): at most 255 octets. */
+    private static final int MAX_NETWORK_INSTANCE = 255;
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
@@ -145,6 +151,7 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
         }
         tenants();
+        sessionTenants();
         pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
@@ -275,7 +282,8 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
             Set<String> fields = new HashSet<>();
             n.fieldNames().forEachRemaining(fields::add);
-            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes"));
+            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes",
+                                     NETWORK_INSTANCE, OVERLAY));
             if (!fields.isEmpty()) {
                 throw new IllegalArgumentException("unknown field among " + fields);
             }
@@ -317,6 +325,85 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
         }
         return out;
+    }
+
+    /**
+     * Returns the tenants sessions can be bound to: the {@code tenants} entries with a {@code networkInstance}
+     * (the TS 29.244 Network Instance an SMF puts in an uplink PDI or a downlink FAR's Forwarding Parameters),
+     * each with its optional {@code overlay} {@code {"vtepSrc", "vtepDst", "innerSrcMac", "innerDstMac"}}, the
+     * VXLAN encapsulation towards its gNBs.
+     *
+     * @return tenants by network instance
+     * @throws IllegalArgumentException naming the entry and the field that is wrong, a network instance given
+     *                                  twice, or an overlay without a network instance
+     */
+    public Map<String, SessionTenant> sessionTenants() {
+        List<Tenant> tenants = tenants();
+        Map<String, SessionTenant> out = new LinkedHashMap<>();
+        Map<String, Integer> first = new HashMap<>();
+        List<JsonNode> entries = list(object, TENANTS, n -> n);
+        for (int i = 0; i < entries.size(); i++) {
+            JsonNode n = entries.get(i);
+            String where = TENANTS + "[" + i + "]";
+            JsonNode name = n.get(NETWORK_INSTANCE);
+            if (name == null) {
+                if (n.has(OVERLAY)) {
+                    throw new IllegalArgumentException(where + ": " + OVERLAY + " needs a " + NETWORK_INSTANCE
+                                                               + " (the sessions that take it)");
+                }
+                continue;
+            }
+            if (!name.isTextual() || name.asText().isEmpty() || name.asText().length() > MAX_NETWORK_INSTANCE) {
+                throw new IllegalArgumentException(where + ": " + NETWORK_INSTANCE + ": a name of 1 to "
+                                                           + MAX_NETWORK_INSTANCE + " characters expected, got " + name);
+            }
+            Integer earlier = first.putIfAbsent(name.asText(), i);
+            if (earlier != null) {
+                throw new IllegalArgumentException(where + ": " + NETWORK_INSTANCE + " " + name + " is already "
+                                                           + TENANTS + "[" + earlier + "]'s");
+            }
+            SessionTenant.Overlay overlay;
+            try {
+                overlay = n.has(OVERLAY) ? overlay(n.get(OVERLAY)) : null;
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": " + OVERLAY + ": " + e.getMessage());
+            }
+            Tenant t = tenants.get(i);
+            out.put(name.asText(), new SessionTenant(name.asText(), t.tenantId(), t.vni(), overlay));
+        }
+        return out;
+    }
+
+    private static SessionTenant.Overlay overlay(JsonNode o) {
+        List<String> names = List.of("vtepSrc", "vtepDst", "innerSrcMac", "innerDstMac");
+        if (!o.isObject()) {
+            throw new IllegalArgumentException("an object " + names + " expected, got " + o);
+        }
+        Set<String> fields = new HashSet<>();
+        o.fieldNames().forEachRemaining(fields::add);
+        fields.removeAll(names);
+        if (!fields.isEmpty()) {
+            throw new IllegalArgumentException("unknown field among " + fields);
+        }
+        for (String f : names) {
+            if (!o.has(f)) {
+                throw new IllegalArgumentException(f + " is required");
+            }
+        }
+        return new SessionTenant.Overlay(ipv4(o, "vtepSrc"), ipv4(o, "vtepDst"), mac(o, "innerSrcMac"),
+                                         mac(o, "innerDstMac"));
+    }
+
+    private static Ip4Address ipv4(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isTextual() || !IPV4.matcher(v.asText()).matches()) {
+            throw new IllegalArgumentException(field + ": an IPv4 address expected, got " + v);
+        }
+        try {
+            return Ip4Address.valueOf(v.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": an IPv4 address expected, got " + v);
+        }
     }
 
     /** An optional positive integer field, 0 when absent. */

@@ -60,7 +60,7 @@ public final class SessionManager implements AutoCloseable {
 
     /** Install order: what others refer to first; removal runs in reverse. */
     private static final List<UpfEntityType> ORDER = List.of(
-            UpfEntityType.INTERFACE, UpfEntityType.TUNNEL_PEER, UpfEntityType.APPLICATION,
+            UpfEntityType.INTERFACE, UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN, UpfEntityType.APPLICATION,
             UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
             UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
 

@@ -5,7 +5,9 @@ import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
@@ -45,6 +47,8 @@ public final class EntityKeys {
                 return List.of(e.type(), td.ueSessionId(), td.applicationId());
             case TUNNEL_PEER:
                 return List.of(e.type(), ((UpfGtpTunnelPeer) e).tunPeerId());
+            case PEER_VXLAN:
+                return peerVxlanKey(((UpfPeerVxlan) e).tunPeerId());
             case APPLICATION:
                 UpfApplication a = (UpfApplication) e;
                 return List.of(e.type(), a.sliceId(), a.ip4Prefix(), a.l4PortRange(), a.ipProto(), a.priority());
@@ -56,5 +60,15 @@ public final class EntityKeys {
             default:
                 throw new IllegalArgumentException("no key for " + e.type());
         }
+    }
+
+    /**
+     * Returns the key of a tunnel peer's VXLAN overlay.
+     *
+     * @param tunPeerId tunnel peer id
+     * @return the key any {@link UpfPeerVxlan} of that peer has
+     */
+    public static Object peerVxlanKey(int tunPeerId) {
+        return List.of(UpfEntityType.PEER_VXLAN, tunPeerId);
     }
 }

@@ -50,7 +50,7 @@ public final class InMemoryUpfDevice implements HupfUpfDevice, BatchUpfDevice {
 
     /**
      * Creates a device sized like a UPF: {@code sessions} per session table, twice that for the other
-     * tables, 256 tunnel peers.
+     * tables, 256 tunnel peers (and VXLAN overlays).
      *
      * @param name         name for logs
      * @param sessions     size of each session table
@@ -62,6 +62,7 @@ public final class InMemoryUpfDevice implements HupfUpfDevice, BatchUpfDevice {
         sizes.put(UpfEntityType.SESSION_UPLINK, sessions);
         sizes.put(UpfEntityType.SESSION_DOWNLINK, sessions);
         sizes.put(UpfEntityType.TUNNEL_PEER, 256L);
+        sizes.put(UpfEntityType.PEER_VXLAN, 256L);
         sizes.put(UpfEntityType.COUNTER, counterCells);
         sizes.put(UpfEntityType.SESSION_METER, meterCells);
         sizes.put(UpfEntityType.APPLICATION_METER, meterCells);

@@ -8,6 +8,7 @@ import org.hupf.app.config.HupfConfig;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.app.store.DistributedUsageBaselineStore;
@@ -118,6 +119,8 @@ public class HupfManager extends SessionManagerService {
     private volatile SessionManager manager;
     private volatile PfcpAgent agent;
     private volatile List<Ip4Prefix> uePools = List.of();
+    /** The netcfg's tenants by network instance: a change binds the next sessions without restarting the core. */
+    private volatile Map<String, SessionTenant> tenants = Map.of();
 
     @Activate
     protected void activate() {
@@ -205,6 +208,9 @@ public class HupfManager extends SessionManagerService {
         boolean sameTerm = term == activeTerm;
         activeTerm = term;
         HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
+        if (cfg != null && cfg.isValid()) {
+            tenants = cfg.sessionTenants();
+        }
         // Only the core's own fields restart it: routes, steering or offload changes are the devices' business.
         String json = cfg == null ? null : cfg.isValid() ? cfg.coreSettings() : cfg.node().toString();
         if (sameTerm && manager != null && json != null && json.equals(activeConfig)) {
@@ -229,7 +235,8 @@ public class HupfManager extends SessionManagerService {
             return;
         }
         Ip4Address n3 = cfg.n3Addresses().get(0);
-        SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10),
+        SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10,
+                                                                             () -> tenants),
                                               new ResourcePool(this::cells), this::devices, n3);
         Set<UpfInterface> ifaces = new HashSet<>();
         for (Ip4Address a : cfg.n3Addresses()) {

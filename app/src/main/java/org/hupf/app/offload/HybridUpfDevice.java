@@ -85,8 +85,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             }
         }
         Set<Ip4Address> ues = new HashSet<>();
-        for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.SESSION_METER,
-                                       UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
+        for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN,
+                                       UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER,
+                                       UpfEntityType.SESSION_UPLINK,
                                        UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
                                        UpfEntityType.TERMINATION_DOWNLINK)) {
             for (UpfEntity e : backend.readAll(t)) {
@@ -302,7 +303,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         }
     }
 
-    /** Keys of the shared entities (meters, tunnel peer) one UE entry refers to. */
+    /** Keys of the shared entities (meters, tunnel peer and its overlay) one UE entry refers to. */
     private static List<Object> references(UpfEntity e) {
         List<Object> refs = new ArrayList<>();
         switch (e.type()) {
@@ -316,6 +317,8 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                     // Keys ignore action parameters: any peer with this id has the key of the real one.
                     refs.add(EntityKeys.key(UpfGtpTunnelPeer.builder().withTunnelPeerId(d.tunPeerId())
                                                     .withSrcAddr(ANY).withDstAddr(ANY).withSrcPort(0).build()));
+                    // The peer's VXLAN overlay, where it sits in one, goes to the switch with it.
+                    refs.add(EntityKeys.peerVxlanKey(d.tunPeerId()));
                 }
                 break;
             case TERMINATION_UPLINK:

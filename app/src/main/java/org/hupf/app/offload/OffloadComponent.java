@@ -250,7 +250,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final List<UpfEntityType> REMOVAL_ORDER = List.of(
             UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.SESSION_DOWNLINK,
             UpfEntityType.SESSION_UPLINK, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
-            UpfEntityType.APPLICATION, UpfEntityType.TUNNEL_PEER, UpfEntityType.INTERFACE);
+            UpfEntityType.APPLICATION, UpfEntityType.PEER_VXLAN, UpfEntityType.TUNNEL_PEER, UpfEntityType.INTERFACE);
 
     /**
      * Removes hupf's entities from the backends this node is master of (they are not flow rules: ONOS would not

@@ -22,7 +22,8 @@ final class SwitchReclaim {
     private static final List<UpfEntityType> SESSION_ENTRIES = List.of(
             UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK);
     private static final List<UpfEntityType> WHAT_SESSIONS_LEAD_TO = List.of(
-            UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TUNNEL_PEER);
+            UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TUNNEL_PEER,
+            UpfEntityType.PEER_VXLAN);
 
     private SwitchReclaim() {
     }

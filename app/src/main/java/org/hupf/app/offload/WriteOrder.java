@@ -21,6 +21,7 @@ final class WriteOrder {
     static int installRank(UpfEntity e) {
         switch (e.type()) {
             case TUNNEL_PEER:
+            case PEER_VXLAN:
                 return 0;
             case SESSION_METER:
             case APPLICATION_METER:

@@ -440,6 +440,9 @@ public final class PfcpHandler {
             ies.add(nodeId());
         }
         ies.add(IeFields.CAUSE.encode(e.cause()));
+        if (e.offendingIe() != 0) {
+            ies.add(IeFields.OFFENDING_IE.encode(e.offendingIe()));
+        }
         if (e.ruleType() >= 0) {
             ies.add(IeFields.FAILED_RULE_ID.encode(new FailedRuleId(e.ruleType(), e.ruleId())));
         }

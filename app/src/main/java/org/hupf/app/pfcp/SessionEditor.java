@@ -173,15 +173,17 @@ public final class SessionEditor {
         Integer dst = old == null ? null : old.destinationInterface;
         Long teid = old == null ? null : old.ohcTeid;
         Ip4Address addr = old == null ? null : old.ohcAddress;
+        String networkInstance = old == null ? null : old.networkInstance;
         ForwardingParameters p = c.forwarding;
         if (p != null) {
             dst = or(p.destinationInterface, dst);
+            networkInstance = or(p.networkInstance, networkInstance);
             if (p.outerHeaderCreation != null) {
                 teid = p.outerHeaderCreation.teid;
                 addr = ip4(p.outerHeaderCreation.ipv4);
             }
         }
-        return new Far(c.id, action, dst, teid, addr, bar);
+        return new Far(c.id, action, dst, teid, addr, bar, networkInstance);
     }
 
     private static Qer qer(QerChange c, Qer old) {

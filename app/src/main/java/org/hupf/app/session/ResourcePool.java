@@ -16,7 +16,8 @@ import java.util.function.ToIntFunction;
 /**
  * Device indices shared by all sessions: counter cells, session and application meter cells (one
  * pool each, index 0 reserved for "none"), application ids and tunnel peer ids (1..255, shared by
- * identical filters and gNB addresses and reference-counted by session).
+ * identical filters and gNB addresses and reference-counted by session). A gNB's tunnel peer is bound to the
+ * tenant of the sessions towards it (its key names the tenant), or to none, as long as a session holds it.
  *
  * <p>A session keeps its allocations as keys in {@link PfcpSession#allocations}; {@link #rebuild}
  * restores the pool from stored sessions after a restart.
@@ -180,6 +181,32 @@ public final class ResourcePool {
         return v;
     }
 
+    /** The allocation key of a gNB's tunnel peer: unbound peers keep the key they had before tenants. */
+    private static String peerKey(Ip4Address peer, String tenant) {
+        return tenant == null ? "peer:" + peer : "peer:" + peer + "@" + tenant;
+    }
+
+    /**
+     * Refuses a binding of a gNB other than the one its tunnel peer has, unless the only session holding that
+     * peer is the one being changed (it moves to a new peer id, the old one goes when the change is committed).
+     */
+    private synchronized void checkBinding(Ip4Address peer, String key, Map<String, Integer> heldBySession)
+            throws RuleException {
+        String unbound = peerKey(peer, null);
+        for (Map.Entry<String, Integer> other : sharedRefs.entrySet()) {
+            String k = other.getKey();
+            boolean samePeer = k.equals(unbound) || k.startsWith(unbound + "@");
+            if (!samePeer || k.equals(key) || heldBySession.containsKey(k) && other.getValue() == 1) {
+                continue;
+            }
+            String bound = k.equals(unbound) ? "no tenant" : "tenant " + k.substring(unbound.length() + 1);
+            String wanted = key.equals(unbound) ? "no tenant" : "tenant " + key.substring(unbound.length() + 1);
+            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0,
+                                    "gNB " + peer + " is bound to " + bound + " by " + other.getValue()
+                                            + " session(s): it cannot carry a session of " + wanted);
+        }
+    }
+
     /** One session's allocation in progress. */
     public final class Allocation implements SessionResources {
         private final Map<String, Integer> held;
@@ -224,8 +251,12 @@ public final class ResourcePool {
         }
 
         @Override
-        public int tunnelPeer(Ip4Address peer) throws RuleException {
-            return get("peer:" + peer, MAX_SHARED_ID + 1, "tunnel peer id");
+        public int tunnelPeer(Ip4Address peer, String tenant) throws RuleException {
+            String key = peerKey(peer, tenant);
+            if (!used.containsKey(key) && !held.containsKey(key)) {
+                checkBinding(peer, key, held);
+            }
+            return get(key, MAX_SHARED_ID + 1, "tunnel peer id");
         }
     }
 }

@@ -41,11 +41,14 @@ public interface SessionResources {
     int appId(AppFilter filter, long precedence) throws RuleException;
 
     /**
-     * Returns the tunnel peer id of a gNB address, shared by every session towards it.
+     * Returns the tunnel peer id of a gNB address, shared by every session towards it. A gNB is bound to the
+     * tenant of the sessions towards it, or to none, until its last session goes.
      *
-     * @param peer gNB address
+     * @param peer   gNB address
+     * @param tenant network instance of the tenant the session is bound to, null for none
      * @return tunnel peer id in [1, 255]
-     * @throws RuleException if all ids are taken
+     * @throws RuleException 73 (Rule creation/modification failure) if other sessions bound the gNB to
+     *                       another tenant or to none; 75 if all ids are taken
      */
-    int tunnelPeer(Ip4Address peer) throws RuleException;
+    int tunnelPeer(Ip4Address peer, String tenant) throws RuleException;
 }

@@ -12,6 +12,7 @@ import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
@@ -24,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Translates a PFCP session into the UPF entities of docs/PIPELINE_CONTRACT.md.
@@ -34,6 +36,10 @@ import java.util.Set;
  * application; a QER shared by every PDR of the session is the session meter, another one the
  * application meter; each PDR gets its own counter cell. Anything else is refused with a
  * {@link RuleException} naming the rule and the PFCP cause.
+ *
+ * <p>Tenants: a session whose access-side Network Instances (uplink PDIs, downlink FARs' Forwarding
+ * Parameters) name a VXLAN tenant is bound to it; its tunnel peers are routed to the tenant's edge VTEP and
+ * get the tenant's {@code peer_vxlan} entry (when the tenant has an overlay). Other names bind nothing.
  */
 public final class SessionTranslator {
 
@@ -46,6 +52,19 @@ public final class SessionTranslator {
     private final int sliceId;
     private final Map<Integer, Integer> qfiToTc;
     private final long burstMillis;
+    private final Supplier<Map<String, SessionTenant>> tenants;
+
+    /**
+     * Creates a translator without tenants.
+     *
+     * @param n3Address   N3 address used as the outer source of downlink tunnels
+     * @param sliceId     slice of every application entry
+     * @param qfiToTc     QFI to traffic class; missing QFIs map to class 0
+     * @param burstMillis meter burst as milliseconds of the rate (at least 2 MTUs)
+     */
+    public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis) {
+        this(n3Address, sliceId, qfiToTc, burstMillis, Map::of);
+    }
 
     /**
      * Creates a translator.
@@ -54,12 +73,61 @@ public final class SessionTranslator {
      * @param sliceId     slice of every application entry
      * @param qfiToTc     QFI to traffic class; missing QFIs map to class 0
      * @param burstMillis meter burst as milliseconds of the rate (at least 2 MTUs)
+     * @param tenants     the tenants by network instance, read at every translation (the netcfg's)
      */
-    public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis) {
+    public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis,
+                             Supplier<Map<String, SessionTenant>> tenants) {
         this.n3Address = n3Address;
         this.sliceId = sliceId;
         this.qfiToTc = Map.copyOf(qfiToTc);
         this.burstMillis = burstMillis;
+        this.tenants = tenants;
+    }
+
+    /**
+     * Returns the tenant a session is bound to: the one its access-side Network Instances name (uplink PDIs,
+     * the Forwarding Parameters of FARs towards the access side); names that are no tenant's bind nothing.
+     *
+     * @param s session
+     * @return the tenant, or null
+     * @throws RuleException 73 naming the rule and its Network Instance if two of them name different tenants
+     */
+    public SessionTenant tenantOf(PfcpSession s) throws RuleException {
+        Map<String, SessionTenant> known = tenants.get();
+        SessionTenant bound = null;
+        String boundBy = null;
+        List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
+        pdrs.sort(Comparator.comparingInt(p -> p.pdrId));
+        for (Pdr p : pdrs) {
+            SessionTenant t = p.isUplink() && p.networkInstance != null ? known.get(p.networkInstance) : null;
+            if (t != null) {
+                checkSameTenant(bound, boundBy, t, 0, p.pdrId, "PDR " + p.pdrId);
+                bound = t;
+                boundBy = "PDR " + p.pdrId;
+            }
+        }
+        List<Far> fars = new ArrayList<>(s.fars.values());
+        fars.sort(Comparator.comparingLong(f -> f.farId));
+        for (Far f : fars) {
+            boolean accessSide = f.ohcAddress != null || Integer.valueOf(Far.ACCESS).equals(f.destinationInterface);
+            SessionTenant t = accessSide && f.networkInstance != null ? known.get(f.networkInstance) : null;
+            if (t != null) {
+                checkSameTenant(bound, boundBy, t, 1, f.farId, "FAR " + f.farId);
+                bound = t;
+                boundBy = "FAR " + f.farId;
+            }
+        }
+        return bound;
+    }
+
+    private static void checkSameTenant(SessionTenant bound, String boundBy, SessionTenant t, int ruleType,
+                                        long ruleId, String rule) throws RuleException {
+        if (bound != null && !bound.networkInstance.equals(t.networkInstance)) {
+            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ruleId,
+                                    RuleException.NETWORK_INSTANCE_IE, rule + ": Network Instance '"
+                                            + t.networkInstance + "' names another tenant than " + boundBy + "'s '"
+                                            + bound.networkInstance + "': a session is bound to one tenant");
+        }
     }
 
     /**
@@ -71,6 +139,7 @@ public final class SessionTranslator {
      * @throws RuleException if a rule cannot be expressed in the pipeline
      */
     public Set<UpfEntity> translate(PfcpSession s, SessionResources res) throws RuleException {
+        SessionTenant tenant = tenantOf(s);
         Set<UpfEntity> out = new LinkedHashSet<>();
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
         pdrs.sort(Comparator.comparingLong((Pdr p) -> p.precedence).thenComparingInt(p -> p.pdrId));
@@ -91,7 +160,7 @@ public final class SessionTranslator {
             if (p.isUplink()) {
                 uplink(s, p, far, sessionQer, appQer, appId, ctr, res, out);
             } else if (p.sourceInterface == Pdr.CORE || p.sourceInterface == Pdr.SGI_LAN) {
-                downlink(s, p, far, sessionQer, appQer, appId, ctr, p == downlinkDefault, res, out);
+                downlink(s, p, far, sessionQer, appQer, appId, ctr, p == downlinkDefault, tenant, res, out);
             } else {
                 throw reject(Cause.SERVICE_NOT_SUPPORTED, 0, p.pdrId,
                              "source interface " + p.sourceInterface + " is not supported (ACCESS or CORE only)");
@@ -277,6 +346,36 @@ public final class SessionTranslator {
                         .withAppMeterIdx(appMeter).needsDropping(far.drops() || gateClosed).build());
     }
 
+    /**
+     * The tunnel peer of a FAR's gNB, in the overlay of the session's tenant if it has one: routed to the edge
+     * VTEP, with the tenant's VXLAN encapsulation.
+     */
+    private int tunnelPeer(Far far, SessionTenant tenant, SessionResources res, Set<UpfEntity> out)
+            throws RuleException {
+        int peer;
+        try {
+            peer = res.tunnelPeer(far.ohcAddress, tenant == null ? null : tenant.networkInstance);
+        } catch (RuleException e) {
+            if (e.cause() != Cause.RULE_CREATION_MODIFICATION_FAILURE) {
+                throw e;
+            }
+            // The gNB is another tenant's (or no tenant's): the FAR's Network Instance, or its missing one, is at
+            // fault.
+            throw new RuleException(e.cause(), 1, far.farId, tenant == null ? RuleException.OUTER_HEADER_CREATION_IE
+                    : RuleException.NETWORK_INSTANCE_IE, "FAR " + far.farId + ": " + e.getMessage());
+        }
+        UpfGtpTunnelPeer.Builder b = UpfGtpTunnelPeer.builder().withTunnelPeerId(peer).withSrcAddr(n3Address)
+                .withDstAddr(far.ohcAddress);
+        if (tenant != null && tenant.overlay != null) {
+            b.withRoutingDst(tenant.overlay.vtepDst);
+            out.add(UpfPeerVxlan.builder().withTunnelPeerId(peer).withVni(tenant.vni)
+                            .withVteps(tenant.overlay.vtepSrc, tenant.overlay.vtepDst)
+                            .withInnerMacs(tenant.overlay.innerSrcMac, tenant.overlay.innerDstMac).build());
+        }
+        out.add(b.build());
+        return peer;
+    }
+
     private static boolean gateClosed(PfcpSession s, Pdr p, boolean uplink) {
         return p.qerIds.stream().map(s.qers::get)
                 .anyMatch(q -> uplink ? q.uplinkGateClosed : q.downlinkGateClosed);
@@ -284,7 +383,8 @@ public final class SessionTranslator {
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     private void downlink(PfcpSession s, Pdr p, Far far, Long sessionQer, Long appQer, int appId, int ctr,
-                          boolean sessionEntry, SessionResources res, Set<UpfEntity> out) throws RuleException {
+                          boolean sessionEntry, SessionTenant tenant, SessionResources res, Set<UpfEntity> out)
+            throws RuleException {
         if (p.ueAddress == null) {
             throw reject(Cause.CONDITIONAL_IE_MISSING, 0, p.pdrId, "downlink PDR " + p.pdrId + " has no UE IP address");
         }
@@ -299,9 +399,7 @@ public final class SessionTranslator {
                 throw reject(Cause.SERVICE_NOT_SUPPORTED, 1, far.farId,
                              "FAR " + far.farId + ": downlink forwarding to interface " + far.destinationInterface);
             }
-            peer = res.tunnelPeer(far.ohcAddress);
-            out.add(UpfGtpTunnelPeer.builder().withTunnelPeerId(peer).withSrcAddr(n3Address)
-                            .withDstAddr(far.ohcAddress).build());
+            peer = tunnelPeer(far, tenant, res, out);
         }
         int sessionMeter = meter(s, sessionQer, false, true, res, out);
         int appMeter = meter(s, appQer, false, false, res, out);

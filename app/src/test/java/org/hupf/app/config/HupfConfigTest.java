@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PeerAllowlist;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.session.SessionTenant;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
@@ -21,6 +22,7 @@ import java.io.File;
 import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -274,5 +276,45 @@ public class HupfConfigTest {
         assertEquals("tenants[1]: tenantId 1 has another meter (rateBps, burstBytes) earlier",
                      invalid(t, "[" + T + ", \"rateBps\": 8000, \"burstBytes\": 1500}, "
                              + T.replace("100,", "101,") + "}]"));
+    }
+
+    private static final String OVERLAY = "\"overlay\": {\"vtepSrc\": \"172.16.0.1\", \"vtepDst\": \"172.16.0.2\", "
+            + "\"innerSrcMac\": \"02:00:00:00:0a:01\", \"innerDstMac\": \"02:00:00:00:0a:02\"}";
+
+    @Test
+    public void tenantsWithANetworkInstanceBindSessionsWithTheirOverlay() throws Exception {
+        HupfConfig c = withTenants("[" + T + ", \"networkInstance\": \"tenant-a.backhaul\", " + OVERLAY + "}, "
+                + T.replace("100,", "101,") + ", \"networkInstance\": \"tenant-b\"}, " + T.replace("100,", "102,")
+                + "}]");
+        assertTrue(c.error(), c.isValid());
+        assertEquals("the data-plane entries are the same", 3, c.tenants().size());
+        assertEquals(Map.of("tenant-a.backhaul", new SessionTenant("tenant-a.backhaul", 1, 100, new SessionTenant.Overlay(
+                                    Ip4Address.valueOf("172.16.0.1"), Ip4Address.valueOf("172.16.0.2"),
+                                    MacAddress.valueOf("02:00:00:00:0a:01"), MacAddress.valueOf("02:00:00:00:0a:02"))),
+                            "tenant-b", new SessionTenant("tenant-b", 1, 101, null)),
+                     c.sessionTenants());
+    }
+
+    @Test
+    public void brokenSessionTenantsAreRefusedWithTheReason() throws Exception {
+        String t = HupfConfig.TENANTS;
+        assertEquals("tenants[0]: overlay needs a networkInstance (the sessions that take it)",
+                     invalid(t, "[" + T + ", " + OVERLAY + "}]"));
+        assertEquals("tenants[0]: networkInstance: a name of 1 to 255 characters expected, got 7",
+                     invalid(t, "[" + T + ", \"networkInstance\": 7}]"));
+        assertEquals("tenants[1]: networkInstance \"a\" is already tenants[0]'s",
+                     invalid(t, "[" + T + ", \"networkInstance\": \"a\"}, " + T.replace("100,", "101,")
+                             + ", \"networkInstance\": \"a\"}]"));
+        assertEquals("tenants[0]: overlay: vtepDst is required",
+                     invalid(t, "[" + T + ", \"networkInstance\": \"a\", \"overlay\": {\"vtepSrc\": \"1.1.1.1\"}}]"));
+        assertEquals("tenants[0]: overlay: vtepDst: an IPv4 address expected, got \"edge\"",
+                     invalid(t, "[" + T + ", \"networkInstance\": \"a\", "
+                             + OVERLAY.replace("\"172.16.0.2\"", "\"edge\"") + "}]"));
+        assertEquals("tenants[0]: overlay: innerDstMac: a MAC address expected, got \"02:00\"",
+                     invalid(t, "[" + T + ", \"networkInstance\": \"a\", "
+                             + OVERLAY.replace("\"02:00:00:00:0a:02\"", "\"02:00\"") + "}]"));
+        assertEquals("tenants[0]: overlay: unknown field among [vni]",
+                     invalid(t, "[" + T + ", \"networkInstance\": \"a\", "
+                             + OVERLAY.replace("{", "{\"vni\": 1, ") + "}]"));
     }
 }

@@ -280,7 +280,8 @@ public class OffloadComponentTest {
                     ? List.of() : List.of(UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
                                           UpfEntityType.SESSION_DOWNLINK, UpfEntityType.SESSION_UPLINK,
                                           UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
-                                          UpfEntityType.APPLICATION, UpfEntityType.TUNNEL_PEER,
+                                          UpfEntityType.APPLICATION, UpfEntityType.PEER_VXLAN,
+                                          UpfEntityType.TUNNEL_PEER,
                                           UpfEntityType.INTERFACE), cleared);
         }
     }

@@ -86,7 +86,8 @@ public class SessionEditorTest {
         Pdr dl = ed.pdrs().get(2);
         assertEquals(Pdr.CORE, dl.sourceInterface);
         assertEquals(List.of(1L, 2L), dl.qerIds);
-        assertEquals(new Far(1, Far.FORW, Far.CORE, null, null, null), ed.fars().get(1L));
+        assertEquals("with its Forwarding Parameters' Network Instance",
+                     new Far(1, Far.FORW, Far.CORE, null, null, null, "internet"), ed.fars().get(1L));
         assertEquals(new Far(2, Far.BUFF | Far.NOCP, null, null, null, 1), ed.fars().get(2L));
         assertEquals(new Qer(1, false, false, 100_000L, 200_000L, 1_000L, 2_000L, 9), ed.qers().get(1L));
         assertEquals(new Qer(2, true, false, 5_000L, 6_000L, null, null, null), ed.qers().get(2L));
@@ -105,7 +106,7 @@ public class SessionEditorTest {
         }
         ed = new SessionEditor(session(established()));
         ed.apply(changes.stream().filter(c -> c.op != RuleChange.Op.REMOVE).collect(Collectors.toList()));
-        assertEquals(new Far(2, Far.FORW, Far.ACCESS, 0xabcdef01L, Ip4Address.valueOf("192.168.1.10"), 1),
+        assertEquals(new Far(2, Far.FORW, Far.ACCESS, 0xabcdef01L, Ip4Address.valueOf("192.168.1.10"), 1, "access"),
                      ed.fars().get(2L));
         assertEquals(100, ed.pdrs().get(2).precedence);
         assertEquals(List.of(1L, 2L), ed.pdrs().get(2).qerIds);

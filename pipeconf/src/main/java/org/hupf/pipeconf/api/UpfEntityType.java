@@ -16,6 +16,8 @@ public enum UpfEntityType {
     TERMINATION_DOWNLINK("termination_downlink"),
     /** {@code HupfIngress.upf.ig_tunnel_peers} and {@code HupfEgress.upf.eg_tunnel_peers}. */
     TUNNEL_PEER("tunnel_peer"),
+    /** {@code HupfEgress.tenant.peer_vxlan}: a tunnel peer's VXLAN overlay (absent from pipelines without it). */
+    PEER_VXLAN("peer_vxlan"),
     /** {@code HupfIngress.upf.applications}. */
     APPLICATION("application"),
     /** {@code HupfIngress.upf.session_meter}. */

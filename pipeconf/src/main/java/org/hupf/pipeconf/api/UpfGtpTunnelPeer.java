@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * A GTP-U tunnel peer (a gNB): outer source, destination and UDP source port used to encapsulate
- * downlink traffic. Matches {@code ig_tunnel_peers} and {@code eg_tunnel_peers}.
+ * downlink traffic, and the address routing takes its packets to (the peer itself, or for a peer in a
+ * tenant's VXLAN overlay the edge VTEP). Matches {@code ig_tunnel_peers} (routing) and {@code eg_tunnel_peers}.
  */
 public final class UpfGtpTunnelPeer implements UpfEntity {
 
@@ -18,12 +19,14 @@ public final class UpfGtpTunnelPeer implements UpfEntity {
     private final Ip4Address src;
     private final Ip4Address dst;
     private final int srcPort;
+    private final Ip4Address routingDst;
 
-    private UpfGtpTunnelPeer(int tunPeerId, Ip4Address src, Ip4Address dst, int srcPort) {
+    private UpfGtpTunnelPeer(int tunPeerId, Ip4Address src, Ip4Address dst, int srcPort, Ip4Address routingDst) {
         this.tunPeerId = tunPeerId;
         this.src = src;
         this.dst = dst;
         this.srcPort = srcPort;
+        this.routingDst = routingDst;
     }
 
     public int tunPeerId() {
@@ -42,6 +45,11 @@ public final class UpfGtpTunnelPeer implements UpfEntity {
         return srcPort;
     }
 
+    /** @return the address routing looks up for this peer's packets: {@link #dst()} unless it sits in an overlay */
+    public Ip4Address routingDst() {
+        return routingDst;
+    }
+
     @Override
     public UpfEntityType type() {
         return UpfEntityType.TUNNEL_PEER;
@@ -57,31 +65,32 @@ public final class UpfGtpTunnelPeer implements UpfEntity {
         }
         UpfGtpTunnelPeer that = (UpfGtpTunnelPeer) o;
         return tunPeerId == that.tunPeerId && srcPort == that.srcPort && src.equals(that.src)
-                && dst.equals(that.dst);
+                && dst.equals(that.dst) && routingDst.equals(that.routingDst);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(tunPeerId, src, dst, srcPort);
+        return Objects.hash(tunPeerId, src, dst, srcPort, routingDst);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper("UpfGtpTunnelPeer")
                 .add("tunPeerId", tunPeerId).add("src", src).add("dst", dst).add("srcPort", srcPort)
-                .toString();
+                .add("routingDst", routingDst).toString();
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Builder; id in [1, 255], source and destination are required. */
+    /** Builder; id in [1, 255], source and destination are required; routing goes to the destination by default. */
     public static final class Builder {
         private Integer tunPeerId;
         private Ip4Address src;
         private Ip4Address dst;
         private Integer srcPort = GTPU_PORT;
+        private Ip4Address routingDst;
 
         private Builder() {
         }
@@ -106,10 +115,23 @@ public final class UpfGtpTunnelPeer implements UpfEntity {
             return this;
         }
 
+        /**
+         * Routes the peer's packets to another address than its own: the edge VTEP of its VXLAN overlay.
+         *
+         * @param routingDst address routing looks up
+         * @return this
+         */
+        public Builder withRoutingDst(Ip4Address routingDst) {
+            this.routingDst = routingDst;
+            return this;
+        }
+
         public UpfGtpTunnelPeer build() {
+            Checks.present(dst, "dst");
             return new UpfGtpTunnelPeer(Checks.inRange(tunPeerId, "tunPeerId", 1, Checks.MAX_TUN_PEER_ID),
-                                        Checks.present(src, "src"), Checks.present(dst, "dst"),
-                                        Checks.inRange(srcPort, "srcPort", 0, 65535));
+                                        Checks.present(src, "src"), dst,
+                                        Checks.inRange(srcPort, "srcPort", 0, 65535),
+                                        routingDst == null ? dst : routingDst);
         }
     }
 }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import static org.hupf.pipeconf.HupfConstants.HDR_TUN_PEER_ID;
 import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.COUNTER_INDEX_OUT_OF_RANGE;
 import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.TABLE_EXHAUSTED;
 import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UNKNOWN;
@@ -88,9 +89,16 @@ public final class PiUpfDevice implements HupfUpfDevice {
         if (type == UpfEntityType.COUNTER) {
             return readCounters(-1);
         }
-        Object id = UpfTranslator.piIds(type).get(type == UpfEntityType.TUNNEL_PEER ? 1 : 0);
         List<UpfEntity> out = new ArrayList<>();
+        if (!translator.holds(type)) {
+            // A pipeline without the table (the TNA program has no VXLAN overlays) holds none of them.
+            return out;
+        }
+        Object id = UpfTranslator.piIds(type).get(0);
         try {
+            if (type == UpfEntityType.TUNNEL_PEER) {
+                return readTunnelPeers();
+            }
             if (id instanceof PiMeterId) {
                 for (PiMeterCellConfig cell : target.readMeter((PiMeterId) id)) {
                     out.add(translator.fromMeterCell(cell));
@@ -102,6 +110,26 @@ public final class PiUpfDevice implements HupfUpfDevice {
             }
         } catch (PiTargetException | PiCodecException e) {
             throw new UpfProgrammableException("cannot read " + type.humanReadableName() + ": " + e.getMessage());
+        }
+        return out;
+    }
+
+    /**
+     * Tunnel peers whose two entries are both there: a half-written peer reads as missing, so that
+     * reconciliation writes it whole again.
+     */
+    private List<UpfEntity> readTunnelPeers() throws PiTargetException, PiCodecException {
+        List<? extends Object> ids = UpfTranslator.piIds(UpfEntityType.TUNNEL_PEER);
+        Map<Long, PiTableEntry> routing = new TreeMap<>();
+        for (PiTableEntry e : target.readTable((PiTableId) ids.get(0))) {
+            routing.put(PiCodec.exact(e, HDR_TUN_PEER_ID), e);
+        }
+        List<UpfEntity> out = new ArrayList<>();
+        for (PiTableEntry e : target.readTable((PiTableId) ids.get(1))) {
+            PiTableEntry ingress = routing.get(PiCodec.exact(e, HDR_TUN_PEER_ID));
+            if (ingress != null) {
+                out.add(translator.tunnelPeer(e, ingress));
+            }
         }
         return out;
     }

@@ -8,12 +8,14 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiCounterId;
 import org.onosproject.net.pi.model.PiMatchType;
@@ -88,6 +90,8 @@ public final class UpfTranslator {
                 return List.of(HUPF_INGRESS_UPF_DOWNLINK_TERMINATIONS);
             case TUNNEL_PEER:
                 return List.of(HUPF_INGRESS_UPF_IG_TUNNEL_PEERS, HUPF_EGRESS_UPF_EG_TUNNEL_PEERS);
+            case PEER_VXLAN:
+                return List.of(HUPF_EGRESS_TENANT_PEER_VXLAN);
             case APPLICATION:
                 return List.of(HUPF_INGRESS_UPF_APPLICATIONS);
             case SESSION_METER:
@@ -144,6 +148,8 @@ public final class UpfTranslator {
                 return List.of(downlinkTerminationEntry((UpfTerminationDownlink) entity));
             case TUNNEL_PEER:
                 return tunnelPeerEntries((UpfGtpTunnelPeer) entity);
+            case PEER_VXLAN:
+                return List.of(peerVxlanEntry((UpfPeerVxlan) entity));
             case APPLICATION:
                 return List.of(applicationEntry((UpfApplication) entity));
             case SESSION_METER:
@@ -157,9 +163,8 @@ public final class UpfTranslator {
     }
 
     /**
-     * Translates a table entry read from a device back to its entity. Entries of
-     * {@code ig_tunnel_peers} carry only the routing half of a tunnel peer: use
-     * {@link #tunnelPeer(PiTableEntry)} on the egress entry.
+     * Translates a table entry read from a device back to its entity. A tunnel peer is two entries: use
+     * {@link #tunnelPeer(PiTableEntry, PiTableEntry)}.
      *
      * @param entry table entry
      * @return entity
@@ -177,8 +182,8 @@ public final class UpfTranslator {
             return toUplinkTermination(entry);
         } else if (t.equals(HUPF_INGRESS_UPF_DOWNLINK_TERMINATIONS)) {
             return toDownlinkTermination(entry);
-        } else if (t.equals(HUPF_EGRESS_UPF_EG_TUNNEL_PEERS)) {
-            return tunnelPeer(entry);
+        } else if (t.equals(HUPF_EGRESS_TENANT_PEER_VXLAN)) {
+            return toPeerVxlan(entry);
         } else if (t.equals(HUPF_INGRESS_UPF_APPLICATIONS)) {
             return toApplication(entry);
         }
@@ -386,7 +391,7 @@ public final class UpfTranslator {
         PiTableEntry igEntry = entry(ig, PiMatchKey.builder().addFieldMatch(exact(ig, HDR_TUN_PEER_ID, p.tunPeerId()))
                                              .build(),
                                      codec.action(HUPF_INGRESS_UPF_SET_ROUTING_IPV4_DST,
-                                                  TUN_DST_ADDR, p.dst().toInt() & 0xFFFFFFFFL));
+                                                  TUN_DST_ADDR, p.routingDst().toInt() & 0xFFFFFFFFL));
         PiTableEntry egEntry = entry(eg, PiMatchKey.builder().addFieldMatch(exact(eg, HDR_TUN_PEER_ID, p.tunPeerId()))
                                              .build(),
                                      codec.action(HUPF_EGRESS_UPF_LOAD_TUNNEL_PARAMS,
@@ -397,26 +402,78 @@ public final class UpfTranslator {
     }
 
     /**
-     * Rebuilds a tunnel peer from its {@code eg_tunnel_peers} entry, which holds every field of it.
+     * Rebuilds a tunnel peer from its two entries: {@code eg_tunnel_peers} (the encapsulation) and
+     * {@code ig_tunnel_peers} (the routing address).
      *
-     * @param egress entry of the egress tunnel peer table
+     * @param egress  entry of the egress tunnel peer table
+     * @param ingress entry of the ingress tunnel peer table with the same id
      * @return tunnel peer
-     * @throws PiCodecException if the entry is not a tunnel peer entry
+     * @throws PiCodecException if the entries are not the two halves of one tunnel peer
      */
-    public UpfGtpTunnelPeer tunnelPeer(PiTableEntry egress) throws PiCodecException {
-        if (!egress.table().equals(HUPF_EGRESS_UPF_EG_TUNNEL_PEERS)) {
-            throw new PiCodecException("tunnel peers are read from " + HUPF_EGRESS_UPF_EG_TUNNEL_PEERS
-                                               + ", not " + egress.table());
+    public UpfGtpTunnelPeer tunnelPeer(PiTableEntry egress, PiTableEntry ingress) throws PiCodecException {
+        if (!egress.table().equals(HUPF_EGRESS_UPF_EG_TUNNEL_PEERS)
+                || !ingress.table().equals(HUPF_INGRESS_UPF_IG_TUNNEL_PEERS)) {
+            throw new PiCodecException("a tunnel peer is an " + HUPF_EGRESS_UPF_EG_TUNNEL_PEERS + " and an "
+                                               + HUPF_INGRESS_UPF_IG_TUNNEL_PEERS + " entry, not " + egress.table()
+                                               + " and " + ingress.table());
         }
         PiAction a = action(egress);
+        PiAction routing = action(ingress);
         if (!a.id().equals(HUPF_EGRESS_UPF_LOAD_TUNNEL_PARAMS)) {
             throw unknownAction(egress);
         }
+        if (!routing.id().equals(HUPF_INGRESS_UPF_SET_ROUTING_IPV4_DST)) {
+            throw unknownAction(ingress);
+        }
+        long id = PiCodec.exact(egress, HDR_TUN_PEER_ID);
+        if (PiCodec.exact(ingress, HDR_TUN_PEER_ID) != id) {
+            throw new PiCodecException("tunnel peer entries of two ids: " + id + " and "
+                                               + PiCodec.exact(ingress, HDR_TUN_PEER_ID));
+        }
         return build(UpfGtpTunnelPeer.builder()
-                             .withTunnelPeerId((int) PiCodec.exact(egress, HDR_TUN_PEER_ID))
+                             .withTunnelPeerId((int) id)
                              .withSrcAddr(Ip4Address.valueOf((int) PiCodec.param(a, TUNNEL_SRC_ADDR)))
                              .withDstAddr(Ip4Address.valueOf((int) PiCodec.param(a, TUNNEL_DST_ADDR)))
-                             .withSrcPort((int) PiCodec.param(a, TUNNEL_SRC_PORT))::build);
+                             .withSrcPort((int) PiCodec.param(a, TUNNEL_SRC_PORT))
+                             .withRoutingDst(Ip4Address.valueOf((int) PiCodec.param(routing, TUN_DST_ADDR)))::build);
+    }
+
+    /**
+     * Tells whether this pipeline has the table of an entity type (the TNA program has no VXLAN tenants).
+     *
+     * @param type entity type backed by tables
+     * @return true if its first table is in the pipeline
+     */
+    public boolean holds(UpfEntityType type) {
+        Object id = piIds(type).get(0);
+        return !(id instanceof PiTableId) || codec.hasTable((PiTableId) id);
+    }
+
+    // ---- VXLAN overlays of tunnel peers
+
+    private PiTableEntry peerVxlanEntry(UpfPeerVxlan v) throws PiCodecException {
+        PiTableId t = HUPF_EGRESS_TENANT_PEER_VXLAN;
+        if (!codec.hasTable(t)) {
+            throw new PiCodecException("this pipeline has no " + t + ": a tunnel peer cannot sit in a VXLAN overlay");
+        }
+        return entry(t, PiMatchKey.builder().addFieldMatch(exact(t, HDR_TUN_PEER_ID, v.tunPeerId())).build(),
+                     codec.action(HUPF_EGRESS_TENANT_VXLAN_ENCAP, VNI, v.vni(),
+                                  VTEP_SRC_ADDR, v.vtepSrc().toInt() & 0xFFFFFFFFL,
+                                  VTEP_DST_ADDR, v.vtepDst().toInt() & 0xFFFFFFFFL,
+                                  INNER_SRC_MAC, v.innerSrcMac().toLong(), INNER_DST_MAC, v.innerDstMac().toLong()));
+    }
+
+    private UpfPeerVxlan toPeerVxlan(PiTableEntry e) throws PiCodecException {
+        PiAction a = action(e);
+        if (!a.id().equals(HUPF_EGRESS_TENANT_VXLAN_ENCAP)) {
+            throw unknownAction(e);
+        }
+        return build(UpfPeerVxlan.builder().withTunnelPeerId((int) PiCodec.exact(e, HDR_TUN_PEER_ID))
+                             .withVni((int) PiCodec.param(a, VNI))
+                             .withVteps(Ip4Address.valueOf((int) PiCodec.param(a, VTEP_SRC_ADDR)),
+                                        Ip4Address.valueOf((int) PiCodec.param(a, VTEP_DST_ADDR)))
+                             .withInnerMacs(MacAddress.valueOf(PiCodec.param(a, INNER_SRC_MAC)),
+                                            MacAddress.valueOf(PiCodec.param(a, INNER_DST_MAC)))::build);
     }
 
     // ---- applications

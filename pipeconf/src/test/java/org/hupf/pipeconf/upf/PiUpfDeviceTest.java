@@ -6,17 +6,22 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.model.PiPipelineModel;
 
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
+import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_TENANT_PEER_VXLAN;
 import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_UPF_POST_QOS_COUNTER;
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_PRE_QOS_COUNTER;
 import static org.junit.Assert.assertEquals;
@@ -72,6 +77,45 @@ public class PiUpfDeviceTest {
         assertEquals(2, target.entries.size());
         device.delete(p);
         assertTrue(target.entries.isEmpty());
+    }
+
+    /**
+     * A tunnel peer in a VXLAN overlay is routed to the edge VTEP (ig_tunnel_peers) while GTP-U still goes to the
+     * gNB (eg_tunnel_peers); its overlay is the peer_vxlan entry of the same id.
+     */
+    @Test
+    public void aTunnelPeerInAnOverlayReadsBackWithItsRoutingAddressAndOverlay() throws Exception {
+        UpfGtpTunnelPeer p = UpfGtpTunnelPeer.builder().withTunnelPeerId(9).withSrcAddr(UpfEntities.N3)
+                .withDstAddr(UpfEntities.GNB).withRoutingDst(UpfEntities.EDGE_VTEP).build();
+        UpfPeerVxlan v = UpfPeerVxlan.builder().withTunnelPeerId(9).withVni(5001)
+                .withVteps(UpfEntities.N3, UpfEntities.EDGE_VTEP)
+                .withInnerMacs(MacAddress.valueOf("02:00:00:00:0a:01"), MacAddress.valueOf("02:00:00:00:0a:02"))
+                .build();
+        device.apply(p);
+        device.apply(v);
+        assertEquals(List.of(p), new ArrayList<>(device.readAll(UpfEntityType.TUNNEL_PEER)));
+        assertEquals(List.of(v), new ArrayList<>(device.readAll(UpfEntityType.PEER_VXLAN)));
+        device.delete(v);
+        assertTrue(device.readAll(UpfEntityType.PEER_VXLAN).isEmpty());
+        assertEquals(2, target.entries.size());
+    }
+
+    /** A pipeline without peer_vxlan (the TNA program) holds no overlay and refuses to write one. */
+    @Test
+    public void aPipelineWithoutOverlaysReadsNoneAndRefusesOne() throws Exception {
+        PiPipelineModel noOverlay = (PiPipelineModel) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[]{PiPipelineModel.class}, (proxy, method, args) ->
+                        args != null && args.length == 1 && HUPF_EGRESS_TENANT_PEER_VXLAN.equals(args[0])
+                                ? Optional.empty() : method.invoke(model, args));
+        PiUpfDevice tna = new PiUpfDevice(new UpfTranslator(noOverlay), new MemoryPiTarget(noOverlay));
+        assertTrue(tna.readAll(UpfEntityType.PEER_VXLAN).isEmpty());
+        try {
+            tna.apply(UpfPeerVxlan.builder().withTunnelPeerId(9).withVni(1).withVteps(UpfEntities.N3, UpfEntities.GNB)
+                              .withInnerMacs(MacAddress.ZERO, MacAddress.ZERO).build());
+            fail("wrote an overlay where the pipeline has none");
+        } catch (UpfProgrammableException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("no HupfEgress.tenant.peer_vxlan"));
+        }
     }
 
     @Test

@@ -7,12 +7,14 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onlab.packet.MacAddress;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.Collection;
@@ -30,6 +32,8 @@ public final class UpfEntities {
     public static final Ip4Address GNB = Ip4Address.valueOf("192.0.2.2");
     public static final Ip4Address UE = Ip4Address.valueOf("10.45.0.7");
     public static final Ip4Address UE_HIGH = Ip4Address.valueOf("255.255.255.254");
+    /** The edge VTEP of a tunnel peer in a VXLAN overlay. */
+    public static final Ip4Address EDGE_VTEP = Ip4Address.valueOf("198.51.100.9");
 
     private UpfEntities() {
     }
@@ -78,6 +82,11 @@ public final class UpfEntities {
                 UpfGtpTunnelPeer.builder().withTunnelPeerId(1).withSrcAddr(N3).withDstAddr(GNB).build(),
                 UpfGtpTunnelPeer.builder().withTunnelPeerId(255).withSrcAddr(N3).withDstAddr(UE_HIGH)
                         .withSrcPort(65535).build(),
+                UpfGtpTunnelPeer.builder().withTunnelPeerId(2).withSrcAddr(N3).withDstAddr(GNB)
+                        .withRoutingDst(EDGE_VTEP).build(),
+                UpfPeerVxlan.builder().withTunnelPeerId(2).withVni(UpfPeerVxlan.MAX_VNI).withVteps(N3, EDGE_VTEP)
+                        .withInnerMacs(MacAddress.valueOf("02:00:00:00:00:01"), MacAddress.valueOf("ff:ff:ff:ff:ff:fe"))
+                        .build(),
                 UpfApplication.builder().withIp4Prefix(Ip4Prefix.valueOf("198.51.100.0/24")).withL4PortRange(80, 443)
                         .withIpProto(6).withSliceId(2).withAppId(255).withPriority(0).build(),
                 UpfApplication.builder().withIpProto(17).withAppId(1).withPriority(Integer.MAX_VALUE - 1).build(),

@@ -75,7 +75,7 @@ public class UpfTranslatorTest {
                 back = translator.fromMeterCell((PiMeterCellConfig) pi.get(0));
             } else if (e instanceof UpfGtpTunnelPeer) {
                 assertEquals("ingress and egress entry", 2, pi.size());
-                back = translator.fromTableEntry((PiTableEntry) pi.get(1));
+                back = translator.tunnelPeer((PiTableEntry) pi.get(1), (PiTableEntry) pi.get(0));
             } else {
                 assertEquals(1, pi.size());
                 back = translator.fromTableEntry((PiTableEntry) pi.get(0));

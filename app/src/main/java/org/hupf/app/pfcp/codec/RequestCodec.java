@@ -31,7 +31,7 @@ import java.util.Map;
  * Decodes a PFCP request message once into its typed request ({@link PfcpRequest}), checking every IE hupf
  * acts on: a mandatory IE missing or malformed fails the whole request with the {@link DecodeException} whose
  * kind is the TS 29.244 §7.6 cause and whose IE type is the Offending IE. IEs hupf does not act on (BAR IEs,
- * enterprise IEs, a FAR's Network Instance) are skipped. Encodes a typed request back into a message, its IEs
+ * enterprise IEs) are skipped. Encodes a typed request back into a message, its IEs
  * in the order the decoder reads them.
  */
 public final class RequestCodec {
@@ -164,7 +164,7 @@ public final class RequestCodec {
                         "only GTP-U/UDP/IPv4 outer header creation is supported, got description 0x"
                                 + Integer.toHexString(ohc.description));
             }
-            forwarding = new ForwardingParameters(destination, ohc);
+            forwarding = new ForwardingParameters(destination, ohc, IeFields.NETWORK_INSTANCE.optional(params));
         }
         return new FarChange(op, id, action, forwarding, IeFields.BAR_ID.optional(ie));
     }
@@ -263,6 +263,7 @@ public final class RequestCodec {
             List<Ie> forwarding = f.forwarding == null ? List.of() : List.of(group(
                     create ? IeType.FORWARDING_PARAMETERS : IeType.UPDATE_FORWARDING_PARAMETERS,
                     opt(IeFields.DESTINATION_INTERFACE, f.forwarding.destinationInterface),
+                    opt(IeFields.NETWORK_INSTANCE, f.forwarding.networkInstance),
                     opt(IeFields.OUTER_HEADER_CREATION, f.forwarding.outerHeaderCreation)));
             return group(create ? IeType.CREATE_FAR : IeType.UPDATE_FAR, opt(IeFields.FAR_ID, f.id),
                          opt(IeFields.APPLY_ACTION, f.applyAction), forwarding, opt(IeFields.BAR_ID, f.barId));

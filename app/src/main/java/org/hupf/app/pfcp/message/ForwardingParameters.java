@@ -8,14 +8,18 @@ public final class ForwardingParameters extends Value {
     /** Mandatory in Forwarding Parameters; null in an update that keeps it. */
     public final Integer destinationInterface;
     public final OuterHeaderCreation outerHeaderCreation;
+    /** The network forwarded into (§8.2.4); null when absent (an update keeps the FAR's). */
+    public final String networkInstance;
 
-    public ForwardingParameters(Integer destinationInterface, OuterHeaderCreation outerHeaderCreation) {
+    public ForwardingParameters(Integer destinationInterface, OuterHeaderCreation outerHeaderCreation,
+                                String networkInstance) {
         this.destinationInterface = destinationInterface;
         this.outerHeaderCreation = outerHeaderCreation;
+        this.networkInstance = networkInstance;
     }
 
     @Override
     protected List<Object> fields() {
-        return Arrays.asList(destinationInterface, outerHeaderCreation);
+        return Arrays.asList(destinationInterface, outerHeaderCreation, networkInstance);
     }
 }

@@ -72,8 +72,8 @@ public class RequestCodecTest {
 
     @Test
     public void requestsWithIesHupfSkipsEncodeBackWithoutThem() throws Exception {
-        // The setup and update carry CP Function Features, the establishment BAR and enterprise IEs and a FAR's
-        // Network Instance, the modification BAR IEs: hupf acts on none of them, so the typed request drops them
+        // The setup and update carry CP Function Features, the establishment BAR and enterprise IEs, the
+        // modification BAR IEs: hupf acts on none of them, so the typed request drops them
         // and re-encodes to fewer bytes that decode to the same request.
         for (String name : List.of("association_setup_request", "association_update_request",
                                    "session_establishment_request", "session_modification_request")) {
@@ -100,7 +100,8 @@ public class RequestCodecTest {
                 0, new FTeid(0, null, true, 5), "internet", new UeIpAddress(v4("10.250.0.1"), false, false),
                 List.of(new SdfFilter("permit out ip from any to assigned", 0, 9L)), 9), 0, 1L, List.of(1L),
                              List.of(1L)), e.rules.get(0));
-        assertEquals(new FarChange(Op.CREATE, 1, 2, new ForwardingParameters(1, null), null), e.rules.get(2));
+        assertEquals(new FarChange(Op.CREATE, 1, 2, new ForwardingParameters(1, null, "internet"), null),
+                     e.rules.get(2));
         assertEquals(new FarChange(Op.CREATE, 2, 12, null, 1), e.rules.get(3));
         assertEquals(new UrrChange(Op.CREATE, 1, 2, 3, 60L, new Volume(10_000_000L, null, null)), e.rules.get(4));
         assertEquals(new QerChange(Op.CREATE, 2, new GateStatus(true, false), new BitRate(5000, 6000), null, null),
@@ -108,8 +109,9 @@ public class RequestCodecTest {
         ModificationRequest m = (ModificationRequest) decode(PfcpCodecTest.vector("session_modification_request"));
         assertEquals(List.of(1L), m.queryUrrIds);
         assertEquals(new RuleRemoval(FailedRuleId.PDR, 3), m.rules.get(4));
+        // The update's Network Instance follows its Outer Header Creation on the wire: IE order does not matter.
         assertEquals(new FarChange(Op.UPDATE, 2, 2, new ForwardingParameters(
-                0, OuterHeaderCreation.gtpuIpv4(2882400001L, v4("192.168.1.10"))), null), m.rules.get(0));
+                0, OuterHeaderCreation.gtpuIpv4(2882400001L, v4("192.168.1.10")), "access"), null), m.rules.get(0));
     }
 
     @Test
@@ -121,7 +123,7 @@ public class RequestCodecTest {
         List<RuleChange> creates = List.of(
                 new PdrChange(Op.CREATE, 7, 100L, pdi, 0, 3L, List.of(1L, 2L), List.of(9L)),
                 new FarChange(Op.CREATE, 3, 2, new ForwardingParameters(
-                        0, OuterHeaderCreation.gtpuIpv4(0xabcdef01L, v4("192.168.1.10"))), 4),
+                        0, OuterHeaderCreation.gtpuIpv4(0xabcdef01L, v4("192.168.1.10")), "tenant-a.backhaul"), 4),
                 new QerChange(Op.CREATE, 1, new GateStatus(false, true), new BitRate(1L << 39, 1),
                               new BitRate(2, 3), 9),
                 new UrrChange(Op.CREATE, 9, 3, 0x0103, 60L, new Volume(1L, 2L, Long.MAX_VALUE)));
@@ -130,7 +132,7 @@ public class RequestCodecTest {
                 new RuleRemoval(FailedRuleId.QER, 2), new RuleRemoval(FailedRuleId.URR, 2),
                 new PdrChange(Op.UPDATE, 7, null, null, null, 4L, List.of(), List.of()),
                 new PdrChange(Op.UPDATE, 8, 9L, pdi, 1, null, List.of(3L), List.of()),
-                new FarChange(Op.UPDATE, 3, null, new ForwardingParameters(null, null), null),
+                new FarChange(Op.UPDATE, 3, null, new ForwardingParameters(null, null, null), null),
                 new FarChange(Op.UPDATE, 4, 12, null, null),
                 new QerChange(Op.UPDATE, 1, null, null, new BitRate(0, 0), null),
                 new UrrChange(Op.UPDATE, 9, null, null, null, new Volume(null, 5L, null))));
