@@ -98,6 +98,14 @@ public interface HupfService {
     Map<String, Long> stats();
 
     /**
+     * Returns the VXLAN tenants of the host's configuration: each entry with the sessions bound to it and its
+     * counter on every device.
+     *
+     * @return tenants in configuration order; none where the host has no tenant configuration
+     */
+    List<TenantStatus> tenants();
+
+    /**
      * Reconciles every device with the store now.
      *
      * @return device operations performed

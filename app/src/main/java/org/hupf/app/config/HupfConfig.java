@@ -3,6 +3,7 @@ package org.hupf.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
+import org.hupf.api.TenantOverlay;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.pipeconf.HupfConstants;
@@ -362,19 +363,18 @@ public final class HupfConfig extends Config<ApplicationId> {
                 throw new IllegalArgumentException(where + ": " + NETWORK_INSTANCE + " " + name + " is already "
                                                            + TENANTS + "[" + earlier + "]'s");
             }
-            SessionTenant.Overlay overlay;
+            TenantOverlay overlay;
             try {
                 overlay = n.has(OVERLAY) ? overlay(n.get(OVERLAY)) : null;
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + ": " + OVERLAY + ": " + e.getMessage());
             }
-            Tenant t = tenants.get(i);
-            out.put(name.asText(), new SessionTenant(name.asText(), t.tenantId(), t.vni(), overlay));
+            out.put(name.asText(), new SessionTenant(name.asText(), tenants.get(i), overlay));
         }
         return out;
     }
 
-    private static SessionTenant.Overlay overlay(JsonNode o) {
+    private static TenantOverlay overlay(JsonNode o) {
         List<String> names = List.of("vtepSrc", "vtepDst", "innerSrcMac", "innerDstMac");
         if (!o.isObject()) {
             throw new IllegalArgumentException("an object " + names + " expected, got " + o);
@@ -390,7 +390,7 @@ public final class HupfConfig extends Config<ApplicationId> {
                 throw new IllegalArgumentException(f + " is required");
             }
         }
-        return new SessionTenant.Overlay(ipv4(o, "vtepSrc"), ipv4(o, "vtepDst"), mac(o, "innerSrcMac"),
+        return new TenantOverlay(ipv4(o, "vtepSrc"), ipv4(o, "vtepDst"), mac(o, "innerSrcMac"),
                                          mac(o, "innerDstMac"));
     }
 

@@ -1,7 +1,10 @@
 package org.hupf.app.impl;
 
 import org.hupf.api.HupfService;
+import org.hupf.api.TenantStatus;
 import org.hupf.api.UpfDeviceSource;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
 import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
@@ -14,9 +17,11 @@ import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.app.store.DistributedUsageBaselineStore;
 import org.hupf.app.store.InMemoryAssociationStore;
 import org.hupf.app.store.SessionStore;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.cluster.ClusterService;
@@ -24,6 +29,8 @@ import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigEvent;
@@ -43,7 +50,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.SocketException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -294,6 +303,57 @@ public class HupfManager extends SessionManagerService {
     @Override
     public List<Ip4Prefix> uePools() {
         return uePools;
+    }
+
+    /**
+     * The netcfg's tenants, on any node: the sessions bound to each counted in the distributed store, the tenant
+     * counter read from every device of the netcfg (a device that cannot be read says why).
+     */
+    @Override
+    public List<TenantStatus> tenants() {
+        HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
+        if (cfg == null || !cfg.isValid()) {
+            return List.of();
+        }
+        Map<String, SessionTenant> bindable = cfg.sessionTenants();
+        Map<String, Integer> bound = new HashMap<>();
+        for (PfcpSession s : store.all()) {
+            try {
+                SessionTenant t = SessionTranslator.tenantOf(s, bindable);
+                if (t != null) {
+                    bound.merge(t.networkInstance, 1, Integer::sum);
+                }
+            } catch (RuleException e) {
+                // A stored session naming two tenants (the netcfg changed since) is bound to neither.
+                log.debug("session {} names two tenants: {}", s.upSeid, e.getMessage());
+            }
+        }
+        Map<DeviceId, Map<Integer, long[]>> cells = new HashMap<>();
+        Map<DeviceId, String> unreadable = new HashMap<>();
+        for (DeviceId id : cfg.devices().keySet()) {
+            Device d = deviceService.getDevice(id);
+            try {
+                if (d == null || !d.is(HupfDataplaneConfig.class)) {
+                    throw new UpfProgrammableException("no hupf pipeline on " + id + " yet");
+                }
+                cells.put(id, d.as(HupfDataplaneConfig.class).readTenantCounters());
+            } catch (UpfProgrammableException | RuntimeException e) {
+                unreadable.put(id, e.getMessage());
+            }
+        }
+        List<TenantStatus> out = new ArrayList<>();
+        for (Tenant t : cfg.tenants()) {
+            SessionTenant st = bindable.values().stream().filter(b -> b.entry.equals(t)).findFirst().orElse(null);
+            Map<String, TenantStatus.Count> counters = new HashMap<>();
+            cells.forEach((id, c) -> {
+                long[] v = c.getOrDefault(t.tenantId(), new long[2]);
+                counters.put(id.toString(), TenantStatus.Count.of(v[0], v[1]));
+            });
+            unreadable.forEach((id, why) -> counters.put(id.toString(), TenantStatus.Count.unreadable(why)));
+            out.add(new TenantStatus(t, st == null ? null : st.networkInstance, st == null ? null : st.overlay,
+                                     st == null ? 0 : bound.getOrDefault(st.networkInstance, 0), counters));
+        }
+        return out;
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.hupf.app.impl;
 
 import org.hupf.api.Association;
 import org.hupf.api.HupfService;
+import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.core.SessionManager;
@@ -150,5 +151,11 @@ public class SessionManagerService implements HupfService {
     @Override
     public int reconcile() {
         return manager().reconcile();
+    }
+
+    /** This host has no tenant configuration (ONOS's HupfManager has its netcfg's). */
+    @Override
+    public List<TenantStatus> tenants() {
+        return List.of();
     }
 }

@@ -11,9 +11,11 @@ import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
+import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 
 import javax.ws.rs.Consumes;
@@ -24,11 +26,14 @@ import javax.ws.rs.PUT;
 import javax.ws.rs.Path;
 import javax.ws.rs.PathParam;
 import javax.ws.rs.Produces;
+import javax.ws.rs.QueryParam;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -309,6 +314,44 @@ public class HupfWebResource extends HupfResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response uePools() {
         return jsonList("uePools", service().uePools(), p -> TextNode.valueOf(p.toString()));
+    }
+
+    /**
+     * Lists the VXLAN tenants of hupf's netcfg with their bound sessions and counters.
+     * Each entry (vni, vtep, tenantId, tc, dscp, meter) with its networkInstance and overlay, the sessions bound
+     * to it, and its counter, the tenant id's cell of the tenant counter: packets and bytes summed over the
+     * switch and backends, and per device.
+     *
+     * @param tenantId only the entries of this tenant id (0 to 255), optional: all when absent
+     * @return 200 with {"tenants": [...]}, 400 naming tenantId if it is not a tenant id
+     */
+    @GET
+    @Path("tenants")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response tenants(@QueryParam("tenantId") String tenantId) {
+        return guarded(() -> {
+            Integer only = tenantId == null ? null : tenantId(tenantId);
+            List<TenantStatus> shown = new ArrayList<>();
+            for (TenantStatus t : service().tenants()) {
+                if (only == null || t.tenant.tenantId() == only) {
+                    shown.add(t);
+                }
+            }
+            return jsonList("tenants", shown, TenantStatus::toJson);
+        });
+    }
+
+    private static int tenantId(String s) {
+        try {
+            int id = Integer.parseInt(s);
+            if (id >= 0 && id <= Tenant.MAX_TENANT_ID) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("tenantId: an integer in [0, " + Tenant.MAX_TENANT_ID + "] expected, got "
+                                                   + s);
     }
 
     /**

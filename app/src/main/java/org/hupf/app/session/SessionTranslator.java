@@ -88,12 +88,12 @@ public final class SessionTranslator {
      * Returns the tenant a session is bound to: the one its access-side Network Instances name (uplink PDIs,
      * the Forwarding Parameters of FARs towards the access side); names that are no tenant's bind nothing.
      *
-     * @param s session
+     * @param s     session
+     * @param known tenants by network instance
      * @return the tenant, or null
      * @throws RuleException 73 naming the rule and its Network Instance if two of them name different tenants
      */
-    public SessionTenant tenantOf(PfcpSession s) throws RuleException {
-        Map<String, SessionTenant> known = tenants.get();
+    public static SessionTenant tenantOf(PfcpSession s, Map<String, SessionTenant> known) throws RuleException {
         SessionTenant bound = null;
         String boundBy = null;
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
@@ -139,7 +139,7 @@ public final class SessionTranslator {
      * @throws RuleException if a rule cannot be expressed in the pipeline
      */
     public Set<UpfEntity> translate(PfcpSession s, SessionResources res) throws RuleException {
-        SessionTenant tenant = tenantOf(s);
+        SessionTenant tenant = tenantOf(s, tenants.get());
         Set<UpfEntity> out = new LinkedHashSet<>();
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
         pdrs.sort(Comparator.comparingLong((Pdr p) -> p.precedence).thenComparingInt(p -> p.pdrId));
@@ -368,7 +368,7 @@ public final class SessionTranslator {
                 .withDstAddr(far.ohcAddress);
         if (tenant != null && tenant.overlay != null) {
             b.withRoutingDst(tenant.overlay.vtepDst);
-            out.add(UpfPeerVxlan.builder().withTunnelPeerId(peer).withVni(tenant.vni)
+            out.add(UpfPeerVxlan.builder().withTunnelPeerId(peer).withVni(tenant.entry.vni())
                             .withVteps(tenant.overlay.vtepSrc, tenant.overlay.vtepDst)
                             .withInnerMacs(tenant.overlay.innerSrcMac, tenant.overlay.innerDstMac).build());
         }

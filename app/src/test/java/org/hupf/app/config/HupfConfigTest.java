@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
+import org.hupf.api.TenantOverlay;
 import org.hupf.app.pfcp.PeerAllowlist;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.SessionTenant;
@@ -288,10 +289,11 @@ public class HupfConfigTest {
                 + "}]");
         assertTrue(c.error(), c.isValid());
         assertEquals("the data-plane entries are the same", 3, c.tenants().size());
-        assertEquals(Map.of("tenant-a.backhaul", new SessionTenant("tenant-a.backhaul", 1, 100, new SessionTenant.Overlay(
-                                    Ip4Address.valueOf("172.16.0.1"), Ip4Address.valueOf("172.16.0.2"),
-                                    MacAddress.valueOf("02:00:00:00:0a:01"), MacAddress.valueOf("02:00:00:00:0a:02"))),
-                            "tenant-b", new SessionTenant("tenant-b", 1, 101, null)),
+        assertEquals(Map.of("tenant-a.backhaul", new SessionTenant("tenant-a.backhaul", c.tenants().get(0),
+                                    new TenantOverlay(Ip4Address.valueOf("172.16.0.1"), Ip4Address.valueOf("172.16.0.2"),
+                                                      MacAddress.valueOf("02:00:00:00:0a:01"),
+                                                      MacAddress.valueOf("02:00:00:00:0a:02"))),
+                            "tenant-b", new SessionTenant("tenant-b", c.tenants().get(1), null)),
                      c.sessionTenants());
     }
 

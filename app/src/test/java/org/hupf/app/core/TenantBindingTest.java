@@ -1,5 +1,6 @@
 package org.hupf.app.core;
 
+import org.hupf.api.TenantOverlay;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
@@ -14,6 +15,7 @@ import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfPeerVxlan;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
@@ -36,15 +38,15 @@ public class TenantBindingTest {
     private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
     private static final Ip4Address GNB = Ip4Address.valueOf("192.168.1.10");
     private static final Ip4Address OTHER_GNB = Ip4Address.valueOf("192.168.1.11");
-    private static final SessionTenant.Overlay OVERLAY_A = new SessionTenant.Overlay(
+    private static final TenantOverlay OVERLAY_A = new TenantOverlay(
             Ip4Address.valueOf("172.16.0.1"), Ip4Address.valueOf("172.16.0.2"),
             MacAddress.valueOf("02:00:00:00:0a:01"), MacAddress.valueOf("02:00:00:00:0a:02"));
-    private static final SessionTenant.Overlay OVERLAY_B = new SessionTenant.Overlay(
+    private static final TenantOverlay OVERLAY_B = new TenantOverlay(
             Ip4Address.valueOf("172.17.0.1"), Ip4Address.valueOf("172.17.0.2"),
             MacAddress.valueOf("02:00:00:00:0b:01"), MacAddress.valueOf("02:00:00:00:0b:02"));
     private static final Map<String, SessionTenant> TENANTS = Map.of(
-            "tenant-a", new SessionTenant("tenant-a", 1, 5001, OVERLAY_A),
-            "tenant-b", new SessionTenant("tenant-b", 2, 5002, OVERLAY_B));
+            "tenant-a", new SessionTenant("tenant-a", new Tenant(5001, OVERLAY_A.vtepSrc, 1, 0, 0), OVERLAY_A),
+            "tenant-b", new SessionTenant("tenant-b", new Tenant(5002, OVERLAY_B.vtepSrc, 2, 0, 0), OVERLAY_B));
 
     private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
     private final SessionManager manager = new SessionManager(

@@ -3,6 +3,7 @@ package org.hupf.app.impl;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.easymock.Capture;
+import org.hupf.api.TenantStatus;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
@@ -12,11 +13,13 @@ import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.ChassisId;
+import org.onlab.packet.Ip4Address;
 import org.onlab.packet.IpAddress;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.DefaultControllerNode;
@@ -42,6 +45,7 @@ import org.onosproject.net.provider.ProviderId;
 import org.onosproject.store.service.TestStorageService;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.easymock.EasyMock.anyObject;
 import static org.easymock.EasyMock.capture;
@@ -274,5 +278,41 @@ public class HupfManagerTest {
         eventually("standing by after two", () -> manager.uePools().isEmpty());
         leadership.unanswered(false);
         eventually("leading once it answers", () -> !manager.uePools().isEmpty());
+    }
+
+    /**
+     * The netcfg's tenants bind the next sessions without restarting the core, and GET /tenants' service reports
+     * each tenant with its bound sessions and the counter the devices hold at its id.
+     */
+    @Test
+    public void tenantsBindSessionsAndReportTheirCounters() throws Exception {
+        configChanged(CONFIG.replace("]}}", "]}, \"tenants\": [{\"vni\": 100, \"vtep\": \"192.168.100.1\","
+                + " \"tenantId\": 1, \"tc\": 2, \"dscp\": 46, \"networkInstance\": \"tenant-a\", \"overlay\":"
+                + " {\"vtepSrc\": \"192.168.100.1\", \"vtepDst\": \"172.16.0.2\", \"innerSrcMac\": \"02:00:00:00:0a:01\","
+                + " \"innerDstMac\": \"02:00:00:00:0a:02\"}}]}"));
+        assertTrue(config.error(), config.isValid());
+        manager.createSession(SessionJson.decode(MAPPER.readTree(
+                SESSION.replace("[\"BUFF\"]", "[\"FORW\"], \"forwardingParameters\": {\"destinationInterface\":"
+                        + " \"ACCESS\", \"networkInstance\": \"tenant-a\", \"outerHeaderCreation\":"
+                        + " {\"teid\": 9, \"ipv4\": \"192.168.1.10\"}}"))));
+        assertEquals("the gNB sits in tenant-a's overlay", 1, device.count(UpfEntityType.PEER_VXLAN));
+
+        HupfDataplaneConfig dataplane = createNiceMock(HupfDataplaneConfig.class);
+        expect(dataplane.readTenantCounters()).andReturn(Map.of(1, new long[]{10, 1500})).anyTimes();
+        Device b1 = createNiceMock(Device.class);
+        expect(b1.is(HupfDataplaneConfig.class)).andReturn(true).anyTimes();
+        expect(b1.as(HupfDataplaneConfig.class)).andReturn(dataplane).anyTimes();
+        DeviceService devices = createNiceMock(DeviceService.class);
+        expect(devices.getDevice(DeviceId.deviceId("device:backend:b1"))).andReturn(b1).anyTimes();
+        replay(dataplane, b1, devices);
+        manager.deviceService = devices;
+        List<TenantStatus> tenants = manager.tenants();
+        assertEquals(1, tenants.size());
+        TenantStatus t = tenants.get(0);
+        assertEquals("tenant-a", t.networkInstance);
+        assertEquals(1, t.sessions);
+        assertEquals(Ip4Address.valueOf("172.16.0.2"), t.overlay.vtepDst);
+        assertEquals(10, t.counters.get("device:backend:b1").packets);
+        assertEquals(1500, t.counters.get("device:backend:b1").bytes);
     }
 }

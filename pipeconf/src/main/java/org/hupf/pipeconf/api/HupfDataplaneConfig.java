@@ -10,6 +10,7 @@ import org.onosproject.net.driver.HandlerBehaviour;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What ONOS's UPF API lacks: on hupf hw devices HK-IPG configuration, MATADOR classifier installation
@@ -69,4 +70,12 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
      * @throws UpfProgrammableException if a value does not fit the pipeline or the device refuses an entry
      */
     int setTenants(Collection<Tenant> tenants) throws UpfProgrammableException;
+
+    /**
+     * Reads the tenant counter: packets and bytes of each tenant id's VXLAN frames as received.
+     *
+     * @return {packets, bytes} by tenant id; empty if the pipeline has no tenant counter
+     * @throws UpfProgrammableException if the read fails
+     */
+    Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException;
 }

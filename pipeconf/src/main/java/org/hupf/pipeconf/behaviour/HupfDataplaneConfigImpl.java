@@ -13,6 +13,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UNSUPPORTED_OPERATION;
 
@@ -75,5 +76,10 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     @Override
     public int setTenants(Collection<Tenant> tenants) throws UpfProgrammableException {
         return call("setTenants", d -> d.setTenants(tenants));
+    }
+
+    @Override
+    public Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException {
+        return call("readTenantCounters", HupfDataplane::tenantCounters);
     }
 }

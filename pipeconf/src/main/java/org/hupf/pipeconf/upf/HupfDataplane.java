@@ -19,6 +19,7 @@ import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
 import org.onosproject.net.pi.runtime.PiActionProfileMember;
 import org.onosproject.net.pi.runtime.PiActionProfileMemberId;
 import org.onosproject.net.pi.runtime.PiCloneSessionEntry;
+import org.onosproject.net.pi.runtime.PiCounterCell;
 import org.onosproject.net.pi.runtime.PiEntity;
 import org.onosproject.net.pi.runtime.PiExactFieldMatch;
 import org.onosproject.net.pi.runtime.PiFieldMatch;
@@ -41,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.hupf.pipeconf.HupfConstants.*;
 
@@ -461,6 +463,24 @@ public final class HupfDataplane {
             target.write(writeCells);
         }
         return changes + writeCells.size();
+    }
+
+    /**
+     * Reads the tenant counter ({@code HupfIngress.tenant.tenant_counter}: the VXLAN frames of each tenant id as
+     * received, counted before its meter) in one read.
+     *
+     * @return {packets, bytes} by tenant id, every cell the device returned; empty if the pipeline has no tenants
+     * @throws PiTargetException if the read fails
+     */
+    public Map<Integer, long[]> tenantCounters() throws PiTargetException {
+        Map<Integer, long[]> out = new TreeMap<>();
+        if (codec.model().counter(HUPF_INGRESS_TENANT_TENANT_COUNTER).isEmpty()) {
+            return out;
+        }
+        for (PiCounterCell c : target.readCounter(HUPF_INGRESS_TENANT_TENANT_COUNTER, -1)) {
+            out.put((int) c.cellId().index(), new long[]{c.data().packets(), c.data().bytes()});
+        }
+        return out;
     }
 
     private static boolean sameBands(PiMeterCellConfig a, PiMeterCellConfig b) {

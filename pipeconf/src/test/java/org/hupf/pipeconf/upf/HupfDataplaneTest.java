@@ -38,6 +38,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.hupf.pipeconf.HupfConstants.*;
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -545,5 +546,15 @@ public class HupfDataplaneTest {
         assertEquals(0, new HupfDataplane(noTenants, device).setTenants(List.of(tenant(100, 1, 0, 0))));
         assertTrue(device.meters.isEmpty());
         assertFalse(noTenants.table(HUPF_INGRESS_TENANT_TENANTS).isPresent());
+    }
+
+    /** The tenant counter is read in one request: every cell, by tenant id. */
+    @Test
+    public void tenantCountersAreReadByTenantId() throws Exception {
+        target.setCounter(HUPF_INGRESS_TENANT_TENANT_COUNTER, 7, 3, 450);
+        Map<Integer, long[]> cells = dataplane.tenantCounters();
+        assertEquals(hw.counter(HUPF_INGRESS_TENANT_TENANT_COUNTER).orElseThrow().size(), cells.size());
+        assertArrayEquals(new long[]{3, 450}, cells.get(7));
+        assertArrayEquals(new long[]{0, 0}, cells.get(0));
     }
 }
