@@ -84,6 +84,8 @@ public final class SessionManager implements AutoCloseable {
     private final Ip4Address n3Address;
     private final Map<Long, Set<UpfEntity>> sessionEntities = new HashMap<>();
     private final Map<UpfEntity, Integer> refs = new HashMap<>();
+    /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
+    private final Map<Object, UpfEntity> heldByKey = new HashMap<>();
     /** CP F-SEID ("address/seid") to UP SEID, so a CP's duplicate establishment is found without a scan. */
     private final Map<String, Long> byCpFseid = new HashMap<>();
     /**
@@ -260,6 +262,7 @@ public final class SessionManager implements AutoCloseable {
         Set<UpfEntity> entities;
         try {
             entities = translator.translate(chosen, a);
+            checkSharedValues(s.upSeid, entities);
         } catch (RuleException e) {
             pool.abort(a);
             throw e;
@@ -538,14 +541,35 @@ public final class SessionManager implements AutoCloseable {
                 }));
     }
 
+    /**
+     * Refuses entities that would give an entry other sessions hold another value: a shared entity's value
+     * changes only with the configuration (a tenant's overlay edited in the netcfg), and the sessions that hold
+     * the entry keep its value until they go.
+     */
+    private void checkSharedValues(long upSeid, Set<UpfEntity> entities) throws RuleException {
+        Set<UpfEntity> own = sessionEntities.getOrDefault(upSeid, Set.of());
+        for (UpfEntity e : entities) {
+            UpfEntity held = heldByKey.get(EntityKeys.key(e));
+            int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
+            if (others > 0) {
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + held
+                        + ", which " + others + " other session(s) hold: the configuration changed since they were"
+                        + " set up (a tenant's overlay?); they keep it until they go");
+            }
+        }
+    }
+
     /** Updates the reference counts for a session's new entity set. */
     private void track(long upSeid, Set<UpfEntity> entities) {
         Set<UpfEntity> old = sessionEntities.getOrDefault(upSeid, Set.of());
         for (UpfEntity e : old) {
-            refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1);
+            if (refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1) == null) {
+                heldByKey.remove(EntityKeys.key(e), e);
+            }
         }
         for (UpfEntity e : entities) {
             refs.merge(e, 1, Integer::sum);
+            heldByKey.putIfAbsent(EntityKeys.key(e), e);
         }
         if (entities.isEmpty()) {
             sessionEntities.remove(upSeid);

@@ -49,8 +49,10 @@ public class TenantBindingTest {
             "tenant-b", new SessionTenant("tenant-b", new Tenant(5002, OVERLAY_B.vtepSrc, 2, 0, 0), OVERLAY_B));
 
     private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
+    /** The netcfg's tenants as the translator reads them at each change. */
+    private volatile Map<String, SessionTenant> tenants = TENANTS;
     private final SessionManager manager = new SessionManager(
-            new InMemorySessionStore(), new SessionTranslator(N3, 0, Map.of(), 10, () -> TENANTS),
+            new InMemorySessionStore(), new SessionTranslator(N3, 0, Map.of(), 10, () -> tenants),
             new ResourcePool(1024, 1024), () -> List.of(device), N3);
     private long cpSeid = 1;
 
@@ -158,6 +160,32 @@ public class TenantBindingTest {
         assertEquals(OVERLAY_B.vtepDst, after.routingDst());
         assertEquals(1, overlays().size());
         assertEquals(5002, ((UpfPeerVxlan) overlays().get(0)).vni());
+    }
+
+    /**
+     * A tenant's overlay edited in the netcfg: the gNB's sessions keep the overlay they were set up with, a new
+     * one towards that gNB is refused rather than re-encapsulating theirs; once they are gone it takes the new one.
+     */
+    @Test
+    public void anEditedOverlayWaitsForTheGnbsSessionsToGo() throws Exception {
+        PfcpSession first = manager.establish(session(1, null, GNB, "tenant-a"));
+        TenantOverlay moved = new TenantOverlay(OVERLAY_A.vtepSrc, Ip4Address.valueOf("172.16.9.2"),
+                                                OVERLAY_A.innerSrcMac, OVERLAY_A.innerDstMac);
+        tenants = Map.of("tenant-a", new SessionTenant("tenant-a", TENANTS.get("tenant-a").entry, moved));
+        List<UpfEntity> overlays = overlays();
+        try {
+            manager.establish(session(2, null, GNB, "tenant-a"));
+            fail("re-encapsulated the first session's traffic");
+        } catch (RuleException e) {
+            assertEquals(Cause.RULE_CREATION_MODIFICATION_FAILURE, e.cause());
+            assertTrue(e.getMessage(), e.getMessage().contains("1 other session(s) hold"));
+        }
+        assertEquals(overlays, overlays());
+        assertEquals(1, manager.store().all().size());
+        manager.delete(first.upSeid);
+        manager.establish(session(2, null, GNB, "tenant-a"));
+        assertEquals(moved.vtepDst, peer().routingDst());
+        assertEquals(moved.vtepDst, ((UpfPeerVxlan) overlays().get(0)).vtepDst());
     }
 
     private RuleException refused(PfcpSession draft) {

@@ -1,6 +1,7 @@
 package org.hupf.app.pfcp;
 
 import org.hupf.api.Association;
+import org.hupf.api.TenantOverlay;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.app.core.SessionManager;
@@ -18,12 +19,15 @@ import org.hupf.app.pfcp.message.NodeId;
 import org.hupf.app.pfcp.message.OuterHeaderCreation;
 import org.hupf.app.pfcp.message.UeIpAddress;
 import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
+import org.onlab.packet.MacAddress;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -65,7 +69,11 @@ public class PfcpHandlerTest {
     public void setUp() {
         Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
         device = new InMemoryUpfDevice("test", 1024);
-        sessions = new SessionManager(new InMemorySessionStore(), new SessionTranslator(n3, 0, Map.of(), 10),
+        SessionTenant tenant = new SessionTenant("tenant-a", new Tenant(100, n3, 1, 0, 0), new TenantOverlay(
+                n3, Ip4Address.valueOf("172.16.0.2"), MacAddress.valueOf("02:00:00:00:0a:01"),
+                MacAddress.valueOf("02:00:00:00:0a:02")));
+        sessions = new SessionManager(new InMemorySessionStore(),
+                                      new SessionTranslator(n3, 0, Map.of(), 10, () -> Map.of("tenant-a", tenant)),
                                       new ResourcePool(1024, 1024), () -> List.of(device), n3);
         PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.9",
                                         Set.of("127.0.0.1", "127.0.0.1@127.0.0.4", "smf2.test@127.0.0.2"),
@@ -355,5 +363,38 @@ public class PfcpHandlerTest {
         }
         assertEquals(before, state());
         victimStillServed(up);
+    }
+
+    /** An establishment whose downlink FAR forwards to the gNB 192.168.1.10, naming a Network Instance or not. */
+    private PfcpMessage establishmentTowardsGnb(long cpSeid, String ue, String networkInstance) throws Exception {
+        List<Ie> ies = new ArrayList<>(establishmentIes("127.0.0.1", cpSeid, ue, null));
+        List<Ie> forwarding = new ArrayList<>(List.of(Ie.u8(IeType.DESTINATION_INTERFACE, 0)));
+        if (networkInstance != null) {
+            forwarding.add(IeFields.NETWORK_INSTANCE.encode(networkInstance));
+        }
+        forwarding.add(IeFields.OUTER_HEADER_CREATION.encode(OuterHeaderCreation.gtpuIpv4(0x77, v4("192.168.1.10"))));
+        ies.set(ies.size() - 1, Ie.grouped(IeType.CREATE_FAR, Ie.u32(IeType.FAR_ID, 2), Ie.u8(IeType.APPLY_ACTION, 0x02),
+                                           Ie.grouped(IeType.FORWARDING_PARAMETERS, forwarding)));
+        return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_REQUEST, 0, ++seq, ies);
+    }
+
+    /**
+     * A gNB in tenant-a's overlay (bound by a FAR's Network Instance, TS 29.244 §8.2.4): an establishment towards
+     * it without the tenant is refused with cause 73, the FAR as Failed Rule ID and its Outer Header Creation as
+     * Offending IE, and nothing changes.
+     */
+    @Test
+    public void aGnbOfATenantRefusesAnUnboundSessionNamingTheFarAndItsIe() throws Exception {
+        send(SMF, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
+        send(SMF, establishmentTowardsGnb(100, "10.250.0.1", "tenant-a"), Cause.REQUEST_ACCEPTED);
+        assertEquals(1, device.count(UpfEntityType.PEER_VXLAN));
+        List<Object> before = state();
+        PfcpMessage r = send(SMF, establishmentTowardsGnb(101, "10.250.0.2", null));
+        assertEquals(Cause.RULE_CREATION_MODIFICATION_FAILURE, cause(r));
+        assertEquals(IeType.OUTER_HEADER_CREATION, (int) IeFields.OFFENDING_IE.require(r));
+        FailedRuleId failed = IeFields.FAILED_RULE_ID.require(r);
+        assertEquals(FailedRuleId.FAR, failed.ruleType);
+        assertEquals(2, failed.ruleId);
+        assertEquals(before, state());
     }
 }
