@@ -291,6 +291,8 @@ public class HupfManagerTest {
                 + " {\"vtepSrc\": \"192.168.100.1\", \"vtepDst\": \"172.16.0.2\", \"innerSrcMac\": \"02:00:00:00:0a:01\","
                 + " \"innerDstMac\": \"02:00:00:00:0a:02\"}}]}"));
         assertTrue(config.error(), config.isValid());
+        // The listener's refresh runs on the manager's thread: this one settles the netcfg before the session.
+        manager.refresh();
         manager.createSession(SessionJson.decode(MAPPER.readTree(
                 SESSION.replace("[\"BUFF\"]", "[\"FORW\"], \"forwardingParameters\": {\"destinationInterface\":"
                         + " \"ACCESS\", \"networkInstance\": \"tenant-a\", \"outerHeaderCreation\":"
