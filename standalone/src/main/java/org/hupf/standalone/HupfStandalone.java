@@ -35,7 +35,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
  * --control-port N --control-token TOKEN --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N
- * --reconcile-s N --state-dir DIR --state-sync-ms N}. With {@code --state-dir} sessions, associations and the
+ * --reconcile-s N --state-dir DIR --state-sync-ms N --tenants FILE}. {@code --tenants} gives the VXLAN tenants (a
+ * JSON object with the {@code "tenants"} block of hupf's netcfg, see {@link TenantsFile}): sessions are bound to
+ * them as in ONOS, and {@code GET /tenants} lists them (without counters: the in-memory device counts none).
+ * With {@code --state-dir} sessions, associations and the
  * Recovery Time Stamp are kept in {@link DurableState} (fsync per commit, or every N ms); without, in memory.
  * Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN}) the REST API is
  * read-only. An
@@ -57,6 +60,7 @@ public final class HupfStandalone {
         o.put("reconcile-s", "30");
         o.put("state-dir", "");
         o.put("state-sync-ms", "100");
+        o.put("tenants", "");
         o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
@@ -89,8 +93,11 @@ public final class HupfStandalone {
         DurableState state = o.get("state-dir").isEmpty() ? null
                 : DurableState.open(Path.of(o.get("state-dir")), Long.parseLong(o.get("state-sync-ms")),
                                     PfcpAgent.startTimeStamp());
+        TenantsFile tenants = o.get("tenants").isEmpty() ? TenantsFile.none()
+                : TenantsFile.load(Path.of(o.get("tenants")));
         SessionManager manager = new SessionManager(state == null ? new InMemorySessionStore() : state.sessions(),
-                                                    new SessionTranslator(n3, 0, Map.of(), 10),
+                                                    new SessionTranslator(n3, 0, Map.of(), 10,
+                                                                          () -> tenants.bindable),
                                                     new ResourcePool(capacity, capacity), () -> devices, n3);
         manager.setInterfaces(Set.of(
                 UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(n3, 32)).setAccess().build(),
@@ -103,7 +110,8 @@ public final class HupfStandalone {
                 : new PfcpAgent(cfg, manager, state.associations(), state.recoveryTimeStamp());
         ServiceRegistry services = new ServiceRegistry()
                 .register(HupfService.class,
-                          new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent))
+                          new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent,
+                                                    tenants.entries, tenants.bindable))
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
                 .register(InMemoryUpfDevice.class, device);
         ControlApi control = new ControlApi(Integer.parseInt(o.get("control-port")), o.get("control-token"),

@@ -356,7 +356,8 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
             if (!name.isTextual() || name.asText().isEmpty() || name.asText().length() > MAX_NETWORK_INSTANCE) {
                 throw new IllegalArgumentException(where + ": " + NETWORK_INSTANCE + ": a name of 1 to "
-                                                           + MAX_NETWORK_INSTANCE + " characters expected, got " + name);
+                                                           + MAX_NETWORK_INSTANCE + " characters expected, got "
+                                                           + name);
             }
             Integer earlier = first.putIfAbsent(name.asText(), i);
             if (earlier != null) {

@@ -3,8 +3,6 @@ package org.hupf.app.impl;
 import org.hupf.api.HupfService;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.UpfDeviceSource;
-import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.RuleException;
 import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
@@ -21,7 +19,6 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
-import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.cluster.ClusterService;
@@ -50,7 +47,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.SocketException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -315,45 +311,20 @@ public class HupfManager extends SessionManagerService {
         if (cfg == null || !cfg.isValid()) {
             return List.of();
         }
-        Map<String, SessionTenant> bindable = cfg.sessionTenants();
-        Map<String, Integer> bound = new HashMap<>();
-        for (PfcpSession s : store.all()) {
-            try {
-                SessionTenant t = SessionTranslator.tenantOf(s, bindable);
-                if (t != null) {
-                    bound.merge(t.networkInstance, 1, Integer::sum);
-                }
-            } catch (RuleException e) {
-                // A stored session naming two tenants (the netcfg changed since) is bound to neither.
-                log.debug("session {} names two tenants: {}", s.upSeid, e.getMessage());
-            }
-        }
-        Map<DeviceId, Map<Integer, long[]>> cells = new HashMap<>();
-        Map<DeviceId, String> unreadable = new HashMap<>();
+        Map<String, Map<Integer, long[]>> cells = new HashMap<>();
+        Map<String, String> unreadable = new HashMap<>();
         for (DeviceId id : cfg.devices().keySet()) {
             Device d = deviceService.getDevice(id);
             try {
                 if (d == null || !d.is(HupfDataplaneConfig.class)) {
                     throw new UpfProgrammableException("no hupf pipeline on " + id + " yet");
                 }
-                cells.put(id, d.as(HupfDataplaneConfig.class).readTenantCounters());
+                cells.put(id.toString(), d.as(HupfDataplaneConfig.class).readTenantCounters());
             } catch (UpfProgrammableException | RuntimeException e) {
-                unreadable.put(id, e.getMessage());
+                unreadable.put(id.toString(), e.getMessage());
             }
         }
-        List<TenantStatus> out = new ArrayList<>();
-        for (Tenant t : cfg.tenants()) {
-            SessionTenant st = bindable.values().stream().filter(b -> b.entry.equals(t)).findFirst().orElse(null);
-            Map<String, TenantStatus.Count> counters = new HashMap<>();
-            cells.forEach((id, c) -> {
-                long[] v = c.getOrDefault(t.tenantId(), new long[2]);
-                counters.put(id.toString(), TenantStatus.Count.of(v[0], v[1]));
-            });
-            unreadable.forEach((id, why) -> counters.put(id.toString(), TenantStatus.Count.unreadable(why)));
-            out.add(new TenantStatus(t, st == null ? null : st.networkInstance, st == null ? null : st.overlay,
-                                     st == null ? 0 : bound.getOrDefault(st.networkInstance, 0), counters));
-        }
-        return out;
+        return TenantReport.of(cfg.tenants(), cfg.sessionTenants(), store.all(), cells, unreadable);
     }
 
     @Override

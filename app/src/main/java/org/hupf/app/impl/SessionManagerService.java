@@ -7,9 +7,11 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.PfcpAgent;
+import org.hupf.app.session.SessionTenant;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
@@ -30,6 +32,8 @@ public class SessionManagerService implements HupfService {
     private final SessionManager manager;
     private final List<Ip4Prefix> uePools;
     private final PfcpAgent agent;
+    private final List<Tenant> tenantEntries;
+    private final Map<String, SessionTenant> bindable;
 
     /**
      * Creates the service without a PFCP agent (no peers, no downlink data reports).
@@ -49,9 +53,26 @@ public class SessionManagerService implements HupfService {
      * @param agent   the host's PFCP agent, or null
      */
     public SessionManagerService(SessionManager manager, List<Ip4Prefix> uePools, PfcpAgent agent) {
+        this(manager, uePools, agent, List.of(), Map.of());
+    }
+
+    /**
+     * Creates the service of a host with VXLAN tenants but no device that counts them (the standalone host's
+     * in-memory device).
+     *
+     * @param manager       session manager
+     * @param uePools       UE pools to report
+     * @param agent         the host's PFCP agent, or null
+     * @param tenantEntries the host's tenant entries
+     * @param bindable      the tenants sessions are bound to, by network instance (the manager's translator's)
+     */
+    public SessionManagerService(SessionManager manager, List<Ip4Prefix> uePools, PfcpAgent agent,
+                                 List<Tenant> tenantEntries, Map<String, SessionTenant> bindable) {
         this.manager = manager;
         this.uePools = List.copyOf(uePools);
         this.agent = agent;
+        this.tenantEntries = List.copyOf(tenantEntries);
+        this.bindable = Map.copyOf(bindable);
     }
 
     /**
@@ -153,9 +174,9 @@ public class SessionManagerService implements HupfService {
         return manager().reconcile();
     }
 
-    /** This host has no tenant configuration (ONOS's HupfManager has its netcfg's). */
+    /** The host's tenants with their bound sessions; this host's devices count none (ONOS's HupfManager reads them). */
     @Override
     public List<TenantStatus> tenants() {
-        return List.of();
+        return TenantReport.of(tenantEntries, bindable, store().all(), Map.of(), Map.of());
     }
 }

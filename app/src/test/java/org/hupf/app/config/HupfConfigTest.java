@@ -290,7 +290,8 @@ public class HupfConfigTest {
         assertTrue(c.error(), c.isValid());
         assertEquals("the data-plane entries are the same", 3, c.tenants().size());
         assertEquals(Map.of("tenant-a.backhaul", new SessionTenant("tenant-a.backhaul", c.tenants().get(0),
-                                    new TenantOverlay(Ip4Address.valueOf("172.16.0.1"), Ip4Address.valueOf("172.16.0.2"),
+                                    new TenantOverlay(Ip4Address.valueOf("172.16.0.1"),
+                                                      Ip4Address.valueOf("172.16.0.2"),
                                                       MacAddress.valueOf("02:00:00:00:0a:01"),
                                                       MacAddress.valueOf("02:00:00:00:0a:02"))),
                             "tenant-b", new SessionTenant("tenant-b", c.tenants().get(1), null)),

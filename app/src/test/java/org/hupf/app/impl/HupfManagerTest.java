@@ -288,7 +288,8 @@ public class HupfManagerTest {
     public void tenantsBindSessionsAndReportTheirCounters() throws Exception {
         configChanged(CONFIG.replace("]}}", "]}, \"tenants\": [{\"vni\": 100, \"vtep\": \"192.168.100.1\","
                 + " \"tenantId\": 1, \"tc\": 2, \"dscp\": 46, \"networkInstance\": \"tenant-a\", \"overlay\":"
-                + " {\"vtepSrc\": \"192.168.100.1\", \"vtepDst\": \"172.16.0.2\", \"innerSrcMac\": \"02:00:00:00:0a:01\","
+                + " {\"vtepSrc\": \"192.168.100.1\", \"vtepDst\": \"172.16.0.2\","
+                + " \"innerSrcMac\": \"02:00:00:00:0a:01\","
                 + " \"innerDstMac\": \"02:00:00:00:0a:02\"}}]}"));
         assertTrue(config.error(), config.isValid());
         // The listener's refresh runs on the manager's thread: this one settles the netcfg before the session.

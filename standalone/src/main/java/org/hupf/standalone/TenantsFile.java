@@ -1,0 +1,58 @@
+package org.hupf.standalone;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.app.config.HupfConfig;
+import org.hupf.app.session.SessionTenant;
+import org.hupf.pipeconf.dataplane.Tenant;
+import org.onosproject.core.DefaultApplicationId;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The standalone host's VXLAN tenants ({@code --tenants FILE}): a JSON object whose {@code "tenants"} list is
+ * the block of hupf's netcfg, read and checked by the same code ({@link HupfConfig#tenants()},
+ * {@link HupfConfig#sessionTenants()}).
+ */
+final class TenantsFile {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    final List<Tenant> entries;
+    final Map<String, SessionTenant> bindable;
+
+    private TenantsFile(List<Tenant> entries, Map<String, SessionTenant> bindable) {
+        this.entries = entries;
+        this.bindable = bindable;
+    }
+
+    /** No tenants: the host without {@code --tenants}. */
+    static TenantsFile none() {
+        return new TenantsFile(List.of(), Map.of());
+    }
+
+    /**
+     * Reads a tenants file.
+     *
+     * @param path file
+     * @return its tenants
+     * @throws IOException if it cannot be read or is not JSON
+     * @throws IllegalArgumentException naming the file and, as the netcfg does, the entry and field at fault
+     */
+    static TenantsFile load(Path path) throws IOException {
+        JsonNode root = MAPPER.readTree(path.toFile());
+        if (root == null || !root.isObject() || root.size() != 1 || !root.has("tenants")) {
+            throw new IllegalArgumentException(path + ": an object {\"tenants\": [...]} expected");
+        }
+        HupfConfig cfg = new HupfConfig();
+        cfg.init(new DefaultApplicationId(0, "org.hupf.standalone"), HupfConfig.KEY, root, MAPPER, null);
+        try {
+            return new TenantsFile(cfg.tenants(), cfg.sessionTenants());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(path + ": " + e.getMessage());
+        }
+    }
+}
