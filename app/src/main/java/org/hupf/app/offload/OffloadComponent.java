@@ -576,6 +576,23 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             log.error("Cannot configure switch {}: {}; trying again in {} s", h.switchId, e.getMessage(),
                       DEVICES_CHECK_S);
         }
+        programRps(sw, cfg);
+    }
+
+    /**
+     * The netcfg's RPS configuration onto the switch (or the backend playing it), when the netcfg changes and when
+     * the switch is taken over (again): never periodically, and a failure (a flow id or buffer length beyond the
+     * pipeline's) leaves the rest of the switch's configuration alone.
+     */
+    private void programRps(Device sw, HupfConfig cfg) {
+        try {
+            int changes = sw.as(HupfDataplaneConfig.class).setRps(cfg.rps().config());
+            if (changes > 0) {
+                log.info("Switch {}: {} ({} entries written or removed)", sw.id(), cfg.rps().config(), changes);
+            }
+        } catch (UpfProgrammableException | RuntimeException e) {
+            log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());
+        }
     }
 
     private void cancelRetry() {

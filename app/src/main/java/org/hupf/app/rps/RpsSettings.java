@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  *   "quietUs": 100000,                  κ − μ, microseconds
  *   "sigma": 0.01,                      delayed-disclosure selection probability
  *   "monitor": "192.0.2.10:9700",       where the records go (UDP, "HRPS" datagrams); required unless OFF
+ *   "bufferLen": 4096,                  DATA_PLANE: receipts the data plane's FIFO keeps per point (default: all)
  *   "hostBuffer": 65536,                HYBRID: receipts the reference algorithm keeps per observation point
  *   "flows": [ {"tenant": "acme", "uePrefix": "10.250.0.0/24", "direction": "uplink" | "downlink",
  *               "flowId": 1, "discThreshold": 42949673}, ... ]
@@ -36,7 +37,8 @@ import java.util.regex.Pattern;
 public final class RpsSettings {
 
     /** The block's fields. */
-    static final Set<String> FIELDS = Set.of("mode", "quietUs", "sigma", "monitor", "hostBuffer", "flows");
+    static final Set<String> FIELDS = Set.of("mode", "quietUs", "sigma", "monitor", "bufferLen", "hostBuffer",
+                                               "flows");
     static final Set<String> FLOW_FIELDS = Set.of("tenant", "uePrefix", "direction", "flowId", "discThreshold");
     /** Default host buffer: 64 Ki receipts per point (about 3 MB of host memory each). */
     public static final int DEFAULT_HOST_BUFFER = 1 << 16;
@@ -92,6 +94,10 @@ public final class RpsSettings {
                 throw new IllegalArgumentException("rps." + e.getMessage());
             }
         }
+        long bufferLen = u32(n, "rps.bufferLen", "bufferLen", RpsConfig.WHOLE_BUFFER);
+        if (bufferLen > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("rps.bufferLen: " + bufferLen + " receipts is beyond any buffer");
+        }
         JsonNode hostNode = n.get("hostBuffer");
         int hostBuffer = DEFAULT_HOST_BUFFER;
         if (hostNode != null) {
@@ -133,7 +139,7 @@ public final class RpsSettings {
             }
             flows.add(f);
         }
-        return new RpsSettings(new RpsConfig(mode, quiet, select, flows), monitor, hostBuffer, tenants);
+        return new RpsSettings(new RpsConfig(mode, quiet, select, (int) bufferLen, flows), monitor, hostBuffer, tenants);
     }
 
     private static RpsConfig.Flow flow(String where, JsonNode e) {

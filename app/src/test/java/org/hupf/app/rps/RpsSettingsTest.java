@@ -24,7 +24,7 @@ public class RpsSettingsTest {
 
     static ObjectNode valid() {
         ObjectNode n = MAPPER.createObjectNode().put("mode", "HYBRID").put("quietUs", 100000).put("sigma", 0.25)
-                .put("monitor", "127.0.0.1:9700").put("hostBuffer", 4096);
+                .put("monitor", "127.0.0.1:9700").put("hostBuffer", 4096).put("bufferLen", 1024);
         ArrayNode flows = n.putArray("flows");
         flows.addObject().put("tenant", "acme").put("uePrefix", "10.250.0.0/24").put("direction", "uplink")
                 .put("flowId", 1).put("discThreshold", 42949673L);
@@ -42,6 +42,7 @@ public class RpsSettingsTest {
         assertEquals(RpsConfig.Mode.HYBRID, c.mode());
         assertEquals(100000, c.quietUs());
         assertEquals(1L << 30, c.selectThreshold());
+        assertEquals(1024, c.bufferLen());
         assertEquals(List.of(new RpsConfig.Flow(Ip4Prefix.valueOf("10.250.0.0/24"), RpsConfig.UPLINK, 1, 42949673L),
                              new RpsConfig.Flow(Ip4Prefix.valueOf("10.250.0.0/24"), RpsConfig.DOWNLINK, 2,
                                                 0xFFFFFFFFL),
@@ -97,6 +98,7 @@ public class RpsSettingsTest {
         refused("rps.monitor", n -> n.put("monitor", "127.0.0.1:70000"));
         refused("rps.monitor is required", n -> n.remove("monitor"));
         refused("rps.hostBuffer", n -> n.put("hostBuffer", 0));
+        refused("rps.bufferLen", n -> n.put("bufferLen", -1));
         refused("unknown field among [buffer]", n -> n.put("buffer", 1));
         refused("rps.flows: a list", n -> n.put("flows", 3));
         refused("rps.flows[1].uePrefix", n -> flow(n, 1).put("uePrefix", "10.250.0.0/33"));

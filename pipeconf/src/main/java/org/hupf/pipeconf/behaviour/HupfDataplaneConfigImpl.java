@@ -5,6 +5,7 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
@@ -69,5 +70,10 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     @Override
     public int setRoutes(Collection<Route> routes) throws UpfProgrammableException {
         return call("setRoutes", d -> d.setRoutes(routes));
+    }
+
+    @Override
+    public int setRps(RpsConfig config) throws UpfProgrammableException {
+        return call("setRps", d -> d.setRps(config));
     }
 }

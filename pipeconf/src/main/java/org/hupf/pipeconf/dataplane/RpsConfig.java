@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.dataplane;
 
+import org.hupf.pipeconf.HupfConstants;
 import org.onlab.packet.Ip4Prefix;
 
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.Objects;
 
 /**
  * What the data plane's Retroactive Packet Sampling needs (docs/PIPELINE_CONTRACT.md, "RPS"): the
- * {@code rps.config} default action (mode, quiet time κ − μ, delayed-disclosure selection threshold σ · 2^32) and
+ * {@code rps.config} default action (mode, quiet time κ − μ, delayed-disclosure selection threshold σ · 2^32, the
+ * FIFO buffer's length) and
  * the sampled flows ({@code rps.flows}: UE prefix and direction → flow id, direct-disclosure threshold).
  */
 public final class RpsConfig {
@@ -15,15 +17,21 @@ public final class RpsConfig {
     /** What the data plane does with the packets of sampled flows ({@code set_config}'s {@code mode}). */
     public enum Mode {
         /** Nothing observed. */
-        OFF,
+        OFF(HupfConstants.RPS_MODE_OFF),
         /** FIFO RPS in the data plane; only disclosures and late-disclosure warnings reach the controller. */
-        DATA_PLANE,
+        DATA_PLANE(HupfConstants.RPS_MODE_DATA_PLANE),
         /** Every observed packet's receipt goes to the controller, which runs the reference algorithm. */
-        HYBRID;
+        HYBRID(HupfConstants.RPS_MODE_HYBRID);
+
+        private final int code;
+
+        Mode(int code) {
+            this.code = code;
+        }
 
         /** @return the {@code mode} value of {@code set_config} */
         public int code() {
-            return ordinal();
+            return code;
         }
     }
 
@@ -32,25 +40,34 @@ public final class RpsConfig {
     public static final int DOWNLINK = 1;
     private static final long MAX_U32 = 0xFFFFFFFFL;
 
+    /** {@link #bufferLen()}: every receipt slot the data plane has. */
+    public static final int WHOLE_BUFFER = 0;
     /** The configuration written when RPS is not configured: nothing sampled. */
-    public static final RpsConfig OFF = new RpsConfig(Mode.OFF, 0, 0, List.of());
+    public static final RpsConfig OFF = new RpsConfig(Mode.OFF, 0, 0, WHOLE_BUFFER, List.of());
 
     private final Mode mode;
     private final long quietUs;
     private final long selectThreshold;
+    private final int bufferLen;
     private final List<Flow> flows;
 
     /**
      * @param mode            mode
      * @param quietUs         κ − μ, microseconds (32 bits)
      * @param selectThreshold σ · 2^32 (32 bits; see {@link #selectThreshold(double)})
+     * @param bufferLen       receipts the data plane's FIFO keeps per point (mode DATA_PLANE), at most what it
+     *                        has; {@link #WHOLE_BUFFER}: all of them
      * @param flows           sampled flows
-     * @throws IllegalArgumentException for a value beyond 32 bits
+     * @throws IllegalArgumentException for a value beyond 32 bits or a negative buffer length
      */
-    public RpsConfig(Mode mode, long quietUs, long selectThreshold, List<Flow> flows) {
+    public RpsConfig(Mode mode, long quietUs, long selectThreshold, int bufferLen, List<Flow> flows) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.quietUs = u32("quietUs", quietUs);
         this.selectThreshold = u32("selectThreshold", selectThreshold);
+        if (bufferLen < 0) {
+            throw new IllegalArgumentException("bufferLen: " + bufferLen + " is negative");
+        }
+        this.bufferLen = bufferLen;
         this.flows = List.copyOf(flows);
     }
 
@@ -88,6 +105,11 @@ public final class RpsConfig {
         return selectThreshold;
     }
 
+    /** @return receipts per point of the data plane's FIFO, {@link #WHOLE_BUFFER} for all it has */
+    public int bufferLen() {
+        return bufferLen;
+    }
+
     public List<Flow> flows() {
         return flows;
     }
@@ -98,17 +120,19 @@ public final class RpsConfig {
             return false;
         }
         RpsConfig c = (RpsConfig) o;
-        return mode == c.mode && quietUs == c.quietUs && selectThreshold == c.selectThreshold && flows.equals(c.flows);
+        return mode == c.mode && quietUs == c.quietUs && selectThreshold == c.selectThreshold
+                && bufferLen == c.bufferLen && flows.equals(c.flows);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, quietUs, selectThreshold, flows);
+        return Objects.hash(mode, quietUs, selectThreshold, bufferLen, flows);
     }
 
     @Override
     public String toString() {
-        return "RPS " + mode + " quiet " + quietUs + " us, select < " + selectThreshold + ", flows " + flows;
+        return "RPS " + mode + " quiet " + quietUs + " us, select < " + selectThreshold + ", buffer "
+                + (bufferLen == WHOLE_BUFFER ? "whole" : String.valueOf(bufferLen)) + ", flows " + flows;
     }
 
     /** One {@code rps.flows} entry: the UE prefix and direction whose packets are flow {@code flowId}. */

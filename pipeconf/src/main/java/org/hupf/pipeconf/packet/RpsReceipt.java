@@ -1,6 +1,7 @@
 package org.hupf.pipeconf.packet;
 
 import com.google.common.base.MoreObjects;
+import org.hupf.pipeconf.HupfConstants;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -15,14 +16,14 @@ public final class RpsReceipt {
     /** Bytes on the wire. */
     public static final int LENGTH = 16;
     /** Observation point: ingress (the packet arrived at hupf). */
-    public static final int POINT_IN = 0;
+    public static final int POINT_IN = HupfConstants.RPS_POINT_IN;
     /** Observation point: egress (the packet leaves hupf). */
-    public static final int POINT_OUT = 1;
-    public static final int KIND_DIRECT = 1;
-    public static final int KIND_DELAYED = 2;
+    public static final int POINT_OUT = HupfConstants.RPS_POINT_OUT;
+    public static final int KIND_DIRECT = HupfConstants.RPS_KIND_DIRECT;
+    public static final int KIND_DELAYED = HupfConstants.RPS_KIND_DELAYED;
     /** Every observed packet's receipt (mode HYBRID: the controller runs the reference algorithm over them). */
-    public static final int KIND_RECEIPT = 3;
-    public static final int KIND_LATE_WARNING = 4;
+    public static final int KIND_RECEIPT = HupfConstants.RPS_KIND_RECEIPT;
+    public static final int KIND_LATE_WARNING = HupfConstants.RPS_KIND_LATE;
 
     private final int point;
     private final int kind;
