@@ -14,6 +14,7 @@ import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.app.ApplicationService;
@@ -153,6 +154,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         private final List<HupfUpfDevice> devices;
         /** Whether the switch holds the netcfg's steering and HK-IPG configuration (retried until it does). */
         private volatile boolean switchProgrammed;
+        /** The RPS configuration last written to the switch; null while none was. */
+        private volatile RpsConfig rpsWritten;
         /** The backends the switch steers misses to, as last programmed. */
         private volatile List<String> steeredTo = List.of();
 
@@ -576,19 +579,25 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             log.error("Cannot configure switch {}: {}; trying again in {} s", h.switchId, e.getMessage(),
                       DEVICES_CHECK_S);
         }
-        programRps(sw, cfg);
+        programRps(h, sw, cfg);
     }
 
     /**
      * The netcfg's RPS configuration onto the switch (or the backend playing it), when the netcfg changes and when
      * the switch is taken over (again): never periodically, and a failure (a flow id or buffer length beyond the
-     * pipeline's) leaves the rest of the switch's configuration alone.
+     * pipeline's) leaves the rest of the switch's configuration alone. Without an {@code rps} block nothing is
+     * written until one was (the pipeline's default is off; a target that cannot sample is not asked to).
      */
-    private void programRps(Device sw, HupfConfig cfg) {
+    private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
+        RpsConfig wanted = cfg.rps().config();
+        if (wanted.equals(RpsConfig.OFF) && h.rpsWritten == null) {
+            return;
+        }
         try {
-            int changes = sw.as(HupfDataplaneConfig.class).setRps(cfg.rps().config());
+            int changes = sw.as(HupfDataplaneConfig.class).setRps(wanted);
+            h.rpsWritten = wanted;
             if (changes > 0) {
-                log.info("Switch {}: {} ({} entries written or removed)", sw.id(), cfg.rps().config(), changes);
+                log.info("Switch {}: {} ({} entries written or removed)", sw.id(), wanted, changes);
             }
         } catch (UpfProgrammableException | RuntimeException e) {
             log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());

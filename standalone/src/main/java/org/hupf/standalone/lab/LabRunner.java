@@ -247,9 +247,10 @@ public final class LabRunner implements AutoCloseable {
         backends.forEach(b -> ports.add(b.steering.port()));
         dp.setBackendPorts(ports);
         steer();
-        // RPS after the UPF's own configuration: a value beyond the pipeline fails it alone (the lab stops).
-        int rpsChanges = dp.setRps(rps.settings().config());
-        if (rpsChanges > 0) {
+        // RPS after the UPF's own configuration, and only when the config asks for it (a switch that cannot sample
+        // is not asked to): a value beyond the pipeline stops the lab with its message.
+        if (cfg.has("rps")) {
+            dp.setRps(rps.settings().config());
             System.out.println("lab runner: switch " + rps.settings().config());
         }
     }
