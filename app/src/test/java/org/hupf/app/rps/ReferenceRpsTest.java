@@ -1,9 +1,13 @@
 package org.hupf.app.rps;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.pipeconf.packet.RpsReceipt;
 import org.junit.Test;
 
+import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +19,7 @@ import static org.hupf.pipeconf.packet.RpsReceipt.POINT_IN;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-/** Algorithm 2 on hand-worked receipt sequences. */
+/** Algorithm 2 on hand-worked receipt sequences, and against the Python reference model's vectors. */
 public class ReferenceRpsTest {
 
     /** Flows 1 and 2: a digest below 1000 makes a direct disclosure. */
@@ -126,5 +130,36 @@ public class ReferenceRpsTest {
         assertTrue(feed(rps, receipt(9, 1, 0), receipt(9, 5000, 1)).isEmpty());
         assertEquals(0, rps.size());
         assertEquals(2, rps.counts().unknownFlow);
+    }
+
+    /**
+     * The Python reference model's Algorithm 2 (tools/hupf_tools/model/rps.py, ReferencePoint) and this one emit
+     * the same records for the same receipts (vectors: tests/rps/reference_vectors.py).
+     */
+    @Test
+    public void itEmitsWhatThePythonReferenceModelEmits() throws Exception {
+        JsonNode v;
+        try (InputStream in = getClass().getResourceAsStream("/rps/reference_vectors.json")) {
+            v = new ObjectMapper().readTree(in);
+        }
+        Map<Integer, Long> thresholds = new HashMap<>();
+        v.get("thresholds").fields().forEachRemaining(e -> thresholds.put(Integer.parseInt(e.getKey()),
+                                                                          e.getValue().asLong()));
+        int point = v.get("point").asInt();
+        ReferenceRps rps = new ReferenceRps(v.get("capacity").asInt(), v.get("quietUs").asLong(),
+                                            v.get("selectThreshold").asLong(), thresholds::get);
+        int step = 0;
+        for (JsonNode s : v.get("steps")) {
+            JsonNode r = s.get("receipt");
+            List<RpsReceipt> want = new ArrayList<>();
+            for (JsonNode e : s.get("emitted")) {
+                want.add(new RpsReceipt(point, e.get(0).asInt(), e.get(1).asInt(), e.get(2).asLong(), e.get(3).asLong(),
+                                        e.get(4).asInt()));
+            }
+            assertEquals("step " + step, want, rps.observe(new RpsReceipt(point, KIND_RECEIPT, r.get(0).asInt(),
+                                                                          r.get(1).asLong(), r.get(2).asLong(), 0)));
+            step++;
+        }
+        assertTrue(step > 1000);
     }
 }
