@@ -54,6 +54,11 @@ final class HhReports implements Runnable {
         throw new IllegalArgumentException("P4Info has no " + header + "." + field);
     }
 
+    /** @return where this stream's RPS records go */
+    RpsIntake rps() {
+        return rps;
+    }
+
     void stop() {
         stopped = true;
     }
