@@ -585,20 +585,15 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /**
      * The netcfg's RPS configuration onto the switch (or the backend playing it), when the netcfg changes and when
      * the switch is taken over (again): never periodically, and a failure (a flow id or buffer length beyond the
-     * pipeline's) leaves the rest of the switch's configuration alone. Without an {@code rps} block nothing is
-     * written until one was (the pipeline's default is off; a target that cannot sample is not asked to).
+     * pipeline's) leaves the rest of the switch's configuration alone.
      */
     private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
-        RpsConfig wanted = cfg.rps().config();
-        if (wanted.equals(RpsConfig.OFF) && h.rpsWritten == null) {
-            return;
-        }
         try {
-            int changes = sw.as(HupfDataplaneConfig.class).setRps(wanted);
-            h.rpsWritten = wanted;
-            if (changes > 0) {
-                log.info("Switch {}: {} ({} entries written or removed)", sw.id(), wanted, changes);
+            RpsConfig written = SwitchDataplane.programRps(sw.as(HupfDataplaneConfig.class), cfg, h.rpsWritten);
+            if (written != null && !written.equals(h.rpsWritten)) {
+                log.info("Switch {}: {}", sw.id(), written);
             }
+            h.rpsWritten = written;
         } catch (UpfProgrammableException | RuntimeException e) {
             log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());
         }
