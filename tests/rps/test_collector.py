@@ -21,6 +21,16 @@ def test_a_datagram_is_the_header_then_the_records():
     assert rec.parse_datagram(d) == rs
 
 
+# The same bytes RpsExporterTest.theDatagramIsTheGoldenOne expects of the Java exporter.
+GOLDEN = "4852505301010102" + "0102030405060708090a0b0c0d0e0000"
+
+
+def test_the_golden_datagram_both_ways():
+    r = rec.Record(0x0102, 1, 2, 0x0304, 0x05060708, 0x090A0B0C, 0x0D0E)
+    assert rec.encode_datagram(0x0102, [r]).hex() == GOLDEN
+    assert rec.parse_datagram(bytes.fromhex(GOLDEN)) == [r]
+
+
 @pytest.mark.parametrize("bad, reason", [
     (b"HRP", "shorter than"), (b"XRPS\x01\x00\x00\x00", "magic"), (b"HRPS\x02\x00\x00\x00", "version"),
     (b"HRPS\x01\x02\x00\x00" + b"\x00" * 20, "2 records need 40 bytes"),

@@ -199,6 +199,9 @@ def test_counters_from_the_rest_are_the_pdr_counters_of_each_flows_ues():
 
     class Rest(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            if self.headers.get("Authorization") != "Basic b25vczpyb2Nrcw==":   # onos:rocks
+                self.send_error(401)
+                return
             path = self.path.split("/hupf/", 1)[1]
             body = sessions if path == "sessions" else counters[int(path.split("/")[1])]
             data = json.dumps(body).encode()
@@ -214,7 +217,8 @@ def test_counters_from_the_rest_are_the_pdr_counters_of_each_flows_ues():
     server = http.server.HTTPServer(("127.0.0.1", 0), Rest)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        got = verifier.counters_from_rest(f"http://127.0.0.1:{server.server_port}/onos/hupf", CONFIG)
+        got = verifier.counters_from_rest(f"http://127.0.0.1:{server.server_port}/onos/hupf", CONFIG,
+                                          user="onos:rocks")
     finally:
         server.shutdown()
     assert got == {"acme": {"uplink": {"in": 100, "out": 95}, "downlink": {"in": 40, "out": 40}},

@@ -16,13 +16,14 @@ Then per tenant (the flows' tenant in the rps config), and the check: the counte
 ((in - out) / in per tenant, optionally per direction) lies in the sampled estimate's interval.
 
   PYTHONPATH=tools .venv/bin/python -m hupf_tools.rps.verifier --records rps.jsonl --config netcfg.json \
-      [--counters counters.json | --rest http://127.0.0.1:PORT] [--confidence 0.95] [--json]
+      [--counters counters.json | --rest http://127.0.0.1:8181/onos/hupf --user onos:rocks] [--confidence 0.95] [--json]
 
 --config: a file with the `rps` block (or a netcfg holding apps.org.hupf.app.hupf.rps). --counters: {"TENANT":
 {"in": N, "out": M}} or {"TENANT": {"uplink": {"in", "out"}, "downlink": {...}}} ("dropped" may stand for in - out).
 --rest: the control plane's REST (sessions and their PDR counters; pre-QoS packets = in, post-QoS = out).
 """
 import argparse
+import base64
 import collections
 import json
 import math
@@ -250,7 +251,7 @@ def counter_check(tenants, counters):
     return out
 
 
-def counters_from_rest(base, config, token=None):
+def counters_from_rest(base, config, token=None, user=None):
     """Per tenant and direction, the packets the UPF's PDR counters saw (pre-QoS = in, post-QoS = out), from the
     control plane's REST: GET sessions, then each session's counters; a PDR belongs to the flow whose prefix and
     direction hold its UE address (ACCESS = uplink, CORE = downlink)."""
@@ -258,6 +259,8 @@ def counters_from_rest(base, config, token=None):
         req = urllib.request.Request(base.rstrip("/") + "/" + path)
         if token:
             req.add_header("Authorization", "Bearer " + token)
+        elif user:   # ONOS's REST: basic authentication (user:password)
+            req.add_header("Authorization", "Basic " + base64.b64encode(user.encode()).decode())
         with urllib.request.urlopen(req, timeout=10) as resp:
             return json.load(resp)
     out = collections.defaultdict(lambda: {d: {"in": 0, "out": 0} for d in DIRECTIONS})
@@ -308,7 +311,8 @@ def main(argv=None):
     g = p.add_mutually_exclusive_group()
     g.add_argument("--counters", help="JSON file of per-tenant packet counters")
     g.add_argument("--rest", help="base URL of the control plane's REST (e.g. http://127.0.0.1:8181/onos/hupf)")
-    p.add_argument("--token", help="REST bearer token, if the REST needs one to read")
+    p.add_argument("--token", help="REST bearer token, if the REST needs one to read (the standalone host's)")
+    p.add_argument("--user", help="REST basic authentication user:password (ONOS's, e.g. onos:rocks)")
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--jitter-us", type=int, help="delay jitter margin (default: the observed delay spread)")
     p.add_argument("--json", action="store_true", help="print the whole report as JSON")
@@ -320,7 +324,7 @@ def main(argv=None):
         with open(a.counters) as f:
             counters = json.load(f)
     elif a.rest:
-        counters = counters_from_rest(a.rest, config, a.token)
+        counters = counters_from_rest(a.rest, config, a.token, a.user)
     report = verify(load(a.records), config, counters, a.confidence, a.jitter_us)
     print(json.dumps(report, indent=2) if a.json else render(report))
     checks = report.get("counter_check", [])

@@ -88,6 +88,17 @@ public class RpsExporterTest {
                    RpsExporter.HEADER_LENGTH + RpsExporter.MAX_RECORDS * RpsReceipt.LENGTH <= 1472);
     }
 
+    /** The same bytes tests/rps/test_collector.py's GOLDEN parses in the Python monitor. */
+    @Test
+    public void theDatagramIsTheGoldenOne() {
+        RpsReceipt r = new RpsReceipt(1, 2, 0x0304, 0x05060708L, 0x090A0B0CL, 0x0D0E);
+        StringBuilder hex = new StringBuilder();
+        for (byte b : RpsExporter.datagram(0x0102, List.of(r))) {
+            hex.append(String.format("%02x", b));
+        }
+        assertEquals("4852505301010102" + "0102030405060708090a0b0c0d0e0000", hex.toString());
+    }
+
     @Test
     public void recordsWaitingTogetherGoInFullDatagramsInOrder() throws Exception {
         CountDownLatch firstTaken = new CountDownLatch(1);
