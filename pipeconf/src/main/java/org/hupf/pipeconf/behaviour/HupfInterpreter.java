@@ -8,6 +8,7 @@ import org.hupf.pipeconf.upf.PiCodec;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.onlab.packet.DeserializationException;
 import org.onlab.packet.Ethernet;
+import org.onlab.packet.MacAddress;
 import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
@@ -276,8 +277,12 @@ public class HupfInterpreter extends AbstractHandlerBehaviour implements PiPipel
         byte[] payload = op.data().asArray();
         ConnectPoint from = new ConnectPoint(deviceId, PortNumber.portNumber(port));
         if (r == HupfPacketIn.Reason.RPS) {
-            // A receipt, no packet: the app reads it from unparsed() (and counts one cut short).
-            return new DefaultInboundPacket(from, new Ethernet(), ByteBuffer.wrap(payload), Optional.of(reason));
+            // A receipt, no packet: the app reads it from unparsed() (and counts one cut short). ONOS's other
+            // packet processors get a frame that is nobody's (zero addresses, hupf's local experimental ethertype)
+            // rather than one whose fields they would find missing.
+            Ethernet none = new Ethernet().setSourceMACAddress(MacAddress.ZERO)
+                    .setDestinationMACAddress(MacAddress.ZERO).setEtherType((short) ETHERTYPE_HUPF_STATE);
+            return new DefaultInboundPacket(from, none, ByteBuffer.wrap(payload), Optional.of(reason));
         }
         int offset = 0;
         if (r == HupfPacketIn.Reason.HH_REPORT) {

@@ -160,7 +160,8 @@ public class HupfInterpreterTest {
         byte[] receipt = ByteBuffer.allocate(RpsReceipt.LENGTH).put((byte) 0).put((byte) 3).putShort((short) 2)
                 .putInt(0x01020304).putInt(99).putShort((short) 0).putShort((short) 0).array();
         InboundPacket in = interpreter.mapInboundPacket(packetIn(1, PKTIN_RPS, receipt), DEV);
-        assertEquals("no frame", 0, in.parsed().getEtherType());
+        assertEquals("no packet: a frame that is nobody's", (short) ETHERTYPE_HUPF_STATE, in.parsed().getEtherType());
+        assertEquals(MacAddress.ZERO, in.parsed().getSourceMAC());
         RpsReceipt r = HupfPacketIn.of(in).orElseThrow().rpsReceipt().orElseThrow();
         assertEquals(RpsReceipt.KIND_RECEIPT, r.kind());
         assertEquals(0x01020304L, r.digest());
