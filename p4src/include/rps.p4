@@ -3,7 +3,7 @@
 // flow's packets are observed at two points, IN (ingress: RpsIngress) and OUT (egress: RpsEgress),
 // each with its own FIFO buffer, disclosure numbers and tracker. Both controls use the registers
 // below (cell = point * cells per point + i), so they are top-level instances. The reference model
-// of every decision is tests/lib/rps_model.py.
+// of every decision is tools/hupf_tools/model/rps.py.
 #ifndef HUPF_RPS_P4
 #define HUPF_RPS_P4
 
