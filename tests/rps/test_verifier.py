@@ -223,3 +223,16 @@ def test_counters_from_the_rest_are_the_pdr_counters_of_each_flows_ues():
         server.shutdown()
     assert got == {"acme": {"uplink": {"in": 100, "out": 95}, "downlink": {"in": 40, "out": 40}},
                    "zenith": {"uplink": {"in": 7, "out": 7}}}
+
+
+def test_a_digest_disclosed_twice_at_a_point_is_left_out_not_matched():
+    # Two packets with one digest (traffic without entropy in the digest's bytes): which OUT is whose is unknown.
+    rs = [rec.Record(0, rec.IN, rec.DIRECT, 1, 7, 100, 0), rec.Record(0, rec.IN, rec.DIRECT, 1, 7, 200, 1),
+          rec.Record(0, rec.OUT, rec.DIRECT, 1, 7, 5_000, 0),
+          rec.Record(0, rec.IN, rec.DIRECT, 1, 8, 300, 2), rec.Record(0, rec.OUT, rec.DIRECT, 1, 8, 350, 1),
+          rec.Record(0, rec.IN, rec.DIRECT, 1, 9, 10_000, 3), rec.Record(0, rec.OUT, rec.DIRECT, 1, 9, 10_050, 2)]
+    report = verifier.verify(rs, CONFIG)
+    f = report["flows"][0]
+    assert f["ambiguous_digests"] == 1
+    assert f["delay"]["samples"] == 2 and f["delay"]["max_us"] == 50
+    assert report["tenants"]["acme"]["ambiguous_digests"] == 1

@@ -11,7 +11,8 @@ Per device (IN and OUT of one target share its clock) and flow:
   IN and OUT (more than the delay jitter apart; R older than the quiet time plus the jitter). Samples younger than the
   horizon (the last OUT record minus the largest delay) are pending, not lost. The loss ratio comes with a Wilson
   score interval;
-- gaps: every late-disclosure warning, as the span of receipts its point lost.
+- gaps: every late-disclosure warning, as the span of receipts its point lost;
+- a digest one point disclosed more than once names no one packet: its records are left out (counted).
 Then per tenant (the flows' tenant in the rps config), and the check: the counted loss ratio of the UPF's counters
 ((in - out) / in per tenant, optionally per direction) lies in the sampled estimate's interval.
 
@@ -25,6 +26,7 @@ Then per tenant (the flows' tenant in the rps config), and the check: the counte
 import argparse
 import base64
 import collections
+from collections import Counter
 import json
 import math
 import statistics
@@ -133,6 +135,13 @@ def verify(records, config, counters=None, confidence=0.95, jitter_us=None):
     last_out = {r.device: r.ts for r in records if r.point == rec.OUT and r.kind in (rec.DIRECT, rec.DELAYED)}
     flows = {}
     delays_of = {}
+    # A digest disclosed twice at one point names no one packet (traffic without entropy in the digest's bytes:
+    # e.g. a constant IP identification and UDP checksum): its records are left out of delay and loss.
+    ambiguous = {}
+    for key, rs in by_dev_flow.items():
+        seen = Counter((r.point, r.digest) for r in rs if r.kind in (rec.DIRECT, rec.DELAYED))
+        ambiguous[key] = {d for (_, d), n in seen.items() if n > 1}
+        by_dev_flow[key] = [r for r in rs if r.digest not in ambiguous[key] or r.kind == rec.LATE_WARNING]
     # Delay first: it sets the jitter margin and the horizon of the loss samples.
     for key, rs in by_dev_flow.items():
         out_by_digest = {r.digest: r for r in rs if r.point == rec.OUT and r.kind in (rec.DIRECT, rec.DELAYED)}
@@ -193,6 +202,7 @@ def verify(records, config, counters=None, confidence=0.95, jitter_us=None):
             "loss": loss_summary(lost, n, confidence, pending=pending, unjudged=unjudged, in_gap=in_gap,
                                  too_close=too_close),
             "lost_examples": lost_digests[:20],
+            "ambiguous_digests": len(ambiguous[(device, flow)]),
             "out_without_in": unmatched_out,
             "gaps": gaps(rs, tenant),
         }
@@ -204,7 +214,8 @@ def verify(records, config, counters=None, confidence=0.95, jitter_us=None):
                                     confidence),
              "loss": loss_summary(sum(f["loss"]["lost"] for f in mine), sum(f["loss"]["samples"] for f in mine),
                                   confidence),
-             "gaps": sum(len(f["gaps"]) for f in mine)}
+             "gaps": sum(len(f["gaps"]) for f in mine),
+             "ambiguous_digests": sum(f["ambiguous_digests"] for f in mine)}
         for direction in DIRECTIONS:
             dm = [f for f in mine if f["direction"] == direction]
             if dm:
@@ -295,7 +306,9 @@ def render(report):
         lo, hi = l["interval"]
         ratio = "n/a" if l["ratio"] is None else f"{l['ratio']:.4f}"
         lines.append(f"tenant {name} (flows {t['flows']}): {delay}; loss {ratio} in [{lo:.4f}, {hi:.4f}] "
-                     f"({l['lost']}/{l['samples']}); {t['gaps']} late-disclosure gaps")
+                     f"({l['lost']}/{l['samples']}); {t['gaps']} late-disclosure gaps"
+                     + (f"; {t['ambiguous_digests']} digests disclosed more than once left out"
+                        if t["ambiguous_digests"] else ""))
     for row in report.get("counter_check", []):
         what = row["tenant"] + (f" {row['direction']}" if row["direction"] else "")
         verdict = {True: "CONSISTENT", False: "INCONSISTENT", None: "UNCHECKED"}[row["consistent"]]
