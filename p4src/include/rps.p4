@@ -199,7 +199,7 @@ control RpsIngress(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     apply {
-        // The user packet: inner IPv4 where it is still encapsulated, else the packet itself.
+        // The flow: the UPF's UE and direction; back from a backend, those of the user packet it carries.
         bool from_backend = meta.skip_upf;
         if (meta.uplink || meta.downlink) {
             ue_addr = meta.flow.ue_addr;
@@ -221,7 +221,7 @@ control RpsIngress(inout headers_t hdr, inout local_metadata_t meta,
         if (!meta.rps_sampled) {
             return;
         }
-        // Digest: the fields hupf does not change (not TTL, DSCP, checksum), at IN and OUT alike.
+        // Digest of the user packet (the inner IPv4 while encapsulated) over what hupf does not change.
         ipv4_addr_t src;
         ipv4_addr_t dst;
         bit<16> id;

@@ -155,12 +155,12 @@ def events(c, point):
     return [c.counter(name, point * C.RPS_EVENTS + k)[0] for k in range(C.RPS_EVENTS)]
 
 
-def ports_with(digests, threshold, direct, count, start=5000):
+def ports_with(digest_of_port, threshold, direct, count, start=5000):
     """`count` L4 ports, in order, whose packet is a direct disclosure (digest below threshold) exactly
     where `direct` says: the model's digests choose them."""
     ports, port = [], start
     for i in range(count):
-        while (digests(port) < threshold) != (i in direct):
+        while (digest_of_port(port) < threshold) != (i in direct):
             port += 1
         ports.append(port)
         port += 1
