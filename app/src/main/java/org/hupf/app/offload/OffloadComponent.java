@@ -14,6 +14,7 @@ import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.app.ApplicationService;
@@ -153,6 +154,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         private final List<HupfUpfDevice> devices;
         /** Whether the switch holds the netcfg's steering and HK-IPG configuration (retried until it does). */
         private volatile boolean switchProgrammed;
+        /** The RPS configuration last written to the switch; null while none was. */
+        private volatile RpsConfig rpsWritten;
         /** The backends the switch steers misses to, as last programmed. */
         private volatile List<String> steeredTo = List.of();
 
@@ -582,6 +585,24 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             h.switchProgrammed = false;
             log.error("Cannot configure switch {}: {}; trying again in {} s", h.switchId, e.getMessage(),
                       DEVICES_CHECK_S);
+        }
+        programRps(h, sw, cfg);
+    }
+
+    /**
+     * The netcfg's RPS configuration onto the switch (or the backend playing it), when the netcfg changes and when
+     * the switch is taken over (again): never periodically, and a failure (a flow id or buffer length beyond the
+     * pipeline's) leaves the rest of the switch's configuration alone.
+     */
+    private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
+        try {
+            RpsConfig written = SwitchDataplane.programRps(sw.as(HupfDataplaneConfig.class), cfg, h.rpsWritten);
+            if (written != null && !written.equals(h.rpsWritten)) {
+                log.info("Switch {}: {}", sw.id(), written);
+            }
+            h.rpsWritten = written;
+        } catch (UpfProgrammableException | RuntimeException e) {
+            log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());
         }
     }
 

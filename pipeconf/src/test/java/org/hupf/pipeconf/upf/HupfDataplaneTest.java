@@ -5,6 +5,7 @@ import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.ClassifierModelTest;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
@@ -35,6 +36,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.hupf.pipeconf.HupfConstants.*;
@@ -545,5 +547,74 @@ public class HupfDataplaneTest {
         assertEquals(0, new HupfDataplane(noTenants, device).setTenants(List.of(tenant(100, 1, 0, 0))));
         assertTrue(device.meters.isEmpty());
         assertFalse(noTenants.table(HUPF_INGRESS_TENANT_TENANTS).isPresent());
+    }
+
+    private static RpsConfig rps(int bufferLen, RpsConfig.Flow... flows) {
+        return new RpsConfig(RpsConfig.Mode.DATA_PLANE, 100_000, RpsConfig.selectThreshold(0.01), bufferLen,
+                             List.of(flows));
+    }
+
+    private static RpsConfig.Flow rpsFlow(String prefix, int direction, int id, long threshold) {
+        return new RpsConfig.Flow(Ip4Prefix.valueOf(prefix), direction, id, threshold);
+    }
+
+    private long rpsPerPoint(org.onosproject.net.pi.model.PiRegisterId r) {
+        return hw.register(r).orElseThrow().size() / RPS_POINTS;
+    }
+
+    @Test
+    public void rpsSetsTheConfigurationAndTheFlowsWhichReadBackAsWritten() throws Exception {
+        RpsConfig.Flow up = rpsFlow("10.250.0.0/16", RpsConfig.UPLINK, 1, 0x04000000L);
+        RpsConfig.Flow down = rpsFlow("10.250.7.0/24", RpsConfig.DOWNLINK, 2, 0xFFFFFFFFL);
+        assertTrue(dataplane.setRps(rps(RpsConfig.WHOLE_BUFFER, up, down)) > 0);
+        PiAction config = (PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action();
+        assertEquals(HUPF_INGRESS_RPS_SET_CONFIG, config.id());
+        assertEquals(RPS_MODE_DATA_PLANE, PiCodec.param(config, MODE));
+        assertEquals(100_000, PiCodec.param(config, QUIET_US));
+        assertEquals(RpsConfig.selectThreshold(0.01), PiCodec.param(config, SELECT_THRESHOLD));
+        assertEquals("the whole buffer", rpsPerPoint(RPS_BUF_FLOW), PiCodec.param(config, BUFFER_LEN));
+        List<RpsConfig.Flow> back = table(HUPF_INGRESS_RPS_FLOWS).stream()
+                .map(e -> HupfDataplane.rpsFlow(e).orElseThrow()).collect(Collectors.toList());
+        assertEquals(Set.of(up, down), Set.copyOf(back));
+
+        // Again with one flow and a shorter buffer: the other flow goes, the configuration follows.
+        dataplane.setRps(new RpsConfig(RpsConfig.Mode.HYBRID, 0, 0, 16, List.of(down)));
+        assertEquals(List.of(down), table(HUPF_INGRESS_RPS_FLOWS).stream()
+                .map(e -> HupfDataplane.rpsFlow(e).orElseThrow()).collect(Collectors.toList()));
+        config = (PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action();
+        assertEquals(RPS_MODE_HYBRID, PiCodec.param(config, MODE));
+        assertEquals(16, PiCodec.param(config, BUFFER_LEN));
+        dataplane.setRps(RpsConfig.OFF);
+        assertTrue(table(HUPF_INGRESS_RPS_FLOWS).isEmpty());
+        assertEquals(RPS_MODE_OFF, PiCodec.param((PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action(), MODE));
+    }
+
+    @Test
+    public void rpsValuesBeyondThePipelineAreRefusedBeforeAnyWrite() {
+        long flows = rpsPerPoint(RPS_NEXT_DNUM);
+        long slots = rpsPerPoint(RPS_BUF_FLOW);
+        Object[][] cases = {
+                {rps(0, rpsFlow("10.0.0.0/8", 0, (int) flows, 1)), "flow id " + flows},
+                {rps((int) slots + 1), "buffer length " + (slots + 1)},
+                {rps(0, rpsFlow("10.0.0.0/8", 0, 1, 1), rpsFlow("10.0.0.0/8", 0, 2, 1)), "two RPS flows"}};
+        for (Object[] c : cases) {
+            try {
+                dataplane.setRps((RpsConfig) c[0]);
+                fail("accepted " + c[0]);
+            } catch (PiCodecException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains((String) c[1]));
+            } catch (PiTargetException e) {
+                throw new AssertionError(e);
+            }
+        }
+        assertTrue(target.entriesOf(HUPF_INGRESS_RPS_CONFIG).isEmpty());
+        assertTrue(table(HUPF_INGRESS_RPS_FLOWS).isEmpty());
+    }
+
+    @Test
+    public void aPipelineWithoutRpsIsLeftAlone() throws Exception {
+        PiPipelineModel sw = Pipelines.model("sw");
+        MemoryPiTarget swTarget = new MemoryPiTarget(sw);
+        assertEquals(0, new HupfDataplane(sw, swTarget).setRps(rps(0, rpsFlow("10.0.0.0/8", 0, 1, 1))));
     }
 }
