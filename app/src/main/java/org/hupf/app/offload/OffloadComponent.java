@@ -73,8 +73,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The hybrid inside ONOS: finds the backends (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
- * org.hupf.tofino) among the available devices, and offers the session manager the {@link HybridUpfDevice}
+ * The hybrid inside ONOS: finds the backends (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2,
+ * org.hupf.tofino or org.hupf.tofino2) among the available devices, and offers the session manager the {@link HybridUpfDevice}
  * over the first backend and the switch, then every other backend: each backend holds every session, the
  * switch splits the misses among them by UE hash (backendPorts' weights), the offload manager measures a
  * session over all of them ({@link BackendReplicas}), each read through the {@link BackendUsageLedger} that
@@ -97,7 +97,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final int RECENT_EVENTS = 50;
     /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
     private static final long FLOW_REMOVAL_WAIT_S = 20;
-    private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
     /**
      * How often the leader checks its devices' routes (a small table read each; writes only what differs) and
      * programs the switch again if it could not before (e.g. its pipeline was not pushed yet).
@@ -485,7 +484,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
         List<DeviceId> backendIds = pickAll(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
-        DeviceId switchId = pickAll(available, pipeconfOf, SWITCHES).stream().findFirst().orElse(null);
+        DeviceId switchId = pickAll(available, pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
         Hybrid h = current;
         if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
             return;

@@ -352,12 +352,20 @@ public class HupfDataplaneTest {
         dataplane.installClassifier(ClassifierModelTest.parse(model));
         assertEquals(3, table(HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN).size());
 
-        // HK-IPG: an HH threshold and a time window that put tau ranges past 2^20 - 1 us (IPG_th 1,142,857 us).
+        assertTauRangesClipped(narrow, d, device, max);
+    }
+
+    /**
+     * HK-IPG with an HH threshold and a time window that put tau ranges past 2^20 - 1 us (IPG_th 1,142,857 us):
+     * the tau table holds the ranges up to the key's maximum, the last one clipped to it.
+     */
+    private static void assertTauRangesClipped(PiPipelineModel model, HupfDataplane d, MemoryPiTarget device,
+                                               long max) throws Exception {
         HhConfig c = HhConfig.builder().hhThresholdBps(7000).timeWindowUs(1_000_000_000L).build();
-        int capacity = (int) narrow.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().maxSize();
+        int capacity = (int) model.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().maxSize();
         List<TauTable.Entry> wide = c.tauEntries(capacity);
-        assertTrue("a range starts above 2^20 - 1: " + c + " " + wide, wide.get(wide.size() - 1).lo() > max);
-        assertTrue("a range spans 2^20 - 1", wide.stream().anyMatch(e -> e.lo() <= max && e.hi() > max));
+        assertTrue("a range starts above the key's maximum: " + c + " " + wide, wide.get(wide.size() - 1).lo() > max);
+        assertTrue("a range spans the key's maximum", wide.stream().anyMatch(e -> e.lo() <= max && e.hi() > max));
         d.configureHh(c);
         List<List<Long>> expected = wide.stream().filter(e -> e.lo() <= max)
                 .map(e -> List.of(e.lo(), Math.min(e.hi(), max), (long) e.tau())).collect(Collectors.toList());
@@ -368,6 +376,53 @@ public class HupfDataplaneTest {
         }
         held.sort((a, b) -> Long.compare(a.get(0), b.get(0)));
         assertEquals(expected, held);
+    }
+
+    /**
+     * The hw program compiled for Tofino 2 (the committed P4Info: its own ids, range keys of the width it
+     * declares, configuration actions without alpha_shift, no VXLAN tenant objects): HK-IPG, MATADOR, steering,
+     * backend ports and routes are written through the same dataplane, as its P4Info says.
+     */
+    @Test
+    public void theTofino2P4InfoTakesTheDataplaneConfiguration() throws Exception {
+        PiPipelineModel tna = Pipelines.model("hw", "tofino2");
+        MemoryPiTarget device = new MemoryPiTarget(tna);
+        HupfDataplane d = new HupfDataplane(tna, device);
+        int width = tna.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().matchField(HDR_IPG_EWMA).orElseThrow()
+                .bitWidth();
+        long max = d.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA);
+        assertEquals((1L << width) - 1, max);
+        assertTrue("narrower than the v1model key",
+                   max < dataplane.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+        assertTauRangesClipped(tna, d, device, max);
+        PiAction hh = (PiAction) device.entriesOf(HUPF_INGRESS_HH_HH_CONFIG).stream()
+                .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
+        assertEquals("the parameters the P4Info's set_hh_params takes",
+                     tna.table(HUPF_INGRESS_HH_HH_CONFIG).orElseThrow().action(HUPF_INGRESS_HH_SET_HH_PARAMS)
+                             .orElseThrow().params().size(), hh.parameters().size());
+
+        ClassifierModel m = ClassifierModelTest.parse(ClassifierModelTest.MODEL);
+        d.installClassifier(m);
+        dataplane.installClassifier(m);
+        for (org.onosproject.net.pi.model.PiTableId t : List.of(
+                HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_DN,
+                HUPF_INGRESS_CLASSIFIER_FEATURE_PS_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN,
+                HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_DN)) {
+            long keyMax = d.rangeKeyMax(t, HDR_VALUE);
+            for (PiTableEntry e : device.readTable(t)) {
+                assertTrue(t + " within its key", bounds(e, HDR_VALUE)[1] <= keyMax);
+            }
+        }
+        assertEquals("the same decisions as on bmv2", table(HUPF_INGRESS_CLASSIFIER_DECISION).size(),
+                     device.readTable(HUPF_INGRESS_CLASSIFIER_DECISION).size());
+        assertEquals(table(HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC).size(),
+                     device.readTable(HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC).size());
+
+        d.setBackends(2, List.of(new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"))));
+        assertEquals(1, device.readTable(HUPF_INGRESS_STEERING_BACKENDS).size());
+        d.setBackendPorts(List.of(5L));
+        assertEquals(1, device.readTable(HUPF_INGRESS_STEERING_BACKEND_PORTS).size());
+        assertEquals(1, d.setRoutes(List.of(route("10.9.9.0/24", 2, "02:00:00:00:00:02"))));
     }
 
     /**

@@ -24,22 +24,23 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * {@link PiUpfDevice} on an in-memory P4Runtime-like target, for both profiles.
+ * {@link PiUpfDevice} on an in-memory P4Runtime-like target, for both profiles on bmv2 and the hw profile on
+ * Tofino 2.
  */
 @RunWith(Parameterized.class)
 public class PiUpfDeviceTest {
 
-    @Parameterized.Parameters(name = "{0}")
-    public static List<String> profiles() {
-        return List.of("hw", "sw");
+    @Parameterized.Parameters(name = "{0}/{1}")
+    public static List<String[]> pipelines() {
+        return Pipelines.upfPipelines();
     }
 
     private final PiPipelineModel model;
     private final MemoryPiTarget target;
     private final PiUpfDevice device;
 
-    public PiUpfDeviceTest(String profile) {
-        model = Pipelines.model(profile);
+    public PiUpfDeviceTest(String profile, String p4Target) {
+        model = Pipelines.model(profile, p4Target);
         target = new MemoryPiTarget(model);
         device = new PiUpfDevice(new UpfTranslator(model), target);
     }
