@@ -13,13 +13,13 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-integration test-onos test-recovery bench bench-poll train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-poll train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
 	@echo "make test              run every test suite and print a summary per suite"
-	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-integration|test-onos|test-recovery"
+	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
 	@echo "                       one suite"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
@@ -45,7 +45,7 @@ build: oar backend
 # Every suite runs even when an earlier one failed; the exit status says whether all passed.
 test: setup
 	@rm -f reports/summary.txt; rc=0; \
-	for s in java build p4 backend pfcp identification integration onos recovery; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
+	for s in java build p4 backend pfcp identification rps integration onos recovery; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
 	echo "== hupf test summary =="; cat reports/summary.txt; exit $$rc
 
 test-java: setup
@@ -66,6 +66,10 @@ test-pfcp: setup
 
 test-identification: setup
 	@$(SUITE) identification $(MAKE) -s -C tools/hupf_tools test
+
+# The RPS monitor and verifier (tools/hupf_tools/rps) on model-generated record streams and loopback UDP.
+test-rps: setup
+	@$(SUITE) rps $(PY) -m pytest tests/rps
 
 test-integration: setup
 	@$(SUITE) integration $(PY) -m pytest tests/integration

@@ -9,7 +9,8 @@ typed by hand outside the P4 sources.
   --java    HupfConstants.java: ONOS Pi*Id constants and the define.p4 values
   --python  hupf_p4const.py: names as strings and the define.p4 values
   --c       hupf_p4const.h (backend data plane): names as P4_* string macros, drop and packet-in
-            reasons as enumerators (the backend's pkt.h keeps the protocol's own GTP-U numbers)
+            reasons and the RPS constants as enumerators (the backend's pkt.h keeps the protocol's
+            own GTP-U numbers)
   --go      p4const.go (backend agent, package p4const): names and the define.p4 values
 """
 import argparse
@@ -28,8 +29,8 @@ ENTITY_KINDS = [
 # define.p4 constants exported, by name prefix.
 EXPORTED_CONST_PREFIXES = ("PKTIN_", "DROP_", "HH_KEY_", "HH_FLAG_", "CPU_CLONE_SESSION_ID",
                            "V1MODEL_CPU_PORT", "GTPU_", "HH_REPORT_TRUNC_LEN", "STATE_READ_PORT",
-                           "ETHERTYPE_HUPF_STATE")
-C_CONST_PREFIXES = ("PKTIN_", "DROP_")
+                           "ETHERTYPE_HUPF_STATE", "RPS_")
+C_CONST_PREFIXES = ("PKTIN_", "DROP_", "RPS_")
 
 
 def parse_p4info(text):
@@ -144,7 +145,7 @@ def render_c(grps, consts):
     for title, _, entries in grps:
         lines += ["", "/* %s */" % title]
         lines += ['#define P4_%s "%s"' % (const, p4name) for const, p4name in entries]
-    lines += ["", "/* constants of p4src/include/define.p4: packet-in and drop reasons */", "enum {"]
+    lines += ["", "/* constants of p4src/include/define.p4: packet-in and drop reasons, RPS */", "enum {"]
     lines += ["\t%s = %d," % (name, value) for name, value in consts if name.startswith(C_CONST_PREFIXES)]
     lines += ["};", "", "#endif", ""]
     return "\n".join(lines)

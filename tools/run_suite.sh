@@ -11,6 +11,12 @@ p4_bin=${P4_PREFIX:-/opt/p4}/bin
 if [ -x "$p4_bin/simple_switch_grpc" ] || [ -x "$p4_bin/p4c-bm2-ss" ]; then
   export PATH=$PATH:$p4_bin
 fi
+# p4c's Tofino backend (p4c-barefoot, bfas) likewise in P4_TOFINO_PREFIX (default /opt/p4-tofino,
+# docs/TOFINO.md): the PTF suite then compiles the Tofino 2 profile once (minutes at nice).
+tofino_bin=${P4_TOFINO_PREFIX:-/opt/p4-tofino}/bin
+if [ -x "$tofino_bin/p4c-barefoot" ]; then
+  export PATH=$PATH:$tofino_bin
+fi
 log=reports/test-$name.log
 "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}

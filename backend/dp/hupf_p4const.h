@@ -20,6 +20,8 @@
 #define P4_HUPF_INGRESS_HH_TAU_TABLE "HupfIngress.hh.tau_table"
 #define P4_HUPF_INGRESS_QOS_QUEUES "HupfIngress.qos.queues"
 #define P4_HUPF_INGRESS_ROUTING_ROUTES_V4 "HupfIngress.routing.routes_v4"
+#define P4_HUPF_INGRESS_RPS_CONFIG "HupfIngress.rps.config"
+#define P4_HUPF_INGRESS_RPS_FLOWS "HupfIngress.rps.flows"
 #define P4_HUPF_INGRESS_STEERING_BACKEND_PORTS "HupfIngress.steering.backend_ports"
 #define P4_HUPF_INGRESS_STEERING_BACKENDS "HupfIngress.steering.backends"
 #define P4_HUPF_INGRESS_TENANT_TENANTS "HupfIngress.tenant.tenants"
@@ -58,6 +60,9 @@
 #define P4_HUPF_INGRESS_QOS_SET_QUEUE "HupfIngress.qos.set_queue"
 #define P4_HUPF_INGRESS_ROUTING_DROP "HupfIngress.routing.drop"
 #define P4_HUPF_INGRESS_ROUTING_ROUTE "HupfIngress.routing.route"
+#define P4_HUPF_INGRESS_RPS_NOT_SAMPLED "HupfIngress.rps.not_sampled"
+#define P4_HUPF_INGRESS_RPS_SET_CONFIG "HupfIngress.rps.set_config"
+#define P4_HUPF_INGRESS_RPS_SET_FLOW "HupfIngress.rps.set_flow"
 #define P4_HUPF_INGRESS_STEERING_FROM_BACKEND "HupfIngress.steering.from_backend"
 #define P4_HUPF_INGRESS_STEERING_NOP "HupfIngress.steering.nop"
 #define P4_HUPF_INGRESS_STEERING_STEER_TO_BACKEND "HupfIngress.steering.steer_to_backend"
@@ -86,7 +91,9 @@
 #define P4_NO_ACTION "NoAction"
 
 /* counters */
+#define P4_HUPF_EGRESS_RPS_EVENTS "HupfEgress.rps.events"
 #define P4_HUPF_EGRESS_UPF_POST_QOS_COUNTER "HupfEgress.upf.post_qos_counter"
+#define P4_HUPF_INGRESS_RPS_EVENTS "HupfIngress.rps.events"
 #define P4_HUPF_INGRESS_TENANT_TENANT_COUNTER "HupfIngress.tenant.tenant_counter"
 #define P4_HUPF_INGRESS_UPF_DROP_REASONS "HupfIngress.upf.drop_reasons"
 #define P4_HUPF_INGRESS_UPF_PRE_QOS_COUNTER "HupfIngress.upf.pre_qos_counter"
@@ -112,6 +119,18 @@
 #define P4_HUPF_INGRESS_HH_LAST_TS "HupfIngress.hh.last_ts"
 #define P4_HUPF_INGRESS_HH_REPORTED "HupfIngress.hh.reported"
 #define P4_HUPF_INGRESS_HH_TAU "HupfIngress.hh.tau"
+#define P4_RPS_BUF_DIGEST "rps_buf_digest"
+#define P4_RPS_BUF_DNUM "rps_buf_dnum"
+#define P4_RPS_BUF_FLOW "rps_buf_flow"
+#define P4_RPS_BUF_TS "rps_buf_ts"
+#define P4_RPS_BUF_VALID "rps_buf_valid"
+#define P4_RPS_HEAD "rps_head"
+#define P4_RPS_LATE_WARNED "rps_late_warned"
+#define P4_RPS_NEXT_DNUM "rps_next_dnum"
+#define P4_RPS_TRACK_DIGEST "rps_track_digest"
+#define P4_RPS_TRACK_DNUM "rps_track_dnum"
+#define P4_RPS_TRACK_TS "rps_track_ts"
+#define P4_RPS_TRACK_VALID "rps_track_valid"
 
 /* action_profiles */
 #define P4_HUPF_INGRESS_STEERING_BACKEND_SELECTOR "HupfIngress.steering.backend_selector"
@@ -128,6 +147,7 @@
 #define P4_HDR_CODE_PKTS_UP "code_pkts_up"
 #define P4_HDR_CODE_PS_DN "code_ps_dn"
 #define P4_HDR_CODE_PS_UP "code_ps_up"
+#define P4_HDR_DIRECTION "direction"
 #define P4_HDR_ETH_DST "eth_dst"
 #define P4_HDR_ETH_SRC "eth_src"
 #define P4_HDR_ETH_TYPE "eth_type"
@@ -155,20 +175,26 @@
 #define P4_ALPHA_SHIFT "alpha_shift"
 #define P4_APP_ID "app_id"
 #define P4_APP_METER_IDX "app_meter_idx"
+#define P4_BUFFER_LEN "buffer_len"
 #define P4_CLASS_ID "class_id"
 #define P4_CODE "code"
 #define P4_CTR_IDX "ctr_idx"
 #define P4_DECAY_K "decay_k"
+#define P4_DISC_THRESHOLD "disc_threshold"
 #define P4_DSCP "dscp"
 #define P4_DST_MAC "dst_mac"
+#define P4_FLOW_ID "flow_id"
 #define P4_INNER_DST_MAC "inner_dst_mac"
 #define P4_INNER_SRC_MAC "inner_src_mac"
 #define P4_IPG_INIT "ipg_init"
 #define P4_IPG_TH "ipg_th"
 #define P4_KEY_MODE "key_mode"
+#define P4_MODE "mode"
 #define P4_PORT "port"
 #define P4_QFI "qfi"
 #define P4_QID "qid"
+#define P4_QUIET_US "quiet_us"
+#define P4_SELECT_THRESHOLD "select_threshold"
 #define P4_SESSION_METER_IDX "session_meter_idx"
 #define P4_SLICE_ID "slice_id"
 #define P4_SRC_MAC "src_mac"
@@ -195,13 +221,14 @@
 #define P4_PKT_META_INGRESS_PORT "ingress_port"
 #define P4_PKT_META_REASON "reason"
 
-/* constants of p4src/include/define.p4: packet-in and drop reasons */
+/* constants of p4src/include/define.p4: packet-in and drop reasons, RPS */
 enum {
 	PKTIN_ACL_PUNT = 1,
 	PKTIN_ACL_COPY = 2,
 	PKTIN_DOWNLINK_BUFFER = 3,
 	PKTIN_HH_REPORT = 4,
 	PKTIN_STATE_READ = 6,
+	PKTIN_RPS = 7,
 	DROP_UPLINK_SESSION_MISS = 1,
 	DROP_DOWNLINK_SESSION_MISS = 2,
 	DROP_TERMINATION_MISS = 3,
@@ -218,6 +245,29 @@ enum {
 	DROP_UNKNOWN_VNI = 14,
 	DROP_MALFORMED_VXLAN = 15,
 	DROP_REASONS_SIZE = 16,
+	RPS_POINT_IN = 0,
+	RPS_POINT_OUT = 1,
+	RPS_POINTS = 2,
+	RPS_MODE_OFF = 0,
+	RPS_MODE_DATA_PLANE = 1,
+	RPS_MODE_HYBRID = 2,
+	RPS_KIND_DIRECT = 1,
+	RPS_KIND_DELAYED = 2,
+	RPS_KIND_RECEIPT = 3,
+	RPS_KIND_LATE = 4,
+	RPS_TRACK_DEPTH = 4,
+	RPS_LATE_WARNED_FLAG = 65536,
+	RPS_EVENTS = 8,
+	RPS_EV_OBSERVED = 0,
+	RPS_EV_DIRECT = 1,
+	RPS_EV_DELAYED = 2,
+	RPS_EV_LATE = 3,
+	RPS_EV_TRACK_OVERRUN = 4,
+	RPS_EV_EXPORTED = 5,
+	RPS_EV_LATE_REPEATED = 6,
+	RPS_EV_INVALID = 7,
+	RPS_RECEIPT_TRUNC_LEN = 19,
+	RPS_HH_REPORT_TRUNC_LEN = 95,
 };
 
 #endif

@@ -67,6 +67,7 @@ const bit<8> PKTIN_ACL_COPY        = 2;
 const bit<8> PKTIN_DOWNLINK_BUFFER = 3;
 const bit<8> PKTIN_HH_REPORT       = 4;
 const bit<8> PKTIN_STATE_READ      = 6;
+const bit<8> PKTIN_RPS             = 7;   // an RPS receipt: rps_receipt_t follows packet_in
 
 // packet_out.egress_port of a state read (hw): no data port is 0 on bmv2.
 const bit<9> STATE_READ_PORT = 0;
@@ -101,11 +102,47 @@ const bit<8> HH_KEY_5TUPLE  = 1;
 
 // hh_report_t.flags
 const bit<8> HH_FLAG_BACKEND = 1;   // the reporting packet was steered to a backend (no hw session)
+const bit<8> HH_FLAG_RPS     = 0x80;   // an rps_receipt_t follows hh_report_t (the same packet's receipt)
 
 // Clone session towards the CPU port; the controller creates it (contract: Packet I/O).
 const bit<32> CPU_CLONE_SESSION_ID = 511;
 // An HH report carries packet_in + hh_report + this many bytes of the packet.
 const bit<32> HH_REPORT_TRUNC_LEN = 3 + 12 + 64;
+
+// Retroactive Packet Sampling (hw, v1model; docs/PIPELINE_CONTRACT.md "Retroactive Packet Sampling").
+// Observation points (rps_receipt_t.point; state index point * size + i).
+const bit<8>  RPS_POINT_IN  = 0;   // ingress: the packet arrived from outside hupf
+const bit<8>  RPS_POINT_OUT = 1;   // egress: the packet leaves hupf
+const bit<8>  RPS_POINTS    = 2;
+// set_config mode.
+const bit<8>  RPS_MODE_OFF        = 0;
+const bit<8>  RPS_MODE_DATA_PLANE = 1;   // FIFO RPS here, disclosures to the controller
+const bit<8>  RPS_MODE_HYBRID     = 2;   // every receipt to the controller (reference RPS there)
+// rps_receipt_t.kind
+const bit<8>  RPS_KIND_DIRECT  = 1;
+const bit<8>  RPS_KIND_DELAYED = 2;
+const bit<8>  RPS_KIND_RECEIPT = 3;
+const bit<8>  RPS_KIND_LATE    = 4;   // late-disclosure warning: the receipt left the buffer undisclosed
+// Disclosures remembered per (point, flow); a power of two (slot = dnum & (depth - 1)).
+const bit<16> RPS_TRACK_DEPTH = 4;
+// rps_late_warned: this bit | the last dnum warned of (0: none yet).
+const bit<17> RPS_LATE_WARNED_FLAG = 0x10000;
+// rps.events counter index = point * RPS_EVENTS + event.
+const bit<32> RPS_EVENTS            = 8;
+const bit<32> RPS_EV_OBSERVED       = 0;
+const bit<32> RPS_EV_DIRECT         = 1;
+const bit<32> RPS_EV_DELAYED        = 2;
+const bit<32> RPS_EV_LATE           = 3;   // late-disclosure warnings emitted
+const bit<32> RPS_EV_TRACK_OVERRUN  = 4;   // evicted after its disclosure left the tracker
+const bit<32> RPS_EV_EXPORTED       = 5;   // mode 2 receipts
+const bit<32> RPS_EV_LATE_REPEATED  = 6;   // late evictions of an already warned (flow, dnum)
+const bit<32> RPS_EV_INVALID        = 7;   // not observed: flow_id >= RPS_FLOWS or buffer_len outside 1..size
+// A receipt packet-in: packet_in + rps_receipt_t; riding an HH report: packet_in + hh_report_t +
+// rps_receipt_t + 64 bytes of the packet.
+const bit<32> RPS_RECEIPT_TRUNC_LEN   = 3 + 16;
+const bit<32> RPS_HH_REPORT_TRUNC_LEN = 3 + 12 + 16 + 64;
+// v1model: egress_spec after mark_to_drop (bmv2's drop port); a packet dropped in egress never leaves.
+const bit<9> V1MODEL_DROP_PORT = 511;
 
 // User metadata fields preserved into the CPU clone.
 const bit<8> FL_CPU_CLONE = 1;

@@ -8,6 +8,7 @@ control HupfDeparser(packet_out packet, in headers_t hdr) {
     apply {
         packet.emit(hdr.packet_in);
         packet.emit(hdr.hh_report);
+        packet.emit(hdr.rps_receipt);
         packet.emit(hdr.vx_ethernet);
         packet.emit(hdr.vx_ipv4);
         packet.emit(hdr.vx_udp);

@@ -26,6 +26,18 @@ header hh_report_t {
     bit<8>  _pad;
 }
 
+// Follows packet_in when reason == RPS, or hh_report when its flags have HH_FLAG_RPS: one
+// RPS receipt (or disclosure) of an observation point (docs/PIPELINE_CONTRACT.md, "RPS").
+header rps_receipt_t {
+    bit<8>  point;
+    bit<8>  kind;
+    bit<16> flow_id;
+    bit<32> digest;
+    bit<32> ts;
+    bit<16> dnum;
+    bit<16> _pad;
+}
+
 // hw: the registers of one HK-IPG slot and one classifier slot, read by the controller
 // (bmv2's P4Runtime server cannot read registers). Sent as a packet-out to
 // STATE_READ_PORT with ethertype ETHERTYPE_HUPF_STATE, returned as a STATE_READ packet-in.
@@ -157,6 +169,7 @@ struct headers_t {
     packet_in_t        packet_in;
     hh_report_t        hh_report;
 #ifndef HUPF_TNA
+    rps_receipt_t      rps_receipt;
     // v1model: the VXLAN encapsulation a downlink packet gets towards its tunnel peer's tenant
     // VTEP (tenant.p4, TenantEgress); built in egress, emitted before the tenant frame.
     ethernet_t         vx_ethernet;
@@ -239,6 +252,15 @@ struct local_metadata_t {
     tenant_id_t   tenant_id;
     tc_t          tenant_tc;
     bit<6>        tenant_dscp;
+    // RPS (v1model hw): the config and the flow ingress found, for the OUT point in egress.
+    bit<8>        rps_mode;
+    bit<32>       rps_quiet_us;
+    bit<32>       rps_select_threshold;
+    bit<32>       rps_buffer_len;
+    bool          rps_sampled;
+    bit<16>       rps_flow_id;
+    bit<32>       rps_disc_threshold;
+    bit<32>       rps_pkt_digest;
 #endif
     // Carried into the CPU clone (ACL copy, HH report).
     @field_list(FL_CPU_CLONE) port_t  cpu_ingress_port;
@@ -247,6 +269,15 @@ struct local_metadata_t {
     @field_list(FL_CPU_CLONE) bit<32> hh_ipg_ewma;
     @field_list(FL_CPU_CLONE) bit<16> hh_tau;
     @field_list(FL_CPU_CLONE) bit<8>  hh_flags;
+#ifndef HUPF_TNA
+    // The receipt a PKTIN_RPS copy (or an HH report with HH_FLAG_RPS) carries.
+    @field_list(FL_CPU_CLONE) bit<8>  rps_point;
+    @field_list(FL_CPU_CLONE) bit<8>  rps_kind;
+    @field_list(FL_CPU_CLONE) bit<16> rps_flow;
+    @field_list(FL_CPU_CLONE) bit<32> rps_digest;
+    @field_list(FL_CPU_CLONE) bit<32> rps_ts;
+    @field_list(FL_CPU_CLONE) bit<16> rps_dnum;
+#endif
 }
 
 #endif

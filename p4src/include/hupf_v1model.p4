@@ -1,5 +1,5 @@
-// The v1model ingress/egress of both profiles; HUPF_HW adds steering, HK-IPG and
-// MATADOR. Included by p4src/v1model/hupf_{hw,sw}.p4 after their size header.
+// The v1model ingress/egress of both profiles; HUPF_HW adds steering, HK-IPG,
+// MATADOR and RPS. Included by p4src/v1model/hupf_{hw,sw}.p4 after their size header.
 #ifndef HUPF_V1MODEL_P4
 #define HUPF_V1MODEL_P4
 
@@ -15,6 +15,7 @@
 #include "steering.p4"
 #include "hh.p4"
 #include "classifier.p4"
+#include "rps.p4"
 #endif
 
 control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
@@ -32,6 +33,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
     Steering() steering;
     HeavyHitter() hh;
     Classifier() classifier;
+    RpsIngress() rps;
 
     @name(".HupfIngress.steering.from_backend")
     action from_backend() {
@@ -109,6 +111,10 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
         if (state_read) {
             exit;
         }
+#ifdef HUPF_HW
+        // After HK-IPG (a receipt rides the packet's HH report), before anything can drop it.
+        rps.apply(hdr, meta, std_meta);
+#endif
         if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
             routing.apply(hdr, meta, std_meta);
         }
@@ -130,6 +136,9 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
                    inout standard_metadata_t std_meta) {
     UpfEgress() upf;
     TenantEgress() tenant;
+#ifdef HUPF_HW
+    RpsEgress() rps;
+#endif
 
     apply {
         if (meta.is_packet_out) {
@@ -147,8 +156,23 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
                 hdr.hh_report.tau = meta.hh_tau;
                 hdr.hh_report.flags = meta.hh_flags;
                 hdr.hh_report._pad = 0;
+#ifdef HUPF_HW
+                if (meta.hh_flags & HH_FLAG_RPS != 0) {
+                    rps_receipt(hdr, meta);
+                    truncate(RPS_HH_REPORT_TRUNC_LEN);
+                } else {
+                    truncate(HH_REPORT_TRUNC_LEN);
+                }
+#else
                 truncate(HH_REPORT_TRUNC_LEN);
+#endif
             }
+#ifdef HUPF_HW
+            if (meta.cpu_reason == PKTIN_RPS) {
+                rps_receipt(hdr, meta);
+                truncate(RPS_RECEIPT_TRUNC_LEN);
+            }
+#endif
             exit;
         }
         upf.apply(hdr, meta, std_meta);
@@ -157,6 +181,12 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
             hdr.ipv4.dscp = meta.tenant_dscp;
         }
         tenant.apply(hdr, meta, std_meta);
+#ifdef HUPF_HW
+        // OUT: the packet leaves hupf (not towards a backend, not dropped here).
+        if (meta.rps_sampled && !meta.to_backend && std_meta.egress_spec != V1MODEL_DROP_PORT) {
+            rps.apply(hdr, meta, std_meta);
+        }
+#endif
     }
 }
 

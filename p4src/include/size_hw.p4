@@ -25,5 +25,8 @@
 #define CLS_FEATURE_TABLE_SIZE     64
 #define CLS_DECISION_SIZE          1024
 #define CLS_CLASSES                16
+#define RPS_FLOWS_SIZE             256   /* rps.flows entries */
+#define RPS_FLOWS                  256   /* flow ids 0..RPS_FLOWS-1: per-flow state cells per point */
+#define RPS_BUFFER_SIZE            4096  /* receipts per observation point */
 
 #endif

@@ -9,7 +9,9 @@ control Steering(inout headers_t hdr, inout local_metadata_t meta,
                  inout standard_metadata_t std_meta) {
 #ifdef HUPF_TNA
     Hash<bit<16>>(HashAlgorithm_t.CRC16) backend_hash;
-    ActionProfile(BACKEND_SELECTOR_SIZE) backend_profile;
+    // The P4Info names a TNA selector by its action profile: the profile takes the v1model selector's name.
+    @name("backend_selector") ActionProfile(BACKEND_SELECTOR_SIZE) backend_profile;
+    @name("backend_selection")
     ActionSelector(backend_profile, backend_hash, SelectorMode_t.FAIR, 16, BACKENDS_SIZE) backend_selector;
 #else
 #line 10

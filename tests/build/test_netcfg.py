@@ -13,7 +13,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 NETCFG = ROOT / "netcfg"
-PIPECONFS = {"switch": {"org.hupf.bmv2", "org.hupf.tofino"}, "backend": {"org.hupf.backend"}}
+PIPECONFS = {"switch": {"org.hupf.bmv2", "org.hupf.tofino", "org.hupf.tofino2"}, "backend": {"org.hupf.backend"}}
 # ONOS app that provides each driver (ONOS 2.7's drivers.bmv2 and drivers.stratum).
 DRIVER_APPS = {"bmv2": "drivers.bmv2", "stratum-bmv2": "drivers.stratum"}
 EXAMPLES = sorted(NETCFG.glob("*.json"))

@@ -1,4 +1,6 @@
 """The lab's raw frame builder and checker, cross-checked with scapy (an independent GTP-U/IPv4 codec)."""
+import struct
+
 import pytest
 from scapy.contrib.gtp import GTP_U_Header, GTPPDUSessionContainer
 from scapy.layers.inet import IP, UDP
@@ -62,3 +64,14 @@ def test_foreign_traffic_is_ignored_and_tiny_packets_refused():
     assert frames.parse_uplink(arp) is None and frames.parse_downlink(arp) is None
     with pytest.raises(ValueError, match="below"):
         frames.user_packet(frames.ip(APP), frames.ip(UE), 1, 2, 0, frames.DOWNLINK, 40)
+
+
+def test_each_send_gives_the_user_packet_its_own_identification_with_a_valid_checksum():
+    # RPS's digest covers the user IPv4 identification: without it every packet of a UE would look alike.
+    for f, user_ip in ((frames.downlink_frame(M2, M1, APP, UE, 7, 250), 14),
+                       (frames.uplink_frame(M2, M1, GNB, N3, 0x1234, UE, APP, 7, 250), 14 + 20 + 8 + 8)):
+        for seq in (1, 2, 0x1FFFF):
+            hdr = bytes(f.stamp(seq))[user_ip:user_ip + 20]
+            assert struct.unpack_from("!H", hdr, 4)[0] == seq & 0xFFFF
+            assert struct.unpack_from("!H", hdr, 6)[0] == 0x4000, "DF kept"
+            assert frames.checksum(hdr) == 0

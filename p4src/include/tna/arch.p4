@@ -7,9 +7,14 @@
 
 #include "../headers.p4"
 
-// Tofino 1 (4 pipes): the CPU PCIe port. The shared controls name the CPU V1MODEL_CPU_PORT;
-// the TNA top translates it.
+// The CPU's PCIe port, as bf-drivers' lld_get_pcie_cpu_port gives it: 320 on a 4-pipe Tofino 1, port 0
+// of pipe 0 on a 2- or 4-pipe Tofino 2. The shared controls name the CPU V1MODEL_CPU_PORT; the TNA top
+// translates it.
+#if __TARGET_TOFINO__ == 2
+const PortId_t TNA_CPU_PORT = 0;
+#else
 const PortId_t TNA_CPU_PORT = 320;
+#endif
 const MirrorType_t MIRROR_TYPE_CPU = 1;
 const ResubmitType_t RESUBMIT_TYPE_HH_TAKEOVER = 1;
 // First byte of what the egress parser sees: bridged metadata or a mirrored copy for the CPU.
@@ -76,10 +81,15 @@ header cpu_mirror_t {
     bit<8>  hh_flags;
 }
 
-// Tofino 1 resubmits carry 64 bits: HK-IPG's slot takeover needs only its kind.
+// A resubmit carries the phase-0 size, 64 bits on Tofino 1 and 128 on Tofino 2 (p4c-barefoot's
+// bitResubmitSize): HK-IPG's slot takeover needs only its kind.
 header resubmit_md_t {
     bit<8>  kind;
+#if __TARGET_TOFINO__ == 2
+    bit<120> _pad;
+#else
     bit<56> _pad;
+#endif
 }
 
 struct tna_headers_t {

@@ -23,6 +23,10 @@ parser HupfIngressParser(packet_in pkt, out tna_headers_t hdr, out tna_ingress_m
     // The parser cannot assign a comparison: the resubmit's kind is selected on instead.
     state parse_resubmit {
         pkt.extract(meta.resubmit);
+#if __TARGET_TOFINO__ == 2
+        // Tofino 2 puts 64 bits after the resubmit data as after the port metadata (PORT_METADATA_SIZE 192).
+        pkt.advance(64);
+#endif
         transition select(meta.resubmit.kind) {
             (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER: mark_hh_takeover;
             default: select_port;

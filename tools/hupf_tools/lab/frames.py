@@ -64,14 +64,24 @@ def user_packet(src, dst, sport, dport, ue_idx, direction, size):
 
 
 class Frame:
-    """A prebuilt frame whose sequence number is rewritten in place for every send."""
+    """A prebuilt frame whose sequence number is rewritten in place for every send, and with it the user
+    packet's IPv4 identification (seq mod 2^16, its checksum updated: RFC 1624), so that each packet has its own
+    RPS digest (the user IPv4 addresses, identification, length, protocol and L4 header)."""
 
-    def __init__(self, buf, seq_off):
+    def __init__(self, buf, seq_off, user_ip_off):
         self.buf = bytearray(buf)
         self.seq_off = seq_off
+        self.id_off = user_ip_off + 4
+        self.csum_off = user_ip_off + 10
+        self.csum_of_id0 = struct.unpack_from("!H", self.buf, self.csum_off)[0]
 
     def stamp(self, seq):
         struct.pack_into("!Q", self.buf, self.seq_off, seq)
+        ident = seq & 0xFFFF
+        total = (~self.csum_of_id0 & 0xFFFF) + ident
+        total = (total & 0xFFFF) + (total >> 16)
+        struct.pack_into("!H", self.buf, self.id_off, ident)
+        struct.pack_into("!H", self.buf, self.csum_off, ~total & 0xFFFF)
         return self.buf
 
 
@@ -80,14 +90,15 @@ def uplink_frame(eth_dst, eth_src, gnb, n3, teid, ue, app, ue_idx, size):
     gtp = struct.pack("!BBHI", 0x30, GTPU_GPDU, len(inner), teid)
     udp = struct.pack("!HHHH", GTPU_PORT, GTPU_PORT, UDP_LEN + GTP_LEN + len(inner), 0)
     pkt = ipv4(ip(gnb), ip(n3), UDP_LEN + GTP_LEN + len(inner)) + udp + gtp + inner
-    off = ETH_LEN + IP_LEN + UDP_LEN + GTP_LEN + IP_LEN + UDP_LEN + LAB.size - 8
-    return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off)
+    user_ip = ETH_LEN + IP_LEN + UDP_LEN + GTP_LEN
+    off = user_ip + IP_LEN + UDP_LEN + LAB.size - 8
+    return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off, user_ip)
 
 
 def downlink_frame(eth_dst, eth_src, app, ue, ue_idx, size):
     pkt = user_packet(ip(app), ip(ue), APP_PORT, UE_PORT, ue_idx, DOWNLINK, size)
     off = ETH_LEN + IP_LEN + UDP_LEN + LAB.size - 8
-    return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off)
+    return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off, ETH_LEN)
 
 
 def _ipv4_at(frame, off, what):

@@ -19,8 +19,9 @@ import sys
 import tempfile
 import time
 
-from hupf_tools.lab import scenario, summary, topo, view
+from hupf_tools.lab import rps_check, scenario, summary, topo, view
 from hupf_tools.lab.smf import LabSmfError, Smf
+from hupf_tools.rps.collector import Collector
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
@@ -310,6 +311,8 @@ def run(args):
     say("%s lab, %d UEs (%d heavy at %s Mbit/s each way%s), %.0f s; logs in %s"
         % (mode, sc.ues, sc.heavy, "/".join("%g" % r for r in sc.heavy_mbps),
            ", bmv2 scaled rates" if defaults is SCALED_FOR_BMV2 else "", sc.duration_s, workdir))
+    if args.rps and not hybrid:
+        raise LabError("--rps: RPS runs on the switch; backend-only has none")
     if args.backends > 1 and not hybrid:
         raise LabError("--backends %d: several backends need a switch to steer to them" % args.backends)
     weights = args.weights or [1] * args.backends
@@ -342,6 +345,13 @@ def run(args):
         if hybrid:
             procs.start("switch", switch_command(switch, ports, t))
         cfg = runner_config(hybrid, net, workdir, sc, ports, weights)
+        collector = None
+        if args.rps:
+            rps_out = open(os.path.join(workdir, "rps.jsonl"), "w")
+            collector = Collector("127.0.0.1", 0, rps_out).start()
+            cfg["rps"] = rps_check.block(args.rps, collector.address[1])
+            say("RPS %s: records to the collector on 127.0.0.1:%d (%s)"
+                % (args.rps, collector.address[1], os.path.join(workdir, "rps.jsonl")))
         if how == "add":
             cfg["backends"][moving - 1]["joins_later"] = True
         cfg_path = os.path.join(workdir, "runner.json")
@@ -395,6 +405,10 @@ def run(args):
                             ", ".join("%s %d packets" % kv for kv in shares.items())))
         if move:
             results.append(move.check())
+        if collector:
+            results.append(rps_check.check(collector.records(), cfg["rps"], final, tx, rx))
+            collector.close()
+            rps_out.close()
         lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch])
         print("\n".join(lines), flush=True)
         if args.json:
@@ -464,6 +478,9 @@ def main(argv=None):
     mv.add_argument("--stop-backend", type=int, metavar="K", help="stop backend K under traffic, for good")
     ap.add_argument("--move-at", type=float, default=0.4,
                     help="when the backend leaves, as a share of the traffic's duration (default 0.4)")
+    ap.add_argument("--rps", choices=("DATA_PLANE", "HYBRID"),
+                    help="sample the UE pool with Retroactive Packet Sampling (a switch needed): the runner exports "
+                         "to a collector here, the summary checks what it received (docs/RPS.md)")
     ap.add_argument("--json", help="write the summary, events and counters here")
     ap.add_argument("--cleanup", action="store_true", help="only remove a previous lab's topology")
     args = ap.parse_args(argv)

@@ -22,6 +22,8 @@ const (
 	HupfIngressHhTauTable              = "HupfIngress.hh.tau_table"
 	HupfIngressQosQueues               = "HupfIngress.qos.queues"
 	HupfIngressRoutingRoutesV4         = "HupfIngress.routing.routes_v4"
+	HupfIngressRpsConfig               = "HupfIngress.rps.config"
+	HupfIngressRpsFlows                = "HupfIngress.rps.flows"
 	HupfIngressSteeringBackendPorts    = "HupfIngress.steering.backend_ports"
 	HupfIngressSteeringBackends        = "HupfIngress.steering.backends"
 	HupfIngressTenantTenants           = "HupfIngress.tenant.tenants"
@@ -62,6 +64,9 @@ const (
 	HupfIngressQosSetQueue               = "HupfIngress.qos.set_queue"
 	HupfIngressRoutingDrop               = "HupfIngress.routing.drop"
 	HupfIngressRoutingRoute              = "HupfIngress.routing.route"
+	HupfIngressRpsNotSampled             = "HupfIngress.rps.not_sampled"
+	HupfIngressRpsSetConfig              = "HupfIngress.rps.set_config"
+	HupfIngressRpsSetFlow                = "HupfIngress.rps.set_flow"
 	HupfIngressSteeringFromBackend       = "HupfIngress.steering.from_backend"
 	HupfIngressSteeringNop               = "HupfIngress.steering.nop"
 	HupfIngressSteeringSteerToBackend    = "HupfIngress.steering.steer_to_backend"
@@ -92,7 +97,9 @@ const (
 
 // counters
 const (
+	HupfEgressRpsEvents            = "HupfEgress.rps.events"
 	HupfEgressUpfPostQosCounter    = "HupfEgress.upf.post_qos_counter"
+	HupfIngressRpsEvents           = "HupfIngress.rps.events"
 	HupfIngressTenantTenantCounter = "HupfIngress.tenant.tenant_counter"
 	HupfIngressUpfDropReasons      = "HupfIngress.upf.drop_reasons"
 	HupfIngressUpfPreQosCounter    = "HupfIngress.upf.pre_qos_counter"
@@ -122,6 +129,18 @@ const (
 	HupfIngressHhLastTs            = "HupfIngress.hh.last_ts"
 	HupfIngressHhReported          = "HupfIngress.hh.reported"
 	HupfIngressHhTau               = "HupfIngress.hh.tau"
+	RpsBufDigest                   = "rps_buf_digest"
+	RpsBufDnum                     = "rps_buf_dnum"
+	RpsBufFlow                     = "rps_buf_flow"
+	RpsBufTs                       = "rps_buf_ts"
+	RpsBufValid                    = "rps_buf_valid"
+	RpsHead                        = "rps_head"
+	RpsLateWarned                  = "rps_late_warned"
+	RpsNextDnum                    = "rps_next_dnum"
+	RpsTrackDigest                 = "rps_track_digest"
+	RpsTrackDnum                   = "rps_track_dnum"
+	RpsTrackTs                     = "rps_track_ts"
+	RpsTrackValid                  = "rps_track_valid"
 )
 
 // action_profiles
@@ -142,6 +161,7 @@ const (
 	HdrCodePktsUp    = "code_pkts_up"
 	HdrCodePsDn      = "code_ps_dn"
 	HdrCodePsUp      = "code_ps_up"
+	HdrDirection     = "direction"
 	HdrEthDst        = "eth_dst"
 	HdrEthSrc        = "eth_src"
 	HdrEthType       = "eth_type"
@@ -171,20 +191,26 @@ const (
 	AlphaShift      = "alpha_shift"
 	AppId           = "app_id"
 	AppMeterIdx     = "app_meter_idx"
+	BufferLen       = "buffer_len"
 	ClassId         = "class_id"
 	Code            = "code"
 	CtrIdx          = "ctr_idx"
 	DecayK          = "decay_k"
+	DiscThreshold   = "disc_threshold"
 	Dscp            = "dscp"
 	DstMac          = "dst_mac"
+	FlowId          = "flow_id"
 	InnerDstMac     = "inner_dst_mac"
 	InnerSrcMac     = "inner_src_mac"
 	IpgInit         = "ipg_init"
 	IpgTh           = "ipg_th"
 	KeyMode         = "key_mode"
+	Mode            = "mode"
 	Port            = "port"
 	Qfi             = "qfi"
 	Qid             = "qid"
+	QuietUs         = "quiet_us"
+	SelectThreshold = "select_threshold"
 	SessionMeterIdx = "session_meter_idx"
 	SliceId         = "slice_id"
 	SrcMac          = "src_mac"
@@ -232,6 +258,7 @@ const (
 	PktinDownlinkBuffer     = 3
 	PktinHhReport           = 4
 	PktinStateRead          = 6
+	PktinRps                = 7
 	StateReadPort           = 0
 	DropUplinkSessionMiss   = 1
 	DropDownlinkSessionMiss = 2
@@ -253,6 +280,30 @@ const (
 	HhKeyUeAddr             = 0
 	HhKey5tuple             = 1
 	HhFlagBackend           = 1
+	HhFlagRps               = 128
 	CpuCloneSessionId       = 511
 	HhReportTruncLen        = 79
+	RpsPointIn              = 0
+	RpsPointOut             = 1
+	RpsPoints               = 2
+	RpsModeOff              = 0
+	RpsModeDataPlane        = 1
+	RpsModeHybrid           = 2
+	RpsKindDirect           = 1
+	RpsKindDelayed          = 2
+	RpsKindReceipt          = 3
+	RpsKindLate             = 4
+	RpsTrackDepth           = 4
+	RpsLateWarnedFlag       = 65536
+	RpsEvents               = 8
+	RpsEvObserved           = 0
+	RpsEvDirect             = 1
+	RpsEvDelayed            = 2
+	RpsEvLate               = 3
+	RpsEvTrackOverrun       = 4
+	RpsEvExported           = 5
+	RpsEvLateRepeated       = 6
+	RpsEvInvalid            = 7
+	RpsReceiptTruncLen      = 19
+	RpsHhReportTruncLen     = 95
 )

@@ -11,16 +11,21 @@ const (
 	tClsConfig    = p4const.HupfIngressClassifierClsConfig
 	tDecision     = p4const.HupfIngressClassifierDecision
 	tClassToTC    = p4const.HupfIngressClassifierClassToTc
+	tRPSConfig    = p4const.HupfIngressRpsConfig
+	tRPSFlows     = p4const.HupfIngressRpsFlows
 
-	aFromBackend  = p4const.HupfIngressSteeringFromBackend
-	aSteeringNop  = p4const.HupfIngressSteeringNop
-	aSteer        = p4const.HupfIngressSteeringSteerToBackend
-	aSetHHParams  = p4const.HupfIngressHhSetHhParams
-	aSetTau       = p4const.HupfIngressHhSetTau
-	aSetClsParams = p4const.HupfIngressClassifierSetClsParams
-	aSetClass     = p4const.HupfIngressClassifierSetClass
-	aSetTC        = p4const.HupfIngressClassifierSetTc
-	aClsNop       = p4const.HupfIngressClassifierNop
+	aFromBackend   = p4const.HupfIngressSteeringFromBackend
+	aSteeringNop   = p4const.HupfIngressSteeringNop
+	aSteer         = p4const.HupfIngressSteeringSteerToBackend
+	aSetHHParams   = p4const.HupfIngressHhSetHhParams
+	aSetTau        = p4const.HupfIngressHhSetTau
+	aSetClsParams  = p4const.HupfIngressClassifierSetClsParams
+	aSetClass      = p4const.HupfIngressClassifierSetClass
+	aSetTC         = p4const.HupfIngressClassifierSetTc
+	aClsNop        = p4const.HupfIngressClassifierNop
+	aRPSSetConfig  = p4const.HupfIngressRpsSetConfig
+	aRPSSetFlow    = p4const.HupfIngressRpsSetFlow
+	aRPSNotSampled = p4const.HupfIngressRpsNotSampled
 
 	apBackendSelector = p4const.HupfIngressSteeringBackendSelector
 )
@@ -47,6 +52,9 @@ var hwOnlyActions = func() []actionSpec {
 		{aSetClass, []paramSpec{{"class_id", 8}}},
 		{aSetTC, []paramSpec{{"tc", 2}}},
 		{aClsNop, nil},
+		{aRPSSetConfig, []paramSpec{{"mode", 8}, {"quiet_us", 32}, {"select_threshold", 32}, {"buffer_len", 32}}},
+		{aRPSSetFlow, []paramSpec{{"flow_id", 16}, {"disc_threshold", 32}}},
+		{aRPSNotSampled, nil},
 	}
 	for _, ft := range featureTables {
 		as = append(as, actionSpec{ft[1], []paramSpec{{"code", 8}}})
@@ -64,6 +72,8 @@ var hwOnlyTables = func() []tableSpec {
 		{tDecision, []fieldSpec{{"code_pkts_up", exact, 8}, {"code_pkts_dn", exact, 8}, {"code_ps_up", exact, 8},
 			{"code_ps_dn", exact, 8}, {"code_ipg_up", exact, 8}, {"code_ipg_dn", exact, 8}}, []string{aSetClass}},
 		{tClassToTC, []fieldSpec{{"class_id", exact, 8}}, []string{aSetTC, aClsNop}},
+		{tRPSConfig, nil, []string{aRPSSetConfig}},
+		{tRPSFlows, []fieldSpec{{"ue_addr", lpm, 32}, {"direction", exact, 1}}, []string{aRPSSetFlow, aRPSNotSampled}},
 	}
 	for _, ft := range featureTables {
 		ts = append(ts, tableSpec{ft[0], []fieldSpec{{"value", rng, 32}}, []string{ft[1]}})

@@ -363,6 +363,9 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	if ti == nil {
 		return errf(codes.NotFound, "unknown table id %d", v.tableID)
 	}
+	if ti.spec.name == tRPSConfig || ti.spec.name == tRPSFlows {
+		return errf(codes.Unimplemented, "table %s: RPS is not implemented by the backend yet", ti.spec.name)
+	}
 	if v.isDefault {
 		return s.writeDefault(op, ti, v)
 	}

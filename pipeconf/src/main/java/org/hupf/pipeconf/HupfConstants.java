@@ -54,6 +54,10 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.qos.queues");
     public static final PiTableId HUPF_INGRESS_ROUTING_ROUTES_V4 =
             PiTableId.of("HupfIngress.routing.routes_v4");
+    public static final PiTableId HUPF_INGRESS_RPS_CONFIG =
+            PiTableId.of("HupfIngress.rps.config");
+    public static final PiTableId HUPF_INGRESS_RPS_FLOWS =
+            PiTableId.of("HupfIngress.rps.flows");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKEND_PORTS =
             PiTableId.of("HupfIngress.steering.backend_ports");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKENDS =
@@ -128,6 +132,12 @@ public final class HupfConstants {
             PiActionId.of("HupfIngress.routing.drop");
     public static final PiActionId HUPF_INGRESS_ROUTING_ROUTE =
             PiActionId.of("HupfIngress.routing.route");
+    public static final PiActionId HUPF_INGRESS_RPS_NOT_SAMPLED =
+            PiActionId.of("HupfIngress.rps.not_sampled");
+    public static final PiActionId HUPF_INGRESS_RPS_SET_CONFIG =
+            PiActionId.of("HupfIngress.rps.set_config");
+    public static final PiActionId HUPF_INGRESS_RPS_SET_FLOW =
+            PiActionId.of("HupfIngress.rps.set_flow");
     public static final PiActionId HUPF_INGRESS_STEERING_FROM_BACKEND =
             PiActionId.of("HupfIngress.steering.from_backend");
     public static final PiActionId HUPF_INGRESS_STEERING_NOP =
@@ -182,8 +192,12 @@ public final class HupfConstants {
             PiActionId.of("NoAction");
 
     // counters
+    public static final PiCounterId HUPF_EGRESS_RPS_EVENTS =
+            PiCounterId.of("HupfEgress.rps.events");
     public static final PiCounterId HUPF_EGRESS_UPF_POST_QOS_COUNTER =
             PiCounterId.of("HupfEgress.upf.post_qos_counter");
+    public static final PiCounterId HUPF_INGRESS_RPS_EVENTS =
+            PiCounterId.of("HupfIngress.rps.events");
     public static final PiCounterId HUPF_INGRESS_TENANT_TENANT_COUNTER =
             PiCounterId.of("HupfIngress.tenant.tenant_counter");
     public static final PiCounterId HUPF_INGRESS_UPF_DROP_REASONS =
@@ -230,6 +244,30 @@ public final class HupfConstants {
             PiRegisterId.of("HupfIngress.hh.reported");
     public static final PiRegisterId HUPF_INGRESS_HH_TAU =
             PiRegisterId.of("HupfIngress.hh.tau");
+    public static final PiRegisterId RPS_BUF_DIGEST =
+            PiRegisterId.of("rps_buf_digest");
+    public static final PiRegisterId RPS_BUF_DNUM =
+            PiRegisterId.of("rps_buf_dnum");
+    public static final PiRegisterId RPS_BUF_FLOW =
+            PiRegisterId.of("rps_buf_flow");
+    public static final PiRegisterId RPS_BUF_TS =
+            PiRegisterId.of("rps_buf_ts");
+    public static final PiRegisterId RPS_BUF_VALID =
+            PiRegisterId.of("rps_buf_valid");
+    public static final PiRegisterId RPS_HEAD =
+            PiRegisterId.of("rps_head");
+    public static final PiRegisterId RPS_LATE_WARNED =
+            PiRegisterId.of("rps_late_warned");
+    public static final PiRegisterId RPS_NEXT_DNUM =
+            PiRegisterId.of("rps_next_dnum");
+    public static final PiRegisterId RPS_TRACK_DIGEST =
+            PiRegisterId.of("rps_track_digest");
+    public static final PiRegisterId RPS_TRACK_DNUM =
+            PiRegisterId.of("rps_track_dnum");
+    public static final PiRegisterId RPS_TRACK_TS =
+            PiRegisterId.of("rps_track_ts");
+    public static final PiRegisterId RPS_TRACK_VALID =
+            PiRegisterId.of("rps_track_valid");
 
     // action_profiles
     public static final PiActionProfileId HUPF_INGRESS_STEERING_BACKEND_SELECTOR =
@@ -258,6 +296,8 @@ public final class HupfConstants {
             PiMatchFieldId.of("code_ps_dn");
     public static final PiMatchFieldId HDR_CODE_PS_UP =
             PiMatchFieldId.of("code_ps_up");
+    public static final PiMatchFieldId HDR_DIRECTION =
+            PiMatchFieldId.of("direction");
     public static final PiMatchFieldId HDR_ETH_DST =
             PiMatchFieldId.of("eth_dst");
     public static final PiMatchFieldId HDR_ETH_SRC =
@@ -310,6 +350,8 @@ public final class HupfConstants {
             PiActionParamId.of("app_id");
     public static final PiActionParamId APP_METER_IDX =
             PiActionParamId.of("app_meter_idx");
+    public static final PiActionParamId BUFFER_LEN =
+            PiActionParamId.of("buffer_len");
     public static final PiActionParamId CLASS_ID =
             PiActionParamId.of("class_id");
     public static final PiActionParamId CODE =
@@ -318,10 +360,14 @@ public final class HupfConstants {
             PiActionParamId.of("ctr_idx");
     public static final PiActionParamId DECAY_K =
             PiActionParamId.of("decay_k");
+    public static final PiActionParamId DISC_THRESHOLD =
+            PiActionParamId.of("disc_threshold");
     public static final PiActionParamId DSCP =
             PiActionParamId.of("dscp");
     public static final PiActionParamId DST_MAC =
             PiActionParamId.of("dst_mac");
+    public static final PiActionParamId FLOW_ID =
+            PiActionParamId.of("flow_id");
     public static final PiActionParamId INNER_DST_MAC =
             PiActionParamId.of("inner_dst_mac");
     public static final PiActionParamId INNER_SRC_MAC =
@@ -332,12 +378,18 @@ public final class HupfConstants {
             PiActionParamId.of("ipg_th");
     public static final PiActionParamId KEY_MODE =
             PiActionParamId.of("key_mode");
+    public static final PiActionParamId MODE =
+            PiActionParamId.of("mode");
     public static final PiActionParamId PORT =
             PiActionParamId.of("port");
     public static final PiActionParamId QFI =
             PiActionParamId.of("qfi");
     public static final PiActionParamId QID =
             PiActionParamId.of("qid");
+    public static final PiActionParamId QUIET_US =
+            PiActionParamId.of("quiet_us");
+    public static final PiActionParamId SELECT_THRESHOLD =
+            PiActionParamId.of("select_threshold");
     public static final PiActionParamId SESSION_METER_IDX =
             PiActionParamId.of("session_meter_idx");
     public static final PiActionParamId SLICE_ID =
@@ -404,6 +456,7 @@ public final class HupfConstants {
     public static final int PKTIN_DOWNLINK_BUFFER = 3;
     public static final int PKTIN_HH_REPORT = 4;
     public static final int PKTIN_STATE_READ = 6;
+    public static final int PKTIN_RPS = 7;
     public static final int STATE_READ_PORT = 0;
     public static final int DROP_UPLINK_SESSION_MISS = 1;
     public static final int DROP_DOWNLINK_SESSION_MISS = 2;
@@ -425,6 +478,30 @@ public final class HupfConstants {
     public static final int HH_KEY_UE_ADDR = 0;
     public static final int HH_KEY_5TUPLE = 1;
     public static final int HH_FLAG_BACKEND = 1;
+    public static final int HH_FLAG_RPS = 128;
     public static final int CPU_CLONE_SESSION_ID = 511;
     public static final int HH_REPORT_TRUNC_LEN = 79;
+    public static final int RPS_POINT_IN = 0;
+    public static final int RPS_POINT_OUT = 1;
+    public static final int RPS_POINTS = 2;
+    public static final int RPS_MODE_OFF = 0;
+    public static final int RPS_MODE_DATA_PLANE = 1;
+    public static final int RPS_MODE_HYBRID = 2;
+    public static final int RPS_KIND_DIRECT = 1;
+    public static final int RPS_KIND_DELAYED = 2;
+    public static final int RPS_KIND_RECEIPT = 3;
+    public static final int RPS_KIND_LATE = 4;
+    public static final int RPS_TRACK_DEPTH = 4;
+    public static final int RPS_LATE_WARNED_FLAG = 65536;
+    public static final int RPS_EVENTS = 8;
+    public static final int RPS_EV_OBSERVED = 0;
+    public static final int RPS_EV_DIRECT = 1;
+    public static final int RPS_EV_DELAYED = 2;
+    public static final int RPS_EV_LATE = 3;
+    public static final int RPS_EV_TRACK_OVERRUN = 4;
+    public static final int RPS_EV_EXPORTED = 5;
+    public static final int RPS_EV_LATE_REPEATED = 6;
+    public static final int RPS_EV_INVALID = 7;
+    public static final int RPS_RECEIPT_TRUNC_LEN = 19;
+    public static final int RPS_HH_REPORT_TRUNC_LEN = 95;
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.api.TenantOverlay;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.rps.RpsSettings;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.Backend;
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
  * UE pools, backend ports on the switch, routes, VXLAN tenants, the PFCP agent, heavy-hitter and classifier
- * settings, QoS.
+ * settings, QoS, RPS.
  * Examples are in netcfg/ at the repository root.
  */
 public final class HupfConfig extends Config<ApplicationId> {
@@ -56,6 +57,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     private static final String OVERLAY = "overlay";
     /** A Network Instance is a DNS name or APN (TS 23.003 §9.1): at most 255 octets. */
     private static final int MAX_NETWORK_INSTANCE = 255;
+    static final String RPS = "rps";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
@@ -107,7 +109,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         boolean known;
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
-                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS);
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -159,6 +161,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         intIn(object, RECONCILE_INTERVAL_S, 1, 3600, 30);
         hhConfig();
         offloadPolicy();
+        rps();
         JsonNode cl = object.path(CLASSIFIER);
         if (!cl.isMissingNode()) {
             intIn(cl, "windowMs", 1, 3_600_000, 1000);
@@ -656,5 +659,16 @@ public final class HupfConfig extends Config<ApplicationId> {
     /** @return the classifier settings as given */
     public JsonNode classifier() {
         return object.path(CLASSIFIER);
+    }
+
+    /**
+     * Returns the RPS settings ({@code rps}, the format {@link RpsSettings} describes): what the switch (and a
+     * backend playing it) is given in {@code rps.config} and {@code rps.flows}, and where the records go.
+     *
+     * @return settings, {@link RpsSettings#OFF} without the block
+     * @throws IllegalArgumentException naming the field that is wrong
+     */
+    public RpsSettings rps() {
+        return RpsSettings.parse(object.get(RPS));
     }
 }

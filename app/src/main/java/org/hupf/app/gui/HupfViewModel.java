@@ -156,7 +156,7 @@ final class HupfViewModel {
         if (pipeconf.equals(HupfPipeconfIds.BACKEND)) {
             return Optional.of("backend");
         }
-        if (pipeconf.equals(HupfPipeconfIds.BMV2) || pipeconf.equals(HupfPipeconfIds.TOFINO)) {
+        if (HupfPipeconfIds.SWITCHES.contains(pipeconf)) {
             return Optional.of("switch");
         }
         return Optional.empty();

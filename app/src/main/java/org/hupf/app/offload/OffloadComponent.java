@@ -14,6 +14,7 @@ import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.app.ApplicationService;
@@ -72,8 +73,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The hybrid inside ONOS: finds the backends (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2 or
- * org.hupf.tofino) among the available devices, and offers the session manager the {@link HybridUpfDevice}
+ * The hybrid inside ONOS: finds the backends (pipeconf org.hupf.backend) and the switch (org.hupf.bmv2,
+ * org.hupf.tofino or org.hupf.tofino2) among the available devices, and offers the session manager the {@link HybridUpfDevice}
  * over the first backend and the switch, then every other backend: each backend holds every session, the
  * switch splits the misses among them by UE hash (backendPorts' weights), the offload manager measures a
  * session over all of them ({@link BackendReplicas}), each read through the {@link BackendUsageLedger} that
@@ -96,7 +97,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final int RECENT_EVENTS = 50;
     /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
     private static final long FLOW_REMOVAL_WAIT_S = 20;
-    private static final Set<PiPipeconfId> SWITCHES = Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO);
     /**
      * How often the leader checks its devices' routes (a small table read each; writes only what differs) and
      * programs the switch again if it could not before (e.g. its pipeline was not pushed yet).
@@ -153,6 +153,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         private final List<HupfUpfDevice> devices;
         /** Whether the switch holds the netcfg's steering and HK-IPG configuration (retried until it does). */
         private volatile boolean switchProgrammed;
+        /** The RPS configuration last written to the switch; null while none was. */
+        private volatile RpsConfig rpsWritten;
         /** The backends the switch steers misses to, as last programmed. */
         private volatile List<String> steeredTo = List.of();
 
@@ -482,7 +484,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
         List<DeviceId> backendIds = pickAll(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
-        DeviceId switchId = pickAll(available, pipeconfOf, SWITCHES).stream().findFirst().orElse(null);
+        DeviceId switchId = pickAll(available, pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
         Hybrid h = current;
         if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
             return;
@@ -582,6 +584,24 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             h.switchProgrammed = false;
             log.error("Cannot configure switch {}: {}; trying again in {} s", h.switchId, e.getMessage(),
                       DEVICES_CHECK_S);
+        }
+        programRps(h, sw, cfg);
+    }
+
+    /**
+     * The netcfg's RPS configuration onto the switch (or the backend playing it), when the netcfg changes and when
+     * the switch is taken over (again): never periodically, and a failure (a flow id or buffer length beyond the
+     * pipeline's) leaves the rest of the switch's configuration alone.
+     */
+    private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
+        try {
+            RpsConfig written = SwitchDataplane.programRps(sw.as(HupfDataplaneConfig.class), cfg, h.rpsWritten);
+            if (written != null && !written.equals(h.rpsWritten)) {
+                log.info("Switch {}: {}", sw.id(), written);
+            }
+            h.rpsWritten = written;
+        } catch (UpfProgrammableException | RuntimeException e) {
+            log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());
         }
     }
 

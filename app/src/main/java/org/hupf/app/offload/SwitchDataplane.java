@@ -3,6 +3,7 @@ package org.hupf.app.offload;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Backend;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -50,5 +51,26 @@ final class SwitchDataplane {
         dp.setBackends(cfg.sliceId(), backends);
         dp.configureHh(cfg.hhConfig());
         return backends;
+    }
+
+    /**
+     * Writes the netcfg's RPS configuration to a switch. Without an {@code rps} block nothing is written until one
+     * was (the pipeline's default is off, and a target that cannot sample is not asked to); once one was, its
+     * removal writes RPS off.
+     *
+     * @param dp      the switch's data-plane configuration behaviour
+     * @param cfg     hupf's (valid) netcfg
+     * @param written what was written to this switch since it was taken over, null if nothing
+     * @return what the switch holds now, null if nothing was written
+     * @throws UpfProgrammableException if a value does not fit the pipeline or the switch refuses an entry
+     */
+    static RpsConfig programRps(HupfDataplaneConfig dp, HupfConfig cfg, RpsConfig written)
+            throws UpfProgrammableException {
+        RpsConfig wanted = cfg.rps().config();
+        if (wanted.equals(RpsConfig.OFF) && written == null) {
+            return null;
+        }
+        dp.setRps(wanted);
+        return wanted;
     }
 }

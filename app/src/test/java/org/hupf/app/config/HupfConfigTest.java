@@ -7,9 +7,11 @@ import org.hupf.api.OffloadPolicy;
 import org.hupf.api.TenantOverlay;
 import org.hupf.app.pfcp.PeerAllowlist;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.rps.RpsSettings;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
@@ -319,5 +321,21 @@ public class HupfConfigTest {
         assertEquals("tenants[0]: overlay: unknown field among [vni]",
                      invalid(t, "[" + T + ", \"networkInstance\": \"a\", "
                              + OVERLAY.replace("{", "{\"vni\": 1, ") + "}]"));
+    }
+
+    @Test
+    public void anRpsBlockIsReadAndAWrongOneNamesItsField() throws Exception {
+        ObjectNode node = (ObjectNode) hupfNode(new File(DIR, "hupf-bmv2-backend.json")).deepCopy();
+        node.set("rps", MAPPER.readTree("{\"mode\": \"DATA_PLANE\", \"quietUs\": 5000, \"sigma\": 0.5, "
+                + "\"monitor\": \"127.0.0.1:9700\", \"flows\": [{\"tenant\": \"acme\", \"uePrefix\": "
+                + "\"10.250.0.0/16\", \"direction\": \"downlink\", \"flowId\": 4, \"discThreshold\": 67108864}]}"));
+        HupfConfig c = config(node);
+        assertTrue(c.error(), c.isValid());
+        assertEquals(RpsConfig.Mode.DATA_PLANE, c.rps().config().mode());
+        assertEquals(List.of(new RpsConfig.Flow(Ip4Prefix.valueOf("10.250.0.0/16"), RpsConfig.DOWNLINK, 4, 67108864L)),
+                     c.rps().config().flows());
+        assertEquals(RpsSettings.OFF, config(hupfNode(new File(DIR, "hupf-bmv2-backend.json"))).rps());
+        assertTrue(invalid("rps", "{\"mode\": \"DATA_PLANE\"}").contains("rps.monitor"));
+        assertTrue(invalid("rps", "{\"mode\": \"OFF\", \"flows\": [{}]}").contains("rps.flows[0]"));
     }
 }

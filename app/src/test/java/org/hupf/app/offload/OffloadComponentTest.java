@@ -80,19 +80,21 @@ public class OffloadComponentTest {
     public void backendsAndSwitchAreToldApartByTheirPipeconf() {
         Map<String, PiPipeconfId> pipeconfs = Map.of("device:other", new PiPipeconfId("org.onosproject.basic"),
                                                      "device:s1", HupfPipeconfIds.BMV2,
+                                                     "device:t2", HupfPipeconfIds.TOFINO2,
                                                      "device:b2", HupfPipeconfIds.BACKEND,
                                                      "device:b1", HupfPipeconfIds.BACKEND,
                                                      "device:broken", HupfPipeconfIds.BACKEND);
         List<Device> devices = List.of(device("device:other", false), device("device:broken", false),
                                        device("device:b2", true), device("device:s1", true),
-                                       device("device:b1", true));
+                                       device("device:b1", true), device("device:t2", true));
         assertEquals("every backend, in the order of their ids",
                      List.of(DeviceId.deviceId("device:b1"), DeviceId.deviceId("device:b2")),
                      OffloadComponent.pickAll(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString())),
                                               Set.of(HupfPipeconfIds.BACKEND)));
-        assertEquals(List.of(DeviceId.deviceId("device:s1")),
+        assertEquals("the switches of bmv2 and Tofino 2", List.of(DeviceId.deviceId("device:s1"),
+                                                                  DeviceId.deviceId("device:t2")),
                      OffloadComponent.pickAll(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString())),
-                                              Set.of(HupfPipeconfIds.BMV2, HupfPipeconfIds.TOFINO)));
+                                              HupfPipeconfIds.SWITCHES));
         assertEquals(List.of(), OffloadComponent.pickAll(List.of(device("device:x", true)), id -> Optional.empty(),
                                                          Set.of(HupfPipeconfIds.BACKEND)));
     }

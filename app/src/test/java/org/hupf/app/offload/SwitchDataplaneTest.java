@@ -8,6 +8,7 @@ import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.junit.Test;
 import org.onlab.packet.MacAddress;
 import org.onosproject.core.DefaultApplicationId;
@@ -19,11 +20,13 @@ import java.util.Set;
 
 import static org.easymock.EasyMock.capture;
 import static org.easymock.EasyMock.createStrictMock;
+import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.expectLastCall;
 import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.replay;
 import static org.easymock.EasyMock.verify;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 /** The switch gets from hupf's netcfg what the lab runner programs: steering to backends and HK-IPG. */
@@ -34,8 +37,16 @@ public class SwitchDataplaneTest {
     private static final DeviceId B2 = DeviceId.deviceId("device:backend:b2");
 
     private static HupfConfig hybridExample() throws Exception {
+        return withRps(null);
+    }
+
+    /** The hybrid example, with this rps block (JSON) or none. */
+    private static HupfConfig withRps(String rps) throws Exception {
         ObjectNode node = (ObjectNode) MAPPER.readTree(new File("../netcfg/hupf-bmv2-backend.json"))
-                .path("apps").path("org.hupf.app").path(HupfConfig.KEY);
+                .path("apps").path("org.hupf.app").path(HupfConfig.KEY).deepCopy();
+        if (rps != null) {
+            node.set("rps", MAPPER.readTree(rps));
+        }
         HupfConfig c = new HupfConfig();
         c.init(new DefaultApplicationId(1, "org.hupf.app"), HupfConfig.KEY, node, MAPPER, null);
         assertTrue(c.error(), c.isValid());
@@ -85,6 +96,26 @@ public class SwitchDataplaneTest {
         replay(dp);
         assertEquals(survivor, SwitchDataplane.program(dp, DeviceId.deviceId("device:bmv2:s1"), hybridExample(),
                                                        Set.of(B2)));
+        verify(dp);
+    }
+
+    @Test
+    public void rpsIsWrittenOnlyOnceABlockAskedForItAndOffWhenItGoes() throws Exception {
+        HupfConfig on = withRps("{\"mode\": \"DATA_PLANE\", \"monitor\": \"127.0.0.1:9700\", \"flows\": [{\"tenant\": "
+                                        + "\"t\", \"uePrefix\": \"10.250.0.0/16\", \"direction\": \"uplink\", "
+                                        + "\"flowId\": 1, \"discThreshold\": 1000}]}");
+        HupfDataplaneConfig dp = createStrictMock(HupfDataplaneConfig.class);
+        replay(dp);
+        assertNull("no block, nothing written: no call at all", SwitchDataplane.programRps(dp, withRps(null), null));
+        verify(dp);
+
+        dp = createStrictMock(HupfDataplaneConfig.class);
+        expect(dp.setRps(on.rps().config())).andReturn(2);
+        expect(dp.setRps(RpsConfig.OFF)).andReturn(2);
+        replay(dp);
+        RpsConfig written = SwitchDataplane.programRps(dp, on, null);
+        assertEquals(on.rps().config(), written);
+        assertEquals("the block gone: RPS off", RpsConfig.OFF, SwitchDataplane.programRps(dp, withRps(null), written));
         verify(dp);
     }
 }

@@ -4,6 +4,7 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.driver.HandlerBehaviour;
@@ -14,7 +15,8 @@ import java.util.Map;
 
 /**
  * What ONOS's UPF API lacks: on hupf hw devices HK-IPG configuration, MATADOR classifier installation
- * and backend steering; on every hupf device the routes no session owns and the VXLAN tenants. Each call replaces the previous
+ * and backend steering, and Retroactive Packet Sampling; on every hupf device the routes no session owns and the VXLAN
+ * tenants. Each call replaces the previous
  * configuration of its kind.
  */
 public interface HupfDataplaneConfig extends HandlerBehaviour {
@@ -78,4 +80,14 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
      * @throws UpfProgrammableException if the read fails
      */
     Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException;
+
+    /**
+     * Makes the device's Retroactive Packet Sampling configuration this one ({@code rps.config},
+     * {@code rps.flows}; make before break). A device whose pipeline has no RPS is left alone.
+     *
+     * @param config mode, quiet time, selection, buffer length and sampled flows
+     * @return entries written or removed (0: nothing changed, or no RPS in the pipeline)
+     * @throws UpfProgrammableException if a value does not fit the pipeline or the device refuses an entry
+     */
+    int setRps(RpsConfig config) throws UpfProgrammableException;
 }

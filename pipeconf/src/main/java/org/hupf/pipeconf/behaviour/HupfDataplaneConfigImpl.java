@@ -5,6 +5,7 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
@@ -81,5 +82,10 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     @Override
     public Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException {
         return call("readTenantCounters", HupfDataplane::tenantCounters);
+    }
+
+    @Override
+    public int setRps(RpsConfig config) throws UpfProgrammableException {
+        return call("setRps", d -> d.setRps(config));
     }
 }

@@ -3,10 +3,12 @@ package org.hupf.pipeconf.behaviour;
 import com.google.common.collect.ImmutableMap;
 import org.hupf.pipeconf.packet.HhReport;
 import org.hupf.pipeconf.packet.HupfPacketIn;
+import org.hupf.pipeconf.packet.RpsReceipt;
 import org.hupf.pipeconf.upf.PiCodec;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.onlab.packet.DeserializationException;
 import org.onlab.packet.Ethernet;
+import org.onlab.packet.MacAddress;
 import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
@@ -46,7 +48,8 @@ import static org.hupf.pipeconf.HupfConstants.*;
 /**
  * Interpreter of the hupf pipeline: ONOS criteria/treatments for the ACL and routing tables, packet-out
  * through the {@code packet_out} header and packet-in with its reason and, for HH reports, the report
- * header (see {@link HupfPacketIn}).
+ * header and the RPS receipt that may follow it; an RPS packet-in carries a receipt and no packet (see
+ * {@link HupfPacketIn}).
  */
 public class HupfInterpreter extends AbstractHandlerBehaviour implements PiPipelineInterpreter {
 
@@ -272,9 +275,23 @@ public class HupfInterpreter extends AbstractHandlerBehaviour implements PiPipel
             throw new PiInterpreterException(e.getMessage());
         }
         byte[] payload = op.data().asArray();
-        int offset = r == HupfPacketIn.Reason.HH_REPORT ? HhReport.LENGTH : 0;
+        ConnectPoint from = new ConnectPoint(deviceId, PortNumber.portNumber(port));
+        if (r == HupfPacketIn.Reason.RPS) {
+            // A receipt, no packet: the app reads it from unparsed() (and counts one cut short). ONOS's other
+            // packet processors get a frame that is nobody's (zero addresses, hupf's local experimental ethertype)
+            // rather than one whose fields they would find missing.
+            Ethernet none = new Ethernet().setSourceMACAddress(MacAddress.ZERO)
+                    .setDestinationMACAddress(MacAddress.ZERO).setEtherType((short) ETHERTYPE_HUPF_STATE);
+            return new DefaultInboundPacket(from, none, ByteBuffer.wrap(payload), Optional.of(reason));
+        }
+        int offset = 0;
+        if (r == HupfPacketIn.Reason.HH_REPORT) {
+            offset = HhReport.LENGTH
+                    + (HupfPacketIn.announcesRps(reason, ByteBuffer.wrap(payload)) ? RpsReceipt.LENGTH : 0);
+        }
         if (payload.length < offset) {
-            throw new PiInterpreterException("HH report packet-in of " + payload.length + " bytes is truncated");
+            throw new PiInterpreterException("HH report packet-in of " + payload.length + " bytes is truncated (its "
+                                                     + "headers take " + offset + ")");
         }
         Ethernet eth;
         try {
@@ -282,7 +299,6 @@ public class HupfInterpreter extends AbstractHandlerBehaviour implements PiPipel
         } catch (DeserializationException e) {
             throw new PiInterpreterException("packet-in is not an Ethernet frame: " + e.getMessage());
         }
-        return new DefaultInboundPacket(new ConnectPoint(deviceId, PortNumber.portNumber(port)), eth,
-                                        ByteBuffer.wrap(payload), Optional.of(reason));
+        return new DefaultInboundPacket(from, eth, ByteBuffer.wrap(payload), Optional.of(reason));
     }
 }

@@ -34,7 +34,8 @@ import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.TOFINO_CONTE
 
 /**
  * Registers the hupf pipeconfs with ONOS: {@code org.hupf.bmv2} and {@code org.hupf.backend} always,
- * {@code org.hupf.tofino} only when the Tofino artifacts were packaged into the bundle.
+ * {@code org.hupf.tofino} and {@code org.hupf.tofino2} only when their Tofino artifacts were packaged into
+ * the bundle.
  */
 @Component(immediate = true)
 public class PipeconfLoader {
@@ -54,6 +55,7 @@ public class PipeconfLoader {
         register(HupfPipeconfIds.BMV2, "hw", "bmv2", true);
         register(HupfPipeconfIds.BACKEND, "sw", "bmv2", true);
         register(HupfPipeconfIds.TOFINO, "hw", "tofino", false);
+        register(HupfPipeconfIds.TOFINO2, "hw", "tofino2", false);
         log.info("Started, registered {}", registered);
     }
 
@@ -88,7 +90,7 @@ public class PipeconfLoader {
      *
      * @param id      pipeconf id
      * @param profile P4 profile (hw or sw)
-     * @param target  bmv2 or tofino
+     * @param target  bmv2, tofino or tofino2
      * @return pipeconf, or null if its artifacts are not packaged
      * @throws P4InfoParserException if the P4Info does not parse
      */
@@ -121,7 +123,8 @@ public class PipeconfLoader {
             }
             b.addExtension(BMV2_JSON, json);
         } else {
-            URL bin = resource(dir + "tofino.bin");
+            // The binary as bfas names it for the target (tofino.bin, tofino2.bin): Stratum's Tofino binary.
+            URL bin = resource(dir + target + ".bin");
             URL ctx = resource(dir + "context.json");
             if (bin == null || ctx == null) {
                 return null;

@@ -1,6 +1,7 @@
 package org.hupf.pipeconf.packet;
 
 import com.google.common.base.MoreObjects;
+import org.hupf.pipeconf.HupfConstants;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -14,8 +15,12 @@ public final class HhReport {
 
     /** Bytes on the wire. */
     public static final int LENGTH = 12;
+    /** Where {@code flags} is: after flow_key, ipg_ewma (32 bits each) and tau (16). */
+    public static final int FLAGS_OFFSET = 10;
     /** {@code flags}: the reporting packet was steered to a backend (the UE has no hw session). */
     public static final int FLAG_BACKEND = 1;
+    /** {@code flags}: the same packet's {@link RpsReceipt} follows the report. */
+    public static final int FLAG_RPS = HupfConstants.HH_FLAG_RPS;
 
     private final long flowKey;
     private final long ipgEwma;
@@ -70,6 +75,11 @@ public final class HhReport {
 
     public boolean fromBackend() {
         return (flags & FLAG_BACKEND) != 0;
+    }
+
+    /** @return whether the same packet's RPS receipt follows the report */
+    public boolean carriesRps() {
+        return (flags & FLAG_RPS) != 0;
     }
 
     @Override

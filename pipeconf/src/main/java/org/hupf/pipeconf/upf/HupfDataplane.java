@@ -4,6 +4,7 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Prefix;
@@ -12,6 +13,7 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiMatchFieldId;
 import org.onosproject.net.pi.model.PiPipelineModel;
+import org.onosproject.net.pi.model.PiRegisterId;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionProfileGroup;
@@ -51,7 +53,8 @@ import static org.hupf.pipeconf.HupfConstants.*;
  * configuration ({@code hh_config} default action, {@code tau_table} from Eq. 4.9), MATADOR classifier
  * installation (feature range tables, decision table, class → tc, {@code cls_config}), backend steering
  * ({@code backend_ports}, the {@code backends} action selector), the routes no session owns, the VXLAN
- * tenants ({@code tenants}, the tenant meter) and the CPU clone session. Each call replaces what was there.
+ * tenants ({@code tenants}, the tenant meter), Retroactive Packet Sampling ({@code rps.config}, {@code rps.flows})
+ * and the CPU clone session. Each call replaces what was there.
  */
 public final class HupfDataplane {
 
@@ -490,6 +493,109 @@ public final class HupfDataplane {
 
     private static boolean sameBand(PiMeterBand a, PiMeterBand b) {
         return a != null && b != null && a.rate() == b.rate() && a.burst() == b.burst();
+    }
+
+    // ---- RPS
+
+    /**
+     * The entries of an RPS configuration: the {@code rps.config} default entry ({@code set_config}), then one
+     * {@code rps.flows} entry per flow (UE prefix, direction → {@code set_flow}).
+     *
+     * @param c configuration
+     * @return entries, the default entry first
+     * @throws PiCodecException if this pipeline has no RPS, a flow id is beyond its flows, the buffer length beyond
+     *                          its buffer, a (prefix, direction) repeats or the flows exceed the table
+     */
+    public List<PiTableEntry> rpsEntries(RpsConfig c) throws PiCodecException {
+        codec.table(HUPF_INGRESS_RPS_CONFIG);
+        long slots = perPoint(RPS_BUF_FLOW);
+        long bufferLen = c.bufferLen() == RpsConfig.WHOLE_BUFFER ? slots : c.bufferLen();
+        if (bufferLen > slots) {
+            throw new PiCodecException("RPS buffer length " + bufferLen + " exceeds the " + slots
+                                               + " receipts per point the pipeline has");
+        }
+        List<Object> params = new ArrayList<>(List.of(MODE, c.mode().code(), QUIET_US, c.quietUs(),
+                                                      SELECT_THRESHOLD, c.selectThreshold()));
+        if (codec.hasParam(HUPF_INGRESS_RPS_SET_CONFIG, BUFFER_LEN)) {
+            params.addAll(List.of(BUFFER_LEN, bufferLen));
+        }
+        List<PiTableEntry> out = new ArrayList<>();
+        out.add(defaultEntry(HUPF_INGRESS_RPS_CONFIG, codec.action(HUPF_INGRESS_RPS_SET_CONFIG, params.toArray())));
+        PiTableId t = HUPF_INGRESS_RPS_FLOWS;
+        requireFits(t, c.flows().size());
+        long flowIds = perPoint(RPS_NEXT_DNUM);
+        Set<String> keys = new HashSet<>();
+        for (RpsConfig.Flow f : c.flows()) {
+            if (f.flowId() >= flowIds) {
+                throw new PiCodecException("RPS flow id " + f.flowId() + " is beyond the pipeline's " + flowIds
+                                                   + " flows");
+            }
+            if (!keys.add(f.uePrefix() + "/" + f.direction())) {
+                throw new PiCodecException("two RPS flows for " + f.uePrefix() + " direction " + f.direction());
+            }
+            out.add(PiTableEntry.builder().forTable(t)
+                            .withMatchKey(PiMatchKey.builder()
+                                                  .addFieldMatch(new PiLpmFieldMatch(HDR_UE_ADDR, codec.field(
+                                                          t, HDR_UE_ADDR, f.uePrefix().address().toInt() & MAX_U32),
+                                                                                     f.uePrefix().prefixLength()))
+                                                  .addFieldMatch(new PiExactFieldMatch(
+                                                          HDR_DIRECTION, codec.field(t, HDR_DIRECTION, f.direction())))
+                                                  .build())
+                            .withAction(codec.action(HUPF_INGRESS_RPS_SET_FLOW, FLOW_ID, f.flowId(),
+                                                     DISC_THRESHOLD, f.discThreshold()))
+                            .build());
+        }
+        return out;
+    }
+
+    /**
+     * Reads an {@code rps.flows} entry back as a flow (values compared as numbers, as a device may answer with
+     * canonical byte strings).
+     *
+     * @param e table entry
+     * @return the flow, empty if the entry is not one this class writes
+     */
+    static Optional<RpsConfig.Flow> rpsFlow(PiTableEntry e) {
+        try {
+            PiFieldMatch ue = PiCodec.match(e, HDR_UE_ADDR).orElse(null);
+            PiFieldMatch dir = PiCodec.match(e, HDR_DIRECTION).orElse(null);
+            if (!(ue instanceof PiLpmFieldMatch) || !(dir instanceof PiExactFieldMatch)
+                    || !(e.action() instanceof PiAction)
+                    || !((PiAction) e.action()).id().equals(HUPF_INGRESS_RPS_SET_FLOW)) {
+                return Optional.empty();
+            }
+            PiLpmFieldMatch lpm = (PiLpmFieldMatch) ue;
+            PiAction a = (PiAction) e.action();
+            return Optional.of(new RpsConfig.Flow(
+                    Ip4Prefix.valueOf((int) PiCodec.toLong(lpm.value(), "ue_addr"), lpm.prefixLength()),
+                    (int) PiCodec.toLong(((PiExactFieldMatch) dir).value(), "direction"),
+                    (int) PiCodec.param(a, FLOW_ID), PiCodec.param(a, DISC_THRESHOLD)));
+        } catch (PiCodecException | IllegalArgumentException ex) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Makes the device's RPS configuration this one: the {@code rps.config} default entry and the {@code rps.flows}
+     * entries, make before break (an entry already right is left alone). A pipeline without RPS (the sw profile,
+     * the TNA program) is left alone.
+     *
+     * @param c configuration
+     * @return entries written or removed (0 for a pipeline without RPS)
+     * @throws PiCodecException if a value does not fit the pipeline
+     * @throws PiTargetException if the device refuses an entry
+     */
+    public int setRps(RpsConfig c) throws PiCodecException, PiTargetException {
+        if (!codec.hasTable(HUPF_INGRESS_RPS_FLOWS)) {
+            return 0;
+        }
+        return replace(List.of(HUPF_INGRESS_RPS_FLOWS), rpsEntries(c));
+    }
+
+    /** Cells of a per-point register, per point (its P4Info size over the two points). */
+    private long perPoint(PiRegisterId r) throws PiCodecException {
+        return codec.model().register(r)
+                .orElseThrow(() -> new PiCodecException("pipeline has no register " + r)).size() / RPS_POINTS;
     }
 
     // ---- CPU copies

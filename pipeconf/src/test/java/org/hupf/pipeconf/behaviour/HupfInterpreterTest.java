@@ -2,6 +2,7 @@ package org.hupf.pipeconf.behaviour;
 
 import org.hupf.pipeconf.packet.HhReport;
 import org.hupf.pipeconf.packet.HupfPacketIn;
+import org.hupf.pipeconf.packet.RpsReceipt;
 import org.hupf.pipeconf.upf.PiCodec;
 import org.hupf.pipeconf.upf.Pipelines;
 import org.junit.Test;
@@ -152,6 +153,35 @@ public class HupfInterpreterTest {
         assertEquals(0x0A2D0007L, r.flowKey());
         assertEquals(812, r.ipgEwma());
         assertEquals(1850, r.tau());
+    }
+
+    @Test
+    public void anRpsPacketInCarriesItsReceiptAndNoPacket() throws Exception {
+        byte[] receipt = ByteBuffer.allocate(RpsReceipt.LENGTH).put((byte) 0).put((byte) 3).putShort((short) 2)
+                .putInt(0x01020304).putInt(99).putShort((short) 0).putShort((short) 0).array();
+        InboundPacket in = interpreter.mapInboundPacket(packetIn(1, PKTIN_RPS, receipt), DEV);
+        assertEquals("no packet: a frame that is nobody's", (short) ETHERTYPE_HUPF_STATE, in.parsed().getEtherType());
+        assertEquals(MacAddress.ZERO, in.parsed().getSourceMAC());
+        RpsReceipt r = HupfPacketIn.of(in).orElseThrow().rpsReceipt().orElseThrow();
+        assertEquals(RpsReceipt.KIND_RECEIPT, r.kind());
+        assertEquals(0x01020304L, r.digest());
+        // Cut short: the interpreter hands it on, the app counts it (HupfPacketIn refuses to read it).
+        InboundPacket cut = interpreter.mapInboundPacket(packetIn(1, PKTIN_RPS, new byte[5]), DEV);
+        assertTrue(HupfPacketIn.announcesRps(cut.cookie().orElseThrow(), cut.unparsed()));
+    }
+
+    @Test
+    public void theFrameOfAnHhReportWithAReceiptIsAfterBoth() throws Exception {
+        byte[] frame = arpFrame();
+        byte[] payload = ByteBuffer.allocate(HhReport.LENGTH + RpsReceipt.LENGTH + frame.length).putInt(0x0A2D0007)
+                .putInt(812).putShort((short) 1850).put((byte) HH_FLAG_RPS).put((byte) 0)
+                .put((byte) 0).put((byte) 1).putShort((short) 2).putInt(5).putInt(6).putShort((short) 7)
+                .putShort((short) 0).put(frame).array();
+        InboundPacket in = interpreter.mapInboundPacket(packetIn(2, PKTIN_HH_REPORT, payload), DEV);
+        assertEquals(Ethernet.TYPE_ARP, in.parsed().getEtherType());
+        HupfPacketIn hin = HupfPacketIn.of(in).orElseThrow();
+        assertEquals(0x0A2D0007L, hin.hhReport().orElseThrow().flowKey());
+        assertEquals(7, hin.rpsReceipt().orElseThrow().dnum());
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipelineInterpreter;
 import org.onosproject.net.pi.service.PiPipeconfService;
 
+import java.io.InputStream;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -24,23 +25,27 @@ import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.replay;
 import static org.easymock.EasyMock.verify;
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_HH_TAU_TABLE;
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 /**
- * The loader registers the packaged pipeconfs with a (mocked) PiPipeconfService and unregisters them.
+ * The loader registers the packaged pipeconfs with a (mocked) PiPipeconfService and unregisters them: bmv2 and
+ * the backend, and the Tofino 2 hw pipeline whose artifacts are committed (Tofino 1's are not: its placement
+ * does not fit, docs/TOFINO.md).
  */
 public class PipeconfLoaderTest {
 
     @Test
-    public void registersBmv2AndBackendWithTheirArtifactsAndBehaviours() {
+    public void registersTheTargetsWithTheirArtifactsAndBehaviours() throws Exception {
         PiPipeconfService service = createMock(PiPipeconfService.class);
         Capture<PiPipeconf> registered = newCapture(CaptureType.ALL);
         service.register(capture(registered));
-        expectLastCall().times(2);
+        expectLastCall().times(3);
         service.unregister(HupfPipeconfIds.BMV2);
         service.unregister(HupfPipeconfIds.BACKEND);
+        service.unregister(HupfPipeconfIds.TOFINO2);
         replay(service);
 
         PipeconfLoader loader = new PipeconfLoader();
@@ -48,7 +53,8 @@ public class PipeconfLoaderTest {
         loader.activate();
         Map<String, PiPipeconf> byId = registered.getValues().stream()
                 .collect(Collectors.toMap(p -> p.id().id(), p -> p));
-        assertEquals("Tofino artifacts are not packaged", 2, byId.size());
+        assertFalse("no Tofino 1 artifacts packaged", byId.containsKey(HupfPipeconfIds.TOFINO.id()));
+        assertEquals(3, byId.size());
 
         PiPipeconf bmv2 = byId.get(HupfPipeconfIds.BMV2.id());
         PiPipeconf backend = byId.get(HupfPipeconfIds.BACKEND.id());
@@ -73,6 +79,23 @@ public class PipeconfLoaderTest {
         assertFalse("sw does not", backend.pipelineModel().table(HUPF_INGRESS_HH_TAU_TABLE).isPresent());
         assertTrue(bmv2.hasBehaviour(HupfDataplaneConfig.class));
         assertTrue(backend.hasBehaviour(HupfDataplaneConfig.class));
+
+        // Tofino 2: the hw behaviours, the binary bfas made for it, its context and its CPU port for Stratum.
+        PiPipeconf tofino2 = byId.get(HupfPipeconfIds.TOFINO2.id());
+        assertEquals(HupfUpfProgrammable.class, tofino2.implementation(HupfUpf.class).orElseThrow());
+        assertTrue(tofino2.hasBehaviour(HupfDataplaneConfig.class));
+        assertTrue(tofino2.pipelineModel().table(HUPF_INGRESS_HH_TAU_TABLE).isPresent());
+        assertFalse(tofino2.extension(PiPipeconf.ExtensionType.BMV2_JSON).isPresent());
+        String dir = PipeconfLoader.P4C_OUT + "hw/tofino2/";
+        for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
+                PiPipeconf.ExtensionType.P4_INFO_TEXT, "p4info.txt", PiPipeconf.ExtensionType.TOFINO_BIN, "tofino2.bin",
+                PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON, "context.json",
+                PiPipeconf.ExtensionType.CPU_PORT_TXT, "cpu_port.txt").entrySet()) {
+            try (InputStream packaged = PipeconfLoader.class.getResourceAsStream(dir + e.getValue());
+                 InputStream extension = tofino2.extension(e.getKey()).orElseThrow()) {
+                assertArrayEquals(e.getValue(), packaged.readAllBytes(), extension.readAllBytes());
+            }
+        }
 
         loader.deactivate();
         verify(service);

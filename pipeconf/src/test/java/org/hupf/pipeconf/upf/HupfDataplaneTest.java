@@ -5,6 +5,7 @@ import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.ClassifierModelTest;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
@@ -35,6 +36,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.hupf.pipeconf.HupfConstants.*;
@@ -351,12 +353,20 @@ public class HupfDataplaneTest {
         dataplane.installClassifier(ClassifierModelTest.parse(model));
         assertEquals(3, table(HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN).size());
 
-        // HK-IPG: an HH threshold and a time window that put tau ranges past 2^20 - 1 us (IPG_th 1,142,857 us).
+        assertTauRangesClipped(narrow, d, device, max);
+    }
+
+    /**
+     * HK-IPG with an HH threshold and a time window that put tau ranges past 2^20 - 1 us (IPG_th 1,142,857 us):
+     * the tau table holds the ranges up to the key's maximum, the last one clipped to it.
+     */
+    private static void assertTauRangesClipped(PiPipelineModel model, HupfDataplane d, MemoryPiTarget device,
+                                               long max) throws Exception {
         HhConfig c = HhConfig.builder().hhThresholdBps(7000).timeWindowUs(1_000_000_000L).build();
-        int capacity = (int) narrow.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().maxSize();
+        int capacity = (int) model.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().maxSize();
         List<TauTable.Entry> wide = c.tauEntries(capacity);
-        assertTrue("a range starts above 2^20 - 1: " + c + " " + wide, wide.get(wide.size() - 1).lo() > max);
-        assertTrue("a range spans 2^20 - 1", wide.stream().anyMatch(e -> e.lo() <= max && e.hi() > max));
+        assertTrue("a range starts above the key's maximum: " + c + " " + wide, wide.get(wide.size() - 1).lo() > max);
+        assertTrue("a range spans the key's maximum", wide.stream().anyMatch(e -> e.lo() <= max && e.hi() > max));
         d.configureHh(c);
         List<List<Long>> expected = wide.stream().filter(e -> e.lo() <= max)
                 .map(e -> List.of(e.lo(), Math.min(e.hi(), max), (long) e.tau())).collect(Collectors.toList());
@@ -367,6 +377,53 @@ public class HupfDataplaneTest {
         }
         held.sort((a, b) -> Long.compare(a.get(0), b.get(0)));
         assertEquals(expected, held);
+    }
+
+    /**
+     * The hw program compiled for Tofino 2 (the committed P4Info: its own ids, range keys of the width it
+     * declares, configuration actions without alpha_shift, no VXLAN tenant objects): HK-IPG, MATADOR, steering,
+     * backend ports and routes are written through the same dataplane, as its P4Info says.
+     */
+    @Test
+    public void theTofino2P4InfoTakesTheDataplaneConfiguration() throws Exception {
+        PiPipelineModel tna = Pipelines.model("hw", "tofino2");
+        MemoryPiTarget device = new MemoryPiTarget(tna);
+        HupfDataplane d = new HupfDataplane(tna, device);
+        int width = tna.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().matchField(HDR_IPG_EWMA).orElseThrow()
+                .bitWidth();
+        long max = d.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA);
+        assertEquals((1L << width) - 1, max);
+        assertTrue("narrower than the v1model key",
+                   max < dataplane.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+        assertTauRangesClipped(tna, d, device, max);
+        PiAction hh = (PiAction) device.entriesOf(HUPF_INGRESS_HH_HH_CONFIG).stream()
+                .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
+        assertEquals("the parameters the P4Info's set_hh_params takes",
+                     tna.table(HUPF_INGRESS_HH_HH_CONFIG).orElseThrow().action(HUPF_INGRESS_HH_SET_HH_PARAMS)
+                             .orElseThrow().params().size(), hh.parameters().size());
+
+        ClassifierModel m = ClassifierModelTest.parse(ClassifierModelTest.MODEL);
+        d.installClassifier(m);
+        dataplane.installClassifier(m);
+        for (org.onosproject.net.pi.model.PiTableId t : List.of(
+                HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_DN,
+                HUPF_INGRESS_CLASSIFIER_FEATURE_PS_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN,
+                HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_DN)) {
+            long keyMax = d.rangeKeyMax(t, HDR_VALUE);
+            for (PiTableEntry e : device.readTable(t)) {
+                assertTrue(t + " within its key", bounds(e, HDR_VALUE)[1] <= keyMax);
+            }
+        }
+        assertEquals("the same decisions as on bmv2", table(HUPF_INGRESS_CLASSIFIER_DECISION).size(),
+                     device.readTable(HUPF_INGRESS_CLASSIFIER_DECISION).size());
+        assertEquals(table(HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC).size(),
+                     device.readTable(HUPF_INGRESS_CLASSIFIER_CLASS_TO_TC).size());
+
+        d.setBackends(2, List.of(new Backend(7, MacAddress.valueOf("02:00:00:00:00:07"))));
+        assertEquals(1, device.readTable(HUPF_INGRESS_STEERING_BACKENDS).size());
+        d.setBackendPorts(List.of(5L));
+        assertEquals(1, device.readTable(HUPF_INGRESS_STEERING_BACKEND_PORTS).size());
+        assertEquals(1, d.setRoutes(List.of(route("10.9.9.0/24", 2, "02:00:00:00:00:02"))));
     }
 
     /**
@@ -556,5 +613,74 @@ public class HupfDataplaneTest {
         assertEquals(hw.counter(HUPF_INGRESS_TENANT_TENANT_COUNTER).orElseThrow().size(), cells.size());
         assertArrayEquals(new long[]{3, 450}, cells.get(7));
         assertArrayEquals(new long[]{0, 0}, cells.get(0));
+    }
+
+    private static RpsConfig rps(int bufferLen, RpsConfig.Flow... flows) {
+        return new RpsConfig(RpsConfig.Mode.DATA_PLANE, 100_000, RpsConfig.selectThreshold(0.01), bufferLen,
+                             List.of(flows));
+    }
+
+    private static RpsConfig.Flow rpsFlow(String prefix, int direction, int id, long threshold) {
+        return new RpsConfig.Flow(Ip4Prefix.valueOf(prefix), direction, id, threshold);
+    }
+
+    private long rpsPerPoint(org.onosproject.net.pi.model.PiRegisterId r) {
+        return hw.register(r).orElseThrow().size() / RPS_POINTS;
+    }
+
+    @Test
+    public void rpsSetsTheConfigurationAndTheFlowsWhichReadBackAsWritten() throws Exception {
+        RpsConfig.Flow up = rpsFlow("10.250.0.0/16", RpsConfig.UPLINK, 1, 0x04000000L);
+        RpsConfig.Flow down = rpsFlow("10.250.7.0/24", RpsConfig.DOWNLINK, 2, 0xFFFFFFFFL);
+        assertTrue(dataplane.setRps(rps(RpsConfig.WHOLE_BUFFER, up, down)) > 0);
+        PiAction config = (PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action();
+        assertEquals(HUPF_INGRESS_RPS_SET_CONFIG, config.id());
+        assertEquals(RPS_MODE_DATA_PLANE, PiCodec.param(config, MODE));
+        assertEquals(100_000, PiCodec.param(config, QUIET_US));
+        assertEquals(RpsConfig.selectThreshold(0.01), PiCodec.param(config, SELECT_THRESHOLD));
+        assertEquals("the whole buffer", rpsPerPoint(RPS_BUF_FLOW), PiCodec.param(config, BUFFER_LEN));
+        List<RpsConfig.Flow> back = table(HUPF_INGRESS_RPS_FLOWS).stream()
+                .map(e -> HupfDataplane.rpsFlow(e).orElseThrow()).collect(Collectors.toList());
+        assertEquals(Set.of(up, down), Set.copyOf(back));
+
+        // Again with one flow and a shorter buffer: the other flow goes, the configuration follows.
+        dataplane.setRps(new RpsConfig(RpsConfig.Mode.HYBRID, 0, 0, 16, List.of(down)));
+        assertEquals(List.of(down), table(HUPF_INGRESS_RPS_FLOWS).stream()
+                .map(e -> HupfDataplane.rpsFlow(e).orElseThrow()).collect(Collectors.toList()));
+        config = (PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action();
+        assertEquals(RPS_MODE_HYBRID, PiCodec.param(config, MODE));
+        assertEquals(16, PiCodec.param(config, BUFFER_LEN));
+        dataplane.setRps(RpsConfig.OFF);
+        assertTrue(table(HUPF_INGRESS_RPS_FLOWS).isEmpty());
+        assertEquals(RPS_MODE_OFF, PiCodec.param((PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action(), MODE));
+    }
+
+    @Test
+    public void rpsValuesBeyondThePipelineAreRefusedBeforeAnyWrite() {
+        long flows = rpsPerPoint(RPS_NEXT_DNUM);
+        long slots = rpsPerPoint(RPS_BUF_FLOW);
+        Object[][] cases = {
+                {rps(0, rpsFlow("10.0.0.0/8", 0, (int) flows, 1)), "flow id " + flows},
+                {rps((int) slots + 1), "buffer length " + (slots + 1)},
+                {rps(0, rpsFlow("10.0.0.0/8", 0, 1, 1), rpsFlow("10.0.0.0/8", 0, 2, 1)), "two RPS flows"}};
+        for (Object[] c : cases) {
+            try {
+                dataplane.setRps((RpsConfig) c[0]);
+                fail("accepted " + c[0]);
+            } catch (PiCodecException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains((String) c[1]));
+            } catch (PiTargetException e) {
+                throw new AssertionError(e);
+            }
+        }
+        assertTrue(target.entriesOf(HUPF_INGRESS_RPS_CONFIG).isEmpty());
+        assertTrue(table(HUPF_INGRESS_RPS_FLOWS).isEmpty());
+    }
+
+    @Test
+    public void aPipelineWithoutRpsIsLeftAlone() throws Exception {
+        PiPipelineModel sw = Pipelines.model("sw");
+        MemoryPiTarget swTarget = new MemoryPiTarget(sw);
+        assertEquals(0, new HupfDataplane(sw, swTarget).setRps(rps(0, rpsFlow("10.0.0.0/8", 0, 1, 1))));
     }
 }

@@ -7,6 +7,7 @@ import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.api.UpfPeerVxlan;
+import org.junit.Assume;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -29,32 +30,36 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * {@link PiUpfDevice} on an in-memory P4Runtime-like target, for both profiles.
+ * {@link PiUpfDevice} on an in-memory P4Runtime-like target, for both profiles on bmv2 and the hw profile on
+ * Tofino 2.
  */
 @RunWith(Parameterized.class)
 public class PiUpfDeviceTest {
 
-    @Parameterized.Parameters(name = "{0}")
-    public static List<String> profiles() {
-        return List.of("hw", "sw");
+    @Parameterized.Parameters(name = "{0}/{1}")
+    public static List<String[]> pipelines() {
+        return Pipelines.upfPipelines();
     }
 
     private final PiPipelineModel model;
     private final MemoryPiTarget target;
+    private final UpfTranslator translator;
     private final PiUpfDevice device;
 
-    public PiUpfDeviceTest(String profile) {
-        model = Pipelines.model(profile);
+    public PiUpfDeviceTest(String profile, String p4Target) {
+        model = Pipelines.model(profile, p4Target);
         target = new MemoryPiTarget(model);
-        device = new PiUpfDevice(new UpfTranslator(model), target);
+        translator = new UpfTranslator(model);
+        device = new PiUpfDevice(translator, target);
     }
 
     @Test
     public void appliedEntitiesReadBackPerType() throws Exception {
-        for (UpfEntity e : UpfEntities.all()) {
+        List<UpfEntity> held = UpfEntities.heldBy(translator);
+        for (UpfEntity e : held) {
             device.apply(e);
         }
-        UpfEntities.assertHoldsAll(device, "memory");
+        UpfEntities.assertHoldsAll(device, "memory", held);
     }
 
     @Test
@@ -85,6 +90,7 @@ public class PiUpfDeviceTest {
      */
     @Test
     public void aTunnelPeerInAnOverlayReadsBackWithItsRoutingAddressAndOverlay() throws Exception {
+        Assume.assumeTrue("the pipeline has peer_vxlan", translator.holds(UpfEntityType.PEER_VXLAN));
         UpfGtpTunnelPeer p = UpfGtpTunnelPeer.builder().withTunnelPeerId(9).withSrcAddr(UpfEntities.N3)
                 .withDstAddr(UpfEntities.GNB).withRoutingDst(UpfEntities.EDGE_VTEP).build();
         UpfPeerVxlan v = UpfPeerVxlan.builder().withTunnelPeerId(9).withVni(5001)
@@ -129,7 +135,7 @@ public class PiUpfDeviceTest {
 
     @Test
     public void deleteAllEmptiesOneType() throws Exception {
-        for (UpfEntity e : UpfEntities.all()) {
+        for (UpfEntity e : UpfEntities.heldBy(translator)) {
             device.apply(e);
         }
         device.deleteAll(UpfEntityType.TERMINATION_UPLINK);

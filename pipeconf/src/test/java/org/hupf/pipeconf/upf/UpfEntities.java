@@ -47,11 +47,25 @@ public final class UpfEntities {
      * @throws UpfProgrammableException if a read fails
      */
     public static void assertHoldsAll(HupfUpfDevice device, String label) throws UpfProgrammableException {
+        assertHoldsAll(device, label, all());
+    }
+
+    /**
+     * Asserts that a device holds every entity of a list, type by type, and nothing else (meters: every cell
+     * reads back, the configured ones as written).
+     *
+     * @param device  device the entities were applied to
+     * @param label   for failure messages
+     * @param applied the entities applied
+     * @throws UpfProgrammableException if a read fails
+     */
+    public static void assertHoldsAll(HupfUpfDevice device, String label, List<UpfEntity> applied)
+            throws UpfProgrammableException {
         for (UpfEntityType type : UpfEntityType.values()) {
             if (type == UpfEntityType.COUNTER) {
                 continue;
             }
-            List<UpfEntity> expected = all().stream().filter(e -> e.type() == type).collect(Collectors.toList());
+            List<UpfEntity> expected = applied.stream().filter(e -> e.type() == type).collect(Collectors.toList());
             Collection<? extends UpfEntity> read = device.readAll(type);
             if (type == UpfEntityType.SESSION_METER || type == UpfEntityType.APPLICATION_METER) {
                 assertEquals(label + " " + type, device.tableSize(type), read.size());
@@ -60,6 +74,16 @@ public final class UpfEntities {
                 assertEquals(label + " " + type, new HashSet<>(expected), new HashSet<>(read));
             }
         }
+    }
+
+    /**
+     * Returns the entities of {@link #all()} a pipeline can hold: the Tofino programs have no VXLAN overlay.
+     *
+     * @param translator the pipeline's translator
+     * @return entities whose table the pipeline has
+     */
+    public static List<UpfEntity> heldBy(UpfTranslator translator) {
+        return all().stream().filter(e -> translator.holds(e.type())).collect(Collectors.toList());
     }
 
     public static List<UpfEntity> all() {

@@ -19,6 +19,7 @@ import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.pi.model.PiCounterId;
 import org.onosproject.net.pi.model.PiMatchType;
 import org.onosproject.net.pi.model.PiMeterId;
+import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiCounterCell;
 import org.onosproject.net.pi.runtime.PiCounterCellId;
@@ -32,6 +33,7 @@ import p4.config.v1.P4InfoOuterClass;
 
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,35 +41,41 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
+import static org.hupf.pipeconf.HupfConstants.HDR_APP_IPV4_ADDR;
 import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_UPF_POST_QOS_COUNTER;
+import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_APPLICATIONS;
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_PRE_QOS_COUNTER;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * Entity ↔ PI translation against the real committed P4Info of both profiles.
+ * Entity ↔ PI translation against every real committed P4Info ({@link Pipelines#upfPipelines()}).
  */
 @RunWith(Parameterized.class)
 public class UpfTranslatorTest {
 
-    @Parameterized.Parameters(name = "{0}")
-    public static List<String> profiles() {
-        return List.of("hw", "sw");
+    @Parameterized.Parameters(name = "{0}/{1}")
+    public static List<String[]> pipelines() {
+        return Pipelines.upfPipelines();
     }
 
-    private final String profile;
+    private final String pipeline;
+    private final URL p4info;
+    private final PiPipelineModel model;
     private final UpfTranslator translator;
 
-    public UpfTranslatorTest(String profile) {
-        this.profile = profile;
-        this.translator = new UpfTranslator(Pipelines.model(profile));
+    public UpfTranslatorTest(String profile, String target) {
+        this.pipeline = profile + "/" + target;
+        this.p4info = Pipelines.p4infoUrl(profile, target);
+        this.model = Pipelines.model(profile, target);
+        this.translator = new UpfTranslator(model);
     }
 
     @Test
     public void everyEntityRoundTrips() throws Exception {
         Set<UpfEntityType> covered = EnumSet.noneOf(UpfEntityType.class);
-        for (UpfEntity e : UpfEntities.all()) {
+        for (UpfEntity e : UpfEntities.heldBy(translator)) {
             List<PiEntity> pi = translator.toPi(e);
             UpfEntity back;
             if (e instanceof UpfMeter) {
@@ -80,22 +88,36 @@ public class UpfTranslatorTest {
                 assertEquals(1, pi.size());
                 back = translator.fromTableEntry((PiTableEntry) pi.get(0));
             }
-            assertEquals(profile + ": " + e, e, back);
+            assertEquals(pipeline + ": " + e, e, back);
             covered.add(e.type());
         }
-        assertEquals(EnumSet.complementOf(EnumSet.of(UpfEntityType.COUNTER)), covered);
+        Set<UpfEntityType> expected = EnumSet.complementOf(EnumSet.of(UpfEntityType.COUNTER));
+        if (!translator.holds(UpfEntityType.PEER_VXLAN)) {
+            expected.remove(UpfEntityType.PEER_VXLAN);
+            UpfEntity overlay = UpfEntities.all().stream().filter(e -> e.type() == UpfEntityType.PEER_VXLAN)
+                    .findFirst().orElseThrow();
+            try {
+                translator.toPi(overlay);
+                fail(pipeline + " expressed a VXLAN overlay it has no table for");
+            } catch (PiCodecException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("cannot sit in a VXLAN overlay"));
+            }
+        }
+        assertEquals(expected, covered);
     }
 
     /**
      * The TNA program matches applications' prefix ternary (Tofino has no LPM beside range and ternary):
      * the translator reads the match kind from the P4Info, writes value and prefix mask, and reads back only
-     * prefix masks.
+     * prefix masks. The Tofino P4Info says TERNARY itself; the bmv2 ones say LPM and are rewritten to it.
      */
     @Test
     public void applicationPrefixIsTernaryWhereTheP4InfoSaysSo() throws Exception {
-        String text = new String(Pipelines.p4infoUrl(profile).openStream().readAllBytes(), StandardCharsets.UTF_8);
+        String text = new String(p4info.openStream().readAllBytes(), StandardCharsets.UTF_8);
         String lpm = "name: \"app_ipv4_addr\"\n    bitwidth: 32\n    match_type: LPM";
-        assertTrue(text.contains(lpm));
+        PiMatchType committed = model.table(HUPF_INGRESS_UPF_APPLICATIONS).orElseThrow()
+                .matchField(HDR_APP_IPV4_ADDR).orElseThrow().matchType();
+        assertEquals(pipeline, committed == PiMatchType.LPM, text.contains(lpm));
         Path tna = Files.createTempFile("p4info-ternary-app", ".txt");
         Files.writeString(tna, text.replace(lpm, lpm.replace("LPM", "TERNARY")));
         UpfTranslator ternary = new UpfTranslator(P4InfoParser.parse(tna.toUri().toURL()));
@@ -109,7 +131,7 @@ public class UpfTranslatorTest {
         assertEquals(0xC6336400L, PiCodec.toLong(m.value(), "value"));
         assertEquals(0xFFFFFF00L, PiCodec.toLong(m.mask(), "mask"));
         assertEquals(app, ternary.fromTableEntry(entry));
-        assertEquals("the committed P4Info still says LPM", PiMatchType.LPM,
+        assertEquals("the committed P4Info's match kind", committed,
                      ((PiTableEntry) translator.toPi(app).get(0)).matchKey().fieldMatches().stream()
                              .filter(f -> f.fieldId().id().equals("app_ipv4_addr")).findFirst().orElseThrow().type());
 
@@ -145,12 +167,17 @@ public class UpfTranslatorTest {
     @Test
     public void capacitiesComeFromTheP4Info() throws Exception {
         P4InfoOuterClass.P4Info.Builder b = P4InfoOuterClass.P4Info.newBuilder();
-        try (Reader r = new InputStreamReader(Pipelines.p4infoUrl(profile).openStream(), StandardCharsets.UTF_8)) {
+        try (Reader r = new InputStreamReader(p4info.openStream(), StandardCharsets.UTF_8)) {
             TextFormat.getParser().merge(r, b);
         }
         P4InfoOuterClass.P4Info info = b.build();
         for (UpfEntityType type : UpfEntityType.values()) {
             Object id = UpfTranslator.piIds(type).get(0);
+            if (!translator.holds(type)) {
+                assertTrue(pipeline + " lacks " + id + " but its P4Info has it", info.getTablesList().stream()
+                        .noneMatch(t -> t.getPreamble().getName().equals(((PiTableId) id).id())));
+                continue;
+            }
             long expected;
             if (id instanceof PiTableId) {
                 expected = info.getTablesList().stream()
@@ -166,7 +193,7 @@ public class UpfTranslatorTest {
                         .findFirst().orElseThrow().getSize();
             }
             assertTrue(type + " has no capacity", expected > 0);
-            assertEquals(profile + " " + type, expected, translator.capacity(type));
+            assertEquals(pipeline + " " + type, expected, translator.capacity(type));
         }
     }
 
@@ -228,7 +255,7 @@ public class UpfTranslatorTest {
     private void expectRefusal(UpfEntity e, String why) {
         try {
             translator.toPi(e);
-            fail(profile + ": accepted " + e);
+            fail(pipeline + ": accepted " + e);
         } catch (PiCodecException ex) {
             assertTrue(ex.getMessage(), ex.getMessage().contains(why));
         }

@@ -1,6 +1,7 @@
 package org.hupf.standalone.lab;
 
 import org.hupf.app.offload.OffloadManager;
+import org.hupf.app.rps.RpsIntake;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.packet.HhReport;
 import org.hupf.standalone.p4rt.P4rtClient;
@@ -15,22 +16,28 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Takes the switch's packet-ins off its P4Runtime stream and hands HH reports (reason HH_REPORT: an
- * {@code hh_report_t} at the start of the payload, flow key = UE address) to the offload manager.
+ * {@code hh_report_t} at the start of the payload, flow key = UE address) to the offload manager, and RPS records
+ * (reason RPS, or riding an HH report) to the RPS intake (the switch is device 0 to the monitor).
  * Other reasons and malformed reports are counted, never fatal.
  */
 final class HhReports implements Runnable {
 
+    /** The switch's index in the RPS records' datagrams. */
+    static final int SWITCH_DEVICE_INDEX = 0;
+
     private final P4rtClient client;
     private final OffloadManager manager;
+    private final RpsIntake rps;
     private final int reasonId;
     private volatile boolean stopped;
     final AtomicLong reports = new AtomicLong();
     final AtomicLong malformed = new AtomicLong();
     final AtomicLong otherReasons = new AtomicLong();
 
-    HhReports(P4rtClient client, P4Info p4info, OffloadManager manager) {
+    HhReports(P4rtClient client, P4Info p4info, OffloadManager manager, RpsIntake rps) {
         this.client = client;
         this.manager = manager;
+        this.rps = rps;
         this.reasonId = metadataId(p4info, "packet_in", HupfConstants.PKT_META_REASON.id());
     }
 
@@ -45,6 +52,11 @@ final class HhReports implements Runnable {
             }
         }
         throw new IllegalArgumentException("P4Info has no " + header + "." + field);
+    }
+
+    /** @return where this stream's RPS records go */
+    RpsIntake rps() {
+        return rps;
     }
 
     void stop() {
@@ -77,8 +89,11 @@ final class HhReports implements Runnable {
                 }
             }
         }
+        boolean rpsRecord = rps.onPacketIn(SWITCH_DEVICE_INDEX, reason, p.getPayload().asReadOnlyByteBuffer());
         if (reason != HupfConstants.PKTIN_HH_REPORT) {
-            otherReasons.incrementAndGet();
+            if (!rpsRecord) {
+                otherReasons.incrementAndGet();
+            }
             return;
         }
         HhReport report;

@@ -10,6 +10,8 @@ import org.hupf.app.offload.OffloadManager;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
+import org.hupf.app.rps.RpsIntake;
+import org.hupf.app.rps.RpsSettings;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
@@ -74,6 +76,8 @@ public final class LabRunner implements AutoCloseable {
     private SessionManager sessions;
     private PfcpAgent agent;
     private HhReports hh;
+    /** The switch's RPS records, to the monitor of the config's rps block. */
+    private final RpsIntake rps = new RpsIntake();
     private LabStatus status;
 
     private LabRunner(LabConfig cfg) {
@@ -140,6 +144,9 @@ public final class LabRunner implements AutoCloseable {
             backends.add(new LabBackend(name, d, steering, usageLedger, backends.isEmpty()));
         }
         LabBackend first = backends.get(0);
+        // The netcfg's rps block, same format; the exporter runs from here on.
+        rps.configure(RpsSettings.parse(cfg.has("rps") ? cfg.node("rps") : null));
+        closers.add(rps);
         LabDevice sw = null;
         if (cfg.has("switch")) {
             sw = LabDevice.open(cfg.node("switch"), "switch");
@@ -204,7 +211,7 @@ public final class LabRunner implements AutoCloseable {
             });
         }
         if (hardware != null) {
-            hh = new HhReports(hardware.client(), sw.p4info, manager);
+            hh = new HhReports(hardware.client(), sw.p4info, manager, rps);
             Thread t = new Thread(hh, "hh-reports");
             t.setDaemon(true);
             t.start();
@@ -240,6 +247,12 @@ public final class LabRunner implements AutoCloseable {
         backends.forEach(b -> ports.add(b.steering.port()));
         dp.setBackendPorts(ports);
         steer();
+        // RPS after the UPF's own configuration, and only when the config asks for it (a switch that cannot sample
+        // is not asked to): a value beyond the pipeline stops the lab with its message.
+        if (cfg.has("rps")) {
+            dp.setRps(rps.settings().config());
+            System.out.println("lab runner: switch " + rps.settings().config());
+        }
     }
 
     /**

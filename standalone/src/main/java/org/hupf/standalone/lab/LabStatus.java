@@ -7,6 +7,7 @@ import org.hupf.api.OffloadEvent;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.offload.SessionUsage;
 import org.hupf.app.pfcp.PfcpStats;
+import org.hupf.app.rps.RpsExporter;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -138,6 +139,13 @@ final class LabStatus {
         if (hh != null) {
             root.putObject("hh").put("reports", hh.reports.get()).put("malformed", hh.malformed.get())
                     .put("other_packet_ins", hh.otherReasons.get());
+            ObjectNode rps = root.putObject("rps").put("records", hh.rps().records())
+                    .put("malformed", hh.rps().malformed()).put("not_exported", hh.rps().notExported());
+            RpsExporter exporter = hh.rps().exporter();
+            if (exporter != null) {
+                rps.put("exported", exporter.exported()).put("dropped", exporter.dropped())
+                        .put("send_failures", exporter.sendFailures()).put("monitor", exporter.monitor().toString());
+            }
         }
         if (pfcp != null) {
             root.set("pfcp", json.valueToTree(pfcp.snapshot()));

@@ -4,7 +4,10 @@ import com.google.protobuf.ByteString;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.api.OffloadPolicy;
+import org.hupf.app.rps.RpsIntake;
 import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.packet.HhReport;
+import org.hupf.pipeconf.packet.RpsReceipt;
 import org.junit.Before;
 import org.junit.Test;
 import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
@@ -25,6 +28,8 @@ public class HhReportsTest {
     private final InMemoryUpfDevice hw = new InMemoryUpfDevice("switch", 10, 20, 10);
     private OffloadManager manager;
     private HhReports reports;
+    /** No rps block: records are taken and counted as not exported. */
+    private final RpsIntake rps = new RpsIntake();
 
     @Before
     public void setUp() throws Exception {
@@ -36,7 +41,7 @@ public class HhReportsTest {
                 .addMetadata(ControllerPacketMetadata.Metadata.newBuilder().setId(1).setName("ingress_port"))
                 .addMetadata(ControllerPacketMetadata.Metadata.newBuilder().setId(REASON_ID)
                                      .setName(HupfConstants.PKT_META_REASON.id()))).build();
-        reports = new HhReports(null, info, manager);
+        reports = new HhReports(null, info, manager, rps);
     }
 
     private static PacketIn packetIn(int reason, byte[] payload) {
@@ -67,6 +72,27 @@ public class HhReportsTest {
 
     @Test(expected = IllegalArgumentException.class)
     public void aP4InfoWithoutTheReasonFieldIsRefused() {
-        new HhReports(null, P4Info.getDefaultInstance(), manager);
+        new HhReports(null, P4Info.getDefaultInstance(), manager, rps);
+    }
+
+    private static byte[] receipt() {
+        ByteBuffer b = ByteBuffer.allocate(RpsReceipt.LENGTH);
+        new RpsReceipt(RpsReceipt.POINT_IN, RpsReceipt.KIND_DIRECT, 1, 5, 6, 0).write(b);
+        return b.array();
+    }
+
+    @Test
+    public void rpsRecordsGoToTheIntakeAlsoWhenTheyRideAReport() {
+        reports.handle(packetIn(HupfConstants.PKTIN_RPS, receipt()));
+        byte[] report = report(ScaleSimulation.ue(0).toInt());
+        report[HhReport.FLAGS_OFFSET] = (byte) HupfConstants.HH_FLAG_RPS;
+        byte[] both = ByteBuffer.allocate(report.length + RpsReceipt.LENGTH).put(report, 0, HhReport.LENGTH)
+                .put(receipt()).put(report, HhReport.LENGTH, report.length - HhReport.LENGTH).array();
+        reports.handle(packetIn(HupfConstants.PKTIN_HH_REPORT, both));
+        assertEquals(2, rps.records());
+        assertTrue("the report still offloads", manager.isOffloaded(ScaleSimulation.ue(0)));
+        reports.handle(packetIn(HupfConstants.PKTIN_RPS, new byte[RpsReceipt.LENGTH - 1]));
+        assertEquals(1, rps.malformed());
+        assertEquals("RPS packet-ins are not other reasons", 0, reports.otherReasons.get());
     }
 }

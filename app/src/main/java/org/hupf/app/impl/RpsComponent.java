@@ -1,0 +1,122 @@
+package org.hupf.app.impl;
+
+import org.hupf.app.HupfApp;
+import org.hupf.app.config.HupfConfig;
+import org.hupf.app.rps.RpsIntake;
+import org.hupf.app.rps.RpsSettings;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.net.packet.InboundPacket;
+import org.onosproject.net.packet.PacketContext;
+import org.onosproject.net.packet.PacketProcessor;
+import org.onosproject.net.packet.PacketService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+
+/**
+ * RPS in ONOS: the RPS records of the packet-ins of hupf's devices (RPS packet-ins, and receipts riding HH reports)
+ * go to the monitor of the netcfg's {@code rps} block ({@link RpsIntake}: bounded queue, its own sender thread; the
+ * reference algorithm in mode HYBRID). Each device is known to the monitor by its index among the netcfg's devices
+ * in the order of their ids. Where packet-ins arrive (the device's master, the hupf leader) the records are taken;
+ * the switch's {@code rps.config} and {@code rps.flows} are written with its other configuration by the offload
+ * component.
+ */
+@Component(immediate = true)
+public class RpsComponent {
+
+    private static final Logger log = LoggerFactory.getLogger(RpsComponent.class);
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PacketService packetService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService cfgService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    private final RpsIntake intake = new RpsIntake();
+    private final PacketProcessor processor = this::onPacket;
+    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return event.configClass() == HupfConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            configurer.execute(RpsComponent.this::configure);
+        }
+    };
+    private ApplicationId appId;
+    /** Applies netcfg changes off ONOS's event thread (a new exporter opens a socket). */
+    private ExecutorService configurer;
+    /** The netcfg's devices in the order of their ids: a device's index is its position. */
+    private volatile List<DeviceId> devices = List.of();
+
+    @Activate
+    protected void activate() {
+        appId = coreService.registerApplication(HupfApp.APP_NAME);
+        configurer = Executors.newSingleThreadExecutor(r -> new Thread(r, "hupf-rps-config"));
+        cfgService.addListener(cfgListener);
+        packetService.addProcessor(processor, PacketProcessor.director(2));
+        configurer.execute(this::configure);
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        packetService.removeProcessor(processor);
+        cfgService.removeListener(cfgListener);
+        configurer.shutdownNow();
+        intake.close();
+        log.info("Stopped");
+    }
+
+    private void configure() {
+        HupfConfig cfg = cfgService.getConfig(appId, HupfConfig.class);
+        if (cfg == null || !cfg.isValid()) {
+            // No (valid) netcfg: nothing sampled that hupf configured; the switch keeps what it had.
+            return;
+        }
+        devices = cfg.devices().keySet().stream().sorted((a, b) -> a.toString().compareTo(b.toString()))
+                .collect(Collectors.toList());
+        RpsSettings settings = cfg.rps();
+        try {
+            intake.configure(settings);
+        } catch (IOException e) {
+            log.error("RPS: cannot open the export to {}: {}; records are not exported", settings.monitor(),
+                      e.getMessage());
+        }
+    }
+
+    private void onPacket(PacketContext ctx) {
+        InboundPacket pkt = ctx.inPacket();
+        if (pkt.cookie().isEmpty()) {
+            return;
+        }
+        int device = devices.indexOf(pkt.receivedFrom().deviceId());
+        if (device < 0) {
+            return;
+        }
+        // Never throws: a record cut short is counted by the intake.
+        if (intake.onPacketIn(device, pkt.cookie().get(), pkt.unparsed()) && !ctx.isHandled()) {
+            ctx.block();
+        }
+    }
+}
