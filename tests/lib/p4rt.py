@@ -10,11 +10,26 @@ import threading
 import grpc
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
+from google.rpc import code_pb2, status_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
 
 class P4RuntimeError(Exception):
     pass
+
+
+def update_errors(rpc_error):
+    """' [CODE: message, ...]' of the failed updates of a batch (P4Runtime spec: a Write error carries one
+    p4.v1.Error per update in its status details), or '' when it has none."""
+    failed = []
+    for key, value in rpc_error.trailing_metadata() or ():
+        if key != "grpc-status-details-bin":
+            continue
+        for detail in status_pb2.Status.FromString(value).details:
+            err = p4runtime_pb2.Error()
+            if detail.Unpack(err) and err.canonical_code != code_pb2.OK:
+                failed.append("%s: %s" % (code_pb2.Code.Name(err.canonical_code), err.message))
+    return " [%s]" % ", ".join(failed) if failed else ""
 
 
 def encode(value, bitwidth):
@@ -174,7 +189,7 @@ class Client:
         try:
             self.stub.Write(req)
         except grpc.RpcError as e:
-            raise P4RuntimeError("Write: %s %s" % (e.code().name, e.details())) from None
+            raise P4RuntimeError("Write: %s %s%s" % (e.code().name, e.details(), update_errors(e))) from None
 
     @staticmethod
     def update(kind, entity_field, msg):
@@ -258,6 +273,13 @@ class Client:
             return None
         by_id = {m.id: m.name for m in self._packet_metadata("packet_in").values()}
         return pkt.payload, {by_id[m.metadata_id]: decode(m.value) for m in pkt.metadata}
+
+    def packet_ins_until_quiet(self, timeout):
+        """[(payload, metadata)] of every packet-in until none comes for `timeout` seconds."""
+        out = []
+        while (got := self.packet_in(timeout)) is not None:
+            out.append(got)
+        return out
 
     def drain_packet_ins(self):
         while not self.packet_ins.empty():

@@ -94,14 +94,8 @@ def test_backend_choice_is_a_stable_hash_of_the_ue(hw):
 
 
 def _hh_reports(c, timeout=0.5):
-    reports = []
-    while True:
-        got = c.packet_in(timeout)
-        if got is None:
-            return reports
-        payload, md = got
-        if md[C.PKT_META_REASON] == C.PKTIN_HH_REPORT:
-            reports.append((payload, md))
+    return [(payload, md) for payload, md in c.packet_ins_until_quiet(timeout)
+            if md[C.PKT_META_REASON] == C.PKTIN_HH_REPORT]
 
 
 @pytest.mark.parametrize("key_mode", [hkipg.KEY_UE_ADDR, hkipg.KEY_5TUPLE], ids=["ue_key", "5tuple_key"])
