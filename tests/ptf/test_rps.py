@@ -1,6 +1,5 @@
 """Retroactive Packet Sampling (issue #16 part 4), target-agnostic over the hw profile: bmv2-hw and the
-backend playing the switch (backend-hw), which is skipped, with the reason, while it answers the RPS
-tables UNIMPLEMENTED.
+backend playing the switch (backend-hw).
 
 Every receipt the device sends (packet-in PKTIN_RPS, or riding an HH report) is checked against the
 reference model (hupf_tools.model.rps) fed with the same packets: point, kind, flow, digest and dnum
@@ -34,17 +33,11 @@ GAP_S = 0.001                    # between packets: distinct timestamps on both 
 
 @pytest.fixture
 def rps_dut(dut):
-    """The UPF of test_upf with UE1's session, the CPU clone session, and RPS writable (a target that
-    answers its tables UNIMPLEMENTED is skipped with that answer)."""
+    """The UPF of test_upf with UE1's session, the CPU clone session, and RPS off."""
     U.base(dut.client)
     H.start_clock(dut)
     dut.cpu_clone_session()
-    try:
-        configure(dut.client, Config(rps.MODE_OFF))
-    except P4RuntimeError as e:
-        if "UNIMPLEMENTED" not in str(e):
-            raise
-        pytest.skip("%s does not implement RPS: %s" % (dut.target, e))
+    configure(dut.client, Config(rps.MODE_OFF))
     U.session(dut.client, UE1)
     return dut
 
