@@ -7,6 +7,7 @@ exactly; timestamps exactly on a target with a test clock, and on bmv2 (its own 
 condition between a delayed disclosure and its direct disclosure. A small effective buffer
 (set_config's buffer_len) makes eviction happen with a few packets."""
 import struct
+import time
 
 import pytest
 from scapy.layers.inet import IP
@@ -29,6 +30,7 @@ UE2 = U.Ue("172.16.0.2", teid_ul=0x101, teid_dl=0x201, ctr=20)
 SELECT_ALL = rps.MASK32          # every receipt outside the quiet time whose CRC pair is not all ones
 HH_REPORT_LEN = 12               # hh_report_t
 GAP_S = 0.001                    # between packets: distinct timestamps on both targets
+OBSERVED_TIMEOUT_S = 5.0
 
 
 @pytest.fixture
@@ -85,13 +87,21 @@ class Run:
             self.expected.append(r)
 
     def send(self, port, frame, flow_id, disc_threshold, digest, out=None):
-        """frame in on port, observed at IN; out = (port, frame) it leaves as, observed at OUT."""
+        """frame in on port, observed at IN; out = (port, frame) it leaves as, observed at OUT. Without a
+        frame to wait for, the IN observation (its counter) says the device took the packet: on a test
+        clock, the clock must not move before."""
+        observed = None if out else events(self.dut.client, rps.POINT_IN)[rps.EV_OBSERVED]
         self.dut.bed.send(port, frame)
         self.sent += 1
         self.observe(rps.POINT_IN, flow_id, disc_threshold, digest)
         if out is not None:
             expect_frame(self.dut.bed, *out)
             self.observe(rps.POINT_OUT, flow_id, disc_threshold, digest)
+        else:
+            deadline = time.monotonic() + OBSERVED_TIMEOUT_S
+            while events(self.dut.client, rps.POINT_IN)[rps.EV_OBSERVED] == observed:
+                assert time.monotonic() < deadline, "%s: the packet was not observed at IN" % self.dut.target
+                time.sleep(0.01)
         H.pause(self.dut, GAP_S)
 
     def uplink(self, ue, sport, flow_id, disc_threshold):
