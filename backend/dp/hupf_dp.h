@@ -29,7 +29,7 @@ struct dp_sizes {
 	uint32_t cls_slots;     /* hw: MATADOR registers' size */
 	uint32_t tenants;       /* HupfIngress.tenant.tenants' size */
 	uint32_t tenant_cells;  /* tenant_counter's and tenant_meter's cells (indexed by tenant id) */
-	uint32_t rps_buffer;    /* hw: RPS receipts buffered per observation point */
+	uint32_t rps_buffer;    /* hw: RPS receipts buffered per observation point (0, or rps_flows 0: no RPS) */
 	uint32_t rps_flows;     /* hw: RPS flow ids (set_flow's flow_id is below) */
 	uint32_t rps_flow_entries; /* hw: HupfIngress.rps.flows' size */
 	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */

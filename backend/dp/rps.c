@@ -228,17 +228,17 @@ int dp_rps_config(const struct dp_rps_params *prm)
 	struct pipeline *p = dp_hw_pipe(&err);
 	if (!p)
 		return err;
-	if (prm->mode > RPS_MODE_HYBRID ||
+	if (prm->mode > RPS_MODE_HYBRID || (prm->mode != RPS_MODE_OFF && !p->rps[0]) ||
 	    (prm->mode == RPS_MODE_DATA_PLANE && (prm->buffer_len == 0 || prm->buffer_len > p->sz.rps_buffer)))
 		return -EINVAL;
 	return dp_publish_copy((void **)&p->rps_params, prm, sizeof(*prm));
 }
 
-/* The hw pipeline when idx is one of its events cells; else NULL with *err set. */
+/* The hw pipeline when idx is one of its events cells (it has RPS state); else NULL with *err set. */
 static struct pipeline *events_pipe(uint32_t idx, int *err)
 {
 	struct pipeline *p = dp_hw_pipe(err);
-	if (p && idx >= DP_RPS_EVENT_CELLS)
+	if (p && (idx >= DP_RPS_EVENT_CELLS || !p->rps[0]))
 		*err = -EINVAL;
 	return *err ? NULL : p;
 }

@@ -1393,6 +1393,22 @@ static void test_hw_rps_buffered_and_acl_copy(void **st)
 	dp_commit();
 }
 
+/* A hw pipeline without RPS's sizes has no RPS: it stays off, its tables and counters refuse. */
+static void test_hw_without_rps_state(void **st)
+{
+	struct dp_sizes sz = SIZES;
+	sz.hw = 1;
+	sz.hh_slots = sz.cls_slots = 64;
+	assert_int_equal(dp_pipeline_set(&sz), 0);
+	const struct dp_rps_params hybrid = { RPS_MODE_HYBRID, 0, 0, 0 }, off = RPS_DEFAULT_PARAMS(0);
+	assert_int_equal(dp_rps_config(&hybrid), -EINVAL);
+	assert_int_equal(dp_rps_config(&off), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 0, 0), 16, 1, 0, 0), -EINVAL);
+	uint64_t n;
+	assert_int_equal(dp_rps_events_read(RPS_EV_OBSERVED, &n), -EINVAL);
+	assert_int_equal(setup_hw(st), 0);   /* the hw group's pipeline again */
+}
+
 /* ---- VXLAN tenants (tenant.p4) ---- */
 
 static void test_parse_vxlan(void **st)
@@ -1614,6 +1630,7 @@ int main(void)
 		cmocka_unit_test(test_hw_steering_and_hh_report), cmocka_unit_test(test_hw_no_backend_and_from_backend),
 		cmocka_unit_test(test_hw_rps_tables), cmocka_unit_test(test_hw_rps_in_and_out),
 		cmocka_unit_test(test_hw_rps_receipt_rides_on_hh_report), cmocka_unit_test(test_hw_rps_buffered_and_acl_copy),
+		cmocka_unit_test(test_hw_without_rps_state),
 	};
 	f += cmocka_run_group_tests_name("hw pipeline", hw_tests, setup_hw, NULL);
 	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]) +
