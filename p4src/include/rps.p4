@@ -3,7 +3,7 @@
 // flow's packets are observed at two points, IN (ingress: RpsIngress) and OUT (egress: RpsEgress),
 // each with its own FIFO buffer, disclosure numbers and tracker. Both controls use the registers
 // below (cell = point * cells per point + i), so they are top-level instances. The reference model
-// of every decision is tests/lib/rps_model.py.
+// of every decision is tools/hupf_tools/model/rps.py.
 #ifndef HUPF_RPS_P4
 #define HUPF_RPS_P4
 
@@ -199,7 +199,7 @@ control RpsIngress(inout headers_t hdr, inout local_metadata_t meta,
     }
 
     apply {
-        // The user packet: inner IPv4 where it is still encapsulated, else the packet itself.
+        // The flow: the UPF's UE and direction; back from a backend, those of the user packet it carries.
         bool from_backend = meta.skip_upf;
         if (meta.uplink || meta.downlink) {
             ue_addr = meta.flow.ue_addr;
@@ -221,7 +221,7 @@ control RpsIngress(inout headers_t hdr, inout local_metadata_t meta,
         if (!meta.rps_sampled) {
             return;
         }
-        // Digest: the fields hupf does not change (not TTL, DSCP, checksum), at IN and OUT alike.
+        // Digest of the user packet (the inner IPv4 while encapsulated) over what hupf does not change.
         ipv4_addr_t src;
         ipv4_addr_t dst;
         bit<16> id;

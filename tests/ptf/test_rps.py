@@ -158,12 +158,12 @@ def events(c, point):
     return [c.counter(name, point * C.RPS_EVENTS + k)[0] for k in range(C.RPS_EVENTS)]
 
 
-def ports_with(digests, threshold, direct, count, start=5000):
+def ports_with(digest_of_port, threshold, direct, count, start=5000):
     """`count` L4 ports, in order, whose packet is a direct disclosure (digest below threshold) exactly
     where `direct` says: the model's digests choose them."""
     ports, port = [], start
     for i in range(count):
-        while (digests(port) < threshold) != (i in direct):
+        while (digest_of_port(port) < threshold) != (i in direct):
             port += 1
         ports.append(port)
         port += 1
@@ -385,3 +385,23 @@ def test_flow_id_outside_the_state_is_refused_or_counted(rps_dut):
     assert receipts(c) == []
     assert events(c, rps.POINT_IN) == [0] * rps.EV_INVALID + [1]
     assert events(c, rps.POINT_OUT)[rps.EV_INVALID] == 1
+
+
+@pytest.mark.targets("bmv2-hw")   # the backend makes no ACL copies (test_upf's copy test is bmv2's too)
+def test_receipt_replaces_an_acl_copy_of_the_same_packet(rps_dut):
+    """One CPU copy per packet at ingress: a packet the ACL copies and IN discloses gives the receipt; a
+    packet of an unsampled flow gives the ACL copy."""
+    c = rps_dut.client
+    U.session(c, UE2)
+    c.insert(C.HUPF_INGRESS_ACL_ACL, {C.HDR_IPV4_SRC: (ip2int(APP), rps.MASK32)}, C.HUPF_INGRESS_ACL_COPY_TO_CPU,
+             priority=10)
+    cfg = Config(rps.MODE_DATA_PLANE, buffer_len=4)
+    configure(c, cfg)
+    sample(c, UE1, DOWNLINK, 4, rps.MASK32)
+    run = Run(rps_dut, cfg)
+    run.downlink(UE1, 4000, 4, rps.MASK32)
+    got = run.check()
+    assert [(r.point, r.kind) for r in got] == [(rps.POINT_IN, rps.KIND_DIRECT), (rps.POINT_OUT, rps.KIND_DIRECT)]
+    rps_dut.bed.send(U.PORT_CORE, downlink_frame(UE2))
+    expect_frame(rps_dut.bed, U.PORT_ACCESS, encapped(UE2))
+    assert [md[C.PKT_META_REASON] for _, md in c.packet_ins_until_quiet(1.0)] == [C.PKTIN_ACL_COPY]
