@@ -387,7 +387,6 @@ def test_flow_id_outside_the_state_is_refused_or_counted(rps_dut):
     assert events(c, rps.POINT_OUT)[rps.EV_INVALID] == 1
 
 
-@pytest.mark.targets("bmv2-hw")   # the backend makes no ACL copies (test_upf's copy test is bmv2's too)
 def test_receipt_replaces_an_acl_copy_of_the_same_packet(rps_dut):
     """One CPU copy per packet at ingress: a packet the ACL copies and IN discloses gives the receipt; a
     packet of an unsampled flow gives the ACL copy."""
