@@ -1066,6 +1066,30 @@ static void test_rps_hybrid_exports_every_receipt(void **st)
 	assert_memory_equal(w, want, sizeof(want));
 }
 
+/* dp_rps_step gives the Python model's receipts and events (rps.FifoPoint) on a trace at both points that
+ * switches configurations (quiet times, selections, a shrunk buffer, mode 2) across a 32-bit clock wrap;
+ * the digest is the model's (zlib) on UDP, TCP, ICMP, another protocol and IPv4 options (hw_vectors.h). */
+static void test_rps_step_matches_the_model(void **st)
+{
+	(void)st;
+	struct dp_rps_state *s = dp_rps_state_new(RPSV_SIZE, RPSV_FLOWS);
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(RPSV) / sizeof(RPSV[0]); i++) {
+		const struct rps_vector *x = &RPSV[i];
+		struct dp_rps_receipt r = { 0, 0, 0, 0, 0, 0 };
+		int got = dp_rps_step(s, x->point, x->flow, x->digest, x->ts, x->disc_threshold, &RPSV_CONFIGS[x->config], &r);
+		if (got != (x->kind != 0) || (got && (r.point != x->point || r.kind != x->kind || r.flow_id != x->r_flow ||
+						      r.digest != x->r_digest || r.ts != x->r_ts || r.dnum != x->r_dnum)))
+			fail_msg("observation %zu: %s kind %u flow %u digest %08x ts %u dnum %u, model kind %u flow %u digest "
+				 "%08x ts %u dnum %u", i, got ? "receipt" : "none", r.kind, r.flow_id, r.digest, r.ts, r.dnum,
+				 x->kind, x->r_flow, x->r_digest, x->r_ts, x->r_dnum);
+	}
+	assert_memory_equal(s->events, RPSV_EVENTS, sizeof(RPSV_EVENTS));
+	dp_rps_state_free(s);
+	for (size_t i = 0; i < sizeof(RPSV_DIGESTS) / sizeof(RPSV_DIGESTS[0]); i++)
+		assert_int_equal(dp_rps_digest(RPSV_DIGESTS[i].ip, RPSV_DIGESTS[i].len), RPSV_DIGESTS[i].digest);
+}
+
 /* ---- hw profile: steering, HK-IPG reports, traffic from a backend ---- */
 
 #define BACKEND_PORT 3
@@ -1611,7 +1635,8 @@ int main(void)
 		cmocka_unit_test(test_hh_keys_and_selector_hash), cmocka_unit_test(test_cls_step_matches_the_model),
 		cmocka_unit_test(test_parse_vxlan), cmocka_unit_test(test_crc32_is_zlibs),
 		cmocka_unit_test(test_rps_digest_fields), cmocka_unit_test(test_rps_fifo_hand_worked),
-		cmocka_unit_test(test_rps_buffer_len), cmocka_unit_test(test_rps_wrap_and_selection), cmocka_unit_test(test_rps_hybrid_exports_every_receipt),
+		cmocka_unit_test(test_rps_buffer_len), cmocka_unit_test(test_rps_wrap_and_selection),
+		cmocka_unit_test(test_rps_hybrid_exports_every_receipt), cmocka_unit_test(test_rps_step_matches_the_model),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
