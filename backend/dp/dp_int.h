@@ -46,7 +46,7 @@ uint16_t dp_range_lookup(const struct dp_range *r, uint32_t n, uint32_t v);
 /* Publishes a copy of r as *slot (NULL when n = 0); the old set is freed after a grace period. */
 int dp_range_set_replace(struct range_set **slot, const struct dp_range *r, uint32_t n);
 /* define.p4's HK-IPG constants (not among the generated ones). */
-enum { HH_KEY_UE_ADDR = 0, HH_KEY_5TUPLE = 1, HH_FLAG_BACKEND = 1 };
+enum { HH_KEY_UE_ADDR = 0, HH_KEY_5TUPLE = 1, HH_FLAG_BACKEND = 1, HH_FLAG_RPS = 0x80 };
 /* hh.p4's default action: what the app derives for 10 Mbit/s of 1000-byte packets. */
 #define HH_DEFAULT_PARAMS { 1850, 800, 800, 1, 16384, 7, HH_KEY_UE_ADDR }
 #define DP_PORT_BITS 512  /* P4 ports are 9 bits */
@@ -103,6 +103,9 @@ struct pipeline {
 	struct decision_set *decisions;              /* hw: decision (NULL: empty) */
 	struct dp_cls_slot *cls;                     /* hw: sz.cls_slots slots */
 	struct tenant_set *tenants;                  /* NULL: no tenant (every VXLAN frame is an unknown VNI) */
+	struct dp_rps_params *rps_params;            /* hw: rps.config (replaced whole) */
+	struct rps_flow_set *rps_flows;              /* hw: rps.flows (replaced whole; NULL: empty) */
+	struct dp_rps_state *rps[DP_MAX_WORKERS];    /* hw: one RPS instance per forwarding lcore */
 	uint32_t *meter_map[3];             /* meter index -> state slot + 1 (0: unconfigured, green), by enum dp_meter */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
@@ -137,6 +140,9 @@ static inline struct pipeline *dp_hw_pipe(int *err)
 	*err = !p ? -ENODEV : !p->sz.hw ? -EINVAL : 0;
 	return *err ? NULL : p;
 }
+/* A write (op) to a small table copied whole on each write, of n entries and capacity cap, where the key is
+ * found or not: 0 and the entries after it in *nn, or -EEXIST / -ENOENT / -ENOSPC. */
+int dp_cow_count(int op, int found, uint32_t n, uint32_t cap, uint32_t *nn);
 /* Frees an rte_malloc'd obj after the next grace period (dp_commit). */
 int dp_defer_free(void *obj);
 /* Publishes a copy of len bytes of src as *slot for the readers; the old copy is freed
@@ -172,6 +178,44 @@ static inline uint64_t sess_val(uint8_t action, uint8_t peer, uint32_t meter)
 /* Keys of the exact tables (8 bytes each). */
 static inline uint64_t ul_sess_key(uint32_t tun_dst, uint32_t teid) { return (uint64_t)tun_dst << 32 | teid; }
 static inline uint64_t term_key(uint32_t ue, uint8_t app_id) { return (uint64_t)ue << 8 | app_id; }
+
+/* zlib's CRC-32 (bmv2's crc32; crc.c): a byte a step (bytes the compiler holds in registers, as HK-IPG's
+ * 5-tuple key), or four bytes a step from four tables ("slicing by 4", over bytes in memory, as RPS's
+ * 21-byte digest: 3 instructions a byte instead of 8, callgrind). */
+extern uint32_t dp_crc_table[4][256];
+static inline uint32_t dp_crc32_bytes(uint32_t c, const uint8_t *b, uint32_t n)
+{
+	while (n--)
+		c = dp_crc_table[0][(c ^ *b++) & 0xff] ^ c >> 8;
+	return c;
+}
+static inline uint32_t dp_crc32(const uint8_t *b, uint32_t n) { return ~dp_crc32_bytes(0xFFFFFFFFu, b, n); }
+static inline uint32_t dp_crc32_sliced(const uint8_t *b, uint32_t n)
+{
+	uint32_t c = 0xFFFFFFFFu;
+	for (; n >= 4; b += 4, n -= 4) {
+		c ^= (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		c = dp_crc_table[3][c & 0xff] ^ dp_crc_table[2][c >> 8 & 0xff] ^ dp_crc_table[1][c >> 16 & 0xff] ^
+		    dp_crc_table[0][c >> 24];
+	}
+	return ~dp_crc32_bytes(c, b, n);
+}
+
+/* rps.flows (small, rarely written): its entries sorted by direction, prefix length (longest first) and
+ * prefix, each run of one direction and length a group that a lookup searches by bisection, longest first. */
+struct rps_flow { uint32_t prefix; uint8_t plen, direction; uint16_t id; uint32_t disc_threshold; };
+struct rps_flow_group { uint8_t direction, plen; uint32_t lo, hi; };
+struct rps_flow_set {
+	uint32_t n, ngroups;
+	struct rps_flow_group group[2 * 33];
+	struct rps_flow e[];
+};
+/* The longest prefix of direction that holds ue, or NULL (readers: valid until the next grace period). */
+const struct rps_flow *rps_flow_lookup(const struct rps_flow_set *s, uint8_t direction, uint32_t ue);
+/* rps.p4's default: nothing observed (over the whole buffer when on). */
+#define RPS_DEFAULT_PARAMS(buffer) { RPS_MODE_OFF, 0, 0, buffer }
+/* A receipt as a packet-in's payload (NULL without mbufs). */
+struct rte_mbuf *rps_receipt_mbuf(const struct dp_rps_receipt *r);
 
 /* CRC-16/ARC (poly 0x8005 reflected, init 0, no final xor): bmv2's crc16, here over
  * a 32-bit value in network byte order, as bmv2's selector hashes the UE address. */

@@ -7,27 +7,11 @@
 
 #define MASK48 ((1ull << 48) - 1)
 
-/* zlib's CRC-32 (reflected 0xEDB88320), a byte at a time from a table filled at load. */
-static uint32_t crc32_table[256];
-
-static void __attribute__((constructor)) crc32_table_fill(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? (c >> 1) ^ 0xEDB88320u : c >> 1;
-		crc32_table[i] = c;
-	}
-}
-
 uint32_t dp_hh_5tuple_key(uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port, uint8_t proto)
 {
 	const uint8_t b[13] = { ue >> 24, ue >> 16, ue >> 8, ue, app >> 24, app >> 16, app >> 8, app,
 				ue_port >> 8, ue_port, app_port >> 8, app_port, proto };
-	uint32_t crc = 0xFFFFFFFFu;
-	for (unsigned i = 0; i < sizeof(b); i++)
-		crc = crc32_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
+	return dp_crc32(b, sizeof(b));
 }
 
 uint16_t dp_range_lookup(const struct dp_range *r, uint32_t n, uint32_t v)

@@ -29,6 +29,9 @@ struct dp_sizes {
 	uint32_t cls_slots;     /* hw: MATADOR registers' size */
 	uint32_t tenants;       /* HupfIngress.tenant.tenants' size */
 	uint32_t tenant_cells;  /* tenant_counter's and tenant_meter's cells (indexed by tenant id) */
+	uint32_t rps_buffer;    /* hw: RPS receipts buffered per observation point (0, or rps_flows 0: no RPS) */
+	uint32_t rps_flows;     /* hw: RPS flow ids (set_flow's flow_id is below) */
+	uint32_t rps_flow_entries; /* hw: HupfIngress.rps.flows' size */
 	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */
 };
 
@@ -154,6 +157,52 @@ uint8_t dp_cls_step(struct dp_cls_slot *s, int uplink, uint32_t ip_len, uint64_t
 		    const struct dp_cls_params *prm, const struct dp_cls_tables *t);
 /* The slot key in 5-tuple mode: CRC-32 (zlib's, as bmv2's crc32) over the 13-byte 5-tuple. */
 uint32_t dp_hh_5tuple_key(uint32_t ue, uint32_t app, uint16_t ue_port, uint16_t app_port, uint8_t proto);
+/* hw profile: Retroactive Packet Sampling (p4src/include/rps.p4, docs/PIPELINE_CONTRACT.md "RPS"). Each
+ * observation point (RPS_POINT_IN, RPS_POINT_OUT) runs its own instance; modes, receipt kinds and the
+ * events counter's layout are define.p4's RPS_* constants (hupf_p4const.h). */
+#define DP_RPS_EVENT_CELLS (RPS_POINTS * RPS_EVENTS)
+#define DP_RPS_RECEIPT_LEN 16   /* rps_receipt_t */
+struct dp_rps_params { uint8_t mode; uint32_t quiet_us, select_threshold, buffer_len; };   /* rps.config */
+/* What goes to the controller (rps_receipt_t, big-endian on the wire). */
+struct dp_rps_receipt { uint8_t point, kind; uint16_t flow_id; uint32_t digest, ts; uint16_t dnum; };
+/* One RPS instance's state (both points): what rps.p4's registers hold, as flat arrays. */
+struct dp_rps_slot { uint32_t digest, ts; uint16_t flow, dnum; uint8_t valid; };   /* a buffered receipt */
+struct dp_rps_track { uint32_t digest, ts; uint16_t dnum; uint8_t valid; };       /* a direct disclosure */
+struct dp_rps_state {
+	uint32_t size, flows;               /* receipts per point, flow ids */
+	uint32_t head[RPS_POINTS];          /* next slot to overwrite (the oldest receipt) */
+	uint64_t events[DP_RPS_EVENT_CELLS];
+	struct dp_rps_slot *buf;            /* [point * size + i] */
+	struct dp_rps_track *track;         /* [(point * flows + flow) * RPS_TRACK_DEPTH + dnum % RPS_TRACK_DEPTH] */
+	uint16_t *next_dnum;                /* [point * flows + flow]: the number of the flow's next direct disclosure */
+	uint32_t *late_warned;              /* [point * flows + flow]: RPS_LATE_WARNED_FLAG | the dnum last warned of */
+};
+/* Zeroed state for size receipts per point and flows flow ids (NULL for 0); free with dp_rps_state_free. */
+struct dp_rps_state *dp_rps_state_new(uint32_t size, uint32_t flows);
+void dp_rps_state_free(struct dp_rps_state *s);
+/* One observation at point of a packet of flow (below s->flows) with its digest at ts (us): FIFO RPS
+ * over the first prm->buffer_len slots (mode 1, buffer_len 1..size) or a receipt (mode 2); counts its
+ * events. Returns 1 and fills out when a receipt goes to the controller (at most one per observation).
+ * Pure: the unit tests run it. */
+int dp_rps_step(struct dp_rps_state *s, unsigned point, uint16_t flow, uint32_t digest, uint32_t ts,
+		uint32_t disc_threshold, const struct dp_rps_params *prm, struct dp_rps_receipt *out);
+/* The digest of the user IPv4 packet at ip (avail bytes of it in the frame): CRC-32 over its addresses,
+ * identification, total length, protocol and 8 bytes of L4 (UDP header; TCP ports and sequence number;
+ * ICMP type, code, checksum and 4 zero bytes; zeros for other protocols, after IPv4 options, or for what
+ * the frame lacks). */
+uint32_t dp_rps_digest(const uint8_t *ip, uint32_t avail);
+/* The delayed-disclosure selection hash: CRC-32 over the two digests, big-endian. */
+uint32_t dp_rps_select_hash(uint32_t receipt_digest, uint32_t disclosure_digest);
+void dp_rps_receipt_encode(uint8_t out[DP_RPS_RECEIPT_LEN], const struct dp_rps_receipt *r);
+/* rps.config's set_config: -EINVAL for what bmv2 would not observe by (a mode above 2; mode 1 with a
+ * buffer_len outside 1..rps_buffer). */
+int dp_rps_config(const struct dp_rps_params *prm);
+/* rps.flows: (UE prefix, direction 0 uplink / 1 downlink) -> set_flow(flow_id, disc_threshold);
+ * -EINVAL for a flow id not below rps_flows (bmv2 would not observe it). */
+int dp_rps_flow(int op, uint32_t prefix, uint8_t plen, uint8_t direction, uint16_t flow_id, uint32_t disc_threshold);
+/* The events counter's cell (summed over the forwarding lcores); write sets the total. */
+int dp_rps_events_read(uint32_t idx, uint64_t *pkts);
+int dp_rps_events_write(uint32_t idx, uint64_t pkts);
 int dp_apps_replace(const struct dp_app_rule *r, uint32_t n);
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n);
 int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* cfg NULL: unconfigure */
@@ -199,6 +248,7 @@ struct dp_verdict {
 	uint8_t to_cpu;      /* packet_in reason, 0 for none (punt: fwd=0; copy: fwd=1) */
 	void *cpu_copy;      /* ACL copy or HH report: an rte_mbuf, sent as a packet-in ... */
 	uint8_t copy_reason; /* ... with this reason */
+	void *rps_copy;      /* hw: the OUT point's receipt (an rte_mbuf, packet-in reason PKTIN_RPS) */
 };
 
 

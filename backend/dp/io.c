@@ -117,6 +117,8 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 			break;
 		if (v[i].cpu_copy)
 			to_cpu(v[i].cpu_copy, ingress[i], v[i].copy_reason);  /* v.to_cpu may have become DOWNLINK_BUFFER */
+		if (v[i].rps_copy)
+			to_cpu(v[i].rps_copy, ingress[i], PKTIN_RPS);
 		if (v[i].fwd) {
 			out_port = v[i].out_port;
 			out[nout++] = m[i];

@@ -13,6 +13,9 @@
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
+/* Where RPS observes a packet of a sampled flow: IN unless it came back from a backend (or is the
+ * controller's, buffered), OUT if it leaves hupf (forwarded, not steered to a backend). */
+enum { RPS_AT_IN = 1, RPS_AT_OUT = 2 };
 
 struct pstate {
 	struct pkt_info pi;
@@ -28,6 +31,9 @@ struct pstate {
 	uint32_t sess_meter;
 	uint8_t peer;
 	struct dp_term term;
+	uint8_t rps;           /* hw, RPS on: RPS_AT_IN, RPS_AT_OUT (set for a packet of a sampled flow) */
+	uint16_t rps_flow;
+	uint32_t rps_digest, rps_disc_threshold;
 };
 
 static inline void finish_drop(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
@@ -115,6 +121,7 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 			     uint64_t now_us)
 {
 	hh_stage(p, s, v, now_us, 1);
+	s->rps &= (uint8_t)~RPS_AT_OUT;   /* it has not left hupf */
 	const struct backend_set *set = __atomic_load_n(&p->backends[s->slice], __ATOMIC_ACQUIRE);
 	if (!set) {
 		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
@@ -295,6 +302,91 @@ static ALWAYS_INLINE void stage_classify(struct pipeline *p, unsigned slot, stru
 		s->app_addr = s->pi.ip_src;
 		s->app_port = s->pi.sport;
 		s->app_proto = s->pi.ip_proto;
+	}
+}
+
+/* hw: the RPS configuration when RPS is on, else NULL: off costs one load per burst. */
+static inline const struct dp_rps_params *rps_on(const struct pipeline *p)
+{
+	const struct dp_rps_params *c = __atomic_load_n(&p->rps_params, __ATOMIC_ACQUIRE);
+	return c->mode != RPS_MODE_OFF ? c : NULL;
+}
+
+/* hw, RPS on (rps.p4's RpsIngress before its observation): each packet's flow (rps.flows) and digest,
+ * before anything rewrites it. A UPF packet's identity is its UE and direction; one back from a backend
+ * (observed when it arrived, so only at OUT) is the backend's output: GTP-U downlink (UE = the inner
+ * destination), the user packet uplink (UE = its source). */
+static __attribute__((noinline)) void stage_rps_flows(struct pipeline *p, struct rte_mbuf **m, struct pstate *st,
+						      uint16_t n)
+{
+	const struct rps_flow_set *flows = __atomic_load_n(&p->rps_flows, __ATOMIC_ACQUIRE);
+	for (uint16_t i = 0; i < n; i++) {
+		struct pstate *s = &st[i];
+		s->rps = 0;
+		uint8_t where = RPS_AT_IN | RPS_AT_OUT, downlink;
+		uint32_t ue;
+		if (s->dir != DIR_NONE) {
+			downlink = s->dir == DIR_DL;
+			ue = s->ue;
+		} else if (!s->done && s->perr == PARSE_OK && (!s->pi.gtpu || s->pi.inner) &&
+			   from_backend(p, m[i]->port)) {
+			where = RPS_AT_OUT;
+			downlink = s->pi.inner != 0;
+			ue = downlink ? s->pi.inner_dst : s->pi.ip_src;
+		} else {
+			continue;
+		}
+		const struct rps_flow *f = rps_flow_lookup(flows, downlink, ue);
+		if (!f)
+			continue;
+		uint32_t ip = s->pi.inner ? s->pi.inner : s->pi.l3;   /* the user packet */
+		s->rps = where;
+		s->rps_flow = f->id;
+		s->rps_disc_threshold = f->disc_threshold;
+		s->rps_digest = dp_rps_digest(s->frame + ip, s->flen - ip);
+	}
+}
+
+/* The IN point's receipt goes in the packet's one CPU copy: on its HH report (flagged, the receipt
+ * after the report's header), else in place of an ACL copy. */
+static void rps_copy_in(struct dp_verdict *v, const struct dp_rps_receipt *r)
+{
+	struct rte_mbuf *hh = v->cpu_copy && v->copy_reason == PKTIN_HH_REPORT ? v->cpu_copy : NULL;
+	if (hh) {
+		uint32_t tail = rte_pktmbuf_pkt_len(hh) - HH_REPORT_HDR_LEN;
+		uint8_t *b = rte_pktmbuf_mtod(hh, uint8_t *);
+		if (!rte_pktmbuf_append(hh, DP_RPS_RECEIPT_LEN))
+			return;
+		memmove(b + HH_REPORT_HDR_LEN + DP_RPS_RECEIPT_LEN, b + HH_REPORT_HDR_LEN, tail);
+		dp_rps_receipt_encode(b + HH_REPORT_HDR_LEN, r);
+		b[10] |= HH_FLAG_RPS;   /* hh_report_t.flags */
+		return;
+	}
+	struct rte_mbuf *rm = rps_receipt_mbuf(r);
+	if (rm) {
+		rte_pktmbuf_free(v->cpu_copy);
+		v->cpu_copy = rm;
+		v->copy_reason = PKTIN_RPS;
+	}
+}
+
+/* hw, RPS on: the observations, once each packet's fate is known (rps.p4 observes IN after HK-IPG and
+ * before the drops take effect, OUT in egress): IN for what arrived from outside hupf whatever happens to
+ * it next, but not what is buffered for the controller; OUT for what leaves. */
+static __attribute__((noinline)) void stage_rps_observe(struct pipeline *p, unsigned slot, const struct pstate *st,
+							struct dp_verdict *v, uint16_t n,
+							const struct dp_rps_params *c, uint32_t ts)
+{
+	struct dp_rps_state *rs = p->rps[slot];
+	for (uint16_t i = 0; i < n; i++) {
+		const struct pstate *s = &st[i];
+		struct dp_rps_receipt r;
+		if (s->rps & RPS_AT_IN && v[i].to_cpu != PKTIN_DOWNLINK_BUFFER &&
+		    dp_rps_step(rs, RPS_POINT_IN, s->rps_flow, s->rps_digest, ts, s->rps_disc_threshold, c, &r))
+			rps_copy_in(&v[i], &r);
+		if (s->rps & RPS_AT_OUT && v[i].fwd &&
+		    dp_rps_step(rs, RPS_POINT_OUT, s->rps_flow, s->rps_digest, ts, s->rps_disc_threshold, c, &r))
+			v[i].rps_copy = rps_receipt_mbuf(&r);
 	}
 }
 
@@ -516,6 +608,7 @@ static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struc
 {
 	struct pstate st[BURST_MAX];
 	uint64_t now_us = hw ? dp_now_us() : 0;
+	const struct dp_rps_params *rps = hw ? rps_on(p) : NULL;
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	uint8_t acl[BURST_MAX];
@@ -524,11 +617,15 @@ static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struc
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
 		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i], hw);
+	if (hw && rps)
+		stage_rps_flows(p, m, st, n);
 	stage_apps(p, st, n);
 	stage_lookups(p, slot, st, v, n, now_us, hw);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
 		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us, hw);
+	if (hw && rps)
+		stage_rps_observe(p, slot, st, v, n, rps, (uint32_t)now_us);
 }
 
 void dp_process_burst(struct pipeline *p, unsigned slot, struct rte_mbuf **m, uint16_t n,

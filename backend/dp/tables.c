@@ -42,6 +42,18 @@ static void vpool_put(struct vpool *vp, uint32_t idx) { vp->free[vp->nfree++] = 
 
 int dp_defer_free(void *obj) { return defer(DEF_PTR, obj, 0); }
 
+int dp_cow_count(int op, int found, uint32_t n, uint32_t cap, uint32_t *nn)
+{
+	if (op == DP_INSERT && found)
+		return -EEXIST;
+	if (op != DP_INSERT && !found)
+		return -ENOENT;
+	if (op == DP_INSERT && n >= cap)
+		return -ENOSPC;
+	*nn = op == DP_INSERT ? n + 1 : op == DP_DELETE ? n - 1 : n;
+	return 0;
+}
+
 int dp_publish_copy(void **slot, const void *src, size_t len)
 {
 	void *n = rte_malloc(NULL, len, 0);
@@ -177,11 +189,14 @@ static void pipeline_free(struct pipeline *p)
 	for (int i = 0; i < DP_PEERS; i++)
 		rte_free(p->vx_peer[i]);
 	rte_free(p->tenants);
+	rte_free(p->rps_params);
+	rte_free(p->rps_flows);
 	for (int k = 0; k < 3; k++)
 		rte_free(p->meter_map[k]);
 	for (unsigned w = 0; w < DP_MAX_WORKERS; w++) {
 		rte_free(p->ctr[w]);
 		rte_free(p->tctr[w]);
+		dp_rps_state_free(p->rps[w]);
 	}
 	rte_free(p);
 }
@@ -206,13 +221,18 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	if (ok && sz->hw) {
 		static const struct dp_hh_params def = HH_DEFAULT_PARAMS;
 		static const struct dp_cls_params cdef = CLS_DEFAULT_PARAMS;
+		const struct dp_rps_params rdef = RPS_DEFAULT_PARAMS(sz->rps_buffer);
 		ok = (p->hh_params = rte_malloc(NULL, sizeof(def), 0)) &&
 		     (p->hh = dp_zalloc_resident(sizeof(struct dp_hh_slot) * ((uint64_t)sz->hh_slots + 1), 64)) &&
 		     (p->cls_params = rte_malloc(NULL, sizeof(cdef), 0)) &&
-		     (p->cls = dp_zalloc_resident(sizeof(struct dp_cls_slot) * ((uint64_t)sz->cls_slots + 1), 64));
+		     (p->cls = dp_zalloc_resident(sizeof(struct dp_cls_slot) * ((uint64_t)sz->cls_slots + 1), 64)) &&
+		     (p->rps_params = rte_malloc(NULL, sizeof(rdef), 0));
+		for (unsigned w = 0; ok && sz->rps_buffer && sz->rps_flows && w < g_dp.nworkers; w++)
+			ok = (p->rps[w] = dp_rps_state_new(sz->rps_buffer, sz->rps_flows)) != NULL;
 		if (ok) {
 			*p->hh_params = def;
 			*p->cls_params = cdef;
+			*p->rps_params = rdef;
 		}
 	}
 	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
@@ -253,6 +273,8 @@ int dp_pipeline_set(const struct dp_sizes *sz)
 
 
 #define PIPE_OR_ENODEV struct pipeline *p = g_dp.pipe; if (!p) return -ENODEV
+
+static int check_op(int op) { return op >= DP_INSERT && op <= DP_DELETE ? 0 : -EINVAL; }
 
 /* ---- LPM tables ---- */
 
@@ -306,8 +328,6 @@ int dp_route(int op, uint32_t prefix, uint8_t plen, const uint8_t src_mac[6], co
 }
 
 /* ---- exact tables ---- */
-
-static int check_op(int op) { return op >= DP_INSERT && op <= DP_DELETE ? 0 : -EINVAL; }
 
 int dp_ul_session(int op, uint32_t tun_dst, uint32_t teid, uint8_t action, uint32_t ue, uint32_t meter_idx)
 {
@@ -513,13 +533,10 @@ int dp_tenant(int op, const struct dp_tenant *t)
 	uint32_t n = old ? old->n : 0;
 	uint64_t key = tenant_key(t->vni, t->vtep);
 	int64_t at = tenant_find(old, key);
-	if (op == DP_INSERT && at >= 0)
-		return -EEXIST;
-	if (op != DP_INSERT && at < 0)
-		return -ENOENT;
-	if (op == DP_INSERT && n >= p->sz.tenants)
-		return -ENOSPC;
-	uint32_t nn = op == DP_INSERT ? n + 1 : op == DP_DELETE ? n - 1 : n;
+	uint32_t nn;
+	int rc = dp_cow_count(op, at >= 0, n, p->sz.tenants, &nn);
+	if (rc)
+		return rc;
 	struct tenant_set *ns = NULL;
 	if (nn) {
 		ns = rte_malloc(NULL, sizeof(*ns) + nn * (sizeof(uint64_t) + sizeof(struct dp_tenant)), 0);

@@ -2,13 +2,15 @@
 hupf_hw.p4 (the reference) and through hupf-backend --profile hw (the switch's stand-in), on one veth test
 bed. Compared: every frame each port emits (UPF on the switch, steering to two backends, routing of what
 comes back from a backend, QoS marking by the classifier's class), the HH_REPORT packet-ins byte for byte,
-and the HK-IPG and MATADOR registers (read with the state-read packet-out).
+the HK-IPG and MATADOR registers (read with the state-read packet-out), and RPS's receipts at both
+observation points and its events counters (docs/PIPELINE_CONTRACT.md, "RPS").
 
 bmv2 stamps packets with its own clock and the backend runs on its test clock, moved on as bmv2's time is
 slept away (hw_setup.pause). What depends on the clock's exact value is compared by class, not by value: a
 report's EWMA IPG (bytes 4-8) and an HK-IPG slot's EWMA must fall in the same tau range on both; the slot's
 timestamp, its tau after the report (it counts timeslots, and bmv2's slept gaps are longer) and MATADOR's
-gap and window registers are left out. Timing margins are those of tests/ptf/test_hw.py, which says why.
+gap and window registers are left out; so is an RPS receipt's timestamp (its decisions, which depend on
+the gaps, are compared: every gap is longer than the quiet time on both). Timing margins are those of tests/ptf/test_hw.py, which says why.
 
 Needs root, simple_switch_grpc (BMV2 or PATH), hupf-backend (HUPF_BACKEND or PATH) and the hw artifacts;
 otherwise the module skips with one line saying what is missing."""
@@ -35,8 +37,8 @@ import dataplane  # noqa: E402
 from hupf_tools.model import hkipg  # noqa: E402
 from hupf_tools.model.features import CodeTables, Packet, slot_index  # noqa: E402
 from hupf_tools.model.selector import selector_hash  # noqa: E402
-from packets import ip2int, user_packet  # noqa: E402
-from test_differential import APP, UE1, _vx, capture, mix, tenants  # noqa: E402
+from packets import gtpu, ip2int, user_packet  # noqa: E402
+from test_differential import APP, UE1, _ul, _vx, capture, mix, tenants  # noqa: E402
 
 GAME = U.Ue("172.16.7.1", teid_ul=0x301, teid_dl=0x302, ctr=90, tc=0)
 WEB = U.Ue("172.16.7.2", teid_ul=0x303, teid_dl=0x304, ctr=92, tc=0)
@@ -46,6 +48,20 @@ TAU_RANGE = (0, 15000, 10)        # EWMA IPG up to 15 ms: +10 per timeslot; tau_
 HEAVY_PACKETS, HEAVY_GAP_S = 300, 0.0003
 CLS_WINDOW_US = 2_000_000         # one window spans a case's frames however slowly bmv2 runs
 DEVICE_TIMEOUT_S = 5.0
+# RPS: a sampled UE with a switch session (IN and OUT on the switch) and one without (IN as it is steered to
+# a backend, OUT as the backend's output comes back), both directions of 172.16.9.0/24 sampled; a few
+# buffer slots so that receipts leave the buffer within the phase; about an eighth of the packets direct
+# disclosures (late warnings come too); gaps longer than the tau ranges' EWMA, so that no HH report rides a
+# receipt.
+RPS_UE = U.Ue("172.16.9.1", teid_ul=0x401, teid_dl=0x402, ctr=94, tc=0)
+RPS_STEERED = "172.16.9.200"
+RPS_NET = ("172.16.9.0", 24)
+RPS_FLOW_IDS = (21, 22)          # uplink, downlink
+RPS_DISC_THRESHOLD = 0x20000000
+RPS_BUFFER_LEN = 4
+RPS_PACKETS = 32
+RPS_GAP_S = 0.02
+RECEIPT_TS = slice(8, 12)        # rps_receipt_t.ts
 
 
 def _dl(ue, size=100):
@@ -139,6 +155,65 @@ def registers(dev, packet_ins):
     return hh, flows
 
 
+def _rps_user(src, dst, ident, **kw):
+    pkt = user_packet(src, dst, **kw)
+    pkt.id = ident
+    del pkt.chksum
+    return IP(bytes(pkt))
+
+
+def _backend_return(inner):
+    """What a backend sends back for a steered downlink packet: it in GTP-U towards the gNB, TTL - 1."""
+    inner = IP(bytes(inner))
+    inner.ttl -= 1
+    del inner.chksum
+    return gtpu(IP(bytes(inner)), 0x999, U.N3_ADDR, U.GNB_ADDR, eth_src=U.DN_MAC, eth_dst=U.SWITCH_MAC)
+
+
+def rps_phase(dev):
+    """RPS in mode 1 on a few buffer slots: the sampled UE's packets both ways (one at a time, each awaited),
+    then a steered packet and its return from a backend. Returns the frames, the RPS packet-ins in arrival
+    order per point, and the events counters."""
+    c = dev.client
+    U.session(c, RPS_UE)
+    for direction, flow_id in enumerate(RPS_FLOW_IDS):
+        c.insert(C.HUPF_INGRESS_RPS_FLOWS, {C.HDR_UE_ADDR: (ip2int(RPS_NET[0]), RPS_NET[1]), C.HDR_DIRECTION: direction},
+                 C.HUPF_INGRESS_RPS_SET_FLOW, **{C.FLOW_ID: flow_id, C.DISC_THRESHOLD: RPS_DISC_THRESHOLD})
+    c.set_default(C.HUPF_INGRESS_RPS_CONFIG, C.HUPF_INGRESS_RPS_SET_CONFIG,
+                  **{C.MODE: C.RPS_MODE_DATA_PLANE, C.QUIET_US: 0, C.SELECT_THRESHOLD: 0xFFFFFFFF,
+                     C.BUFFER_LEN: RPS_BUFFER_LEN})
+    c.drain_packet_ins()
+    sends = []
+    for i in range(RPS_PACKETS):
+        if i % 2:
+            sends.append((U.PORT_ACCESS, _ul(_rps_user(RPS_UE.addr, APP, 1000 + i), teid=RPS_UE.teid_ul), U.PORT_CORE))
+        else:
+            sends.append((U.PORT_CORE, Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / _rps_user(
+                APP, RPS_UE.addr, 1000 + i, sport=80, dport=4000), U.PORT_ACCESS))
+    steered = _rps_user(APP, RPS_STEERED, 2000, sport=80, dport=4000)
+    backend = (U.PORT_BACKEND1, U.PORT_BACKEND2)[selector_hash(ip2int(RPS_STEERED)) % 2]
+    sends += [(U.PORT_CORE, Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / steered, backend),
+              (U.PORT_BACKEND1, _backend_return(steered), U.PORT_ACCESS)]
+    frames = []
+    for port, frame, out in sends:
+        dev.bed.send(port, frame)
+        got = dev.bed.recv(out, DEVICE_TIMEOUT_S)
+        assert got is not None, "%s: RPS packet from port %d not forwarded to port %d" % (dev.target, port, out)
+        frames.append(bytes(got))
+        H.pause(dev, RPS_GAP_S)
+    receipts = ([], [])
+    while True:
+        got = c.packet_in(0.5)
+        if got is None:
+            break
+        payload, md = got
+        assert md[C.PKT_META_REASON] == C.PKTIN_RPS, "%s: packet-in %s besides the receipts" % (dev.target, md)
+        receipts[payload[0]].append((payload[:RECEIPT_TS.start] + payload[RECEIPT_TS.stop:], md))
+    events = [c.counter(C.HUPF_INGRESS_RPS_EVENTS, k)[0] for k in range(C.RPS_EVENTS)]
+    events += [c.counter(C.HUPF_EGRESS_RPS_EVENTS, C.RPS_EVENTS + k)[0] for k in range(C.RPS_EVENTS)]
+    return frames, receipts, events
+
+
 def observe(target, bed):
     dev = T.Device(target, bed)
     try:
@@ -151,8 +226,9 @@ def observe(target, bed):
         hh, flows = registers(dev, packet_ins)
         reports = [(p, md) for p, md in packet_ins if md[C.PKT_META_REASON] == C.PKTIN_HH_REPORT]
         drops = [dev.client.counter(C.HUPF_INGRESS_UPF_DROP_REASONS, r)[0] for r in range(C.DROP_REASONS_SIZE)]
+        rps_frames, receipts, events = rps_phase(dev)
         return dict(frames=frames, heavy_out=heavy_out, reports=reports, classified=classified, hh=hh,
-                    flows=flows, drops=drops)
+                    flows=flows, drops=drops, rps_frames=rps_frames, receipts=receipts, events=events)
     finally:
         dev.stop()
 
@@ -204,3 +280,20 @@ def test_registers_match(observed):
         assert [getattr(a, f) for f in same] == [getattr(b, f) for f in same], "%s: backend %s, bmv2 %s" % (
             ue.addr, a, b)
     assert got["flows"][GAME.addr].cls == 7 and got["flows"][WEB.addr].cls == 3
+
+
+def test_rps_receipts_match(observed):
+    """The same receipts at each point, in the same order (timestamps aside), the same events; on bmv2 the
+    phase yields receipts at both points and every kind of FIFO RPS's output, so that the comparison covers
+    them."""
+    ref, got = observed
+    assert got["rps_frames"] == ref["rps_frames"], "the RPS phase's frames differ"
+    for point, name in ((C.RPS_POINT_IN, "IN"), (C.RPS_POINT_OUT, "OUT")):
+        r, g = ref["receipts"][point], got["receipts"][point]
+        assert g == r, "%s receipts (ts aside) differ:\nbackend %s\nbmv2    %s" % (
+            name, [(p.hex(), md) for p, md in g], [(p.hex(), md) for p, md in r])
+    assert got["events"] == ref["events"], "RPS events: backend %s, bmv2 %s" % (got["events"], ref["events"])
+    assert all(ref["receipts"]), "bmv2: receipts at IN %d, at OUT %d" % tuple(map(len, ref["receipts"]))
+    kinds = {p[1] for point in ref["receipts"] for p, _ in point}
+    want = {C.RPS_KIND_DIRECT, C.RPS_KIND_DELAYED, C.RPS_KIND_LATE}
+    assert want <= kinds, "bmv2's RPS phase yielded kinds %s, not all of %s" % (kinds, want)

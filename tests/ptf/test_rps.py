@@ -1,6 +1,5 @@
 """Retroactive Packet Sampling (issue #16 part 4), target-agnostic over the hw profile: bmv2-hw and the
-backend playing the switch (backend-hw), which is skipped, with the reason, while it answers the RPS
-tables UNIMPLEMENTED.
+backend playing the switch (backend-hw).
 
 Every receipt the device sends (packet-in PKTIN_RPS, or riding an HH report) is checked against the
 reference model (hupf_tools.model.rps) fed with the same packets: point, kind, flow, digest and dnum
@@ -8,6 +7,7 @@ exactly; timestamps exactly on a target with a test clock, and on bmv2 (its own 
 condition between a delayed disclosure and its direct disclosure. A small effective buffer
 (set_config's buffer_len) makes eviction happen with a few packets."""
 import struct
+import time
 
 import pytest
 from scapy.layers.inet import IP
@@ -30,21 +30,16 @@ UE2 = U.Ue("172.16.0.2", teid_ul=0x101, teid_dl=0x201, ctr=20)
 SELECT_ALL = rps.MASK32          # every receipt outside the quiet time whose CRC pair is not all ones
 HH_REPORT_LEN = 12               # hh_report_t
 GAP_S = 0.001                    # between packets: distinct timestamps on both targets
+OBSERVED_TIMEOUT_S = 5.0
 
 
 @pytest.fixture
 def rps_dut(dut):
-    """The UPF of test_upf with UE1's session, the CPU clone session, and RPS writable (a target that
-    answers its tables UNIMPLEMENTED is skipped with that answer)."""
+    """The UPF of test_upf with UE1's session, the CPU clone session, and RPS off."""
     U.base(dut.client)
     H.start_clock(dut)
     dut.cpu_clone_session()
-    try:
-        configure(dut.client, Config(rps.MODE_OFF))
-    except P4RuntimeError as e:
-        if "UNIMPLEMENTED" not in str(e):
-            raise
-        pytest.skip("%s does not implement RPS: %s" % (dut.target, e))
+    configure(dut.client, Config(rps.MODE_OFF))
     U.session(dut.client, UE1)
     return dut
 
@@ -92,13 +87,21 @@ class Run:
             self.expected.append(r)
 
     def send(self, port, frame, flow_id, disc_threshold, digest, out=None):
-        """frame in on port, observed at IN; out = (port, frame) it leaves as, observed at OUT."""
+        """frame in on port, observed at IN; out = (port, frame) it leaves as, observed at OUT. Without a
+        frame to wait for, the IN observation (its counter) says the device took the packet: on a test
+        clock, the clock must not move before."""
+        observed = None if out else events(self.dut.client, rps.POINT_IN)[rps.EV_OBSERVED]
         self.dut.bed.send(port, frame)
         self.sent += 1
         self.observe(rps.POINT_IN, flow_id, disc_threshold, digest)
         if out is not None:
             expect_frame(self.dut.bed, *out)
             self.observe(rps.POINT_OUT, flow_id, disc_threshold, digest)
+        else:
+            deadline = time.monotonic() + OBSERVED_TIMEOUT_S
+            while events(self.dut.client, rps.POINT_IN)[rps.EV_OBSERVED] == observed:
+                assert time.monotonic() < deadline, "%s: the packet was not observed at IN" % self.dut.target
+                time.sleep(0.01)
         H.pause(self.dut, GAP_S)
 
     def uplink(self, ue, sport, flow_id, disc_threshold):
@@ -384,7 +387,6 @@ def test_flow_id_outside_the_state_is_refused_or_counted(rps_dut):
     assert events(c, rps.POINT_OUT)[rps.EV_INVALID] == 1
 
 
-@pytest.mark.targets("bmv2-hw")   # the backend makes no ACL copies (test_upf's copy test is bmv2's too)
 def test_receipt_replaces_an_acl_copy_of_the_same_packet(rps_dut):
     """One CPU copy per packet at ingress: a packet the ACL copies and IN discloses gives the receipt; a
     packet of an unsampled flow gives the ACL copy."""

@@ -3,10 +3,13 @@
  * routing, GTP-U decap/encap), uplink and downlink interleaved, 64-byte inner UDP
  * payload. Prints markdown rows.
  *
- *   bench [-t traffic] [-T trials] [-w workers] [-L label] [-H] [-P hw] sessions...
+ *   bench [-t traffic] [-T trials] [-w workers] [-L label] [-H] [-P hw [-R mode]] sessions...
  *
  * -P hw runs the hw profile's pipeline (HK-IPG and MATADOR on every packet, at the hw
  * P4's default parameters; sessions hit, so nothing is steered).
+ * -R 1|2 (with -P hw): RPS on, every UE's flow sampled both ways (1 % direct disclosures, quiet time
+ * 1 ms, a quarter of the candidates selected): each packet is observed at IN and OUT. Receipts are
+ * decided but not copied into mbufs (no CPU port).
  *
  * Traffic (which session each packet belongs to):
  *   uniform  every packet a uniformly random session of all the sessions (default)
@@ -286,6 +289,7 @@ static int cmp_d(const void *a, const void *b)
 
 static size_t g_heap_base;
 static int g_hw;   /* -P hw: the hw profile's pipeline (ignored by a data plane without it) */
+static int g_rps;  /* -R: RPS's mode (hw; ignored by a data plane without it) */
 
 static void run(uint32_t n)
 {
@@ -300,6 +304,13 @@ static void run(uint32_t n)
 		sz.hh_slots = sz.cls_slots = 4096;
 	}
 #endif
+#ifdef DP_RPS_RECEIPT_LEN   /* a data plane with RPS: size_hw.p4's sizes */
+	if (g_hw) {
+		sz.rps_buffer = 4096;
+		sz.rps_flows = 256;
+		sz.rps_flow_entries = 64;
+	}
+#endif
 	g_nsess = n;
 	if (dp_pipeline_set(&sz)) {
 		printf("| %s | %s | %u | pipeline allocation failed (raise -m) |\n", g_label, traffic_name[g_traffic], n);
@@ -311,6 +322,15 @@ static void run(uint32_t n)
 		printf("| %s | %s | %u | populate failed |\n", g_label, traffic_name[g_traffic], n);
 		return;
 	}
+#ifdef DP_RPS_RECEIPT_LEN
+	const struct dp_rps_params rps = { (uint8_t)g_rps, 1000, 0x40000000u, 4096 };
+	if (g_hw && g_rps && (dp_rps_flow(DP_INSERT, UE_BASE, 8, 0, 0, 0x028F5C29u) ||
+			      dp_rps_flow(DP_INSERT, UE_BASE, 8, 1, 1, 0x028F5C29u) || dp_rps_config(&rps))) {
+		printf("| %s | %s | %u | RPS setup failed |\n", g_label, traffic_name[g_traffic], n);
+		return;
+	}
+	dp_commit();
+#endif
 	struct job jobs[DP_MAX_WORKERS];
 	uint64_t per = PKTS / g_workers / BURST * BURST;
 	for (unsigned w = 0; w < g_workers; w++)
@@ -355,7 +375,7 @@ static void run(uint32_t n)
 int main(int argc, char **argv)
 {
 	int o;
-	while ((o = getopt(argc, argv, "t:T:w:L:HP:")) != -1) {
+	while ((o = getopt(argc, argv, "t:T:w:L:HP:R:")) != -1) {
 		if (o == 't')
 			g_traffic = !strcmp(optarg, "zipf") ? T_ZIPF : !strcmp(optarg, "hot") ? T_HOT : T_UNIFORM;
 		else if (o == 'T')
@@ -368,6 +388,8 @@ int main(int argc, char **argv)
 			g_once = 1;
 		else if (o == 'P')
 			g_hw = !strcmp(optarg, "hw");
+		else if (o == 'R')
+			g_rps = atoi(optarg);
 		else
 			return 2;
 	}

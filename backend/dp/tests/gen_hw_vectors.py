@@ -1,5 +1,6 @@
-"""Writes hw_vectors.h: per-packet vectors of HK-IPG and MATADOR from the Python models
-(tools/hupf_tools/model/hkipg.py, features.py), for the C unit tests of dp/hh.c and dp/matador.c.
+"""Writes hw_vectors.h: per-packet vectors of HK-IPG, MATADOR and RPS from the Python models
+(tools/hupf_tools/model/hkipg.py, features.py, rps.py), for the C unit tests of dp/hh.c, dp/matador.c
+and dp/rps.c.
 
     cd backend && ../.venv/bin/python dp/tests/gen_hw_vectors.py > dp/tests/hw_vectors.h
 """
@@ -8,8 +9,11 @@ import random
 import sys
 import zlib
 
+from scapy.layers.inet import ICMP, IP, TCP, UDP
+from scapy.packet import Raw
+
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "tools"))
-from hupf_tools.model import features, hkipg  # noqa: E402
+from hupf_tools.model import features, hkipg, rps  # noqa: E402
 
 SLOTS = 16
 PARAMS = hkipg.HHParams(tau_th=20, ipg_init=60000, ipg_th=60000, decay_k=2000, timeslot_us=65536, alpha_shift=2)
@@ -58,6 +62,7 @@ def main():
         print("\t{ 0x%08x, 0x%08x, %d, %d, %d, 0x%08xu }," % (ue, app, up, ap, pr, key))
     print("};")
     matador()
+    rps_vectors()
 
 
 CLS_SLOTS = 8
@@ -101,6 +106,57 @@ def matador():
           "uint64_t ts; uint32_t ip_len; struct dp_cls_slot after; };")
     print("static const struct cls_vector CLSV[] = {")
     print("\n".join(rows))
+    print("};")
+
+
+RPS_SIZE, RPS_FLOWS = 8, 4   # the C test's state: receipts per point, flow ids
+# Configurations the trace switches between: FIFO RPS over the whole buffer and shrunk, quiet times,
+# selections, and mode 2.
+RPS_CONFIGS = [rps.Config(rps.MODE_DATA_PLANE, 0, rps.MASK32, RPS_SIZE),
+               rps.Config(rps.MODE_DATA_PLANE, 300, 0x80000000, RPS_SIZE),
+               rps.Config(rps.MODE_DATA_PLANE, 50, 0xC0000000, 3),
+               rps.Config(rps.MODE_DATA_PLANE, 0, 0x40000000, 5),
+               rps.Config(rps.MODE_HYBRID, 0, 0, RPS_SIZE)]
+
+
+def rps_vectors():
+    """A trace of observations at both points through the model's FifoPoint: each one's expected receipt
+    (kind 0: none), then the events; and digests of user packets of each kind of L4."""
+    rng = random.Random(13)
+    points = [rps.FifoPoint(p, RPS_SIZE) for p in (rps.POINT_IN, rps.POINT_OUT)]
+    thresholds = [0, 0x20000000, 0x40000000, rps.MASK32]
+    ts, cfg, rows, kinds = (1 << 32) - 40000, 0, [], set()   # the 32-bit clock wraps within the trace
+    for i in range(900):
+        if i % 150 == 149:
+            cfg = rng.randrange(len(RPS_CONFIGS))
+        point, flow = rng.randrange(2), rng.randrange(RPS_FLOWS)
+        digest, thr = rng.getrandbits(32), thresholds[flow]
+        ts = (ts + rng.choice([0, 1, 40, 200, 1000])) & rps.MASK32
+        r = points[point].observe(RPS_CONFIGS[cfg], flow, thr, digest, ts)
+        kinds.add(r.kind if r else 0)
+        rows.append("\t{ %d, %d, 0x%08xu, %du, 0x%08xu, %d, %d, %d, 0x%08xu, %du, %d },"
+                    % (point, flow, digest, ts, thr, cfg, r.kind if r else 0, r.flow_id if r else 0,
+                       r.digest if r else 0, r.ts if r else 0, r.dnum if r else 0))
+    assert kinds >= {0, rps.KIND_DIRECT, rps.KIND_DELAYED, rps.KIND_RECEIPT, rps.KIND_LATE}, kinds
+    print("#define RPSV_SIZE %d" % RPS_SIZE)
+    print("#define RPSV_FLOWS %d" % RPS_FLOWS)
+    print("static const struct dp_rps_params RPSV_CONFIGS[] = { %s };" % ", ".join(
+        "{ %d, %d, 0x%08xu, %d }" % (c.mode, c.quiet_us, c.select_threshold, c.buffer_len) for c in RPS_CONFIGS))
+    print("struct rps_vector { uint8_t point; uint16_t flow; uint32_t digest, ts, disc_threshold; uint8_t config;"
+          " uint8_t kind; uint16_t r_flow; uint32_t r_digest, r_ts; uint16_t r_dnum; };")
+    print("static const struct rps_vector RPSV[] = {")
+    print("\n".join(rows))
+    print("};")
+    print("static const uint64_t RPSV_EVENTS[] = { %s };" % ", ".join(str(e) for p in points for e in p.events))
+    ips = [bytes(IP(src="172.16.0.5", dst="8.8.8.8", id=7) / UDP(sport=4000, dport=53) / Raw(b"x" * 20)),
+           bytes(IP(src="8.8.8.8", dst="172.16.0.5", id=8) / TCP(sport=80, dport=4000, seq=0x01020304)),
+           bytes(IP(src="172.16.0.5", dst="8.8.8.8", id=9) / ICMP(type=8, id=3, seq=4) / Raw(b"p" * 8)),
+           bytes(IP(src="172.16.0.5", dst="8.8.8.8", id=10, proto=47) / Raw(b"gre-payload!")),
+           bytes(IP(src="172.16.0.5", dst="8.8.8.8", id=11, options=b"\x01\x01\x01\x00") / UDP(sport=1, dport=2))]
+    print("struct digest_vector { uint8_t ip[64]; uint32_t len, digest; };")
+    print("static const struct digest_vector RPSV_DIGESTS[] = {")
+    for ip in ips:
+        print("\t{ { %s }, %d, 0x%08xu }," % (", ".join("0x%02x" % b for b in ip), len(ip), rps.user_digest(ip)))
     print("};")
 
 

@@ -843,6 +843,253 @@ static void test_cls_step_matches_the_model(void **st)
 	}
 }
 
+/* ---- RPS (rps.p4): the FIFO state machine, hand-worked ---- */
+
+/* zlib's CRC-32 (its check value, of "123456789", is 0xCBF43926). */
+static void test_crc32_is_zlibs(void **st)
+{
+	(void)st;
+	assert_int_equal(dp_crc32((const uint8_t *)"123456789", 9), 0xCBF43926u);
+	assert_int_equal(dp_crc32((const uint8_t *)"", 0), 0);
+}
+
+/* The digest is CRC-32 over the contract's 21 bytes of the user IPv4 packet: what hupf rewrites (TTL,
+ * DSCP, checksum) leaves it alone; ICMP contributes 4 bytes of L4, other protocols none. */
+static void test_rps_digest_fields(void **st)
+{
+	(void)st;
+	uint8_t ip[64];
+	uint32_t n = ip_udp(ip, UE, APP, 4000, 53, 16);
+	w16(ip + 4, 0x1234);
+	w16(ip + 26, 0xbeef);   /* UDP checksum */
+	uint8_t want[21];
+	memcpy(want, ip + 12, 8);
+	memcpy(want + 8, ip + 4, 2);
+	memcpy(want + 10, ip + 2, 2);
+	want[12] = 17;
+	memcpy(want + 13, ip + 20, 8);
+	uint32_t d = dp_rps_digest(ip, n);
+	assert_int_equal(d, dp_crc32(want, sizeof(want)));
+	ip[8] = 3;              /* TTL */
+	ip[1] = 46 << 2;        /* DSCP */
+	pkt_ipv4_fix_cksum(ip);
+	assert_int_equal(dp_rps_digest(ip, n), d);
+	w16(ip + 4, 0x1235);
+	assert_int_not_equal(dp_rps_digest(ip, n), d);
+	ip[9] = 1;              /* ICMP: type, code, checksum, then 4 zero bytes */
+	memset(want + 13, 0, 8);
+	memcpy(want, ip + 12, 8);
+	memcpy(want + 8, ip + 4, 2);
+	want[12] = 1;
+	memcpy(want + 13, ip + 20, 4);
+	assert_int_equal(dp_rps_digest(ip, n), dp_crc32(want, sizeof(want)));
+	ip[9] = 47;             /* any other protocol: 8 zero bytes */
+	memset(want + 13, 0, 8);
+	want[12] = 47;
+	assert_int_equal(dp_rps_digest(ip, n), dp_crc32(want, sizeof(want)));
+	ip[9] = 17;             /* IPv4 options: the P4 parser takes no L4 */
+	ip[0] = 0x46;
+	want[12] = 17;
+	assert_int_equal(dp_rps_digest(ip, n), dp_crc32(want, sizeof(want)));
+	ip[0] = 0x45;           /* an L4 header the frame cuts short: zeros for the missing bytes */
+	want[12] = 17;
+	memcpy(want + 13, ip + 20, 4);
+	assert_int_equal(dp_rps_digest(ip, IP4_LEN + 4), dp_crc32(want, sizeof(want)));
+}
+
+struct rps_obs {
+	uint8_t point;
+	uint16_t flow;
+	uint32_t digest, ts;
+	uint8_t kind;           /* 0: nothing goes to the controller */
+	uint32_t r_digest, r_ts;
+	uint16_t r_dnum;
+};
+
+/* Runs the observations in order and checks each one's receipt; counts the receipts of each kind. */
+static void rps_run(struct dp_rps_state *s, const struct dp_rps_params *prm, uint32_t disc_threshold,
+		    const struct rps_obs *o, size_t n, uint64_t kinds[5])
+{
+	for (size_t i = 0; i < n; i++) {
+		struct dp_rps_receipt r = { 0, 0, 0, 0, 0, 0 };
+		int got = dp_rps_step(s, o[i].point, o[i].flow, o[i].digest, o[i].ts, disc_threshold, prm, &r);
+		if (got != (o[i].kind != 0) ||
+		    (got && (r.point != o[i].point || r.kind != o[i].kind || r.digest != o[i].r_digest ||
+			     r.ts != o[i].r_ts || r.dnum != o[i].r_dnum)))
+			fail_msg("observation %zu (flow %u digest %08x ts %u): %s kind %u digest %08x ts %u dnum %u, want "
+				 "kind %u digest %08x ts %u dnum %u", i, o[i].flow, o[i].digest, o[i].ts,
+				 got ? "receipt" : "none", r.kind, r.digest, r.ts, r.dnum, o[i].kind, o[i].r_digest,
+				 o[i].r_ts, o[i].r_dnum);
+		if (got)
+			kinds[r.kind]++;
+	}
+}
+
+#define RPS_THR 0x80000000u   /* direct iff digest < it: 0x1x digests are direct, 0xAx never */
+#define N(k) (0xA0000000u + (k))
+
+/* FIFO RPS on a 4-receipt buffer, quiet time 1 us, every candidate selected: direct disclosures numbered
+ * per flow; a receipt leaving the buffer is disclosed (delayed) when its disclosure came more than the
+ * quiet time after it, warned of (late) when its disclosure has not come, once per (flow, dnum), and only
+ * counted when its disclosure's tracker slot was reused; the two points keep apart. */
+static void test_rps_fifo_hand_worked(void **st)
+{
+	(void)st;
+	struct dp_rps_state *s = dp_rps_state_new(4, 4);
+	assert_non_null(s);
+	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 1, 0xFFFFFFFFu, 4 };
+	const uint32_t dig[] = { N(1), N(5), N(6), N(7) }, disc[] = { 0x10, 0x10, 0x20, 0x20 };
+	for (int i = 0; i < 4; i++)   /* "every candidate selected" holds for the pairs below */
+		assert_true(dp_rps_select_hash(dig[i], disc[i]) < prm.select_threshold);
+	const struct rps_obs o[] = {
+		{ 0, 1, N(1), 100, 0, 0, 0, 0 },              /* buffered, dnum 0 */
+		{ 0, 1, N(2), 102, 0, 0, 0, 0 },
+		{ 0, 1, 0x10, 103, RPS_KIND_DIRECT, 0x10, 103, 0 },
+		{ 0, 1, N(3), 104, 0, 0, 0, 0 },              /* dnum 1 */
+		{ 0, 1, N(4), 105, 0, 0, 0, 0 },
+		{ 0, 1, N(5), 106, RPS_KIND_DELAYED, N(1), 100, 0 },   /* N1 leaves: 103 - 100 > 1 */
+		{ 0, 1, N(6), 107, 0, 0, 0, 0 },              /* N2 leaves: 103 - 102 is the quiet time */
+		{ 0, 1, N(7), 108, RPS_KIND_LATE, N(3), 104, 1 },      /* N3 leaves before disclosure 1 */
+		{ 0, 1, N(8), 109, 0, 0, 0, 0 },              /* N4 too: dnum 1 was warned of */
+		{ 0, 1, 0x20, 110, RPS_KIND_DIRECT, 0x20, 110, 1 },
+		{ 0, 1, N(9), 111, RPS_KIND_DELAYED, N(5), 106, 1 },
+		{ 0, 1, N(10), 112, RPS_KIND_DELAYED, N(6), 107, 1 },
+		{ 0, 1, N(11), 113, RPS_KIND_DELAYED, N(7), 108, 1 },
+		{ 0, 1, N(12), 114, 0, 0, 0, 0 },             /* N8: 110 - 109 is the quiet time */
+		{ 0, 1, N(13), 115, RPS_KIND_LATE, N(9), 111, 2 },     /* a new dnum is warned of again */
+		{ 0, 2, N(20), 120, 0, 0, 0, 0 },             /* flow 2, dnum 0; N10 (dnum 2) leaves quietly */
+		{ 0, 2, 0x11, 121, RPS_KIND_DIRECT, 0x11, 121, 0 },
+		{ 0, 2, 0x12, 122, RPS_KIND_DIRECT, 0x12, 122, 1 },
+		{ 0, 2, 0x13, 123, RPS_KIND_DIRECT, 0x13, 123, 2 },
+		{ 0, 2, 0x14, 124, RPS_KIND_DIRECT, 0x14, 124, 3 },
+		{ 0, 2, 0x15, 125, RPS_KIND_DIRECT, 0x15, 125, 4 },    /* takes disclosure 0's tracker slot */
+		{ 0, 1, N(14), 126, 0, 0, 0, 0 },             /* N11, N12, N13 leave (dnum 2, warned) */
+		{ 0, 1, N(15), 127, 0, 0, 0, 0 },
+		{ 0, 1, N(16), 128, 0, 0, 0, 0 },
+		{ 0, 1, N(17), 129, 0, 0, 0, 0 },             /* N20 leaves: tracker overrun, nothing */
+		{ 1, 1, N(30), 130, 0, 0, 0, 0 },             /* OUT: its own buffer and numbers */
+		{ 1, 1, 0x16, 131, RPS_KIND_DIRECT, 0x16, 131, 0 },
+	};
+	uint64_t kinds[5] = { 0 };
+	rps_run(s, &prm, RPS_THR, o, sizeof(o) / sizeof(o[0]), kinds);
+	const uint64_t *ev = s->events;
+	assert_int_equal(ev[RPS_EV_OBSERVED] + ev[RPS_EVENTS + RPS_EV_OBSERVED], sizeof(o) / sizeof(o[0]));
+	assert_int_equal(ev[RPS_EV_DIRECT] + ev[RPS_EVENTS + RPS_EV_DIRECT], kinds[RPS_KIND_DIRECT]);
+	assert_int_equal(ev[RPS_EV_DELAYED], kinds[RPS_KIND_DELAYED]);
+	assert_int_equal(ev[RPS_EV_LATE], kinds[RPS_KIND_LATE]);
+	assert_int_equal(ev[RPS_EV_TRACK_OVERRUN], 1);
+	assert_int_equal(ev[RPS_EV_LATE_REPEATED], 5);   /* N4; N10 to N13 (dnum 2) */
+	assert_int_equal(ev[RPS_EVENTS + RPS_EV_DIRECT], 1);
+	assert_int_equal(s->head[0], 18 % 4);   /* 18 receipts buffered at IN */
+	assert_int_equal(s->head[1], 1);
+	dp_rps_state_free(s);
+}
+
+/* buffer_len bounds the FIFO below its size: it wraps there; shrunk under the head, the head starts over
+ * (the slots past it keep their receipts); grown again, they come back in turn. */
+static void test_rps_buffer_len(void **st)
+{
+	(void)st;
+	struct dp_rps_state *s = dp_rps_state_new(4, 1);
+	assert_non_null(s);
+	struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 0, 0xFFFFFFFFu, 2 };
+	assert_true(dp_rps_select_hash(N(1), 0x10) < prm.select_threshold);
+	assert_true(dp_rps_select_hash(N(2), 0x10) < prm.select_threshold);
+	const struct rps_obs two[] = {
+		{ 0, 0, N(1), 1, 0, 0, 0, 0 },
+		{ 0, 0, N(2), 2, 0, 0, 0, 0 },
+		{ 0, 0, 0x10, 3, RPS_KIND_DIRECT, 0x10, 3, 0 },
+		{ 0, 0, N(3), 4, RPS_KIND_DELAYED, N(1), 1, 0 },     /* slot 0 again: 2 slots */
+	}, one[] = {
+		{ 0, 0, N(4), 5, RPS_KIND_LATE, N(3), 4, 1 },        /* head 1 past 1 slot: slot 0 */
+		{ 0, 0, N(5), 6, 0, 0, 0, 0 },                       /* N4, dnum 1 warned already */
+	}, four[] = {
+		{ 0, 0, N(6), 7, 0, 0, 0, 0 },                       /* N5 */
+		{ 0, 0, N(7), 8, RPS_KIND_DELAYED, N(2), 2, 0 },     /* slot 1 kept N2 */
+	};
+	uint64_t kinds[5] = { 0 };
+	rps_run(s, &prm, RPS_THR, two, 4, kinds);
+	prm.buffer_len = 1;
+	rps_run(s, &prm, RPS_THR, one, 2, kinds);
+	prm.buffer_len = 4;
+	rps_run(s, &prm, RPS_THR, four, 2, kinds);
+	assert_int_equal(s->events[RPS_EV_LATE_REPEATED], 2);
+	dp_rps_state_free(s);
+}
+
+/* Timestamps wrap at 32 bits; a candidate is selected iff its hash with its disclosure's digest is below
+ * select_threshold (one receipt buffered: each new one evicts the last). */
+static void test_rps_wrap_and_selection(void **st)
+{
+	(void)st;
+	const uint32_t h = dp_rps_select_hash(N(1), 0x10);
+	for (uint32_t thr = h; thr <= h + 1; thr++) {
+		struct dp_rps_state *s = dp_rps_state_new(1, 1);
+		assert_non_null(s);
+		const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 4, thr, 1 };
+		const uint8_t selected = thr > h ? RPS_KIND_DELAYED : 0;
+		const struct rps_obs o[] = {
+			{ 0, 0, N(1), 0xFFFFFFFEu, 0, 0, 0, 0 },
+			{ 0, 0, 0x10, 3, RPS_KIND_DIRECT, 0x10, 3, 0 },         /* 5 us later, across the wrap */
+			{ 0, 0, N(2), 4, selected, N(1), 0xFFFFFFFEu, 0 },
+		};
+		uint64_t kinds[5] = { 0 };
+		rps_run(s, &prm, RPS_THR, o, 3, kinds);
+		dp_rps_state_free(s);
+	}
+}
+
+/* Mode 2 (hybrid): every observation is a receipt (kind 3) for the controller; the buffer stays untouched. */
+static void test_rps_hybrid_exports_every_receipt(void **st)
+{
+	(void)st;
+	struct dp_rps_state *s = dp_rps_state_new(4, 4);
+	assert_non_null(s);
+	const struct dp_rps_params prm = { RPS_MODE_HYBRID, 0, 0, 4 };
+	const struct rps_obs o[] = {
+		{ 0, 3, N(1), 7, RPS_KIND_RECEIPT, N(1), 7, 0 },
+		{ 0, 3, 0x10, 8, RPS_KIND_RECEIPT, 0x10, 8, 0 },
+		{ 1, 2, N(2), 9, RPS_KIND_RECEIPT, N(2), 9, 0 },
+	};
+	uint64_t kinds[5] = { 0 };
+	rps_run(s, &prm, RPS_THR, o, 3, kinds);
+	assert_int_equal(s->events[RPS_EV_EXPORTED], 2);
+	assert_int_equal(s->events[RPS_EVENTS + RPS_EV_EXPORTED], 1);
+	assert_int_equal(s->events[RPS_EV_DIRECT], 0);
+	assert_int_equal(s->head[0], 0);
+	assert_int_equal(s->buf[0].valid, 0);
+	dp_rps_state_free(s);
+	uint8_t w[DP_RPS_RECEIPT_LEN];
+	const struct dp_rps_receipt r = { 1, RPS_KIND_LATE, 0x0102, 0x03040506, 0x0708090a, 0x0b0c };
+	dp_rps_receipt_encode(w, &r);
+	const uint8_t want[DP_RPS_RECEIPT_LEN] = { 1, 4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0 };
+	assert_memory_equal(w, want, sizeof(want));
+}
+
+/* dp_rps_step gives the Python model's receipts and events (rps.FifoPoint) on a trace at both points that
+ * switches configurations (quiet times, selections, a shrunk buffer, mode 2) across a 32-bit clock wrap;
+ * the digest is the model's (zlib) on UDP, TCP, ICMP, another protocol and IPv4 options (hw_vectors.h). */
+static void test_rps_step_matches_the_model(void **st)
+{
+	(void)st;
+	struct dp_rps_state *s = dp_rps_state_new(RPSV_SIZE, RPSV_FLOWS);
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(RPSV) / sizeof(RPSV[0]); i++) {
+		const struct rps_vector *x = &RPSV[i];
+		struct dp_rps_receipt r = { 0, 0, 0, 0, 0, 0 };
+		int got = dp_rps_step(s, x->point, x->flow, x->digest, x->ts, x->disc_threshold, &RPSV_CONFIGS[x->config], &r);
+		if (got != (x->kind != 0) || (got && (r.point != x->point || r.kind != x->kind || r.flow_id != x->r_flow ||
+						      r.digest != x->r_digest || r.ts != x->r_ts || r.dnum != x->r_dnum)))
+			fail_msg("observation %zu: %s kind %u flow %u digest %08x ts %u dnum %u, model kind %u flow %u digest "
+				 "%08x ts %u dnum %u", i, got ? "receipt" : "none", r.kind, r.flow_id, r.digest, r.ts, r.dnum,
+				 x->kind, x->r_flow, x->r_digest, x->r_ts, x->r_dnum);
+	}
+	assert_memory_equal(s->events, RPSV_EVENTS, sizeof(RPSV_EVENTS));
+	dp_rps_state_free(s);
+	for (size_t i = 0; i < sizeof(RPSV_DIGESTS) / sizeof(RPSV_DIGESTS[0]); i++)
+		assert_int_equal(dp_rps_digest(RPSV_DIGESTS[i].ip, RPSV_DIGESTS[i].len), RPSV_DIGESTS[i].digest);
+}
+
 /* ---- hw profile: steering, HK-IPG reports, traffic from a backend ---- */
 
 #define BACKEND_PORT 3
@@ -855,6 +1102,9 @@ static int setup_hw(void **st)
 	sz.hw = 1;
 	sz.hh_slots = 64;
 	sz.cls_slots = 64;
+	sz.rps_buffer = 8;
+	sz.rps_flows = 4;
+	sz.rps_flow_entries = 4;
 	/* Two new timeslots (1024 us) with an EWMA IPG in the range make tau 2: a report. */
 	const struct dp_hh_params hh = { 2, 100, 100, 1, 1024, 0, HH_KEY_UE_ADDR };
 	const struct dp_range tau = { 0, 5000, 1 };
@@ -932,6 +1182,255 @@ static void test_hw_no_backend_and_from_backend(void **st)
 	assert_int_equal(drops(DROP_NO_BACKEND), before + 1);
 	assert_int_equal(dp_backends_set(1, BACKENDS, 2), 0);
 	dp_commit();
+}
+
+/* ---- hw profile: RPS's observation points ---- */
+
+/* The contract's digest of a UDP user packet at ip, assembled here from its fields. */
+static uint32_t udp_digest(const uint8_t *ip)
+{
+	uint8_t b[21];
+	memcpy(b, ip + 12, 8);
+	memcpy(b + 8, ip + 4, 2);
+	memcpy(b + 10, ip + 2, 2);
+	b[12] = ip[9];
+	memcpy(b + 13, ip + IP4_LEN, 8);
+	return dp_crc32(b, sizeof(b));
+}
+
+static void expect_receipt(const struct rte_mbuf *m, uint8_t point, uint8_t kind, uint16_t flow, uint32_t digest,
+			   uint32_t ts, uint16_t dnum)
+{
+	assert_non_null(m);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), DP_RPS_RECEIPT_LEN);
+	const uint8_t *r = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(r[0], point);
+	assert_int_equal(r[1], kind);
+	assert_int_equal(r16(r + 2), flow);
+	assert_int_equal(r32(r + 4), digest);
+	assert_int_equal(r32(r + 8), ts);
+	assert_int_equal(r16(r + 12), dnum);
+	assert_int_equal(r16(r + 14), 0);
+}
+
+/* rps.flows is longest-prefix by direction; bad writes are refused, nothing else changes. */
+static void test_hw_rps_tables(void **st)
+{
+	(void)st;
+	/* What bmv2 would not observe by: a mode above 2, mode 1 over a buffer of 0 or more than its size. */
+	const struct dp_rps_params bad[] = { { 3, 0, 0, 8 }, { RPS_MODE_DATA_PLANE, 0, 0, 0 },
+					     { RPS_MODE_DATA_PLANE, 0, 0, 9 } };
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(dp_rps_config(&bad[i]), -EINVAL);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 0, 0), 16, 1, 1, 7), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 9, 0), 24, 1, 2, 8), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 9, 0), 24, 0, 3, 9), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 9, 1), 24, 1, 2, 8), -EEXIST);   /* the same prefix */
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(10, 0, 0, 0), 8, 1, 4, 0), -EINVAL);      /* flow ids are 0..3 */
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(10, 0, 0, 0), 33, 1, 0, 0), -EINVAL);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(10, 0, 0, 0), 8, 1, 0, 0), -ENOENT);
+	assert_int_equal(dp_rps_flow(DP_MODIFY, IP(172, 16, 0, 0), 16, 1, 0, 6), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(10, 0, 0, 0), 8, 1, 0, 0), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(11, 0, 0, 0), 8, 1, 0, 0), -ENOSPC);     /* 4 entries */
+	dp_commit();
+	const struct rps_flow_set *s = dp_pipe()->rps_flows;
+	const struct rps_flow *f = rps_flow_lookup(s, 1, IP(172, 16, 9, 200));
+	assert_true(f && f->id == 2 && f->disc_threshold == 8);
+	f = rps_flow_lookup(s, 1, IP(172, 16, 10, 1));
+	assert_true(f && f->id == 0 && f->disc_threshold == 6);
+	f = rps_flow_lookup(s, 0, IP(172, 16, 9, 200));
+	assert_true(f && f->id == 3);
+	assert_null(rps_flow_lookup(s, 0, IP(172, 16, 10, 1)));
+	assert_null(rps_flow_lookup(s, 1, IP(192, 168, 0, 1)));
+	uint64_t n;
+	assert_int_equal(dp_rps_events_read(DP_RPS_EVENT_CELLS, &n), -EINVAL);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(172, 16, 0, 0), 16, 1, 0, 0), 0);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(172, 16, 9, 0), 24, 1, 0, 0), 0);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(172, 16, 9, 0), 24, 0, 0, 0), 0);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(10, 0, 0, 0), 8, 1, 0, 0), 0);
+	dp_commit();
+	assert_null(dp_pipe()->rps_flows);
+}
+
+/* Off, nothing is observed. On, a downlink packet of a sampled flow is observed at IN as it arrives
+ * (here a session miss, steered to a backend: not at OUT), and at OUT only as it comes back from the
+ * backend (GTP-U, inner TTL decremented) and leaves: same flow and digest, the clock of each pass;
+ * a packet of another flow is not observed. In mode 2 every observation is a receipt. */
+static void test_hw_rps_in_and_out(void **st)
+{
+	(void)st;
+	const uint32_t ue = IP(172, 16, 7, 7);
+	assert_int_equal(dp_backend_port(DP_INSERT, 5), 0);
+	assert_int_equal(dp_backend_port(DP_INSERT, 6), 0);
+	assert_int_equal(dp_route(DP_INSERT, GNB, 32, MAC_A, MAC_B, 1), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 7, 0), 24, 1, 3, 0xFFFFFFFFu), 0);
+	dp_commit();
+	uint8_t f[256], g[256];
+	uint32_t n = dl_frame(f, ue);
+	w16(f + ETH_LEN + 4, 0x4321);
+	pkt_ipv4_fix_cksum(f + ETH_LEN);
+	const uint32_t digest = udp_digest(f + ETH_LEN);
+	/* What the backend sends back: the packet in GTP-U towards the gNB, its TTL decremented. */
+	uint32_t gn = eth(g), il = n - ETH_LEN;
+	gn += ip_udp(g + gn, N3, GNB, 2152, 2152, GTPU_LEN + il) - GTPU_LEN - il;
+	g[gn] = 0x30; g[gn + 1] = 0xff; w16(g + gn + 2, (uint16_t)il); w32(g + gn + 4, 0xbeef);
+	memcpy(g + gn + GTPU_LEN, f + ETH_LEN, il);
+	assert_true(pkt_ipv4_ttl_dec(g + gn + GTPU_LEN));
+	gn += GTPU_LEN + il;
+	for (uint8_t mode = RPS_MODE_OFF; mode <= RPS_MODE_HYBRID; mode++) {
+		const struct dp_rps_params prm = { mode, 0, 0xFFFFFFFFu, 8 };
+		assert_int_equal(dp_rps_config(&prm), 0);
+		dp_commit();
+		uint64_t before[DP_RPS_EVENT_CELLS];
+		for (uint32_t k = 0; k < DP_RPS_EVENT_CELLS; k++)
+			assert_int_equal(dp_rps_events_read(k, &before[k]), 0);
+		uint8_t kind = mode == RPS_MODE_HYBRID ? RPS_KIND_RECEIPT : RPS_KIND_DIRECT;
+		/* A second apart: HK-IPG sees no heavy hitter. */
+		dp_clock_set((100 + mode) * 1000000000ull);
+		uint32_t ts = (100 + mode) * 1000000u;
+		struct rte_mbuf *m = mbuf_of(f, n, 1);
+		struct dp_verdict v = run(m);
+		assert_true(v.fwd && (v.out_port == 5 || v.out_port == 6));
+		assert_null(v.rps_copy);
+		if (mode == RPS_MODE_OFF) {
+			assert_null(v.cpu_copy);
+		} else {
+			assert_int_equal(v.copy_reason, PKTIN_RPS);
+			expect_receipt(v.cpu_copy, RPS_POINT_IN, kind, 3, digest, ts, 0);
+		}
+		rte_pktmbuf_free(v.cpu_copy);
+		rte_pktmbuf_free(m);
+		dp_clock_set((100 + mode) * 1000000000ull + 250000);
+		m = mbuf_of(g, gn, BACKEND_PORT);
+		v = run(m);
+		assert_true(v.fwd && v.out_port == 1);
+		assert_null(v.cpu_copy);
+		if (mode == RPS_MODE_OFF)
+			assert_null(v.rps_copy);
+		else
+			expect_receipt(v.rps_copy, RPS_POINT_OUT, kind, 3, digest, ts + 250, 0);   /* each point's first */
+		rte_pktmbuf_free(v.rps_copy);
+		rte_pktmbuf_free(m);
+		v = run_bytes(f, dl_frame(f, IP(172, 16, 8, 8)), 1);   /* another flow */
+		assert_null(v.cpu_copy);
+		assert_null(v.rps_copy);
+		n = dl_frame(f, ue);
+		w16(f + ETH_LEN + 4, 0x4321);
+		pkt_ipv4_fix_cksum(f + ETH_LEN);
+		uint64_t on = mode != RPS_MODE_OFF, after;
+		for (uint32_t p = 0; p < RPS_POINTS; p++) {
+			uint32_t base = p * RPS_EVENTS;
+			assert_int_equal(dp_rps_events_read(base + RPS_EV_OBSERVED, &after), 0);
+			assert_int_equal(after, before[base + RPS_EV_OBSERVED] + on);
+			assert_int_equal(dp_rps_events_read(base + RPS_EV_DIRECT, &after), 0);
+			assert_int_equal(after, before[base + RPS_EV_DIRECT] + (mode == RPS_MODE_DATA_PLANE));
+			assert_int_equal(dp_rps_events_read(base + RPS_EV_EXPORTED, &after), 0);
+			assert_int_equal(after, before[base + RPS_EV_EXPORTED] + (mode == RPS_MODE_HYBRID));
+		}
+	}
+	assert_int_equal(dp_rps_events_write(RPS_EV_OBSERVED, 0), 0);
+	uint64_t zero;
+	assert_int_equal(dp_rps_events_read(RPS_EV_OBSERVED, &zero), 0);
+	assert_int_equal(zero, 0);
+	const struct dp_rps_params off = RPS_DEFAULT_PARAMS(8);
+	assert_int_equal(dp_rps_config(&off), 0);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(172, 16, 7, 0), 24, 1, 0, 0), 0);
+	assert_int_equal(dp_backend_port(DP_DELETE, 5), 0);
+	assert_int_equal(dp_backend_port(DP_DELETE, 6), 0);
+	assert_int_equal(dp_route(DP_DELETE, GNB, 32, MAC_A, MAC_B, 1), 0);
+	dp_commit();
+}
+
+/* A packet that yields both an HH report and an IN receipt sends one packet-in: the report flagged
+ * HH_FLAG_RPS, the receipt after it, then the frame's first bytes. */
+static void test_hw_rps_receipt_rides_on_hh_report(void **st)
+{
+	(void)st;
+	const uint32_t ue = IP(172, 16, 7, 9);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 7, 0), 24, 1, 2, 0xFFFFFFFFu), 0);
+	const struct dp_rps_params on = { RPS_MODE_DATA_PLANE, 0, 0, 8 };
+	assert_int_equal(dp_rps_config(&on), 0);
+	dp_commit();
+	uint8_t f[256];
+	uint32_t n = dl_frame(f, ue);
+	uint64_t t_us[3] = { 2000000, 2001100, 2002200 };   /* the third packet reports (setup_hw's HK-IPG) */
+	for (int i = 0; i < 3; i++) {
+		dp_clock_set(t_us[i] * 1000);
+		struct dp_verdict v = run_bytes(f, n, 1);
+		assert_non_null(v.cpu_copy);
+		if (i < 2) {
+			assert_int_equal(v.copy_reason, PKTIN_RPS);
+		} else {
+			assert_int_equal(v.copy_reason, PKTIN_HH_REPORT);
+			const struct rte_mbuf *rep = v.cpu_copy;
+			const uint8_t *r = rte_pktmbuf_mtod(rep, const uint8_t *);
+			assert_int_equal(rte_pktmbuf_pkt_len(rep), HH_REPORT_HDR_LEN + DP_RPS_RECEIPT_LEN + HH_REPORT_PKT_BYTES);
+			assert_int_equal(r32(r), ue);
+			assert_int_equal(r[10], HH_FLAG_BACKEND | HH_FLAG_RPS);
+			struct rte_mbuf *receipt = rte_pktmbuf_alloc(g_pool);
+			memcpy(rte_pktmbuf_append(receipt, DP_RPS_RECEIPT_LEN), r + HH_REPORT_HDR_LEN, DP_RPS_RECEIPT_LEN);
+			expect_receipt(receipt, RPS_POINT_IN, RPS_KIND_DIRECT, 2, udp_digest(f + ETH_LEN), (uint32_t)t_us[i], 2);
+			rte_pktmbuf_free(receipt);
+			assert_memory_equal(r + HH_REPORT_HDR_LEN + DP_RPS_RECEIPT_LEN, f, HH_REPORT_PKT_BYTES);
+		}
+		rte_pktmbuf_free(v.cpu_copy);
+	}
+	const struct dp_rps_params off = RPS_DEFAULT_PARAMS(8);
+	assert_int_equal(dp_rps_config(&off), 0);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(172, 16, 7, 0), 24, 1, 0, 0), 0);
+	dp_commit();
+}
+
+/* IN does not observe a packet buffered for the controller (buffer-and-notify); its receipt takes the
+ * place of an ACL copy of the packet. */
+static void test_hw_rps_buffered_and_acl_copy(void **st)
+{
+	(void)st;
+	const uint32_t buffered = IP(172, 16, 7, 20), copied = IP(172, 16, 7, 21);
+	struct dp_acl_rule copy = { 0 };
+	copy.ip_dst = copied;
+	copy.ip_dst_mask = 0xffffffffu;
+	copy.action = ACL_COPY;
+	const struct dp_rps_params on = { RPS_MODE_DATA_PLANE, 0, 0, 8 };
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 7, 0), 24, 1, 1, 0xFFFFFFFFu), 0);
+	assert_int_equal(dp_rps_config(&on), 0);
+	assert_int_equal(dp_dl_session(DP_INSERT, buffered, SESS_BUF, 0, 0), 0);
+	assert_int_equal(dp_acl_replace(&copy, 1), 0);
+	dp_commit();
+	uint64_t observed, now;
+	assert_int_equal(dp_rps_events_read(RPS_EV_OBSERVED, &observed), 0);
+	uint8_t f[256];
+	struct dp_verdict v = run_bytes(f, dl_frame(f, buffered), 1);
+	assert_int_equal(v.to_cpu, PKTIN_DOWNLINK_BUFFER);
+	assert_null(v.cpu_copy);
+	assert_int_equal(dp_rps_events_read(RPS_EV_OBSERVED, &now), 0);
+	assert_int_equal(now, observed);
+	v = run_bytes(f, dl_frame(f, copied), 1);
+	assert_int_equal(v.copy_reason, PKTIN_RPS);
+	expect_receipt(v.cpu_copy, RPS_POINT_IN, RPS_KIND_DIRECT, 1, udp_digest(f + ETH_LEN), (uint32_t)dp_now_us(), 0);
+	rte_pktmbuf_free(v.cpu_copy);
+	const struct dp_rps_params off = RPS_DEFAULT_PARAMS(8);
+	assert_int_equal(dp_rps_config(&off), 0);
+	assert_int_equal(dp_rps_flow(DP_DELETE, IP(172, 16, 7, 0), 24, 1, 0, 0), 0);
+	assert_int_equal(dp_dl_session(DP_DELETE, buffered, 0, 0, 0), 0);
+	assert_int_equal(dp_acl_replace(NULL, 0), 0);
+	dp_commit();
+}
+
+/* A hw pipeline without RPS's sizes has no RPS: it stays off, its tables and counters refuse. */
+static void test_hw_without_rps_state(void **st)
+{
+	struct dp_sizes sz = SIZES;
+	sz.hw = 1;
+	sz.hh_slots = sz.cls_slots = 64;
+	assert_int_equal(dp_pipeline_set(&sz), 0);
+	const struct dp_rps_params hybrid = { RPS_MODE_HYBRID, 0, 0, 0 }, off = RPS_DEFAULT_PARAMS(0);
+	assert_int_equal(dp_rps_config(&hybrid), -EINVAL);
+	assert_int_equal(dp_rps_config(&off), 0);
+	assert_int_equal(dp_rps_flow(DP_INSERT, IP(172, 16, 0, 0), 16, 1, 0, 0), -EINVAL);
+	uint64_t n;
+	assert_int_equal(dp_rps_events_read(RPS_EV_OBSERVED, &n), -EINVAL);
+	assert_int_equal(setup_hw(st), 0);   /* the hw group's pipeline again */
 }
 
 /* ---- VXLAN tenants (tenant.p4) ---- */
@@ -1134,7 +1633,10 @@ int main(void)
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
 		cmocka_unit_test(test_encap_decap_roundtrip), cmocka_unit_test(test_hh_step_matches_the_model),
 		cmocka_unit_test(test_hh_keys_and_selector_hash), cmocka_unit_test(test_cls_step_matches_the_model),
-		cmocka_unit_test(test_parse_vxlan),
+		cmocka_unit_test(test_parse_vxlan), cmocka_unit_test(test_crc32_is_zlibs),
+		cmocka_unit_test(test_rps_digest_fields), cmocka_unit_test(test_rps_fifo_hand_worked),
+		cmocka_unit_test(test_rps_buffer_len), cmocka_unit_test(test_rps_wrap_and_selection),
+		cmocka_unit_test(test_rps_hybrid_exports_every_receipt), cmocka_unit_test(test_rps_step_matches_the_model),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
@@ -1151,6 +1653,9 @@ int main(void)
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);
 	const struct CMUnitTest hw_tests[] = {
 		cmocka_unit_test(test_hw_steering_and_hh_report), cmocka_unit_test(test_hw_no_backend_and_from_backend),
+		cmocka_unit_test(test_hw_rps_tables), cmocka_unit_test(test_hw_rps_in_and_out),
+		cmocka_unit_test(test_hw_rps_receipt_rides_on_hh_report), cmocka_unit_test(test_hw_rps_buffered_and_acl_copy),
+		cmocka_unit_test(test_hw_without_rps_state),
 	};
 	f += cmocka_run_group_tests_name("hw pipeline", hw_tests, setup_hw, NULL);
 	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]) +

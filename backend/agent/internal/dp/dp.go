@@ -119,6 +119,9 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		sz.hw = 1
 		sz.hh_slots = C.uint32_t(s.HHSlots)
 		sz.cls_slots = C.uint32_t(s.ClsSlots)
+		sz.rps_buffer = C.uint32_t(s.RPSBuffer)
+		sz.rps_flows = C.uint32_t(s.RPSFlows)
+		sz.rps_flow_entries = C.uint32_t(s.RPSFlowEntries)
 	}
 	return rc(C.dp_pipeline_set(&sz))
 }
@@ -258,6 +261,27 @@ func (DP) ClsSlot(idx uint32) (p4rt.ClsSlot, error) {
 	return p4rt.ClsSlot{PktsUp: uint32(s.pkts_up), PktsDn: uint32(s.pkts_dn), PSUp: uint32(s.ps_up),
 		PSDn: uint32(s.ps_dn), IPGUp: uint32(s.ipg_up), IPGDn: uint32(s.ipg_dn), LastUp: uint32(s.last_up),
 		LastDn: uint32(s.last_dn), WinStart: uint32(s.win_start), Class: uint8(s.cls)}, nil
+}
+
+func (DP) SetRPSParams(r p4rt.RPSParams) error {
+	c := C.struct_dp_rps_params{mode: C.uint8_t(r.Mode), quiet_us: C.uint32_t(r.QuietUS),
+		select_threshold: C.uint32_t(r.SelectThreshold), buffer_len: C.uint32_t(r.BufferLen)}
+	return rc(C.dp_rps_config(&c))
+}
+
+func (DP) RPSFlow(op p4rt.Op, prefix uint32, plen, direction uint8, flowID uint16, discThreshold uint32) error {
+	return rc(C.dp_rps_flow(C.int(op), C.uint32_t(prefix), C.uint8_t(plen), C.uint8_t(direction), C.uint16_t(flowID),
+		C.uint32_t(discThreshold)))
+}
+
+func (DP) ReadRPSEvents(idx uint32) (uint64, error) {
+	var n C.uint64_t
+	err := rc(C.dp_rps_events_read(C.uint32_t(idx), &n))
+	return uint64(n), err
+}
+
+func (DP) WriteRPSEvents(idx uint32, pkts uint64) error {
+	return rc(C.dp_rps_events_write(C.uint32_t(idx), C.uint64_t(pkts)))
 }
 
 func (DP) HHSlot(idx uint32) (p4rt.HHSlot, error) {

@@ -125,6 +125,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		return dp.VxPeer(op, uint8(m[0].value), v)
 	case tBackendPorts:
 		return dp.BackendPort(op, uint16(m[0].value))
+	case tRPSFlows:
+		return applyRPSFlow(dp, op, e)
 	case tQueues, tClassToTC:
 		return nil // one egress queue per port on the backend: kept for Read only // one egress queue per port on the backend: kept for Read only
 	}

@@ -40,6 +40,13 @@ type Sizes struct {
 	HHSlots                                          uint32 // hw: HK-IPG slots (register size)
 	ClsSlots                                         uint32 // hw: MATADOR slots (register size)
 	Tenants, TenantCells                             uint32 // the tenants table; tenant_counter/tenant_meter cells
+	RPSBuffer, RPSFlows, RPSFlowEntries              uint32 // hw: RPS receipts per point, flow ids, rps.flows' size
+}
+
+// RPSParams are rps.config's set_config (struct dp_rps_params).
+type RPSParams struct {
+	Mode                                uint8
+	QuietUS, SelectThreshold, BufferLen uint32
 }
 
 // ClsParams are cls_config's set_cls_params (struct dp_cls_params).
@@ -170,6 +177,12 @@ type Dataplane interface {
 	ReplaceFeature(feature int, r []Range) error
 	ReplaceDecisions([]Decision) error
 	ClsSlot(idx uint32) (ClsSlot, error)
+	// hw profile: RPS's configuration, rps.flows entries (direction 0 uplink, 1 downlink) and the
+	// events cells (point * RpsEvents + event).
+	SetRPSParams(RPSParams) error
+	RPSFlow(op Op, prefix uint32, plen, direction uint8, flowID uint16, discThreshold uint32) error
+	ReadRPSEvents(idx uint32) (uint64, error)
+	WriteRPSEvents(idx uint32, pkts uint64) error
 	ReplaceApps([]AppRule) error
 	ReplaceACL([]ACLRule) error
 	SetMeter(which int, idx uint32, cfg *MeterCfg) error

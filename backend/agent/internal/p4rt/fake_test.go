@@ -144,6 +144,25 @@ func (f *fakeDP) ReplaceDecisions(d []Decision) error   { return f.rec("decision
 func (f *fakeDP) ClsSlot(idx uint32) (ClsSlot, error) {
 	return ClsSlot{PktsUp: idx, PktsDn: 1, PSUp: 2, PSDn: 3, IPGUp: 4, IPGDn: 5, LastUp: 6, LastDn: 7, WinStart: 8, Class: 9}, nil
 }
+
+// rpsEventsFake keys the RPS events cells among the fake's counters.
+const rpsEventsFake = 100
+
+func (f *fakeDP) SetRPSParams(r RPSParams) error { return f.rec("rps_params %+v", r) }
+func (f *fakeDP) RPSFlow(op Op, pfx uint32, plen, dir uint8, id uint16, thr uint32) error {
+	return f.rec("rps_flow %d %08x/%d %d %d %08x", op, pfx, plen, dir, id, thr)
+}
+func (f *fakeDP) ReadRPSEvents(idx uint32) (uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.counters[[2]uint32{rpsEventsFake, idx}][0], nil
+}
+func (f *fakeDP) WriteRPSEvents(idx uint32, pkts uint64) error {
+	f.mu.Lock()
+	f.counters[[2]uint32{rpsEventsFake, idx}] = [2]uint64{pkts, 0}
+	f.mu.Unlock()
+	return nil
+}
 func (f *fakeDP) SetBackends(slice uint8, m []Backend) error {
 	return f.rec("backends %d %v", slice, m)
 }

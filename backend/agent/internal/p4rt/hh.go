@@ -68,11 +68,15 @@ func (s *Server) writeHWConfig(ti *tableInfo, v *tableView) error {
 // hwConfigEntry renders hh_config's or cls_config's current default action.
 func (s *Server) hwConfigEntry(ti *tableInfo) *p4v1.TableEntry {
 	h, c := *s.pipe.hh, *s.pipe.cls
-	name, vals := aSetHHParams, []uint64{uint64(h.TauTh), uint64(h.IPGInit), uint64(h.IPGTh), uint64(h.DecayK),
-		uint64(h.TimeslotUS), uint64(h.AlphaShift), uint64(h.KeyMode)}
 	if ti.spec.name == tClsConfig {
-		name, vals = aSetClsParams, []uint64{uint64(c.WindowUS), uint64(c.AlphaShift)}
+		return s.defaultActionEntry(ti, aSetClsParams, []uint64{uint64(c.WindowUS), uint64(c.AlphaShift)})
 	}
+	return s.defaultActionEntry(ti, aSetHHParams, []uint64{uint64(h.TauTh), uint64(h.IPGInit), uint64(h.IPGTh),
+		uint64(h.DecayK), uint64(h.TimeslotUS), uint64(h.AlphaShift), uint64(h.KeyMode)})
+}
+
+// defaultActionEntry is a table's default entry: action name with its params' values in order.
+func (s *Server) defaultActionEntry(ti *tableInfo, name string, vals []uint64) *p4v1.TableEntry {
 	a := s.pipe.schema.actions[name]
 	act := &p4v1.Action{ActionId: a.Preamble.Id}
 	for i, p := range a.Params {

@@ -134,6 +134,9 @@ func (s *Server) defaultEntry(ti *tableInfo) *p4v1.TableEntry {
 	if ti.spec.name == tHHConfig || ti.spec.name == tClsConfig {
 		return s.hwConfigEntry(ti)
 	}
+	if ti.spec.name == tRPSConfig {
+		return s.rpsConfigEntry(ti)
+	}
 	id := ti.t.ConstDefaultActionId
 	if ti.spec.name == tEncap {
 		name := aGtpuOnly
@@ -161,6 +164,9 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 	if q.CounterId == 0 {
 		ids = []uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id, p.dropsID,
 			p.schema.counters[cTenant].Preamble.Id}
+		if p.rps != nil {
+			ids = append(ids, p.schema.counters[cRPSInEvents].Preamble.Id, p.schema.counters[cRPSOutEvents].Preamble.Id)
+		}
 	}
 	for _, id := range ids {
 		c := p.schema.ctrByID[id]
@@ -178,7 +184,9 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 		for i := lo; i < hi; i++ {
 			var pk, by uint64
 			var err error
-			if id == p.dropsID {
+			if point, rps := p.rpsEventsPoint(id); rps {
+				pk, err = s.readRPSEvents(point, i)
+			} else if id == p.dropsID {
 				pk, err = s.dp.ReadDrops(uint32(i))
 			} else {
 				pk, by, err = s.dp.ReadCounter(p.ctrWhich[id], uint32(i))

@@ -44,6 +44,7 @@ type pipeState struct {
 	steer    *steering  // hw profile only
 	hh       *HHParams  // hw profile only: hh_config's action
 	cls      *ClsParams // hw profile only: cls_config's action
+	rps      *RPSParams // hw profile only: rps.config's action
 }
 
 // Server implements the P4Runtime service over a Dataplane. Writes, and reads of
@@ -102,6 +103,9 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.registerSize(rHHFlowID),
 		ClsSlots: sc.registerSize(rClsFlowClass), Tenants: sc.TableSize(tTenants),
 		TenantCells: min(ctrSize(cTenant), meterSize(mTenant)),
+	}
+	if sz.HW {
+		sz.RPSBuffer, sz.RPSFlows, sz.RPSFlowEntries = sc.rpsBuffer(), sc.rpsFlows(), sc.TableSize(tRPSFlows)
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n
@@ -205,6 +209,8 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp D
 		p.hh = &hh
 		cls := defaultClsParams
 		p.cls = &cls
+		rps := rpsDefault(sc.rpsBuffer())
+		p.rps = &rps
 	}
 	return p
 }
@@ -363,9 +369,6 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	if ti == nil {
 		return errf(codes.NotFound, "unknown table id %d", v.tableID)
 	}
-	if ti.spec.name == tRPSConfig || ti.spec.name == tRPSFlows {
-		return errf(codes.Unimplemented, "table %s: RPS is not implemented by the backend yet", ti.spec.name)
-	}
 	if v.isDefault {
 		return s.writeDefault(op, ti, v)
 	}
@@ -418,6 +421,9 @@ func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	}
 	if ti.spec.name == tHHConfig || ti.spec.name == tClsConfig {
 		return s.writeHWConfig(ti, v)
+	}
+	if ti.spec.name == tRPSConfig {
+		return s.writeRPSConfig(ti, v)
 	}
 	if !v.hasAction && ti.spec.name != tEncap {
 		return nil
@@ -473,7 +479,8 @@ func (s *Server) writeMeter(op Op, me *p4v1.MeterEntry) error {
 
 func (s *Server) writeCounter(op Op, ce *p4v1.CounterEntry) error {
 	which, ok := s.pipe.ctrWhich[ce.CounterId]
-	if !ok {
+	point, rps := s.pipe.rpsEventsPoint(ce.CounterId)
+	if !ok && !rps {
 		return errf(codes.InvalidArgument, "counter id %d cannot be written", ce.CounterId)
 	}
 	if op != OpModify || ce.Index == nil || ce.Index.Index < 0 {
@@ -482,6 +489,9 @@ func (s *Server) writeCounter(op Op, ce *p4v1.CounterEntry) error {
 	var pk, by int64
 	if ce.Data != nil {
 		pk, by = ce.Data.PacketCount, ce.Data.ByteCount
+	}
+	if rps {
+		return s.writeRPSEvents(ce.CounterId, point, ce.Index.Index, uint64(pk))
 	}
 	return dpStatus(s.dp.WriteCounter(which, uint32(ce.Index.Index), uint64(pk), uint64(by)))
 }

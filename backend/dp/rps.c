@@ -1,0 +1,268 @@
+/* hw profile: Retroactive Packet Sampling (seed 003: Algorithm 3, FIFO RPS with disclosure numbers),
+ * the arithmetic of p4src/include/rps.p4 on per-lcore state. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rte_malloc.h>
+#include "dp_int.h"
+#include "mem.h"
+
+#define IPV4_HDR_LEN 20   /* without options */
+
+struct dp_rps_state *dp_rps_state_new(uint32_t size, uint32_t flows)
+{
+	if (!size || !flows)
+		return NULL;
+	struct dp_rps_state *s = rte_zmalloc(NULL, sizeof(*s), 64);
+	if (!s)
+		return NULL;
+	*s = (struct dp_rps_state){ .size = size, .flows = flows };
+	uint64_t pf = (uint64_t)RPS_POINTS * flows;
+	s->buf = dp_zalloc_resident(sizeof(*s->buf) * RPS_POINTS * (uint64_t)size, 64);
+	s->track = dp_zalloc_resident(sizeof(*s->track) * pf * RPS_TRACK_DEPTH, 64);
+	s->next_dnum = dp_zalloc_resident(sizeof(*s->next_dnum) * pf, 64);
+	s->late_warned = dp_zalloc_resident(sizeof(*s->late_warned) * pf, 64);
+	if (!s->buf || !s->track || !s->next_dnum || !s->late_warned) {
+		dp_rps_state_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void dp_rps_state_free(struct dp_rps_state *s)
+{
+	if (!s)
+		return;
+	rte_free(s->buf);
+	rte_free(s->track);
+	rte_free(s->next_dnum);
+	rte_free(s->late_warned);
+	rte_free(s);
+}
+
+static inline void put32(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)(v >> 24); b[1] = (uint8_t)(v >> 16); b[2] = (uint8_t)(v >> 8); b[3] = (uint8_t)v;
+}
+
+uint32_t dp_rps_select_hash(uint32_t receipt_digest, uint32_t disclosure_digest)
+{
+	uint8_t b[8];
+	put32(b, receipt_digest);
+	put32(b + 4, disclosure_digest);
+	return dp_crc32_sliced(b, sizeof(b));
+}
+
+uint32_t dp_rps_digest(const uint8_t *ip, uint32_t avail)
+{
+	uint8_t b[21] = { 0 };
+	memcpy(b, ip + 12, 8);        /* source, destination */
+	memcpy(b + 8, ip + 4, 2);     /* identification */
+	memcpy(b + 10, ip + 2, 2);    /* total length */
+	b[12] = ip[9];                /* protocol */
+	/* L4 as the P4 parser takes it: only after a header without options, whatever the fragment offset. */
+	uint32_t l4 = (ip[0] & 0xf) != 5 ? 0 : ip[9] == 17 || ip[9] == 6 ? 8 : ip[9] == 1 ? 4 : 0;
+	uint32_t have = avail > IPV4_HDR_LEN ? avail - IPV4_HDR_LEN : 0;
+	memcpy(b + 13, ip + IPV4_HDR_LEN, l4 < have ? l4 : have);
+	return dp_crc32_sliced(b, sizeof(b));
+}
+
+int dp_rps_step(struct dp_rps_state *s, unsigned point, uint16_t flow, uint32_t digest, uint32_t ts,
+		uint32_t disc_threshold, const struct dp_rps_params *prm, struct dp_rps_receipt *out)
+{
+	uint64_t *ev = &s->events[point * RPS_EVENTS];
+	ev[RPS_EV_OBSERVED]++;
+	if (prm->mode == RPS_MODE_HYBRID) {   /* the controller runs Algorithm 2 over every receipt */
+		ev[RPS_EV_EXPORTED]++;
+		*out = (struct dp_rps_receipt){ (uint8_t)point, RPS_KIND_RECEIPT, flow, digest, ts, 0 };
+		return 1;
+	}
+	uint32_t pf = point * s->flows + flow;
+	uint16_t next = s->next_dnum[pf];
+	if (digest < disc_threshold) {      /* a direct disclosure: tracked, the buffer untouched */
+		s->track[pf * RPS_TRACK_DEPTH + next % RPS_TRACK_DEPTH] = (struct dp_rps_track){ digest, ts, next, 1 };
+		s->next_dnum[pf] = (uint16_t)(next + 1);
+		ev[RPS_EV_DIRECT]++;
+		*out = (struct dp_rps_receipt){ (uint8_t)point, RPS_KIND_DIRECT, flow, digest, ts, next };
+		return 1;
+	}
+	/* Otherwise the receipt, tagged with the disclosure that will judge it, takes the oldest's slot, and
+	 * the oldest is judged by its disclosure as it leaves. A buffer_len shrunk under the head starts over. */
+	uint32_t head = s->head[point] < prm->buffer_len ? s->head[point] : 0;
+	struct dp_rps_slot *slot = &s->buf[point * s->size + head];
+	struct dp_rps_slot r = *slot;
+	*slot = (struct dp_rps_slot){ digest, ts, flow, next, 1 };
+	s->head[point] = head + 1 == prm->buffer_len ? 0 : head + 1;
+	if (!r.valid)
+		return 0;
+	uint32_t rf = point * s->flows + r.flow;
+	const struct dp_rps_track *t = &s->track[rf * RPS_TRACK_DEPTH + r.dnum % RPS_TRACK_DEPTH];
+	if (t->valid && t->dnum == r.dnum) {
+		if ((uint32_t)(t->ts - r.ts) <= prm->quiet_us ||
+		    dp_rps_select_hash(r.digest, t->digest) >= prm->select_threshold)
+			return 0;
+		ev[RPS_EV_DELAYED]++;
+		*out = (struct dp_rps_receipt){ (uint8_t)point, RPS_KIND_DELAYED, r.flow, r.digest, r.ts, r.dnum };
+		return 1;
+	}
+	if (r.dnum != s->next_dnum[rf]) {   /* disclosed longer ago than the tracker remembers */
+		ev[RPS_EV_TRACK_OVERRUN]++;
+		return 0;
+	}
+	/* Evicted before its disclosure came: a late disclosure, warned of once per (point, flow, dnum). */
+	if (s->late_warned[rf] == (RPS_LATE_WARNED_FLAG | r.dnum)) {
+		ev[RPS_EV_LATE_REPEATED]++;
+		return 0;
+	}
+	s->late_warned[rf] = RPS_LATE_WARNED_FLAG | r.dnum;
+	ev[RPS_EV_LATE]++;
+	*out = (struct dp_rps_receipt){ (uint8_t)point, RPS_KIND_LATE, r.flow, r.digest, r.ts, r.dnum };
+	return 1;
+}
+
+void dp_rps_receipt_encode(uint8_t out[DP_RPS_RECEIPT_LEN], const struct dp_rps_receipt *r)
+{
+	out[0] = r->point;
+	out[1] = r->kind;
+	out[2] = (uint8_t)(r->flow_id >> 8);
+	out[3] = (uint8_t)r->flow_id;
+	put32(out + 4, r->digest);
+	put32(out + 8, r->ts);
+	out[12] = (uint8_t)(r->dnum >> 8);
+	out[13] = (uint8_t)r->dnum;
+	out[14] = out[15] = 0;
+}
+
+struct rte_mbuf *rps_receipt_mbuf(const struct dp_rps_receipt *r)
+{
+	struct rte_mbuf *m = g_dp.cpu_pool ? rte_pktmbuf_alloc(g_dp.cpu_pool) : NULL;
+	uint8_t *b = m ? (uint8_t *)rte_pktmbuf_append(m, DP_RPS_RECEIPT_LEN) : NULL;
+	if (!b) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	dp_rps_receipt_encode(b, r);
+	return m;
+}
+
+static inline uint32_t prefix_mask(uint8_t plen) { return plen ? ~0u << (32 - plen) : 0; }
+
+const struct rps_flow *rps_flow_lookup(const struct rps_flow_set *s, uint8_t direction, uint32_t ue)
+{
+	for (uint32_t g = 0; s && g < s->ngroups; g++) {
+		const struct rps_flow_group *gr = &s->group[g];
+		if (gr->direction != direction)
+			continue;
+		uint32_t key = ue & prefix_mask(gr->plen), lo = gr->lo, hi = gr->hi;
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			if (s->e[mid].prefix < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < gr->hi && s->e[lo].prefix == key)
+			return &s->e[lo];
+	}
+	return NULL;
+}
+
+/* ---- control-plane writes (single writer; readers see whole objects) ---- */
+
+static int flow_cmp(const void *a, const void *b)
+{
+	const struct rps_flow *x = a, *y = b;
+	if (x->direction != y->direction)
+		return x->direction - y->direction;
+	if (x->plen != y->plen)
+		return y->plen - x->plen;
+	return x->prefix < y->prefix ? -1 : x->prefix > y->prefix;
+}
+
+int dp_rps_flow(int op, uint32_t prefix, uint8_t plen, uint8_t direction, uint16_t flow_id, uint32_t disc_threshold)
+{
+	int err;
+	struct pipeline *p = dp_hw_pipe(&err);
+	if (!p)
+		return err;
+	if (op < DP_INSERT || op > DP_DELETE || plen > 32 || direction > 1 ||
+	    (op != DP_DELETE && flow_id >= p->sz.rps_flows))
+		return -EINVAL;
+	const struct rps_flow want = { prefix & prefix_mask(plen), plen, direction, flow_id, disc_threshold };
+	struct rps_flow_set *old = p->rps_flows;
+	uint32_t n = old ? old->n : 0, at = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (!flow_cmp(&old->e[i], &want))
+			at = i;
+	uint32_t nn;
+	int rc = dp_cow_count(op, at < n, n, p->sz.rps_flow_entries, &nn);
+	if (rc)
+		return rc;
+	struct rps_flow_set *ns = NULL;
+	if (nn) {
+		ns = rte_zmalloc(NULL, sizeof(*ns) + nn * sizeof(ns->e[0]), 0);
+		if (!ns)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < n; i++)
+			if (i != at)
+				ns->e[ns->n++] = old->e[i];
+		if (op != DP_DELETE)
+			ns->e[ns->n++] = want;
+		qsort(ns->e, ns->n, sizeof(ns->e[0]), flow_cmp);
+		for (uint32_t i = 0; i < ns->n; i++) {
+			struct rps_flow_group *last = ns->ngroups ? &ns->group[ns->ngroups - 1] : NULL;
+			if (last && last->direction == ns->e[i].direction && last->plen == ns->e[i].plen)
+				last->hi = i + 1;
+			else
+				ns->group[ns->ngroups++] = (struct rps_flow_group){ ns->e[i].direction, ns->e[i].plen, i, i + 1 };
+		}
+	}
+	__atomic_store_n(&p->rps_flows, ns, __ATOMIC_RELEASE);
+	return old ? dp_defer_free(old) : 0;
+}
+
+
+int dp_rps_config(const struct dp_rps_params *prm)
+{
+	int err;
+	struct pipeline *p = dp_hw_pipe(&err);
+	if (!p)
+		return err;
+	if (prm->mode > RPS_MODE_HYBRID || (prm->mode != RPS_MODE_OFF && !p->rps[0]) ||
+	    (prm->mode == RPS_MODE_DATA_PLANE && (prm->buffer_len == 0 || prm->buffer_len > p->sz.rps_buffer)))
+		return -EINVAL;
+	return dp_publish_copy((void **)&p->rps_params, prm, sizeof(*prm));
+}
+
+/* The hw pipeline when idx is one of its events cells (it has RPS state); else NULL with *err set. */
+static struct pipeline *events_pipe(uint32_t idx, int *err)
+{
+	struct pipeline *p = dp_hw_pipe(err);
+	if (p && (idx >= DP_RPS_EVENT_CELLS || !p->rps[0]))
+		*err = -EINVAL;
+	return *err ? NULL : p;
+}
+
+int dp_rps_events_read(uint32_t idx, uint64_t *pkts)
+{
+	int err;
+	struct pipeline *p = events_pipe(idx, &err);
+	if (!p)
+		return err;
+	*pkts = 0;
+	for (unsigned w = 0; w < g_dp.nworkers; w++)
+		*pkts += __atomic_load_n(&p->rps[w]->events[idx], __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Sets the total: worker 0 holds the value, the others restart from zero. */
+int dp_rps_events_write(uint32_t idx, uint64_t pkts)
+{
+	int err;
+	struct pipeline *p = events_pipe(idx, &err);
+	if (!p)
+		return err;
+	for (unsigned w = 0; w < g_dp.nworkers; w++)
+		__atomic_store_n(&p->rps[w]->events[idx], w ? 0 : pkts, __ATOMIC_RELAXED);
+	return 0;
+}
