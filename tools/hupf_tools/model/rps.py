@@ -97,11 +97,12 @@ def selected(receipt_digest, disclosure_digest, select_threshold):
     return zlib.crc32(struct.pack("!II", receipt_digest, disclosure_digest)) < select_threshold
 
 
-def config_is_valid(cfg, flow_id):
-    """What the data plane observes at all (the backend refuses the rest, bmv2 counts it INVALID)."""
+def config_is_valid(cfg, flow_id, buffer_size=BUFFER_SIZE):
+    """What a data plane of buffer_size receipts per point observes at all (the backend refuses the rest, bmv2
+    counts it INVALID)."""
     if flow_id >= FLOWS or cfg.mode not in (MODE_DATA_PLANE, MODE_HYBRID):
         return False
-    return cfg.mode != MODE_DATA_PLANE or 1 <= cfg.buffer_len <= BUFFER_SIZE
+    return cfg.mode != MODE_DATA_PLANE or 1 <= cfg.buffer_len <= buffer_size
 
 
 @dataclass
@@ -142,7 +143,7 @@ class FifoPoint:
         return Receipt(self.point, kind, flow_id, digest, ts, dnum)
 
     def _observe(self, cfg, flow_id, disc_threshold, digest, ts):
-        if not config_is_valid(cfg, flow_id):
+        if not config_is_valid(cfg, flow_id, len(self.buffer)):
             return None, EV_INVALID
         if cfg.mode == MODE_HYBRID:
             return self._emit(KIND_RECEIPT, flow_id, digest, ts, 0), EV_EXPORTED
