@@ -237,3 +237,11 @@ def test_fifo_and_reference_disclose_the_same_receipts_when_the_buffer_suffices(
     assert sorted(fifo_delayed, key=Receipt.pack) == sorted(delayed, key=Receipt.pack)
     assert [r for r in fifo_out if r.kind == KIND_DIRECT] == [r for r in ref_out if r.kind == KIND_DIRECT]
     assert fifo.events[rps.EV_TRACK_OVERRUN] == fifo.events[rps.EV_LATE] == 0
+
+
+def test_a_point_takes_buffer_lengths_up_to_its_own_size():
+    """A data plane with a larger buffer (the backend's from its P4Info) observes buffer_len up to its size."""
+    p = FifoPoint(rps.POINT_IN, buffer_size=2 * rps.BUFFER_SIZE)
+    assert p.observe(Config(MODE_DATA_PLANE, buffer_len=2 * rps.BUFFER_SIZE), 1, 0, 5, 1) is None
+    assert p.observe(Config(MODE_DATA_PLANE, buffer_len=2 * rps.BUFFER_SIZE + 1), 1, 0, 5, 2) is None
+    assert p.events[rps.EV_OBSERVED] == 1 and p.events[rps.EV_INVALID] == 1
