@@ -98,11 +98,11 @@ def setup(buffer_len, rate, flows, kappa_us, seed, delta_rule):
             warm_us, measure_us)
 
 
-def run(buffer_len, rate, flows, kappa_us, seed, delta_rule):
+def run(buffer_len, rate, flows, kappa_us, seed, delta_rule, track_depth=rps.TRACK_DEPTH):
     """One trace through one FIFO point: per-flow delayed disclosures per second and the other counts, over the
     measured part."""
     trace, cfg, threshold, delta, warm_us, measure_us = setup(buffer_len, rate, flows, kappa_us, seed, delta_rule)
-    point = rps.FifoPoint(rps.POINT_IN, buffer_len)
+    point = rps.FifoPoint(rps.POINT_IN, buffer_len, track_depth)
     counts = {rps.KIND_DIRECT: 0, rps.KIND_DELAYED: 0, rps.KIND_LATE: 0}
     overruns_before = None
     for flow, digest, ts in trace:
@@ -248,6 +248,24 @@ def sweep_table(title, what, values, fmt, args_of, seeds, emit):
     emit("")
 
 
+def tracker_table(seeds, emit):
+    """What a deeper tracker than the data plane's would give where the buffer outlasts 4 disclosures."""
+    b, rate = BUFFERS[-1], 16000
+    emit("### Tracker depth (β = %d, R = %d pps, r = %d pps, the seed's δ)" % (b, rate, R_MIN))
+    emit("")
+    emit("The data plane's tracker keeps %d disclosures per flow and point (RPS_TRACK_DEPTH); here the model with "
+         "deeper ones, where β / R = %.1f s outlasts %d disclosures of a flow (4 / (δ r) = %.2f s):"
+         % (rps.TRACK_DEPTH, b / rate, rps.TRACK_DEPTH, rps.TRACK_DEPTH / (seed_delta(R_MIN, 0, 0) * R_MIN)))
+    emit("")
+    emit("| tracker depth | samples/flow/s | Eq. 2.2 | overruns/s |")
+    emit("|---|---|---|---|")
+    for depth in (rps.TRACK_DEPTH, 4 * rps.TRACK_DEPTH, 16 * rps.TRACK_DEPTH):
+        rs = [run(b, rate, rate // R_MIN, KAPPA_US, s, seed_delta, depth) for s in range(1, seeds + 1)]
+        emit("| %d | %.2f | %.2f | %.1f |" % (depth, statistics.median(r["samples_flow_s"] for r in rs),
+                                              rs[0]["eq22_flow_s"], statistics.median(r["overrun_s"] for r in rs)))
+    emit("")
+
+
 def bandwidth_table(rows, emit):
     """Records and bytes to the monitor per Mpps of sampled traffic, both points, from the capacity runs."""
     emit("### Controller bandwidth per Mpps of sampled traffic (both points, no loss)")
@@ -329,6 +347,7 @@ def main(argv=None):
                 lambda r: (R_FIXED, r, KAPPA_US), a.seeds, emit)
     sweep_table("Buffer against the quiet time κ (R = %d pps, r = %d pps; seed Fig. 2.5)" % (R_FIXED, R_MIN),
                 "κ (ms)", KAPPAS_MS, str, lambda k: (R_FIXED, R_MIN, k * 1000), a.seeds, emit)
+    tracker_table(a.seeds, emit)
     bandwidth_table(rows, emit)
     same = c_table(a.replay, a.replays, emit) if a.replay else True
     emit("(%d seeds, %.0f s, load average %.2f at the end)" % (a.seeds, time.monotonic() - started,
