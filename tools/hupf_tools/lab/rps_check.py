@@ -17,12 +17,15 @@ from hupf_tools.rps import verifier
 
 TENANT = "lab"
 UPLINK_FLOW, DOWNLINK_FLOW = 1, 2
-# A direct disclosure for 1 packet in 32 of a flow; half the receipts older than the quiet time disclosed.
-DISC_THRESHOLD = rec.U32 // 32
+# A direct disclosure for 1 packet in 128 of a flow; half the receipts older than the quiet time disclosed.
+DISC_THRESHOLD = rec.U32 // 128
 SIGMA = 0.5
-QUIET_US = 2000
-# Receipts per point: with two flows, a flow's packets in the buffer see ~1 disclosure (a tracker of 4 is plenty).
-BUFFER = 64
+# The seed's quiet time: it must exceed the spread of hupf's delays (seed §2.5.3), or a packet overtaken between IN
+# and OUT is judged by another disclosure at OUT and looks lost (bmv2's queues spread the delays by tens of ms).
+QUIET_US = 100_000
+# Receipts per point: at the lab's few hundred packets/s the buffer spans about a second, several quiet times, and
+# with two flows a flow's packets in it see ~1 disclosure (a tracker of 4 is plenty).
+BUFFER = 256
 # The counted loss must lie in the estimate's interval at this confidence: at 95 % one good lab run in twenty fails.
 CHECK_CONFIDENCE = 0.999
 EVENTS_PER_POINT = 8   # RPS_EVENTS (define.p4): a point's cells in its events counter
