@@ -13,7 +13,7 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-poll train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
@@ -26,6 +26,7 @@ help:
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
 	@echo "make bench-poll        time one offload counter poll at 10k/100k/1M sessions (in-memory backend)"
+	@echo "make bench-rps         RPS's trade-off: samples vs buffer vs controller bandwidth (reports/rps-tradeoff.md)"
 
 setup:
 	@tools/setup.sh
@@ -99,6 +100,7 @@ bench: setup backend
 	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
 	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
+	$(MAKE) bench-rps
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
 bench-poll:
@@ -106,6 +108,18 @@ bench-poll:
 	  -Dmdep.includeScope=runtime '-Dmdep.outputFile=$${project.build.directory}/deps-classpath.txt'
 	nice java -Xmx8g -cp "standalone/target/classes:$$(cat standalone/target/deps-classpath.txt)" \
 	  org.hupf.standalone.lab.PollBench 10000 100000 1000000
+
+# RPS's trade-off (docs/RPS.md): FIFO RPS over generated traces (the reference model, the data plane's decisions;
+# the backend's C function on one trace per buffer must agree), then the mode-2 controller's receipts/s
+# (ReferenceRps and the exporter; a main in the app's test classes).
+bench-rps: setup
+	@mkdir -p reports
+	$(MAKE) -C backend build/rpsreplay
+	PYTHONPATH=tools nice $(PY) -m hupf_tools.rps.bench --markdown reports/rps-tradeoff.md --replay backend/build/rpsreplay
+	nice mvn -B -q -Dstyle.color=never -pl app -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+	  '-Dmdep.outputFile=$${project.build.directory}/test-classpath.txt'
+	nice java -Xmx2g -cp "app/target/test-classes:app/target/classes:$$(cat app/target/test-classpath.txt)" \
+	  org.hupf.app.rps.RpsControllerBench | tee -a reports/rps-tradeoff.md
 
 lab: setup
 	@tools/lab.sh

@@ -152,6 +152,16 @@ def test_tracker_overrun_when_the_disclosure_is_older_than_the_tracker():
     assert p.events[rps.EV_TRACK_OVERRUN] == 1
 
 
+def test_a_deeper_tracker_still_judges_what_the_data_planes_overruns():
+    """The bench's what-if: the same packets with twice the data plane's tracker disclose the receipt."""
+    cfg = Config(MODE_DATA_PLANE, quiet_us=0, select_threshold=ALWAYS, buffer_len=2)
+    p = FifoPoint(rps.POINT_IN, track_depth=2 * rps.TRACK_DEPTH)
+    fifo_run(p, cfg, [(1000, 1)] + [(d, 1 + d) for d in range(1, rps.TRACK_DEPTH + 2)])
+    assert [(r.kind, r.digest, r.dnum) for r in fifo_run(p, cfg, [(1001, 10), (1002, 11)])] == [
+        (KIND_DELAYED, 1000, 0)]
+    assert p.events[rps.EV_TRACK_OVERRUN] == 0
+
+
 def test_late_warning_once_per_dnum_and_again_for_the_next():
     cfg = Config(MODE_DATA_PLANE, quiet_us=0, select_threshold=ALWAYS, buffer_len=1)
     p = FifoPoint(rps.POINT_IN)
@@ -237,3 +247,11 @@ def test_fifo_and_reference_disclose_the_same_receipts_when_the_buffer_suffices(
     assert sorted(fifo_delayed, key=Receipt.pack) == sorted(delayed, key=Receipt.pack)
     assert [r for r in fifo_out if r.kind == KIND_DIRECT] == [r for r in ref_out if r.kind == KIND_DIRECT]
     assert fifo.events[rps.EV_TRACK_OVERRUN] == fifo.events[rps.EV_LATE] == 0
+
+
+def test_a_point_takes_buffer_lengths_up_to_its_own_size():
+    """A data plane with a larger buffer (the backend's from its P4Info) observes buffer_len up to its size."""
+    p = FifoPoint(rps.POINT_IN, buffer_size=2 * rps.BUFFER_SIZE)
+    assert p.observe(Config(MODE_DATA_PLANE, buffer_len=2 * rps.BUFFER_SIZE), 1, 0, 5, 1) is None
+    assert p.observe(Config(MODE_DATA_PLANE, buffer_len=2 * rps.BUFFER_SIZE + 1), 1, 0, 5, 2) is None
+    assert p.events[rps.EV_OBSERVED] == 1 and p.events[rps.EV_INVALID] == 1

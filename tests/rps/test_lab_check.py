@@ -36,3 +36,15 @@ def test_the_check_passes_on_matched_disclosures_and_names_what_is_missing():
     only_in = [r for r in _records() if r.point == rec.IN]
     _, ok, detail = rps_check.check(only_in, b, status, [_stats(1), _stats(1)], [_stats(1), _stats(1)])
     assert not ok and "100 records" not in detail
+
+
+def test_the_check_holds_the_switchs_observed_counts_against_the_loss_interval():
+    """No sampled packet lost: the switch counting as many packets at OUT as at IN agrees, half of them lost at OUT
+    does not (0 of 50 sampled is not a loss of 50 %)."""
+    b = rps_check.block("DATA_PLANE", 9700)
+    status = {"rps": {"records": 100, "exported": 100, "dropped": 0, "malformed": 0, "send_failures": 0}}
+    stats = [_stats(1000), _stats(1000)]
+    _, ok, detail = rps_check.check(_records(), b, status, stats, stats, {"in": 1000, "out": 1000})
+    assert ok and "switch observed 1000 at IN, 1000 at OUT" in detail, detail
+    _, ok, detail = rps_check.check(_records(), b, status, stats, stats, {"in": 1000, "out": 500})
+    assert not ok and "OUTSIDE the interval" in detail, detail

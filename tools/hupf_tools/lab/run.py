@@ -445,10 +445,13 @@ def run(args):
                             ", ".join("%s %d packets" % kv for kv in shares.items())))
         if move:
             results.append(move.check())
+        rps_summary = None
         if collector:
-            results.append(rps_check.check(collector.records(), cfg["rps"], final, tx, rx))
+            observed = rps_check.point_counts(cfg["switch"]["grpc"], cfg["switch"]["p4info"])
+            results.append(rps_check.check(collector.records(), cfg["rps"], final, tx, rx, observed))
             collector.close()
             rps_out.close()
+            rps_summary = {"records": rps_out.name, "block": cfg["rps"], "observed": observed}
         lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch])
         print("\n".join(lines), flush=True)
         if args.json:
@@ -458,7 +461,7 @@ def run(args):
                            "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan,
                            "backend_packets": shares, "weights": weights if hybrid else [1],
                            "established": [established, planned], "establish_s": establish_s,
-                           "move": move.result() if move else None}, f, indent=1)
+                           "move": move.result() if move else None, "rps": rps_summary}, f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:
         procs.stop()

@@ -97,11 +97,12 @@ def selected(receipt_digest, disclosure_digest, select_threshold):
     return zlib.crc32(struct.pack("!II", receipt_digest, disclosure_digest)) < select_threshold
 
 
-def config_is_valid(cfg, flow_id):
-    """What the data plane observes at all (the backend refuses the rest, bmv2 counts it INVALID)."""
+def config_is_valid(cfg, flow_id, buffer_size=BUFFER_SIZE):
+    """What a data plane of buffer_size receipts per point observes at all (the backend refuses the rest, bmv2
+    counts it INVALID)."""
     if flow_id >= FLOWS or cfg.mode not in (MODE_DATA_PLANE, MODE_HYBRID):
         return False
-    return cfg.mode != MODE_DATA_PLANE or 1 <= cfg.buffer_len <= BUFFER_SIZE
+    return cfg.mode != MODE_DATA_PLANE or 1 <= cfg.buffer_len <= buffer_size
 
 
 @dataclass
@@ -117,13 +118,14 @@ class FifoPoint:
     """One observation point of the data plane: FIFO RPS (mode 1) or receipts (mode 2), with the
     registers of rps.p4 (buffer with head, next_dnum, late_warned, tracker) and its counters."""
 
-    def __init__(self, point, buffer_size=BUFFER_SIZE):
+    def __init__(self, point, buffer_size=BUFFER_SIZE, track_depth=TRACK_DEPTH):
         self.point = point
         self.buffer = [_Slot() for _ in range(buffer_size)]
+        self.track_depth = track_depth   # the data plane's is TRACK_DEPTH; others say what a deeper one would do
         self.head = 0
         self.next_dnum = {}
         self.late_warned = {}
-        self.tracker = {}        # (flow_id, dnum % TRACK_DEPTH) -> (dnum, digest, ts)
+        self.tracker = {}        # (flow_id, dnum % track_depth) -> (dnum, digest, ts)
         self.events = [0] * 8
 
     def observe(self, cfg, flow_id, disc_threshold, digest, ts):
@@ -142,13 +144,13 @@ class FifoPoint:
         return Receipt(self.point, kind, flow_id, digest, ts, dnum)
 
     def _observe(self, cfg, flow_id, disc_threshold, digest, ts):
-        if not config_is_valid(cfg, flow_id):
+        if not config_is_valid(cfg, flow_id, len(self.buffer)):
             return None, EV_INVALID
         if cfg.mode == MODE_HYBRID:
             return self._emit(KIND_RECEIPT, flow_id, digest, ts, 0), EV_EXPORTED
         d = self.next_dnum.get(flow_id, 0)
         if digest < disc_threshold:
-            self.tracker[(flow_id, d % TRACK_DEPTH)] = (d, digest, ts)
+            self.tracker[(flow_id, d % self.track_depth)] = (d, digest, ts)
             self.next_dnum[flow_id] = (d + 1) & MASK16
             return self._emit(KIND_DIRECT, flow_id, digest, ts, d), EV_DIRECT
         if self.head >= cfg.buffer_len:
@@ -158,7 +160,7 @@ class FifoPoint:
         self.head = 0 if self.head + 1 == cfg.buffer_len else self.head + 1
         if not old.valid:
             return None, None
-        track = self.tracker.get((old.flow_id, old.dnum % TRACK_DEPTH))
+        track = self.tracker.get((old.flow_id, old.dnum % self.track_depth))
         if track is not None and track[0] == old.dnum:
             _, t_digest, t_ts = track
             if (t_ts - old.ts) & MASK32 > cfg.quiet_us and selected(old.digest, t_digest, cfg.select_threshold):
