@@ -103,6 +103,7 @@ struct pipeline {
 	struct decision_set *decisions;              /* hw: decision (NULL: empty) */
 	struct dp_cls_slot *cls;                     /* hw: sz.cls_slots slots */
 	struct tenant_set *tenants;                  /* NULL: no tenant (every VXLAN frame is an unknown VNI) */
+	uint8_t queue[4];                            /* qos.queues: tc -> v1model priority */
 	uint32_t *meter_map[3];             /* meter index -> state slot + 1 (0: unconfigured, green), by enum dp_meter */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
