@@ -14,6 +14,13 @@
 /* Each class's credits are its rate x this period, at least two of the largest frames
  * (a frame larger than a period's credits would never leave). */
 #define TC_PERIOD_MS_MIN 10
+/* rte_sched's port rate is the line's: the scheduler's clock, which advances by every frame
+ * it sends and at least at the line rate in real time, not a limit (a NIC's full TX ring is).
+ * The configured rate is the subport's and the pipe's token buckets, which fill with that
+ * clock: a line rate 1000 times above them (at most 100 Gbit/s) keeps the credits that sending
+ * itself earns within 0.1 % (1 % at 1 Gbit/s and more). */
+#define LINE_FACTOR 1000
+#define LINE_MAX_BYTES (100000000000ull / 8)
 
 struct egress {
 	struct rte_sched_port *port;
@@ -35,20 +42,20 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 	}
 	uint64_t frame = mtu + RTE_SCHED_FRAME_OVERHEAD_DEFAULT;
 	uint64_t period_ms = RTE_MAX((uint64_t)TC_PERIOD_MS_MIN, (2 * frame * 1000 + rate - 1) / rate);
-	struct rte_sched_subport_profile_params sp = { .tb_rate = rate, .tb_size = 2 * frame, .tc_period = period_ms };
-	struct rte_sched_pipe_params pp = { .tb_rate = rate, .tb_size = 2 * frame, .tc_period = period_ms,
+	/* A burst of one period's worth: credits a forwarding lcore kept off the CPU for that long
+	 * does not lose (the buckets fill only when the scheduler runs). */
+	uint64_t burst = RTE_MAX(2 * frame, rate * period_ms / 1000);
+	struct rte_sched_subport_profile_params sp = { .tb_rate = rate, .tb_size = burst, .tc_period = period_ms };
+	struct rte_sched_pipe_params pp = { .tb_rate = rate, .tb_size = burst, .tc_period = period_ms,
 					    .tc_ov_weight = 1, .wrr_weights = { 1, 1, 1, 1 } };
 	struct rte_sched_subport_params sub = { .n_pipes_per_subport_enabled = 1, .pipe_profiles = &pp,
 						.n_pipe_profiles = 1, .n_max_pipe_profiles = 1 };
-	/* The subport wants a rate for every class, the pipe one for each class it queues. */
-	for (uint32_t c = 0; c < RTE_SCHED_TRAFFIC_CLASSES_PER_PIPE; c++)
-		sp.tc_rate[c] = rate;
-	for (uint8_t p = 0; p < EGRESS_PRIOS; p++) {
-		uint32_t c = sched_class(p);
-		pp.tc_rate[c] = rate;
+	for (uint32_t c = 0; c < RTE_SCHED_TRAFFIC_CLASSES_PER_PIPE; c++) {
+		sp.tc_rate[c] = pp.tc_rate[c] = rate;
 		sub.qsize[c] = EGRESS_QUEUE_PKTS;
 	}
-	struct rte_sched_port_params pa = { .name = name, .socket = (int)rte_socket_id(), .rate = rate, .mtu = mtu,
+	uint64_t line = RTE_MAX(RTE_MIN(rate * LINE_FACTOR, LINE_MAX_BYTES), rate);
+	struct rte_sched_port_params pa = { .name = name, .socket = (int)rte_socket_id(), .rate = line, .mtu = mtu,
 					    .frame_overhead = RTE_SCHED_FRAME_OVERHEAD_DEFAULT, .n_subports_per_port = 1,
 					    .subport_profiles = &sp, .n_subport_profiles = 1,
 					    .n_max_subport_profiles = 1, .n_pipes_per_subport = 1 };

@@ -83,10 +83,11 @@ static void tx_burst(unsigned slot, uint16_t p4port, struct rte_mbuf **m, const 
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
 }
 
-/* Sends what the ports' schedulers let leave now; returns the packets they still hold. */
-static uint32_t egress_drain(unsigned slot)
+/* Sends what the ports' schedulers let leave now; returns the packets sent, and in *held
+ * those they still hold. */
+static uint32_t egress_drain(unsigned slot, uint32_t *held)
 {
-	uint32_t held = 0;
+	uint32_t sent_all = 0;
 	for (unsigned i = 0; i < io.nports; i++) {
 		struct egress *e = io.egress[io.dev[i]];
 		if (!e)
@@ -96,9 +97,10 @@ static uint32_t egress_drain(unsigned slot)
 		uint16_t sent = n ? rte_eth_tx_burst(io.dev[i], (uint16_t)slot, m, n) : 0;
 		if (sent < n)
 			rte_pktmbuf_free_bulk(m + sent, n - sent);
-		held += egress_backlog(e);
+		sent_all += n;
+		*held += egress_backlog(e);
 	}
-	return held;
+	return sent_all;
 }
 
 /* An IPv4 fragment (MF set or a fragment offset), outer or plain, without VLAN: hupf does not reassemble
@@ -212,9 +214,9 @@ static int worker_main(void *arg)
 			for (uint16_t k = 0; k < n; k++)
 				tx_one(0, m[k]->port, m[k]);
 		}
-		/* Packets a scheduler holds are work: no nap while they wait for the rate. */
+		uint32_t held = 0;
 		if (io.negress)
-			work += egress_drain(slot);
+			work += egress_drain(slot, &held);
 		rte_rcu_qsbr_quiescent(g_dp.qs, slot);
 		/* A busy-polling thread is always runnable: on CPUs it shares (tests, labs,
 		 * several instances on a small machine) the scheduler can keep it off the
@@ -222,7 +224,11 @@ static int worker_main(void *arg)
 		 * (offline for RCU, so that writers do not wait for it), and wakes as a
 		 * sleeper that the scheduler runs promptly. */
 		idle = work ? 0 : idle + 1;
-		if (io.idle_sleep_us && idle >= IDLE_POLLS) {
+		/* Packets a scheduler holds until its rate lets them leave are no reason to spin: the
+		 * lcore naps at once, as a sleeper that the scheduler wakes promptly, where spinning
+		 * would get it preempted for whole time slices on a shared CPU (the buckets keep the
+		 * credits of the nap). */
+		if (io.idle_sleep_us && (idle >= IDLE_POLLS || (held && !work))) {
 			rte_rcu_qsbr_thread_offline(g_dp.qs, slot);
 			rte_delay_us_sleep(io.idle_sleep_us);
 			rte_rcu_qsbr_thread_online(g_dp.qs, slot);
