@@ -75,14 +75,15 @@ def stats(gold_congested_ms, gold_lost=0, bronze_lost=400, bronze_ms=150.0):
     received["gold"]["congested"] -= gold_lost
     received["bronze"]["congested"] -= bronze_lost
     congested = {"gold": gold_congested_ms, "silver": gold_congested_ms, "bronze": bronze_ms}
-    latency = {n: {"baseline": lat(1.0, received[n]["baseline"]), "congested": lat(congested[n], received[n]["congested"])}
-               for n in TENANT}
+    latency = {n: {"baseline": lat(1.0, received[n]["baseline"]),
+                   "congested": lat(congested[n], received[n]["congested"])} for n in TENANT}
     return {"sent": sent}, {"received": received, "latency_us": latency}
 
 
-def result(tx_rx, queue_dropped=(400, 0, 0, 0, 0, 0, 0, 0), dscp=None):
-    return {"established": [6, 6], "figures": tenants.tenant_figures(*tx_rx), "queue_dropped": list(queue_dropped),
-            "dscp": dscp or {n: {str(t["dscp"]): 10} for n, t in TENANT.items()}}
+def result(tx_rx, queue_dropped=(400, 0, 0, 0, 0, 0, 0, 0), dscp=None, bad=None, established=(6, 6)):
+    return {"established": list(established), "figures": tenants.tenant_figures(*tx_rx),
+            "queue_dropped": list(queue_dropped), "dscp": dscp or {n: {str(t["dscp"]): 10} for n, t in TENANT.items()},
+            "bad": bad or {}}
 
 
 GOOD = {"priority": result(stats(1.5)), "no priority": result(stats(80.0, gold_lost=900))}
@@ -129,10 +130,18 @@ def test_queue_drops_of_another_priority_or_unread_fail():
     assert failed(priority=unread) == [name]
 
 
-def test_a_tenant_leaving_with_another_dscp_fails():
+def test_a_refused_session_fails():
+    assert failed(**{"no priority": result(stats(80.0, gold_lost=900), established=(5, 6))}) == [
+        "all sessions established over PFCP, both runs"]
+
+
+def test_a_tenant_leaving_with_another_dscp_or_a_malformed_frame_fails():
+    name = "every packet arrives decapsulated and well formed, with its tenant's DSCP"
     dscp = {n: {str(t["dscp"]): 10} for n, t in TENANT.items()}
     dscp["gold"]["0"] = 1
-    assert failed(priority=result(stats(1.5), dscp=dscp)) == ["every tenant's packets leave with its DSCP"]
+    assert failed(priority=result(stats(1.5), dscp=dscp)) == [name]
+    assert failed(**{"no priority": result(stats(80.0, gold_lost=900), bad={"uplink still GTP-U encapsulated": 1})}) \
+        == [name]
 
 
 def test_the_summary_and_the_spread_show_every_percentile():
@@ -170,7 +179,7 @@ def test_a_short_ab_on_this_machine(tmp_path):
     for name in ("all sessions established over PFCP, both runs", "with priority, gold and silver lose nothing",
                  "with priority, bronze (congested) loses packets and waits longer than in its baseline",
                  "with priority, the switch's queue drops on port 2 are all priority 0 (bronze)",
-                 "every tenant's packets leave with its DSCP"):
+                 "every packet arrives decapsulated and well formed, with its tenant's DSCP"):
         assert passed[name], name
     a, b = rep["priority"]["figures"]["gold"]["congested"], rep["no priority"]["figures"]["gold"]["congested"]
     # One queue for all: gold waits behind a full queue of bronze; with priority it does not.

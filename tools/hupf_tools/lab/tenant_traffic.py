@@ -74,7 +74,8 @@ def send(plan, sock, stats_path, stop):
     sent = {t["name"]: {w: 0 for w in plan["windows"]} for t in tenants}
     total = {t["name"]: 0 for t in tenants}
     start = plan["start"]
-    due = [(t["phases"][0][0], k) for k, t in enumerate(tenants)]
+    # A tenant without a UE (its sessions refused) sends nothing.
+    due = [(t["phases"][0][0], k) for k, t in enumerate(tenants) if ues[t["name"]]]
     heapq.heapify(due)
     while time.time() < start and not stop.now:
         time.sleep(0.01)

@@ -14,9 +14,10 @@ p50/p90/p99/p99.9/max and loss.
 A/B: the run happens twice, once with the tenants' classes as configured ("priority") and once with every
 tenant in class 0 ("no priority": one queue). The checks (exit 1 when one fails): every session established;
 gold and silver lose nothing with priority; gold's congested p99 with priority stays within a bound derived
-from its own uncongested p99 (GOLD_P99_FACTOR x baseline + two bronze frames at the port rate) and rises above that bound without
-priority; bronze, congested, loses packets and waits longer than in its baseline; the switch's queue drops are
-all bronze's priority 0 with priority.
+from its own uncongested p99 (GOLD_P99_FACTOR x baseline + two bronze frames at the port rate) and rises above
+that bound without priority; bronze, congested, loses packets and waits longer than in its baseline; the
+switch's queue drops are all bronze's priority 0 with priority; every packet arrives decapsulated, well formed,
+with its tenant's DSCP.
 
     sudo tools/lab.sh tenants [--port-mbps 5] [--duration 30] [--repeat 3] [--json FILE]
 """
@@ -135,7 +136,8 @@ def gold_bound_ms(figures, slack_ms):
 def checks(runs, slack_ms):
     """[(name, passed, detail)] over the A/B. runs: {"priority": result, "no priority": result}, each with
     "established" [accepted, planned], "figures" (tenant_figures), "queue_dropped" (the switch's drops on the
-    congested port by priority, or None when not read) and "dscp" ({tenant: {dscp: packets}}); slack_ms: what
+    congested port by priority, or None when not read), "dscp" ({tenant: {dscp: packets}}) and "bad" (malformed
+    frames the receiver saw, by reason); slack_ms: what
     gold's bound adds to GOLD_P99_FACTOR x its baseline p99 (Plan.slack_ms)."""
     a, b = runs["priority"], runs["no priority"]
     fa, fb = a["figures"], b["figures"]
@@ -170,8 +172,13 @@ def checks(runs, slack_ms):
                 "by priority 0..7: %s" % (qd if qd is not None else "not read")))
     marked = {t["name"]: set(a["dscp"].get(t["name"], {})) for t in TENANTS}
     want = {t["name"]: {str(t["dscp"])} for t in TENANTS}
-    out.append(("every tenant's packets leave with its DSCP", marked == want,
-                ", ".join("%s %s" % (n, "/".join(sorted(v)) or "-") for n, v in marked.items())))
+    bad = {}
+    for r in (a, b):
+        for reason, n in r["bad"].items():
+            bad[reason] = bad.get(reason, 0) + n
+    seen = ", ".join("%s %s" % (n, "/".join(sorted(v)) or "-") for n, v in marked.items())
+    out.append(("every packet arrives decapsulated and well formed, with its tenant's DSCP",
+                marked == want and not bad, "DSCP %s; malformed %s" % (seen, bad or "none")))
     return out
 
 
@@ -220,7 +227,8 @@ def render_spread(sp, n):
     def mmm(v, scale=1.0, fmt="%.2f"):
         return "-" if v is None else " / ".join(fmt % (x * scale) for x in v)
     lines = ["", "min / median / max over %d repetitions (ms; loss %%)" % n,
-             "| run | tenant | window | loss | p50 | p90 | p99 | p99.9 | max |", "|---|---|---|---|---|---|---|---|---|"]
+             "| run | tenant | window | loss | p50 | p90 | p99 | p99.9 | max |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for run in RUNS:
         for t in TENANTS:
             for w in ("baseline", "congested"):
@@ -272,11 +280,14 @@ def run_once(sc, with_priority, say):
         procs.start("runner", ["java", "-cp", cp, lab.RUNNER_MAIN, cfg_path])
         lab.wait_ready(procs, cfg["status"])
         plan = sc.make(net, time.time() + 2.0)
+        planned = len(plan["ues"])
         smf = Smf("127.0.0.1", ports["pfcp"], node_id=lab.SMF_NODE)
         established = smf.establish(plan)
         smf.close()
         say("%s: %d/%d sessions established over PFCP" % (RUNS[0] if with_priority else RUNS[1], established,
-                                                         len(plan["ues"])))
+                                                         planned))
+        if not established:
+            raise lab.LabError("no PFCP session established; runner log: %s" % procs.log_tail("runner"))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
         wait_offloaded(cfg["status"], len(plan["ues"]))
         plan["start"] = time.time() + 1.0
@@ -300,7 +311,7 @@ def run_once(sc, with_priority, say):
         tx, rx = lab.read_json(stats["tx"]), lab.read_json(stats["rx"])
         if not tx.get("done") or not rx.get("done"):
             raise lab.LabError("the traffic's stats are missing (%s)" % workdir)
-        return {"established": [established, len(plan["ues"])], "figures": tenant_figures(tx, rx),
+        return {"established": [established, planned], "figures": tenant_figures(tx, rx),
                 "queue_dropped": queue_drops(os.path.join(workdir, "switch.log"), DN_PORT), "dscp": rx["dscp"],
                 "bad": rx["bad"], "socket_drops": rx["socket_drops"], "workdir": workdir}
     finally:
