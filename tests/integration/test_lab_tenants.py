@@ -42,6 +42,8 @@ def test_bronze_ramps_from_below_to_above_the_port_rate_and_windows_split_the_ru
     assert tenant_traffic.window_of(net, 2.0) == "baseline"
     assert tenant_traffic.window_of(net, ramp_mid) is None
     assert tenant_traffic.window_of(net, 29.0) == "congested"
+    # Gold's allowance: a tenth of a full queue of 64 bronze frames (1000 B, Ethernet and framing) at 5 Mbit/s.
+    assert plan.slack_ms == pytest.approx(64 * 1038 * 8 / 5e6 * 1000 / 10)
     with pytest.raises(ValueError):
         tenants.Plan(port_mbps=500)
 
