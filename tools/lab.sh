@@ -4,6 +4,8 @@
 # `tools/lab.sh bench [args]`: the hybrid scalability benchmark (tools/hupf_tools/lab/scale.py).
 # `tools/lab.sh hhpackets [args]`: thesis Table 5 with packets (tools/hupf_tools/lab/hhpackets.py).
 # `tools/lab.sh backends [args]`: the lab once per backend set (tools/hupf_tools/lab/backends_bench.py; root).
+# `tools/lab.sh tenants [args]`: three VXLAN tenants through a congested port, with and without priority
+# (tools/hupf_tools/lab/tenants.py; root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -72,6 +74,11 @@ trap 'PYTHONPATH=tools "$PY" -m hupf_tools.lab.run --cleanup >/dev/null 2>&1 || 
 if [ "${1:-}" = backends ]; then
   shift
   PYTHONPATH=tools "$PY" -m hupf_tools.lab.backends_bench "$@"
+  exit $?
+fi
+if [ "${1:-}" = tenants ]; then
+  shift
+  PYTHONPATH=tools "$PY" -m hupf_tools.lab.tenants "$@"
   exit $?
 fi
 PYTHONPATH=tools "$PY" -m hupf_tools.lab.run "$@"

@@ -106,6 +106,7 @@ struct pipeline {
 	struct dp_rps_params *rps_params;            /* hw: rps.config (replaced whole) */
 	struct rps_flow_set *rps_flows;              /* hw: rps.flows (replaced whole; NULL: empty) */
 	struct dp_rps_state *rps[DP_MAX_WORKERS];    /* hw: one RPS instance per forwarding lcore */
+	uint8_t queue[4];                            /* qos.queues: tc -> v1model priority */
 	uint32_t *meter_map[3];             /* meter index -> state slot + 1 (0: unconfigured, green), by enum dp_meter */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */

@@ -95,6 +95,10 @@ struct dp_vx_peer {
 int dp_vx_peer(int op, uint8_t peer, const struct dp_vx_peer *v);
 /* The tenants table: -EINVAL for a VNI over 24 bits or a DSCP over 6 bits. */
 int dp_tenant(int op, const struct dp_tenant *t);
+/* HupfIngress.qos.queues: traffic class tc (0..3) -> v1model priority qid (0..7), the packet's
+ * egress queue on a port with a rate (egress.h); a class without an entry gets 0. The agent's
+ * table store checks existence; -EINVAL out of range. */
+int dp_queue(int op, uint8_t tc, uint8_t qid);
 /* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were
  * processed by a backend and are only routed (HupfIngress.steering.backend_ports). */
 int dp_backend_port(int op, uint16_t port);
@@ -249,6 +253,7 @@ struct dp_verdict {
 	void *cpu_copy;      /* ACL copy or HH report: an rte_mbuf, sent as a packet-in ... */
 	uint8_t copy_reason; /* ... with this reason */
 	void *rps_copy;      /* hw: the OUT point's receipt (an rte_mbuf, packet-in reason PKTIN_RPS) */
+	uint8_t prio;        /* v1model priority (qos.queues of the packet's class) when fwd */
 };
 
 
@@ -258,6 +263,7 @@ struct dp_verdict {
 struct dp_port_cfg {
 	uint16_t p4_port;
 	char dev[128];      /* "af_packet:veth0" style vdev spec or a PCI address */
+	uint64_t rate_bps;  /* 0: sent as it comes; else through an egress scheduler at this rate (egress.h) */
 };
 
 struct dp_boot {
@@ -278,7 +284,12 @@ void dp_shutdown(void);
 int dp_packet_in(uint8_t *buf, uint32_t cap, uint16_t *ingress_port, uint8_t *reason);
 int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len);
 
-struct dp_port_stats { uint16_t p4_port; uint64_t rx, tx, rx_missed, tx_dropped; };
+struct dp_port_stats {
+	uint16_t p4_port;
+	uint64_t rx, tx, rx_missed, tx_dropped;
+	uint64_t rate_bps;          /* the egress scheduler's rate, 0 for none */
+	uint64_t queue_dropped[8];  /* packets its full queues dropped, by v1model priority */
+};
 struct dp_stats {
 	unsigned nports;
 	struct dp_port_stats port[DP_MAX_PORTS];

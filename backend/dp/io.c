@@ -18,6 +18,7 @@
 #include <rte_ring.h>
 #include <rte_hash_crc.h>
 #include "dp_int.h"
+#include "egress.h"
 #include "pkt.h"
 
 #define BURST 32
@@ -44,6 +45,9 @@ static struct {
 	uint64_t to_cpu, to_cpu_dropped, pkt_out_n, no_pipeline, ipv4_fragments;
 	unsigned afp_frame;                     /* af_packet ring frame size, from the largest port MTU */
 	unsigned lcore_of[DP_MAX_WORKERS];
+	struct egress *egress[RTE_MAX_ETHPORTS];  /* dpdk port id -> its scheduler (--port-rate), NULL: none */
+	uint64_t rate_bps[RTE_MAX_ETHPORTS];
+	unsigned negress;
 } io;
 
 static void to_cpu(struct rte_mbuf *m, uint16_t ingress, uint8_t reason)
@@ -63,6 +67,40 @@ static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
 	int d = p4port < 512 ? io.dpdk_port[p4port] : -1;
 	if (d < 0 || rte_eth_tx_burst((uint16_t)d, qid, &m, 1) != 1)
 		rte_pktmbuf_free(m);
+}
+
+/* Sends n packets out of a P4 port, through its scheduler when it has a rate (a full queue
+ * frees and counts what it refuses); what the port does not take is freed. */
+static void tx_burst(unsigned slot, uint16_t p4port, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
+{
+	int d = p4port < 512 ? io.dpdk_port[p4port] : -1;
+	if (d >= 0 && io.egress[d]) {
+		egress_enqueue(io.egress[d], m, prio, n);
+		return;
+	}
+	uint16_t sent = d < 0 ? 0 : rte_eth_tx_burst((uint16_t)d, (uint16_t)slot, m, n);
+	if (sent < n)
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+}
+
+/* Sends what the ports' schedulers let leave now; returns the packets sent, and in *held
+ * those they still hold. */
+static uint32_t egress_drain(unsigned slot, uint32_t *held)
+{
+	uint32_t sent_all = 0;
+	for (unsigned i = 0; i < io.nports; i++) {
+		struct egress *e = io.egress[io.dev[i]];
+		if (!e)
+			continue;
+		struct rte_mbuf *m[BURST];
+		uint16_t n = egress_dequeue(e, m, BURST);
+		uint16_t sent = n ? rte_eth_tx_burst(io.dev[i], (uint16_t)slot, m, n) : 0;
+		if (sent < n)
+			rte_pktmbuf_free_bulk(m + sent, n - sent);
+		sent_all += n;
+		*held += egress_backlog(e);
+	}
+	return sent_all;
 }
 
 /* An IPv4 fragment (MF set or a fragment offset), outer or plain, without VLAN: hupf does not reassemble
@@ -104,13 +142,11 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 	dp_process_burst(p, slot, m, n, v);
 	/* Group consecutive packets to the same port into one tx burst. */
 	struct rte_mbuf *out[BURST];
+	uint8_t prio[BURST];
 	uint16_t nout = 0, out_port = 0;
 	for (uint16_t i = 0; i <= n; i++) {
 		if (nout && (i == n || !v[i].fwd || v[i].out_port != out_port)) {
-			int d = out_port < 512 ? io.dpdk_port[out_port] : -1;
-			uint16_t sent = d < 0 ? 0 : rte_eth_tx_burst((uint16_t)d, (uint16_t)slot, out, nout);
-			if (sent < nout)
-				rte_pktmbuf_free_bulk(out + sent, nout - sent);
+			tx_burst(slot, out_port, out, prio, nout);
 			nout = 0;
 		}
 		if (i == n)
@@ -121,6 +157,7 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 			to_cpu(v[i].rps_copy, ingress[i], PKTIN_RPS);
 		if (v[i].fwd) {
 			out_port = v[i].out_port;
+			prio[nout] = v[i].prio;
 			out[nout++] = m[i];
 		} else if (v[i].to_cpu) {
 			to_cpu(m[i], ingress[i], v[i].to_cpu);
@@ -179,6 +216,9 @@ static int worker_main(void *arg)
 			for (uint16_t k = 0; k < n; k++)
 				tx_one(0, m[k]->port, m[k]);
 		}
+		uint32_t held = 0;
+		if (io.negress)
+			work += egress_drain(slot, &held);
 		rte_rcu_qsbr_quiescent(g_dp.qs, slot);
 		/* A busy-polling thread is always runnable: on CPUs it shares (tests, labs,
 		 * several instances on a small machine) the scheduler can keep it off the
@@ -186,7 +226,11 @@ static int worker_main(void *arg)
 		 * (offline for RCU, so that writers do not wait for it), and wakes as a
 		 * sleeper that the scheduler runs promptly. */
 		idle = work ? 0 : idle + 1;
-		if (io.idle_sleep_us && idle >= IDLE_POLLS) {
+		/* Packets a scheduler holds until its rate lets them leave are no reason to spin: the
+		 * lcore naps at once, as a sleeper that the scheduler wakes promptly, where spinning
+		 * would get it preempted for whole time slices on a shared CPU (the buckets keep the
+		 * credits of the nap). */
+		if (io.idle_sleep_us && (idle >= IDLE_POLLS || (held && !work))) {
 			rte_rcu_qsbr_thread_offline(g_dp.qs, slot);
 			rte_delay_us_sleep(io.idle_sleep_us);
 			rte_rcu_qsbr_thread_online(g_dp.qs, slot);
@@ -310,6 +354,28 @@ static unsigned afp_frame_size(const struct dp_boot *cfg)
 	return need <= 2048 ? 2048 : RTE_ALIGN_CEIL(need, 4096u);
 }
 
+/* A scheduler on port d at pc's rate, for frames up to the port's MTU (the ethdev's or the Linux
+ * interface's, whichever is larger) with an Ethernet header and a VLAN tag. */
+static int egress_attach(const struct dp_port_cfg *pc, uint16_t d, unsigned nworkers, char *err, unsigned errlen)
+{
+	char name[32];
+	uint16_t mtu = RTE_ETHER_MTU;
+	if (nworkers != 1) {
+		/* rte_sched is single-threaded: one lcore owns a port's scheduler. */
+		snprintf(err, errlen, "port %u: a port rate needs exactly one forwarding lcore (--lcores 1)", pc->p4_port);
+		return -EINVAL;
+	}
+	rte_eth_dev_get_mtu(d, &mtu);
+	snprintf(name, sizeof(name), "egress%u", pc->p4_port);
+	io.egress[d] = egress_create(name, pc->rate_bps, RTE_MAX((unsigned)mtu, afp_mtu(pc->dev)) + L2_OVERHEAD, err,
+				     errlen);
+	if (!io.egress[d])
+		return -EINVAL;
+	io.rate_bps[d] = pc->rate_bps;
+	io.negress++;
+	return 0;
+}
+
 int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 {
 	char mem[32], lc[48], *argv[40];
@@ -403,6 +469,11 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 		io.dev[i] = d;
 		io.p4_port[d] = pc->p4_port;
 		io.dpdk_port[pc->p4_port] = d;
+		if (pc->rate_bps) {
+			rc = egress_attach(pc, d, cfg->nworkers, err, errlen);
+			if (rc)
+				return rc;
+		}
 	}
 	io.nports = cfg->nports;
 	io.idle_sleep_us = cfg->idle_sleep_us;
@@ -471,6 +542,9 @@ void dp_stats_get(struct dp_stats *s)
 	for (unsigned i = 0; i < io.nports; i++) {
 		struct rte_eth_stats es;
 		s->port[i].p4_port = io.p4_port[io.dev[i]];
+		s->port[i].rate_bps = io.rate_bps[io.dev[i]];
+		if (io.egress[io.dev[i]])
+			egress_drops(io.egress[io.dev[i]], s->port[i].queue_dropped);
 		if (rte_eth_stats_get(io.dev[i], &es))
 			continue;
 		s->port[i].rx = es.ipackets;

@@ -24,7 +24,7 @@ struct pstate {
 	uint32_t len;          /* original frame length: what counters and meters see */
 	uint32_t flen;         /* the frame's length now (the tenant frame of a VXLAN frame) */
 	uint8_t dir, slice, app_id, done, local_reply;
-	uint8_t tenant, dscp;  /* tenant: the frame came in VXLAN of a known tenant, which marks it dscp */
+	uint8_t tenant, dscp, tenant_tc;  /* tenant: the frame came in VXLAN of a known tenant, which marks it dscp */
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
 	uint8_t app_proto;
@@ -115,6 +115,13 @@ static void cls_stage(struct pipeline *p, const struct pstate *s, uint64_t now_u
 		   s->app_proto, (uint32_t)(ip[2] << 8 | ip[3]), now_us);
 }
 
+/* The v1model priority of a forwarded packet: qos.queues of its class, a tenant's over the
+ * termination's (term_tc; 0 without one). */
+static inline uint8_t queue_of(const struct pipeline *p, const struct pstate *s, uint8_t term_tc)
+{
+	return __atomic_load_n(&p->queue[(s->tenant ? s->tenant_tc : term_tc) & 3], __ATOMIC_RELAXED);
+}
+
 /* hw: a session miss goes to the slice's backends, unmodified but for the
  * destination MAC (steer_to_backend), or is dropped when the slice has none. */
 static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
@@ -133,6 +140,7 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 		mark_dscp(s->frame + s->pi.l3, s->dscp);
 	v->fwd = 1;
 	v->out_port = b->port;
+	v->prio = queue_of(p, s, 0);   /* no termination yet */
 	s->done = 1;
 }
 
@@ -190,6 +198,7 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 	}
 	s->tenant = 1;
 	s->dscp = t->dscp;
+	s->tenant_tc = t->tc;
 	return 1;
 }
 
@@ -599,6 +608,7 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 	pkt_set_macs(s->frame, r->src_mac, r->dst_mac);
 	v->fwd = 1;
 	v->out_port = r->port;
+	v->prio = queue_of(p, s, s->dir != DIR_NONE ? s->term.tc : 0);
 }
 
 /* One burst of at most BURST_MAX; hw is a constant at each call, so the sw profile's

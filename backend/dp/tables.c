@@ -562,6 +562,15 @@ int dp_tenant(int op, const struct dp_tenant *t)
 	return old ? defer(DEF_PTR, old, 0) : 0;
 }
 
+int dp_queue(int op, uint8_t tc, uint8_t qid)
+{
+	PIPE_OR_ENODEV;
+	if (check_op(op) || tc > 3 || qid > 7)
+		return -EINVAL;
+	__atomic_store_n(&p->queue[tc], op == DP_DELETE ? 0 : qid, __ATOMIC_RELAXED);
+	return 0;
+}
+
 const struct dp_tenant *dp_tenant_lookup(const struct pipeline *p, uint32_t vni, uint32_t vtep)
 {
 	struct tenant_set *s = __atomic_load_n(&p->tenants, __ATOMIC_ACQUIRE);

@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <rte_eal.h>
 #include <rte_mbuf.h>
+#include <rte_sched.h>
 #include "dp_int.h"
+#include "egress.h"
 #include "pkt.h"
 #include "hw_vectors.h"
 
@@ -1621,6 +1623,169 @@ static void test_vxlan_reencap(void **st)
 	rte_pktmbuf_free(m);
 }
 
+/* qos.queues: a forwarded packet's priority is the queue of its class, a tenant's class over the
+ * termination's; a class without an entry (or one deleted) is queue 0. */
+static void test_queue_of_class(void **st)
+{
+	(void)st;
+	assert_int_equal(dp_queue(DP_INSERT, 4, 0), -EINVAL);
+	assert_int_equal(dp_queue(DP_INSERT, 1, 8), -EINVAL);
+	uint8_t t[256], b[512];
+	uint32_t tn = ul_frame(t, 0x1234, UE, 0), n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	struct dp_verdict plain = run_bytes(t, tn, 1), tenant = run_bytes(b, n, 1);
+	assert_true(plain.fwd && tenant.fwd);
+	assert_int_equal(plain.prio, 0);
+	assert_int_equal(tenant.prio, 0);
+	assert_int_equal(dp_queue(DP_INSERT, 1, 2), 0);   /* the termination's class */
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);   /* the tenant's */
+	assert_int_equal(run_bytes(t, tn, 1).prio, 2);
+	assert_int_equal(run_bytes(b, n, 1).prio, 6);
+	assert_int_equal(dp_queue(DP_DELETE, 3, 0), 0);
+	assert_int_equal(run_bytes(b, n, 1).prio, 0);
+	assert_int_equal(dp_queue(DP_DELETE, 1, 0), 0);
+	assert_int_equal(run_bytes(t, tn, 1).prio, 0);
+}
+
+/* ---- egress scheduler (egress.c) on the wall clock: rte_sched reads the TSC itself ---- */
+#define EG_MTU 1518
+#define EG_FRAME 1000
+
+/* A packet of EG_FRAME bytes whose first byte is its priority and next two its sequence. */
+static struct rte_mbuf *eg_pkt(uint8_t prio, uint16_t seq)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g_pool);
+	assert_non_null(m);
+	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, EG_FRAME);
+	memset(d, 0, EG_FRAME);
+	d[0] = prio;
+	w16(d + 1, seq);
+	return m;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Packets of every priority queued together leave highest priority first (strict priority), each
+ * priority in its order of arrival. */
+static void test_egress_strict_priority(void **st)
+{
+	(void)st;
+	char err[128];
+	struct egress *e = egress_create("t_prio", 100000000, EG_MTU, err, sizeof(err));
+	assert_non_null(e);
+	enum { PER = 16 };
+	static const uint8_t prios[] = { 0, 3, 7, 1 };
+	struct rte_mbuf *m[PER * 4];
+	uint8_t prio[PER * 4];
+	for (unsigned i = 0; i < PER * 4; i++) {   /* interleaved: 0, 3, 7, 1, 0, 3, ... */
+		prio[i] = prios[i % 4];
+		m[i] = eg_pkt(prio[i], (uint16_t)(i / 4));
+	}
+	assert_int_equal(egress_enqueue(e, m, prio, PER * 4), PER * 4);
+	assert_int_equal(egress_backlog(e), PER * 4);
+	uint8_t order[PER * 4];
+	uint16_t seq_of[8] = { 0 };
+	unsigned got = 0;
+	for (double end = now_s() + 2; got < PER * 4 && now_s() < end;) {
+		struct rte_mbuf *out[32];
+		uint16_t k = egress_dequeue(e, out, 32);
+		for (uint16_t j = 0; j < k; j++, got++) {
+			const uint8_t *d = rte_pktmbuf_mtod(out[j], const uint8_t *);
+			order[got] = d[0];
+			assert_int_equal(r16(d + 1), seq_of[d[0]]++);
+			rte_pktmbuf_free(out[j]);
+		}
+	}
+	assert_int_equal(got, PER * 4);
+	static const uint8_t served[] = { 7, 3, 1, 0 };
+	for (unsigned i = 0; i < PER * 4; i++)
+		assert_int_equal(order[i], served[i / PER]);
+	assert_int_equal(egress_backlog(e), 0);
+	egress_free(e);
+}
+
+/* A port kept busy with packets of several priorities sends at its rate (framing overhead
+ * included): over the whole window never above it (plus the buckets' burst); and, over the
+ * stretches in which this thread kept polling (it may lose the CPU on a shared machine, and the
+ * buckets keep only 10 ms of credits), at least half of it. */
+static void test_egress_rate(void **st)
+{
+	(void)st;
+	char err[128];
+	const uint64_t rate_bps = 8000000;   /* 1 MB/s: 1,024 B per frame on the wire, ~977 frames/s */
+	struct egress *e = egress_create("t_rate", rate_bps, EG_MTU, err, sizeof(err));
+	assert_non_null(e);
+	uint64_t bytes = 0, polled_bytes = 0;
+	uint8_t prio[8] = { 0, 3, 0, 2, 0, 0, 7, 0 };
+	double t0 = now_s(), t = t0, prev = t0, polled = 0;
+	while ((t = now_s()) - t0 < 0.5) {
+		if (egress_backlog(e) < EGRESS_QUEUE_PKTS / 2) {
+			struct rte_mbuf *m[8];
+			for (int i = 0; i < 8; i++)
+				m[i] = eg_pkt(prio[i], 0);
+			assert_int_equal(egress_enqueue(e, m, prio, 8), 8);
+		}
+		struct rte_mbuf *out[32];
+		uint16_t k = egress_dequeue(e, out, 32);
+		uint64_t b = 0;
+		for (uint16_t j = 0; j < k; j++)
+			b += rte_pktmbuf_pkt_len(out[j]) + RTE_SCHED_FRAME_OVERHEAD_DEFAULT;
+		rte_pktmbuf_free_bulk(out, k);
+		bytes += b;
+		if (t - prev < 0.0005) {   /* polled without a pause */
+			polled += t - prev;
+			polled_bytes += b;
+		}
+		prev = t;
+	}
+	double allowed = rate_bps / 8.0 * (t - t0);
+	print_message("sent %lu bytes, %.0f at the rate; %lu in %.3f s of polling\n", (unsigned long)bytes, allowed,
+		      (unsigned long)polled_bytes, polled);
+	assert_true(bytes <= allowed + rate_bps / 8 / 100 + EG_MTU + RTE_SCHED_FRAME_OVERHEAD_DEFAULT);
+	assert_true(polled > 0.05);
+	assert_true(polled_bytes >= rate_bps / 8.0 * polled / 2);
+	egress_free(e);   /* frees what it still holds */
+}
+
+/* A full queue drops what does not fit and counts it under its priority; the other queues are
+ * untouched and still take packets. */
+static void test_egress_overflow_counted(void **st)
+{
+	(void)st;
+	char err[128];
+	struct egress *e = egress_create("t_full", 1000000, EG_MTU, err, sizeof(err));
+	assert_non_null(e);
+	enum { N = EGRESS_QUEUE_PKTS + 36 };
+	uint64_t drops[EGRESS_PRIOS];
+	unsigned queued = 0;
+	for (unsigned i = 0; i < N; i += 25) {
+		struct rte_mbuf *m[25];
+		uint8_t prio[25];
+		unsigned k = N - i < 25 ? N - i : 25;
+		for (unsigned j = 0; j < k; j++) {
+			prio[j] = 2;
+			m[j] = eg_pkt(2, (uint16_t)(i + j));
+		}
+		queued += egress_enqueue(e, m, prio, (uint16_t)k);
+	}
+	assert_int_equal(queued, EGRESS_QUEUE_PKTS);
+	egress_drops(e, drops);
+	for (unsigned p = 0; p < EGRESS_PRIOS; p++)
+		assert_int_equal(drops[p], p == 2 ? N - EGRESS_QUEUE_PKTS : 0);
+	struct rte_mbuf *hi = eg_pkt(5, 0);
+	uint8_t p5 = 5;
+	assert_int_equal(egress_enqueue(e, &hi, &p5, 1), 1);
+	assert_int_equal(egress_backlog(e), EGRESS_QUEUE_PKTS + 1);
+	char msg[128];
+	assert_null(egress_create("t_bad", 0, EG_MTU, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "must be positive"));
+	egress_free(e);
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -1647,7 +1812,7 @@ int main(void)
 		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),
 		cmocka_unit_test(test_echo_through_pipeline),
 		cmocka_unit_test(test_tenant_table_ops), cmocka_unit_test(test_vxlan_through_pipeline),
-		cmocka_unit_test(test_vxlan_reencap),
+		cmocka_unit_test(test_vxlan_reencap), cmocka_unit_test(test_queue_of_class),
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);
@@ -1658,8 +1823,13 @@ int main(void)
 		cmocka_unit_test(test_hw_without_rps_state),
 	};
 	f += cmocka_run_group_tests_name("hw pipeline", hw_tests, setup_hw, NULL);
+	const struct CMUnitTest egress_tests[] = {
+		cmocka_unit_test(test_egress_strict_priority), cmocka_unit_test(test_egress_rate),
+		cmocka_unit_test(test_egress_overflow_counted),
+	};
+	f += cmocka_run_group_tests_name("egress scheduler", egress_tests, NULL, NULL);
 	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]) +
-			  sizeof(hw_tests) / sizeof(hw_tests[0]));
+			  sizeof(hw_tests) / sizeof(hw_tests[0]) + sizeof(egress_tests) / sizeof(egress_tests[0]));
 	printf("backend C unit tests: %d passed, %d failed\n", total - f, f);
 	return f ? 1 : 0;
 }

@@ -530,9 +530,15 @@ def main(argv=None):
     if args.cleanup:
         topo.Topology(False, lab_tag()).cleanup()
         return 0
+    return exit_status(lambda: run(args))
+
+
+def exit_status(work):
+    """work()'s exit status, as every lab command ends: a lab failure is one line and 2, an interruption (Ctrl-C,
+    SIGTERM) 130, after work's own teardown."""
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
-        return run(args)
+        return work()
     except (LabError, LabSmfError) as e:
         print("lab: FAILED: %s" % e, file=sys.stderr, flush=True)
         return 2

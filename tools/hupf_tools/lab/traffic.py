@@ -164,6 +164,23 @@ def check(plan, side, frame, addrs):
     return idx, seq, length
 
 
+def until_drained(sock, stop):
+    """Yields, about every 0.1 s and whenever the socket has frames, whether it has; ends once stop is set and the
+    socket then stayed empty for DRAIN_S: the frames already queued at the stop still count (a receiver that other
+    work kept off the CPU for a while must not call them lost)."""
+    drained_at = None
+    while True:
+        stopping = stop.now  # set by a signal handler at any time: read once per round
+        if stopping and drained_at is None:
+            drained_at = time.time()
+        ready, _, _ = select.select([sock], [], [], 0.1)
+        if stopping and not ready and time.time() - drained_at >= DRAIN_S:
+            return
+        if ready and stopping:
+            drained_at = time.time()
+        yield bool(ready)
+
+
 def recv(plan, side, sock, stats_path, stop):
     plan = dict(plan, app_b=frames.ip(plan["app"]), n3_b=frames.ip(plan["n3"]), gnb_b=frames.ip(plan["gnb"]))
     addrs = {u["idx"]: dict(u, addr_b=frames.ip(u["addr"])) for u in plan["ues"]}
@@ -173,18 +190,7 @@ def recv(plan, side, sock, stats_path, stop):
     last_stats = 0.0
     # Per UE, when each sequence number arrived (0: not yet), for the gaps' report at the end.
     arrivals = {u["idx"]: array.array("d") for u in plan["ues"]}
-    # After the stop signal the frames already queued are still counted: a receiver that other work kept
-    # off the CPU for a while must not call them lost. It ends once the socket stayed empty for DRAIN_S.
-    drained_at = None
-    while True:
-        stopping = stop.now  # set by a signal handler at any time: read once per round
-        if stopping and drained_at is None:
-            drained_at = time.time()
-        ready, _, _ = select.select([sock], [], [], 0.1)
-        if stopping and not ready and time.time() - drained_at >= DRAIN_S:
-            break
-        if ready and stopping:
-            drained_at = time.time()
+    for ready in until_drained(sock, stop):
         if ready:
             while True:
                 try:

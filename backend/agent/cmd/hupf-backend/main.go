@@ -33,7 +33,8 @@ var dataplaneHash = "unknown"
 type config struct {
 	GRPCAddr    string            `json:"grpc_addr"`
 	DeviceID    uint64            `json:"device_id"`
-	Ports       map[string]string `json:"ports"` // P4 port number -> device spec
+	Ports       map[string]string `json:"ports"`      // P4 port number -> device spec
+	PortRates   map[string]string `json:"port_rates"` // P4 port number -> Mbit/s of its egress scheduler
 	CPUPort     int               `json:"cpu_port"`
 	Lcores      int               `json:"lcores"`
 	IdleSleepUS int               `json:"idle_sleep_us"`
@@ -71,7 +72,7 @@ Options:
 `
 
 func main() {
-	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, CPUPort: 255, Lcores: 1, IdleSleepUS: 50,
+	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, PortRates: map[string]string{}, CPUPort: 255, Lcores: 1, IdleSleepUS: 50,
 		Mbufs: 16384, MemMB: 4096, LogLevel: "info", Profile: "sw"}
 	fs := flag.NewFlagSet("hupf-backend", flag.ExitOnError)
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage); fs.PrintDefaults() }
@@ -83,6 +84,9 @@ func main() {
 	fs.StringVar(&c.GRPCAddr, "grpc-addr", c.GRPCAddr, "P4Runtime listen address")
 	fs.Uint64Var(&c.DeviceID, "device-id", c.DeviceID, "P4Runtime device id")
 	fs.Var(portFlag(c.Ports), "port", "N=DEV: P4 port number N on device DEV (repeatable)")
+	fs.Var(portFlag(c.PortRates), "port-rate", "N=MBIT: port N sends at most MBIT Mbit/s (framing included), its packets queued by "+
+		"v1model priority (qos.queues of their class) and served highest first; a full queue drops (stats: queue_dropped). "+
+		"Needs --lcores 1 (repeatable; default: no scheduler)")
 	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "the CPU port is the P4Runtime stream; this number is the ingress_port of hw state-read packet-ins, as on bmv2")
 	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
 	fs.IntVar(&c.IdleSleepUS, "idle-sleep-us", c.IdleSleepUS,
@@ -159,8 +163,13 @@ func loadConfigArg(args []string, c *config) error {
 	return nil
 }
 
-func ports(m map[string]string) ([]dp.Port, error) {
+func ports(m, rates map[string]string) ([]dp.Port, error) {
 	var out []dp.Port
+	for n := range rates {
+		if _, ok := m[n]; !ok {
+			return nil, fmt.Errorf("--port-rate %s: no such --port", n)
+		}
+	}
 	for n, dev := range m {
 		num, err := strconv.ParseUint(n, 10, 9)
 		if err != nil || num >= 511 {
@@ -169,14 +178,22 @@ func ports(m map[string]string) ([]dp.Port, error) {
 		if !strings.Contains(dev, ":") && dev != "null" {
 			dev = "af_packet:" + dev
 		}
-		out = append(out, dp.Port{P4Port: uint16(num), Dev: dev})
+		p := dp.Port{P4Port: uint16(num), Dev: dev}
+		if r, ok := rates[n]; ok {
+			mbit, err := strconv.ParseFloat(r, 64)
+			if err != nil || !(mbit > 0 && mbit <= 1e6) {
+				return nil, fmt.Errorf("--port-rate %s=%s: want Mbit/s in (0, 1000000]", n, r)
+			}
+			p.RateBps = uint64(mbit * 1e6)
+		}
+		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].P4Port < out[j].P4Port })
 	return out, nil
 }
 
 func run(c config, log *slog.Logger) error {
-	ps, err := ports(c.Ports)
+	ps, err := ports(c.Ports, c.PortRates)
 	if err != nil {
 		return err
 	}

@@ -16,10 +16,12 @@ import (
 	"hupf/backend/agent/internal/p4rt"
 )
 
-// Port maps a P4 port number to a DPDK device spec (see dp_boot in io.c).
+// Port maps a P4 port number to a DPDK device spec (see dp_boot in io.c); RateBps > 0 sends
+// through an egress scheduler at that rate (dp/egress.h).
 type Port struct {
-	P4Port uint16
-	Dev    string
+	P4Port  uint16
+	Dev     string
+	RateBps uint64
 }
 
 type BootConfig struct {
@@ -45,6 +47,7 @@ func Boot(c BootConfig) error {
 	b.idle_sleep_us = C.uint(c.IdleSleepUS)
 	for i, p := range c.Ports {
 		b.ports[i].p4_port = C.uint16_t(p.P4Port)
+		b.ports[i].rate_bps = C.uint64_t(p.RateBps)
 		if len(p.Dev) >= len(b.ports[i].dev) {
 			return fmt.Errorf("port %d: device spec too long", p.P4Port)
 		}
@@ -80,6 +83,8 @@ type Stats struct {
 type PortStats struct {
 	P4Port                      uint16
 	RX, TX, RXMissed, TXDropped uint64
+	RateBps                     uint64     `json:",omitempty"` // the egress scheduler's rate (--port-rate)
+	QueueDropped                *[8]uint64 `json:",omitempty"` // its full queues' drops, by v1model priority
 }
 
 func GetStats() Stats {
@@ -89,8 +94,16 @@ func GetStats() Stats {
 		NoPipeline: uint64(s.no_pipeline), IPv4Fragments: uint64(s.ipv4_fragments)}
 	for i := 0; i < int(s.nports); i++ {
 		p := s.port[i]
-		out.Ports = append(out.Ports, PortStats{uint16(p.p4_port), uint64(p.rx), uint64(p.tx), uint64(p.rx_missed),
-			uint64(p.tx_dropped)})
+		ps := PortStats{P4Port: uint16(p.p4_port), RX: uint64(p.rx), TX: uint64(p.tx), RXMissed: uint64(p.rx_missed),
+			TXDropped: uint64(p.tx_dropped)}
+		if p.rate_bps > 0 {
+			ps.RateBps = uint64(p.rate_bps)
+			ps.QueueDropped = new([8]uint64)
+			for k := range ps.QueueDropped {
+				ps.QueueDropped[k] = uint64(p.queue_dropped[k])
+			}
+		}
+		out.Ports = append(out.Ports, ps)
 	}
 	return out
 }
@@ -180,6 +193,10 @@ func (DP) Tenant(op p4rt.Op, vni, vtep uint32, id, tc, dscp uint8) error {
 	t := C.struct_dp_tenant{vni: C.uint32_t(vni), vtep: C.uint32_t(vtep), tenant_id: C.uint8_t(id), tc: C.uint8_t(tc),
 		dscp: C.uint8_t(dscp)}
 	return rc(C.dp_tenant(C.int(op), &t))
+}
+
+func (DP) Queue(op p4rt.Op, tc, qid uint8) error {
+	return rc(C.dp_queue(C.int(op), C.uint8_t(tc), C.uint8_t(qid)))
 }
 
 func (DP) VxPeer(op p4rt.Op, peer uint8, v p4rt.VxPeer) error {

@@ -127,8 +127,14 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		return dp.BackendPort(op, uint16(m[0].value))
 	case tRPSFlows:
 		return applyRPSFlow(dp, op, e)
-	case tQueues, tClassToTC:
-		return nil // one egress queue per port on the backend: kept for Read only // one egress queue per port on the backend: kept for Read only
+	case tQueues:
+		var qid uint8
+		if len(p) == 1 {
+			qid = uint8(p[0])
+		}
+		return dp.Queue(op, uint8(m[0].value), qid)
+	case tClassToTC:
+		return nil // MATADOR's class is not turned into a traffic class on the backend: kept for Read only
 	}
 	return errf(codes.Internal, "no writer for table %s", e.table.spec.name)
 }

@@ -162,6 +162,8 @@ type Dataplane interface {
 	SetEncapPSC(on bool) error
 	// The tenants table (VXLAN): (VNI, local VTEP) -> tenant id, traffic class, DSCP.
 	Tenant(op Op, vni, vtep uint32, tenantID, tc, dscp uint8) error
+	// qos.queues: traffic class -> v1model priority, the egress queue on a port with a rate.
+	Queue(op Op, tc, qid uint8) error
 	// A tunnel peer in a tenant's overlay: its downlink GTP-U goes in VXLAN (struct dp_vx_peer).
 	VxPeer(op Op, peer uint8, v VxPeer) error
 	// hw profile: backend_ports entries and each slice's backends, in member-handle order.

@@ -598,6 +598,31 @@ public final class HupfDataplane {
                 .orElseThrow(() -> new PiCodecException("pipeline has no register " + r)).size() / RPS_POINTS;
     }
 
+    // ---- QoS
+
+    /**
+     * Makes {@code qos.queues} map these traffic classes to these queues (v1model {@code priority}: bmv2's
+     * priority queue, the backend's egress queue on a port with a rate), make before break; a class left out
+     * takes the table's default, queue 0.
+     *
+     * @param queueByTc queue (0..7) by traffic class (0..3)
+     * @return entries written plus deleted (0: the device already held exactly these)
+     * @throws PiCodecException if a class or queue does not fit the P4Info's widths
+     * @throws PiTargetException if the device refuses an entry
+     */
+    public int setQueues(Map<Integer, Integer> queueByTc) throws PiCodecException, PiTargetException {
+        PiTableId t = HUPF_INGRESS_QOS_QUEUES;
+        requireFits(t, queueByTc.size());
+        List<PiTableEntry> entries = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> e : queueByTc.entrySet()) {
+            entries.add(PiTableEntry.builder().forTable(t)
+                                .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiExactFieldMatch(
+                                        HDR_TC, codec.field(t, HDR_TC, e.getKey()))).build())
+                                .withAction(codec.action(HUPF_INGRESS_QOS_SET_QUEUE, QID, e.getValue())).build());
+        }
+        return replace(List.of(t), entries);
+    }
+
     // ---- CPU copies
 
     /**

@@ -590,6 +590,30 @@ public class HupfDataplaneTest {
         assertTrue(target.meters.isEmpty());
     }
 
+    /** qos.queues on both profiles: written once, left alone when unchanged, a class left out removed. */
+    @Test
+    public void queuesAreSetAndReplaced() throws Exception {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            MemoryPiTarget device = new MemoryPiTarget(model);
+            HupfDataplane d = new HupfDataplane(model, device);
+            assertEquals(profile, 3, d.setQueues(Map.of(0, 0, 2, 2, 3, 6)));
+            assertEquals(profile, 0, d.setQueues(Map.of(3, 6, 2, 2, 0, 0)));
+            assertEquals(profile + ": 3 modified, 2 removed", 2, d.setQueues(Map.of(0, 0, 3, 7)));
+            Map<Long, Long> held = new java.util.HashMap<>();
+            for (PiTableEntry e : device.readTable(HUPF_INGRESS_QOS_QUEUES)) {
+                held.put(PiCodec.exact(e, HDR_TC), PiCodec.param((PiAction) e.action(), QID));
+            }
+            assertEquals(Map.of(0L, 0L, 3L, 7L), held);
+            try {
+                d.setQueues(Map.of(4, 1));
+                fail(profile + ": traffic class 4 accepted");
+            } catch (PiCodecException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("tc"));
+            }
+        }
+    }
+
     /** A pipeline without the tenant table (the TNA program) gets nothing, and no error. */
     @Test
     public void aPipelineWithoutTenantsIsLeftAlone() throws Exception {

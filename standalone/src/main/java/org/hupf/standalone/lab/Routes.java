@@ -2,6 +2,7 @@ package org.hupf.standalone.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.pipeconf.dataplane.Route;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
@@ -10,10 +11,14 @@ import org.onlab.packet.MacAddress;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The lab's routes, which no PFCP session owns: the gNB and the data network behind their ports, written
- * as ONOS's hupf writes the netcfg's ({@link HupfDataplane#setRoutes}).
+ * as ONOS's hupf writes the netcfg's ({@link HupfDataplane#setRoutes}); with them, when the config has them,
+ * the VXLAN tenants ({@link HupfDataplane#setTenants}, as hupf writes the netcfg's {@code tenants}) and the
+ * traffic classes' queues ({@link HupfDataplane#setQueues}).
  */
 final class Routes {
 
@@ -21,7 +26,9 @@ final class Routes {
     }
 
     /**
-     * Makes a target's routes the [prefix, port, next-hop MAC] listed for it (routes.switch or routes.backend).
+     * Makes a target's routes the [prefix, port, next-hop MAC] listed for it (routes.switch or routes.backend),
+     * its tenants the config's {@code tenants} ([{"vni", "vtep", "tenant_id", "tc", "dscp"}]) and its queues
+     * the config's {@code queues} ({"tc": queue}).
      */
     static void write(P4RuntimeUpfDevice dev, LabConfig cfg, String target) throws PiTargetException {
         MacAddress router = LabConfig.mac(cfg.node("router_mac"), "router_mac");
@@ -30,10 +37,29 @@ final class Routes {
             routes.add(new Route(LabConfig.prefix(r.get(0), "route prefix"), r.get(1).asInt(), router,
                                  LabConfig.mac(r.get(2), "route MAC")));
         }
+        HupfDataplane dp = new HupfDataplane(dev.model(), dev.target());
         try {
-            new HupfDataplane(dev.model(), dev.target()).setRoutes(routes);
+            dp.setRoutes(routes);
+            if (cfg.has("tenants")) {
+                dp.setTenants(tenants(cfg.node("tenants")));
+            }
+            if (cfg.has("queues")) {
+                Map<Integer, Integer> queues = new TreeMap<>();
+                cfg.node("queues").fields().forEachRemaining(
+                        q -> queues.put(Integer.parseInt(q.getKey()), q.getValue().asInt()));
+                dp.setQueues(queues);
+            }
         } catch (PiCodecException e) {
-            throw new IllegalArgumentException("routes." + target + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(target + ": " + e.getMessage(), e);
         }
+    }
+
+    private static List<Tenant> tenants(JsonNode list) {
+        List<Tenant> out = new ArrayList<>();
+        for (JsonNode t : list) {
+            out.add(new Tenant(t.path("vni").asInt(), LabConfig.addr(t.get("vtep"), "tenant vtep"),
+                               t.path("tenant_id").asInt(), t.path("tc").asInt(), t.path("dscp").asInt()));
+        }
+        return out;
     }
 }

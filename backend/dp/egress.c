@@ -1,0 +1,127 @@
+/* Egress QoS of a rate-limited TX port on DPDK's hierarchical scheduler (rte_sched): one
+ * subport and one pipe, both at the port's rate, so that the port's rate is the only limit and
+ * the pipe's traffic classes give strict priority. v1model priority p goes to rte_sched class
+ * BE - p: rte_sched serves class 0 first and the best-effort class (12) last, bmv2 serves the
+ * highest priority first, so priority 0 is best effort and 7 the first served. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_sched.h>
+#include "egress.h"
+
+/* Each class's credits are its rate x this period, at least two of the largest frames
+ * (a frame larger than a period's credits would never leave). */
+#define TC_PERIOD_MS_MIN 10
+/* rte_sched's port rate is the line's: the scheduler's clock, which advances by every frame
+ * it sends and at least at the line rate in real time, not a limit (a NIC's full TX ring is).
+ * The configured rate is the subport's and the pipe's token buckets, which fill with that
+ * clock: a line rate 1000 times above them (at most 100 Gbit/s) keeps the credits that sending
+ * itself earns within 0.1 % (1 % at 1 Gbit/s and more). */
+#define LINE_FACTOR 1000
+#define LINE_MAX_BYTES (100000000000ull / 8)
+
+struct egress {
+	struct rte_sched_port *port;
+	uint32_t backlog;
+	uint64_t drops[EGRESS_PRIOS];
+};
+
+static inline uint32_t sched_class(uint8_t prio)
+{
+	return RTE_SCHED_TRAFFIC_CLASS_BE - (prio & (EGRESS_PRIOS - 1));
+}
+
+struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, char *err, unsigned errlen)
+{
+	uint64_t rate = rate_bps / 8;   /* rte_sched counts bytes per second */
+	if (!rate || !mtu) {
+		snprintf(err, errlen, "%s: rate %lu bit/s, MTU %u: both must be positive", name, (unsigned long)rate_bps, mtu);
+		return NULL;
+	}
+	uint64_t frame = mtu + RTE_SCHED_FRAME_OVERHEAD_DEFAULT;
+	uint64_t period_ms = RTE_MAX((uint64_t)TC_PERIOD_MS_MIN, (2 * frame * 1000 + rate - 1) / rate);
+	/* A burst of one period's worth: credits a forwarding lcore kept off the CPU for that long
+	 * does not lose (the buckets fill only when the scheduler runs). */
+	uint64_t burst = RTE_MAX(2 * frame, rate * period_ms / 1000);
+	struct rte_sched_subport_profile_params sp = { .tb_rate = rate, .tb_size = burst, .tc_period = period_ms };
+	struct rte_sched_pipe_params pp = { .tb_rate = rate, .tb_size = burst, .tc_period = period_ms,
+					    .tc_ov_weight = 1, .wrr_weights = { 1, 1, 1, 1 } };
+	struct rte_sched_subport_params sub = { .n_pipes_per_subport_enabled = 1, .pipe_profiles = &pp,
+						.n_pipe_profiles = 1, .n_max_pipe_profiles = 1 };
+	for (uint32_t c = 0; c < RTE_SCHED_TRAFFIC_CLASSES_PER_PIPE; c++) {
+		sp.tc_rate[c] = pp.tc_rate[c] = rate;
+		sub.qsize[c] = EGRESS_QUEUE_PKTS;
+	}
+	uint64_t line = RTE_MAX(RTE_MIN(rate * LINE_FACTOR, LINE_MAX_BYTES), rate);
+	struct rte_sched_port_params pa = { .name = name, .socket = (int)rte_socket_id(), .rate = line, .mtu = mtu,
+					    .frame_overhead = RTE_SCHED_FRAME_OVERHEAD_DEFAULT, .n_subports_per_port = 1,
+					    .subport_profiles = &sp, .n_subport_profiles = 1,
+					    .n_max_subport_profiles = 1, .n_pipes_per_subport = 1 };
+	struct egress *e = calloc(1, sizeof(*e));
+	if (!e) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	e->port = rte_sched_port_config(&pa);
+	int rc = e->port ? rte_sched_subport_config(e->port, 0, &sub, 0) : -EINVAL;
+	if (!rc)
+		rc = rte_sched_pipe_config(e->port, 0, 0, 0);
+	/* Best effort's oversubscription control would share its rate among pipes: there is one. */
+	if (!rc)
+		rc = rte_sched_subport_tc_ov_config(e->port, 0, false);
+	if (rc) {
+		snprintf(err, errlen, "%s: rte_sched refused a rate of %lu bit/s with MTU %u (%d)", name,
+			 (unsigned long)rate_bps, mtu, rc);
+		egress_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void egress_free(struct egress *e)
+{
+	if (!e)
+		return;
+	rte_sched_port_free(e->port);
+	free(e);
+}
+
+uint16_t egress_enqueue(struct egress *e, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
+{
+	for (uint16_t i = 0; i < n; i++)
+		rte_sched_port_pkt_write(e->port, m[i], 0, 0, sched_class(prio[i]), 0, RTE_COLOR_GREEN);
+	int queued = rte_sched_port_enqueue(e->port, m, n);
+	if (queued < n) {
+		/* rte_sched freed the packets its full queues refused; its counters (cleared by each
+		 * read) say of which class. Read only then: a burst without drops costs nothing. */
+		struct rte_sched_subport_stats st;
+		uint32_t tc_ov;
+		if (!rte_sched_subport_read_stats(e->port, 0, &st, &tc_ov))
+			for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
+				__atomic_fetch_add(&e->drops[p], st.n_pkts_tc_dropped[sched_class(p)], __ATOMIC_RELAXED);
+	}
+	e->backlog += (uint32_t)queued;
+	return (uint16_t)queued;
+}
+
+uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
+{
+	if (!e->backlog)
+		return 0;
+	int n = rte_sched_port_dequeue(e->port, m, max);
+	e->backlog -= (uint32_t)n;
+	return (uint16_t)n;
+}
+
+uint32_t egress_backlog(const struct egress *e)
+{
+	return e->backlog;
+}
+
+void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS])
+{
+	for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
+		drops[p] = __atomic_load_n(&e->drops[p], __ATOMIC_RELAXED);
+}
