@@ -595,9 +595,13 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
      */
     private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
         try {
-            RpsConfig written = SwitchDataplane.programRps(sw.as(HupfDataplaneConfig.class), cfg, h.rpsWritten);
+            HupfDataplaneConfig dp = sw.as(HupfDataplaneConfig.class);
+            RpsConfig written = SwitchDataplane.programRps(dp, cfg, h.rpsWritten);
             if (written != null && !written.equals(h.rpsWritten)) {
                 log.info("Switch {}: {}", sw.id(), written);
+                for (String w : SwitchDataplane.rpsWarnings(dp, cfg)) {
+                    log.warn("Switch {}: RPS: {}", sw.id(), w);
+                }
             }
             h.rpsWritten = written;
         } catch (UpfProgrammableException | RuntimeException e) {

@@ -21,6 +21,7 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
@@ -38,6 +39,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -203,6 +205,16 @@ public final class LabRunner implements AutoCloseable {
         if (sw != null) {
             LabDevice swDevice = sw;
             status.health("switch", hardware.client());
+            if (cfg.has("rps")) {
+                P4RuntimeUpfDevice swUpf = hardware;
+                status.switchRps(() -> {
+                    try {
+                        return new HupfDataplane(swUpf.model(), swUpf.target()).readRps();
+                    } catch (PiCodecException | PiTargetException e) {
+                        throw new UpfProgrammableException(e.getMessage());
+                    }
+                });
+            }
             hardware.client().onRecovery(c -> {
                 swDevice.ensurePipeline();
                 Routes.write(hardware, cfg, "switch");
@@ -252,6 +264,11 @@ public final class LabRunner implements AutoCloseable {
         if (cfg.has("rps")) {
             dp.setRps(rps.settings().config());
             System.out.println("lab runner: switch " + rps.settings().config());
+            Optional<RpsState> st = dp.readRps();
+            if (st.isPresent()) {
+                rps.settings().trackerWarnings(st.get().bufferSize(), st.get().trackDepth())
+                        .forEach(w -> System.out.println("lab runner: switch RPS warning: " + w));
+            }
         }
     }
 

@@ -7,7 +7,9 @@ import org.hupf.api.OffloadEvent;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.offload.SessionUsage;
 import org.hupf.app.pfcp.PfcpStats;
+import org.hupf.api.RpsStatus;
 import org.hupf.app.rps.RpsExporter;
+import org.hupf.app.rps.RpsIntake;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -59,6 +61,8 @@ final class LabStatus {
     private long targetsReadMillis;
     private long lastWriteAt;
     private long lastWriteMillis;
+    /** Reads the switch's RPS (sizes, rps.events); null while the runner samples nothing. */
+    private volatile RpsIntake.DeviceRead switchRps;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
@@ -85,6 +89,11 @@ final class LabStatus {
 
     void ready(boolean r) {
         ready = r;
+    }
+
+    /** Reports the switch's RPS under "rps", "switch" (its sizes, rps.events per point, the settings' warnings). */
+    void switchRps(RpsIntake.DeviceRead read) {
+        switchRps = read;
     }
 
     synchronized void event(OffloadEvent e) {
@@ -145,6 +154,13 @@ final class LabStatus {
             if (exporter != null) {
                 rps.put("exported", exporter.exported()).put("dropped", exporter.dropped())
                         .put("send_failures", exporter.sendFailures()).put("monitor", exporter.monitor().toString());
+            }
+            RpsIntake.DeviceRead read = switchRps;
+            if (read != null) {
+                RpsStatus.Device sw = hh.rps().status(Map.of("switch", read)).devices.get("switch");
+                if (sw != null) {
+                    rps.set("switch", sw.toJson());
+                }
             }
         }
         if (pfcp != null) {
