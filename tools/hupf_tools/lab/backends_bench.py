@@ -6,12 +6,13 @@ established and how long the sequential PFCP establishments took (every session 
 backend), the packets the switch sent each backend and their shares against the weights' shares (the
 UE-hash split's balance), the worst UE's loss, the bytes carried in hardware, and the lab's checks.
 
-With `--moves add kill stop`, the last backend of `--move-set` (default "1 1") also joins, dies or stops
-40 % into the traffic, one run each: the rebalancing time (until the switch steered its UEs, taken from the
-runner's status), for a killed one the time until it is steered to again, the packets lost in the run and
-the lab's checks (usage included: what the leaving backend counted is kept by the runner's ledger).
+With `--moves add kill stop drain`, the last backend of `--move-set` (default "1 1") also joins, dies, stops or
+is drained (then stopped) 40 % into the traffic, one run each: the rebalancing time (until the switch steered its
+UEs, taken from the runner's status), for a killed one the time until it is steered to again, for a drained one
+the time until the runner let it go, the packets lost in the run and the lab's checks (usage included: what the
+leaving backend counted is kept by the runner's ledger).
 
-    tools/lab.sh backends [--ues 1000 --duration 20 --sets "1" "1 1" ...] [--moves add kill stop]
+    tools/lab.sh backends [--ues 1000 --duration 20 --sets "1" "1 1" ...] [--moves add kill stop drain]
                           [--markdown FILE] [--json FILE]
     (--from-dir DIR: report an earlier bench's lab runs again)
 """
@@ -110,8 +111,11 @@ def move_row(weights, result):
     m = result.get("move") or {}
     sent, n_lost = lost(result)
     checks = result.get("checks", [])
+    drain = m.get("drain") or {}
     return {"weights": weights, "move": m.get("how"), "backend": m.get("backend"), "moved_s": m.get("moved_s"),
-            "back_s": m.get("back_s"), "sent": sent, "lost": n_lost, "worst_loss": worst_loss(result),
+            "back_s": m.get("back_s"), "drained_s": m.get("drained_s"), "runner_steered_ms": drain.get("steered_ms"),
+            "runner_drained_ms": drain.get("drained_ms"), "after_steering": drain.get("after_steering"),
+            "sent": sent, "lost": n_lost, "worst_loss": worst_loss(result),
             "usage_ok": all(c["passed"] for c in checks if c["name"].startswith("usage")),
             "checks": len(checks), "checks_passed": sum(1 for c in checks if c["passed"]),
             "failed_checks": [c for c in checks if not c["passed"]], "rc": result["rc"]}
@@ -120,11 +124,18 @@ def move_row(weights, result):
 def render_moves(rows):
     def secs(v):
         return "-" if v is None else "%.2f" % v
-    lines = ["", "| weights | move | steered, s after | back, s after | packets lost / sent | worst UE loss | usage "
-             "| checks |", "|---|---|---|---|---|---|---|---|"]
+
+    def drained(r):
+        if r["drained_s"] is None:
+            return "-"
+        return "%.2f (runner: steered %s ms, quiet after %s ms, %s packets after the steering)" % (
+            r["drained_s"], r["runner_steered_ms"], r["runner_drained_ms"], r["after_steering"])
+    lines = ["", "| weights | move | steered, s after | back, s after | drained, s after | packets lost / sent "
+             "| worst UE loss | usage | checks |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append("| %s | %s %s | %s | %s | %d / %d | %.2f %% | %s | %d/%d passed |" % (
+        lines.append("| %s | %s %s | %s | %s | %s | %d / %d | %.2f %% | %s | %d/%d passed |" % (
             ":".join(map(str, r["weights"])), r["backend"], r["move"], secs(r["moved_s"]), secs(r["back_s"]),
+            drained(r),
             r["lost"], r["sent"], 100 * r["worst_loss"], "adds up" if r["usage_ok"] else "FAILS",
             r["checks_passed"], r["checks"]))
     return lines
@@ -158,8 +169,9 @@ def main(argv=None):
     ap.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS),
                     help="backend sets, each a quoted list of weights (default: %s)" % " ".join(
                         '"%s"' % s for s in DEFAULT_SETS))
-    ap.add_argument("--moves", nargs="*", default=[], choices=("add", "kill", "stop"),
-                    help="also run the --move-set with its last backend added, killed or stopped under traffic")
+    ap.add_argument("--moves", nargs="*", default=[], choices=("add", "kill", "stop", "drain"),
+                    help="also run the --move-set with its last backend added, killed, stopped or drained under "
+                         "traffic")
     ap.add_argument("--move-set", default="1 1", help='the weights of the move runs (default "1 1")')
     ap.add_argument("--from-dir", help="report the lab runs an earlier bench left in this directory instead of "
                                        "running them again")

@@ -22,9 +22,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The runner's status file (JSON, replaced atomically): offload metrics, per-UE rate, path and usage
@@ -51,6 +53,8 @@ final class LabStatus {
     private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
+    /** Backends drained for good: their connection is closed, its last state no longer says anything. */
+    private final Set<String> drained = new HashSet<>();
     private List<String> steeredTo = List.of();
     private long steeredAtMillis;
     private volatile boolean ready;
@@ -81,6 +85,11 @@ final class LabStatus {
     /** Reports a device connection's health under "devices" (state, last error, since, reconnects). */
     synchronized void health(String name, DeviceHealth h) {
         health.put(name, h);
+    }
+
+    /** Reports a backend drained for good: state "DRAINED" under "devices". */
+    synchronized void drained(String name) {
+        drained.add(name);
     }
 
     void ready(boolean r) {
@@ -125,7 +134,8 @@ final class LabStatus {
         synchronized (this) {
             ObjectNode devices = root.putObject("devices");
             health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
-                    .put("state", h.state().name()).put("last_error", h.lastError())
+                    .put("state", drained.contains(name) ? "DRAINED" : h.state().name())
+                    .put("last_error", h.lastError())
                     .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);
