@@ -37,6 +37,7 @@ CPU_PORT = 255
 SMF_NODE = "127.0.0.1"
 ROUTER_MAC = "02:68:75:70:66:01"
 READY_TIMEOUT_S = 90
+COUNTED_TIMEOUT_S = 60
 
 
 class LabError(RuntimeError):
@@ -267,6 +268,21 @@ def backend_shares(t, before):
     return {backend_name(k): tx_packets(t.switch_ports[3 + k]) - before[k] for k in range(len(t.backends))}
 
 
+def counted_status(status_path, since, timeout=COUNTED_TIMEOUT_S):
+    """The runner's status once its usages come from a counter poll started after `since` (every delivered packet
+    was counted by then): with thousands of UEs a status write lags the polls by seconds. After `timeout`, the
+    latest status, said so."""
+    deadline = time.time() + timeout
+    while True:
+        status = read_json(status_path)
+        if status.get("polled_from_ms", 0) / 1000.0 >= since:
+            return status
+        if time.time() > deadline:
+            say("no counter poll started after the traffic's end within %d s: usages as of the last one" % timeout)
+            return status
+        time.sleep(0.2)
+
+
 def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -391,7 +407,8 @@ def run(args):
     ues, heavy, duration, mbps = (defaults[k] if getattr(args, k) is None else getattr(args, k)
                                   for k in ("ues", "heavy", "duration", "heavy_mbps"))
     sc = scenario.Scenario(ues=ues, heavy=heavy, duration_s=duration, heavy_on_s=duration * 0.15,
-                           heavy_off_s=duration * 0.55, heavy_mbps=tuple(mbps), seed=args.seed)
+                           heavy_off_s=duration * 0.55, heavy_mbps=tuple(mbps), seed=args.seed,
+                           **({} if args.mouse_pps is None else {"mouse_mean_pps": args.mouse_pps}))
     workdir = tempfile.mkdtemp(prefix="hupf-lab-")
     say("%s lab, %d UEs (%d heavy at %s Mbit/s each way%s), %.0f s; logs in %s"
         % (mode, sc.ues, sc.heavy, "/".join("%g" % r for r in sc.heavy_mbps),
@@ -476,9 +493,7 @@ def run(args):
         time.sleep(1.5)  # in-flight packets, then the receivers' final counts (they drain what is queued)
         procs.stop("recv-gnb")
         procs.stop("recv-dn")
-        # Counters after every delivered packet was counted: two offload polls past the receivers' end.
-        time.sleep(2 * cfg["poll_ms"] / 1000.0)
-        final = read_json(cfg["status"])
+        final = counted_status(cfg["status"], time.time())
         tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
@@ -546,6 +561,9 @@ def main(argv=None):
     ap.add_argument("--duration", type=float, help="seconds of traffic (default 60; 30 with bmv2)")
     ap.add_argument("--heavy-mbps", type=float, nargs="+",
                     help="heavy UEs' rates each way, Mbit/s, in turn (default 2 5 10 20; 1.2 with bmv2)")
+    ap.add_argument("--mouse-pps", type=float,
+                    help="the mice's mean rate each way, packets/s (default 4; Pareto, capped at 25): fewer with many "
+                         "UEs keeps the packet rate within what the traffic generator and the machine carry")
     ap.add_argument("--seed", type=int, default=1)
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--switch", choices=SWITCHES, default=None,

@@ -437,7 +437,9 @@ public final class LabRunner implements AutoCloseable, BackendControl {
 
     private void poll() {
         try {
+            long started = System.currentTimeMillis();
             manager.poll();
+            status.polled(started);
         } catch (RuntimeException e) {
             System.err.println("lab runner: poll failed: " + e);
         }

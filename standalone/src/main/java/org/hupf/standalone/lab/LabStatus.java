@@ -58,6 +58,8 @@ final class LabStatus {
     private List<String> steeredTo = List.of();
     private long steeredAtMillis;
     private volatile boolean ready;
+    /** When the last complete counter poll started (epoch ms): its usages hold every packet counted before. */
+    private volatile long polledFrom;
     private ObjectNode lastTargets;
     private long targetsReadAt;
     private long targetsReadMillis;
@@ -92,6 +94,14 @@ final class LabStatus {
         drained.add(name);
     }
 
+    /**
+     * Reports a complete counter poll, under "polled_from_ms": the lab takes its final usages from a status whose
+     * poll started after its traffic's end (a status write can lag the polls by seconds with thousands of UEs).
+     */
+    void polled(long startedMillis) {
+        polledFrom = startedMillis;
+    }
+
     void ready(boolean r) {
         ready = r;
     }
@@ -122,6 +132,7 @@ final class LabStatus {
         root.put("pfcp_sessions", sessions);
         root.set("metrics", json.readTree(manager.metrics().toJson()));
         root.put("last_poll_ms", manager.pollDurationMillis());
+        root.put("polled_from_ms", polledFrom);
         ObjectNode ues = root.putObject("ues");
         for (Map.Entry<Ip4Address, SessionUsage> u : manager.lastUsages().entrySet()) {
             ObjectNode n = ues.putObject(u.getKey().toString());

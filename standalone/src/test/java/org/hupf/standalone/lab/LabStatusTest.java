@@ -55,4 +55,19 @@ public class LabStatusTest {
         assertEquals("HH_REPORT", events.get(0).get("kind").asText());
         assertEquals(ScaleSimulation.ue(0).toString(), events.get(0).get("ue").asText());
     }
+
+    /** The lab takes its final usages from a status whose poll started after the traffic: the status says when. */
+    @Test
+    public void theStatusSaysWhenTheLastCompletePollStarted() throws Exception {
+        InMemoryUpfDevice backend = new InMemoryUpfDevice("backend", 1000, 2000, 100);
+        OffloadManager manager = new OffloadManager(backend, null, OffloadPolicy.builder().build(),
+                                                    System::currentTimeMillis);
+        Path file = dir.getRoot().toPath().resolve("status.json");
+        new LabStatus(file, manager, backend, null).write(0, null, null);
+        assertEquals("no poll yet", 0, new ObjectMapper().readTree(file.toFile()).get("polled_from_ms").asLong());
+        LabStatus status = new LabStatus(file, manager, backend, null);
+        status.polled(1_795_000_000_000L);
+        status.write(0, null, null);
+        assertEquals(1_795_000_000_000L, new ObjectMapper().readTree(file.toFile()).get("polled_from_ms").asLong());
+    }
 }
