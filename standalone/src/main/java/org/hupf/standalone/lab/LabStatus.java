@@ -24,9 +24,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The runner's status file (JSON, replaced atomically): offload metrics, per-UE rate, path and usage
@@ -53,9 +55,13 @@ final class LabStatus {
     private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
+    /** Backends drained for good: their connection is closed, its last state no longer says anything. */
+    private final Set<String> drained = new HashSet<>();
     private List<String> steeredTo = List.of();
     private long steeredAtMillis;
     private volatile boolean ready;
+    /** When the last complete counter poll started (epoch ms): its usages hold every packet counted before. */
+    private volatile long polledFrom;
     private ObjectNode lastTargets;
     private long targetsReadAt;
     private long targetsReadMillis;
@@ -85,6 +91,19 @@ final class LabStatus {
     /** Reports a device connection's health under "devices" (state, last error, since, reconnects). */
     synchronized void health(String name, DeviceHealth h) {
         health.put(name, h);
+    }
+
+    /** Reports a backend drained for good: state "DRAINED" under "devices". */
+    synchronized void drained(String name) {
+        drained.add(name);
+    }
+
+    /**
+     * Reports a complete counter poll, under "polled_from_ms": the lab takes its final usages from a status whose
+     * poll started after its traffic's end (a status write can lag the polls by seconds with thousands of UEs).
+     */
+    void polled(long startedMillis) {
+        polledFrom = startedMillis;
     }
 
     void ready(boolean r) {
@@ -122,6 +141,7 @@ final class LabStatus {
         root.put("pfcp_sessions", sessions);
         root.set("metrics", json.readTree(manager.metrics().toJson()));
         root.put("last_poll_ms", manager.pollDurationMillis());
+        root.put("polled_from_ms", polledFrom);
         ObjectNode ues = root.putObject("ues");
         for (Map.Entry<Ip4Address, SessionUsage> u : manager.lastUsages().entrySet()) {
             ObjectNode n = ues.putObject(u.getKey().toString());
@@ -134,7 +154,8 @@ final class LabStatus {
         synchronized (this) {
             ObjectNode devices = root.putObject("devices");
             health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
-                    .put("state", h.state().name()).put("last_error", h.lastError())
+                    .put("state", drained.contains(name) ? "DRAINED" : h.state().name())
+                    .put("last_error", h.lastError())
                     .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);

@@ -114,4 +114,15 @@ public class LabStatusTest {
         assertTrue(warnings.get(0).asText(), warnings.get(0).asText().startsWith("rps.flows[0] (flow 1): "));
         rps.close();
     }
+
+    /** The lab takes its final usages from a status whose poll started after the traffic: the status says when. */
+    @Test
+    public void theStatusSaysWhenTheLastCompletePollStarted() throws Exception {
+        status().write(0, null, null);
+        assertEquals("no poll yet", 0, new ObjectMapper().readTree(file().toFile()).get("polled_from_ms").asLong());
+        LabStatus status = status();
+        status.polled(1_795_000_000_000L);
+        status.write(0, null, null);
+        assertEquals(1_795_000_000_000L, new ObjectMapper().readTree(file().toFile()).get("polled_from_ms").asLong());
+    }
 }
