@@ -6,13 +6,9 @@ import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
 import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.RpsState;
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -27,24 +23,8 @@ import static org.junit.Assert.assertEquals;
 
 public class RpsCommandTest {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @Before
-    public void setUp() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
+    @Rule
+    public final ConsoleCapture console = new ConsoleCapture();
 
     private static RpsStatus status(RpsStatus.Exporter exporter) throws Exception {
         long[][] events = new long[RPS_POINTS][RPS_EVENTS];
@@ -67,7 +47,7 @@ public class RpsCommandTest {
         };
         c.device = device;
         c.doExecute();
-        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        return console.take();
     }
 
     @Test
@@ -90,7 +70,6 @@ public class RpsCommandTest {
         assertEquals("mode=DATA_PLANE settings={\"mode\":\"DATA_PLANE\",\"quietUs\":100000}\n"
                              + "export records=21 malformed=1 notExported=2\n"
                              + "device:s0 error(readRps: UNAVAILABLE)\n", run(status(null), "device:s0"));
-        out.reset();
         assertEquals("device device:s9 has no RPS counters here (devices: device:s0, device:s1)\n",
                      run(status(null), "device:s9"));
     }
