@@ -30,6 +30,6 @@
 #define RPS_BUFFER_SIZE            4096  /* receipts per observation point */
 /* Direct disclosures remembered per (point, flow), a power of two: a buffered receipt whose flow had more
  * disclosures while it waited is a tracker overrun (docs/RPS.md). */
-#define RPS_TRACK_DEPTH            4
+#define RPS_TRACK_DEPTH            64
 
 #endif

@@ -22,7 +22,7 @@ EV_OBSERVED, EV_DIRECT, EV_DELAYED, EV_LATE, EV_TRACK_OVERRUN, EV_EXPORTED, EV_L
 # size_hw.p4 (bmv2's hw profile; the backend and the control plane read them from the P4Info's register sizes)
 FLOWS = 256
 BUFFER_SIZE = 4096
-TRACK_DEPTH = 4   # direct disclosures remembered per (point, flow), a power of two
+TRACK_DEPTH = 64  # direct disclosures remembered per (point, flow), a power of two
 
 RECEIPT_FORMAT = "!BBHIIHH"   # rps_receipt_t: point, kind, flow_id, digest, ts, dnum, _pad
 RECEIPT_LEN = struct.calcsize(RECEIPT_FORMAT)
