@@ -937,7 +937,7 @@ static void rps_run(struct dp_rps_state *s, const struct dp_rps_params *prm, uin
 static void test_rps_fifo_hand_worked(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(4, 4);
+	struct dp_rps_state *s = dp_rps_state_new(4, 4, 4);
 	assert_non_null(s);
 	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 1, 0xFFFFFFFFu, 4 };
 	const uint32_t dig[] = { N(1), N(5), N(6), N(7) }, disc[] = { 0x10, 0x10, 0x20, 0x20 };
@@ -992,7 +992,7 @@ static void test_rps_fifo_hand_worked(void **st)
 static void test_rps_buffer_len(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(4, 1);
+	struct dp_rps_state *s = dp_rps_state_new(4, 1, 4);
 	assert_non_null(s);
 	struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 0, 0xFFFFFFFFu, 2 };
 	assert_true(dp_rps_select_hash(N(1), 0x10) < prm.select_threshold);
@@ -1026,7 +1026,7 @@ static void test_rps_wrap_and_selection(void **st)
 	(void)st;
 	const uint32_t h = dp_rps_select_hash(N(1), 0x10);
 	for (uint32_t thr = h; thr <= h + 1; thr++) {
-		struct dp_rps_state *s = dp_rps_state_new(1, 1);
+		struct dp_rps_state *s = dp_rps_state_new(1, 1, 4);
 		assert_non_null(s);
 		const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 4, thr, 1 };
 		const uint8_t selected = thr > h ? RPS_KIND_DELAYED : 0;
@@ -1041,11 +1041,43 @@ static void test_rps_wrap_and_selection(void **st)
 	}
 }
 
+/* The tracker's depth is a size: a power of two below 2^16 (dnum's range), else no state; a receipt whose
+ * flow had depth + 1 disclosures while it waited is an overrun, one with depth of them still judged. */
+static void test_rps_track_depth(void **st)
+{
+	(void)st;
+	const uint32_t bad[] = { 0, 3, 48, 1u << 16 };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_null(dp_rps_state_new(4, 4, bad[i]));
+	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 0, 0xFFFFFFFFu, 1 };
+	assert_true(dp_rps_select_hash(N(1), 0x10) < prm.select_threshold);
+	for (uint32_t depth = 1; depth < 1u << 16; depth <<= 1) {
+		for (uint32_t disclosures = depth; disclosures <= depth + 1; disclosures++) {
+			struct dp_rps_state *s = dp_rps_state_new(1, 1, depth);
+			assert_non_null(s);
+			struct dp_rps_receipt r;
+			assert_int_equal(dp_rps_step(s, 0, 0, N(1), 1, RPS_THR, &prm, &r), 0);
+			for (uint32_t d = 0; d < disclosures; d++)   /* N1's own (dnum 0) is 0x10 */
+				assert_int_equal(dp_rps_step(s, 0, 0, 0x10 + d, 2 + d, RPS_THR, &prm, &r), 1);
+			int got = dp_rps_step(s, 0, 0, N(2), 2 + disclosures, RPS_THR, &prm, &r);
+			if (disclosures == depth) {
+				assert_int_equal(got, 1);
+				assert_int_equal(r.kind, RPS_KIND_DELAYED);
+				assert_int_equal(r.digest, N(1));
+			} else {
+				assert_int_equal(got, 0);
+				assert_int_equal(s->events[RPS_EV_TRACK_OVERRUN], 1);
+			}
+			dp_rps_state_free(s);
+		}
+	}
+}
+
 /* Mode 2 (hybrid): every observation is a receipt (kind 3) for the controller; the buffer stays untouched. */
 static void test_rps_hybrid_exports_every_receipt(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(4, 4);
+	struct dp_rps_state *s = dp_rps_state_new(4, 4, 4);
 	assert_non_null(s);
 	const struct dp_rps_params prm = { RPS_MODE_HYBRID, 0, 0, 4 };
 	const struct rps_obs o[] = {
@@ -1074,7 +1106,7 @@ static void test_rps_hybrid_exports_every_receipt(void **st)
 static void test_rps_step_matches_the_model(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(RPSV_SIZE, RPSV_FLOWS);
+	struct dp_rps_state *s = dp_rps_state_new(RPSV_SIZE, RPSV_FLOWS, RPSV_TRACK_DEPTH);
 	assert_non_null(s);
 	for (size_t i = 0; i < sizeof(RPSV) / sizeof(RPSV[0]); i++) {
 		const struct rps_vector *x = &RPSV[i];
@@ -1107,6 +1139,7 @@ static int setup_hw(void **st)
 	sz.rps_buffer = 8;
 	sz.rps_flows = 4;
 	sz.rps_flow_entries = 4;
+	sz.rps_track_depth = 4;
 	/* Two new timeslots (1024 us) with an EWMA IPG in the range make tau 2: a report. */
 	const struct dp_hh_params hh = { 2, 100, 100, 1, 1024, 0, HH_KEY_UE_ADDR };
 	const struct dp_range tau = { 0, 5000, 1 };
@@ -2053,6 +2086,7 @@ int main(void)
 		cmocka_unit_test(test_parse_vxlan), cmocka_unit_test(test_crc32_is_zlibs),
 		cmocka_unit_test(test_rps_digest_fields), cmocka_unit_test(test_rps_fifo_hand_worked),
 		cmocka_unit_test(test_rps_buffer_len), cmocka_unit_test(test_rps_wrap_and_selection),
+		cmocka_unit_test(test_rps_track_depth),
 		cmocka_unit_test(test_rps_hybrid_exports_every_receipt), cmocka_unit_test(test_rps_step_matches_the_model),
 	};
 	const struct CMUnitTest dp_tests[] = {
