@@ -33,6 +33,13 @@ public final class DrainReport {
         this.error = error;
     }
 
+    /** @return what the drain saw, in one line ("steered away in 3 ms, quiet after 503 ms, ...") */
+    public String summary() {
+        return "steered away in " + steeredMillis + " ms, "
+                + (quiet ? "quiet" : "not quiet (" + (error == null ? "bound reached" : error) + ")") + " after "
+                + drainedMillis + " ms, " + afterSteering + " packets after the steering, " + packets + " in all";
+    }
+
     /**
      * @param backend the backend drained
      * @return the report as both REST hosts answer it

@@ -4,7 +4,6 @@ import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Option;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.hupf.api.DrainReport;
 import org.hupf.api.OffloadService;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -45,11 +44,7 @@ public class BackendDrainCommand extends HupfCommand {
                 }
                 return;
             }
-            DrainReport r = offload().drain(backend, quietMs, maxMs);
-            print("%s drained: steered away in %d ms, %s after %d ms, %d packets after the steering, %d in all; "
-                          + "it may stop", backend, r.steeredMillis,
-                  r.quiet ? "quiet" : "not quiet (" + (r.error == null ? "bound reached" : r.error) + ")",
-                  r.drainedMillis, r.afterSteering, r.packets);
+            print("%s drained: %s; it may stop", backend, offload().drain(backend, quietMs, maxMs).summary());
         } catch (IllegalArgumentException | IllegalStateException | UpfProgrammableException e) {
             error("%s", e.getMessage());
         } catch (InterruptedException e) {

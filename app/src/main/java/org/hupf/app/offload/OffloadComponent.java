@@ -671,10 +671,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
                                             BackendDrain.packets(h.ledgered.get(id), () -> h.manager.counterCells(
                                                     h.manager.lastUsages().keySet())),
                                             () -> leave(backend));
-                log.info("Backend {} drained: steered away in {} ms, {} after {} ms ({} packets after the steering, "
-                                 + "{} in all); it may stop", backend, r.steeredMillis,
-                         r.quiet ? "quiet" : "not quiet (" + (r.error == null ? "bound reached" : r.error) + ")",
-                         r.drainedMillis, r.afterSteering, r.packets);
+                log.info("Backend {} drained: {}; it may stop", backend, r.summary());
                 return r;
             } catch (InterruptedException e) {
                 restore(backend, true);

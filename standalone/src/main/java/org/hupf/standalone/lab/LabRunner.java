@@ -401,10 +401,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             });
             b.device.upf.close();
             status.drained(name);
-            System.out.println("lab runner: " + name + " drained: steered away in " + r.steeredMillis + " ms, "
-                                       + (r.quiet ? "quiet" : "not quiet (" + r.error + ")") + " after "
-                                       + r.drainedMillis + " ms, " + r.afterSteering + " packets after the steering, "
-                                       + r.packets + " in all");
+            System.out.println("lab runner: " + name + " drained: " + r.summary());
             return r;
         }
     }
