@@ -25,6 +25,7 @@ struct pstate {
 	uint32_t flen;         /* the frame's length now (the tenant frame of a VXLAN frame) */
 	uint8_t dir, slice, app_id, done, local_reply;
 	uint8_t tenant, dscp, tenant_tc;  /* tenant: the frame came in VXLAN of a known tenant, which marks it dscp */
+	uint8_t tenant_id;
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
 	uint8_t app_proto;
@@ -122,10 +123,39 @@ static inline uint8_t queue_of(const struct pipeline *p, const struct pstate *s,
 	return __atomic_load_n(&p->queue[(s->tenant ? s->tenant_tc : term_tc) & 3], __ATOMIC_RELAXED);
 }
 
+/* tenant.p4's TenantSlice: a tenant's packet whose (tenant, QFI) has a slice takes the slice's class and
+ * DSCP, counted and metered in the slice's cell. The QFI is the downlink termination's (term: it matched),
+ * else the tenant frame's PDU Session Container's; without one the tenant's stay. Returns 0 when the
+ * meter drops the packet. */
+static __attribute__((noinline)) int tenant_slice(struct pipeline *p, unsigned slot, struct pstate *s,
+						  struct dp_verdict *v, uint64_t now, int term)
+{
+	uint8_t qfi;
+	if (term && s->dir == DIR_DL)
+		qfi = s->term.qfi;
+	else if (s->pi.has_psc)
+		qfi = s->pi.qfi;
+	else
+		return 1;
+	uint32_t cell = slice_cell(s->tenant_id, qfi);
+	uint16_t e = cell < p->sz.slice_cells ? __atomic_load_n(&p->slices[cell], __ATOMIC_RELAXED) : 0;
+	if (!e)
+		return 1;
+	p->sctr[slot][cell].pkts++;
+	p->sctr[slot][cell].bytes += s->len;
+	if (meter_red(p, METER_SLICE, cell, p->sz.slice_cells, s->len, now)) {
+		finish_drop(p, slot, s, v, DROP_METER_RED);
+		return 0;
+	}
+	s->tenant_tc = (uint8_t)(e >> 6 & 3);
+	s->dscp = (uint8_t)(e & 0x3f);
+	return 1;
+}
+
 /* hw: a session miss goes to the slice's backends, unmodified but for the
  * destination MAC (steer_to_backend), or is dropped when the slice has none. */
 static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-			     uint64_t now_us)
+			     uint64_t now, uint64_t now_us)
 {
 	hh_stage(p, s, v, now_us, 1);
 	s->rps &= (uint8_t)~RPS_AT_OUT;   /* it has not left hupf */
@@ -134,6 +164,8 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
 		return;
 	}
+	if (s->tenant && !tenant_slice(p, slot, s, v, now, 0))
+		return;
 	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
 	memcpy(s->frame, b->dst_mac, 6);
 	if (s->tenant)
@@ -145,10 +177,10 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 }
 
 static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-				uint8_t reason, uint64_t now_us, const int hw)
+				uint8_t reason, uint64_t now, uint64_t now_us, const int hw)
 {
 	if (hw)
-		steer_to_backend(p, slot, s, v, now_us);
+		steer_to_backend(p, slot, s, v, now, now_us);
 	else
 		finish_drop(p, slot, s, v, reason);
 }
@@ -197,6 +229,7 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 		return 0;
 	}
 	s->tenant = 1;
+	s->tenant_id = t->tenant_id;
 	s->dscp = t->dscp;
 	s->tenant_tc = t->tc;
 	return 1;
@@ -427,7 +460,7 @@ static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
  * packet are fetched first, so that all of the burst's misses overlap; values are
  * inline, so a hit costs no further line. */
 static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v,
-					 uint16_t n, uint64_t now_us, const int hw)
+					 uint16_t n, uint64_t now, uint64_t now_us, const int hw)
 {
 	uint64_t sk[BURST_MAX], tk[BURST_MAX];
 	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
@@ -455,7 +488,7 @@ static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struc
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now_us, hw);
+				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now, now_us, hw);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -463,7 +496,7 @@ static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struc
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now_us, hw);
+			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now, now_us, hw);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -570,6 +603,8 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
 		return;
 	}
+	if (s->tenant && !tenant_slice(p, slot, s, v, now, 1))
+		return;
 	/* Egress */
 	if (s->dir != DIR_NONE)
 		count(p->ctr[slot], CTR_POST_QOS, s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
@@ -630,7 +665,7 @@ static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struc
 	if (hw && rps)
 		stage_rps_flows(p, m, st, n);
 	stage_apps(p, st, n);
-	stage_lookups(p, slot, st, v, n, now_us, hw);
+	stage_lookups(p, slot, st, v, n, now, now_us, hw);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
 		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us, hw);

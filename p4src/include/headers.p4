@@ -252,6 +252,9 @@ struct local_metadata_t {
     tenant_id_t   tenant_id;
     tc_t          tenant_tc;
     bit<6>        tenant_dscp;
+    // The QFI a tenant's slices are looked up by (tenant.p4's TenantSlice), when there is one.
+    bool          slice_qfi_valid;
+    qfi_t         slice_qfi;
     // RPS (v1model hw): the config and the flow ingress found, for the OUT point in egress.
     bit<8>        rps_mode;
     bit<32>       rps_quiet_us;

@@ -29,6 +29,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
     Routing() routing;
     Qos() qos;
     Tenant() tenant;
+    TenantSlice() tenant_slice;
 #ifdef HUPF_HW
     Steering() steering;
     HeavyHitter() hh;
@@ -119,10 +120,14 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             routing.apply(hdr, meta, std_meta);
         }
         if (meta.drop_reason == 0) {
-            // A tenant's class is that of all its packets (over the termination's and MATADOR's).
+            // A tenant's class (its slice's where one matches) is that of all its packets (over the
+            // termination's and MATADOR's).
             if (meta.tenant_hit) {
+                tenant_slice.apply(hdr, meta, std_meta);
                 meta.tc = meta.tenant_tc;
             }
+        }
+        if (meta.drop_reason == 0) {
             qos.apply(hdr, meta, std_meta);
         }
         if (meta.drop_reason != 0) {

@@ -3,7 +3,8 @@
 A frame in VXLAN (outer UDP 4789) belongs to the tenant of its (VNI, local VTEP address): the tenant
 frame is decapsulated and processed as any frame (GTP-U sessions on the inner packet), its packets
 leave with the tenant's DSCP and traffic class, are counted and metered per tenant; an unknown VNI and a
-truncated or malformed VXLAN frame are dropped and counted."""
+truncated or malformed VXLAN frame are dropped and counted. A tenant's slice (its packets of one QFI: the uplink
+PDU Session Container's, the downlink termination's) overrides its DSCP and class, counted and metered per slice."""
 import time
 
 import pytest
@@ -162,32 +163,37 @@ def test_per_tenant_counters(upf):
     assert c.counter(C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER, UE1.ctr) == (4, 3 * len(gold) + len(uplink_frame(UE1)))
 
 
-def test_tenant_meter_red_drops_and_counts(upf):
-    """As the session meter test: exact on the backend's test clock, a margin on bmv2's wall clock."""
-    c, bed = upf.client, upf.bed
-    frame = vxlan(uplink_frame(UE1), BRONZE["vni"])
+def meter_red_drops_and_counts(dut, meter, cell, frame, dscp, counted, other, other_dscp):
+    """As the session meter test: exact on the backend's test clock, a margin on bmv2's wall clock. Ten `frame`s
+    through the meter's `cell`, set to two of them: those let through leave with `dscp`, every frame is counted
+    (`counted()`, before the meter) and the others are red; then `other` frames are not limited by it."""
+    c, bed = dut.client, dut.bed
     burst = int(2.5 * len(frame))
-    rate = 1000 if upf.has_test_clock else len(frame) // 4
-    c.set_meter(C.HUPF_INGRESS_TENANT_TENANT_METER, BRONZE["tenant_id"], cir=rate, cburst=burst, pir=rate,
-                pburst=burst)
+    rate = 1000 if dut.has_test_clock else len(frame) // 4
+    c.set_meter(meter, cell, cir=rate, cburst=burst, pir=rate, pburst=burst)
     red_before = drops(c, C.DROP_METER_RED)
     for _ in range(10):
         bed.send(U.PORT_ACCESS, frame)
-    if upf.has_test_clock:
+    if dut.has_test_clock:
         for _ in range(2):
-            expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), BRONZE["dscp"]))
+            expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), dscp))
         out = 2
     else:
         out = len(bed.recv_all(U.PORT_CORE, 0.5))
         assert 1 <= out <= 3
-    # Every frame is counted (before the meter) and the others are red, once the device has seen them all.
-    assert until(lambda: tenant_counter(c, BRONZE)[0] == 10 and drops(c, C.DROP_METER_RED) - red_before == 10 - out)
+    assert until(lambda: counted() == 10 and drops(c, C.DROP_METER_RED) - red_before == 10 - out)
     expect_no_frame(bed, [U.PORT_CORE])
-    # The other tenant is not limited by it.
     for _ in range(5):
-        bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), GOLD["vni"]))
+        bed.send(U.PORT_ACCESS, other)
     for _ in range(5):
-        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), other_dscp))
+
+
+def test_tenant_meter_red_drops_and_counts(upf):
+    meter_red_drops_and_counts(upf, C.HUPF_INGRESS_TENANT_TENANT_METER, BRONZE["tenant_id"],
+                               vxlan(uplink_frame(UE1), BRONZE["vni"]), BRONZE["dscp"],
+                               lambda: tenant_counter(upf.client, BRONZE)[0],
+                               vxlan(uplink_frame(UE1), GOLD["vni"]), GOLD["dscp"])
 
 
 def test_downlink_reencapsulated_in_vxlan_towards_an_overlay_peer(upf):
@@ -204,3 +210,70 @@ def test_downlink_reencapsulated_in_vxlan_towards_an_overlay_peer(upf):
     expect_frame(bed, U.PORT_ACCESS, encapped(UE1))
     bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE2), GOLD["vni"]))
     expect_frame(bed, U.PORT_CORE, marked(decapped(UE2), GOLD["dscp"]))
+
+
+SLICE = dict(qfi=5, tc=2, dscp=26)    # GOLD's packets of QFI 5: AF31
+
+
+def slice_counter(c, t, qfi):
+    return c.counter(C.HUPF_INGRESS_TENANT_SLICE_COUNTER, TS.slice_cell(t["tenant_id"], qfi))
+
+
+@pytest.fixture
+def sliced(upf):
+    c = upf.client
+    TS.tenant_slice(c, GOLD["tenant_id"], SLICE["qfi"], SLICE["tc"], SLICE["dscp"])
+    TS.tenant_slice(c, BRONZE["tenant_id"], UE1.qfi, 0, 0)   # BRONZE's downlink slice (the termination's QFI)
+    return upf
+
+
+def test_slice_of_the_uplink_qfi_overrides_the_tenant(sliced):
+    c, bed = sliced.client, sliced.bed
+    frame = vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"])
+    for _ in range(2):
+        bed.send(U.PORT_ACCESS, frame)
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), SLICE["dscp"]))
+    # Another QFI, no PDU Session Container, or the QFI of another tenant's slice: the tenant's own.
+    for other in (vxlan(uplink_frame(UE1, qfi=6), GOLD["vni"]), vxlan(uplink_frame(UE1), GOLD["vni"])):
+        bed.send(U.PORT_ACCESS, other)
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), BRONZE["vni"]))
+    expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), BRONZE["dscp"]))
+    # Not in VXLAN: no tenant, no slice.
+    bed.send(U.PORT_ACCESS, uplink_frame(UE1, qfi=SLICE["qfi"]))
+    expect_frame(bed, U.PORT_CORE, decapped(UE1))
+    # Counted per slice as received (the whole VXLAN frame), within the tenant's count.
+    assert slice_counter(c, GOLD, SLICE["qfi"]) == (2, 2 * len(frame))
+    assert slice_counter(c, GOLD, 6) == (0, 0)
+    assert slice_counter(c, BRONZE, SLICE["qfi"]) == (0, 0)
+    assert tenant_counter(c, GOLD)[0] == 4
+
+
+def test_slice_of_the_downlink_terminations_qfi(sliced):
+    c, bed = sliced.client, sliced.bed
+    frame = vxlan(downlink_frame(UE1), BRONZE["vni"])
+    bed.send(U.PORT_CORE, frame)
+    expect_frame(bed, U.PORT_ACCESS, marked(encapped(UE1), 0))
+    assert slice_counter(c, BRONZE, UE1.qfi) == (1, len(frame))
+    # GOLD has no slice of that QFI: its own marking.
+    bed.send(U.PORT_CORE, vxlan(downlink_frame(UE1), GOLD["vni"]))
+    expect_frame(bed, U.PORT_ACCESS, marked(encapped(UE1), GOLD["dscp"]))
+    assert slice_counter(c, GOLD, UE1.qfi) == (0, 0)
+
+
+def test_slice_meter_red_drops_and_counts(sliced):
+    """The slice's meter cell drops its QFI's packets; the tenant's other packets are not limited by it."""
+    meter_red_drops_and_counts(sliced, C.HUPF_INGRESS_TENANT_SLICE_METER,
+                               TS.slice_cell(GOLD["tenant_id"], SLICE["qfi"]),
+                               vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"]), SLICE["dscp"],
+                               lambda: slice_counter(sliced.client, GOLD, SLICE["qfi"])[0],
+                               vxlan(uplink_frame(UE1), GOLD["vni"]), GOLD["dscp"])
+
+
+def test_a_deleted_slice_gives_the_tenant_back(sliced):
+    c, bed = sliced.client, sliced.bed
+    key = {C.HDR_TENANT_ID: GOLD["tenant_id"], C.HDR_QFI: SLICE["qfi"]}
+    c.write(c.update("DELETE", "table_entry", c.table_entry(C.HUPF_INGRESS_TENANT_SLICES, key, None, None)))
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"]))
+    expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+    assert slice_counter(c, GOLD, SLICE["qfi"]) == (0, 0)

@@ -247,6 +247,7 @@ static const struct dp_sizes SIZES = {
 	.interfaces = 64, .ul_sessions = 1024, .dl_sessions = 1024, .applications = 64, .ul_terms = 1024,
 	.dl_terms = 1024, .routes = 64, .acl = 64, .pre_qos_ctr = 1024, .post_qos_ctr = 1024,
 	.session_meter = 1024, .app_meter = 1024, .meter_states = 64, .tenants = 4, .tenant_cells = 16,
+	.slices = 2, .slice_cells = 16384,
 };
 
 static int setup_upf(void **st)
@@ -603,7 +604,7 @@ static void test_drop_reasons(void **st)
 	assert_int_equal(dp_counter_read(CTR_POST_QOS, 12, &pk, &by), 0);
 	assert_true(pk == 5 && by == 50);
 	assert_int_equal(dp_counter_read(CTR_PRE_QOS, SIZES.pre_qos_ctr, &pk, &by), -EINVAL);
-	assert_int_equal(dp_counter_read(3, 12, &pk, &by), -EINVAL);
+	assert_int_equal(dp_counter_read(CTR_SLICE + 1, 12, &pk, &by), -EINVAL);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);
@@ -1646,6 +1647,83 @@ static void test_queue_of_class(void **st)
 	assert_int_equal(run_bytes(t, tn, 1).prio, 0);
 }
 
+/* Slices (tenant.p4's TenantSlice): a tenant's uplink whose PDU Session Container's QFI, or downlink whose
+ * termination's QFI, has a slice takes the slice's class and DSCP, counted and metered in cell
+ * tenant_id * 64 + QFI; without a QFI, or with another tenant's slice, the tenant's stay. Runs after
+ * test_tenant_table_ops (tenant 1: tc 3, DSCP 46; terminations' QFI 9, tc 1). */
+static void test_slices(void **st)
+{
+	(void)st;
+	struct dp_slice sl = { 1, 9, 2, 10 }, other = { 2, 9, 0, 0 }, more = { 3, 9, 0, 0 };
+	assert_int_equal(dp_slice(DP_MODIFY, &sl), -ENOENT);
+	assert_int_equal(dp_slice(DP_INSERT, &sl), 0);
+	assert_int_equal(dp_slice(DP_INSERT, &sl), -EEXIST);
+	assert_int_equal(dp_slice(DP_INSERT, &other), 0);
+	assert_int_equal(dp_slice(DP_INSERT, &more), -ENOSPC);   /* SIZES.slices */
+	const struct dp_slice bad[] = { { 1, 64, 0, 0 }, { 1, 8, 4, 0 }, { 1, 8, 0, 64 } };
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(dp_slice(DP_INSERT, &bad[i]), -EINVAL);
+	assert_int_equal(dp_queue(DP_INSERT, 1, 1), 0);   /* the termination's class */
+	assert_int_equal(dp_queue(DP_INSERT, 2, 4), 0);   /* the slice's */
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);   /* the tenant's */
+	uint8_t t[256], b[512];
+	uint64_t pk, by;
+	const uint32_t cell = 1 * 64 + 9;
+	uint32_t tn = ul_frame(t, 0x1234, UE, 1), n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	assert_int_equal(run_bytes(b, n, 1).prio, 4);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	expect_decapped(m, 10);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk, 2);
+	assert_int_equal(by, 2 * n);
+	/* No PDU Session Container: the tenant's; not in VXLAN: no tenant, the termination's. */
+	uint8_t t0[256], b0[512];
+	uint32_t tn0 = ul_frame(t0, 0x1234, UE, 0), n0 = vxlan_frame(b0, t0, tn0, 5001, VTEP, VXLAN_FLAG_I);
+	assert_int_equal(run_bytes(b0, n0, 1).prio, 6);
+	assert_int_equal(run_bytes(t, tn, 1).prio, 1);
+	/* Downlink: the termination's QFI (9) is the slice's; its GTP-U header leaves with the slice's DSCP. */
+	uint8_t dt[256], db[512];
+	uint32_t dn = dl_frame(dt, UE), dv = vxlan_frame(db, dt, dn, 5001, VTEP, VXLAN_FLAG_I);
+	m = mbuf_of(db, dv, 2);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 4);
+	assert_int_equal(rte_pktmbuf_mtod(m, uint8_t *)[ETH_LEN + 1], 10 << 2);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk, 3);
+	assert_int_equal(by, 2 * n + dv);
+	/* The slice's meter drops red after its counter; the tenant's own packets pass. */
+	dp_clock_set(3000000000ull);
+	struct dp_meter_cfg mc = { 1000, 200, 1000, 200 };
+	assert_true(n <= 200);
+	assert_int_equal(dp_meter_set(METER_SLICE, cell, &mc), 0);
+	assert_int_equal(dp_meter_set(METER_SLICE, SIZES.slice_cells, &mc), -EINVAL);
+	assert_true(run_bytes(b, n, 1).fwd);
+	expect_drop(b, n, 1, DROP_METER_RED);
+	assert_true(run_bytes(b0, n0, 1).fwd);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk, 5);
+	assert_int_equal(dp_meter_set(METER_SLICE, cell, NULL), 0);
+	assert_int_equal(dp_counter_write(CTR_SLICE, cell, 0, 0), 0);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk + by, 0);
+	assert_int_equal(dp_counter_read(CTR_SLICE, SIZES.slice_cells, &pk, &by), -EINVAL);
+	/* Modified, then deleted: the tenant's again. */
+	sl.tc = 0;
+	assert_int_equal(dp_slice(DP_MODIFY, &sl), 0);
+	assert_int_equal(run_bytes(b, n, 1).prio, 0);
+	assert_int_equal(dp_slice(DP_DELETE, &sl), 0);
+	assert_int_equal(dp_slice(DP_DELETE, &sl), -ENOENT);
+	assert_int_equal(run_bytes(b, n, 1).prio, 6);
+	assert_int_equal(dp_slice(DP_INSERT, &more), 0);   /* room again */
+	assert_int_equal(dp_slice(DP_DELETE, &more), 0);
+	assert_int_equal(dp_slice(DP_DELETE, &other), 0);
+	for (uint8_t tc = 1; tc < 4; tc++)
+		assert_int_equal(dp_queue(DP_DELETE, tc, 0), 0);
+}
+
 /* ---- egress scheduler (egress.c) on the wall clock: rte_sched reads the TSC itself ---- */
 #define EG_MTU 1518
 #define EG_FRAME 1000
@@ -1813,6 +1891,7 @@ int main(void)
 		cmocka_unit_test(test_echo_through_pipeline),
 		cmocka_unit_test(test_tenant_table_ops), cmocka_unit_test(test_vxlan_through_pipeline),
 		cmocka_unit_test(test_vxlan_reencap), cmocka_unit_test(test_queue_of_class),
+		cmocka_unit_test(test_slices),
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);

@@ -126,7 +126,7 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		acl: C.uint32_t(s.ACL), pre_qos_ctr: C.uint32_t(s.PreQosCtr), post_qos_ctr: C.uint32_t(s.PostQosCtr),
 		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
 		meter_states: C.uint32_t(s.MeterStates), tenants: C.uint32_t(s.Tenants),
-		tenant_cells: C.uint32_t(s.TenantCells),
+		tenant_cells: C.uint32_t(s.TenantCells), slices: C.uint32_t(s.Slices), slice_cells: C.uint32_t(s.SliceCells),
 	}
 	if s.HW {
 		sz.hw = 1
@@ -193,6 +193,11 @@ func (DP) Tenant(op p4rt.Op, vni, vtep uint32, id, tc, dscp uint8) error {
 	t := C.struct_dp_tenant{vni: C.uint32_t(vni), vtep: C.uint32_t(vtep), tenant_id: C.uint8_t(id), tc: C.uint8_t(tc),
 		dscp: C.uint8_t(dscp)}
 	return rc(C.dp_tenant(C.int(op), &t))
+}
+
+func (DP) Slice(op p4rt.Op, id, qfi, tc, dscp uint8) error {
+	s := C.struct_dp_slice{tenant_id: C.uint8_t(id), qfi: C.uint8_t(qfi), tc: C.uint8_t(tc), dscp: C.uint8_t(dscp)}
+	return rc(C.dp_slice(C.int(op), &s))
 }
 
 func (DP) Queue(op p4rt.Op, tc, qid uint8) error {

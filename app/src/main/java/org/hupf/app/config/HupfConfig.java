@@ -12,6 +12,7 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
@@ -53,6 +54,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
     static final String ROUTES = "routes";
     static final String TENANTS = "tenants";
+    static final String SLICES = "slices";
     private static final String NETWORK_INSTANCE = "networkInstance";
     private static final String OVERLAY = "overlay";
     /** A Network Instance is a DNS name or APN (TS 23.003 §9.1): at most 255 octets. */
@@ -270,12 +272,14 @@ public final class HupfConfig extends Config<ApplicationId> {
 
     /**
      * Returns the VXLAN tenants ({@code tenants}: vni, vtep (the local VTEP, the outer IPv4 destination),
-     * tenantId, tc, dscp, and optionally rateBps with burstBytes for the tenant's meter), written to every
-     * device whose pipeline has the tenant table.
+     * tenantId, tc, dscp, optionally rateBps with burstBytes for the tenant's meter, and optionally
+     * {@code slices}: {@code [{qfi, tc, dscp[, rateBps, burstBytes]}]}, the class, DSCP and meter of the tenant's
+     * packets of one QFI), written to every device whose pipeline has the tenant table.
      *
      * @return tenants, in the order given
      * @throws IllegalArgumentException naming the entry and the field that is wrong, a (vni, vtep) given twice,
-     *                                  or one tenantId given two meters
+     *                                  one tenantId given two meters or two sets of slices, or a slice's QFI
+     *                                  given twice
      */
     public List<Tenant> tenants() {
         Map<String, Integer> keys = new HashMap<>();
@@ -286,7 +290,7 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
             Set<String> fields = new HashSet<>();
             n.fieldNames().forEachRemaining(fields::add);
-            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes",
+            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes", SLICES,
                                      NETWORK_INSTANCE, OVERLAY));
             if (!fields.isEmpty()) {
                 throw new IllegalArgumentException("unknown field among " + fields);
@@ -313,7 +317,7 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
             return new Tenant(intIn(n, "vni", 0, Tenant.MAX_VNI, 0), addr,
                               intIn(n, "tenantId", 0, Tenant.MAX_TENANT_ID, 0), intIn(n, "tc", 0, Tenant.MAX_TC, 0),
-                              intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst);
+                              intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst, slices(n));
         });
         for (int i = 0; i < out.size(); i++) {
             Tenant t = out.get(i);
@@ -326,6 +330,46 @@ public final class HupfConfig extends Config<ApplicationId> {
             if (same != null && (same.rateBps() != t.rateBps() || same.burstBytes() != t.burstBytes())) {
                 throw new IllegalArgumentException(TENANTS + "[" + i + "]: tenantId " + t.tenantId()
                                                            + " has another meter (rateBps, burstBytes) earlier");
+            }
+            if (same != null && !same.slices().equals(t.slices())) {
+                throw new IllegalArgumentException(TENANTS + "[" + i + "]: tenantId " + t.tenantId()
+                                                           + " has other " + SLICES + " earlier");
+            }
+        }
+        return out;
+    }
+
+    /** A tenant entry's {@code slices}: one per QFI, each with its class, DSCP and optional meter. */
+    private static List<TenantSlice> slices(JsonNode tenant) {
+        List<TenantSlice> out = list(tenant, SLICES, n -> {
+            if (!n.isObject()) {
+                throw new IllegalArgumentException("an object {qfi, tc, dscp} expected, got " + n);
+            }
+            Set<String> fields = new HashSet<>();
+            n.fieldNames().forEachRemaining(fields::add);
+            fields.removeAll(List.of("qfi", "tc", "dscp", "rateBps", "burstBytes"));
+            if (!fields.isEmpty()) {
+                throw new IllegalArgumentException("unknown field among " + fields);
+            }
+            for (String f : List.of("qfi", "tc", "dscp")) {
+                if (!n.has(f)) {
+                    throw new IllegalArgumentException(f + " is required");
+                }
+            }
+            long rate = longIn(n, "rateBps", 8, Long.MAX_VALUE);
+            long burst = longIn(n, "burstBytes", 1, Integer.MAX_VALUE);
+            if ((rate == 0) != (burst == 0)) {
+                throw new IllegalArgumentException("rateBps and burstBytes go together (the slice's meter)");
+            }
+            return new TenantSlice(intIn(n, "qfi", 0, TenantSlice.MAX_QFI, 0), intIn(n, "tc", 0, Tenant.MAX_TC, 0),
+                                   intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst);
+        });
+        Map<Integer, Integer> first = new HashMap<>();
+        for (int i = 0; i < out.size(); i++) {
+            Integer earlier = first.putIfAbsent(out.get(i).qfi(), i);
+            if (earlier != null) {
+                throw new IllegalArgumentException(SLICES + "[" + i + "]: qfi " + out.get(i).qfi() + " is already "
+                                                           + SLICES + "[" + earlier + "]'s");
             }
         }
         return out;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.core.DefaultApplicationId;
@@ -36,11 +37,16 @@ public class DeviceRoutesTest {
     private static final Ip4Address VTEP = Ip4Address.valueOf("192.168.100.1");
 
     private static HupfConfig hybridWithTenants() throws Exception {
+        return hybridWithTenants("");
+    }
+
+    /** The two tenants, the first with these slices (a JSON list's items). */
+    private static HupfConfig hybridWithTenants(String slices) throws Exception {
         ObjectNode node = (ObjectNode) MAPPER.readTree(new File("../netcfg/hupf-bmv2-backend.json"))
                 .path("apps").path("org.hupf.app").path(HupfConfig.KEY);
         node.set("tenants", MAPPER.readTree(
                 "[{\"vni\": 100, \"vtep\": \"192.168.100.1\", \"tenantId\": 1, \"tc\": 2, \"dscp\": 46, "
-                        + "\"rateBps\": 8000000, \"burstBytes\": 15000}, "
+                        + "\"rateBps\": 8000000, \"burstBytes\": 15000, \"slices\": [" + slices + "]}, "
                         + "{\"vni\": 200, \"vtep\": \"192.168.100.1\", \"tenantId\": 2, \"tc\": 0, \"dscp\": 0}]"));
         HupfConfig c = new HupfConfig();
         c.init(new DefaultApplicationId(1, "org.hupf.app"), HupfConfig.KEY, node, MAPPER, null);
@@ -114,6 +120,23 @@ public class DeviceRoutesTest {
         routes.recheckTenants(B1);
         assertEquals(3, routes.sync(cfg, List.of(B1)));
         assertEquals(0, routes.sync(cfg, List.of(B1)));
+        verify(dp);
+    }
+
+    @Test
+    public void aSliceEditedInTheNetcfgIsWrittenByTheNextCheckOnly() throws Exception {
+        HupfConfig before = hybridWithTenants();
+        HupfConfig after = hybridWithTenants("{\"qfi\": 9, \"tc\": 3, \"dscp\": 34}");
+        assertEquals(List.of(new TenantSlice(9, 3, 34)), after.tenants().get(0).slices());
+        HupfDataplaneConfig dp = createMock(HupfDataplaneConfig.class);
+        expect(dp.setRoutes(anyObject())).andReturn(0).times(3);
+        expect(dp.setTenants(before.tenants())).andReturn(3);
+        expect(dp.setTenants(after.tenants())).andReturn(1);
+        replay(dp);
+        DeviceRoutes routes = new DeviceRoutes(Map.of(B1, device(dp))::get, id -> true);
+        assertEquals(3, routes.sync(before, List.of(B1)));
+        assertEquals("the slice", 1, routes.sync(after, List.of(B1)));
+        assertEquals(0, routes.sync(after, List.of(B1)));
         verify(dp);
     }
 

@@ -64,10 +64,11 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
     int setRoutes(Collection<Route> routes) throws UpfProgrammableException;
 
     /**
-     * Makes the device's VXLAN tenants these: the {@code tenants} entries (make before break) and the tenant
-     * meter's cells (read and diff). A device whose pipeline has no tenant table is left alone.
+     * Makes the device's VXLAN tenants these: the {@code tenants} and {@code slices} entries (make before break)
+     * and the tenant and slice meters' cells (read and diff). A device whose pipeline has no tenant table is left
+     * alone.
      *
-     * @param tenants tenants, one per VNI and local VTEP
+     * @param tenants tenants, one per VNI and local VTEP, with their slices
      * @return entries and meter cells written or removed (0: nothing changed, or no tenant table)
      * @throws UpfProgrammableException if a value does not fit the pipeline or the device refuses an entry
      */
@@ -80,6 +81,15 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
      * @throws UpfProgrammableException if the read fails
      */
     Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException;
+
+    /**
+     * Reads these cells of the slice counter: packets and bytes of each tenant slice (cell tenant id * 64 + QFI).
+     *
+     * @param cells slice cells
+     * @return {packets, bytes} by cell; empty if the pipeline has no slice counter
+     * @throws UpfProgrammableException if a read fails
+     */
+    Map<Long, long[]> readSliceCounters(Collection<Long> cells) throws UpfProgrammableException;
 
     /**
      * Makes the device's Retroactive Packet Sampling configuration this one ({@code rps.config},

@@ -85,6 +85,11 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     }
 
     @Override
+    public Map<Long, long[]> readSliceCounters(Collection<Long> cells) throws UpfProgrammableException {
+        return call("readSliceCounters", d -> d.sliceCounters(cells));
+    }
+
+    @Override
     public int setRps(RpsConfig config) throws UpfProgrammableException {
         return call("setRps", d -> d.setRps(config));
     }
