@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -55,10 +56,13 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String ROUTES = "routes";
     static final String TENANTS = "tenants";
     static final String SLICES = "slices";
+    static final String QUEUES = "queues";
     private static final String NETWORK_INSTANCE = "networkInstance";
     private static final String OVERLAY = "overlay";
     /** A Network Instance is a DNS name or APN (TS 23.003 §9.1): at most 255 octets. */
     private static final int MAX_NETWORK_INSTANCE = 255;
+    /** The highest v1model priority (qos.queues' qid, bit&lt;3&gt;). */
+    private static final int MAX_QUEUE = 7;
     static final String RPS = "rps";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
@@ -111,7 +115,8 @@ public final class HupfConfig extends Config<ApplicationId> {
         boolean known;
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
-                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS);
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS,
+                                  QUEUES);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -157,6 +162,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         }
         tenants();
         sessionTenants();
+        queues();
         pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
@@ -532,6 +538,43 @@ public final class HupfConfig extends Config<ApplicationId> {
         });
         if (out.isEmpty()) {
             throw new IllegalArgumentException("addresses: at least one address is required");
+        }
+        return out;
+    }
+
+    /**
+     * Returns {@code qos.queues} as the netcfg gives it ({@code queues}: {@code {"tc": queue}}, the v1model
+     * priority of each traffic class: bmv2's priority queue, the backend's egress queue on a port with a rate),
+     * written to every device with the tenants; a class left out takes queue 0.
+     *
+     * @return queue (0..7) by traffic class (0..3), by class; empty without the field
+     * @throws IllegalArgumentException naming the class that is not one or the queue out of range
+     */
+    public Map<Integer, Integer> queues() {
+        Map<Integer, Integer> out = new TreeMap<>();
+        JsonNode m = object.path(QUEUES);
+        if (!m.isMissingNode() && !m.isObject()) {
+            throw new IllegalArgumentException(QUEUES + ": an object {\"tc\": queue} expected, got " + m);
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            int tc;
+            try {
+                tc = Integer.parseInt(e.getKey());
+            } catch (NumberFormatException ex) {
+                tc = -1;
+            }
+            if (tc < 0 || tc > Tenant.MAX_TC) {
+                throw new IllegalArgumentException(QUEUES + ": key " + e.getKey() + " is not a traffic class (0 to "
+                                                           + Tenant.MAX_TC + ")");
+            }
+            JsonNode q = e.getValue();
+            if (!q.isInt() || q.asInt() < 0 || q.asInt() > MAX_QUEUE) {
+                throw new IllegalArgumentException(QUEUES + ": " + e.getKey() + ": a queue in [0, " + MAX_QUEUE
+                                                           + "] expected, got " + q);
+            }
+            out.put(tc, q.asInt());
         }
         return out;
     }

@@ -282,6 +282,21 @@ public class HupfConfigTest {
                              + T.replace("100,", "101,") + "}]"));
     }
 
+    @Test
+    public void queuesReadAsWrittenAndBrokenOnesRefusedWithTheReason() throws Exception {
+        ObjectNode node = (ObjectNode) hupfNode(new File(DIR, "hupf-bmv2-backend.json")).deepCopy();
+        node.set(HupfConfig.QUEUES, MAPPER.readTree("{\"3\": 7, \"0\": 0, \"2\": 4}"));
+        assertEquals(Map.of(0, 0, 2, 4, 3, 7), config(node).queues());
+        assertTrue("none without the field", config(hupfNode(new File(DIR, "hupf-bmv2-backend.json"))).queues()
+                .isEmpty());
+        String q = HupfConfig.QUEUES;
+        assertEquals("queues: an object {\"tc\": queue} expected, got [1]", invalid(q, "[1]"));
+        assertEquals("queues: key 4 is not a traffic class (0 to 3)", invalid(q, "{\"4\": 1}"));
+        assertEquals("queues: key gold is not a traffic class (0 to 3)", invalid(q, "{\"gold\": 1}"));
+        assertEquals("queues: 3: a queue in [0, 7] expected, got 8", invalid(q, "{\"3\": 8}"));
+        assertEquals("queues: 3: a queue in [0, 7] expected, got \"6\"", invalid(q, "{\"3\": \"6\"}"));
+    }
+
     private static final String S = "{\"qfi\": 9, \"tc\": 3, \"dscp\": 34";
 
     @Test

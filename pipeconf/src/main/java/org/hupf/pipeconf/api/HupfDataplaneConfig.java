@@ -75,6 +75,16 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
     int setTenants(Collection<Tenant> tenants) throws UpfProgrammableException;
 
     /**
+     * Makes {@code qos.queues} map these traffic classes to these queues (v1model priority), make before break; a
+     * class left out takes queue 0.
+     *
+     * @param queueByTc queue (0..7) by traffic class (0..3)
+     * @return entries written plus deleted (0: the device already held exactly these)
+     * @throws UpfProgrammableException if a class or queue does not fit the pipeline or the device refuses an entry
+     */
+    int setQueues(Map<Integer, Integer> queueByTc) throws UpfProgrammableException;
+
+    /**
      * Reads the tenant counter: packets and bytes of each tenant id's VXLAN frames as received.
      *
      * @return {packets, bytes} by tenant id; empty if the pipeline has no tenant counter

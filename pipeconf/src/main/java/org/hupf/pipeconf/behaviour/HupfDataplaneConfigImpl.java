@@ -80,6 +80,11 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     }
 
     @Override
+    public int setQueues(Map<Integer, Integer> queueByTc) throws UpfProgrammableException {
+        return call("setQueues", d -> d.setQueues(queueByTc));
+    }
+
+    @Override
     public Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException {
         return call("readTenantCounters", HupfDataplane::tenantCounters);
     }
