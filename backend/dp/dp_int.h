@@ -37,6 +37,7 @@ static inline uint64_t tenant_key(uint32_t vni, uint32_t vtep) { return (uint64_
 static inline struct dp_tenant *tenant_at(struct tenant_set *s) { return (struct dp_tenant *)&s->key[s->n]; }
 /* The tenant of a VXLAN frame's (VNI, local VTEP), or NULL (readers: valid until the next grace period). */
 const struct dp_tenant *dp_tenant_lookup(const struct pipeline *p, uint32_t vni, uint32_t vtep);
+#define BACKEND_CLASS_SET 0x80
 /* A slice's cell in pipeline.slices: SLICE_SET | tc << 6 | dscp; 0: no slice. */
 #define SLICE_SET 0x100
 static inline uint32_t slice_cell(uint8_t tenant_id, uint8_t qfi) { return (uint32_t)tenant_id << 6 | qfi; }
@@ -97,6 +98,7 @@ struct pipeline {
 	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
 	uint8_t encap_psc;
 	uint64_t backend_port[DP_PORT_BITS / 64];   /* hw: bit set = from_backend */
+	uint8_t backend_class[64];                   /* hw: by DSCP, BACKEND_CLASS_SET | tc; 0: none */
 	struct backend_set *backends[DP_SLICES];     /* hw: NULL = no backend */
 	struct dp_hh_params *hh_params;             /* hw: hh_config (replaced whole) */
 	struct range_set *tau;                         /* hw: tau_table (NULL: empty) */

@@ -112,6 +112,10 @@ int dp_queue(int op, uint8_t tc, uint8_t qid);
 /* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were
  * processed by a backend and are only routed (HupfIngress.steering.backend_ports). */
 int dp_backend_port(int op, uint16_t port);
+/* hw profile only. backend_classes: a packet back from a backend whose user packet has DSCP dscp takes class
+ * tc, and its leaving IPv4 header that DSCP (HupfIngress.steering.backend_classes); -EINVAL out of range,
+ * -EEXIST / -ENOENT as a table. */
+int dp_backend_class(int op, uint8_t dscp, uint8_t tc);
 /* The backends of a slice (HupfIngress.steering.backends through its selector), in
  * the order of their member handles; n = 0: the slice has none (DROP_NO_BACKEND).
  * A session miss goes to members[crc16(UE address) % n], as bmv2's crc16 selector. */

@@ -13,6 +13,9 @@
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
+/* Where a packet's tenant class comes from: it arrived in a tenant's VXLAN, or (hw) back from a backend with a
+ * user packet's DSCP that backend_classes maps to a class. */
+enum { TENANT_VXLAN = 1, TENANT_FROM_BACKEND = 2 };
 /* Where RPS observes a packet of a sampled flow: IN unless it came back from a backend (or is the
  * controller's, buffered), OUT if it leaves hupf (forwarded, not steered to a backend). */
 enum { RPS_AT_IN = 1, RPS_AT_OUT = 2 };
@@ -24,7 +27,7 @@ struct pstate {
 	uint32_t len;          /* original frame length: what counters and meters see */
 	uint32_t flen;         /* the frame's length now (the tenant frame of a VXLAN frame) */
 	uint8_t dir, slice, app_id, done, local_reply;
-	uint8_t tenant, dscp, tenant_tc;  /* tenant: the frame came in VXLAN of a known tenant, which marks it dscp */
+	uint8_t tenant, dscp, tenant_tc;  /* tenant: TENANT_VXLAN or TENANT_FROM_BACKEND; the packet is marked dscp */
 	uint8_t tenant_id;
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
@@ -164,12 +167,16 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
 		return;
 	}
-	if (s->tenant && !tenant_slice(p, slot, s, v, now, 0))
+	if (s->tenant == TENANT_VXLAN && !tenant_slice(p, slot, s, v, now, 0))
 		return;
 	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
 	memcpy(s->frame, b->dst_mac, 6);
-	if (s->tenant)
+	if (s->tenant) {
 		mark_dscp(s->frame + s->pi.l3, s->dscp);
+		/* An uplink G-PDU's user packet too: the backend strips the rest, the class comes back as this DSCP. */
+		if (s->pi.inner)
+			mark_dscp(s->frame + s->pi.inner, s->dscp);
+	}
 	v->fwd = 1;
 	v->out_port = b->port;
 	v->prio = queue_of(p, s, 0);   /* no termination yet */
@@ -183,6 +190,19 @@ static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate
 		steer_to_backend(p, slot, s, v, now, now_us);
 	else
 		finish_drop(p, slot, s, v, reason);
+}
+
+/* hw: a packet back from a backend takes the class backend_classes gives its user packet's DSCP (the inner
+ * IPv4 of a G-PDU), and leaves with that DSCP. */
+static __attribute__((noinline)) void backend_class(const struct pipeline *p, struct pstate *s)
+{
+	uint8_t dscp = s->frame[(s->pi.inner ? s->pi.inner : s->pi.l3) + 1] >> 2;
+	uint8_t c = __atomic_load_n(&p->backend_class[dscp], __ATOMIC_RELAXED);
+	if (c) {
+		s->tenant = TENANT_FROM_BACKEND;
+		s->tenant_tc = c & 3;
+		s->dscp = dscp;
+	}
 }
 
 static inline int from_backend(const struct pipeline *p, uint16_t port)
@@ -228,7 +248,7 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 		finish_drop(p, slot, s, v, DROP_METER_RED);
 		return 0;
 	}
-	s->tenant = 1;
+	s->tenant = TENANT_VXLAN;
 	s->tenant_id = t->tenant_id;
 	s->dscp = t->dscp;
 	s->tenant_tc = t->tc;
@@ -308,8 +328,12 @@ static ALWAYS_INLINE void stage_classify(struct pipeline *p, unsigned slot, stru
 			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
 	s->route_dst = s->pi.ip_dst;
-	if (hw && from_backend(p, m->port))
-		return;   /* processed by a backend: routed only (backend_ports) */
+	if (hw && from_backend(p, m->port)) {
+		/* processed by a backend: routed only (backend_ports), in the class its DSCP stands for */
+		if (!s->tenant && e != PARSE_NOT_IPV4)
+			backend_class(p, s);
+		return;
+	}
 	uint32_t nh;
 	int gtpu = s->pi.gtpu != 0;
 	if (e == PARSE_NOT_IPV4 || !lpm_lookup(p->iface[gtpu], s->pi.ip_dst, &nh))
@@ -603,7 +627,7 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
 		return;
 	}
-	if (s->tenant && !tenant_slice(p, slot, s, v, now, 1))
+	if (s->tenant == TENANT_VXLAN && !tenant_slice(p, slot, s, v, now, 1))
 		return;
 	/* Egress */
 	if (s->dir != DIR_NONE)

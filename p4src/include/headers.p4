@@ -255,6 +255,8 @@ struct local_metadata_t {
     // The QFI a tenant's slices are looked up by (tenant.p4's TenantSlice), when there is one.
     bool          slice_qfi_valid;
     qfi_t         slice_qfi;
+    // hw: the DSCP of the user packet back from a backend (steering.backend_classes' key).
+    bit<6>        user_dscp;
     // RPS (v1model hw): the config and the flow ingress found, for the OUT point in egress.
     bit<8>        rps_mode;
     bit<32>       rps_quiet_us;

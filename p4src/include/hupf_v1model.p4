@@ -54,6 +54,26 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
         const default_action = steering_nop();
         size = BACKEND_PORTS_SIZE;
     }
+
+    // A packet back from a backend takes the class its user packet's DSCP stands for: steering sends a
+    // tenant's (or slice's) class through the backend as that DSCP. The IPv4 header that leaves gets it too,
+    // as on the switch's own path (a downlink G-PDU's outer header, which the backend built with DSCP 0).
+    @name(".HupfIngress.steering.set_backend_class")
+    action set_backend_class(tc_t tc) {
+        meta.tenant_hit = true;
+        meta.tenant_tc = tc;
+        meta.tenant_dscp = meta.user_dscp;
+    }
+
+    @name(".HupfIngress.steering.backend_classes")
+    table backend_classes {
+        key = {
+            meta.user_dscp : exact @name("dscp");
+        }
+        actions = { set_backend_class; @defaultonly steering_nop; }
+        const default_action = steering_nop();
+        size = BACKEND_CLASSES_SIZE;
+    }
 #endif
 
     apply {
@@ -91,6 +111,14 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             if (meta.drop_reason == 0) {
 #ifdef HUPF_HW
                 backend_ports.apply();
+                if (meta.skip_upf && !meta.tenant_hit && hdr.ipv4.isValid()) {
+                    if (hdr.inner_ipv4.isValid()) {
+                        meta.user_dscp = hdr.inner_ipv4.dscp;
+                    } else {
+                        meta.user_dscp = hdr.ipv4.dscp;
+                    }
+                    backend_classes.apply();
+                }
 #endif
                 acl.apply(hdr, meta, std_meta);
                 if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
@@ -184,6 +212,11 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
         // A tenant's packets leave with its DSCP (on the GTP-U header built above, downlink).
         if (meta.tenant_hit && hdr.ipv4.isValid()) {
             hdr.ipv4.dscp = meta.tenant_dscp;
+        }
+        // Steered to a backend, an uplink G-PDU's user packet carries the marking too: the backend strips the
+        // header above it, and the class comes back as this DSCP (backend_classes).
+        if (meta.tenant_hit && meta.to_backend && hdr.inner_ipv4.isValid()) {
+            hdr.inner_ipv4.dscp = meta.tenant_dscp;
         }
         tenant.apply(hdr, meta, std_meta);
 #ifdef HUPF_HW

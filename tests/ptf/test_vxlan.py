@@ -14,6 +14,7 @@ from scapy.layers.vxlan import VXLAN
 from scapy.packet import Raw
 
 import hupf_p4const as C
+import hw_setup as H
 import tenant_setup as TS
 import upf_setup as U
 from packets import encapsulated, gpdu_header, raw_gtpu, user_packet
@@ -277,3 +278,32 @@ def test_a_deleted_slice_gives_the_tenant_back(sliced):
     bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"]))
     expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
     assert slice_counter(c, GOLD, SLICE["qfi"]) == (0, 0)
+
+
+@pytest.mark.targets("bmv2-hw", "backend-hw")
+def test_a_steered_tenants_class_comes_back_from_the_backend_as_its_dscp(upf):
+    """hw: a tenant's G-PDU whose session is not on the switch goes to a backend with its user packet marked
+    too (the backend strips the header above it); what comes back from the backend takes the class its user
+    packet's DSCP stands for (steering.backend_classes) and leaves marked with it: the backend's downlink
+    G-PDU (outer DSCP 0) leaves as the switch's own path would have sent it. A DSCP without a class stays."""
+    c, bed = upf.client, upf.bed
+    H.backend_group(c, [U.PORT_BACKEND1])
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_PORTS, {C.HDR_IG_PORT: U.PORT_BACKEND1},
+             C.HUPF_INGRESS_STEERING_FROM_BACKEND)
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_CLASSES, {C.HDR_DSCP: GOLD["dscp"]},
+             C.HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, **{C.TC: GOLD["tc"]})
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE2), GOLD["vni"]))   # UE2 has no session on the switch
+    to_backend = Ether(bytes(marked(uplink_frame(UE2), GOLD["dscp"])))
+    to_backend.dst = H.BACKEND_MACS[U.PORT_BACKEND1]
+    to_backend.getlayer(IP, 2).tos = GOLD["dscp"] << 2
+    del to_backend.getlayer(IP, 2).chksum
+    expect_frame(bed, U.PORT_BACKEND1, Ether(bytes(to_backend)))
+    for dscp, leaves in ((GOLD["dscp"], GOLD["dscp"]), (BRONZE["dscp"], 0)):
+        back = Ether(bytes(encapped(UE1)))
+        back.getlayer(IP, 2).tos = dscp << 2
+        del back.getlayer(IP, 2).chksum
+        back = Ether(bytes(back))
+        bed.send(U.PORT_BACKEND1, back)
+        out = Ether(bytes(back))
+        out[IP].ttl -= 1
+        expect_frame(bed, U.PORT_ACCESS, marked(out, leaves))

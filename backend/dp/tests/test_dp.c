@@ -1187,6 +1187,89 @@ static void test_hw_no_backend_and_from_backend(void **st)
 	dp_commit();
 }
 
+/* The frame's IPv4 header at off gets DSCP dscp (checksum fixed). */
+static void set_dscp(uint8_t *f, uint32_t off, uint8_t dscp)
+{
+	f[off + 1] = (uint8_t)(dscp << 2);
+	pkt_ipv4_fix_cksum(f + off);
+}
+
+/* A steered tenant's packet keeps its class through the backend: the switch sends it in the tenant's
+ * queue with the user packet marked (an uplink G-PDU's inner IPv4 too), and what comes back from a backend
+ * takes the class backend_classes gives its user packet's DSCP, its leaving header marked with it (the
+ * backend's GTP-U header, built with DSCP 0); a DSCP without an entry stays in class 0, unmarked. */
+static void test_hw_tenant_class_survives_steering(void **st)
+{
+	(void)st;
+	struct dp_tenant t = { 5001, VTEP, 1, 3, 46 };
+	assert_int_equal(dp_tenant(DP_INSERT, &t), 0);
+	assert_int_equal(dp_interface(DP_INSERT, N3, 32, 1, IFACE_ACCESS, 1), 0);
+	assert_int_equal(dp_route(DP_INSERT, N3, 32, MAC_A, MAC_B, 4), 0);
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);
+	assert_int_equal(dp_backend_class(DP_MODIFY, 46, 3), -ENOENT);
+	assert_int_equal(dp_backend_class(DP_INSERT, 46, 3), 0);
+	assert_int_equal(dp_backend_class(DP_INSERT, 46, 3), -EEXIST);
+	assert_int_equal(dp_backend_class(DP_INSERT, 64, 3), -EINVAL);
+	assert_int_equal(dp_backend_class(DP_INSERT, 10, 4), -EINVAL);
+	dp_commit();
+	uint8_t t0[256], b[512];
+	/* Steered: uplink G-PDU of an unknown TEID, downlink of a UE without a session, both in VXLAN. */
+	const uint32_t gl = ETH_LEN + IP4_LEN + UDP_LEN + GTPU_LEN;
+	uint32_t tn = ul_frame(t0, 0xdead, IP(172, 16, 3, 3), 0), n = vxlan_frame(b, t0, tn, 5001, VTEP, VXLAN_FLAG_I);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 6);
+	const uint8_t *out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(out[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(out[gl + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(out + gl, IP4_LEN, 0), 0);
+	rte_pktmbuf_free(m);
+	tn = dl_frame(t0, IP(172, 16, 3, 3));
+	n = vxlan_frame(b, t0, tn, 5001, VTEP, VXLAN_FLAG_I);
+	m = mbuf_of(b, n, 2);
+	v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 6);
+	assert_int_equal(rte_pktmbuf_mtod(m, const uint8_t *)[ETH_LEN + 1], 46 << 2);
+	rte_pktmbuf_free(m);
+	/* Back from the backend: the user packet (uplink), then the G-PDU it built (downlink, outer DSCP 0). */
+	uint8_t f[256];
+	n = dl_frame(f, IP(172, 16, 3, 3));
+	set_dscp(f, ETH_LEN, 46);
+	v = run_bytes(f, n, BACKEND_PORT);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 6);
+	n = ul_frame(f, 0x77, IP(172, 16, 3, 3), 0);
+	set_dscp(f, gl, 46);
+	m = mbuf_of(f, n, BACKEND_PORT);
+	v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.out_port, 4);
+	assert_int_equal(v.prio, 6);
+	out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(out[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(out + ETH_LEN, IP4_LEN, 0), 0);
+	assert_int_equal(out[gl + 1], 46 << 2);
+	rte_pktmbuf_free(m);
+	/* Another DSCP, or the entry deleted: class 0, unmarked. */
+	set_dscp(f, gl, 10);
+	m = mbuf_of(f, n, BACKEND_PORT);
+	v = run(m);
+	assert_int_equal(v.prio, 0);
+	assert_int_equal(rte_pktmbuf_mtod(m, const uint8_t *)[ETH_LEN + 1], 0);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_backend_class(DP_DELETE, 46, 0), 0);
+	assert_int_equal(dp_backend_class(DP_DELETE, 46, 0), -ENOENT);
+	set_dscp(f, gl, 46);
+	assert_int_equal(run_bytes(f, n, BACKEND_PORT).prio, 0);
+	assert_int_equal(dp_queue(DP_DELETE, 3, 0), 0);
+	assert_int_equal(dp_route(DP_DELETE, N3, 32, MAC_A, MAC_B, 4), 0);
+	assert_int_equal(dp_interface(DP_DELETE, N3, 32, 1, IFACE_ACCESS, 1), 0);
+	assert_int_equal(dp_tenant(DP_DELETE, &t), 0);
+	dp_commit();
+}
+
 /* ---- hw profile: RPS's observation points ---- */
 
 /* The contract's digest of a UDP user packet at ip, assembled here from its fields. */
@@ -1897,6 +1980,7 @@ int main(void)
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);
 	const struct CMUnitTest hw_tests[] = {
 		cmocka_unit_test(test_hw_steering_and_hh_report), cmocka_unit_test(test_hw_no_backend_and_from_backend),
+		cmocka_unit_test(test_hw_tenant_class_survives_steering),
 		cmocka_unit_test(test_hw_rps_tables), cmocka_unit_test(test_hw_rps_in_and_out),
 		cmocka_unit_test(test_hw_rps_receipt_rides_on_hh_report), cmocka_unit_test(test_hw_rps_buffered_and_acl_copy),
 		cmocka_unit_test(test_hw_without_rps_state),

@@ -212,6 +212,10 @@ func (DP) VxPeer(op p4rt.Op, peer uint8, v p4rt.VxPeer) error {
 	return rc(C.dp_vx_peer(C.int(op), C.uint8_t(peer), &c))
 }
 
+func (DP) BackendClass(op p4rt.Op, dscp, tc uint8) error {
+	return rc(C.dp_backend_class(C.int(op), C.uint8_t(dscp), C.uint8_t(tc)))
+}
+
 func (DP) BackendPort(op p4rt.Op, port uint16) error {
 	return rc(C.dp_backend_port(C.int(op), C.uint16_t(port)))
 }

@@ -134,6 +134,15 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		return dp.VxPeer(op, uint8(m[0].value), v)
 	case tBackendPorts:
 		return dp.BackendPort(op, uint16(m[0].value))
+	case tBackendClass:
+		if e.action == aSteeringNop && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: nop is the default action only", tBackendClass)
+		}
+		var tc uint8
+		if len(p) == 1 {
+			tc = uint8(p[0])
+		}
+		return dp.BackendClass(op, uint8(m[0].value), tc)
 	case tRPSFlows:
 		return applyRPSFlow(dp, op, e)
 	case tQueues:

@@ -173,6 +173,8 @@ type Dataplane interface {
 	VxPeer(op Op, peer uint8, v VxPeer) error
 	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
 	BackendPort(op Op, port uint16) error
+	// hw profile: backend_classes, the class of a packet back from a backend by its user packet's DSCP.
+	BackendClass(op Op, dscp, tc uint8) error
 	SetBackends(slice uint8, members []Backend) error
 	// hw profile: HK-IPG's configuration, tau table and slot registers.
 	SetHHParams(HHParams) error

@@ -58,6 +58,8 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.rps.config");
     public static final PiTableId HUPF_INGRESS_RPS_FLOWS =
             PiTableId.of("HupfIngress.rps.flows");
+    public static final PiTableId HUPF_INGRESS_STEERING_BACKEND_CLASSES =
+            PiTableId.of("HupfIngress.steering.backend_classes");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKEND_PORTS =
             PiTableId.of("HupfIngress.steering.backend_ports");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKENDS =
@@ -144,6 +146,8 @@ public final class HupfConstants {
             PiActionId.of("HupfIngress.steering.from_backend");
     public static final PiActionId HUPF_INGRESS_STEERING_NOP =
             PiActionId.of("HupfIngress.steering.nop");
+    public static final PiActionId HUPF_INGRESS_STEERING_SET_BACKEND_CLASS =
+            PiActionId.of("HupfIngress.steering.set_backend_class");
     public static final PiActionId HUPF_INGRESS_STEERING_STEER_TO_BACKEND =
             PiActionId.of("HupfIngress.steering.steer_to_backend");
     public static final PiActionId HUPF_INGRESS_TENANT_SET_SLICE =
@@ -308,6 +312,8 @@ public final class HupfConstants {
             PiMatchFieldId.of("code_ps_up");
     public static final PiMatchFieldId HDR_DIRECTION =
             PiMatchFieldId.of("direction");
+    public static final PiMatchFieldId HDR_DSCP =
+            PiMatchFieldId.of("dscp");
     public static final PiMatchFieldId HDR_ETH_DST =
             PiMatchFieldId.of("eth_dst");
     public static final PiMatchFieldId HDR_ETH_SRC =

@@ -284,12 +284,13 @@ public final class HupfConfig extends Config<ApplicationId> {
      *
      * @return tenants, in the order given
      * @throws IllegalArgumentException naming the entry and the field that is wrong, a (vni, vtep) given twice,
-     *                                  one tenantId given two meters or two sets of slices, or a slice's QFI
-     *                                  given twice
+     *                                  one tenantId given two meters or two sets of slices, a slice's QFI given
+     *                                  twice, or one DSCP given two classes
      */
     public List<Tenant> tenants() {
         Map<String, Integer> keys = new HashMap<>();
         Map<Integer, Tenant> ids = new HashMap<>();
+        Map<Integer, Map.Entry<Integer, String>> classes = new HashMap<>();
         List<Tenant> out = list(object, TENANTS, n -> {
             if (!n.isObject()) {
                 throw new IllegalArgumentException("an object {vni, vtep, tenantId, tc, dscp} expected, got " + n);
@@ -341,8 +342,27 @@ public final class HupfConfig extends Config<ApplicationId> {
                 throw new IllegalArgumentException(TENANTS + "[" + i + "]: tenantId " + t.tenantId()
                                                            + " has other " + SLICES + " earlier");
             }
+            String where = TENANTS + "[" + i + "]";
+            oneClassPerDscp(classes, t.dscp(), t.tc(), where);
+            for (int j = 0; j < t.slices().size(); j++) {
+                TenantSlice x = t.slices().get(j);
+                oneClassPerDscp(classes, x.dscp(), x.tc(), where + "." + SLICES + "[" + j + "]");
+            }
         }
         return out;
+    }
+
+    /**
+     * One class per DSCP among the tenants and slices: a steered packet's class comes back from the backend as its
+     * DSCP ({@code steering.backend_classes}).
+     */
+    private static void oneClassPerDscp(Map<Integer, Map.Entry<Integer, String>> classes, int dscp, int tc,
+                                        String where) {
+        Map.Entry<Integer, String> first = classes.putIfAbsent(dscp, Map.entry(tc, where));
+        if (first != null && first.getKey() != tc) {
+            throw new IllegalArgumentException(where + ": dscp " + dscp + " with tc " + tc + ", but " + first.getValue()
+                                                       + " gives it tc " + first.getKey() + " (one class per DSCP)");
+        }
     }
 
     /** A tenant entry's {@code slices}: one per QFI, each with its class, DSCP and optional meter. */

@@ -336,6 +336,11 @@ public class HupfConfigTest {
                      invalid(t, "[" + T + ", \"slices\": [" + S + ", \"rateBps\": 8000}]}]"));
         assertEquals("tenants[0]: slices[0]: rateBps: integer in [8, 9223372036854775807] expected, got 7",
                      invalid(t, "[" + T + ", \"slices\": [" + S + ", \"rateBps\": 7, \"burstBytes\": 1}]}]"));
+        assertEquals("tenants[0].slices[0]: dscp 46 with tc 3, but tenants[0] gives it tc 2 (one class per DSCP)",
+                     invalid(t, "[" + T + ", \"slices\": [" + S.replace("34", "46") + "}]}]"));
+        assertEquals("tenants[1]: dscp 46 with tc 0, but tenants[0] gives it tc 2 (one class per DSCP)",
+                     invalid(t, "[" + T + "}, " + T.replace("100,", "101,").replace("\"tenantId\": 1", "\"tenantId\": 2")
+                             .replace("\"tc\": 2", "\"tc\": 0") + "}]"));
         assertEquals("tenants[1]: tenantId 1 has other slices earlier",
                      invalid(t, "[" + T + ", \"slices\": [" + S + "}]}, " + T.replace("100,", "101,") + "}]"));
     }

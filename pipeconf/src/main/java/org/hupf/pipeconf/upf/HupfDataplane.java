@@ -513,10 +513,59 @@ public final class HupfDataplane {
     }
 
     /**
-     * Makes the device's tenants these: the {@code tenants} and {@code slices} entries replaced make before break
-     * (an entry already right is left alone), then the tenant and slice meters' cells brought to the rates by a
-     * read and a diff (a cell nothing meters any more is reset). A pipeline without the tenant table (the TNA
-     * program) is left alone.
+     * The class each DSCP the tenants and their slices mark stands for: a tenant's packet steered to a backend
+     * carries its class as that DSCP, and {@code steering.backend_classes} gives it back when the packet returns.
+     *
+     * @param tenants tenants with their slices
+     * @return traffic class by DSCP
+     * @throws PiCodecException if two of them mark one DSCP with different classes
+     */
+    public static Map<Integer, Integer> dscpClasses(Collection<Tenant> tenants) throws PiCodecException {
+        Map<Integer, Integer> out = new TreeMap<>();
+        for (Tenant x : tenants) {
+            dscpClass(out, x.dscp(), x.tc(), "VNI " + x.vni());
+            for (TenantSlice sl : x.slices()) {
+                dscpClass(out, sl.dscp(), sl.tc(), "tenant id " + x.tenantId() + "'s QFI " + sl.qfi());
+            }
+        }
+        return out;
+    }
+
+    private static void dscpClass(Map<Integer, Integer> out, int dscp, int tc, String who) throws PiCodecException {
+        Integer other = out.putIfAbsent(dscp, tc);
+        if (other != null && other != tc) {
+            throw new PiCodecException(who + " marks DSCP " + dscp + " for class " + tc + ", another tenant or "
+                                               + "slice for class " + other);
+        }
+    }
+
+    /**
+     * The {@code steering.backend_classes} entries of these tenants (hw): {@link #dscpClasses} as DSCP ->
+     * {@code set_backend_class(tc)}.
+     *
+     * @param tenants tenants with their slices
+     * @return table entries, by DSCP
+     * @throws PiCodecException if a DSCP stands for two classes or a value does not fit
+     */
+    public List<PiTableEntry> backendClassEntries(Collection<Tenant> tenants) throws PiCodecException {
+        PiTableId t = HUPF_INGRESS_STEERING_BACKEND_CLASSES;
+        List<PiTableEntry> out = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> e : dscpClasses(tenants).entrySet()) {
+            out.add(PiTableEntry.builder().forTable(t)
+                            .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiExactFieldMatch(
+                                    HDR_DSCP, codec.field(t, HDR_DSCP, e.getKey()))).build())
+                            .withAction(codec.action(HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, TC, e.getValue()))
+                            .build());
+        }
+        requireFits(t, out.size());
+        return out;
+    }
+
+    /**
+     * Makes the device's tenants these: the {@code tenants} and {@code slices} entries (and, hw, the
+     * {@code backend_classes} their DSCPs stand for) replaced make before break (an entry already right is left
+     * alone), then the tenant and slice meters' cells brought to the rates by a read and a diff (a cell nothing
+     * meters any more is reset). A pipeline without the tenant table (the TNA program) is left alone.
      *
      * @param tenants tenants (one per VNI and VTEP) with their slices
      * @return entries and cells written or removed (0: nothing changed, or no tenant table)
@@ -529,9 +578,14 @@ public final class HupfDataplane {
         }
         List<PiTableEntry> entries = tenantEntries(tenants);
         entries.addAll(sliceEntries(tenants));
+        List<PiTableId> tables = new ArrayList<>(List.of(HUPF_INGRESS_TENANT_TENANTS, HUPF_INGRESS_TENANT_SLICES));
+        if (codec.hasTable(HUPF_INGRESS_STEERING_BACKEND_CLASSES)) {
+            entries.addAll(backendClassEntries(tenants));
+            tables.add(HUPF_INGRESS_STEERING_BACKEND_CLASSES);
+        }
         Map<Long, PiMeterCellConfig> cells = tenantMeterCells(tenants);
         Map<Long, PiMeterCellConfig> sliceCells = sliceMeterCells(tenants);
-        int changes = replace(List.of(HUPF_INGRESS_TENANT_TENANTS, HUPF_INGRESS_TENANT_SLICES), entries);
+        int changes = replace(tables, entries);
         return changes + syncMeter(HUPF_INGRESS_TENANT_TENANT_METER, cells)
                 + syncMeter(HUPF_INGRESS_TENANT_SLICE_METER, sliceCells);
     }

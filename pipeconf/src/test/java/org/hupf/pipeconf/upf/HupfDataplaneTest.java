@@ -539,9 +539,11 @@ public class HupfDataplaneTest {
             PiPipelineModel model = Pipelines.model(profile);
             MemoryPiTarget device = new MemoryPiTarget(model);
             HupfDataplane d = new HupfDataplane(model, device);
+            // hw: the backend_classes of their DSCPs too (10 -> 1, 20 -> 2, then 34 -> 2, 0 -> 0).
+            int hwOnly = profile.equals("hw") ? 1 : 0;
             Tenant a = new Tenant(100, VTEP, 1, 1, 10, 8_000_000, 15_000);
             Tenant b = tenant(200, 2, 2, 20);
-            assertEquals(profile + ": two entries and one cell", 3, d.setTenants(List.of(a, b)));
+            assertEquals(profile + ": two entries and one cell", 3 + 2 * hwOnly, d.setTenants(List.of(a, b)));
             assertEquals(2, device.readTable(HUPF_INGRESS_TENANT_TENANTS).size());
             assertEquals(1_000_000, cell(device, 1).committedBand().rate());
             assertTrue(cell(device, 2).isDefaultConfig());
@@ -550,9 +552,9 @@ public class HupfDataplaneTest {
             Tenant b2 = tenant(200, 2, 2, 34);
             Tenant c = new Tenant(300, VTEP, 3, 0, 0, 16_000_000, 30_000);
             int deleted = device.deleted.size();
-            assertEquals(profile + ": b modified, c and its cell written, a deleted and its cell reset", 5,
+            assertEquals(profile + ": b modified, c and its cell written, a deleted and its cell reset", 5 + 4 * hwOnly,
                          d.setTenants(List.of(b2, c)));
-            assertEquals(deleted + 1, device.deleted.size());
+            assertEquals(deleted + 1 + 2 * hwOnly, device.deleted.size());
             assertEquals(100, PiCodec.exact((PiTableEntry) device.deleted.get(deleted), HDR_VNI));
             assertTrue(cell(device, 1).isDefaultConfig());
             assertEquals(2_000_000, cell(device, 3).committedBand().rate());
@@ -566,7 +568,7 @@ public class HupfDataplaneTest {
                     }).findFirst().orElseThrow();
             assertEquals(34, PiCodec.param((PiAction) held.action(), DSCP));
 
-            assertEquals(profile + ": both removed, c's cell reset", 3, d.setTenants(List.of()));
+            assertEquals(profile + ": both removed, c's cell reset", 3 + 2 * hwOnly, d.setTenants(List.of()));
             assertTrue(device.readTable(HUPF_INGRESS_TENANT_TENANTS).isEmpty());
             assertTrue(cell(device, 3).isDefaultConfig());
         }
@@ -639,7 +641,10 @@ public class HupfDataplaneTest {
             List<TenantSlice> slices = List.of(new TenantSlice(9, 3, 34, 8_000_000, 15_000), new TenantSlice(5, 2, 18));
             Tenant a = new Tenant(100, VTEP, 1, 1, 10, 0, 0, slices);
             Tenant a2 = new Tenant(101, VTEP, 1, 1, 10, 0, 0, slices);
-            assertEquals(profile + ": two tenant entries, two slices, one cell", 5, d.setTenants(List.of(a, a2)));
+            // hw: the backend_classes of their DSCPs too (10 -> 1, 34 -> 3, 18 -> 2, then 0 -> 0, 8 -> 1).
+            int hwOnly = profile.equals("hw") ? 1 : 0;
+            assertEquals(profile + ": two tenant entries, two slices, one cell", 5 + 3 * hwOnly,
+                         d.setTenants(List.of(a, a2)));
             assertEquals(Map.of(List.of(1L, 9L), List.of(3L, 34L), List.of(1L, 5L), List.of(2L, 18L)),
                          slicesHeld(device));
             assertEquals(1_000_000, sliceCell(device, 64 + 9).committedBand().rate());
@@ -650,17 +655,41 @@ public class HupfDataplaneTest {
                                   List.of(new TenantSlice(5, 0, 0), new TenantSlice(1, 1, 8, 16_000_000, 30_000)));
             int deleted = device.deleted.size();
             assertEquals(profile + ": 5 modified, 1 and its cell written, 9 deleted and its cell reset, a2 deleted",
-                         6, d.setTenants(List.of(b)));
-            assertEquals(deleted + 2, device.deleted.size());
+                         6 + 4 * hwOnly, d.setTenants(List.of(b)));
+            assertEquals(deleted + 2 + 2 * hwOnly, device.deleted.size());
             assertEquals(Map.of(List.of(1L, 5L), List.of(0L, 0L), List.of(1L, 1L), List.of(1L, 8L)),
                          slicesHeld(device));
             assertTrue(sliceCell(device, 64 + 9).isDefaultConfig());
             assertEquals(2_000_000, sliceCell(device, 64 + 1).committedBand().rate());
 
-            assertEquals(profile + ": the tenant and its slices removed, 1's cell reset", 4,
+            assertEquals(profile + ": the tenant and its slices removed, 1's cell reset", 4 + 3 * hwOnly,
                          d.setTenants(List.of()));
             assertTrue(device.readTable(HUPF_INGRESS_TENANT_SLICES).isEmpty());
             assertTrue(sliceCell(device, 64 + 1).isDefaultConfig());
+        }
+    }
+
+    /**
+     * hw: the class each tenant's and slice's DSCP stands for goes to steering.backend_classes with the tenants
+     * (a steered packet's class comes back from the backend as its DSCP); sw has no such table.
+     */
+    @Test
+    public void theTenantsDscpsClassesGoToBackendClassesOnHw() throws Exception {
+        Tenant a = new Tenant(100, VTEP, 1, 3, 46, 0, 0, List.of(new TenantSlice(5, 2, 26)));
+        Tenant b = tenant(200, 2, 0, 0);
+        assertEquals(Map.of(46, 3, 26, 2, 0, 0), HupfDataplane.dscpClasses(List.of(a, b)));
+        dataplane.setTenants(List.of(a, b));
+        Map<Long, Long> held = new java.util.HashMap<>();
+        for (PiTableEntry e : table(HUPF_INGRESS_STEERING_BACKEND_CLASSES)) {
+            held.put(PiCodec.exact(e, HDR_DSCP), PiCodec.param((PiAction) e.action(), TC));
+        }
+        assertEquals(Map.of(46L, 3L, 26L, 2L, 0L, 0L), held);
+        assertFalse(Pipelines.model("sw").table(HUPF_INGRESS_STEERING_BACKEND_CLASSES).isPresent());
+        try {
+            dataplane.setTenants(List.of(a, tenant(300, 3, 1, 26)));
+            fail("DSCP 26 for two classes accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("VNI 300 marks DSCP 26 for class 1"));
         }
     }
 
