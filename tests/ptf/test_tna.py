@@ -4,6 +4,7 @@ p4c-barefoot and bfas where the Tofino backend exists (tools/run_suite.sh adds /
 when it holds p4c-barefoot). The fresh P4Info must name the v1model hw profile's tables and actions
 (docs/PIPELINE_CONTRACT.md), and the committed p4c-out/hw/tofino2 artifacts must be what the source gives.
 Each test skips with one line where its compiler is absent."""
+import gzip
 import json
 import os
 import pathlib
@@ -97,13 +98,13 @@ def assert_names_the_v1model_hw_entities(tofino2):
 
 
 def without_run_identity(build):
-    """context.json and the binary of a build without what differs between two runs on the same source: the
+    """context.json and the binary of a build (both gzipped) without what differs between two runs on the same source: the
     run's id (p4c-barefoot draws one per run; bfas writes it into both) and the build date."""
-    with open(build / "context.json") as f:
+    with gzip.open(build / "context.json.gz") as f:
         context = json.load(f)
     run_id = context.pop("run_id")
     context.pop("build_date")
-    with open(build / "tofino2.bin", "rb") as f:
+    with gzip.open(build / "tofino2.bin.gz") as f:
         binary = f.read().replace(run_id.encode(), b"")
     return context, binary
 
@@ -112,7 +113,7 @@ def bfrt_tables(build):
     """bfrt.json's tables by name. From run to run p4c-barefoot orders the tables differently, and gives its
     snapshot (debugging) configuration table, pipe.snapshot.cfg, another id and its dependencies in another
     order: that table is taken without its id and with its dependencies sorted."""
-    with open(build / "bfrt.json") as f:
+    with gzip.open(build / "bfrt.json.gz") as f:
         tables = {t["name"]: t for t in json.load(f)["tables"]}
     cfg = tables.get("pipe.snapshot.cfg")
     if cfg:

@@ -19,6 +19,10 @@ import java.util.Set;
  * present, and its last count plus the offset while it is away ({@link #away}, which {@link LedgeredBackend}
  * adds to the first backend's reads). A restart shows in the counts: a cell reads below its last count.
  *
+ * <p>Reads run concurrently (the offload poll, a PFCP query or deletion, REST) and their answers can come back
+ * out of order: a count read by a read that started before the last one observed is returned with its offset
+ * but neither judged nor kept (a lower count it carries is older, not a restart).
+ *
  * <p>hupf itself writes a cell (to zero) when it gives the cell to a new session: the cell's history is then
  * another session's. On the backend written, the cell's record is dropped and the cell is not judged until a
  * read started after the write was acknowledged (one started before may still see the old count); on the
@@ -61,14 +65,16 @@ public final class BackendUsageLedger {
         final Map<Integer, Long> writtenAt = new HashMap<>();
         /** Cells with a record in the journal. */
         final Set<Integer> journaled = new HashSet<>();
+        /** The start of the latest read observed: an answer to an earlier one is stale. */
+        long observedStart;
         boolean present = true;
         long restarts;
     }
 
     private final Map<String, Account> accounts = new HashMap<>();
     private final Journal journal;
-    /** Advanced by every acknowledged cell write: a read's start is compared with it. */
-    private long time;
+    /** Advanced by every read's start and every acknowledged cell write: orders the two. */
+    private long clock;
 
     /** A ledger that journals nothing. */
     public BackendUsageLedger() {
@@ -104,7 +110,7 @@ public final class BackendUsageLedger {
 
     /** @return the time a read starting now carries into {@link #observe} */
     public synchronized long readStarts() {
-        return time;
+        return ++clock;
     }
 
     /**
@@ -119,6 +125,10 @@ public final class BackendUsageLedger {
                                                          Collection<UpfCounter> counts) {
         // Presence is only what present() says: a read by a hybrid already replaced must not bring one back.
         Account a = accounts.computeIfAbsent(backend, k -> new Account());
+        if (startedAt < a.observedStart) {
+            return withOffsets(a, counts);
+        }
+        a.observedStart = startedAt;
         boolean restarted = false;
         for (UpfCounter c : counts) {
             long[] last = a.last.get(c.cellId());
@@ -138,17 +148,25 @@ public final class BackendUsageLedger {
             a.last.clear();
             a.offset.keySet().forEach(cell -> journal(backend, a, cell));
         }
-        Map<Integer, UpfCounter> out = new HashMap<>();
         for (UpfCounter c : counts) {
-            long[] v = values(c);
             if (judged(a, c.cellId(), startedAt)) {
                 a.writtenAt.remove(c.cellId());
+                long[] v = values(c);
                 if (zero(v)) {
                     a.last.remove(c.cellId());  // nothing to keep, nothing to fall below: most cells of a big table
                 } else {
-                    a.last.put(c.cellId(), v.clone());
+                    a.last.put(c.cellId(), v);
                 }
             }
+        }
+        return withOffsets(a, counts);
+    }
+
+    /** Each count plus what the backend's earlier lives counted in its cell. */
+    private static Map<Integer, UpfCounter> withOffsets(Account a, Collection<UpfCounter> counts) {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (UpfCounter c : counts) {
+            long[] v = values(c);
             long[] o = a.offset.get(c.cellId());
             if (o != null) {
                 for (int i = 0; i < 4; i++) {
@@ -225,9 +243,9 @@ public final class BackendUsageLedger {
         if (a == null) {
             return;
         }
-        time++;
+        clock++;
         for (int cell : cells) {
-            a.writtenAt.replace(cell, WRITE_PENDING, time);
+            a.writtenAt.replace(cell, WRITE_PENDING, clock);
         }
     }
 
@@ -289,7 +307,7 @@ public final class BackendUsageLedger {
 
     private static boolean judged(Account a, int cell, long startedAt) {
         Long written = a.writtenAt.get(cell);
-        return written == null || startedAt >= written;
+        return written == null || startedAt > written;
     }
 
     private static boolean below(UpfCounter c, long[] last) {

@@ -594,14 +594,25 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
      * pipeline's) leaves the rest of the switch's configuration alone.
      */
     private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
+        RpsConfig before = h.rpsWritten;
+        HupfDataplaneConfig dp;
         try {
-            RpsConfig written = SwitchDataplane.programRps(sw.as(HupfDataplaneConfig.class), cfg, h.rpsWritten);
-            if (written != null && !written.equals(h.rpsWritten)) {
-                log.info("Switch {}: {}", sw.id(), written);
-            }
-            h.rpsWritten = written;
+            dp = sw.as(HupfDataplaneConfig.class);
+            h.rpsWritten = SwitchDataplane.programRps(dp, cfg, before);
         } catch (UpfProgrammableException | RuntimeException e) {
             log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());
+            return;
+        }
+        if (h.rpsWritten == null || h.rpsWritten.equals(before)) {
+            return;
+        }
+        log.info("Switch {}: {}", sw.id(), h.rpsWritten);
+        try {
+            for (String w : SwitchDataplane.rpsWarnings(dp, cfg)) {
+                log.warn("Switch {}: RPS: {}", sw.id(), w);
+            }
+        } catch (UpfProgrammableException | RuntimeException e) {
+            log.warn("Switch {}: RPS written, its tracker not checked (sizes unreadable): {}", sw.id(), e.getMessage());
         }
     }
 

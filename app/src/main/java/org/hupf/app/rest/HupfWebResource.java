@@ -11,6 +11,8 @@ import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
+import org.hupf.api.RpsService;
+import org.hupf.api.RpsStatus;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
@@ -34,6 +36,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -352,6 +355,46 @@ public class HupfWebResource extends HupfResource {
         }
         throw new IllegalArgumentException("tenantId: an integer in [0, " + Tenant.MAX_TENANT_ID + "] expected, got "
                                                    + s);
+    }
+
+    /**
+     * Returns the RPS service (a method so tests can supply one without a registry).
+     *
+     * @return RPS service
+     */
+    protected RpsService rpsService() {
+        return get(RpsService.class);
+    }
+
+    /**
+     * Returns Retroactive Packet Sampling's status: the mode and the settings in force (the netcfg's rps block), the
+     * export to the monitor (records taken from packet-ins, malformed, not exported; while exporting, the
+     * exporter's records offered, queued, sent, datagrams, dropped for a full queue and send errors, this node's),
+     * and each device whose pipeline has RPS as read from it now: its sizes (bufferSize, flows, trackDepth), its
+     * rps.events per observation point (in, out: observed, direct, delayed, late, trackOverrun, exported,
+     * lateRepeated, invalid) and the settings' warnings for it, or why it could not be read.
+     *
+     * @param device only this device's counters (a device id), optional: all when absent
+     * @return 200 with the status, 400 for an empty device, 404 naming the devices for one without RPS counters
+     */
+    @GET
+    @Path("rps")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response rps(@QueryParam("device") String device) {
+        return guarded(() -> {
+            if (device != null && device.isBlank()) {
+                throw new IllegalArgumentException("device: a device id expected, got '" + device + "'");
+            }
+            RpsStatus s = rpsService().status();
+            if (device == null) {
+                return json(s.toJson());
+            }
+            if (!s.devices.containsKey(device)) {
+                return error(Response.Status.NOT_FOUND, "device " + device + " has no RPS counters here (devices: "
+                        + String.join(", ", new TreeSet<>(s.devices.keySet())) + ")");
+            }
+            return json(s.only(device).toJson());
+        });
     }
 
     /**

@@ -127,6 +127,26 @@ public class LedgeredBackendTest {
         assertEquals(2, ledger.observe("b1", ledger.readStarts(), List.of(cell(2))).get(CELL).ingressPkts());
     }
 
+    /**
+     * Two reads of a busy cell, the earlier answered last (the offload poll and a PFCP deletion's read, say):
+     * its lower count is older, not a restart. Taken for one, the cell's whole count was added once more (the
+     * cluster test's 50,000 octets where 20,000 were due, docs/CLUSTER.md).
+     */
+    @Test
+    public void anEarlierReadAnsweredLastIsNotARestart() {
+        ledger.observe("b1", ledger.readStarts(), List.of(cell(40)));
+        long poll = ledger.readStarts();
+        long deletion = ledger.readStarts();
+        assertEquals(120, ledger.observe("b1", deletion, List.of(cell(120))).get(CELL).ingressPkts());
+        assertEquals("the poll's answer as it was read", 80,
+                     ledger.observe("b1", poll, List.of(cell(80))).get(CELL).ingressPkts());
+        assertEquals(0, ledger.restarts("b1"));
+        assertEquals(120, ledger.observe("b1", ledger.readStarts(), List.of(cell(120))).get(CELL).ingressPkts());
+        // A real restart is still seen by the next read in order.
+        assertEquals(123, ledger.observe("b1", ledger.readStarts(), List.of(cell(3))).get(CELL).ingressPkts());
+        assertEquals(1, ledger.restarts("b1"));
+    }
+
     /** A leader change: the next leader's ledger starts from the journal and owes b2 what the last one did. */
     @Test
     public void aNewLedgerTakesOverWhatTheJournalCarries() throws UpfProgrammableException {

@@ -17,6 +17,7 @@ import org.onosproject.net.pi.service.PiPipeconfService;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.zip.GZIPInputStream;
 
 import static org.easymock.EasyMock.capture;
 import static org.easymock.EasyMock.createMock;
@@ -88,13 +89,27 @@ public class PipeconfLoaderTest {
         assertFalse(tofino2.extension(PiPipeconf.ExtensionType.BMV2_JSON).isPresent());
         String dir = PipeconfLoader.P4C_OUT + "hw/tofino2/";
         for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
-                PiPipeconf.ExtensionType.P4_INFO_TEXT, "p4info.txt", PiPipeconf.ExtensionType.TOFINO_BIN, "tofino2.bin",
-                PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON, "context.json",
+                PiPipeconf.ExtensionType.P4_INFO_TEXT, "p4info.txt",
                 PiPipeconf.ExtensionType.CPU_PORT_TXT, "cpu_port.txt").entrySet()) {
             try (InputStream packaged = PipeconfLoader.class.getResourceAsStream(dir + e.getValue());
                  InputStream extension = tofino2.extension(e.getKey()).orElseThrow()) {
                 assertArrayEquals(e.getValue(), packaged.readAllBytes(), extension.readAllBytes());
             }
+        }
+        // The binary and the context are packaged gzipped and handed to ONOS inflated: what bfas wrote.
+        for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
+                PiPipeconf.ExtensionType.TOFINO_BIN, "tofino2.bin",
+                PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON, "context.json").entrySet()) {
+            try (InputStream packaged = new GZIPInputStream(
+                         PipeconfLoader.class.getResourceAsStream(dir + e.getValue() + ".gz"));
+                 InputStream extension = tofino2.extension(e.getKey()).orElseThrow()) {
+                byte[] inflated = extension.readAllBytes();
+                assertArrayEquals(e.getValue(), packaged.readAllBytes(), inflated);
+                assertTrue(e.getValue() + " inflated", inflated.length > 1_000_000);
+            }
+        }
+        try (InputStream context = tofino2.extension(PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON).orElseThrow()) {
+            assertEquals("the context is bfas's JSON", '{', context.read());
         }
 
         loader.deactivate();
