@@ -29,6 +29,7 @@ struct pstate {
 	uint8_t dir, slice, app_id, done, local_reply;
 	uint8_t tenant, dscp, tenant_tc;  /* tenant: TENANT_VXLAN or TENANT_FROM_BACKEND; the packet is marked dscp */
 	uint8_t tenant_id;
+	uint8_t vx_off;        /* hw: a backend's VXLAN frame (routed by its outer headers): their length, else 0 */
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
 	uint8_t app_proto;
@@ -213,9 +214,11 @@ static inline int from_backend(const struct pipeline *p, uint16_t port)
 
 /* A VXLAN frame (tenant.p4): the outer headers go, the tenant frame is parsed as any frame
  * (a second VXLAN level in it is plain UDP); its errors, then the tenant: unknown drops, known
- * counts and meters the frame as received. Returns 0 when the packet is dropped. */
+ * counts and meters the frame as received. Returns 0 when the packet is dropped. transit (hw, the
+ * frame came from a backend port): no tenant's; its outer headers stay in the mbuf's headroom, put
+ * back when it is routed by them (vxlan_transit). */
 static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			struct dp_verdict *v, uint64_t now)
+			struct dp_verdict *v, uint64_t now, int transit)
 {
 	uint32_t vni = s->pi.vni, vtep = s->pi.ip_dst, off = s->pi.vxlan, tlen = s->pi.vxlan_len;
 	rte_pktmbuf_adj(m, (uint16_t)off);
@@ -234,6 +237,10 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 	if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4) {
 		finish_drop(p, slot, s, v, DROP_MALFORMED_VXLAN);
 		return 0;
+	}
+	if (transit) {
+		s->vx_off = (uint8_t)off;
+		return 1;
 	}
 	const struct dp_tenant *t = dp_tenant_lookup(p, vni, vtep);
 	if (!t) {
@@ -257,10 +264,10 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 
 /* Stage 1a: parse; parser errors drop here, and VXLAN frames are replaced by their tenant frame. */
 static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			struct dp_verdict *v, uint64_t now)
+			struct dp_verdict *v, uint64_t now, int hw)
 {
 	memset(v, 0, sizeof(*v));
-	s->done = s->local_reply = s->tenant = 0;
+	s->done = s->local_reply = s->tenant = s->vx_off = 0;
 	s->dir = DIR_NONE;
 	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
 	s->len = s->flen = rte_pktmbuf_pkt_len(m);
@@ -272,7 +279,7 @@ static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, s
 	else if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4)
 		finish_drop(p, slot, s, v, DROP_PARSER_ERROR);
 	else if (s->pi.vxlan)
-		vxlan_tenant(p, slot, m, s, v, now);
+		vxlan_tenant(p, slot, m, s, v, now, hw && from_backend(p, m->port));
 }
 
 /* Stage 1b: the ACL on the packets as received, one trie walk for the burst
@@ -584,12 +591,47 @@ static __attribute__((noinline)) int vxlan_reencap(struct pipeline *p, unsigned 
 	return 1;
 }
 
+/* hw: a backend's VXLAN frame (its downlink G-PDU towards a gNB's edge VTEP) is routed by its outer headers,
+ * put back before the tenant frame: TTL, MACs, port. In a class (backend_class) both its IPv4 headers leave
+ * marked, the tenant frame's and the outer one (as vxlan_reencap copies the G-PDU's DSCP), and the outer UDP
+ * checksum, which covered the tenant frame as it was, becomes 0 (as the P4's egress). */
+static __attribute__((noinline)) void vxlan_transit(struct pipeline *p, unsigned slot, struct rte_mbuf *m,
+						    struct pstate *s, struct dp_verdict *v)
+{
+	uint8_t *outer = (uint8_t *)rte_pktmbuf_prepend(m, s->vx_off);
+	uint8_t *ip = outer + (outer[12] == 0x81 && outer[13] == 0x00 ? ETH_LEN + 4 : ETH_LEN);
+	uint32_t nh, dst = (uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19];
+	if (!lpm_lookup(p->routes, dst, &nh)) {
+		finish_drop(p, slot, s, v, DROP_ROUTING_MISS);
+		return;
+	}
+	if (!pkt_ipv4_ttl_dec(ip)) {
+		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
+		return;
+	}
+	if (s->tenant) {
+		mark_dscp(s->frame + s->pi.l3, s->dscp);
+		mark_dscp(ip, s->dscp);
+		memset(ip + (ip[0] & 0xf) * 4u + 6, 0, 2);
+	}
+	s->frame = outer;
+	const struct route *r = (const struct route *)(p->route_pool.mem + (size_t)nh * p->route_pool.elem);
+	pkt_set_macs(outer, r->src_mac, r->dst_mac);
+	v->fwd = 1;
+	v->out_port = r->port;
+	v->prio = queue_of(p, s, 0);
+}
+
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
 static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 					struct dp_verdict *v, uint64_t now, uint64_t now_us, const int hw)
 {
 	if (s->done)
 		return;
+	if (hw && s->vx_off) {
+		vxlan_transit(p, slot, m, s, v);
+		return;
+	}
 	if (s->dir != DIR_NONE) {
 		count(p->ctr[slot], CTR_PRE_QOS, s->term.ctr_idx, p->sz.pre_qos_ctr, s->len);
 		if (s->term.action == TERM_DROP) {
@@ -682,7 +724,7 @@ static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struc
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	uint8_t acl[BURST_MAX];
 	for (uint16_t i = 0; i < n; i++)
-		stage_parse(p, slot, m[i], &st[i], &v[i], now);
+		stage_parse(p, slot, m[i], &st[i], &v[i], now, hw);
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
 		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i], hw);

@@ -44,7 +44,9 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
     @name(".HupfIngress.steering.nop")
     action steering_nop() { }
 
-    // Packets coming back from a backend were processed there: route them only.
+    // Packets coming back from a backend were processed there: route them only. A VXLAN frame among them
+    // (a downlink G-PDU the backend re-encapsulated towards a gNB's edge VTEP) is no tenant's: routed by its
+    // outer headers.
     @name(".HupfIngress.steering.backend_ports")
     table backend_ports {
         key = {
@@ -104,14 +106,24 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
                 meta.drop_reason = DROP_PARSER_ERROR;
             }
         } else {
-            // The tenant first: an unknown VNI is dropped before anything else looks at it.
-            if (meta.vxlan) {
+#ifdef HUPF_HW
+            backend_ports.apply();
+            meta.vx_transit = meta.vxlan && meta.skip_upf;
+#endif
+            // The tenant first: an unknown VNI is dropped before anything else looks at it. Its frame
+            // leaves without the VXLAN encapsulation it arrived in.
+            if (meta.vxlan && !meta.vx_transit) {
+                hdr.vx_ethernet.setInvalid();
+                hdr.vx_vlan_tag.setInvalid();
+                hdr.vx_ipv4.setInvalid();
+                hdr.vx_udp.setInvalid();
+                hdr.vx_vxlan.setInvalid();
                 tenant.apply(hdr, meta, std_meta);
             }
             if (meta.drop_reason == 0) {
 #ifdef HUPF_HW
-                backend_ports.apply();
-                if (meta.skip_upf && !meta.tenant_hit && hdr.ipv4.isValid()) {
+                // (hdr.ipv4: a backend's VXLAN frame's tenant frame, whose inner IPv4 is the user packet.)
+                if (meta.skip_upf && hdr.ipv4.isValid()) {
                     if (hdr.inner_ipv4.isValid()) {
                         meta.user_dscp = hdr.inner_ipv4.dscp;
                     } else {
@@ -145,7 +157,26 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
         rps.apply(hdr, meta, std_meta);
 #endif
         if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
+#ifdef HUPF_HW
+            // Routing rewrites hdr.ethernet and hdr.ipv4: a backend's VXLAN frame has its outer headers
+            // there for the lookup (TTL, MACs, port), and its tenant frame's back after it.
+            ethernet_t eth = hdr.ethernet;
+            ipv4_t ip = hdr.ipv4;
+            if (meta.vx_transit) {
+                hdr.ethernet = hdr.vx_ethernet;
+                hdr.ipv4 = hdr.vx_ipv4;
+                meta.routing_ipv4_dst = hdr.vx_ipv4.dst_addr;
+            }
+#endif
             routing.apply(hdr, meta, std_meta);
+#ifdef HUPF_HW
+            if (meta.vx_transit) {
+                hdr.vx_ethernet = hdr.ethernet;
+                hdr.vx_ipv4 = hdr.ipv4;
+                hdr.ethernet = eth;
+                hdr.ipv4 = ip;
+            }
+#endif
         }
         if (meta.drop_reason == 0) {
             // A tenant's class (its slice's where one matches) is that of all its packets (over the
@@ -182,6 +213,13 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
             hdr.packet_in.ingress_port = meta.cpu_ingress_port;
             hdr.packet_in._pad0 = 0;
             hdr.packet_in.reason = meta.cpu_reason;
+            // A VXLAN frame's packet-in carries its tenant frame (a CPU clone is parsed anew, outer headers
+            // and all).
+            hdr.vx_ethernet.setInvalid();
+            hdr.vx_vlan_tag.setInvalid();
+            hdr.vx_ipv4.setInvalid();
+            hdr.vx_udp.setInvalid();
+            hdr.vx_vxlan.setInvalid();
             if (meta.cpu_reason == PKTIN_HH_REPORT) {
                 hdr.hh_report.setValid();
                 hdr.hh_report.flow_key = meta.hh_flow_key;
@@ -212,6 +250,13 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
         // A tenant's packets leave with its DSCP (on the GTP-U header built above, downlink).
         if (meta.tenant_hit && hdr.ipv4.isValid()) {
             hdr.ipv4.dscp = meta.tenant_dscp;
+        }
+        // A backend's VXLAN frame in a class: its outer header too, as TenantEgress copies the G-PDU's DSCP to
+        // the VXLAN it builds; the outer UDP checksum, which covered the tenant frame as it was, becomes 0
+        // (RFC 7348's "SHOULD be zero", valid over IPv4).
+        if (meta.tenant_hit && meta.vx_transit) {
+            hdr.vx_ipv4.dscp = meta.tenant_dscp;
+            hdr.vx_udp.checksum = 0;
         }
         // Steered to a backend, an uplink G-PDU's user packet carries the marking too: the backend strips the
         // header above it, and the class comes back as this DSCP (backend_classes).

@@ -280,6 +280,16 @@ def test_a_deleted_slice_gives_the_tenant_back(sliced):
     assert slice_counter(c, GOLD, SLICE["qfi"]) == (0, 0)
 
 
+def backend_with_gold_class(c):
+    """hw: misses steered to the backend on PORT_BACKEND1, what comes back from it routed (backend_ports), and GOLD's
+    DSCP standing for its class there (backend_classes)."""
+    H.backend_group(c, [U.PORT_BACKEND1])
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_PORTS, {C.HDR_IG_PORT: U.PORT_BACKEND1},
+             C.HUPF_INGRESS_STEERING_FROM_BACKEND)
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_CLASSES, {C.HDR_DSCP: GOLD["dscp"]},
+             C.HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, **{C.TC: GOLD["tc"]})
+
+
 @pytest.mark.targets("bmv2-hw", "backend-hw")
 def test_a_steered_tenants_class_comes_back_from_the_backend_as_its_dscp(upf):
     """hw: a tenant's G-PDU whose session is not on the switch goes to a backend with its user packet marked
@@ -287,11 +297,7 @@ def test_a_steered_tenants_class_comes_back_from_the_backend_as_its_dscp(upf):
     packet's DSCP stands for (steering.backend_classes) and leaves marked with it: the backend's downlink
     G-PDU (outer DSCP 0) leaves as the switch's own path would have sent it. A DSCP without a class stays."""
     c, bed = upf.client, upf.bed
-    H.backend_group(c, [U.PORT_BACKEND1])
-    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_PORTS, {C.HDR_IG_PORT: U.PORT_BACKEND1},
-             C.HUPF_INGRESS_STEERING_FROM_BACKEND)
-    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_CLASSES, {C.HDR_DSCP: GOLD["dscp"]},
-             C.HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, **{C.TC: GOLD["tc"]})
+    backend_with_gold_class(c)
     bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE2), GOLD["vni"]))   # UE2 has no session on the switch
     to_backend = Ether(bytes(marked(uplink_frame(UE2), GOLD["dscp"])))
     to_backend.dst = H.BACKEND_MACS[U.PORT_BACKEND1]
@@ -307,3 +313,56 @@ def test_a_steered_tenants_class_comes_back_from_the_backend_as_its_dscp(upf):
         out = Ether(bytes(back))
         out[IP].ttl -= 1
         expect_frame(bed, U.PORT_ACCESS, marked(out, leaves))
+
+
+def from_backend(ue, vni, user_dscp):
+    """ue's downlink as a backend sends it back to the switch when ue's gNB is in a tenant's overlay: GTP-U in
+    VXLAN from the local to the edge VTEP (the backend's peer_vxlan), its outer header and G-PDU built with DSCP 0,
+    the user packet with the marking the steered packet had; the outer UDP checksum computed (not 0)."""
+    pkt = Ether(bytes(reencapped(ue, vni)))
+    pkt[Ether].src, pkt[Ether].dst = H.BACKEND_MACS[U.PORT_BACKEND1], U.SWITCH_MAC
+    user = pkt.getlayer(IP, 3)
+    user.tos = user_dscp << 2
+    del user.chksum
+    del pkt[UDP].chksum
+    return Ether(bytes(pkt))
+
+
+@pytest.mark.targets("bmv2-hw", "backend-hw")
+def test_a_backends_vxlan_towards_an_overlay_gnb_is_routed_by_its_outer_headers(upf):
+    """hw: a session steered to a backend whose gNB is in a tenant's overlay. The backend re-encapsulates its
+    downlink in VXLAN towards the edge VTEP and sends it back through the switch, which gets it on a backend port:
+    there it is no tenant's ingress (no tenant lookup, so no drop 14 for a VNI no tenant has at the edge VTEP, no
+    tenant count) but a routed packet, routed by its outer headers (TTL, MACs, port). Its class is its user
+    packet's DSCP's (steering.backend_classes), and both its outer header and its G-PDU's leave marked with it, as
+    the switch's own path sends a downlink to an overlay gNB; the outer UDP checksum, which covered the unmarked
+    G-PDU, leaves 0. A DSCP without a class leaves unmarked, checksum kept."""
+    c, bed = upf.client, upf.bed
+    backend_with_gold_class(c)
+    U.route(c, EDGE_VTEP, 32, U.PORT_ACCESS, UNDERLAY_MAC)
+    # UE2 has no session on the switch: its downlink in GOLD's VXLAN goes to the backend, marked.
+    bed.send(U.PORT_CORE, vxlan(downlink_frame(UE2), GOLD["vni"]))
+    to_backend = Ether(bytes(marked(downlink_frame(UE2), GOLD["dscp"])))
+    to_backend.dst = H.BACKEND_MACS[U.PORT_BACKEND1]
+    expect_frame(bed, U.PORT_BACKEND1, Ether(bytes(to_backend)))
+    counted, unknown = tenant_counter(c, GOLD), drops(c, C.DROP_UNKNOWN_VNI)
+    for dscp, leaves in ((GOLD["dscp"], GOLD["dscp"]), (BRONZE["dscp"], None)):
+        back = from_backend(UE2, GOLD["vni"], dscp)
+        bed.send(U.PORT_BACKEND1, back)
+        out = Ether(bytes(back))
+        out[Ether].src, out[Ether].dst = U.SWITCH_MAC, UNDERLAY_MAC
+        out[IP].ttl -= 1
+        del out[IP].chksum
+        if leaves is not None:
+            out[IP].tos = leaves << 2
+            out[UDP].chksum = 0
+            gpdu = out.getlayer(IP, 2)
+            gpdu.tos = leaves << 2
+            del gpdu.chksum
+        expect_frame(bed, U.PORT_ACCESS, Ether(bytes(out)))
+    assert tenant_counter(c, GOLD) == counted
+    assert drops(c, C.DROP_UNKNOWN_VNI) == unknown
+    # From a port that is no backend's, the same frame is a tenant frame of no tenant.
+    bed.send(U.PORT_ACCESS, from_backend(UE2, GOLD["vni"], GOLD["dscp"]))
+    expect_no_frame(bed, ALL_PORTS)
+    assert until(lambda: drops(c, C.DROP_UNKNOWN_VNI) == unknown + 1)

@@ -1270,6 +1270,118 @@ static void test_hw_tenant_class_survives_steering(void **st)
 	dp_commit();
 }
 
+/* The backend's downlink towards a gNB in a tenant's overlay, as it sends it back to the switch: a G-PDU (TEID
+ * 0x3abc, N3 -> GNB) carrying APP -> ue with DSCP dscp (the steered packet's marking), in VXLAN vni from VTEP to
+ * dst (outer DSCP 0, TTL 64, UDP checksum udp_ck); the tenant frame at t, the whole frame at b. */
+static uint32_t backend_vxlan(uint8_t *b, uint8_t *t, uint32_t *tn, uint32_t ue, uint8_t dscp, uint32_t vni,
+			      uint32_t dst, uint16_t udp_ck)
+{
+	uint8_t inner[128];
+	uint32_t il = ip_udp(inner, APP, ue, 53, 4000, 64);
+	set_dscp(inner, 0, dscp);
+	uint32_t n = eth(t);
+	n += ip_udp(t + n, N3, GNB, 2152, 2152, GTPU_LEN + il) - GTPU_LEN - il;
+	uint8_t *g = t + n;
+	g[0] = 0x30; g[1] = 0xff; w16(g + 2, (uint16_t)il); w32(g + 4, 0x3abc);
+	memcpy(g + GTPU_LEN, inner, il);
+	*tn = n + GTPU_LEN + il;
+	uint32_t len = vxlan_frame(b, t, *tn, vni, dst, VXLAN_FLAG_I);
+	w32(b + ETH_LEN + 12, VTEP);
+	pkt_ipv4_fix_cksum(b + ETH_LEN);
+	w16(b + ETH_LEN + IP4_LEN + 6, udp_ck);
+	return len;
+}
+
+/* A session steered to a backend whose gNB is in a tenant's overlay: the backend re-encapsulates its downlink
+ * in VXLAN towards the edge VTEP, and the switch gets it on a backend port. It is no tenant's ingress (no
+ * tenant lookup: a VNI unknown at that VTEP is no drop, a known one no decapsulation, no tenant count): it is
+ * routed by its outer headers (TTL, MACs, port), its tenant frame left as the backend built it but for the
+ * marking of its class (backend_classes by the user packet's DSCP), which both IPv4 headers get, the outer UDP
+ * checksum then 0; without a class it leaves unmarked, checksum kept. Its outer TTL and route drop as any
+ * routed packet's; from any other port the same frame is a tenant frame of no tenant (14). */
+/* Runs the frame of n bytes at b from the backend port; it must be forwarded (in *v). */
+static struct rte_mbuf *forwarded_from_backend(const uint8_t *b, uint32_t n, struct dp_verdict *v)
+{
+	struct rte_mbuf *m = mbuf_of(b, n, BACKEND_PORT);
+	*v = run(m);
+	assert_true(v->fwd);
+	return m;
+}
+
+static void test_hw_backend_vxlan_routed_by_its_outer_headers(void **st)
+{
+	(void)st;
+	static const uint8_t MAC_C[6] = { 0, 0, 0, 0, 0xc, 1 }, MAC_D[6] = { 0, 0, 0, 0, 0xd, 1 };
+	struct dp_tenant t = { 5001, VTEP, 1, 3, 46 };
+	assert_int_equal(dp_tenant(DP_INSERT, &t), 0);
+	assert_int_equal(dp_route(DP_INSERT, EDGE, 32, MAC_C, MAC_D, 4), 0);
+	assert_int_equal(dp_route(DP_INSERT, VTEP, 32, MAC_C, MAC_D, 2), 0);
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);
+	assert_int_equal(dp_backend_class(DP_INSERT, 46, 3), 0);
+	dp_commit();
+	const uint32_t ue = IP(172, 16, 3, 3), vx = ETH_LEN + IP4_LEN + UDP_LEN + VXLAN_LEN;
+	uint8_t t0[256], b[512];
+	uint32_t tn, n = backend_vxlan(b, t0, &tn, ue, 46, 5001, EDGE, 0x1234);
+	uint64_t pk0, by0, pk, by, unknown = drops(DROP_UNKNOWN_VNI);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk0, &by0), 0);
+	/* In the class of its user packet's DSCP: both headers marked, the outer routed. */
+	struct dp_verdict v;
+	struct rte_mbuf *m = forwarded_from_backend(b, n, &v);
+	assert_int_equal(v.out_port, 4);
+	assert_int_equal(v.prio, 6);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n);
+	const uint8_t *out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_memory_equal(out, MAC_D, 6);
+	assert_memory_equal(out + 6, MAC_C, 6);
+	assert_int_equal(out[ETH_LEN + 8], 63);
+	assert_int_equal(out[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(out + ETH_LEN, IP4_LEN, 0), 0);
+	assert_memory_equal(out + ETH_LEN + 12, b + ETH_LEN + 12, 8);
+	assert_int_equal(r16(out + ETH_LEN + IP4_LEN + 6), 0);
+	assert_memory_equal(out + ETH_LEN + IP4_LEN, b + ETH_LEN + IP4_LEN, 6);
+	assert_memory_equal(out + ETH_LEN + IP4_LEN + UDP_LEN, b + ETH_LEN + IP4_LEN + UDP_LEN, VXLAN_LEN);
+	uint8_t want[256];
+	memcpy(want, t0, tn);
+	set_dscp(want, ETH_LEN, 46);
+	assert_memory_equal(out + vx, want, tn);
+	rte_pktmbuf_free(m);
+	/* A DSCP without a class: class 0, nothing marked, the outer UDP checksum kept; still routed. */
+	n = backend_vxlan(b, t0, &tn, ue, 10, 5001, EDGE, 0x1234);
+	m = forwarded_from_backend(b, n, &v);
+	assert_int_equal(v.prio, 0);
+	out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(out[ETH_LEN + 1], 0);
+	assert_int_equal(out[ETH_LEN + 8], 63);
+	assert_memory_equal(out + ETH_LEN + IP4_LEN, b + ETH_LEN + IP4_LEN, UDP_LEN + VXLAN_LEN);
+	assert_memory_equal(out + vx, t0, tn);
+	rte_pktmbuf_free(m);
+	/* A known (VNI, local VTEP) from a backend port is no tenant's either: not decapsulated, not counted. */
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, VTEP, 0);
+	m = forwarded_from_backend(b, n, &v);
+	assert_int_equal(v.out_port, 2);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk, &by), 0);
+	assert_int_equal(pk, pk0);
+	assert_int_equal(drops(DROP_UNKNOWN_VNI), unknown);
+	/* Routed as any packet: an outer TTL of 1 expires (13), an outer destination without a route misses (10). */
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, EDGE, 0);
+	b[ETH_LEN + 8] = 1;
+	pkt_ipv4_fix_cksum(b + ETH_LEN);
+	expect_drop(b, n, BACKEND_PORT, DROP_TTL_EXPIRED);
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, IP(192, 168, 60, 1), 0);
+	expect_drop(b, n, BACKEND_PORT, DROP_ROUTING_MISS);
+	/* From a port that is no backend's, the same frame is a tenant frame whose VNI no tenant has at EDGE. */
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, EDGE, 0);
+	expect_drop(b, n, 1, DROP_UNKNOWN_VNI);
+	assert_int_equal(dp_backend_class(DP_DELETE, 46, 0), 0);
+	assert_int_equal(dp_queue(DP_DELETE, 3, 0), 0);
+	assert_int_equal(dp_route(DP_DELETE, VTEP, 32, MAC_C, MAC_D, 2), 0);
+	assert_int_equal(dp_route(DP_DELETE, EDGE, 32, MAC_C, MAC_D, 4), 0);
+	assert_int_equal(dp_tenant(DP_DELETE, &t), 0);
+	dp_commit();
+}
+
 /* ---- hw profile: RPS's observation points ---- */
 
 /* The contract's digest of a UDP user packet at ip, assembled here from its fields. */
@@ -1981,6 +2093,7 @@ int main(void)
 	const struct CMUnitTest hw_tests[] = {
 		cmocka_unit_test(test_hw_steering_and_hh_report), cmocka_unit_test(test_hw_no_backend_and_from_backend),
 		cmocka_unit_test(test_hw_tenant_class_survives_steering),
+		cmocka_unit_test(test_hw_backend_vxlan_routed_by_its_outer_headers),
 		cmocka_unit_test(test_hw_rps_tables), cmocka_unit_test(test_hw_rps_in_and_out),
 		cmocka_unit_test(test_hw_rps_receipt_rides_on_hh_report), cmocka_unit_test(test_hw_rps_buffered_and_acl_copy),
 		cmocka_unit_test(test_hw_without_rps_state),
