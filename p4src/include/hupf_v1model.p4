@@ -162,7 +162,9 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             // there for the lookup (TTL, MACs, port), and its tenant frame's back after it.
             ethernet_t eth = hdr.ethernet;
             ipv4_t ip = hdr.ipv4;
-            if (meta.vx_transit) {
+            // (A VXLAN frame past the parser has both; the tests tell p4c's header validity analysis so.)
+            bool outer = meta.vx_transit && hdr.vx_ethernet.isValid() && hdr.vx_ipv4.isValid();
+            if (outer) {
                 hdr.ethernet = hdr.vx_ethernet;
                 hdr.ipv4 = hdr.vx_ipv4;
                 meta.routing_ipv4_dst = hdr.vx_ipv4.dst_addr;
@@ -170,7 +172,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
 #endif
             routing.apply(hdr, meta, std_meta);
 #ifdef HUPF_HW
-            if (meta.vx_transit) {
+            if (outer) {
                 hdr.vx_ethernet = hdr.ethernet;
                 hdr.vx_ipv4 = hdr.ipv4;
                 hdr.ethernet = eth;

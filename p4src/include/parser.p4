@@ -95,6 +95,7 @@ parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t me
         meta.vtep_dst = hdr.ipv4.dst_addr;
         meta.l4_sport = 0;
         meta.l4_dport = 0;
+        // (p4c warns that hdr.vlan_tag may be uninitialized here: copying an invalid header gives an invalid one.)
         hdr.vx_ethernet = hdr.ethernet;
         hdr.vx_vlan_tag = hdr.vlan_tag;
         hdr.vx_ipv4 = hdr.ipv4;
