@@ -2,12 +2,20 @@
  * subport and one pipe, both at the port's rate, so that the port's rate is the only limit and
  * the pipe's traffic classes give strict priority. v1model priority p goes to rte_sched class
  * BE - p: rte_sched serves class 0 first and the best-effort class (12) last, bmv2 serves the
- * highest priority first, so priority 0 is best effort and 7 the first served. */
+ * highest priority first, so priority 0 is best effort and 7 the first served.
+ *
+ * With several forwarding lcores, one owns the scheduler (as DPDK's qos_sched sample and BESS do:
+ * rte_sched takes no lock); the others hand it their packets over an MPSC rte_ring, each packet's
+ * rte_sched queue already written in its mbuf, and count what a full ring refuses in counters of
+ * their own. No lock, and the owner's own packets take no ring. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_ring.h>
 #include <rte_sched.h>
 #include "egress.h"
 
@@ -22,10 +30,25 @@
 #define LINE_FACTOR 1000
 #define LINE_MAX_BYTES (100000000000ull / 8)
 
+/* What the owner takes from the ring before a dequeue: at most this many, in bursts of TAKE_BURST. */
+#define TAKE_MAX 256
+#define TAKE_BURST 64
+
+/* One lcore's drops for a full ring, on a cache line of its own. */
+struct ring_drops {
+	uint64_t n[EGRESS_PRIOS];
+} __rte_cache_aligned;
+
 struct egress {
+	/* Read by every lcore, written only at creation. */
 	struct rte_sched_port *port;
-	uint32_t backlog;
-	uint64_t drops[EGRESS_PRIOS];
+	struct rte_ring *ring;                 /* the other lcores' packets to the owner; NULL with one lcore */
+	unsigned owner, nlcores;
+	struct rte_mbuf_sched sched[EGRESS_PRIOS];  /* each priority's rte_sched queue, class and colour */
+	/* The owner's. */
+	uint32_t backlog __rte_cache_aligned;
+	uint64_t drops[EGRESS_PRIOS];          /* full queues */
+	struct ring_drops ring_drops[];        /* full ring, one row per lcore */
 };
 
 static inline uint32_t sched_class(uint8_t prio)
@@ -33,11 +56,28 @@ static inline uint32_t sched_class(uint8_t prio)
 	return RTE_SCHED_TRAFFIC_CLASS_BE - (prio & (EGRESS_PRIOS - 1));
 }
 
-struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, char *err, unsigned errlen)
+/* What rte_sched_port_pkt_write writes for each priority (its queue index from the port's
+ * layout), written by one 8-byte store per packet on any lcore, without reading the port. */
+static void sched_fields(struct egress *e)
+{
+	for (uint8_t p = 0; p < EGRESS_PRIOS; p++) {
+		struct rte_mbuf m;
+		memset(&m, 0, sizeof(m));
+		rte_sched_port_pkt_write(e->port, &m, 0, 0, sched_class(p), 0, RTE_COLOR_GREEN);
+		e->sched[p] = m.hash.sched;
+	}
+}
+
+struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, unsigned nlcores, unsigned owner,
+			     char *err, unsigned errlen)
 {
 	uint64_t rate = rate_bps / 8;   /* rte_sched counts bytes per second */
 	if (!rate || !mtu) {
 		snprintf(err, errlen, "%s: rate %lu bit/s, MTU %u: both must be positive", name, (unsigned long)rate_bps, mtu);
+		return NULL;
+	}
+	if (!nlcores || owner >= nlcores) {
+		snprintf(err, errlen, "%s: owner lcore %u of %u", name, owner, nlcores);
 		return NULL;
 	}
 	uint64_t frame = mtu + RTE_SCHED_FRAME_OVERHEAD_DEFAULT;
@@ -59,10 +99,24 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 					    .frame_overhead = RTE_SCHED_FRAME_OVERHEAD_DEFAULT, .n_subports_per_port = 1,
 					    .subport_profiles = &sp, .n_subport_profiles = 1,
 					    .n_max_subport_profiles = 1, .n_pipes_per_subport = 1 };
-	struct egress *e = calloc(1, sizeof(*e));
-	if (!e) {
+	struct egress *e = NULL;
+	size_t size = sizeof(*e) + nlcores * sizeof(e->ring_drops[0]);
+	if (posix_memalign((void **)&e, RTE_CACHE_LINE_SIZE, size)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		return NULL;
+	}
+	memset(e, 0, size);
+	e->owner = owner;
+	e->nlcores = nlcores;
+	if (nlcores > 1) {
+		char rn[RTE_RING_NAMESIZE];
+		snprintf(rn, sizeof(rn), "%.20s_own", name);
+		e->ring = rte_ring_create(rn, EGRESS_RING_PKTS, (int)rte_socket_id(), RING_F_SC_DEQ);
+		if (!e->ring) {
+			snprintf(err, errlen, "%s: cannot create the ring to the owner lcore: %s", name, rte_strerror(rte_errno));
+			free(e);
+			return NULL;
+		}
 	}
 	e->port = rte_sched_port_config(&pa);
 	int rc = e->port ? rte_sched_subport_config(e->port, 0, &sub, 0) : -EINVAL;
@@ -77,6 +131,7 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 		egress_free(e);
 		return NULL;
 	}
+	sched_fields(e);
 	return e;
 }
 
@@ -84,14 +139,25 @@ void egress_free(struct egress *e)
 {
 	if (!e)
 		return;
-	rte_sched_port_free(e->port);
+	if (e->ring) {
+		struct rte_mbuf *m[TAKE_BURST];
+		unsigned n;
+		while ((n = rte_ring_sc_dequeue_burst(e->ring, (void **)m, TAKE_BURST, NULL)))
+			rte_pktmbuf_free_bulk(m, n);
+		rte_ring_free(e->ring);
+	}
+	rte_sched_port_free(e->port);   /* frees the packets its queues hold */
 	free(e);
 }
 
-uint16_t egress_enqueue(struct egress *e, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
+unsigned egress_owner(const struct egress *e)
 {
-	for (uint16_t i = 0; i < n; i++)
-		rte_sched_port_pkt_write(e->port, m[i], 0, 0, sched_class(prio[i]), 0, RTE_COLOR_GREEN);
+	return e->owner;
+}
+
+/* The owner: packets whose rte_sched queue is written in their mbuf into the scheduler. */
+static uint16_t sched_enqueue(struct egress *e, struct rte_mbuf **m, uint16_t n)
+{
 	int queued = rte_sched_port_enqueue(e->port, m, n);
 	if (queued < n) {
 		/* rte_sched freed the packets its full queues refused; its counters (cleared by each
@@ -106,9 +172,43 @@ uint16_t egress_enqueue(struct egress *e, struct rte_mbuf **m, const uint8_t *pr
 	return (uint16_t)queued;
 }
 
+uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
+{
+	for (uint16_t i = 0; i < n; i++)
+		m[i]->hash.sched = e->sched[prio[i] & (EGRESS_PRIOS - 1)];
+	if (lcore == e->owner)
+		return sched_enqueue(e, m, n);
+	unsigned put = rte_ring_mp_enqueue_burst(e->ring, (void *const *)m, n, NULL);
+	if (put < n) {
+		/* This lcore's row: a single writer, read by the stats. */
+		struct ring_drops *d = &e->ring_drops[lcore];
+		for (uint16_t i = (uint16_t)put; i < n; i++) {
+			uint8_t p = prio[i] & (EGRESS_PRIOS - 1);
+			__atomic_store_n(&d->n[p], d->n[p] + 1, __ATOMIC_RELAXED);
+		}
+		rte_pktmbuf_free_bulk(m + put, n - put);
+	}
+	return (uint16_t)put;
+}
+
+/* The owner: what the other lcores put on the ring into the scheduler. */
+static void take_ring(struct egress *e)
+{
+	struct rte_mbuf *m[TAKE_BURST];
+	unsigned n, taken = 0;
+	do {
+		n = rte_ring_sc_dequeue_burst(e->ring, (void **)m, TAKE_BURST, NULL);
+		if (n)
+			sched_enqueue(e, m, (uint16_t)n);
+		taken += n;
+	} while (n == TAKE_BURST && taken < TAKE_MAX);
+}
+
 uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
 {
-	if (!e->backlog)
+	if (e->ring)
+		take_ring(e);
+	if (!e->backlog || !max)   /* rte_sched_port_dequeue sends one packet before it compares with max */
 		return 0;
 	int n = rte_sched_port_dequeue(e->port, m, max);
 	e->backlog -= (uint32_t)n;
@@ -117,11 +217,14 @@ uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
 
 uint32_t egress_backlog(const struct egress *e)
 {
-	return e->backlog;
+	return e->backlog + (e->ring ? rte_ring_count(e->ring) : 0);
 }
 
 void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS])
 {
-	for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
+	for (uint8_t p = 0; p < EGRESS_PRIOS; p++) {
 		drops[p] = __atomic_load_n(&e->drops[p], __ATOMIC_RELAXED);
+		for (unsigned l = 0; l < e->nlcores; l++)
+			drops[p] += __atomic_load_n(&e->ring_drops[l].n[p], __ATOMIC_RELAXED);
+	}
 }

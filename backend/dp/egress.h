@@ -2,8 +2,14 @@
  * scheduler (rte_sched) with one subport and one pipe at the port's rate, one queue per
  * v1model priority (what HupfIngress.qos.queues gives the packet's traffic class),
  * served in strict priority: a higher priority leaves first, priority 0 last. A full
- * queue drops the packet and counts it by priority. One forwarding lcore owns a port's
- * scheduler (rte_sched is single-threaded); the counters are read from any thread. */
+ * queue drops the packet and counts it by priority.
+ *
+ * rte_sched is single-threaded: one forwarding lcore, the port's owner, runs the scheduler
+ * (enqueue and dequeue). The owner queues its own packets directly; every other lcore hands
+ * its packets, their priority written in the mbuf, over a bounded multi-producer ring that the
+ * owner empties into the scheduler before each dequeue. A full ring drops the packet and counts
+ * it like a full queue (under its priority, in the other lcore's own counters). The counters are
+ * read from any thread. */
 #ifndef HUPF_EGRESS_H
 #define HUPF_EGRESS_H
 
@@ -12,22 +18,29 @@
 
 #define EGRESS_PRIOS 8          /* v1model priority: bit<3> */
 #define EGRESS_QUEUE_PKTS 64    /* packets each priority's queue holds */
+#define EGRESS_RING_PKTS 1024   /* the ring from the other lcores to the owner (one slot stays empty) */
 
 struct egress;
 
 /* A scheduler sending rate_bps bits per second, framing included (preamble, FCS, gap:
- * RTE_SCHED_FRAME_OVERHEAD_DEFAULT bytes per frame), for frames up to mtu bytes. NULL with a
- * message in err when rte_sched refuses it. */
-struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, char *err, unsigned errlen);
+ * RTE_SCHED_FRAME_OVERHEAD_DEFAULT bytes per frame), for frames up to mtu bytes, fed by nlcores
+ * forwarding lcores (0..nlcores-1) of which owner runs it (a ring only when nlcores > 1). NULL
+ * with a message in err when rte_sched refuses it or the ring cannot be made. */
+struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, unsigned nlcores, unsigned owner,
+			     char *err, unsigned errlen);
+/* Frees the scheduler and every packet it or the ring still holds (no lcore may use it). */
 void egress_free(struct egress *e);
-/* Queues n packets, each at its priority (prio[i] & 7); a packet whose queue is full is
- * freed and counted in drops. Returns the packets queued. */
-uint16_t egress_enqueue(struct egress *e, struct rte_mbuf **m, const uint8_t *prio, uint16_t n);
-/* The packets the rate lets leave now, highest priority first, at most max. */
+unsigned egress_owner(const struct egress *e);
+/* Lcore lcore's n packets, each at its priority (prio[i] & 7): the owner queues them, another
+ * lcore puts them on the owner's ring. A packet whose queue (or the ring) is full is freed and
+ * counted in drops. Returns the packets taken. */
+uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n);
+/* Owner only: queues what the other lcores handed over, then returns the packets the rate lets
+ * leave now, highest priority first, at most max. */
 uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max);
-/* Packets queued and not yet dequeued (owner lcore only). */
+/* Owner only: packets queued and not yet dequeued, those on the ring included. */
 uint32_t egress_backlog(const struct egress *e);
-/* Packets dropped for a full queue, by priority, since creation. */
+/* Packets dropped for a full queue or a full ring, by priority, since creation. */
 void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS]);
 
 #endif

@@ -34,6 +34,7 @@ struct dp_sizes {
 	uint32_t rps_buffer;    /* hw: RPS receipts buffered per observation point (0, or rps_flows 0: no RPS) */
 	uint32_t rps_flows;     /* hw: RPS flow ids (set_flow's flow_id is below) */
 	uint32_t rps_flow_entries; /* hw: HupfIngress.rps.flows' size */
+	uint32_t rps_track_depth;  /* hw: direct disclosures remembered per (point, flow), a power of two */
 	uint8_t hw;             /* 1: the hw profile (session misses go to backends), 0: sw */
 };
 
@@ -187,16 +188,18 @@ struct dp_rps_receipt { uint8_t point, kind; uint16_t flow_id; uint32_t digest, 
 struct dp_rps_slot { uint32_t digest, ts; uint16_t flow, dnum; uint8_t valid; };   /* a buffered receipt */
 struct dp_rps_track { uint32_t digest, ts; uint16_t dnum; uint8_t valid; };       /* a direct disclosure */
 struct dp_rps_state {
-	uint32_t size, flows;               /* receipts per point, flow ids */
+	uint32_t size, flows, track_depth;  /* receipts per point, flow ids, disclosures tracked per flow */
 	uint32_t head[RPS_POINTS];          /* next slot to overwrite (the oldest receipt) */
 	uint64_t events[DP_RPS_EVENT_CELLS];
 	struct dp_rps_slot *buf;            /* [point * size + i] */
-	struct dp_rps_track *track;         /* [(point * flows + flow) * RPS_TRACK_DEPTH + dnum % RPS_TRACK_DEPTH] */
+	struct dp_rps_track *track;         /* [(point * flows + flow) * track_depth + dnum % track_depth] */
 	uint16_t *next_dnum;                /* [point * flows + flow]: the number of the flow's next direct disclosure */
 	uint32_t *late_warned;              /* [point * flows + flow]: RPS_LATE_WARNED_FLAG | the dnum last warned of */
 };
-/* Zeroed state for size receipts per point and flows flow ids (NULL for 0); free with dp_rps_state_free. */
-struct dp_rps_state *dp_rps_state_new(uint32_t size, uint32_t flows);
+/* Zeroed state for size receipts per point, flows flow ids and track_depth disclosures tracked per (point,
+ * flow) (NULL for 0, or a track_depth that is no power of two below 2^16: a tracker as deep as dnum's range
+ * could not tell an overrun from the disclosure 2^16 later); free with dp_rps_state_free. */
+struct dp_rps_state *dp_rps_state_new(uint32_t size, uint32_t flows, uint32_t track_depth);
 void dp_rps_state_free(struct dp_rps_state *s);
 /* One observation at point of a packet of flow (below s->flows) with its digest at ts (us): FIFO RPS
  * over the first prm->buffer_len slots (mode 1, buffer_len 1..size) or a receipt (mode 2); counts its

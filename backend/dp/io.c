@@ -4,7 +4,8 @@
  * what it receives to the worker chosen by a hash of the packet's UE address, over
  * a ring: a UE's packets always meet the same worker, which keeps each flow in
  * order (a flow arrives on one RX queue, then takes one ring) and its meters
- * single-writer. */
+ * single-writer. A rate-limited port's scheduler (egress.h) has one owner lcore; the
+ * others hand it their packets for that port over the scheduler's own ring. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +49,11 @@ static struct {
 	struct egress *egress[RTE_MAX_ETHPORTS];  /* dpdk port id -> its scheduler (--port-rate), NULL: none */
 	uint64_t rate_bps[RTE_MAX_ETHPORTS];
 	unsigned negress;
+	/* The rate-limited ports whose scheduler each lcore owns (dpdk port ids). */
+	struct {
+		unsigned n;
+		uint16_t dev[DP_MAX_PORTS];
+	} owned[DP_MAX_WORKERS];
 } io;
 
 static void to_cpu(struct rte_mbuf *m, uint16_t ingress, uint8_t reason)
@@ -69,13 +75,14 @@ static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 }
 
-/* Sends n packets out of a P4 port, through its scheduler when it has a rate (a full queue
- * frees and counts what it refuses); what the port does not take is freed. */
+/* Sends n packets out of a P4 port, through its scheduler when it has a rate (queued by its
+ * owner lcore, handed to the owner over its ring by the others; a full queue or ring frees and
+ * counts what it refuses); what the port does not take is freed. */
 static void tx_burst(unsigned slot, uint16_t p4port, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
 {
 	int d = p4port < 512 ? io.dpdk_port[p4port] : -1;
 	if (d >= 0 && io.egress[d]) {
-		egress_enqueue(io.egress[d], m, prio, n);
+		egress_enqueue(io.egress[d], slot, m, prio, n);
 		return;
 	}
 	uint16_t sent = d < 0 ? 0 : rte_eth_tx_burst((uint16_t)d, (uint16_t)slot, m, n);
@@ -83,18 +90,17 @@ static void tx_burst(unsigned slot, uint16_t p4port, struct rte_mbuf **m, const 
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
 }
 
-/* Sends what the ports' schedulers let leave now; returns the packets sent, and in *held
- * those they still hold. */
+/* Sends what the schedulers this lcore owns let leave now (after queueing what the other lcores
+ * handed over); returns the packets sent, and in *held those they still hold. */
 static uint32_t egress_drain(unsigned slot, uint32_t *held)
 {
 	uint32_t sent_all = 0;
-	for (unsigned i = 0; i < io.nports; i++) {
-		struct egress *e = io.egress[io.dev[i]];
-		if (!e)
-			continue;
+	for (unsigned i = 0; i < io.owned[slot].n; i++) {
+		uint16_t d = io.owned[slot].dev[i];
+		struct egress *e = io.egress[d];
 		struct rte_mbuf *m[BURST];
 		uint16_t n = egress_dequeue(e, m, BURST);
-		uint16_t sent = n ? rte_eth_tx_burst(io.dev[i], (uint16_t)slot, m, n) : 0;
+		uint16_t sent = n ? rte_eth_tx_burst(d, (uint16_t)slot, m, n) : 0;
 		if (sent < n)
 			rte_pktmbuf_free_bulk(m + sent, n - sent);
 		sent_all += n;
@@ -217,7 +223,7 @@ static int worker_main(void *arg)
 				tx_one(0, m[k]->port, m[k]);
 		}
 		uint32_t held = 0;
-		if (io.negress)
+		if (io.owned[slot].n)
 			work += egress_drain(slot, &held);
 		rte_rcu_qsbr_quiescent(g_dp.qs, slot);
 		/* A busy-polling thread is always runnable: on CPUs it shares (tests, labs,
@@ -355,23 +361,23 @@ static unsigned afp_frame_size(const struct dp_boot *cfg)
 }
 
 /* A scheduler on port d at pc's rate, for frames up to the port's MTU (the ethdev's or the Linux
- * interface's, whichever is larger) with an Ethernet header and a VLAN tag. */
+ * interface's, whichever is larger) with an Ethernet header and a VLAN tag. rte_sched is
+ * single-threaded: the k-th rate-limited port's scheduler is owned by forwarding lcore
+ * k % nworkers (the schedulers spread over the lcores), which queues its own packets directly
+ * and those of the other lcores from the scheduler's ring, dequeues and transmits. */
 static int egress_attach(const struct dp_port_cfg *pc, uint16_t d, unsigned nworkers, char *err, unsigned errlen)
 {
 	char name[32];
 	uint16_t mtu = RTE_ETHER_MTU;
-	if (nworkers != 1) {
-		/* rte_sched is single-threaded: one lcore owns a port's scheduler. */
-		snprintf(err, errlen, "port %u: a port rate needs exactly one forwarding lcore (--lcores 1)", pc->p4_port);
-		return -EINVAL;
-	}
+	unsigned owner = io.negress % nworkers;
 	rte_eth_dev_get_mtu(d, &mtu);
 	snprintf(name, sizeof(name), "egress%u", pc->p4_port);
-	io.egress[d] = egress_create(name, pc->rate_bps, RTE_MAX((unsigned)mtu, afp_mtu(pc->dev)) + L2_OVERHEAD, err,
-				     errlen);
+	io.egress[d] = egress_create(name, pc->rate_bps, RTE_MAX((unsigned)mtu, afp_mtu(pc->dev)) + L2_OVERHEAD,
+				     nworkers, owner, err, errlen);
 	if (!io.egress[d])
 		return -EINVAL;
 	io.rate_bps[d] = pc->rate_bps;
+	io.owned[owner].dev[io.owned[owner].n++] = d;
 	io.negress++;
 	return 0;
 }

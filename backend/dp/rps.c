@@ -9,17 +9,17 @@
 
 #define IPV4_HDR_LEN 20   /* without options */
 
-struct dp_rps_state *dp_rps_state_new(uint32_t size, uint32_t flows)
+struct dp_rps_state *dp_rps_state_new(uint32_t size, uint32_t flows, uint32_t track_depth)
 {
-	if (!size || !flows)
+	if (!size || !flows || !track_depth || track_depth >= 1u << 16 || (track_depth & (track_depth - 1)))
 		return NULL;
 	struct dp_rps_state *s = rte_zmalloc(NULL, sizeof(*s), 64);
 	if (!s)
 		return NULL;
-	*s = (struct dp_rps_state){ .size = size, .flows = flows };
+	*s = (struct dp_rps_state){ .size = size, .flows = flows, .track_depth = track_depth };
 	uint64_t pf = (uint64_t)RPS_POINTS * flows;
 	s->buf = dp_zalloc_resident(sizeof(*s->buf) * RPS_POINTS * (uint64_t)size, 64);
-	s->track = dp_zalloc_resident(sizeof(*s->track) * pf * RPS_TRACK_DEPTH, 64);
+	s->track = dp_zalloc_resident(sizeof(*s->track) * pf * track_depth, 64);
 	s->next_dnum = dp_zalloc_resident(sizeof(*s->next_dnum) * pf, 64);
 	s->late_warned = dp_zalloc_resident(sizeof(*s->late_warned) * pf, 64);
 	if (!s->buf || !s->track || !s->next_dnum || !s->late_warned) {
@@ -67,6 +67,12 @@ uint32_t dp_rps_digest(const uint8_t *ip, uint32_t avail)
 	return dp_crc32_sliced(b, sizeof(b));
 }
 
+/* The tracker's slot of disclosure dnum of (point, flow) cell pf: as rps.p4, dnum & (depth - 1). */
+static inline size_t track_slot(const struct dp_rps_state *s, uint32_t pf, uint16_t dnum)
+{
+	return (size_t)pf * s->track_depth + (dnum & (s->track_depth - 1));
+}
+
 int dp_rps_step(struct dp_rps_state *s, unsigned point, uint16_t flow, uint32_t digest, uint32_t ts,
 		uint32_t disc_threshold, const struct dp_rps_params *prm, struct dp_rps_receipt *out)
 {
@@ -80,7 +86,7 @@ int dp_rps_step(struct dp_rps_state *s, unsigned point, uint16_t flow, uint32_t 
 	uint32_t pf = point * s->flows + flow;
 	uint16_t next = s->next_dnum[pf];
 	if (digest < disc_threshold) {      /* a direct disclosure: tracked, the buffer untouched */
-		s->track[pf * RPS_TRACK_DEPTH + next % RPS_TRACK_DEPTH] = (struct dp_rps_track){ digest, ts, next, 1 };
+		s->track[track_slot(s, pf, next)] = (struct dp_rps_track){ digest, ts, next, 1 };
 		s->next_dnum[pf] = (uint16_t)(next + 1);
 		ev[RPS_EV_DIRECT]++;
 		*out = (struct dp_rps_receipt){ (uint8_t)point, RPS_KIND_DIRECT, flow, digest, ts, next };
@@ -96,7 +102,7 @@ int dp_rps_step(struct dp_rps_state *s, unsigned point, uint16_t flow, uint32_t 
 	if (!r.valid)
 		return 0;
 	uint32_t rf = point * s->flows + r.flow;
-	const struct dp_rps_track *t = &s->track[rf * RPS_TRACK_DEPTH + r.dnum % RPS_TRACK_DEPTH];
+	const struct dp_rps_track *t = &s->track[track_slot(s, rf, r.dnum)];
 	if (t->valid && t->dnum == r.dnum) {
 		if ((uint32_t)(t->ts - r.ts) <= prm->quiet_us ||
 		    dp_rps_select_hash(r.digest, t->digest) >= prm->select_threshold)

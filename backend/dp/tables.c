@@ -232,7 +232,7 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		     (p->cls = dp_zalloc_resident(sizeof(struct dp_cls_slot) * ((uint64_t)sz->cls_slots + 1), 64)) &&
 		     (p->rps_params = rte_malloc(NULL, sizeof(rdef), 0));
 		for (unsigned w = 0; ok && sz->rps_buffer && sz->rps_flows && w < g_dp.nworkers; w++)
-			ok = (p->rps[w] = dp_rps_state_new(sz->rps_buffer, sz->rps_flows)) != NULL;
+			ok = (p->rps[w] = dp_rps_state_new(sz->rps_buffer, sz->rps_flows, sz->rps_track_depth)) != NULL;
 		if (ok) {
 			*p->hh_params = def;
 			*p->cls_params = cdef;

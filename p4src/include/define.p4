@@ -123,8 +123,6 @@ const bit<8>  RPS_KIND_DIRECT  = 1;
 const bit<8>  RPS_KIND_DELAYED = 2;
 const bit<8>  RPS_KIND_RECEIPT = 3;
 const bit<8>  RPS_KIND_LATE    = 4;   // late-disclosure warning: the receipt left the buffer undisclosed
-// Disclosures remembered per (point, flow); a power of two (slot = dnum & (depth - 1)).
-const bit<16> RPS_TRACK_DEPTH = 4;
 // rps_late_warned: this bit | the last dnum warned of (0: none yet).
 const bit<17> RPS_LATE_WARNED_FLAG = 0x10000;
 // rps.events counter index = point * RPS_EVENTS + event.

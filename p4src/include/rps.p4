@@ -12,6 +12,11 @@
 #define RPS_BUFFER_CELLS ((bit<32>)RPS_POINTS * RPS_BUFFER_SIZE)
 #define RPS_FLOW_CELLS ((bit<32>)RPS_POINTS * RPS_FLOWS)
 #define RPS_TRACK_CELLS (RPS_FLOW_CELLS * (bit<32>)RPS_TRACK_DEPTH)
+// The tracker's slot is dnum & (depth - 1); dnum is 16 bits wide, and a tracker as deep as its range could not
+// tell an overrun from the disclosure 2^16 later.
+#if (RPS_TRACK_DEPTH & (RPS_TRACK_DEPTH - 1)) != 0 || RPS_TRACK_DEPTH < 1 || RPS_TRACK_DEPTH > 32768
+#error "RPS_TRACK_DEPTH must be a power of two in 1..32768"
+#endif
 
 // FIFO buffer: RPS_BUFFER_SIZE receipts per point; rps_head[point] = the oldest (next overwritten).
 register<bit<16>>(RPS_BUFFER_CELLS) rps_buf_flow;
@@ -23,8 +28,9 @@ register<bit<32>>((bit<32>)RPS_POINTS) rps_head;
 // Per (point, flow): the next direct disclosure's number; the last dnum warned of as late.
 register<bit<16>>(RPS_FLOW_CELLS) rps_next_dnum;
 register<bit<17>>(RPS_FLOW_CELLS) rps_late_warned;
-// Tracker: the last RPS_TRACK_DEPTH direct disclosures per (point, flow), slot dnum % depth. The
-// seed's tracker is a table the controller writes; here the data plane writes it itself.
+// Tracker: the last RPS_TRACK_DEPTH direct disclosures per (point, flow), slot dnum % depth (the size
+// header's; the control plane and the backend take it from the P4Info: rps_track_dnum / rps_next_dnum).
+// The seed's tracker is a table the controller writes; here the data plane writes it itself.
 register<bit<16>>(RPS_TRACK_CELLS) rps_track_dnum;
 register<bit<32>>(RPS_TRACK_CELLS) rps_track_digest;
 register<bit<32>>(RPS_TRACK_CELLS) rps_track_ts;
@@ -78,7 +84,7 @@ control RpsObserve(inout local_metadata_t meta, in bit<8> point, in bit<32> ts, 
         rps_next_dnum.read(next_dnum, flow_cell);
         if (meta.rps_pkt_digest < meta.rps_disc_threshold) {
             // Direct disclosure: remembered in the tracker, the buffer is not touched.
-            bit<32> t = flow_cell * (bit<32>)RPS_TRACK_DEPTH + (bit<32>)(next_dnum & (RPS_TRACK_DEPTH - 1));
+            bit<32> t = flow_cell * (bit<32>)RPS_TRACK_DEPTH + (bit<32>)(next_dnum & (bit<16>)(RPS_TRACK_DEPTH - 1));
             rps_track_dnum.write(t, next_dnum);
             rps_track_digest.write(t, meta.rps_pkt_digest);
             rps_track_ts.write(t, ts);
@@ -119,7 +125,7 @@ control RpsObserve(inout local_metadata_t meta, in bit<8> point, in bit<32> ts, 
             return;
         }
         bit<32> r_flow_cell = (bit<32>)point * RPS_FLOWS + (bit<32>)r_flow;
-        bit<32> r_t = r_flow_cell * (bit<32>)RPS_TRACK_DEPTH + (bit<32>)(r_dnum & (RPS_TRACK_DEPTH - 1));
+        bit<32> r_t = r_flow_cell * (bit<32>)RPS_TRACK_DEPTH + (bit<32>)(r_dnum & (bit<16>)(RPS_TRACK_DEPTH - 1));
         bit<16> t_dnum;
         bit<32> t_digest;
         bit<32> t_ts;

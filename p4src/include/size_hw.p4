@@ -31,5 +31,8 @@
 #define RPS_FLOWS_SIZE             256   /* rps.flows entries */
 #define RPS_FLOWS                  256   /* flow ids 0..RPS_FLOWS-1: per-flow state cells per point */
 #define RPS_BUFFER_SIZE            4096  /* receipts per observation point */
+/* Direct disclosures remembered per (point, flow), a power of two: a buffered receipt whose flow had more
+ * disclosures while it waited is a tracker overrun (docs/RPS.md). */
+#define RPS_TRACK_DEPTH            64
 
 #endif

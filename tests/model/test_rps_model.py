@@ -7,7 +7,9 @@ import zlib
 import pytest
 
 import hupf_p4const as C
+import targets
 from hupf_tools.model import rps
+from p4rt import P4Info
 from hupf_tools.model.rps import (Config, FifoPoint, Receipt, ReferencePoint, MODE_DATA_PLANE, MODE_HYBRID,
                                   MODE_OFF, KIND_DIRECT, KIND_DELAYED, KIND_LATE, KIND_RECEIPT, MASK32)
 
@@ -31,12 +33,27 @@ def test_model_constants_are_the_p4_programs():
         C.RPS_MODE_OFF, C.RPS_MODE_DATA_PLANE, C.RPS_MODE_HYBRID)
     assert (KIND_DIRECT, KIND_DELAYED, KIND_RECEIPT, KIND_LATE) == (
         C.RPS_KIND_DIRECT, C.RPS_KIND_DELAYED, C.RPS_KIND_RECEIPT, C.RPS_KIND_LATE)
-    assert rps.TRACK_DEPTH == C.RPS_TRACK_DEPTH
     assert [rps.EV_OBSERVED, rps.EV_DIRECT, rps.EV_DELAYED, rps.EV_LATE, rps.EV_TRACK_OVERRUN, rps.EV_EXPORTED,
             rps.EV_LATE_REPEATED, rps.EV_INVALID] == [
         C.RPS_EV_OBSERVED, C.RPS_EV_DIRECT, C.RPS_EV_DELAYED, C.RPS_EV_LATE, C.RPS_EV_TRACK_OVERRUN,
         C.RPS_EV_EXPORTED, C.RPS_EV_LATE_REPEATED, C.RPS_EV_INVALID]
     assert rps.RECEIPT_LEN + 3 == C.RPS_RECEIPT_TRUNC_LEN
+
+
+def test_model_sizes_are_the_hw_p4infos():
+    """The model's sizes are the committed hw P4Info's registers (size_hw.p4): receipts and flows per point, and
+    the tracker's depth, its cells over the flows' (what the backend and the control plane read)."""
+    info = P4Info.from_text_file(targets.artifacts("hw")[0])
+    size = {name: info.get("registers", name).size for name in (C.RPS_BUF_FLOW, C.RPS_NEXT_DNUM, C.RPS_TRACK_DNUM)}
+    assert size[C.RPS_BUF_FLOW] == C.RPS_POINTS * rps.BUFFER_SIZE
+    assert size[C.RPS_NEXT_DNUM] == C.RPS_POINTS * rps.FLOWS
+    assert size[C.RPS_TRACK_DNUM] == C.RPS_POINTS * rps.FLOWS * rps.TRACK_DEPTH
+
+
+def test_the_trackers_depth_is_a_power_of_two_below_2_16():
+    for depth in (0, 3, 48, 1 << 16):
+        with pytest.raises(ValueError, match="power of two below 2\\^16, got %d" % depth):
+            FifoPoint(rps.POINT_IN, track_depth=depth)
 
 
 def test_receipt_bytes_round_trip_and_padding_is_checked():

@@ -220,6 +220,30 @@ def test_late_warning_once_per_disclosure_number(rps_dut):
     assert events(c, rps.POINT_IN)[rps.EV_LATE_REPEATED] == 2
 
 
+def test_the_tracker_judges_after_rps_track_depth_disclosures_and_counts_an_overrun_after_one_more(rps_dut):
+    """The pipeline's tracker keeps RPS_TRACK_DEPTH disclosures per flow (its P4Info: rps_track_dnum over
+    rps_next_dnum): a receipt evicted after that many of its flow's disclosures is still disclosed, one evicted
+    after one more is a tracker overrun, counted and never disclosed or warned of."""
+    c = rps_dut.client
+    depth = c.p4info.get("registers", C.RPS_TRACK_DNUM).size // c.p4info.get("registers", C.RPS_NEXT_DNUM).size
+    assert depth == rps.TRACK_DEPTH
+    cfg = Config(rps.MODE_DATA_PLANE, quiet_us=0, select_threshold=SELECT_ALL, buffer_len=1)
+    configure(c, cfg)
+    threshold = 1 << 31
+    sample(c, UE1, UPLINK, 5, threshold)
+    run = Run(rps_dut, cfg)
+    # r0, depth disclosures (dnums 0..depth-1), r1 evicts r0 (dnum 0: judged); depth + 1 more disclosures
+    # (dnum 2 depth took dnum depth's slot), r2 evicts r1 (dnum depth: overrun).
+    direct = set(range(1, depth + 1)) | set(range(depth + 2, 2 * depth + 3))
+    for port in ports_with(lambda p: digest_of(uplink_user(UE1, p)), threshold, direct, 2 * depth + 4):
+        run.uplink(UE1, port, 5, threshold)
+    got = run.check()
+    assert [(r.kind, r.dnum) for r in got if r.point == rps.POINT_IN and r.kind != rps.KIND_DIRECT] == [
+        (rps.KIND_DELAYED, 0)]
+    assert events(c, rps.POINT_IN)[rps.EV_TRACK_OVERRUN] == 1
+    assert events(c, rps.POINT_OUT) == run.model[rps.POINT_OUT].events
+
+
 def test_mode_2_sends_one_receipt_per_packet_at_each_point(rps_dut):
     c = rps_dut.client
     cfg = Config(rps.MODE_HYBRID)

@@ -309,6 +309,7 @@ static void run(uint32_t n)
 		sz.rps_buffer = 4096;
 		sz.rps_flows = 256;
 		sz.rps_flow_entries = 64;
+		sz.rps_track_depth = 64;
 	}
 #endif
 	g_nsess = n;

@@ -4,8 +4,8 @@
  *
  *   rpsreplay TRACE   (writes to stdout)
  *
- * TRACE (all little-endian): u32 magic "RPR1", buffer_len, flows, quiet_us, select_threshold, nobs; then nobs x
- * (u32 flow, digest, ts_us, disc_threshold).
+ * TRACE (all little-endian): u32 magic "RPR2", buffer_len, flows, track_depth, quiet_us, select_threshold, nobs;
+ * then nobs x (u32 flow, digest, ts_us, disc_threshold).
  * Output: "E <8 event counts of point IN>" (RPS_EV_* order), then "P <observations> <wall s>" (the loop alone). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +13,17 @@
 #include <rte_eal.h>
 #include "dp_int.h"
 
-#define MAGIC 0x31525052u   /* "RPR1" */
+#define MAGIC 0x32525052u   /* "RPR2" */
 
 int main(int argc, char **argv)
 {
 	if (argc != 2)
 		return fprintf(stderr, "usage: rpsreplay TRACE\n"), 2;
 	FILE *f = fopen(argv[1], "rb");
-	uint32_t h[6];
-	if (!f || fread(h, sizeof(h[0]), 6, f) != 6 || h[0] != MAGIC)
-		return fprintf(stderr, "rpsreplay: %s is not an RPR1 trace\n", argv[1]), 2;
-	uint32_t nobs = h[5];
+	uint32_t h[7];
+	if (!f || fread(h, sizeof(h[0]), 7, f) != 7 || h[0] != MAGIC)
+		return fprintf(stderr, "rpsreplay: %s is not an RPR2 trace\n", argv[1]), 2;
+	uint32_t nobs = h[6];
 	uint32_t (*obs)[4] = malloc(sizeof(*obs) * (size_t)nobs);
 	if (!obs || fread(obs, sizeof(*obs), nobs, f) != nobs)
 		return fprintf(stderr, "rpsreplay: %s is cut short\n", argv[1]), 2;
@@ -32,10 +32,11 @@ int main(int argc, char **argv)
 			"--log-level=lib.*:error", "-l", "0" };
 	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0)
 		return fprintf(stderr, "rpsreplay: EAL init failed\n"), 1;
-	struct dp_rps_state *s = dp_rps_state_new(h[1], h[2]);
+	struct dp_rps_state *s = dp_rps_state_new(h[1], h[2], h[3]);
 	if (!s)
-		return fprintf(stderr, "rpsreplay: no memory for %u receipts\n", h[1]), 1;
-	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, h[3], h[4], h[1] };
+		return fprintf(stderr, "rpsreplay: no state for %u receipts, %u flows, tracker depth %u\n", h[1], h[2],
+			       h[3]), 1;
+	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, h[4], h[5], h[1] };
 	struct dp_rps_receipt out;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -109,7 +109,8 @@ def matador():
     print("};")
 
 
-RPS_SIZE, RPS_FLOWS = 8, 4   # the C test's state: receipts per point, flow ids
+# The C test's state: receipts per point, flow ids, and a tracker shallow enough that the trace overruns it.
+RPS_SIZE, RPS_FLOWS, RPS_TRACK_DEPTH = 8, 4, 1
 # Configurations the trace switches between: FIFO RPS over the whole buffer and shrunk, quiet times,
 # selections, and mode 2.
 RPS_CONFIGS = [rps.Config(rps.MODE_DATA_PLANE, 0, rps.MASK32, RPS_SIZE),
@@ -123,7 +124,7 @@ def rps_vectors():
     """A trace of observations at both points through the model's FifoPoint: each one's expected receipt
     (kind 0: none), then the events; and digests of user packets of each kind of L4."""
     rng = random.Random(13)
-    points = [rps.FifoPoint(p, RPS_SIZE) for p in (rps.POINT_IN, rps.POINT_OUT)]
+    points = [rps.FifoPoint(p, RPS_SIZE, RPS_TRACK_DEPTH) for p in (rps.POINT_IN, rps.POINT_OUT)]
     thresholds = [0, 0x20000000, 0x40000000, rps.MASK32]
     ts, cfg, rows, kinds = (1 << 32) - 40000, 0, [], set()   # the 32-bit clock wraps within the trace
     for i in range(900):
@@ -138,8 +139,10 @@ def rps_vectors():
                     % (point, flow, digest, ts, thr, cfg, r.kind if r else 0, r.flow_id if r else 0,
                        r.digest if r else 0, r.ts if r else 0, r.dnum if r else 0))
     assert kinds >= {0, rps.KIND_DIRECT, rps.KIND_DELAYED, rps.KIND_RECEIPT, rps.KIND_LATE}, kinds
+    assert all(p.events[rps.EV_TRACK_OVERRUN] for p in points), [p.events for p in points]
     print("#define RPSV_SIZE %d" % RPS_SIZE)
     print("#define RPSV_FLOWS %d" % RPS_FLOWS)
+    print("#define RPSV_TRACK_DEPTH %d" % RPS_TRACK_DEPTH)
     print("static const struct dp_rps_params RPSV_CONFIGS[] = { %s };" % ", ".join(
         "{ %d, %d, 0x%08xu, %d }" % (c.mode, c.quiet_us, c.select_threshold, c.buffer_len) for c in RPS_CONFIGS))
     print("struct rps_vector { uint8_t point; uint16_t flow; uint32_t digest, ts, disc_threshold; uint8_t config;"

@@ -938,7 +938,7 @@ static void rps_run(struct dp_rps_state *s, const struct dp_rps_params *prm, uin
 static void test_rps_fifo_hand_worked(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(4, 4);
+	struct dp_rps_state *s = dp_rps_state_new(4, 4, 4);
 	assert_non_null(s);
 	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 1, 0xFFFFFFFFu, 4 };
 	const uint32_t dig[] = { N(1), N(5), N(6), N(7) }, disc[] = { 0x10, 0x10, 0x20, 0x20 };
@@ -993,7 +993,7 @@ static void test_rps_fifo_hand_worked(void **st)
 static void test_rps_buffer_len(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(4, 1);
+	struct dp_rps_state *s = dp_rps_state_new(4, 1, 4);
 	assert_non_null(s);
 	struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 0, 0xFFFFFFFFu, 2 };
 	assert_true(dp_rps_select_hash(N(1), 0x10) < prm.select_threshold);
@@ -1027,7 +1027,7 @@ static void test_rps_wrap_and_selection(void **st)
 	(void)st;
 	const uint32_t h = dp_rps_select_hash(N(1), 0x10);
 	for (uint32_t thr = h; thr <= h + 1; thr++) {
-		struct dp_rps_state *s = dp_rps_state_new(1, 1);
+		struct dp_rps_state *s = dp_rps_state_new(1, 1, 4);
 		assert_non_null(s);
 		const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 4, thr, 1 };
 		const uint8_t selected = thr > h ? RPS_KIND_DELAYED : 0;
@@ -1042,11 +1042,43 @@ static void test_rps_wrap_and_selection(void **st)
 	}
 }
 
+/* The tracker's depth is a size: a power of two below 2^16 (dnum's range), else no state; a receipt whose
+ * flow had depth + 1 disclosures while it waited is an overrun, one with depth of them still judged. */
+static void test_rps_track_depth(void **st)
+{
+	(void)st;
+	const uint32_t bad[] = { 0, 3, 48, 1u << 16 };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_null(dp_rps_state_new(4, 4, bad[i]));
+	const struct dp_rps_params prm = { RPS_MODE_DATA_PLANE, 0, 0xFFFFFFFFu, 1 };
+	assert_true(dp_rps_select_hash(N(1), 0x10) < prm.select_threshold);
+	for (uint32_t depth = 1; depth < 1u << 16; depth <<= 1) {
+		for (uint32_t disclosures = depth; disclosures <= depth + 1; disclosures++) {
+			struct dp_rps_state *s = dp_rps_state_new(1, 1, depth);
+			assert_non_null(s);
+			struct dp_rps_receipt r;
+			assert_int_equal(dp_rps_step(s, 0, 0, N(1), 1, RPS_THR, &prm, &r), 0);
+			for (uint32_t d = 0; d < disclosures; d++)   /* N1's own (dnum 0) is 0x10 */
+				assert_int_equal(dp_rps_step(s, 0, 0, 0x10 + d, 2 + d, RPS_THR, &prm, &r), 1);
+			int got = dp_rps_step(s, 0, 0, N(2), 2 + disclosures, RPS_THR, &prm, &r);
+			if (disclosures == depth) {
+				assert_int_equal(got, 1);
+				assert_int_equal(r.kind, RPS_KIND_DELAYED);
+				assert_int_equal(r.digest, N(1));
+			} else {
+				assert_int_equal(got, 0);
+				assert_int_equal(s->events[RPS_EV_TRACK_OVERRUN], 1);
+			}
+			dp_rps_state_free(s);
+		}
+	}
+}
+
 /* Mode 2 (hybrid): every observation is a receipt (kind 3) for the controller; the buffer stays untouched. */
 static void test_rps_hybrid_exports_every_receipt(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(4, 4);
+	struct dp_rps_state *s = dp_rps_state_new(4, 4, 4);
 	assert_non_null(s);
 	const struct dp_rps_params prm = { RPS_MODE_HYBRID, 0, 0, 4 };
 	const struct rps_obs o[] = {
@@ -1075,7 +1107,7 @@ static void test_rps_hybrid_exports_every_receipt(void **st)
 static void test_rps_step_matches_the_model(void **st)
 {
 	(void)st;
-	struct dp_rps_state *s = dp_rps_state_new(RPSV_SIZE, RPSV_FLOWS);
+	struct dp_rps_state *s = dp_rps_state_new(RPSV_SIZE, RPSV_FLOWS, RPSV_TRACK_DEPTH);
 	assert_non_null(s);
 	for (size_t i = 0; i < sizeof(RPSV) / sizeof(RPSV[0]); i++) {
 		const struct rps_vector *x = &RPSV[i];
@@ -1108,6 +1140,7 @@ static int setup_hw(void **st)
 	sz.rps_buffer = 8;
 	sz.rps_flows = 4;
 	sz.rps_flow_entries = 4;
+	sz.rps_track_depth = 4;
 	/* Two new timeslots (1024 us) with an EWMA IPG in the range make tau 2: a report. */
 	const struct dp_hh_params hh = { 2, 100, 100, 1, 1024, 0, HH_KEY_UE_ADDR };
 	const struct dp_range tau = { 0, 5000, 1 };
@@ -1923,16 +1956,38 @@ static void test_slices(void **st)
 #define EG_MTU 1518
 #define EG_FRAME 1000
 
-/* A packet of EG_FRAME bytes whose first byte is its priority and next two its sequence. */
-static struct rte_mbuf *eg_pkt(uint8_t prio, uint16_t seq)
+static struct rte_mempool *g_eg_pool;   /* the egress tests' mbufs: a full ring and queues hold ~1,600 */
+
+/* A packet of EG_FRAME bytes whose first byte is its priority and next two its sequence; NULL when
+ * the pool is empty (callable from a thread other than cmocka's). */
+static struct rte_mbuf *eg_pkt_try(uint8_t prio, uint16_t seq)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(g_pool);
-	assert_non_null(m);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g_eg_pool);
+	if (!m)
+		return NULL;
 	uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, EG_FRAME);
 	memset(d, 0, EG_FRAME);
 	d[0] = prio;
 	w16(d + 1, seq);
 	return m;
+}
+
+static struct rte_mbuf *eg_pkt(uint8_t prio, uint16_t seq)
+{
+	struct rte_mbuf *m = eg_pkt_try(prio, seq);
+	assert_non_null(m);
+	return m;
+}
+
+/* A scheduler at rate_bps fed by nlcores lcores, owned by lcore 0. */
+static struct egress *eg_create(const char *name, uint64_t rate_bps, unsigned nlcores)
+{
+	char err[128];
+	struct egress *e = egress_create(name, rate_bps, EG_MTU, nlcores, 0, err, sizeof(err));
+	if (!e)
+		print_error("%s\n", err);
+	assert_non_null(e);
+	return e;
 }
 
 static double now_s(void)
@@ -1942,65 +1997,218 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Packets of every priority queued together leave highest priority first (strict priority), each
- * priority in its order of arrival. */
-static void test_egress_strict_priority(void **st)
+/* The second forwarding lcore of the two-lcore tests (a thread, lcore 1; the test thread is lcore 0,
+ * the owner): hands `bursts` bursts of `per` packets, their priorities prio[] cycled, `gap_us` apart,
+ * to the owner through egress_enqueue; stops early when *stop is set. */
+struct eg_feeder {
+	struct egress *e;
+	const uint8_t *prio;
+	unsigned nprio, bursts, per, gap_us;
+	volatile int *stop;
+	uint64_t offered, taken;    /* packets handed to egress_enqueue, packets it took */
+	int done;                   /* set (release) once all is handed over */
+	uint16_t seq[EGRESS_PRIOS];
+	pthread_t th;
+};
+
+static void *eg_feed(void *arg)
 {
-	(void)st;
-	char err[128];
-	struct egress *e = egress_create("t_prio", 100000000, EG_MTU, err, sizeof(err));
-	assert_non_null(e);
-	enum { PER = 16 };
-	static const uint8_t prios[] = { 0, 3, 7, 1 };
-	struct rte_mbuf *m[PER * 4];
-	uint8_t prio[PER * 4];
-	for (unsigned i = 0; i < PER * 4; i++) {   /* interleaved: 0, 3, 7, 1, 0, 3, ... */
-		prio[i] = prios[i % 4];
-		m[i] = eg_pkt(prio[i], (uint16_t)(i / 4));
+	struct eg_feeder *f = arg;
+	for (unsigned b = 0; b < f->bursts && !(f->stop && *f->stop); b++) {
+		struct rte_mbuf *m[32];
+		uint8_t prio[32];
+		uint16_t k = 0;
+		for (; k < f->per && k < 32; k++) {
+			prio[k] = f->prio[(b * f->per + k) % f->nprio];
+			if (!(m[k] = eg_pkt_try(prio[k], f->seq[prio[k]])))
+				break;
+			f->seq[prio[k]]++;
+		}
+		f->offered += k;
+		f->taken += egress_enqueue(f->e, 1, m, prio, k);
+		if (f->gap_us)
+			usleep(f->gap_us);
 	}
-	assert_int_equal(egress_enqueue(e, m, prio, PER * 4), PER * 4);
-	assert_int_equal(egress_backlog(e), PER * 4);
-	uint8_t order[PER * 4];
-	uint16_t seq_of[8] = { 0 };
+	__atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void eg_feed_start(struct eg_feeder *f)
+{
+	assert_int_equal(pthread_create(&f->th, NULL, eg_feed, f), 0);
+}
+
+static void eg_feed_join(struct eg_feeder *f)
+{
+	assert_int_equal(pthread_join(f->th, NULL), 0);
+}
+
+static uint64_t eg_drops_sum(const struct egress *e)
+{
+	uint64_t drops[EGRESS_PRIOS], sum = 0;
+	egress_drops(e, drops);
+	for (unsigned p = 0; p < EGRESS_PRIOS; p++)
+		sum += drops[p];
+	return sum;
+}
+
+/* Dequeues up to `want` packets within `secs` (with until_held, only until the rate holds back a
+ * packet: a dequeue returns nothing after one returned some), appending each one's priority to
+ * order[] and checking that each priority leaves in its order of arrival (seq_of: the next
+ * sequence of each). */
+static unsigned eg_collect(struct egress *e, unsigned want, double secs, uint8_t *order, uint16_t *seq_of,
+			   int until_held)
+{
 	unsigned got = 0;
-	for (double end = now_s() + 2; got < PER * 4 && now_s() < end;) {
+	for (double end = now_s() + secs; got < want && now_s() < end;) {
 		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, 32);
+		uint16_t k = egress_dequeue(e, out, (uint16_t)RTE_MIN(32u, want - got));
+		if (until_held && got && !k)
+			break;
 		for (uint16_t j = 0; j < k; j++, got++) {
 			const uint8_t *d = rte_pktmbuf_mtod(out[j], const uint8_t *);
 			order[got] = d[0];
 			assert_int_equal(r16(d + 1), seq_of[d[0]]++);
-			rte_pktmbuf_free(out[j]);
 		}
+		rte_pktmbuf_free_bulk(out, k);
 	}
-	assert_int_equal(got, PER * 4);
+	return got;
+}
+
+/* PER packets of each of four priorities, queued before the first dequeue (priorities 0 and 1 by
+ * the owner; 3 and 7 by the owner too with one lcore, by the other lcore over the owner's ring
+ * with two), leave highest priority first (strict priority), each priority in its order of arrival. */
+static void eg_strict_order(const char *name, unsigned nlcores)
+{
+	struct egress *e = eg_create(name, 100000000, nlcores);
+	enum { PER = 16 };
+	static const uint8_t prios[] = { 0, 1, 3, 7 };   /* the owner's, then the other lcore's */
+	unsigned own = nlcores > 1 ? PER * 2 : PER * 4;
+	struct rte_mbuf *m[PER * 4];
+	uint8_t prio[PER * 4];
+	for (unsigned i = 0; i < own; i++) {   /* interleaved: 0, 1, 0, 1, ..., then 3, 7, 3, 7, ... */
+		prio[i] = prios[i / (PER * 2) * 2 + i % 2];
+		m[i] = eg_pkt(prio[i], (uint16_t)(i % (PER * 2) / 2));
+	}
+	assert_int_equal(egress_enqueue(e, 0, m, prio, (uint16_t)own), own);
+	if (nlcores > 1) {   /* the same 3, 7, 3, 7, ... from the other lcore */
+		struct eg_feeder f = { .e = e, .prio = prios + 2, .nprio = 2, .bursts = 1, .per = PER * 2 };
+		eg_feed_start(&f);
+		eg_feed_join(&f);
+		assert_int_equal(f.taken, PER * 2);
+	}
+	assert_int_equal(egress_backlog(e), PER * 4);
+	uint8_t order[PER * 4];
+	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
+	assert_int_equal(eg_collect(e, PER * 4, 2, order, seq_of, 0), PER * 4);
 	static const uint8_t served[] = { 7, 3, 1, 0 };
 	for (unsigned i = 0; i < PER * 4; i++)
 		assert_int_equal(order[i], served[i / PER]);
 	assert_int_equal(egress_backlog(e), 0);
+	assert_int_equal(eg_drops_sum(e), 0);
 	egress_free(e);
 }
 
-/* A port kept busy with packets of several priorities sends at its rate (framing overhead
- * included): over the whole window never above it (plus the buckets' burst); and, over the
- * stretches in which this thread kept polling (it may lose the CPU on a shared machine, and the
- * buckets keep only 10 ms of credits), at least half of it. */
-static void test_egress_rate(void **st)
+static void test_egress_strict_priority(void **st)
 {
 	(void)st;
-	char err[128];
-	const uint64_t rate_bps = 8000000;   /* 1 MB/s: 1,024 B per frame on the wire, ~977 frames/s */
-	struct egress *e = egress_create("t_rate", rate_bps, EG_MTU, err, sizeof(err));
-	assert_non_null(e);
-	uint64_t bytes = 0, polled_bytes = 0;
+	eg_strict_order("t_prio", 1);
+}
+
+/* The same with two lcores: the other lcore's packets, handed over the ring, take their place by
+ * priority among the owner's. */
+static void test_egress_strict_priority_across_lcores(void **st)
+{
+	(void)st;
+	eg_strict_order("t_prio2", 2);
+}
+
+/* Under congestion (1 frame/ms), high-priority packets that the other lcore hands over, while this
+ * one keeps polling and its low-priority queue is held back by the rate, overtake that queue. At
+ * most one low-priority packet (the one the scheduler has in hand) leaves between the hand-off and
+ * the last high-priority packet, plus one per frame time of the longest pause between two polls
+ * (rte_sched picks a pipe's classes when it loads the pipe and spends the credits earned until its
+ * next poll on them: this thread may lose the CPU on a shared machine). There are 8 of them, within
+ * one class period's credits (10 ms at the rate: rte_sched lets a class send at most that much per
+ * period). */
+static void test_egress_congested_across_lcores(void **st)
+{
+	(void)st;
+	const uint64_t rate_bps = 8000000;
+	struct egress *e = eg_create("t_cong2", rate_bps, 2);
+	enum { LOW = 48, HIGH = 8 };
+	struct rte_mbuf *m[LOW];
+	uint8_t prio[LOW] = { 0 };
+	for (unsigned i = 0; i < LOW; i++)
+		m[i] = eg_pkt(0, (uint16_t)i);
+	assert_int_equal(egress_enqueue(e, 0, m, prio, LOW), LOW);
+	uint8_t order[LOW + HIGH];
+	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
+	/* The port sends low priority until the rate holds it back (the buckets' initial credits spent). */
+	unsigned got = eg_collect(e, LOW, 2, order, seq_of, 1);
+	assert_true(got >= 1 && got < LOW / 2);
+	static const uint8_t seven = 7;
+	struct eg_feeder f = { .e = e, .prio = &seven, .nprio = 1, .bursts = 1, .per = HIGH };
+	eg_feed_start(&f);
+	int handed = -1;   /* order[] index of the first packet dequeued after the hand-off */
+	double prev = now_s(), max_gap = 0;
+	for (double end = prev + 5; seq_of[7] < HIGH && now_s() < end;) {
+		int done = __atomic_load_n(&f.done, __ATOMIC_ACQUIRE);
+		struct rte_mbuf *out[32];
+		double t = now_s();
+		max_gap = RTE_MAX(max_gap, t - prev);
+		prev = t;
+		uint16_t k = egress_dequeue(e, out, (uint16_t)RTE_MIN(32u, LOW + HIGH - got));
+		if (done && handed < 0)
+			handed = (int)got;
+		for (uint16_t j = 0; j < k; j++, got++) {
+			const uint8_t *d = rte_pktmbuf_mtod(out[j], const uint8_t *);
+			order[got] = d[0];
+			assert_int_equal(r16(d + 1), seq_of[d[0]]++);
+		}
+		rte_pktmbuf_free_bulk(out, k);
+	}
+	eg_feed_join(&f);
+	assert_int_equal(f.taken, HIGH);
+	assert_int_equal(seq_of[7], HIGH);
+	assert_true(handed >= 0);
+	unsigned last_high = 0, low_after = 0;
+	for (unsigned i = (unsigned)handed; i < got; i++)
+		if (order[i] == 7)
+			last_high = i;
+	for (unsigned i = (unsigned)handed; i < last_high; i++)
+		low_after += order[i] == 0;
+	double frame_s = (EG_FRAME + RTE_SCHED_FRAME_OVERHEAD_DEFAULT) * 8.0 / rate_bps;
+	unsigned allowed = 1 + (unsigned)(max_gap / frame_s);
+	print_message("%d low-priority packet(s) before the hand-off, %u after it before the last of %u high "
+		      "(allowed %u: longest pause between polls %.3f ms)\n", handed, low_after, HIGH, allowed, max_gap * 1e3);
+	assert_true(low_after <= allowed);
+	assert_int_equal(eg_drops_sum(e), 0);
+	egress_free(e);   /* frees the low-priority packets still queued */
+}
+
+/* A port kept busy with packets of several priorities (by the owner, and with a feeder also by
+ * the other lcore over the ring) sends at its rate (framing overhead included): over the whole
+ * window never above it (plus the buckets' burst); and, over the stretches in which this thread
+ * kept polling (it may lose the CPU on a shared machine, and the buckets keep only 10 ms of
+ * credits), at least half of it. Then, drained: every packet offered was sent or counted as a drop. */
+static void eg_rate_check(struct egress *e, uint64_t rate_bps, struct eg_feeder *f)
+{
+	uint64_t bytes = 0, polled_bytes = 0, own = 0, sent = 0;
 	uint8_t prio[8] = { 0, 3, 0, 2, 0, 0, 7, 0 };
+	volatile int stop = 0;
+	if (f) {
+		f->stop = &stop;
+		eg_feed_start(f);
+	}
 	double t0 = now_s(), t = t0, prev = t0, polled = 0;
 	while ((t = now_s()) - t0 < 0.5) {
 		if (egress_backlog(e) < EGRESS_QUEUE_PKTS / 2) {
 			struct rte_mbuf *m[8];
 			for (int i = 0; i < 8; i++)
 				m[i] = eg_pkt(prio[i], 0);
-			assert_int_equal(egress_enqueue(e, m, prio, 8), 8);
+			egress_enqueue(e, 0, m, prio, 8);
+			own += 8;
 		}
 		struct rte_mbuf *out[32];
 		uint16_t k = egress_dequeue(e, out, 32);
@@ -2009,19 +2217,54 @@ static void test_egress_rate(void **st)
 			b += rte_pktmbuf_pkt_len(out[j]) + RTE_SCHED_FRAME_OVERHEAD_DEFAULT;
 		rte_pktmbuf_free_bulk(out, k);
 		bytes += b;
+		sent += k;
 		if (t - prev < 0.0005) {   /* polled without a pause */
 			polled += t - prev;
 			polled_bytes += b;
 		}
 		prev = t;
 	}
+	if (f) {
+		stop = 1;
+		eg_feed_join(f);
+	}
 	double allowed = rate_bps / 8.0 * (t - t0);
-	print_message("sent %lu bytes, %.0f at the rate; %lu in %.3f s of polling\n", (unsigned long)bytes, allowed,
-		      (unsigned long)polled_bytes, polled);
+	print_message("sent %lu bytes, %.0f at the rate; %lu in %.3f s of polling; other lcore: %lu offered, %lu taken\n",
+		      (unsigned long)bytes, allowed, (unsigned long)polled_bytes, polled,
+		      (unsigned long)(f ? f->offered : 0), (unsigned long)(f ? f->taken : 0));
 	assert_true(bytes <= allowed + rate_bps / 8 / 100 + EG_MTU + RTE_SCHED_FRAME_OVERHEAD_DEFAULT);
 	assert_true(polled > 0.05);
 	assert_true(polled_bytes >= rate_bps / 8.0 * polled / 2);
-	egress_free(e);   /* frees what it still holds */
+	for (double end = now_s() + 3; egress_backlog(e) && now_s() < end;) {
+		struct rte_mbuf *out[32];
+		uint16_t k = egress_dequeue(e, out, 32);
+		rte_pktmbuf_free_bulk(out, k);
+		sent += k;
+	}
+	assert_int_equal(egress_backlog(e), 0);
+	assert_int_equal(own + (f ? f->offered : 0), sent + eg_drops_sum(e));
+	egress_free(e);
+}
+
+static void test_egress_rate(void **st)
+{
+	(void)st;
+	const uint64_t rate_bps = 8000000;   /* 1 MB/s: 1,024 B per frame on the wire, ~977 frames/s */
+	struct egress *e = eg_create("t_rate", rate_bps, 1);
+	eg_rate_check(e, rate_bps, NULL);
+}
+
+/* The rate with two lcores: the other lcore offers 8 packets every 0.5 ms (16 times the rate) of
+ * two priorities, most of which the full queues drop. */
+static void test_egress_rate_across_lcores(void **st)
+{
+	(void)st;
+	const uint64_t rate_bps = 8000000;
+	struct egress *e = eg_create("t_rate2", rate_bps, 2);
+	static const uint8_t prios[] = { 1, 6 };
+	struct eg_feeder f = { .e = e, .prio = prios, .nprio = 2, .bursts = ~0u, .per = 8, .gap_us = 500 };
+	eg_rate_check(e, rate_bps, &f);
+	assert_true(f.offered > 500);
 }
 
 /* A full queue drops what does not fit and counts it under its priority; the other queues are
@@ -2029,9 +2272,7 @@ static void test_egress_rate(void **st)
 static void test_egress_overflow_counted(void **st)
 {
 	(void)st;
-	char err[128];
-	struct egress *e = egress_create("t_full", 1000000, EG_MTU, err, sizeof(err));
-	assert_non_null(e);
+	struct egress *e = eg_create("t_full", 1000000, 1);
 	enum { N = EGRESS_QUEUE_PKTS + 36 };
 	uint64_t drops[EGRESS_PRIOS];
 	unsigned queued = 0;
@@ -2043,7 +2284,7 @@ static void test_egress_overflow_counted(void **st)
 			prio[j] = 2;
 			m[j] = eg_pkt(2, (uint16_t)(i + j));
 		}
-		queued += egress_enqueue(e, m, prio, (uint16_t)k);
+		queued += egress_enqueue(e, 0, m, prio, (uint16_t)k);
 	}
 	assert_int_equal(queued, EGRESS_QUEUE_PKTS);
 	egress_drops(e, drops);
@@ -2051,11 +2292,54 @@ static void test_egress_overflow_counted(void **st)
 		assert_int_equal(drops[p], p == 2 ? N - EGRESS_QUEUE_PKTS : 0);
 	struct rte_mbuf *hi = eg_pkt(5, 0);
 	uint8_t p5 = 5;
-	assert_int_equal(egress_enqueue(e, &hi, &p5, 1), 1);
+	assert_int_equal(egress_enqueue(e, 0, &hi, &p5, 1), 1);
 	assert_int_equal(egress_backlog(e), EGRESS_QUEUE_PKTS + 1);
 	char msg[128];
-	assert_null(egress_create("t_bad", 0, EG_MTU, msg, sizeof(msg)));
+	assert_null(egress_create("t_bad", 0, EG_MTU, 1, 0, msg, sizeof(msg)));
 	assert_non_null(strstr(msg, "must be positive"));
+	assert_null(egress_create("t_bad", 1000000, EG_MTU, 2, 2, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "owner lcore 2 of 2"));
+	egress_free(e);
+}
+
+/* The ring to the owner holds EGRESS_RING_PKTS - 1 packets: what the other lcore hands over beyond
+ * that, while the owner does not run, is freed and counted under its priority; then the owner's
+ * full queues drop and count what does not fit of the ring's; all that is queued leaves. Every
+ * packet is sent or counted, by priority. */
+static void test_egress_full_ring_counted(void **st)
+{
+	(void)st;
+	struct egress *e = eg_create("t_ring2", 100000000, 2);
+	enum { N = EGRESS_RING_PKTS + 36, HELD = EGRESS_RING_PKTS - 1 };
+	static const uint8_t prios[] = { 2, 5 };   /* alternating: packet i has priority prios[i % 2] */
+	struct eg_feeder f = { .e = e, .prio = prios, .nprio = 2, .bursts = (N + 31) / 32, .per = 32 };
+	eg_feed_start(&f);
+	eg_feed_join(&f);
+	assert_true(f.offered >= N);
+	unsigned offered = (unsigned)f.offered;
+	assert_int_equal(f.taken, HELD);
+	assert_int_equal(egress_backlog(e), HELD);
+	uint64_t drops[EGRESS_PRIOS];
+	egress_drops(e, drops);
+	/* Packets HELD..offered-1 were refused: even ones have priority 2. */
+	unsigned ring_even = (offered + 1) / 2 - (HELD + 1) / 2, ring_odd = (offered - HELD) - ring_even;
+	for (unsigned p = 0; p < EGRESS_PRIOS; p++)
+		assert_int_equal(drops[p], p == 2 ? ring_even : p == 5 ? ring_odd : 0);
+	struct rte_mbuf *none[1];
+	while (egress_backlog(e) > 2 * EGRESS_QUEUE_PKTS)   /* the owner takes the ring, sends nothing */
+		assert_int_equal(egress_dequeue(e, none, 0), 0);
+	assert_int_equal(egress_backlog(e), 2 * EGRESS_QUEUE_PKTS);
+	egress_drops(e, drops);
+	assert_int_equal(drops[2], ring_even + (HELD + 1) / 2 - EGRESS_QUEUE_PKTS);
+	assert_int_equal(drops[5], ring_odd + HELD / 2 - EGRESS_QUEUE_PKTS);
+	uint8_t order[2 * EGRESS_QUEUE_PKTS];
+	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
+	unsigned sent = eg_collect(e, 2 * EGRESS_QUEUE_PKTS, 3, order, seq_of, 0);
+	assert_int_equal(sent, 2 * EGRESS_QUEUE_PKTS);
+	for (unsigned i = 0; i < sent; i++)
+		assert_int_equal(order[i], i < EGRESS_QUEUE_PKTS ? 5 : 2);
+	assert_int_equal(egress_backlog(e), 0);
+	assert_int_equal(offered, sent + eg_drops_sum(e));
 	egress_free(e);
 }
 
@@ -2066,6 +2350,7 @@ int main(void)
 	if (rte_eal_init(9, argv) < 0 || dp_init(1))
 		return 1;
 	g_pool = rte_pktmbuf_pool_create("t", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	g_eg_pool = rte_pktmbuf_pool_create("eg", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	const struct CMUnitTest pkt_tests[] = {
 		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
@@ -2074,6 +2359,7 @@ int main(void)
 		cmocka_unit_test(test_parse_vxlan), cmocka_unit_test(test_crc32_is_zlibs),
 		cmocka_unit_test(test_rps_digest_fields), cmocka_unit_test(test_rps_fifo_hand_worked),
 		cmocka_unit_test(test_rps_buffer_len), cmocka_unit_test(test_rps_wrap_and_selection),
+		cmocka_unit_test(test_rps_track_depth),
 		cmocka_unit_test(test_rps_hybrid_exports_every_receipt), cmocka_unit_test(test_rps_step_matches_the_model),
 	};
 	const struct CMUnitTest dp_tests[] = {
@@ -2101,7 +2387,9 @@ int main(void)
 	f += cmocka_run_group_tests_name("hw pipeline", hw_tests, setup_hw, NULL);
 	const struct CMUnitTest egress_tests[] = {
 		cmocka_unit_test(test_egress_strict_priority), cmocka_unit_test(test_egress_rate),
-		cmocka_unit_test(test_egress_overflow_counted),
+		cmocka_unit_test(test_egress_overflow_counted), cmocka_unit_test(test_egress_strict_priority_across_lcores),
+		cmocka_unit_test(test_egress_congested_across_lcores), cmocka_unit_test(test_egress_rate_across_lcores),
+		cmocka_unit_test(test_egress_full_ring_counted),
 	};
 	f += cmocka_run_group_tests_name("egress scheduler", egress_tests, NULL, NULL);
 	int total = (int)(sizeof(pkt_tests) / sizeof(pkt_tests[0]) + sizeof(dp_tests) / sizeof(dp_tests[0]) +

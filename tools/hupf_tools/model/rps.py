@@ -18,11 +18,11 @@ MASK16 = 0xFFFF
 POINT_IN, POINT_OUT = 0, 1
 MODE_OFF, MODE_DATA_PLANE, MODE_HYBRID = 0, 1, 2
 KIND_DIRECT, KIND_DELAYED, KIND_RECEIPT, KIND_LATE = 1, 2, 3, 4
-TRACK_DEPTH = 4
 EV_OBSERVED, EV_DIRECT, EV_DELAYED, EV_LATE, EV_TRACK_OVERRUN, EV_EXPORTED, EV_LATE_REPEATED, EV_INVALID = range(8)
-# size_hw.p4 (bmv2's hw profile; the backend reads them from the P4Info's register sizes)
+# size_hw.p4 (bmv2's hw profile; the backend and the control plane read them from the P4Info's register sizes)
 FLOWS = 256
 BUFFER_SIZE = 4096
+TRACK_DEPTH = 64  # direct disclosures remembered per (point, flow), a power of two
 
 RECEIPT_FORMAT = "!BBHIIHH"   # rps_receipt_t: point, kind, flow_id, digest, ts, dnum, _pad
 RECEIPT_LEN = struct.calcsize(RECEIPT_FORMAT)
@@ -121,7 +121,9 @@ class FifoPoint:
     def __init__(self, point, buffer_size=BUFFER_SIZE, track_depth=TRACK_DEPTH):
         self.point = point
         self.buffer = [_Slot() for _ in range(buffer_size)]
-        self.track_depth = track_depth   # the data plane's is TRACK_DEPTH; others say what a deeper one would do
+        if not 1 <= track_depth < 1 << 16 or track_depth & (track_depth - 1):
+            raise ValueError("the tracker's depth must be a power of two below 2^16, got %d" % track_depth)
+        self.track_depth = track_depth
         self.head = 0
         self.next_dnum = {}
         self.late_warned = {}

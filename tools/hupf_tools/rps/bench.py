@@ -2,7 +2,8 @@
 data-plane memory against controller bandwidth.
 
 Every observation goes through `hupf_tools.model.rps.FifoPoint`, the data plane's FIFO RPS with disclosure numbers
-and its 4-deep tracker: its decisions are bmv2's and the backend's (tests/ptf/test_rps.py, the backend's C vectors
+and its tracker (RPS_TRACK_DEPTH deep, size_hw.p4): its decisions are bmv2's and the backend's (tests/ptf/test_rps.py,
+the backend's C vectors
 from dp/tests/gen_hw_vectors.py and the differential test compare them receipt for receipt), so the counts below are
 what either target would emit on the same trace; the model is used because a sweep needs millions of observations
 on many configurations, with nothing but the algorithm in the way.
@@ -46,6 +47,7 @@ R_MIN = 2000
 BUFFERS = (256, 1024, 4096, 16384, 65536)
 RATES = tuple(R_MIN * f for f in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128))   # aggregate R, pps
 R_FIXED = 32000                                # the scaled R* of the r_min and κ sweeps
+TRACK_DEPTHS = (4, 16, 32, 64, 128)            # the tracker table's depths (the data plane's among them)
 R_MINS = (500, 700, 1000, 2000, 4000, 8000, 16000)
 KAPPAS_MS = (25, 50, 100, 200, 400)
 MEASURE_S = 3.0
@@ -54,6 +56,9 @@ SEED_DELTA_LOW, SEED_DELTA_HIGH, SEED_DELTA_SWITCH_PPS = 2.185e-3, 1.37e-4, 4370
 # the backend's struct dp_rps_slot (13 bytes, 16 with its alignment).
 BITS_PER_RECEIPT_P4 = 16 + 32 + 32 + 16 + 1
 BYTES_PER_RECEIPT_BACKEND = 16
+# The tracker's per disclosure: rps_track_dnum 16, digest 32, ts 32, valid 1 bit; struct dp_rps_track (12 bytes).
+BITS_PER_TRACKED_P4 = 16 + 32 + 32 + 1
+BYTES_PER_TRACKED_BACKEND = 12
 # Export (docs/RPS.md): 16-byte records, "HRPS" datagrams of at most 91 with an 8-byte header, UDP/IPv4 28 bytes.
 RECORD_BYTES, DATAGRAM_HEADER, MAX_RECORDS, UDP_IP = rps.RECEIPT_LEN, 8, 91, 28
 
@@ -141,8 +146,8 @@ def replay_in_c(replay, buffer_len, rate, flows, seed, runs):
     observation and the model's observations/s."""
     trace, cfg, threshold, _, _, _ = setup(buffer_len, rate, flows, KAPPA_US, seed, seed_delta)
     with tempfile.NamedTemporaryFile(suffix=".rpr") as f:
-        f.write(struct.pack("<6I", 0x31525052, buffer_len, rps.FLOWS, cfg.quiet_us, cfg.select_threshold,
-                            len(trace)))
+        f.write(struct.pack("<7I", 0x32525052, buffer_len, rps.FLOWS, rps.TRACK_DEPTH, cfg.quiet_us,
+                            cfg.select_threshold, len(trace)))
         f.write(b"".join(struct.pack("<4I", flow, digest, ts, threshold) for flow, digest, ts in trace))
         f.flush()
         c_rates, c_events = [], None
@@ -197,7 +202,8 @@ def capacity_table(seeds, emit):
     emit("")
     emit("Delayed disclosures per flow per second at one point (median of %d seeds, [min, max]); target N* / T = "
          "%.2f/s. Eq. 2.2: the reference algorithm's expectation with the same δ. Late: late-disclosure warnings/s; "
-         "overruns: receipts whose disclosure the 4-deep tracker had forgotten, per s." % (seeds, target_per_s()))
+         "overruns: receipts whose disclosure the %d-deep tracker had forgotten, per s."
+         % (seeds, target_per_s(), rps.TRACK_DEPTH))
     emit("")
     emit("| buffer β (receipts per point) | MB per point (bmv2 / backend) | R (pps) | flows | β / R (ms) | δ | "
          "samples/flow/s | Eq. 2.2 | direct/s | late/s | overruns/s |")
@@ -217,8 +223,9 @@ def capacity_table(seeds, emit):
                 capacity.setdefault(b, []).append(rate)
     emit("")
     emit("Sampling capacity: the aggregate rates R of the sweep at which the %d-pps flows reach N* per T (the "
-         "largest is the capacity; below the smallest, a receipt stays in the buffer longer than the tracker remembers "
-         "its flow's disclosures, 4 of them or 4 / (δ r) seconds, and leaves as an overrun):" % R_MIN)
+         "largest is the capacity; below the smallest, a receipt may stay in the buffer longer than the tracker "
+         "remembers its flow's disclosures, %d of them or %d / (δ r) seconds, and leave as an overrun):"
+         % (R_MIN, rps.TRACK_DEPTH, rps.TRACK_DEPTH))
     emit("")
     emit("| buffer β | MB per point (bmv2 / backend) | R reaching N* (pps) | capacity at 800 B/packet (Mbit/s) |")
     emit("|---|---|---|---|")
@@ -249,20 +256,23 @@ def sweep_table(title, what, values, fmt, args_of, seeds, emit):
 
 
 def tracker_table(seeds, emit):
-    """What a deeper tracker than the data plane's would give where the buffer outlasts 4 disclosures."""
+    """Samples against the tracker's depth where the buffer outlasts a few disclosures of each flow."""
     b, rate = BUFFERS[-1], 16000
+    delta = seed_delta(R_MIN, 0, 0)
     emit("### Tracker depth (β = %d, R = %d pps, r = %d pps, the seed's δ)" % (b, rate, R_MIN))
     emit("")
     emit("The data plane's tracker keeps %d disclosures per flow and point (RPS_TRACK_DEPTH); here the model with "
-         "deeper ones, where β / R = %.1f s outlasts %d disclosures of a flow (4 / (δ r) = %.2f s):"
-         % (rps.TRACK_DEPTH, b / rate, rps.TRACK_DEPTH, rps.TRACK_DEPTH / (seed_delta(R_MIN, 0, 0) * R_MIN)))
+         "others on the same traces, where a receipt waits β / R = %.1f s, %.1f disclosures of its flow (δ r β / R); "
+         "median [min, max] of %d traces:" % (rps.TRACK_DEPTH, b / rate, delta * R_MIN * b / rate, seeds))
     emit("")
     emit("| tracker depth | samples/flow/s | Eq. 2.2 | overruns/s |")
     emit("|---|---|---|---|")
-    for depth in (rps.TRACK_DEPTH, 4 * rps.TRACK_DEPTH, 16 * rps.TRACK_DEPTH):
+    for depth in TRACK_DEPTHS:
         rs = [run(b, rate, rate // R_MIN, KAPPA_US, s, seed_delta, depth) for s in range(1, seeds + 1)]
-        emit("| %d | %.2f | %.2f | %.1f |" % (depth, statistics.median(r["samples_flow_s"] for r in rs),
-                                              rs[0]["eq22_flow_s"], statistics.median(r["overrun_s"] for r in rs)))
+        samples, overruns = [r["samples_flow_s"] for r in rs], [r["overrun_s"] for r in rs]
+        emit("| %d%s | %.2f [%.2f, %.2f] | %.2f | %.1f [%.1f, %.1f] |" % (
+            depth, " (RPS_TRACK_DEPTH)" if depth == rps.TRACK_DEPTH else "", statistics.median(samples), min(samples),
+            max(samples), rs[0]["eq22_flow_s"], statistics.median(overruns), min(overruns), max(overruns)))
     emit("")
 
 
@@ -338,8 +348,11 @@ def main(argv=None):
                                                 load_before))
     emit("")
     emit("Memory: %d bits per receipt in bmv2's registers (%.2f B), %d B in the backend's array (struct "
-         "dp_rps_slot); per point, two points per switch." % (BITS_PER_RECEIPT_P4, BITS_PER_RECEIPT_P4 / 8,
-                                                          BYTES_PER_RECEIPT_BACKEND))
+         "dp_rps_slot); per point, two points per switch. The tracker besides: %d flows x %d disclosures per point, "
+         "%.1f KB in bmv2's registers (%d bits each), %.1f KB in the backend's (struct dp_rps_track)."
+         % (BITS_PER_RECEIPT_P4, BITS_PER_RECEIPT_P4 / 8, BYTES_PER_RECEIPT_BACKEND, rps.FLOWS, rps.TRACK_DEPTH,
+            rps.FLOWS * rps.TRACK_DEPTH * BITS_PER_TRACKED_P4 / 8 / 1e3, BITS_PER_TRACKED_P4,
+            rps.FLOWS * rps.TRACK_DEPTH * BYTES_PER_TRACKED_BACKEND / 1e3))
     emit("")
     rows = capacity_table(a.seeds, emit)
     sweep_table("Buffer against the minimal rate r_min (R = %d pps, κ = %d ms; seed Fig. 2.6)"

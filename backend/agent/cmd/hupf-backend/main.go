@@ -86,7 +86,8 @@ func main() {
 	fs.Var(portFlag(c.Ports), "port", "N=DEV: P4 port number N on device DEV (repeatable)")
 	fs.Var(portFlag(c.PortRates), "port-rate", "N=MBIT: port N sends at most MBIT Mbit/s (framing included), its packets queued by "+
 		"v1model priority (qos.queues of their class) and served highest first; a full queue drops (stats: queue_dropped). "+
-		"Needs --lcores 1 (repeatable; default: no scheduler)")
+		"With --lcores N > 1 one lcore runs the port's scheduler and the others hand it their packets over a ring "+
+		"(repeatable; default: no scheduler)")
 	fs.IntVar(&c.CPUPort, "cpu-port", c.CPUPort, "the CPU port is the P4Runtime stream; this number is the ingress_port of hw state-read packet-ins, as on bmv2")
 	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
 	fs.IntVar(&c.IdleSleepUS, "idle-sleep-us", c.IdleSleepUS,

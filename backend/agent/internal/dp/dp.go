@@ -135,6 +135,7 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		sz.rps_buffer = C.uint32_t(s.RPSBuffer)
 		sz.rps_flows = C.uint32_t(s.RPSFlows)
 		sz.rps_flow_entries = C.uint32_t(s.RPSFlowEntries)
+		sz.rps_track_depth = C.uint32_t(s.RPSTrackDepth)
 	}
 	return rc(C.dp_pipeline_set(&sz))
 }

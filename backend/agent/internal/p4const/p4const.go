@@ -303,7 +303,6 @@ const (
 	RpsKindDelayed          = 2
 	RpsKindReceipt          = 3
 	RpsKindLate             = 4
-	RpsTrackDepth           = 4
 	RpsLateWarnedFlag       = 65536
 	RpsEvents               = 8
 	RpsEvObserved           = 0

@@ -44,6 +44,7 @@ type Sizes struct {
 	Tenants, TenantCells                             uint32 // the tenants table; tenant_counter/tenant_meter cells
 	Slices, SliceCells                               uint32 // the slices table; slice_counter/slice_meter cells
 	RPSBuffer, RPSFlows, RPSFlowEntries              uint32 // hw: RPS receipts per point, flow ids, rps.flows' size
+	RPSTrackDepth                                    uint32 // hw: RPS disclosures tracked per (point, flow)
 }
 
 // RPSParams are rps.config's set_config (struct dp_rps_params).

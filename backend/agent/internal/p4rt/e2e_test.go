@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,6 +45,25 @@ type bed struct {
 	h     *harness
 	clock io.Writer      // --test-clock: the backend's stdin
 	ack   *bufio.Scanner // and its acknowledgements
+	log   logBuffer      // the backend's stderr (also copied to the test's)
+}
+
+// logBuffer keeps what the backend writes to stderr, for a test to read while it runs.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 var bedSeq int
@@ -98,7 +118,7 @@ func newBed(t *testing.T, lcores int, extra ...string) *bed {
 	args := append([]string{"--grpc-addr", addr, "--device-id", "1", "--lcores", fmt.Sprint(lcores), "--mem", "512",
 		"--sessions", "1024"}, append(ports, extra...)...)
 	b.proc = exec.Command(bin, args...)
-	b.proc.Stderr = os.Stderr
+	b.proc.Stderr = io.MultiWriter(os.Stderr, &b.log)
 	if slices.Contains(extra, "--test-clock") {
 		var err error
 		if b.clock, err = b.proc.StdinPipe(); err != nil {

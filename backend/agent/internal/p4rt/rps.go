@@ -1,6 +1,8 @@
 package p4rt
 
 import (
+	"fmt"
+
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
 
@@ -14,6 +16,7 @@ import (
 const (
 	rRPSBufFlow   = p4const.RpsBufFlow
 	rRPSNextDnum  = p4const.RpsNextDnum
+	rRPSTrackDnum = p4const.RpsTrackDnum
 	cRPSInEvents  = p4const.HupfIngressRpsEvents
 	cRPSOutEvents = p4const.HupfEgressRpsEvents
 )
@@ -21,6 +24,22 @@ const (
 // rpsBuffer is the receipts the P4 buffers per point; rpsFlows its flow ids (per-flow state cells per point).
 func (s *Schema) rpsBuffer() uint32 { return s.registerSize(rRPSBufFlow) / p4const.RpsPoints }
 func (s *Schema) rpsFlows() uint32  { return s.registerSize(rRPSNextDnum) / p4const.RpsPoints }
+
+// rpsTrackDepth is the disclosures the P4's tracker keeps per (point, flow): its cells over the per-flow cells
+// (size_hw.p4's RPS_TRACK_DEPTH), 0 without RPS. An error when it is not what the data plane can index as
+// the P4 does (dnum & (depth - 1), dnum 16 bits wide).
+func (s *Schema) rpsTrackDepth() (uint32, error) {
+	flows, track := s.registerSize(rRPSNextDnum), s.registerSize(rRPSTrackDnum)
+	if flows == 0 {
+		return 0, nil
+	}
+	d := track / flows
+	if track%flows != 0 || d == 0 || d >= 1<<16 || d&(d-1) != 0 {
+		return 0, fmt.Errorf("register %s has %d cells, not a power of two below 2^16 times %s's %d",
+			rRPSTrackDnum, track, rRPSNextDnum, flows)
+	}
+	return d, nil
+}
 
 // rpsDefault is rps.config's default action in the P4: off, over the whole buffer.
 func rpsDefault(buffer uint32) RPSParams {

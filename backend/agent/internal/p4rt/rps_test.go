@@ -2,6 +2,7 @@ package p4rt
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -11,14 +12,41 @@ import (
 	"hupf/backend/agent/internal/p4const"
 )
 
-// The data plane gets RPS's sizes from the hw P4Info: receipts per point and flow ids (the registers'
-// cells over the two points), rps.flows' size.
+// The data plane gets RPS's sizes from the hw P4Info: receipts per point, flow ids and the tracker's depth (the
+// registers' cells over the two points, the tracker's over the flows'), rps.flows' size.
 func TestRPSSizesFromTheP4Info(t *testing.T) {
 	h := newHWHarness(t)
 	got := h.fake.sizes
-	if got.RPSBuffer != uint32(h.sc.registerSize(rRPSBufFlow))/2 || got.RPSFlows != uint32(h.sc.registerSize(rRPSNextDnum))/2 ||
-		got.RPSFlowEntries != h.sc.TableSize(tRPSFlows) || got.RPSBuffer == 0 || got.RPSFlows == 0 {
-		t.Errorf("RPS sizes %d/%d/%d", got.RPSBuffer, got.RPSFlows, got.RPSFlowEntries)
+	flows := h.sc.registerSize(rRPSNextDnum)
+	if got.RPSBuffer != h.sc.registerSize(rRPSBufFlow)/2 || got.RPSFlows != flows/2 ||
+		got.RPSTrackDepth != h.sc.registerSize(rRPSTrackDnum)/flows || got.RPSFlowEntries != h.sc.TableSize(tRPSFlows) ||
+		got.RPSBuffer == 0 || got.RPSFlows == 0 || got.RPSTrackDepth == 0 {
+		t.Errorf("RPS sizes %d/%d/%d/%d", got.RPSBuffer, got.RPSFlows, got.RPSTrackDepth, got.RPSFlowEntries)
+	}
+}
+
+// A hw P4Info whose tracker is not a power of two (below 2^16) times the flows' cells is refused: the data
+// plane could not index it as the P4 does.
+func TestRPSTrackerDepthMustBeAPowerOfTwo(t *testing.T) {
+	for _, depth := range []int32{0, 3, 48, 1 << 16} {
+		info := committedP4Info(t, "hw")
+		var flows int32
+		for _, r := range info.Registers {
+			if r.Preamble.Name == rRPSNextDnum {
+				flows = r.Size
+			}
+		}
+		for _, r := range info.Registers {
+			if r.Preamble.Name == rRPSTrackDnum {
+				r.Size = flows * depth
+			}
+		}
+		_, err := NewProfileSchema(info, hwProfile)
+		want := fmt.Sprintf("register %s has %d cells, not a power of two below 2^16 times %s's %d",
+			rRPSTrackDnum, flows*depth, rRPSNextDnum, flows)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("tracker depth %d: %v", depth, err)
+		}
 	}
 }
 

@@ -288,6 +288,11 @@ func (s *Schema) check() error {
 	if s.prof == hwProfile && !s.hasSelector() {
 		return fmt.Errorf("missing action selector %s of table %s", apBackendSelector, tBackends)
 	}
+	if s.prof == hwProfile {
+		if _, err := s.rpsTrackDepth(); err != nil {
+			return err
+		}
+	}
 	for _, c := range s.prof.counters {
 		if s.counters[c] == nil {
 			return fmt.Errorf("missing counter %s", c)

@@ -107,6 +107,7 @@ func (s *Server) sizes(sc *Schema) Sizes {
 	}
 	if sz.HW {
 		sz.RPSBuffer, sz.RPSFlows, sz.RPSFlowEntries = sc.rpsBuffer(), sc.rpsFlows(), sc.TableSize(tRPSFlows)
+		sz.RPSTrackDepth, _ = sc.rpsTrackDepth() // checked when the schema was made
 	}
 	if n := s.cfg.Sessions; n > 0 {
 		sz.ULSessions, sz.DLSessions, sz.ULTerms, sz.DLTerms = n, n, n, n

@@ -511,7 +511,6 @@ public final class HupfConstants {
     public static final int RPS_KIND_DELAYED = 2;
     public static final int RPS_KIND_RECEIPT = 3;
     public static final int RPS_KIND_LATE = 4;
-    public static final int RPS_TRACK_DEPTH = 4;
     public static final int RPS_LATE_WARNED_FLAG = 65536;
     public static final int RPS_EVENTS = 8;
     public static final int RPS_EV_OBSERVED = 0;

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.DrainReport;
 import org.hupf.app.device.CounterCellReader;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -31,34 +32,6 @@ public final class BackendDrain {
     /** Waits between two reads. */
     public interface Sleeper {
         void sleep(long millis) throws InterruptedException;
-    }
-
-    /** What a drain saw. */
-    public static final class Report {
-        /** Whether the counts stopped moving before the bound. */
-        public final boolean quiet;
-        /** From the drain's start until the switch acknowledged the new steering. */
-        public final long steeredMillis;
-        /** From the drain's start until the backend left. */
-        public final long drainedMillis;
-        /** Its count at the last read, the one the ledger keeps. */
-        public final long packets;
-        /** Packets it counted after the steering changed (those in flight to it). */
-        public final long afterSteering;
-        public final int reads;
-        /** Why the reads stopped before the counts were quiet, or null. */
-        public final String error;
-
-        Report(boolean quiet, long steeredMillis, long drainedMillis, long packets, long afterSteering, int reads,
-               String error) {
-            this.quiet = quiet;
-            this.steeredMillis = steeredMillis;
-            this.drainedMillis = drainedMillis;
-            this.packets = packets;
-            this.afterSteering = afterSteering;
-            this.reads = reads;
-            this.error = error;
-        }
     }
 
     private final long quietMillis;
@@ -97,7 +70,7 @@ public final class BackendDrain {
      * @throws Exception the steering's failure
      * @throws InterruptedException if interrupted while waiting (the backend has not left)
      */
-    public Report drain(Steering steering, Count count, Runnable leave) throws Exception {
+    public DrainReport drain(Steering steering, Count count, Runnable leave) throws Exception {
         long start = clock.getAsLong();
         steering.steerAway();
         long steeredAt = clock.getAsLong();
@@ -132,7 +105,7 @@ public final class BackendDrain {
             sleeper.sleep(readEveryMillis);
         }
         leave.run();
-        return new Report(quiet, steeredAt - start, clock.getAsLong() - start, Math.max(last, 0),
+        return new DrainReport(quiet, steeredAt - start, clock.getAsLong() - start, Math.max(last, 0),
                           first < 0 ? 0 : last - first, reads, error);
     }
 

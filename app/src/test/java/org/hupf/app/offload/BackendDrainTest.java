@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.DrainReport;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.junit.Test;
@@ -42,7 +43,7 @@ public class BackendDrainTest {
 
     @Test
     public void steersThenWaitsForQuietThenLeaves() throws Exception {
-        BackendDrain.Report r = drain.drain(() -> {
+        DrainReport r = drain.drain(() -> {
             steps.add("steer");
             now.addAndGet(20);
         }, growing(4, 5), () -> steps.add("leave"));
@@ -61,7 +62,7 @@ public class BackendDrainTest {
 
     @Test
     public void countsThatNeverStopEndTheWaitAtTheBound() throws Exception {
-        BackendDrain.Report r = drain.drain(() -> steps.add("steer"), growing(Integer.MAX_VALUE, 1),
+        DrainReport r = drain.drain(() -> steps.add("steer"), growing(Integer.MAX_VALUE, 1),
                                             () -> steps.add("leave"));
         assertFalse(r.quiet);
         assertEquals(MAX, r.drainedMillis);
@@ -84,7 +85,7 @@ public class BackendDrainTest {
     @Test
     public void aBackendThatCannotBeReadLeavesWithItsLastCountsAndSaysWhy() throws Exception {
         int[] reads = {0};
-        BackendDrain.Report r = drain.drain(() -> { }, () -> {
+        DrainReport r = drain.drain(() -> { }, () -> {
             if (++reads[0] > 2) {
                 throw new UpfProgrammableException("stream lost");
             }
@@ -109,7 +110,7 @@ public class BackendDrainTest {
         assertEquals(17, first.readCounter(5).ingressPkts() + second.readCounter(5).ingressPkts());
         int[] reads = {0};
         BackendDrain.Count counted = BackendDrain.packets(second, () -> Set.of(5));
-        BackendDrain.Report r = drain.drain(() -> { }, () -> {
+        DrainReport r = drain.drain(() -> { }, () -> {
             if (++reads[0] == 2) {
                 b2.setCounter(cell(5, 9));  // two packets in flight when the steering changed
             }

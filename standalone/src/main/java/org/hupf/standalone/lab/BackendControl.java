@@ -1,5 +1,6 @@
 package org.hupf.standalone.lab;
 
+import org.hupf.api.DrainReport;
 import org.hupf.app.offload.BackendDrain;
 
 import java.util.Map;
@@ -22,5 +23,5 @@ public interface BackendControl {
      * @throws IllegalStateException    drained already, or no other backend up to take its UEs
      * @throws Exception                the steering failed (the backend keeps its UEs)
      */
-    BackendDrain.Report drain(String name, long quietMs, long maxMs) throws Exception;
+    DrainReport drain(String name, long quietMs, long maxMs) throws Exception;
 }

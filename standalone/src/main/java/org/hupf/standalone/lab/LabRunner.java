@@ -1,5 +1,6 @@
 package org.hupf.standalone.lab;
 
+import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.offload.BackendDrain;
@@ -369,7 +370,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
      * its final counts) and its connection is closed; its process may then be stopped. One drain at a time.
      */
     @Override
-    public BackendDrain.Report drain(String name, long quietMs, long maxMs) throws Exception {
+    public DrainReport drain(String name, long quietMs, long maxMs) throws Exception {
         LabBackend b = backends.stream().filter(x -> x.name.equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no backend " + name + " in this lab"));
         if (b == backends.get(0)) {
@@ -385,7 +386,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
                     && x.state() == DeviceState.UP)) {
                 throw new IllegalStateException("no other backend up to take " + name + "'s UEs");
             }
-            BackendDrain.Report r = drain.drain(() -> {
+            DrainReport r = drain.drain(() -> {
                 b.leaving = true;
                 Future<Boolean> steered = steerer.submit(this::steer);
                 if (!steered.get()) {

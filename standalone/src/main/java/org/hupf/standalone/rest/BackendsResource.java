@@ -1,5 +1,6 @@
 package org.hupf.standalone.rest;
 
+import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.app.offload.BackendDrain;
 import org.hupf.app.rest.HupfResource;
@@ -49,15 +50,12 @@ public class BackendsResource extends HupfResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response drain(@PathParam("name") String name, @QueryParam("quiet_ms") @DefaultValue("500") long quietMs,
                           @QueryParam("max_ms") @DefaultValue("10000") long maxMs) throws Exception {
-        BackendDrain.Report r;
+        DrainReport r;
         try {
             r = get(BackendControl.class).drain(name, quietMs, maxMs);
         } catch (IllegalStateException e) {
             return error(Response.Status.CONFLICT, e.getMessage());
         }
-        return json(MAPPER.createObjectNode().put("backend", name).put("quiet", r.quiet)
-                            .put("steered_ms", r.steeredMillis).put("drained_ms", r.drainedMillis)
-                            .put("packets", r.packets).put("after_steering", r.afterSteering).put("reads", r.reads)
-                            .put("error", r.error));
+        return json(r.toJson(name));
     }
 }

@@ -1,5 +1,6 @@
 package org.hupf.standalone.rest;
 
+import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.app.offload.BackendDrain;
@@ -40,7 +41,7 @@ public class BackendsResourceTest {
         }
 
         @Override
-        public BackendDrain.Report drain(String name, long quietMs, long maxMs) throws Exception {
+        public DrainReport drain(String name, long quietMs, long maxMs) throws Exception {
             drains.add(name + " " + quietMs + " " + maxMs);
             if (name.equals("backend")) {
                 throw new IllegalArgumentException("backend is the hybrid's first backend");
