@@ -37,7 +37,11 @@ static inline uint64_t tenant_key(uint32_t vni, uint32_t vtep) { return (uint64_
 static inline struct dp_tenant *tenant_at(struct tenant_set *s) { return (struct dp_tenant *)&s->key[s->n]; }
 /* The tenant of a VXLAN frame's (VNI, local VTEP), or NULL (readers: valid until the next grace period). */
 const struct dp_tenant *dp_tenant_lookup(const struct pipeline *p, uint32_t vni, uint32_t vtep);
-/* Per tenant id, per forwarding lcore: tenant_counter. */
+#define BACKEND_CLASS_SET 0x80
+/* A slice's cell in pipeline.slices: SLICE_SET | tc << 6 | dscp; 0: no slice. */
+#define SLICE_SET 0x100
+static inline uint32_t slice_cell(uint8_t tenant_id, uint8_t qfi) { return (uint32_t)tenant_id << 6 | qfi; }
+/* Per tenant id (and per slice cell), per forwarding lcore: tenant_counter (slice_counter). */
 struct tctr { uint64_t pkts, bytes; };
 /* classifier.p4's default action: a 1 s window, alpha = 1 - 2^-3. */
 #define CLS_DEFAULT_PARAMS { 1000000, 3 }
@@ -94,6 +98,7 @@ struct pipeline {
 	struct rte_acl_ctx *apps, *acl;      /* tries, replaced whole (NULL: no rules) */
 	uint8_t encap_psc;
 	uint64_t backend_port[DP_PORT_BITS / 64];   /* hw: bit set = from_backend */
+	uint8_t backend_class[64];                   /* hw: by DSCP, BACKEND_CLASS_SET | tc; 0: none */
 	struct backend_set *backends[DP_SLICES];     /* hw: NULL = no backend */
 	struct dp_hh_params *hh_params;             /* hw: hh_config (replaced whole) */
 	struct range_set *tau;                         /* hw: tau_table (NULL: empty) */
@@ -103,14 +108,17 @@ struct pipeline {
 	struct decision_set *decisions;              /* hw: decision (NULL: empty) */
 	struct dp_cls_slot *cls;                     /* hw: sz.cls_slots slots */
 	struct tenant_set *tenants;                  /* NULL: no tenant (every VXLAN frame is an unknown VNI) */
+	uint16_t *slices;                            /* sz.slice_cells cells (slice_cell()), written in place */
+	uint32_t nslices;                            /* entries in slices (the table's size bounds it) */
 	struct dp_rps_params *rps_params;            /* hw: rps.config (replaced whole) */
 	struct rps_flow_set *rps_flows;              /* hw: rps.flows (replaced whole; NULL: empty) */
 	struct dp_rps_state *rps[DP_MAX_WORKERS];    /* hw: one RPS instance per forwarding lcore */
 	uint8_t queue[4];                            /* qos.queues: tc -> v1model priority */
-	uint32_t *meter_map[3];             /* meter index -> state slot + 1 (0: unconfigured, green), by enum dp_meter */
+	uint32_t *meter_map[4];             /* meter index -> state slot + 1 (0: unconfigured, green), by enum dp_meter */
 	struct vpool meters;
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
 	struct tctr *tctr[DP_MAX_WORKERS];   /* sz.tenant_cells cells */
+	struct tctr *sctr[DP_MAX_WORKERS];   /* sz.slice_cells cells */
 	uint64_t drops[DP_MAX_WORKERS][DROP_REASONS_SIZE];
 };
 

@@ -29,6 +29,8 @@ struct dp_sizes {
 	uint32_t cls_slots;     /* hw: MATADOR registers' size */
 	uint32_t tenants;       /* HupfIngress.tenant.tenants' size */
 	uint32_t tenant_cells;  /* tenant_counter's and tenant_meter's cells (indexed by tenant id) */
+	uint32_t slices;        /* HupfIngress.tenant.slices' size */
+	uint32_t slice_cells;   /* slice_counter's and slice_meter's cells (indexed by tenant id * 64 + QFI) */
 	uint32_t rps_buffer;    /* hw: RPS receipts buffered per observation point (0, or rps_flows 0: no RPS) */
 	uint32_t rps_flows;     /* hw: RPS flow ids (set_flow's flow_id is below) */
 	uint32_t rps_flow_entries; /* hw: HupfIngress.rps.flows' size */
@@ -64,14 +66,20 @@ struct dp_acl_rule {
 
 struct dp_meter_cfg { uint64_t cir, cburst, pir, pburst; };  /* bytes/s, bytes */
 
-enum dp_counter { CTR_PRE_QOS = 0, CTR_POST_QOS = 1, CTR_TENANT = 2 };
-enum dp_meter { METER_SESSION = 0, METER_APP = 1, METER_TENANT = 2 };
+enum dp_counter { CTR_PRE_QOS = 0, CTR_POST_QOS = 1, CTR_TENANT = 2, CTR_SLICE = 3 };
+enum dp_meter { METER_SESSION = 0, METER_APP = 1, METER_TENANT = 2, METER_SLICE = 3 };
 
 /* One entry of HupfIngress.tenant.tenants (p4src/include/tenant.p4): a VXLAN frame's
  * (VNI, outer IPv4 destination) -> set_tenant(tenant_id, tc, dscp). */
 struct dp_tenant {
 	uint32_t vni, vtep;   /* host order; vni 24 bits */
 	uint8_t tenant_id, tc, dscp;
+};
+
+/* One entry of HupfIngress.tenant.slices: (tenant id, QFI) -> set_slice(tc, dscp); its counter and
+ * meter cell is tenant_id * 64 + qfi. */
+struct dp_slice {
+	uint8_t tenant_id, qfi, tc, dscp;
 };
 
 /* Pipeline lifecycle: a new pipeline replaces the old one with empty tables. */
@@ -96,6 +104,8 @@ struct dp_vx_peer {
 int dp_vx_peer(int op, uint8_t peer, const struct dp_vx_peer *v);
 /* The tenants table: -EINVAL for a VNI over 24 bits or a DSCP over 6 bits. */
 int dp_tenant(int op, const struct dp_tenant *t);
+/* The slices table: -EINVAL for a QFI, class or DSCP out of range or a cell past slice_cells. */
+int dp_slice(int op, const struct dp_slice *s);
 /* HupfIngress.qos.queues: traffic class tc (0..3) -> v1model priority qid (0..7), the packet's
  * egress queue on a port with a rate (egress.h); a class without an entry gets 0. The agent's
  * table store checks existence; -EINVAL out of range. */
@@ -103,6 +113,10 @@ int dp_queue(int op, uint8_t tc, uint8_t qid);
 /* hw profile only (-EINVAL otherwise). backend_ports: packets received on port were
  * processed by a backend and are only routed (HupfIngress.steering.backend_ports). */
 int dp_backend_port(int op, uint16_t port);
+/* hw profile only. backend_classes: a packet back from a backend whose user packet has DSCP dscp takes class
+ * tc, and its leaving IPv4 header that DSCP (HupfIngress.steering.backend_classes); -EINVAL out of range,
+ * -EEXIST / -ENOENT as a table. */
+int dp_backend_class(int op, uint8_t dscp, uint8_t tc);
 /* The backends of a slice (HupfIngress.steering.backends through its selector), in
  * the order of their member handles; n = 0: the slice has none (DROP_NO_BACKEND).
  * A session miss goes to members[crc16(UE address) % n], as bmv2's crc16 selector. */

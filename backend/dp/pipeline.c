@@ -13,6 +13,9 @@
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
+/* Where a packet's tenant class comes from: it arrived in a tenant's VXLAN, or (hw) back from a backend with a
+ * user packet's DSCP that backend_classes maps to a class. */
+enum { TENANT_VXLAN = 1, TENANT_FROM_BACKEND = 2 };
 /* Where RPS observes a packet of a sampled flow: IN unless it came back from a backend (or is the
  * controller's, buffered), OUT if it leaves hupf (forwarded, not steered to a backend). */
 enum { RPS_AT_IN = 1, RPS_AT_OUT = 2 };
@@ -24,7 +27,9 @@ struct pstate {
 	uint32_t len;          /* original frame length: what counters and meters see */
 	uint32_t flen;         /* the frame's length now (the tenant frame of a VXLAN frame) */
 	uint8_t dir, slice, app_id, done, local_reply;
-	uint8_t tenant, dscp, tenant_tc;  /* tenant: the frame came in VXLAN of a known tenant, which marks it dscp */
+	uint8_t tenant, dscp, tenant_tc;  /* tenant: TENANT_VXLAN or TENANT_FROM_BACKEND; the packet is marked dscp */
+	uint8_t tenant_id;
+	uint8_t vx_off;        /* hw: a backend's VXLAN frame (routed by its outer headers): their length, else 0 */
 	uint32_t ue, app_addr, route_dst;
 	uint16_t app_port;
 	uint8_t app_proto;
@@ -122,10 +127,39 @@ static inline uint8_t queue_of(const struct pipeline *p, const struct pstate *s,
 	return __atomic_load_n(&p->queue[(s->tenant ? s->tenant_tc : term_tc) & 3], __ATOMIC_RELAXED);
 }
 
+/* tenant.p4's TenantSlice: a tenant's packet whose (tenant, QFI) has a slice takes the slice's class and
+ * DSCP, counted and metered in the slice's cell. The QFI is the downlink termination's (term: it matched),
+ * else the tenant frame's PDU Session Container's; without one the tenant's stay. Returns 0 when the
+ * meter drops the packet. */
+static __attribute__((noinline)) int tenant_slice(struct pipeline *p, unsigned slot, struct pstate *s,
+						  struct dp_verdict *v, uint64_t now, int term)
+{
+	uint8_t qfi;
+	if (term && s->dir == DIR_DL)
+		qfi = s->term.qfi;
+	else if (s->pi.has_psc)
+		qfi = s->pi.qfi;
+	else
+		return 1;
+	uint32_t cell = slice_cell(s->tenant_id, qfi);
+	uint16_t e = cell < p->sz.slice_cells ? __atomic_load_n(&p->slices[cell], __ATOMIC_RELAXED) : 0;
+	if (!e)
+		return 1;
+	p->sctr[slot][cell].pkts++;
+	p->sctr[slot][cell].bytes += s->len;
+	if (meter_red(p, METER_SLICE, cell, p->sz.slice_cells, s->len, now)) {
+		finish_drop(p, slot, s, v, DROP_METER_RED);
+		return 0;
+	}
+	s->tenant_tc = (uint8_t)(e >> 6 & 3);
+	s->dscp = (uint8_t)(e & 0x3f);
+	return 1;
+}
+
 /* hw: a session miss goes to the slice's backends, unmodified but for the
  * destination MAC (steer_to_backend), or is dropped when the slice has none. */
 static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-			     uint64_t now_us)
+			     uint64_t now, uint64_t now_us)
 {
 	hh_stage(p, s, v, now_us, 1);
 	s->rps &= (uint8_t)~RPS_AT_OUT;   /* it has not left hupf */
@@ -134,10 +168,16 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 		finish_drop(p, slot, s, v, DROP_NO_BACKEND);
 		return;
 	}
+	if (s->tenant == TENANT_VXLAN && !tenant_slice(p, slot, s, v, now, 0))
+		return;
 	const struct dp_backend *b = &set->m[dp_crc16_be32(s->ue) % set->n];
 	memcpy(s->frame, b->dst_mac, 6);
-	if (s->tenant)
+	if (s->tenant) {
 		mark_dscp(s->frame + s->pi.l3, s->dscp);
+		/* An uplink G-PDU's user packet too: the backend strips the rest, the class comes back as this DSCP. */
+		if (s->pi.inner)
+			mark_dscp(s->frame + s->pi.inner, s->dscp);
+	}
 	v->fwd = 1;
 	v->out_port = b->port;
 	v->prio = queue_of(p, s, 0);   /* no termination yet */
@@ -145,12 +185,25 @@ static void steer_to_backend(struct pipeline *p, unsigned slot, struct pstate *s
 }
 
 static inline void session_miss(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-				uint8_t reason, uint64_t now_us, const int hw)
+				uint8_t reason, uint64_t now, uint64_t now_us, const int hw)
 {
 	if (hw)
-		steer_to_backend(p, slot, s, v, now_us);
+		steer_to_backend(p, slot, s, v, now, now_us);
 	else
 		finish_drop(p, slot, s, v, reason);
+}
+
+/* hw: a packet back from a backend takes the class backend_classes gives its user packet's DSCP (the inner
+ * IPv4 of a G-PDU), and leaves with that DSCP. */
+static __attribute__((noinline)) void backend_class(const struct pipeline *p, struct pstate *s)
+{
+	uint8_t dscp = s->frame[(s->pi.inner ? s->pi.inner : s->pi.l3) + 1] >> 2;
+	uint8_t c = __atomic_load_n(&p->backend_class[dscp], __ATOMIC_RELAXED);
+	if (c) {
+		s->tenant = TENANT_FROM_BACKEND;
+		s->tenant_tc = c & 3;
+		s->dscp = dscp;
+	}
 }
 
 static inline int from_backend(const struct pipeline *p, uint16_t port)
@@ -161,9 +214,11 @@ static inline int from_backend(const struct pipeline *p, uint16_t port)
 
 /* A VXLAN frame (tenant.p4): the outer headers go, the tenant frame is parsed as any frame
  * (a second VXLAN level in it is plain UDP); its errors, then the tenant: unknown drops, known
- * counts and meters the frame as received. Returns 0 when the packet is dropped. */
+ * counts and meters the frame as received. Returns 0 when the packet is dropped. transit (hw, the
+ * frame came from a backend port): no tenant's; its outer headers stay in the mbuf's headroom, put
+ * back when it is routed by them (vxlan_transit). */
 static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			struct dp_verdict *v, uint64_t now)
+			struct dp_verdict *v, uint64_t now, int transit)
 {
 	uint32_t vni = s->pi.vni, vtep = s->pi.ip_dst, off = s->pi.vxlan, tlen = s->pi.vxlan_len;
 	rte_pktmbuf_adj(m, (uint16_t)off);
@@ -183,6 +238,10 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 		finish_drop(p, slot, s, v, DROP_MALFORMED_VXLAN);
 		return 0;
 	}
+	if (transit) {
+		s->vx_off = (uint8_t)off;
+		return 1;
+	}
 	const struct dp_tenant *t = dp_tenant_lookup(p, vni, vtep);
 	if (!t) {
 		finish_drop(p, slot, s, v, DROP_UNKNOWN_VNI);
@@ -196,7 +255,8 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 		finish_drop(p, slot, s, v, DROP_METER_RED);
 		return 0;
 	}
-	s->tenant = 1;
+	s->tenant = TENANT_VXLAN;
+	s->tenant_id = t->tenant_id;
 	s->dscp = t->dscp;
 	s->tenant_tc = t->tc;
 	return 1;
@@ -204,10 +264,10 @@ static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned s
 
 /* Stage 1a: parse; parser errors drop here, and VXLAN frames are replaced by their tenant frame. */
 static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			struct dp_verdict *v, uint64_t now)
+			struct dp_verdict *v, uint64_t now, int hw)
 {
 	memset(v, 0, sizeof(*v));
-	s->done = s->local_reply = s->tenant = 0;
+	s->done = s->local_reply = s->tenant = s->vx_off = 0;
 	s->dir = DIR_NONE;
 	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
 	s->len = s->flen = rte_pktmbuf_pkt_len(m);
@@ -219,7 +279,7 @@ static void stage_parse(struct pipeline *p, unsigned slot, struct rte_mbuf *m, s
 	else if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4)
 		finish_drop(p, slot, s, v, DROP_PARSER_ERROR);
 	else if (s->pi.vxlan)
-		vxlan_tenant(p, slot, m, s, v, now);
+		vxlan_tenant(p, slot, m, s, v, now, hw && from_backend(p, m->port));
 }
 
 /* Stage 1b: the ACL on the packets as received, one trie walk for the burst
@@ -275,8 +335,12 @@ static ALWAYS_INLINE void stage_classify(struct pipeline *p, unsigned slot, stru
 			v->cpu_copy = rte_pktmbuf_copy(m, g_dp.cpu_pool, 0, UINT32_MAX);
 	}
 	s->route_dst = s->pi.ip_dst;
-	if (hw && from_backend(p, m->port))
-		return;   /* processed by a backend: routed only (backend_ports) */
+	if (hw && from_backend(p, m->port)) {
+		/* processed by a backend: routed only (backend_ports), in the class its DSCP stands for */
+		if (!s->tenant && e != PARSE_NOT_IPV4)
+			backend_class(p, s);
+		return;
+	}
 	uint32_t nh;
 	int gtpu = s->pi.gtpu != 0;
 	if (e == PARSE_NOT_IPV4 || !lpm_lookup(p->iface[gtpu], s->pi.ip_dst, &nh))
@@ -427,7 +491,7 @@ static void stage_apps(struct pipeline *p, struct pstate *st, uint16_t n)
  * packet are fetched first, so that all of the burst's misses overlap; values are
  * inline, so a hit costs no further line. */
 static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struct pstate *st, struct dp_verdict *v,
-					 uint16_t n, uint64_t now_us, const int hw)
+					 uint16_t n, uint64_t now, uint64_t now_us, const int hw)
 {
 	uint64_t sk[BURST_MAX], tk[BURST_MAX];
 	uint32_t sb[BURST_MAX][2], tb[BURST_MAX][2];
@@ -455,7 +519,7 @@ static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struc
 		uint64_t val;
 		if (s->dir == DIR_UL) {
 			if (!ft_lookup(&p->ul_sess, sk[i], sb[i][0], sb[i][1], &val))
-				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now_us, hw);
+				session_miss(p, slot, s, &v[i], DROP_UPLINK_SESSION_MISS, now, now_us, hw);
 			else if (UL_DROP(val))
 				finish_drop(p, slot, s, &v[i], DROP_RULE);
 			else if (UL_UE(val) != s->ue)
@@ -463,7 +527,7 @@ static ALWAYS_INLINE void stage_lookups(struct pipeline *p, unsigned slot, struc
 			else
 				s->sess_meter = UL_METER(val);
 		} else if (!ft_lookup(&p->dl_sess, sk[i], sb[i][0], sb[i][1], &val)) {
-			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now_us, hw);
+			session_miss(p, slot, s, &v[i], DROP_DOWNLINK_SESSION_MISS, now, now_us, hw);
 		} else if (SESS_ACTION(val) == SESS_DROP) {
 			finish_drop(p, slot, s, &v[i], DROP_RULE);
 		} else if (SESS_ACTION(val) == SESS_BUF) {
@@ -527,12 +591,47 @@ static __attribute__((noinline)) int vxlan_reencap(struct pipeline *p, unsigned 
 	return 1;
 }
 
+/* hw: a backend's VXLAN frame (its downlink G-PDU towards a gNB's edge VTEP) is routed by its outer headers,
+ * put back before the tenant frame: TTL, MACs, port. In a class (backend_class) both its IPv4 headers leave
+ * marked, the tenant frame's and the outer one (as vxlan_reencap copies the G-PDU's DSCP), and the outer UDP
+ * checksum, which covered the tenant frame as it was, becomes 0 (as the P4's egress). */
+static __attribute__((noinline)) void vxlan_transit(struct pipeline *p, unsigned slot, struct rte_mbuf *m,
+						    struct pstate *s, struct dp_verdict *v)
+{
+	uint8_t *outer = (uint8_t *)rte_pktmbuf_prepend(m, s->vx_off);
+	uint8_t *ip = outer + (outer[12] == 0x81 && outer[13] == 0x00 ? ETH_LEN + 4 : ETH_LEN);
+	uint32_t nh, dst = (uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19];
+	if (!lpm_lookup(p->routes, dst, &nh)) {
+		finish_drop(p, slot, s, v, DROP_ROUTING_MISS);
+		return;
+	}
+	if (!pkt_ipv4_ttl_dec(ip)) {
+		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
+		return;
+	}
+	if (s->tenant) {
+		mark_dscp(s->frame + s->pi.l3, s->dscp);
+		mark_dscp(ip, s->dscp);
+		memset(ip + (ip[0] & 0xf) * 4u + 6, 0, 2);
+	}
+	s->frame = outer;
+	const struct route *r = (const struct route *)(p->route_pool.mem + (size_t)nh * p->route_pool.elem);
+	pkt_set_macs(outer, r->src_mac, r->dst_mac);
+	v->fwd = 1;
+	v->out_port = r->port;
+	v->prio = queue_of(p, s, 0);
+}
+
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */
 static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
 					struct dp_verdict *v, uint64_t now, uint64_t now_us, const int hw)
 {
 	if (s->done)
 		return;
+	if (hw && s->vx_off) {
+		vxlan_transit(p, slot, m, s, v);
+		return;
+	}
 	if (s->dir != DIR_NONE) {
 		count(p->ctr[slot], CTR_PRE_QOS, s->term.ctr_idx, p->sz.pre_qos_ctr, s->len);
 		if (s->term.action == TERM_DROP) {
@@ -570,6 +669,8 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
 		return;
 	}
+	if (s->tenant == TENANT_VXLAN && !tenant_slice(p, slot, s, v, now, 1))
+		return;
 	/* Egress */
 	if (s->dir != DIR_NONE)
 		count(p->ctr[slot], CTR_POST_QOS, s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
@@ -623,14 +724,14 @@ static ALWAYS_INLINE void process_burst(struct pipeline *p, unsigned slot, struc
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	uint8_t acl[BURST_MAX];
 	for (uint16_t i = 0; i < n; i++)
-		stage_parse(p, slot, m[i], &st[i], &v[i], now);
+		stage_parse(p, slot, m[i], &st[i], &v[i], now, hw);
 	stage_acl(p, m, st, n, acl);
 	for (uint16_t i = 0; i < n; i++)
 		stage_classify(p, slot, m[i], &st[i], &v[i], acl[i], hw);
 	if (hw && rps)
 		stage_rps_flows(p, m, st, n);
 	stage_apps(p, st, n);
-	stage_lookups(p, slot, st, v, n, now_us, hw);
+	stage_lookups(p, slot, st, v, n, now, now_us, hw);
 	stage_prefetch(p, slot, st, n);
 	for (uint16_t i = 0; i < n; i++)
 		stage_finish(p, slot, m[i], &st[i], &v[i], now, now_us, hw);

@@ -35,6 +35,23 @@ int dp_backend_port(int op, uint16_t port)
 	return 0;
 }
 
+int dp_backend_class(int op, uint8_t dscp, uint8_t tc)
+{
+	int err;
+	struct pipeline *p = dp_hw_pipe(&err);
+	if (!p)
+		return err;
+	if (dscp > 63 || tc > 3 || op < DP_INSERT || op > DP_DELETE)
+		return -EINVAL;
+	uint8_t *c = &p->backend_class[dscp];
+	if (op == DP_INSERT && *c)
+		return -EEXIST;
+	if (op != DP_INSERT && !*c)
+		return -ENOENT;
+	__atomic_store_n(c, op == DP_DELETE ? 0 : (uint8_t)(BACKEND_CLASS_SET | tc), __ATOMIC_RELAXED);
+	return 0;
+}
+
 int dp_backends_set(uint8_t slice, const struct dp_backend *members, uint32_t n)
 {
 	int err;

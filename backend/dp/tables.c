@@ -189,13 +189,15 @@ static void pipeline_free(struct pipeline *p)
 	for (int i = 0; i < DP_PEERS; i++)
 		rte_free(p->vx_peer[i]);
 	rte_free(p->tenants);
+	rte_free(p->slices);
 	rte_free(p->rps_params);
 	rte_free(p->rps_flows);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		rte_free(p->meter_map[k]);
 	for (unsigned w = 0; w < DP_MAX_WORKERS; w++) {
 		rte_free(p->ctr[w]);
 		rte_free(p->tctr[w]);
+		rte_free(p->sctr[w]);
 		dp_rps_state_free(p->rps[w]);
 	}
 	rte_free(p);
@@ -217,7 +219,9 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		 !vpool_init(&p->meters, sizeof(struct meter_state), sz->meter_states + 1024) &&
 		 (p->meter_map[0] = dp_zalloc_resident(4ull * (sz->session_meter + 1), 64)) &&
 		 (p->meter_map[1] = dp_zalloc_resident(4ull * (sz->app_meter + 1), 64)) &&
-		 (p->meter_map[2] = dp_zalloc_resident(4ull * (sz->tenant_cells + 1), 64));
+		 (p->meter_map[2] = dp_zalloc_resident(4ull * (sz->tenant_cells + 1), 64)) &&
+		 (p->meter_map[3] = dp_zalloc_resident(4ull * (sz->slice_cells + 1), 64)) &&
+		 (p->slices = dp_zalloc_resident(2ull * (sz->slice_cells + 1), 64));
 	if (ok && sz->hw) {
 		static const struct dp_hh_params def = HH_DEFAULT_PARAMS;
 		static const struct dp_cls_params cdef = CLS_DEFAULT_PARAMS;
@@ -238,7 +242,8 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 	uint64_t cells = (sz->pre_qos_ctr > sz->post_qos_ctr ? sz->pre_qos_ctr : sz->post_qos_ctr) + 1ull;
 	for (unsigned w = 0; ok && w < g_dp.nworkers; w++)
 		ok = (p->ctr[w] = dp_zalloc_resident(sizeof(struct ctr) * cells, 64)) != NULL &&
-		     (p->tctr[w] = dp_zalloc_resident(sizeof(struct tctr) * (sz->tenant_cells + 1ull), 64)) != NULL;
+		     (p->tctr[w] = dp_zalloc_resident(sizeof(struct tctr) * (sz->tenant_cells + 1ull), 64)) != NULL &&
+		     (p->sctr[w] = dp_zalloc_resident(sizeof(struct tctr) * (sz->slice_cells + 1ull), 64)) != NULL;
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;
@@ -562,6 +567,27 @@ int dp_tenant(int op, const struct dp_tenant *t)
 	return old ? defer(DEF_PTR, old, 0) : 0;
 }
 
+/* ---- slices: one cell per (tenant id, QFI), written in place ---- */
+
+int dp_slice(int op, const struct dp_slice *s)
+{
+	PIPE_OR_ENODEV;
+	uint32_t cell = slice_cell(s->tenant_id, s->qfi);
+	if (check_op(op) || s->qfi >> 6 || s->tc >> 2 || s->dscp >> 6 || cell >= p->sz.slice_cells)
+		return -EINVAL;
+	uint16_t old = p->slices[cell];
+	if (op == DP_INSERT && old)
+		return -EEXIST;
+	if (op != DP_INSERT && !old)
+		return -ENOENT;
+	if (op == DP_INSERT && p->nslices >= p->sz.slices)
+		return -ENOSPC;
+	p->nslices += op == DP_INSERT ? 1u : op == DP_DELETE ? -1u : 0;
+	__atomic_store_n(&p->slices[cell], op == DP_DELETE ? 0 : (uint16_t)(SLICE_SET | s->tc << 6 | s->dscp),
+			 __ATOMIC_RELAXED);
+	return 0;
+}
+
 int dp_queue(int op, uint8_t tc, uint8_t qid)
 {
 	PIPE_OR_ENODEV;
@@ -609,8 +635,8 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg)
 {
 	PIPE_OR_ENODEV;
 	uint32_t size = which == METER_SESSION ? p->sz.session_meter : which == METER_APP ? p->sz.app_meter
-											 : p->sz.tenant_cells;
-	if ((which != METER_SESSION && which != METER_APP && which != METER_TENANT) || idx >= size)
+			: which == METER_TENANT ? p->sz.tenant_cells : p->sz.slice_cells;
+	if (which < METER_SESSION || which > METER_SLICE || idx >= size)
 		return -EINVAL;
 	uint32_t old = p->meter_map[which][idx], slot = 0;
 	if (cfg) {
@@ -656,12 +682,13 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 {
 	PIPE_OR_ENODEV;
 	*pkts = *bytes = 0;
-	if (which == CTR_TENANT) {
-		if (idx >= p->sz.tenant_cells)
+	if (which == CTR_TENANT || which == CTR_SLICE) {
+		struct tctr *const *t = which == CTR_TENANT ? p->tctr : p->sctr;
+		if (idx >= (which == CTR_TENANT ? p->sz.tenant_cells : p->sz.slice_cells))
 			return -EINVAL;
 		for (unsigned w = 0; w < g_dp.nworkers; w++) {
-			*pkts += __atomic_load_n(&p->tctr[w][idx].pkts, __ATOMIC_RELAXED);
-			*bytes += __atomic_load_n(&p->tctr[w][idx].bytes, __ATOMIC_RELAXED);
+			*pkts += __atomic_load_n(&t[w][idx].pkts, __ATOMIC_RELAXED);
+			*bytes += __atomic_load_n(&t[w][idx].bytes, __ATOMIC_RELAXED);
 		}
 		return 0;
 	}
@@ -679,12 +706,13 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 {
 	PIPE_OR_ENODEV;
-	if (which == CTR_TENANT) {
-		if (idx >= p->sz.tenant_cells)
+	if (which == CTR_TENANT || which == CTR_SLICE) {
+		struct tctr *const *t = which == CTR_TENANT ? p->tctr : p->sctr;
+		if (idx >= (which == CTR_TENANT ? p->sz.tenant_cells : p->sz.slice_cells))
 			return -EINVAL;
 		for (unsigned w = 0; w < g_dp.nworkers; w++) {
-			__atomic_store_n(&p->tctr[w][idx].pkts, w ? 0 : pkts, __ATOMIC_RELAXED);
-			__atomic_store_n(&p->tctr[w][idx].bytes, w ? 0 : bytes, __ATOMIC_RELAXED);
+			__atomic_store_n(&t[w][idx].pkts, w ? 0 : pkts, __ATOMIC_RELAXED);
+			__atomic_store_n(&t[w][idx].bytes, w ? 0 : bytes, __ATOMIC_RELAXED);
 		}
 		return 0;
 	}

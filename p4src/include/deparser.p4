@@ -10,6 +10,7 @@ control HupfDeparser(packet_out packet, in headers_t hdr) {
         packet.emit(hdr.hh_report);
         packet.emit(hdr.rps_receipt);
         packet.emit(hdr.vx_ethernet);
+        packet.emit(hdr.vx_vlan_tag);
         packet.emit(hdr.vx_ipv4);
         packet.emit(hdr.vx_udp);
         packet.emit(hdr.vx_vxlan);

@@ -170,9 +170,12 @@ struct headers_t {
     hh_report_t        hh_report;
 #ifndef HUPF_TNA
     rps_receipt_t      rps_receipt;
-    // v1model: the VXLAN encapsulation a downlink packet gets towards its tunnel peer's tenant
-    // VTEP (tenant.p4, TenantEgress); built in egress, emitted before the tenant frame.
+    // v1model: a VXLAN encapsulation, emitted before the tenant frame: the outer headers of a VXLAN
+    // frame as received (the parser keeps them here; ingress removes them from a tenant's frame, the
+    // decapsulation, and routes a backend's VXLAN frame by them), or the one a downlink packet gets
+    // towards its tunnel peer's tenant VTEP (tenant.p4, TenantEgress; built in egress).
     ethernet_t         vx_ethernet;
+    vlan_tag_t         vx_vlan_tag;
     ipv4_t             vx_ipv4;
     udp_t              vx_udp;
     vxlan_t            vx_vxlan;
@@ -184,12 +187,6 @@ struct headers_t {
     udp_t              udp;
     tcp_t              tcp;
     icmp_t             icmp;
-#ifndef HUPF_TNA
-    // v1model: the outer (underlay) headers of a VXLAN frame are read into metadata and
-    // dropped; ethernet, ipv4, udp... then hold the tenant frame (never emitted). Not in the
-    // TNA program yet (docs/PIPELINE_CONTRACT.md, "VXLAN tenants").
-    vxlan_t            vxlan;
-#endif
     gtpu_t             gtpu;
     gtpu_options_t     gtpu_options;
     gtpu_ext_psc_t     gtpu_ext_psc;
@@ -244,14 +241,24 @@ struct local_metadata_t {
     bool          is_packet_out;
 #ifndef HUPF_TNA
     // VXLAN (v1model): the frame arrived in VXLAN (also when truncated), its VNI and outer
-    // IPv4 destination (the local VTEP); the tenant the tenants table gave.
+    // IPv4 destination (the local VTEP); the tenant the tenants table gave. ethernet, ipv4, udp...
+    // hold its tenant frame, vx_* its outer headers. Not in the TNA program yet
+    // (docs/PIPELINE_CONTRACT.md, "VXLAN tenants").
     bool          vxlan;
+    // hw: a VXLAN frame from a backend port (a downlink G-PDU the backend sent towards a gNB's edge
+    // VTEP): no tenant's; it keeps its outer headers and is routed by them.
+    bool          vx_transit;
     vni_t         vni;
     ipv4_addr_t   vtep_dst;
     bool          tenant_hit;
     tenant_id_t   tenant_id;
     tc_t          tenant_tc;
     bit<6>        tenant_dscp;
+    // The QFI a tenant's slices are looked up by (tenant.p4's TenantSlice), when there is one.
+    bool          slice_qfi_valid;
+    qfi_t         slice_qfi;
+    // hw: the DSCP of the user packet back from a backend (steering.backend_classes' key).
+    bit<6>        user_dscp;
     // RPS (v1model hw): the config and the flow ingress found, for the OUT point in egress.
     bit<8>        rps_mode;
     bit<32>       rps_quiet_us;

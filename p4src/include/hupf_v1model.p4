@@ -29,6 +29,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
     Routing() routing;
     Qos() qos;
     Tenant() tenant;
+    TenantSlice() tenant_slice;
 #ifdef HUPF_HW
     Steering() steering;
     HeavyHitter() hh;
@@ -43,7 +44,9 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
     @name(".HupfIngress.steering.nop")
     action steering_nop() { }
 
-    // Packets coming back from a backend were processed there: route them only.
+    // Packets coming back from a backend were processed there: route them only. A VXLAN frame among them
+    // (a downlink G-PDU the backend re-encapsulated towards a gNB's edge VTEP) is no tenant's: routed by its
+    // outer headers.
     @name(".HupfIngress.steering.backend_ports")
     table backend_ports {
         key = {
@@ -52,6 +55,26 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
         actions = { from_backend; @defaultonly steering_nop; }
         const default_action = steering_nop();
         size = BACKEND_PORTS_SIZE;
+    }
+
+    // A packet back from a backend takes the class its user packet's DSCP stands for: steering sends a
+    // tenant's (or slice's) class through the backend as that DSCP. The IPv4 header that leaves gets it too,
+    // as on the switch's own path (a downlink G-PDU's outer header, which the backend built with DSCP 0).
+    @name(".HupfIngress.steering.set_backend_class")
+    action set_backend_class(tc_t tc) {
+        meta.tenant_hit = true;
+        meta.tenant_tc = tc;
+        meta.tenant_dscp = meta.user_dscp;
+    }
+
+    @name(".HupfIngress.steering.backend_classes")
+    table backend_classes {
+        key = {
+            meta.user_dscp : exact @name("dscp");
+        }
+        actions = { set_backend_class; @defaultonly steering_nop; }
+        const default_action = steering_nop();
+        size = BACKEND_CLASSES_SIZE;
     }
 #endif
 
@@ -83,13 +106,31 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
                 meta.drop_reason = DROP_PARSER_ERROR;
             }
         } else {
-            // The tenant first: an unknown VNI is dropped before anything else looks at it.
-            if (meta.vxlan) {
+#ifdef HUPF_HW
+            backend_ports.apply();
+            meta.vx_transit = meta.vxlan && meta.skip_upf;
+#endif
+            // The tenant first: an unknown VNI is dropped before anything else looks at it. Its frame
+            // leaves without the VXLAN encapsulation it arrived in.
+            if (meta.vxlan && !meta.vx_transit) {
+                hdr.vx_ethernet.setInvalid();
+                hdr.vx_vlan_tag.setInvalid();
+                hdr.vx_ipv4.setInvalid();
+                hdr.vx_udp.setInvalid();
+                hdr.vx_vxlan.setInvalid();
                 tenant.apply(hdr, meta, std_meta);
             }
             if (meta.drop_reason == 0) {
 #ifdef HUPF_HW
-                backend_ports.apply();
+                // (hdr.ipv4: a backend's VXLAN frame's tenant frame, whose inner IPv4 is the user packet.)
+                if (meta.skip_upf && hdr.ipv4.isValid()) {
+                    if (hdr.inner_ipv4.isValid()) {
+                        meta.user_dscp = hdr.inner_ipv4.dscp;
+                    } else {
+                        meta.user_dscp = hdr.ipv4.dscp;
+                    }
+                    backend_classes.apply();
+                }
 #endif
                 acl.apply(hdr, meta, std_meta);
                 if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_upf) {
@@ -116,13 +157,38 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
         rps.apply(hdr, meta, std_meta);
 #endif
         if (meta.drop_reason == 0 && !meta.to_cpu && !meta.skip_routing) {
+#ifdef HUPF_HW
+            // Routing rewrites hdr.ethernet and hdr.ipv4: a backend's VXLAN frame has its outer headers
+            // there for the lookup (TTL, MACs, port), and its tenant frame's back after it.
+            ethernet_t eth = hdr.ethernet;
+            ipv4_t ip = hdr.ipv4;
+            // (A VXLAN frame past the parser has both; the tests tell p4c's header validity analysis so.)
+            bool outer = meta.vx_transit && hdr.vx_ethernet.isValid() && hdr.vx_ipv4.isValid();
+            if (outer) {
+                hdr.ethernet = hdr.vx_ethernet;
+                hdr.ipv4 = hdr.vx_ipv4;
+                meta.routing_ipv4_dst = hdr.vx_ipv4.dst_addr;
+            }
+#endif
             routing.apply(hdr, meta, std_meta);
+#ifdef HUPF_HW
+            if (outer) {
+                hdr.vx_ethernet = hdr.ethernet;
+                hdr.vx_ipv4 = hdr.ipv4;
+                hdr.ethernet = eth;
+                hdr.ipv4 = ip;
+            }
+#endif
         }
         if (meta.drop_reason == 0) {
-            // A tenant's class is that of all its packets (over the termination's and MATADOR's).
+            // A tenant's class (its slice's where one matches) is that of all its packets (over the
+            // termination's and MATADOR's).
             if (meta.tenant_hit) {
+                tenant_slice.apply(hdr, meta, std_meta);
                 meta.tc = meta.tenant_tc;
             }
+        }
+        if (meta.drop_reason == 0) {
             qos.apply(hdr, meta, std_meta);
         }
         if (meta.drop_reason != 0) {
@@ -149,6 +215,13 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
             hdr.packet_in.ingress_port = meta.cpu_ingress_port;
             hdr.packet_in._pad0 = 0;
             hdr.packet_in.reason = meta.cpu_reason;
+            // A VXLAN frame's packet-in carries its tenant frame (a CPU clone is parsed anew, outer headers
+            // and all).
+            hdr.vx_ethernet.setInvalid();
+            hdr.vx_vlan_tag.setInvalid();
+            hdr.vx_ipv4.setInvalid();
+            hdr.vx_udp.setInvalid();
+            hdr.vx_vxlan.setInvalid();
             if (meta.cpu_reason == PKTIN_HH_REPORT) {
                 hdr.hh_report.setValid();
                 hdr.hh_report.flow_key = meta.hh_flow_key;
@@ -179,6 +252,18 @@ control HupfEgress(inout headers_t hdr, inout local_metadata_t meta,
         // A tenant's packets leave with its DSCP (on the GTP-U header built above, downlink).
         if (meta.tenant_hit && hdr.ipv4.isValid()) {
             hdr.ipv4.dscp = meta.tenant_dscp;
+        }
+        // A backend's VXLAN frame in a class: its outer header too, as TenantEgress copies the G-PDU's DSCP to
+        // the VXLAN it builds; the outer UDP checksum, which covered the tenant frame as it was, becomes 0
+        // (RFC 7348's "SHOULD be zero", valid over IPv4).
+        if (meta.tenant_hit && meta.vx_transit) {
+            hdr.vx_ipv4.dscp = meta.tenant_dscp;
+            hdr.vx_udp.checksum = 0;
+        }
+        // Steered to a backend, an uplink G-PDU's user packet carries the marking too: the backend strips the
+        // header above it, and the class comes back as this DSCP (backend_classes).
+        if (meta.tenant_hit && meta.to_backend && hdr.inner_ipv4.isValid()) {
+            hdr.inner_ipv4.dscp = meta.tenant_dscp;
         }
         tenant.apply(hdr, meta, std_meta);
 #ifdef HUPF_HW

@@ -2,8 +2,9 @@
 // extension header chain, inner IPv4/UDP/TCP/ICMP. Malformed GTP-U ends in a parser
 // error that ingress drops and counts (v1model hands errored packets to ingress).
 // VXLAN (UDP 4789, one level, not in packet-outs): the VNI and the outer IPv4 destination go
-// to metadata, the outer headers are dropped and the tenant frame is parsed into the same
-// headers as any frame, so that every later stage works on it (decapsulation on the way in).
+// to metadata, the outer headers move to the vx_* instances and the tenant frame is parsed into
+// the same headers as any frame, so that every later stage works on it; ingress removes the outer
+// headers of a tenant's frame (decapsulation on the way in) and keeps those of a backend's (hw).
 #ifndef HUPF_PARSER_P4
 #define HUPF_PARSER_P4
 
@@ -80,7 +81,7 @@ parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t me
         packet.extract(hdr.udp);
         meta.l4_sport = hdr.udp.sport;
         meta.l4_dport = hdr.udp.dport;
-        transition select(hdr.udp.dport, hdr.vxlan.isValid(), hdr.packet_out.isValid()) {
+        transition select(hdr.udp.dport, hdr.vx_vxlan.isValid(), hdr.packet_out.isValid()) {
             (GTPU_UDP_PORT, _, _): parse_gtpu;
             (VXLAN_UDP_PORT, false, false): parse_vxlan;
             default: accept;
@@ -94,13 +95,18 @@ parser HupfParser(packet_in packet, out headers_t hdr, inout local_metadata_t me
         meta.vtep_dst = hdr.ipv4.dst_addr;
         meta.l4_sport = 0;
         meta.l4_dport = 0;
+        // (p4c warns that hdr.vlan_tag may be uninitialized here: copying an invalid header gives an invalid one.)
+        hdr.vx_ethernet = hdr.ethernet;
+        hdr.vx_vlan_tag = hdr.vlan_tag;
+        hdr.vx_ipv4 = hdr.ipv4;
+        hdr.vx_udp = hdr.udp;
         hdr.ethernet.setInvalid();
         hdr.vlan_tag.setInvalid();
         hdr.ipv4.setInvalid();
         hdr.udp.setInvalid();
-        packet.extract(hdr.vxlan);
-        meta.vni = hdr.vxlan.vni;
-        verify(hdr.vxlan.flags & VXLAN_FLAG_I == VXLAN_FLAG_I, error.VxlanBadFlags);
+        packet.extract(hdr.vx_vxlan);
+        meta.vni = hdr.vx_vxlan.vni;
+        verify(hdr.vx_vxlan.flags & VXLAN_FLAG_I == VXLAN_FLAG_I, error.VxlanBadFlags);
         transition parse_tenant_ethernet;
     }
 

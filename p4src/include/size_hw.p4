@@ -16,7 +16,10 @@
 #define QOS_QUEUES_SIZE            4
 #define TENANTS_SIZE               256
 #define TENANT_CELLS               256   /* tenant_counter, tenant_meter: one per tenant_id */
+#define SLICES_SIZE                1024
+#define SLICE_CELLS                16384 /* slice_counter, slice_meter: one per (tenant_id, QFI) */
 #define BACKEND_PORTS_SIZE         16
+#define BACKEND_CLASSES_SIZE       64    /* one per DSCP */
 #define BACKENDS_SIZE              16
 #define BACKEND_SELECTOR_SIZE      256
 #define HH_SLOTS                   4096

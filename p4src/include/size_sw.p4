@@ -18,5 +18,7 @@
 #define QOS_QUEUES_SIZE            4
 #define TENANTS_SIZE               4096
 #define TENANT_CELLS               256   /* tenant_counter, tenant_meter: one per tenant_id */
+#define SLICES_SIZE                4096
+#define SLICE_CELLS                16384 /* slice_counter, slice_meter: one per (tenant_id, QFI) */
 
 #endif

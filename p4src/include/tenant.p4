@@ -4,7 +4,8 @@
 // DSCP its packets leave with. Per tenant id: a packets-and-bytes counter and a trTCM byte
 // meter (RED drops, as the UPF meters; an unconfigured cell is green). A VXLAN frame of no
 // tenant is dropped and counted (DROP_UNKNOWN_VNI); TenantEgress re-encapsulates downlink GTP-U in
-// VXLAN towards a tenant's tunnel peer. v1model only (hw and sw profiles; the backend implements it
+// VXLAN towards a tenant's tunnel peer; TenantSlice gives a tenant's (QFI) slices their own class, DSCP,
+// counter and meter. v1model only (hw and sw profiles; the backend implements it
 // from the P4Info); see docs/PIPELINE_CONTRACT.md.
 #ifndef HUPF_TENANT_P4
 #define HUPF_TENANT_P4
@@ -39,6 +40,11 @@ control Tenant(inout headers_t hdr, inout local_metadata_t meta,
 
     apply {
         tenants.apply();
+        // An uplink G-PDU's QFI is its PDU Session Container's (read here: decapsulation drops it).
+        if (hdr.gtpu_ext_psc.isValid()) {
+            meta.slice_qfi_valid = true;
+            meta.slice_qfi = hdr.gtpu_ext_psc.qfi;
+        }
         if (meta.tenant_hit) {
             // Counted as received (the whole VXLAN frame), before the meter, as pre_qos_counter.
             tenant_counter.count((bit<32>)meta.tenant_id);
@@ -46,6 +52,57 @@ control Tenant(inout headers_t hdr, inout local_metadata_t meta,
             tenant_meter.execute_meter((bit<32>)meta.tenant_id, color);
             if (color == METER_RED) {
                 meta.drop_reason = DROP_METER_RED;
+            }
+        }
+    }
+}
+
+// A tenant's slices: (tenant id, QFI) -> class and DSCP over the tenant's, with a packets-and-bytes
+// counter and a trTCM byte meter in cell tenant_id * 64 + QFI (RED drops). The QFI is the PDU Session
+// Container's of the tenant frame (uplink) or the one the downlink termination gives; a packet without
+// one, or whose (tenant, QFI) has no entry, keeps the tenant's. Applied in ingress after routing (or
+// steering), before the queue is chosen, to a tenant's packets that do not go to the CPU.
+control TenantSlice(inout headers_t hdr, inout local_metadata_t meta,
+                    inout standard_metadata_t std_meta) {
+    @name(".HupfIngress.tenant.slice_counter")
+    counter(SLICE_CELLS, CounterType.packets_and_bytes) slice_counter;
+    @name(".HupfIngress.tenant.slice_meter")
+    meter(SLICE_CELLS, MeterType.bytes) slice_meter;
+
+    @name(".HupfIngress.tenant.set_slice")
+    action set_slice(tc_t tc, bit<6> dscp) {
+        meta.tenant_tc = tc;
+        meta.tenant_dscp = dscp;
+    }
+
+    @name(".HupfIngress.tenant.slice_nop")
+    action slice_nop() { }
+
+    @name(".HupfIngress.tenant.slices")
+    table slices {
+        key = {
+            meta.tenant_id : exact @name("tenant_id");
+            meta.slice_qfi : exact @name("qfi");
+        }
+        actions = { set_slice; @defaultonly slice_nop; }
+        const default_action = slice_nop();
+        size = SLICES_SIZE;
+    }
+
+    apply {
+        if (meta.downlink && meta.term_hit) {
+            meta.slice_qfi_valid = true;
+            meta.slice_qfi = meta.qfi;
+        }
+        if (meta.slice_qfi_valid && !meta.to_cpu) {
+            if (slices.apply().hit) {
+                bit<32> cell = (bit<32>)(meta.tenant_id ++ meta.slice_qfi);
+                slice_counter.count(cell);
+                bit<2> color;
+                slice_meter.execute_meter(cell, color);
+                if (color == METER_RED) {
+                    meta.drop_reason = DROP_METER_RED;
+                }
             }
         }
     }

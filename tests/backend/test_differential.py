@@ -48,6 +48,7 @@ MARKER_SRC = "192.0.2.250"
 MARKER_TIMEOUT = 10.0        # seconds; a marker is forwarded by every device, even slow ones
 LOCAL_VTEP, EDGE_VTEP = TS.LOCAL_VTEP, TS.EDGE_VTEP
 TENANTS = ((5001, 1, 3, 46), (5002, 2, 1, 10))   # (VNI, tenant id, tc, dscp)
+SLICES = ((1, 5, 2, 26), (2, UE1.qfi, 0, 20))      # (tenant id, QFI, tc, dscp): uplink PSC, downlink termination
 
 
 def _ul(inner, teid=UE1.teid_ul, qfi=None):
@@ -59,9 +60,11 @@ def _dl(ue, **kw):
 
 
 def tenants(c):
-    """The two tenants, and UE3's tunnel peer 2 in the first one's overlay (re-encapsulation)."""
+    """The two tenants and their slices, and UE3's tunnel peer 2 in the first one's overlay (re-encapsulation)."""
     for t in TENANTS:
         TS.tenant(c, *t)
+    for s in SLICES:
+        TS.tenant_slice(c, *s)
     TS.overlay_peer(c, 2, TENANTS[0][0], UE3)
 
 
@@ -84,7 +87,13 @@ def vxlan_mix():
         ("vxlan uplink", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP)))),
         ("vxlan uplink tcp, other tenant", U.PORT_ACCESS,
          _vx(_ul(user_packet(UE1.addr, APP, proto="tcp", size=300)), vni=5002)),
-        ("vxlan downlink", U.PORT_CORE, _vx(_dl(UE1.addr), vni=5002)),
+        ("vxlan downlink, slice of the termination's qfi", U.PORT_CORE, _vx(_dl(UE1.addr), vni=5002)),
+        ("vxlan uplink psc, slice", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP), qfi=5))),
+        ("vxlan uplink psc, no slice of that qfi", U.PORT_ACCESS, _vx(_ul(user_packet(UE1.addr, APP), qfi=6))),
+        ("vxlan uplink psc, the other tenant's slice qfi", U.PORT_ACCESS,
+         _vx(_ul(user_packet(UE1.addr, APP), qfi=5), vni=5002)),
+        ("vxlan unknown session, slice", U.PORT_ACCESS,
+         _vx(_ul(user_packet(UE1.addr, APP), teid=0xdead, qfi=5))),
         ("downlink re-encapsulated in vxlan", U.PORT_CORE, _dl(UE3.addr)),
         ("vxlan downlink re-encapsulated (marked)", U.PORT_CORE, _vx(_dl(UE3.addr, proto="tcp"), vni=5002)),
         ("downlink vlan re-encapsulated", U.PORT_CORE,
@@ -209,6 +218,8 @@ def observe(target, bed):
                                                       C.HUPF_EGRESS_UPF_POST_QOS_COUNTER)
                     for idx in (UE1.ctr, UE1.ctr + 1)]
         counters += [c.counter(C.HUPF_INGRESS_TENANT_TENANT_COUNTER, tid) for _, tid, _, _ in TENANTS]
+        counters += [c.counter(C.HUPF_INGRESS_TENANT_SLICE_COUNTER, TS.slice_cell(tid, qfi))
+                     for tid, qfi, _, _ in SLICES]
         return outputs, drops, counters
     finally:
         dev.stop()
@@ -225,10 +236,10 @@ def test_backend_matches_bmv2_sw():
     diffs = [name for name, r, g in zip(names, ref[0], got[0]) if r != g]
     assert not diffs, "outputs differ for: %s" % ", ".join(diffs)
     assert got[1] == ref[1], "drop reasons: backend %s, bmv2 %s" % (got[1], ref[1])
-    assert got[2] == ref[2], "UE1 pre/post-QoS, tenant counters: backend %s, bmv2 %s" % (got[2], ref[2])
+    assert got[2] == ref[2], "UE1 pre/post-QoS, tenant, slice counters: backend %s, bmv2 %s" % (got[2], ref[2])
     # The VXLAN drops happened (so that agreeing is not agreeing on nothing).
     assert ref[1][C.DROP_UNKNOWN_VNI] == 2 and ref[1][C.DROP_MALFORMED_VXLAN] == 5
-    assert ref[2][-2][0] > 0 and ref[2][-1][0] > 0
+    assert all(n[0] > 0 for n in ref[2][-4:]), "every tenant and slice counted: %s" % ref[2][-4:]
     for name, r in zip(names, ref[0]):
         if "re-encapsulated" in name:
             assert len(r[U.PORT_ACCESS]) == 1 and b"\x12\xb5" in r[U.PORT_ACCESS][0][34:38], name  # UDP 4789

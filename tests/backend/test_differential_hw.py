@@ -27,8 +27,9 @@ MISSING = T.differential_missing("hw")
 if MISSING:
     pytest.skip("differential bmv2-hw vs backend-hw: " + MISSING, allow_module_level=True)
 
-from scapy.layers.inet import IP  # noqa: E402
+from scapy.layers.inet import IP, UDP  # noqa: E402
 from scapy.layers.l2 import Ether  # noqa: E402
+from scapy.layers.vxlan import VXLAN  # noqa: E402
 
 import hupf_p4const as C  # noqa: E402
 import hw_setup as H  # noqa: E402
@@ -38,7 +39,8 @@ from hupf_tools.model import hkipg  # noqa: E402
 from hupf_tools.model.features import CodeTables, Packet, slot_index  # noqa: E402
 from hupf_tools.model.selector import selector_hash  # noqa: E402
 from packets import gtpu, ip2int, user_packet  # noqa: E402
-from test_differential import APP, UE1, _ul, _vx, capture, mix, tenants  # noqa: E402
+from tenant_setup import EDGE_VTEP, LOCAL_VTEP, OVERLAY_GNB, OVERLAY_GNB_MAC, OVERLAY_UPF_MAC  # noqa: E402
+from test_differential import APP, TENANTS, UE1, UE3, _ul, _vx, capture, mix, tenants  # noqa: E402
 
 GAME = U.Ue("172.16.7.1", teid_ul=0x301, teid_dl=0x302, ctr=90, tc=0)
 WEB = U.Ue("172.16.7.2", teid_ul=0x303, teid_dl=0x304, ctr=92, tc=0)
@@ -68,6 +70,23 @@ def _dl(ue, size=100):
     return Ether(src=U.DN_MAC, dst=U.SWITCH_MAC) / user_packet(APP, ue, sport=80, dport=4000, size=size)
 
 
+def _with_dscp(ip, dscp):
+    out = IP(bytes(ip))
+    out.tos = dscp << 2
+    del out.chksum
+    return IP(bytes(out))
+
+
+def _backend_vx(user_dscp, dst=EDGE_VTEP):
+    """UE3's downlink as a backend sends it back to the switch (UE3's gNB is in the first tenant's overlay):
+    GTP-U in VXLAN from the local VTEP to dst, the user packet with the marking it was steered with, the outer UDP
+    checksum computed."""
+    gpdu = gtpu(_with_dscp(user_packet(APP, UE3.addr, sport=80, dport=4000, ttl=63), user_dscp), UE3.teid_dl,
+                U.N3_ADDR, OVERLAY_GNB, eth_src=OVERLAY_UPF_MAC, eth_dst=OVERLAY_GNB_MAC)
+    return Ether(src=H.BACKEND_MACS[U.PORT_BACKEND1], dst=U.SWITCH_MAC) / IP(src=LOCAL_VTEP, dst=dst, id=0) / UDP(
+        sport=0xC000 | (UE3.teid_dl & 0x3FFF), dport=4789) / VXLAN(vni=TENANTS[0][0]) / gpdu
+
+
 def configure(dev):
     c = dev.client
     U.base(c)
@@ -78,6 +97,9 @@ def configure(dev):
              C.HUPF_INGRESS_STEERING_FROM_BACKEND)
     U.route(c, "172.16.0.0", 16, U.PORT_ACCESS, U.GNB_MAC)
     tenants(c)
+    for _, _, tc, dscp in TENANTS:   # what comes back from a backend with a tenant's DSCP takes its class
+        c.insert(C.HUPF_INGRESS_STEERING_BACKEND_CLASSES, {C.HDR_DSCP: dscp},
+                 C.HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, **{C.TC: tc})
     for ue in (UE1, GAME, WEB):
         U.session(c, ue)
     for p in dev.bed.ports:
@@ -101,7 +123,16 @@ def cases():
     out = list(mix())
     out += [("steered to the hash's backend: %s" % ue, U.PORT_CORE, _dl(ue)) for ue in STEERED_UES]
     out += [("vxlan steered to a backend (marked)", U.PORT_CORE, _vx(_dl(STEERED_UES[3]), vni=5002)),
-            ("vxlan from a backend: routed", U.PORT_BACKEND1, _vx(_dl(UE1.addr)))]
+            ("vxlan from a backend to the local VTEP: no tenant's, routed by its outer headers (no route)",
+             U.PORT_BACKEND1, _vx(_dl(UE1.addr)))]
+    out += [("vxlan from a backend towards an overlay gNB: routed by its outer headers, in its class (marked)",
+             U.PORT_BACKEND1, _backend_vx(TENANTS[0][3])),
+            ("vxlan from a backend towards an overlay gNB, a DSCP of no class: unmarked", U.PORT_BACKEND1,
+             _backend_vx(12))]
+    out += [("vxlan uplink steered to a backend (user packet marked)", U.PORT_ACCESS,
+             _vx(_ul(user_packet(STEERED_UES[0], APP), teid=0xbeef))),
+            ("from a backend: a G-PDU with a tenant's DSCP (outer marked)", U.PORT_BACKEND1,
+             _ul(_with_dscp(user_packet(UE1.addr, APP), TENANTS[0][3])))]
     out += [("from a backend: routed", U.PORT_BACKEND1, _dl(UE1.addr)),
             ("from a non-backend port: steered", U.PORT_BACKEND2, _dl(UE1.addr))]
     return out

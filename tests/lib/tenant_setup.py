@@ -30,3 +30,13 @@ def overlay_peer(c, peer, vni, ue):
     U.uplink_session(c, ue)
     U.downlink_session(c, ue, peer=peer)
     U.terminations(c, ue)
+
+
+def tenant_slice(c, tenant_id, qfi, tc, dscp):
+    """The tenant's packets of QFI qfi take class tc and DSCP dscp (counter and meter cell tenant_id * 64 + qfi)."""
+    c.insert(C.HUPF_INGRESS_TENANT_SLICES, {C.HDR_TENANT_ID: tenant_id, C.HDR_QFI: qfi},
+             C.HUPF_INGRESS_TENANT_SET_SLICE, **{C.TC: tc, C.DSCP: dscp})
+
+
+def slice_cell(tenant_id, qfi):
+    return tenant_id * 64 + qfi

@@ -3,7 +3,8 @@
 A frame in VXLAN (outer UDP 4789) belongs to the tenant of its (VNI, local VTEP address): the tenant
 frame is decapsulated and processed as any frame (GTP-U sessions on the inner packet), its packets
 leave with the tenant's DSCP and traffic class, are counted and metered per tenant; an unknown VNI and a
-truncated or malformed VXLAN frame are dropped and counted."""
+truncated or malformed VXLAN frame are dropped and counted. A tenant's slice (its packets of one QFI: the uplink
+PDU Session Container's, the downlink termination's) overrides its DSCP and class, counted and metered per slice."""
 import time
 
 import pytest
@@ -13,6 +14,7 @@ from scapy.layers.vxlan import VXLAN
 from scapy.packet import Raw
 
 import hupf_p4const as C
+import hw_setup as H
 import tenant_setup as TS
 import upf_setup as U
 from packets import encapsulated, gpdu_header, raw_gtpu, user_packet
@@ -162,32 +164,37 @@ def test_per_tenant_counters(upf):
     assert c.counter(C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER, UE1.ctr) == (4, 3 * len(gold) + len(uplink_frame(UE1)))
 
 
-def test_tenant_meter_red_drops_and_counts(upf):
-    """As the session meter test: exact on the backend's test clock, a margin on bmv2's wall clock."""
-    c, bed = upf.client, upf.bed
-    frame = vxlan(uplink_frame(UE1), BRONZE["vni"])
+def meter_red_drops_and_counts(dut, meter, cell, frame, dscp, counted, other, other_dscp):
+    """As the session meter test: exact on the backend's test clock, a margin on bmv2's wall clock. Ten `frame`s
+    through the meter's `cell`, set to two of them: those let through leave with `dscp`, every frame is counted
+    (`counted()`, before the meter) and the others are red; then `other` frames are not limited by it."""
+    c, bed = dut.client, dut.bed
     burst = int(2.5 * len(frame))
-    rate = 1000 if upf.has_test_clock else len(frame) // 4
-    c.set_meter(C.HUPF_INGRESS_TENANT_TENANT_METER, BRONZE["tenant_id"], cir=rate, cburst=burst, pir=rate,
-                pburst=burst)
+    rate = 1000 if dut.has_test_clock else len(frame) // 4
+    c.set_meter(meter, cell, cir=rate, cburst=burst, pir=rate, pburst=burst)
     red_before = drops(c, C.DROP_METER_RED)
     for _ in range(10):
         bed.send(U.PORT_ACCESS, frame)
-    if upf.has_test_clock:
+    if dut.has_test_clock:
         for _ in range(2):
-            expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), BRONZE["dscp"]))
+            expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), dscp))
         out = 2
     else:
         out = len(bed.recv_all(U.PORT_CORE, 0.5))
         assert 1 <= out <= 3
-    # Every frame is counted (before the meter) and the others are red, once the device has seen them all.
-    assert until(lambda: tenant_counter(c, BRONZE)[0] == 10 and drops(c, C.DROP_METER_RED) - red_before == 10 - out)
+    assert until(lambda: counted() == 10 and drops(c, C.DROP_METER_RED) - red_before == 10 - out)
     expect_no_frame(bed, [U.PORT_CORE])
-    # The other tenant is not limited by it.
     for _ in range(5):
-        bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1), GOLD["vni"]))
+        bed.send(U.PORT_ACCESS, other)
     for _ in range(5):
-        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), other_dscp))
+
+
+def test_tenant_meter_red_drops_and_counts(upf):
+    meter_red_drops_and_counts(upf, C.HUPF_INGRESS_TENANT_TENANT_METER, BRONZE["tenant_id"],
+                               vxlan(uplink_frame(UE1), BRONZE["vni"]), BRONZE["dscp"],
+                               lambda: tenant_counter(upf.client, BRONZE)[0],
+                               vxlan(uplink_frame(UE1), GOLD["vni"]), GOLD["dscp"])
 
 
 def test_downlink_reencapsulated_in_vxlan_towards_an_overlay_peer(upf):
@@ -204,3 +211,158 @@ def test_downlink_reencapsulated_in_vxlan_towards_an_overlay_peer(upf):
     expect_frame(bed, U.PORT_ACCESS, encapped(UE1))
     bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE2), GOLD["vni"]))
     expect_frame(bed, U.PORT_CORE, marked(decapped(UE2), GOLD["dscp"]))
+
+
+SLICE = dict(qfi=5, tc=2, dscp=26)    # GOLD's packets of QFI 5: AF31
+
+
+def slice_counter(c, t, qfi):
+    return c.counter(C.HUPF_INGRESS_TENANT_SLICE_COUNTER, TS.slice_cell(t["tenant_id"], qfi))
+
+
+@pytest.fixture
+def sliced(upf):
+    c = upf.client
+    TS.tenant_slice(c, GOLD["tenant_id"], SLICE["qfi"], SLICE["tc"], SLICE["dscp"])
+    TS.tenant_slice(c, BRONZE["tenant_id"], UE1.qfi, 0, 0)   # BRONZE's downlink slice (the termination's QFI)
+    return upf
+
+
+def test_slice_of_the_uplink_qfi_overrides_the_tenant(sliced):
+    c, bed = sliced.client, sliced.bed
+    frame = vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"])
+    for _ in range(2):
+        bed.send(U.PORT_ACCESS, frame)
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), SLICE["dscp"]))
+    # Another QFI, no PDU Session Container, or the QFI of another tenant's slice: the tenant's own.
+    for other in (vxlan(uplink_frame(UE1, qfi=6), GOLD["vni"]), vxlan(uplink_frame(UE1), GOLD["vni"])):
+        bed.send(U.PORT_ACCESS, other)
+        expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), BRONZE["vni"]))
+    expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), BRONZE["dscp"]))
+    # Not in VXLAN: no tenant, no slice.
+    bed.send(U.PORT_ACCESS, uplink_frame(UE1, qfi=SLICE["qfi"]))
+    expect_frame(bed, U.PORT_CORE, decapped(UE1))
+    # Counted per slice as received (the whole VXLAN frame), within the tenant's count.
+    assert slice_counter(c, GOLD, SLICE["qfi"]) == (2, 2 * len(frame))
+    assert slice_counter(c, GOLD, 6) == (0, 0)
+    assert slice_counter(c, BRONZE, SLICE["qfi"]) == (0, 0)
+    assert tenant_counter(c, GOLD)[0] == 4
+
+
+def test_slice_of_the_downlink_terminations_qfi(sliced):
+    c, bed = sliced.client, sliced.bed
+    frame = vxlan(downlink_frame(UE1), BRONZE["vni"])
+    bed.send(U.PORT_CORE, frame)
+    expect_frame(bed, U.PORT_ACCESS, marked(encapped(UE1), 0))
+    assert slice_counter(c, BRONZE, UE1.qfi) == (1, len(frame))
+    # GOLD has no slice of that QFI: its own marking.
+    bed.send(U.PORT_CORE, vxlan(downlink_frame(UE1), GOLD["vni"]))
+    expect_frame(bed, U.PORT_ACCESS, marked(encapped(UE1), GOLD["dscp"]))
+    assert slice_counter(c, GOLD, UE1.qfi) == (0, 0)
+
+
+def test_slice_meter_red_drops_and_counts(sliced):
+    """The slice's meter cell drops its QFI's packets; the tenant's other packets are not limited by it."""
+    meter_red_drops_and_counts(sliced, C.HUPF_INGRESS_TENANT_SLICE_METER,
+                               TS.slice_cell(GOLD["tenant_id"], SLICE["qfi"]),
+                               vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"]), SLICE["dscp"],
+                               lambda: slice_counter(sliced.client, GOLD, SLICE["qfi"])[0],
+                               vxlan(uplink_frame(UE1), GOLD["vni"]), GOLD["dscp"])
+
+
+def test_a_deleted_slice_gives_the_tenant_back(sliced):
+    c, bed = sliced.client, sliced.bed
+    key = {C.HDR_TENANT_ID: GOLD["tenant_id"], C.HDR_QFI: SLICE["qfi"]}
+    c.write(c.update("DELETE", "table_entry", c.table_entry(C.HUPF_INGRESS_TENANT_SLICES, key, None, None)))
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE1, qfi=SLICE["qfi"]), GOLD["vni"]))
+    expect_frame(bed, U.PORT_CORE, marked(decapped(UE1), GOLD["dscp"]))
+    assert slice_counter(c, GOLD, SLICE["qfi"]) == (0, 0)
+
+
+def backend_with_gold_class(c):
+    """hw: misses steered to the backend on PORT_BACKEND1, what comes back from it routed (backend_ports), and GOLD's
+    DSCP standing for its class there (backend_classes)."""
+    H.backend_group(c, [U.PORT_BACKEND1])
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_PORTS, {C.HDR_IG_PORT: U.PORT_BACKEND1},
+             C.HUPF_INGRESS_STEERING_FROM_BACKEND)
+    c.insert(C.HUPF_INGRESS_STEERING_BACKEND_CLASSES, {C.HDR_DSCP: GOLD["dscp"]},
+             C.HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, **{C.TC: GOLD["tc"]})
+
+
+@pytest.mark.targets("bmv2-hw", "backend-hw")
+def test_a_steered_tenants_class_comes_back_from_the_backend_as_its_dscp(upf):
+    """hw: a tenant's G-PDU whose session is not on the switch goes to a backend with its user packet marked
+    too (the backend strips the header above it); what comes back from the backend takes the class its user
+    packet's DSCP stands for (steering.backend_classes) and leaves marked with it: the backend's downlink
+    G-PDU (outer DSCP 0) leaves as the switch's own path would have sent it. A DSCP without a class stays."""
+    c, bed = upf.client, upf.bed
+    backend_with_gold_class(c)
+    bed.send(U.PORT_ACCESS, vxlan(uplink_frame(UE2), GOLD["vni"]))   # UE2 has no session on the switch
+    to_backend = Ether(bytes(marked(uplink_frame(UE2), GOLD["dscp"])))
+    to_backend.dst = H.BACKEND_MACS[U.PORT_BACKEND1]
+    to_backend.getlayer(IP, 2).tos = GOLD["dscp"] << 2
+    del to_backend.getlayer(IP, 2).chksum
+    expect_frame(bed, U.PORT_BACKEND1, Ether(bytes(to_backend)))
+    for dscp, leaves in ((GOLD["dscp"], GOLD["dscp"]), (BRONZE["dscp"], 0)):
+        back = Ether(bytes(encapped(UE1)))
+        back.getlayer(IP, 2).tos = dscp << 2
+        del back.getlayer(IP, 2).chksum
+        back = Ether(bytes(back))
+        bed.send(U.PORT_BACKEND1, back)
+        out = Ether(bytes(back))
+        out[IP].ttl -= 1
+        expect_frame(bed, U.PORT_ACCESS, marked(out, leaves))
+
+
+def from_backend(ue, vni, user_dscp):
+    """ue's downlink as a backend sends it back to the switch when ue's gNB is in a tenant's overlay: GTP-U in
+    VXLAN from the local to the edge VTEP (the backend's peer_vxlan), its outer header and G-PDU built with DSCP 0,
+    the user packet with the marking the steered packet had; the outer UDP checksum computed (not 0)."""
+    pkt = Ether(bytes(reencapped(ue, vni)))
+    pkt[Ether].src, pkt[Ether].dst = H.BACKEND_MACS[U.PORT_BACKEND1], U.SWITCH_MAC
+    user = pkt.getlayer(IP, 3)
+    user.tos = user_dscp << 2
+    del user.chksum
+    del pkt[UDP].chksum
+    return Ether(bytes(pkt))
+
+
+@pytest.mark.targets("bmv2-hw", "backend-hw")
+def test_a_backends_vxlan_towards_an_overlay_gnb_is_routed_by_its_outer_headers(upf):
+    """hw: a session steered to a backend whose gNB is in a tenant's overlay. The backend re-encapsulates its
+    downlink in VXLAN towards the edge VTEP and sends it back through the switch, which gets it on a backend port:
+    there it is no tenant's ingress (no tenant lookup, so no drop 14 for a VNI no tenant has at the edge VTEP, no
+    tenant count) but a routed packet, routed by its outer headers (TTL, MACs, port). Its class is its user
+    packet's DSCP's (steering.backend_classes), and both its outer header and its G-PDU's leave marked with it, as
+    the switch's own path sends a downlink to an overlay gNB; the outer UDP checksum, which covered the unmarked
+    G-PDU, leaves 0. A DSCP without a class leaves unmarked, checksum kept."""
+    c, bed = upf.client, upf.bed
+    backend_with_gold_class(c)
+    U.route(c, EDGE_VTEP, 32, U.PORT_ACCESS, UNDERLAY_MAC)
+    # UE2 has no session on the switch: its downlink in GOLD's VXLAN goes to the backend, marked.
+    bed.send(U.PORT_CORE, vxlan(downlink_frame(UE2), GOLD["vni"]))
+    to_backend = Ether(bytes(marked(downlink_frame(UE2), GOLD["dscp"])))
+    to_backend.dst = H.BACKEND_MACS[U.PORT_BACKEND1]
+    expect_frame(bed, U.PORT_BACKEND1, Ether(bytes(to_backend)))
+    counted, unknown = tenant_counter(c, GOLD), drops(c, C.DROP_UNKNOWN_VNI)
+    for dscp, leaves in ((GOLD["dscp"], GOLD["dscp"]), (BRONZE["dscp"], None)):
+        back = from_backend(UE2, GOLD["vni"], dscp)
+        bed.send(U.PORT_BACKEND1, back)
+        out = Ether(bytes(back))
+        out[Ether].src, out[Ether].dst = U.SWITCH_MAC, UNDERLAY_MAC
+        out[IP].ttl -= 1
+        del out[IP].chksum
+        if leaves is not None:
+            out[IP].tos = leaves << 2
+            out[UDP].chksum = 0
+            gpdu = out.getlayer(IP, 2)
+            gpdu.tos = leaves << 2
+            del gpdu.chksum
+        expect_frame(bed, U.PORT_ACCESS, Ether(bytes(out)))
+    assert tenant_counter(c, GOLD) == counted
+    assert drops(c, C.DROP_UNKNOWN_VNI) == unknown
+    # From a port that is no backend's, the same frame is a tenant frame of no tenant.
+    bed.send(U.PORT_ACCESS, from_backend(UE2, GOLD["vni"], GOLD["dscp"]))
+    expect_no_frame(bed, ALL_PORTS)
+    assert until(lambda: drops(c, C.DROP_UNKNOWN_VNI) == unknown + 1)

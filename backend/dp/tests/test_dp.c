@@ -247,6 +247,7 @@ static const struct dp_sizes SIZES = {
 	.interfaces = 64, .ul_sessions = 1024, .dl_sessions = 1024, .applications = 64, .ul_terms = 1024,
 	.dl_terms = 1024, .routes = 64, .acl = 64, .pre_qos_ctr = 1024, .post_qos_ctr = 1024,
 	.session_meter = 1024, .app_meter = 1024, .meter_states = 64, .tenants = 4, .tenant_cells = 16,
+	.slices = 2, .slice_cells = 16384,
 };
 
 static int setup_upf(void **st)
@@ -603,7 +604,7 @@ static void test_drop_reasons(void **st)
 	assert_int_equal(dp_counter_read(CTR_POST_QOS, 12, &pk, &by), 0);
 	assert_true(pk == 5 && by == 50);
 	assert_int_equal(dp_counter_read(CTR_PRE_QOS, SIZES.pre_qos_ctr, &pk, &by), -EINVAL);
-	assert_int_equal(dp_counter_read(3, 12, &pk, &by), -EINVAL);
+	assert_int_equal(dp_counter_read(CTR_SLICE + 1, 12, &pk, &by), -EINVAL);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);
@@ -1219,6 +1220,201 @@ static void test_hw_no_backend_and_from_backend(void **st)
 	dp_commit();
 }
 
+/* The frame's IPv4 header at off gets DSCP dscp (checksum fixed). */
+static void set_dscp(uint8_t *f, uint32_t off, uint8_t dscp)
+{
+	f[off + 1] = (uint8_t)(dscp << 2);
+	pkt_ipv4_fix_cksum(f + off);
+}
+
+/* A steered tenant's packet keeps its class through the backend: the switch sends it in the tenant's
+ * queue with the user packet marked (an uplink G-PDU's inner IPv4 too), and what comes back from a backend
+ * takes the class backend_classes gives its user packet's DSCP, its leaving header marked with it (the
+ * backend's GTP-U header, built with DSCP 0); a DSCP without an entry stays in class 0, unmarked. */
+static void test_hw_tenant_class_survives_steering(void **st)
+{
+	(void)st;
+	struct dp_tenant t = { 5001, VTEP, 1, 3, 46 };
+	assert_int_equal(dp_tenant(DP_INSERT, &t), 0);
+	assert_int_equal(dp_interface(DP_INSERT, N3, 32, 1, IFACE_ACCESS, 1), 0);
+	assert_int_equal(dp_route(DP_INSERT, N3, 32, MAC_A, MAC_B, 4), 0);
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);
+	assert_int_equal(dp_backend_class(DP_MODIFY, 46, 3), -ENOENT);
+	assert_int_equal(dp_backend_class(DP_INSERT, 46, 3), 0);
+	assert_int_equal(dp_backend_class(DP_INSERT, 46, 3), -EEXIST);
+	assert_int_equal(dp_backend_class(DP_INSERT, 64, 3), -EINVAL);
+	assert_int_equal(dp_backend_class(DP_INSERT, 10, 4), -EINVAL);
+	dp_commit();
+	uint8_t t0[256], b[512];
+	/* Steered: uplink G-PDU of an unknown TEID, downlink of a UE without a session, both in VXLAN. */
+	const uint32_t gl = ETH_LEN + IP4_LEN + UDP_LEN + GTPU_LEN;
+	uint32_t tn = ul_frame(t0, 0xdead, IP(172, 16, 3, 3), 0), n = vxlan_frame(b, t0, tn, 5001, VTEP, VXLAN_FLAG_I);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 6);
+	const uint8_t *out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(out[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(out[gl + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(out + gl, IP4_LEN, 0), 0);
+	rte_pktmbuf_free(m);
+	tn = dl_frame(t0, IP(172, 16, 3, 3));
+	n = vxlan_frame(b, t0, tn, 5001, VTEP, VXLAN_FLAG_I);
+	m = mbuf_of(b, n, 2);
+	v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 6);
+	assert_int_equal(rte_pktmbuf_mtod(m, const uint8_t *)[ETH_LEN + 1], 46 << 2);
+	rte_pktmbuf_free(m);
+	/* Back from the backend: the user packet (uplink), then the G-PDU it built (downlink, outer DSCP 0). */
+	uint8_t f[256];
+	n = dl_frame(f, IP(172, 16, 3, 3));
+	set_dscp(f, ETH_LEN, 46);
+	v = run_bytes(f, n, BACKEND_PORT);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 6);
+	n = ul_frame(f, 0x77, IP(172, 16, 3, 3), 0);
+	set_dscp(f, gl, 46);
+	m = mbuf_of(f, n, BACKEND_PORT);
+	v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.out_port, 4);
+	assert_int_equal(v.prio, 6);
+	out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(out[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(out + ETH_LEN, IP4_LEN, 0), 0);
+	assert_int_equal(out[gl + 1], 46 << 2);
+	rte_pktmbuf_free(m);
+	/* Another DSCP, or the entry deleted: class 0, unmarked. */
+	set_dscp(f, gl, 10);
+	m = mbuf_of(f, n, BACKEND_PORT);
+	v = run(m);
+	assert_int_equal(v.prio, 0);
+	assert_int_equal(rte_pktmbuf_mtod(m, const uint8_t *)[ETH_LEN + 1], 0);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_backend_class(DP_DELETE, 46, 0), 0);
+	assert_int_equal(dp_backend_class(DP_DELETE, 46, 0), -ENOENT);
+	set_dscp(f, gl, 46);
+	assert_int_equal(run_bytes(f, n, BACKEND_PORT).prio, 0);
+	assert_int_equal(dp_queue(DP_DELETE, 3, 0), 0);
+	assert_int_equal(dp_route(DP_DELETE, N3, 32, MAC_A, MAC_B, 4), 0);
+	assert_int_equal(dp_interface(DP_DELETE, N3, 32, 1, IFACE_ACCESS, 1), 0);
+	assert_int_equal(dp_tenant(DP_DELETE, &t), 0);
+	dp_commit();
+}
+
+/* The backend's downlink towards a gNB in a tenant's overlay, as it sends it back to the switch: a G-PDU (TEID
+ * 0x3abc, N3 -> GNB) carrying APP -> ue with DSCP dscp (the steered packet's marking), in VXLAN vni from VTEP to
+ * dst (outer DSCP 0, TTL 64, UDP checksum udp_ck); the tenant frame at t, the whole frame at b. */
+static uint32_t backend_vxlan(uint8_t *b, uint8_t *t, uint32_t *tn, uint32_t ue, uint8_t dscp, uint32_t vni,
+			      uint32_t dst, uint16_t udp_ck)
+{
+	uint8_t inner[128];
+	uint32_t il = ip_udp(inner, APP, ue, 53, 4000, 64);
+	set_dscp(inner, 0, dscp);
+	uint32_t n = eth(t);
+	n += ip_udp(t + n, N3, GNB, 2152, 2152, GTPU_LEN + il) - GTPU_LEN - il;
+	uint8_t *g = t + n;
+	g[0] = 0x30; g[1] = 0xff; w16(g + 2, (uint16_t)il); w32(g + 4, 0x3abc);
+	memcpy(g + GTPU_LEN, inner, il);
+	*tn = n + GTPU_LEN + il;
+	uint32_t len = vxlan_frame(b, t, *tn, vni, dst, VXLAN_FLAG_I);
+	w32(b + ETH_LEN + 12, VTEP);
+	pkt_ipv4_fix_cksum(b + ETH_LEN);
+	w16(b + ETH_LEN + IP4_LEN + 6, udp_ck);
+	return len;
+}
+
+/* A session steered to a backend whose gNB is in a tenant's overlay: the backend re-encapsulates its downlink
+ * in VXLAN towards the edge VTEP, and the switch gets it on a backend port. It is no tenant's ingress (no
+ * tenant lookup: a VNI unknown at that VTEP is no drop, a known one no decapsulation, no tenant count): it is
+ * routed by its outer headers (TTL, MACs, port), its tenant frame left as the backend built it but for the
+ * marking of its class (backend_classes by the user packet's DSCP), which both IPv4 headers get, the outer UDP
+ * checksum then 0; without a class it leaves unmarked, checksum kept. Its outer TTL and route drop as any
+ * routed packet's; from any other port the same frame is a tenant frame of no tenant (14). */
+/* Runs the frame of n bytes at b from the backend port; it must be forwarded (in *v). */
+static struct rte_mbuf *forwarded_from_backend(const uint8_t *b, uint32_t n, struct dp_verdict *v)
+{
+	struct rte_mbuf *m = mbuf_of(b, n, BACKEND_PORT);
+	*v = run(m);
+	assert_true(v->fwd);
+	return m;
+}
+
+static void test_hw_backend_vxlan_routed_by_its_outer_headers(void **st)
+{
+	(void)st;
+	static const uint8_t MAC_C[6] = { 0, 0, 0, 0, 0xc, 1 }, MAC_D[6] = { 0, 0, 0, 0, 0xd, 1 };
+	struct dp_tenant t = { 5001, VTEP, 1, 3, 46 };
+	assert_int_equal(dp_tenant(DP_INSERT, &t), 0);
+	assert_int_equal(dp_route(DP_INSERT, EDGE, 32, MAC_C, MAC_D, 4), 0);
+	assert_int_equal(dp_route(DP_INSERT, VTEP, 32, MAC_C, MAC_D, 2), 0);
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);
+	assert_int_equal(dp_backend_class(DP_INSERT, 46, 3), 0);
+	dp_commit();
+	const uint32_t ue = IP(172, 16, 3, 3), vx = ETH_LEN + IP4_LEN + UDP_LEN + VXLAN_LEN;
+	uint8_t t0[256], b[512];
+	uint32_t tn, n = backend_vxlan(b, t0, &tn, ue, 46, 5001, EDGE, 0x1234);
+	uint64_t pk0, by0, pk, by, unknown = drops(DROP_UNKNOWN_VNI);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk0, &by0), 0);
+	/* In the class of its user packet's DSCP: both headers marked, the outer routed. */
+	struct dp_verdict v;
+	struct rte_mbuf *m = forwarded_from_backend(b, n, &v);
+	assert_int_equal(v.out_port, 4);
+	assert_int_equal(v.prio, 6);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n);
+	const uint8_t *out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_memory_equal(out, MAC_D, 6);
+	assert_memory_equal(out + 6, MAC_C, 6);
+	assert_int_equal(out[ETH_LEN + 8], 63);
+	assert_int_equal(out[ETH_LEN + 1], 46 << 2);
+	assert_int_equal(pkt_cksum(out + ETH_LEN, IP4_LEN, 0), 0);
+	assert_memory_equal(out + ETH_LEN + 12, b + ETH_LEN + 12, 8);
+	assert_int_equal(r16(out + ETH_LEN + IP4_LEN + 6), 0);
+	assert_memory_equal(out + ETH_LEN + IP4_LEN, b + ETH_LEN + IP4_LEN, 6);
+	assert_memory_equal(out + ETH_LEN + IP4_LEN + UDP_LEN, b + ETH_LEN + IP4_LEN + UDP_LEN, VXLAN_LEN);
+	uint8_t want[256];
+	memcpy(want, t0, tn);
+	set_dscp(want, ETH_LEN, 46);
+	assert_memory_equal(out + vx, want, tn);
+	rte_pktmbuf_free(m);
+	/* A DSCP without a class: class 0, nothing marked, the outer UDP checksum kept; still routed. */
+	n = backend_vxlan(b, t0, &tn, ue, 10, 5001, EDGE, 0x1234);
+	m = forwarded_from_backend(b, n, &v);
+	assert_int_equal(v.prio, 0);
+	out = rte_pktmbuf_mtod(m, const uint8_t *);
+	assert_int_equal(out[ETH_LEN + 1], 0);
+	assert_int_equal(out[ETH_LEN + 8], 63);
+	assert_memory_equal(out + ETH_LEN + IP4_LEN, b + ETH_LEN + IP4_LEN, UDP_LEN + VXLAN_LEN);
+	assert_memory_equal(out + vx, t0, tn);
+	rte_pktmbuf_free(m);
+	/* A known (VNI, local VTEP) from a backend port is no tenant's either: not decapsulated, not counted. */
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, VTEP, 0);
+	m = forwarded_from_backend(b, n, &v);
+	assert_int_equal(v.out_port, 2);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), n);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_TENANT, 1, &pk, &by), 0);
+	assert_int_equal(pk, pk0);
+	assert_int_equal(drops(DROP_UNKNOWN_VNI), unknown);
+	/* Routed as any packet: an outer TTL of 1 expires (13), an outer destination without a route misses (10). */
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, EDGE, 0);
+	b[ETH_LEN + 8] = 1;
+	pkt_ipv4_fix_cksum(b + ETH_LEN);
+	expect_drop(b, n, BACKEND_PORT, DROP_TTL_EXPIRED);
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, IP(192, 168, 60, 1), 0);
+	expect_drop(b, n, BACKEND_PORT, DROP_ROUTING_MISS);
+	/* From a port that is no backend's, the same frame is a tenant frame whose VNI no tenant has at EDGE. */
+	n = backend_vxlan(b, t0, &tn, ue, 46, 5001, EDGE, 0);
+	expect_drop(b, n, 1, DROP_UNKNOWN_VNI);
+	assert_int_equal(dp_backend_class(DP_DELETE, 46, 0), 0);
+	assert_int_equal(dp_queue(DP_DELETE, 3, 0), 0);
+	assert_int_equal(dp_route(DP_DELETE, VTEP, 32, MAC_C, MAC_D, 2), 0);
+	assert_int_equal(dp_route(DP_DELETE, EDGE, 32, MAC_C, MAC_D, 4), 0);
+	assert_int_equal(dp_tenant(DP_DELETE, &t), 0);
+	dp_commit();
+}
+
 /* ---- hw profile: RPS's observation points ---- */
 
 /* The contract's digest of a UDP user packet at ip, assembled here from its fields. */
@@ -1679,6 +1875,83 @@ static void test_queue_of_class(void **st)
 	assert_int_equal(run_bytes(t, tn, 1).prio, 0);
 }
 
+/* Slices (tenant.p4's TenantSlice): a tenant's uplink whose PDU Session Container's QFI, or downlink whose
+ * termination's QFI, has a slice takes the slice's class and DSCP, counted and metered in cell
+ * tenant_id * 64 + QFI; without a QFI, or with another tenant's slice, the tenant's stay. Runs after
+ * test_tenant_table_ops (tenant 1: tc 3, DSCP 46; terminations' QFI 9, tc 1). */
+static void test_slices(void **st)
+{
+	(void)st;
+	struct dp_slice sl = { 1, 9, 2, 10 }, other = { 2, 9, 0, 0 }, more = { 3, 9, 0, 0 };
+	assert_int_equal(dp_slice(DP_MODIFY, &sl), -ENOENT);
+	assert_int_equal(dp_slice(DP_INSERT, &sl), 0);
+	assert_int_equal(dp_slice(DP_INSERT, &sl), -EEXIST);
+	assert_int_equal(dp_slice(DP_INSERT, &other), 0);
+	assert_int_equal(dp_slice(DP_INSERT, &more), -ENOSPC);   /* SIZES.slices */
+	const struct dp_slice bad[] = { { 1, 64, 0, 0 }, { 1, 8, 4, 0 }, { 1, 8, 0, 64 } };
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(dp_slice(DP_INSERT, &bad[i]), -EINVAL);
+	assert_int_equal(dp_queue(DP_INSERT, 1, 1), 0);   /* the termination's class */
+	assert_int_equal(dp_queue(DP_INSERT, 2, 4), 0);   /* the slice's */
+	assert_int_equal(dp_queue(DP_INSERT, 3, 6), 0);   /* the tenant's */
+	uint8_t t[256], b[512];
+	uint64_t pk, by;
+	const uint32_t cell = 1 * 64 + 9;
+	uint32_t tn = ul_frame(t, 0x1234, UE, 1), n = vxlan_frame(b, t, tn, 5001, VTEP, VXLAN_FLAG_I);
+	assert_int_equal(run_bytes(b, n, 1).prio, 4);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	expect_decapped(m, 10);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk, 2);
+	assert_int_equal(by, 2 * n);
+	/* No PDU Session Container: the tenant's; not in VXLAN: no tenant, the termination's. */
+	uint8_t t0[256], b0[512];
+	uint32_t tn0 = ul_frame(t0, 0x1234, UE, 0), n0 = vxlan_frame(b0, t0, tn0, 5001, VTEP, VXLAN_FLAG_I);
+	assert_int_equal(run_bytes(b0, n0, 1).prio, 6);
+	assert_int_equal(run_bytes(t, tn, 1).prio, 1);
+	/* Downlink: the termination's QFI (9) is the slice's; its GTP-U header leaves with the slice's DSCP. */
+	uint8_t dt[256], db[512];
+	uint32_t dn = dl_frame(dt, UE), dv = vxlan_frame(db, dt, dn, 5001, VTEP, VXLAN_FLAG_I);
+	m = mbuf_of(db, dv, 2);
+	struct dp_verdict v = run(m);
+	assert_true(v.fwd);
+	assert_int_equal(v.prio, 4);
+	assert_int_equal(rte_pktmbuf_mtod(m, uint8_t *)[ETH_LEN + 1], 10 << 2);
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk, 3);
+	assert_int_equal(by, 2 * n + dv);
+	/* The slice's meter drops red after its counter; the tenant's own packets pass. */
+	dp_clock_set(3000000000ull);
+	struct dp_meter_cfg mc = { 1000, 200, 1000, 200 };
+	assert_true(n <= 200);
+	assert_int_equal(dp_meter_set(METER_SLICE, cell, &mc), 0);
+	assert_int_equal(dp_meter_set(METER_SLICE, SIZES.slice_cells, &mc), -EINVAL);
+	assert_true(run_bytes(b, n, 1).fwd);
+	expect_drop(b, n, 1, DROP_METER_RED);
+	assert_true(run_bytes(b0, n0, 1).fwd);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk, 5);
+	assert_int_equal(dp_meter_set(METER_SLICE, cell, NULL), 0);
+	assert_int_equal(dp_counter_write(CTR_SLICE, cell, 0, 0), 0);
+	assert_int_equal(dp_counter_read(CTR_SLICE, cell, &pk, &by), 0);
+	assert_int_equal(pk + by, 0);
+	assert_int_equal(dp_counter_read(CTR_SLICE, SIZES.slice_cells, &pk, &by), -EINVAL);
+	/* Modified, then deleted: the tenant's again. */
+	sl.tc = 0;
+	assert_int_equal(dp_slice(DP_MODIFY, &sl), 0);
+	assert_int_equal(run_bytes(b, n, 1).prio, 0);
+	assert_int_equal(dp_slice(DP_DELETE, &sl), 0);
+	assert_int_equal(dp_slice(DP_DELETE, &sl), -ENOENT);
+	assert_int_equal(run_bytes(b, n, 1).prio, 6);
+	assert_int_equal(dp_slice(DP_INSERT, &more), 0);   /* room again */
+	assert_int_equal(dp_slice(DP_DELETE, &more), 0);
+	assert_int_equal(dp_slice(DP_DELETE, &other), 0);
+	for (uint8_t tc = 1; tc < 4; tc++)
+		assert_int_equal(dp_queue(DP_DELETE, tc, 0), 0);
+}
+
 /* ---- egress scheduler (egress.c) on the wall clock: rte_sched reads the TSC itself ---- */
 #define EG_MTU 1518
 #define EG_FRAME 1000
@@ -2099,11 +2372,14 @@ int main(void)
 		cmocka_unit_test(test_echo_through_pipeline),
 		cmocka_unit_test(test_tenant_table_ops), cmocka_unit_test(test_vxlan_through_pipeline),
 		cmocka_unit_test(test_vxlan_reencap), cmocka_unit_test(test_queue_of_class),
+		cmocka_unit_test(test_slices),
 	};
 	int f = cmocka_run_group_tests_name("packet", pkt_tests, NULL, NULL);
 	f += cmocka_run_group_tests_name("pipeline", dp_tests, setup_upf, NULL);
 	const struct CMUnitTest hw_tests[] = {
 		cmocka_unit_test(test_hw_steering_and_hh_report), cmocka_unit_test(test_hw_no_backend_and_from_backend),
+		cmocka_unit_test(test_hw_tenant_class_survives_steering),
+		cmocka_unit_test(test_hw_backend_vxlan_routed_by_its_outer_headers),
 		cmocka_unit_test(test_hw_rps_tables), cmocka_unit_test(test_hw_rps_in_and_out),
 		cmocka_unit_test(test_hw_rps_receipt_rides_on_hh_report), cmocka_unit_test(test_hw_rps_buffered_and_acl_copy),
 		cmocka_unit_test(test_hw_without_rps_state),

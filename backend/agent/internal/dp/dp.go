@@ -126,7 +126,7 @@ func (DP) SetPipeline(s p4rt.Sizes) error {
 		acl: C.uint32_t(s.ACL), pre_qos_ctr: C.uint32_t(s.PreQosCtr), post_qos_ctr: C.uint32_t(s.PostQosCtr),
 		session_meter: C.uint32_t(s.SessionMeter), app_meter: C.uint32_t(s.AppMeter),
 		meter_states: C.uint32_t(s.MeterStates), tenants: C.uint32_t(s.Tenants),
-		tenant_cells: C.uint32_t(s.TenantCells),
+		tenant_cells: C.uint32_t(s.TenantCells), slices: C.uint32_t(s.Slices), slice_cells: C.uint32_t(s.SliceCells),
 	}
 	if s.HW {
 		sz.hw = 1
@@ -196,6 +196,11 @@ func (DP) Tenant(op p4rt.Op, vni, vtep uint32, id, tc, dscp uint8) error {
 	return rc(C.dp_tenant(C.int(op), &t))
 }
 
+func (DP) Slice(op p4rt.Op, id, qfi, tc, dscp uint8) error {
+	s := C.struct_dp_slice{tenant_id: C.uint8_t(id), qfi: C.uint8_t(qfi), tc: C.uint8_t(tc), dscp: C.uint8_t(dscp)}
+	return rc(C.dp_slice(C.int(op), &s))
+}
+
 func (DP) Queue(op p4rt.Op, tc, qid uint8) error {
 	return rc(C.dp_queue(C.int(op), C.uint8_t(tc), C.uint8_t(qid)))
 }
@@ -206,6 +211,10 @@ func (DP) VxPeer(op p4rt.Op, peer uint8, v p4rt.VxPeer) error {
 		c.inner_src_mac[i], c.inner_dst_mac[i] = C.uint8_t(v.InnerSrcMAC[i]), C.uint8_t(v.InnerDstMAC[i])
 	}
 	return rc(C.dp_vx_peer(C.int(op), C.uint8_t(peer), &c))
+}
+
+func (DP) BackendClass(op p4rt.Op, dscp, tc uint8) error {
+	return rc(C.dp_backend_class(C.int(op), C.uint8_t(dscp), C.uint8_t(tc)))
 }
 
 func (DP) BackendPort(op p4rt.Op, port uint16) error {

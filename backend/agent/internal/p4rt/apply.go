@@ -113,6 +113,15 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 			id, tc, dscp = uint8(p[0]), uint8(p[1]), uint8(p[2])
 		}
 		return dp.Tenant(op, uint32(m[0].value), uint32(m[1].value), id, tc, dscp)
+	case tSlices:
+		if e.action == aSliceNop && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: slice_nop is the default action only", tSlices)
+		}
+		var tc, dscp uint8
+		if len(p) == 2 {
+			tc, dscp = uint8(p[0]), uint8(p[1])
+		}
+		return dp.Slice(op, uint8(m[0].value), uint8(m[1].value), tc, dscp)
 	case tPeerVxlan:
 		if e.action == aVxlanNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: nop is the default action only", tPeerVxlan)
@@ -125,6 +134,15 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		return dp.VxPeer(op, uint8(m[0].value), v)
 	case tBackendPorts:
 		return dp.BackendPort(op, uint16(m[0].value))
+	case tBackendClass:
+		if e.action == aSteeringNop && op != OpDelete {
+			return errf(codes.InvalidArgument, "%s: nop is the default action only", tBackendClass)
+		}
+		var tc uint8
+		if len(p) == 1 {
+			tc = uint8(p[0])
+		}
+		return dp.BackendClass(op, uint8(m[0].value), tc)
 	case tRPSFlows:
 		return applyRPSFlow(dp, op, e)
 	case tQueues:

@@ -28,6 +28,8 @@ const (
 	MeterApp    = 1
 	CtrTenant   = 2
 	MeterTenant = 2
+	CtrSlice    = 3
+	MeterSlice  = 3
 )
 
 // Sizes are the capacities the data plane allocates for a pipeline.
@@ -40,6 +42,7 @@ type Sizes struct {
 	HHSlots                                          uint32 // hw: HK-IPG slots (register size)
 	ClsSlots                                         uint32 // hw: MATADOR slots (register size)
 	Tenants, TenantCells                             uint32 // the tenants table; tenant_counter/tenant_meter cells
+	Slices, SliceCells                               uint32 // the slices table; slice_counter/slice_meter cells
 	RPSBuffer, RPSFlows, RPSFlowEntries              uint32 // hw: RPS receipts per point, flow ids, rps.flows' size
 	RPSTrackDepth                                    uint32 // hw: RPS disclosures tracked per (point, flow)
 }
@@ -163,12 +166,16 @@ type Dataplane interface {
 	SetEncapPSC(on bool) error
 	// The tenants table (VXLAN): (VNI, local VTEP) -> tenant id, traffic class, DSCP.
 	Tenant(op Op, vni, vtep uint32, tenantID, tc, dscp uint8) error
+	// A tenant's slices: (tenant id, QFI) -> traffic class, DSCP.
+	Slice(op Op, tenantID, qfi, tc, dscp uint8) error
 	// qos.queues: traffic class -> v1model priority, the egress queue on a port with a rate.
 	Queue(op Op, tc, qid uint8) error
 	// A tunnel peer in a tenant's overlay: its downlink GTP-U goes in VXLAN (struct dp_vx_peer).
 	VxPeer(op Op, peer uint8, v VxPeer) error
 	// hw profile: backend_ports entries and each slice's backends, in member-handle order.
 	BackendPort(op Op, port uint16) error
+	// hw profile: backend_classes, the class of a packet back from a backend by its user packet's DSCP.
+	BackendClass(op Op, dscp, tc uint8) error
 	SetBackends(slice uint8, members []Backend) error
 	// hw profile: HK-IPG's configuration, tau table and slot registers.
 	SetHHParams(HHParams) error

@@ -130,7 +130,13 @@ func (f *fakeDP) VxPeer(op Op, p uint8, v VxPeer) error {
 func (f *fakeDP) Tenant(op Op, vni, vtep uint32, id, tc, dscp uint8) error {
 	return f.rec("tenant %d %06x %08x %d %d %d", op, vni, vtep, id, tc, dscp)
 }
+func (f *fakeDP) Slice(op Op, id, qfi, tc, dscp uint8) error {
+	return f.rec("slice %d %d %d %d %d", op, id, qfi, tc, dscp)
+}
 func (f *fakeDP) Queue(op Op, tc, qid uint8) error { return f.rec("queue %d %d %d", op, tc, qid) }
+func (f *fakeDP) BackendClass(op Op, dscp, tc uint8) error {
+	return f.rec("backendclass %d %d %d", op, dscp, tc)
+}
 func (f *fakeDP) BackendPort(op Op, port uint16) error {
 	return f.rec("backend_port %d %d", op, port)
 }

@@ -323,3 +323,28 @@ func TestStateReadPacketOut(t *testing.T) {
 		t.Errorf("an IPv4 packet-out to port 0 was not transmitted")
 	}
 }
+
+// backend_classes (the class of a packet back from a backend, by its user packet's DSCP) goes to the data
+// plane entry by entry; its nop is the default action only.
+func TestBackendClasses(t *testing.T) {
+	h := newHWHarness(t)
+	entry := func(action string, params ...uint64) *p4v1.TableEntry {
+		return &p4v1.TableEntry{TableId: h.tid(tBackendClass), Match: []*p4v1.FieldMatch{exactM(1, 46, 6)},
+			Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(action, params...)}}}
+	}
+	for _, s := range []struct {
+		u    *p4v1.Update
+		want string
+	}{
+		{upd(ins, entry(aBackendClass, 3)), "backendclass 1 46 3"},
+		{upd(mod, entry(aBackendClass, 2)), "backendclass 2 46 2"},
+		{upd(del, entry(aBackendClass, 2)), "backendclass 3 46 0"},
+	} {
+		if err := h.write(s.u); err != nil || h.fake.last() != s.want {
+			t.Errorf("%s: %v, data plane got %q", s.want, err, h.fake.last())
+		}
+	}
+	if err := h.write(upd(ins, entry(aSteeringNop))); err == nil {
+		t.Error("nop accepted as a backend_classes entry's action")
+	}
+}

@@ -5,6 +5,7 @@ import "hupf/backend/agent/internal/p4const"
 // Names the hw profile adds to the sw profile's (docs/PIPELINE_CONTRACT.md, hw).
 const (
 	tBackendPorts = p4const.HupfIngressSteeringBackendPorts
+	tBackendClass = p4const.HupfIngressSteeringBackendClasses
 	tBackends     = p4const.HupfIngressSteeringBackends
 	tHHConfig     = p4const.HupfIngressHhHhConfig
 	tTauTable     = p4const.HupfIngressHhTauTable
@@ -16,6 +17,7 @@ const (
 
 	aFromBackend   = p4const.HupfIngressSteeringFromBackend
 	aSteeringNop   = p4const.HupfIngressSteeringNop
+	aBackendClass  = p4const.HupfIngressSteeringSetBackendClass
 	aSteer         = p4const.HupfIngressSteeringSteerToBackend
 	aSetHHParams   = p4const.HupfIngressHhSetHhParams
 	aSetTau        = p4const.HupfIngressHhSetTau
@@ -44,6 +46,7 @@ var hwOnlyActions = func() []actionSpec {
 	as := []actionSpec{
 		{aFromBackend, nil},
 		{aSteeringNop, nil},
+		{aBackendClass, []paramSpec{{"tc", 2}}},
 		{aSteer, []paramSpec{{"port", 9}, {"dst_mac", 48}}},
 		{aSetHHParams, []paramSpec{{"tau_th", 16}, {"ipg_init", 32}, {"ipg_th", 32}, {"decay_k", 32},
 			{"timeslot_us", 32}, {"alpha_shift", 8}, {"key_mode", 8}}},
@@ -65,6 +68,7 @@ var hwOnlyActions = func() []actionSpec {
 var hwOnlyTables = func() []tableSpec {
 	ts := []tableSpec{
 		{tBackendPorts, []fieldSpec{{"ig_port", exact, 9}}, []string{aFromBackend, aSteeringNop}},
+		{tBackendClass, []fieldSpec{{"dscp", exact, 6}}, []string{aBackendClass, aSteeringNop}},
 		{tBackends, []fieldSpec{{"slice_id", exact, 4}}, []string{aSteer}},
 		{tHHConfig, nil, []string{aSetHHParams}},
 		{tTauTable, []fieldSpec{{"ipg_ewma", rng, 32}}, []string{aSetTau}},

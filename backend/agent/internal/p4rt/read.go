@@ -163,7 +163,7 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 	ids := []uint32{q.CounterId}
 	if q.CounterId == 0 {
 		ids = []uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id, p.dropsID,
-			p.schema.counters[cTenant].Preamble.Id}
+			p.schema.counters[cTenant].Preamble.Id, p.schema.counters[cSlice].Preamble.Id}
 		if p.rps != nil {
 			ids = append(ids, p.schema.counters[cRPSInEvents].Preamble.Id, p.schema.counters[cRPSOutEvents].Preamble.Id)
 		}
@@ -208,7 +208,7 @@ func (s *Server) readMeters(q *p4v1.MeterEntry, out []*p4v1.Entity) ([]*p4v1.Ent
 	ids := []uint32{q.MeterId}
 	if q.MeterId == 0 {
 		ids = []uint32{p.schema.meters[mSessionMeter].Preamble.Id, p.schema.meters[mAppMeter].Preamble.Id,
-			p.schema.meters[mTenant].Preamble.Id}
+			p.schema.meters[mTenant].Preamble.Id, p.schema.meters[mSlice].Preamble.Id}
 	}
 	for _, id := range ids {
 		cells, ok := p.meters[id]

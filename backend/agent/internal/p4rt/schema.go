@@ -59,6 +59,7 @@ const (
 	tQueues     = p4const.HupfIngressQosQueues
 	tTenants    = p4const.HupfIngressTenantTenants
 	tPeerVxlan  = p4const.HupfEgressTenantPeerVxlan
+	tSlices     = p4const.HupfIngressTenantSlices
 
 	aIfaceAccess  = p4const.HupfIngressUpfIfaceAccess
 	aIfaceCore    = p4const.HupfIngressUpfIfaceCore
@@ -100,6 +101,10 @@ const (
 	aVxlanNop     = p4const.HupfEgressTenantNop
 	cTenant       = p4const.HupfIngressTenantTenantCounter
 	mTenant       = p4const.HupfIngressTenantTenantMeter
+	aSetSlice     = p4const.HupfIngressTenantSetSlice
+	aSliceNop     = p4const.HupfIngressTenantSliceNop
+	cSlice        = p4const.HupfIngressTenantSliceCounter
+	mSlice        = p4const.HupfIngressTenantSliceMeter
 	pktIn         = "packet_in"
 	pktOut        = "packet_out"
 )
@@ -139,6 +144,8 @@ var swActions = []actionSpec{
 	{aVxlanEncap, []paramSpec{{"vni", 24}, {"vtep_src_addr", 32}, {"vtep_dst_addr", 32}, {"inner_src_mac", 48},
 		{"inner_dst_mac", 48}}},
 	{aVxlanNop, nil},
+	{aSetSlice, []paramSpec{{"tc", 2}, {"dscp", 6}}},
+	{aSliceNop, nil},
 }
 
 var swTables = []tableSpec{
@@ -165,10 +172,11 @@ var swTables = []tableSpec{
 	{tQueues, []fieldSpec{{"tc", exact, 2}}, []string{aSetQueue}},
 	{tTenants, []fieldSpec{{"vni", exact, 24}, {"vtep_ipv4_dst", exact, 32}}, []string{aSetTenant, aTenantMiss}},
 	{tPeerVxlan, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aVxlanEncap, aVxlanNop}},
+	{tSlices, []fieldSpec{{"tenant_id", exact, 8}, {"qfi", exact, 6}}, []string{aSetSlice, aSliceNop}},
 }
 
-var swCounters = []string{cPreQos, cPostQos, cDropReasons, cTenant}
-var swMeters = []string{mSessionMeter, mAppMeter, mTenant}
+var swCounters = []string{cPreQos, cPostQos, cDropReasons, cTenant, cSlice}
+var swMeters = []string{mSessionMeter, mAppMeter, mTenant, mSlice}
 
 // Schema is a validated P4Info of one profile with its name -> id resolution.
 type Schema struct {

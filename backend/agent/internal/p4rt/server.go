@@ -102,7 +102,8 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		PostQosCtr: ctrSize(cPostQos), SessionMeter: meterSize(mSessionMeter), AppMeter: meterSize(mAppMeter),
 		MeterStates: s.cfg.MeterStates, HW: sc.HW(), HHSlots: sc.registerSize(rHHFlowID),
 		ClsSlots: sc.registerSize(rClsFlowClass), Tenants: sc.TableSize(tTenants),
-		TenantCells: min(ctrSize(cTenant), meterSize(mTenant)),
+		TenantCells: min(ctrSize(cTenant), meterSize(mTenant)), Slices: sc.TableSize(tSlices),
+		SliceCells: min(ctrSize(cSlice), meterSize(mSlice)),
 	}
 	if sz.HW {
 		sz.RPSBuffer, sz.RPSFlows, sz.RPSFlowEntries = sc.rpsBuffer(), sc.rpsFlows(), sc.TableSize(tRPSFlows)
@@ -123,7 +124,7 @@ func (s *Server) sizes(sc *Schema) Sizes {
 		if n := s.cfg.Sessions; n > 0 && 2*uint64(n) < uint64(sessionMeters) {
 			sessionMeters = 2 * n
 		}
-		sz.MeterStates = sessionMeters + sz.AppMeter + sz.TenantCells
+		sz.MeterStates = sessionMeters + sz.AppMeter + sz.TenantCells + sz.SliceCells
 	}
 	return sz
 }
@@ -181,11 +182,11 @@ func newPipeState(sc *Schema, cfg *p4v1.ForwardingPipelineConfig, sz Sizes, dp D
 	p := &pipeState{schema: sc, cfg: cfg, tables: sc.tableInfos(), entries: map[uint32]entryStore{},
 		meters: map[uint32]map[int64]*p4v1.MeterConfig{}, clones: map[uint32]*p4v1.CloneSessionEntry{},
 		ctrWhich: map[uint32]int{sc.counters[cPreQos].Preamble.Id: CtrPreQos, sc.counters[cPostQos].Preamble.Id: CtrPostQos,
-			sc.counters[cTenant].Preamble.Id: CtrTenant},
+			sc.counters[cTenant].Preamble.Id: CtrTenant, sc.counters[cSlice].Preamble.Id: CtrSlice},
 		mtrWhich: map[uint32]int{sc.meters[mSessionMeter].Preamble.Id: MeterSess, sc.meters[mAppMeter].Preamble.Id: MeterApp,
-			sc.meters[mTenant].Preamble.Id: MeterTenant},
+			sc.meters[mTenant].Preamble.Id: MeterTenant, sc.meters[mSlice].Preamble.Id: MeterSlice},
 		ctrCells: map[uint32]int64{sc.counters[cPreQos].Preamble.Id: int64(sz.PreQosCtr), sc.counters[cPostQos].Preamble.Id: int64(sz.PostQosCtr),
-			sc.counters[cTenant].Preamble.Id: int64(sz.TenantCells)},
+			sc.counters[cTenant].Preamble.Id: int64(sz.TenantCells), sc.counters[cSlice].Preamble.Id: int64(sz.SliceCells)},
 		dropsID: sc.counters[cDropReasons].Preamble.Id}
 	// What the data plane allocated, which --sessions may have changed from the P4Info.
 	override := map[string]uint32{tULSess: sz.ULSessions, tDLSess: sz.DLSessions, tULTerm: sz.ULTerms, tDLTerm: sz.DLTerms}

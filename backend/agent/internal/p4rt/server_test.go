@@ -595,7 +595,8 @@ func TestMeterStatesFollowSessions(t *testing.T) {
 	h := &harness{t: t, info: fixtureP4Info()}
 	sc := h.schema()
 	session, app := uint32(sc.meters[mSessionMeter].Size), uint32(sc.meters[mAppMeter].Size)
-	app += uint32(sc.meters[mTenant].Size) // the tenant meter's cells can all be configured too
+	// the tenant and slice meters' cells can all be configured too
+	app += uint32(sc.meters[mTenant].Size) + uint32(sc.meters[mSlice].Size)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for _, c := range []struct {
 		cfg  Config

@@ -102,3 +102,45 @@ func TestTenants(t *testing.T) {
 		t.Errorf("wildcard meter read lacks the tenant meter: %v", got)
 	}
 }
+
+// TestSlices: a tenant's slices, (tenant id, QFI) -> set_slice(tc, dscp), go to the data plane entry by entry
+// and read back as written; slice_nop is the default only and a QFI beyond 6 bits is refused; the slice counter
+// and meter are the data plane's CtrSlice and MeterSlice, by cell tenant id * 64 + QFI.
+func TestSlices(t *testing.T) {
+	h, _ := primed(t)
+	key := []*p4v1.FieldMatch{exactM(1, 1, 8), exactM(2, 9, 6)}
+	h.writeSteps([]writeStep{
+		{upd(ins, h.entry(tSlices, key, aSetSlice, 0, 2, 10)), "slice 1 1 9 2 10"},
+		{upd(mod, h.entry(tSlices, key, aSetSlice, 0, 3, 46)), "slice 2 1 9 3 46"},
+	})
+	if p := h.onlyEntryParams(h.tableID(tSlices), 2, 6); p[0] != 3 || p[1] != 46 {
+		t.Errorf("slice read back with params %v", p)
+	}
+	if err := h.write(upd(ins, h.entry(tSlices, []*p4v1.FieldMatch{exactM(1, 1, 8), exactM(2, 5, 6)}, aSliceNop, 0))); err == nil {
+		t.Error("slice_nop accepted as an entry's action")
+	}
+	if err := h.write(upd(ins, h.entry(tSlices, []*p4v1.FieldMatch{exactM(1, 1, 8), exactM(2, 64, 7)}, aSetSlice, 0, 1, 1))); err == nil {
+		t.Error("QFI 64 accepted")
+	}
+	if err := h.write(upd(del, h.entry(tSlices, key, "", 0))); err != nil || h.fake.last() != "slice 3 1 9 0 0" {
+		t.Errorf("delete: %v, %q", err, h.fake.last())
+	}
+	sc := h.schema()
+	ctrID, mtrID := sc.counters[cSlice].Preamble.Id, sc.meters[mSlice].Preamble.Id
+	h.fake.WriteCounter(CtrSlice, 73, 4, 400)
+	got := h.read(&p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{CounterId: ctrID, Index: &p4v1.Index{Index: 73}}}})
+	if d := got[0].GetCounterEntry().Data; len(got) != 1 || d.PacketCount != 4 || d.ByteCount != 400 {
+		t.Errorf("slice counter read %v", got)
+	}
+	me := &p4v1.MeterEntry{MeterId: mtrID, Index: &p4v1.Index{Index: 73}, Config: &p4v1.MeterConfig{Cir: 1000, Cburst: 100, Pir: 1000, Pburst: 100}}
+	if err := h.write(&p4v1.Update{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: me}}}); err != nil {
+		t.Fatal(err)
+	}
+	if h.fake.last() != "meter 3 73 {CIR:1000 CBurst:100 PIR:1000 PBurst:100}" {
+		t.Errorf("slice meter call %q", h.fake.last())
+	}
+	me.Index.Index = sc.meters[mSlice].Size
+	if err := h.write(&p4v1.Update{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: me}}}); err == nil {
+		t.Error("a slice meter cell beyond the P4Info's accepted")
+	}
+}

@@ -1,8 +1,10 @@
 package org.hupf.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 
 import java.util.Map;
 import java.util.Objects;
@@ -11,7 +13,8 @@ import java.util.TreeMap;
 /**
  * A VXLAN tenant of hupf's netcfg as REST and the CLI show it: its data-plane entry, the Network Instance that
  * binds sessions to it and their number, its overlay, and its counter ({@code HupfIngress.tenant.tenant_counter}
- * at its tenant id, shared by every entry of that id) on each device and summed.
+ * at its tenant id, shared by every entry of that id) on each device and summed; the same for each of its slices
+ * ({@code HupfIngress.tenant.slice_counter} at the slice's cell).
  */
 public final class TenantStatus {
 
@@ -48,19 +51,23 @@ public final class TenantStatus {
     public final int sessions;
     /** The tenant id's counter by device. */
     public final Map<String, Count> counters;
+    /** Each slice's counter by device, by QFI. */
+    public final Map<Integer, Map<String, Count>> sliceCounters;
 
     public TenantStatus(Tenant tenant, String networkInstance, TenantOverlay overlay, int sessions,
-                        Map<String, Count> counters) {
+                        Map<String, Count> counters, Map<Integer, Map<String, Count>> sliceCounters) {
         this.tenant = Objects.requireNonNull(tenant);
         this.networkInstance = networkInstance;
         this.overlay = overlay;
         this.sessions = sessions;
         this.counters = Map.copyOf(counters);
+        this.sliceCounters = Map.copyOf(sliceCounters);
     }
 
     /**
      * Encodes the status: the netcfg entry's fields, {@code "sessions"}, and {@code "counters"}: the packets and
-     * bytes summed over the devices that answered, and {@code "devices"} with each one's (or its {@code "error"}).
+     * bytes summed over the devices that answered, and {@code "devices"} with each one's (or its {@code "error"});
+     * {@code "slices"}: each slice's fields and its {@code "counters"} likewise.
      *
      * @return JSON object
      */
@@ -79,7 +86,22 @@ public final class TenantStatus {
                     .put("innerDstMac", overlay.innerDstMac.toString());
         }
         o.put("sessions", sessions);
-        ObjectNode c = o.putObject("counters");
+        o.set("counters", counters(counters));
+        if (!tenant.slices().isEmpty()) {
+            ArrayNode slices = o.putArray("slices");
+            for (TenantSlice x : tenant.slices()) {
+                ObjectNode so = slices.addObject().put("qfi", x.qfi()).put("tc", x.tc()).put("dscp", x.dscp());
+                if (x.metered()) {
+                    so.put("rateBps", x.rateBps()).put("burstBytes", x.burstBytes());
+                }
+                so.set("counters", counters(sliceCounters.getOrDefault(x.qfi(), Map.of())));
+            }
+        }
+        return o;
+    }
+
+    private static ObjectNode counters(Map<String, Count> counters) {
+        ObjectNode c = MAPPER.createObjectNode();
         ObjectNode devices = MAPPER.createObjectNode();
         long packets = 0;
         long bytes = 0;
@@ -94,6 +116,6 @@ public final class TenantStatus {
             }
         }
         c.put("packets", packets).put("bytes", bytes).set("devices", devices);
-        return o;
+        return c;
     }
 }

@@ -58,10 +58,14 @@ public final class HupfConstants {
             PiTableId.of("HupfIngress.rps.config");
     public static final PiTableId HUPF_INGRESS_RPS_FLOWS =
             PiTableId.of("HupfIngress.rps.flows");
+    public static final PiTableId HUPF_INGRESS_STEERING_BACKEND_CLASSES =
+            PiTableId.of("HupfIngress.steering.backend_classes");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKEND_PORTS =
             PiTableId.of("HupfIngress.steering.backend_ports");
     public static final PiTableId HUPF_INGRESS_STEERING_BACKENDS =
             PiTableId.of("HupfIngress.steering.backends");
+    public static final PiTableId HUPF_INGRESS_TENANT_SLICES =
+            PiTableId.of("HupfIngress.tenant.slices");
     public static final PiTableId HUPF_INGRESS_TENANT_TENANTS =
             PiTableId.of("HupfIngress.tenant.tenants");
     public static final PiTableId HUPF_INGRESS_UPF_APPLICATIONS =
@@ -142,10 +146,16 @@ public final class HupfConstants {
             PiActionId.of("HupfIngress.steering.from_backend");
     public static final PiActionId HUPF_INGRESS_STEERING_NOP =
             PiActionId.of("HupfIngress.steering.nop");
+    public static final PiActionId HUPF_INGRESS_STEERING_SET_BACKEND_CLASS =
+            PiActionId.of("HupfIngress.steering.set_backend_class");
     public static final PiActionId HUPF_INGRESS_STEERING_STEER_TO_BACKEND =
             PiActionId.of("HupfIngress.steering.steer_to_backend");
+    public static final PiActionId HUPF_INGRESS_TENANT_SET_SLICE =
+            PiActionId.of("HupfIngress.tenant.set_slice");
     public static final PiActionId HUPF_INGRESS_TENANT_SET_TENANT =
             PiActionId.of("HupfIngress.tenant.set_tenant");
+    public static final PiActionId HUPF_INGRESS_TENANT_SLICE_NOP =
+            PiActionId.of("HupfIngress.tenant.slice_nop");
     public static final PiActionId HUPF_INGRESS_TENANT_TENANT_MISS =
             PiActionId.of("HupfIngress.tenant.tenant_miss");
     public static final PiActionId HUPF_INGRESS_UPF_DOWNLINK_TERM_DROP =
@@ -198,6 +208,8 @@ public final class HupfConstants {
             PiCounterId.of("HupfEgress.upf.post_qos_counter");
     public static final PiCounterId HUPF_INGRESS_RPS_EVENTS =
             PiCounterId.of("HupfIngress.rps.events");
+    public static final PiCounterId HUPF_INGRESS_TENANT_SLICE_COUNTER =
+            PiCounterId.of("HupfIngress.tenant.slice_counter");
     public static final PiCounterId HUPF_INGRESS_TENANT_TENANT_COUNTER =
             PiCounterId.of("HupfIngress.tenant.tenant_counter");
     public static final PiCounterId HUPF_INGRESS_UPF_DROP_REASONS =
@@ -206,6 +218,8 @@ public final class HupfConstants {
             PiCounterId.of("HupfIngress.upf.pre_qos_counter");
 
     // meters
+    public static final PiMeterId HUPF_INGRESS_TENANT_SLICE_METER =
+            PiMeterId.of("HupfIngress.tenant.slice_meter");
     public static final PiMeterId HUPF_INGRESS_TENANT_TENANT_METER =
             PiMeterId.of("HupfIngress.tenant.tenant_meter");
     public static final PiMeterId HUPF_INGRESS_UPF_APP_METER =
@@ -298,6 +312,8 @@ public final class HupfConstants {
             PiMatchFieldId.of("code_ps_up");
     public static final PiMatchFieldId HDR_DIRECTION =
             PiMatchFieldId.of("direction");
+    public static final PiMatchFieldId HDR_DSCP =
+            PiMatchFieldId.of("dscp");
     public static final PiMatchFieldId HDR_ETH_DST =
             PiMatchFieldId.of("eth_dst");
     public static final PiMatchFieldId HDR_ETH_SRC =
@@ -322,12 +338,16 @@ public final class HupfConstants {
             PiMatchFieldId.of("l4_dport");
     public static final PiMatchFieldId HDR_L4_SPORT =
             PiMatchFieldId.of("l4_sport");
+    public static final PiMatchFieldId HDR_QFI =
+            PiMatchFieldId.of("qfi");
     public static final PiMatchFieldId HDR_SLICE_ID =
             PiMatchFieldId.of("slice_id");
     public static final PiMatchFieldId HDR_TC =
             PiMatchFieldId.of("tc");
     public static final PiMatchFieldId HDR_TEID =
             PiMatchFieldId.of("teid");
+    public static final PiMatchFieldId HDR_TENANT_ID =
+            PiMatchFieldId.of("tenant_id");
     public static final PiMatchFieldId HDR_TUN_PEER_ID =
             PiMatchFieldId.of("tun_peer_id");
     public static final PiMatchFieldId HDR_TUNNEL_IPV4_DST =

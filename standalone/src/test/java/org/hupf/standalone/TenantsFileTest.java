@@ -40,7 +40,8 @@ public class TenantsFileTest {
     private static final String TENANTS = "{\"tenants\": [{\"vni\": 100, \"vtep\": \"192.168.0.1\", \"tenantId\": 1,"
             + " \"tc\": 2, \"dscp\": 46, \"networkInstance\": \"tenant-a\", \"overlay\": {\"vtepSrc\": \"192.168.0.1\","
             + " \"vtepDst\": \"172.16.0.2\", \"innerSrcMac\": \"02:00:00:00:0a:01\","
-            + " \"innerDstMac\": \"02:00:00:00:0a:02\"}}, {\"vni\": 101, \"vtep\": \"192.168.0.1\", \"tenantId\": 2,"
+            + " \"innerDstMac\": \"02:00:00:00:0a:02\"}, \"slices\": [{\"qfi\": 9, \"tc\": 3, \"dscp\": 34}]},"
+            + " {\"vni\": 101, \"vtep\": \"192.168.0.1\", \"tenantId\": 2,"
             + " \"tc\": 0, \"dscp\": 0}]}";
     /** A UE's downlink towards gNB 192.168.1.10, its FAR naming tenant-a. */
     private static final String SESSION = "{\"cpSeid\": 5, \"nodeId\": \"smf\", \"pdrs\": [{\"pdrId\": 1,"
@@ -85,6 +86,10 @@ public class TenantsFileTest {
             assertEquals("172.16.0.2", listed.get(0).get("overlay").get("vtepDst").asText());
             assertEquals("no device of this host counts tenants", 0,
                          listed.get(0).get("counters").get("devices").size());
+            JsonNode slice = listed.get(0).get("slices").get(0);
+            assertEquals(List.of(9, 3, 34), List.of(slice.get("qfi").asInt(), slice.get("tc").asInt(),
+                                                    slice.get("dscp").asInt()));
+            assertEquals(0, slice.get("counters").get("devices").size());
             assertEquals(0, listed.get(1).get("sessions").asInt());
             HttpResponse<String> bad = http.send(HttpRequest.newBuilder(URI.create(base + "/tenants?tenantId=x"))
                                                          .build(), HttpResponse.BodyHandlers.ofString());
@@ -104,6 +109,14 @@ public class TenantsFileTest {
             fail("loaded a bad overlay");
         } catch (IllegalArgumentException e) {
             assertEquals(p + ": tenants[0]: overlay: vtepDst: an IPv4 address expected, got \"edge\"", e.getMessage());
+        }
+        Path dup = file(TENANTS.replace("\"tc\": 3, \"dscp\": 34}", "\"tc\": 3, \"dscp\": 34}, {\"qfi\": 9, \"tc\": 0,"
+                                        + " \"dscp\": 0}"));
+        try {
+            TenantsFile.load(dup);
+            fail("loaded a QFI given two slices");
+        } catch (IllegalArgumentException e) {
+            assertEquals(dup + ": tenants[0]: slices[1]: qfi 9 is already slices[0]'s", e.getMessage());
         }
         Path other = file("{\"routes\": []}");
         try {

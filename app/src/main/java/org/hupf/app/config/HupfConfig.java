@@ -12,6 +12,7 @@ import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
@@ -28,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -53,10 +55,14 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String RECONCILE_INTERVAL_S = "reconcileIntervalS";
     static final String ROUTES = "routes";
     static final String TENANTS = "tenants";
+    static final String SLICES = "slices";
+    static final String QUEUES = "queues";
     private static final String NETWORK_INSTANCE = "networkInstance";
     private static final String OVERLAY = "overlay";
     /** A Network Instance is a DNS name or APN (TS 23.003 §9.1): at most 255 octets. */
     private static final int MAX_NETWORK_INSTANCE = 255;
+    /** The highest v1model priority (qos.queues' qid, bit&lt;3&gt;). */
+    private static final int MAX_QUEUE = 7;
     static final String RPS = "rps";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
@@ -109,7 +115,8 @@ public final class HupfConfig extends Config<ApplicationId> {
         boolean known;
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
-                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS);
+                                  CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS,
+                                  QUEUES);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -155,6 +162,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         }
         tenants();
         sessionTenants();
+        queues();
         pfcp(n3Addresses().get(0));
         qfiToTc();
         intIn(object, SLICE_ID, 0, 15, 0);
@@ -270,23 +278,26 @@ public final class HupfConfig extends Config<ApplicationId> {
 
     /**
      * Returns the VXLAN tenants ({@code tenants}: vni, vtep (the local VTEP, the outer IPv4 destination),
-     * tenantId, tc, dscp, and optionally rateBps with burstBytes for the tenant's meter), written to every
-     * device whose pipeline has the tenant table.
+     * tenantId, tc, dscp, optionally rateBps with burstBytes for the tenant's meter, and optionally
+     * {@code slices}: {@code [{qfi, tc, dscp[, rateBps, burstBytes]}]}, the class, DSCP and meter of the tenant's
+     * packets of one QFI), written to every device whose pipeline has the tenant table.
      *
      * @return tenants, in the order given
      * @throws IllegalArgumentException naming the entry and the field that is wrong, a (vni, vtep) given twice,
-     *                                  or one tenantId given two meters
+     *                                  one tenantId given two meters or two sets of slices, a slice's QFI given
+     *                                  twice, or one DSCP given two classes
      */
     public List<Tenant> tenants() {
         Map<String, Integer> keys = new HashMap<>();
         Map<Integer, Tenant> ids = new HashMap<>();
+        Map<Integer, Map.Entry<Integer, String>> classes = new HashMap<>();
         List<Tenant> out = list(object, TENANTS, n -> {
             if (!n.isObject()) {
                 throw new IllegalArgumentException("an object {vni, vtep, tenantId, tc, dscp} expected, got " + n);
             }
             Set<String> fields = new HashSet<>();
             n.fieldNames().forEachRemaining(fields::add);
-            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes",
+            fields.removeAll(List.of("vni", "vtep", "tenantId", "tc", "dscp", "rateBps", "burstBytes", SLICES,
                                      NETWORK_INSTANCE, OVERLAY));
             if (!fields.isEmpty()) {
                 throw new IllegalArgumentException("unknown field among " + fields);
@@ -313,7 +324,7 @@ public final class HupfConfig extends Config<ApplicationId> {
             }
             return new Tenant(intIn(n, "vni", 0, Tenant.MAX_VNI, 0), addr,
                               intIn(n, "tenantId", 0, Tenant.MAX_TENANT_ID, 0), intIn(n, "tc", 0, Tenant.MAX_TC, 0),
-                              intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst);
+                              intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst, slices(n));
         });
         for (int i = 0; i < out.size(); i++) {
             Tenant t = out.get(i);
@@ -326,6 +337,65 @@ public final class HupfConfig extends Config<ApplicationId> {
             if (same != null && (same.rateBps() != t.rateBps() || same.burstBytes() != t.burstBytes())) {
                 throw new IllegalArgumentException(TENANTS + "[" + i + "]: tenantId " + t.tenantId()
                                                            + " has another meter (rateBps, burstBytes) earlier");
+            }
+            if (same != null && !same.slices().equals(t.slices())) {
+                throw new IllegalArgumentException(TENANTS + "[" + i + "]: tenantId " + t.tenantId()
+                                                           + " has other " + SLICES + " earlier");
+            }
+            String where = TENANTS + "[" + i + "]";
+            oneClassPerDscp(classes, t.dscp(), t.tc(), where);
+            for (int j = 0; j < t.slices().size(); j++) {
+                TenantSlice x = t.slices().get(j);
+                oneClassPerDscp(classes, x.dscp(), x.tc(), where + "." + SLICES + "[" + j + "]");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * One class per DSCP among the tenants and slices: a steered packet's class comes back from the backend as its
+     * DSCP ({@code steering.backend_classes}).
+     */
+    private static void oneClassPerDscp(Map<Integer, Map.Entry<Integer, String>> classes, int dscp, int tc,
+                                        String where) {
+        Map.Entry<Integer, String> first = classes.putIfAbsent(dscp, Map.entry(tc, where));
+        if (first != null && first.getKey() != tc) {
+            throw new IllegalArgumentException(where + ": dscp " + dscp + " with tc " + tc + ", but " + first.getValue()
+                                                       + " gives it tc " + first.getKey() + " (one class per DSCP)");
+        }
+    }
+
+    /** A tenant entry's {@code slices}: one per QFI, each with its class, DSCP and optional meter. */
+    private static List<TenantSlice> slices(JsonNode tenant) {
+        List<TenantSlice> out = list(tenant, SLICES, n -> {
+            if (!n.isObject()) {
+                throw new IllegalArgumentException("an object {qfi, tc, dscp} expected, got " + n);
+            }
+            Set<String> fields = new HashSet<>();
+            n.fieldNames().forEachRemaining(fields::add);
+            fields.removeAll(List.of("qfi", "tc", "dscp", "rateBps", "burstBytes"));
+            if (!fields.isEmpty()) {
+                throw new IllegalArgumentException("unknown field among " + fields);
+            }
+            for (String f : List.of("qfi", "tc", "dscp")) {
+                if (!n.has(f)) {
+                    throw new IllegalArgumentException(f + " is required");
+                }
+            }
+            long rate = longIn(n, "rateBps", 8, Long.MAX_VALUE);
+            long burst = longIn(n, "burstBytes", 1, Integer.MAX_VALUE);
+            if ((rate == 0) != (burst == 0)) {
+                throw new IllegalArgumentException("rateBps and burstBytes go together (the slice's meter)");
+            }
+            return new TenantSlice(intIn(n, "qfi", 0, TenantSlice.MAX_QFI, 0), intIn(n, "tc", 0, Tenant.MAX_TC, 0),
+                                   intIn(n, "dscp", 0, Tenant.MAX_DSCP, 0), rate, burst);
+        });
+        Map<Integer, Integer> first = new HashMap<>();
+        for (int i = 0; i < out.size(); i++) {
+            Integer earlier = first.putIfAbsent(out.get(i).qfi(), i);
+            if (earlier != null) {
+                throw new IllegalArgumentException(SLICES + "[" + i + "]: qfi " + out.get(i).qfi() + " is already "
+                                                           + SLICES + "[" + earlier + "]'s");
             }
         }
         return out;
@@ -488,6 +558,43 @@ public final class HupfConfig extends Config<ApplicationId> {
         });
         if (out.isEmpty()) {
             throw new IllegalArgumentException("addresses: at least one address is required");
+        }
+        return out;
+    }
+
+    /**
+     * Returns {@code qos.queues} as the netcfg gives it ({@code queues}: {@code {"tc": queue}}, the v1model
+     * priority of each traffic class: bmv2's priority queue, the backend's egress queue on a port with a rate),
+     * written to every device with the tenants; a class left out takes queue 0.
+     *
+     * @return queue (0..7) by traffic class (0..3), by class; empty without the field
+     * @throws IllegalArgumentException naming the class that is not one or the queue out of range
+     */
+    public Map<Integer, Integer> queues() {
+        Map<Integer, Integer> out = new TreeMap<>();
+        JsonNode m = object.path(QUEUES);
+        if (!m.isMissingNode() && !m.isObject()) {
+            throw new IllegalArgumentException(QUEUES + ": an object {\"tc\": queue} expected, got " + m);
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            int tc;
+            try {
+                tc = Integer.parseInt(e.getKey());
+            } catch (NumberFormatException ex) {
+                tc = -1;
+            }
+            if (tc < 0 || tc > Tenant.MAX_TC) {
+                throw new IllegalArgumentException(QUEUES + ": key " + e.getKey() + " is not a traffic class (0 to "
+                                                           + Tenant.MAX_TC + ")");
+            }
+            JsonNode q = e.getValue();
+            if (!q.isInt() || q.asInt() < 0 || q.asInt() > MAX_QUEUE) {
+                throw new IllegalArgumentException(QUEUES + ": " + e.getKey() + ": a queue in [0, " + MAX_QUEUE
+                                                           + "] expected, got " + q);
+            }
+            out.put(tc, q.asInt());
         }
         return out;
     }

@@ -19,6 +19,7 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.cluster.ClusterService;
@@ -53,6 +54,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -303,7 +305,7 @@ public class HupfManager extends SessionManagerService {
 
     /**
      * The netcfg's tenants, on any node: the sessions bound to each counted in the distributed store, the tenant
-     * counter read from every device of the netcfg (a device that cannot be read says why).
+     * and slice counters read from every device of the netcfg (a device that cannot be read says why).
      */
     @Override
     public List<TenantStatus> tenants() {
@@ -311,7 +313,11 @@ public class HupfManager extends SessionManagerService {
         if (cfg == null || !cfg.isValid()) {
             return List.of();
         }
+        List<Tenant> tenants = cfg.tenants();
+        Set<Long> sliceCells = new TreeSet<>();
+        tenants.forEach(t -> t.slices().forEach(x -> sliceCells.add(x.cell(t.tenantId()))));
         Map<String, Map<Integer, long[]>> cells = new HashMap<>();
+        Map<String, Map<Long, long[]>> slices = new HashMap<>();
         Map<String, String> unreadable = new HashMap<>();
         for (DeviceId id : cfg.devices().keySet()) {
             Device d = deviceService.getDevice(id);
@@ -319,12 +325,15 @@ public class HupfManager extends SessionManagerService {
                 if (d == null || !d.is(HupfDataplaneConfig.class)) {
                     throw new UpfProgrammableException("no hupf pipeline on " + id + " yet");
                 }
-                cells.put(id.toString(), d.as(HupfDataplaneConfig.class).readTenantCounters());
+                HupfDataplaneConfig dp = d.as(HupfDataplaneConfig.class);
+                Map<Integer, long[]> tenantCells = dp.readTenantCounters();
+                slices.put(id.toString(), sliceCells.isEmpty() ? Map.of() : dp.readSliceCounters(sliceCells));
+                cells.put(id.toString(), tenantCells);
             } catch (UpfProgrammableException | RuntimeException e) {
                 unreadable.put(id.toString(), e.getMessage());
             }
         }
-        return TenantReport.of(cfg.tenants(), cfg.sessionTenants(), store.all(), cells, unreadable);
+        return TenantReport.of(tenants, cfg.sessionTenants(), store.all(), cells, slices, unreadable);
     }
 
     @Override

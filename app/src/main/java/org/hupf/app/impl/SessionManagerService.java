@@ -177,6 +177,6 @@ public class SessionManagerService implements HupfService {
     /** The host's tenants with their bound sessions; this host's devices count none (ONOS's HupfManager reads them). */
     @Override
     public List<TenantStatus> tenants() {
-        return TenantReport.of(tenantEntries, bindable, store().all(), Map.of(), Map.of());
+        return TenantReport.of(tenantEntries, bindable, store().all(), Map.of(), Map.of(), Map.of());
     }
 }

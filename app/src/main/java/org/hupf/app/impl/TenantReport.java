@@ -6,6 +6,7 @@ import org.hupf.api.session.RuleException;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,12 +30,13 @@ final class TenantReport {
      * @param bindable   the tenants sessions can be bound to, by network instance
      * @param sessions   the stored sessions
      * @param cells      each readable device's tenant counter, {packets, bytes} by tenant id
-     * @param unreadable each device whose counter could not be read, and why
+     * @param sliceCells each readable device's slice counter, {packets, bytes} by cell
+     * @param unreadable each device whose counters could not be read, and why
      * @return one status per entry
      */
     static List<TenantStatus> of(List<Tenant> entries, Map<String, SessionTenant> bindable,
                                  Collection<PfcpSession> sessions, Map<String, Map<Integer, long[]>> cells,
-                                 Map<String, String> unreadable) {
+                                 Map<String, Map<Long, long[]>> sliceCells, Map<String, String> unreadable) {
         Map<String, Integer> bound = new HashMap<>();
         for (PfcpSession s : sessions) {
             try {
@@ -55,8 +57,18 @@ final class TenantReport {
                 counters.put(device, TenantStatus.Count.of(v[0], v[1]));
             });
             unreadable.forEach((device, why) -> counters.put(device, TenantStatus.Count.unreadable(why)));
+            Map<Integer, Map<String, TenantStatus.Count>> slices = new HashMap<>();
+            for (TenantSlice x : t.slices()) {
+                Map<String, TenantStatus.Count> byDevice = new HashMap<>();
+                sliceCells.forEach((device, c) -> {
+                    long[] v = c.getOrDefault(x.cell(t.tenantId()), new long[2]);
+                    byDevice.put(device, TenantStatus.Count.of(v[0], v[1]));
+                });
+                unreadable.forEach((device, why) -> byDevice.put(device, TenantStatus.Count.unreadable(why)));
+                slices.put(x.qfi(), byDevice);
+            }
             out.add(new TenantStatus(t, st == null ? null : st.networkInstance, st == null ? null : st.overlay,
-                                     st == null ? 0 : bound.getOrDefault(st.networkInstance, 0), counters));
+                                     st == null ? 0 : bound.getOrDefault(st.networkInstance, 0), counters, slices));
         }
         return out;
     }

@@ -16,11 +16,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * The routes of hupf's netcfg ({@code routes}) on its devices, as the lab writes them, and its VXLAN tenants
- * ({@code tenants}) on every one of them (switch and backends alike): each device is brought to exactly its
- * configured routes and the tenants by a read and a diff, so that checking again is cheap and repairs an entry
+ * ({@code tenants}, with their slices) and traffic classes' queues ({@code queues}, {@code qos.queues}) on every
+ * one of them (switch and backends alike): each device is brought to exactly its configured routes, the tenants
+ * and the queues by a read and a diff, so that checking again is cheap and repairs an entry
  * lost while a device restarted or its mastership moved. On the switch they are flow rules of org.hupf.app
  * (the tenant meter's cells written directly); on a backend, P4Runtime entries hupf writes itself (and removes
  * when the app goes). A device whose pipeline has no tenant table gets no tenants, and no error.
@@ -36,6 +38,8 @@ final class DeviceRoutes {
      * netcfg's hold (they are written on a netcfg change, a device's return and a gained mastership).
      */
     private final Map<DeviceId, List<Tenant>> tenantsWritten = new ConcurrentHashMap<>();
+    /** The queues each device got last, as the tenants. */
+    private final Map<DeviceId, Map<Integer, Integer>> queuesWritten = new ConcurrentHashMap<>();
 
     /**
      * @param devices  a device by id (null if unknown)
@@ -58,31 +62,43 @@ final class DeviceRoutes {
         for (DeviceId id : targets) {
             if (cfg.devices().containsKey(id)) {
                 changes += Math.max(0, set(id, cfg.routes(id)));
-                List<Tenant> tenants = cfg.tenants();
-                if (!tenants.equals(tenantsWritten.get(id))) {
-                    int n = setTenants(id, tenants);
-                    if (n >= 0) {
-                        tenantsWritten.put(id, tenants);
-                        changes += n;
-                    }
-                }
+                changes += ifChanged(id, tenantsWritten, cfg.tenants(), t -> setTenants(id, t));
+                changes += ifChanged(id, queuesWritten, cfg.queues(), q -> setQueues(id, q));
             }
         }
         return changes;
     }
 
     /**
-     * Makes the next {@link #sync} write the tenants of a device again (read and diff): for a device that came
-     * back or whose mastership this node just gained, its tables may have lost them.
+     * Writes what a device is to hold unless it got exactly that last.
      *
-     * @param id device
+     * @return entries (or meter cells) removed plus written; 0 if unchanged or not written now (tried again next)
      */
-    void recheckTenants(DeviceId id) {
-        tenantsWritten.remove(id);
+    private static <T> int ifChanged(DeviceId id, Map<DeviceId, T> written, T wanted, ToIntFunction<T> write) {
+        if (wanted.equals(written.get(id))) {
+            return 0;
+        }
+        int n = write.applyAsInt(wanted);
+        if (n < 0) {
+            return 0;
+        }
+        written.put(id, wanted);
+        return n;
     }
 
     /**
-     * Removes hupf's routes and tenants from the given devices.
+     * Makes the next {@link #sync} write the tenants and queues of a device again (read and diff): for a device
+     * that came back or whose mastership this node just gained, its tables may have lost them.
+     *
+     * @param id device
+     */
+    void recheck(DeviceId id) {
+        tenantsWritten.remove(id);
+        queuesWritten.remove(id);
+    }
+
+    /**
+     * Removes hupf's routes, tenants and queues from the given devices.
      *
      * @param targets devices
      */
@@ -90,11 +106,12 @@ final class DeviceRoutes {
         targets.forEach(id -> {
             set(id, List.of());
             setTenants(id, List.of());
-            tenantsWritten.remove(id);
+            setQueues(id, Map.of());
+            recheck(id);
         });
     }
 
-    /** What is written to a device: its routes, or the tenants. */
+    /** What is written to a device: its routes, the tenants or the queues. */
     private interface Write {
         int to(HupfDataplaneConfig dp) throws UpfProgrammableException;
     }
@@ -105,6 +122,10 @@ final class DeviceRoutes {
 
     private int setTenants(DeviceId id, List<Tenant> tenants) {
         return write(id, "tenants", tenants.size(), dp -> dp.setTenants(tenants));
+    }
+
+    private int setQueues(DeviceId id, Map<Integer, Integer> queues) {
+        return write(id, "queues", queues.size(), dp -> dp.setQueues(queues));
     }
 
     /** Entries (or meter cells) removed plus written; -1 if nothing could be written now. */

@@ -348,7 +348,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // A device back (e.g. restarted): its routes and tenants are gone with its tables.
             DeviceId id = event.subject().id();
             executor.execute(() -> {
-                routes.recheckTenants(id);
+                routes.recheck(id);
                 syncRoutes(Set.of(id));
             });
         }
@@ -396,7 +396,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         if (event.type() == MastershipEvent.Type.MASTER_CHANGED
                 && clusterService.getLocalNode().id().equals(event.roleInfo().master())) {
             executor.execute(() -> {
-                routes.recheckTenants(event.subject());
+                routes.recheck(event.subject());
                 syncRoutes(Set.of(event.subject()));
             });
         }

@@ -4,6 +4,7 @@ import org.hupf.api.HupfService;
 import org.hupf.api.TenantOverlay;
 import org.hupf.api.TenantStatus;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -51,20 +52,25 @@ public class TenantsCommandTest {
     }
 
     @Test
-    public void oneLinePerTenantWithItsSessionsAndCountersSummedAndPerDevice() {
+    public void oneLinePerTenantAndSliceWithItsSessionsAndCountersSummedAndPerDevice() {
         Ip4Address vtep = Ip4Address.valueOf("192.168.100.1");
         TenantOverlay overlay = new TenantOverlay(vtep, Ip4Address.valueOf("172.16.0.2"),
                                                   MacAddress.valueOf("02:00:00:00:0a:01"),
                                                   MacAddress.valueOf("02:00:00:00:0a:02"));
         String text = run(List.of(
-                new TenantStatus(new Tenant(100, vtep, 1, 2, 46), "tenant-a", overlay, 3,
+                new TenantStatus(new Tenant(100, vtep, 1, 2, 46, 0, 0, List.of(new TenantSlice(9, 3, 34))), "tenant-a",
+                                 overlay, 3,
                                  Map.of("device:bmv2:s1", TenantStatus.Count.of(10, 1500),
                                         "device:backend:b1", TenantStatus.Count.of(5, 700),
-                                        "device:backend:b2", TenantStatus.Count.unreadable("UNAVAILABLE"))),
-                new TenantStatus(new Tenant(101, vtep, 2, 0, 0), null, null, 0, Map.of())));
+                                        "device:backend:b2", TenantStatus.Count.unreadable("UNAVAILABLE")),
+                                 Map.of(9, Map.of("device:bmv2:s1", TenantStatus.Count.of(4, 600),
+                                                  "device:backend:b1", TenantStatus.Count.of(0, 0)))),
+                new TenantStatus(new Tenant(101, vtep, 2, 0, 0), null, null, 0, Map.of(), Map.of())));
         assertEquals("tenantId=1 vni=100 vtep=192.168.100.1 networkInstance=tenant-a edgeVtep=172.16.0.2 sessions=3"
                              + " packets=15 bytes=2200 device:backend:b1=5/700 device:backend:b2=error(UNAVAILABLE)"
                              + " device:bmv2:s1=10/1500\n"
+                             + "  slice qfi=9 tc=3 dscp=34 packets=4 bytes=600 device:backend:b1=0/0"
+                             + " device:bmv2:s1=4/600\n"
                              + "tenantId=2 vni=101 vtep=192.168.100.1 networkInstance=none edgeVtep=none sessions=0"
                              + " packets=0 bytes=0\n",
                      text);

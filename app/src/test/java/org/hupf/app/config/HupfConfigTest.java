@@ -14,6 +14,7 @@ import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -279,6 +280,69 @@ public class HupfConfigTest {
         assertEquals("tenants[1]: tenantId 1 has another meter (rateBps, burstBytes) earlier",
                      invalid(t, "[" + T + ", \"rateBps\": 8000, \"burstBytes\": 1500}, "
                              + T.replace("100,", "101,") + "}]"));
+    }
+
+    @Test
+    public void queuesReadAsWrittenAndBrokenOnesRefusedWithTheReason() throws Exception {
+        ObjectNode node = (ObjectNode) hupfNode(new File(DIR, "hupf-bmv2-backend.json")).deepCopy();
+        node.set(HupfConfig.QUEUES, MAPPER.readTree("{\"3\": 7, \"0\": 0, \"2\": 4}"));
+        assertEquals(Map.of(0, 0, 2, 4, 3, 7), config(node).queues());
+        assertTrue("none without the field", config(hupfNode(new File(DIR, "hupf-bmv2-backend.json"))).queues()
+                .isEmpty());
+        String q = HupfConfig.QUEUES;
+        assertEquals("queues: an object {\"tc\": queue} expected, got [1]", invalid(q, "[1]"));
+        assertEquals("queues: key 4 is not a traffic class (0 to 3)", invalid(q, "{\"4\": 1}"));
+        assertEquals("queues: key gold is not a traffic class (0 to 3)", invalid(q, "{\"gold\": 1}"));
+        assertEquals("queues: 3: a queue in [0, 7] expected, got 8", invalid(q, "{\"3\": 8}"));
+        assertEquals("queues: 3: a queue in [0, 7] expected, got \"6\"", invalid(q, "{\"3\": \"6\"}"));
+    }
+
+    private static final String S = "{\"qfi\": 9, \"tc\": 3, \"dscp\": 34";
+
+    @Test
+    public void tenantSlicesReadAsWritten() throws Exception {
+        HupfConfig c = withTenants("[" + T + ", \"slices\": [" + S + "}, {\"qfi\": 63, \"tc\": 0, \"dscp\": 0, "
+                + "\"rateBps\": 8000000, \"burstBytes\": 15000}]}, " + T.replace("100,", "101,")
+                + ", \"slices\": [" + S + "}, {\"qfi\": 63, \"tc\": 0, \"dscp\": 0, \"rateBps\": 8000000, "
+                + "\"burstBytes\": 15000}]}, " + T.replace("100,", "102,").replace("\"tenantId\": 1", "\"tenantId\": 2")
+                + ", \"slices\": []}]");
+        assertTrue(c.error(), c.isValid());
+        List<TenantSlice> slices = List.of(new TenantSlice(9, 3, 34), new TenantSlice(63, 0, 0, 8_000_000, 15_000));
+        assertEquals(slices, c.tenants().get(0).slices());
+        assertEquals("every entry of a tenant id gives the same slices", slices, c.tenants().get(1).slices());
+        assertEquals(List.of(), c.tenants().get(2).slices());
+        assertEquals(1 * 64 + 9, slices.get(0).cell(1));
+    }
+
+    @Test
+    public void brokenTenantSlicesAreRefusedWithTheReason() throws Exception {
+        String t = HupfConfig.TENANTS;
+        assertEquals("tenants[0]: slices: a list is expected", invalid(t, "[" + T + ", \"slices\": {}}]"));
+        assertEquals("tenants[0]: slices[0]: an object {qfi, tc, dscp} expected, got 9",
+                     invalid(t, "[" + T + ", \"slices\": [9]}]"));
+        assertEquals("tenants[0]: slices[1]: qfi 9 is already slices[0]'s",
+                     invalid(t, "[" + T + ", \"slices\": [" + S + "}, " + S.replace("\"tc\": 3", "\"tc\": 1") + "}]}]"));
+        assertEquals("tenants[0]: slices[0]: qfi: integer in [0, 63] expected, got 64",
+                     invalid(t, "[" + T + ", \"slices\": [" + S.replace("9", "64") + "}]}]"));
+        assertEquals("tenants[0]: slices[0]: tc: integer in [0, 3] expected, got 4",
+                     invalid(t, "[" + T + ", \"slices\": [" + S.replace("\"tc\": 3", "\"tc\": 4") + "}]}]"));
+        assertEquals("tenants[0]: slices[0]: dscp: integer in [0, 63] expected, got 64",
+                     invalid(t, "[" + T + ", \"slices\": [" + S.replace("34", "64") + "}]}]"));
+        assertEquals("tenants[0]: slices[0]: qfi is required",
+                     invalid(t, "[" + T + ", \"slices\": [{\"tc\": 1, \"dscp\": 0}]}]"));
+        assertEquals("tenants[0]: slices[0]: unknown field among [tenantId]",
+                     invalid(t, "[" + T + ", \"slices\": [" + S + ", \"tenantId\": 1}]}]"));
+        assertEquals("tenants[0]: slices[0]: rateBps and burstBytes go together (the slice's meter)",
+                     invalid(t, "[" + T + ", \"slices\": [" + S + ", \"rateBps\": 8000}]}]"));
+        assertEquals("tenants[0]: slices[0]: rateBps: integer in [8, 9223372036854775807] expected, got 7",
+                     invalid(t, "[" + T + ", \"slices\": [" + S + ", \"rateBps\": 7, \"burstBytes\": 1}]}]"));
+        assertEquals("tenants[0].slices[0]: dscp 46 with tc 3, but tenants[0] gives it tc 2 (one class per DSCP)",
+                     invalid(t, "[" + T + ", \"slices\": [" + S.replace("34", "46") + "}]}]"));
+        assertEquals("tenants[1]: dscp 46 with tc 0, but tenants[0] gives it tc 2 (one class per DSCP)",
+                     invalid(t, "[" + T + "}, " + T.replace("100,", "101,").replace("\"tenantId\": 1", "\"tenantId\": 2")
+                             .replace("\"tc\": 2", "\"tc\": 0") + "}]"));
+        assertEquals("tenants[1]: tenantId 1 has other slices earlier",
+                     invalid(t, "[" + T + ", \"slices\": [" + S + "}]}, " + T.replace("100,", "101,") + "}]"));
     }
 
     private static final String OVERLAY = "\"overlay\": {\"vtepSrc\": \"172.16.0.1\", \"vtepDst\": \"172.16.0.2\", "

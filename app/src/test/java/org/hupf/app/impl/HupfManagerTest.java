@@ -46,6 +46,7 @@ import org.onosproject.store.service.TestStorageService;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.easymock.EasyMock.anyObject;
 import static org.easymock.EasyMock.capture;
@@ -282,7 +283,8 @@ public class HupfManagerTest {
 
     /**
      * The netcfg's tenants bind the next sessions without restarting the core, and GET /tenants' service reports
-     * each tenant with its bound sessions and the counter the devices hold at its id.
+     * each tenant with its bound sessions and the counter the devices hold at its id, and each of its slices with
+     * the counter cell of its (tenant id, QFI), read by cell.
      */
     @Test
     public void tenantsBindSessionsAndReportTheirCounters() throws Exception {
@@ -290,7 +292,7 @@ public class HupfManagerTest {
                 + " \"tenantId\": 1, \"tc\": 2, \"dscp\": 46, \"networkInstance\": \"tenant-a\", \"overlay\":"
                 + " {\"vtepSrc\": \"192.168.100.1\", \"vtepDst\": \"172.16.0.2\","
                 + " \"innerSrcMac\": \"02:00:00:00:0a:01\","
-                + " \"innerDstMac\": \"02:00:00:00:0a:02\"}}]}"));
+                + " \"innerDstMac\": \"02:00:00:00:0a:02\"}, \"slices\": [{\"qfi\": 9, \"tc\": 3, \"dscp\": 34}]}]}"));
         assertTrue(config.error(), config.isValid());
         // The listener's refresh runs on the manager's thread: this one settles the netcfg before the session.
         manager.refresh();
@@ -302,6 +304,7 @@ public class HupfManagerTest {
 
         HupfDataplaneConfig dataplane = createNiceMock(HupfDataplaneConfig.class);
         expect(dataplane.readTenantCounters()).andReturn(Map.of(1, new long[]{10, 1500})).anyTimes();
+        expect(dataplane.readSliceCounters(Set.of(64L + 9))).andReturn(Map.of(64L + 9, new long[]{4, 600})).anyTimes();
         Device b1 = createNiceMock(Device.class);
         expect(b1.is(HupfDataplaneConfig.class)).andReturn(true).anyTimes();
         expect(b1.as(HupfDataplaneConfig.class)).andReturn(dataplane).anyTimes();
@@ -317,5 +320,7 @@ public class HupfManagerTest {
         assertEquals(Ip4Address.valueOf("172.16.0.2"), t.overlay.vtepDst);
         assertEquals(10, t.counters.get("device:backend:b1").packets);
         assertEquals(1500, t.counters.get("device:backend:b1").bytes);
+        assertEquals(4, t.sliceCounters.get(9).get("device:backend:b1").packets);
+        assertEquals(600, t.sliceCounters.get(9).get("device:backend:b1").bytes);
     }
 }

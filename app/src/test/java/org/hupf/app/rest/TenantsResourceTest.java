@@ -6,6 +6,7 @@ import org.hupf.api.HupfService;
 import org.hupf.api.TenantOverlay;
 import org.hupf.api.TenantStatus;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
@@ -33,11 +34,16 @@ public class TenantsResourceTest {
                                                   MacAddress.valueOf("02:00:00:00:0a:01"),
                                                   MacAddress.valueOf("02:00:00:00:0a:02"));
         expect(service.tenants()).andReturn(List.of(
-                new TenantStatus(new Tenant(100, VTEP, 1, 2, 46, 8_000_000, 15_000), "tenant-a", overlay, 3,
+                new TenantStatus(new Tenant(100, VTEP, 1, 2, 46, 8_000_000, 15_000,
+                                            List.of(new TenantSlice(9, 3, 34, 800_000, 3000), new TenantSlice(5, 1, 10))),
+                                 "tenant-a", overlay, 3,
                                  Map.of("device:bmv2:s1", TenantStatus.Count.of(10, 1500),
                                         "device:backend:b1", TenantStatus.Count.of(5, 700),
-                                        "device:backend:b2", TenantStatus.Count.unreadable("UNAVAILABLE"))),
-                new TenantStatus(new Tenant(101, VTEP, 2, 0, 0), null, null, 0, Map.of()))).anyTimes();
+                                        "device:backend:b2", TenantStatus.Count.unreadable("UNAVAILABLE")),
+                                 Map.of(9, Map.of("device:bmv2:s1", TenantStatus.Count.of(4, 600),
+                                                  "device:backend:b1", TenantStatus.Count.of(1, 140),
+                                                  "device:backend:b2", TenantStatus.Count.unreadable("UNAVAILABLE")))),
+                new TenantStatus(new Tenant(101, VTEP, 2, 0, 0), null, null, 0, Map.of(), Map.of()))).anyTimes();
         replay(service);
         return new HupfWebResource() {
             @Override
@@ -48,7 +54,7 @@ public class TenantsResourceTest {
     }
 
     @Test
-    public void eachTenantWithItsSessionsAndItsCounterSummedAndPerDevice() throws Exception {
+    public void eachTenantWithItsSessionsAndItsCountersAndItsSlicesSummedAndPerDevice() throws Exception {
         Response r = resource().tenants(null);
         assertEquals(200, r.getStatus());
         JsonNode tenants = MAPPER.readTree((String) r.getEntity()).get("tenants");
@@ -60,7 +66,14 @@ public class TenantsResourceTest {
                 + " \"sessions\": 3, \"counters\": {\"packets\": 15, \"bytes\": 2200, \"devices\": {"
                 + " \"device:backend:b1\": {\"packets\": 5, \"bytes\": 700},"
                 + " \"device:backend:b2\": {\"error\": \"UNAVAILABLE\"},"
-                + " \"device:bmv2:s1\": {\"packets\": 10, \"bytes\": 1500}}}}"), tenants.get(0));
+                + " \"device:bmv2:s1\": {\"packets\": 10, \"bytes\": 1500}}},"
+                + " \"slices\": [{\"qfi\": 9, \"tc\": 3, \"dscp\": 34, \"rateBps\": 800000, \"burstBytes\": 3000,"
+                + " \"counters\": {\"packets\": 5, \"bytes\": 740, \"devices\": {"
+                + " \"device:backend:b1\": {\"packets\": 1, \"bytes\": 140},"
+                + " \"device:backend:b2\": {\"error\": \"UNAVAILABLE\"},"
+                + " \"device:bmv2:s1\": {\"packets\": 4, \"bytes\": 600}}}},"
+                + " {\"qfi\": 5, \"tc\": 1, \"dscp\": 10, \"counters\": {\"packets\": 0, \"bytes\": 0,"
+                + " \"devices\": {}}}]}"), tenants.get(0));
         assertEquals("an entry that binds no session has no networkInstance", MAPPER.readTree(
                 "{\"tenantId\": 2, \"vni\": 101, \"vtep\": \"192.168.100.1\", \"tc\": 0, \"dscp\": 0, \"sessions\": 0,"
                         + " \"counters\": {\"packets\": 0, \"bytes\": 0, \"devices\": {}}}"), tenants.get(1));

@@ -66,14 +66,25 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
     int setRoutes(Collection<Route> routes) throws UpfProgrammableException;
 
     /**
-     * Makes the device's VXLAN tenants these: the {@code tenants} entries (make before break) and the tenant
-     * meter's cells (read and diff). A device whose pipeline has no tenant table is left alone.
+     * Makes the device's VXLAN tenants these: the {@code tenants} and {@code slices} entries (make before break)
+     * and the tenant and slice meters' cells (read and diff). A device whose pipeline has no tenant table is left
+     * alone.
      *
-     * @param tenants tenants, one per VNI and local VTEP
+     * @param tenants tenants, one per VNI and local VTEP, with their slices
      * @return entries and meter cells written or removed (0: nothing changed, or no tenant table)
      * @throws UpfProgrammableException if a value does not fit the pipeline or the device refuses an entry
      */
     int setTenants(Collection<Tenant> tenants) throws UpfProgrammableException;
+
+    /**
+     * Makes {@code qos.queues} map these traffic classes to these queues (v1model priority), make before break; a
+     * class left out takes queue 0.
+     *
+     * @param queueByTc queue (0..7) by traffic class (0..3)
+     * @return entries written plus deleted (0: the device already held exactly these)
+     * @throws UpfProgrammableException if a class or queue does not fit the pipeline or the device refuses an entry
+     */
+    int setQueues(Map<Integer, Integer> queueByTc) throws UpfProgrammableException;
 
     /**
      * Reads the tenant counter: packets and bytes of each tenant id's VXLAN frames as received.
@@ -82,6 +93,15 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
      * @throws UpfProgrammableException if the read fails
      */
     Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException;
+
+    /**
+     * Reads these cells of the slice counter: packets and bytes of each tenant slice (cell tenant id * 64 + QFI).
+     *
+     * @param cells slice cells
+     * @return {packets, bytes} by cell; empty if the pipeline has no slice counter
+     * @throws UpfProgrammableException if a read fails
+     */
+    Map<Long, long[]> readSliceCounters(Collection<Long> cells) throws UpfProgrammableException;
 
     /**
      * Makes the device's Retroactive Packet Sampling configuration this one ({@code rps.config},

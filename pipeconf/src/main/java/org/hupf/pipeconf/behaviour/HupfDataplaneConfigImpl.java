@@ -82,8 +82,18 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     }
 
     @Override
+    public int setQueues(Map<Integer, Integer> queueByTc) throws UpfProgrammableException {
+        return call("setQueues", d -> d.setQueues(queueByTc));
+    }
+
+    @Override
     public Map<Integer, long[]> readTenantCounters() throws UpfProgrammableException {
         return call("readTenantCounters", HupfDataplane::tenantCounters);
+    }
+
+    @Override
+    public Map<Long, long[]> readSliceCounters(Collection<Long> cells) throws UpfProgrammableException {
+        return call("readSliceCounters", d -> d.sliceCounters(cells));
     }
 
     @Override

@@ -2,12 +2,16 @@ package org.hupf.pipeconf.dataplane;
 
 import org.onlab.packet.Ip4Address;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A VXLAN tenant ({@code HupfIngress.tenant.tenants}, docs/PIPELINE_CONTRACT.md "VXLAN tenants"): the frames
  * of a VNI sent to a local VTEP are the tenant's; they take its traffic class and leave with its DSCP, and
- * are counted and (with a rate) metered in the tenant's cell. The ranges are the P4 program's widths
+ * are counted and (with a rate) metered in the tenant's cell; its slices (one per QFI, {@link TenantSlice}) override
+ * the class and DSCP for their QFI. The ranges are the P4 program's widths
  * ({@code tenant_id} bit&lt;8&gt; with 256 meter and counter cells, {@code tc} bit&lt;2&gt;, {@code dscp}
  * bit&lt;6&gt;, VNI bit&lt;24&gt;); the entries are built against the P4Info, which checks them again.
  */
@@ -25,6 +29,7 @@ public final class Tenant {
     private final int dscp;
     private final long rateBps;
     private final long burstBytes;
+    private final List<TenantSlice> slices;
 
     /**
      * @param vni        VXLAN network identifier
@@ -34,9 +39,11 @@ public final class Tenant {
      * @param dscp       DSCP its packets leave with
      * @param rateBps    the tenant meter's rate in bits per second, 0 for none (the cell is left green)
      * @param burstBytes the meter's burst in bytes (0 without a rate)
-     * @throws IllegalArgumentException naming the value out of range
+     * @param slices     the tenant's slices, at most one per QFI
+     * @throws IllegalArgumentException naming the value out of range or a QFI given two slices
      */
-    public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp, long rateBps, long burstBytes) {
+    public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp, long rateBps, long burstBytes,
+                  List<TenantSlice> slices) {
         this.vni = check("vni", vni, 0, MAX_VNI);
         this.vtep = Objects.requireNonNull(vtep, "vtep");
         this.tenantId = check("tenantId", tenantId, 0, MAX_TENANT_ID);
@@ -48,9 +55,21 @@ public final class Tenant {
         }
         this.rateBps = rateBps;
         this.burstBytes = burstBytes;
+        Set<Integer> qfis = new HashSet<>();
+        for (TenantSlice x : slices) {
+            if (!qfis.add(x.qfi())) {
+                throw new IllegalArgumentException("slices: qfi " + x.qfi() + " given twice");
+            }
+        }
+        this.slices = List.copyOf(slices);
     }
 
-    /** A tenant without a meter. */
+    /** A tenant without slices. */
+    public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp, long rateBps, long burstBytes) {
+        this(vni, vtep, tenantId, tc, dscp, rateBps, burstBytes, List.of());
+    }
+
+    /** A tenant without a meter or slices. */
     public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp) {
         this(vni, vtep, tenantId, tc, dscp, 0, 0);
     }
@@ -95,6 +114,11 @@ public final class Tenant {
         return rateBps > 0;
     }
 
+    /** @return the tenant's slices, in the order given */
+    public List<TenantSlice> slices() {
+        return slices;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof Tenant)) {
@@ -102,17 +126,18 @@ public final class Tenant {
         }
         Tenant t = (Tenant) o;
         return vni == t.vni && vtep.equals(t.vtep) && tenantId == t.tenantId && tc == t.tc && dscp == t.dscp
-                && rateBps == t.rateBps && burstBytes == t.burstBytes;
+                && rateBps == t.rateBps && burstBytes == t.burstBytes && slices.equals(t.slices);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(vni, vtep, tenantId, tc, dscp, rateBps, burstBytes);
+        return Objects.hash(vni, vtep, tenantId, tc, dscp, rateBps, burstBytes, slices);
     }
 
     @Override
     public String toString() {
         return "Tenant{vni=" + vni + ", vtep=" + vtep + ", tenantId=" + tenantId + ", tc=" + tc + ", dscp=" + dscp
-                + (metered() ? ", rateBps=" + rateBps + ", burstBytes=" + burstBytes : "") + "}";
+                + (metered() ? ", rateBps=" + rateBps + ", burstBytes=" + burstBytes : "")
+                + (slices.isEmpty() ? "" : ", slices=" + slices) + "}";
     }
 }

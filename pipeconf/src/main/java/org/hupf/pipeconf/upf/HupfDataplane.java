@@ -8,12 +8,14 @@ import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiCounterId;
 import org.onosproject.net.pi.model.PiMatchFieldId;
+import org.onosproject.net.pi.model.PiMeterId;
 import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.model.PiRegisterId;
 import org.onosproject.net.pi.model.PiTableId;
@@ -423,22 +425,151 @@ public final class HupfDataplane {
                                                    + x.vni() + ")");
             }
             if (x.metered()) {
-                long rate = x.rateBps() / 8;
-                out.put(id, PiMeterCellConfig.builder()
-                        .withMeterCellId(PiMeterCellId.ofIndirect(HUPF_INGRESS_TENANT_TENANT_METER, id))
-                        .withCommittedBand(rate, x.burstBytes()).withPeakBand(rate, x.burstBytes()).build());
+                out.put(id, bytesMeter(HUPF_INGRESS_TENANT_TENANT_METER, id, x.rateBps(), x.burstBytes()));
             }
         }
         return out;
     }
 
     /**
-     * Makes the device's tenants these: the {@code tenants} entries replaced make before break (an entry already
-     * right is left alone), then the tenant meter's cells brought to the tenants' rates by a read and a diff
-     * (a cell no tenant meters any more is reset). A pipeline without the tenant table (the TNA program) is
-     * left alone.
+     * The tenants' slices by tenant id (every entry of a tenant id must give the same slices).
      *
-     * @param tenants tenants (one per VNI and VTEP)
+     * @param tenants tenants
+     * @return each tenant id's slices, in the order of the tenants
+     * @throws PiCodecException if two entries of one tenant id give different slices
+     */
+    private static Map<Integer, List<TenantSlice>> slicesById(Collection<Tenant> tenants) throws PiCodecException {
+        Map<Integer, Tenant> byId = new LinkedHashMap<>();
+        for (Tenant x : tenants) {
+            Tenant other = byId.putIfAbsent(x.tenantId(), x);
+            if (other != null && !other.slices().equals(x.slices())) {
+                throw new PiCodecException("tenant id " + x.tenantId() + " has two sets of slices (VNI " + other.vni()
+                                                   + " and " + x.vni() + ")");
+            }
+        }
+        Map<Integer, List<TenantSlice>> out = new LinkedHashMap<>();
+        byId.forEach((id, x) -> out.put(id, x.slices()));
+        return out;
+    }
+
+    /**
+     * The {@code slices} entries of these tenants' slices: key (tenant id, QFI), action {@code set_slice}.
+     *
+     * @param tenants tenants (several entries of one tenant id must agree on its slices)
+     * @return table entries, by tenant id in the order given, then by slice
+     * @throws PiCodecException if this pipeline has no slices, a value does not fit, two entries of one tenant id
+     *                          give different slices or the table is too small
+     */
+    public List<PiTableEntry> sliceEntries(Collection<Tenant> tenants) throws PiCodecException {
+        PiTableId t = HUPF_INGRESS_TENANT_SLICES;
+        List<PiTableEntry> out = new ArrayList<>();
+        for (Map.Entry<Integer, List<TenantSlice>> e : slicesById(tenants).entrySet()) {
+            for (TenantSlice x : e.getValue()) {
+                out.add(PiTableEntry.builder().forTable(t)
+                                .withMatchKey(PiMatchKey.builder()
+                                                      .addFieldMatch(new PiExactFieldMatch(
+                                                              HDR_TENANT_ID, codec.field(t, HDR_TENANT_ID, e.getKey())))
+                                                      .addFieldMatch(new PiExactFieldMatch(
+                                                              HDR_QFI, codec.field(t, HDR_QFI, x.qfi())))
+                                                      .build())
+                                .withAction(codec.action(HUPF_INGRESS_TENANT_SET_SLICE, TC, x.tc(), DSCP, x.dscp()))
+                                .build());
+            }
+        }
+        requireFits(t, out.size());
+        return out;
+    }
+
+    /**
+     * The slice meter's cells these tenants' slices want, by cell ({@link TenantSlice#cell}), as
+     * {@link #tenantMeterCells} for the tenants.
+     *
+     * @param tenants tenants (several entries of one tenant id must agree on its slices)
+     * @return cell configurations by cell
+     * @throws PiCodecException if this pipeline has no slice meter, a cell is beyond it or two entries of one
+     *                          tenant id give different slices
+     */
+    public Map<Long, PiMeterCellConfig> sliceMeterCells(Collection<Tenant> tenants) throws PiCodecException {
+        long cells = codec.model().meter(HUPF_INGRESS_TENANT_SLICE_METER)
+                .orElseThrow(() -> new PiCodecException("pipeline has no slice meter")).size();
+        Map<Long, PiMeterCellConfig> out = new LinkedHashMap<>();
+        for (Map.Entry<Integer, List<TenantSlice>> e : slicesById(tenants).entrySet()) {
+            for (TenantSlice x : e.getValue()) {
+                long cell = x.cell(e.getKey());
+                if (cell >= cells) {
+                    throw new PiCodecException("tenant id " + e.getKey() + "'s slice of QFI " + x.qfi()
+                                                       + " is beyond the slice meter's " + cells + " cells");
+                }
+                if (x.metered()) {
+                    out.put(cell, bytesMeter(HUPF_INGRESS_TENANT_SLICE_METER, cell, x.rateBps(), x.burstBytes()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static PiMeterCellConfig bytesMeter(PiMeterId meter, long cell, long rateBps, long burstBytes) {
+        long rate = rateBps / 8;
+        return PiMeterCellConfig.builder().withMeterCellId(PiMeterCellId.ofIndirect(meter, cell))
+                .withCommittedBand(rate, burstBytes).withPeakBand(rate, burstBytes).build();
+    }
+
+    /**
+     * The class each DSCP the tenants and their slices mark stands for: a tenant's packet steered to a backend
+     * carries its class as that DSCP, and {@code steering.backend_classes} gives it back when the packet returns.
+     *
+     * @param tenants tenants with their slices
+     * @return traffic class by DSCP
+     * @throws PiCodecException if two of them mark one DSCP with different classes
+     */
+    public static Map<Integer, Integer> dscpClasses(Collection<Tenant> tenants) throws PiCodecException {
+        Map<Integer, Integer> out = new TreeMap<>();
+        for (Tenant x : tenants) {
+            dscpClass(out, x.dscp(), x.tc(), "VNI " + x.vni());
+            for (TenantSlice sl : x.slices()) {
+                dscpClass(out, sl.dscp(), sl.tc(), "tenant id " + x.tenantId() + "'s QFI " + sl.qfi());
+            }
+        }
+        return out;
+    }
+
+    private static void dscpClass(Map<Integer, Integer> out, int dscp, int tc, String who) throws PiCodecException {
+        Integer other = out.putIfAbsent(dscp, tc);
+        if (other != null && other != tc) {
+            throw new PiCodecException(who + " marks DSCP " + dscp + " for class " + tc + ", another tenant or "
+                                               + "slice for class " + other);
+        }
+    }
+
+    /**
+     * The {@code steering.backend_classes} entries of these tenants (hw): {@link #dscpClasses} as DSCP ->
+     * {@code set_backend_class(tc)}.
+     *
+     * @param tenants tenants with their slices
+     * @return table entries, by DSCP
+     * @throws PiCodecException if a DSCP stands for two classes or a value does not fit
+     */
+    public List<PiTableEntry> backendClassEntries(Collection<Tenant> tenants) throws PiCodecException {
+        PiTableId t = HUPF_INGRESS_STEERING_BACKEND_CLASSES;
+        List<PiTableEntry> out = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> e : dscpClasses(tenants).entrySet()) {
+            out.add(PiTableEntry.builder().forTable(t)
+                            .withMatchKey(PiMatchKey.builder().addFieldMatch(new PiExactFieldMatch(
+                                    HDR_DSCP, codec.field(t, HDR_DSCP, e.getKey()))).build())
+                            .withAction(codec.action(HUPF_INGRESS_STEERING_SET_BACKEND_CLASS, TC, e.getValue()))
+                            .build());
+        }
+        requireFits(t, out.size());
+        return out;
+    }
+
+    /**
+     * Makes the device's tenants these: the {@code tenants} and {@code slices} entries (and, hw, the
+     * {@code backend_classes} their DSCPs stand for) replaced make before break (an entry already right is left
+     * alone), then the tenant and slice meters' cells brought to the rates by a read and a diff (a cell nothing
+     * meters any more is reset). A pipeline without the tenant table (the TNA program) is left alone.
+     *
+     * @param tenants tenants (one per VNI and VTEP) with their slices
      * @return entries and cells written or removed (0: nothing changed, or no tenant table)
      * @throws PiCodecException if a value does not fit, a key repeats or a table is too small
      * @throws PiTargetException if the device refuses an entry
@@ -448,10 +579,30 @@ public final class HupfDataplane {
             return 0;
         }
         List<PiTableEntry> entries = tenantEntries(tenants);
+        entries.addAll(sliceEntries(tenants));
+        List<PiTableId> tables = new ArrayList<>(List.of(HUPF_INGRESS_TENANT_TENANTS, HUPF_INGRESS_TENANT_SLICES));
+        if (codec.hasTable(HUPF_INGRESS_STEERING_BACKEND_CLASSES)) {
+            entries.addAll(backendClassEntries(tenants));
+            tables.add(HUPF_INGRESS_STEERING_BACKEND_CLASSES);
+        }
         Map<Long, PiMeterCellConfig> cells = tenantMeterCells(tenants);
-        int changes = replace(List.of(HUPF_INGRESS_TENANT_TENANTS), entries);
+        Map<Long, PiMeterCellConfig> sliceCells = sliceMeterCells(tenants);
+        int changes = replace(tables, entries);
+        return changes + syncMeter(HUPF_INGRESS_TENANT_TENANT_METER, cells)
+                + syncMeter(HUPF_INGRESS_TENANT_SLICE_METER, sliceCells);
+    }
+
+    /**
+     * Brings a meter's cells to these configurations by a read and a diff: a cell held but not wanted is reset.
+     *
+     * @param meter the meter
+     * @param cells the configurations wanted, by cell (consumed)
+     * @return cells written
+     * @throws PiTargetException if the read or a write fails
+     */
+    private int syncMeter(PiMeterId meter, Map<Long, PiMeterCellConfig> cells) throws PiTargetException {
         List<PiEntity> writeCells = new ArrayList<>();
-        for (PiMeterCellConfig held : target.readMeter(HUPF_INGRESS_TENANT_TENANT_METER)) {
+        for (PiMeterCellConfig held : target.readMeter(meter)) {
             long id = held.cellId().index();
             PiMeterCellConfig wanted = cells.remove(id);
             if (wanted == null) {
@@ -467,7 +618,7 @@ public final class HupfDataplane {
         if (!writeCells.isEmpty()) {
             target.write(writeCells);
         }
-        return changes + writeCells.size();
+        return writeCells.size();
     }
 
     /**
@@ -484,6 +635,27 @@ public final class HupfDataplane {
         }
         for (PiCounterCell c : target.readCounter(HUPF_INGRESS_TENANT_TENANT_COUNTER, -1)) {
             out.put((int) c.cellId().index(), new long[]{c.data().packets(), c.data().bytes()});
+        }
+        return out;
+    }
+
+    /**
+     * Reads these cells of the slice counter ({@code HupfIngress.tenant.slice_counter}: a slice's packets,
+     * counted before its meter), one read each.
+     *
+     * @param cells slice cells ({@link TenantSlice#cell})
+     * @return {packets, bytes} by cell; empty if the pipeline has no slice counter
+     * @throws PiTargetException if a read fails
+     */
+    public Map<Long, long[]> sliceCounters(Collection<Long> cells) throws PiTargetException {
+        Map<Long, long[]> out = new TreeMap<>();
+        if (codec.model().counter(HUPF_INGRESS_TENANT_SLICE_COUNTER).isEmpty()) {
+            return out;
+        }
+        for (long cell : cells) {
+            for (PiCounterCell c : target.readCounter(HUPF_INGRESS_TENANT_SLICE_COUNTER, cell)) {
+                out.put(c.cellId().index(), new long[]{c.data().packets(), c.data().bytes()});
+            }
         }
         return out;
     }

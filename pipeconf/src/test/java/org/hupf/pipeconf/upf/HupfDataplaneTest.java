@@ -9,6 +9,7 @@ import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -539,9 +540,11 @@ public class HupfDataplaneTest {
             PiPipelineModel model = Pipelines.model(profile);
             MemoryPiTarget device = new MemoryPiTarget(model);
             HupfDataplane d = new HupfDataplane(model, device);
+            // hw: the backend_classes of their DSCPs too (10 -> 1, 20 -> 2, then 34 -> 2, 0 -> 0).
+            int hwOnly = profile.equals("hw") ? 1 : 0;
             Tenant a = new Tenant(100, VTEP, 1, 1, 10, 8_000_000, 15_000);
             Tenant b = tenant(200, 2, 2, 20);
-            assertEquals(profile + ": two entries and one cell", 3, d.setTenants(List.of(a, b)));
+            assertEquals(profile + ": two entries and one cell", 3 + 2 * hwOnly, d.setTenants(List.of(a, b)));
             assertEquals(2, device.readTable(HUPF_INGRESS_TENANT_TENANTS).size());
             assertEquals(1_000_000, cell(device, 1).committedBand().rate());
             assertTrue(cell(device, 2).isDefaultConfig());
@@ -550,9 +553,9 @@ public class HupfDataplaneTest {
             Tenant b2 = tenant(200, 2, 2, 34);
             Tenant c = new Tenant(300, VTEP, 3, 0, 0, 16_000_000, 30_000);
             int deleted = device.deleted.size();
-            assertEquals(profile + ": b modified, c and its cell written, a deleted and its cell reset", 5,
+            assertEquals(profile + ": b modified, c and its cell written, a deleted and its cell reset", 5 + 4 * hwOnly,
                          d.setTenants(List.of(b2, c)));
-            assertEquals(deleted + 1, device.deleted.size());
+            assertEquals(deleted + 1 + 2 * hwOnly, device.deleted.size());
             assertEquals(100, PiCodec.exact((PiTableEntry) device.deleted.get(deleted), HDR_VNI));
             assertTrue(cell(device, 1).isDefaultConfig());
             assertEquals(2_000_000, cell(device, 3).committedBand().rate());
@@ -566,7 +569,7 @@ public class HupfDataplaneTest {
                     }).findFirst().orElseThrow();
             assertEquals(34, PiCodec.param((PiAction) held.action(), DSCP));
 
-            assertEquals(profile + ": both removed, c's cell reset", 3, d.setTenants(List.of()));
+            assertEquals(profile + ": both removed, c's cell reset", 3 + 2 * hwOnly, d.setTenants(List.of()));
             assertTrue(device.readTable(HUPF_INGRESS_TENANT_TENANTS).isEmpty());
             assertTrue(cell(device, 3).isDefaultConfig());
         }
@@ -589,6 +592,130 @@ public class HupfDataplaneTest {
         }
         assertTrue(table(HUPF_INGRESS_TENANT_TENANTS).isEmpty());
         assertTrue(target.meters.isEmpty());
+    }
+
+    /** TenantSlice's ranges are the P4Info's: the QFI key, tc, dscp, and one meter cell per tenant id and QFI. */
+    @Test
+    public void sliceRangesAreTheP4Infos() {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            var slices = model.table(HUPF_INGRESS_TENANT_SLICES).orElseThrow();
+            var setSlice = slices.action(HUPF_INGRESS_TENANT_SET_SLICE).orElseThrow();
+            assertEquals(profile, TenantSlice.MAX_QFI, (1 << slices.matchField(HDR_QFI).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_TENANT_ID,
+                         (1 << slices.matchField(HDR_TENANT_ID).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_TC, (1 << setSlice.param(TC).orElseThrow().bitWidth()) - 1);
+            assertEquals(profile, Tenant.MAX_DSCP, (1 << setSlice.param(DSCP).orElseThrow().bitWidth()) - 1);
+            long cells = (Tenant.MAX_TENANT_ID + 1L) * TenantSlice.CELLS_PER_TENANT;
+            assertEquals(profile, cells, model.meter(HUPF_INGRESS_TENANT_SLICE_METER).orElseThrow().size());
+            assertEquals(profile, cells, model.counter(HUPF_INGRESS_TENANT_SLICE_COUNTER).orElseThrow().size());
+        }
+    }
+
+    private static PiMeterCellConfig sliceCell(MemoryPiTarget device, long index) {
+        PiMeterCellId id = PiMeterCellId.ofIndirect(HUPF_INGRESS_TENANT_SLICE_METER, index);
+        return device.readMeter(HUPF_INGRESS_TENANT_SLICE_METER).stream().filter(c -> c.cellId().equals(id))
+                .findFirst().orElseThrow();
+    }
+
+    private static Map<List<Long>, List<Long>> slicesHeld(MemoryPiTarget device) throws PiCodecException {
+        Map<List<Long>, List<Long>> out = new java.util.HashMap<>();
+        for (PiTableEntry e : device.readTable(HUPF_INGRESS_TENANT_SLICES)) {
+            PiAction a = (PiAction) e.action();
+            out.put(List.of(PiCodec.exact(e, HDR_TENANT_ID), PiCodec.exact(e, HDR_QFI)),
+                    List.of(PiCodec.param(a, TC), PiCodec.param(a, DSCP)));
+        }
+        return out;
+    }
+
+    /**
+     * Slices go with their tenants, make before break: keyed by (tenant id, QFI), written once per tenant id
+     * (two entries of one id give the same slices), an unchanged slice left alone, a changed one modified, one
+     * no longer configured deleted; a metered slice's cell (tenant id * 64 + QFI) follows by a diff.
+     */
+    @Test
+    public void slicesAreReplacedMakeBeforeBreakWithTheirMeterCells() throws Exception {
+        for (String profile : List.of("hw", "sw")) {
+            PiPipelineModel model = Pipelines.model(profile);
+            MemoryPiTarget device = new MemoryPiTarget(model);
+            HupfDataplane d = new HupfDataplane(model, device);
+            List<TenantSlice> slices = List.of(new TenantSlice(9, 3, 34, 8_000_000, 15_000), new TenantSlice(5, 2, 18));
+            Tenant a = new Tenant(100, VTEP, 1, 1, 10, 0, 0, slices);
+            Tenant a2 = new Tenant(101, VTEP, 1, 1, 10, 0, 0, slices);
+            // hw: the backend_classes of their DSCPs too (10 -> 1, 34 -> 3, 18 -> 2, then 0 -> 0, 8 -> 1).
+            int hwOnly = profile.equals("hw") ? 1 : 0;
+            assertEquals(profile + ": two tenant entries, two slices, one cell", 5 + 3 * hwOnly,
+                         d.setTenants(List.of(a, a2)));
+            assertEquals(Map.of(List.of(1L, 9L), List.of(3L, 34L), List.of(1L, 5L), List.of(2L, 18L)),
+                         slicesHeld(device));
+            assertEquals(1_000_000, sliceCell(device, 64 + 9).committedBand().rate());
+            assertTrue(sliceCell(device, 64 + 5).isDefaultConfig());
+            assertEquals(profile + ": nothing to do the second time", 0, d.setTenants(List.of(a2, a)));
+
+            Tenant b = new Tenant(100, VTEP, 1, 1, 10, 0, 0,
+                                  List.of(new TenantSlice(5, 0, 0), new TenantSlice(1, 1, 8, 16_000_000, 30_000)));
+            int deleted = device.deleted.size();
+            assertEquals(profile + ": 5 modified, 1 and its cell written, 9 deleted and its cell reset, a2 deleted",
+                         6 + 4 * hwOnly, d.setTenants(List.of(b)));
+            assertEquals(deleted + 2 + 2 * hwOnly, device.deleted.size());
+            assertEquals(Map.of(List.of(1L, 5L), List.of(0L, 0L), List.of(1L, 1L), List.of(1L, 8L)),
+                         slicesHeld(device));
+            assertTrue(sliceCell(device, 64 + 9).isDefaultConfig());
+            assertEquals(2_000_000, sliceCell(device, 64 + 1).committedBand().rate());
+
+            assertEquals(profile + ": the tenant and its slices removed, 1's cell reset", 4 + 3 * hwOnly,
+                         d.setTenants(List.of()));
+            assertTrue(device.readTable(HUPF_INGRESS_TENANT_SLICES).isEmpty());
+            assertTrue(sliceCell(device, 64 + 1).isDefaultConfig());
+        }
+    }
+
+    /**
+     * hw: the class each tenant's and slice's DSCP stands for goes to steering.backend_classes with the tenants
+     * (a steered packet's class comes back from the backend as its DSCP); sw has no such table.
+     */
+    @Test
+    public void theTenantsDscpsClassesGoToBackendClassesOnHw() throws Exception {
+        Tenant a = new Tenant(100, VTEP, 1, 3, 46, 0, 0, List.of(new TenantSlice(5, 2, 26)));
+        Tenant b = tenant(200, 2, 0, 0);
+        assertEquals(Map.of(46, 3, 26, 2, 0, 0), HupfDataplane.dscpClasses(List.of(a, b)));
+        dataplane.setTenants(List.of(a, b));
+        Map<Long, Long> held = new java.util.HashMap<>();
+        for (PiTableEntry e : table(HUPF_INGRESS_STEERING_BACKEND_CLASSES)) {
+            held.put(PiCodec.exact(e, HDR_DSCP), PiCodec.param((PiAction) e.action(), TC));
+        }
+        assertEquals(Map.of(46L, 3L, 26L, 2L, 0L, 0L), held);
+        assertFalse(Pipelines.model("sw").table(HUPF_INGRESS_STEERING_BACKEND_CLASSES).isPresent());
+        try {
+            dataplane.setTenants(List.of(a, tenant(300, 3, 1, 26)));
+            fail("DSCP 26 for two classes accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("VNI 300 marks DSCP 26 for class 1"));
+        }
+    }
+
+    @Test
+    public void twoSetsOfSlicesForOneTenantAreRefusedBeforeAnyWrite() throws Exception {
+        try {
+            dataplane.setTenants(List.of(new Tenant(100, VTEP, 1, 0, 0, 0, 0, List.of(new TenantSlice(9, 3, 34))),
+                                         tenant(101, 1, 0, 0)));
+            fail("two sets of slices for one tenant id accepted");
+        } catch (PiCodecException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("tenant id 1 has two sets of slices (VNI 100 and 101)"));
+        }
+        assertTrue(table(HUPF_INGRESS_TENANT_TENANTS).isEmpty());
+        assertTrue(table(HUPF_INGRESS_TENANT_SLICES).isEmpty());
+        assertTrue(target.meters.isEmpty());
+    }
+
+    /** The slice counter is read cell by cell: the cells asked for, by cell. */
+    @Test
+    public void sliceCountersAreReadByCell() throws Exception {
+        target.setCounter(HUPF_INGRESS_TENANT_SLICE_COUNTER, 64 + 9, 4, 600);
+        Map<Long, long[]> cells = dataplane.sliceCounters(List.of(64L + 9, 2L * 64 + 5));
+        assertEquals(List.of(64L + 9, 2L * 64 + 5), List.copyOf(cells.keySet()));
+        assertArrayEquals(new long[]{4, 600}, cells.get(64L + 9));
+        assertArrayEquals(new long[]{0, 0}, cells.get(2L * 64 + 5));
     }
 
     /** qos.queues on both profiles: written once, left alone when unchanged, a class left out removed. */
