@@ -189,7 +189,7 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         // The UPF's interface lookup (UpfIngress skips it on Tofino), with v1model's default for non-IPv4.
         interfaces.apply();
         hh_prep.apply(ig_md.u.flow, ts, hh_p);
-        cls_prep.apply(ig_md.u.flow, ts, cls_p);
+        cls_prep.apply(ig_md.u.flow, up, ts, cls_p);
         // The parser's checks and the length check it cannot do (TS 29.281 §5.1), as v1model orders them.
         if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid() && hdr.u.gtpu.msglen != gtpu_len)) {
             ig_md.u.drop_reason = DROP_MALFORMED_GTPU;

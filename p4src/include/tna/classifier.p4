@@ -12,8 +12,7 @@
 //   alpha_shift here, and a filter's first sample is filtered, not copied.
 // - Timestamps are 32-bit, in units of 1.024 us (ingress global timestamp bits 41:10).
 // - The last timestamps and the two filters of a direction share a register of 2 x CLS_SLOTS cells,
-//   indexed by the direction and the slot (one stateful ALU each instead of two); the index, up ++ slot,
-//   is formed where the register is read.
+//   indexed by the direction and the slot (one stateful ALU each instead of two).
 #ifndef HUPF_TNA_CLASSIFIER_P4
 #define HUPF_TNA_CLASSIFIER_P4
 
@@ -23,15 +22,16 @@ typedef bit<(CLS_SLOT_BITS + 1)> cls_dir_idx_t;
 // What the last-timestamp register returns before a direction's first packet (no gap yet).
 const bit<32> CLS_NO_GAP = 0xFFFFFFFF;
 
-// What MATADOR computes beside the interface lookup: the slot, the window's edge and the size sample. Its
-// table and action keep the names of the v1model classifier instance.
+// What MATADOR computes beside the interface lookup: the slot, the direction's cell, the window's edge and the
+// size sample. Its table and action keep the names of the v1model classifier instance.
 struct cls_prep_t {
     cls_idx_t     idx;
+    cls_dir_idx_t didx;          // up ++ idx: the direction's cell of the last timestamps and the filters
     bit<32>       window_edge;   // ts - window: a window started at or before it has ended
     bit<32>       ps;            // the packet's size, the size filter's sample
 }
 
-control ClassifierPrep(in flow_meta_t flow, in bit<32> ts, inout cls_prep_t p) {
+control ClassifierPrep(in flow_meta_t flow, in bit<1> up, in bit<32> ts, inout cls_prep_t p) {
     // CRC-32's low CLS_SLOT_BITS bits, as bmv2's crc32 modulo CLS_SLOTS.
     Hash<cls_idx_t>(HashAlgorithm_t.CRC32) flow_hash;
 
@@ -64,6 +64,8 @@ control ClassifierPrep(in flow_meta_t flow, in bit<32> ts, inout cls_prep_t p) {
         cls_config.apply();
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
         idx_table.apply();
+        // A step of its own: bf-p4c forms a register index from one field (and constants), not from two.
+        p.didx = up ++ p.idx;
         p.window_edge = ts - cfg_window_us;
         p.ps = (bit<32>)flow.ip_len;
     }
@@ -285,9 +287,6 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
         void apply(inout bit<8> c, out bit<8> current) { current = c; }
     };
 
-    // The direction's cell of the last timestamps and the filters.
-#define CLS_DIDX (up ++ p.idx)
-
     action count_pkts_up_restart() { f_pkts_up = restart_count_up.execute(p.idx); }
     action count_pkts_up() { f_pkts_up = count_up.execute(p.idx); }
     action clear_pkts_up() { f_pkts_up = clear_count_up.execute(p.idx); }
@@ -405,10 +404,10 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
             ended = check_window.execute(p.idx);
         }
         if (meta.user && !takeover) {
-            new_ps = ps_filter.execute(p.ps, CLS_DIDX);
+            new_ps = ps_filter.execute(p.ps, p.didx);
         }
         if (meta.user && !takeover) {
-            since = swap_ts.execute(CLS_DIDX);
+            since = swap_ts.execute(p.didx);
         }
         if (meta.user && !takeover) {
             pkts_up_step.apply();
@@ -423,7 +422,7 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
             ps_dn_step.apply();
         }
         if (meta.user && !takeover && since != CLS_NO_GAP) {
-            new_ipg = ipg_filter.execute(since, CLS_DIDX);
+            new_ipg = ipg_filter.execute(since, p.didx);
             has_gap = 1;
         }
         if (meta.user && !takeover) {
@@ -457,7 +456,6 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
             class_step.apply();
         }
     }
-#undef CLS_DIDX
 }
 
 // The class's traffic class, for packets the switch forwards (v1model classifies no others). Applied by the
