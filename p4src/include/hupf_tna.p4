@@ -186,7 +186,7 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         gtpu_expected_len.apply();
         backend_ports.apply();
         acl.apply(hdr.u, ig_md.u, std_meta);
-        // The UPF's interface lookup (UpfIngress skips it on Tofino), with v1model's default for non-IPv4.
+        // The UPF's interface lookup (UpfIngress skips it on Tofino).
         interfaces.apply();
         hh_prep.apply(ig_md.u.flow, ts, hh_p);
         cls_prep.apply(ig_md.u.flow, up, ts, cls_p);
