@@ -179,13 +179,13 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
     // Starts a window where none is or the last one ended; returns 1 when one ended (the stateful ALU
     // compares: a gateway cannot compare two 32-bit fields).
     RegisterAction<bit<32>, cls_idx_t, bit<8>>(win_start) check_window = {
-        void apply(inout bit<32> start, out bit<8> ended) {
-            ended = 0;
+        void apply(inout bit<32> start, out bit<8> over) {
+            over = 0;
             if (start == 0) {
                 start = ts;
             } else if (start <= p.window_edge) {
                 start = ts;
-                ended = 1;
+                over = 1;
             }
         }
     };
@@ -287,14 +287,14 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
         void apply(inout bit<8> c, out bit<8> current) { current = c; }
     };
 
-    action count_pkts_up_restart() { f_pkts_up = restart_count_up.execute(p.idx); }
-    action count_pkts_up() { f_pkts_up = count_up.execute(p.idx); }
-    action clear_pkts_up() { f_pkts_up = clear_count_up.execute(p.idx); }
-    action read_pkts_up() { f_pkts_up = read_count_up.execute(p.idx); }
-    action count_pkts_dn_restart() { f_pkts_dn = restart_count_dn.execute(p.idx); }
-    action count_pkts_dn() { f_pkts_dn = count_dn.execute(p.idx); }
-    action clear_pkts_dn() { f_pkts_dn = clear_count_dn.execute(p.idx); }
-    action read_pkts_dn() { f_pkts_dn = read_count_dn.execute(p.idx); }
+    @hidden action count_pkts_up_restart() { f_pkts_up = restart_count_up.execute(p.idx); }
+    @hidden action count_pkts_up() { f_pkts_up = count_up.execute(p.idx); }
+    @hidden action clear_pkts_up() { f_pkts_up = clear_count_up.execute(p.idx); }
+    @hidden action read_pkts_up() { f_pkts_up = read_count_up.execute(p.idx); }
+    @hidden action count_pkts_dn_restart() { f_pkts_dn = restart_count_dn.execute(p.idx); }
+    @hidden action count_pkts_dn() { f_pkts_dn = count_dn.execute(p.idx); }
+    @hidden action clear_pkts_dn() { f_pkts_dn = clear_count_dn.execute(p.idx); }
+    @hidden action read_pkts_dn() { f_pkts_dn = read_count_dn.execute(p.idx); }
 
     // This direction counts, the other is read; both restart with a window.
     @hidden
@@ -325,10 +325,10 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
         size = 4;
     }
 
-    action store_ps_up_a() { f_ps_up = store_ps_up.execute(p.idx); }
-    action read_ps_up_a() { f_ps_up = read_ps_up.execute(p.idx); }
-    action store_ps_dn_a() { f_ps_dn = store_ps_dn.execute(p.idx); }
-    action read_ps_dn_a() { f_ps_dn = read_ps_dn.execute(p.idx); }
+    @hidden action store_ps_up_a() { f_ps_up = store_ps_up.execute(p.idx); }
+    @hidden action read_ps_up_a() { f_ps_up = read_ps_up.execute(p.idx); }
+    @hidden action store_ps_dn_a() { f_ps_dn = store_ps_dn.execute(p.idx); }
+    @hidden action read_ps_dn_a() { f_ps_dn = read_ps_dn.execute(p.idx); }
 
     // This direction stores its new size EWMA, the other is read.
     @hidden
@@ -355,10 +355,10 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
         size = 2;
     }
 
-    action store_ipg_up_a() { f_ipg_up = store_ipg_up.execute(p.idx); }
-    action read_ipg_up_a() { f_ipg_up = read_ipg_up.execute(p.idx); }
-    action store_ipg_dn_a() { f_ipg_dn = store_ipg_dn.execute(p.idx); }
-    action read_ipg_dn_a() { f_ipg_dn = read_ipg_dn.execute(p.idx); }
+    @hidden action store_ipg_up_a() { f_ipg_up = store_ipg_up.execute(p.idx); }
+    @hidden action read_ipg_up_a() { f_ipg_up = read_ipg_up.execute(p.idx); }
+    @hidden action store_ipg_dn_a() { f_ipg_dn = store_ipg_dn.execute(p.idx); }
+    @hidden action read_ipg_dn_a() { f_ipg_dn = read_ipg_dn.execute(p.idx); }
 
     // This direction stores its new IPG EWMA when it had a gap, the other is read.
     @hidden
@@ -383,8 +383,8 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
         size = 2;
     }
 
-    action decide_class() { meta.class_id = store_class.execute(p.idx); }
-    action keep_class() { meta.class_id = read_class.execute(p.idx); }
+    @hidden action decide_class() { meta.class_id = store_class.execute(p.idx); }
+    @hidden action keep_class() { meta.class_id = read_class.execute(p.idx); }
 
     // At a window's end the class decided now, else the class decided at the last one.
     @hidden

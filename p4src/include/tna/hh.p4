@@ -246,9 +246,9 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts,
 
     // Case 1 and a takeover's second pass start the slot; case 2 takes the gap; case 3 ages the resident by
     // decay_k, which reaches ipg_ewma in cur_ewma as ipg_init does for a new owner.
-    action ts_new() { start_ts.execute(HH_IDX); cur_ewma = p.ipg_init; }
-    action ts_own() { gap = swap_ts.execute(HH_IDX); }
-    action ts_other() { cur_ewma = p.decay_k; }
+    @hidden action ts_new() { start_ts.execute(HH_IDX); cur_ewma = p.ipg_init; }
+    @hidden action ts_own() { gap = swap_ts.execute(HH_IDX); }
+    @hidden action ts_other() { cur_ewma = p.decay_k; }
 
     @hidden
     table ts_step {
@@ -263,8 +263,8 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts,
         size = 4;
     }
 
-    action slot_new() { start_slot.execute(HH_IDX); }
-    action slot_own() { new_timeslot = swap_slot.execute(HH_IDX); }
+    @hidden action slot_new() { start_slot.execute(HH_IDX); }
+    @hidden action slot_own() { new_timeslot = swap_slot.execute(HH_IDX); }
 
     @hidden
     table timeslot_step {
@@ -278,8 +278,8 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts,
         size = 4;
     }
 
-    action ewma_store() { ewma_sat = store_ewma.execute(HH_IDX); }
-    action ewma_age() { slow = age_ewma.execute(HH_IDX); }
+    @hidden action ewma_store() { ewma_sat = store_ewma.execute(HH_IDX); }
+    @hidden action ewma_age() { slow = age_ewma.execute(HH_IDX); }
 
     @hidden
     table ewma_step {
@@ -294,9 +294,9 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts,
         size = 4;
     }
 
-    action tau_start() { start_tau.execute(HH_IDX); }
-    action tau_end() { end_episode.execute(HH_IDX); }
-    action tau_add() { newly = add_tau.execute(HH_IDX); }
+    @hidden action tau_start() { start_tau.execute(HH_IDX); }
+    @hidden action tau_end() { end_episode.execute(HH_IDX); }
+    @hidden action tau_add() { newly = add_tau.execute(HH_IDX); }
 
     // A new owner starts tau; at an owner's timeslot edge, a tau of 0 (slower than every tau range) ends the
     // episode, any other adds to tau.
