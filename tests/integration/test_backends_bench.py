@@ -50,4 +50,17 @@ def test_a_move_row_counts_the_run_s_lost_packets_and_its_usage_check():
     assert (row["sent"], row["lost"]) == (150, 3)
     assert abs(row["worst_loss"] - 0.03) < 1e-9
     assert not row["usage_ok"] and row["checks_passed"] == 1
-    assert "| 1:1 | backend-2 kill | 0.10 | 1.30 | 3 / 150 | 3.00 % | FAILS | 1/2 passed |" in B.render_moves([row])
+    assert "| 1:1 | backend-2 kill | 0.10 | 1.30 | - | 3 / 150 | 3.00 % | FAILS | 1/2 passed | - |" in B.render_moves([row])
+
+
+def test_a_drain_row_shows_the_lab_s_and_the_runner_s_times():
+    p = {"ues": [{"idx": 1, "addr": "10.250.0.1"}]}
+    result = {"plan": p, "tx": [{"tx": {"1": {"pkts": 80}}}], "rx": [{"rx": {"1": {"pkts": 80}}}],
+              "move": {"how": "drain", "backend": "backend-2", "moved_s": 0.2, "back_s": None, "drained_s": 0.9,
+                       "drain": {"quiet": True, "steered_ms": 40, "drained_ms": 610, "after_steering": 3}},
+              "checks": [{"name": "usage counters (summed over both targets) add up", "passed": True}], "rc": 0,
+              "load": [9.54, 12.0]}
+    row = B.move_row([1, 1], result)
+    assert (row["sent"], row["lost"], row["after_steering"]) == (80, 0, 3)
+    assert ("| 1:1 | backend-2 drain | 0.20 | - | 0.90 (runner: steered 40 ms, quiet after 610 ms, 3 packets after "
+            "the steering) | 0 / 80 | 0.00 % | adds up | 1/1 passed | 9.5 → 12.0 |") in B.render_moves([row])

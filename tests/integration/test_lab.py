@@ -121,6 +121,17 @@ def test_two_backends_share_the_ues_by_weight(tmp_path_factory):
     assert not failed and rc == 0, failed
 
 
+def run_move(tmp_path_factory, how):
+    """The lab with two backends (hupf-backend playing the switch), backend-2 moved under traffic:
+    `--<how>-backend 2`. Skipped where the lab cannot run."""
+    why = missing("backend")
+    if why:
+        pytest.skip("integration lab with a backend %s: missing %s" % (how, why))
+    summary, rc = run_lab(tmp_path_factory, "backend", "--backends", "2", "--%s-backend" % how, "2")
+    print("backend-2 %s: %s, packets %s" % (how, summary["move"], summary["backend_packets"]))
+    return summary, rc
+
+
 @pytest.mark.parametrize("how", ["kill", "stop"])
 def test_a_backend_leaving_under_traffic_moves_its_ues_and_keeps_its_usage(tmp_path_factory, how):
     """`make lab --backends 2 --kill-backend 2` (its process killed: the supervisor starts it again) or
@@ -128,12 +139,8 @@ def test_a_backend_leaving_under_traffic_moves_its_ues_and_keeps_its_usage(tmp_p
     a killed one takes them back once reconciled, and each session's usage keeps what the departed or restarted
     backend had counted (the runner's ledger): every check of the lab passes, the usage check excusing only
     what a UE sent until its UEs moved plus two counter polls."""
-    why = missing("backend")
-    if why:
-        pytest.skip("integration lab with a backend leaving: missing %s" % why)
-    summary, rc = run_lab(tmp_path_factory, "backend", "--backends", "2", "--%s-backend" % how, "2")
+    summary, rc = run_move(tmp_path_factory, how)
     move = summary["move"]
-    print("backend-2 %s: %s" % (how, move))
     assert move["moved_s"] is not None and move["moved_s"] < 5, move
     assert (move["back_s"] is not None) == (how == "kill"), move
     assert summary["backend_packets"]["backend-2"] > 0, summary["backend_packets"]
@@ -145,13 +152,30 @@ def test_a_backend_added_under_traffic_takes_its_share_without_loss(tmp_path_fac
     """`make lab --backends 2 --add-backend 2`: backend-2 starts 40 % into the traffic; the runner gives it the
     pipeline, its routes and every session before the switch steers to it, so no UE loses a packet beyond the
     lab's usual tolerance (no gap excused) and usage adds up."""
-    why = missing("backend")
-    if why:
-        pytest.skip("integration lab with a backend added: missing %s" % why)
-    summary, rc = run_lab(tmp_path_factory, "backend", "--backends", "2", "--add-backend", "2")
+    summary, rc = run_move(tmp_path_factory, "add")
     move = summary["move"]
-    print("backend-2 added: %s, packets %s" % (move, summary["backend_packets"]))
     assert move["moved_s"] is not None, move
     assert summary["backend_packets"]["backend-2"] > 0, summary["backend_packets"]
+    failed = [c for c in summary["checks"] if not c["passed"]]
+    assert not failed and rc == 0, failed
+
+
+def test_a_backend_drained_under_traffic_leaves_without_loss_and_with_exact_usage(tmp_path_factory):
+    """`make lab --backends 2 --drain-backend 2`: 40 % into the traffic the lab asks the runner to drain
+    backend-2 (POST /lab/backends/backend-2/drain): the switch steers its UEs to the first backend, the runner
+    reads backend-2's counts until they stay still and lets it go (the ledger keeps its final counts), and only
+    then is its process stopped. No packet is lost, and every UE's usage is exactly what it sent (no gap excused)."""
+    summary, rc = run_move(tmp_path_factory, "drain")
+    move = summary["move"]
+    assert move["moved_s"] is not None and move["drain"]["quiet"] is True, move
+    assert summary["backend_packets"]["backend-2"] > 0, summary["backend_packets"]
+    wrong = []
+    for u in summary["plan"]["ues"]:
+        sent = sum(s["tx"].get(str(u["idx"]), {}).get("pkts", 0) for s in summary["tx"])
+        got = sum(r["rx"].get(str(u["idx"]), {}).get("pkts", 0) for r in summary["rx"])
+        counted = summary["ues"].get(u["addr"], {}).get("pkts")
+        if not sent == got == counted:
+            wrong.append("%s sent %d, received %d, counted %s" % (u["addr"], sent, got, counted))
+    assert not wrong, wrong
     failed = [c for c in summary["checks"] if not c["passed"]]
     assert not failed and rc == 0, failed

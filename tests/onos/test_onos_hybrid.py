@@ -263,7 +263,7 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
 SECOND_BACKEND = "device:backend:b2"
 # Mice only: which backend a UE's misses reach is the switch's hash of its address; 8 UEs at weights 1:2.
 SPLIT_UES, SPLIT_DURATION_S, SECOND_WEIGHT = 8, 10.0, 2
-MOVE_AT = 0.4  # share of the second round's traffic sent before the second backend stops
+MOVE_AT = 0.4  # share of a round's traffic sent before the second backend is drained, or stops
 
 
 @pytest.fixture
@@ -272,6 +272,12 @@ def second_backend(tmp_path_factory, hybrid_net):
     b = conftest.Backend(tmp_path_factory.mktemp("backend2") / "hupf-backend.log", port1=hybrid_net.backends[1][1])
     yield b
     b.stop()
+
+
+def sent_and_received(tx, rx):
+    """(packets sent, packets received) over every UE of a round."""
+    return tuple(sum(s["pkts"] for r in side for s in r.get(key, {}).values())
+                 for side, key in ((tx, "tx"), (rx, "rx")))
 
 
 def rx_packets(ifname):
@@ -298,8 +304,11 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
                                                               second_backend, tmp_path):
     """A second backend in the netcfg: hupf puts every session on both, the switch steers each UE's misses
     to one of them by UE hash (weights 1:2), both carry traffic, and each session's usage is the sum. Then the
-    second backend stops mid-traffic: the switch steers all UEs to the first, which holds their sessions; the
-    packets lost in the move are counted, and each session's usage keeps what the stopped backend counted."""
+    second backend is drained mid-traffic (POST /onos/hupf/backends/ID/drain: its UEs steered to the first,
+    its counts read until still, then it leaves): nothing is lost for it and the usage stays exact; restored
+    (DELETE), it is steered to again. Then it stops mid-traffic: the switch steers all UEs to the first, which
+    holds their sessions; the packets lost in the move are counted, and each session's usage keeps what the
+    stopped backend counted."""
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
     both = [deployed["device"], SECOND_BACKEND]
@@ -325,6 +334,24 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         counted = counted_by_ue(onos, plan)
         reached = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
         assert offload_state(onos)["steered_to"] == both
+
+        # A planned removal: the second backend drained mid-traffic, answered once it has left.
+        (tmp_path / "drain").mkdir()
+        procs, stats_drain = start_traffic(plan, hybrid_net, tmp_path / "drain")
+        time.sleep(1.0 + SPLIT_DURATION_S * MOVE_AT)
+        status, drained = onos.rest("POST", "/onos/hupf/backends/%s/drain?quiet_ms=500&max_ms=10000"
+                                    % SECOND_BACKEND)
+        assert status == 200, drained
+        left = offload_state(onos)
+        status, listed = onos.rest("GET", "/onos/hupf/backends")
+        assert status == 200, listed
+        finish_traffic(procs)
+        time.sleep(2 * POLL_S)
+        counted_drain = counted_by_ue(onos, plan)
+        status, body = onos.rest("DELETE", "/onos/hupf/backends/%s/drain" % SECOND_BACKEND)
+        assert status == 200, body
+        onos.wait(lambda: offload_state(onos)["steered_to"] == both, SWITCH_TIMEOUT_S,
+                  "the restored backend held the sessions and is steered to again", interval=0.1)
 
         # The second backend stops mid-traffic: the first holds every session, so its UEs move by the steering
         # alone; what the stopped one would have taken until then is lost.
@@ -357,9 +384,25 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
                              summary.usage(plan, counted, tx, rx)):
         print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
         assert ok, "%s: %s" % (name, detail)
+    print("drain of the second backend %.0f%% into the traffic: %s" % (100 * MOVE_AT, drained))
+    assert drained["quiet"], drained
+    assert (left["backends"], left["steered_to"]) == ([deployed["device"]], [deployed["device"]]), left
+    assert {"id": SECOND_BACKEND, "state": "DRAINED"} in listed["backends"], listed
+    tx, rx = traffic_stats(stats_drain)
+    sent, got = sent_and_received(tx, rx)
+    print("packets lost in the drain: %d of %d" % (sent - got, sent))
+    # No gap excused: the drained backend held every session until nothing was in flight to it.
+    name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx)
+    print("%s  %s across the drain (%s)" % ("PASS" if ok else "FAIL", name, detail))
+    assert ok, "%s across the drain: %s" % (name, detail)
+    two_rounds = dict(plan, duration=2 * SPLIT_DURATION_S)
+    tx_drain, rx_drain = (a + b for a, b in zip(traffic_stats(stats), (tx, rx)))
+    name, ok, detail = summary.usage(two_rounds, counted_drain, tx_drain, rx_drain)
+    print("%s  %s across the drain (%s)" % ("PASS" if ok else "FAIL", name, detail))
+    assert ok, "%s across the drain: %s" % (name, detail)
+
     tx, rx = traffic_stats(stats_after)
-    sent, got = (sum(s["pkts"] for r in side for s in r.get(key, {}).values())
-                 for side, key in ((tx, "tx"), (rx, "rx")))
+    sent, got = sent_and_received(tx, rx)
     print("second backend stopped %.0f%% into the traffic: steering to the first alone %.1f s after SIGTERM; "
           "%s packets per backend; %d of %d packets lost in the move"
           % (100 * MOVE_AT, moved_s, dict(zip(both, reached_after)), sent - got, sent))
@@ -368,11 +411,11 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
     name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx, moved_s)
     print("%s  %s across the move (%s)" % ("PASS" if ok else "FAIL", name, detail))
     assert ok, "%s across the move: %s" % (name, detail)
-    # The sessions' usage over both rounds keeps what b2 counted before it stopped (the leader's ledger):
+    # The sessions' usage over the three rounds keeps what b2 counted before it stopped (the leader's ledger):
     # excused per UE only what it sent until the move and in the two counter polls before b2's last read.
-    both_rounds = dict(plan, duration=2 * SPLIT_DURATION_S)
-    tx_all, rx_all = (a + b for a, b in zip(traffic_stats(stats), (tx, rx)))
-    name, ok, detail = summary.usage(both_rounds, counted_after, tx_all, rx_all, moved_s + 2 * POLL_S)
+    three_rounds = dict(plan, duration=3 * SPLIT_DURATION_S)
+    tx_all, rx_all = (a + b for a, b in zip((tx_drain, rx_drain), (tx, rx)))
+    name, ok, detail = summary.usage(three_rounds, counted_after, tx_all, rx_all, moved_s + 2 * POLL_S)
     print("%s  %s across the move (%s)" % ("PASS" if ok else "FAIL", name, detail))
     assert ok, "%s across the move: %s" % (name, detail)
     onos.wait(lambda: offload_state(onos)["backends"] == [deployed["device"]], SWITCH_TIMEOUT_S,

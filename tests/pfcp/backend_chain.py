@@ -95,6 +95,11 @@ class Chain:
         with open(self.logs[name]) as f:
             return "".join(f.readlines()[-lines:])
 
+    def log_lines(self, name, needle, lines=10):
+        """The first lines of a process's log that contain needle (e.g. the usage ledger's restarts)."""
+        with open(self.logs[name]) as f:
+            return "".join([line for line in f if needle in line][:lines])
+
     def status(self):
         try:
             with open(self.status_path) as f:

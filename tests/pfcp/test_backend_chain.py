@@ -103,8 +103,9 @@ def test_20000_sessions_within_t1_with_exact_usage(traffic_chain):
         # pre-QoS counter of its uplink termination); exact, per session.
         expected = [(sum(len(f) for f in sent.get(i, ())),) * 2 + (0,) for i in range(SESSIONS)]
         wrong = [(i, reported[i], expected[i]) for i in range(SESSIONS) if reported[i] != expected[i]]
-        assert not wrong, "%d sessions report a wrong final usage (session, reported, sent): %s" % (
-            len(wrong), wrong[:5])
+        # A backend restart the usage ledger declared (logged by the runner) would add a session's last counts.
+        assert not wrong, "%d sessions report a wrong final usage (session, reported, sent): %s; restarts: %s" % (
+            len(wrong), wrong[:5], chain.log_lines("runner", "restarted") or "none logged")
         assert chain.wait_sessions(0, 30) == 0
         assert chain.status()["metrics"]["sessions"] == 0
     finally:

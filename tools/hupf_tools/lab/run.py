@@ -12,12 +12,16 @@ Ctrl-C or failure). Exit status 0 when every check passed.
 import argparse
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.request
 
 from hupf_tools.lab import rps_check, scenario, summary, topo, view
 from hupf_tools.lab.smf import LabSmfError, Smf
@@ -33,6 +37,7 @@ CPU_PORT = 255
 SMF_NODE = "127.0.0.1"
 ROUTER_MAC = "02:68:75:70:66:01"
 READY_TIMEOUT_S = 90
+COUNTED_TIMEOUT_S = 60
 
 
 class LabError(RuntimeError):
@@ -213,7 +218,8 @@ def backend_name(k):
 
 def runner_config(hybrid, net, workdir, sc, ports, weights=None):
     """The runner's config. ports: "pfcp", "switch", and "backends" (each backend's gRPC port, the hybrid's
-    first) or "backend" (one); weights: each backend's share of the UEs (hybrid, default 1 each)."""
+    first) or "backend" (one), and optionally "control" (the runner's control API); weights: each backend's share
+    of the UEs (hybrid, default 1 each)."""
     from hupf_tools.model import hkipg
     grpc = ports.get("backends", [ports.get("backend")])
     weights = weights or [1] * len(grpc)
@@ -228,6 +234,9 @@ def runner_config(hybrid, net, workdir, sc, ports, weights=None):
         # Each change written before the answer (kill -9 safe); fsync batched every 100 ms (power loss).
         "state_dir": os.path.join(workdir, "state"), "state_sync_ms": 100,
     }
+    if "control" in ports:
+        # The runner's control API on loopback (a backend's drain); changes need this run's token.
+        cfg["control"] = {"port": ports["control"], "token": secrets.token_hex(16)}
     if hybrid:
         params = hkipg.HHParams()
         cfg["switch"] = {"grpc": "127.0.0.1:%d" % ports["switch"], "device_id": 1, "cpu_port": CPU_PORT,
@@ -259,6 +268,21 @@ def backend_shares(t, before):
     return {backend_name(k): tx_packets(t.switch_ports[3 + k]) - before[k] for k in range(len(t.backends))}
 
 
+def counted_status(status_path, since, timeout=COUNTED_TIMEOUT_S):
+    """The runner's status once its usages come from a counter poll started after `since` (every delivered packet
+    was counted by then): with thousands of UEs a status write lags the polls by seconds. After `timeout`, the
+    latest status, said so."""
+    deadline = time.time() + timeout
+    while True:
+        status = read_json(status_path)
+        if status.get("polled_from_ms", 0) / 1000.0 >= since:
+            return status
+        if time.time() > deadline:
+            say("no counter poll started after the traffic's end within %d s: usages as of the last one" % timeout)
+            return status
+        time.sleep(0.2)
+
+
 def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -273,18 +297,34 @@ class BackendMove:
     """A backend joining or leaving under traffic, at a share `at` of it: "add" starts its process (the runner,
     told it joins later, gives it the pipeline, routes and every session once it answers, and only then a
     share of the UEs), "kill" sends its process SIGKILL (the lab's supervisor starts it again: it comes back
-    with empty tables and counters, is reconciled and steered to again), "stop" stops it for good. The runner
-    steers UEs to it or away once its connection is up (reconciled) or drops; the move is timed by the
-    runner's status ("steered_at_ms")."""
+    with empty tables and counters, is reconciled and steered to again), "stop" stops it for good, "drain" asks
+    the runner to drain it (POST /lab/backends/NAME/drain: its UEs steered to the others, its counts read until
+    quiet, then it leaves the backends written and read) and stops it once the runner answered. The runner
+    steers UEs to it or away once its connection is up (reconciled) or drops, or when asked to drain it; the
+    move is timed by the runner's status ("steered_at_ms")."""
 
-    VERBS = {"add": "added", "kill": "killed", "stop": "stopped"}
+    VERBS = {"add": "added", "kill": "killed", "stop": "stopped", "drain": "drained"}
 
-    def __init__(self, how, k, at, workdir, procs, command=None):
+    def __init__(self, how, k, at, workdir, procs, command=None, control=None):
         self.how, self.name, self.at = how, backend_name(k), at
         self.supervisor_state = os.path.join(workdir, "%s-supervisor.json" % self.name)
-        self.procs, self.command = procs, command
+        self.procs, self.command, self.control = procs, command, control
         self.left_at = None
         self.moved_s = self.back_s = None
+        self.drain, self.drained_s, self.stopped = None, None, False
+
+    def _ask_drain(self):
+        """The runner's drain, on its own thread (it answers once the backend is quiet): its report, or the error."""
+        req = urllib.request.Request("http://127.0.0.1:%d/lab/backends/%s/drain" % (self.control["port"], self.name),
+                                     method="POST", headers={"Authorization": "Bearer " + self.control["token"]})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                self.drain = json.load(r)
+        except urllib.error.HTTPError as e:
+            self.drain = {"error": "HTTP %d: %s" % (e.code, e.read().decode(errors="replace"))}
+        except (OSError, ValueError) as e:
+            self.drain = {"error": str(e)}
+        self.drained_s = time.time() - self.left_at
 
     def tick(self, elapsed, duration, status):
         """Called from the live loop: acts at its time, then watches the steering."""
@@ -295,10 +335,18 @@ class BackendMove:
                     self.procs.start(self.name, self.command)
                 elif self.how == "kill":
                     os.kill(read_json(self.supervisor_state)["pid"], signal.SIGKILL)
+                elif self.how == "drain":
+                    threading.Thread(target=self._ask_drain, daemon=True).start()
                 else:
                     self.procs.stop(self.name)
-                say("%s %s %.1f s into the traffic" % (self.name, self.VERBS[self.how], elapsed))
+                say("%s %s %.1f s into the traffic" % (self.name, "drain asked" if self.how == "drain"
+                                                        else self.VERBS[self.how], elapsed))
             return
+        if self.how == "drain" and self.drained_s is not None and not self.stopped:
+            # Stopped here, not on the drain's thread: the live loop checks the processes it holds.
+            self.procs.stop(self.name)
+            self.stopped = True
+            say("%s drained %.2f s after it was asked (%s), stopped" % (self.name, self.drained_s, self.drain))
         steered, at_ms = status.get("steered_to", []), status.get("steered_at_ms", 0)
         if self.how == "add":
             if self.moved_s is None and self.name in steered:
@@ -323,19 +371,32 @@ class BackendMove:
         if self.how == "kill":
             detail += ", " + ("not back" if self.back_s is None else "back in the steering %.2f s after the kill"
                               % self.back_s)
+        if self.how == "drain":
+            d = self.drain or {}
+            ok = ok and self.stopped and d.get("quiet") is True
+            if not d:
+                detail += ", no answer from the runner"
+            elif "quiet" not in d:
+                detail += ", drain failed: %s" % d.get("error")
+            else:
+                detail += ", quiet %s after the drain was asked (%s packets counted after the steering), " \
+                          "then stopped" % ("%.2f s" % self.drained_s if d["quiet"] else "NOT reached",
+                                            d.get("after_steering"))
+            return ("a backend drained under traffic leaves once quiet", ok, detail)
         return ("a backend's UEs move when it %s" % ("dies" if self.how == "kill" else "stops"), ok, detail)
 
     def gap_s(self, poll_ms):
         """How long its UEs' packets may have been lost or counted unread: until the steering moved them, plus
         the runner's two counter polls (what the backend counted after its last read dies with it); none for
-        a backend added (it holds every session before it is steered to)."""
-        if self.how == "add":
+        a backend added (it holds every session before it is steered to) or drained (it was read a last time
+        once nothing reached it any more)."""
+        if self.how in ("add", "drain"):
             return 0.0
         return (self.moved_s or 0.0) + 2 * poll_ms / 1000.0
 
     def result(self):
         return {"how": self.how, "backend": self.name, "at": self.at, "moved_s": self.moved_s,
-                "back_s": self.back_s}
+                "back_s": self.back_s, "drained_s": self.drained_s, "drain": self.drain}
 
 
 def run(args):
@@ -346,7 +407,8 @@ def run(args):
     ues, heavy, duration, mbps = (defaults[k] if getattr(args, k) is None else getattr(args, k)
                                   for k in ("ues", "heavy", "duration", "heavy_mbps"))
     sc = scenario.Scenario(ues=ues, heavy=heavy, duration_s=duration, heavy_on_s=duration * 0.15,
-                           heavy_off_s=duration * 0.55, heavy_mbps=tuple(mbps), seed=args.seed)
+                           heavy_off_s=duration * 0.55, heavy_mbps=tuple(mbps), seed=args.seed,
+                           **({} if args.mouse_pps is None else {"mouse_mean_pps": args.mouse_pps}))
     workdir = tempfile.mkdtemp(prefix="hupf-lab-")
     say("%s lab, %d UEs (%d heavy at %s Mbit/s each way%s), %.0f s; logs in %s"
         % (mode, sc.ues, sc.heavy, "/".join("%g" % r for r in sc.heavy_mbps),
@@ -360,7 +422,7 @@ def run(args):
         raise LabError("--weights: %d weights for %d backends" % (len(weights), args.backends))
     if args.backends > 1:
         say("%d backends, UE shares by weight %s" % (args.backends, ":".join(map(str, weights))))
-    how, moving = next(((h, getattr(args, h + "_backend")) for h in ("add", "kill", "stop")
+    how, moving = next(((h, getattr(args, h + "_backend")) for h in ("add", "kill", "stop", "drain")
                         if getattr(args, h + "_backend") is not None), (None, None))
     if moving is not None and not 2 <= moving <= args.backends:
         raise LabError("--%s-backend %d: one of backends 2..%d (the first is the hybrid's index)"
@@ -370,7 +432,8 @@ def run(args):
     try:
         t.up()
         net = dict(t.addresses(), n3=N3, gnb=GNB, app=APP)
-        ports = {"backends": [free_port() for _ in t.backends], "switch": free_port(), "pfcp": free_port()}
+        ports = {"backends": [free_port() for _ in t.backends], "switch": free_port(), "pfcp": free_port(),
+                 "control": free_port()}
         backend_cmds = {}
         for k, (grpc, backend_ports) in enumerate(zip(ports["backends"], t.backends)):
             # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
@@ -425,14 +488,12 @@ def run(args):
             procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
                                               topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))
         move = BackendMove(how, moving - 1, args.move_at, workdir, procs,
-                           backend_cmds.get(backend_name(moving - 1))) if moving else None
+                           backend_cmds.get(backend_name(moving - 1)), cfg["control"]) if moving else None
         live(plan, mode, cfg["status"], stats, procs, move)
         time.sleep(1.5)  # in-flight packets, then the receivers' final counts (they drain what is queued)
         procs.stop("recv-gnb")
         procs.stop("recv-dn")
-        # Counters after every delivered packet was counted: two offload polls past the receivers' end.
-        time.sleep(2 * cfg["poll_ms"] / 1000.0)
-        final = read_json(cfg["status"])
+        final = counted_status(cfg["status"], time.time())
         tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
@@ -500,6 +561,9 @@ def main(argv=None):
     ap.add_argument("--duration", type=float, help="seconds of traffic (default 60; 30 with bmv2)")
     ap.add_argument("--heavy-mbps", type=float, nargs="+",
                     help="heavy UEs' rates each way, Mbit/s, in turn (default 2 5 10 20; 1.2 with bmv2)")
+    ap.add_argument("--mouse-pps", type=float,
+                    help="the mice's mean rate each way, packets/s (default 4; Pareto, capped at 25): fewer with many "
+                         "UEs keeps the packet rate within what the traffic generator and the machine carry")
     ap.add_argument("--seed", type=int, default=1)
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--switch", choices=SWITCHES, default=None,
@@ -519,6 +583,9 @@ def main(argv=None):
                     help="kill backend K (2..--backends) under traffic: its UEs move to the others, it restarts "
                          "and takes them back; usage stays whole")
     mv.add_argument("--stop-backend", type=int, metavar="K", help="stop backend K under traffic, for good")
+    mv.add_argument("--drain-backend", type=int, metavar="K",
+                    help="drain backend K under traffic (the runner steers its UEs to the others, reads its counts "
+                         "until quiet, lets it go), then stop it: no loss, usage exact")
     ap.add_argument("--move-at", type=float, default=0.4,
                     help="when the backend leaves, as a share of the traffic's duration (default 0.4)")
     ap.add_argument("--rps", choices=("DATA_PLANE", "HYBRID"),

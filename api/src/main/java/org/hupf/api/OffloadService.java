@@ -2,7 +2,10 @@ package org.hupf.api;
 
 import org.onlab.packet.Ip4Address;
 
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,6 +27,43 @@ public interface OffloadService {
      * @return device ids; empty without a switch, or until it is programmed
      */
     List<String> steeredTo();
+
+    /**
+     * Drains a backend for a planned removal: the switch steers its UEs to the other backends (it still holds
+     * every session, so none is lost), its counts are read until they stay still for quietMs (at most maxMs
+     * from the steering's acknowledgement), then hupf no longer writes its sessions nor reads its counters and
+     * the sessions' usage keeps what it counted: its process may then stop. It stays out, across leader changes,
+     * until {@link #restore}d or until it leaves ONOS's available devices (it then comes back as a backend
+     * joining: sessions first, then steering). One drain at a time; blocks until the backend has left.
+     *
+     * @param backend the backend's device id
+     * @param quietMs how long its counts must stay still, ms
+     * @param maxMs   how long to wait for that at most, ms
+     * @return what the drain saw
+     * @throws IllegalArgumentException bad times, or not a backend hupf drives
+     * @throws IllegalStateException    not the node driving the backends, drained already, another drain
+     *                                  running, or no other backend steered to that could take its UEs
+     * @throws UpfProgrammableException the switch did not take the steering without it (it keeps its UEs)
+     * @throws InterruptedException     interrupted before the backend left (it is then steered to again)
+     */
+    DrainReport drain(String backend, long quietMs, long maxMs) throws UpfProgrammableException, InterruptedException;
+
+    /**
+     * Returns a drained or draining backend to service: taken over again (its sessions reconciled) before the
+     * switch steers to it.
+     *
+     * @param backend the backend's device id
+     * @return false when it was not drained
+     * @throws IllegalStateException it is being drained on this node right now
+     */
+    boolean restore(String backend);
+
+    /**
+     * Returns the backends drained or being drained.
+     *
+     * @return device id to DRAINING (not steered to, still written and read) or DRAINED (left)
+     */
+    Map<String, String> drains();
 
     /**
      * Returns the current metrics: offloaded sessions, HH reports/s, switch occupancy, bytes per path.

@@ -9,7 +9,8 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import java.util.Map;
 
 /**
- * Shows the offload manager: sessions on the switch, HH reports, switch table occupancy, bytes per path.
+ * Shows the offload manager: its backends (steered to, draining, drained), sessions on the switch, HH reports,
+ * switch table occupancy, bytes per path.
  */
 @Service
 @Command(scope = "hupf", name = "offload", description = "Shows heavy-hitter offload state and metrics")
@@ -29,6 +30,7 @@ public class OffloadCommand extends HupfCommand {
         }
         print("backends %s", String.join(" ", offload().backends()));
         print("steered_to %s", String.join(" ", offload().steeredTo()));
+        offload().drains().forEach((backend, state) -> print("%s %s", state.toLowerCase(), backend));
         print("sessions=%d offloaded=%d hh_reports=%d hh_reports_per_sec=%.2f", m.sessions(), m.offloaded(),
               m.hhReports(), m.hhReportsPerSec());
         print("promotions=%d demotions=%d evictions=%d rejections=%d", m.promotions(), m.demotions(),

@@ -1,15 +1,21 @@
 package org.hupf.app.impl;
 
+import org.hupf.api.RpsService;
+import org.hupf.api.RpsStatus;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.rps.RpsIntake;
 import org.hupf.app.rps.RpsSettings;
+import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
+import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.packet.PacketContext;
 import org.onosproject.net.packet.PacketProcessor;
@@ -23,7 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
@@ -34,10 +42,10 @@ import java.util.stream.Collectors;
  * reference algorithm in mode HYBRID). Each device is known to the monitor by its index among the netcfg's devices
  * in the order of their ids. Where packet-ins arrive (the device's master, the hupf leader) the records are taken;
  * the switch's {@code rps.config} and {@code rps.flows} are written with its other configuration by the offload
- * component.
+ * component. {@link #status()} reads the devices' counters and reports this node's export counts.
  */
-@Component(immediate = true)
-public class RpsComponent {
+@Component(immediate = true, service = RpsService.class)
+public class RpsComponent implements RpsService {
 
     private static final Logger log = LoggerFactory.getLogger(RpsComponent.class);
 
@@ -49,6 +57,9 @@ public class RpsComponent {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
 
     private final RpsIntake intake = new RpsIntake();
     private final PacketProcessor processor = this::onPacket;
@@ -103,6 +114,28 @@ public class RpsComponent {
             log.error("RPS: cannot open the export to {}: {}; records are not exported", settings.monitor(),
                       e.getMessage());
         }
+    }
+
+    /**
+     * The settings in force, this node's export counts, and the {@code rps.events} of every device of the netcfg
+     * whose pipeline has RPS, read from it now (with the settings' tracker warnings for its sizes).
+     */
+    @Override
+    public RpsStatus status() {
+        HupfConfig cfg = cfgService.getConfig(appId, HupfConfig.class);
+        Map<String, RpsIntake.DeviceRead> reads = new HashMap<>();
+        if (cfg != null && cfg.isValid()) {
+            for (DeviceId id : cfg.devices().keySet()) {
+                reads.put(id.toString(), () -> {
+                    Device d = deviceService.getDevice(id);
+                    if (d == null || !d.is(HupfDataplaneConfig.class)) {
+                        throw new UpfProgrammableException("no hupf pipeline on " + id + " yet");
+                    }
+                    return d.as(HupfDataplaneConfig.class).readRps();
+                });
+            }
+        }
+        return intake.status(reads);
     }
 
     private void onPacket(PacketContext ctx) {

@@ -1,6 +1,8 @@
 package org.hupf.app.offload;
 
 import org.hupf.pipeconf.api.UpfCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 import java.util.Collection;
@@ -36,6 +38,8 @@ import java.util.Set;
  * <p>Packets a backend counted after its last read and before it died are lost (at most one poll's worth).
  */
 public final class BackendUsageLedger {
+
+    private static final Logger log = LoggerFactory.getLogger(BackendUsageLedger.class);
 
     /**
      * Keeps the ledger's carried counts beyond this node. Called under the ledger's lock: must not block
@@ -121,23 +125,39 @@ public final class BackendUsageLedger {
      * @param counts    what the backend answered
      * @return cell to the backend's share: the count plus what its earlier lives counted there
      */
-    public synchronized Map<Integer, UpfCounter> observe(String backend, long startedAt,
-                                                         Collection<UpfCounter> counts) {
+    public Map<Integer, UpfCounter> observe(String backend, long startedAt, Collection<UpfCounter> counts) {
+        String restart;
+        Map<Integer, UpfCounter> out;
+        synchronized (this) {
+            restart = judge(backend, startedAt, counts);
+            out = withOffsets(accounts.get(backend), counts);
+        }
+        if (restart != null) {
+            // Logged outside the lock; each restart adds a backend's whole last counts to its sessions' usage.
+            log.warn("Backend {} restarted: {}", backend, restart);
+        }
+        return out;
+    }
+
+    /** Keeps what a read observed; returns why the backend is taken for restarted, or null. */
+    private String judge(String backend, long startedAt, Collection<UpfCounter> counts) {
         // Presence is only what present() says: a read by a hybrid already replaced must not bring one back.
         Account a = accounts.computeIfAbsent(backend, k -> new Account());
         if (startedAt < a.observedStart) {
-            return withOffsets(a, counts);
+            return null;
         }
         a.observedStart = startedAt;
-        boolean restarted = false;
+        String restarted = null;
         for (UpfCounter c : counts) {
             long[] last = a.last.get(c.cellId());
             if (judged(a, c.cellId(), startedAt) && last != null && below(c, last)) {
-                restarted = true;
+                restarted = "cell " + c.cellId() + " read " + Arrays.toString(values(c)) + " (a read started at "
+                        + startedAt + ") below its last " + Arrays.toString(last) + ": the last counts of "
+                        + a.last.size() + " cells kept as its earlier life's";
                 break;
             }
         }
-        if (restarted) {
+        if (restarted != null) {
             a.restarts++;
             a.last.forEach((cell, last) -> {
                 long[] o = a.offset.computeIfAbsent(cell, k -> new long[4]);
@@ -159,7 +179,7 @@ public final class BackendUsageLedger {
                 }
             }
         }
-        return withOffsets(a, counts);
+        return restarted;
     }
 
     /** Each count plus what the backend's earlier lives counted in its cell. */

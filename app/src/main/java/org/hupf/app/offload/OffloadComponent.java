@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.DrainReport;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
@@ -60,11 +61,15 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -84,7 +89,7 @@ import java.util.stream.Collectors;
  * hupf leader (the node that runs the session core): the other nodes leave the devices alone. The leader
  * is given mastership of the hybrid's devices by {@code LeaderMastership} (only a device's master may write to
  * it over P4Runtime: its client is the primary one) and has the session core reconcile them with the store when
- * it took them over or became their master again.
+ * it took them over or became their master again. A backend's planned removal is drained first ({@link #drain}).
  */
 @Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
 public class OffloadComponent implements UpfDeviceSource, OffloadService {
@@ -102,6 +107,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
      * programs the switch again if it could not before (e.g. its pipeline was not pushed yet).
      */
     private static final long DEVICES_CHECK_S = 5;
+    /** A draining backend's counts are read this often. */
+    private static final long DRAIN_READ_MS = 50;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
@@ -147,6 +154,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final class Hybrid {
         /** The backends, the one the hybrid device is built over first. */
         private final List<DeviceId> backendIds;
+        /** Each backend as the hybrid writes and reads it (through the usage ledger). */
+        private final Map<DeviceId, HupfUpfDevice> ledgered;
         private final DeviceId switchId;
         private final OffloadManager manager;
         /** What the session core programs: the hybrid device, then the other backends. */
@@ -158,9 +167,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         /** The backends the switch steers misses to, as last programmed. */
         private volatile List<String> steeredTo = List.of();
 
-        private Hybrid(List<DeviceId> backendIds, DeviceId switchId, OffloadManager manager,
-                       List<HupfUpfDevice> devices) {
+        private Hybrid(List<DeviceId> backendIds, Map<DeviceId, HupfUpfDevice> ledgered, DeviceId switchId,
+                       OffloadManager manager, List<HupfUpfDevice> devices) {
             this.backendIds = backendIds;
+            this.ledgered = ledgered;
             this.switchId = switchId;
             this.manager = manager;
             this.devices = devices;
@@ -203,6 +213,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /** What each backend counted, across its departures and restarts, in this node's current term. */
     private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
     private DistributedLedgerJournal ledgerJournal;
+    private DistributedBackendDrains drains;
+    /** One drain at a time on this node; the backend being drained, or null. */
+    private final Object drainLock = new Object();
+    private volatile String drainingNow;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
     private long retryMs;
@@ -214,6 +228,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         appId = coreService.registerApplication(HupfApp.APP_NAME);
         offloadStore = new DistributedOffloadStore(storageService);
         ledgerJournal = new DistributedLedgerJournal(storageService);
+        drains = new DistributedBackendDrains(storageService);
         routes = new DeviceRoutes(deviceService::getDevice,
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         retryMs = retryFirstMs;
@@ -240,6 +255,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         current = null;
         offloadStore.close();
         ledgerJournal.close();
+        drains.close();
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
             clearBackends();
@@ -320,6 +336,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private void onDeviceEvent(DeviceEvent event) {
+        if (event.type() == DeviceEvent.Type.DEVICE_REMOVED && term != LeaderLease.NOT_LEADER
+                && drains.clear(event.subject().id().toString())) {
+            log.info("Backend {} removed from ONOS: no longer drained (it joins as a new backend if added again)",
+                     event.subject().id());
+        }
         executor.execute(this::rebuild);
         if ((event.type() == DeviceEvent.Type.DEVICE_ADDED
                 || event.type() == DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED)
@@ -484,6 +505,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         Iterable<Device> available = deviceService.getAvailableDevices();
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
         List<DeviceId> backendIds = pickAll(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
+        backendIds.removeIf(id -> drains.is(id.toString(), DistributedBackendDrains.DRAINED));
         DeviceId switchId = pickAll(available, pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
         Hybrid h = current;
         if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
@@ -500,9 +522,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             // for it (OnosPiTarget's primary gate) and reads need none.
             // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
             List<HupfUpfDevice> backends = new ArrayList<>();
+            Map<DeviceId, HupfUpfDevice> ledgered = new HashMap<>();
             for (DeviceId id : backendIds) {
                 backends.add(new LedgeredBackend(id.toString(), deviceService.getDevice(id).as(HupfUpf.class),
                                                  usageLedger, backends.isEmpty()));
+                ledgered.put(id, backends.get(backends.size() - 1));
             }
             usageLedger.present(backendIds.stream().map(DeviceId::toString).collect(Collectors.toList()));
             HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
@@ -523,7 +547,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             device.adoptBackend();
             List<HupfUpfDevice> devices = new ArrayList<>(backends);
             devices.set(0, device);
-            current = new Hybrid(backendIds, switchId, m, List.copyOf(devices));
+            current = new Hybrid(backendIds, Map.copyOf(ledgered), switchId, m, List.copyOf(devices));
             cancelRetry();
             log.info("Hybrid UPF: backends {}, switch {}", backendIds, switchId == null ? "none" : switchId);
             // Sessions and routes onto a backend new to the hybrid before the switch steers UEs to it: without
@@ -572,7 +596,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             return;
         }
         try {
-            Set<DeviceId> live = Set.copyOf(h.backendIds);
+            // A draining backend still holds every session: only the steering leaves it.
+            Set<DeviceId> live = h.backendIds.stream()
+                    .filter(id -> !drains.is(id.toString(), DistributedBackendDrains.DRAINING))
+                    .collect(Collectors.toUnmodifiableSet());
             log.info("Switch {}: misses steered to {}, HK-IPG {}", h.switchId,
                      SwitchDataplane.program(sw.as(HupfDataplaneConfig.class), h.switchId, cfg, live),
                      cfg.hhConfig());
@@ -594,14 +621,137 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
      * pipeline's) leaves the rest of the switch's configuration alone.
      */
     private void programRps(Hybrid h, Device sw, HupfConfig cfg) {
+        RpsConfig before = h.rpsWritten;
+        HupfDataplaneConfig dp;
         try {
-            RpsConfig written = SwitchDataplane.programRps(sw.as(HupfDataplaneConfig.class), cfg, h.rpsWritten);
-            if (written != null && !written.equals(h.rpsWritten)) {
-                log.info("Switch {}: {}", sw.id(), written);
-            }
-            h.rpsWritten = written;
+            dp = sw.as(HupfDataplaneConfig.class);
+            h.rpsWritten = SwitchDataplane.programRps(dp, cfg, before);
         } catch (UpfProgrammableException | RuntimeException e) {
             log.error("Switch {}: RPS not configured: {}", sw.id(), e.getMessage());
+            return;
+        }
+        if (h.rpsWritten == null || h.rpsWritten.equals(before)) {
+            return;
+        }
+        log.info("Switch {}: {}", sw.id(), h.rpsWritten);
+        try {
+            for (String w : SwitchDataplane.rpsWarnings(dp, cfg)) {
+                log.warn("Switch {}: RPS: {}", sw.id(), w);
+            }
+        } catch (UpfProgrammableException | RuntimeException e) {
+            log.warn("Switch {}: RPS written, its tracker not checked (sizes unreadable): {}", sw.id(), e.getMessage());
+        }
+    }
+
+    @Override
+    public DrainReport drain(String backend, long quietMs, long maxMs)
+            throws UpfProgrammableException, InterruptedException {
+        BackendDrain drain = new BackendDrain(quietMs, maxMs, DRAIN_READ_MS, System::currentTimeMillis, Thread::sleep);
+        synchronized (drainLock) {
+            Hybrid h = current;
+            if (h == null) {
+                throw new IllegalStateException("this node drives no backend (another node leads hupf, or no "
+                                                        + "backend is available)");
+            }
+            DeviceId id = DeviceId.deviceId(backend);
+            if (drains.is(backend, DistributedBackendDrains.DRAINED)) {
+                throw new IllegalStateException(backend + " is drained already");
+            }
+            if (!h.backendIds.contains(id)) {
+                throw new IllegalArgumentException(backend + " is not a backend hupf drives (backends: "
+                                                           + h.backendIds + ")");
+            }
+            if (h.steeredTo.stream().noneMatch(b -> !b.equals(backend))) {
+                throw new IllegalStateException("no other backend is steered to that could take " + backend
+                                                        + "'s UEs (steered to: " + h.steeredTo + ")");
+            }
+            drainingNow = backend;
+            try {
+                DrainReport r = drain.drain(() -> steerAway(h, backend),
+                                            BackendDrain.packets(h.ledgered.get(id), () -> h.manager.counterCells(
+                                                    h.manager.lastUsages().keySet())),
+                                            () -> leave(backend));
+                log.info("Backend {} drained: steered away in {} ms, {} after {} ms ({} packets after the steering, "
+                                 + "{} in all); it may stop", backend, r.steeredMillis,
+                         r.quiet ? "quiet" : "not quiet (" + (r.error == null ? "bound reached" : r.error) + ")",
+                         r.drainedMillis, r.afterSteering, r.packets);
+                return r;
+            } catch (InterruptedException e) {
+                restore(backend, true);
+                throw e;
+            } catch (UpfProgrammableException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            } finally {
+                drainingNow = null;
+            }
+        }
+    }
+
+    /** The drain's first step: the switch steers the backend's UEs to the others, acknowledged. */
+    private void steerAway(Hybrid h, String backend) throws UpfProgrammableException, InterruptedException {
+        drains.set(backend, DistributedBackendDrains.DRAINING);
+        String refused = onExecutor(() -> {
+            if (current != h) {
+                return "the hybrid changed meanwhile (devices came or went)";
+            }
+            programSwitch(h);
+            return !h.switchProgrammed ? "switch " + h.switchId + " refused an entry (see the log)"
+                    : h.steeredTo.contains(backend) ? "still steered to" : null;
+        });
+        if (refused != null) {
+            restore(backend, true);
+            throw new UpfProgrammableException("the switch did not take the steering without " + backend + ": "
+                                                       + refused);
+        }
+    }
+
+    /** The drain's last step: the backend leaves the hybrid (the ledger keeps its last counts as away). */
+    private void leave(String backend) {
+        drains.set(backend, DistributedBackendDrains.DRAINED);
+        try {
+            onExecutor(() -> {
+                rebuild();
+                return null;
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean restore(String backend) {
+        if (backend.equals(drainingNow)) {
+            throw new IllegalStateException(backend + " is being drained: restore it once the drain returned");
+        }
+        return restore(backend, false);
+    }
+
+    /** Takes a backend back: the hybrid rebuilt with it (sessions first), then the switch steers to it again. */
+    private boolean restore(String backend, boolean unfinished) {
+        if (!drains.clear(backend)) {
+            return false;
+        }
+        log.info("Backend {} restored{}", backend, unfinished ? " (its drain did not complete)" : "");
+        executor.execute(() -> {
+            rebuild();
+            programSwitch(current);
+        });
+        return true;
+    }
+
+    @Override
+    public Map<String, String> drains() {
+        return drains.all();
+    }
+
+    /** Runs work on the component's thread (where the devices are taken over and the switch programmed). */
+    private <T> T onExecutor(Callable<T> work) throws InterruptedException {
+        try {
+            return executor.submit(work).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
         }
     }
 

@@ -73,4 +73,18 @@ final class SwitchDataplane {
         dp.setRps(wanted);
         return wanted;
     }
+
+    /**
+     * What the netcfg's RPS settings cannot serve on this switch's pipeline ({@link
+     * org.hupf.app.rps.RpsSettings#trackerWarnings}: a buffer its tracker cannot follow).
+     *
+     * @param dp  the switch's data-plane configuration behaviour
+     * @param cfg hupf's (valid) netcfg
+     * @return warnings; none for a pipeline without RPS
+     * @throws UpfProgrammableException if the switch's RPS cannot be read
+     */
+    static List<String> rpsWarnings(HupfDataplaneConfig dp, HupfConfig cfg) throws UpfProgrammableException {
+        return dp.readRps().map(st -> cfg.rps().trackerWarnings(st.bufferSize(), st.trackDepth()))
+                .orElse(List.of());
+    }
 }

@@ -11,15 +11,19 @@ import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
+import org.hupf.api.RpsService;
+import org.hupf.api.RpsStatus;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import javax.ws.rs.Consumes;
 import javax.ws.rs.DELETE;
+import javax.ws.rs.DefaultValue;
 import javax.ws.rs.GET;
 import javax.ws.rs.POST;
 import javax.ws.rs.PUT;
@@ -34,6 +38,9 @@ import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -259,6 +266,78 @@ public class HupfWebResource extends HupfResource {
     }
 
     /**
+     * Lists the backends: those hupf drives (each holds every session) with whether the switch steers misses to
+     * them, and those drained or being drained for a planned removal.
+     *
+     * @return 200 with {"backends": [{"id", "state"}]}, state STEERED (misses steered to it), HELD (holds the
+     *     sessions, not steered to: no switch, no port on it), DRAINING or DRAINED
+     */
+    @GET
+    @Path("backends")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response backends() {
+        OffloadService offload = offloadService();
+        Map<String, String> drains = offload.drains();
+        List<String> steered = offload.steeredTo();
+        Set<String> ids = new TreeSet<>(offload.backends());
+        ids.addAll(drains.keySet());
+        return jsonList("backends", ids, (String id) -> MAPPER.createObjectNode().put("id", id).put(
+                "state", drains.getOrDefault(id, steered.contains(id) ? "STEERED" : "HELD")));
+    }
+
+    /**
+     * Drains a backend for a planned removal (the switch steers its UEs to the other backends, which hold their
+     * sessions; its counts are read until still; then hupf lets it go, its counts kept in the sessions' usage):
+     * answered once it has left, when its process may stop without loss. It stays out until restored (DELETE).
+     *
+     * @param id      the backend's device id
+     * @param quietMs how long its counts must stay still, ms
+     * @param maxMs   how long to wait for that at most, ms
+     * @return 200 with what the drain saw (quiet, steered_ms, drained_ms, packets, after_steering, reads, error);
+     *     400 for bad times or a device that is not a backend hupf drives; 409 when it is drained already, another
+     *     drain runs, no other backend is steered to or this node does not drive the backends; 502 when the switch
+     *     did not take the steering (the backend keeps its UEs)
+     */
+    @POST
+    @Path("backends/{id}/drain")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response drain(@PathParam("id") String id, @QueryParam("quiet_ms") @DefaultValue("500") long quietMs,
+                          @QueryParam("max_ms") @DefaultValue("10000") long maxMs) {
+        try {
+            return json(offloadService().drain(id, quietMs, maxMs).toJson(id));
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        } catch (IllegalStateException e) {
+            return error(Response.Status.CONFLICT, e.getMessage());
+        } catch (UpfProgrammableException e) {
+            return error(Response.Status.BAD_GATEWAY, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error(Response.Status.SERVICE_UNAVAILABLE, "interrupted: " + id + " is steered to again");
+        }
+    }
+
+    /**
+     * Returns a drained (or draining) backend to service: its sessions reconciled, then the switch steers to it.
+     *
+     * @param id the backend's device id
+     * @return 200 with {"backend", "restored": true}; 404 when it is not drained; 409 while its drain runs
+     */
+    @DELETE
+    @Path("backends/{id}/drain")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response restore(@PathParam("id") String id) {
+        try {
+            if (!offloadService().restore(id)) {
+                return error(Response.Status.NOT_FOUND, id + " is not drained");
+            }
+        } catch (IllegalStateException e) {
+            return error(Response.Status.CONFLICT, e.getMessage());
+        }
+        return json(MAPPER.createObjectNode().put("backend", id).put("restored", true));
+    }
+
+    /**
      * Returns the offload service (a method so tests can supply one without a registry).
      *
      * @return offload service
@@ -352,6 +431,46 @@ public class HupfWebResource extends HupfResource {
         }
         throw new IllegalArgumentException("tenantId: an integer in [0, " + Tenant.MAX_TENANT_ID + "] expected, got "
                                                    + s);
+    }
+
+    /**
+     * Returns the RPS service (a method so tests can supply one without a registry).
+     *
+     * @return RPS service
+     */
+    protected RpsService rpsService() {
+        return get(RpsService.class);
+    }
+
+    /**
+     * Returns Retroactive Packet Sampling's status: the mode and the settings in force (the netcfg's rps block), the
+     * export to the monitor (records taken from packet-ins, malformed, not exported; while exporting, the
+     * exporter's records offered, queued, sent, datagrams, dropped for a full queue and send errors, this node's),
+     * and each device whose pipeline has RPS as read from it now: its sizes (bufferSize, flows, trackDepth), its
+     * rps.events per observation point (in, out: observed, direct, delayed, late, trackOverrun, exported,
+     * lateRepeated, invalid) and the settings' warnings for it, or why it could not be read.
+     *
+     * @param device only this device's counters (a device id), optional: all when absent
+     * @return 200 with the status, 400 for an empty device, 404 naming the devices for one without RPS counters
+     */
+    @GET
+    @Path("rps")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response rps(@QueryParam("device") String device) {
+        return guarded(() -> {
+            if (device != null && device.isBlank()) {
+                throw new IllegalArgumentException("device: a device id expected, got '" + device + "'");
+            }
+            RpsStatus s = rpsService().status();
+            if (device == null) {
+                return json(s.toJson());
+            }
+            if (!s.devices.containsKey(device)) {
+                return error(Response.Status.NOT_FOUND, "device " + device + " has no RPS counters here (devices: "
+                        + String.join(", ", new TreeSet<>(s.devices.keySet())) + ")");
+            }
+            return json(s.only(device).toJson());
+        });
     }
 
     /**

@@ -197,6 +197,11 @@ public final class RpsExporter implements AutoCloseable {
         return datagrams.get();
     }
 
+    /** @return records waiting in the queue now */
+    public int queued() {
+        return queue.size();
+    }
+
     public InetSocketAddress monitor() {
         return monitor;
     }

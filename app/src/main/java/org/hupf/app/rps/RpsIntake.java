@@ -1,12 +1,18 @@
 package org.hupf.app.rps;
 
+import org.hupf.api.RpsStatus;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.hupf.pipeconf.packet.RpsReceipt;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -129,6 +135,42 @@ public final class RpsIntake implements AutoCloseable {
     /** @return the current exporter, null when nothing is exported */
     public RpsExporter exporter() {
         return current.exporter;
+    }
+
+    /** Reads one device's RPS (its pipeline's sizes and counters). */
+    public interface DeviceRead {
+        /**
+         * @return the device's RPS, empty if its pipeline has none
+         * @throws UpfProgrammableException if it cannot be read (why, for the status)
+         */
+        Optional<RpsState> read() throws UpfProgrammableException;
+    }
+
+    /**
+     * The status with the settings in force and this intake's counts: each device read now, with the settings'
+     * tracker warnings for its pipeline; a device whose pipeline has no RPS is left out, one that cannot be read
+     * says why.
+     *
+     * @param devices the devices to read, by id
+     * @return status
+     */
+    public RpsStatus status(Map<String, DeviceRead> devices) {
+        Export now = current;
+        Map<String, RpsStatus.Device> out = new HashMap<>();
+        devices.forEach((id, read) -> {
+            try {
+                read.read().ifPresent(st -> out.put(id, RpsStatus.Device.of(
+                        st, now.settings.trackerWarnings(st.bufferSize(), st.trackDepth()))));
+            } catch (UpfProgrammableException | RuntimeException e) {
+                out.put(id, RpsStatus.Device.unreadable(String.valueOf(e.getMessage())));
+            }
+        });
+        RpsExporter e = now.exporter;
+        RpsStatus.Exporter exporter = e == null ? null : new RpsStatus.Exporter(
+                e.monitor().getHostString() + ":" + e.monitor().getPort(), e.offered(), e.queued(), e.exported(),
+                e.datagrams(), e.dropped(), e.sendFailures());
+        return new RpsStatus(now.settings.config().mode(), now.settings.toJson(), out, records.get(),
+                             malformed.get(), notExported.get(), exporter);
     }
 
     @Override

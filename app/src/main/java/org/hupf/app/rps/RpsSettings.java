@@ -1,6 +1,9 @@
 package org.hupf.app.rps;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.pipeconf.dataplane.RpsConfig;
 import org.onlab.packet.Ip4Prefix;
 
@@ -10,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -46,6 +50,8 @@ public final class RpsSettings {
     public static final int EXPORT_QUEUE = 1 << 16;
     private static final Pattern HOST_PORT = Pattern.compile("(.+):(\\d{1,5})");
     private static final long MAX_U32 = 0xFFFFFFFFL;
+    private static final double TWO_32 = MAX_U32 + 1.0;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** RPS off, no monitor: what an absent block means. */
     public static final RpsSettings OFF = new RpsSettings(RpsConfig.OFF, null, DEFAULT_HOST_BUFFER, Map.of());
@@ -264,6 +270,69 @@ public final class RpsSettings {
     /** @return whether records go to a monitor */
     public boolean exports() {
         return config.mode() != RpsConfig.Mode.OFF && monitor != null;
+    }
+
+    /**
+     * The settings as an {@code rps} block (what {@link #parse} reads back as these settings): every field, the
+     * defaults filled in, but {@code bufferLen} only when it is not the whole buffer.
+     *
+     * @return JSON object
+     */
+    public ObjectNode toJson() {
+        ObjectNode o = MAPPER.createObjectNode().put("mode", config.mode().name()).put("quietUs", config.quietUs())
+                .put("sigma", config.selectThreshold() / TWO_32);
+        if (monitor != null) {
+            o.put("monitor", monitor.getHostString() + ":" + monitor.getPort());
+        }
+        if (config.bufferLen() != RpsConfig.WHOLE_BUFFER) {
+            o.put("bufferLen", config.bufferLen());
+        }
+        o.put("hostBuffer", hostBuffer);
+        ArrayNode flows = o.putArray("flows");
+        for (RpsConfig.Flow f : config.flows()) {
+            flows.addObject().put("tenant", tenantOfFlow.get(f.flowId())).put("uePrefix", f.uePrefix().toString())
+                    .put("direction", direction(f.direction())).put("flowId", f.flowId())
+                    .put("discThreshold", f.discThreshold());
+        }
+        return o;
+    }
+
+    /**
+     * What the data plane's tracker cannot serve (mode DATA_PLANE): a receipt leaves the FIFO after
+     * {@code bufferLen} others, and if its flow had more direct disclosures than the tracker remembers meanwhile,
+     * its own disclosure is forgotten: it is neither disclosed nor warned of (a tracker overrun, counted in
+     * {@code rps.events}). A flow that is a share s of a point's sampled packets has on average
+     * bufferLen · s · δ / (1 − δ) disclosures in that time (δ = discThreshold / 2^32); one entry is named when that
+     * exceeds the depth at some share, with the share from which it does and the buffer length that serves it at
+     * any share. Whether the traffic reaches that share, only the {@code trackOverrun} counter tells.
+     *
+     * @param bufferSize the pipeline's receipts per point (what {@code bufferLen} absent means)
+     * @param trackDepth the pipeline's disclosures tracked per (point, flow)
+     * @return one message per flow entry, in the block's order; none outside mode DATA_PLANE
+     */
+    public List<String> trackerWarnings(long bufferSize, long trackDepth) {
+        List<String> out = new ArrayList<>();
+        if (config.mode() != RpsConfig.Mode.DATA_PLANE) {
+            return out;
+        }
+        long len = config.bufferLen() == RpsConfig.WHOLE_BUFFER ? bufferSize : config.bufferLen();
+        List<RpsConfig.Flow> flows = config.flows();
+        for (int i = 0; i < flows.size(); i++) {
+            RpsConfig.Flow f = flows.get(i);
+            double delta = f.discThreshold() / TWO_32;
+            double alone = len * delta / (1 - delta);
+            if (alone > trackDepth) {
+                long serves = (long) Math.floor(trackDepth * (1 - delta) / delta);
+                out.add(String.format(Locale.ROOT, "rps.flows[%d] (flow %d): a receipt waits for %d others (bufferLen)"
+                        + " and sees %.1f of its flow's disclosures (discThreshold %d) on average if the flow is all a"
+                        + " point samples, the tracker remembers %d: where the flow is more than %.1f %% of a point's"
+                        + " sampled packets its receipts outlive their disclosure and are neither disclosed nor warned"
+                        + " of (trackOverrun); %s", i, f.flowId(), len, alone, f.discThreshold(), trackDepth,
+                        100.0 * trackDepth / alone, serves >= 1 ? "bufferLen " + serves + " serves it at any share"
+                                : "no bufferLen serves it at any share"));
+            }
+        }
+        return out;
     }
 
     @Override

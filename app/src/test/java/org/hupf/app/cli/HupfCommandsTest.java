@@ -8,15 +8,12 @@ import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
-import org.junit.After;
 import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -32,19 +29,13 @@ public class HupfCommandsTest {
             + " {\"sourceInterface\": \"CORE\", \"ueIpAddress\": \"10.250.0.4\"}, \"farId\": 1}],"
             + " \"fars\": [{\"farId\": 1, \"applyAction\": [\"DROP\"]}]}";
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
+    @Rule
+    public final ConsoleCapture console = new ConsoleCapture();
     private HupfService core;
     private InMemoryUpfDevice device;
 
     @Before
     public void setUp() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         device = new InMemoryUpfDevice("backend", 64);
         Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
         core = new SessionManagerService(new SessionManager(new InMemorySessionStore(),
@@ -53,17 +44,10 @@ public class HupfCommandsTest {
                                          List.of(Ip4Prefix.valueOf("10.250.0.0/16")));
     }
 
-    @After
-    public void tearDown() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
-
     private String run(HupfCommand c) throws Exception {
-        out.reset();
-        err.reset();
+        console.take();
         c.doExecute();
-        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        return console.take();
     }
 
     private SessionAddCommand add(String json) {

@@ -46,6 +46,9 @@ public class OffloadCommandTest {
         String text = run(offload);
         assertTrue(text, text.contains("backends backend\n"));
         assertTrue(text, text.contains("steered_to backend\n"));
+        assertTrue(text, !text.contains("drained"));
+        offload.drain("backend2", 500, 10_000);
+        assertTrue(run(offload).contains("steered_to backend\ndrained backend2\n"));
         assertTrue(text, text.contains("sessions=2 offloaded=1 hh_reports=1"));
         assertTrue(text, text.contains("switch session_downlink 1/8"));
         assertTrue(text, text.contains("offloaded " + TestOffloadService.ue(0)));

@@ -9,6 +9,7 @@ import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.RpsConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.junit.Test;
 import org.onlab.packet.MacAddress;
 import org.onosproject.core.DefaultApplicationId;
@@ -16,6 +17,7 @@ import org.onosproject.net.DeviceId;
 
 import java.io.File;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.easymock.EasyMock.capture;
@@ -116,6 +118,26 @@ public class SwitchDataplaneTest {
         RpsConfig written = SwitchDataplane.programRps(dp, on, null);
         assertEquals(on.rps().config(), written);
         assertEquals("the block gone: RPS off", RpsConfig.OFF, SwitchDataplane.programRps(dp, withRps(null), written));
+        verify(dp);
+    }
+
+    /** The warnings are the settings' for the switch's own sizes; a pipeline without RPS has none. */
+    @Test
+    public void rpsWarningsAreTheSettingsForTheSwitchsTracker() throws Exception {
+        // δ = 2^-6: a receipt of the whole 4096-receipt buffer sees 65 disclosures of its flow alone.
+        HupfConfig cfg = withRps("{\"mode\": \"DATA_PLANE\", \"monitor\": \"127.0.0.1:9700\", \"flows\": [{\"tenant\": "
+                                         + "\"t\", \"uePrefix\": \"10.250.0.0/16\", \"direction\": \"uplink\", "
+                                         + "\"flowId\": 1, \"discThreshold\": 67108864}]}");
+        long[][] none = new long[2][8];
+        HupfDataplaneConfig dp = createStrictMock(HupfDataplaneConfig.class);
+        expect(dp.readRps()).andReturn(Optional.of(new RpsState(4096, 256, 64, none)));
+        expect(dp.readRps()).andReturn(Optional.of(new RpsState(4096, 256, 128, none)));
+        expect(dp.readRps()).andReturn(Optional.empty());
+        replay(dp);
+        assertEquals(cfg.rps().trackerWarnings(4096, 64), SwitchDataplane.rpsWarnings(dp, cfg));
+        assertEquals(1, cfg.rps().trackerWarnings(4096, 64).size());
+        assertEquals("a tracker of 128 follows it", List.of(), SwitchDataplane.rpsWarnings(dp, cfg));
+        assertEquals(List.of(), SwitchDataplane.rpsWarnings(dp, cfg));
         verify(dp);
     }
 }

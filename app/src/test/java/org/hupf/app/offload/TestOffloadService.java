@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.DrainReport;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadPolicy;
@@ -10,7 +11,9 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * An offload service over a real manager and in-memory devices, for the REST and CLI tests; with no
@@ -20,6 +23,7 @@ public final class TestOffloadService implements OffloadService {
 
     private final OffloadManager manager;
     private final List<OffloadEvent> events = new ArrayList<>();
+    private final Map<String, String> drains = new TreeMap<>();
 
     private TestOffloadService(OffloadManager manager) {
         this.manager = manager;
@@ -92,5 +96,34 @@ public final class TestOffloadService implements OffloadService {
     @Override
     public void onHeavyHitter(Ip4Address ue) {
         manager.onHeavyHitter(ue);
+    }
+
+    /** Drains "backend2", a second backend this service pretends to steer to: it leaves at once, 7 packets read. */
+    @Override
+    public DrainReport drain(String backend, long quietMs, long maxMs) throws UpfProgrammableException {
+        if (quietMs <= 0 || maxMs < quietMs) {
+            throw new IllegalArgumentException("drain: need 0 < quiet <= max");
+        }
+        if ("DRAINED".equals(drains.get(backend))) {
+            throw new IllegalStateException(backend + " is drained already");
+        }
+        if (!backend.equals("backend2")) {
+            throw new IllegalArgumentException(backend + " is not a backend hupf drives");
+        }
+        if (manager == null) {
+            throw new UpfProgrammableException("the switch did not take the steering without " + backend);
+        }
+        drains.put(backend, "DRAINED");
+        return new DrainReport(true, 3, quietMs + 3, 7, 0, 2, null);
+    }
+
+    @Override
+    public boolean restore(String backend) {
+        return drains.remove(backend) != null;
+    }
+
+    @Override
+    public Map<String, String> drains() {
+        return Map.copyOf(drains);
     }
 }

@@ -1,16 +1,24 @@
 package org.hupf.app.rps;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.RpsStatus;
 import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.RpsConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.packet.RpsReceipt;
 import org.junit.After;
 import org.junit.Test;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -98,5 +106,51 @@ public class RpsIntakeTest {
 
     private ObjectNode toMonitorJson(String mode) {
         return RpsSettingsTest.valid().put("mode", mode).put("monitor", "127.0.0.1:" + monitor.getLocalPort());
+    }
+    /**
+     * The status: the settings in force, the intake's and the exporter's counts, and each device read: its state
+     * with the settings' tracker warnings for it, left out without RPS, its error when unreadable.
+     */
+    @Test
+    public void theStatusReadsEveryDeviceAndCountsTheExport() throws Exception {
+        RpsSettings settings = toMonitor("DATA_PLANE");
+        intake.configure(settings);
+        assertTrue(intake.onPacketIn(0, HupfConstants.PKTIN_RPS, receipt(RpsReceipt.KIND_DIRECT)));
+        monitor.receive(new DatagramPacket(new byte[256], 256));
+        for (long end = System.nanoTime() + 5_000_000_000L; intake.exporter().exported() == 0 && System.nanoTime() < end;) {
+            Thread.sleep(10);   // the sender counts after its send returns
+        }
+        long[][] events = new long[HupfConstants.RPS_POINTS][HupfConstants.RPS_EVENTS];
+        events[HupfConstants.RPS_POINT_OUT][HupfConstants.RPS_EV_TRACK_OVERRUN] = 5;
+        RpsState shallow = new RpsState(4096, 256, 4, events);
+        Map<String, RpsIntake.DeviceRead> reads = new HashMap<>();
+        reads.put("device:s1", () -> Optional.of(shallow));
+        reads.put("device:b1", Optional::empty);
+        reads.put("device:s2", () -> {
+            throw new UpfProgrammableException("readRps: UNAVAILABLE");
+        });
+        RpsStatus st = intake.status(reads);
+        assertEquals(RpsConfig.Mode.DATA_PLANE, st.mode);
+        assertEquals(settings.toJson(), st.settings);
+        assertEquals(Set.of("device:s1", "device:s2"), st.devices.keySet());
+        assertSame(shallow, st.devices.get("device:s1").state);
+        assertEquals(settings.trackerWarnings(4096, 4), st.devices.get("device:s1").warnings);
+        assertEquals("flows 1 (δ 1 %) and 2 (all direct) outlast a tracker of 4", 2,
+                     st.devices.get("device:s1").warnings.size());
+        assertEquals("readRps: UNAVAILABLE", st.devices.get("device:s2").error);
+        assertEquals(1, st.records);
+        assertEquals(0, st.malformed);
+        RpsStatus.Exporter e = st.exporter;
+        assertEquals("127.0.0.1:" + monitor.getLocalPort(), e.monitor);
+        assertEquals(1, e.offered);
+        assertEquals(1, e.sent);
+        assertEquals(1, e.datagrams);
+        assertEquals(0, e.queued);
+        assertEquals(0, e.dropped);
+        assertEquals(0, e.sendErrors);
+
+        intake.configure(RpsSettings.OFF);
+        assertNull("nothing exported: no exporter", intake.status(Map.of()).exporter);
+        assertEquals(RpsConfig.Mode.OFF, intake.status(Map.of()).mode);
     }
 }

@@ -57,6 +57,58 @@ public class RpsSettingsTest {
         assertNull(s.discThreshold(9));
     }
 
+    /** What REST shows is a block that parses back to the same settings. */
+    @Test
+    public void theSettingsAsABlockParseBackToThemselves() throws Exception {
+        RpsSettings s = RpsSettings.parse(valid());
+        ObjectNode json = s.toJson();
+        assertEquals(s, RpsSettings.parse(json));
+        assertEquals(MAPPER.readTree("{\"mode\": \"HYBRID\", \"quietUs\": 100000, \"sigma\": 0.25, \"monitor\":"
+                + " \"127.0.0.1:9700\", \"bufferLen\": 1024, \"hostBuffer\": 4096, \"flows\": ["
+                + "{\"tenant\": \"acme\", \"uePrefix\": \"10.250.0.0/24\", \"direction\": \"uplink\", \"flowId\": 1,"
+                + " \"discThreshold\": 42949673},"
+                + "{\"tenant\": \"acme\", \"uePrefix\": \"10.250.0.0/24\", \"direction\": \"downlink\", \"flowId\": 2,"
+                + " \"discThreshold\": 4294967295},"
+                + "{\"tenant\": \"7\", \"uePrefix\": \"10.251.0.0/16\", \"direction\": \"uplink\", \"flowId\": 3,"
+                + " \"discThreshold\": 0}]}"), MAPPER.readTree(json.toString()));
+        ObjectNode whole = valid();
+        whole.remove("bufferLen");
+        assertFalse("the whole buffer is the absent bufferLen", RpsSettings.parse(whole).toJson().has("bufferLen"));
+        assertEquals(MAPPER.readTree("{\"mode\": \"OFF\", \"quietUs\": 0, \"sigma\": 0.0, \"hostBuffer\": 65536,"
+                                     + " \"flows\": []}"), MAPPER.readTree(RpsSettings.OFF.toJson().toString()));
+        assertEquals(RpsSettings.OFF, RpsSettings.parse(RpsSettings.OFF.toJson()));
+    }
+
+    /**
+     * A flow whose receipts, were it all a point samples, would see more of its disclosures than the tracker keeps
+     * while they wait is named with the share from which they do and the buffer that serves it; in mode
+     * DATA_PLANE only.
+     */
+    @Test
+    public void theTrackerWarningsNameTheFlowsABufferOutlasts() {
+        ObjectNode n = valid().put("mode", "DATA_PLANE");
+        n.remove("bufferLen");
+        // Flow 1 (δ ≈ 1 %): 4096 · δ / (1 − δ) = 41.4 disclosures; flow 2: all direct; flow 3: none.
+        RpsSettings s = RpsSettings.parse(n);
+        assertEquals(List.of(
+                "rps.flows[0] (flow 1): a receipt waits for 4096 others (bufferLen) and sees 41.4 of its flow's"
+                        + " disclosures (discThreshold 42949673) on average if the flow is all a point samples, the"
+                        + " tracker remembers 16: where the flow is more than 38.7 % of a point's sampled packets its"
+                        + " receipts outlive their disclosure and are neither disclosed nor warned of (trackOverrun);"
+                        + " bufferLen 1583 serves it at any share",
+                "rps.flows[1] (flow 2): a receipt waits for 4096 others (bufferLen) and sees 17592186040320.0 of its"
+                        + " flow's disclosures (discThreshold 4294967295) on average if the flow is all a point"
+                        + " samples, the tracker remembers 16: where the flow is more than 0.0 % of a point's sampled"
+                        + " packets its receipts outlive their disclosure and are neither disclosed nor warned of"
+                        + " (trackOverrun); no bufferLen serves it at any share"), s.trackerWarnings(4096, 16));
+        assertEquals("a deep enough tracker follows flow 1", 1, s.trackerWarnings(4096, 64).size());
+        assertEquals("bufferLen 1583 serves flow 1", 1,
+                     RpsSettings.parse(n.put("bufferLen", 1583)).trackerWarnings(4096, 16).size());
+        assertEquals(2, RpsSettings.parse(n.put("bufferLen", 1584)).trackerWarnings(4096, 16).size());
+        assertEquals("no tracker in mode HYBRID", List.of(),
+                     RpsSettings.parse(n.put("mode", "HYBRID")).trackerWarnings(4096, 16));
+    }
+
     @Test
     public void noBlockIsRpsOff() {
         assertEquals(RpsSettings.OFF, RpsSettings.parse(null));

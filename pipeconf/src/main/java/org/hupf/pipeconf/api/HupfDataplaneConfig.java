@@ -5,6 +5,7 @@ import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.RpsConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.driver.HandlerBehaviour;
@@ -12,6 +13,7 @@ import org.onosproject.net.driver.HandlerBehaviour;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What ONOS's UPF API lacks: on hupf hw devices HK-IPG configuration, MATADOR classifier installation
@@ -90,4 +92,13 @@ public interface HupfDataplaneConfig extends HandlerBehaviour {
      * @throws UpfProgrammableException if a value does not fit the pipeline or the device refuses an entry
      */
     int setRps(RpsConfig config) throws UpfProgrammableException;
+
+    /**
+     * Reads the device's Retroactive Packet Sampling: its pipeline's sizes and both observation points'
+     * {@code rps.events} counters.
+     *
+     * @return the state, empty if the pipeline has no RPS
+     * @throws UpfProgrammableException if the read fails
+     */
+    Optional<RpsState> readRps() throws UpfProgrammableException;
 }

@@ -6,6 +6,7 @@ import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.RpsConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
@@ -15,6 +16,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UNSUPPORTED_OPERATION;
 
@@ -87,5 +89,10 @@ public class HupfDataplaneConfigImpl extends HupfP4RuntimeBehaviour implements H
     @Override
     public int setRps(RpsConfig config) throws UpfProgrammableException {
         return call("setRps", d -> d.setRps(config));
+    }
+
+    @Override
+    public Optional<RpsState> readRps() throws UpfProgrammableException {
+        return call("readRps", HupfDataplane::readRps);
     }
 }

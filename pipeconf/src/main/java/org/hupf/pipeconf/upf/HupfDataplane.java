@@ -5,12 +5,14 @@ import org.hupf.pipeconf.dataplane.ClassifierModel;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.RpsConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.pi.model.PiActionId;
+import org.onosproject.net.pi.model.PiCounterId;
 import org.onosproject.net.pi.model.PiMatchFieldId;
 import org.onosproject.net.pi.model.PiPipelineModel;
 import org.onosproject.net.pi.model.PiRegisterId;
@@ -590,6 +592,35 @@ public final class HupfDataplane {
             return 0;
         }
         return replace(List.of(HUPF_INGRESS_RPS_FLOWS), rpsEntries(c));
+    }
+
+    /**
+     * Reads the device's RPS: the pipeline's sizes (receipts and flow ids per point, the tracker's depth: its cells
+     * over the flows') and both points' {@code rps.events} cells ({@code HupfIngress.rps.events} counts IN's,
+     * {@code HupfEgress.rps.events} OUT's, each at index point * {@code RPS_EVENTS} + event), two reads.
+     *
+     * @return the state, empty for a pipeline without RPS (the sw profile, the TNA program)
+     * @throws PiCodecException if the pipeline has RPS's tables without its registers
+     * @throws PiTargetException if a read fails
+     */
+    public Optional<RpsState> readRps() throws PiCodecException, PiTargetException {
+        if (!codec.hasTable(HUPF_INGRESS_RPS_FLOWS)) {
+            return Optional.empty();
+        }
+        long[][] events = new long[RPS_POINTS][RPS_EVENTS];
+        Map<Integer, PiCounterId> counters = Map.of(RPS_POINT_IN, HUPF_INGRESS_RPS_EVENTS,
+                                                    RPS_POINT_OUT, HUPF_EGRESS_RPS_EVENTS);
+        for (Map.Entry<Integer, PiCounterId> c : counters.entrySet()) {
+            long first = (long) c.getKey() * RPS_EVENTS;
+            for (PiCounterCell cell : target.readCounter(c.getValue(), -1)) {
+                long i = cell.cellId().index() - first;
+                if (i >= 0 && i < RPS_EVENTS) {
+                    events[c.getKey()][(int) i] = cell.data().packets();
+                }
+            }
+        }
+        long flows = perPoint(RPS_NEXT_DNUM);
+        return Optional.of(new RpsState(perPoint(RPS_BUF_FLOW), flows, perPoint(RPS_TRACK_DNUM) / flows, events));
     }
 
     /** Cells of a per-point register, per point (its P4Info size over the two points). */

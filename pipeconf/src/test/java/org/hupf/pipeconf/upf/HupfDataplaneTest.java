@@ -6,6 +6,7 @@ import org.hupf.pipeconf.dataplane.ClassifierModelTest;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
 import org.hupf.pipeconf.dataplane.RpsConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.TauTable;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.junit.Test;
@@ -706,5 +707,32 @@ public class HupfDataplaneTest {
         PiPipelineModel sw = Pipelines.model("sw");
         MemoryPiTarget swTarget = new MemoryPiTarget(sw);
         assertEquals(0, new HupfDataplane(sw, swTarget).setRps(rps(0, rpsFlow("10.0.0.0/8", 0, 1, 1))));
+        assertTrue("nothing to read", new HupfDataplane(sw, swTarget).readRps().isEmpty());
+    }
+
+    /** Each point's events are its own counter's half (IN: ingress cells 0..7, OUT: egress cells 8..15). */
+    @Test
+    public void rpsReadsThePipelinesSizesAndEachPointsEvents() throws Exception {
+        target.setCounter(HUPF_INGRESS_RPS_EVENTS, RPS_EV_OBSERVED, 100, 0);
+        target.setCounter(HUPF_INGRESS_RPS_EVENTS, RPS_EV_TRACK_OVERRUN, 3, 0);
+        target.setCounter(HUPF_INGRESS_RPS_EVENTS, RPS_EVENTS + RPS_EV_OBSERVED, 77, 0);   // not IN's: ignored
+        target.setCounter(HUPF_EGRESS_RPS_EVENTS, RPS_EVENTS + RPS_EV_OBSERVED, 98, 0);
+        target.setCounter(HUPF_EGRESS_RPS_EVENTS, RPS_EVENTS + RPS_EV_INVALID, 2, 0);
+        target.setCounter(HUPF_EGRESS_RPS_EVENTS, RPS_EV_DIRECT, 55, 0);                    // not OUT's: ignored
+        RpsState s = dataplane.readRps().orElseThrow();
+        assertEquals(rpsPerPoint(RPS_BUF_FLOW), s.bufferSize());
+        assertEquals(rpsPerPoint(RPS_NEXT_DNUM), s.flows());
+        assertEquals(rpsPerPoint(RPS_TRACK_DNUM) / rpsPerPoint(RPS_NEXT_DNUM), s.trackDepth());
+        long[][] want = new long[RPS_POINTS][RPS_EVENTS];
+        want[RPS_POINT_IN][RPS_EV_OBSERVED] = 100;
+        want[RPS_POINT_IN][RPS_EV_TRACK_OVERRUN] = 3;
+        want[RPS_POINT_OUT][RPS_EV_OBSERVED] = 98;
+        want[RPS_POINT_OUT][RPS_EV_INVALID] = 2;
+        for (int p = 0; p < RPS_POINTS; p++) {
+            for (int e = 0; e < RPS_EVENTS; e++) {
+                assertEquals(RpsState.POINT_NAMES.get(p) + " " + RpsState.EVENT_NAMES.get(e), want[p][e],
+                             s.event(p, e));
+            }
+        }
     }
 }

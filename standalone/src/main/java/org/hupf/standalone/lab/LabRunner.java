@@ -1,7 +1,9 @@
 package org.hupf.standalone.lab;
 
+import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.offload.BackendDrain;
 import org.hupf.app.offload.BackendReplicas;
 import org.hupf.app.offload.BackendUsageLedger;
 import org.hupf.app.offload.HybridUpfDevice;
@@ -21,6 +23,7 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
+import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.upf.HupfDataplane;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
@@ -28,6 +31,9 @@ import org.hupf.standalone.p4rt.BatchingUpfDevice;
 import org.hupf.standalone.p4rt.DeviceState;
 import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
 import org.hupf.standalone.p4rt.P4rtClient;
+import org.hupf.standalone.rest.BackendsResource;
+import org.hupf.standalone.rest.ControlApi;
+import org.hupf.standalone.rest.ServiceRegistry;
 import org.hupf.standalone.store.DurableState;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -36,12 +42,15 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -56,11 +65,17 @@ import java.util.concurrent.TimeUnit;
  * and reconciles by read-and-diff, so forwarding goes on; a restarted device is reconnected, given its
  * pipeline, routes and every session again ({@link P4rtClient.Recovery}).
  *
+ * <p>With a {@code control} block ({@code port}, {@code token}) the runner serves {@link BackendsResource} on
+ * loopback: {@code GET /lab/backends}, and {@code POST /lab/backends/NAME/drain} for a backend's planned removal
+ * ({@link #drain}).
+ *
  * <pre>usage: LabRunner CONFIG.json   (written by tools/hupf_tools/lab/run.py)</pre>
  */
-public final class LabRunner implements AutoCloseable {
+public final class LabRunner implements AutoCloseable, BackendControl {
 
     private static final long STATUS_MS = 500;
+    /** A draining backend's counts are read this often. */
+    private static final long DRAIN_READ_MS = 50;
 
     private final LabConfig cfg;
     private final List<AutoCloseable> closers = new ArrayList<>();
@@ -69,6 +84,10 @@ public final class LabRunner implements AutoCloseable {
     private final List<LabBackend> backends = new ArrayList<>();
     /** Serialises the switch's steering updates (each backend's state changes on its own thread). */
     private final ExecutorService steerer = Executors.newSingleThreadExecutor();
+    /** Orders which backends hold the sessions against a drained backend's departure. */
+    private final Object membership = new Object();
+    /** One drain at a time. */
+    private final Object draining = new Object();
     /** What each backend counted: a session's usage keeps a stopped or restarted backend's share. */
     private final BackendUsageLedger usageLedger = new BackendUsageLedger();
     private P4RuntimeUpfDevice hardware;
@@ -114,6 +133,10 @@ public final class LabRunner implements AutoCloseable {
         final LedgeredBackend counted;
         /** Where the switch steers this backend's share of the UEs; null without a switch. */
         final Backend steering;
+        /** Being drained: no longer steered to, still written and read. */
+        volatile boolean leaving;
+        /** Drained: neither steered to, nor written, nor read; the ledger holds its final counts. */
+        volatile boolean drained;
 
         LabBackend(String name, LabDevice device, Backend steering, BackendUsageLedger ledger, boolean first) {
             this.name = name;
@@ -190,6 +213,9 @@ public final class LabRunner implements AutoCloseable {
         for (LabBackend b : backends) {
             status.health(b.name, b.device.upf.client());
             b.device.upf.client().onRecovery(c -> {
+                if (b.drained) {
+                    return;
+                }
                 b.device.ensurePipeline();
                 Routes.write(b.device.upf, cfg, b.name);
                 batchedOnAll(this::reconcileAll, 0);
@@ -203,6 +229,16 @@ public final class LabRunner implements AutoCloseable {
         if (sw != null) {
             LabDevice swDevice = sw;
             status.health("switch", hardware.client());
+            if (cfg.has("rps")) {
+                P4RuntimeUpfDevice swUpf = hardware;
+                status.switchRps(() -> {
+                    try {
+                        return new HupfDataplane(swUpf.model(), swUpf.target()).readRps();
+                    } catch (PiCodecException | PiTargetException e) {
+                        throw new UpfProgrammableException(e.getMessage());
+                    }
+                });
+            }
             hardware.client().onRecovery(c -> {
                 swDevice.ensurePipeline();
                 Routes.write(hardware, cfg, "switch");
@@ -225,6 +261,13 @@ public final class LabRunner implements AutoCloseable {
         agent = state == null ? new PfcpAgent(pfcp, sessions)
                 : new PfcpAgent(pfcp, sessions, state.associations(), state.recoveryTimeStamp());
         closers.add(agent);
+        if (cfg.has("control")) {
+            ControlApi control = new ControlApi((int) cfg.number("control", "port"), cfg.text("control", "token"),
+                                                new ServiceRegistry().register(BackendControl.class, this),
+                                                BackendsResource.class);
+            closers.add(control);
+            System.out.println("lab runner: control API on 127.0.0.1:" + control.port());
+        }
         status.ready(true);
         writeStatus();
     }
@@ -252,6 +295,11 @@ public final class LabRunner implements AutoCloseable {
         if (cfg.has("rps")) {
             dp.setRps(rps.settings().config());
             System.out.println("lab runner: switch " + rps.settings().config());
+            Optional<RpsState> st = dp.readRps();
+            if (st.isPresent()) {
+                rps.settings().trackerWarnings(st.get().bufferSize(), st.get().trackDepth())
+                        .forEach(w -> System.out.println("lab runner: switch RPS warning: " + w));
+            }
         }
     }
 
@@ -259,21 +307,21 @@ public final class LabRunner implements AutoCloseable {
      * Steers the slice's misses over the backends that are UP (all of them hold every session); while none is,
      * the steering stays as it was.
      */
-    private synchronized void steer() {
+    private synchronized boolean steer() {
         if (hardware == null) {
-            return;
+            return false;
         }
         List<Backend> live = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (LabBackend b : backends) {
-            if (b.state() == DeviceState.UP) {
+            if (b.state() == DeviceState.UP && !b.leaving) {
                 live.add(b.steering);
                 names.add(b.name);
             }
         }
         if (live.isEmpty()) {
             System.err.println("lab runner: no backend up: steering left as it was");
-            return;
+            return false;
         }
         try {
             new HupfDataplane(hardware.model(), hardware.target()).setBackends((int) cfg.number("slice"), live);
@@ -281,23 +329,84 @@ public final class LabRunner implements AutoCloseable {
                 status.steeredTo(names);
             }
             System.out.println("lab runner: misses steered to " + names);
+            return true;
         } catch (PiCodecException | PiTargetException | RuntimeException e) {
             System.err.println("lab runner: steering to " + names + " failed: " + e);
+            return false;
         }
     }
 
-    /** The backends that hold the sessions now: the hybrid's (always), and the others unless down. */
+    /**
+     * The backends that hold the sessions now: the hybrid's (always), and the others unless down or drained.
+     * Synchronized with a drain's departure: a list taken before it must not name the backend to the ledger after.
+     */
     private List<HupfUpfDevice> sessionBackends() {
-        List<HupfUpfDevice> out = new ArrayList<>();
-        List<String> present = new ArrayList<>();
-        for (LabBackend b : backends) {
-            if (out.isEmpty() || b.state() != DeviceState.DOWN) {
-                out.add(b.counted);
-                present.add(b.name);
+        synchronized (membership) {
+            List<HupfUpfDevice> out = new ArrayList<>();
+            List<String> present = new ArrayList<>();
+            for (LabBackend b : backends) {
+                if (out.isEmpty() || (b.state() != DeviceState.DOWN && !b.drained)) {
+                    out.add(b.counted);
+                    present.add(b.name);
+                }
             }
+            usageLedger.present(present);
+            return out;
         }
-        usageLedger.present(present);
+    }
+
+    @Override
+    public Map<String, String> states() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (LabBackend b : backends) {
+            out.put(b.name, b.drained ? "DRAINED" : b.leaving ? "DRAINING" : b.state().name());
+        }
         return out;
+    }
+
+    /**
+     * A planned removal ({@link BackendDrain}): the backend's UEs steered to the others, its counts read until
+     * they stay still for quietMs (at most maxMs), then it is neither written nor read any more (the ledger keeps
+     * its final counts) and its connection is closed; its process may then be stopped. One drain at a time.
+     */
+    @Override
+    public DrainReport drain(String name, long quietMs, long maxMs) throws Exception {
+        LabBackend b = backends.stream().filter(x -> x.name.equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no backend " + name + " in this lab"));
+        if (b == backends.get(0)) {
+            throw new IllegalArgumentException(name + " is the hybrid's first backend (its tables index the"
+                                                       + " sessions): it cannot leave");
+        }
+        BackendDrain drain = new BackendDrain(quietMs, maxMs, DRAIN_READ_MS, System::currentTimeMillis, Thread::sleep);
+        synchronized (draining) {
+            if (b.leaving || b.drained) {
+                throw new IllegalStateException(name + " is drained already");
+            }
+            if (hardware == null || backends.stream().noneMatch(x -> x != b && !x.leaving
+                    && x.state() == DeviceState.UP)) {
+                throw new IllegalStateException("no other backend up to take " + name + "'s UEs");
+            }
+            DrainReport r = drain.drain(() -> {
+                b.leaving = true;
+                Future<Boolean> steered = steerer.submit(this::steer);
+                if (!steered.get()) {
+                    b.leaving = false;
+                    throw new IllegalStateException("the switch did not take the steering without " + name);
+                }
+            }, BackendDrain.packets(b.counted, () -> manager.counterCells(manager.lastUsages().keySet())), () -> {
+                synchronized (membership) {
+                    b.drained = true;
+                }
+                sessionBackends();
+            });
+            b.device.upf.close();
+            status.drained(name);
+            System.out.println("lab runner: " + name + " drained: steered away in " + r.steeredMillis + " ms, "
+                                       + (r.quiet ? "quiet" : "not quiet (" + r.error + ")") + " after "
+                                       + r.drainedMillis + " ms, " + r.afterSteering + " packets after the steering, "
+                                       + r.packets + " in all");
+            return r;
+        }
     }
 
     private long minTableSize(UpfEntityType type) throws UpfProgrammableException {
@@ -346,7 +455,9 @@ public final class LabRunner implements AutoCloseable {
 
     private void poll() {
         try {
+            long started = System.currentTimeMillis();
             manager.poll();
+            status.polled(started);
         } catch (RuntimeException e) {
             System.err.println("lab runner: poll failed: " + e);
         }

@@ -7,7 +7,9 @@ import org.hupf.api.OffloadEvent;
 import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.offload.SessionUsage;
 import org.hupf.app.pfcp.PfcpStats;
+import org.hupf.api.RpsStatus;
 import org.hupf.app.rps.RpsExporter;
+import org.hupf.app.rps.RpsIntake;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -22,9 +24,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The runner's status file (JSON, replaced atomically): offload metrics, per-UE rate, path and usage
@@ -51,14 +55,20 @@ final class LabStatus {
     private final HupfUpfDevice hardware;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
+    /** Backends drained for good: their connection is closed, its last state no longer says anything. */
+    private final Set<String> drained = new HashSet<>();
     private List<String> steeredTo = List.of();
     private long steeredAtMillis;
     private volatile boolean ready;
+    /** When the last complete counter poll started (epoch ms): its usages hold every packet counted before. */
+    private volatile long polledFrom;
     private ObjectNode lastTargets;
     private long targetsReadAt;
     private long targetsReadMillis;
     private long lastWriteAt;
     private long lastWriteMillis;
+    /** Reads the switch's RPS (sizes, rps.events); null while the runner samples nothing. */
+    private volatile RpsIntake.DeviceRead switchRps;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
@@ -83,8 +93,26 @@ final class LabStatus {
         health.put(name, h);
     }
 
+    /** Reports a backend drained for good: state "DRAINED" under "devices". */
+    synchronized void drained(String name) {
+        drained.add(name);
+    }
+
+    /**
+     * Reports a complete counter poll, under "polled_from_ms": the lab takes its final usages from a status whose
+     * poll started after its traffic's end (a status write can lag the polls by seconds with thousands of UEs).
+     */
+    void polled(long startedMillis) {
+        polledFrom = startedMillis;
+    }
+
     void ready(boolean r) {
         ready = r;
+    }
+
+    /** Reports the switch's RPS under "rps", "switch" (its sizes, rps.events per point, the settings' warnings). */
+    void switchRps(RpsIntake.DeviceRead read) {
+        switchRps = read;
     }
 
     synchronized void event(OffloadEvent e) {
@@ -113,6 +141,7 @@ final class LabStatus {
         root.put("pfcp_sessions", sessions);
         root.set("metrics", json.readTree(manager.metrics().toJson()));
         root.put("last_poll_ms", manager.pollDurationMillis());
+        root.put("polled_from_ms", polledFrom);
         ObjectNode ues = root.putObject("ues");
         for (Map.Entry<Ip4Address, SessionUsage> u : manager.lastUsages().entrySet()) {
             ObjectNode n = ues.putObject(u.getKey().toString());
@@ -125,7 +154,8 @@ final class LabStatus {
         synchronized (this) {
             ObjectNode devices = root.putObject("devices");
             health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
-                    .put("state", h.state().name()).put("last_error", h.lastError())
+                    .put("state", drained.contains(name) ? "DRAINED" : h.state().name())
+                    .put("last_error", h.lastError())
                     .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);
@@ -145,6 +175,13 @@ final class LabStatus {
             if (exporter != null) {
                 rps.put("exported", exporter.exported()).put("dropped", exporter.dropped())
                         .put("send_failures", exporter.sendFailures()).put("monitor", exporter.monitor().toString());
+            }
+            RpsIntake.DeviceRead read = switchRps;
+            if (read != null) {
+                RpsStatus.Device sw = hh.rps().status(Map.of("switch", read)).devices.get("switch");
+                if (sw != null) {
+                    rps.set("switch", sw.toJson());
+                }
             }
         }
         if (pfcp != null) {

@@ -31,11 +31,12 @@ public final class ControlApi implements AutoCloseable {
      * @param port     TCP port, 0 for any free one
      * @param token    bearer token for changes; null or empty for a read-only API
      * @param services what the resources look up
+     * @param more     resources beyond the app's and {@link LabResource} (the lab runner's {@link BackendsResource})
      * @throws IOException if the port cannot be bound
      */
-    public ControlApi(int port, String token, ServiceRegistry services) throws IOException {
+    public ControlApi(int port, String token, ServiceRegistry services, Class<?>... more) throws IOException {
         ResourceConfig config = new ResourceConfig()
-                .register(HupfWebResource.class).register(LabResource.class)
+                .register(HupfWebResource.class).register(LabResource.class).registerClasses(more)
                 .register(new ControlToken(token)).register(new BodyLimit()).register(JsonErrors.class)
                 .property(HupfResource.SERVICES, services)
                 // No WADL: nobody asks for it, and it needs JAXB, which Java 11+ no longer ships.

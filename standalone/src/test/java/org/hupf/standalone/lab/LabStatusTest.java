@@ -5,20 +5,47 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.offload.OffloadManager;
+import org.hupf.app.rps.RpsIntake;
+import org.hupf.app.rps.RpsSettings;
+import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.dataplane.RpsState;
+import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
+import p4.config.v1.P4InfoOuterClass.P4Info;
+import p4.config.v1.P4InfoOuterClass.Preamble;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 public class LabStatusTest {
 
     @Rule
     public TemporaryFolder dir = new TemporaryFolder();
+
+    private final InMemoryUpfDevice backend = new InMemoryUpfDevice("backend", 1000, 2000, 100);
+    private final InMemoryUpfDevice hw = new InMemoryUpfDevice("switch", 10, 20, 10);
+    private OffloadManager manager;
+
+    @Before
+    public void setUp() throws Exception {
+        manager = new OffloadManager(backend, hw, OffloadPolicy.builder().build(), System::currentTimeMillis);
+    }
+
+    private Path file() {
+        return dir.getRoot().toPath().resolve("status.json");
+    }
+
+    private LabStatus status() {
+        return new LabStatus(file(), manager, backend, hw);
+    }
 
     /**
      * The offload manager calls its listeners under its lock; a status write waiting for that lock must not
@@ -26,12 +53,7 @@ public class LabStatusTest {
      */
     @Test(timeout = 20_000)
     public void anEventArrivingWhileAWriteWaitsForTheManagerIsTakenAndWritten() throws Exception {
-        InMemoryUpfDevice backend = new InMemoryUpfDevice("backend", 1000, 2000, 100);
-        InMemoryUpfDevice hw = new InMemoryUpfDevice("switch", 10, 20, 10);
-        OffloadManager manager = new OffloadManager(backend, hw, OffloadPolicy.builder().build(),
-                                                    System::currentTimeMillis);
-        Path file = dir.getRoot().toPath().resolve("status.json");
-        LabStatus status = new LabStatus(file, manager, backend, hw);
+        LabStatus status = status();
         manager.addListener(status::event);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread writer = new Thread(() -> {
@@ -50,9 +72,57 @@ public class LabStatusTest {
         }
         writer.join();
         assertNull(failure.get());
-        JsonNode events = new ObjectMapper().readTree(file.toFile()).get("events");
+        JsonNode events = new ObjectMapper().readTree(file().toFile()).get("events");
         assertEquals(1, events.size());
         assertEquals("HH_REPORT", events.get(0).get("kind").asText());
         assertEquals(ScaleSimulation.ue(0).toString(), events.get(0).get("ue").asText());
+    }
+
+    /** With RPS, the status shows the switch's sizes, rps.events per point and the settings' warnings for it. */
+    @Test
+    public void theSwitchsRpsEventsAreInTheStatus() throws Exception {
+        LabStatus status = status();
+        RpsIntake rps = new RpsIntake();
+        ObjectMapper json = new ObjectMapper();
+        // No monitor to export to: the intake counts; flow 1 (δ = 2^-6) outlasts a tracker of 4 in 1024 receipts.
+        rps.configure(RpsSettings.parse(json.readTree("{\"mode\": \"OFF\", \"bufferLen\": 1024, \"flows\": ["
+                + "{\"tenant\": \"lab\", \"uePrefix\": \"10.250.0.0/16\", \"direction\": \"uplink\", \"flowId\": 1,"
+                + " \"discThreshold\": 67108864}]}")));
+        long[][] events = new long[HupfConstants.RPS_POINTS][HupfConstants.RPS_EVENTS];
+        events[HupfConstants.RPS_POINT_IN][HupfConstants.RPS_EV_OBSERVED] = 12;
+        events[HupfConstants.RPS_POINT_OUT][HupfConstants.RPS_EV_TRACK_OVERRUN] = 3;
+        status.switchRps(() -> Optional.of(new RpsState(4096, 256, 4, events)));
+        P4Info info = P4Info.newBuilder().addControllerPacketMetadata(ControllerPacketMetadata.newBuilder()
+                .setPreamble(Preamble.newBuilder().setName("packet_in"))
+                .addMetadata(ControllerPacketMetadata.Metadata.newBuilder().setId(3)
+                                     .setName(HupfConstants.PKT_META_REASON.id()))).build();
+        status.write(0, new HhReports(null, info, manager, rps), null);
+        JsonNode sw = json.readTree(file().toFile()).get("rps").get("switch");
+        assertEquals(4, sw.get("trackDepth").asInt());
+        assertEquals(12, sw.get("in").get("observed").asLong());
+        assertEquals(3, sw.get("out").get("trackOverrun").asLong());
+        assertEquals("mode OFF: no tracker, no warning", 0, sw.get("warnings").size());
+
+        rps.configure(RpsSettings.parse(json.readTree("{\"mode\": \"DATA_PLANE\", \"monitor\": \"127.0.0.1:9\","
+                + " \"bufferLen\": 1024, \"flows\": [{\"tenant\": \"lab\", \"uePrefix\": \"10.250.0.0/16\","
+                + " \"direction\": \"uplink\", \"flowId\": 1, \"discThreshold\": 67108864}]}")));
+        LabStatus again = status();   // a write rate-limits the next
+        again.switchRps(() -> Optional.of(new RpsState(4096, 256, 4, events)));
+        again.write(0, new HhReports(null, info, manager, rps), null);
+        JsonNode warnings = json.readTree(file().toFile()).get("rps").get("switch").get("warnings");
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).asText(), warnings.get(0).asText().startsWith("rps.flows[0] (flow 1): "));
+        rps.close();
+    }
+
+    /** The lab takes its final usages from a status whose poll started after the traffic: the status says when. */
+    @Test
+    public void theStatusSaysWhenTheLastCompletePollStarted() throws Exception {
+        status().write(0, null, null);
+        assertEquals("no poll yet", 0, new ObjectMapper().readTree(file().toFile()).get("polled_from_ms").asLong());
+        LabStatus status = status();
+        status.polled(1_795_000_000_000L);
+        status.write(0, null, null);
+        assertEquals(1_795_000_000_000L, new ObjectMapper().readTree(file().toFile()).get("polled_from_ms").asLong());
     }
 }

@@ -112,6 +112,9 @@ public class ControlApiTest {
         r = send("GET", "/offload", null, null);
         assertEquals(503, r.statusCode());
         assertEquals("no OffloadService in this host", json(r).get("error").asText());
+        r = send("GET", "/rps", null, null);
+        assertEquals(503, r.statusCode());
+        assertEquals("no RpsService in this host", json(r).get("error").asText());
         r = send("GET", "/devices", null, null);
         assertEquals(503, r.statusCode());
         r = send("POST", "/lab/device/counter?cell=1&pkts=1", TOKEN, null);
