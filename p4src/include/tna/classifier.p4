@@ -300,28 +300,28 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
     @hidden
     table pkts_up_step {
         key = { up : exact; ended : exact; }
-        actions = { count_pkts_up_restart; count_pkts_up; clear_pkts_up; read_pkts_up; }
+        actions = { count_pkts_up_restart; count_pkts_up; clear_pkts_up; read_pkts_up; @defaultonly NoAction; }
         const entries = {
             (1, 1) : count_pkts_up_restart();
             (1, 0) : count_pkts_up();
             (0, 1) : clear_pkts_up();
             (0, 0) : read_pkts_up();
         }
-        const default_action = read_pkts_up();
+        const default_action = NoAction();  // never taken: the entries cover every key
         size = 4;
     }
 
     @hidden
     table pkts_dn_step {
         key = { up : exact; ended : exact; }
-        actions = { count_pkts_dn_restart; count_pkts_dn; clear_pkts_dn; read_pkts_dn; }
+        actions = { count_pkts_dn_restart; count_pkts_dn; clear_pkts_dn; read_pkts_dn; @defaultonly NoAction; }
         const entries = {
             (0, 1) : count_pkts_dn_restart();
             (0, 0) : count_pkts_dn();
             (1, 1) : clear_pkts_dn();
             (1, 0) : read_pkts_dn();
         }
-        const default_action = read_pkts_dn();
+        const default_action = NoAction();  // never taken: the entries cover every key
         size = 4;
     }
 
@@ -334,24 +334,24 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
     @hidden
     table ps_up_step {
         key = { up : exact; }
-        actions = { store_ps_up_a; read_ps_up_a; }
+        actions = { store_ps_up_a; read_ps_up_a; @defaultonly NoAction; }
         const entries = {
             1 : store_ps_up_a();
             0 : read_ps_up_a();
         }
-        const default_action = read_ps_up_a();
+        const default_action = NoAction();  // never taken: the entries cover every key
         size = 2;
     }
 
     @hidden
     table ps_dn_step {
         key = { up : exact; }
-        actions = { store_ps_dn_a; read_ps_dn_a; }
+        actions = { store_ps_dn_a; read_ps_dn_a; @defaultonly NoAction; }
         const entries = {
             0 : store_ps_dn_a();
             1 : read_ps_dn_a();
         }
-        const default_action = read_ps_dn_a();
+        const default_action = NoAction();  // never taken: the entries cover every key
         size = 2;
     }
 
@@ -364,23 +364,29 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
     @hidden
     table ipg_up_step {
         key = { up : exact; has_gap : exact; }
-        actions = { store_ipg_up_a; read_ipg_up_a; }
+        actions = { store_ipg_up_a; read_ipg_up_a; @defaultonly NoAction; }
         const entries = {
             (1, 1) : store_ipg_up_a();
+            (1, 0) : read_ipg_up_a();
+            (0, 1) : read_ipg_up_a();
+            (0, 0) : read_ipg_up_a();
         }
-        const default_action = read_ipg_up_a();
-        size = 2;
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 4;
     }
 
     @hidden
     table ipg_dn_step {
         key = { up : exact; has_gap : exact; }
-        actions = { store_ipg_dn_a; read_ipg_dn_a; }
+        actions = { store_ipg_dn_a; read_ipg_dn_a; @defaultonly NoAction; }
         const entries = {
             (0, 1) : store_ipg_dn_a();
+            (0, 0) : read_ipg_dn_a();
+            (1, 1) : read_ipg_dn_a();
+            (1, 0) : read_ipg_dn_a();
         }
-        const default_action = read_ipg_dn_a();
-        size = 2;
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 4;
     }
 
     @hidden action decide_class() { meta.class_id = store_class.execute(p.idx); }
@@ -390,11 +396,12 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, i
     @hidden
     table class_step {
         key = { ended : exact; }
-        actions = { decide_class; keep_class; }
+        actions = { decide_class; keep_class; @defaultonly NoAction; }
         const entries = {
             1 : decide_class();
+            0 : keep_class();
         }
-        const default_action = keep_class();
+        const default_action = NoAction();  // never taken: the entries cover every key
         size = 2;
     }
 

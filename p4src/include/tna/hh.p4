@@ -23,11 +23,12 @@
 #include "arch.p4"
 
 // A packet's relation to its slot: it takes an empty slot (or takes it over), owns it, or collides.
-// HH_SLOT_NONE: HK-IPG does not see the packet.
-const bit<8> HH_SLOT_NONE = 0;
+// HH_SLOT_NONE: HK-IPG does not see the packet. HH_SLOT_OTHER is 0, the stateful ALU's output when no branch
+// writes one: Tofino 1's ALU has two output instructions beside the register's write, not three.
+const bit<8> HH_SLOT_OTHER = 0;
 const bit<8> HH_SLOT_NEW = 1;
 const bit<8> HH_SLOT_OWN = 2;
-const bit<8> HH_SLOT_OTHER = 3;
+const bit<8> HH_SLOT_NONE = 3;
 
 // What is left to tau_th of the slot's tau, and whether the current HH episode was reported.
 struct hh_tau_t {
@@ -139,8 +140,6 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts,
                 r = HH_SLOT_NEW;
             } else if (owner == p.flow_key) {
                 r = HH_SLOT_OWN;
-            } else {
-                r = HH_SLOT_OTHER;
             }
         }
     };
