@@ -284,7 +284,14 @@ struct local_metadata_t {
     @field_list(FL_CPU_CLONE) bit<32> rps_digest;
     @field_list(FL_CPU_CLONE) bit<32> rps_ts;
     @field_list(FL_CPU_CLONE) bit<16> rps_dnum;
+#else
+    // TNA: flags include/hupf_tna.p4 sets before the UPF, HK-IPG and MATADOR, whose steps each test them
+    // (Tofino 1 runs a conditional block spanning stages alone, include/upf.p4).
+    bool          go;       // the packet reaches the UPF (v1model: upf.apply() runs)
+    bool          user;     // and is uplink or downlink user traffic (the UPF sets uplink or downlink)
+    bool          tun_miss; // a downlink's tunnel peer is unknown
 #endif
+#line 281
 }
 
 #endif

@@ -1,6 +1,10 @@
-// The TNA (Tofino) hw profile: the shared UPF, ACL, routing, QoS and steering controls of
-// include/ with Tofino's HK-IPG and MATADOR (include/tna/), wired as include/hupf_v1model.p4
-// wires the v1model ones. Included by p4src/tna/hupf_hw.p4 after its size header.
+// The TNA (Tofino) hw profile: the shared UPF, ACL, routing and steering controls of include/ with
+// Tofino's HK-IPG and MATADOR (include/tna/) and QoS's table here, wired as include/hupf_v1model.p4 wires
+// the v1model ones. Included by p4src/tna/hupf_hw.p4 after its size header.
+// Tofino 1 has no long branches: one next-table chain runs through the stages, so a conditional block
+// that spans stages runs alone and its siblings wait for it. The ingress is therefore a sequence of steps
+// that each fit in one stage (the UPF's in include/upf.p4, HK-IPG's and MATADOR's in include/tna/), each
+// testing flags the earlier ones set, and the steps of the three share stages (docs/TOFINO.md).
 // Not here, because Tofino does not need it: the state-read packet (the Tofino control plane
 // reads registers directly).
 #ifndef HUPF_TNA_P4
@@ -11,7 +15,6 @@
 #include "upf.p4"
 #include "routing.p4"
 #include "acl.p4"
-#include "qos.p4"
 #include "steering.p4"
 #include "tna/hh.p4"
 #include "tna/classifier.p4"
@@ -46,7 +49,6 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
     Acl() acl;
     UpfIngress() upf;
     Routing() routing;
-    Qos() qos;
     Steering() steering;
     HeavyHitterPrep() hh_prep;
     HeavyHitter() hh;
@@ -81,6 +83,23 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         actions = { iface_access; iface_core; @defaultonly iface_miss; }
         const default_action = iface_miss();
         size = UPF_INTERFACES_SIZE;
+    }
+
+    // QoS (include/qos.p4 for v1model) with its P4Info names: the queue goes to the traffic manager from
+    // the table's action, not through a copy one stage later.
+    @name(".HupfIngress.qos.set_queue")
+    action set_queue(bit<3> qid) {
+        ig_tm_md.qid = (QueueId_t)qid;
+    }
+
+    @name(".HupfIngress.qos.queues")
+    table queues {
+        key = {
+            ig_md.u.tc : exact @name("tc");
+        }
+        actions = { set_queue; }
+        const default_action = set_queue(0);
+        size = QOS_QUEUES_SIZE;
     }
 
     @name(".HupfIngress.steering.from_backend")
@@ -120,11 +139,9 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
         ig_md.u.cpu_ingress_port = ig_intr_md.ingress_port;
         ig_md.u.routing_ipv4_dst = hdr.u.ipv4.dst_addr;
         bit<32> ts = ts_hash.get({ ig_prsr_md.global_tstamp[41:10] });
-        // The flow's fields as the UPF will find them, and the interface its direction needs, read from
-        // the headers before the UPF runs: HK-IPG and MATADOR prepare their slots while the UPF's tables
-        // run, and start once its interface lookup matches (user_iface == iface: the UPF set uplink or
-        // downlink), beside the UPF's later tables. IFACE_NONE + 3 matches no interface.
-        flow_meta_t flow;
+        // The flow's fields as the UPF finds them (include/upf.p4 reads them where v1model sets them), and
+        // the interface its direction needs, read from the headers for every packet: HK-IPG and MATADOR prepare
+        // their slots while the lookups below run. IFACE_NONE + 3 matches no interface.
         bit<2> user_iface = 3;
         bit<1> up = 0;
         if (hdr.u.gtpu.isValid()) {
@@ -132,63 +149,67 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
                 user_iface = IFACE_ACCESS;
             }
             up = 1;
-            flow.ue_addr = hdr.u.inner_ipv4.src_addr;
-            flow.app_addr = hdr.u.inner_ipv4.dst_addr;
-            flow.proto = hdr.u.inner_ipv4.protocol;
-            flow.ip_len = hdr.u.inner_ipv4.total_len;
+            ig_md.u.flow.ue_addr = hdr.u.inner_ipv4.src_addr;
+            ig_md.u.flow.app_addr = hdr.u.inner_ipv4.dst_addr;
+            ig_md.u.flow.proto = hdr.u.inner_ipv4.protocol;
+            ig_md.u.flow.ip_len = hdr.u.inner_ipv4.total_len;
             if (hdr.u.inner_udp.isValid()) {
-                flow.ue_port = hdr.u.inner_udp.sport;
-                flow.app_port = hdr.u.inner_udp.dport;
+                ig_md.u.flow.ue_port = hdr.u.inner_udp.sport;
+                ig_md.u.flow.app_port = hdr.u.inner_udp.dport;
             } else if (hdr.u.inner_tcp.isValid()) {
-                flow.ue_port = hdr.u.inner_tcp.sport;
-                flow.app_port = hdr.u.inner_tcp.dport;
+                ig_md.u.flow.ue_port = hdr.u.inner_tcp.sport;
+                ig_md.u.flow.app_port = hdr.u.inner_tcp.dport;
             }
         } else {
             user_iface = IFACE_CORE;
-            flow.ue_addr = hdr.u.ipv4.dst_addr;
-            flow.app_addr = hdr.u.ipv4.src_addr;
-            flow.proto = hdr.u.ipv4.protocol;
-            flow.ip_len = hdr.u.ipv4.total_len;
+            ig_md.u.flow.ue_addr = hdr.u.ipv4.dst_addr;
+            ig_md.u.flow.app_addr = hdr.u.ipv4.src_addr;
+            ig_md.u.flow.proto = hdr.u.ipv4.protocol;
+            ig_md.u.flow.ip_len = hdr.u.ipv4.total_len;
             if (hdr.u.udp.isValid()) {
-                flow.ue_port = hdr.u.udp.dport;
-                flow.app_port = hdr.u.udp.sport;
+                ig_md.u.flow.ue_port = hdr.u.udp.dport;
+                ig_md.u.flow.app_port = hdr.u.udp.sport;
             } else if (hdr.u.tcp.isValid()) {
-                flow.ue_port = hdr.u.tcp.dport;
-                flow.app_port = hdr.u.tcp.sport;
+                ig_md.u.flow.ue_port = hdr.u.tcp.dport;
+                ig_md.u.flow.app_port = hdr.u.tcp.sport;
             }
         }
         hh_prep_t hh_p;
         cls_prep_t cls_p;
-        bool request_takeover = false;
-        bool hh_report = false;
-        // The parser's checks and the length check it cannot do (TS 29.281 §5.1).
+        bit<8> hh_slow;
+        bit<8> hh_newly;
+        // The lookups that read only the headers run for every packet, in the first stage, and the checks
+        // that v1model makes before them decide one stage later what counts (a table in a branch would wait for
+        // its condition's stage). A malformed or unparsed packet is dropped, so of the ACL's actions only its
+        // copy would show: it is cleared; the backend port's and the interface's results are read only by what
+        // meta.go and meta.user gate.
         gtpu_expected_len.apply();
+        backend_ports.apply();
+        acl.apply(hdr.u, ig_md.u, std_meta);
+        // The UPF's interface lookup (UpfIngress skips it on Tofino).
+        interfaces.apply();
+        hh_prep.apply(ig_md.u.flow, ts, hh_p);
+        cls_prep.apply(ig_md.u.flow, up, ts, cls_p);
+        // The parser's checks and the length check it cannot do (TS 29.281 §5.1), as v1model orders them.
         if (ig_md.gtpu_malformed || (hdr.u.gtpu.isValid() && hdr.u.gtpu.msglen != gtpu_len)) {
             ig_md.u.drop_reason = DROP_MALFORMED_GTPU;
+            std_meta.clone_session = 0;
         } else if (ig_prsr_md.parser_err != 0) {
             ig_md.u.drop_reason = DROP_PARSER_ERROR;
-        } else {
-            backend_ports.apply();
-            acl.apply(hdr.u, ig_md.u, std_meta);
-            // HK-IPG's and MATADOR's parts that need nothing of the UPF: beside the ACL (in this sequence,
-            // not before the GTP-U checks, which would then wait for them).
-            hh_prep.apply(flow, ts, hh_p);
-            cls_prep.apply(flow, up, ts, cls_p);
-            // The UPF's interface lookup (UpfIngress skips it on Tofino), then HK-IPG, MATADOR and the rest of
-            // the UPF in one sequence after it: Tofino 1 chains tables by next-table, so a table after
-            // upf.apply() that reads the lookup's result would wait for the UPF's last table; here HK-IPG's
-            // and MATADOR's stateful steps start the stage after the lookup, beside the UPF's tables, and
-            // only what reads their results and the UPF's (below) follows both.
-            if (ig_md.u.drop_reason == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_upf && hdr.u.ipv4.isValid()) {
-                interfaces.apply();
-                // HK-IPG and MATADOR see a packet the UPF finds to be uplink or downlink user traffic
-                // (iface == user_iface), whatever the UPF's later tables decide (docs/TOFINO.md).
-                hh.apply(ig_md.u, hh_p, ts, user_iface, ig_md.hh_takeover, request_takeover, hh_report);
-                classifier.apply(ig_md.u, cls_p, flow, up, ts, user_iface, ig_md.hh_takeover);
-                upf.apply(hdr.u, ig_md.u, std_meta);
+            std_meta.clone_session = 0;
+        } else if (ig_md.u.drop_reason[7:0] == 0 && !ig_md.u.to_cpu && !ig_md.u.skip_upf && hdr.u.ipv4.isValid()) {
+            // Where v1model calls upf.apply(); user: the UPF sets uplink or downlink (iface == user_iface).
+            ig_md.u.go = true;
+            if (ig_md.u.iface == user_iface) {
+                ig_md.u.user = true;
             }
         }
-        if (hh_report) {
+        // HK-IPG and MATADOR see the packets the UPF finds to be uplink or downlink user traffic (meta.user),
+        // whatever the UPF's later tables decide (docs/TOFINO.md); their steps share the UPF's stages.
+        hh.apply(ig_md.u, hh_p, ts, ig_md.hh_takeover, hh_slow, hh_newly);
+        classifier.apply(ig_md.u, cls_p, up, ts, ig_md.hh_takeover);
+        upf.apply(hdr.u, ig_md.u, std_meta);
+        if (hh_newly == 1) {
             std_meta.clone_session = (MirrorId_t)CPU_CLONE_SESSION_ID;
             ig_md.u.cpu_reason = PKTIN_HH_REPORT;
             // A condition of its own: Tofino compiles a ?: into an action, which allows no such test.
@@ -198,7 +219,7 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
                 ig_md.u.hh_flags = 0;
             }
         }
-        if (ig_md.u.iface == user_iface && !ig_md.u.to_backend && !ig_md.u.to_cpu) {
+        if (ig_md.u.user && !ig_md.u.to_backend && !ig_md.u.to_cpu) {
             classifier_tc.apply(ig_md.u);
         }
         // A session miss (no drop or punt once it is found: the UPF stops there). Steering either sets
@@ -209,29 +230,29 @@ control HupfIngress(inout tna_headers_t hdr, inout tna_ingress_metadata_t ig_md,
             routing.apply(hdr.u, ig_md.u, std_meta);
         }
         // The queue of a dropped packet does not matter: QoS waits for the tc only, not for the last drop.
-        qos.apply(hdr.u, ig_md.u, std_meta);
+        queues.apply();
 
-        if (request_takeover) {
-            // HK-IPG takes the slot on a second pass of this packet.
+        // HK-IPG takes the slot on a second pass of this packet: the first is neither dropped, counted as a drop
+        // nor mirrored (a step that runs for every packet, not an exit: an exit waits for every table before it).
+        if (hh_slow == 1) {
             ig_dprsr_md.resubmit_type = RESUBMIT_TYPE_HH_TAKEOVER;
             ig_md.resubmit_kind = (bit<8>)RESUBMIT_TYPE_HH_TAKEOVER;
-            exit;
+        } else {
+            // The shared controls' v1model view, applied to Tofino.
+            if (ig_md.u.drop_reason != 0) {
+                drop_reasons.count(ig_md.u.drop_reason);
+                ig_dprsr_md.drop_ctl = 1;
+            }
         }
-        // The shared controls' v1model view, applied to Tofino.
-        if (ig_md.u.drop_reason != 0) {
-            drop_reasons.count(ig_md.u.drop_reason);
-            ig_dprsr_md.drop_ctl = 1;
+        if (hh_slow != 1 && std_meta.clone_session != 0) {
+            ig_dprsr_md.mirror_type = MIRROR_TYPE_CPU;
+            ig_md.mirror_session = std_meta.clone_session;
+            ig_md.mirror_kind = PKT_KIND_CPU_COPY;
         }
         if (std_meta.egress_spec == V1MODEL_CPU_PORT) {
             ig_tm_md.ucast_egress_port = TNA_CPU_PORT;
         } else {
             ig_tm_md.ucast_egress_port = std_meta.egress_spec;
-        }
-        ig_tm_md.qid = (QueueId_t)std_meta.priority;
-        if (std_meta.clone_session != 0) {
-            ig_dprsr_md.mirror_type = MIRROR_TYPE_CPU;
-            ig_md.mirror_session = std_meta.clone_session;
-            ig_md.mirror_kind = PKT_KIND_CPU_COPY;
         }
         hdr.bridged.cpu_ingress_port = ig_md.u.cpu_ingress_port;
         hdr.bridged.cpu_reason = ig_md.u.cpu_reason;

@@ -240,15 +240,79 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
 
     apply {
 #ifdef HUPF_TNA
-        // On Tofino the interface lookup runs before this control, for IPv4 packets only (HupfIngress in
-        // include/hupf_tna.p4): HK-IPG and MATADOR, which need its result, then run beside the tables below.
+        // Tofino 1 runs one next-table chain through the stages, so a conditional block that spans stages
+        // runs alone there. The UPF is therefore a sequence of steps that each fit in one stage, each
+        // testing the flags the earlier ones set (no return), which lets HK-IPG's and MATADOR's steps share
+        // its stages (docs/TOFINO.md). Before it, include/hupf_tna.p4 runs the interface lookup, sets
+        // meta.go (where v1model calls upf.apply() for an IPv4 packet) and meta.user (the UPF sets uplink or
+        // downlink), and reads meta.flow from the headers for every packet (here it is read only where
+        // v1model sets it, and has the same value).
+        // One if/else chain per stage: its branches are exclusive, so their writes of drop_reason do not
+        // order them one after the other.
+        if (meta.user && meta.iface == IFACE_ACCESS) {
+            meta.uplink = true;
+            uplink_sessions.apply();
+        } else if (meta.user && meta.iface == IFACE_CORE) {
+            meta.downlink = true;
+            downlink_sessions.apply();
+        } else if (meta.go && meta.iface == IFACE_ACCESS && hdr.gtpu.isValid()) {
+            if (hdr.gtpu.msgtype == GTPU_ECHO_REQUEST) {
+                // An Echo Request must carry a sequence number (TS 29.281 §5.1).
+                if (hdr.gtpu.seq_flag == 1) {
+                    gtpu_echo_response();
+                } else {
+                    meta.drop_reason = DROP_MALFORMED_GTPU;
+                }
+            } else {
+                meta.drop_reason = DROP_GTPU_UNSUPPORTED;
+            }
+        }
+        // No side effect: where the sessions stop the packet, nothing reads app_id.
+        if (meta.user) {
+            applications.apply();
+        }
+        // The session forwards (v1model returns on a miss, a drop or a punt). drop_reason < 16: its low byte.
+        if (meta.uplink && !meta.to_backend && meta.drop_reason[7:0] == 0) {
+            if (hdr.inner_ipv4.src_addr != meta.session_ue_addr) {
+                meta.drop_reason = DROP_ANTI_SPOOFING;
+            } else {
+                gtpu_decap();
+                uplink_terminations.apply();
+            }
+        } else if (meta.downlink && !meta.to_backend && !meta.to_cpu && meta.drop_reason[7:0] == 0) {
+            downlink_terminations.apply();
+            // Looked up beside the termination; a miss drops the packet only where v1model looks it up (after
+            // the meters, below).
+            if (!ig_tunnel_peers.apply().hit) {
+                meta.tun_miss = true;
+            }
+        }
+        if (meta.term_hit) {
+            pre_qos_counter.count(meta.ctr_idx);
+        }
+        // Unconfigured meter cells are green, so index 0 means "not metered". Both meters run, for the
+        // packets the termination forwards.
+        bit<8> session_color = 0;
+        bit<8> app_color = 0;
+        if (meta.user && !meta.to_backend && !meta.to_cpu && meta.drop_reason[7:0] == 0) {
+            session_color = session_meter.execute(meta.session_meter_idx);
+            app_color = app_meter.execute(meta.app_meter_idx);
+        }
+        // One color per condition: p4c-barefoot fails on the two in one gateway (gateway.cpp: "Didn't cover
+        // all bytes").
+        if (session_color == (bit<8>)MeterColor_t.RED) {
+            meta.drop_reason = DROP_METER_RED;
+        } else if (app_color == (bit<8>)MeterColor_t.RED) {
+            meta.drop_reason = DROP_METER_RED;
+        } else if (meta.tun_miss && meta.drop_reason[7:0] == 0) {
+            meta.drop_reason = DROP_ROUTING_MISS;
+        }
 #else
 #line 224
         if (!hdr.ipv4.isValid()) {
             return;
         }
         interfaces.apply();
-#endif
 #line 228
         if (meta.iface == IFACE_ACCESS && hdr.gtpu.isValid()) {
             if (hdr.gtpu.msgtype == GTPU_ECHO_REQUEST) {
@@ -319,20 +383,6 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
             return;
         }
 
-#ifdef HUPF_TNA
-        // Unconfigured meter cells are green, so index 0 means "not metered". Both meters run.
-        bit<8> session_color = session_meter.execute(meta.session_meter_idx);
-        bit<8> app_color = app_meter.execute(meta.app_meter_idx);
-        // One color per condition: p4c-barefoot fails on the two in one gateway (gateway.cpp: "Didn't cover
-        // all bytes").
-        if (session_color == (bit<8>)MeterColor_t.RED) {
-            meta.drop_reason = DROP_METER_RED;
-            return;
-        } else if (app_color == (bit<8>)MeterColor_t.RED) {
-            meta.drop_reason = DROP_METER_RED;
-            return;
-        }
-#else
 #line 297
         // Unconfigured meter cells are green, so index 0 means "not metered".
         bit<2> session_color;
@@ -343,12 +393,14 @@ control UpfIngress(inout headers_t hdr, inout local_metadata_t meta,
             meta.drop_reason = DROP_METER_RED;
             return;
         }
-#endif
+#line 307
         if (meta.downlink) {
             if (!ig_tunnel_peers.apply().hit) {
                 meta.drop_reason = DROP_ROUTING_MISS;
             }
         }
+#endif
+#line 312
     }
 }
 

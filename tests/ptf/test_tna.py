@@ -1,8 +1,9 @@
 """The Tofino (TNA) hw profile, p4src/tna/hupf_hw.p4, built from the same include/ controls as v1model:
-through p4c's frontend and midend where p4test and the Tofino p4include exist, and for Tofino 2 through
-p4c-barefoot and bfas where the Tofino backend exists (tools/run_suite.sh adds /opt/p4-tofino/bin to PATH
-when it holds p4c-barefoot). The fresh P4Info must name the v1model hw profile's tables and actions
-(docs/PIPELINE_CONTRACT.md), and the committed p4c-out/hw/tofino2 artifacts must be what the source gives.
+through p4c's frontend and midend where p4test and the Tofino p4include exist, and for Tofino 1 and Tofino 2
+through p4c-barefoot and bfas where the Tofino backend exists (tools/run_suite.sh adds /opt/p4-tofino/bin to
+PATH when it holds p4c-barefoot). The fresh P4Info must name the v1model hw profile's tables and actions
+(docs/PIPELINE_CONTRACT.md), and the committed p4c-out/hw/<target> artifacts (tofino2; tofino once committed)
+must be what the source gives and fit the target's stages.
 Each test skips with one line where its compiler is absent."""
 import gzip
 import json
@@ -22,7 +23,8 @@ TOFINO_P4INCLUDE = os.environ.get("TOFINO_P4INCLUDE") or (
     P4C_TOFINO and os.path.join(os.path.dirname(os.path.dirname(P4C_TOFINO)), "share", "p4c", "p4include"))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
 HW_P4INFO = os.path.join(P4C_OUT, "hw", "bmv2", "p4info.txt")
-TOFINO2 = os.path.join(P4C_OUT, "hw", "tofino2")
+# Every target whose artifacts are committed (Tofino 1's only once its placement fits, docs/TOFINO.md).
+TARGETS = tuple(t for t in ("tofino", "tofino2") if os.path.isdir(os.path.join(P4C_OUT, "hw", t)))
 
 # Parameters the TNA program does not have, and why (p4src/include/tna/hh.p4, classifier.p4): the EWMAs
 # are Tofino low-pass filters whose time constant the control plane sets.
@@ -67,15 +69,15 @@ def names(p4info_path):
     return view
 
 
-@pytest.fixture(scope="module")
-def tofino2(tmp_path_factory):
-    """The Tofino 2 artifacts `make -C p4src tna` builds from this tree, in a scratch directory (one compile for
-    the module)."""
+@pytest.fixture(scope="module", params=TARGETS)
+def build(request, tmp_path_factory):
+    """The artifacts `make -C p4src tna` builds from this tree for one target, in a scratch directory (one
+    compile per target for the module)."""
     out = tmp_path_factory.mktemp("tna")
-    res = subprocess.run(["make", "-s", "-C", P4SRC, "tna", "TNA_TARGETS=tofino2", "P4C_TOFINO=%s" % P4C_TOFINO,
-                          "TNA_OUT=%s" % out], capture_output=True, text=True)
+    res = subprocess.run(["make", "-s", "-C", P4SRC, "tna", "TNA_TARGETS=%s" % request.param,
+                          "P4C_TOFINO=%s" % P4C_TOFINO, "TNA_OUT=%s" % out], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return out / "tofino2"
+    return out / request.param
 
 
 @pytest.mark.skipif(not (P4TEST and TOFINO_P4INCLUDE and os.path.isfile(os.path.join(TOFINO_P4INCLUDE, "tna.p4"))),
@@ -86,9 +88,9 @@ def test_tna_program_passes_the_p4c_frontend_and_midend():
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
 
 
-def assert_names_the_v1model_hw_entities(tofino2):
+def assert_names_the_v1model_hw_entities(build):
     """The fresh P4Info names what the v1model hw P4Info names (the contract), but for the known differences."""
-    tna, v1 = names(str(tofino2 / "p4info.txt")), names(HW_P4INFO)
+    tna, v1 = names(str(build / "p4info.txt")), names(HW_P4INFO)
     missing = sorted(n for n in set(v1) - set(tna) if not n.startswith(V1MODEL_ONLY_PREFIXES))
     # The state-read path exists only on bmv2 (it has no P4Info table or action of its own).
     assert not missing, "in the v1model hw P4Info, not in the Tofino one: %s" % missing
@@ -104,7 +106,7 @@ def without_run_identity(build):
         context = json.load(f)
     run_id = context.pop("run_id")
     context.pop("build_date")
-    with gzip.open(build / "tofino2.bin.gz") as f:
+    with gzip.open(build / ("%s.bin.gz" % build.name)) as f:
         binary = f.read().replace(run_id.encode(), b"")
     return context, binary
 
@@ -122,28 +124,38 @@ def bfrt_tables(build):
     return tables
 
 
-def assert_is_the_committed_build(tofino2):
+def assert_is_the_committed_build(build):
     """The committed artifacts against a fresh compile (like `make -C p4src check` for v1model): the P4Info,
     the CPU port, the resource summary and the compiler's version byte for byte, context.json and the binary
     but for the run's identity, bfrt.json's tables but for their order and the snapshot table's id. Rebuild
     them with `make -C p4src tna P4C_TOFINO=.../p4c-barefoot`."""
-    committed = pathlib.Path(TOFINO2)
+    committed = pathlib.Path(P4C_OUT, "hw", build.name)
     stale = [a for a in ("p4info.txt", "cpu_port.txt", "resources.md", "p4c-version.txt")
-             if (tofino2 / a).read_bytes() != (committed / a).read_bytes()]
-    if bfrt_tables(tofino2) != bfrt_tables(committed):
+             if (build / a).read_bytes() != (committed / a).read_bytes()]
+    if bfrt_tables(build) != bfrt_tables(committed):
         stale.append("bfrt.json")
-    fresh_context, fresh_binary = without_run_identity(tofino2)
+    fresh_context, fresh_binary = without_run_identity(build)
     context, binary = without_run_identity(committed)
     if fresh_context != context:
         stale.append("context.json")
     if fresh_binary != binary:
-        stale.append("tofino2.bin")
-    assert not stale, "p4c-out/hw/tofino2 is not what the source gives: %s (make -C p4src tna)" % stale
+        stale.append("%s.bin" % build.name)
+    assert not stale, "p4c-out/hw/%s is not what the source gives: %s (make -C p4src tna)" % (build.name, stale)
 
 
-# One test per check, one skip line for both where p4c-barefoot is absent.
+def assert_fits_its_stages(build):
+    """The resource summary says the program fits the target's pipe (bfas refuses more stages than it has,
+    so a build exists only when it fits; the summary says how many)."""
+    with open(build / "resources.md") as f:
+        row = next(line for line in f if line.startswith("| stages with tables |"))
+    used, there = (int(c) for c in row.split("|")[2:4])
+    assert used <= there == {"tofino": 12, "tofino2": 20}[build.name], row
+
+
+# One test per check and target, one skip line for all where p4c-barefoot is absent.
 @pytest.mark.skipif(not P4C_TOFINO, reason="tna: p4c-barefoot (p4c's Tofino backend) not found")
-@pytest.mark.parametrize("check", [assert_names_the_v1model_hw_entities, assert_is_the_committed_build],
-                         ids=["names_the_v1model_hw_entities", "is_the_committed_build"])
-def test_tofino2_build(tofino2, check):
-    check(tofino2)
+@pytest.mark.parametrize("check", [assert_names_the_v1model_hw_entities, assert_is_the_committed_build,
+                                   assert_fits_its_stages],
+                         ids=["names_the_v1model_hw_entities", "is_the_committed_build", "fits_its_stages"])
+def test_tna_build(build, check):
+    check(build)

@@ -4,7 +4,8 @@
 // other's, and every stateful stage returns the value before this packet, which is what the
 // feature tables classify when the window ends (as include/classifier.p4 does).
 // The slot's index and the window's edge do not depend on the UPF; the stateful chain starts once the
-// UPF's interface lookup has found the direction, beside the UPF's later tables (docs/TOFINO.md).
+// UPF's interface lookup has found the direction, one step per stage beside the UPF's steps (Tofino 1: no
+// conditional block spanning stages; docs/TOFINO.md).
 // Differences from the v1model version, and why:
 // - The EWMAs are Tofino's low-pass filters in sample mode (the stateful ALU cannot shift a
 //   register value); their time constant is set by the control plane, so set_cls_params has no
@@ -21,13 +22,13 @@ typedef bit<(CLS_SLOT_BITS + 1)> cls_dir_idx_t;
 // What the last-timestamp register returns before a direction's first packet (no gap yet).
 const bit<32> CLS_NO_GAP = 0xFFFFFFFF;
 
-// What MATADOR computes before the UPF's interface lookup: the slot, the direction's cell and the window's
-// edge. Applied before upf.apply() in the source (include/hupf_tna.p4), so that its tables run beside the
-// UPF's; its table and action keep the names of the v1model classifier instance.
+// What MATADOR computes beside the interface lookup: the slot, the direction's cell, the window's edge and the
+// size sample. Its table and action keep the names of the v1model classifier instance.
 struct cls_prep_t {
     cls_idx_t     idx;
-    cls_dir_idx_t didx;
+    cls_dir_idx_t didx;          // up ++ idx: the direction's cell of the last timestamps and the filters
     bit<32>       window_edge;   // ts - window: a window started at or before it has ended
+    bit<32>       ps;            // the packet's size, the size filter's sample
 }
 
 control ClassifierPrep(in flow_meta_t flow, in bit<1> up, in bit<32> ts, inout cls_prep_t p) {
@@ -63,16 +64,19 @@ control ClassifierPrep(in flow_meta_t flow, in bit<1> up, in bit<32> ts, inout c
         cls_config.apply();
         // Uplink and downlink of a flow share the slot: the key is UE-side/app-side.
         idx_table.apply();
+        // A step of its own: bf-p4c forms a register index from one field (and constants), not from two.
         p.didx = up ++ p.idx;
         p.window_edge = ts - cfg_window_us;
+        p.ps = (bit<32>)flow.ip_len;
     }
 }
 
-// flow: the flow's fields as the UPF will find them (include/hupf_tna.p4); up: 1 uplink, 0 downlink;
-// user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface);
-// takeover: the second pass of an HK-IPG takeover, whose first pass was classified.
-control Classifier(inout local_metadata_t meta, in cls_prep_t p, in flow_meta_t flow, in bit<1> up, in bit<32> ts,
-                   in bit<2> user_iface, in bool takeover) {
+// meta.user: the UPF finds the packet to be uplink or downlink user traffic (include/hupf_tna.p4); up: 1 uplink,
+// 0 downlink; takeover: the second pass of an HK-IPG takeover, whose first pass was classified.
+// Tofino 1 runs one next-table chain through the stages: a conditional block that spans stages runs alone.
+// So each step below is one stage's: a table (hidden, constant entries) that picks the RegisterAction of its
+// register by the direction and the window's end, or a condition on flags the earlier steps set.
+control Classifier(inout local_metadata_t meta, in cls_prep_t p, in bit<1> up, in bit<32> ts, in bool takeover) {
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_up;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) pkts_dn;
     Register<bit<32>, cls_idx_t>(CLS_SLOTS) ps_ewma_up;
@@ -85,6 +89,8 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in flow_meta_t 
     Lpf<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) ps_filter;
     Lpf<bit<32>, cls_dir_idx_t>(2 * CLS_SLOTS) ipg_filter;
     bit<32> since;
+    bit<8>  ended = 0;    // a window ended (check_window)
+    bit<1>  has_gap = 0;  // this direction had a packet before (the IPG filter ran)
 
     bit<32> f_pkts_up;
     bit<32> f_pkts_dn;
@@ -173,13 +179,13 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in flow_meta_t 
     // Starts a window where none is or the last one ended; returns 1 when one ended (the stateful ALU
     // compares: a gateway cannot compare two 32-bit fields).
     RegisterAction<bit<32>, cls_idx_t, bit<8>>(win_start) check_window = {
-        void apply(inout bit<32> start, out bit<8> ended) {
-            ended = 0;
+        void apply(inout bit<32> start, out bit<8> over) {
+            over = 0;
             if (start == 0) {
                 start = ts;
             } else if (start <= p.window_edge) {
                 start = ts;
-                ended = 1;
+                over = 1;
             }
         }
     };
@@ -281,69 +287,180 @@ control Classifier(inout local_metadata_t meta, in cls_prep_t p, in flow_meta_t 
         void apply(inout bit<8> c, out bit<8> current) { current = c; }
     };
 
-    apply {
-        cls_idx_t idx = p.idx;
-        cls_dir_idx_t didx = p.didx;
-        // No return below (see include/tna/hh.p4): exclusive branches stay side by side.
-        if (meta.iface != user_iface) {
-            // not a user packet: MATADOR does not see it
-        } else if (takeover) {
-            meta.class_id = read_class.execute(idx);
-        } else {
-        // Tested where it is used: a bool set from it would take a stage of its own.
-        bit<8> ended = check_window.execute(idx);
-        bit<32> ps = (bit<32>)flow.ip_len;
-        new_ps = ps_filter.execute(ps, didx);
-        since = swap_ts.execute(didx);
+    @hidden action count_pkts_up_restart() { f_pkts_up = restart_count_up.execute(p.idx); }
+    @hidden action count_pkts_up() { f_pkts_up = count_up.execute(p.idx); }
+    @hidden action clear_pkts_up() { f_pkts_up = clear_count_up.execute(p.idx); }
+    @hidden action read_pkts_up() { f_pkts_up = read_count_up.execute(p.idx); }
+    @hidden action count_pkts_dn_restart() { f_pkts_dn = restart_count_dn.execute(p.idx); }
+    @hidden action count_pkts_dn() { f_pkts_dn = count_dn.execute(p.idx); }
+    @hidden action clear_pkts_dn() { f_pkts_dn = clear_count_dn.execute(p.idx); }
+    @hidden action read_pkts_dn() { f_pkts_dn = read_count_dn.execute(p.idx); }
 
-        if (up == 1) {
-            if (ended == 1) {
-                f_pkts_up = restart_count_up.execute(idx);
-                f_pkts_dn = clear_count_dn.execute(idx);
-            } else {
-                f_pkts_up = count_up.execute(idx);
-                f_pkts_dn = read_count_dn.execute(idx);
-            }
-            f_ps_up = store_ps_up.execute(idx);
-            f_ps_dn = read_ps_dn.execute(idx);
-            if (since != CLS_NO_GAP) {
-                new_ipg = ipg_filter.execute(since, didx);
-                f_ipg_up = store_ipg_up.execute(idx);
-            } else {
-                f_ipg_up = read_ipg_up.execute(idx);
-            }
-            f_ipg_dn = read_ipg_dn.execute(idx);
-        } else {
-            if (ended == 1) {
-                f_pkts_dn = restart_count_dn.execute(idx);
-                f_pkts_up = clear_count_up.execute(idx);
-            } else {
-                f_pkts_dn = count_dn.execute(idx);
-                f_pkts_up = read_count_up.execute(idx);
-            }
-            f_ps_dn = store_ps_dn.execute(idx);
-            f_ps_up = read_ps_up.execute(idx);
-            if (since != CLS_NO_GAP) {
-                new_ipg = ipg_filter.execute(since, didx);
-                f_ipg_dn = store_ipg_dn.execute(idx);
-            } else {
-                f_ipg_dn = read_ipg_dn.execute(idx);
-            }
-            f_ipg_up = read_ipg_up.execute(idx);
+    // This direction counts, the other is read; both restart with a window.
+    @hidden
+    table pkts_up_step {
+        key = { up : exact; ended : exact; }
+        actions = { count_pkts_up_restart; count_pkts_up; clear_pkts_up; read_pkts_up; @defaultonly NoAction; }
+        const entries = {
+            (1, 1) : count_pkts_up_restart();
+            (1, 0) : count_pkts_up();
+            (0, 1) : clear_pkts_up();
+            (0, 0) : read_pkts_up();
         }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 4;
+    }
 
+    @hidden
+    table pkts_dn_step {
+        key = { up : exact; ended : exact; }
+        actions = { count_pkts_dn_restart; count_pkts_dn; clear_pkts_dn; read_pkts_dn; @defaultonly NoAction; }
+        const entries = {
+            (0, 1) : count_pkts_dn_restart();
+            (0, 0) : count_pkts_dn();
+            (1, 1) : clear_pkts_dn();
+            (1, 0) : read_pkts_dn();
+        }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 4;
+    }
+
+    @hidden action store_ps_up_a() { f_ps_up = store_ps_up.execute(p.idx); }
+    @hidden action read_ps_up_a() { f_ps_up = read_ps_up.execute(p.idx); }
+    @hidden action store_ps_dn_a() { f_ps_dn = store_ps_dn.execute(p.idx); }
+    @hidden action read_ps_dn_a() { f_ps_dn = read_ps_dn.execute(p.idx); }
+
+    // This direction stores its new size EWMA, the other is read.
+    @hidden
+    table ps_up_step {
+        key = { up : exact; }
+        actions = { store_ps_up_a; read_ps_up_a; @defaultonly NoAction; }
+        const entries = {
+            1 : store_ps_up_a();
+            0 : read_ps_up_a();
+        }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 2;
+    }
+
+    @hidden
+    table ps_dn_step {
+        key = { up : exact; }
+        actions = { store_ps_dn_a; read_ps_dn_a; @defaultonly NoAction; }
+        const entries = {
+            0 : store_ps_dn_a();
+            1 : read_ps_dn_a();
+        }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 2;
+    }
+
+    @hidden action store_ipg_up_a() { f_ipg_up = store_ipg_up.execute(p.idx); }
+    @hidden action read_ipg_up_a() { f_ipg_up = read_ipg_up.execute(p.idx); }
+    @hidden action store_ipg_dn_a() { f_ipg_dn = store_ipg_dn.execute(p.idx); }
+    @hidden action read_ipg_dn_a() { f_ipg_dn = read_ipg_dn.execute(p.idx); }
+
+    // This direction stores its new IPG EWMA when it had a gap, the other is read.
+    @hidden
+    table ipg_up_step {
+        key = { up : exact; has_gap : exact; }
+        actions = { store_ipg_up_a; read_ipg_up_a; @defaultonly NoAction; }
+        const entries = {
+            (1, 1) : store_ipg_up_a();
+            (1, 0) : read_ipg_up_a();
+            (0, 1) : read_ipg_up_a();
+            (0, 0) : read_ipg_up_a();
+        }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 4;
+    }
+
+    @hidden
+    table ipg_dn_step {
+        key = { up : exact; has_gap : exact; }
+        actions = { store_ipg_dn_a; read_ipg_dn_a; @defaultonly NoAction; }
+        const entries = {
+            (0, 1) : store_ipg_dn_a();
+            (0, 0) : read_ipg_dn_a();
+            (1, 1) : read_ipg_dn_a();
+            (1, 0) : read_ipg_dn_a();
+        }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 4;
+    }
+
+    @hidden action decide_class() { meta.class_id = store_class.execute(p.idx); }
+    @hidden action keep_class() { meta.class_id = read_class.execute(p.idx); }
+
+    // At a window's end the class decided now, else the class decided at the last one.
+    @hidden
+    table class_step {
+        key = { ended : exact; }
+        actions = { decide_class; keep_class; @defaultonly NoAction; }
+        const entries = {
+            1 : decide_class();
+            0 : keep_class();
+        }
+        const default_action = NoAction();  // never taken: the entries cover every key
+        size = 2;
+    }
+
+    apply {
+        // A takeover's second pass only reads the class (ended stays 0).
+        if (meta.user && !takeover) {
+            ended = check_window.execute(p.idx);
+        }
+        if (meta.user && !takeover) {
+            new_ps = ps_filter.execute(p.ps, p.didx);
+        }
+        if (meta.user && !takeover) {
+            since = swap_ts.execute(p.didx);
+        }
+        if (meta.user && !takeover) {
+            pkts_up_step.apply();
+        }
+        if (meta.user && !takeover) {
+            pkts_dn_step.apply();
+        }
+        if (meta.user && !takeover) {
+            ps_up_step.apply();
+        }
+        if (meta.user && !takeover) {
+            ps_dn_step.apply();
+        }
+        if (meta.user && !takeover && since != CLS_NO_GAP) {
+            new_ipg = ipg_filter.execute(since, p.didx);
+            has_gap = 1;
+        }
+        if (meta.user && !takeover) {
+            ipg_up_step.apply();
+        }
+        if (meta.user && !takeover) {
+            ipg_dn_step.apply();
+        }
         if (ended == 1) {
             feature_pkts_up.apply();
-            feature_pkts_dn.apply();
-            feature_ps_up.apply();
-            feature_ps_dn.apply();
-            feature_ipg_up.apply();
-            feature_ipg_dn.apply();
-            decision.apply();
-            meta.class_id = store_class.execute(idx);
-        } else {
-            meta.class_id = read_class.execute(idx);
         }
+        if (ended == 1) {
+            feature_pkts_dn.apply();
+        }
+        if (ended == 1) {
+            feature_ps_up.apply();
+        }
+        if (ended == 1) {
+            feature_ps_dn.apply();
+        }
+        if (ended == 1) {
+            feature_ipg_up.apply();
+        }
+        if (ended == 1) {
+            feature_ipg_dn.apply();
+        }
+        if (ended == 1) {
+            decision.apply();
+        }
+        if (meta.user) {
+            class_step.apply();
         }
     }
 }

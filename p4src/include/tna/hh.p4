@@ -4,7 +4,8 @@
 //   flow_id (slot owner) -> last_ts (gap) and last_slot (timeslot edge) -> Lpf (EWMA)
 //   -> ipg_ewma (store / age) and tau_table -> tau_left (tau and reported, one pair) -> report.
 // The configuration, the flow key and the masked timestamp do not depend on the UPF: they are computed
-// while the UPF's tables run; the stateful chain starts once the UPF has found the direction.
+// while the interface lookup runs; the stateful chain starts once it has found the direction, one step
+// per stage beside the UPF's steps (Tofino 1: no conditional block spanning stages).
 // Where the v1model version (include/hh.p4) differs, and why:
 // - A flow that evicts a slow resident takes the slot on a resubmitted second pass: the owner
 //   register is read before the resident's EWMA is known (thesis §4.4.1).
@@ -22,9 +23,12 @@
 #include "arch.p4"
 
 // A packet's relation to its slot: it takes an empty slot (or takes it over), owns it, or collides.
-const bit<8> HH_SLOT_NEW = 0;
-const bit<8> HH_SLOT_OWN = 1;
-const bit<8> HH_SLOT_OTHER = 2;
+// HH_SLOT_NONE: HK-IPG does not see the packet. HH_SLOT_OTHER is 0, the stateful ALU's output when no branch
+// writes one: Tofino 1's ALU has two output instructions beside the register's write, not three.
+const bit<8> HH_SLOT_OTHER = 0;
+const bit<8> HH_SLOT_NEW = 1;
+const bit<8> HH_SLOT_OWN = 2;
+const bit<8> HH_SLOT_NONE = 3;
 
 // What is left to tau_th of the slot's tau, and whether the current HH episode was reported.
 struct hh_tau_t {
@@ -32,10 +36,8 @@ struct hh_tau_t {
     bit<16> reported;
 }
 
-// What HK-IPG computes before the UPF's interface lookup: its configuration, the flow key and the
-// timeslot number. Applied before upf.apply() in the source (include/hupf_tna.p4), so that its tables
-// run beside the UPF's instead of after them (Tofino chains tables in next-table order). Its table and
-// action keep the names of the v1model hh instance.
+// What HK-IPG computes beside the interface lookup: its configuration, the flow key and the timeslot
+// number. Its table and action keep the names of the v1model hh instance.
 struct hh_prep_t {
     bit<16> tau_th;
     bit<32> ipg_init;
@@ -94,21 +96,28 @@ control HeavyHitterPrep(in flow_meta_t flow, in bit<32> ts, inout hh_prep_t p) {
     }
 }
 
-// flow: the flow's fields as the UPF will find them (read from the headers, include/hupf_tna.p4);
-// user_iface: the interface the UPF must find for an uplink or downlink user packet (meta.iface, compared
-// in the stateful stages' own conditions); takeover: second pass of a takeover.
-control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts, in bit<2> user_iface,
-                    in bool takeover, out bool request_takeover, out bool report) {
+// meta.user: the UPF finds the packet to be uplink or downlink user traffic (include/hupf_tna.p4);
+// takeover: second pass of a takeover. Out: slow (a colliding packet found a slow resident: the caller
+// resubmits it to take the slot) and newly (the owner's tau reached tau_th in an episode not reported yet:
+// the caller mirrors an HH report).
+// Tofino 1 runs one next-table chain through the stages: a conditional block that spans stages runs alone.
+// So each step below is one stage's: a table (hidden, constant entries) that picks the RegisterAction of its
+// register by the packet's relation to the slot, or a condition on flags the earlier steps set.
+control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts,
+                    in bool takeover, out bit<8> slow, out bit<8> newly) {
     Register<bit<32>, hh_idx_t>(HH_SLOTS) flow_id;
     Register<bit<32>, hh_idx_t>(HH_SLOTS) last_ts;
     Register<bit<32>, hh_idx_t>(HH_SLOTS) last_slot;
     Register<bit<32>, hh_idx_t>(HH_SLOTS) ipg_ewma;
     Register<hh_tau_t, hh_idx_t>(HH_SLOTS) tau;
     Lpf<bit<32>, hh_idx_t>(HH_SLOTS) ipg_filter;
+    bit<8>  rel = HH_SLOT_NONE;
+    bit<8>  new_timeslot = 0;
     bit<16> tau_inc;
     bit<32> cur_ewma;
     bit<32> ewma_sat;   // the stored EWMA, saturated at 2^20 - 1: its bits 19:0 are tau_table's range key
     bit<32> gap;
+
     action set_tau(bit<16> tau) {
         tau_inc = tau;
     }
@@ -125,22 +134,20 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts, 
     // The packet's relation to the slot (HH_SLOT_*); own_slot claims an empty slot. A code rather than
     // the owner: a gateway cannot compare two 32-bit fields beside its other conditions.
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(flow_id) own_slot = {
-        void apply(inout bit<32> owner, out bit<8> rel) {
+        void apply(inout bit<32> owner, out bit<8> r) {
             if (owner == 0) {
                 owner = p.flow_key;
-                rel = HH_SLOT_NEW;
+                r = HH_SLOT_NEW;
             } else if (owner == p.flow_key) {
-                rel = HH_SLOT_OWN;
-            } else {
-                rel = HH_SLOT_OTHER;
+                r = HH_SLOT_OWN;
             }
         }
     };
 
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(flow_id) take_slot = {
-        void apply(inout bit<32> owner, out bit<8> rel) {
+        void apply(inout bit<32> owner, out bit<8> r) {
             owner = p.flow_key;
-            rel = HH_SLOT_NEW;
+            r = HH_SLOT_NEW;
         }
     };
 
@@ -193,10 +200,10 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts, 
     // in: the register's stateful ALU takes two fields); returns 1 when the resident was slower than
     // ipg_th before (it is evicted: the takeover restarts the EWMA at ipg_init).
     RegisterAction<bit<32>, hh_idx_t, bit<8>>(ipg_ewma) age_ewma = {
-        void apply(inout bit<32> ewma, out bit<8> slow) {
-            slow = 0;
+        void apply(inout bit<32> ewma, out bit<8> is_slow) {
+            is_slow = 0;
             if (ewma > p.ipg_th) {
-                slow = 1;
+                is_slow = 1;
             }
             ewma = ewma |+| cur_ewma;
         }
@@ -205,11 +212,11 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts, 
     // At a timeslot edge tau grows by tau_inc (tau_left shrinks); reaching tau_th restarts it. Returns 1
     // when it reached tau_th in an episode not reported yet; the episode is reported from then on.
     RegisterAction<hh_tau_t, hh_idx_t, bit<8>>(tau) add_tau = {
-        void apply(inout hh_tau_t t, out bit<8> newly) {
-            newly = 0;
+        void apply(inout hh_tau_t t, out bit<8> reached) {
+            reached = 0;
             if (t.left <= tau_inc) {
                 if (t.reported == 0) {
-                    newly = 1;
+                    reached = 1;
                 }
                 t.left = p.tau_th;
                 t.reported = 1;
@@ -233,55 +240,112 @@ control HeavyHitter(inout local_metadata_t meta, in hh_prep_t p, in bit<32> ts, 
         }
     };
 
-    // No return in the branches below: p4c turns a return into a flag that every later statement tests,
-    // which chains the exclusive branches' tables one after the other; if/else keeps them side by side.
+    // bmv2's identity hash modulo HH_SLOTS (a power of two): the key's low bits.
+#define HH_IDX p.flow_key[HH_SLOT_BITS - 1:0]
+
+    // Case 1 and a takeover's second pass start the slot; case 2 takes the gap; case 3 ages the resident by
+    // decay_k, which reaches ipg_ewma in cur_ewma as ipg_init does for a new owner.
+    @hidden action ts_new() { start_ts.execute(HH_IDX); cur_ewma = p.ipg_init; }
+    @hidden action ts_own() { gap = swap_ts.execute(HH_IDX); }
+    @hidden action ts_other() { cur_ewma = p.decay_k; }
+
+    @hidden
+    table ts_step {
+        key = { rel : exact; }
+        actions = { ts_new; ts_own; ts_other; NoAction; }
+        const entries = {
+            HH_SLOT_NEW : ts_new();
+            HH_SLOT_OWN : ts_own();
+            HH_SLOT_OTHER : ts_other();
+        }
+        const default_action = NoAction();
+        size = 4;
+    }
+
+    @hidden action slot_new() { start_slot.execute(HH_IDX); }
+    @hidden action slot_own() { new_timeslot = swap_slot.execute(HH_IDX); }
+
+    @hidden
+    table timeslot_step {
+        key = { rel : exact; }
+        actions = { slot_new; slot_own; NoAction; }
+        const entries = {
+            HH_SLOT_NEW : slot_new();
+            HH_SLOT_OWN : slot_own();
+        }
+        const default_action = NoAction();
+        size = 4;
+    }
+
+    @hidden action ewma_store() { ewma_sat = store_ewma.execute(HH_IDX); }
+    @hidden action ewma_age() { slow = age_ewma.execute(HH_IDX); }
+
+    @hidden
+    table ewma_step {
+        key = { rel : exact; }
+        actions = { ewma_store; ewma_age; NoAction; }
+        const entries = {
+            HH_SLOT_NEW : ewma_store();
+            HH_SLOT_OWN : ewma_store();
+            HH_SLOT_OTHER : ewma_age();
+        }
+        const default_action = NoAction();
+        size = 4;
+    }
+
+    @hidden action tau_start() { start_tau.execute(HH_IDX); }
+    @hidden action tau_end() { end_episode.execute(HH_IDX); }
+    @hidden action tau_add() { newly = add_tau.execute(HH_IDX); }
+
+    // A new owner starts tau; at an owner's timeslot edge, a tau of 0 (slower than every tau range) ends the
+    // episode, any other adds to tau.
+    @hidden
+    table tau_step {
+        key = {
+            rel          : exact;
+            new_timeslot : ternary;
+            tau_inc      : ternary;
+        }
+        actions = { tau_start; tau_end; tau_add; NoAction; }
+        const entries = {
+            (HH_SLOT_NEW, _, _) : tau_start();
+            (HH_SLOT_OWN, 1, 0) : tau_end();
+            (HH_SLOT_OWN, 1, _) : tau_add();
+        }
+        const default_action = NoAction();
+        size = 4;
+    }
+
     apply {
-        request_takeover = false;
-        report = false;
-        // bmv2's identity hash modulo HH_SLOTS (a power of two): the key's low bits.
-        hh_idx_t idx = p.flow_key[HH_SLOT_BITS - 1:0];
-        if (meta.iface == user_iface) {
-            bit<8> rel;
+        slow = 0;
+        newly = 0;
+        if (meta.user) {
             if (takeover) {
-                rel = take_slot.execute(idx);
+                rel = take_slot.execute(HH_IDX);
             } else {
-                rel = own_slot.execute(idx);
-            }
-            if (rel == HH_SLOT_OTHER) {
-                // Case 3: evict a slow resident (second pass), else age it.
-                cur_ewma = p.decay_k;
-                if (age_ewma.execute(idx) == 1) {
-                    request_takeover = true;
-                }
-            } else if (rel == HH_SLOT_NEW) {
-                // Case 1 and the second pass of a takeover.
-                start_ts.execute(idx);
-                start_slot.execute(idx);
-                cur_ewma = p.ipg_init;
-                store_ewma.execute(idx);
-                start_tau.execute(idx);
-            } else {
-                // Case 2: the owner's gap feeds the EWMA; a new timeslot number ends a timeslot.
-                gap = swap_ts.execute(idx);
-                bit<8> new_timeslot = swap_slot.execute(idx);
-                cur_ewma = ipg_filter.execute(gap, idx);
-                ewma_sat = store_ewma.execute(idx);
-                if (new_timeslot != 0) {
-                    tau_table.apply();
-                    if (tau_inc == 0) {
-                        end_episode.execute(idx);
-                    } else if (add_tau.execute(idx) == 1) {
-                        // cpu_reason and hh_flags (from to_backend) are set by the caller: a field the UPF
-                        // writes or reads here would order this whole block after the UPF's last table.
-                        report = true;
-                        meta.hh_flow_key = p.flow_key;
-                        meta.hh_ipg_ewma = cur_ewma;
-                        meta.hh_tau = p.tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
-                    }
-                }
+                rel = own_slot.execute(HH_IDX);
             }
         }
+        ts_step.apply();
+        timeslot_step.apply();
+        // Case 2: the owner's gap feeds the EWMA.
+        if (rel == HH_SLOT_OWN) {
+            cur_ewma = ipg_filter.execute(gap, HH_IDX);
+        }
+        ewma_step.apply();
+        // A new timeslot number ends a timeslot.
+        if (rel == HH_SLOT_OWN && new_timeslot != 0) {
+            tau_table.apply();
+        }
+        tau_step.apply();
+        if (newly == 1) {
+            // cpu_reason, hh_flags and the mirror are set by the caller.
+            meta.hh_flow_key = p.flow_key;
+            meta.hh_ipg_ewma = cur_ewma;
+            meta.hh_tau = p.tau_th;  // tau reached tau_th (v1model reports the sum, at least tau_th)
+        }
     }
+#undef HH_IDX
 }
 
 #endif
