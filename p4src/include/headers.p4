@@ -291,7 +291,7 @@ struct local_metadata_t {
     bool          user;     // and is uplink or downlink user traffic (the UPF sets uplink or downlink)
     bool          tun_miss; // a downlink's tunnel peer is unknown
 #endif
-#line 281
+#line 288
 }
 
 #endif

@@ -27,7 +27,7 @@ ENTRY_TIMEOUT_S = 60
 # Components the .oar must bring up (each bundle's OSGI-INF lists them; these must be among them).
 KNOWN_COMPONENTS = {"org.hupf.app.impl.HupfManager", "org.hupf.app.offload.OffloadComponent",
                     "org.hupf.pipeconf.behaviour.PipeconfLoader"}
-PIPECONFS = ("org.hupf.bmv2", "org.hupf.backend")
+PIPECONFS = ("org.hupf.bmv2", "org.hupf.backend", "org.hupf.tofino", "org.hupf.tofino2")
 
 
 def oar_bundles(oar):

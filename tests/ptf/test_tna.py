@@ -2,8 +2,8 @@
 through p4c's frontend and midend where p4test and the Tofino p4include exist, and for Tofino 1 and Tofino 2
 through p4c-barefoot and bfas where the Tofino backend exists (tools/run_suite.sh adds /opt/p4-tofino/bin to
 PATH when it holds p4c-barefoot). The fresh P4Info must name the v1model hw profile's tables and actions
-(docs/PIPELINE_CONTRACT.md), and the committed p4c-out/hw/<target> artifacts (tofino2; tofino once committed)
-must be what the source gives and fit the target's stages.
+(docs/PIPELINE_CONTRACT.md), and the committed p4c-out/hw/<target> artifacts (tofino, tofino2) must be what
+the source gives and fit the target's stages.
 Each test skips with one line where its compiler is absent."""
 import gzip
 import json
@@ -23,7 +23,7 @@ TOFINO_P4INCLUDE = os.environ.get("TOFINO_P4INCLUDE") or (
     P4C_TOFINO and os.path.join(os.path.dirname(os.path.dirname(P4C_TOFINO)), "share", "p4c", "p4include"))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
 HW_P4INFO = os.path.join(P4C_OUT, "hw", "bmv2", "p4info.txt")
-# Every target whose artifacts are committed (Tofino 1's only once its placement fits, docs/TOFINO.md).
+# Every target whose artifacts are committed (docs/TOFINO.md).
 TARGETS = tuple(t for t in ("tofino", "tofino2") if os.path.isdir(os.path.join(P4C_OUT, "hw", t)))
 
 # Parameters the TNA program does not have, and why (p4src/include/tna/hh.p4, classifier.p4): the EWMAs
@@ -34,9 +34,11 @@ TNA_ONLY_DIFFERENCES = {
 }
 
 # In the v1model P4Info only: the v1model classifier's EWMA step is an action (include/classifier.p4); the
-# TNA classifier uses Tofino low-pass filters (include/tna/classifier.p4). The VXLAN tenants (include/tenant.p4)
-# and RPS (include/rps.p4) are not on TNA yet.
+# TNA classifier uses Tofino low-pass filters (include/tna/classifier.p4). The VXLAN tenants (include/tenant.p4,
+# with the class a tenant's packet keeps through a backend: steering.backend_classes) and RPS (include/rps.p4)
+# are not on TNA yet.
 V1MODEL_ONLY_PREFIXES = ("action HupfIngress.classifier.ewma", "table HupfIngress.tenant.",
+                         "table HupfIngress.steering.backend_classes", "action HupfIngress.steering.set_backend_class",
                          "action HupfIngress.tenant.", "counter HupfIngress.tenant.", "meter HupfIngress.tenant.",
                          "table HupfEgress.tenant.", "action HupfEgress.tenant.", "table HupfIngress.rps.",
                          "action HupfIngress.rps.", "counter HupfIngress.rps.", "counter HupfEgress.rps.")

@@ -11,6 +11,7 @@ import org.onosproject.net.group.GroupProgrammable;
 import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.pi.model.PiPipeconf;
+import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.model.PiPipelineInterpreter;
 import org.onosproject.net.pi.service.PiPipeconfService;
 
@@ -33,8 +34,7 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * The loader registers the packaged pipeconfs with a (mocked) PiPipeconfService and unregisters them: bmv2 and
- * the backend, and the Tofino 2 hw pipeline whose artifacts are committed (Tofino 1's are not: its placement
- * does not fit, docs/TOFINO.md).
+ * the backend, and the hw pipeline for Tofino 1 and Tofino 2, whose artifacts are committed (docs/TOFINO.md).
  */
 public class PipeconfLoaderTest {
 
@@ -43,9 +43,10 @@ public class PipeconfLoaderTest {
         PiPipeconfService service = createMock(PiPipeconfService.class);
         Capture<PiPipeconf> registered = newCapture(CaptureType.ALL);
         service.register(capture(registered));
-        expectLastCall().times(3);
+        expectLastCall().times(4);
         service.unregister(HupfPipeconfIds.BMV2);
         service.unregister(HupfPipeconfIds.BACKEND);
+        service.unregister(HupfPipeconfIds.TOFINO);
         service.unregister(HupfPipeconfIds.TOFINO2);
         replay(service);
 
@@ -54,8 +55,7 @@ public class PipeconfLoaderTest {
         loader.activate();
         Map<String, PiPipeconf> byId = registered.getValues().stream()
                 .collect(Collectors.toMap(p -> p.id().id(), p -> p));
-        assertFalse("no Tofino 1 artifacts packaged", byId.containsKey(HupfPipeconfIds.TOFINO.id()));
-        assertEquals(3, byId.size());
+        assertEquals(4, byId.size());
 
         PiPipeconf bmv2 = byId.get(HupfPipeconfIds.BMV2.id());
         PiPipeconf backend = byId.get(HupfPipeconfIds.BACKEND.id());
@@ -81,38 +81,44 @@ public class PipeconfLoaderTest {
         assertTrue(bmv2.hasBehaviour(HupfDataplaneConfig.class));
         assertTrue(backend.hasBehaviour(HupfDataplaneConfig.class));
 
-        // Tofino 2: the hw behaviours, the binary bfas made for it, its context and its CPU port for Stratum.
-        PiPipeconf tofino2 = byId.get(HupfPipeconfIds.TOFINO2.id());
-        assertEquals(HupfUpfProgrammable.class, tofino2.implementation(HupfUpf.class).orElseThrow());
-        assertTrue(tofino2.hasBehaviour(HupfDataplaneConfig.class));
-        assertTrue(tofino2.pipelineModel().table(HUPF_INGRESS_HH_TAU_TABLE).isPresent());
-        assertFalse(tofino2.extension(PiPipeconf.ExtensionType.BMV2_JSON).isPresent());
-        String dir = PipeconfLoader.P4C_OUT + "hw/tofino2/";
-        for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
-                PiPipeconf.ExtensionType.P4_INFO_TEXT, "p4info.txt",
-                PiPipeconf.ExtensionType.CPU_PORT_TXT, "cpu_port.txt").entrySet()) {
-            try (InputStream packaged = PipeconfLoader.class.getResourceAsStream(dir + e.getValue());
-                 InputStream extension = tofino2.extension(e.getKey()).orElseThrow()) {
-                assertArrayEquals(e.getValue(), packaged.readAllBytes(), extension.readAllBytes());
-            }
-        }
-        // The binary and the context are packaged gzipped and handed to ONOS inflated: what bfas wrote.
-        for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
-                PiPipeconf.ExtensionType.TOFINO_BIN, "tofino2.bin",
-                PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON, "context.json").entrySet()) {
-            try (InputStream packaged = new GZIPInputStream(
-                         PipeconfLoader.class.getResourceAsStream(dir + e.getValue() + ".gz"));
-                 InputStream extension = tofino2.extension(e.getKey()).orElseThrow()) {
-                byte[] inflated = extension.readAllBytes();
-                assertArrayEquals(e.getValue(), packaged.readAllBytes(), inflated);
-                assertTrue(e.getValue() + " inflated", inflated.length > 1_000_000);
-            }
-        }
-        try (InputStream context = tofino2.extension(PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON).orElseThrow()) {
-            assertEquals("the context is bfas's JSON", '{', context.read());
+        // Tofino 1 and 2: the hw behaviours, the binary bfas made for the target, its context and its CPU port.
+        for (Map.Entry<PiPipeconfId, String> target : Map.of(HupfPipeconfIds.TOFINO, "tofino",
+                                                              HupfPipeconfIds.TOFINO2, "tofino2").entrySet()) {
+            assertTofinoPipeconf(byId.get(target.getKey().id()), target.getValue());
         }
 
         loader.deactivate();
         verify(service);
+    }
+
+    private static void assertTofinoPipeconf(PiPipeconf tofino, String target) throws Exception {
+        assertEquals(target, HupfUpfProgrammable.class, tofino.implementation(HupfUpf.class).orElseThrow());
+        assertTrue(target, tofino.hasBehaviour(HupfDataplaneConfig.class));
+        assertTrue(target, tofino.pipelineModel().table(HUPF_INGRESS_HH_TAU_TABLE).isPresent());
+        assertFalse(target, tofino.extension(PiPipeconf.ExtensionType.BMV2_JSON).isPresent());
+        String dir = PipeconfLoader.P4C_OUT + "hw/" + target + "/";
+        for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
+                PiPipeconf.ExtensionType.P4_INFO_TEXT, "p4info.txt",
+                PiPipeconf.ExtensionType.CPU_PORT_TXT, "cpu_port.txt").entrySet()) {
+            try (InputStream packaged = PipeconfLoader.class.getResourceAsStream(dir + e.getValue());
+                 InputStream extension = tofino.extension(e.getKey()).orElseThrow()) {
+                assertArrayEquals(dir + e.getValue(), packaged.readAllBytes(), extension.readAllBytes());
+            }
+        }
+        // The binary and the context are packaged gzipped and handed to ONOS inflated: what bfas wrote.
+        for (Map.Entry<PiPipeconf.ExtensionType, String> e : Map.of(
+                PiPipeconf.ExtensionType.TOFINO_BIN, target + ".bin",
+                PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON, "context.json").entrySet()) {
+            try (InputStream packaged = new GZIPInputStream(
+                         PipeconfLoader.class.getResourceAsStream(dir + e.getValue() + ".gz"));
+                 InputStream extension = tofino.extension(e.getKey()).orElseThrow()) {
+                byte[] inflated = extension.readAllBytes();
+                assertArrayEquals(dir + e.getValue(), packaged.readAllBytes(), inflated);
+                assertTrue(dir + e.getValue() + " inflated", inflated.length > 1_000_000);
+            }
+        }
+        try (InputStream context = tofino.extension(PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON).orElseThrow()) {
+            assertEquals("the context is bfas's JSON", '{', context.read());
+        }
     }
 }

@@ -382,13 +382,18 @@ public class HupfDataplaneTest {
     }
 
     /**
-     * The hw program compiled for Tofino 2 (the committed P4Info: its own ids, range keys of the width it
-     * declares, configuration actions without alpha_shift, no VXLAN tenant objects): HK-IPG, MATADOR, steering,
-     * backend ports and routes are written through the same dataplane, as its P4Info says.
+     * The hw program compiled for Tofino 1 and Tofino 2 (the committed P4Infos: their own ids, range keys of the
+     * width they declare, configuration actions without alpha_shift, no VXLAN tenant objects): HK-IPG, MATADOR,
+     * steering, backend ports and routes are written through the same dataplane, as each P4Info says.
      */
     @Test
-    public void theTofino2P4InfoTakesTheDataplaneConfiguration() throws Exception {
-        PiPipelineModel tna = Pipelines.model("hw", "tofino2");
+    public void theTofinoP4InfosTakeTheDataplaneConfiguration() throws Exception {
+        for (String target : List.of("tofino", "tofino2")) {
+            assertTofinoTakesTheDataplaneConfiguration(Pipelines.model("hw", target));
+        }
+    }
+
+    private void assertTofinoTakesTheDataplaneConfiguration(PiPipelineModel tna) throws Exception {
         MemoryPiTarget device = new MemoryPiTarget(tna);
         HupfDataplane d = new HupfDataplane(tna, device);
         int width = tna.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().matchField(HDR_IPG_EWMA).orElseThrow()

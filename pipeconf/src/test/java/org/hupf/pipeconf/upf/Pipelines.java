@@ -14,18 +14,19 @@ public final class Pipelines {
     }
 
     /**
-     * (profile, target) of every committed P4Info: both profiles on bmv2, the hw profile compiled for Tofino 2
-     * (the TNA program: its own ids, a ternary application prefix, 20-bit range keys).
+     * (profile, target) of every committed P4Info: both profiles on bmv2, the hw profile compiled for Tofino 1 and
+     * Tofino 2 (the TNA program: its own ids, a ternary application prefix, 20-bit range keys).
      */
     public static List<String[]> upfPipelines() {
-        return List.of(new String[]{"hw", "bmv2"}, new String[]{"sw", "bmv2"}, new String[]{"hw", "tofino2"});
+        return List.of(new String[]{"hw", "bmv2"}, new String[]{"sw", "bmv2"}, new String[]{"hw", "tofino"},
+                       new String[]{"hw", "tofino2"});
     }
 
     public static URL p4infoUrl(String profile) {
         return p4infoUrl(profile, "bmv2");
     }
 
-    /** The P4Info of a profile compiled for a target (bmv2, or tofino2 for the hw profile). */
+    /** The P4Info of a profile compiled for a target (bmv2, or tofino or tofino2 for the hw profile). */
     public static URL p4infoUrl(String profile, String target) {
         URL url = Pipelines.class.getResource("/p4c-out/" + profile + "/" + target + "/p4info.txt");
         if (url == null) {
