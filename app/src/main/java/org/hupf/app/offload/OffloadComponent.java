@@ -70,6 +70,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -109,6 +110,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final long DEVICES_CHECK_S = 5;
     /** A draining backend's counts are read this often. */
     private static final long DRAIN_READ_MS = 50;
+    /** A drain a previous leader left unfinished is resumed with the operator's defaults (hupf:backend-drain). */
+    static final long RESUMED_DRAIN_QUIET_MS = 500;
+    static final long RESUMED_DRAIN_MAX_MS = 10_000;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
@@ -213,10 +217,15 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /** What each backend counted, across its departures and restarts, in this node's current term. */
     private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
     private DistributedLedgerJournal ledgerJournal;
-    private DistributedBackendDrains drains;
+    /** Package-private: a test writes what a previous leader left. */
+    DistributedBackendDrains drains;
     /** One drain at a time on this node; the backend being drained, or null. */
     private final Object drainLock = new Object();
     private volatile String drainingNow;
+    /** Resumes drains a previous leader left unfinished (a drain waits on the component's thread). */
+    private ExecutorService drainResumer;
+    /** The term in which this node last looked for unfinished drains. */
+    private long drainsCheckedTerm = LeaderLease.NOT_LEADER;
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     long retryFirstMs = 1000;
     private long retryMs;
@@ -225,6 +234,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Activate
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
+        drainResumer = Executors.newSingleThreadExecutor(r -> new Thread(r, "hupf-drain-resume"));
         appId = coreService.registerApplication(HupfApp.APP_NAME);
         offloadStore = new DistributedOffloadStore(storageService);
         ledgerJournal = new DistributedLedgerJournal(storageService);
@@ -252,6 +262,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         deviceService.removeListener(listener);
         mastershipService.removeListener(mastershipListener);
         executor.shutdownNow();
+        drainResumer.shutdownNow();
         current = null;
         offloadStore.close();
         ledgerJournal.close();
@@ -555,6 +566,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             reconcileSessions();
             syncRoutes(backendIds);
             programSwitch(current);
+            resumeUnfinishedDrains();
         } catch (UpfProgrammableException | RuntimeException e) {
             // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
             // executor keeps it in a future nobody reads), and with no further device event, nothing would
@@ -683,6 +695,36 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             } finally {
                 drainingNow = null;
             }
+        }
+    }
+
+    /**
+     * Once per term, on the hybrid's first build: a backend marked DRAINING that no drain on this node is running
+     * was left so by a leader that stopped mid-drain (held, not steered to); its drain is finished here, as the
+     * operator asked, rather than leaving it held until someone acts. A drain that failed on this node in this
+     * term stays as it is: its caller got the error.
+     */
+    private void resumeUnfinishedDrains() {
+        if (drainsCheckedTerm == term) {
+            return;
+        }
+        drainsCheckedTerm = term;
+        drains.all().forEach((backend, state) -> {
+            if (DistributedBackendDrains.DRAINING.equals(state) && !backend.equals(drainingNow)) {
+                log.warn("Backend {} was left DRAINING by a previous leader: resuming its drain", backend);
+                drainResumer.execute(() -> resumeDrain(backend));
+            }
+        });
+    }
+
+    private void resumeDrain(String backend) {
+        try {
+            drain(backend, RESUMED_DRAIN_QUIET_MS, RESUMED_DRAIN_MAX_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (UpfProgrammableException | RuntimeException e) {
+            log.warn("Backend {}: the resumed drain did not complete ({}): drain or restore it", backend,
+                     e.getMessage());
         }
     }
 

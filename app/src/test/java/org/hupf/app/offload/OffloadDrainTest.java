@@ -67,6 +67,8 @@ public class OffloadDrainTest {
     /** The backends the hybrid held at each setBackends write. */
     private final List<List<String>> heldAtSteering = new CopyOnWriteArrayList<>();
     private OffloadComponent c;
+    private FakeLeadership leadership;
+    private final NodeId local = NodeId.nodeId("192.0.2.1");
 
     /** A device behaviour over an in-memory UPF (HupfUpf's handler methods answer null). */
     private static HupfUpf upf(String name) {
@@ -142,7 +144,6 @@ public class OffloadDrainTest {
         pipeconfs.forEach((id, p) -> expect(pipeconfService.ofDevice(id)).andReturn(Optional.of(p)).anyTimes());
         NetworkConfigService cfgService = createNiceMock(NetworkConfigService.class);
         expect(cfgService.getConfig(anyObject(), anyObject())).andReturn(config()).anyTimes();
-        NodeId local = NodeId.nodeId("192.0.2.1");
         ControllerNode node = createNiceMock(ControllerNode.class);
         expect(node.id()).andReturn(local).anyTimes();
         ClusterService cluster = createNiceMock(ClusterService.class);
@@ -157,7 +158,8 @@ public class OffloadDrainTest {
         c.cfgService = cfgService;
         c.clusterService = cluster;
         c.applicationService = apps;
-        c.leadershipService = new FakeLeadership(local, 1);
+        leadership = new FakeLeadership(local, 1);
+        c.leadershipService = leadership;
         c.storageService = new TestStorageService();
         c.groupService = new GroupServiceAdapter();
         c.packetService = createNiceMock(PacketService.class);
@@ -222,6 +224,21 @@ public class OffloadDrainTest {
                 "b2 taken over and steered to again");
         assertTrue(c.drains().isEmpty());
         assertFalse("restored once", c.restore(B2.toString()));
+    }
+
+    @Test
+    public void aDrainAPreviousLeaderLeftUnfinishedIsFinishedInTheNextTerm() throws Exception {
+        // What a leader that stopped right after steering b2 away leaves in the replicated map.
+        c.drains.set(B2.toString(), DistributedBackendDrains.DRAINING);
+        leadership.electAndTell(local, 2);
+        waitFor(() -> c.drains().equals(Map.of(B2.toString(), DistributedBackendDrains.DRAINED)),
+                "the unfinished drain finished in the new term");
+        // The hybrid without b2 is built, then its switch programmed: wait for both.
+        waitFor(() -> c.backends().equals(List.of(B1.toString())) && c.steeredTo().equals(List.of(B1.toString())),
+                "b2 left the hybrid, which steers to b1");
+        assertEquals(List.of(B1_PORT), lastSteering());
+        assertEquals("steered away while b2 still held the sessions",
+                     List.of(B1.toString(), B2.toString()), heldAtSteering.get(steered.indexOf(List.of(B1_PORT))));
     }
 
     @Test
