@@ -43,7 +43,8 @@ public class RoutesTest {
     /** A slice's missing or non-integer field, or one out of range, is refused by name. */
     @Test
     public void aBadSliceIsRefusedByName() throws Exception {
-        String head = "[{\"vni\": 100, \"vtep\": \"192.0.2.254\", \"tenant_id\": 1, \"tc\": 3, \"dscp\": 46, \"slices\": [";
+        String head = "[{\"vni\": 100, \"vtep\": \"192.0.2.254\", \"tenant_id\": 1, \"tc\": 3, \"dscp\": 46,"
+                + " \"slices\": [";
         IllegalArgumentException e = refused(head + "{\"qfi\": 9, \"dscp\": 8}]}]");
         assertTrue(e.getMessage(), e.getMessage().endsWith("tc must be an integer"));
         e = refused(head + "{\"qfi\": \"9\", \"tc\": 0, \"dscp\": 8}]}]");
