@@ -70,88 +70,238 @@ def lat(base_ms, n):
     return [round(1000 * (base_ms + i * 0.001), 1) for i in range(n)]
 
 
-def stats(gold_congested_ms, gold_lost=0, bronze_lost=400, bronze_ms=150.0):
-    """The sender's and receiver's stats of a run: baseline 1 ms everywhere, congested as given."""
-    sent = {n: {"baseline": 1000, "congested": 2000} for n in TENANT}
-    received = {n: {"baseline": 1000, "congested": 2000} for n in TENANT}
-    received["gold"]["congested"] -= gold_lost
-    received["bronze"]["congested"] -= bronze_lost
-    congested = {"gold": gold_congested_ms, "silver": gold_congested_ms, "bronze": bronze_ms}
+PLAIN, SLICED = tenants.Plan(slices=False), tenants.Plan()
+BASE_N, CONG_N = 1000, 2000
+
+
+def result(plan, run, congested_ms, lost=None, established=(6, 6), queue_dropped=(400, 0, 0, 0, 0, 0, 0, 0),
+           dscp=None, bad=None, counters=None):
+    """A run's result as run_once returns it: every stream sends BASE_N packets in the baseline window and CONG_N
+    congested, at 1 ms in the baseline and congested_ms[stream] (default 1.5) congested, losing lost[stream]
+    congested packets (default: the low-priority streams 400, the video slice what its meter drops); the switch
+    counted what was sent."""
+    tenants_cfg = plan.tenants(run)
+    lost = dict({"bronze": 400, "gold-bulk": 600}, **(lost or {}))
+    sent = {s["name"]: {"baseline": BASE_N, "congested": CONG_N} for s in plan.streams}
+    received = {n: dict(w) for n, w in sent.items()}
+    windows = plan.windows
+    flen = {s["name"]: tenants.frame_len(plan.phases(s["name"])[-1][4], s["qfi"]) for s in plan.streams}
+    if "silver-video" in sent and run != "no slices" and "silver-video" not in lost:
+        rate = plan.slices("silver")[0]["rate_bps"]
+        for w, (t0, t1) in windows.items():
+            received["silver-video"][w] = int(rate * (t1 - t0) / 8 / flen["silver-video"])
+    for n, k in lost.items():
+        if n in received:
+            received[n]["congested"] -= k
+    cong = dict({"bronze": 150.0, "gold-bulk": 150.0}, **(congested_ms or {}))
     latency = {n: {"baseline": lat(1.0, received[n]["baseline"]),
-                   "congested": lat(congested[n], received[n]["congested"])} for n in TENANT}
-    return {"sent": sent}, {"received": received, "latency_us": latency}
+                   "congested": lat(cong.get(n, 1.5), received[n]["congested"])} for n in sent}
+    total = {n: BASE_N + CONG_N + 500 for n in sent}
+    nbytes = {n: total[n] * flen[n] for n in sent}
+    if counters is None:
+        counters = {"read_ms": 1, "tenants": {}, "slices": {}}
+        for s in plan.streams:
+            tid = str(tenants.TENANT_IDS[s["tenant"]])
+            p, b = counters["tenants"].get(tid, [0, 0])
+            counters["tenants"][tid] = [p + total[s["name"]], b + nbytes[s["name"]]]
+        for t in tenants_cfg:
+            for x in t.get("slices", ()):
+                s = next(s for s in plan.streams if s["tenant"] == tenants.TENANTS[t["tenant_id"] - 1]["name"]
+                         and s["qfi"] == x["qfi"])
+                counters["slices"]["%d/%d" % (t["tenant_id"], x["qfi"])] = [total[s["name"]], nbytes[s["name"]]]
+    return {"established": list(established),
+            "figures": tenants.tenant_figures({"sent": sent}, {"received": received, "latency_us": latency}),
+            "queue_dropped": list(queue_dropped),
+            "dscp": dscp or {s["name"]: {str(tenants.expected_dscp(tenants_cfg, s)): 10} for s in plan.streams},
+            "bad": bad or {}, "streams": plan.streams, "tenants": tenants_cfg, "windows": windows,
+            "sent_total": total, "sent_bytes": nbytes, "counters": counters, "rx_missed": 0}
 
 
-def result(tx_rx, queue_dropped=(400, 0, 0, 0, 0, 0, 0, 0), dscp=None, bad=None, established=(6, 6)):
-    return {"established": list(established), "figures": tenants.tenant_figures(*tx_rx),
-            "queue_dropped": list(queue_dropped), "dscp": dscp or {n: {str(t["dscp"]): 10} for n, t in TENANT.items()},
-            "bad": bad or {}}
+def good(plan):
+    out = {"priority": result(plan, "priority", {}),
+           "no priority": result(plan, "no priority", {n: 80.0 for n in ("gold", "silver", "silver-video")},
+                                 lost={"gold": 900})}
+    if plan.sliced:
+        out["no slices"] = result(plan, "no slices", {"gold": 140.0}, lost={"gold": 300, "gold-bulk": 900})
+    return out
 
 
-GOOD = {"priority": result(stats(1.5)), "no priority": result(stats(80.0, gold_lost=900))}
+GOOD = good(PLAIN)
+GOOD_SLICED = good(SLICED)
 
 
-def failed(**runs):
-    ab = copy.deepcopy(GOOD)
-    ab.update(runs)
+def failed(plan=PLAIN, **runs):
+    ab = copy.deepcopy(good(plan))
+    ab.update({k.replace("_", " "): v for k, v in runs.items()})
     return [name for name, ok, _ in tenants.checks(ab, SLACK_MS) if not ok]
 
 
 def test_a_clean_ab_passes_every_check():
     assert failed() == []
+    assert len(tenants.checks(copy.deepcopy(GOOD), SLACK_MS)) == 8
     fig = GOOD["priority"]["figures"]["bronze"]["congested"]
     assert fig["loss"] == pytest.approx(400 / 2000)
     assert fig["p50"] == pytest.approx(150.0 + 0.001 * 799, abs=0.01)
 
 
+def test_a_clean_sliced_abc_passes_every_check_the_slices_among_them():
+    assert failed(SLICED) == []
+    names = [n for n, _, _ in tenants.checks(copy.deepcopy(GOOD_SLICED), SLACK_MS)]
+    assert "without the slices, gold's congested p99 rises above that bound (its bulk QFI in its class)" in names
+    assert "with priority, gold's bulk slice (QFI 9) (congested) loses packets and waits longer than in its " \
+        "baseline" in names
+    assert "with priority, the switch's queue drops on port 2 are all priority 0 (gold-bulk, bronze)" in names
+    assert len(names) == 11
+
+
 def test_gold_losing_packets_with_priority_fails():
-    assert failed(priority=result(stats(1.5, gold_lost=1))) == ["with priority, gold and silver lose nothing"]
+    assert failed(priority=result(PLAIN, "priority", {}, lost={"gold": 1})) == [
+        "with priority, gold and silver lose nothing"]
 
 
 def test_gold_waiting_behind_bronze_with_priority_fails_the_bound():
     # Baseline p99 ~1 ms: the bound is 2 x 1 + 3 = 5 ms.
-    assert failed(priority=result(stats(6.0))) == [
+    assert failed(priority=result(PLAIN, "priority", {"gold": 6.0})) == [
         "with priority, gold's congested p99 stays within 2 x its baseline p99 + 3.00 ms"]
 
 
 def test_no_rise_without_priority_fails():
-    assert failed(**{"no priority": result(stats(1.5))}) == [
+    assert failed(no_priority=result(PLAIN, "no priority", {})) == [
         "without priority, gold's congested p99 rises above that bound"]
 
 
 def test_an_uncongested_bronze_fails():
-    assert failed(priority=result(stats(1.5, bronze_lost=0, bronze_ms=1.0))) == [
+    assert failed(priority=result(PLAIN, "priority", {"bronze": 1.0}, lost={"bronze": 0})) == [
         "with priority, bronze (congested) loses packets and waits longer than in its baseline"]
 
 
 def test_queue_drops_of_another_priority_or_unread_fail():
     name = "with priority, the switch's queue drops on port 2 are all priority 0 (bronze)"
-    assert failed(priority=result(stats(1.5), queue_dropped=(400, 0, 3, 0, 0, 0, 0, 0))) == [name]
-    unread = result(stats(1.5))
+    assert failed(priority=result(PLAIN, "priority", {}, queue_dropped=(400, 0, 3, 0, 0, 0, 0, 0))) == [name]
+    unread = result(PLAIN, "priority", {})
     unread["queue_dropped"] = None
     assert failed(priority=unread) == [name]
 
 
 def test_a_refused_session_fails():
-    assert failed(**{"no priority": result(stats(80.0, gold_lost=900), established=(5, 6))}) == [
-        "all sessions established over PFCP, both runs"]
+    assert failed(no_priority=result(PLAIN, "no priority", {"gold": 80.0}, lost={"gold": 900},
+                                     established=(5, 6))) == ["all sessions established over PFCP, both runs"]
 
 
 def test_a_tenant_leaving_with_another_dscp_or_a_malformed_frame_fails():
-    name = "every packet arrives decapsulated and well formed, with its tenant's DSCP"
+    name = "every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP"
     dscp = {n: {str(t["dscp"]): 10} for n, t in TENANT.items()}
     dscp["gold"]["0"] = 1
-    assert failed(priority=result(stats(1.5), dscp=dscp)) == [name]
-    assert failed(**{"no priority": result(stats(80.0, gold_lost=900), bad={"uplink still GTP-U encapsulated": 1})}) \
-        == [name]
+    assert failed(priority=result(PLAIN, "priority", {}, dscp=dscp)) == [name]
+    assert failed(no_priority=result(PLAIN, "no priority", {"gold": 80.0}, lost={"gold": 900},
+                                     bad={"uplink still GTP-U encapsulated": 1})) == [name]
+
+
+def test_a_bulk_slice_in_the_tenants_class_fails():
+    """Gold's bulk QFI leaving with gold's DSCP (its slice not applied) fails the DSCP check; gold's latency
+    unchanged without the slices fails the slices' rise."""
+    dscp = {s["name"]: {str(tenants.expected_dscp(SLICED.tenants("priority"), s)): 10} for s in SLICED.streams}
+    dscp["gold-bulk"] = {"46": 10}
+    assert failed(SLICED, priority=result(SLICED, "priority", {}, dscp=dscp)) == [
+        "every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP"]
+    assert failed(SLICED, no_slices=result(SLICED, "no slices", {}, lost={"gold-bulk": 900})) == [
+        "without the slices, gold's congested p99 rises above that bound (its bulk QFI in its class)"]
+    assert failed(SLICED, priority=result(SLICED, "priority", {"gold-bulk": 1.0}, lost={"gold-bulk": 0})) == [
+        "with priority, gold's bulk slice (QFI 9) (congested) loses packets and waits longer than in its baseline"]
+
+
+def test_the_video_slice_meter_must_drop_its_excess_and_only_that():
+    name = "with priority, silver-video's slice meter (QFI 5, 500000 bit/s) delivers its rate and drops the excess"
+    assert failed(SLICED, priority=result(SLICED, "priority", {}, lost={"silver-video": 0})) == [name]
+    # Twice the loss the meter explains.
+    half = result(SLICED, "priority", {})
+    for w in ("baseline", "congested"):
+        f = half["figures"]["silver-video"][w]
+        f["received"] //= 2
+    assert failed(SLICED, priority=half) == [name]
+    # The meter's expectation: 500 kbit/s of 1108-byte frames over the baseline's 9 s is 507.6 frames.
+    f = GOOD_SLICED["priority"]["figures"]["silver-video"]
+    assert f["baseline"]["received"] == 507 and f["congested"]["received"] == 789
+
+
+def test_counters_off_what_was_sent_or_unread_fail():
+    name = "the switch's tenant and slice counters hold each tenant's and slice's packets and bytes as sent"
+    for mutate in (lambda c: c["slices"]["1/9"].__setitem__(0, c["slices"]["1/9"][0] - 1),
+                   lambda c: c["slices"]["2/5"].__setitem__(1, c["slices"]["2/5"][1] + 1),
+                   lambda c: c["tenants"].__setitem__("3", [c["tenants"]["3"][0] + 1, c["tenants"]["3"][1]]),
+                   lambda c: c["slices"].pop("1/1"),
+                   lambda c: c.__setitem__("error", "switch unreachable")):
+        r = result(SLICED, "priority", {})
+        mutate(r["counters"])
+        assert failed(SLICED, priority=r) == [name]
+    # Packets the switch's gNB port missed may be missing from the counters, no more.
+    r = result(SLICED, "priority", {})
+    r["counters"]["slices"]["1/9"][0] -= 2
+    r["rx_missed"] = 2
+    assert failed(SLICED, priority=r) == []
+    r["rx_missed"] = 1
+    assert failed(SLICED, priority=r) == [name]
+
+
+def test_the_plan_gives_gold_a_bulk_slice_and_silver_a_metered_video_slice():
+    pr, nop, nos = (SLICED.tenants(r) for r in tenants.RUNS)
+    gold = pr[0]
+    assert (gold["tc"], gold["dscp"]) == (3, 46)
+    assert gold["slices"] == [{"qfi": 1, "tc": 3, "dscp": 46}, {"qfi": 9, "tc": 0, "dscp": 8}]
+    assert pr[1]["slices"] == [{"qfi": 5, "tc": 2, "dscp": 34, "rate_bps": 500000,
+                                "burst_bytes": 10 * tenants.frame_len(1000, 5)}]
+    assert all(t["tc"] == 0 and all(x["tc"] == 0 for x in t["slices"]) for t in nop)
+    assert all("slices" not in t for t in nos)
+    assert [t["tc"] for t in nos] == [3, 2, 0]
+    assert PLAIN.runs == ("priority", "no priority") and all("slices" not in t for t in PLAIN.tenants("priority"))
+    # The bulk slice alone ramps above the port's rate; the video sends 1.5 times what its meter passes.
+    bulk = SLICED.phases("gold-bulk")
+    assert tenant_traffic.rate_at(bulk, 2.0)[0] * 1400 * 8 < 0.15 * 5e6
+    assert tenant_traffic.rate_at(bulk, 29.0)[0] * 1400 * 8 > 1.15 * 5e6
+    video = tenant_traffic.rate_at(SLICED.phases("silver-video"), 5.0)
+    assert video[0] * tenants.frame_len(video[1], 5) * 8 / 500000 == pytest.approx(1.66, abs=0.01)
+
+
+def test_a_streams_frame_carries_its_qfi_in_an_uplink_pdu_session_container():
+    from scapy.contrib.gtp import GTP_U_Header, GTPPDUSessionContainer
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import Ether
+    plan = {"gnb_peer_mac": "02:00:00:00:00:01", "gnb_mac": "02:00:00:00:00:02", "gnb": "192.0.2.2",
+            "n3": "192.0.2.1", "app": "198.51.100.10", "vtep": tenants.VTEP}
+    ue = {"idx": 3, "ul_teid": 0x1234, "addr": "10.250.0.3"}
+    buf, off = tenant_traffic.vxlan_frame(plan, {"vni": 100, "sport": 49252, "qfi": 9}, ue, 1400, index=1)
+    tenant_traffic.STAMP.pack_into(buf, off, 5, 987654321)
+    assert len(buf) == tenants.frame_len(1400, 9)
+    inner = Ether(bytes(buf[tenant_traffic.OUTER_LEN:]))
+    gtp = inner[GTP_U_Header]
+    assert (gtp.E, gtp.next_ex, gtp.teid) == (1, 0x85, 0x1234)
+    assert gtp.length == 4 + 4 + 1400   # optional fields, the container, the user packet
+    psc = inner[GTPPDUSessionContainer]
+    assert (psc.type, psc.QFI, psc.ExtHdrLen, psc.NextExtHdr) == (1, 9, 1, 0)
+    user = psc.payload
+    assert isinstance(user, IP) and user.src == "10.250.0.3" and user.len == 1400 and isinstance(user.payload, UDP)
+    # What the DN receives: the user packet, decapsulated; its stream is gold's index 1, not silver's.
+    received = bytes(inner)[:14] + bytes(user)
+    assert frames.parse_uplink(received)[:2] == (3, 5)
+    assert struct.unpack_from("!Q", received, tenant_traffic.RX_STAMP_OFF)[0] == 987654321
+    streams = [{"name": "gold", "tenant": "gold"}, {"name": "gold-bulk", "tenant": "gold"},
+               {"name": "silver", "tenant": "silver"}]
+    assert tenant_traffic.stream_of(received, streams, "gold") == "gold-bulk"
+    assert tenant_traffic.stream_of(received, streams, "silver") is None
+    assert tenant_traffic.stream_of(received, streams[:1], "gold") is None
+    with pytest.raises(ValueError):
+        frames.gtpu_header(1, 100, qfi=64)
 
 
 def test_the_summary_and_the_spread_show_every_percentile():
-    lines = tenants.render(GOOD, tenants.checks(copy.deepcopy(GOOD), SLACK_MS), tenants.Plan(), "1.00 1.00 1.00")
+    lines = tenants.render(GOOD, tenants.checks(copy.deepcopy(GOOD), SLACK_MS), PLAIN, "1.00 1.00 1.00")
     assert any(line.startswith("| priority | gold | congested | 2000 | 0.00% |") for line in lines)
     sp = tenants.spread([GOOD, GOOD, copy.deepcopy(GOOD)])
     assert sp["no priority"]["gold"]["congested"]["p99"][0] == sp["no priority"]["gold"]["congested"]["p99"][2]
     assert len(tenants.render_spread(sp, 3)) == 4 + 2 * 3 * 2
+    lines = tenants.render(GOOD_SLICED, tenants.checks(copy.deepcopy(GOOD_SLICED), SLACK_MS), SLICED, "1.00")
+    assert any(line.startswith("| no slices | gold-bulk (QFI 9) | congested | 2000 | 45.00% |") for line in lines)
+    assert len(tenants.render_spread(tenants.spread([GOOD_SLICED] * 3), 3)) == 4 + 3 * 5 * 2
 
 
 def test_the_switch_queue_drops_come_from_its_last_stats_line(tmp_path):
@@ -163,8 +313,8 @@ def test_the_switch_queue_drops_come_from_its_last_stats_line(tmp_path):
 
 
 def test_a_short_ab_on_this_machine(tmp_path):
-    """One A/B of 12 s runs (about 80 s): the robust half of the checks must hold here whatever the machine's
-    load (gold's p99 bound needs a quiet machine: it is reported, not asserted)."""
+    """One A/B/C of 12 s runs (about two minutes), with the slices: the robust half of the checks must hold here
+    whatever the machine's load (gold's p99 bound needs a quiet machine: it is reported, not asserted)."""
     why = missing("backend")
     if why:
         pytest.skip("tenants lab: missing %s" % why)
@@ -172,18 +322,34 @@ def test_a_short_ab_on_this_machine(tmp_path):
         pytest.skip("tenants lab: the runner's classpath %s (tools/lab.sh builds it)" % tenants.lab.CLASSPATH)
     out = tmp_path / "tenants.json"
     res = subprocess.run([sys.executable, "-m", "hupf_tools.lab.tenants", "--duration", "12", "--json", str(out)],
-                         capture_output=True, text=True, timeout=300,
+                         capture_output=True, text=True, timeout=420,
                          env=dict(os.environ, PYTHONPATH=os.path.join(tenants.lab.REPO, "tools")))
-    print(res.stdout[-5000:], res.stderr[-2000:])
+    print(res.stdout[-8000:], res.stderr[-2000:])
     assert res.returncode in (0, 1), res.stderr[-2000:]
     rep = json.loads(out.read_text())["repetitions"][0]
     passed = {c["name"]: c["passed"] for c in rep["checks"]}
-    for name in ("all sessions established over PFCP, both runs", "with priority, gold and silver lose nothing",
+    for name in ("all sessions established over PFCP, all runs", "with priority, gold and silver lose nothing",
                  "with priority, bronze (congested) loses packets and waits longer than in its baseline",
-                 "with priority, the switch's queue drops on port 2 are all priority 0 (bronze)",
-                 "every packet arrives decapsulated and well formed, with its tenant's DSCP"):
+                 "with priority, gold's bulk slice (QFI 9) (congested) loses packets and waits longer than in its "
+                 "baseline",
+                 "with priority, the switch's queue drops on port 2 are all priority 0 (gold-bulk, bronze)",
+                 "the switch's tenant and slice counters hold each tenant's and slice's packets and bytes as sent",
+                 "with priority, silver-video's slice meter (QFI 5, 500000 bit/s) delivers its rate and drops the "
+                 "excess",
+                 "every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP"):
         assert passed[name], name
-    a, b = rep["priority"]["figures"]["gold"]["congested"], rep["no priority"]["figures"]["gold"]["congested"]
-    # One queue for all: gold waits behind a full queue of bronze; with priority it does not.
-    assert b["p50"] > 10 * a["p50"]
-    assert b["loss"] > 0
+    gold = {run: rep[run]["figures"]["gold"]["congested"] for run in tenants.RUNS}
+    # One queue for all, or gold's bulk QFI in gold's class: gold waits behind a full queue; with its slices and
+    # priority it does not.
+    for run in ("no priority", "no slices"):
+        assert gold[run]["p50"] > 10 * gold["priority"]["p50"], run
+    assert gold["no priority"]["loss"] > 0
+    # The counters the check compared, as the switch reported them: gold's two slices apart, silver's video alone.
+    # (less at most what the switch's gNB port missed on a loaded machine).
+    pr = rep["priority"]
+    c, sent, missed = pr["counters"], pr["sent_total"], pr["rx_missed"] or 0
+    for cell, stream in (("1/1", "gold"), ("1/9", "gold-bulk"), ("2/5", "silver-video")):
+        assert sent[stream] - missed <= c["slices"][cell][0] <= sent[stream] and sent[stream] > 0, cell
+    silver = sent["silver"] + sent["silver-video"]
+    assert silver - missed <= c["tenants"]["2"][0] <= silver
+    assert rep["no slices"]["counters"]["slices"] == {}

@@ -1,7 +1,8 @@
 """Lab frames built and checked from raw bytes (scapy is too slow for the lab's rates).
 
 Uplink: a G-PDU (TS 29.281) from the gNB to the UPF's N3 address carrying a UDP packet from
-the UE to the application server. Downlink: a plain UDP packet from the server to the UE.
+the UE to the application server, with a QoS flow's PDU Session Container when given its QFI.
+Downlink: a plain UDP packet from the server to the UE.
 Every user payload starts with a lab header (magic, UE index, direction, sequence number),
 so a receiver can tell which UE a packet belongs to, whether it arrived intact and in order.
 The inner UDP checksum is 0 (allowed over IPv4), so a sender rewrites the sequence number in
@@ -13,6 +14,8 @@ import struct
 
 GTPU_PORT = 2152
 GTPU_GPDU = 0xFF
+GTPU_EXT_PSC = 0x85   # next extension header type: PDU Session Container
+PSC_UPLINK = 1        # its PDU type for UL PDU SESSION INFORMATION
 ETH_IPV4 = 0x0800
 PROTO_UDP = 17
 APP_PORT = 5001
@@ -85,12 +88,24 @@ class Frame:
         return self.buf
 
 
-def uplink_frame(eth_dst, eth_src, gnb, n3, teid, ue, app, ue_idx, size):
+def gtpu_header(teid, inner_len, qfi=None):
+    """A G-PDU's GTP-U header (TS 29.281 §5.1); with a QFI, E set and an uplink PDU Session Container
+    (TS 38.415 §5.5.2.2, PDU type 1, length 1: the QFI in the low six bits of its second octet) follows the
+    optional fields (sequence number 0, N-PDU number 0, next extension 0x85)."""
+    if qfi is None:
+        return struct.pack("!BBHI", 0x30, GTPU_GPDU, inner_len, teid)
+    if not 0 <= qfi <= 63:
+        raise ValueError("QFI is six bits, got %r" % (qfi,))
+    ext = struct.pack("!HBB", 0, 0, GTPU_EXT_PSC) + struct.pack("!BBBB", 1, PSC_UPLINK << 4, qfi, 0)
+    return struct.pack("!BBHI", 0x34, GTPU_GPDU, len(ext) + inner_len, teid) + ext
+
+
+def uplink_frame(eth_dst, eth_src, gnb, n3, teid, ue, app, ue_idx, size, qfi=None):
     inner = user_packet(ip(ue), ip(app), UE_PORT, APP_PORT, ue_idx, UPLINK, size)
-    gtp = struct.pack("!BBHI", 0x30, GTPU_GPDU, len(inner), teid)
-    udp = struct.pack("!HHHH", GTPU_PORT, GTPU_PORT, UDP_LEN + GTP_LEN + len(inner), 0)
-    pkt = ipv4(ip(gnb), ip(n3), UDP_LEN + GTP_LEN + len(inner)) + udp + gtp + inner
-    user_ip = ETH_LEN + IP_LEN + UDP_LEN + GTP_LEN
+    gtp = gtpu_header(teid, len(inner), qfi)
+    udp = struct.pack("!HHHH", GTPU_PORT, GTPU_PORT, UDP_LEN + len(gtp) + len(inner), 0)
+    pkt = ipv4(ip(gnb), ip(n3), UDP_LEN + len(gtp) + len(inner)) + udp + gtp + inner
+    user_ip = ETH_LEN + IP_LEN + UDP_LEN + len(gtp)
     off = user_ip + IP_LEN + UDP_LEN + LAB.size - 8
     return Frame(mac(eth_dst) + mac(eth_src) + struct.pack("!H", ETH_IPV4) + pkt, off, user_ip)
 

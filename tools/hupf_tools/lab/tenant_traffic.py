@@ -3,12 +3,14 @@ receiver on the DN side that takes each decapsulated packet's one-way latency.
 
     python -m hupf_tools.lab.tenant_traffic send|recv --plan plan.json --iface IF --stats OUT
 
-Sender: each tenant's packets at its phases' rates (a phase ramps linearly from its first rate to its
-second), to its UEs in turn; every payload carries, after the lab header (frames.LAB), the send time
-(CLOCK_REALTIME, ns) taken just before the socket call. Receiver: the receive socket's kernel timestamp
-(SO_TIMESTAMPNS, the same clock) minus that send time is the packet's latency, so that neither side's
-scheduling after the timestamp counts; latencies and counts go by tenant and by the plan's windows (the send
-time decides a packet's window), with the DSCP each tenant's packets arrived with.
+The plan's streams: a tenant's packets of one QoS flow (its QFI in the G-PDU's PDU Session Container, or none),
+each with its phases. Sender: each stream's packets at its phases' rates (a phase ramps linearly from its
+first rate to its second), to its tenant's UEs in turn; every payload carries, after the lab header
+(frames.LAB), the send time (CLOCK_REALTIME, ns) taken just before the socket call, then the stream's index.
+Receiver: the receive socket's kernel timestamp (SO_TIMESTAMPNS, the same clock) minus that send time is the
+packet's latency, so that neither side's scheduling after the timestamp counts; latencies and counts go by
+stream and by the plan's windows (the send time decides a packet's window), with the DSCP each stream's
+packets arrived with; a packet whose stream index is not one of its UE's tenant is counted malformed.
 Stats are written to OUT on SIGTERM/SIGINT (the receiver after draining what is queued), then it exits.
 """
 import argparse
@@ -28,17 +30,24 @@ STAMP = struct.Struct("!QQ")  # sequence number (the lab header's last field), t
 TICK_S = 0.001
 # Linux's SO_TIMESTAMPNS (also the control message's type), which Python's socket module does not name.
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
-# Where the send time sits in a decapsulated uplink frame as the DN receives it: after the lab header.
+# Where the send time sits in a decapsulated uplink frame as the DN receives it: after the lab header; the
+# stream's index follows it.
 RX_STAMP_OFF = frames.ETH_LEN + frames.IP_LEN + frames.UDP_LEN + frames.LAB.size
+STREAM_AFTER_SEQ = STAMP.size   # the stream index's offset from the sequence number
+MIN_SIZE = frames.MIN_USER + 8 + 1   # a user packet holds the send time and the stream index
 
 
-def vxlan_frame(plan, tenant, ue, size):
-    """(frame, offset of the sequence number): ue's GTP-U uplink (user packet of `size` bytes) inside the
-    tenant's VXLAN, from the gNB (the edge VTEP) to the switch's VTEP."""
+def vxlan_frame(plan, stream, ue, size, index=0):
+    """(frame, offset of the sequence number): ue's GTP-U uplink (user packet of `size` bytes, with the stream's
+    QFI in a PDU Session Container when it has one, its index after the send time) inside the stream's tenant's
+    VXLAN, from the gNB (the edge VTEP) to the switch's VTEP."""
+    if size < MIN_SIZE:
+        raise ValueError("a stream's user packet needs at least %d bytes, got %d" % (MIN_SIZE, size))
     inner = frames.uplink_frame(plan["gnb_peer_mac"], plan["gnb_mac"], plan["gnb"], plan["n3"], ue["ul_teid"],
-                                ue["addr"], plan["app"], ue["idx"], size)
-    vxlan = struct.pack("!BxxxI", VXLAN_FLAG_I, tenant["vni"] << 8)
-    udp = struct.pack("!HHHH", tenant["sport"], VXLAN_PORT, frames.UDP_LEN + len(vxlan) + len(inner.buf), 0)
+                                ue["addr"], plan["app"], ue["idx"], size, qfi=stream.get("qfi"))
+    inner.buf[inner.seq_off + STREAM_AFTER_SEQ] = index
+    vxlan = struct.pack("!BxxxI", VXLAN_FLAG_I, stream["vni"] << 8)
+    udp = struct.pack("!HHHH", stream["sport"], VXLAN_PORT, frames.UDP_LEN + len(vxlan) + len(inner.buf), 0)
     ip = frames.ipv4(frames.ip(plan["gnb"]), frames.ip(plan["vtep"]), len(udp) + len(vxlan) + len(inner.buf))
     outer = frames.mac(plan["gnb_peer_mac"]) + frames.mac(plan["gnb_mac"]) + struct.pack("!H", frames.ETH_IPV4)
     return bytearray(outer + ip + udp + vxlan + inner.buf), OUTER_LEN + inner.seq_off
@@ -62,20 +71,21 @@ def window_of(plan, t):
 
 
 def send(plan, sock, stats_path, stop):
-    tenants = plan["tenants"]
-    ues = {t["name"]: [u for u in plan["ues"] if u["tenant"] == t["name"]] for t in tenants}
+    streams = plan["streams"]
+    ues = {s["name"]: [u for u in plan["ues"] if u["tenant"] == s["tenant"]] for s in streams}
     built = {}
-    for t in tenants:
-        for u in ues[t["name"]]:
-            for size in {p[4] for p in t["phases"]}:
-                built[(u["idx"], size)] = vxlan_frame(plan, t, u, size)
+    for k, s in enumerate(streams):
+        for u in ues[s["name"]]:
+            for size in {p[4] for p in s["phases"]}:
+                built[(k, u["idx"], size)] = vxlan_frame(plan, s, u, size, k)
     seq = {u["idx"]: 0 for u in plan["ues"]}
-    turn = {t["name"]: 0 for t in tenants}
-    sent = {t["name"]: {w: 0 for w in plan["windows"]} for t in tenants}
-    total = {t["name"]: 0 for t in tenants}
+    turn = {s["name"]: 0 for s in streams}
+    sent = {s["name"]: {w: 0 for w in plan["windows"]} for s in streams}
+    total = {s["name"]: 0 for s in streams}
+    sent_bytes = {s["name"]: 0 for s in streams}   # whole VXLAN frames, as the switch counts them
     start = plan["start"]
-    # A tenant without a UE (its sessions refused) sends nothing.
-    due = [(t["phases"][0][0], k) for k, t in enumerate(tenants) if ues[t["name"]]]
+    # A stream whose tenant has no UE (its sessions refused) sends nothing.
+    due = [(s["phases"][0][0], k) for k, s in enumerate(streams) if ues[s["name"]]]
     heapq.heapify(due)
     while time.time() < start and not stop.now:
         time.sleep(0.01)
@@ -85,15 +95,15 @@ def send(plan, sock, stats_path, stop):
             break
         while due and due[0][0] <= t:
             at, k = due[0]
-            tenant = tenants[k]
-            pps, size, end = rate_at(tenant["phases"], at)
+            stream = streams[k]
+            pps, size, end = rate_at(stream["phases"], at)
             if pps <= 0:
-                later = [p[0] for p in tenant["phases"] if p[0] > at]
+                later = [p[0] for p in stream["phases"] if p[0] > at]
                 heapq.heapreplace(due, (min(later), k)) if later else heapq.heappop(due)
                 continue
-            mine = ues[tenant["name"]]
-            ue = mine[turn[tenant["name"]] % len(mine)]
-            buf, off = built[(ue["idx"], size)]
+            mine = ues[stream["name"]]
+            ue = mine[turn[stream["name"]] % len(mine)]
+            buf, off = built[(k, ue["idx"], size)]
             now_ns = time.time_ns()
             STAMP.pack_into(buf, off, seq[ue["idx"]] + 1, now_ns)
             try:
@@ -101,16 +111,17 @@ def send(plan, sock, stats_path, stop):
             except (BlockingIOError, OSError):
                 break  # the socket is full: the same packet is due again next tick (stamped anew)
             seq[ue["idx"]] += 1
-            turn[tenant["name"]] += 1
-            total[tenant["name"]] += 1
+            turn[stream["name"]] += 1
+            total[stream["name"]] += 1
+            sent_bytes[stream["name"]] += len(buf)
             w = window_of(plan, now_ns / 1e9 - start)
             if w:
-                sent[tenant["name"]][w] += 1
+                sent[stream["name"]][w] += 1
             # The next packet at this rate, or at the phase's end; a sender that fell behind by more than
             # 50 ms skips ahead instead of bursting.
             heapq.heapreplace(due, (max(min(at + 1.0 / pps, end), t - 0.05), k))
         time.sleep(TICK_S)
-    write_json(stats_path, {"sent": sent, "total": total, "done": True})
+    write_json(stats_path, {"sent": sent, "total": total, "bytes": sent_bytes, "done": True})
 
 
 def kernel_time_ns(ancdata):
@@ -121,9 +132,17 @@ def kernel_time_ns(ancdata):
     return None
 
 
+def stream_of(frame, streams, tenant):
+    """The name of a received uplink frame's stream (its index after the send time), None when that is no stream
+    of its UE's tenant."""
+    k = frame[RX_STAMP_OFF + 8] if len(frame) > RX_STAMP_OFF + 8 else len(streams)
+    return streams[k]["name"] if k < len(streams) and streams[k]["tenant"] == tenant else None
+
+
 def recv(plan, sock, stats_path, stop):
     tenant_of = {u["idx"]: u["tenant"] for u in plan["ues"]}
-    names = [t["name"] for t in plan["tenants"]]
+    streams = plan["streams"]
+    names = [s["name"] for s in streams]
     lat = {n: {w: [] for w in plan["windows"]} for n in names}
     got = {n: {w: 0 for w in plan["windows"]} for n in names}
     total = {n: 0 for n in names}
@@ -145,7 +164,10 @@ def recv(plan, sock, stats_path, stop):
                 continue
             if parsed is None or parsed[0] not in tenant_of:
                 continue
-            name = tenant_of[parsed[0]]
+            name = stream_of(frame, streams, tenant_of[parsed[0]])
+            if name is None:
+                bad["stream of another tenant"] = bad.get("stream of another tenant", 0) + 1
+                continue
             rx_ns = kernel_time_ns(anc)
             if rx_ns is None:
                 no_stamp += 1

@@ -11,15 +11,25 @@ kernel, so the latency is generator -> veth -> switch (parse, VXLAN and GTP-U de
 rate) -> veth -> receiver. Per tenant and window (baseline: bronze low; congested: bronze above the rate):
 p50/p90/p99/p99.9/max and loss.
 
-A/B: the run happens twice, once with the tenants' classes as configured ("priority") and once with every
-tenant in class 0 ("no priority": one queue). The checks (exit 1 when one fails): every session established;
-gold and silver lose nothing with priority; gold's congested p99 with priority stays within a bound derived
-from its own uncongested p99 (GOLD_P99_FACTOR x baseline + a tenth of a full bronze queue at the port rate)
-and rises above that bound without priority; bronze, congested, loses packets and waits longer than in its baseline; the
-switch's queue drops are all bronze's priority 0 with priority; every packet arrives decapsulated, well formed,
-with its tenant's DSCP.
+Slices (the default; --no-slices leaves them out): gold's and silver's traffic is two QoS flows each, their
+QFIs in the G-PDUs' PDU Session Containers, and the tenants have slices (netcfg `slices`: QFI -> class, DSCP,
+meter): gold's QFI 1 keeps gold's class 3, its QFI 9 is a bulk slice in class 0 (DSCP 8, CS1) that ramps from a
+tenth of the port to 1.2 times it with bronze; silver's plain traffic (no PSC) keeps silver's class, its QFI 5 is a
+video slice (class 2, DSCP 34) metered at a tenth of the port (VXLAN frames as received) while it sends 15 % of
+it. Each stream is measured apart ("gold" is gold's QFI 1).
 
-    sudo tools/lab.sh tenants [--port-mbps 5] [--duration 30] [--repeat 3] [--json FILE]
+A/B: the run happens twice, once with the tenants' classes as configured ("priority") and once with every
+tenant and slice in class 0 ("no priority": one queue); with slices a third time without the slices ("no
+slices": the same traffic, gold's bulk QFI in gold's class). The checks (exit 1 when one fails): every session
+established; gold and silver lose nothing with priority; gold's congested p99 with priority stays within a bound
+derived from its own uncongested p99 (GOLD_P99_FACTOR x baseline + a tenth of a full bronze queue at the port
+rate) and rises above that bound without priority (and without the slices); bronze (and gold's bulk slice),
+congested, loses packets and waits longer than in its baseline; the switch's queue drops are all priority 0 with
+priority; the video slice's meter passes its rate and drops the excess; the switch's tenant and slice counters
+count each tenant's and slice's packets and bytes as sent; every packet arrives decapsulated, well formed,
+with its tenant's or slice's DSCP.
+
+    sudo tools/lab.sh tenants [--port-mbps 5] [--duration 30] [--repeat 3] [--no-slices] [--json FILE]
 """
 import argparse
 import json
@@ -32,7 +42,7 @@ import tempfile
 import time
 
 from hupf_tools.lab import run as lab
-from hupf_tools.lab import scenario, topo
+from hupf_tools.lab import frames, scenario, tenant_traffic, topo
 from hupf_tools.lab.smf import Smf
 
 VTEP = "192.0.2.254"        # the switch's VTEP: the VXLAN frames' outer IPv4 destination
@@ -41,6 +51,17 @@ QUEUES = {str(tc): tc for tc in range(4)}   # qos.queues: class tc -> v1model pr
 TENANTS = ({"name": "gold", "vni": 100, "tenant_id": 1, "tc": 3, "dscp": 46},
            {"name": "silver", "vni": 200, "tenant_id": 2, "tc": 2, "dscp": 26},
            {"name": "bronze", "vni": 300, "tenant_id": 3, "tc": 0, "dscp": 0})
+TENANT_IDS = {t["name"]: t["tenant_id"] for t in TENANTS}
+# The streams with slices: (name, tenant, QFI of its PDU Session Container or None). "gold" is gold's QFI 1.
+SLICED_STREAMS = (("gold", "gold", 1), ("gold-bulk", "gold", 9), ("silver", "silver", None),
+                  ("silver-video", "silver", 5), ("bronze", "bronze", None))
+# The tenants' slices, by tenant (the video slice's meter comes from the port rate: Plan.slices).
+SLICES = {"gold": ({"qfi": 1, "tc": 3, "dscp": 46}, {"qfi": 9, "tc": 0, "dscp": 8}),
+          "silver": ({"qfi": 5, "tc": 2, "dscp": 34},)}
+VIDEO_METER_SHARE = 0.1   # the video slice's meter: this share of the port's rate, in VXLAN frame bytes
+METER_BURST_FRAMES = 10   # its burst, in video frames
+# How far the video slice's delivered packets may stray from what its meter passes (share of those sent).
+METER_TOLERANCE = 0.05
 PERCENTILES = (50, 90, 99, 99.9)
 # Gold's congested p99 with priority may be this many times its baseline p99, plus a tenth of what a full queue
 # of bronze frames takes at the port's rate (what gold waits in one queue shared with bronze): a bronze frame
@@ -48,46 +69,77 @@ PERCENTILES = (50, 90, 99, 99.9)
 # phase's packets to send, forward and receive, not in proportion to the baseline's.
 GOLD_P99_FACTOR = 2.0
 QUEUE_PKTS = 64           # packets a priority's queue holds on the switch (backend/dp/egress.h)
-RUNS = ("priority", "no priority")
+RUNS = ("priority", "no priority", "no slices")
 WIRE_OVERHEAD = 14 + 24   # Ethernet header, and the framing the scheduler counts (preamble, FCS, gap)
 
 
 class Plan:
-    """The scenario's rates and windows, from the port rate (Mbit/s) and the duration (s)."""
+    """The scenario's streams, rates and windows, from the port rate (Mbit/s), the duration (s) and whether the
+    tenants have slices."""
 
     # Shares of the port's rate (user packets) and user packet bytes: gold light, silver medium, bronze from
-    # BRONZE_LOW before the ramp to BRONZE_HIGH at its end (above the rate with the others: congested).
-    GOLD, SILVER = (0.05, 200), (0.25, 500)
-    BRONZE_SIZE = 1000
+    # BRONZE_LOW before the ramp to BRONZE_HIGH at its end (above the rate with the others: congested). With
+    # slices, gold's bulk QFI likewise from BULK_LOW to BULK_HIGH (above the rate alone), silver's video constant.
+    GOLD, SILVER, VIDEO = (0.05, 200), (0.25, 500), (0.15, 1000)
+    BRONZE_SIZE, BULK_SIZE = 1000, 1400
     BRONZE_LOW, BRONZE_HIGH = 0.2, 1.5
+    BULK_LOW, BULK_HIGH = 0.1, 1.2
 
-    def __init__(self, port_mbps=5.0, duration_s=30.0, ues_per_tenant=2):
+    def __init__(self, port_mbps=5.0, duration_s=30.0, ues_per_tenant=2, slices=True):
         if not 0.5 <= port_mbps <= 50:
             raise ValueError("port rate must be in 0.5..50 Mbit/s (a Python sender), got %g" % port_mbps)
         if duration_s < 12:
             raise ValueError("duration must be at least 12 s (baseline, ramp, congestion), got %g" % duration_s)
         self.port_mbps, self.duration_s, self.ues_per_tenant = port_mbps, duration_s, ues_per_tenant
+        self.sliced = slices
         self.ramp = (duration_s / 3, duration_s / 2)
         self.windows = {"baseline": (1.0, self.ramp[0]), "congested": (self.ramp[1] + 1.0, duration_s)}
         self.slack_ms = QUEUE_PKTS * (self.BRONZE_SIZE + WIRE_OVERHEAD) * 8 / (port_mbps * 1e3) / 10
+        self.runs = RUNS if slices else RUNS[:2]
+        self.streams = [{"name": n, "tenant": t, "qfi": q} for n, t, q in SLICED_STREAMS] if slices else \
+            [{"name": t["name"], "tenant": t["name"], "qfi": None} for t in TENANTS]
 
     def pps(self, share, size):
         return round(share * self.port_mbps * 1e6 / (8 * size), 1)
 
-    def phases(self, name):
+    def ramping(self, low, high, size):
         d, (r0, r1) = self.duration_s, self.ramp
-        if name == "bronze":
-            lo, hi = self.pps(self.BRONZE_LOW, self.BRONZE_SIZE), self.pps(self.BRONZE_HIGH, self.BRONZE_SIZE)
-            return [[0.0, r0, lo, lo, self.BRONZE_SIZE], [r0, r1, lo, hi, self.BRONZE_SIZE],
-                    [r1, d, hi, hi, self.BRONZE_SIZE]]
-        share, size = self.GOLD if name == "gold" else self.SILVER
-        pps = self.pps(share, size)
-        return [[0.0, d, pps, pps, size]]
+        lo, hi = self.pps(low, size), self.pps(high, size)
+        return [[0.0, r0, lo, lo, size], [r0, r1, lo, hi, size], [r1, d, hi, hi, size]]
 
-    def tenants(self, with_priority):
-        """The tenants as the runner writes them: their classes, or all in class 0 without priority."""
-        return [{"vni": t["vni"], "vtep": VTEP, "tenant_id": t["tenant_id"], "tc": t["tc"] if with_priority else 0,
-                 "dscp": t["dscp"]} for t in TENANTS]
+    def phases(self, name):
+        if name == "bronze":
+            return self.ramping(self.BRONZE_LOW, self.BRONZE_HIGH, self.BRONZE_SIZE)
+        if name == "gold-bulk":
+            return self.ramping(self.BULK_LOW, self.BULK_HIGH, self.BULK_SIZE)
+        share, size = {"gold": self.GOLD, "silver": self.SILVER, "silver-video": self.VIDEO}[name]
+        pps = self.pps(share, size)
+        return [[0.0, self.duration_s, pps, pps, size]]
+
+    def slices(self, tenant):
+        """A tenant's slices as the runner writes them (the video slice metered at VIDEO_METER_SHARE of the port
+        in VXLAN frame bytes, a burst of METER_BURST_FRAMES of its frames)."""
+        out = []
+        for x in SLICES.get(tenant, ()):
+            x = dict(x)
+            if tenant == "silver" and x["qfi"] == 5:
+                x["rate_bps"] = int(VIDEO_METER_SHARE * self.port_mbps * 1e6)
+                x["burst_bytes"] = METER_BURST_FRAMES * frame_len(self.VIDEO[1], x["qfi"])
+            out.append(x)
+        return out
+
+    def tenants(self, run):
+        """The tenants as the runner writes them for a run: their classes, or all (slices too) in class 0 without
+        priority; their slices unless the plan has none or the run is "no slices"."""
+        with_priority = run != "no priority"
+        out = []
+        for t in TENANTS:
+            e = {"vni": t["vni"], "vtep": VTEP, "tenant_id": t["tenant_id"], "tc": t["tc"] if with_priority else 0,
+                 "dscp": t["dscp"]}
+            if self.sliced and run != "no slices":
+                e["slices"] = [dict(x, tc=x["tc"] if with_priority else 0) for x in self.slices(t["name"])]
+            out.append(e)
+        return out
 
     def make(self, net, start):
         ues, i = [], 0
@@ -96,10 +148,28 @@ class Plan:
                 i += 1
                 ues.append({"idx": i, "addr": scenario.ue_addr(i), "ul_teid": None,
                             "dl_teid": scenario.DL_TEID_BASE + i, "tenant": t["name"]})
-        tenants = [{"name": t["name"], "vni": t["vni"], "sport": 49152 + t["vni"], "phases": self.phases(t["name"])}
-                   for t in TENANTS]
-        return dict(net, vtep=VTEP, start=start, duration=self.duration_s, ues=ues, tenants=tenants,
+        vni = {t["name"]: t["vni"] for t in TENANTS}
+        streams = [dict(s, vni=vni[s["tenant"]], sport=49152 + vni[s["tenant"]], phases=self.phases(s["name"]))
+                   for s in self.streams]
+        return dict(net, vtep=VTEP, start=start, duration=self.duration_s, ues=ues, streams=streams,
                     windows=self.windows)
+
+
+def frame_len(size, qfi):
+    """Bytes of a stream's VXLAN frame as the switch receives it (what its tenant and slice counters and meters
+    count) for a user packet of `size` bytes."""
+    return (tenant_traffic.OUTER_LEN + frames.ETH_LEN + frames.IP_LEN + frames.UDP_LEN + frames.GTP_LEN
+            + (0 if qfi is None else 8) + size)
+
+
+def expected_dscp(tenants, stream):
+    """The DSCP a stream's packets leave with under a run's tenants (as written): its slice's, else its
+    tenant's."""
+    t = next(t for t in tenants if t["tenant_id"] == TENANT_IDS[stream["tenant"]])
+    for x in t.get("slices", ()):
+        if x["qfi"] == stream["qfi"]:
+            return x["dscp"]
+    return t["dscp"]
 
 
 def percentile(values, p):
@@ -112,13 +182,12 @@ def percentile(values, p):
 
 
 def tenant_figures(tx, rx):
-    """{tenant: {window: {"sent", "received", "loss", "p50", ..., "max" (ms)}}} from the sender's and receiver's
-    stats."""
+    """{stream: {window: {"sent", "received", "loss", "p50", ..., "max" (ms)}}} from the sender's and receiver's
+    stats (a stream is a tenant's packets of one QFI; without slices, a tenant's)."""
     out = {}
-    for t in TENANTS:
-        n = t["name"]
+    for n, windows in tx["sent"].items():
         out[n] = {}
-        for w, sent in tx["sent"][n].items():
+        for w, sent in windows.items():
             got = rx["received"][n].get(w, 0)
             lat = [v / 1000.0 for v in rx["latency_us"][n].get(w, [])]
             f = {"sent": sent, "received": got, "loss": (1 - got / sent) if sent else 0.0,
@@ -135,18 +204,97 @@ def gold_bound_ms(figures, slack_ms):
     return None if base is None else GOLD_P99_FACTOR * base + slack_ms
 
 
+def class_of(tenants, stream):
+    """The class a stream's packets take under a run's tenants (as written): its slice's, else its tenant's."""
+    t = next(t for t in tenants if t["tenant_id"] == TENANT_IDS[stream["tenant"]])
+    for x in t.get("slices", ()):
+        if x["qfi"] == stream["qfi"]:
+            return x["tc"]
+    return t["tc"]
+
+
+def low_check(fig, name, what):
+    """(name, passed, detail): a low-priority stream, congested, loses packets and waits longer than in its
+    baseline."""
+    f = fig[name]
+    return ("with priority, %s (congested) loses packets and waits longer than in its baseline" % what,
+            f["congested"]["loss"] > 0 and None not in (f["congested"]["p50"], f["baseline"]["p99"])
+            and f["congested"]["p50"] > f["baseline"]["p99"],
+            "loss %.2f%%, p50 %s ms against a baseline p99 of %s ms" % (
+                100 * f["congested"]["loss"], ms(f["congested"]["p50"]), ms(f["baseline"]["p99"])))
+
+
+def meter_check(r, name):
+    """(name, passed, detail): a metered slice's stream delivers, in each window, what its meter passes (the
+    meter's rate over the window, in its frames, at most what was sent) within METER_TOLERANCE of what was sent
+    plus the burst; the run's queues drop none of its priority (the queue drop check), so the rest is the meter's."""
+    stream = next(s for s in r["streams"] if s["name"] == name)
+    t = next(t for t in r["tenants"] if t["tenant_id"] == TENANT_IDS[stream["tenant"]])
+    x = next(x for x in t["slices"] if x["qfi"] == stream["qfi"])
+    flen = r["sent_bytes"][name] / r["sent_total"][name] if r["sent_total"].get(name) else 0
+    ok, parts = flen > 0, []
+    for w, (t0, t1) in sorted(r["windows"].items(), key=lambda kv: kv[1]):
+        f = r["figures"][name][w]
+        passed = min(f["sent"], x["rate_bps"] * (t1 - t0) / 8 / flen) if flen else 0
+        slack = METER_TOLERANCE * f["sent"] + x["burst_bytes"] / flen if flen else 0
+        ok = ok and f["sent"] > passed and abs(f["received"] - passed) <= slack
+        parts.append("%s %d of %d delivered, the meter passes %.0f" % (w, f["received"], f["sent"], passed))
+    return ("with priority, %s's slice meter (QFI %d, %d bit/s) delivers its rate and drops the excess"
+            % (name, stream["qfi"], x["rate_bps"]), ok, "; ".join(parts))
+
+
+def counter_check(runs):
+    """(name, passed, detail): in every run the switch's tenant counter of each tenant and slice counter of each
+    of its slices hold the packets and bytes sent to it (less at most what the switch's gNB port missed)."""
+    ok, parts = True, []
+    for run, r in runs.items():
+        c = r.get("counters")
+        if not c or "error" in c:
+            ok = False
+            parts.append("%s: not read (%s)" % (run, (c or {}).get("error", "no counters")))
+            continue
+        missed = r.get("rx_missed") or 0
+        bad = []
+        want = {}
+        for s in r["streams"]:
+            tid = TENANT_IDS[s["tenant"]]
+            sent = (r["sent_total"].get(s["name"], 0), r["sent_bytes"].get(s["name"], 0))
+            key = ("tenant", str(tid))
+            want[key] = tuple(a + b for a, b in zip(want.get(key, (0, 0)), sent))
+            t = next(t for t in r["tenants"] if t["tenant_id"] == tid)
+            if any(x["qfi"] == s["qfi"] for x in t.get("slices", ())):
+                want[("slice", "%d/%d" % (tid, s["qfi"]))] = sent
+        for t in r["tenants"]:
+            for x in t.get("slices", ()):
+                want.setdefault(("slice", "%d/%d" % (t["tenant_id"], x["qfi"])), (0, 0))
+        for (kind, key), (pkts, nbytes) in want.items():
+            got = (c["tenants"] if kind == "tenant" else c["slices"]).get(key)
+            if got is None or not (pkts - missed <= got[0] <= pkts) or (got[0] == pkts and got[1] != nbytes):
+                bad.append("%s %s %s of %d/%d" % (kind, key, got, pkts, nbytes))
+        slices = sum(1 for k in want if k[0] == "slice")
+        parts.append("%s: %d tenants, %d slices%s%s" % (run, len(want) - slices, slices,
+                                                       ", port missed %d" % missed if missed else "",
+                                                       ": " + ", ".join(bad) if bad else " as sent"))
+        ok = ok and not bad
+    return ("the switch's tenant and slice counters hold each tenant's and slice's packets and bytes as sent",
+            ok, "; ".join(parts))
+
+
 def checks(runs, slack_ms):
-    """[(name, passed, detail)] over the A/B. runs: {"priority": result, "no priority": result}, each with
-    "established" [accepted, planned], "figures" (tenant_figures), "queue_dropped" (the switch's drops on the
-    congested port by priority, or None when not read), "dscp" ({tenant: {dscp: packets}}) and "bad" (malformed
-    frames the receiver saw, by reason); slack_ms: what
-    gold's bound adds to GOLD_P99_FACTOR x its baseline p99 (Plan.slack_ms)."""
+    """[(name, passed, detail)] over the A/B. runs: {"priority": result, "no priority": result[, "no slices":
+    result]}, each with "established" [accepted, planned], "figures" (tenant_figures, by stream), "queue_dropped"
+    (the switch's drops on the congested port by priority, or None when not read), "dscp" ({stream: {dscp:
+    packets}}), "bad" (malformed frames the receiver saw, by reason), "streams" (the plan's), "tenants" (as the
+    runner wrote them), "windows", "sent_total" and "sent_bytes" (by stream), "counters" (the runner's
+    tenant_counters, after the traffic) and "rx_missed" (the switch's gNB port); slack_ms: what gold's bound adds to
+    GOLD_P99_FACTOR x its baseline p99 (Plan.slack_ms). With a "no slices" run, the slices' checks too."""
     a, b = runs["priority"], runs["no priority"]
+    c = runs.get("no slices")
     fa, fb = a["figures"], b["figures"]
     out = []
-    est = [r["established"] for r in (a, b)]
-    out.append(("all sessions established over PFCP, both runs", all(e[0] == e[1] > 0 for e in est),
-                ", ".join("%d/%d" % tuple(e) for e in est)))
+    est = [r["established"] for r in runs.values()]
+    out.append(("all sessions established over PFCP, %s runs" % ("both" if len(runs) == 2 else "all"),
+                all(e[0] == e[1] > 0 for e in est), ", ".join("%d/%d" % tuple(e) for e in est)))
     lost = {n: fa[n]["congested"]["sent"] - fa[n]["congested"]["received"] + fa[n]["baseline"]["sent"]
             - fa[n]["baseline"]["received"] for n in ("gold", "silver")}
     out.append(("with priority, gold and silver lose nothing", all(v == 0 for v in lost.values()),
@@ -162,25 +310,37 @@ def checks(runs, slack_ms):
                 None not in (bound, p99b) and p99b > bound,
                 "congested p99 %s ms (bound %s ms), loss %.2f%%" % (ms(p99b), ms(bound),
                                                                     100 * fb["gold"]["congested"]["loss"])))
-    br = fa["bronze"]
-    out.append(("with priority, bronze (congested) loses packets and waits longer than in its baseline",
-                br["congested"]["loss"] > 0 and None not in (br["congested"]["p50"], br["baseline"]["p99"])
-                and br["congested"]["p50"] > br["baseline"]["p99"],
-                "loss %.2f%%, p50 %s ms against a baseline p99 of %s ms" % (
-                    100 * br["congested"]["loss"], ms(br["congested"]["p50"]), ms(br["baseline"]["p99"]))))
+    if c is not None:
+        p99c = c["figures"]["gold"]["congested"]["p99"]
+        out.append(("without the slices, gold's congested p99 rises above that bound (its bulk QFI in its class)",
+                    None not in (bound, p99c) and p99c > bound,
+                    "congested p99 %s ms (bound %s ms), loss %.2f%%" % (
+                        ms(p99c), ms(bound), 100 * c["figures"]["gold"]["congested"]["loss"])))
+    out.append(low_check(fa, "bronze", "bronze"))
+    if c is not None:
+        out.append(low_check(fa, "gold-bulk", "gold's bulk slice (QFI 9)"))
+    low = [s["name"] for s in a["streams"] if class_of(a["tenants"], s) == 0]
     qd = a.get("queue_dropped")
-    out.append(("with priority, the switch's queue drops on port %d are all priority 0 (bronze)" % DN_PORT,
+    out.append(("with priority, the switch's queue drops on port %d are all priority 0 (%s)"
+                % (DN_PORT, ", ".join(low)),
                 qd is not None and qd[0] > 0 and not any(qd[1:]),
                 "by priority 0..7: %s" % (qd if qd is not None else "not read")))
-    marked = {t["name"]: set(a["dscp"].get(t["name"], {})) for t in TENANTS}
-    want = {t["name"]: {str(t["dscp"])} for t in TENANTS}
-    bad = {}
-    for r in (a, b):
+    if c is not None:
+        out.append(meter_check(a, "silver-video"))
+    if all("counters" in r for r in runs.values()):
+        out.append(counter_check(runs))
+    wrong, bad = [], {}
+    for run, r in runs.items():
+        for s in r["streams"]:
+            want = str(expected_dscp(r["tenants"], s))
+            seen = set(r["dscp"].get(s["name"], {}))
+            if seen != {want}:
+                wrong.append("%s %s %s (want %s)" % (run, s["name"], "/".join(sorted(seen)) or "-", want))
         for reason, n in r["bad"].items():
             bad[reason] = bad.get(reason, 0) + n
-    seen = ", ".join("%s %s" % (n, "/".join(sorted(v)) or "-") for n, v in marked.items())
-    out.append(("every packet arrives decapsulated and well formed, with its tenant's DSCP",
-                marked == want and not bad, "DSCP %s; malformed %s" % (seen, bad or "none")))
+    out.append(("every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP",
+                not wrong and not bad, "DSCP %s; malformed %s" % (", ".join(wrong) or "as expected",
+                                                                   bad or "none")))
     return out
 
 
@@ -188,20 +348,24 @@ def ms(v):
     return "-" if v is None else "%.2f" % v
 
 
+def label(stream):
+    return stream["name"] if stream["qfi"] is None else "%s (QFI %d)" % (stream["name"], stream["qfi"])
+
+
 def render(runs, results, sc, load):
     lines = ["== hupf tenants lab summary ==",
-             "switch: %s, egress port %d at %g Mbit/s (rte_sched, strict priority); %d UEs per tenant, %g s; "
+             "switch: %s, egress port %d at %g Mbit/s (rte_sched, strict priority); %d UEs per tenant, %g s; %s; "
              "load average at the start %s" % (lab.SWITCH_NAMES["backend"], DN_PORT, sc.port_mbps, sc.ues_per_tenant,
-                                               sc.duration_s, load),
+                                               sc.duration_s, "slices" if sc.sliced else "no slices", load),
              "latency: generator -> veth -> switch -> veth -> receiver's kernel timestamp, ms",
              "| run | tenant | window | sent | loss | p50 | p90 | p99 | p99.9 | max |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for run in RUNS:
-        for t in TENANTS:
+    for run in sc.runs:
+        for s in sc.streams:
             for w in ("baseline", "congested"):
-                f = runs[run]["figures"][t["name"]][w]
+                f = runs[run]["figures"][s["name"]][w]
                 lines.append("| %s | %s | %s | %d | %.2f%% | %s | %s | %s | %s | %s |" % (
-                    run, t["name"], w, f["sent"], 100 * f["loss"], ms(f["p50"]), ms(f["p90"]), ms(f["p99"]),
+                    run, label(s), w, f["sent"], 100 * f["loss"], ms(f["p50"]), ms(f["p90"]), ms(f["p99"]),
                     ms(f["p99.9"]), ms(f["max"])))
     for name, ok, detail in results:
         lines.append("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
@@ -209,19 +373,20 @@ def render(runs, results, sc, load):
 
 
 def spread(reps):
-    """{run: {tenant: {window: {figure: [min, median, max]}}}} over repetitions of the A/B."""
+    """{run: {stream: {window: {figure: [min, median, max]}}}} over repetitions of the A/B (the runs and streams
+    of the first)."""
     out = {}
-    for run in RUNS:
+    for run in [r for r in RUNS if r in reps[0]]:
         out[run] = {}
-        for t in TENANTS:
-            out[run][t["name"]] = {}
+        for n in reps[0][run]["figures"]:
+            out[run][n] = {}
             for w in ("baseline", "congested"):
                 figs = {}
                 for k in ["loss", "max"] + ["p%g" % p for p in PERCENTILES]:
-                    vals = [r[run]["figures"][t["name"]][w][k] for r in reps]
+                    vals = [r[run]["figures"][n][w][k] for r in reps]
                     vals = [v for v in vals if v is not None]
                     figs[k] = [min(vals), statistics.median(vals), max(vals)] if vals else None
-                out[run][t["name"]][w] = figs
+                out[run][n][w] = figs
     return out
 
 
@@ -231,30 +396,45 @@ def render_spread(sp, n):
     lines = ["", "min / median / max over %d repetitions (ms; loss %%)" % n,
              "| run | tenant | window | loss | p50 | p90 | p99 | p99.9 | max |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for run in RUNS:
-        for t in TENANTS:
+    for run, streams in sp.items():
+        for name, windows in streams.items():
             for w in ("baseline", "congested"):
-                f = sp[run][t["name"]][w]
+                f = windows[w]
                 lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    run, t["name"], w, mmm(f["loss"], 100), mmm(f["p50"]), mmm(f["p90"]), mmm(f["p99"]),
+                    run, name, w, mmm(f["loss"], 100), mmm(f["p50"]), mmm(f["p90"]), mmm(f["p99"]),
                     mmm(f["p99.9"]), mmm(f["max"])))
     return lines
 
 
-def queue_drops(log_path, port):
-    """The switch's queue drops by priority on a port, from the last stats line its SIGUSR1 logged."""
-    found = None
+def port_stats(log_path, port):
+    """A port's figures in the last stats line the switch's SIGUSR1 logged ({} when none)."""
+    found = {}
     with open(log_path) as f:
         for line in f:
             if '"msg":"stats"' not in line:
                 continue
             for p in json.loads(line).get("ports") or []:
                 if p.get("P4Port") == port:
-                    found = p.get("QueueDropped")
+                    found = p
     return found
 
 
-def run_once(sc, with_priority, say):
+def queue_drops(log_path, port):
+    """The switch's queue drops by priority on a port, from the last stats line its SIGUSR1 logged."""
+    return port_stats(log_path, port).get("QueueDropped")
+
+
+def final_counters(status_path, since, timeout=10.0):
+    """The runner's tenant_counters once read after `since` (epoch s); after `timeout`, the latest (or None)."""
+    deadline = time.time() + timeout
+    while True:
+        c = lab.read_json(status_path).get("tenant_counters")
+        if (c and c.get("read_ms", 0) / 1000.0 >= since) or time.time() >= deadline:
+            return c
+        time.sleep(0.2)
+
+
+def run_once(sc, run, say):
     """One lab run: the topology, backend, switch with the egress rate, runner, sessions, traffic; returns
     its result (see checks)."""
     t = topo.Topology(True, lab.lab_tag())
@@ -270,7 +450,7 @@ def run_once(sc, with_priority, say):
         switch = procs.start("switch", lab.switch_command("backend", ports, t)
                              + ["--port-rate", "%d=%g" % (DN_PORT, sc.port_mbps)])
         cfg = lab.runner_config(True, net, workdir, scenario.Scenario(), ports)
-        cfg["tenants"] = sc.tenants(with_priority)
+        cfg["tenants"] = sc.tenants(run)
         cfg["queues"] = QUEUES
         # The switch carries every session (UPF, tenants, queues): none waits for an HH report.
         cfg["policy"]["pins"] = {"slices": {str(cfg["slice"]): "HARDWARE"}}
@@ -286,8 +466,7 @@ def run_once(sc, with_priority, say):
         smf = Smf("127.0.0.1", ports["pfcp"], node_id=lab.SMF_NODE)
         established = smf.establish(plan)
         smf.close()
-        say("%s: %d/%d sessions established over PFCP" % (RUNS[0] if with_priority else RUNS[1], established,
-                                                         planned))
+        say("%s: %d/%d sessions established over PFCP" % (run, established, planned))
         if not established:
             raise lab.LabError("no PFCP session established; runner log: %s" % procs.log_tail("runner"))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
@@ -308,14 +487,18 @@ def run_once(sc, with_priority, say):
         procs.stop("send-gnb")
         time.sleep(1.0)   # what the queues still hold leaves at the port's rate
         procs.stop("recv-dn")
+        counters = final_counters(cfg["status"], time.time())
         switch.send_signal(signal.SIGUSR1)
         time.sleep(0.5)
         tx, rx = lab.read_json(stats["tx"]), lab.read_json(stats["rx"])
         if not tx.get("done") or not rx.get("done"):
             raise lab.LabError("the traffic's stats are missing (%s)" % workdir)
+        log = os.path.join(workdir, "switch.log")
         return {"established": [established, planned], "figures": tenant_figures(tx, rx),
-                "queue_dropped": queue_drops(os.path.join(workdir, "switch.log"), DN_PORT), "dscp": rx["dscp"],
-                "bad": rx["bad"], "socket_drops": rx["socket_drops"], "workdir": workdir}
+                "queue_dropped": queue_drops(log, DN_PORT), "dscp": rx["dscp"], "bad": rx["bad"],
+                "socket_drops": rx["socket_drops"], "workdir": workdir, "streams": sc.streams,
+                "tenants": cfg["tenants"], "windows": sc.windows, "sent_total": tx["total"],
+                "sent_bytes": tx["bytes"], "counters": counters, "rx_missed": port_stats(log, 1).get("RXMissed")}
     finally:
         procs.stop()
         t.down()
@@ -339,7 +522,7 @@ def load_average():
 def ab(args):
     """The A/B, args.repeat times: the summary of each, then the spread; exit status 0 when every check passed."""
     try:
-        sc = Plan(args.port_mbps, args.duration, args.ues_per_tenant)
+        sc = Plan(args.port_mbps, args.duration, args.ues_per_tenant, slices=not args.no_slices)
     except ValueError as e:
         raise lab.LabError(str(e))
     if lab.preflight("backend") != "backend":
@@ -348,9 +531,9 @@ def ab(args):
     for k in range(args.repeat):
         load = load_average()
         runs = {}
-        for run in RUNS:
+        for run in sc.runs:
             lab.say("tenants: repetition %d/%d, %s (load average %s)" % (k + 1, args.repeat, run, load_average()))
-            runs[run] = run_once(sc, run == RUNS[0], lab.say)
+            runs[run] = run_once(sc, run, lab.say)
         results = checks(runs, sc.slack_ms)
         ok = ok and all(r[1] for r in results)
         print("\n".join(render(runs, results, sc, load)), flush=True)
@@ -361,7 +544,8 @@ def ab(args):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"port_mbps": sc.port_mbps, "duration_s": sc.duration_s, "windows": sc.windows,
-                       "tenants": TENANTS, "repetitions": reps, "spread": sp}, f, indent=1)
+                       "tenants": TENANTS, "slices": sc.sliced, "streams": sc.streams, "repetitions": reps,
+                       "spread": sp}, f, indent=1)
     return 0 if ok else 1
 
 
@@ -371,6 +555,8 @@ def main(argv=None):
     ap.add_argument("--duration", type=float, default=30.0, help="seconds of traffic per run (default 30)")
     ap.add_argument("--ues-per-tenant", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1, help="A/B repetitions; more than one adds min/median/max")
+    ap.add_argument("--no-slices", action="store_true",
+                    help="the tenants without slices, their traffic without QFIs (the scenario before the slices)")
     ap.add_argument("--json", help="write every run's figures and the checks here")
     args = ap.parse_args(argv)
     return lab.exit_status(lambda: ab(args))

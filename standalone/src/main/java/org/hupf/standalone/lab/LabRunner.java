@@ -42,6 +42,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -236,6 +237,21 @@ public final class LabRunner implements AutoCloseable, BackendControl {
                         return new HupfDataplane(swUpf.model(), swUpf.target()).readRps();
                     } catch (PiCodecException | PiTargetException e) {
                         throw new UpfProgrammableException(e.getMessage());
+                    }
+                });
+            }
+            if (cfg.has("tenants")) {
+                // The lab checks that the switch counted each tenant's and slice's packets as they were sent.
+                P4RuntimeUpfDevice swUpf = hardware;
+                status.switchTenants(Routes.tenants(cfg.node("tenants")), new LabStatus.TenantCounters() {
+                    @Override
+                    public Map<Integer, long[]> tenants() throws PiTargetException {
+                        return new HupfDataplane(swUpf.model(), swUpf.target()).tenantCounters();
+                    }
+
+                    @Override
+                    public Map<Long, long[]> slices(Collection<Long> cells) throws PiTargetException {
+                        return new HupfDataplane(swUpf.model(), swUpf.target()).sliceCounters(cells);
                     }
                 });
             }

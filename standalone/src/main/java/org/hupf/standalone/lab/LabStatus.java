@@ -14,6 +14,9 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
+import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.standalone.p4rt.DeviceHealth;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -23,6 +26,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,9 +38,26 @@ import java.util.Set;
 /**
  * The runner's status file (JSON, replaced atomically): offload metrics, per-UE rate, path and usage
  * summed over both targets, recent offload events, and which UEs each target holds a downlink
- * session for (read back from the devices, so the lab can check deletions on both).
+ * session for (read back from the devices, so the lab can check deletions on both); with tenants, the switch's
+ * tenant and slice counters.
  */
 final class LabStatus {
+
+    /** A device's tenant and slice counters, as {@link org.hupf.pipeconf.upf.HupfDataplane} reads them. */
+    interface TenantCounters {
+        /**
+         * @return {packets, bytes} by tenant id
+         * @throws PiTargetException if the read fails
+         */
+        Map<Integer, long[]> tenants() throws PiTargetException;
+
+        /**
+         * @param cells slice cells ({@link TenantSlice#cell})
+         * @return {packets, bytes} by cell
+         * @throws PiTargetException if a read fails
+         */
+        Map<Long, long[]> slices(Collection<Long> cells) throws PiTargetException;
+    }
 
     private static final int EVENTS = 500;
     private static final int TARGETS_IDLE_FACTOR = 9;
@@ -69,6 +91,9 @@ final class LabStatus {
     private long lastWriteMillis;
     /** Reads the switch's RPS (sizes, rps.events); null while the runner samples nothing. */
     private volatile RpsIntake.DeviceRead switchRps;
+    /** The tenants whose switch counters the status reports, and their reader; null without tenants. */
+    private volatile List<Tenant> tenants;
+    private volatile TenantCounters tenantCounters;
 
     LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
         this.path = path;
@@ -113,6 +138,16 @@ final class LabStatus {
     /** Reports the switch's RPS under "rps", "switch" (its sizes, rps.events per point, the settings' warnings). */
     void switchRps(RpsIntake.DeviceRead read) {
         switchRps = read;
+    }
+
+    /**
+     * Reports these tenants' counters on the switch under "tenant_counters": "read_ms" (epoch ms, taken before the
+     * reads: every packet counted before it is in), "tenants" {tenant id: [packets, bytes]} and "slices"
+     * {"tenant id/qfi": [packets, bytes]} (null for a cell the device did not return), or "error" when a read failed.
+     */
+    void switchTenants(List<Tenant> tenants, TenantCounters counters) {
+        this.tenants = List.copyOf(tenants);
+        this.tenantCounters = counters;
     }
 
     synchronized void event(OffloadEvent e) {
@@ -166,6 +201,9 @@ final class LabStatus {
             }
         }
         root.set("targets", targets());
+        if (tenantCounters != null) {
+            root.set("tenant_counters", tenantCounters(tenants, tenantCounters));
+        }
         if (hh != null) {
             root.putObject("hh").put("reports", hh.reports.get()).put("malformed", hh.malformed.get())
                     .put("other_packet_ins", hh.otherReasons.get());
@@ -211,6 +249,42 @@ final class LabStatus {
             lastTargets = t;
         }
         return lastTargets;
+    }
+
+    private ObjectNode tenantCounters(List<Tenant> list, TenantCounters counters) {
+        ObjectNode out = json.createObjectNode();
+        out.put("read_ms", System.currentTimeMillis());
+        Map<Integer, Tenant> byId = new LinkedHashMap<>();
+        list.forEach(t -> byId.putIfAbsent(t.tenantId(), t));
+        List<Long> cells = new ArrayList<>();
+        byId.values().forEach(t -> t.slices().forEach(x -> cells.add(x.cell(t.tenantId()))));
+        try {
+            Map<Integer, long[]> read = counters.tenants();
+            Map<Long, long[]> sliceRead = cells.isEmpty() ? Map.of() : counters.slices(cells);
+            ObjectNode tn = out.putObject("tenants");
+            ObjectNode sn = out.putObject("slices");
+            for (Tenant t : byId.values()) {
+                tn.set(String.valueOf(t.tenantId()), pair(read.get(t.tenantId())));
+                for (TenantSlice x : t.slices()) {
+                    sn.set(t.tenantId() + "/" + x.qfi(), pair(sliceRead.get(x.cell(t.tenantId()))));
+                }
+            }
+        } catch (PiTargetException | RuntimeException e) {
+            out.remove("tenants");
+            out.remove("slices");
+            out.put("error", String.valueOf(e.getMessage()));
+        }
+        return out;
+    }
+
+    private ArrayNode pair(long[] v) {
+        if (v == null) {
+            return null;
+        }
+        ArrayNode a = json.createArrayNode();
+        a.add(v[0]);
+        a.add(v[1]);
+        return a;
     }
 
     private ArrayNode downlinkUes(HupfUpfDevice dev) {

@@ -9,15 +9,23 @@ import org.hupf.app.rps.RpsIntake;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.dataplane.RpsState;
+import org.hupf.pipeconf.dataplane.Tenant;
+import org.hupf.pipeconf.dataplane.TenantSlice;
+import org.hupf.pipeconf.upf.PiTargetException;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.onlab.packet.Ip4Address;
 import p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata;
 import p4.config.v1.P4InfoOuterClass.P4Info;
 import p4.config.v1.P4InfoOuterClass.Preamble;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -124,5 +132,59 @@ public class LabStatusTest {
         status.polled(1_795_000_000_000L);
         status.write(0, null, null);
         assertEquals(1_795_000_000_000L, new ObjectMapper().readTree(file().toFile()).get("polled_from_ms").asLong());
+    }
+
+    /**
+     * With tenants, the status shows the switch's counter of each tenant id and of each slice (its cell,
+     * tenant id * 64 + QFI, named "tenant id/qfi"), and says when the reads began; a failed read is named.
+     */
+    @Test
+    public void theSwitchsTenantAndSliceCountersAreInTheStatus() throws Exception {
+        Ip4Address vtep = Ip4Address.valueOf("192.0.2.254");
+        List<Tenant> tenants = List.of(
+                new Tenant(100, vtep, 1, 3, 46, 0, 0, List.of(new TenantSlice(1, 3, 46), new TenantSlice(9, 0, 8))),
+                new Tenant(101, vtep, 1, 3, 46, 0, 0, List.of(new TenantSlice(1, 3, 46), new TenantSlice(9, 0, 8))),
+                new Tenant(300, vtep, 3, 0, 0));
+        List<Collection<Long>> asked = new ArrayList<>();
+        LabStatus status = status();
+        status.switchTenants(tenants, new LabStatus.TenantCounters() {
+            @Override
+            public Map<Integer, long[]> tenants() {
+                return Map.of(1, new long[]{30, 3000}, 3, new long[]{7, 700}, 4, new long[]{1, 1});
+            }
+
+            @Override
+            public Map<Long, long[]> slices(Collection<Long> cells) {
+                asked.add(List.copyOf(cells));
+                return Map.of(65L, new long[]{10, 1000});   // 1/1; 1/9 (cell 73) not returned
+            }
+        });
+        long before = System.currentTimeMillis();
+        status.write(0, null, null);
+        JsonNode tc = new ObjectMapper().readTree(file().toFile()).get("tenant_counters");
+        assertTrue(tc.get("read_ms").asLong() >= before);
+        assertEquals("[30,3000]", tc.get("tenants").get("1").toString());
+        assertEquals("[7,700]", tc.get("tenants").get("3").toString());
+        assertEquals("tenant ids of the config only", 2, tc.get("tenants").size());
+        assertEquals("[10,1000]", tc.get("slices").get("1/1").toString());
+        assertTrue("a cell the device did not return", tc.get("slices").get("1/9").isNull());
+        assertEquals("each tenant id's slice cells, once", List.of(List.of(65L, 73L)), asked);
+
+        LabStatus failing = status();
+        failing.switchTenants(tenants, new LabStatus.TenantCounters() {
+            @Override
+            public Map<Integer, long[]> tenants() throws PiTargetException {
+                throw new PiTargetException("switch unreachable");
+            }
+
+            @Override
+            public Map<Long, long[]> slices(Collection<Long> cells) {
+                return Map.of();
+            }
+        });
+        failing.write(0, null, null);
+        tc = new ObjectMapper().readTree(file().toFile()).get("tenant_counters");
+        assertEquals("switch unreachable", tc.get("error").asText());
+        assertNull(tc.get("slices"));
     }
 }
