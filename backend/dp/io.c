@@ -297,6 +297,7 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 	char name[64], args[256];
 	const char *c = strchr(pc->dev, ':');
 	const char *kind = pc->dev;
+	int sink = 0;
 	size_t klen = c ? (size_t)(c - kind) : strlen(kind);
 	if (is_kind(kind, klen, "af_packet") && c) {
 		/* Ring frames as large as the biggest port MTU needs (af_packet's default, 2048 B, cuts
@@ -312,8 +313,13 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 		snprintf(name, sizeof(name), "net_pcap%u", i);
 		snprintf(args, sizeof(args), "%s", c + 1);
 	} else if (!strcmp(kind, "null")) {
+		/* A sink: what is sent to it is dropped (counted as its TX), and it is never polled: DPDK's null
+		 * PMD answers every RX poll with a full burst of 64-byte frames, so a polled null port gave its
+		 * lcore work on every poll and the lcore never napped (a whole CPU, shared on a small machine
+		 * with other lcores, which it then kept off that CPU; docs/BACKENDS.md). */
 		snprintf(name, sizeof(name), "net_null%u", i);
 		args[0] = 0;
+		sink = 1;
 	} else if (is_kind(kind, klen, "pci") && c) {
 		snprintf(name, sizeof(name), "%s", c + 1);
 		if (rte_eth_dev_get_port_by_name(name, d)) {
@@ -329,7 +335,10 @@ static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_
 		snprintf(err, errlen, "port %u: cannot create %s (%s)", pc->p4_port, name, args);
 		return -ENODEV;
 	}
-	return port_setup(*d, nq, nrx, err, errlen);
+	int rc = port_setup(*d, nq, nrx, err, errlen);
+	if (sink)
+		*nrx = 0;
+	return rc;
 }
 
 /* The MTU of the Linux interface of an "af_packet:IFACE" port, 0 if unknown or another kind. */

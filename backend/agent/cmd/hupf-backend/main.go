@@ -66,7 +66,8 @@ const usage = `hupf-backend: DPDK software UPF (hupf sw profile, or with --profi
 Usage: hupf-backend --grpc-addr HOST:PORT --device-id ID --port N=DEV [--port N=DEV ...] [options]
 
 A port DEV is a Linux interface name (af_packet vdev), af_packet:IFACE, af_xdp:IFACE (needs
---mbufs 16384 or more), pcap:<pcap vdev args>, null, or pci:<PCI address>. Send SIGUSR1 for a stats line in the log.
+--mbufs 16384 or more), pcap:<pcap vdev args>, null (a sink, never polled), or pci:<PCI address>. Send SIGUSR1
+for a stats line in the log.
 
 Options:
 `
