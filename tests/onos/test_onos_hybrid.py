@@ -12,13 +12,16 @@ the suite prints one SKIPPED line."""
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 import conftest
+import stall_probe
 from hupf_tools.lab import scenario, summary
 from p4.v1 import p4runtime_pb2
 from test_onos import HW_P4INFO, BackendTables
@@ -300,6 +303,18 @@ def two_backends_netcfg(deployed, switch, second, net):
     return cfg
 
 
+def back_to_one_backend(onos, deployed, switch, net, second, procs, plan, smf):
+    """Ends a two-backend test: traffic and sessions gone, the second backend stopped and removed from the netcfg
+    and ONOS (the rest of the suite expects the first alone)."""
+    stop_all(procs)
+    smf.delete_all(plan, lambda: {})
+    smf.close()
+    second.stop()
+    onos.rest("DELETE", "/onos/v1/network/configuration/devices/%s" % SECOND_BACKEND)
+    onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
+    onos.rest("DELETE", "/onos/v1/devices/%s" % SECOND_BACKEND)
+
+
 def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, backend, hybrid_net, switch,
                                                               second_backend, tmp_path):
     """A second backend in the netcfg: hupf puts every session on both, the switch steers each UE's misses
@@ -369,14 +384,7 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         counted_after = counted_by_ue(onos, plan)
         reached_after = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
     finally:
-        stop_all(procs)
-        smf.delete_all(plan, lambda: {})
-        smf.close()
-        # Back to the one backend the rest of the suite expects.
-        second_backend.stop()
-        onos.rest("DELETE", "/onos/v1/network/configuration/devices/%s" % SECOND_BACKEND)
-        onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
-        onos.rest("DELETE", "/onos/v1/devices/%s" % SECOND_BACKEND)
+        back_to_one_backend(onos, deployed, switch, net, second_backend, procs, plan, smf)
     print("packets the switch steered to each backend: %s" % dict(zip(both, reached)))
     assert all(n > 0 for n in reached), "both backends took UEs' misses: %s" % dict(zip(both, reached))
     tx, rx = traffic_stats(stats)
@@ -420,3 +428,77 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
     assert ok, "%s across the move: %s" % (name, detail)
     onos.wait(lambda: offload_state(onos)["backends"] == [deployed["device"]], SWITCH_TIMEOUT_S,
               "hupf back on the first backend alone")
+
+
+ADD_UES, ADD_DURATION_S, ADD_AT = 8, 16.0, 0.2  # the second backend added 20 % into 16 s of mice
+STALL_RUN = 3  # a UE's packets lost in a row that make a stall (the earlier runs lost 17 to 28 in a row)
+
+
+def test_a_second_backend_added_mid_traffic_stalls_no_ue(onos, deployed, backend, hybrid_net, switch,
+                                                         second_backend, tmp_path):
+    """The second backend joins by the netcfg while traffic flows: hupf gives it every session and its routes,
+    then the switch steers part of the UEs to it. Every UE's packets arrive (the suite's delivery check) and no
+    UE loses STALL_RUN or more in a row: the stall this add showed, a run of a UE's packets held for seconds and
+    lost in both directions, came from the suite's backends' null ports, polled until hupf-backend made them
+    sinks (both backends' forwarding lcores then busy-polled one CPU, and one was kept off it for more than a
+    second while its packets waited in its ring; docs/BACKENDS.md). A sampler of the backends' and the
+    switch's threads and ports runs meanwhile: kept with the logs in reports/onos/ when the test fails."""
+    net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
+               gnb=GNB, app=APP)
+    both = [deployed["device"], SECOND_BACKEND]
+    status, body = onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
+    assert status == 200, body
+    sc = scenario.Scenario(ues=ADD_UES, heavy=0, duration_s=ADD_DURATION_S, heavy_on_s=ADD_DURATION_S * 0.15,
+                           heavy_off_s=ADD_DURATION_S * 0.55)
+    plan = scenario.make_plan(sc, net, 0)
+    smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
+    procs, probe, passed = {}, None, False
+    second_if = hybrid_net.backends[1][1]
+    try:
+        onos.wait(lambda: offload_state(onos)["steered_to"] == [deployed["device"]], SWITCH_TIMEOUT_S,
+                  "hupf drives the first backend and the switch steers to it")
+        onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
+        assert smf.establish(plan) == ADD_UES
+        before = rx_packets(second_if)
+        procs, stats = start_traffic(plan, hybrid_net, tmp_path)
+        probe = stall_probe.Probe(tmp_path / "probe.jsonl",
+                                  {"b1": backend.proc.pid, "b2": second_backend.proc.pid,
+                                   "switch": switch["proc"].pid},
+                                  [hybrid_net.switch_ports[p] for p in (1, 2, 3, 4)]
+                                  + [hybrid_net.backends[0][1], second_if],
+                                  usr1=[backend.proc.pid, second_backend.proc.pid], t0=plan["start"]).start()
+        time.sleep(1.0 + ADD_DURATION_S * ADD_AT)
+        probe.mark("netcfg")
+        status, body = onos.rest("POST", "/onos/v1/network/configuration",
+                                 two_backends_netcfg(deployed, switch, second_backend, net))
+        assert status == 200, body
+        onos.wait(lambda: offload_state(onos)["steered_to"] == both, SWITCH_TIMEOUT_S,
+                  "the switch steers to both backends", interval=0.1)
+        probe.mark("steered to both")
+        finish_traffic(procs)
+        reached = rx_packets(second_if) - before
+        tx, rx = traffic_stats(stats)
+        sent, got = sent_and_received(tx, rx)
+        name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx)
+        print("second backend added %.0f%% into the traffic; the switch sent it %d packets; events (s from the "
+              "traffic's start) %s; %d of %d packets lost (%s)" % (100 * ADD_AT, reached, probe.events,
+                                                                    sent - got, sent, detail))
+        for r in rx:
+            print("%s receiver's gaps: %s" % (r["side"], r.get("gaps") or "none"))
+        assert reached > 0, "the switch steered nothing to the second backend"
+        assert ok, "%s: %s" % (name, detail)
+        runs = ["UE %s at the %s receiver: seq %d-%d (%s-%s s)" % (ue, r["side"], *g) for r in rx
+                for ue, gs in (r.get("gaps") or {}).items() for g in gs if g[1] - g[0] + 1 >= STALL_RUN]
+        assert not runs, "%d or more packets of a UE lost in a row with the second backend added: %s" % (
+            STALL_RUN, runs)
+        passed = True
+    finally:
+        if probe:
+            probe.stop()
+        back_to_one_backend(onos, deployed, switch, net, second_backend, procs, plan, smf)
+        if probe and not passed:
+            keep = conftest.REPORTS / "second-backend-added"
+            keep.mkdir(parents=True, exist_ok=True)
+            for f in (probe.path, Path(str(probe.path) + ".events"), backend.log, second_backend.log,
+                      switch["log"]):
+                shutil.copy(f, keep / ("%s-%s" % (f.parent.name, f.name)))
