@@ -87,6 +87,12 @@ func htons(v uint16) uint16 { return v<<8 | v>>8 }
 // backend with lcores forwarding lcores (and extra arguments) and pushes the
 // fixture pipeline.
 func newBed(t *testing.T, lcores int, extra ...string) *bed {
+	return newBedSquatted(t, lcores, 0, extra...)
+}
+
+// newBedSquatted is newBed with the af_packet fanout group of P4 port squat (if not 0) taken by another
+// device's group before the backend opens it (e2e_fanout_test.go).
+func newBedSquatted(t *testing.T, lcores, squat int, extra ...string) *bed {
 	if os.Geteuid() != 0 {
 		t.Skip("SKIPPED: end-to-end tests need root (network namespace, veth)")
 	}
@@ -100,8 +106,12 @@ func newBed(t *testing.T, lcores int, extra ...string) *bed {
 	sh(t, "ip", "netns", "add", b.ns)
 	t.Cleanup(b.close)
 	var ports []string
+	squatIf := ""
 	for p := 1; p <= 2; p++ {
 		sw, peer := fmt.Sprintf("hb%ds%d", id, p), fmt.Sprintf("hb%dh%d", id, p)
+		if p == squat {
+			squatIf = sw
+		}
 		sh(t, "ip", "link", "add", sw, "type", "veth", "peer", "name", peer)
 		b.links = append(b.links, sw)
 		sh(t, "ip", "link", "set", peer, "netns", b.ns)
@@ -118,6 +128,9 @@ func newBed(t *testing.T, lcores int, extra ...string) *bed {
 	args := append([]string{"--grpc-addr", addr, "--device-id", "1", "--lcores", fmt.Sprint(lcores), "--mem", "512",
 		"--sessions", "1024"}, append(ports, extra...)...)
 	b.proc = exec.Command(bin, args...)
+	if squatIf != "" {
+		b.proc = fanoutSquatter(squatIf, bin, args)
+	}
 	b.proc.Stderr = io.MultiWriter(os.Stderr, &b.log)
 	if slices.Contains(extra, "--test-clock") {
 		var err error
