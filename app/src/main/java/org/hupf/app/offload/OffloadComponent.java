@@ -110,7 +110,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final long DEVICES_CHECK_S = 5;
     /** A draining backend's counts are read this often. */
     private static final long DRAIN_READ_MS = 50;
-    /** A drain a previous leader left unfinished is resumed with the operator's defaults (hupf:backend-drain). */
+    /** A drain a previous leader left unfinished, its mark without limits, is resumed with the command's defaults. */
     static final long RESUMED_DRAIN_QUIET_MS = 500;
     static final long RESUMED_DRAIN_MAX_MS = 10_000;
 
@@ -679,7 +679,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             }
             drainingNow = backend;
             try {
-                DrainReport r = drain.drain(() -> steerAway(h, backend),
+                DrainReport r = drain.drain(() -> steerAway(h, backend, quietMs, maxMs),
                                             BackendDrain.packets(h.ledgered.get(id), () -> h.manager.counterCells(
                                                     h.manager.lastUsages().keySet())),
                                             () -> leave(backend));
@@ -701,8 +701,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     /**
      * Once per term, on the hybrid's first build: a backend marked DRAINING that no drain on this node is running
      * was left so by a leader that stopped mid-drain (held, not steered to); its drain is finished here, as the
-     * operator asked, rather than leaving it held until someone acts. A drain that failed on this node in this
-     * term stays as it is: its caller got the error.
+     * operator asked and with the limits the operator gave (kept with the mark), rather than leaving it held until
+     * someone acts. A drain that failed on this node in this term stays as it is: its caller got the error.
      */
     private void resumeUnfinishedDrains() {
         if (drainsCheckedTerm == term) {
@@ -718,8 +718,14 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     private void resumeDrain(String backend) {
+        long[] limits = drains.limits(backend);
+        if (limits == null) {
+            log.warn("Backend {}: its DRAINING mark has no limits: resumed with {} ms quiet within {} ms", backend,
+                     RESUMED_DRAIN_QUIET_MS, RESUMED_DRAIN_MAX_MS);
+            limits = new long[]{RESUMED_DRAIN_QUIET_MS, RESUMED_DRAIN_MAX_MS};
+        }
         try {
-            drain(backend, RESUMED_DRAIN_QUIET_MS, RESUMED_DRAIN_MAX_MS);
+            drain(backend, limits[0], limits[1]);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (UpfProgrammableException | RuntimeException e) {
@@ -729,8 +735,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     }
 
     /** The drain's first step: the switch steers the backend's UEs to the others, acknowledged. */
-    private void steerAway(Hybrid h, String backend) throws UpfProgrammableException, InterruptedException {
-        drains.set(backend, DistributedBackendDrains.DRAINING);
+    private void steerAway(Hybrid h, String backend, long quietMs, long maxMs)
+            throws UpfProgrammableException, InterruptedException {
+        drains.setDraining(backend, quietMs, maxMs);
         String refused = onExecutor(() -> {
             if (current != h) {
                 return "the hybrid changed meanwhile (devices came or went)";
@@ -748,7 +755,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     /** The drain's last step: the backend leaves the hybrid (the ledger keeps its last counts as away). */
     private void leave(String backend) {
-        drains.set(backend, DistributedBackendDrains.DRAINED);
+        drains.setDrained(backend);
         try {
             onExecutor(() -> {
                 rebuild();

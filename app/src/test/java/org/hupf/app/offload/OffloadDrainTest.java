@@ -45,8 +45,10 @@ import static org.easymock.EasyMock.createMock;
 import static org.easymock.EasyMock.createNiceMock;
 import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.replay;
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -228,8 +230,9 @@ public class OffloadDrainTest {
 
     @Test
     public void aDrainAPreviousLeaderLeftUnfinishedIsFinishedInTheNextTerm() throws Exception {
-        // What a leader that stopped right after steering b2 away leaves in the replicated map.
-        c.drains.set(B2.toString(), DistributedBackendDrains.DRAINING);
+        // What a leader that stopped right after steering b2 away leaves in the replicated map (an older mark,
+        // without the drain's limits: the command's defaults).
+        c.drains.map.put(B2.toString(), DistributedBackendDrains.DRAINING);
         leadership.electAndTell(local, 2);
         waitFor(() -> c.drains().equals(Map.of(B2.toString(), DistributedBackendDrains.DRAINED)),
                 "the unfinished drain finished in the new term");
@@ -239,6 +242,24 @@ public class OffloadDrainTest {
         assertEquals(List.of(B1_PORT), lastSteering());
         assertEquals("steered away while b2 still held the sessions",
                      List.of(B1.toString(), B2.toString()), heldAtSteering.get(steered.indexOf(List.of(B1_PORT))));
+    }
+
+    @Test
+    public void aResumedDrainKeepsTheLimitsItsOperatorGave() throws Exception {
+        // b2 marked by a drain asked to wait for 2 s of quiet: the next leader's drain waits as long (with the
+        // defaults, 500 ms, it would be done well before), then b2 leaves.
+        long quietMs = 2_000;
+        c.drains.setDraining(B2.toString(), quietMs, 30_000);
+        assertArrayEquals(new long[]{quietMs, 30_000}, c.drains.limits(B2.toString()));
+        assertEquals(Map.of(B2.toString(), DistributedBackendDrains.DRAINING), c.drains());
+        long start = System.nanoTime();
+        leadership.electAndTell(local, 2);
+        waitFor(() -> c.drains().equals(Map.of(B2.toString(), DistributedBackendDrains.DRAINED)),
+                "the unfinished drain finished in the new term");
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue("drained after " + tookMs + " ms, before the operator's quiet of " + quietMs + " ms",
+                   tookMs >= quietMs);
+        assertNull("no limits once drained", c.drains.limits(B2.toString()));
     }
 
     @Test
