@@ -177,38 +177,26 @@ def switch_command(switch, ports, topology):
     return cmd
 
 
-# DPDK 22.11's af_packet puts each socket in the fanout group (pid ^ ifindex) & 0xffff of its network
-# namespace; when another process's socket on another interface holds that group, the join fails (EINVAL) and
-# hupf-backend exits at start. Another process has another pid, hence another group: the lab starts the switch
-# again (the backends are supervised, which starts them again anyway).
-FANOUT_CLASH = "could not set PACKET_FANOUT"
-SWITCH_STARTS = 3
 SWITCH_SERVING = '"msg":"serving P4Runtime"'
 SWITCH_START_TIMEOUT_S = 30
 
 
 def start_switch(procs, switch, ports, topology):
-    """Starts the switch; hupf-backend is waited for until it serves P4Runtime, and started again when its
-    af_packet socket met another process's fanout group."""
-    for start in range(1, SWITCH_STARTS + 1):
-        p = procs.start("switch", switch_command(switch, ports, topology))
-        if switch == "bmv2":
-            return
-        log_path = os.path.join(procs.workdir, "switch.log")
-        deadline = time.time() + SWITCH_START_TIMEOUT_S
-        while p.poll() is None and time.time() < deadline:
-            with open(log_path) as f:
-                if SWITCH_SERVING in f.read():
-                    return
-            time.sleep(0.1)
-        if p.poll() is None:
-            return  # still starting: the runner's readiness wait watches it from here
+    """Starts the switch; hupf-backend is waited for until it serves P4Runtime, and an exit meanwhile fails the
+    lab at once, with its log."""
+    p = procs.start("switch", switch_command(switch, ports, topology))
+    if switch == "bmv2":
+        return
+    log_path = os.path.join(procs.workdir, "switch.log")
+    deadline = time.time() + SWITCH_START_TIMEOUT_S
+    while p.poll() is None and time.time() < deadline:
         with open(log_path) as f:
-            clash = FANOUT_CLASH in f.read()
-        if not clash or start == SWITCH_STARTS:
-            raise LabError("switch exited with status %s; log: %s" % (p.returncode, procs.log_tail("switch")))
-        procs.forget("switch")
-        say("switch: its af_packet fanout group was another process's (pid ^ ifindex); starting it again")
+            if SWITCH_SERVING in f.read():
+                return
+        time.sleep(0.1)
+    if p.poll() is not None:
+        raise LabError("switch exited with status %s; log: %s" % (p.returncode, procs.log_tail("switch")))
+    # Still starting: the runner's readiness wait watches it from here.
 
 
 def backend_name(k):
