@@ -398,7 +398,9 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 	int argc = 0;
 	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb ? cfg->mem_mb : 512);
 	/* One CPU per lcore when there are enough; otherwise the lcores float over all
-	 * CPUs (labs and tests on small machines), which costs throughput, not correctness. */
+	 * CPUs (labs and tests on small machines), which costs throughput, not correctness.
+	 * Extra EAL arguments that place the lcores (-l, --lcores, -c) replace this: several
+	 * backends on one machine would otherwise all put their lcore 1 on CPU 1. */
 	cpu_set_t cs;
 	long ncpu = sched_getaffinity(0, sizeof(cs), &cs) ? 1 : CPU_COUNT(&cs);
 	if (ncpu > (long)cfg->nworkers)
@@ -421,15 +423,18 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 	argv[argc++] = "--no-shconf";
 	argv[argc++] = "--log-level=lib.*:warning";
 	argv[argc++] = "--no-telemetry";
-	if (lc[1] == 'l') {
+	snprintf(extra, sizeof(extra), "%s", cfg->extra_eal);
+	int placed = 0; /* the extra arguments place the lcores themselves (EAL refuses two placements) */
+	for (char *t = strtok(extra, " "); t && argc < 37; t = strtok(NULL, " ")) {
+		placed |= !strncmp(t, "-l", 2) || !strncmp(t, "--lcores", 8) || !strncmp(t, "-c", 2);
+		argv[argc++] = t;
+	}
+	if (!placed && lc[1] == 'l') {
 		argv[argc++] = "-l";
 		argv[argc++] = lc + 3;
-	} else {
+	} else if (!placed) {
 		argv[argc++] = lc;
 	}
-	snprintf(extra, sizeof(extra), "%s", cfg->extra_eal);
-	for (char *t = strtok(extra, " "); t && argc < 39; t = strtok(NULL, " "))
-		argv[argc++] = t;
 	argv[argc] = NULL;
 	if (cfg->nworkers == 0 || cfg->nworkers > DP_MAX_WORKERS || cfg->nports > DP_MAX_PORTS) {
 		snprintf(err, errlen, "workers must be 1..%d and ports at most %d", DP_MAX_WORKERS, DP_MAX_PORTS);

@@ -99,7 +99,8 @@ func main() {
 	fs.UintVar(&meterStates, "meter-states", uint(c.MeterStates), "meters configurable at once (0: both meter sizes)")
 	fs.IntVar(&c.Mbufs, "mbufs", c.Mbufs, "mbufs in the packet pool")
 	fs.IntVar(&c.MemMB, "mem", c.MemMB, "EAL memory in MiB (no hugepages)")
-	fs.StringVar(&c.EAL, "eal", c.EAL, "extra EAL arguments, space separated")
+	fs.StringVar(&c.EAL, "eal", c.EAL, "extra EAL arguments, space separated; one that places the lcores (--lcores=0@0,1@1, -l, -c) "+
+		"replaces hupf-backend's own placement (lcore i on CPU i when there are more CPUs than lcores, else all floating)")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", c.CPUProfile, "write a Go CPU profile of the agent to this file until exit")
 	fs.BoolVar(&c.TestClock, "test-clock", c.TestClock,

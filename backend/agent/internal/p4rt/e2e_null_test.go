@@ -11,9 +11,8 @@ import (
 	"time"
 )
 
-// lcoreSwitches returns the voluntary context switches of the backend's forwarding lcore (its thread
-// rte-worker-1): each nap of an idle lcore is one.
-func (b *bed) lcoreSwitches() uint64 {
+// lcoreStatus returns a field of /proc's status of the backend's forwarding lcore (its thread rte-worker-1).
+func (b *bed) lcoreStatus(field string) string {
 	dir := fmt.Sprintf("/proc/%d/task", b.proc.Process.Pid)
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
@@ -29,17 +28,24 @@ func (b *bed) lcoreSwitches() uint64 {
 			b.t.Fatal(err)
 		}
 		for _, l := range strings.Split(string(status), "\n") {
-			if v, ok := strings.CutPrefix(l, "voluntary_ctxt_switches:"); ok {
-				n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-				if err != nil {
-					b.t.Fatal(err)
-				}
-				return n
+			if v, ok := strings.CutPrefix(l, field+":"); ok {
+				return strings.TrimSpace(v)
 			}
 		}
+		b.t.Fatalf("no %s in the status of rte-worker-1", field)
 	}
 	b.t.Fatalf("no thread rte-worker-1 in %s", dir)
-	return 0
+	return ""
+}
+
+// lcoreSwitches returns the voluntary context switches of the backend's forwarding lcore: each nap of an idle
+// lcore is one.
+func (b *bed) lcoreSwitches() uint64 {
+	n, err := strconv.ParseUint(b.lcoreStatus("voluntary_ctxt_switches"), 10, 64)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return n
 }
 
 // TestE2ENullPortIsASink: a null port receives nothing and keeps no lcore busy. DPDK's null PMD answers every
@@ -67,5 +73,20 @@ func TestE2ENullPortIsASink(t *testing.T) {
 	b.send(1, gtpuFrame(0x100, userPkt(e2eUEBase, e2eApp, 64, 1)))
 	if got := b.recv(2, 2*time.Second, 1); len(got) != 1 {
 		t.Fatalf("uplink with a null port beside: %d frames", len(got))
+	}
+}
+
+// TestE2ELcorePlacementFromEAL: EAL arguments that place the lcores replace hupf-backend's own placement, which
+// puts lcore 1 on CPU 1 whenever the machine has two CPUs or more: several backends on one machine then all
+// forward on CPU 1 (docs/BACKENDS.md). Both placements at once, EAL refuses: the backend did not start.
+func TestE2ELcorePlacementFromEAL(t *testing.T) {
+	b := newBed(t, 1, "--eal", "--lcores=0@0,1@0")
+	if got := b.lcoreStatus("Cpus_allowed_list"); got != "0" {
+		t.Errorf("the forwarding lcore may run on CPUs %s, placed on CPU 0", got)
+	}
+	b.base(1)
+	b.send(1, gtpuFrame(0x100, userPkt(e2eUEBase, e2eApp, 64, 1)))
+	if got := b.recv(2, 2*time.Second, 1); len(got) != 1 {
+		t.Fatalf("uplink with the lcores placed by EAL arguments: %d frames", len(got))
 	}
 }
