@@ -199,18 +199,6 @@ def start_switch(procs, switch, ports, topology):
     # Still starting: the runner's readiness wait watches it from here.
 
 
-def backend_lcores(k, backends, cpus=None):
-    """EAL arguments placing backend k's forwarding lcore when there are several backends: hupf-backend's own
-    placement puts every one's lcore 1 on CPU 1 (and the switch's), so that several backends under traffic
-    share one CPU while another may idle; they go round the CPUs instead (backend k on CPU k mod n: with two,
-    the first and third on CPU 0), their main lcores free on all of them. One backend keeps hupf-backend's."""
-    cpus = sorted(os.sched_getaffinity(0)) if cpus is None else cpus
-    if backends < 2 or len(cpus) < 2:
-        return []
-    everywhere = ",".join(str(c) for c in cpus)
-    return ["--eal", "--lcores=0@(%s),1@%d" % (everywhere, cpus[k % len(cpus)])]
-
-
 def backend_name(k):
     """The runner's, the status's and the summary's name of backend k (from 0)."""
     return "backend" if k == 0 else "backend-%d" % (k + 1)
@@ -438,7 +426,7 @@ def run(args):
         for k, (grpc, backend_ports) in enumerate(zip(ports["backends"], t.backends)):
             # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
             backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
-                           "--sessions", "65536", "--mem", "1024"] + backend_lcores(k, args.backends)
+                           "--sessions", "65536", "--mem", "1024"]
             for p, ifname in sorted(backend_ports.items()):
                 backend_cmd += ["--port", "%d=%s" % (p, ifname)]
             name = backend_name(k)
