@@ -22,8 +22,6 @@
 
 #include <rte_log.h>
 
-#include "afp_fanout.h"
-
 #define FANOUT_REMAPS 64 /* ports of one process whose group was moved; a ring, the oldest forgotten */
 
 static struct {
@@ -31,7 +29,7 @@ static struct {
 	struct {
 		uint16_t asked, given;
 	} remap[FANOUT_REMAPS];
-	unsigned n; /* remaps made, ever */
+	unsigned n; /* remaps made, ever: the next one's slot */
 } fanout = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int sys_setsockopt(int fd, int level, int name, const void *val, socklen_t len)
@@ -89,10 +87,3 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	return rc;
 }
 
-unsigned afp_fanout_moved(void)
-{
-	pthread_mutex_lock(&fanout.lock);
-	unsigned n = fanout.n;
-	pthread_mutex_unlock(&fanout.lock);
-	return n;
-}
