@@ -48,6 +48,11 @@ public interface OffloadService {
      */
     DrainReport drain(String backend, long quietMs, long maxMs) throws UpfProgrammableException, InterruptedException;
 
+    /** A drain's quiet when its caller gives none (the command, REST, a resumed drain without limits), ms. */
+    long DRAIN_QUIET_MS = 500;
+    /** A drain's longest wait when its caller gives none, ms. */
+    long DRAIN_MAX_MS = 10_000;
+
     /**
      * Returns a drained or draining backend to service: taken over again (its sessions reconciled) before the
      * switch steers to it.

@@ -22,11 +22,13 @@ public class BackendDrainCommand extends HupfCommand {
     @Option(name = "--restore", aliases = "-r", description = "return a drained backend to service instead")
     boolean restore;
 
-    @Option(name = "--quiet-ms", description = "how long its counts must stay still, ms (default 500)")
-    long quietMs = 500;
+    @Option(name = "--quiet-ms", description = "how long its counts must stay still, ms (default "
+            + OffloadService.DRAIN_QUIET_MS + ")")
+    long quietMs = OffloadService.DRAIN_QUIET_MS;
 
-    @Option(name = "--max-ms", description = "how long to wait for that at most, ms (default 10000)")
-    long maxMs = 10_000;
+    @Option(name = "--max-ms", description = "how long to wait for that at most, ms (default "
+            + OffloadService.DRAIN_MAX_MS + ")")
+    long maxMs = OffloadService.DRAIN_MAX_MS;
 
     /** @return the offload service (a method so tests can supply one) */
     protected OffloadService offload() {

@@ -110,9 +110,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     private static final long DEVICES_CHECK_S = 5;
     /** A draining backend's counts are read this often. */
     private static final long DRAIN_READ_MS = 50;
-    /** A drain a previous leader left unfinished, its mark without limits, is resumed with the command's defaults. */
-    static final long RESUMED_DRAIN_QUIET_MS = 500;
-    static final long RESUMED_DRAIN_MAX_MS = 10_000;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected DeviceService deviceService;
@@ -721,8 +718,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         long[] limits = drains.limits(backend);
         if (limits == null) {
             log.warn("Backend {}: its DRAINING mark has no limits: resumed with {} ms quiet within {} ms", backend,
-                     RESUMED_DRAIN_QUIET_MS, RESUMED_DRAIN_MAX_MS);
-            limits = new long[]{RESUMED_DRAIN_QUIET_MS, RESUMED_DRAIN_MAX_MS};
+                     DRAIN_QUIET_MS, DRAIN_MAX_MS);
+            limits = new long[]{DRAIN_QUIET_MS, DRAIN_MAX_MS};
         }
         try {
             drain(backend, limits[0], limits[1]);

@@ -301,8 +301,8 @@ public class HupfWebResource extends HupfResource {
     @POST
     @Path("backends/{id}/drain")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response drain(@PathParam("id") String id, @QueryParam("quiet_ms") @DefaultValue("500") long quietMs,
-                          @QueryParam("max_ms") @DefaultValue("10000") long maxMs) {
+    public Response drain(@PathParam("id") String id, @QueryParam("quiet_ms") @DefaultValue("" + OffloadService.DRAIN_QUIET_MS) long quietMs,
+                          @QueryParam("max_ms") @DefaultValue("" + OffloadService.DRAIN_MAX_MS) long maxMs) {
         try {
             return json(offloadService().drain(id, quietMs, maxMs).toJson(id));
         } catch (IllegalArgumentException e) {
