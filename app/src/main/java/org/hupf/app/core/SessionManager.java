@@ -38,6 +38,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -104,12 +106,15 @@ public final class SessionManager implements AutoCloseable {
     /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
     private final Set<Long> changing = new HashSet<>();
     private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
-    private final java.util.concurrent.ExecutorService bulkDeleter = java.util.concurrent.Executors
-            .newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "hupf-bulk-delete");
-                t.setDaemon(true);
-                return t;
-            });
+    private final ExecutorService bulkDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "hupf-bulk-delete"));
+    /** Reads the final counts of deleted sessions whose devices did not return them with the removal. */
+    private final ExecutorService usageReader = Executors.newSingleThreadExecutor(r -> daemon(r, "hupf-usage-read"));
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
 
     /**
      * Creates a manager and loads the sessions already in the store (after an app restart).
@@ -459,7 +464,20 @@ public final class SessionManager implements AutoCloseable {
      * @param upSeid local SEID
      * @return the deleted session, null if unknown, or a failure with a {@link RuleException} (the session stays)
      */
-    public synchronized CompletableFuture<PfcpSession> deleteAsync(long upSeid) {
+    public CompletableFuture<PfcpSession> deleteAsync(long upSeid) {
+        return deleteWithUsage(upSeid).thenApply(d -> d == null ? null : d.session());
+    }
+
+    /**
+     * Deletes a session as {@link #deleteAsync} does and returns its counter cells' final counts: those the
+     * devices read once for their whole write (see {@link WriteResult#finalCounts}), else one read after the
+     * removal, off the caller's thread and before the cells go back to the pool.
+     *
+     * @param upSeid local SEID
+     * @return the deleted session with its final counts, null if unknown, or a failure with a
+     *         {@link RuleException} (the session stays)
+     */
+    public synchronized CompletableFuture<DeletedSession> deleteWithUsage(long upSeid) {
         PfcpSession s;
         try {
             s = current(upSeid);
@@ -470,11 +488,27 @@ public final class SessionManager implements AutoCloseable {
         Set<UpfEntity> previous = sessionEntities.getOrDefault(upSeid, Set.of());
         track(upSeid, Set.of());
         changing.add(upSeid);
-        return program(Set.of(), previous).thenCompose(results -> settleDelete(results, s, previous));
+        return program(Set.of(), previous).thenCompose(results -> finalCounts(results, s)
+                .thenCompose(counts -> settleDelete(results, s, previous, counts)));
     }
 
-    private synchronized CompletableFuture<PfcpSession> settleDelete(List<WriteResult> results, PfcpSession s,
-                                                                     Set<UpfEntity> previous) {
+    private CompletableFuture<Map<Integer, UpfCounter>> finalCounts(List<WriteResult> results, PfcpSession s) {
+        if (!results.stream().allMatch(WriteResult::ok)) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        List<Integer> cells = new ArrayList<>();
+        s.allocations.forEach((k, cell) -> {
+            if (k.startsWith(COUNTER_ALLOCATION)) {
+                cells.add(cell);
+            }
+        });
+        return DeletedSession.fromWrites(results, cells).map(CompletableFuture::completedFuture)
+                .orElseGet(() -> CompletableFuture.supplyAsync(() -> readCounters(cells), usageReader));
+    }
+
+    private synchronized CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, PfcpSession s,
+                                                                        Set<UpfEntity> previous,
+                                                                        Map<Integer, UpfCounter> counts) {
         changing.remove(s.upSeid);
         RuleException refused = refusal(results, s.upSeid);
         if (refused != null) {
@@ -485,7 +519,7 @@ public final class SessionManager implements AutoCloseable {
         pool.releaseAll(s.allocations);
         unindex(s);
         byCpFseid.remove(cpKey(s.cpAddress, s.cpSeid));
-        return CompletableFuture.completedFuture(s);
+        return CompletableFuture.completedFuture(new DeletedSession(s, counts));
     }
 
     /**
@@ -878,6 +912,7 @@ public final class SessionManager implements AutoCloseable {
     @Override
     public void close() {
         bulkDeleter.shutdownNow();
+        usageReader.shutdownNow();
         writer.close();
     }
 

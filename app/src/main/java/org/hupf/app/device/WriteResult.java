@@ -1,24 +1,52 @@
 package org.hupf.app.device;
 
+import org.hupf.pipeconf.api.UpfCounter;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of one device write, per update: a device applies a batch non-atomically (P4Runtime
  * CONTINUE_ON_ERROR), so each update succeeded or failed on its own. A device that could not be reached
  * fails every update and is marked unreachable: the caller cannot know what it applied.
+ *
+ * <p>A device that reads the counter cells of the sessions a write removed, once for the whole write, returns
+ * their final counts with the result: a deletion's usage report then costs no read of its own.
  */
 public final class WriteResult {
 
     private final List<UpfProgrammableException> failures;
     private final boolean unreachable;
+    private final Map<Integer, UpfCounter> finalCounts;
 
-    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable) {
+    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable,
+                        Map<Integer, UpfCounter> finalCounts) {
         this.failures = failures;
         this.unreachable = unreachable;
+        this.finalCounts = finalCounts;
+    }
+
+    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable) {
+        this(failures, unreachable, Map.of());
+    }
+
+    /**
+     * @param counts cell to counts, read after the removal, of every counter cell of the sessions this write removed
+     * @return this result carrying them
+     */
+    public WriteResult withFinalCounts(Map<Integer, UpfCounter> counts) {
+        return new WriteResult(failures, unreachable, Map.copyOf(counts));
+    }
+
+    /**
+     * @return final counts of the counter cells of the sessions the write removed (of the whole write, also on a
+     *         slice); empty if the device does not read them
+     */
+    public Map<Integer, UpfCounter> finalCounts() {
+        return finalCounts;
     }
 
     /**
@@ -80,6 +108,6 @@ public final class WriteResult {
      * @return the result of updates [from, to), as if they had been written alone
      */
     public WriteResult slice(int from, int to) {
-        return new WriteResult(failures.subList(from, to), unreachable);
+        return new WriteResult(failures.subList(from, to), unreachable, finalCounts);
     }
 }

@@ -147,8 +147,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             }
             failures.add(failure);
         }
-        retrack(affected);
-        return CompletableFuture.completedFuture(onBackend.unreachable() ? onBackend : WriteResult.of(failures));
+        Map<Integer, UpfCounter> finalCounts = retrack(affected);
+        return CompletableFuture.completedFuture(onBackend.unreachable() ? onBackend
+                : WriteResult.of(failures).withFinalCounts(finalCounts));
     }
 
     private static boolean isRemoval(DeviceUpdate u) {
@@ -343,8 +344,12 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         return new HashSet<>(referrers.getOrDefault(EntityKeys.key(sharedEntity), Set.of()));
     }
 
-    /** Hands the offload manager the current view of each UE's session. */
-    private void retrack(Set<Ip4Address> ues) {
+    /**
+     * Hands the offload manager the current view of each UE's session.
+     *
+     * @return final counts of the cells of the sessions that are gone (see {@link #untrack})
+     */
+    private Map<Integer, UpfCounter> retrack(Set<Ip4Address> ues) {
         List<Ip4Address> gone = new ArrayList<>();
         for (Ip4Address ue : ues) {
             Map<Object, UpfEntity> own = perUe.get(ue);
@@ -371,13 +376,19 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             all.putAll(own);
             manager.track(OffloadSession.of(ue, sliceOf(ue), qfis, all.values()));
         }
-        untrack(gone);
+        return untrack(gone);
     }
 
-    /** Forgets the sessions a write removed, with one read of all their backend cells' final counts (every backend's). */
-    private void untrack(List<Ip4Address> gone) {
+    /**
+     * Forgets the sessions a write removed, with one read of all their backend cells' final counts (every
+     * backend's).
+     *
+     * @return each of their cells' final count over both targets (what {@link #readCounterCells} said last);
+     *         the cells the read missed are left out
+     */
+    private Map<Integer, UpfCounter> untrack(List<Ip4Address> gone) {
         if (gone.isEmpty()) {
-            return;
+            return Map.of();
         }
         Map<Integer, UpfCounter> finalCounts;
         try {
@@ -386,6 +397,8 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
             finalCounts = Map.of();
         }
+        Map<Integer, UpfCounter> withSwitch = new HashMap<>();
+        finalCounts.forEach((cell, c) -> withSwitch.put(cell, withHardware(c)));
         for (Ip4Address ue : gone) {
             try {
                 manager.untrack(ue, finalCounts);
@@ -394,6 +407,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
             }
         }
+        return withSwitch;
     }
 
     /** The slice of the most specific UE pool (core interface) that holds the address, 0 if none. */

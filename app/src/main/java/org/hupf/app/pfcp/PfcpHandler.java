@@ -513,8 +513,8 @@ public final class PfcpHandler {
     }
 
     /** The answer to a session change: built from the result once the devices took it, or its refusal. */
-    private static CompletableFuture<PfcpMessage> answer(CompletableFuture<PfcpSession> change,
-                                                         Function<PfcpSession, PfcpMessage> done,
+    private static <T> CompletableFuture<PfcpMessage> answer(CompletableFuture<T> change,
+                                                             Function<T, PfcpMessage> done,
                                                          Function<RuleException, PfcpMessage> refused) {
         return change.handle((s, failure) -> {
             Throwable why = failure instanceof CompletionException ? failure.getCause() : failure;
@@ -600,11 +600,14 @@ public final class PfcpHandler {
         if (s == null) {
             return CompletableFuture.completedFuture(noSession(type, req));
         }
-        List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
-        for (org.hupf.api.session.Urr u : s.urrs.values()) {
-            ies.add(usage.report(s, u, IeType.USAGE_REPORT_DELETION, UsageReporter.TERMR));
-        }
-        return answer(sessions.deleteAsync(s.upSeid), deleted -> {
+        return answer(sessions.deleteWithUsage(s.upSeid), deleted -> {
+            if (deleted == null) {
+                return noSession(type, req);
+            }
+            List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
+            for (org.hupf.api.session.Urr u : s.urrs.values()) {
+                ies.add(usage.finalReport(deleted, u));
+            }
             usage.forget(s.upSeid);
             return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
         }, e -> sessionReject(type, s.cpSeid, req.sequence, e, false));

@@ -3,6 +3,7 @@ package org.hupf.app.pfcp;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Urr;
+import org.hupf.app.core.DeletedSession;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
@@ -116,6 +117,14 @@ public final class UsageReporter {
 
     /** @return {uplink, downlink} bytes measured so far for a URR, its PDRs' cells read together */
     private long[] volume(PfcpSession s, Urr u) {
+        return volume(s, u, null);
+    }
+
+    /**
+     * @param known counts of the session's cells already read (a deletion's final counts), or null to read them
+     * @return {uplink, downlink} bytes measured so far for a URR
+     */
+    private long[] volume(PfcpSession s, Urr u, Map<Integer, UpfCounter> known) {
         Map<Pdr, Integer> cells = new HashMap<>();
         for (Pdr p : s.pdrs.values()) {
             Integer ctr = s.allocations.get("ctr:" + p.pdrId);
@@ -123,7 +132,8 @@ public final class UsageReporter {
                 cells.put(p, ctr);
             }
         }
-        Map<Integer, UpfCounter> counts = cells.isEmpty() ? Map.of() : sessions.readCounters(cells.values());
+        Map<Integer, UpfCounter> counts = known != null ? known
+                : cells.isEmpty() ? Map.of() : sessions.readCounters(cells.values());
         long ul = 0;
         long dl = 0;
         for (Map.Entry<Pdr, Integer> pc : cells.entrySet()) {
@@ -147,9 +157,24 @@ public final class UsageReporter {
      * @param trigger Usage Report Trigger bits
      * @return the grouped IE
      */
-    public synchronized Ie report(PfcpSession s, Urr u, int ieType, int trigger) {
+    public Ie report(PfcpSession s, Urr u, int ieType, int trigger) {
+        return report(s, u, ieType, trigger, null);
+    }
+
+    /**
+     * Builds a deleted session's final usage report from the counts its deletion returned: no read.
+     *
+     * @param deleted session and its cells' final counts
+     * @param u       one of its URRs
+     * @return the Usage Report IE (Session Deletion Response)
+     */
+    public Ie finalReport(DeletedSession deleted, Urr u) {
+        return report(deleted.session(), u, IeType.USAGE_REPORT_DELETION, TERMR, deleted.finalCounts());
+    }
+
+    private synchronized Ie report(PfcpSession s, Urr u, int ieType, int trigger, Map<Integer, UpfCounter> known) {
         State st = state(s, u);
-        long[] v = volume(s, u);
+        long[] v = volume(s, u, known);
         long now = nowSec();
         long ul = Math.max(0, v[0] - st.ulBase);
         long dl = Math.max(0, v[1] - st.dlBase);

@@ -5,6 +5,7 @@ import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Qer;
+import org.hupf.app.core.DeletedSession;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
@@ -133,5 +134,44 @@ public class HybridSessionsTest {
         }
         assertFalse(offload.isTracked(ue(1)));
         assertTrue(offload.isOffloaded(ue(2)));
+    }
+
+    @Test
+    public void aDeletionsFinalUsageComesWithItsRemovalAndCoversBothPaths() throws Exception {
+        PfcpSession one = sessions.establish(draft(1, 0x2001));
+        PfcpSession two = sessions.establish(draft(2, 0x2002));
+        backend.countUplink(uplinkKey(1), ue(1), 300);
+        offload.onHeavyHitter(ue(1));
+        hw.countUplink(uplinkKey(1), ue(1), 700);
+        backend.countUplink(uplinkKey(2), ue(2), 55);
+        int cellReads = backend.cellSetReads.get();
+        int singleReads = backend.singleReads.get();
+
+        DeletedSession first = sessions.deleteWithUsage(one.upSeid).join();
+        DeletedSession second = sessions.deleteWithUsage(two.upSeid).join();
+
+        assertEquals("switch and backend bytes, counted until the removal", 1000,
+                     first.finalCounts().get(one.allocations.get("ctr:1")).ingressBytes());
+        assertEquals(55, second.finalCounts().get(two.allocations.get("ctr:1")).ingressBytes());
+        assertEquals("every counter cell of the session", Set.of(one.allocations.get("ctr:1"),
+                     one.allocations.get("ctr:2")), first.finalCounts().keySet());
+        assertEquals("one read per removing write, the one that also tells the offload manager", 2,
+                     backend.cellSetReads.get() - cellReads);
+        assertEquals("no read of a cell alone", singleReads, backend.singleReads.get());
+    }
+
+    @Test
+    public void aDeviceThatDoesNotReturnFinalCountsIsReadAfterTheRemoval() throws Exception {
+        FakeUpfDevice plain = new FakeUpfDevice(100_000, 65_536, 4_096);
+        SessionManager direct = new SessionManager(new InMemorySessionStore(),
+                                                   new SessionTranslator(N3, 1, Map.of(), 10),
+                                                   new ResourcePool(65_536, 4_096), () -> List.of(plain), N3);
+        PfcpSession one = direct.establish(draft(1, 0x2001));
+        plain.countUplink(uplinkKey(1), ue(1), 400);
+        DeletedSession d = direct.deleteWithUsage(one.upSeid).join();
+        assertFalse(plain.holds(uplinkKey(1)));
+        assertEquals(400, d.finalCounts().get(one.allocations.get("ctr:1")).ingressBytes());
+        assertEquals("one read of the session's cells", 1, plain.cellSetReads.get());
+        direct.close();
     }
 }
