@@ -18,7 +18,6 @@ import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
-import p4.v1.P4RuntimeOuterClass.ReadResponse;
 import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
@@ -30,7 +29,6 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -78,6 +76,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     private final ManagedChannel channel;
     private final P4RuntimeGrpc.P4RuntimeBlockingStub blocking;
     private final P4RuntimeGrpc.P4RuntimeStub async;
+    private final PatientCalls patient;
     private final String address;
     private final long deviceId;
     private final Uint128 electionId;
@@ -106,6 +105,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         this.electionId = Uint128.newBuilder().setHigh(0).setLow(electionId).build();
         this.blocking = P4RuntimeGrpc.newBlockingStub(channel);
         this.async = P4RuntimeGrpc.newStub(channel);
+        this.patient = new PatientCalls(async);
         this.reconnector = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "p4rt-reconnect-" + this.address);
             t.setDaemon(true);
@@ -429,7 +429,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         WriteRequest req = WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
                 .addAllUpdates(updates).build();
         try {
-            blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS).write(req);
+            patient.write(req);
         } catch (StatusRuntimeException e) {
             throw failure("Write", e);
         }
@@ -445,14 +445,11 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     public List<Entity> read(List<Entity> entities) throws P4RuntimeException {
         failFastWhenDown();
         ReadRequest req = ReadRequest.newBuilder().setDeviceId(deviceId).addAllEntities(entities).build();
-        List<Entity> out = new ArrayList<>();
         try {
-            Iterator<ReadResponse> it = blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS).read(req);
-            it.forEachRemaining(r -> out.addAll(r.getEntitiesList()));
+            return patient.read(req);
         } catch (StatusRuntimeException e) {
             throw failure("Read", e);
         }
-        return out;
     }
 
     /**

@@ -33,8 +33,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -53,6 +56,8 @@ public class P4rtClientTest {
         final List<Update> writes = new ArrayList<>();
         final BlockingQueue<PacketOut> packetOuts = new LinkedBlockingQueue<>();
         volatile int arbitrationCode = Status.Code.OK.value();
+        volatile long writeDelayMs;
+        final AtomicInteger writesStarted = new AtomicInteger();
         volatile StreamObserver<StreamMessageResponse> stream;
 
         @Override
@@ -88,6 +93,12 @@ public class P4rtClientTest {
 
         @Override
         public synchronized void write(WriteRequest req, StreamObserver<WriteResponse> out) {
+            writesStarted.incrementAndGet();
+            try {
+                Thread.sleep(writeDelayMs);   // the device's slowness under test, not a wait for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             List<p4.v1.P4RuntimeOuterClass.Error> errors = new ArrayList<>();
             boolean failed = false;
             for (Update u : req.getUpdatesList()) {
@@ -216,6 +227,51 @@ public class P4rtClientTest {
             PacketIn in = c.nextPacketIn(5, TimeUnit.SECONDS);
             assertNotNull(in);
             assertEquals("in", in.getPayload().toStringUtf8());
+        }
+    }
+
+    @Test
+    public void aLiveDeviceSlowerThanAnyFixedCallTimeIsWaitedFor() throws Exception {
+        fake.writeDelayMs = 1000 * PatientCalls.PATIENCE_S + 1000;   // the Capabilities probe answers meanwhile
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(9))).build();
+            c.write(List.of(u));
+            assertEquals(List.of(u), fake.writes);
+            assertEquals(DeviceState.UP, c.state());
+        }
+    }
+
+    @Test
+    public void aDeviceThatDiesDuringAWriteFailsItAtOnce() throws Exception {
+        fake.writeDelayMs = 60_000;
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(9))).build();
+            CompletableFuture<Void> write = CompletableFuture.runAsync(() -> {
+                try {
+                    c.write(List.of(u));
+                } catch (P4RuntimeException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            long started = System.nanoTime();
+            while (fake.writesStarted.get() == 0) {
+                assertTrue("the write reached the server", System.nanoTime() - started < TimeUnit.SECONDS.toNanos(30));
+                Thread.onSpinWait();
+            }
+            long t0 = System.nanoTime();
+            server.shutdownNow();
+            try {
+                write.join();
+                fail("a write to a device that died succeeded");
+            } catch (CompletionException e) {
+                Status.Code code = ((P4RuntimeException) e.getCause()).code();
+                assertTrue("a code the device layer takes as unreachable: " + code,
+                           Set.of(Status.Code.UNAVAILABLE, Status.Code.CANCELLED).contains(code));
+            }
+            assertTrue("failed well before the patience ran out",
+                       System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S));
         }
     }
 }

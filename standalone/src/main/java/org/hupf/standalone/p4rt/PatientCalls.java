@@ -1,0 +1,121 @@
+package org.hupf.standalone.p4rt;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.CapabilitiesRequest;
+import p4.v1.P4RuntimeOuterClass.CapabilitiesResponse;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.ReadRequest;
+import p4.v1.P4RuntimeOuterClass.ReadResponse;
+import p4.v1.P4RuntimeOuterClass.WriteRequest;
+import p4.v1.P4RuntimeOuterClass.WriteResponse;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Writes and Reads that wait for a live device however slow a loaded machine makes it: a call unanswered after
+ * {@value #PATIENCE_S} s is kept while the device answers a Capabilities probe (an RPC that takes none of the
+ * pipeline's locks) within {@value #PROBE_S} s, so a device is given up for what it does, never for the time
+ * its work takes. A device that died fails the call at once (its connection closes); one that stopped
+ * answering fails at the first unanswered probe; a live one that never finishes the call, after
+ * {@value #LONGEST_S} s.
+ */
+final class PatientCalls {
+
+    static final long PATIENCE_S = 10;
+    static final long PROBE_S = 5;
+    static final long LONGEST_S = 300;
+    /** Codes of a probe that got no answer from the server. */
+    private static final Set<Status.Code> SILENT = EnumSet.of(
+            Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.CANCELLED);
+
+    private final P4RuntimeGrpc.P4RuntimeStub stub;
+
+    PatientCalls(P4RuntimeGrpc.P4RuntimeStub stub) {
+        this.stub = stub;
+    }
+
+    void write(WriteRequest req) {
+        CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
+        stub.withDeadlineAfter(LONGEST_S, TimeUnit.SECONDS).write(req, completing(answer, new ArrayList<>(), null));
+        await(answer, "Write");
+    }
+
+    List<Entity> read(ReadRequest req) {
+        List<Entity> out = new ArrayList<>();
+        CompletableFuture<List<Entity>> answer = new CompletableFuture<>();
+        stub.withDeadlineAfter(LONGEST_S, TimeUnit.SECONDS).read(req, completing(answer, out, out));
+        return await(answer, "Read");
+    }
+
+    /** Completes {@code answer} with {@code result} once the server closes the call; collects read entities. */
+    private static <T, R> StreamObserver<T> completing(CompletableFuture<R> answer, List<Entity> entities, R result) {
+        return new StreamObserver<>() {
+            @Override
+            public void onNext(T value) {
+                if (value instanceof ReadResponse) {
+                    entities.addAll(((ReadResponse) value).getEntitiesList());
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                answer.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+                answer.complete(result);
+            }
+        };
+    }
+
+    private <R> R await(CompletableFuture<R> answer, String rpc) {
+        long waited = 0;
+        while (true) {
+            try {
+                return answer.get(PATIENCE_S, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                waited += PATIENCE_S;
+                String silence = probe();
+                if (silence != null || waited >= LONGEST_S) {
+                    throw Status.DEADLINE_EXCEEDED.withDescription(rpc + " unanswered after " + waited + " s"
+                            + (silence != null ? " and the device did not answer a probe: " + silence
+                                               : " although the device answers probes")).asRuntimeException();
+                }
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof StatusRuntimeException ? (StatusRuntimeException) e.getCause()
+                        : Status.fromThrowable(e.getCause()).asRuntimeException();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription(rpc + " interrupted").asRuntimeException();
+            }
+        }
+    }
+
+    /** @return null if the device answered (any status is an answer), else why not */
+    private String probe() {
+        CompletableFuture<CapabilitiesResponse> answer = new CompletableFuture<>();
+        stub.withDeadlineAfter(PROBE_S, TimeUnit.SECONDS).capabilities(CapabilitiesRequest.getDefaultInstance(),
+                completing(answer, new ArrayList<>(), CapabilitiesResponse.getDefaultInstance()));
+        try {
+            answer.get();
+            return null;
+        } catch (ExecutionException e) {
+            Status s = Status.fromThrowable(e.getCause());
+            return SILENT.contains(s.getCode()) ? s.toString() : null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+}
