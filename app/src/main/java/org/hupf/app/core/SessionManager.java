@@ -656,7 +656,9 @@ public final class SessionManager implements AutoCloseable {
         }
         List<UpfEntity> additions = new ArrayList<>();
         for (UpfEntity e : wanted) {
-            if (!previous.contains(e)) {
+            // What another session holds is on the devices, or queued ahead of this batch: a gNB's tunnel peer is
+            // written with its first session, not again (an INSERT answered ALREADY_EXISTS, then a MODIFY) with each.
+            if (!previous.contains(e) && refs.getOrDefault(e, 0) <= 1) {
                 additions.add(e);
             }
         }
