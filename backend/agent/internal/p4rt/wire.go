@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -52,9 +51,6 @@ const (
 	fParamID      = 2
 	fParamValue   = 3
 )
-
-// ServerOptions are the gRPC server options the P4Runtime server needs: its codec.
-func ServerOptions() []grpc.ServerOption { return []grpc.ServerOption{grpc.ForceServerCodec(codec{})} }
 
 // codec is gRPC's protobuf codec except that a WriteRequest's updates stay as
 // bytes, in the message's unknown fields, for Write to read in place.
