@@ -11,7 +11,7 @@ import (
 
 // FuzzWrite: any WriteRequest, however malformed its entities, gets per-update
 // errors, never a panic; what was accepted reads back; the updates read in place
-// (the server's codec) and parsed by protobuf give the same errors and tables. `go test` runs the seeds;
+// (the server's codec) and parsed by protobuf give the same errors, tables and meters. `go test` runs the seeds;
 // `go test -fuzz FuzzWrite ./internal/p4rt` explores.
 func FuzzWrite(f *testing.F) {
 	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
@@ -21,14 +21,22 @@ func FuzzWrite(f *testing.F) {
 			ternM(4, 6, 0xff, 8)}, aSetAppID, 5, 7)),
 		upd(mod, h.entry(tRoutes, []*p4v1.FieldMatch{lpmM(1, 0x0a000000, 8)}, aRoute, 0, 1, 2, 3)),
 		upd(del, h.entry(tACL, []*p4v1.FieldMatch{ternM(1, 1, 0x1ff, 9)}, "", 3)),
+		{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: &p4v1.MeterEntry{
+			MeterId: 0x13000001, Index: &p4v1.Index{Index: 5}, Config: &p4v1.MeterConfig{Cir: 1, Cburst: 2, Pir: 3, Pburst: 4}}}}},
+		{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{
+			CounterId: 0x12000001, Index: &p4v1.Index{Index: 7}, Data: &p4v1.CounterData{ByteCount: 9, PacketCount: 1}}}}},
 	}
 	for _, u := range seeds {
 		b, _ := proto.Marshal(&p4v1.WriteRequest{Updates: []*p4v1.Update{u}})
 		f.Add(b)
 	}
 	sc := h.schema()
+	// The tables and the meters' configs.
 	state := func(t *testing.T, srv *Server) []*p4v1.Entity {
 		out, err := srv.readTables(&p4v1.TableEntry{}, nil)
+		if err == nil {
+			out, err = srv.readMeters(&p4v1.MeterEntry{}, out)
+		}
 		if err != nil {
 			t.Fatalf("reading back: %v", err)
 		}
@@ -40,7 +48,7 @@ func FuzzWrite(f *testing.F) {
 			return
 		}
 		// The codec's path (updates read in place) and protobuf's (parsed, then
-		// encoded again) must give the same errors and the same tables.
+		// encoded again) must give the same errors, tables and meters.
 		lazy := &p4v1.WriteRequest{}
 		if err := (codec{}).Unmarshal(data, lazy); err != nil {
 			t.Fatalf("codec refused what protobuf takes: %v", err)
@@ -50,7 +58,7 @@ func FuzzWrite(f *testing.F) {
 		for i, req := range []*p4v1.WriteRequest{lazy, parsed} {
 			srvs[i] = NewServer(Config{DeviceID: 1}, newFake(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 			srvs[i].pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srvs[i].sizes(sc), srvs[i].dp)
-			ups, err := rawUpdates(req)
+			ups, err := appendRawUpdates(nil, req)
 			if err != nil {
 				t.Fatalf("updates: %v", err)
 			}

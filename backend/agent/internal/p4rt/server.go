@@ -63,13 +63,18 @@ type Server struct {
 	pipe   *pipeState
 	saved  *p4v1.ForwardingPipelineConfig
 	arb    arbiter
-	// Reused by every table write (writes hold mu): no allocation per entry.
-	view    tableView
-	scratch entry
+	// Reused by every write (writes hold mu): no allocation per update or batch.
+	view     tableView
+	cell     cellView
+	scratch  entry
+	meterCfg MeterCfg
+	ups      [][]byte
+	errs     []error
+	dirty    map[string]bool
 }
 
 func NewServer(cfg Config, dp Dataplane, log *slog.Logger) *Server {
-	s := &Server{cfg: cfg, dp: dp, log: log}
+	s := &Server{cfg: cfg, dp: dp, log: log, dirty: map[string]bool{}}
 	s.arb.streams = map[*stream]bool{}
 	return s
 }
@@ -256,22 +261,29 @@ func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.Write
 	if s.pipe == nil {
 		return nil, status.Error(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
 	}
-	ups, err := rawUpdates(req)
+	ups, err := appendRawUpdates(s.ups[:0], req)
+	var errs []error
+	if err == nil {
+		errs = s.writeBatch(ups)
+	}
+	clear(ups) // the reused buffer must not keep the request alive
+	s.ups = ups[:0]
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "malformed updates: %v", err)
 	}
-	errs := s.writeBatch(ups)
 	return &p4v1.WriteResponse{}, batchStatus(errs)
 }
 
 // writeBatch applies updates (each an encoded p4.v1.Update) in order and returns
-// one error (or nil) per update.
+// one error (or nil) per update, in a buffer the next batch reuses.
 func (s *Server) writeBatch(ups [][]byte) []error {
-	errs := make([]error, len(ups))
-	dirty := map[string]bool{}
-	for i, u := range ups {
-		errs[i] = s.update(u, dirty)
+	errs := s.errs[:0]
+	dirty := s.dirty
+	clear(dirty)
+	for _, u := range ups {
+		errs = append(errs, s.update(u, dirty))
 	}
+	s.errs = errs
 	if len(dirty) > 0 {
 		var apps, acl []*entry
 		hw := map[string][]*entry{}
@@ -310,8 +322,13 @@ func (s *Server) writeBatch(ups [][]byte) []error {
 	return errs
 }
 
+// okDetail is the p4.v1.Error of every update that succeeded.
+var okDetail, _ = anypb.New(&p4v1.Error{CanonicalCode: int32(code.Code_OK)})
+
 // batchStatus builds the Write error the spec asks for: code UNKNOWN and one
-// p4.v1.Error per update, in order, OK for those that succeeded.
+// p4.v1.Error per update, in order, OK for those that succeeded. An error repeated
+// (the same *statusError, as a store returns for every INSERT of an entry that
+// exists) is encoded once.
 func batchStatus(errs []error) error {
 	failed := false
 	for _, e := range errs {
@@ -320,24 +337,30 @@ func batchStatus(errs []error) error {
 	if !failed {
 		return nil
 	}
-	st := &rpcstatus.Status{Code: int32(code.Code_UNKNOWN), Message: "write failed for some updates"}
-	for _, e := range errs {
-		pe := &p4v1.Error{CanonicalCode: int32(code.Code_OK)}
-		if e != nil {
-			c := codes.Unknown
-			if se, ok := e.(*statusError); ok {
-				c = se.code
-			}
-			pe.CanonicalCode, pe.Message = int32(c), e.Error()
+	st := &rpcstatus.Status{Code: int32(code.Code_UNKNOWN), Message: "write failed for some updates",
+		Details: make([]*anypb.Any, len(errs))}
+	encoded := map[error]*anypb.Any{}
+	for i, e := range errs {
+		if e == nil {
+			st.Details[i] = okDetail
+			continue
 		}
-		a, _ := anypb.New(pe)
-		st.Details = append(st.Details, a)
+		if a, ok := encoded[e]; ok {
+			st.Details[i] = a
+			continue
+		}
+		c := codes.Unknown
+		if se, ok := e.(*statusError); ok {
+			c = se.code
+		}
+		a, _ := anypb.New(&p4v1.Error{CanonicalCode: int32(c), Message: e.Error()})
+		st.Details[i], encoded[e] = a, a
 	}
 	return status.ErrorProto(st)
 }
 
 func (s *Server) update(u []byte, dirty map[string]bool) error {
-	typ, ent, err := parseUpdate(u, &s.view)
+	typ, kind, ent, err := parseUpdate(u, &s.view, &s.cell)
 	if err != nil {
 		return errf(codes.InvalidArgument, "malformed update: %v", err)
 	}
@@ -346,15 +369,21 @@ func (s *Server) update(u []byte, dirty map[string]bool) error {
 		return errf(codes.InvalidArgument, "update type %v", typ)
 	}
 	switch {
-	case ent == nil:
+	case kind == kindTable:
 		return s.writeTable(op, &s.view, dirty)
+	case kind == kindMeter:
+		return s.writeMeter(op, &s.cell, nil)
+	case kind == kindCounter:
+		return s.writeCounter(op, &s.cell)
 	case ent.GetTableEntry() != nil:
 		viewOf(ent.GetTableEntry(), &s.view)
 		return s.writeTable(op, &s.view, dirty)
 	case ent.GetMeterEntry() != nil:
-		return s.writeMeter(op, ent.GetMeterEntry())
+		meterViewOf(ent.GetMeterEntry(), &s.cell)
+		return s.writeMeter(op, &s.cell, ent.GetMeterEntry().Config)
 	case ent.GetCounterEntry() != nil:
-		return s.writeCounter(op, ent.GetCounterEntry())
+		counterViewOf(ent.GetCounterEntry(), &s.cell)
+		return s.writeCounter(op, &s.cell)
 	case ent.GetPacketReplicationEngineEntry() != nil:
 		return s.writeClone(op, ent.GetPacketReplicationEngineEntry())
 	case ent.GetActionProfileMember() != nil && s.pipe.steer != nil:
@@ -448,54 +477,62 @@ func (s *Server) writeDefault(op Op, ti *tableInfo, v *tableView) error {
 	return nil
 }
 
-func (s *Server) writeMeter(op Op, me *p4v1.MeterEntry) error {
+// writeMeter configures a meter cell from c; parsed is the config when the update
+// was unmarshalled (kept as is for Read, with any field the view does not hold).
+func (s *Server) writeMeter(op Op, c *cellView, parsed *p4v1.MeterConfig) error {
 	p := s.pipe
-	which, ok := p.mtrWhich[me.MeterId]
+	which, ok := p.mtrWhich[c.id]
 	if !ok {
-		return errf(codes.NotFound, "unknown meter id %d", me.MeterId)
+		return errf(codes.NotFound, "unknown meter id %d", c.id)
 	}
-	if op != OpModify || me.Index == nil {
+	if op != OpModify || !c.hasIndex {
 		return errf(codes.InvalidArgument, "meter cells are modified one index at a time")
 	}
-	idx := me.Index.Index
-	if idx < 0 || idx >= p.schema.mtrByID[me.MeterId].Size {
+	idx := c.index
+	if idx < 0 || idx >= p.schema.mtrByID[c.id].Size {
 		return errf(codes.InvalidArgument, "meter index %d out of range", idx)
 	}
 	var cfg *MeterCfg
-	if c := me.Config; c != nil {
-		if c.Cir < 0 || c.Pir < 0 || c.Cburst < 0 || c.Pburst < 0 {
+	if c.hasData {
+		cir, cburst, pir, pburst := c.data[0], c.data[1], c.data[2], c.data[3]
+		if cir < 0 || pir < 0 || cburst < 0 || pburst < 0 {
 			return errf(codes.InvalidArgument, "negative meter rate or burst")
 		}
-		cfg = &MeterCfg{uint64(c.Cir), uint64(c.Cburst), uint64(c.Pir), uint64(c.Pburst)}
+		s.meterCfg = MeterCfg{uint64(cir), uint64(cburst), uint64(pir), uint64(pburst)}
+		cfg = &s.meterCfg
 	}
 	if err := dpStatus(s.dp.SetMeter(which, uint32(idx), cfg)); err != nil {
 		return err
 	}
-	if cfg == nil {
-		delete(p.meters[me.MeterId], idx)
-	} else {
-		p.meters[me.MeterId][idx] = proto.Clone(me.Config).(*p4v1.MeterConfig)
+	cells := p.meters[c.id]
+	switch kept := cells[idx]; {
+	case cfg == nil:
+		delete(cells, idx)
+	case parsed != nil:
+		cells[idx] = proto.Clone(parsed).(*p4v1.MeterConfig)
+	case kept != nil: // Read copies what it returns: the cell's config can change in place
+		kept.Reset()
+		kept.Cir, kept.Cburst, kept.Pir, kept.Pburst = c.data[0], c.data[1], c.data[2], c.data[3]
+	default:
+		cells[idx] = &p4v1.MeterConfig{Cir: c.data[0], Cburst: c.data[1], Pir: c.data[2], Pburst: c.data[3]}
 	}
 	return nil
 }
 
-func (s *Server) writeCounter(op Op, ce *p4v1.CounterEntry) error {
-	which, ok := s.pipe.ctrWhich[ce.CounterId]
-	point, rps := s.pipe.rpsEventsPoint(ce.CounterId)
+func (s *Server) writeCounter(op Op, c *cellView) error {
+	which, ok := s.pipe.ctrWhich[c.id]
+	point, rps := s.pipe.rpsEventsPoint(c.id)
 	if !ok && !rps {
-		return errf(codes.InvalidArgument, "counter id %d cannot be written", ce.CounterId)
+		return errf(codes.InvalidArgument, "counter id %d cannot be written", c.id)
 	}
-	if op != OpModify || ce.Index == nil || ce.Index.Index < 0 {
+	if op != OpModify || !c.hasIndex || c.index < 0 {
 		return errf(codes.InvalidArgument, "counter cells are modified one index at a time")
 	}
-	var pk, by int64
-	if ce.Data != nil {
-		pk, by = ce.Data.PacketCount, ce.Data.ByteCount
-	}
+	by, pk := c.data[0], c.data[1] // zero without data
 	if rps {
-		return s.writeRPSEvents(ce.CounterId, point, ce.Index.Index, uint64(pk))
+		return s.writeRPSEvents(c.id, point, c.index, uint64(pk))
 	}
-	return dpStatus(s.dp.WriteCounter(which, uint32(ce.Index.Index), uint64(pk), uint64(by)))
+	return dpStatus(s.dp.WriteCounter(which, uint32(c.index), uint64(pk), uint64(by)))
 }
 
 // Clone sessions are kept for Read: the backend sends every CPU copy to the

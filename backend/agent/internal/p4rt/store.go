@@ -167,6 +167,8 @@ type tableStore struct {
 	keyLen int
 	small  map[[16]byte]value
 	big    map[[64]byte]value // the ACL: nine ternary fields and a priority
+	// The refusals, made once: every establishment INSERTs its tunnel peer again.
+	exists, missing error
 }
 
 func keyLen(ti *tableInfo) int {
@@ -189,7 +191,8 @@ func keyLen(ti *tableInfo) int {
 }
 
 func newTableStore(ti *tableInfo) *tableStore {
-	t := &tableStore{keyLen: keyLen(ti)}
+	t := &tableStore{keyLen: keyLen(ti), exists: errf(codes.AlreadyExists, "table %s: entry exists", ti.spec.name),
+		missing: errf(codes.NotFound, "table %s: no such entry", ti.spec.name)}
 	if t.keyLen <= 16 {
 		t.small = map[[16]byte]value{}
 	} else {
@@ -202,9 +205,9 @@ func (t *tableStore) check(op Op, k string, capacity uint32, table string) error
 	_, have := t.get(k)
 	switch {
 	case op == OpInsert && have:
-		return errf(codes.AlreadyExists, "table %s: entry exists", table)
+		return t.exists
 	case op != OpInsert && !have:
-		return errf(codes.NotFound, "table %s: no such entry", table)
+		return t.missing
 	case op == OpInsert && uint32(t.len()) >= capacity:
 		return errf(codes.ResourceExhausted, "table %s is full (%d entries)", table, capacity)
 	}

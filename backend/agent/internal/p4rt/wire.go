@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -52,9 +51,6 @@ const (
 	fParamID      = 2
 	fParamValue   = 3
 )
-
-// ServerOptions are the gRPC server options the P4Runtime server needs: its codec.
-func ServerOptions() []grpc.ServerOption { return []grpc.ServerOption{grpc.ForceServerCodec(codec{})} }
 
 // codec is gRPC's protobuf codec except that a WriteRequest's updates stay as
 // bytes, in the message's unknown fields, for Write to read in place.
@@ -104,11 +100,10 @@ func (codec) Unmarshal(data []byte, v any) error {
 	return nil
 }
 
-// rawUpdates is a WriteRequest's updates as bytes, one element per update: those
-// the codec left unparsed, or the parsed ones marshalled again (a server used
-// without its codec).
-func rawUpdates(req *p4v1.WriteRequest) ([][]byte, error) {
-	var out [][]byte
+// appendRawUpdates appends a WriteRequest's updates as bytes to out, one element
+// per update: those the codec left unparsed, or the parsed ones marshalled again
+// (a server used without its codec).
+func appendRawUpdates(out [][]byte, req *p4v1.WriteRequest) ([][]byte, error) {
 	for _, u := range req.Updates {
 		b, err := proto.Marshal(u)
 		if err != nil {
@@ -224,9 +219,10 @@ func fields(b []byte, fn func(num protowire.Number, typ protowire.Type, val []by
 	return nil
 }
 
-// parseUpdate reads an Update; when it holds a table entry that the view takes,
-// the entry is in v and entity is nil; otherwise entity is the unmarshalled entity.
-func parseUpdate(b []byte, v *tableView) (typ p4v1.Update_Type, entity *p4v1.Entity, err error) {
+// parseUpdate reads an Update: a table entry into v or a meter or counter entry
+// into c when the view takes it as is (kind says which), otherwise entity is the
+// unmarshalled entity.
+func parseUpdate(b []byte, v *tableView, c *cellView) (typ p4v1.Update_Type, kind entityKind, entity *p4v1.Entity, err error) {
 	var ent []byte
 	nEnt := 0
 	err = fields(b, func(num protowire.Number, wt protowire.Type, val []byte, x uint64) error {
@@ -239,43 +235,52 @@ func parseUpdate(b []byte, v *tableView) (typ p4v1.Update_Type, entity *p4v1.Ent
 		return nil
 	})
 	if err != nil {
-		return typ, nil, err
+		return typ, kindParsed, nil, err
 	}
 	if nEnt == 1 {
-		if err = parseEntity(ent, v); err == nil {
-			return typ, nil, nil
+		if kind, err = parseEntity(ent, v, c); err == nil {
+			return typ, kind, nil, nil
 		}
 		if err != errSlowPath {
-			return typ, nil, err
+			return typ, kindParsed, nil, err
 		}
 	}
 	var u p4v1.Update
 	if err = proto.Unmarshal(b, &u); err != nil {
-		return typ, nil, err
+		return typ, kindParsed, nil, err
 	}
 	if u.Entity == nil {
 		u.Entity = &p4v1.Entity{}
 	}
-	return u.Type, u.Entity, nil
+	return u.Type, kindParsed, u.Entity, nil
 }
 
-func parseEntity(b []byte, v *tableView) error {
-	var te []byte
+func parseEntity(b []byte, v *tableView, c *cellView) (entityKind, error) {
+	var msg []byte
+	var num protowire.Number
 	n := 0
-	err := fields(b, func(num protowire.Number, wt protowire.Type, val []byte, _ uint64) error {
+	err := fields(b, func(fn protowire.Number, wt protowire.Type, val []byte, _ uint64) error {
 		n++
-		if num == fEntityTable && wt == protowire.BytesType {
-			te = val
+		if wt == protowire.BytesType {
+			msg, num = val, fn
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return kindParsed, err
 	}
-	if n != 1 || te == nil {
-		return errSlowPath
+	if n != 1 || msg == nil {
+		return kindParsed, errSlowPath
 	}
-	return parseTableEntry(te, v)
+	switch num {
+	case fEntityTable:
+		return kindTable, parseTableEntry(msg, v)
+	case fEntityMeter:
+		return kindMeter, parseCell(msg, 4, c)
+	case fEntityCounter:
+		return kindCounter, parseCell(msg, 2, c)
+	}
+	return kindParsed, errSlowPath
 }
 
 func parseTableEntry(b []byte, v *tableView) error {

@@ -1,0 +1,139 @@
+package p4rt
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"testing"
+
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// benchDP accepts every write the PFCP batches make without recording it: the
+// benchmarks measure the agent alone.
+type benchDP struct{ nopDP }
+
+func (*benchDP) IGPeer(Op, uint8, uint32) error                 { return nil }
+func (*benchDP) EGPeer(Op, uint8, uint32, uint32, uint16) error { return nil }
+func (*benchDP) SetMeter(int, uint32, *MeterCfg) error          { return nil }
+func (*benchDP) WriteCounter(int, uint32, uint64, uint64) error { return nil }
+func (*benchDP) Commit()                                        {}
+
+// pfcpBatches are the WriteRequests the Java runner sends for n PFCP sessions
+// merged into one batch (P4RuntimeUpfDevice.write, SessionManager.program):
+// establishment, its second request (the tunnel peer's INSERTs, answered
+// ALREADY_EXISTS, sent again as MODIFYs), and deletion.
+type pfcpBatches struct {
+	establish, peerModify, delete []byte
+	updates                       [3]int
+}
+
+func (h *harness) pfcpBatches(n int) pfcpBatches {
+	sc := h.schema()
+	meterID := sc.meters[mSessionMeter].Preamble.Id
+	pre, post := sc.counters[cPreQos].Preamble.Id, sc.counters[cPostQos].Preamble.Id
+	const n3, gnb, peer = 0x0a000001, 0x0a000002, 1
+	est := &p4v1.WriteRequest{DeviceId: 1, ElectionId: &p4v1.Uint128{Low: 1}}
+	mods := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
+	dels := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
+	for i := 0; i < n; i++ {
+		ue, teid, cell := uint64(0x10000000+i), uint64(i+1), int64(2*i%1024)
+		counter := func(id uint32, cell int64) *p4v1.Update {
+			return &p4v1.Update{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{
+				CounterId: id, Index: &p4v1.Index{Index: cell}, Data: &p4v1.CounterData{}}}}}
+		}
+		peers := []*p4v1.Update{
+			upd(ins, h.entry(tIGPeers, []*p4v1.FieldMatch{exactM(1, peer, 8)}, aSetRouteDst, 0, gnb)),
+			upd(ins, h.entry(tEGPeers, []*p4v1.FieldMatch{exactM(1, peer, 8)}, aLoadTunnel, 0, n3, gnb, 2152)),
+		}
+		meter := &p4v1.Update{Type: mod, Entity: &p4v1.Entity{Entity: &p4v1.Entity_MeterEntry{MeterEntry: &p4v1.MeterEntry{
+			MeterId: meterID, Index: &p4v1.Index{Index: int64(i % 1024)},
+			Config: &p4v1.MeterConfig{Cir: 125000, Cburst: 15000, Pir: 250000, Pburst: 30000}}}}}
+		tables := []*p4v1.TableEntry{
+			h.entry(tULSess, []*p4v1.FieldMatch{exactM(1, n3, 32), exactM(2, teid, 32)}, aULSess, 0, ue, uint64(i%1024)),
+			h.entry(tDLSess, []*p4v1.FieldMatch{exactM(1, ue, 32)}, aDLSess, 0, peer, uint64(i%1024)),
+			h.entry(tULTerm, []*p4v1.FieldMatch{exactM(1, ue, 32), exactM(2, 0, 8)}, aULTermFwd, 0, uint64(cell), 0, 0),
+			h.entry(tDLTerm, []*p4v1.FieldMatch{exactM(1, ue, 32), exactM(2, 0, 8)}, aDLTermFwd, 0, uint64(cell+1), teid, 9, 0, 0),
+		}
+		est.Updates = append(est.Updates, counter(pre, cell), counter(post, cell), counter(pre, cell+1), counter(post, cell+1))
+		est.Updates = append(est.Updates, peers...)
+		est.Updates = append(est.Updates, meter)
+		for _, te := range tables {
+			est.Updates = append(est.Updates, upd(ins, te))
+		}
+		for _, p := range peers {
+			mods.Updates = append(mods.Updates, &p4v1.Update{Type: mod, Entity: p.Entity})
+		}
+		for j := len(tables) - 1; j >= 0; j-- { // dependents first
+			te := proto.Clone(tables[j]).(*p4v1.TableEntry)
+			te.Action = nil
+			dels.Updates = append(dels.Updates, upd(del, te))
+		}
+	}
+	var out pfcpBatches
+	for i, r := range []*p4v1.WriteRequest{est, mods, dels} {
+		b, err := proto.Marshal(r)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		*[]*[]byte{&out.establish, &out.peerModify, &out.delete}[i] = b
+		out.updates[i] = len(r.Updates)
+	}
+	return out
+}
+
+// benchServer is a server with the fixture pipeline on benchDP, primary election id 1.
+func benchServer(h *harness) *Server {
+	srv := NewServer(Config{DeviceID: 1, Sessions: 1 << 20}, &benchDP{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sc := h.schema()
+	srv.pipe = newPipeState(sc, &p4v1.ForwardingPipelineConfig{P4Info: h.info}, srv.sizes(sc), srv.dp)
+	srv.arb.primary = &stream{election: &p4v1.Uint128{Low: 1}}
+	return srv
+}
+
+// BenchmarkWritePFCP: what Write costs per update for the Java runner's merged
+// batches of 32 to 2048 sessions, from the request's bytes (the server's codec)
+// to the status it answers; the data plane does nothing.
+func BenchmarkWritePFCP(b *testing.B) {
+	for _, n := range []int{32, 256, 2048} {
+		h := &harness{t: &testing.T{}, info: fixtureP4Info()}
+		batches := h.pfcpBatches(n)
+		for _, phase := range []struct {
+			name    string
+			reqs    [][]byte
+			updates int
+		}{
+			{"establish", [][]byte{batches.establish, batches.peerModify}, batches.updates[0] + batches.updates[1]},
+			{"delete", [][]byte{batches.delete}, batches.updates[2]},
+		} {
+			b.Run(fmt.Sprintf("%s/sessions=%d", phase.name, n), func(b *testing.B) {
+				srv := benchServer(h)
+				write := func() {
+					for _, raw := range phase.reqs {
+						req := &p4v1.WriteRequest{}
+						if err := (codec{}).Unmarshal(raw, req); err != nil {
+							b.Fatal(err)
+						}
+						srv.Write(context.Background(), req) // ALREADY_EXISTS for the tunnel peers' INSERTs
+					}
+				}
+				write() // the tunnel peer exists, as it does in a run
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					write()
+				}
+				b.StopTimer()
+				runtime.ReadMemStats(&after)
+				per := float64(b.N * phase.updates)
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/update")
+				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/update")
+				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/update")
+			})
+		}
+	}
+}
