@@ -20,12 +20,13 @@ import datetime
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of  # noqa: E402
+from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, uplink_teid  # noqa: E402
 from bench_pfcp import patch, template  # noqa: E402
 from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
 from peer_report import compare, markdown, mismatches, table_check, tree_cpu_seconds  # noqa: E402
@@ -256,6 +257,7 @@ def peer_round(kind, args, n, window, rnd):
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
         resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1))
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
+        rows[-1]["chosen_teids"] = sum(1 for r in resp if uplink_teid(r) is not None)  # CHOOSE F-TEID answered
         peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, 3_000_000), lambda r: len(seids))
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
         peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0)
@@ -271,18 +273,15 @@ def peer_round(kind, args, n, window, rnd):
 
 def machine():
     """Where and when: for the report, the load is what moves these figures most."""
-    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-                 None)
+    with open("/proc/cpuinfo") as f:
+        model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), None)
     return {"utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-            "loadavg": open("/proc/loadavg").read().split()[:3], "cpus": os.cpu_count(), "model": model}
+            "loadavg": ["%.2f" % x for x in os.getloadavg()], "cpus": os.cpu_count(), "model": model}
 
 
 def peer_rounds(args):
     """--peer eupf: rounds of hupf and eUPF alternating (the order swapped every round), then the table."""
-    notes = []
-    if args.eupf is None:
-        print(SKIPPED, flush=True)
-        notes.append(SKIPPED)
+    notes = [] if args.eupf else [SKIPPED]  # printed once, with the table
     before = machine()
     rows = []
     plan = [(n, args.eupf is not None) for n in args.sessions] + [(n, False) for n in args.hupf_only_sessions]
@@ -294,9 +293,10 @@ def peer_rounds(args):
     after = machine()
     run_info = {"command": " ".join(sys.argv), "start": before, "end": after, "window": args.window[0],
                 "eupf": args.eupf, "eupf_logging_level": args.eupf_log_level if args.eupf else None}
-    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d; eUPF logging_level %s" % (
+    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d%s" % (
         run_info["command"], before["utc"], after["utc"], " ".join(before["loadavg"]), " ".join(after["loadavg"]),
-        before["cpus"], before["model"], args.window[0], run_info["eupf_logging_level"])]
+        before["cpus"], before["model"], args.window[0],
+        "; eUPF logging_level " + args.eupf_log_level if args.eupf else "")]
     bad = mismatches(rows)
     for r in bad:
         notes.append("MISMATCH: %s round %d %s of %d: tables %s, expected %d" % (
@@ -332,6 +332,8 @@ def main():
     args.window = args.window or ([32] if args.peer else [32, 128])
     if args.peer:
         args.eupf = eupf_binary()
+        # A SIGTERM unwinds through the rounds' finally blocks: eUPF's namespaces and the chain go with it.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         report = peer_rounds(args)
     else:
         results = []
