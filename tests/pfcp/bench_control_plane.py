@@ -249,25 +249,27 @@ def peer_phase(upf, rows, phase, n, window, requests, expected):
 
 
 def peer_round(kind, args, n, window, rnd):
-    """Establishes n sessions on one UPF, modifies and deletes every accepted one; the phases' rows."""
+    """Establishes n sessions on one UPF, modifies and deletes every accepted one; the phases' rows, each printed
+    as its phase ends (a round of 100k takes many minutes)."""
     upf = kind(args, n)
     rows = []
+
+    def done(**extra):
+        rows[-1].update(upf=kind.name, round=rnd, sessions_asked=n, **extra)
+        print(json.dumps(rows[-1]), flush=True)
     try:
         raw, seid_at, ue_at = template(upf.smf)
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
         resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1))
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
-        rows[-1]["chosen_teids"] = sum(1 for r in resp if uplink_teid(r) is not None)  # CHOOSE F-TEID answered
+        done(chosen_teids=sum(1 for r in resp if uplink_teid(r) is not None))  # CHOOSE F-TEID answered
         peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, 3_000_000), lambda r: len(seids))
+        done()
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
         peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0)
-        if isinstance(upf, EupfUpf):
-            rows[-1]["heartbeats_answered"] = upf.peer.heartbeats.answered
+        done(**({"heartbeats_answered": upf.peer.heartbeats.answered} if isinstance(upf, EupfUpf) else {}))
     finally:
         upf.stop()
-    for r in rows:
-        r.update(upf=kind.name, round=rnd, sessions_asked=n)
-        print(json.dumps(r), flush=True)
     return rows
 
 
