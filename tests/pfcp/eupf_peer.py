@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import struct
@@ -230,3 +231,6 @@ class Eupf:
             self.heartbeats.stop()
         for ns in (self.ns, self.peer_ns):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+        # At logging_level info eUPF writes ~40 lines per session (240 MB per 100k round); a failed start's
+        # error already carries the log's tail.
+        shutil.rmtree(self.dir, ignore_errors=True)
