@@ -13,7 +13,7 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-poll bench-rps train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-cp bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
@@ -25,6 +25,9 @@ help:
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
+	@echo "make bench-cp          hupf's control plane against eUPF (HUPF_EUPF=<eupf binary>), alternating rounds at"
+	@echo "                       10k/100k sessions; needs root (eUPF's network namespaces); 1M on hupf alone:"
+	@echo "                       BENCH_CP_ARGS='--sessions 10000 100000 --rounds 2 --hupf-only-sessions 1000000'"
 	@echo "make bench-poll        time one offload counter poll at 10k/100k/1M sessions (in-memory backend)"
 	@echo "make bench-rps         RPS's trade-off: samples vs buffer vs controller bandwidth (reports/rps-tradeoff.md)"
 
@@ -101,6 +104,16 @@ bench: setup backend
 	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
 	$(MAKE) bench-rps
+
+# hupf's control plane side by side with eUPF (issue #32, tests/pfcp/bench_control_plane.py --peer eupf): rounds
+# alternating the two, ratios within each round; eUPF found through HUPF_EUPF (../shared/eupf/README.md), its rows
+# SKIPPED without one. Root: eUPF runs in network namespaces of its own.
+HUPF_EUPF ?= $(wildcard /opt/eupf/eupf/bin/eupf)
+BENCH_CP_ARGS ?= --sessions 10000 100000 --rounds 2
+bench-cp: setup backend
+	@mkdir -p reports
+	HUPF_EUPF=$(HUPF_EUPF) $(PY) tests/pfcp/bench_control_plane.py --peer eupf $(BENCH_CP_ARGS) \
+	  --markdown reports/control-plane-vs-eupf.md --out reports/control_plane_vs_eupf.json
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
 bench-poll:

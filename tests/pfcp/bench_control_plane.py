@@ -6,26 +6,36 @@ p50/p99/max, answers within T1 (3 s); with N sessions held: one counter poll's d
 
 --old-classpath/--old-backend run a second build (e.g. main at e345510, built in another directory) in the same
 run, alternating with this one, for an A/B; --delete-limit bounds the deletions timed (the rest are not timed).
+
+--peer eupf (issue #32): rounds alternating hupf's chain and eUPF (HUPF_EUPF=<binary>, ../shared/eupf/README.md;
+needs root for its namespaces), the same client and messages; per phase and round the rate, latency, CPU of each
+UPF's whole process tree per request, the data-plane tables after each phase and the ratios hupf / eUPF.
 Usage: .venv/bin/python tests/pfcp/bench_control_plane.py [--sessions N ...] [--window W ...] [--out FILE]
+       .venv/bin/python tests/pfcp/bench_control_plane.py --peer eupf [--sessions N ...] [--rounds R]
+           [--hupf-only-sessions N ...] [--markdown FILE] [--out FILE]
 """
 import argparse
+import collections
+import datetime
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of  # noqa: E402
+from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, uplink_teid  # noqa: E402
 from bench_pfcp import patch, template  # noqa: E402
+from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
+from peer_report import compare, markdown, mismatches, table_check, tree_cpu_seconds  # noqa: E402
 from pfcp_spec import build_message  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
 import socket  # noqa: E402
 
 IDLE_S = 10
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def pipelined(sock, addr, requests, window, stall_s=30.0):
@@ -63,38 +73,43 @@ def summary(phase, n, window, elapsed, lat, lost):
             "max_ms": pick(1.0), "within_t1": sum(1 for x in lat if x < T1_S), "lost": lost}
 
 
-def modification(smf, up_seid, seq):
-    """A Session Modification Request (downlink FAR now forwards to the gNB) for up_seid, with sequence seq."""
-    b = bytearray(bytes(build_message(smf.modify_to_forward(up_seid, GNB, 0x100 + up_seid % 0xFFFF))))
-    b[12:15] = seq.to_bytes(3, "big")
-    return bytes(b)
+def modifications(smf, seids, seq0):
+    """Session Modification Requests (the downlink FAR now forwards to the gNB, TEID 0x100 + SEID % 0xFFFF), one
+    per SEID: built once with scapy and patched (header SEID, sequence number, TEID), as fast for 1M as the
+    establishments."""
+    marker = 0x5EEDF00D
+    raw = bytes(build_message(smf.modify_to_forward(0, GNB, marker)))
+    at = raw.index(marker.to_bytes(4, "big"))
+    out = []
+    for i, up_seid in enumerate(seids):
+        b = bytearray(raw)
+        b[4:12] = up_seid.to_bytes(8, "big")
+        b[12:15] = (seq0 + i).to_bytes(3, "big")
+        b[at:at + 4] = (0x100 + up_seid % 0xFFFF).to_bytes(4, "big")
+        out.append((seq0 + i, bytes(b)))
+    return out
 
 
-def timed(chain, out, phase, n, window, sock, requests):
-    """Runs a pipelined phase; adds its summary with the CPU the runner and backend spent per request."""
-    cpu0 = chain_cpu(chain)
-    elapsed, lat, resp, lost = pipelined(sock, chain.pfcp, requests, window)
+def timed(cpu, addr, out, phase, n, window, sock, requests):
+    """Runs a pipelined phase; adds its summary with the CPU (cpu(): seconds so far) the UPF spent per request."""
+    cpu0 = cpu()
+    elapsed, lat, resp, lost = pipelined(sock, addr, requests, window)
     out.append(summary(phase, n, window, elapsed, lat, lost))
-    out[-1]["cpu_ms_per_request"] = round(1000 * (chain_cpu(chain) - cpu0) / max(1, len(requests)), 3)
+    out[-1]["cpu_ms_per_request"] = round(1000 * (cpu() - cpu0) / max(1, len(requests)), 3)
     return resp
 
 
 def chain_cpu(chain):
-    return cpu_seconds(chain.runner.pid) + cpu_seconds(chain.backend.pid)
-
-
-def cpu_seconds(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    """CPU seconds of the runner JVM and the backend, with anything they started."""
+    return tree_cpu_seconds(chain.runner.pid) + tree_cpu_seconds(chain.backend.pid)
 
 
 def idle_cpu(chain):
     """Share of one core the runner and the backend used over IDLE_S seconds with no PFCP traffic."""
     procs = {"runner": chain.runner.pid, "backend": chain.backend.pid}
-    before = {k: cpu_seconds(p) for k, p in procs.items()}
+    before = {k: tree_cpu_seconds(p) for k, p in procs.items()}
     time.sleep(IDLE_S)
-    return {k: round((cpu_seconds(p) - before[k]) / IDLE_S, 3) for k, p in procs.items()}
+    return {k: round((tree_cpu_seconds(p) - before[k]) / IDLE_S, 3) for k, p in procs.items()}
 
 
 def heap_used_kib(pid):
@@ -104,10 +119,15 @@ def heap_used_kib(pid):
     return int(m.group(1)) if m else None
 
 
+def sized_chain(n, classpath=None, backend=None, backend_args=()):
+    return Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), classpath=classpath, backend=backend,
+                 java_opts=["-Xmx%dm" % max(1024, n // 80)],  # ~9 KB of heap per session measured
+                 backend_args=backend_args)
+
+
 def run(args, n, window, build, classpath=None, backend=None):
-    chain = Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), classpath=classpath, backend=backend,
-                  java_opts=["-Xmx%dm" % max(1024, n // 80)],  # ~9 KB of heap per session measured
-                  backend_args=["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else ())
+    chain = sized_chain(n, classpath, backend,
+                        ["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else ())
     out = []
     try:
         smf = Smf(chain.pfcp)
@@ -115,7 +135,7 @@ def run(args, n, window, build, classpath=None, backend=None):
         heap0 = heap_used_kib(chain.runner.pid)
         raw, seid_at, ue_at = template(smf)
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
-        resp = timed(chain, out, "establish", n, window, smf.sock, reqs)
+        resp = timed(lambda: chain_cpu(chain), chain.pfcp, out, "establish", n, window, smf.sock, reqs)
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         out[-1]["accepted"] = len(seids)
         chain.wait_sessions(len(seids), 60)
@@ -128,11 +148,11 @@ def run(args, n, window, build, classpath=None, backend=None):
             held["heap_bytes_per_session"] = round((heap - heap0) * 1024 / len(seids))
         out.append(held)
         if not args.no_modify:
-            mods = [(3_000_000 + i, modification(smf, s, 3_000_000 + i)) for i, s in enumerate(seids)]
-            timed(chain, out, "modify", len(mods), window, smf.sock, mods)
+            mods = modifications(smf, seids, 3_000_000)
+            timed(lambda: chain_cpu(chain), chain.pfcp, out, "modify", len(mods), window, smf.sock, mods)
         doomed = seids[:args.delete_limit] if args.delete_limit else seids
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(doomed)]
-        timed(chain, out, "delete", len(dels), window, smf.sock, dels)
+        timed(lambda: chain_cpu(chain), chain.pfcp, out, "delete", len(dels), window, smf.sock, dels)
         smf.close()
     finally:
         chain.stop()
@@ -142,10 +162,167 @@ def run(args, n, window, build, classpath=None, backend=None):
     return out
 
 
+class HupfUpf:
+    """hupf for one round: the backend chain sized for n; its tables are the UEs the runner's status read back
+    from the backend (the downlink sessions), its CPU the runner's and the backend's trees."""
+    name = "hupf"
+
+    def __init__(self, args, n):
+        self.chain = sized_chain(n)
+        self.addr = self.chain.pfcp
+        try:
+            self.smf = Smf(self.addr)
+            assert cause(self.smf.request(self.smf.association_setup(), timeout=10)[0]) == 1
+        except BaseException:
+            self.chain.stop()
+            raise
+
+    def cpu(self):
+        return chain_cpu(self.chain)
+
+    def tables(self):
+        ues = self.chain.status().get("targets", {}).get("backend", [])
+        return {"dl": sum(1 for u in ues if not u.startswith("read failed"))}
+
+    def stop(self):
+        self.smf.close()
+        self.chain.stop()
+
+
+def _associated(smf):
+    try:
+        return cause(smf.request(smf.association_setup(), timeout=1)[0]) == 1
+    except AssertionError:
+        return False
+
+
+class EupfUpf:
+    """eUPF for one round in namespaces of its own (eupf_peer.Eupf); its tables are its eBPF PDR maps."""
+    name = "eupf"
+
+    def __init__(self, args, n):
+        self.peer = Eupf(args.eupf, n, args.eupf_log_level)
+        self.addr = self.peer.pfcp
+        try:
+            self.smf = self.peer.smf_socket(Smf)
+            self.peer.associate(self.smf, _associated)
+        except BaseException:
+            self.peer.stop()
+            raise
+
+    def cpu(self):
+        return tree_cpu_seconds(self.peer.proc.pid)
+
+    def tables(self):
+        return self.peer.table_counts()
+
+    def stop(self):
+        try:
+            self.smf.close()
+        finally:
+            self.peer.stop()
+
+
+def settle(read, expected, timeout):
+    """Reads a UPF's table counts until they hold `expected` sessions or timeout passes; the last read.
+    eUPF writes its maps before it answers; hupf's status re-reads the backend's tables every few seconds."""
+    deadline = time.time() + timeout
+    counts = read()
+    while not table_check(counts, expected) and time.time() < deadline:
+        time.sleep(0.5)
+        counts = read()
+    return counts
+
+
+def peer_phase(upf, rows, phase, n, window, requests, expected):
+    """One timed phase on one UPF, then its tables: `expected(responses)` sessions must be there."""
+    resp = timed(upf.cpu, upf.addr, rows, phase, len(requests), window, upf.smf.sock, requests)
+    row = rows[-1]
+    causes = collections.Counter(cause_of(r) for r in resp)
+    row["accepted"] = causes.pop(1, 0)
+    if causes:
+        row["refused_causes"] = dict(causes)
+    row["tables_expected"] = want = expected(resp)
+    row["tables"] = settle(upf.tables, want, 60 + n / 1000)
+    row["tables_ok"] = table_check(row["tables"], want)
+    return resp
+
+
+def peer_round(kind, args, n, window, rnd):
+    """Establishes n sessions on one UPF, modifies and deletes every accepted one; the phases' rows, each printed
+    as its phase ends (a round of 100k takes many minutes)."""
+    upf = kind(args, n)
+    rows = []
+
+    def done(**extra):
+        rows[-1].update(upf=kind.name, round=rnd, sessions_asked=n, **extra)
+        print(json.dumps(rows[-1]), flush=True)
+    try:
+        raw, seid_at, ue_at = template(upf.smf)
+        reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
+        resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1))
+        seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
+        done(chosen_teids=sum(1 for r in resp if uplink_teid(r) is not None))  # CHOOSE F-TEID answered
+        peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, 3_000_000), lambda r: len(seids))
+        done()
+        dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
+        peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0)
+        done(**({"heartbeats_answered": upf.peer.heartbeats.answered} if isinstance(upf, EupfUpf) else {}))
+    finally:
+        upf.stop()
+    return rows
+
+
+def machine():
+    """Where and when: for the report, the load is what moves these figures most."""
+    with open("/proc/cpuinfo") as f:
+        model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), None)
+    return {"utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+            "loadavg": ["%.2f" % x for x in os.getloadavg()], "cpus": os.cpu_count(), "model": model}
+
+
+def peer_rounds(args):
+    """--peer eupf: rounds of hupf and eUPF alternating (the order swapped every round), then the table."""
+    notes = [] if args.eupf else [SKIPPED]  # printed once, with the table
+    before = machine()
+    rows = []
+    plan = [(n, args.eupf is not None) for n in args.sessions] + [(n, False) for n in args.hupf_only_sessions]
+    for n, with_peer in plan:
+        for rnd in range(1, args.rounds + 1):
+            kinds = [HupfUpf, EupfUpf] if with_peer else [HupfUpf]
+            for kind in (kinds if rnd % 2 else kinds[::-1]):
+                rows += peer_round(kind, args, n, args.window[0], rnd)
+    after = machine()
+    run_info = {"command": " ".join(sys.argv), "start": before, "end": after, "window": args.window[0],
+                "eupf": args.eupf, "eupf_logging_level": args.eupf_log_level if args.eupf else None}
+    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d%s" % (
+        run_info["command"], before["utc"], after["utc"], " ".join(before["loadavg"]), " ".join(after["loadavg"]),
+        before["cpus"], before["model"], args.window[0],
+        "; eUPF logging_level " + args.eupf_log_level if args.eupf else "")]
+    bad = mismatches(rows)
+    for r in bad:
+        notes.append("MISMATCH: %s round %d %s of %d: tables %s, expected %d" % (
+            r["upf"], r["round"], r["phase"], r["sessions_asked"], r["tables"], r["tables_expected"]))
+    table = markdown(compare(rows), notes)
+    print(table, flush=True)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    return {"benchmark": "control_plane_vs_eupf", "run": run_info, "results": rows,
+            "compared": [{k: v for k, v in c.items() if k not in ("hupf", "eupf")} for c in compare(rows)],
+            "mismatches": len(bad)}
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sessions", type=int, nargs="+", default=[10000])
-    ap.add_argument("--window", type=int, nargs="+", default=[32, 128])
+    ap.add_argument("--peer", choices=["eupf"], help="rounds alternating hupf and eUPF (HUPF_EUPF=<binary>)")
+    ap.add_argument("--sessions", type=int, nargs="+", help="default 10000; with --peer 10000 100000")
+    ap.add_argument("--window", type=int, nargs="+", help="default 32 128; with --peer 32 (the first only)")
+    ap.add_argument("--rounds", type=int, default=2, help="--peer: rounds per size")
+    ap.add_argument("--hupf-only-sessions", type=int, nargs="*", default=[],
+                    help="--peer: sizes run on hupf alone (eUPF's maps stop short of 1M)")
+    ap.add_argument("--eupf-log-level", default="info", help="--peer: eUPF's logging_level")
+    ap.add_argument("--markdown", help="--peer: write the table here too")
     ap.add_argument("--out", default=os.path.join("reports", "control_plane_bench.json"))
     ap.add_argument("--backend-cpuprofile", help="write the backend agent's Go CPU profile here")
     ap.add_argument("--old-classpath", help="runner classpath of the build to compare with")
@@ -153,17 +330,27 @@ def main():
     ap.add_argument("--delete-limit", type=int, help="time the deletion of this many sessions only")
     ap.add_argument("--no-modify", action="store_true")
     args = ap.parse_args()
-    results = []
-    for n in args.sessions:
-        for window in args.window:
-            results += run(args, n, window, "this")
-            if args.old_classpath:
-                results += run(args, n, window, "old", args.old_classpath, args.old_backend)
+    args.sessions = args.sessions or ([10000, 100000] if args.peer else [10000])
+    args.window = args.window or ([32] if args.peer else [32, 128])
+    if args.peer:
+        args.eupf = eupf_binary()
+        # A SIGTERM unwinds through the rounds' finally blocks: eUPF's namespaces and the chain go with it.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        report = peer_rounds(args)
+    else:
+        results = []
+        for n in args.sessions:
+            for window in args.window:
+                results += run(args, n, window, "this")
+                if args.old_classpath:
+                    results += run(args, n, window, "old", args.old_classpath, args.old_backend)
+        report = {"benchmark": "control_plane", "chain": "backend-only, hupf-backend sized for N, poll 500 ms",
+                  "results": results}
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
-        json.dump({"benchmark": "control_plane", "chain": "backend-only, hupf-backend sized for N, poll 500 ms",
-                   "results": results}, f, indent=1)
-
+        json.dump(report, f, indent=1)
+    if report.get("mismatches"):
+        sys.exit(1)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,111 @@
+"""The pure parts of the benchmark against eUPF: a UPF's CPU as its whole process tree's, the per-round
+ratios hupf / eUPF, the data-plane table check and the markdown table (no UPF needed, see test_peer_report.py).
+
+Ratios are taken within a round, between two runs minutes apart on the same machine: on a shared two-core VM
+the load moves between rounds far more than between the two UPFs of one round.
+"""
+import os
+
+TICKS = os.sysconf("SC_CLK_TCK")
+PHASES = ("establish", "modify", "delete")
+
+
+def _stat(pid):
+    """(ppid, utime + stime in ticks) of a process; its threads, live or gone, are in its own utime/stime."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[1]), int(fields[11]) + int(fields[12])
+
+
+def tree_cpu_seconds(root):
+    """CPU seconds (user + system) of root and all its live descendants: hupf's runner JVM and backend, or
+    eUPF behind `ip netns exec`, whatever they start."""
+    ticks, children = {}, {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            ppid, t = _stat(int(name))
+        except (OSError, ValueError, IndexError):
+            continue  # gone while we looked
+        ticks[int(name)] = t
+        children.setdefault(ppid, []).append(int(name))
+    if root not in ticks:
+        raise ProcessLookupError(root)
+    total, todo, seen = 0, [root], set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += ticks.get(pid, 0)
+        todo += children.get(pid, [])
+    return total / TICKS
+
+
+def ratio(a, b, digits=2):
+    """a / b, None when either is missing or b is 0 (no ratio rather than an infinite one)."""
+    if a is None or b is None or b == 0:
+        return None
+    return round(a / b, digits)
+
+
+def table_check(counts, expected):
+    """Whether every table count equals expected (all accepted sessions after establishment and modification,
+    none after deletion); a count that could not be read is a mismatch."""
+    return bool(counts) and all(v == expected for v in counts.values())
+
+
+def compare(rows):
+    """Pairs each (sessions, round, phase) of hupf with eUPF's: the rows of the final table, ratios hupf / eUPF
+    for the rate and the CPU per request (a peer missing, e.g. hupf-only sizes, leaves the ratio None)."""
+    by_key = {}
+    for r in rows:
+        by_key.setdefault((r["sessions_asked"], r["round"], PHASES.index(r["phase"])), {})[r["upf"]] = r
+    out = []
+    for key in sorted(by_key):
+        h, e = by_key[key].get("hupf"), by_key[key].get("eupf")
+        pick = lambda row, k: row.get(k) if row else None  # noqa: E731
+        out.append({"sessions": key[0], "round": key[1], "phase": PHASES[key[2]], "hupf": h, "eupf": e,
+                    "rate_ratio": ratio(pick(h, "per_second"), pick(e, "per_second")),
+                    "cpu_ratio": ratio(pick(h, "cpu_ms_per_request"), pick(e, "cpu_ms_per_request"))})
+    return out
+
+
+def _lat(r):
+    return "—" if r is None else "%s / %s / %s" % (r["p50_ms"], r["p99_ms"], r["max_ms"])
+
+
+def _pair(h, e, key):
+    f = lambda r: "—" if r is None or r.get(key) is None else str(r[key])  # noqa: E731
+    return "%s / %s" % (f(h), f(e))
+
+
+def _tables(r):
+    if r is None:
+        return "—"
+    counts = ", ".join("%s %s" % (k, v) for k, v in sorted(r["tables"].items()))
+    return counts if r["tables_ok"] else "**MISMATCH** %s (expected %d)" % (counts, r["tables_expected"])
+
+
+def markdown(compared, notes=()):
+    """The side-by-side table: one line per sessions, round and phase; hupf / eUPF in each paired cell."""
+    lines = ["| N | round | phase | hupf /s | eUPF /s | rate hupf÷eUPF | p50 / p99 / max ms hupf | eUPF "
+             "| within T1 hupf / eUPF | lost | accepted | CPU ms/req hupf / eUPF | CPU hupf÷eUPF "
+             "| tables hupf | tables eUPF |",
+             "|" + "---|" * 15]
+    for c in compared:
+        h, e = c["hupf"], c["eupf"]
+        rate = lambda r: "—" if r is None else "%.0f" % r["per_second"]  # noqa: E731
+        lines.append("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            c["sessions"], c["round"], c["phase"], rate(h), rate(e),
+            "—" if c["rate_ratio"] is None else c["rate_ratio"], _lat(h), _lat(e),
+            _pair(h, e, "within_t1"), _pair(h, e, "lost"), _pair(h, e, "accepted"),
+            _pair(h, e, "cpu_ms_per_request"), "—" if c["cpu_ratio"] is None else c["cpu_ratio"],
+            _tables(h), _tables(e)))
+    return "\n".join(list(notes) + ([""] if notes else []) + lines) + "\n"
+
+
+def mismatches(rows):
+    """The rows whose data-plane tables disagree with what the UPF accepted."""
+    return [r for r in rows if not r["tables_ok"]]

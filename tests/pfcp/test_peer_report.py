@@ -1,0 +1,113 @@
+"""The benchmark against eUPF without eUPF: CPU of a whole process tree, ratios taken within a round, the
+data-plane table check and its table, the Heartbeat answer, the eUPF sizing and the patched modifications."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from scapy.contrib import pfcp as P
+
+from backend_chain import GNB
+from bench_control_plane import modifications
+from eupf_peer import heartbeat_response, map_sizes
+from peer_report import _stat, TICKS, compare, markdown, mismatches, table_check, tree_cpu_seconds
+from pfcp_spec import build_message
+from smf import Smf
+
+# A child that starts a grandchild burning >= 0.3 s of CPU in a second thread, then both wait for stdin to close.
+TREE = textwrap.dedent("""
+    import subprocess, sys
+    burn = '''
+    import sys, threading, time
+    def spin():
+        t = time.process_time()
+        while time.process_time() - t < 0.3:
+            pass
+    th = threading.Thread(target=spin); th.start(); th.join()
+    print("burnt", flush=True)
+    sys.stdin.read()
+    '''
+    g = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE)
+    sys.stdin.read()
+    g.stdin.close(); g.wait()
+""")
+
+
+def test_tree_cpu_counts_descendants_and_their_threads():
+    child = subprocess.Popen([sys.executable, "-c", TREE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "burnt"  # the grandchild's thread has spun and ended
+        own = _stat(child.pid)[1] / TICKS
+        tree = tree_cpu_seconds(child.pid)
+        assert tree >= 0.28, tree  # tick granularity
+        assert tree - own >= 0.28, (own, tree)  # the grandchild's, not the child's own
+    finally:
+        child.stdin.close()
+        child.wait(10)
+    with pytest.raises(ProcessLookupError):
+        tree_cpu_seconds(child.pid)
+
+
+def row(upf, rnd, phase, rate, cpu, tables=None, expected=100, n=100):
+    tables = {"dl": expected} if tables is None else tables
+    return {"upf": upf, "round": rnd, "phase": phase, "sessions_asked": n, "per_second": rate,
+            "cpu_ms_per_request": cpu, "p50_ms": 1, "p99_ms": 2, "max_ms": 3, "within_t1": n, "lost": 0,
+            "accepted": n, "tables": tables, "tables_expected": expected, "tables_ok": table_check(tables, expected)}
+
+
+def test_ratios_are_taken_within_each_round_and_missing_peers_give_none():
+    rows = [row("eupf", 2, "establish", 300, 0.2), row("hupf", 1, "establish", 100, 1.0),
+            row("eupf", 1, "establish", 400, 0.25), row("hupf", 2, "establish", 300, 0.5),
+            row("hupf", 1, "delete", 50, 2.0, {"dl": 0}, 0), row("eupf", 1, "delete", 0, 0.0, {"dl": 0}, 0),
+            row("hupf", 1, "establish", 80, 1.5, n=1000, expected=1000)]
+    out = compare(rows)
+    assert [(c["sessions"], c["round"], c["phase"]) for c in out] == [
+        (100, 1, "establish"), (100, 1, "delete"), (100, 2, "establish"), (1000, 1, "establish")]
+    assert (out[0]["rate_ratio"], out[0]["cpu_ratio"]) == (0.25, 4.0)
+    assert (out[2]["rate_ratio"], out[2]["cpu_ratio"]) == (1.0, 2.5)
+    assert (out[1]["rate_ratio"], out[1]["cpu_ratio"]) == (None, None)  # eUPF's 0: no infinite ratio
+    assert out[3]["eupf"] is None and out[3]["rate_ratio"] is None
+
+
+def test_tables_must_hold_exactly_the_accepted_sessions():
+    assert table_check({"dl": 10, "ul": 10}, 10)
+    assert not table_check({"dl": 10, "ul": 9}, 10)
+    assert not table_check({"dl": None}, 0)  # unreadable is a mismatch, not a pass
+    assert not table_check({}, 0)
+
+
+def test_markdown_flags_a_mismatch_and_says_skipped():
+    rows = [row("hupf", 1, "establish", 100, 1.0), row("hupf", 1, "delete", 50, 2.0, {"dl": 3}, 0)]
+    assert [r["phase"] for r in mismatches(rows)] == ["delete"]
+    text = markdown(compare(rows), ["SKIPPED: eUPF not found"])
+    lines = text.splitlines()
+    assert lines[0] == "SKIPPED: eUPF not found"
+    body = [line for line in lines if line.startswith("| 100 |")]
+    assert len(body) == 2 and "MISMATCH" not in body[0] and "**MISMATCH** dl 3 (expected 0)" in body[1]
+    assert all(line.count("|") == 16 for line in lines if line.startswith("|"))
+
+
+def test_heartbeat_response_answers_the_request():
+    req = bytes(build_message({"type": 1, "seq": 0x123456, "seid": None, "ies": [
+        {"t": 96, "kind": "uint", "v": 3900000001}]}))
+    resp = P.PFCP(heartbeat_response(req, 3900000000))
+    assert (resp.message_type, resp.seq) == (2, 0x123456)
+    assert resp.payload.IE_list[0].timestamp == 3900000000
+
+
+def test_eupf_maps_hold_n_sessions_with_spare():
+    assert map_sizes(10000) == (65536, 131072)
+    assert map_sizes(100000) == (131072, 262144)  # the README's figures for 100k
+    assert map_sizes(200000)[0] >= 250000
+
+
+def test_patched_modifications_equal_the_built_ones():
+    smf = Smf(("127.0.0.1", 9))
+    try:
+        seids = [5, 0x123456789A, 65535 * 3 + 7]
+        for (seq, data), s in zip(modifications(smf, seids, 700), seids):
+            built = bytearray(bytes(build_message(smf.modify_to_forward(s, GNB, 0x100 + s % 0xFFFF))))
+            built[12:15] = seq.to_bytes(3, "big")
+            assert data == bytes(built)
+    finally:
+        smf.close()
