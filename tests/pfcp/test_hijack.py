@@ -4,8 +4,11 @@ port), is refused with its TS 29.244 cause, changes nothing, and the real SMF's 
 
 The host allows Node ID 127.0.0.1 from 127.0.0.1 only and smf.hupf.test from 127.0.0.2 only (conftest.py)."""
 import json
+import os
+import time
 
 import pytest
+from scapy.all import IP, UDP, conf, send
 from scapy.contrib import pfcp as P
 
 from smf import Smf, cause, ie
@@ -136,3 +139,52 @@ def test_session_messages_from_the_smfs_address_on_another_port(upf, smf):
     assert state(upf) == before
     spoof.close()
     still_served(smf)
+
+
+def heartbeat_from(smf, recovery, seq):
+    """A Heartbeat Request in the SMF's name: its Recovery Time Stamp, the sequence number given."""
+    return bytes(P.PFCP(version=1, S=0, seq=seq, message_type=1)
+                 / P.PFCPHeartbeatRequest(IE_list=[P.IE_RecoveryTimeStamp(timestamp=recovery)]))
+
+
+def answer_heartbeats(smf, recovery, until):
+    """Answers the UPF's Heartbeat Requests as the SMF would, with its Recovery Time Stamp, until until() holds
+    or 10 s pass; returns how many it answered."""
+    answered = 0
+    deadline = time.time() + 10
+    while not until() and time.time() < deadline:
+        hb, _ = smf.wait_for(1, timeout=0.5)
+        if hb is not None:
+            smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
+                               / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=recovery)])))
+            answered += 1
+    return answered
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a datagram with the SMF's own address and port needs a raw socket")
+def test_blind_spoofed_heartbeat_with_the_smfs_address_and_port_deletes_nothing(upf, smf):
+    """A datagram with the association's exact source address and port (what an off-path sender can forge)
+    announcing a restart makes the UPF ask the SMF, which answers with its real stamp: nothing is deleted."""
+    before = state(upf)
+    asked = upf.pfcp_stats().get("peer_restart_unconfirmed", 0)
+    host, port = smf.sock.getsockname()
+    conf.verb = 0
+    send(IP(src=host, dst=upf.addr[0]) / UDP(sport=port, dport=upf.addr[1])
+         / P.PFCP(heartbeat_from(smf, smf.recovery + 1000, 77)), iface="lo")
+    # The UPF answers the forged request (to the SMF's socket) and asks the SMF with a request of its own,
+    # which the SMF answers with its real stamp; a heartbeat round trip after that answer finds it acted on.
+    assert answer_heartbeats(smf, smf.recovery, lambda: upf.pfcp_stats().get("rx.2", 0) > 0) >= 1
+    assert smf.request(smf.heartbeat())[0].message_type == 2
+    assert upf.pfcp_stats()["peer_restart_unconfirmed"] == asked + 1
+    assert upf.pfcp_stats().get("peer_restart", 0) == 0
+    assert state(upf) == before
+    still_served(smf)
+
+
+def test_a_restart_the_smf_confirms_deletes_its_sessions(upf, smf):
+    """The same announcement from the SMF itself, confirmed by its answer to the UPF's request: its sessions go."""
+    smf.recovery += 1000
+    smf.send_raw(heartbeat_from(smf, smf.recovery, smf.next_seq()))
+    answer_heartbeats(smf, smf.recovery, lambda: upf.get("/health")["sessions"] == 0)
+    assert upf.get("/health")["sessions"] == 0
+    assert upf.pfcp_stats()["peer_restart"] >= 1

@@ -25,6 +25,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -97,7 +98,8 @@ public final class SessionManager implements AutoCloseable {
     private final Map<Long, Long> teidOwner = new HashMap<>();
     /** UE addresses to the UP SEID whose PDRs match them: one session per UE address. */
     private final Map<Ip4Address, Long> ueOwner = new HashMap<>();
-    private final AtomicLong nextSeid = new AtomicLong(1);
+    /** UP SEIDs are drawn at random: an off-path sender cannot find the sessions by counting from 1. */
+    private final SecureRandom seids = new SecureRandom();
     private long nextTeid = 1;
     private Set<UpfInterface> interfaces = Set.of();
     private final AtomicLong deviceErrors = new AtomicLong();
@@ -135,7 +137,6 @@ public final class SessionManager implements AutoCloseable {
         Collection<PfcpSession> stored = store.all();
         pool.rebuild(stored);
         for (PfcpSession s : stored) {
-            nextSeid.accumulateAndGet(s.upSeid + 1, Math::max);
             byCpFseid.put(cpKey(s.cpAddress, s.cpSeid), s.upSeid);
             index(s);
             try {
@@ -200,14 +201,22 @@ public final class SessionManager implements AutoCloseable {
      * @return the stored session, or a failure with a {@link RuleException} (nothing installed, nothing stored)
      */
     public synchronized CompletableFuture<PfcpSession> establishAsync(PfcpSession draft) {
-        long seid = nextSeid.getAndIncrement();
-        PfcpSession s = new PfcpSession(seid, draft.cpSeid, draft.cpAddress, draft.nodeId, draft.pdrs, draft.fars,
+        PfcpSession s = new PfcpSession(newSeid(), draft.cpSeid, draft.cpAddress, draft.nodeId, draft.pdrs, draft.fars,
                                         draft.qers, draft.urrs, Map.of());
         try {
             return install(s, null);
         } catch (RuleException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** @return a UP SEID no session has: 63 random bits (positive, as every client's JSON reads it), never 0 */
+    private long newSeid() {
+        long seid;
+        do {
+            seid = seids.nextLong() & Long.MAX_VALUE;
+        } while (seid == 0 || sessionEntities.containsKey(seid) || changing.contains(seid));
+        return seid;
     }
 
     /** Waits for a change (never call it holding this object's lock: completions take it). */

@@ -26,6 +26,7 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
@@ -38,7 +39,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -78,7 +78,8 @@ public final class PfcpAgent implements AutoCloseable {
     private final ExecutorService nodeWorker = Executors.newSingleThreadExecutor(daemon("hupf-pfcp-node"));
     private final KeyedSerialExecutor sessionLanes = new KeyedSerialExecutor(sessionWorkers);
     private final KeyedSerialExecutor nodeLanes = new KeyedSerialExecutor(nodeWorker);
-    private final AtomicInteger sequence = new AtomicInteger(1);
+    /** Sequence numbers of hupf's own requests are random: their answers cannot be forged blind. */
+    private final SecureRandom sequences = new SecureRandom();
     private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
     /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
     private final Set<String> notified = ConcurrentHashMap.newKeySet();
@@ -148,6 +149,7 @@ public final class PfcpAgent implements AutoCloseable {
         this.sessions = sessions;
         this.usage = new UsageReporter(sessions, System::currentTimeMillis, baselines);
         this.handler = new PfcpHandler(config, sessions, usage, recoveryTimeStamp, stats, associations);
+        handler.onRestartAnnounced(this::heartbeatTo);
         this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
         this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");
         receiver.setDaemon(true);
@@ -290,8 +292,13 @@ public final class PfcpAgent implements AutoCloseable {
         }
     }
 
+    /** @return a sequence number no pending request of ours has, 1 to {@link PfcpMessage#MAX_SEQUENCE} */
     private int nextSequence() {
-        return sequence.getAndUpdate(s -> s >= PfcpMessage.MAX_SEQUENCE ? 1 : s + 1);
+        int seq;
+        do {
+            seq = 1 + sequences.nextInt(PfcpMessage.MAX_SEQUENCE);
+        } while (pending.containsKey(seq));
+        return seq;
     }
 
     private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse) {
@@ -351,18 +358,22 @@ public final class PfcpAgent implements AutoCloseable {
 
     private void heartbeats() {
         for (Association a : handler.associations()) {
-            request(a.peer, PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, nextSequence(),
-                                             List.of(handler.recovery())), m -> {
-                Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
-                try {
-                    if (ts != null) {
-                        handler.peerRecovery(a.peer, ts.reader().u32());
-                    }
-                } catch (DecodeException e) {
-                    log.warn("bad Recovery Time Stamp from {}: {}", a, e.getMessage());
-                }
-            });
+            heartbeatTo(a.peer);
         }
+    }
+
+    private void heartbeatTo(InetSocketAddress peer) {
+        request(peer, PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, nextSequence(), List.of(handler.recovery())),
+                m -> {
+                    Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
+                    try {
+                        if (ts != null) {
+                            handler.peerRecovery(peer, ts.reader().u32());
+                        }
+                    } catch (DecodeException e) {
+                        log.warn("bad Recovery Time Stamp from {}: {}", peer, e.getMessage());
+                    }
+                });
     }
 
     private Association associationOf(PfcpSession s) {

@@ -43,6 +43,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -74,6 +75,7 @@ public final class PfcpHandler {
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
     private final AssociationStore associations;
+    private volatile Consumer<InetSocketAddress> restartCheck = peer -> { };
     /** Requests being handled, by response cache key. */
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** Answered requests by (peer, sequence, type), oldest first, bounded in count as well as in age. */
@@ -343,19 +345,42 @@ public final class PfcpHandler {
     }
 
     private PfcpMessage heartbeat(InetSocketAddress peer, HeartbeatRequest req) {
-        peerRecovery(peer, req.recoveryTimeStamp);
+        Association a = associationAt(peer);
+        if (a != null && req.recoveryTimeStamp != a.recoveryTimeStamp) {
+            // One datagram that anyone can send with the peer's address does not delete its sessions: the peer
+            // is asked, and its answer to hupf's own request (see peerRecovery) decides.
+            stats.inc("peer_restart_unconfirmed");
+            log.info("heartbeat from {} says it restarted (recovery {} -> {}): asking it", a, a.recoveryTimeStamp,
+                     req.recoveryTimeStamp);
+            restartCheck.accept(peer);
+        }
         return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, req.sequence, List.of(recovery()));
     }
 
     /**
-     * Acts on a Recovery Time Stamp from an association's peer (address and port; any other sender's
-     * changes nothing): a new one means the peer restarted and lost its sessions.
+     * Sets how to ask a peer whose heartbeat says it restarted: a Heartbeat Request of hupf's own to the
+     * association's address, whose response goes to {@link #peerRecovery}.
      *
-     * @param peer sender of the heartbeat or heartbeat response
+     * @param check sends the request to the peer
+     */
+    void onRestartAnnounced(Consumer<InetSocketAddress> check) {
+        this.restartCheck = check;
+    }
+
+    private Association associationAt(InetSocketAddress peer) {
+        return associations.all().stream().filter(x -> x.peer.equals(peer)).findFirst().orElse(null);
+    }
+
+    /**
+     * Acts on the Recovery Time Stamp in an association's peer's response to a Heartbeat Request of hupf's
+     * (matched to it by peer and a random sequence number: an off-path sender cannot answer in the peer's
+     * place): a new one means the peer restarted and lost its sessions.
+     *
+     * @param peer sender of the heartbeat response
      * @param ts   its Recovery Time Stamp
      */
     void peerRecovery(InetSocketAddress peer, long ts) {
-        Association a = associations.all().stream().filter(x -> x.peer.equals(peer)).findFirst().orElse(null);
+        Association a = associationAt(peer);
         if (a != null && ts != a.recoveryTimeStamp) {
             stats.inc("peer_restart");
             associations.put(new Association(a.nodeId, a.peer, ts, a.establishedMillis));

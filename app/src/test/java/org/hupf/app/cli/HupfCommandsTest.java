@@ -94,13 +94,15 @@ public class HupfCommandsTest {
 
     @Test
     public void addListCountRemove() throws Exception {
-        assertEquals("created session upSeid=1\n", run(add(SESSION)));
+        String created = run(add(SESSION));
+        assertTrue(created, created.matches("created session upSeid=[1-9][0-9]*\n"));
+        String seid = created.substring("created session upSeid=".length()).trim();
         String list = run(sessions());
-        assertTrue(list, list.contains("upSeid=1 cpSeid=5 node=rest ue=10.250.0.4 pdrs=1 fars=1 qers=0 urrs=0"));
+        assertTrue(list, list.contains("upSeid=" + seid + " cpSeid=5 node=rest ue=10.250.0.4 pdrs=1 fars=1 qers=0 urrs=0"));
         assertTrue(list, list.endsWith("1 session(s)\n"));
 
         device.setCounter(UpfCounter.builder().withCellId(1).setIngress(2, 200).setEgress(1, 100).build());
-        assertEquals("pdr=1 cell=1 ingress=2 pkts/200 bytes egress=1 pkts/100 bytes\n", run(counters("1")));
+        assertEquals("pdr=1 cell=1 ingress=2 pkts/200 bytes egress=1 pkts/100 bytes\n", run(counters(seid)));
 
         SessionIdCompleter completer = new SessionIdCompleter() {
             @Override
@@ -108,10 +110,10 @@ public class HupfCommandsTest {
                 return core;
             }
         };
-        assertEquals(List.of("1"), completer.choices());
+        assertEquals(List.of(seid), completer.choices());
 
-        assertEquals("removed session 1\n", run(remove("1")));
-        assertEquals("no session 1\n", run(remove("1")));
+        assertEquals("removed session " + seid + "\n", run(remove(seid)));
+        assertEquals("no session " + seid + "\n", run(remove(seid)));
         assertEquals("0 session(s)\n", run(sessions()));
         assertEquals(List.of(), completer.choices());
     }

@@ -256,8 +256,17 @@ public class PfcpHandlerTest {
         send(INTRUDER, heartbeat(RECOVERY + 60));
         assertEquals(before, state());
         send(SMF, modification(up), Cause.REQUEST_ACCEPTED);
-        // The peer itself restarting still clears its sessions.
+        // From the peer's own address and port (which a blind spoofer can forge too), the news is checked with the
+        // peer: nothing changes until its answer to hupf's own request confirms it.
+        List<InetSocketAddress> asked = new ArrayList<>();
+        handler.onRestartAnnounced(asked::add);
+        List<Object> modified = state();
         send(SMF, heartbeat(RECOVERY + 70));
+        assertEquals(List.of(SMF), asked);
+        assertEquals(modified, state());
+        handler.peerRecovery(SMF, RECOVERY);
+        assertEquals("the peer answered with its stamp: it did not restart", modified, state());
+        handler.peerRecovery(SMF, RECOVERY + 70);
         awaitNoSessions();
         assertEquals(RECOVERY + 70, handler.associations().iterator().next().recoveryTimeStamp);
     }
