@@ -235,7 +235,7 @@ final class P4InfoDescriptors {
         /**
          * Encodes the action.
          *
-         * @param values parameter values in the order given to {@link #action}
+         * @param values parameter values in the order given to {@link P4InfoDescriptors#action}
          * @return action
          * @throws Declined if the action is absent or a value does not fit
          */
