@@ -9,13 +9,10 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
-import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiUpfDevice;
-import org.hupf.pipeconf.upf.PiWrites;
 import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.model.PiPipelineModel;
-import org.onosproject.net.pi.runtime.PiEntity;
 
 import org.onosproject.p4runtime.model.P4InfoParser;
 import org.onosproject.p4runtime.model.P4InfoParserException;
@@ -48,6 +45,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
     private final P4rtClient client;
     private final PiEncoder encoder;
     private final UpfTranslator translator;
+    private final UpfEntityEncoder entityEncoder;
     private final PiUpfDevice device;
     private final P4RuntimeTarget target;
     private final PiPipelineModel model;
@@ -67,6 +65,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
         this.model = model;
         this.encoder = new PiEncoder(p4info);
         this.translator = new UpfTranslator(model);
+        this.entityEncoder = new UpfEntityEncoder(translator, encoder);
         this.target = new P4RuntimeTarget(client, encoder);
         this.device = new PiUpfDevice(translator, target);
         this.counterCells = new CounterCells(client, p4info);
@@ -148,12 +147,13 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
         for (int i = 0; i < updates.size(); i++) {
             failures.add(null);
             try {
-                for (Update u : encode(updates.get(i))) {
-                    first.add(u);
-                    owner.add(i);
-                }
+                DeviceUpdate u = updates.get(i);
+                entityEncoder.encode(u.entity(), u.kind() == DeviceUpdate.Kind.DELETE, first);
             } catch (UpfProgrammableException e) {
                 failures.set(i, e);
+            }
+            while (owner.size() < first.size()) {
+                owner.add(i);
             }
         }
         List<Update> modifies = new ArrayList<>();
@@ -188,28 +188,6 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
             }
         }
         return CompletableFuture.completedFuture(WriteResult.of(failures));
-    }
-
-    private List<Update> encode(DeviceUpdate u) throws UpfProgrammableException {
-        List<PiEntity> pi;
-        try {
-            pi = translator.toPi(u.entity());
-        } catch (PiCodecException e) {
-            throw new UpfProgrammableException("cannot express " + u.entity() + ": " + e.getMessage(),
-                                               UpfProgrammableException.Type.UNSUPPORTED_OPERATION);
-        }
-        List<Update> out = new ArrayList<>(pi.size());
-        for (PiEntity e : pi) {
-            Update.Type type = u.kind() == DeviceUpdate.Kind.DELETE ? Update.Type.DELETE
-                    : PiWrites.isModifyOnly(e) ? Update.Type.MODIFY : Update.Type.INSERT;
-            try {
-                out.add(Update.newBuilder().setType(type).setEntity(encoder.encode(e)).build());
-            } catch (P4RuntimeException ex) {
-                throw new UpfProgrammableException("cannot encode " + u.entity() + ": " + ex.getMessage(),
-                                                   UpfProgrammableException.Type.UNSUPPORTED_OPERATION);
-            }
-        }
-        return out;
     }
 
     private static UpfProgrammableException refusal(P4RuntimeException e) {
