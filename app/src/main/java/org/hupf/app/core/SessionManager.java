@@ -389,6 +389,15 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
+    /**
+     * @param ue UE address
+     * @return the session whose PDRs name it (a UE address belongs to one session), or null
+     */
+    public synchronized PfcpSession sessionOfUe(Ip4Address ue) {
+        Long seid = ueOwner.get(ue);
+        return seid == null ? null : store.get(seid);
+    }
+
     private void index(PfcpSession s) {
         for (Pdr p : s.pdrs.values()) {
             if (p.teid != null) {

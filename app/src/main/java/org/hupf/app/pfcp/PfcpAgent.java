@@ -29,7 +29,6 @@ import java.net.SocketException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -418,7 +417,8 @@ public final class PfcpAgent implements AutoCloseable {
      * @return true if a Downlink Data Report was sent
      */
     public boolean notifyDownlinkData(Ip4Address ue) {
-        for (PfcpSession s : sessions.store().all()) {
+        PfcpSession s = sessions.sessionOfUe(ue);
+        if (s != null) {
             for (Pdr p : s.pdrs.values()) {
                 Far far = p.farId == null ? null : s.fars.get(p.farId);
                 if (p.isUplink() || !ue.equals(p.ueAddress) || far == null || !far.buffers() || !far.notifiesCp()) {
@@ -436,18 +436,18 @@ public final class PfcpAgent implements AutoCloseable {
         return false;
     }
 
-    /** Re-arms downlink data reports for PDRs whose FAR no longer buffers. */
+    /**
+     * Re-arms downlink data reports for PDRs whose FAR no longer buffers: a look at the PDRs reported, not at
+     * every session (a tick's cost must not grow with the sessions held).
+     */
     private void rearmNotifications() {
-        Set<String> still = new HashSet<>();
-        for (PfcpSession s : sessions.store().all()) {
-            for (Pdr p : s.pdrs.values()) {
-                Far far = p.farId == null ? null : s.fars.get(p.farId);
-                if (far != null && far.buffers()) {
-                    still.add(s.upSeid + "/" + p.pdrId);
-                }
-            }
-        }
-        notified.retainAll(still);
+        notified.removeIf(key -> {
+            int slash = key.indexOf('/');
+            PfcpSession s = sessions.store().get(Long.parseLong(key.substring(0, slash)));
+            Pdr p = s == null ? null : s.pdrs.get(Integer.parseInt(key.substring(slash + 1)));
+            Far far = p == null || p.farId == null ? null : s.fars.get(p.farId);
+            return far == null || !far.buffers();
+        });
     }
 
     @Override
