@@ -287,7 +287,7 @@ static int lpm_write(struct rte_lpm *l, int op, uint32_t prefix, uint8_t plen, u
 {
 	if (plen > 32)
 		return -EINVAL;
-	uint32_t mask = plen ? ~0u << (32 - plen) : 0;
+	uint32_t mask = dp_prefix_mask(plen);
 	uint32_t cur;
 	int have = rte_lpm_is_rule_present(l, prefix & mask, plen, &cur) == 1;
 	if (op == DP_INSERT && have)
