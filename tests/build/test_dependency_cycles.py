@@ -60,7 +60,7 @@ def dataplane_archive():
 def test_no_dataplane_file_calls_back_into_a_file_that_calls_it(dataplane_archive):
     graph, why = nm_call_graph([dataplane_archive])
     linked = {p.name.replace(".c", ".o") for p in DP.glob("*.c")}
-    assert set(graph) == linked, "every backend/dp/*.c is in libhupfdp.a"
+    assert set(graph) == linked, "libhupfdp.a should hold backend/dp/*.c, no more (a stale member: make -C backend clean)"
     found = cycles(graph)
     assert not found, "\n\n".join(describe(graph, c, why) for c in found)
 
