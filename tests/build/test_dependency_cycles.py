@@ -38,7 +38,8 @@ def _compile(tmp_path, sources):
 def test_the_call_rule_reports_two_files_that_call_each_other(tmp_path):
     objects = _compile(tmp_path, {
         "tables.c": "int rps_new(void);\nint tables_init(void) { return rps_new(); }\n",
-        "rps.c": "int tables_init(void);\nint rps_new(void) { return 1; }\nint rps_flow(void) { return tables_init(); }\n",
+        "rps.c": "int tables_init(void);\nint rps_new(void) { return 1; }\n"
+                 "int rps_flow(void) { return tables_init(); }\n",
         # reads tables.c's data and calls nothing of it: no edge
         "io.c": "extern int ctx;\nint io_run(void) { return ctx + rps_new(); }\nint rps_new(void);\n",
         "ctx.c": "int ctx;\n",
@@ -60,7 +61,8 @@ def dataplane_archive():
 def test_no_dataplane_file_calls_back_into_a_file_that_calls_it(dataplane_archive):
     graph, why = nm_call_graph([dataplane_archive])
     linked = {p.name.replace(".c", ".o") for p in DP.glob("*.c")}
-    assert set(graph) == linked, "libhupfdp.a should hold backend/dp/*.c, no more (a stale member: make -C backend clean)"
+    assert set(graph) == linked, \
+        "libhupfdp.a should hold backend/dp/*.c, no more (a stale member: make -C backend clean)"
     found = cycles(graph)
     assert not found, "\n\n".join(describe(graph, c, why) for c in found)
 
