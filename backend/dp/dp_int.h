@@ -157,6 +157,8 @@ int dp_defer_free(void *obj);
 /* Publishes a copy of len bytes of src as *slot for the readers; the old copy is freed
  * after a grace period. */
 int dp_publish_copy(void **slot, const void *src, size_t len);
+/* The IPv4 netmask of a prefix length (0..32; 0: no bits). */
+static inline uint32_t dp_prefix_mask(uint8_t plen) { return plen ? ~0u << (32 - plen) : 0; }
 static inline struct pipeline *dp_pipe(void)
 {
 	return __atomic_load_n(&g_dp.pipe, __ATOMIC_ACQUIRE);

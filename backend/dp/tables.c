@@ -172,8 +172,10 @@ static void pipeline_free(struct pipeline *p)
 	ft_fini(&p->dl_term);
 	vpool_fini(&p->route_pool);
 	vpool_fini(&p->meters);
-	for (int i = 0; i < DP_PEERS; i++)
+	for (int i = 0; i < DP_PEERS; i++) {
 		rte_free(p->eg_peer[i]);
+		rte_free(p->vx_peer[i]);
+	}
 	for (int i = 0; i < DP_SLICES; i++)
 		rte_free(p->backends[i]);
 	rte_free(p->hh_params);
@@ -186,8 +188,6 @@ static void pipeline_free(struct pipeline *p)
 	rte_free(p->cls);
 	rte_acl_free(p->apps);
 	rte_acl_free(p->acl);
-	for (int i = 0; i < DP_PEERS; i++)
-		rte_free(p->vx_peer[i]);
 	rte_free(p->tenants);
 	rte_free(p->slices);
 	rte_free(p->rps_params);
@@ -287,7 +287,7 @@ static int lpm_write(struct rte_lpm *l, int op, uint32_t prefix, uint8_t plen, u
 {
 	if (plen > 32)
 		return -EINVAL;
-	uint32_t mask = plen ? ~0u << (32 - plen) : 0;
+	uint32_t mask = dp_prefix_mask(plen);
 	uint32_t cur;
 	int have = rte_lpm_is_rule_present(l, prefix & mask, plen, &cur) == 1;
 	if (op == DP_INSERT && have)

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import hupf_tools
-from hupf_tools import classifier, compiler, traces
+from hupf_tools import classifier, compiler, pcapio, traces
 
 SMALL = ["--flows-per-class", "3", "--duration", "4"]
 
@@ -36,7 +36,7 @@ def test_train_on_generated_data_writes_model_report_and_plot(tmp_path):
 
 def test_train_from_pcaps_then_evaluate(tmp_path, capsys):
     pcap = tmp_path / "mix.pcap"
-    traces.main(["--seed", "9", "--flows-per-class", "3", "--duration", "4", "--classes",
+    pcapio.main(["--seed", "9", "--flows-per-class", "3", "--duration", "4", "--classes",
                  "cloud_gaming,bulk_download", "--gtpu", "--out", str(pcap)])
     out = tmp_path / "model"
     report = run("train", "--pcap", str(pcap), "--ue-net", "10.0.0.0/8", "--tc", "bulk_download=1",
@@ -46,7 +46,7 @@ def test_train_from_pcaps_then_evaluate(tmp_path, capsys):
     assert {c["name"]: c["tc"] for c in model["classes"]} == {"bulk_download": 1, "cloud_gaming": 3}
     # A fresh capture of the same two classes, one label per file.
     cg = tmp_path / "cg.pcap"
-    traces.main(["--seed", "10", "--flows-per-class", "2", "--duration", "3", "--classes", "cloud_gaming",
+    pcapio.main(["--seed", "10", "--flows-per-class", "2", "--duration", "3", "--classes", "cloud_gaming",
                  "--out", str(cg)])
     capsys.readouterr()
     result = run("evaluate", "--model", str(out / "model.json"), "--pcap", "cloud_gaming=%s" % cg)
@@ -57,7 +57,7 @@ def test_train_from_pcaps_then_evaluate(tmp_path, capsys):
 def test_evaluate_on_data_without_a_finished_window(tmp_path):
     run("train", "--generate", "--seed", "4", *SMALL, "--out", str(tmp_path))
     short = tmp_path / "short.pcap"
-    traces.main(["--seed", "1", "--flows-per-class", "1", "--duration", "0.5", "--out", str(short)])
+    pcapio.main(["--seed", "1", "--flows-per-class", "1", "--duration", "0.5", "--out", str(short)])
     with pytest.raises(SystemExit) as e:
         run("evaluate", "--model", str(tmp_path / "model.json"), "--pcap", str(short))
     assert "no flow in the data lasts past one window" in str(e.value)

@@ -7,8 +7,12 @@ packet is the inner IPv4 packet when there is one. Which side is the UE is decid
 is downlink. Packets that are not a UE's IPv4 traffic are skipped and counted by reason.
 Records are parsed from raw bytes (scapy only frames the file), so captures of millions
 of packets stay practical.
+
+`python -m hupf_tools.pcapio` writes a synthetic trace (`traces.generate`) as pcap with its labels: here, not in
+`traces`, which this module imports.
 """
 from collections import Counter
+import argparse
 import csv
 import ipaddress
 import struct
@@ -16,6 +20,7 @@ import struct
 from scapy.error import Scapy_Exception
 from scapy.utils import RawPcapNgReader, RawPcapReader
 
+from hupf_tools import traces
 from hupf_tools.traces import PROTO_TCP, PROTO_UDP, T0_US, FlowKey, Trace
 
 GTPU_PORT = 2152
@@ -217,3 +222,23 @@ def read_labels(path):
     if rows and set(rows[0]) != {"flow", "label"}:
         raise ValueError("%s: expected columns flow,label" % path)
     return {r["flow"]: r["label"] for r in rows}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m hupf_tools.pcapio",
+                                 description="Write a synthetic labelled trace as pcap.")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--flows-per-class", type=int, default=4)
+    ap.add_argument("--duration", type=float, default=5.0, help="seconds per flow")
+    ap.add_argument("--classes", default=",".join(traces.CLASSES))
+    ap.add_argument("--gtpu", action="store_true", help="uplink as GTP-U on N3 (TS 29.281)")
+    ap.add_argument("--out", required=True, help="pcap file; labels go to <out>.labels.csv")
+    a = ap.parse_args(argv)
+    trace = traces.generate(a.seed, a.flows_per_class, a.duration, tuple(a.classes.split(",")))
+    write_pcap(trace, a.out, gtpu=a.gtpu)
+    write_labels(trace, a.out + ".labels.csv")
+    print("wrote %d packets of %d flows to %s" % (len(trace), len(trace.flows), a.out))
+
+
+if __name__ == "__main__":
+    main()

@@ -6,7 +6,6 @@ timestamp in microseconds, user IPv4 total length, direction, and the flow's 5-t
 oriented UE side / application side. Everything derives from one seed.
 """
 from dataclasses import dataclass
-import argparse
 import ipaddress
 import math
 
@@ -260,24 +259,3 @@ def flow_stats(trace, flow):
     return {"dn_mbps": size[~up].sum() * 8 / span_s / 1e6, "up_mbps": size[up].sum() * 8 / span_s / 1e6,
             "dn_size": (int(size[~up].min()), int(size[~up].max())) if (~up).any() else None,
             "packets": int(m.sum())}
-
-
-def main(argv=None):
-    from hupf_tools import pcapio
-    ap = argparse.ArgumentParser(prog="python -m hupf_tools.traces",
-                                 description="Write a synthetic labelled trace as pcap.")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--flows-per-class", type=int, default=4)
-    ap.add_argument("--duration", type=float, default=5.0, help="seconds per flow")
-    ap.add_argument("--classes", default=",".join(CLASSES))
-    ap.add_argument("--gtpu", action="store_true", help="uplink as GTP-U on N3 (TS 29.281)")
-    ap.add_argument("--out", required=True, help="pcap file; labels go to <out>.labels.csv")
-    a = ap.parse_args(argv)
-    trace = generate(a.seed, a.flows_per_class, a.duration, tuple(a.classes.split(",")))
-    pcapio.write_pcap(trace, a.out, gtpu=a.gtpu)
-    pcapio.write_labels(trace, a.out + ".labels.csv")
-    print("wrote %d packets of %d flows to %s" % (len(trace), len(trace.flows), a.out))
-
-
-if __name__ == "__main__":
-    main()

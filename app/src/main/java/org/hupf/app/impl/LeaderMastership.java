@@ -3,6 +3,7 @@ package org.hupf.app.impl;
 import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.config.HupfConfigListener;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
@@ -14,7 +15,6 @@ import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.MastershipRole;
-import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
 import org.osgi.service.component.annotations.Activate;
@@ -75,17 +75,8 @@ public class LeaderMastership {
             lease.listener(command -> this.executor.execute(command), this::align);
     private volatile long term = LeaderLease.NOT_LEADER;
     private final MastershipListener mastershipListener = event -> this.executor.execute(this::align);
-    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
-        @Override
-        public boolean isRelevant(NetworkConfigEvent event) {
-            return event.configClass() == HupfConfig.class;
-        }
-
-        @Override
-        public void event(NetworkConfigEvent event) {
-            executor.execute(LeaderMastership.this::align);
-        }
-    };
+    private final NetworkConfigListener cfgListener =
+            new HupfConfigListener(event -> this.executor.execute(this::align));
     private ScheduledExecutorService executor;
     /** When this node last asked to master each device it does not master yet (executor thread only). */
     private final Map<DeviceId, Long> claimedAt = new HashMap<>();

@@ -4,6 +4,7 @@ import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.config.HupfConfigListener;
 import org.hupf.app.rps.RpsIntake;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
@@ -12,7 +13,6 @@ import org.onosproject.core.CoreService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
-import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
@@ -63,17 +63,8 @@ public class RpsComponent implements RpsService {
 
     private final RpsIntake intake = new RpsIntake();
     private final PacketProcessor processor = this::onPacket;
-    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
-        @Override
-        public boolean isRelevant(NetworkConfigEvent event) {
-            return event.configClass() == HupfConfig.class;
-        }
-
-        @Override
-        public void event(NetworkConfigEvent event) {
-            configurer.execute(RpsComponent.this::configure);
-        }
-    };
+    private final NetworkConfigListener cfgListener =
+            new HupfConfigListener(event -> this.configurer.execute(this::configure));
     private ApplicationId appId;
     /** Applies netcfg changes off ONOS's event thread (a new exporter opens a socket). */
     private ExecutorService configurer;

@@ -10,6 +10,7 @@ import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.config.HupfConfigListener;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -31,7 +32,6 @@ import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
-import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceEvent;
@@ -190,20 +190,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
             lease.listener(command -> this.executor.execute(command), this::rebuild);
     /** The term of hupf's leadership this node drives the devices under; NOT_LEADER while it stands by. */
     private volatile long term = LeaderLease.NOT_LEADER;
-    private final NetworkConfigListener cfgListener = new NetworkConfigListener() {
-        @Override
-        public boolean isRelevant(NetworkConfigEvent event) {
-            return event.configClass() == HupfConfig.class;
-        }
-
-        @Override
-        public void event(NetworkConfigEvent event) {
-            executor.execute(() -> {
-                programSwitch(current);
-                syncAllRoutes();
-            });
-        }
-    };
+    private final NetworkConfigListener cfgListener = new HupfConfigListener(event -> this.executor.execute(() -> {
+        programSwitch(this.current);
+        syncAllRoutes();
+    }));
     private final PacketProcessor processor = this::onPacket;
     private final RecentEvents recentEvents = new RecentEvents(RECENT_EVENTS);
     private ScheduledExecutorService executor;

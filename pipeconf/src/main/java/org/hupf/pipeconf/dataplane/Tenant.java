@@ -15,7 +15,7 @@ import java.util.Set;
  * ({@code tenant_id} bit&lt;8&gt; with 256 meter and counter cells, {@code tc} bit&lt;2&gt;, {@code dscp}
  * bit&lt;6&gt;, VNI bit&lt;24&gt;); the entries are built against the P4Info, which checks them again.
  */
-public final class Tenant {
+public final class Tenant extends TenantTreatment {
 
     public static final int MAX_VNI = (1 << 24) - 1;
     public static final int MAX_TENANT_ID = 255;
@@ -25,10 +25,6 @@ public final class Tenant {
     private final int vni;
     private final Ip4Address vtep;
     private final int tenantId;
-    private final int tc;
-    private final int dscp;
-    private final long rateBps;
-    private final long burstBytes;
     private final List<TenantSlice> slices;
 
     /**
@@ -44,17 +40,10 @@ public final class Tenant {
      */
     public Tenant(int vni, Ip4Address vtep, int tenantId, int tc, int dscp, long rateBps, long burstBytes,
                   List<TenantSlice> slices) {
-        this.vni = check("vni", vni, 0, MAX_VNI);
+        super(tc, dscp, rateBps, burstBytes);
+        this.vni = inRange("vni", vni, MAX_VNI);
         this.vtep = Objects.requireNonNull(vtep, "vtep");
-        this.tenantId = check("tenantId", tenantId, 0, MAX_TENANT_ID);
-        this.tc = check("tc", tc, 0, MAX_TC);
-        this.dscp = check("dscp", dscp, 0, MAX_DSCP);
-        if (rateBps < 0 || burstBytes < 0 || (rateBps == 0) != (burstBytes == 0) || (rateBps > 0 && rateBps < 8)) {
-            throw new IllegalArgumentException("rateBps (at least 8) and burstBytes (positive) go together, got "
-                                                       + rateBps + " and " + burstBytes);
-        }
-        this.rateBps = rateBps;
-        this.burstBytes = burstBytes;
+        this.tenantId = inRange("tenantId", tenantId, MAX_TENANT_ID);
         Set<Integer> qfis = new HashSet<>();
         for (TenantSlice x : slices) {
             if (!qfis.add(x.qfi())) {
@@ -74,13 +63,6 @@ public final class Tenant {
         this(vni, vtep, tenantId, tc, dscp, 0, 0);
     }
 
-    private static int check(String what, int v, int min, int max) {
-        if (v < min || v > max) {
-            throw new IllegalArgumentException(what + ": integer in [" + min + ", " + max + "] expected, got " + v);
-        }
-        return v;
-    }
-
     public int vni() {
         return vni;
     }
@@ -91,27 +73,6 @@ public final class Tenant {
 
     public int tenantId() {
         return tenantId;
-    }
-
-    public int tc() {
-        return tc;
-    }
-
-    public int dscp() {
-        return dscp;
-    }
-
-    /** @return the meter's rate in bits per second, 0 if the tenant is not metered */
-    public long rateBps() {
-        return rateBps;
-    }
-
-    public long burstBytes() {
-        return burstBytes;
-    }
-
-    public boolean metered() {
-        return rateBps > 0;
     }
 
     /** @return the tenant's slices, in the order given */
@@ -125,19 +86,18 @@ public final class Tenant {
             return false;
         }
         Tenant t = (Tenant) o;
-        return vni == t.vni && vtep.equals(t.vtep) && tenantId == t.tenantId && tc == t.tc && dscp == t.dscp
-                && rateBps == t.rateBps && burstBytes == t.burstBytes && slices.equals(t.slices);
+        return vni == t.vni && vtep.equals(t.vtep) && tenantId == t.tenantId && sameTreatment(t)
+                && slices.equals(t.slices);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(vni, vtep, tenantId, tc, dscp, rateBps, burstBytes, slices);
+        return Objects.hash(vni, vtep, tenantId, treatmentHash(), slices);
     }
 
     @Override
     public String toString() {
-        return "Tenant{vni=" + vni + ", vtep=" + vtep + ", tenantId=" + tenantId + ", tc=" + tc + ", dscp=" + dscp
-                + (metered() ? ", rateBps=" + rateBps + ", burstBytes=" + burstBytes : "")
+        return "Tenant{vni=" + vni + ", vtep=" + vtep + ", tenantId=" + tenantId + ", " + treatmentString()
                 + (slices.isEmpty() ? "" : ", slices=" + slices) + "}";
     }
 }

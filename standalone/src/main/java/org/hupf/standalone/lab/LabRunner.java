@@ -31,6 +31,7 @@ import org.hupf.standalone.p4rt.BatchingUpfDevice;
 import org.hupf.standalone.p4rt.DeviceState;
 import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
 import org.hupf.standalone.p4rt.P4rtClient;
+import org.hupf.standalone.rest.BackendControl;
 import org.hupf.standalone.rest.BackendsResource;
 import org.hupf.standalone.rest.ControlApi;
 import org.hupf.standalone.rest.ServiceRegistry;

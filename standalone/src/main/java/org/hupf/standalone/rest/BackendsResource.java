@@ -4,7 +4,6 @@ import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.app.offload.BackendDrain;
 import org.hupf.app.rest.HupfResource;
-import org.hupf.standalone.lab.BackendControl;
 
 import javax.ws.rs.DefaultValue;
 import javax.ws.rs.GET;

@@ -4,7 +4,6 @@ import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.app.offload.BackendDrain;
-import org.hupf.standalone.lab.BackendControl;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;

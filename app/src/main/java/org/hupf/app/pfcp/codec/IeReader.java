@@ -35,11 +35,6 @@ public final class IeReader {
         return v;
     }
 
-    public int u24() throws DecodeException {
-        need(3);
-        return (u8() << 16) | u16();
-    }
-
     public long u32() throws DecodeException {
         need(4);
         return ((long) u16() << 16) | u16();

@@ -1,11 +1,14 @@
-package org.hupf.standalone.lab;
+package org.hupf.standalone.rest;
 
 import org.hupf.api.DrainReport;
 import org.hupf.app.offload.BackendDrain;
 
 import java.util.Map;
 
-/** The lab runner's backends as its control API sees them ({@link org.hupf.standalone.rest.BackendsResource}). */
+/**
+ * The backends as {@link BackendsResource} serves them; the lab runner implements it. It lives beside the resource
+ * so that the REST layer knows no host (the lab imports rest, never the reverse).
+ */
 public interface BackendControl {
 
     /** @return each backend's name, in the config's order, to its state: UP, DOWN, DRAINING or DRAINED */

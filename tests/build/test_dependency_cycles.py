@@ -1,0 +1,111 @@
+"""No file-level cycle in the C data plane or the Python tools (docs/ARCHITECTURE.md, "No cycles"; the Java
+packages have theirs in ModuleRulesTest and PackageRulesTest). Each rule is shown to fail on a small cycle first.
+
+- C, calls: backend/dp's translation units, as linked into libhupfdp.a; A -> B when A calls (or takes the
+  address of) a function that B defines, read from the objects with nm.
+- C, includes: backend/dp's files; A -> B when A has #include "B".
+- Python: tools/hupf_tools' modules; A -> B when A imports B anywhere, function-local imports included.
+"""
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dependency_cycles import cycles, describe, include_graph, nm_call_graph, python_import_graph
+
+ROOT = Path(__file__).resolve().parents[2]
+DP = ROOT / "backend" / "dp"
+
+
+def test_cycles_finds_each_cycle_whole_and_nothing_else():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}, "f": {"d"}}
+    assert cycles(graph) == [["a", "b", "c"], ["e"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# ---- C ----
+
+def _compile(tmp_path, sources):
+    objects = []
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text)
+        obj = tmp_path / name.replace(".c", ".o")
+        subprocess.run(["cc", "-c", str(tmp_path / name), "-o", str(obj)], check=True)
+        objects.append(obj)
+    return objects
+
+
+def test_the_call_rule_reports_two_files_that_call_each_other(tmp_path):
+    objects = _compile(tmp_path, {
+        "tables.c": "int rps_new(void);\nint tables_init(void) { return rps_new(); }\n",
+        "rps.c": "int tables_init(void);\nint rps_new(void) { return 1; }\n"
+                 "int rps_flow(void) { return tables_init(); }\n",
+        # reads tables.c's data and calls nothing of it: no edge
+        "io.c": "extern int ctx;\nint io_run(void) { return ctx + rps_new(); }\nint rps_new(void);\n",
+        "ctx.c": "int ctx;\n",
+    })
+    graph, why = nm_call_graph(objects)
+    assert graph["io.o"] == {"rps.o"}
+    assert cycles(graph) == [["rps.o", "tables.o"]]
+    assert describe(graph, ["rps.o", "tables.o"], why) == \
+        "rps.o -> tables.o (tables_init)\ntables.o -> rps.o (rps_new)"
+
+
+@pytest.fixture(scope="module")
+def dataplane_archive():
+    """libhupfdp.a, built by the backend's own Makefile (its sources and flags) when missing or stale."""
+    subprocess.run(["make", "-s", "-C", str(ROOT / "backend"), "build/libhupfdp.a"], check=True)
+    return ROOT / "backend" / "build" / "libhupfdp.a"
+
+
+def test_no_dataplane_file_calls_back_into_a_file_that_calls_it(dataplane_archive):
+    graph, why = nm_call_graph([dataplane_archive])
+    linked = {p.name.replace(".c", ".o") for p in DP.glob("*.c")}
+    assert set(graph) == linked, \
+        "libhupfdp.a should hold backend/dp/*.c, no more (a stale member: make -C backend clean)"
+    found = cycles(graph)
+    assert not found, "\n\n".join(describe(graph, c, why) for c in found)
+
+
+def test_the_include_rule_reports_two_headers_that_include_each_other(tmp_path):
+    (tmp_path / "a.h").write_text('#include "b.h"\n')
+    (tmp_path / "b.h").write_text('#include <stdint.h>\n# include "a.h"\n')
+    (tmp_path / "c.c").write_text('#include "a.h"\n')
+    graph = include_graph(sorted(tmp_path.iterdir()))
+    assert graph == {"a.h": {"b.h"}, "b.h": {"a.h"}, "c.c": {"a.h"}}
+    assert cycles(graph) == [["a.h", "b.h"]]
+
+
+def test_no_dataplane_file_includes_itself_round_a_loop():
+    graph = include_graph(sorted(DP.glob("*.[ch]")))
+    assert graph["tables.c"], "the graph reads the includes"
+    found = cycles(graph)
+    assert not found, "\n\n".join(describe(graph, c) for c in found)
+
+
+# ---- Python ----
+
+def test_the_import_rule_sees_a_cycle_hidden_in_a_function(tmp_path):
+    pkg = tmp_path / "tools_pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "traces.py").write_text("from tools_pkg.model import Packet\n\n"
+                                   "def main():\n    from tools_pkg import pcapio\n    pcapio.write()\n")
+    (pkg / "pcapio.py").write_text("import struct\nfrom .traces import FlowKey\n")
+    (pkg / "model.py").write_text("Packet = tuple\n")
+    (pkg / "sub" / "__init__.py").write_text("from . import leaf\n")
+    (pkg / "sub" / "leaf.py").write_text("try:\n    from ..model import Packet\nexcept ImportError:\n    pass\n")
+    graph = python_import_graph(tmp_path, "tools_pkg")
+    assert graph == {
+        "tools_pkg": set(), "tools_pkg.model": set(), "tools_pkg.sub": {"tools_pkg.sub.leaf"},
+        "tools_pkg.traces": {"tools_pkg.model", "tools_pkg.pcapio"}, "tools_pkg.pcapio": {"tools_pkg.traces"},
+        "tools_pkg.sub.leaf": {"tools_pkg.model"},
+    }
+    assert cycles(graph) == [["tools_pkg.pcapio", "tools_pkg.traces"]]
+
+
+def test_no_hupf_tools_module_imports_itself_round_a_loop():
+    graph = python_import_graph(ROOT / "tools", "hupf_tools")
+    assert "hupf_tools.pcapio" in graph["hupf_tools.classifier"], "the graph reads the imports"
+    found = cycles(graph)
+    assert not found, "\n\n".join(describe(graph, c) for c in found)
