@@ -541,16 +541,6 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /**
-     * Deletes every session of a CP function (association release, or the peer restarted).
-     *
-     * @param nodeId CP Node ID
-     * @return number of sessions deleted
-     */
-    public int deleteByNode(String nodeId) {
-        return deleteByNodeAsync(nodeId).join();
-    }
-
-    /**
      * Deletes every session of a CP function in the background, {@value #BULK_DELETE_CHUNK} sessions at a
      * time (each chunk goes to the devices in a few merged writes), so that other changes interleave.
      * A session whose removal a device refuses stays (and is logged).

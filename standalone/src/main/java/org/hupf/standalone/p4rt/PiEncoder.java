@@ -393,17 +393,6 @@ public final class PiEncoder {
         return b.build();
     }
 
-    /**
-     * Reads one clone session.
-     *
-     * @param sessionId session id
-     * @return read entity
-     */
-    public Entity readCloneSession(int sessionId) {
-        return Entity.newBuilder().setPacketReplicationEngineEntry(PacketReplicationEngineEntry.newBuilder()
-                .setCloneSessionEntry(CloneSessionEntry.newBuilder().setSessionId(sessionId))).build();
-    }
-
     // ---- packet replication
 
     private static CloneSessionEntry cloneSession(PiCloneSessionEntry c) {
