@@ -28,6 +28,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, uplink_teid  # noqa: E402
 from bench_pfcp import patch, template  # noqa: E402
+from cpu_hog import cpu_hog  # noqa: E402
 from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
 from peer_report import compare, markdown, mismatches, table_check, tree_cpu_seconds  # noqa: E402
 from pfcp_spec import build_message  # noqa: E402
@@ -96,6 +97,9 @@ def timed(cpu, addr, out, phase, n, window, sock, requests):
     elapsed, lat, resp, lost = pipelined(sock, addr, requests, window)
     out.append(summary(phase, n, window, elapsed, lat, lost))
     out[-1]["cpu_ms_per_request"] = round(1000 * (cpu() - cpu0) / max(1, len(requests)), 3)
+    refused = collections.Counter(cause_of(r) for r in resp if cause_of(r) != 1)
+    if refused:
+        out[-1]["refused_causes"] = dict(refused)
     return resp
 
 
@@ -329,28 +333,36 @@ def main():
     ap.add_argument("--old-backend", help="hupf-backend binary of the build to compare with")
     ap.add_argument("--delete-limit", type=int, help="time the deletion of this many sessions only")
     ap.add_argument("--no-modify", action="store_true")
+    ap.add_argument("--cpu-hog", type=int, default=0, metavar="N",
+                    help="N CPU-bound processes beside the whole run (stress-ng --cpu N where installed)")
     args = ap.parse_args()
     args.sessions = args.sessions or ([10000, 100000] if args.peer else [10000])
     args.window = args.window or ([32] if args.peer else [32, 128])
-    if args.peer:
-        args.eupf = eupf_binary()
-        # A SIGTERM unwinds through the rounds' finally blocks: eUPF's namespaces and the chain go with it.
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-        report = peer_rounds(args)
-    else:
-        results = []
-        for n in args.sessions:
-            for window in args.window:
-                results += run(args, n, window, "this")
-                if args.old_classpath:
-                    results += run(args, n, window, "old", args.old_classpath, args.old_backend)
-        report = {"benchmark": "control_plane", "chain": "backend-only, hupf-backend sized for N, poll 500 ms",
-                  "results": results}
+    with cpu_hog(args.cpu_hog) as hog:
+        report = bench(args)
+        report["cpu_hog"] = hog
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(report, f, indent=1)
     if report.get("mismatches"):
         sys.exit(1)
+
+
+def bench(args):
+    if args.peer:
+        args.eupf = eupf_binary()
+        # A SIGTERM unwinds through the rounds' finally blocks: eUPF's namespaces and the chain go with it.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        return peer_rounds(args)
+    results = []
+    for n in args.sessions:
+        for window in args.window:
+            results += run(args, n, window, "this")
+            if args.old_classpath:
+                results += run(args, n, window, "old", args.old_classpath, args.old_backend)
+    return {"benchmark": "control_plane", "chain": "backend-only, hupf-backend sized for N, poll 500 ms",
+            "results": results}
+
 
 if __name__ == "__main__":
     main()
