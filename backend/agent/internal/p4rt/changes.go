@@ -21,13 +21,15 @@ const (
 	changesChunk         = 4096 // cells per data plane call
 )
 
-// counterChanges is CounterChanges { uint64 token = 1; bool complete = 2; }: the request's token names
-// the reader's last snapshot (0: none); the answer's is the new one, complete when the request's did not
-// name the current snapshot, so that every non-zero cell follows (a new reader, a restarted agent or
-// pipeline, another reader since).
+// counterChanges is CounterChanges { uint64 token = 1; bool complete = 2; uint64 cells = 3; }: the
+// request's token names the reader's last snapshot (0: none); the answer's is the new one, complete when the
+// request's did not name the current snapshot, so that every non-zero cell follows (a new reader, a
+// restarted agent or pipeline, another reader since). The request's cells bounds the scan to the cells the
+// reader uses (0: all): the scan, not the answer, is what an idle poll costs.
 type counterChanges struct {
 	token    uint64
 	complete bool
+	cells    uint64
 }
 
 func (m counterChanges) any() *anypb.Any {
@@ -36,6 +38,10 @@ func (m counterChanges) any() *anypb.Any {
 	if m.complete {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
 		b = protowire.AppendVarint(b, 1)
+	}
+	if m.cells > 0 {
+		b = protowire.AppendTag(b, 3, protowire.VarintType)
+		b = protowire.AppendVarint(b, m.cells)
 	}
 	return &anypb.Any{TypeUrl: counterChangesURL, Value: b}
 }
@@ -61,6 +67,8 @@ func parseCounterChanges(a *anypb.Any) (counterChanges, error) {
 				m.token = v
 			case 2:
 				m.complete = v != 0
+			case 3:
+				m.cells = v
 			}
 		}
 		if n < 0 {
@@ -120,6 +128,9 @@ func (s *Server) readCounterChanges(x *p4v1.ExternEntry, out []*p4v1.Entity) ([]
 		ExternTypeId: ExternCounterChanges, ExternId: x.ExternId,
 		Entry: counterChanges{token: last.token, complete: complete}.any()}}})
 	cells := p.ctrCells[x.ExternId]
+	if req.cells > 0 && req.cells < uint64(cells) {
+		cells = int64(req.cells)
+	}
 	pkts, bys := make([]uint64, changesChunk), make([]uint64, changesChunk)
 	for lo := int64(0); lo < cells; lo += changesChunk {
 		n := min(cells-lo, changesChunk)

@@ -93,16 +93,30 @@ func TestCounterChangesReturnEachChangeOnce(t *testing.T) {
 		t.Fatal("a read after the last one is complete")
 	}
 	sameCells(t, "changes", cells, map[int64][2]int64{3: {5, 500}, 1023: {0, 0}, 7: {1, 60}})
-	if _, cells = readChanges(t, h, post, head3.token); len(cells) != 0 {
+	if head3, cells = readChanges(t, h, post, head3.token); len(cells) != 0 {
 		t.Fatalf("changes returned twice: %v", cells)
 	}
+
+	// A scan bounded to the cells the reader uses leaves the others to a later read.
+	h.fake.WriteCounter(CtrPostQos, 700, 1, 70)
+	h.fake.WriteCounter(CtrPostQos, 3, 6, 600)
+	bounded := h.read(&p4v1.Entity{Entity: &p4v1.Entity_ExternEntry{ExternEntry: &p4v1.ExternEntry{
+		ExternTypeId: ExternCounterChanges, ExternId: post, Entry: counterChanges{token: head3.token, cells: 8}.any()}}})
+	if len(bounded) != 2 || bounded[1].GetCounterEntry().Index.Index != 3 {
+		t.Fatalf("read of cells below 8: %v", bounded)
+	}
+	head3, _ = parseCounterChanges(bounded[0].GetExternEntry().Entry)
+	if _, cells = readChanges(t, h, post, head3.token); len(cells) != 1 || cells[700] != [2]int64{1, 70} {
+		t.Fatalf("cell 700 after the bounded read: %v", cells)
+	}
+	h.fake.WriteCounter(CtrPostQos, 700, 0, 0)
 
 	// An older token (a reader that lost an answer) or another reader's: every non-zero cell.
 	head4, cells := readChanges(t, h, post, head2.token)
 	if !head4.complete {
 		t.Fatal("a stale token got a partial read")
 	}
-	sameCells(t, "stale token", cells, map[int64][2]int64{3: {5, 500}, 7: {1, 60}})
+	sameCells(t, "stale token", cells, map[int64][2]int64{3: {6, 600}, 7: {1, 60}})
 
 	// A new pipeline starts without snapshots.
 	if err := h.setPipeline(h.info); err != nil {

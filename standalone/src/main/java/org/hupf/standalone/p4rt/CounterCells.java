@@ -85,19 +85,21 @@ final class CounterCells {
      * Reads the cells whose ingress or egress counts changed since an earlier answer, in one request.
      *
      * @param since the previous answer's {ingress, egress} tokens, or null
+     * @param inUse the cells in use, 0 to inUse - 1: the device scans only those
      * @return the changes, whose token is the next {ingress, egress} tokens
      * @throws P4RuntimeException if a read fails or the device has no changed-cells read
      */
-    CellChanges readChanged(long[] since) throws P4RuntimeException {
+    CellChanges readChanged(long[] since, int inUse) throws P4RuntimeException {
         long[] tokens = since == null ? new long[2] : since;
         Map<Integer, long[]> counts = new HashMap<>();
         long[] next = new long[2];
         boolean[] complete = new boolean[2];
-        changes(List.of(changesEntry(ingressId, tokens[0]), changesEntry(egressId, tokens[1])), counts, next, complete);
+        changes(List.of(changesEntry(ingressId, tokens[0], inUse), changesEntry(egressId, tokens[1], inUse)), counts,
+                next, complete);
         if (complete[0] != complete[1]) {
             // One counter lost the reader's snapshot: the other read in full too, so that what is left out is zero.
             int at = complete[0] ? 1 : 0;
-            changes(List.of(changesEntry(at == 0 ? ingressId : egressId, 0)), counts, next, complete);
+            changes(List.of(changesEntry(at == 0 ? ingressId : egressId, 0, inUse)), counts, next, complete);
         }
         if (!complete[0]) {
             // A cell changed in one counter only: its other counts too, by index.
@@ -146,12 +148,13 @@ final class CounterCells {
         }
     }
 
-    /** A CounterChanges request: the token of the reader's last answer (0: none). */
-    private static Entity changesEntry(int counterId, long token) {
+    /** A CounterChanges request: the token of the reader's last answer (0: none), the cells to scan. */
+    private static Entity changesEntry(int counterId, long token, int cells) {
         ByteString.Output out = ByteString.newOutput();
         try {
             CodedOutputStream c = CodedOutputStream.newInstance(out);
             c.writeUInt64(1, token);
+            c.writeUInt64(3, Math.max(1, cells));
             c.flush();
         } catch (IOException e) {
             throw new IllegalStateException(e);  // a ByteString's output does not fail

@@ -253,7 +253,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
         }
         try {
             return counterCells.readChanged(since != null && since.token() instanceof long[]
-                                                    ? (long[]) since.token() : null);
+                                                    ? (long[]) since.token() : null, maxCell + 1);
         } catch (P4RuntimeException e) {
             if (e.code() != Status.Code.UNIMPLEMENTED) {
                 throw new UpfProgrammableException("cannot read counter changes: " + e.getMessage());
