@@ -228,6 +228,8 @@ int dp_apps_replace(const struct dp_app_rule *r, uint32_t n);
 int dp_acl_replace(const struct dp_acl_rule *r, uint32_t n);
 int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* cfg NULL: unconfigure */
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes);
+/* Cells lo .. lo + n - 1 of a counter in one call (the agent's scan for changed cells): -EINVAL past its end. */
+int dp_counter_read_range(int which, uint32_t lo, uint32_t n, uint64_t *pkts, uint64_t *bytes);
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes);
 int dp_drop_read(uint32_t reason, uint64_t *pkts);
 /* Reading the exact tables back (the agent answers P4Runtime reads from them): */

@@ -702,6 +702,33 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes)
 	return 0;
 }
 
+int dp_counter_read_range(int which, uint32_t lo, uint32_t n, uint64_t *pkts, uint64_t *bytes)
+{
+	PIPE_OR_ENODEV;
+	if (which == CTR_TENANT || which == CTR_SLICE) {
+		for (uint32_t i = 0; i < n; i++) {
+			int rc = dp_counter_read(which, lo + i, &pkts[i], &bytes[i]);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	uint32_t size = which == CTR_PRE_QOS ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
+	if ((which != CTR_PRE_QOS && which != CTR_POST_QOS) || lo > size || n > size - lo)
+		return -EINVAL;
+	memset(pkts, 0, n * sizeof(*pkts));
+	memset(bytes, 0, n * sizeof(*bytes));
+	/* Worker by worker: each pass streams one lcore's array. */
+	for (unsigned w = 0; w < g_dp.nworkers; w++) {
+		const struct ctr *c = p->ctr[w] + lo;
+		for (uint32_t i = 0; i < n; i++) {
+			pkts[i] += __atomic_load_n(&c[i].pkts[which], __ATOMIC_RELAXED);
+			bytes[i] += __atomic_load_n(&c[i].bytes[which], __ATOMIC_RELAXED);
+		}
+	}
+	return 0;
+}
+
 /* Sets the total: worker 0 holds the value, the others restart from zero. */
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 {

@@ -605,6 +605,18 @@ static void test_drop_reasons(void **st)
 	assert_true(pk == 5 && by == 50);
 	assert_int_equal(dp_counter_read(CTR_PRE_QOS, SIZES.pre_qos_ctr, &pk, &by), -EINVAL);
 	assert_int_equal(dp_counter_read(CTR_SLICE + 1, 12, &pk, &by), -EINVAL);
+	/* The range read (the agent's scan for changed cells) gives what cell reads give. */
+	uint64_t rp[8], rb[8];
+	for (int w = CTR_PRE_QOS; w <= CTR_POST_QOS; w++) {
+		assert_int_equal(dp_counter_read_range(w, 8, 8, rp, rb), 0);
+		for (uint32_t i = 0; i < 8; i++) {
+			assert_int_equal(dp_counter_read(w, 8 + i, &pk, &by), 0);
+			assert_true(rp[i] == pk && rb[i] == by);
+		}
+	}
+	assert_true(rp[4] == 5 && rb[4] == 50);
+	assert_int_equal(dp_counter_read_range(CTR_PRE_QOS, SIZES.pre_qos_ctr - 1, 2, rp, rb), -EINVAL);
+	assert_int_equal(dp_counter_read_range(CTR_SLICE + 1, 12, 1, rp, rb), -EINVAL);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);

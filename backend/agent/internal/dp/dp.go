@@ -366,6 +366,14 @@ func (DP) ReadCounter(which int, idx uint32) (uint64, uint64, error) {
 	return uint64(pk), uint64(by), err
 }
 
+func (DP) ReadCounters(which int, lo uint32, pkts, bytes []uint64) error {
+	if len(pkts) == 0 {
+		return nil
+	}
+	return rc(C.dp_counter_read_range(C.int(which), C.uint32_t(lo), C.uint32_t(len(pkts)),
+		(*C.uint64_t)(unsafe.Pointer(&pkts[0])), (*C.uint64_t)(unsafe.Pointer(&bytes[0]))))
+}
+
 func (DP) WriteCounter(which int, idx uint32, pkts, bytes uint64) error {
 	return rc(C.dp_counter_write(C.int(which), C.uint32_t(idx), C.uint64_t(pkts), C.uint64_t(bytes)))
 }

@@ -197,6 +197,8 @@ type Dataplane interface {
 	ReplaceACL([]ACLRule) error
 	SetMeter(which int, idx uint32, cfg *MeterCfg) error
 	ReadCounter(which int, idx uint32) (pkts, bytes uint64, err error)
+	// ReadCounters reads cells lo .. lo+len(pkts)-1 into pkts and bytes (of the same length).
+	ReadCounters(which int, lo uint32, pkts, bytes []uint64) error
 	WriteCounter(which int, idx uint32, pkts, bytes uint64) error
 	ReadDrops(reason uint32) (uint64, error)
 	// The exact tables read back: the agent answers reads of them from the data

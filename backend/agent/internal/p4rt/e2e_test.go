@@ -355,6 +355,14 @@ func TestE2EForwarding(t *testing.T) {
 	if d := ctr[0].GetCounterEntry().Data; d.PacketCount != 1 || d.ByteCount != int64(14+36+len(inner)) {
 		t.Errorf("pre-QoS counter %v", d)
 	}
+	// The changed-cells read scans the data plane's cells: cell 10 once, then nothing.
+	head, cells := readChanges(t, b.h, b.h.schema().counters[cPreQos].Preamble.Id, 0)
+	if c := cells[10]; !head.complete || c != [2]int64{1, int64(14 + 36 + len(inner))} {
+		t.Errorf("changed read: %+v %v", head, cells)
+	}
+	if _, cells = readChanges(t, b.h, b.h.schema().counters[cPreQos].Preamble.Id, head.token); len(cells) != 0 {
+		t.Errorf("changed read with nothing changed: %v", cells)
+	}
 }
 
 // TestE2EMeterOnTestClock: the binary's meters run on the test clock, so the count

@@ -193,6 +193,15 @@ func (f *fakeDP) ReadCounter(w int, idx uint32) (uint64, uint64, error) {
 	v := f.counters[[2]uint32{uint32(w), idx}]
 	return v[0], v[1], nil
 }
+func (f *fakeDP) ReadCounters(w int, lo uint32, pkts, bytes []uint64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range pkts {
+		v := f.counters[[2]uint32{uint32(w), lo + uint32(i)}]
+		pkts[i], bytes[i] = v[0], v[1]
+	}
+	return nil
+}
 func (f *fakeDP) WriteCounter(w int, idx uint32, p, b uint64) error {
 	f.mu.Lock()
 	f.counters[[2]uint32{uint32(w), idx}] = [2]uint64{p, b}

@@ -18,7 +18,7 @@ func (s *Server) Read(req *p4v1.ReadRequest, srv p4v1.P4Runtime_ReadServer) erro
 	s.pipeMu.RLock()
 	countersOnly := true
 	for _, ent := range req.Entities {
-		countersOnly = countersOnly && ent.GetCounterEntry() != nil
+		countersOnly = countersOnly && (ent.GetCounterEntry() != nil || isCounterChanges(ent))
 	}
 	if !countersOnly {
 		s.mu.Lock()
@@ -57,6 +57,8 @@ func (s *Server) readEntity(ent *p4v1.Entity, out []*p4v1.Entity) ([]*p4v1.Entit
 		return s.readTables(ent.GetTableEntry(), out)
 	case ent.GetCounterEntry() != nil:
 		return s.readCounters(ent.GetCounterEntry(), out)
+	case isCounterChanges(ent):
+		return s.readCounterChanges(ent.GetExternEntry(), out)
 	case ent.GetMeterEntry() != nil:
 		return s.readMeters(ent.GetMeterEntry(), out)
 	case ent.GetPacketReplicationEngineEntry() != nil:

@@ -45,6 +45,7 @@ type pipeState struct {
 	hh       *HHParams  // hw profile only: hh_config's action
 	cls      *ClsParams // hw profile only: cls_config's action
 	rps      *RPSParams // hw profile only: rps.config's action
+	changes  counterShadows
 }
 
 // Server implements the P4Runtime service over a Dataplane. Writes, and reads of

@@ -79,6 +79,8 @@ public final class BackendUsageLedger {
     private final Journal journal;
     /** Advanced by every read's start and every acknowledged cell write: orders the two. */
     private long clock;
+    /** Advanced when a restart is judged or a backend comes or goes: offsets or away counts of any cell changed. */
+    private long epoch;
 
     /** A ledger that journals nothing. */
     public BackendUsageLedger() {
@@ -159,6 +161,7 @@ public final class BackendUsageLedger {
         }
         if (restarted != null) {
             a.restarts++;
+            epoch++;
             a.last.forEach((cell, last) -> {
                 long[] o = a.offset.computeIfAbsent(cell, k -> new long[4]);
                 for (int i = 0; i < 4; i++) {
@@ -209,6 +212,7 @@ public final class BackendUsageLedger {
         // One back is read as itself from now on: a restart shows in its next read, its last counts kept until.
         accounts.forEach((k, a) -> {
             boolean leaves = a.present && !here.contains(k);
+            epoch += a.present == here.contains(k) ? 0 : 1;
             a.present = here.contains(k);
             if (leaves) {
                 Set<Integer> cells = new HashSet<>(a.last.keySet());
@@ -267,6 +271,28 @@ public final class BackendUsageLedger {
         for (int cell : cells) {
             a.writtenAt.replace(cell, WRITE_PENDING, clock);
         }
+    }
+
+    /** @return a value that changes whenever a cell's offset or away count may have changed other than by a write */
+    public synchronized long epoch() {
+        return epoch;
+    }
+
+    /**
+     * @param backend  a backend's key
+     * @param withAway whether to add the cells the backends away counted in
+     * @return the cells the ledger holds a count or offset of, for the backend (and those away): a read in full
+     *     must give them, zero or not, so that their zeros are judged and their offsets added
+     */
+    public synchronized Set<Integer> recorded(String backend, boolean withAway) {
+        Set<Integer> cells = new HashSet<>();
+        accounts.forEach((k, a) -> {
+            if (k.equals(backend) || withAway && !a.present) {
+                cells.addAll(a.last.keySet());
+                cells.addAll(a.offset.keySet());
+            }
+        });
+        return cells;
     }
 
     /**

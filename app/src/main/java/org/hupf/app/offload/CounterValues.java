@@ -7,7 +7,8 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import java.util.BitSet;
 
 /**
- * The counter cells 0 to some maximum of one target, read with one bulk read, or why they could not be.
+ * The counter cells 0 to some maximum of one target (the switch's, for the offloaded sessions), read with one
+ * bulk read, or why they could not be.
  */
 final class CounterValues {
 
@@ -56,13 +57,6 @@ final class CounterValues {
     /** Tells whether the read returned a cell. */
     boolean has(int cell) {
         return present.get(cell);
-    }
-
-    /** Adds a cell's ingress/egress packets and bytes to a total; call {@link #has} first. */
-    void addTo(int cell, long[] total) {
-        for (int i = 0; i < 4; i++) {
-            total[i] += values[4 * cell + i];
-        }
     }
 
     /** A cell's ingress/egress packets and bytes; call {@link #has} first. */

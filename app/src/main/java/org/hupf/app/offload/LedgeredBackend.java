@@ -2,6 +2,7 @@ package org.hupf.app.offload;
 
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CellChanges;
 import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.WriteResult;
@@ -13,10 +14,13 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A backend whose counter reads go through the {@link BackendUsageLedger}: each cell reads as what the
@@ -31,6 +35,22 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
     private final HupfUpfDevice backend;
     private final BackendUsageLedger ledger;
     private final boolean addsAway;
+    /**
+     * Cells written since the last changed-cells read: the ledger forgot their offsets, which their backend
+     * counts need not show. The changed-cells read has one reader (the offload poll).
+     */
+    private final Set<Integer> written = ConcurrentHashMap.newKeySet();
+
+    /** A changed-cells answer's token: the backend's, and the ledger's epoch its counts were given in. */
+    private static final class Since {
+        private final CellChanges backend;
+        private final long epoch;
+
+        private Since(CellChanges backend, long epoch) {
+            this.backend = backend;
+            this.epoch = epoch;
+        }
+    }
 
     /**
      * @param key      the backend's name in the ledger (stable across reconnections)
@@ -58,6 +78,7 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
         }
         List<Integer> cell = List.of(((UpfCounter) entity).cellId());
         ledger.writing(key, cell);
+        written.addAll(cell);
         try {
             backend.apply(entity);
         } finally {
@@ -77,6 +98,7 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
             return BatchDevices.of(backend).write(updates);
         }
         ledger.writing(key, cells);
+        written.addAll(cells);
         CompletableFuture<WriteResult> result;
         try {
             result = BatchDevices.of(backend).write(updates);
@@ -116,6 +138,52 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
         long startedAt = ledger.readStarts();
         Collection<UpfCounter> read = CounterCellReader.of(backend).readCounterCells(cells).values();
         return withAway(ledger.observe(key, startedAt, read));
+    }
+
+    /**
+     * The backend's changed cells as the ledger gives them; an answer in full when the ledger's offsets or away
+     * counts changed since the last one (a restart judged, a backend come or gone), which changes cells the
+     * backend's answer leaves out.
+     */
+    @Override
+    public CellChanges readChangedCells(int maxCell, CellChanges since) throws UpfProgrammableException {
+        long epoch = ledger.epoch();
+        Since s = since != null && since.token() instanceof Since ? (Since) since.token() : null;
+        CellChanges read = changedCells(maxCell, s == null || s.epoch != epoch ? null : s.backend);
+        if (ledger.epoch() != epoch) {
+            epoch = ledger.epoch();
+            read = changedCells(maxCell, null);
+        }
+        return new CellChanges(read.complete(), read.cells(), new Since((CellChanges) read.token(), epoch));
+    }
+
+    /** A changed-cells read through the ledger, whose token is the backend's answer. */
+    private CellChanges changedCells(int maxCell, CellChanges since) throws UpfProgrammableException {
+        List<Integer> rewritten = new ArrayList<>(written);
+        written.removeAll(rewritten);
+        try {
+            long startedAt = ledger.readStarts();
+            CellChanges read = CounterCellReader.changedCells(backend, maxCell, since);
+            Map<Integer, UpfCounter> counts = new HashMap<>();
+            read.cells().forEach(c -> counts.put(c.cellId(), c));
+            if (read.complete()) {
+                // Left out: zero on the backend, which the ledger judges, with their offsets and away counts.
+                for (int cell : ledger.recorded(key, addsAway)) {
+                    counts.putIfAbsent(cell, BackendUsageLedger.counter(cell, new long[4]));
+                }
+            } else {
+                List<Integer> unread = new ArrayList<>(rewritten);
+                unread.removeAll(counts.keySet());
+                if (!unread.isEmpty()) {
+                    counts.putAll(CounterCellReader.of(backend).readCounterCells(unread));
+                }
+            }
+            Map<Integer, UpfCounter> out = withAway(ledger.observe(key, startedAt, counts.values()));
+            return new CellChanges(read.complete(), out.values(), read);
+        } catch (UpfProgrammableException | RuntimeException e) {
+            written.addAll(rewritten);
+            throw e;
+        }
     }
 
     @Override

@@ -16,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.EnumMap;
@@ -28,7 +27,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -48,10 +46,6 @@ public final class OffloadManager {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadManager.class);
     private static final long RATE_WINDOW_MILLIS = 10_000;
-    /** A failing counter read is logged at most once per this period. */
-    private static final long READ_FAILURE_LOG_MILLIS = 60_000;
-    /** Entries a poll applies per hold of the manager's lock, so that the PFCP path gets it in between. */
-    private static final int APPLY_BATCH = 4_096;
     /** Switch tables whose size bounds how many sessions it holds. */
     private static final UpfEntityType[] SWITCH_TABLES = {
         UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
@@ -59,27 +53,31 @@ public final class OffloadManager {
     };
 
     /** Per-session state. Hardware counters are kept per backend counter index: {ip, ib, ep, eb}. */
-    private static final class Entry {
-        private OffloadSession session;
-        private int[] counters;
-        private OffloadPolicy.Pin pin;
-        private SwitchCells cells;
-        private List<UpfEntity> switchEntities;
-        private long offloadedAt;
-        private Long coldSince;
-        private Long reportedAt;
-        private double rateBps;
-        private long lastBytes;
-        private long lastPollMillis = -1;
-        private SessionUsage lastUsage = new SessionUsage(0, 0, 0, 0, 0);
-        private final Map<Integer, long[]> hwAccum = new HashMap<>();
-        private final Map<Integer, long[]> hwLast = new HashMap<>();
-        /** Value of {@link #hwReads} when hwLast was last read from the switch under the lock. */
-        private long hwReadAt;
+    static final class Entry {
+        OffloadSession session;
+        int[] counters;
+        OffloadPolicy.Pin pin;
+        SwitchCells cells;
+        List<UpfEntity> switchEntities;
+        long offloadedAt;
+        Long coldSince;
+        Long reportedAt;
+        double rateBps;
+        long lastBytes;
+        long lastPollMillis = -1;
+        SessionUsage lastUsage = new SessionUsage(0, 0, 0, 0, 0);
+        final Map<Integer, long[]> hwAccum = new HashMap<>();
+        final Map<Integer, long[]> hwLast = new HashMap<>();
+        /** Switch reads under the lock (hwReads) when hwLast was last read from the switch. */
+        long hwReadAt;
         /** Untracked: a poll that noted it leaves it alone. */
-        private boolean gone;
+        boolean gone;
+        /** When last tracked, in the poll's count of tracks: a poll that started before leaves it to the next. */
+        long trackedAt;
+        /** Not among the poll's active sessions: its usage is lastUsage as of the last poll, its rate 0. */
+        boolean quiet;
 
-        private boolean offloaded() {
+        boolean offloaded() {
             return cells != null;
         }
     }
@@ -99,11 +97,7 @@ public final class OffloadManager {
     private final long[] events = new long[8];
     /** Switch counter reads under the lock so far: a poll's unlocked read is stale for an entry read since. */
     private long hwReads;
-    private final AtomicBoolean polling = new AtomicBoolean();
-    /** Wall-clock duration of the last complete poll, for the lab status and benchmarks. */
-    private volatile long pollDurationMillis = -1;
-    /** Touched only by the poll holding {@link #polling}. */
-    private final RateLimitedWarning readFailures;
+    private final OffloadPoll poller;
     private long retiredHwBytes;
     private long retiredSwBytes;
     /** Where switch counts folded so far outlive this manager (a new leader's manager starts from them). */
@@ -126,7 +120,7 @@ public final class OffloadManager {
     /** As above, with the sink of the (rate-limited) counter read failure warnings. */
     OffloadManager(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadPolicy policy, LongSupplier clock,
                    Consumer<String> warnings) throws UpfProgrammableException {
-        this.readFailures = new RateLimitedWarning(clock, READ_FAILURE_LOG_MILLIS, warnings);
+        this.poller = new OffloadPoll(this, backend, hardware, clock, warnings);
         this.backend = new DeviceTable(backend);
         this.hardware = hardware == null ? null : new DeviceTable(hardware);
         this.policy = policy;
@@ -204,6 +198,7 @@ public final class OffloadManager {
         for (int c : e.counters) {
             byCounter.put(c, e);
         }
+        poller.tracked(e);
         e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
         if (e.offloaded()) {
             if (e.pin == OffloadPolicy.Pin.SOFTWARE || !updateOnSwitch(e)) {
@@ -259,6 +254,7 @@ public final class OffloadManager {
         }
         SessionUsage usage = readUsage(e, backendCells);
         entries.remove(ue);
+        poller.untracked(e);
         store.remove(ue);
         for (int c : e.counters) {
             byCounter.remove(c, e);
@@ -330,6 +326,7 @@ public final class OffloadManager {
             e.coldSince = null;
             return;
         }
+        poller.wake(e);
         if (!policy.confirmReports() || e.pin == OffloadPolicy.Pin.HARDWARE
                 || e.rateBps >= policy.thresholdBitsPerSec()) {
             promote(e, now, Math.max(e.rateBps, policy.thresholdBitsPerSec()));
@@ -342,116 +339,24 @@ public final class OffloadManager {
      * Reads every session's counters from both targets, updates rates and demotes sessions that stayed
      * cold for the hold time. Pinned-to-hardware sessions that did not fit earlier are retried.
      *
-     * <p>One bulk counter read per target, whatever the number of sessions, made without the manager's
-     * lock: what is tracked is noted under the lock, the counters are read without it, and the results are
-     * applied under it in batches, to the sessions that are still as noted (a session changed, moved or
-     * removed meanwhile keeps its usage and is measured by the next poll). A poll called while another is
-     * under way returns at once.
+     * <p>The backend's counters are read as the cells changed since the last poll (one read; a device without
+     * that read is read in full and compared), the switch's as the cells of the offloaded sessions, without the
+     * manager's lock; the poll then applies, under it in batches, the sessions with a changed cell and those
+     * whose state needs a poll even without one (a rate above 0, offloaded, pinned, reported, new or changed):
+     * an idle session costs nothing. A session changed meanwhile keeps its usage and is measured by the next
+     * poll. A poll called while another is under way returns at once.
      */
     public void poll() {
-        if (!polling.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            long start = System.nanoTime();
-            pollOnce();
-            pollDurationMillis = (System.nanoTime() - start) / 1_000_000;
-        } finally {
-            polling.set(false);
-        }
+        poller.poll();
     }
 
     /** @return how long the last complete {@link #poll} took, in milliseconds; -1 before the first */
     public long pollDurationMillis() {
-        return pollDurationMillis;
+        return poller.durationMillis();
     }
 
-    /** One tracked session as noted by a poll; the switch cell map only if it was offloaded. */
-    private static final class Noted {
-        private final Entry entry;
-        private final OffloadSession session;
-        private final int[] counters;
-        private final Map<Integer, Integer> switchCells;
-
-        private Noted(Entry e) {
-            this.entry = e;
-            this.session = e.session;
-            this.counters = e.counters;
-            this.switchCells = e.offloaded() ? new HashMap<>(e.cells.counterMap()) : null;
-        }
-    }
-
-    private void pollOnce() {
-        long now;
-        long readsBefore;
-        List<Noted> noted;
-        synchronized (this) {
-            now = clock.getAsLong();
-            readsBefore = hwReads;
-            noted = new ArrayList<>(entries.size());
-            entries.values().forEach(e -> noted.add(new Noted(e)));
-        }
-        int maxBackend = -1;
-        int maxSwitch = -1;
-        for (Noted n : noted) {
-            for (int c : n.counters) {
-                maxBackend = Math.max(maxBackend, c);
-            }
-            if (n.switchCells != null) {
-                for (int c : n.switchCells.values()) {
-                    maxSwitch = Math.max(maxSwitch, c);
-                }
-            }
-        }
-        CounterValues sw = CounterValues.read(backend.device(), maxBackend);
-        CounterValues hw = CounterValues.read(hardware == null ? null : hardware.device(), maxSwitch);
-        String failure = sw.failure != null ? sw.failure : hw.failure;
-        if (failure != null) {
-            readFailures.failed("Cannot read usage counters: " + failure);
-            synchronized (this) {
-                events[7]++;
-            }
-        }
-        for (int from = 0; from < noted.size(); from += APPLY_BATCH) {
-            synchronized (this) {
-                for (Noted n : noted.subList(from, Math.min(noted.size(), from + APPLY_BATCH))) {
-                    if (!n.entry.gone && n.entry.session == n.session) {
-                        apply(n, sw, hw, now, readsBefore);
-                    }
-                }
-            }
-        }
-    }
-
-    /** Applies a poll's reads to a session that is still as noted, then decides where it goes. */
-    private void apply(Noted n, CounterValues sw, CounterValues hw, long now, long readsBefore) {
-        Entry e = n.entry;
-        for (int c : n.counters) {
-            if (!sw.has(c)) {
-                return;
-            }
-        }
-        if (n.switchCells != null && e.hwReadAt <= readsBefore) {
-            // Still on the switch with the same cells, none read since: fold the poll's switch counts.
-            for (int c : n.switchCells.values()) {
-                if (!hw.has(c)) {
-                    return;
-                }
-            }
-            n.switchCells.forEach((backendCell, switchCell) -> accumulate(e, backendCell, hw.get(switchCell)));
-            persist(e);
-        }
-        long[] total = new long[4];
-        for (int ctr : n.counters) {
-            sw.addTo(ctr, total);
-        }
-        SessionUsage u = withHardware(e, total);
-        if (e.lastPollMillis >= 0 && now > e.lastPollMillis) {
-            e.rateBps = (u.ingressBytes() - e.lastBytes) * 8000.0 / (now - e.lastPollMillis);
-        }
-        e.lastBytes = u.ingressBytes();
-        e.lastPollMillis = now;
-        e.lastUsage = u;
+    /** Decides where a session goes after a poll applied its usage and rate (the poll holds the lock). */
+    void decide(Entry e, long now) {
         if (e.reportedAt != null && !e.offloaded()) {
             if (e.rateBps >= policy.thresholdBitsPerSec()) {
                 e.reportedAt = null;
@@ -579,6 +484,21 @@ public final class OffloadManager {
                                   recentReports.size() * 1000.0 / RATE_WINDOW_MILLIS, occ, hw, sw);
     }
 
+    /** @return the session holding a backend cell, or null (under the lock) */
+    Entry holderOf(int backendCell) {
+        return byCounter.get(backendCell);
+    }
+
+    /** @return switch counter reads under the lock so far (under the lock) */
+    long hwReads() {
+        return hwReads;
+    }
+
+    /** Counts a failed counter poll (under the lock). */
+    void pollFailed() {
+        events[7]++;
+    }
+
     private void promote(Entry e, long now, double candidateRate) {
         if (hardware == null) {
             return;
@@ -603,6 +523,7 @@ public final class OffloadManager {
         }
         e.cells = cells;
         e.switchEntities = mapped;
+        poller.wake(e);
         e.offloadedAt = now;
         e.coldSince = null;
         e.reportedAt = null;
@@ -723,7 +644,7 @@ public final class OffloadManager {
     }
 
     /** Stores what the switch counted for a session (and where it counts now) for whoever manages next. */
-    private void persist(Entry e) {
+    void persist(Entry e) {
         if (store != OffloadStore.NONE) {
             store.put(e.session.ueAddress(), new OffloadRecord(
                     e.hwAccum, e.offloaded() ? e.cells.counterMap() : Map.of(), e.offloaded() ? e.hwLast : Map.of()));
@@ -731,7 +652,7 @@ public final class OffloadManager {
     }
 
     /** Adds what a switch cell counted since it was last read to the session's hardware totals. */
-    private static void accumulate(Entry e, int backendCell, long[] now) {
+    static void accumulate(Entry e, int backendCell, long[] now) {
         long[] last = e.hwLast.get(backendCell);
         long[] acc = e.hwAccum.computeIfAbsent(backendCell, k -> new long[4]);
         for (int i = 0; i < 4; i++) {
@@ -792,7 +713,7 @@ public final class OffloadManager {
     }
 
     /** The usage of a session from its backend totals and what the switch counted for it. */
-    private static SessionUsage withHardware(Entry e, long[] total) {
+    static SessionUsage withHardware(Entry e, long[] total) {
         long hwBytes = 0;
         for (long[] acc : e.hwAccum.values()) {
             for (int i = 0; i < 4; i++) {

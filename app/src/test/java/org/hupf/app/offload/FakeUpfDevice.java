@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.CellChanges;
 import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -11,6 +12,7 @@ import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +38,12 @@ final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
     /** Reads of a set of cells in one request ({@link CounterCellReader}). */
     final AtomicInteger cellSetReads = new AtomicInteger();
     volatile boolean failReads;
+    /** Whether it answers changed-cells reads (as hupf-backend's agent), else it reads in full. */
+    volatile boolean changedReads;
+    /** Cells the changed-cells reads returned. */
+    final AtomicInteger changedCellsReturned = new AtomicInteger();
+    private final Map<Integer, UpfCounter> snapshot = new HashMap<>();
+    private long snapshotToken;
     private volatile boolean holding;
     private CountDownLatch reading;
     private CountDownLatch release;
@@ -103,6 +111,32 @@ final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
             out.put(c, mem.readCounter(c));
         }
         return out;
+    }
+
+    /** As the agent: the cells that differ from the snapshot the token names, else every non-zero cell. */
+    @Override
+    public synchronized CellChanges readChangedCells(int maxCell, CellChanges since) throws UpfProgrammableException {
+        if (!changedReads) {
+            return null;
+        }
+        if (failReads) {
+            throw new UpfProgrammableException("injected read failure");
+        }
+        boolean complete = since == null || !Long.valueOf(snapshotToken).equals(since.token());
+        if (complete) {
+            snapshot.clear();
+        }
+        List<UpfCounter> out = new ArrayList<>();
+        for (UpfCounter c : mem.readCounters(-1)) {
+            UpfCounter last = snapshot.get(c.cellId());
+            long[] was = last == null ? new long[4] : OffloadManager.values(last);
+            if (!Arrays.equals(was, OffloadManager.values(c))) {
+                out.add(c);
+                snapshot.put(c.cellId(), c);
+            }
+        }
+        changedCellsReturned.addAndGet(out.size());
+        return new CellChanges(complete, out, ++snapshotToken);
     }
 
     /** Makes the next bulk counter read wait, after reading, until {@link #releaseBulkRead}. */

@@ -2,6 +2,7 @@ package org.hupf.standalone.p4rt;
 
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CellChanges;
 import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.WriteResult;
@@ -165,6 +166,11 @@ public final class BatchingUpfDevice implements HupfUpfDevice, BatchUpfDevice, C
     @Override
     public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
         return device.readCounterCells(cells);
+    }
+
+    @Override
+    public CellChanges readChangedCells(int maxCell, CellChanges since) throws UpfProgrammableException {
+        return device.readChangedCells(maxCell, since);
     }
 
     @Override

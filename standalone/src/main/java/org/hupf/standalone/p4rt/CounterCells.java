@@ -1,13 +1,20 @@
 package org.hupf.standalone.p4rt;
 
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import org.hupf.app.device.CellChanges;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.net.pi.model.PiCounterId;
 import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.ExternEntry;
 import p4.v1.P4RuntimeOuterClass.Index;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,12 +25,16 @@ import java.util.PrimitiveIterator;
  * UPF counter cells read by index over P4Runtime, decoded straight from the CounterEntry messages: a
  * session's usage counter is the pre-QoS (ingress) and post-QoS (egress) cell of one index. A wildcard read
  * returns every cell of the P4Info (a million in the sw profile) whatever is in use; reading the cells
- * that are asked, in requests of a bounded size, costs what the sessions cost.
+ * that are asked, in requests of a bounded size, costs what the sessions cost, and hupf-backend's changed-cells
+ * read ({@link #readChanged}) what changed.
  */
 final class CounterCells {
 
     /** Counter entries per ReadRequest: ~20 bytes each, a request far below gRPC's 4 MiB message limit. */
     static final int ENTRIES_PER_READ = 32_768;
+    /** The backend's changed-cells read (docs/PIPELINE_CONTRACT.md, "Counter changes"). */
+    static final int EXTERN_COUNTER_CHANGES = 0x81;
+    private static final String CHANGES_URL = "type.googleapis.com/hupf.p4rt.CounterChanges";
 
     private final P4rtClient client;
     private final int ingressId;
@@ -68,6 +79,112 @@ final class CounterCells {
                     .setEgress(v[2], v[3]).build());
         }
         return out;
+    }
+
+    /**
+     * Reads the cells whose ingress or egress counts changed since an earlier answer, in one request.
+     *
+     * @param since the previous answer's {ingress, egress} tokens, or null
+     * @param inUse the cells in use, 0 to inUse - 1: the device scans only those
+     * @return the changes, whose token is the next {ingress, egress} tokens
+     * @throws P4RuntimeException if a read fails or the device has no changed-cells read
+     */
+    CellChanges readChanged(long[] since, int inUse) throws P4RuntimeException {
+        long[] tokens = since == null ? new long[2] : since;
+        Map<Integer, long[]> counts = new HashMap<>();
+        long[] next = new long[2];
+        boolean[] complete = new boolean[2];
+        changes(List.of(changesEntry(ingressId, tokens[0], inUse), changesEntry(egressId, tokens[1], inUse)), counts,
+                next, complete);
+        if (complete[0] != complete[1]) {
+            // One counter lost the reader's snapshot: the other read in full too, so that what is left out is zero.
+            int at = complete[0] ? 1 : 0;
+            changes(List.of(changesEntry(at == 0 ? ingressId : egressId, 0, inUse)), counts, next, complete);
+        }
+        if (!complete[0]) {
+            // A cell changed in one counter only: its other counts too, by index.
+            List<Integer> halves = new ArrayList<>();
+            counts.forEach((cell, v) -> {
+                if (v[4] != 3) {
+                    halves.add(cell);
+                }
+            });
+            read(halves.stream().mapToInt(Integer::intValue).iterator()).forEach((cell, c) -> counts.put(cell,
+                    new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes(), 3}));
+        }
+        List<UpfCounter> cells = new ArrayList<>(counts.size());
+        counts.forEach((cell, v) -> cells.add(UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1])
+                .setEgress(v[2], v[3]).build()));
+        return new CellChanges(complete[0], cells, next);
+    }
+
+    /** One changed-cells request: each counter's token and completeness into next and complete, its cells into counts. */
+    private void changes(List<Entity> request, Map<Integer, long[]> counts, long[] next, boolean[] complete)
+            throws P4RuntimeException {
+        for (Entity e : request) {
+            next[e.getExternEntry().getExternId() == ingressId ? 0 : 1] = 0;
+        }
+        for (Entity e : client.read(request)) {
+            if (e.hasExternEntry() && e.getExternEntry().getExternTypeId() == EXTERN_COUNTER_CHANGES) {
+                int at = e.getExternEntry().getExternId() == ingressId ? 0 : 1;
+                long[] m = decode(e.getExternEntry().getEntry());
+                next[at] = m[0];
+                complete[at] = m[1] != 0;
+            } else if (e.hasCounterEntry()) {
+                CounterEntry c = e.getCounterEntry();
+                int at = c.getCounterId() == ingressId ? 0 : c.getCounterId() == egressId ? 2 : -1;
+                if (at >= 0) {
+                    long[] v = counts.computeIfAbsent((int) c.getIndex().getIndex(), k -> new long[5]);
+                    v[at] = c.getData().getPacketCount();
+                    v[at + 1] = c.getData().getByteCount();
+                    v[4] |= at == 0 ? 1 : 2;
+                }
+            }
+        }
+        for (Entity e : request) {
+            if (next[e.getExternEntry().getExternId() == ingressId ? 0 : 1] == 0) {
+                throw new P4RuntimeException("device answered no counter changes token");
+            }
+        }
+    }
+
+    /** A CounterChanges request: the token of the reader's last answer (0: none), the cells to scan. */
+    private static Entity changesEntry(int counterId, long token, int cells) {
+        ByteString.Output out = ByteString.newOutput();
+        try {
+            CodedOutputStream c = CodedOutputStream.newInstance(out);
+            c.writeUInt64(1, token);
+            c.writeUInt64(3, Math.max(1, cells));
+            c.flush();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);  // a ByteString's output does not fail
+        }
+        return Entity.newBuilder().setExternEntry(ExternEntry.newBuilder().setExternTypeId(EXTERN_COUNTER_CHANGES)
+                .setExternId(counterId).setEntry(Any.newBuilder().setTypeUrl(CHANGES_URL).setValue(out.toByteString())))
+                .build();
+    }
+
+    /** @return an answer's {token, complete} */
+    private static long[] decode(Any any) throws P4RuntimeException {
+        if (!CHANGES_URL.equals(any.getTypeUrl())) {
+            throw new P4RuntimeException("counter changes answered with a " + any.getTypeUrl());
+        }
+        long[] m = new long[2];
+        try {
+            CodedInputStream in = any.getValue().newCodedInput();
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                if (tag == 8) {
+                    m[0] = in.readUInt64();
+                } else if (tag == 16) {
+                    m[1] = in.readBool() ? 1 : 0;
+                } else {
+                    in.skipField(tag);
+                }
+            }
+        } catch (IOException e) {
+            throw new P4RuntimeException("malformed counter changes answer: " + e.getMessage());
+        }
+        return m;
     }
 
     private static Entity entry(int counterId, int cell) {

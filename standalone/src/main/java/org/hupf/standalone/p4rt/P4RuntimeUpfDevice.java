@@ -2,6 +2,7 @@ package org.hupf.standalone.p4rt;
 
 import io.grpc.Status;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.CellChanges;
 import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.WriteResult;
@@ -50,6 +51,8 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
     private final P4RuntimeTarget target;
     private final PiPipelineModel model;
     private final CounterCells counterCells;
+    /** Set when the device answered that it has no changed-cells read (not hupf-backend): cells are read in full. */
+    private volatile boolean noChangedRead;
 
     /**
      * Wraps a connected client.
@@ -218,6 +221,24 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
     @Override
     public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
         return readCells(cells.stream().mapToInt(Integer::intValue).distinct().iterator());
+    }
+
+    /** The backend's counter changes read (docs/PIPELINE_CONTRACT.md); null (read in full) where it has none. */
+    @Override
+    public CellChanges readChangedCells(int maxCell, CellChanges since) throws UpfProgrammableException {
+        if (noChangedRead) {
+            return null;
+        }
+        try {
+            return counterCells.readChanged(since != null && since.token() instanceof long[]
+                                                    ? (long[]) since.token() : null, maxCell + 1);
+        } catch (P4RuntimeException e) {
+            if (e.code() != Status.Code.UNIMPLEMENTED) {
+                throw new UpfProgrammableException("cannot read counter changes: " + e.getMessage());
+            }
+            noChangedRead = true;
+            return null;
+        }
     }
 
     private Map<Integer, UpfCounter> readCells(PrimitiveIterator.OfInt cells)
