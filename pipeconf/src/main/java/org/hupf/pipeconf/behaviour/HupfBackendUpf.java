@@ -26,7 +26,8 @@ public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf 
             piTarget("write");
             awaitMastership(handler().get(MastershipService.class), deviceId, MASTERSHIP_WAIT_MS);
             return new P4RuntimeBatch(new UpfTranslator(pipeconf.pipelineModel()), deviceId,
-                                      () -> client.write(p4DeviceId, pipeconf), NotPrimary.BUDGET_MS)
+                                      () -> client.write(p4DeviceId, pipeconf), client::probeService,
+                                      NotPrimary.BUDGET_MS, TimedOut.BUDGET_MS)
                     .write(entities, removals);
         } catch (UpfProgrammableException e) {
             return CompletableFuture.failedFuture(e);
