@@ -13,7 +13,7 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-poll bench-rps train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
@@ -25,6 +25,7 @@ help:
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
+	@echo "make bench-onos        the control-plane benchmark through ONOS beside the standalone chain (10k, 100k)"
 	@echo "make bench-poll        time one offload counter poll at 10k/100k/1M sessions (in-memory backend)"
 	@echo "make bench-rps         RPS's trade-off: samples vs buffer vs controller bandwidth (reports/rps-tradeoff.md)"
 
@@ -101,6 +102,12 @@ bench: setup backend
 	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
 	$(MAKE) bench-rps
+
+# The control-plane benchmark through ONOS (its N4 agent; the backend programmed through ONOS's P4Runtime
+# client) beside the standalone chain, same client and messages (issue 32); SKIPPED without an ONOS runtime.
+bench-onos: setup backend
+	@mkdir -p reports
+	$(PY) tests/onos/bench_onos_cp.py --sessions 10000 100000 --window 32 --markdown reports/onos-control-plane.md
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
 bench-poll:
