@@ -281,6 +281,13 @@ public final class OnosPiTarget implements PiTarget {
     }
 
     @Override
+    public Collection<PiCounterCell> readCounterCells(Collection<PiCounterCellId> cells) throws PiTargetException {
+        List<PiCounterCellHandle> handles = new ArrayList<>(cells.size());
+        cells.forEach(c -> handles.add(PiCounterCellHandle.of(deviceId, c)));
+        return read(client.read(p4DeviceId, pipeconf).handles(handles), PiCounterCell.class);
+    }
+
+    @Override
     public Collection<PiMeterCellConfig> readMeter(PiMeterId meter) throws PiTargetException {
         return read(client.read(p4DeviceId, pipeconf).meterCells(meter), PiMeterCellConfig.class);
     }
