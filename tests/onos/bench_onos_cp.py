@@ -71,6 +71,13 @@ def tree_cpu(pid):
     return total
 
 
+def idle_cores(pid):
+    """Share of a core a process tree used over bench_control_plane's IDLE_S with no PFCP traffic (polls)."""
+    before = tree_cpu(pid)
+    time.sleep(cp.IDLE_S)
+    return round((tree_cpu(pid) - before) / cp.IDLE_S, 3)
+
+
 def jvm_of(pid):
     """The java process under ONOS's start script."""
     for p in tree(pid):
@@ -90,22 +97,30 @@ def jcmd(pid, *command, timeout=300):
 
 
 def heap_after_gc(pid):
-    """Heap used (bytes) after a full GC, and the org.hupf.* share of the class histogram (shallow bytes,
-    instances, top classes)."""
+    """Heap used (bytes) after a full GC, the org.hupf.* share of the class histogram (shallow bytes,
+    instances, top classes) and the whole histogram ({class: bytes})."""
     jcmd(pid, "GC.run")
     m = re.search(r"used (\d+)K", jcmd(pid, "GC.heap_info"))
     hupf = {"bytes": 0, "instances": 0, "top": []}
-    total = 0
+    total, classes = 0, {}
     for line in jcmd(pid, "GC.class_histogram").splitlines():
         f = line.split()
         if len(f) >= 4 and f[0].endswith(":") and f[1].isdigit():
             total += int(f[2])
+            classes[f[3]] = int(f[2])
             if f[3].startswith("org.hupf."):
                 hupf["bytes"] += int(f[2])
                 hupf["instances"] += int(f[1])
                 hupf["top"].append((f[3], int(f[2])))
     hupf["top"] = hupf["top"][:5]  # the histogram is sorted by bytes
-    return {"heap_used_bytes": int(m.group(1)) * 1024 if m else None, "histogram_bytes": total, "hupf": hupf}
+    return {"heap_used_bytes": int(m.group(1)) * 1024 if m else None, "histogram_bytes": total, "hupf": hupf,
+            "classes": classes}
+
+
+def grown(before, after, most=8):
+    """The classes whose shallow bytes grew most between two histograms: what the sessions hold, hupf's or not."""
+    delta = {c: b - before["classes"].get(c, 0) for c, b in after["classes"].items()}
+    return sorted(((c, d) for c, d in delta.items() if d > 0), key=lambda x: -x[1])[:most]
 
 
 def table_counts(addr):
@@ -173,6 +188,13 @@ def phase(chain, out, name, n, window, sock, requests):
     return resp
 
 
+def modify_and_delete(chain, out, smf, seids, window):
+    mods = [(3_000_000 + i, cp.modification(smf, s, 3_000_000 + i)) for i, s in enumerate(seids)]
+    phase(chain, out, "modify", len(mods), window, smf.sock, mods)
+    dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
+    phase(chain, out, "delete", len(dels), window, smf.sock, dels)
+
+
 def run_onos(args, n, window):
     out = []
     with tempfile.TemporaryDirectory(prefix="hupf-onos-bench-") as d:
@@ -188,17 +210,20 @@ def run_onos(args, n, window):
             reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
             resp = phase(chain, out, "establish", n, window, smf.sock, reqs)
             seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
+            held = {"phase": "held", "sessions": len(seids), "window": window, "idle_cpu_cores": {
+                name: idle_cores(pid) for name, pid in (("onos", chain.onos.proc.pid),
+                                                        ("backend", chain.backend.proc.pid))}}
+            out.append(held)
             if args.heap:
-                held = {"phase": "held", "sessions": len(seids), "window": window, "before": heap0,
-                        "after": heap_after_gc(jvm)}
+                held.update(before=heap0, after=heap_after_gc(jvm))
+                held["grown"] = grown(heap0, held["after"])
+                for h in (heap0, held["after"]):
+                    del h["classes"]
                 if heap0["heap_used_bytes"] and held["after"]["heap_used_bytes"] and seids:
                     held["heap_bytes_per_session"] = round(
                         (held["after"]["heap_used_bytes"] - heap0["heap_used_bytes"]) / len(seids))
-                out.append(held)
-            mods = [(3_000_000 + i, cp.modification(smf, s, 3_000_000 + i)) for i, s in enumerate(seids)]
-            phase(chain, out, "modify", len(mods), window, smf.sock, mods)
-            dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
-            phase(chain, out, "delete", len(dels), window, smf.sock, dels)
+            if not args.establish_only:
+                modify_and_delete(chain, out, smf, seids, window)
             smf.close()
         finally:
             chain.stop()
@@ -208,10 +233,11 @@ def run_onos(args, n, window):
     return out
 
 
-def run_standalone(n, window):
-    """bench_control_plane's own run() of the same N and window (modifications on, every deletion timed)."""
-    return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=False, delete_limit=None), n, window,
-                  "standalone")
+def run_standalone(n, window, establish_only):
+    """bench_control_plane's own run() of the same N and window (modifications on, every deletion timed; or
+    establishment only: one deletion)."""
+    return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=establish_only,
+                                     delete_limit=1 if establish_only else None), n, window, "standalone")
 
 
 def markdown(results):
@@ -229,7 +255,10 @@ def markdown(results):
             r["sessions_round"], r["phase"], r["build"], r["per_second"], r["p50_ms"], r["p99_ms"], r["max_ms"],
             r["lost"], r.get("accepted", ""), r["cpu_ms_per_request"], sess, ratio))
     for r in results:
-        if r["build"] == "onos" and r["phase"] == "held":
+        if r["phase"] == "held" and "idle_cpu_cores" in r:
+            rows.append("\nIdle with N=%d held (%s): %s cores" % (r["sessions_round"], r["build"], ", ".join(
+                "%s %s" % kv for kv in sorted(r["idle_cpu_cores"].items()))))
+        if r["build"] == "onos" and r["phase"] == "held" and "after" in r:
             b, a = r["before"], r["after"]
             rows.append("\nONOS heap after a full GC, N=%d: %.0f MiB before the sessions, %.0f MiB with %d held "
                         "(%s B/session); org.hupf.* classes %.1f MiB shallow (%d objects), before %.1f MiB; top: %s"
@@ -237,6 +266,8 @@ def markdown(results):
                            r["sessions"], r.get("heap_bytes_per_session"), a["hupf"]["bytes"] / 2**20,
                            a["hupf"]["instances"], b["hupf"]["bytes"] / 2**20,
                            ", ".join("%s %.1f MiB" % (c.rsplit(".", 1)[-1], s / 2**20) for c, s in a["hupf"]["top"])))
+            rows.append("\nGrown most with the sessions held (shallow): " + ", ".join(
+                "%s %.1f MiB" % (c, d / 2**20) for c, d in r.get("grown", [])))
     return "\n".join(rows) + "\n"
 
 
@@ -246,6 +277,7 @@ def main():
     ap.add_argument("--window", type=int, default=32)
     ap.add_argument("--rounds", type=int, default=1, help="ONOS then standalone, this many times per N")
     ap.add_argument("--no-standalone", action="store_true")
+    ap.add_argument("--establish-only", action="store_true", help="bound a large N: no modification or deletion")
     ap.add_argument("--no-heap", dest="heap", action="store_false", help="skip the full GCs and histograms")
     ap.add_argument("--out", default=os.path.join("reports", "onos_control_plane_bench.json"))
     ap.add_argument("--markdown", help="also write the table here")
@@ -259,7 +291,7 @@ def main():
         for _ in range(args.rounds):
             chains = [run_onos(args, n, args.window)]
             if not args.no_standalone:
-                chains.append(run_standalone(n, args.window))
+                chains.append(run_standalone(n, args.window, args.establish_only))
             for r in (r for c in chains for r in c):
                 r["sessions_round"] = n
                 results.append(r)
