@@ -13,7 +13,7 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
-        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-cp bench-poll bench-rps train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
@@ -28,6 +28,7 @@ help:
 	@echo "make bench-cp          hupf's control plane against eUPF (HUPF_EUPF=<eupf binary>), alternating rounds at"
 	@echo "                       10k/100k sessions; needs root (eUPF's network namespaces); 1M on hupf alone:"
 	@echo "                       BENCH_CP_ARGS='--sessions 10000 100000 --rounds 2 --hupf-only-sessions 1000000'"
+	@echo "make bench-onos        the control-plane benchmark through ONOS beside the standalone chain (10k, 100k)"
 	@echo "make bench-poll        time one offload counter poll at 10k/100k/1M sessions (in-memory backend)"
 	@echo "make bench-rps         RPS's trade-off: samples vs buffer vs controller bandwidth (reports/rps-tradeoff.md)"
 
@@ -114,6 +115,11 @@ bench-cp: setup backend
 	@mkdir -p reports
 	HUPF_EUPF=$(HUPF_EUPF) $(PY) tests/pfcp/bench_control_plane.py --peer eupf $(BENCH_CP_ARGS) \
 	  --markdown reports/control-plane-vs-eupf.md --out reports/control_plane_vs_eupf.json
+# The control-plane benchmark through ONOS (its N4 agent; the backend programmed through ONOS's P4Runtime
+# client) beside the standalone chain, same client and messages (issue 32); SKIPPED without an ONOS runtime.
+bench-onos: setup backend
+	@mkdir -p reports
+	$(PY) tests/onos/bench_onos_cp.py --sessions 10000 100000 --window 32 --markdown reports/onos-control-plane.md
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
 bench-poll:

@@ -144,7 +144,7 @@ class Backend:
     on the hybrid topology's backend link (or another interface) when there is one, else null ports; in the
     hw profile with more ports, it plays the switch."""
 
-    def __init__(self, log, port1="null", host="127.0.0.1", profile="sw", more_ports=None):
+    def __init__(self, log, port1="null", host="127.0.0.1", profile="sw", more_ports=None, args=()):
         self.port = free_port()
         self.addr = "%s:%d" % (host, self.port)
         self.log = log
@@ -153,6 +153,7 @@ class Backend:
         cmd = [str(BACKEND), "--profile", profile, "--grpc-addr", self.addr, "--device-id", "1"]
         for p, dev in sorted(ports.items()):
             cmd += ["--port", "%d=%s" % (p, dev)]
+        cmd += list(args)
         with open(log, "w") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
@@ -202,28 +203,36 @@ def backend(request, tmp_path_factory, hybrid_net):
         shutil.copy(b.log, REPORTS / "hupf-backend.log")
 
 
-def deployment_netcfg(backend_addr, pfcp_port):
-    """netcfg/deployment.json with the backend's gRPC address and the PFCP port of this run."""
+def deployment_netcfg(backend_addr, pfcp_port, reconcile_s=5):
+    """netcfg/deployment.json with the backend's gRPC address and the PFCP port of this run; the periodic
+    reconciliation every reconcile_s seconds (None: deployment.json's)."""
     cfg = json.loads(NETCFG.read_text())
     devices = cfg["devices"]
     assert list(devices) == ["device:backend:b1"], "deployment.json: one backend device expected"
     devices["device:backend:b1"]["basic"]["managementAddress"] = "grpc://%s?device_id=1" % backend_addr
     hupf = cfg["apps"]["org.hupf.app"]["hupf"]
     hupf["pfcp"]["port"] = pfcp_port
-    hupf["reconcileIntervalS"] = 5
+    if reconcile_s is not None:
+        hupf["reconcileIntervalS"] = reconcile_s
     return cfg
+
+
+def deploy(onos, backend, cfg=None):
+    """Pushes netcfg (default: deployment_netcfg's for this backend on a free PFCP port); returns once ONOS
+    pushed the pipeline and hupf took the backend over, with {"cfg", "pfcp_port", "device"}."""
+    cfg = cfg or deployment_netcfg(backend.addr, free_port())
+    status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
+    assert status == 200, "netcfg refused: %s %s" % (status, body)
+    onos.wait(lambda: onos.rest("GET", "/onos/hupf/offload")[0] == 200, DEVICE_TIMEOUT_S,
+              "hupf took the backend over (GET /onos/hupf/offload 200)")
+    return {"cfg": cfg, "pfcp_port": cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"]["port"],
+            "device": "device:backend:b1"}
 
 
 @pytest.fixture(scope="session")
 def deployed(onos, backend):
     """The netcfg pushed; returns once ONOS pushed the pipeline and hupf took the backend over."""
-    pfcp_port = free_port()
-    cfg = deployment_netcfg(backend.addr, pfcp_port)
-    status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
-    assert status == 200, "netcfg refused: %s %s" % (status, body)
-    onos.wait(lambda: onos.rest("GET", "/onos/hupf/offload")[0] == 200, DEVICE_TIMEOUT_S,
-              "hupf took the backend over (GET /onos/hupf/offload 200)")
-    return {"cfg": cfg, "pfcp_port": pfcp_port, "device": "device:backend:b1"}
+    return deploy(onos, backend)
 
 
 # UEs of the sessions that stay up from their creation to the end of the suite (the GUI lists them).

@@ -1,5 +1,6 @@
 package org.hupf.app.device;
 
+import org.hupf.pipeconf.api.HupfBatchUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -57,11 +58,15 @@ public interface CounterCellReader {
 
     /**
      * @param device a device
-     * @return its cell reader: the device itself if it reads cells in one request, else one read per cell
+     * @return its cell reader: the device itself if it reads cells in one request (or ONOS's backend behaviour,
+     *         {@link HupfBatchUpf}), else one read per cell
      */
     static CounterCellReader of(HupfUpfDevice device) {
         if (device instanceof CounterCellReader) {
             return (CounterCellReader) device;
+        }
+        if (device instanceof HupfBatchUpf) {
+            return ((HupfBatchUpf) device)::readCounterCells;
         }
         return cells -> {
             Map<Integer, UpfCounter> out = new HashMap<>();

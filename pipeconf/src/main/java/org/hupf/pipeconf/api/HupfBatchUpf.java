@@ -3,7 +3,10 @@ package org.hupf.pipeconf.api;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -24,4 +27,20 @@ public interface HupfBatchUpf extends HupfUpf {
      *         is known of what it applied)
      */
     CompletableFuture<List<UpfProgrammableException>> write(List<UpfEntity> entities, BitSet removals);
+
+    /**
+     * Reads counter cells together, e.g. the final usage of the sessions one batch removed: in one P4Runtime
+     * ReadRequest where the device can, rather than two reads per cell; by default one read per cell.
+     *
+     * @param cells cell indexes
+     * @return cell index to its counts, for every cell asked
+     * @throws UpfProgrammableException if the read fails
+     */
+    default Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (int c : cells) {
+            out.put(c, readCounter(c));
+        }
+        return out;
+    }
 }

@@ -1,6 +1,7 @@
 package org.hupf.pipeconf.behaviour;
 
 import org.hupf.pipeconf.api.HupfBatchUpf;
+import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.pipeconf.upf.UpfTranslator;
@@ -8,7 +9,9 @@ import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -26,13 +29,19 @@ public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf 
             piTarget("write");
             awaitMastership(handler().get(MastershipService.class), deviceId, MASTERSHIP_WAIT_MS);
             return new P4RuntimeBatch(new UpfTranslator(pipeconf.pipelineModel()), deviceId,
-                                      () -> client.write(p4DeviceId, pipeconf), NotPrimary.BUDGET_MS)
+                                      () -> client.write(p4DeviceId, pipeconf), client::probeService,
+                                      NotPrimary.BUDGET_MS, TimedOut.BUDGET_MS)
                     .write(entities, removals);
         } catch (UpfProgrammableException e) {
             return CompletableFuture.failedFuture(e);
         } catch (PiTargetException e) {
             return CompletableFuture.failedFuture(new UpfProgrammableException(e.getMessage()));
         }
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        return upfDevice("readCounterCells").readCounterCells(cells);
     }
 
     @Override

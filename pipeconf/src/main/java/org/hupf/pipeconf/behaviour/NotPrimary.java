@@ -41,17 +41,28 @@ final class NotPrimary extends UpfProgrammableException {
     }
 
     /**
-     * Whether an RPC failed with gRPC's PERMISSION_DENIED. hupf's bundles import no gRPC (ONOS's client keeps
-     * it inside), so the code is read where gRPC puts it: at the start of the message of the status exception,
-     * which may be wrapped (a CompletionException) in other exceptions.
+     * Whether an RPC failed with gRPC's PERMISSION_DENIED.
      *
      * @param rpcError exception of the RPC
      * @return true if it, or one of its causes, is a status exception with that code
      */
     static boolean isPermissionDenied(Throwable rpcError) {
+        return hasCode(rpcError, PERMISSION_DENIED);
+    }
+
+    /**
+     * Whether an RPC failed with a gRPC status code. hupf's bundles import no gRPC (ONOS's client keeps it
+     * inside), so the code is read where gRPC puts it: at the start of the message of the status exception,
+     * which may be wrapped (a CompletionException) in other exceptions.
+     *
+     * @param rpcError exception of the RPC
+     * @param code     gRPC status code name
+     * @return true if it, or one of its causes, is a status exception with that code
+     */
+    static boolean hasCode(Throwable rpcError, String code) {
         for (Throwable t = rpcError; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String m = t.getMessage();
-            if (m != null && m.startsWith(PERMISSION_DENIED)) {
+            if (m != null && m.startsWith(code)) {
                 return true;
             }
         }

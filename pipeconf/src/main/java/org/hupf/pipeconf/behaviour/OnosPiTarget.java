@@ -281,6 +281,13 @@ public final class OnosPiTarget implements PiTarget {
     }
 
     @Override
+    public Collection<PiCounterCell> readCounterCells(Collection<PiCounterCellId> cells) throws PiTargetException {
+        List<PiCounterCellHandle> handles = new ArrayList<>(cells.size());
+        cells.forEach(c -> handles.add(PiCounterCellHandle.of(deviceId, c)));
+        return read(client.read(p4DeviceId, pipeconf).handles(handles), PiCounterCell.class);
+    }
+
+    @Override
     public Collection<PiMeterCellConfig> readMeter(PiMeterId meter) throws PiTargetException {
         return read(client.read(p4DeviceId, pipeconf).meterCells(meter), PiMeterCellConfig.class);
     }
@@ -295,9 +302,11 @@ public final class OnosPiTarget implements PiTarget {
         return read(client.read(p4DeviceId, pipeconf).actionProfileGroups(profile), PiActionProfileGroup.class);
     }
 
-    private static <E extends PiEntity> Collection<E> read(P4RuntimeReadClient.ReadRequest req, Class<E> type)
+    /** Reads; a read that timed out (ONOS's fixed 10 s) on a device that still answers is made again. */
+    private <E extends PiEntity> Collection<E> read(P4RuntimeReadClient.ReadRequest req, Class<E> type)
             throws PiTargetException {
-        P4RuntimeReadClient.ReadResponse resp = req.submitSync();
+        P4RuntimeReadClient.ReadResponse resp = TimedOut.again(req::submitSync,
+                r -> r.isSuccess() ? null : r.throwable(), client::probeService, TimedOut.BUDGET_MS);
         if (!resp.isSuccess()) {
             throw new PiTargetException("P4Runtime read failed: " + resp.explanation(), resp.throwable());
         }

@@ -34,27 +34,34 @@ import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UN
  * second WriteRequest ("install or overwrite"); a DELETE answered NOT_FOUND is done. An entity's outcome is
  * that of all the P4Runtime updates it became. A batch the device refuses whole because this client is not
  * its primary one ({@link NotPrimary}) is written again within a budget: nothing of it was applied, and
- * writing it again is harmless (install or overwrite, deletes of what is gone).
+ * writing it again is harmless (install or overwrite, deletes of what is gone). For the same reason a batch
+ * whose RPC passed ONOS's fixed deadline ({@link TimedOut}) is written again while the device answers a probe.
  */
 final class P4RuntimeBatch {
 
     private final UpfTranslator translator;
     private final DeviceId deviceId;
     private final Supplier<WriteRequest> requests;
+    private final Supplier<CompletableFuture<Boolean>> probe;
     private final long deniedBudgetMs;
+    private final long timedOutBudgetMs;
 
     /**
      * @param translator     UPF entity to PI translator of the device's pipeline
      * @param deviceId       device, for the handles of deletions
-     * @param requests       a new WriteRequest to the device on every call
-     * @param deniedBudgetMs how long a batch refused for want of primacy is written again
+     * @param requests         a new WriteRequest to the device on every call
+     * @param probe            whether the device answers (ONOS's P4RuntimeClient.probeService)
+     * @param deniedBudgetMs   how long a batch refused for want of primacy is written again
+     * @param timedOutBudgetMs how long a batch that timed out on a device that answers the probe is written again
      */
     P4RuntimeBatch(UpfTranslator translator, DeviceId deviceId, Supplier<WriteRequest> requests,
-                   long deniedBudgetMs) {
+                   Supplier<CompletableFuture<Boolean>> probe, long deniedBudgetMs, long timedOutBudgetMs) {
         this.translator = translator;
         this.deviceId = deviceId;
         this.requests = requests;
+        this.probe = probe;
         this.deniedBudgetMs = deniedBudgetMs;
+        this.timedOutBudgetMs = timedOutBudgetMs;
     }
 
     /** The PI updates of a batch and the entity each comes from. */
@@ -81,19 +88,28 @@ final class P4RuntimeBatch {
      *         device was not reached
      */
     CompletableFuture<List<UpfProgrammableException>> write(List<UpfEntity> entities, BitSet removals) {
-        return writeUntil(entities, removals, System.nanoTime() + deniedBudgetMs * 1_000_000L);
+        long now = System.nanoTime();
+        return writeUntil(entities, removals, now + deniedBudgetMs * 1_000_000L, now + timedOutBudgetMs * 1_000_000L);
     }
 
     private CompletableFuture<List<UpfProgrammableException>> writeUntil(List<UpfEntity> entities, BitSet removals,
-                                                                         long deadline) {
+                                                                         long deniedDeadline, long timedOutDeadline) {
         return writeOnce(entities, removals).handle((failures, e) -> {
             Throwable cause = e instanceof CompletionException ? e.getCause() : e;
             if (e == null) {
                 return CompletableFuture.completedFuture(failures);
             }
-            if (cause instanceof NotPrimary && System.nanoTime() + NotPrimary.RETRY_PAUSE_MS * 1_000_000L < deadline) {
+            if (cause instanceof NotPrimary
+                    && System.nanoTime() + NotPrimary.RETRY_PAUSE_MS * 1_000_000L < deniedDeadline) {
                 return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
-                        NotPrimary.RETRY_PAUSE_MS, TimeUnit.MILLISECONDS)).thenCompose(v -> writeUntil(entities, removals, deadline));
+                        NotPrimary.RETRY_PAUSE_MS, TimeUnit.MILLISECONDS))
+                        .thenCompose(v -> writeUntil(entities, removals, deniedDeadline, timedOutDeadline));
+            }
+            if (cause instanceof TimedOut && System.nanoTime() < timedOutDeadline) {
+                return TimedOut.alive(probe).thenCompose(alive -> alive
+                        ? writeUntil(entities, removals, deniedDeadline, timedOutDeadline)
+                        : CompletableFuture.<List<UpfProgrammableException>>failedFuture(new UpfProgrammableException(
+                                cause.getMessage() + "; the device does not answer a probe: unreachable")));
             }
             return CompletableFuture.<List<UpfProgrammableException>>failedFuture(cause);
         }).thenCompose(f -> f);
@@ -162,7 +178,7 @@ final class P4RuntimeBatch {
         if (rpc != null) {
             String why = "P4Runtime write not answered: " + rpc;
             throw new CompletionException(NotPrimary.isPermissionDenied(rpc) ? new NotPrimary(why)
-                    : new UpfProgrammableException(why));
+                    : TimedOut.isDeadlineExceeded(rpc) ? new TimedOut(why) : new UpfProgrammableException(why));
         }
         return new ArrayList<>(resp.all());
     }

@@ -7,11 +7,14 @@ import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiActionProfileGroup;
 import org.onosproject.net.pi.runtime.PiActionProfileMember;
 import org.onosproject.net.pi.runtime.PiCounterCell;
+import org.onosproject.net.pi.runtime.PiCounterCellId;
 import org.onosproject.net.pi.runtime.PiEntity;
 import org.onosproject.net.pi.runtime.PiMeterCellConfig;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Where PI entities are written and read: ONOS's flow rule and P4Runtime services inside ONOS, or a direct
@@ -54,6 +57,22 @@ public interface PiTarget {
      * @throws PiTargetException if the read fails
      */
     Collection<PiCounterCell> readCounter(PiCounterId counter, long index) throws PiTargetException;
+
+    /**
+     * Reads some cells, of any counters, together: one request where the target can (a P4Runtime ReadRequest
+     * of many entities), else one read per cell.
+     *
+     * @param cells cell ids
+     * @return the cells the target holds
+     * @throws PiTargetException if the read fails
+     */
+    default Collection<PiCounterCell> readCounterCells(Collection<PiCounterCellId> cells) throws PiTargetException {
+        List<PiCounterCell> out = new ArrayList<>();
+        for (PiCounterCellId c : cells) {
+            out.addAll(readCounter(c.counterId(), c.index()));
+        }
+        return out;
+    }
 
     /**
      * Reads every cell configuration of a meter.

@@ -10,12 +10,14 @@ import org.onosproject.net.pi.model.PiCounterId;
 import org.onosproject.net.pi.model.PiMeterId;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiCounterCell;
+import org.onosproject.net.pi.runtime.PiCounterCellId;
 import org.onosproject.net.pi.runtime.PiEntity;
 import org.onosproject.net.pi.runtime.PiMeterCellConfig;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -168,23 +170,78 @@ public final class PiUpfDevice implements HupfUpfDevice {
         return out;
     }
 
-    private Collection<UpfCounter> readCounterCells(long index) throws UpfProgrammableException {
-        List<? extends Object> ids = UpfTranslator.piIds(UpfEntityType.COUNTER);
-        try {
-            Map<Long, PiCounterCell> ig = byIndex(target.readCounter((PiCounterId) ids.get(0), index));
-            Map<Long, PiCounterCell> eg = byIndex(target.readCounter((PiCounterId) ids.get(1), index));
-            List<UpfCounter> out = new ArrayList<>();
-            for (Map.Entry<Long, PiCounterCell> e : ig.entrySet()) {
-                PiCounterCell egress = eg.get(e.getKey());
-                if (egress == null) {
-                    throw new UpfProgrammableException("device returned no egress counter cell " + e.getKey());
-                }
-                out.add(translator.counter(e.getValue(), egress));
+    /**
+     * Reads some counter cells together: their ingress and egress cells in one target request (one P4Runtime
+     * ReadRequest inside ONOS), e.g. the final usage of the sessions one batch removed.
+     *
+     * @param cells cell indexes
+     * @return cell index to its counts, for every cell asked
+     * @throws UpfProgrammableException if a cell is out of range, missing or the read fails
+     */
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        long size = tableSize(UpfEntityType.COUNTER);
+        List<PiCounterCellId> ids = new ArrayList<>(2 * cells.size());
+        for (int c : cells) {
+            if (c < 0 || c >= size) {
+                throw new UpfProgrammableException("counter index " + c + " outside [0, " + size + ")",
+                                                   COUNTER_INDEX_OUT_OF_RANGE);
             }
-            return out;
-        } catch (PiTargetException | PiCodecException e) {
+            ids.add(PiCounterCellId.ofIndirect(ingressCounter(), c));
+            ids.add(PiCounterCellId.ofIndirect(egressCounter(), c));
+        }
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        try {
+            List<PiCounterCell> ig = new ArrayList<>();
+            List<PiCounterCell> eg = new ArrayList<>();
+            for (PiCounterCell c : ids.isEmpty() ? List.<PiCounterCell>of() : target.readCounterCells(ids)) {
+                (c.cellId().counterId().equals(ingressCounter()) ? ig : eg).add(c);
+            }
+            pair(ig, eg).forEach(c -> out.put((int) c.cellId(), c));
+        } catch (PiTargetException e) {
             throw new UpfProgrammableException("cannot read counters: " + e.getMessage());
         }
+        for (int c : cells) {
+            if (!out.containsKey(c)) {
+                throw new UpfProgrammableException("device returned no counter cell " + c);
+            }
+        }
+        return out;
+    }
+
+    private static PiCounterId ingressCounter() {
+        return (PiCounterId) UpfTranslator.piIds(UpfEntityType.COUNTER).get(0);
+    }
+
+    private static PiCounterId egressCounter() {
+        return (PiCounterId) UpfTranslator.piIds(UpfEntityType.COUNTER).get(1);
+    }
+
+    private Collection<UpfCounter> readCounterCells(long index) throws UpfProgrammableException {
+        try {
+            return pair(target.readCounter(ingressCounter(), index), target.readCounter(egressCounter(), index));
+        } catch (PiTargetException e) {
+            throw new UpfProgrammableException("cannot read counters: " + e.getMessage());
+        }
+    }
+
+    /** The counts of each cell of ingress, with its egress cell of the same index. */
+    private List<UpfCounter> pair(Collection<PiCounterCell> ingress, Collection<PiCounterCell> egress)
+            throws UpfProgrammableException {
+        Map<Long, PiCounterCell> ig = byIndex(ingress);
+        Map<Long, PiCounterCell> eg = byIndex(egress);
+        List<UpfCounter> out = new ArrayList<>();
+        try {
+            for (Map.Entry<Long, PiCounterCell> e : ig.entrySet()) {
+                PiCounterCell cell = eg.get(e.getKey());
+                if (cell == null) {
+                    throw new UpfProgrammableException("device returned no egress counter cell " + e.getKey());
+                }
+                out.add(translator.counter(e.getValue(), cell));
+            }
+        } catch (PiCodecException e) {
+            throw new UpfProgrammableException("cannot read counters: " + e.getMessage());
+        }
+        return out;
     }
 
     private static Map<Long, PiCounterCell> byIndex(Collection<PiCounterCell> cells) {

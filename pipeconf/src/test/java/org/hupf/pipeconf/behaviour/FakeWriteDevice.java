@@ -31,6 +31,11 @@ final class FakeWriteDevice {
     boolean unreachable;
     /** The next this many requests are refused whole: another client is primary for the moment. */
     int denied;
+    /** The next this many requests pass ONOS's deadline: the device applies them, too slowly to answer in time. */
+    int timeouts;
+    /** Whether the device answers a probe; and how many probes it got. */
+    boolean alive = true;
+    int probes;
 
     FakeWriteDevice(DeviceId id) {
         this.id = id;
@@ -38,6 +43,11 @@ final class FakeWriteDevice {
 
     WriteRequest request() {
         return new FakeRequest(this);
+    }
+
+    CompletableFuture<Boolean> probe() {
+        probes++;
+        return CompletableFuture.completedFuture(alive);
     }
 
     private static final class Update implements EntityUpdateResponse {
@@ -157,8 +167,14 @@ final class FakeWriteDevice {
             device.requests.add(updates.stream().map(u -> u.type).collect(Collectors.toList()));
             boolean deny = device.denied > 0;
             device.denied -= deny ? 1 : 0;
+            boolean late = !deny && device.timeouts > 0;
+            device.timeouts -= late ? 1 : 0;
             for (Update u : updates) {
-                if (deny) {
+                if (late) {
+                    apply(u);
+                    u.status = EntityUpdateStatus.OTHER_ERROR;
+                    u.throwable = new IllegalStateException("DEADLINE_EXCEEDED: deadline exceeded after 9.99s");
+                } else if (deny) {
                     u.status = EntityUpdateStatus.OTHER_ERROR;
                     u.throwable = new IllegalStateException("PERMISSION_DENIED: not the primary client");
                 } else if (device.unreachable) {

@@ -46,8 +46,12 @@ public class P4RuntimeBatchTest {
     private static final DeviceId DEV = DeviceId.deviceId("device:backend:b1");
 
     private final FakeWriteDevice device = new FakeWriteDevice(DEV);
-    private final P4RuntimeBatch batch = new P4RuntimeBatch(new UpfTranslator(Pipelines.model("sw")), DEV,
-                                                            device::request, 5_000);
+    private final P4RuntimeBatch batch = batch(5_000, 5_000);
+
+    private P4RuntimeBatch batch(long deniedBudgetMs, long timedOutBudgetMs) {
+        return new P4RuntimeBatch(new UpfTranslator(Pipelines.model("sw")), DEV, device::request, device::probe,
+                                  deniedBudgetMs, timedOutBudgetMs);
+    }
 
     private static UpfInterface iface(String prefix, int slice) {
         return UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(prefix)).setCore().setSliceId(slice).build();
@@ -103,6 +107,61 @@ public class P4RuntimeBatchTest {
         assertNull(failures.get(0));
         assertNotNull("the second did not fit", failures.get(1));
         assertEquals(UpfProgrammableException.Type.TABLE_EXHAUSTED, failures.get(1).getType());
+        assertEquals("a refusal update by update is not written again", 1, device.requests.size());
+        assertEquals(0, device.probes);
+    }
+
+    @Test
+    public void aBatchThatTimedOutOnALiveDeviceIsWrittenAgain() {
+        device.timeouts = 1;
+        UpfMeter meter = UpfMeter.resetMeter(UpfMeter.Type.SESSION, 5);
+        List<UpfProgrammableException> failures = write(List.of(iface("10.250.0.0/16", 1), meter,
+                                                                iface("10.251.0.0/16", 1)), 1);
+        assertEquals(java.util.Arrays.asList(null, null, null), failures);
+        assertEquals(1, device.probes);
+        // The late write was applied: written again, its INSERTs exist and go again as MODIFYs.
+        assertEquals(List.of(List.of(UpdateType.INSERT, UpdateType.MODIFY, UpdateType.INSERT),
+                             List.of(UpdateType.INSERT, UpdateType.MODIFY, UpdateType.INSERT),
+                             List.of(UpdateType.MODIFY, UpdateType.MODIFY)), device.requests);
+        assertEquals("the two interfaces", 2, device.entries.keySet().stream()
+                .filter(h -> h.entityType() == PiEntityType.TABLE_ENTRY).count());
+    }
+
+    @Test
+    public void aDeletionThatTimedOutOnALiveDeviceIsDoneWhenWrittenAgain() {
+        assertNull(write(List.of(iface("10.250.0.0/16", 1))).get(0));
+        device.timeouts = 1;
+        assertEquals(java.util.Arrays.asList((Object) null), write(List.of(iface("10.250.0.0/16", 1)), 0));
+        assertEquals(List.of(UpdateType.DELETE), device.requests.get(2));
+        assertTrue(device.entries.isEmpty());
+    }
+
+    @Test
+    public void aBatchThatTimedOutOnADeviceThatDoesNotAnswerFailsUnreachable() {
+        device.timeouts = 1;
+        device.alive = false;
+        try {
+            write(List.of(iface("10.250.0.0/16", 1)));
+            fail("answered");
+        } catch (CompletionException e) {
+            assertTrue(String.valueOf(e.getCause()), e.getCause() instanceof UpfProgrammableException
+                    && e.getCause().getMessage().contains("DEADLINE_EXCEEDED")
+                    && e.getCause().getMessage().contains("unreachable"));
+        }
+        assertEquals("not written again", 1, device.requests.size());
+        assertEquals(1, device.probes);
+    }
+
+    @Test
+    public void aBatchStillTimingOutAfterTheBudgetFails() {
+        device.timeouts = Integer.MAX_VALUE;
+        try {
+            batch(5_000, 0).write(List.of(iface("10.250.0.0/16", 1)), new BitSet()).join();
+            fail("answered");
+        } catch (CompletionException e) {
+            assertTrue(String.valueOf(e.getCause()), e.getCause() instanceof TimedOut);
+        }
+        assertEquals(1, device.requests.size());
     }
 
     @Test
@@ -129,8 +188,7 @@ public class P4RuntimeBatchTest {
     @Test
     public void withoutPrimacyWithinTheBudgetTheBatchFails() {
         device.denied = Integer.MAX_VALUE;
-        P4RuntimeBatch impatient = new P4RuntimeBatch(new UpfTranslator(Pipelines.model("sw")), DEV,
-                                                      device::request, 3 * NotPrimary.RETRY_PAUSE_MS);
+        P4RuntimeBatch impatient = batch(3 * NotPrimary.RETRY_PAUSE_MS, 0);
         try {
             impatient.write(List.of(iface("10.250.0.0/16", 1)), new BitSet()).join();
             fail("answered");

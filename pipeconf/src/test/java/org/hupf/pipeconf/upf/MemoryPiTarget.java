@@ -34,6 +34,8 @@ public final class MemoryPiTarget implements PiTarget {
     final Map<PiMeterCellId, PiMeterCellConfig> meters = new HashMap<>();
     final Map<PiCounterCellId, PiCounterCell> counters = new HashMap<>();
     final Map<List<Object>, PiEntity> profiles = new LinkedHashMap<>();
+    /** Counter read requests made. */
+    int counterRequests;
     /** Every entity deleted, in order. */
     final List<PiEntity> deleted = new ArrayList<>();
 
@@ -112,7 +114,16 @@ public final class MemoryPiTarget implements PiTarget {
     }
 
     @Override
+    public Collection<PiCounterCell> readCounterCells(Collection<PiCounterCellId> cells) {
+        counterRequests++;
+        List<PiCounterCell> out = new ArrayList<>();
+        cells.forEach(id -> out.add(counters.getOrDefault(id, new PiCounterCell(id, 0, 0))));
+        return out;
+    }
+
+    @Override
     public Collection<PiCounterCell> readCounter(PiCounterId counter, long index) {
+        counterRequests++;
         long size = model.counter(counter).orElseThrow().size();
         List<PiCounterCell> out = new ArrayList<>();
         for (long i = index < 0 ? 0 : index; i < (index < 0 ? size : index + 1); i++) {

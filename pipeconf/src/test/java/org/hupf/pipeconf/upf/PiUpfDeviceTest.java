@@ -156,6 +156,25 @@ public class PiUpfDeviceTest {
     }
 
     @Test
+    public void theCellsOfManySessionsAreReadInOneRequest() throws Exception {
+        target.setCounter(HUPF_INGRESS_UPF_PRE_QOS_COUNTER, 5, 10, 1000);
+        target.setCounter(HUPF_EGRESS_UPF_POST_QOS_COUNTER, 5, 9, 900);
+        target.setCounter(HUPF_EGRESS_UPF_POST_QOS_COUNTER, 7, 3, 300);
+        java.util.Map<Integer, UpfCounter> cells = device.readCounterCells(java.util.List.of(5, 7, 9));
+        assertEquals(java.util.Map.of(
+                5, UpfCounter.builder().withCellId(5).setIngress(10, 1000).setEgress(9, 900).build(),
+                7, UpfCounter.builder().withCellId(7).setIngress(0, 0).setEgress(3, 300).build(),
+                9, UpfCounter.builder().withCellId(9).setIngress(0, 0).setEgress(0, 0).build()), cells);
+        assertEquals("ingress and egress cells of all three in one request", 1, target.counterRequests);
+        try {
+            device.readCounterCells(java.util.List.of(5, (int) device.tableSize(UpfEntityType.COUNTER)));
+            fail("accepted");
+        } catch (UpfProgrammableException e) {
+            assertEquals(UpfProgrammableException.Type.COUNTER_INDEX_OUT_OF_RANGE, e.getType());
+        }
+    }
+
+    @Test
     public void counterIndexOutOfRangeSaysSo() throws Exception {
         long size = device.tableSize(UpfEntityType.COUNTER);
         try {
