@@ -12,6 +12,7 @@ DEBIAN_PACKAGES=(
   clang llvm libclang-rt-14-dev
   iproute2 iputils-ping tcpdump ethtool procps
   openssh-client sshpass
+  strongswan-charon strongswan-swanctl libcharon-extra-plugins libstrongswan-standard-plugins
   chromium
 )
 

@@ -44,9 +44,9 @@ def _classpath():
 
 
 class Upf:
-    def __init__(self, proc, pfcp_port, control_port, token):
+    def __init__(self, proc, pfcp_port, control_port, token, host="127.0.0.1"):
         self.proc = proc
-        self.addr = ("127.0.0.1", pfcp_port)
+        self.addr = (host, pfcp_port)
         self.control = "http://127.0.0.1:%d" % control_port
         self.token = token
 
@@ -66,13 +66,14 @@ class Upf:
             return json.loads(r.read())
 
 
-def start_upf(*extra, token=None):
+def start_upf(*extra, token=None, prefix=(), host="127.0.0.1"):
     """Starts the host; its REST API takes changes with `token` (a fresh random one by default; "" for a
-    read-only API)."""
+    read-only API). prefix: a command the host runs under (e.g. `ip netns exec NS`); host: the address its
+    PFCP agent listens on (`--listen` in extra)."""
     if shutil.which("java") is None:
         pytest.skip("java is missing: the PFCP tests need a JDK to run hupf's standalone host")
     token = secrets.token_hex(16) if token is None else token
-    cmd = ["java", "-cp", _classpath(), MAIN, "--port", "0", "--control-port", "0", "--control-token", token,
+    cmd = [*prefix, "java", "-cp", _classpath(), MAIN, "--port", "0", "--control-port", "0", "--control-token", token,
            "--allow", "127.0.0.1,smf.hupf.test@127.0.0.2", *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
@@ -82,7 +83,7 @@ def start_upf(*extra, token=None):
             raise RuntimeError("hupf standalone exited: " + proc.stderr.read())
         if line.startswith("hupf-standalone ready"):
             kv = dict(p.split("=") for p in line.split()[2:])
-            return Upf(proc, int(kv["pfcp"]), int(kv["control"]), token)
+            return Upf(proc, int(kv["pfcp"]), int(kv["control"]), token, host)
     proc.kill()
     raise RuntimeError("hupf standalone did not start within 60 s")
 
