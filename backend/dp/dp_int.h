@@ -2,6 +2,7 @@
 #ifndef HUPF_DP_INT_H
 #define HUPF_DP_INT_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <rte_acl.h>
 #include <rte_lpm.h>
@@ -157,6 +158,16 @@ int dp_defer_free(void *obj);
 /* Publishes a copy of len bytes of src as *slot for the readers; the old copy is freed
  * after a grace period. */
 int dp_publish_copy(void **slot, const void *src, size_t len);
+/* A value pool's slots (tables.c): taken for a new value, put back when a write fails, freed after a grace
+ * period when the value is replaced (dp_commit). */
+int dp_vpool_get(struct vpool *vp, uint32_t *idx);
+void dp_vpool_put(struct vpool *vp, uint32_t idx);
+int dp_defer_slot(struct vpool *vp, uint32_t idx);
+static inline void *dp_vpool_at(const struct vpool *vp, uint32_t idx) { return vp->mem + (size_t)idx * vp->elem; }
+/* 0 for an INSERT, MODIFY or DELETE, else -EINVAL. */
+static inline int dp_check_op(int op) { return op >= DP_INSERT && op <= DP_DELETE ? 0 : -EINVAL; }
+/* Opens a control-plane write: p is the current pipeline, -ENODEV before the first one. */
+#define DP_PIPE_OR_ENODEV struct pipeline *p = g_dp.pipe; if (!p) return -ENODEV
 /* The IPv4 netmask of a prefix length (0..32; 0: no bits). */
 static inline uint32_t dp_prefix_mask(uint8_t plen) { return plen ? ~0u << (32 - plen) : 0; }
 static inline struct pipeline *dp_pipe(void)

@@ -1,10 +1,8 @@
 package org.hupf.app.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import org.hupf.api.BoundedJson;
 import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
 import org.hupf.api.EntityJson;
@@ -15,9 +13,7 @@ import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
-import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -41,7 +37,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
+
+import static org.hupf.app.rest.RestAnswers.guarded;
+import static org.hupf.app.rest.RestAnswers.jsonList;
+import static org.hupf.app.rest.RestAnswers.parse;
+import static org.hupf.app.rest.RestAnswers.seid;
+import static org.hupf.app.rest.RestAnswers.tenantId;
 
 /**
  * hupf's REST API, the same classes in both hosts: under /onos/hupf in ONOS, at the root of the standalone
@@ -59,55 +60,6 @@ public class HupfWebResource extends HupfResource {
      */
     protected HupfService service() {
         return get(HupfService.class);
-    }
-
-    /** Answers {@code {"<name>": [encode(item), ...]}}. */
-    private static <T> Response jsonList(String name, Iterable<T> items, Function<T, JsonNode> encode) {
-        ObjectNode o = MAPPER.createObjectNode();
-        ArrayNode a = o.putArray(name);
-        items.forEach(item -> a.add(encode.apply(item)));
-        return json(o);
-    }
-
-    private static Response rejected(RuleException e) {
-        ObjectNode o = MAPPER.createObjectNode().put("error", e.getMessage()).put("pfcpCause", e.cause());
-        Response.Status status = e.cause() == org.hupf.api.session.Cause.SESSION_CONTEXT_NOT_FOUND
-                ? Response.Status.NOT_FOUND : Response.Status.BAD_REQUEST;
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(o.toString()).build();
-    }
-
-    /** A request body that may refuse its input. */
-    private interface Call {
-        Response run() throws RuleException;
-    }
-
-    /**
-     * Runs a request: a body over the size limit is a 413, other bad input a 400 with its message, a
-     * refused rule a 400 (404 if unknown).
-     */
-    private static Response guarded(Call call) {
-        try {
-            return call.run();
-        } catch (BoundedJson.TooLarge e) {
-            return error(Response.Status.REQUEST_ENTITY_TOO_LARGE, e.getMessage());
-        } catch (IllegalArgumentException e) {
-            return error(Response.Status.BAD_REQUEST, e.getMessage());
-        } catch (RuleException e) {
-            return rejected(e);
-        }
-    }
-
-    /** Reads a session body within BoundedJson's size and depth limits. */
-    private static PfcpSession parse(InputStream body) {
-        return SessionJson.decode(BoundedJson.read(body));
-    }
-
-    private static long seid(String s) {
-        try {
-            return Long.parseUnsignedLong(s);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("SEID " + s + " is not an unsigned 64-bit number");
-        }
     }
 
     /**
@@ -418,19 +370,6 @@ public class HupfWebResource extends HupfResource {
             }
             return jsonList("tenants", shown, TenantStatus::toJson);
         });
-    }
-
-    private static int tenantId(String s) {
-        try {
-            int id = Integer.parseInt(s);
-            if (id >= 0 && id <= Tenant.MAX_TENANT_ID) {
-                return id;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("tenantId: an integer in [0, " + Tenant.MAX_TENANT_ID + "] expected, got "
-                                                   + s);
     }
 
     /**

@@ -89,13 +89,13 @@ public class OffloadComponentTest {
                                        device("device:b1", true), device("device:t2", true));
         assertEquals("every backend, in the order of their ids",
                      List.of(DeviceId.deviceId("device:b1"), DeviceId.deviceId("device:b2")),
-                     OffloadComponent.pickAll(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString())),
+                     HybridTakeover.pickAll(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString())),
                                               Set.of(HupfPipeconfIds.BACKEND)));
         assertEquals("the switches of bmv2 and Tofino 2", List.of(DeviceId.deviceId("device:s1"),
                                                                   DeviceId.deviceId("device:t2")),
-                     OffloadComponent.pickAll(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString())),
+                     HybridTakeover.pickAll(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString())),
                                               HupfPipeconfIds.SWITCHES));
-        assertEquals(List.of(), OffloadComponent.pickAll(List.of(device("device:x", true)), id -> Optional.empty(),
+        assertEquals(List.of(), HybridTakeover.pickAll(List.of(device("device:x", true)), id -> Optional.empty(),
                                                          Set.of(HupfPipeconfIds.BACKEND)));
     }
 

@@ -58,6 +58,10 @@ public class HupfDataplaneTest {
     private final MemoryPiTarget target = new MemoryPiTarget(hw);
     private final HupfDataplane dataplane = new HupfDataplane(hw, target);
 
+    private static DataplaneTables tables(PiPipelineModel model, PiTarget device) {
+        return new DataplaneTables(new PiCodec(model), device);
+    }
+
     private List<PiTableEntry> table(org.onosproject.net.pi.model.PiTableId t) {
         return target.readTable(t).stream().collect(Collectors.toList());
     }
@@ -128,11 +132,11 @@ public class HupfDataplaneTest {
         dataplane.setBackends(2, List.of(b));
         assertEquals(2, target.readMembers(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).size());
         PiActionProfileGroup g = target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).stream()
-                .filter(x -> x.id().equals(HupfDataplane.groupId(2))).findFirst().orElseThrow();
+                .filter(x -> x.id().equals(SteeringWriter.groupId(2))).findFirst().orElseThrow();
         assertEquals(1, g.members().size());
         List<PiTableEntry> entries = table(HUPF_INGRESS_STEERING_BACKENDS);
         assertEquals(2, entries.size());
-        PiTableEntry slice2 = entries.stream().filter(e -> e.action().equals(HupfDataplane.groupId(2)))
+        PiTableEntry slice2 = entries.stream().filter(e -> e.action().equals(SteeringWriter.groupId(2)))
                 .findFirst().orElseThrow();
         assertEquals(2, PiCodec.exact(slice2, HDR_SLICE_ID));
     }
@@ -149,7 +153,7 @@ public class HupfDataplaneTest {
         assertTrue(target.deleted.get(0) instanceof org.onosproject.net.pi.runtime.PiActionProfileMember);
         PiActionProfileGroup g = target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).iterator().next();
         assertEquals(2, g.members().size());
-        assertEquals(2, g.member(HupfDataplane.memberId(0, 1)).orElseThrow().weight());
+        assertEquals(2, g.member(SteeringWriter.memberId(0, 1)).orElseThrow().weight());
         assertEquals(1, table(HUPF_INGRESS_STEERING_BACKENDS).size());
     }
 
@@ -159,8 +163,8 @@ public class HupfDataplaneTest {
         Backend heavy = new Backend(8, MacAddress.valueOf("02:00:00:00:00:08"), 3);
         dataplane.setBackends(1, List.of(light, heavy));
         PiActionProfileGroup g = target.readGroups(HUPF_INGRESS_STEERING_BACKEND_SELECTOR).iterator().next();
-        assertEquals(1, g.member(HupfDataplane.memberId(1, 0)).orElseThrow().weight());
-        assertEquals(3, g.member(HupfDataplane.memberId(1, 1)).orElseThrow().weight());
+        assertEquals(1, g.member(SteeringWriter.memberId(1, 0)).orElseThrow().weight());
+        assertEquals(3, g.member(SteeringWriter.memberId(1, 1)).orElseThrow().weight());
     }
 
     @Test
@@ -254,7 +258,7 @@ public class HupfDataplaneTest {
             assertEquals(profile + ": nothing to do the second time", 0, d.setRoutes(List.of(gnb, dn)));
 
             // A device answers with canonical byte strings: still the same route, left alone.
-            PiTableEntry written = d.routeEntry(dn);
+            PiTableEntry written = new RouteWriter(tables(model, device)).entry(dn);
             device.delete(List.of(written));
             PiLpmFieldMatch lpm = (PiLpmFieldMatch) written.matchKey().fieldMatch(HDR_IPV4_DST).orElseThrow();
             PiAction a = (PiAction) written.action();
@@ -271,7 +275,7 @@ public class HupfDataplaneTest {
             assertEquals(2, d.setRoutes(List.of(moved, gnb)));
             assertEquals(1, d.setRoutes(List.of(moved)));
             List<Route> held = device.readTable(HUPF_INGRESS_ROUTING_ROUTES_V4).stream()
-                    .map(e -> HupfDataplane.route(e).orElseThrow()).collect(Collectors.toList());
+                    .map(e -> RouteWriter.route(e).orElseThrow()).collect(Collectors.toList());
             assertEquals(List.of(moved), held);
         }
     }
@@ -327,9 +331,9 @@ public class HupfDataplaneTest {
         PiPipelineModel narrow = rangeKeys20();
         MemoryPiTarget device = new MemoryPiTarget(narrow);
         HupfDataplane d = new HupfDataplane(narrow, device);
-        assertEquals(max, d.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+        assertEquals(max, tables(narrow, device).rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
         assertEquals("the committed P4Info keeps 32 bits", 0xFFFFFFFFL,
-                     dataplane.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+                     tables(hw, target).rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
 
         // MATADOR: [58, 2^32 - 1] -> [58, 2^20 - 1]; a range above 2^20 - 1 is dropped.
         String model = ClassifierModelTest.MODEL.replace(
@@ -398,10 +402,10 @@ public class HupfDataplaneTest {
         HupfDataplane d = new HupfDataplane(tna, device);
         int width = tna.table(HUPF_INGRESS_HH_TAU_TABLE).orElseThrow().matchField(HDR_IPG_EWMA).orElseThrow()
                 .bitWidth();
-        long max = d.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA);
+        long max = tables(tna, device).rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA);
         assertEquals((1L << width) - 1, max);
         assertTrue("narrower than the v1model key",
-                   max < dataplane.rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
+                   max < tables(hw, target).rangeKeyMax(HUPF_INGRESS_HH_TAU_TABLE, HDR_IPG_EWMA));
         assertTauRangesClipped(tna, d, device, max);
         PiAction hh = (PiAction) device.entriesOf(HUPF_INGRESS_HH_HH_CONFIG).stream()
                 .filter(PiTableEntry::isDefaultAction).findFirst().orElseThrow().action();
@@ -416,7 +420,7 @@ public class HupfDataplaneTest {
                 HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_PKTS_DN,
                 HUPF_INGRESS_CLASSIFIER_FEATURE_PS_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_PS_DN,
                 HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_UP, HUPF_INGRESS_CLASSIFIER_FEATURE_IPG_DN)) {
-            long keyMax = d.rangeKeyMax(t, HDR_VALUE);
+            long keyMax = tables(tna, device).rangeKeyMax(t, HDR_VALUE);
             for (PiTableEntry e : device.readTable(t)) {
                 assertTrue(t + " within its key", bounds(e, HDR_VALUE)[1] <= keyMax);
             }
@@ -498,8 +502,8 @@ public class HupfDataplaneTest {
     public void tenantEntriesAreKeyedByVniAndVtep() throws Exception {
         for (String profile : List.of("hw", "sw")) {
             PiPipelineModel model = Pipelines.model(profile);
-            HupfDataplane d = new HupfDataplane(model, new MemoryPiTarget(model));
-            List<PiTableEntry> entries = d.tenantEntries(List.of(
+            TenantWriter tenants = new TenantWriter(tables(model, new MemoryPiTarget(model)));
+            List<PiTableEntry> entries = tenants.tenantEntries(List.of(
                     tenant(Tenant.MAX_VNI, Tenant.MAX_TENANT_ID, 3, 63), tenant(100, 1, 2, 46)));
             assertEquals(2, entries.size());
             PiTableEntry e = entries.get(1);
@@ -522,7 +526,7 @@ public class HupfDataplaneTest {
 
     @Test
     public void aMeteredTenantsCellHasItsRateInBytes() throws Exception {
-        Map<Long, PiMeterCellConfig> cells = dataplane.tenantMeterCells(List.of(
+        Map<Long, PiMeterCellConfig> cells = new TenantWriter(tables(hw, target)).tenantMeterCells(List.of(
                 new Tenant(100, VTEP, 7, 0, 0, 80_000_000, 100_000), tenant(101, 8, 0, 0),
                 new Tenant(102, Ip4Address.valueOf("192.168.100.2"), 7, 1, 10, 80_000_000, 100_000)));
         assertEquals("one cell per metered tenant id", List.of(7L), List.copyOf(cells.keySet()));
@@ -683,7 +687,7 @@ public class HupfDataplaneTest {
     public void theTenantsDscpsClassesGoToBackendClassesOnHw() throws Exception {
         Tenant a = new Tenant(100, VTEP, 1, 3, 46, 0, 0, List.of(new TenantSlice(5, 2, 26)));
         Tenant b = tenant(200, 2, 0, 0);
-        assertEquals(Map.of(46, 3, 26, 2, 0, 0), HupfDataplane.dscpClasses(List.of(a, b)));
+        assertEquals(Map.of(46, 3, 26, 2, 0, 0), TenantWriter.dscpClasses(List.of(a, b)));
         dataplane.setTenants(List.of(a, b));
         Map<Long, Long> held = new java.util.HashMap<>();
         for (PiTableEntry e : table(HUPF_INGRESS_STEERING_BACKEND_CLASSES)) {
@@ -797,13 +801,13 @@ public class HupfDataplaneTest {
         assertEquals(RpsConfig.selectThreshold(0.01), PiCodec.param(config, SELECT_THRESHOLD));
         assertEquals("the whole buffer", rpsPerPoint(RPS_BUF_FLOW), PiCodec.param(config, BUFFER_LEN));
         List<RpsConfig.Flow> back = table(HUPF_INGRESS_RPS_FLOWS).stream()
-                .map(e -> HupfDataplane.rpsFlow(e).orElseThrow()).collect(Collectors.toList());
+                .map(e -> RpsWriter.rpsFlow(e).orElseThrow()).collect(Collectors.toList());
         assertEquals(Set.of(up, down), Set.copyOf(back));
 
         // Again with one flow and a shorter buffer: the other flow goes, the configuration follows.
         dataplane.setRps(new RpsConfig(RpsConfig.Mode.HYBRID, 0, 0, 16, List.of(down)));
         assertEquals(List.of(down), table(HUPF_INGRESS_RPS_FLOWS).stream()
-                .map(e -> HupfDataplane.rpsFlow(e).orElseThrow()).collect(Collectors.toList()));
+                .map(e -> RpsWriter.rpsFlow(e).orElseThrow()).collect(Collectors.toList()));
         config = (PiAction) defaultEntry(HUPF_INGRESS_RPS_CONFIG).action();
         assertEquals(RPS_MODE_HYBRID, PiCodec.param(config, MODE));
         assertEquals(16, PiCodec.param(config, BUFFER_LEN));

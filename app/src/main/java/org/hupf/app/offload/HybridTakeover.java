@@ -1,0 +1,222 @@
+package org.hupf.app.offload;
+
+import org.hupf.api.OffloadPolicy;
+import org.hupf.app.LeaderLease;
+import org.hupf.app.config.HupfConfig;
+import org.hupf.pipeconf.HupfPipeconfIds;
+import org.hupf.pipeconf.api.HupfUpf;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.pi.model.PiPipeconfId;
+import org.onosproject.net.pi.service.PiPipeconfService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * Takes the hybrid's devices over on the cluster's hupf leader: picks the backends (pipeconf org.hupf.backend,
+ * less those drained) and the switch among the available devices, reclaims what a previous offload manager left
+ * on the switch, and builds the {@link HybridUpfDevice} over the first backend and the switch, then every other
+ * backend, each read through the {@link BackendUsageLedger}. Built again when the devices or the leadership term
+ * change; a takeover that fails is retried with a doubling delay.
+ */
+final class HybridTakeover {
+
+    private static final Logger log = LoggerFactory.getLogger(HybridTakeover.class);
+    /** Longest wait between two attempts to take over a backend that is not ready (no pipeline yet). */
+    static final long RETRY_MAX_MS = 30_000;
+
+    private final LeaderLease lease;
+    private final DeviceService deviceService;
+    private final PiPipeconfService pipeconfService;
+    private final DistributedBackendDrains drains;
+    private final DistributedOffloadStore offloadStore;
+    private final DistributedLedgerJournal ledgerJournal;
+    private final RecentEvents recentEvents;
+    private final Supplier<HupfConfig> config;
+    private final ScheduledExecutorService executor;
+    /** What follows a takeover: sessions, routes and the switch's configuration onto the devices. */
+    private final Consumer<Hybrid> onTakenOver;
+    /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
+    private final long retryFirstMs;
+
+    private volatile Hybrid current;
+    /** The term of hupf's leadership this node drives the devices under; NOT_LEADER while it stands by. */
+    private volatile long term = LeaderLease.NOT_LEADER;
+    /** What each backend counted, across its departures and restarts, in this node's current term. */
+    private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
+    private long retryMs;
+    private ScheduledFuture<?> retry;
+
+    HybridTakeover(LeaderLease lease, DeviceService deviceService, PiPipeconfService pipeconfService,
+                   DistributedBackendDrains drains, DistributedOffloadStore offloadStore,
+                   DistributedLedgerJournal ledgerJournal, RecentEvents recentEvents, Supplier<HupfConfig> config,
+                   ScheduledExecutorService executor, Consumer<Hybrid> onTakenOver, long retryFirstMs) {
+        this.lease = lease;
+        this.deviceService = deviceService;
+        this.pipeconfService = pipeconfService;
+        this.drains = drains;
+        this.offloadStore = offloadStore;
+        this.ledgerJournal = ledgerJournal;
+        this.recentEvents = recentEvents;
+        this.config = config;
+        this.executor = executor;
+        this.onTakenOver = onTakenOver;
+        this.retryFirstMs = retryFirstMs;
+        this.retryMs = retryFirstMs;
+    }
+
+    /** @return the hybrid this node drives, null while it drives none */
+    Hybrid current() {
+        return current;
+    }
+
+    /** @return the leadership term the devices are driven under, {@link LeaderLease#NOT_LEADER} on standby */
+    long term() {
+        return term;
+    }
+
+    /** Lets the devices go (the component stops). */
+    void forget() {
+        current = null;
+    }
+
+    /**
+     * Returns the available devices running one of the wanted pipeconfs, in the order of their ids.
+     *
+     * @param devices    candidate devices
+     * @param pipeconfOf pipeconf of a device
+     * @param wanted     pipeconf ids
+     * @return their ids
+     */
+    static List<DeviceId> pickAll(Iterable<Device> devices, Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf,
+                                  Set<PiPipeconfId> wanted) {
+        List<DeviceId> out = new ArrayList<>();
+        for (Device d : devices) {
+            if (pipeconfOf.apply(d.id()).filter(wanted::contains).isPresent() && d.is(HupfUpf.class)) {
+                out.add(d.id());
+            }
+        }
+        out.sort(Comparator.comparing(DeviceId::toString));
+        return out;
+    }
+
+    /**
+     * Builds the hybrid over the backend and switch available now. Taking over the backend reads its tables;
+     * a backend whose device event came before ONOS pushed its pipeline answers FAILED_PRECONDITION: the
+     * takeover is then retried with a doubling delay (and on every device event) until it succeeds.
+     */
+    synchronized void rebuild() {
+        rebuild(lease.term());
+    }
+
+    synchronized void rebuild(long leaderTerm) {
+        if (leaderTerm == LeaderLease.NOT_LEADER || leaderTerm == LeaderLease.UNKNOWN) {
+            if (current != null) {
+                log.info("Standing by: {}", leaderTerm == LeaderLease.UNKNOWN
+                        ? "the leader elector does not answer" : "another node leads hupf and drives its devices");
+            }
+            term = LeaderLease.NOT_LEADER;
+            current = null;
+            cancelRetry();
+            return;
+        }
+        if (leaderTerm != term) {
+            // A new term: another node may have driven the devices in between; take them over afresh.
+            current = null;
+            term = leaderTerm;
+            // From the journal: what this node counted in an earlier term may be out of date (other leaders wrote
+            // cells since), and what the last leader carried for backends away or restarted is there.
+            usageLedger = new BackendUsageLedger(ledgerJournal, ledgerJournal.all());
+        }
+        Iterable<Device> available = deviceService.getAvailableDevices();
+        Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
+        List<DeviceId> backendIds = pickAll(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
+        backendIds.removeIf(id -> drains.is(id.toString(), DistributedBackendDrains.DRAINED));
+        DeviceId switchId = pickAll(available, pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
+        Hybrid h = current;
+        if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
+            return;
+        }
+        if (backendIds.isEmpty()) {
+            current = null;
+            cancelRetry();
+            log.warn("No hupf backend available: sessions wait in the store");
+            return;
+        }
+        try {
+            // The devices' mastership comes to this node through LeaderMastership; until it has, writes wait
+            // for it (OnosPiTarget's primary gate) and reads need none.
+            // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
+            List<HupfUpfDevice> backends = new ArrayList<>();
+            Map<DeviceId, HupfUpfDevice> ledgered = new HashMap<>();
+            for (DeviceId id : backendIds) {
+                backends.add(new LedgeredBackend(id.toString(), deviceService.getDevice(id).as(HupfUpf.class),
+                                                 usageLedger, backends.isEmpty()));
+                ledgered.put(id, backends.get(backends.size() - 1));
+            }
+            usageLedger.present(backendIds.stream().map(DeviceId::toString).collect(Collectors.toList()));
+            HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
+            if (hw != null) {
+                List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
+                if (!back.isEmpty()) {
+                    log.info("Took {} sessions a previous offload manager left on switch {} back to the backend",
+                             back.size(), switchId);
+                }
+            }
+            HupfConfig cfg = config.get();
+            OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
+            OffloadManager m = new OffloadManager(backends.size() == 1 ? backends.get(0) : new BackendReplicas(backends),
+                                                  hw, policy, System::currentTimeMillis);
+            m.useStore(offloadStore);
+            m.addListener(recentEvents);
+            HybridUpfDevice device = new HybridUpfDevice(backends.get(0), hw, m);
+            device.adoptBackend();
+            List<HupfUpfDevice> devices = new ArrayList<>(backends);
+            devices.set(0, device);
+            current = new Hybrid(backendIds, Map.copyOf(ledgered), switchId, m, List.copyOf(devices));
+            cancelRetry();
+            log.info("Hybrid UPF: backends {}, switch {}", backendIds, switchId == null ? "none" : switchId);
+            onTakenOver.accept(current);
+        } catch (UpfProgrammableException | RuntimeException e) {
+            // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
+            // executor keeps it in a future nobody reads), and with no further device event, nothing would
+            // take the devices over again.
+            current = null;
+            log.warn("Cannot take over backends {} / switch {} yet: {}; retrying in {} ms",
+                     backendIds, switchId, e, retryMs);
+            if (retry != null) {
+                retry.cancel(false);
+            }
+            retry = executor.schedule((Runnable) this::rebuild, retryMs, TimeUnit.MILLISECONDS);
+            retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        }
+    }
+
+    private void cancelRetry() {
+        if (retry != null) {
+            retry.cancel(false);
+            retry = null;
+        }
+        retryMs = retryFirstMs;
+    }
+}
