@@ -210,7 +210,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         batchedOnAll(() -> ops[0] = sessions.reconcile(), 0);
         System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
                                    + " writes" + (state != null && state.restored() ? " (restored state)" : ""));
-        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware);
+        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware,
+                               () -> programmed(first.device.upf.client()) + programmed(hardware));
         manager.addListener(status::event);
         for (LabBackend b : backends) {
             status.health(b.name, b.device.upf.client());
@@ -278,6 +279,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         agent = state == null ? new PfcpAgent(pfcp, sessions)
                 : new PfcpAgent(pfcp, sessions, state.associations(), state.recoveryTimeStamp());
         closers.add(agent);
+        manager.addUsageListener(agent.usageChanges());
         if (cfg.has("control")) {
             ControlApi control = new ControlApi((int) cfg.number("control", "port"), cfg.text("control", "token"),
                                                 new ServiceRegistry().register(BackendControl.class, this),
@@ -477,9 +479,18 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         }
     }
 
+    /** @return a number that moves whenever what the device holds may have changed; 0 without one */
+    private static long programmed(P4RuntimeUpfDevice device) {
+        return device == null ? 0 : programmed(device.client());
+    }
+
+    private static long programmed(P4rtClient c) {
+        return c.writes() + c.reconnects() + c.sinceMillis();
+    }
+
     private void writeStatus() {
         try {
-            status.write(sessions.store().all().size(), hh, agent == null ? null : agent.stats());
+            status.write(sessions.store().size(), hh, agent == null ? null : agent.stats());
         } catch (IOException | RuntimeException e) {
             System.err.println("lab runner: status not written: " + e);
         }
