@@ -76,6 +76,11 @@ import java.util.concurrent.TimeUnit;
 public final class LabRunner implements AutoCloseable, BackendControl {
 
     private static final long STATUS_MS = 500;
+    /**
+     * A poll costs what the backend scans, the cells in use: the next one waits nineteen times its duration at
+     * least, so that polls take at most a twentieth of the time (poll_ms up to ~100k sessions, ~1 s at 1M).
+     */
+    private static final int POLL_IDLE_FACTOR = 19;
     /** A draining backend's counts are read this often. */
     private static final long DRAIN_READ_MS = 50;
 
@@ -100,6 +105,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     /** The switch's RPS records, to the monitor of the config's rps block. */
     private final RpsIntake rps = new RpsIntake();
     private LabStatus status;
+    /** When the last poll started (the poll timer's thread only). */
+    private long lastPollAt;
 
     private LabRunner(LabConfig cfg) {
         this.cfg = cfg;
@@ -472,6 +479,10 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     private void poll() {
         try {
             long started = System.currentTimeMillis();
+            if (started - lastPollAt < POLL_IDLE_FACTOR * manager.pollDurationMillis()) {
+                return;
+            }
+            lastPollAt = started;
             manager.poll();
             status.polled(started);
         } catch (RuntimeException e) {
