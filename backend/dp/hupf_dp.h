@@ -293,6 +293,8 @@ struct dp_boot {
 	unsigned mem_mb;            /* EAL memory (no hugepages) */
 	char extra_eal[256];        /* appended to the EAL arguments, space separated */
 	unsigned idle_sleep_us;     /* an idle lcore sleeps this long between polls; 0: busy-poll always */
+	unsigned idle_sleep_max_us; /* each further empty nap doubles it up to this (the first packet's extra
+	                             * latency after a quiet spell); below idle_sleep_us: no growth */
 };
 
 /* Initialises EAL, ports and lcores and starts forwarding (drops until a pipeline is set). */
@@ -314,6 +316,9 @@ struct dp_stats {
 	struct dp_port_stats port[DP_MAX_PORTS];
 	uint64_t to_cpu, to_cpu_dropped, pkt_out, no_pipeline;
 	uint64_t ipv4_fragments;    /* IPv4 fragments received and dropped (hupf does not reassemble) */
+	uint64_t idle_naps;         /* naps of the forwarding lcores */
+	uint64_t idle_naps_capped;  /* of which as long as idle_sleep_max_us */
+	uint64_t work_after_capped; /* polls that found work right after a capped nap: packets that waited up to it */
 };
 void dp_stats_get(struct dp_stats *s);
 

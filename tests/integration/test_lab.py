@@ -173,7 +173,7 @@ def test_a_backend_drained_under_traffic_leaves_without_loss_and_with_exact_usag
     for u in summary["plan"]["ues"]:
         sent = sum(s["tx"].get(str(u["idx"]), {}).get("pkts", 0) for s in summary["tx"])
         got = sum(r["rx"].get(str(u["idx"]), {}).get("pkts", 0) for r in summary["rx"])
-        counted = summary["ues"].get(u["addr"], {}).get("pkts")
+        counted = summary["ues"].get(u["addr"], {}).get("pkts", 0)   # absent: counted nothing
         if not sent == got == counted:
             wrong.append("%s sent %d, received %d, counted %s" % (u["addr"], sent, got, counted))
     assert not wrong, wrong

@@ -107,15 +107,15 @@ def lost_runs(u, rx):
 
 
 def usage(plan, counted_by_ue, tx, rx, gap_s=0.0):
-    """(name, passed, detail): each UE's counted packets (both targets summed; {ue: {"pkts": n}}) lie between
-    what arrived and what was sent; when a backend died under traffic, less what the UE sent in gap_s (a
-    backend's counts since its last read die with it)."""
+    """(name, passed, detail): each UE's counted packets (both targets summed; {ue: {"pkts": n}}, a UE that
+    counted nothing is absent) lie between what arrived and what was sent; when a backend died under traffic,
+    less what the UE sent in gap_s (a backend's counts since its last read die with it)."""
     bad_sum = []
     for u in plan["ues"]:
-        counted = counted_by_ue.get(u["addr"], {}).get("pkts")
+        counted = counted_by_ue.get(u["addr"], {}).get("pkts", 0)
         sent = _pkts(tx, "tx", u["idx"])
         got = _pkts(rx, "rx", u["idx"]) - _in_gap(plan, sent, gap_s)
-        if counted is None or not got <= counted <= sent:
+        if not got <= counted <= sent:
             bad_sum.append("%s: received %d <= counted %s <= sent %d" % (u["addr"], got, counted, sent))
     return ("usage counters (summed over both targets) add up", not bad_sum,
             ("; ".join(bad_sum[:3]) or "all %d UEs" % len(plan["ues"]))

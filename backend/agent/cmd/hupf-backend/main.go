@@ -31,22 +31,23 @@ var dataplaneHash = "unknown"
 
 // config is the file format of --config (JSON); flags override it.
 type config struct {
-	GRPCAddr    string            `json:"grpc_addr"`
-	DeviceID    uint64            `json:"device_id"`
-	Ports       map[string]string `json:"ports"`      // P4 port number -> device spec
-	PortRates   map[string]string `json:"port_rates"` // P4 port number -> Mbit/s of its egress scheduler
-	CPUPort     int               `json:"cpu_port"`
-	Lcores      int               `json:"lcores"`
-	IdleSleepUS int               `json:"idle_sleep_us"`
-	Sessions    uint32            `json:"sessions"`
-	MeterStates uint32            `json:"meter_states"`
-	Mbufs       int               `json:"mbufs"`
-	MemMB       int               `json:"mem_mb"`
-	EAL         string            `json:"eal"`
-	LogLevel    string            `json:"log_level"`
-	CPUProfile  string            `json:"cpu_profile"`
-	TestClock   bool              `json:"test_clock"`
-	Profile     string            `json:"profile"`
+	GRPCAddr       string            `json:"grpc_addr"`
+	DeviceID       uint64            `json:"device_id"`
+	Ports          map[string]string `json:"ports"`      // P4 port number -> device spec
+	PortRates      map[string]string `json:"port_rates"` // P4 port number -> Mbit/s of its egress scheduler
+	CPUPort        int               `json:"cpu_port"`
+	Lcores         int               `json:"lcores"`
+	IdleSleepUS    int               `json:"idle_sleep_us"`
+	IdleSleepMaxUS int               `json:"idle_sleep_max_us"`
+	Sessions       uint32            `json:"sessions"`
+	MeterStates    uint32            `json:"meter_states"`
+	Mbufs          int               `json:"mbufs"`
+	MemMB          int               `json:"mem_mb"`
+	EAL            string            `json:"eal"`
+	LogLevel       string            `json:"log_level"`
+	CPUProfile     string            `json:"cpu_profile"`
+	TestClock      bool              `json:"test_clock"`
+	Profile        string            `json:"profile"`
 }
 
 type portFlag map[string]string
@@ -74,7 +75,8 @@ Options:
 
 func main() {
 	c := config{GRPCAddr: "127.0.0.1:9559", DeviceID: 1, Ports: map[string]string{}, PortRates: map[string]string{}, CPUPort: 255, Lcores: 1, IdleSleepUS: 50,
-		Mbufs: 16384, MemMB: 4096, LogLevel: "info", Profile: "sw"}
+		IdleSleepMaxUS: 1000,
+		Mbufs:          16384, MemMB: 4096, LogLevel: "info", Profile: "sw"}
 	fs := flag.NewFlagSet("hupf-backend", flag.ExitOnError)
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage); fs.PrintDefaults() }
 	cfgPath := fs.String("config", "", "JSON config file (keys as the long flags, ports as {\"1\": \"veth0\"}); flags override it")
@@ -93,6 +95,8 @@ func main() {
 	fs.IntVar(&c.Lcores, "lcores", c.Lcores, "forwarding lcores")
 	fs.IntVar(&c.IdleSleepUS, "idle-sleep-us", c.IdleSleepUS,
 		"an idle forwarding lcore sleeps this many microseconds between polls, so that it is not starved on shared CPUs (0: busy-poll, for dedicated cores)")
+	fs.IntVar(&c.IdleSleepMaxUS, "idle-sleep-max-us", c.IdleSleepMaxUS,
+		"each further empty poll doubles an idle lcore's sleep up to this many microseconds, reset by the first packet: the most a packet after a quiet spell waits (at most idle-sleep-us: no growth)")
 	fs.StringVar(&c.Profile, "profile", c.Profile, "P4 profile: sw (the backend as a software UPF) or hw (the switch's hw pipeline: steering to backends; the switch's stand-in)")
 	var sessions, meterStates uint
 	fs.UintVar(&sessions, "sessions", uint(c.Sessions), "session/termination capacity (0: P4Info table sizes)")
@@ -205,7 +209,7 @@ func run(c config, log *slog.Logger) error {
 		return err
 	}
 	if err := dp.Boot(dp.BootConfig{Workers: c.Lcores, Ports: ps, Mbufs: c.Mbufs, MemMB: c.MemMB, ExtraEAL: c.EAL,
-		IdleSleepUS: c.IdleSleepUS}); err != nil {
+		IdleSleepUS: c.IdleSleepUS, IdleSleepMaxUS: c.IdleSleepMaxUS}); err != nil {
 		return fmt.Errorf("data plane: %w", err)
 	}
 	defer dp.Shutdown()
@@ -249,7 +253,8 @@ func run(c config, log *slog.Logger) error {
 				st := dp.GetStats()
 				log.Info("stats", "ports", st.Ports, "to_cpu", st.ToCPU, "to_cpu_dropped", st.ToCPUDropped,
 					"packet_out", st.PktOut, "dropped_no_pipeline", st.NoPipeline,
-					"ipv4_fragments_dropped", st.IPv4Fragments)
+					"ipv4_fragments_dropped", st.IPv4Fragments, "idle_naps", st.IdleNaps,
+					"idle_naps_capped", st.IdleNapsCapped, "work_after_capped_nap", st.WorkAfterCapped)
 				continue
 			}
 			log.Info("stopping", "signal", s.String())

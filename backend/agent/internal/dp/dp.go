@@ -32,6 +32,8 @@ type BootConfig struct {
 	ExtraEAL string
 	// IdleSleepUS: an idle forwarding lcore sleeps this long between polls (0: busy-poll).
 	IdleSleepUS int
+	// IdleSleepMaxUS: each further empty nap doubles the sleep up to this (below IdleSleepUS: no growth).
+	IdleSleepMaxUS int
 }
 
 // Boot starts EAL, the ports and the forwarding lcores.
@@ -45,6 +47,7 @@ func Boot(c BootConfig) error {
 	b.mbufs = C.uint(c.Mbufs)
 	b.mem_mb = C.uint(c.MemMB)
 	b.idle_sleep_us = C.uint(c.IdleSleepUS)
+	b.idle_sleep_max_us = C.uint(c.IdleSleepMaxUS)
 	for i, p := range c.Ports {
 		b.ports[i].p4_port = C.uint16_t(p.P4Port)
 		b.ports[i].rate_bps = C.uint64_t(p.RateBps)
@@ -78,6 +81,9 @@ type Stats struct {
 	Ports                                   []PortStats
 	ToCPU, ToCPUDropped, PktOut, NoPipeline uint64
 	IPv4Fragments                           uint64 // dropped: the data plane does not reassemble
+	// The forwarding lcores' naps, those as long as IdleSleepMaxUS, and the polls that found work right after
+	// one (their packets waited up to IdleSleepMaxUS).
+	IdleNaps, IdleNapsCapped, WorkAfterCapped uint64
 }
 
 type PortStats struct {
@@ -91,7 +97,8 @@ func GetStats() Stats {
 	var s C.struct_dp_stats
 	C.dp_stats_get(&s)
 	out := Stats{ToCPU: uint64(s.to_cpu), ToCPUDropped: uint64(s.to_cpu_dropped), PktOut: uint64(s.pkt_out),
-		NoPipeline: uint64(s.no_pipeline), IPv4Fragments: uint64(s.ipv4_fragments)}
+		NoPipeline: uint64(s.no_pipeline), IPv4Fragments: uint64(s.ipv4_fragments), IdleNaps: uint64(s.idle_naps),
+		IdleNapsCapped: uint64(s.idle_naps_capped), WorkAfterCapped: uint64(s.work_after_capped)}
 	for i := 0; i < int(s.nports); i++ {
 		p := s.port[i]
 		ps := PortStats{P4Port: uint16(p.p4_port), RX: uint64(p.rx), TX: uint64(p.tx), RXMissed: uint64(p.rx_missed),

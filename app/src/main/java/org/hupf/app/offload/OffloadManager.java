@@ -444,6 +444,44 @@ public final class OffloadManager {
     }
 
     /**
+     * Returns, as of the last {@link #poll}, the sessions that counted traffic or went to the switch (every other
+     * session's usage is all zero, its rate 0, its path the backend): what a status lists, at a cost that
+     * follows the traffic rather than the sessions held.
+     *
+     * @return UE address to {usage, rate in bit/s, offloaded}, sorted by address
+     */
+    public synchronized Map<Ip4Address, Counted> countedUsages() {
+        Map<Ip4Address, Counted> m = new TreeMap<>();
+        for (Entry e : poller.counted()) {
+            m.put(e.session.ueAddress(), new Counted(e.lastUsage, e.rateBps, e.offloaded()));
+        }
+        return m;
+    }
+
+    /** A session's usage, rate and path as of the last poll. */
+    public static final class Counted {
+        public final SessionUsage usage;
+        public final double rateBps;
+        public final boolean offloaded;
+
+        Counted(SessionUsage usage, double rateBps, boolean offloaded) {
+            this.usage = usage;
+            this.rateBps = rateBps;
+            this.offloaded = offloaded;
+        }
+    }
+
+    /**
+     * Registers a listener told, after each {@link #poll} (outside the manager's lock), the UEs whose usage
+     * changed in it: a quiet session is never among them.
+     *
+     * @param listener listener
+     */
+    public void addUsageListener(Consumer<Collection<Ip4Address>> listener) {
+        poller.addUsageListener(listener);
+    }
+
+    /**
      * Returns the last measured rate of a session.
      *
      * @param ue UE address
@@ -475,7 +513,7 @@ public final class OffloadManager {
         long hw = retiredHwBytes;
         long sw = retiredSwBytes;
         int offloaded = 0;
-        for (Entry e : entries.values()) {
+        for (Entry e : poller.counted()) {   // the others counted nothing and are not on the switch
             hw += e.lastUsage.hwBytes();
             sw += e.lastUsage.swBytes();
             offloaded += e.offloaded() ? 1 : 0;
@@ -524,6 +562,7 @@ public final class OffloadManager {
         e.cells = cells;
         e.switchEntities = mapped;
         poller.wake(e);
+        poller.counts(e);
         e.offloadedAt = now;
         e.coldSince = null;
         e.reportedAt = null;

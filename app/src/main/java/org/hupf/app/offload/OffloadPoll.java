@@ -5,10 +5,15 @@ import org.hupf.app.offload.OffloadManager.Entry;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import org.onlab.packet.Ip4Address;
+
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -21,8 +26,13 @@ import java.util.function.LongSupplier;
  * rate above 0, offloaded, pinned, reported, new or changed). A quiet session costs a poll nothing: with a
  * million idle sessions a poll is a scan on the backend and an empty answer.
  *
- * <p>What the manager's methods call ({@link #tracked}, {@link #wake}, {@link #untracked}) and the active set
- * are under the manager's lock; the read state is touched only by the poll holding {@link #polling}.
+ * <p>It also keeps the sessions that ever counted traffic or went to the switch ({@link #counted}): what a status
+ * shows and sums, the others being all zero. After each poll it tells its listeners the UEs whose usage
+ * changed (the PFCP agent checks their volume thresholds, nothing else).
+ *
+ * <p>What the manager's methods call ({@link #tracked}, {@link #wake}, {@link #untracked}, {@link #counts}) and
+ * the active and counted sets are under the manager's lock; the read state is touched only by the poll holding
+ * {@link #polling}.
  */
 final class OffloadPoll {
 
@@ -41,6 +51,8 @@ final class OffloadPoll {
     private final RateLimitedWarning readFailures;
     private final BackendCounters backendCounters = new BackendCounters();
     private final Set<Entry> active = new HashSet<>();
+    private final Set<Entry> counted = new LinkedHashSet<>();
+    private final List<Consumer<Collection<Ip4Address>>> usageListeners = new CopyOnWriteArrayList<>();
     private long tracks;
     /** Highest backend cell ever tracked: what a device without a changed-cells read is read up to. */
     private int maxCell = -1;
@@ -67,6 +79,21 @@ final class OffloadPoll {
 
     void untracked(Entry e) {
         active.remove(e);
+        counted.remove(e);
+    }
+
+    /** A session that counted traffic or went to the switch: one a status shows. */
+    void counts(Entry e) {
+        counted.add(e);
+    }
+
+    /** @return the sessions that counted traffic or went to the switch, in that order (under the manager's lock) */
+    Collection<Entry> counted() {
+        return counted;
+    }
+
+    void addUsageListener(Consumer<Collection<Ip4Address>> listener) {
+        usageListeners.add(listener);
     }
 
     /** Makes a session active; a quiet one's usage was lastUsage when the last poll read the backend. */
@@ -127,6 +154,7 @@ final class OffloadPoll {
             failedRead(hw.failure);
         }
         List<Entry> due;
+        List<Ip4Address> usageChanged = new ArrayList<>();
         synchronized (manager) {
             for (int c : changed) {
                 Entry e = manager.holderOf(c);
@@ -142,11 +170,19 @@ final class OffloadPoll {
             synchronized (manager) {
                 for (Entry e : due.subList(from, Math.min(due.size(), from + APPLY_BATCH))) {
                     if (!e.gone && e.trackedAt <= tracked) {
+                        SessionUsage before = e.lastUsage;
                         apply(e, hw, now, readsBefore);
+                        if (!before.sameAs(e.lastUsage)) {
+                            usageChanged.add(e.session.ueAddress());
+                            counted.add(e);
+                        }
                         settle(e);
                     }
                 }
             }
+        }
+        if (!usageChanged.isEmpty()) {
+            usageListeners.forEach(l -> l.accept(usageChanged));
         }
     }
 

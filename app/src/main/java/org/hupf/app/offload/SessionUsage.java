@@ -22,6 +22,12 @@ public final class SessionUsage {
         this.hwBytes = hwBytes;
     }
 
+    /** @return whether every count is the other's */
+    boolean sameAs(SessionUsage o) {
+        return ingressPkts == o.ingressPkts && ingressBytes == o.ingressBytes && egressPkts == o.egressPkts
+                && egressBytes == o.egressBytes && hwBytes == o.hwBytes;
+    }
+
     public long ingressPkts() {
         return ingressPkts;
     }

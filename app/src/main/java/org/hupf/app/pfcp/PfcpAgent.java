@@ -27,8 +27,11 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +63,7 @@ public final class PfcpAgent implements AutoCloseable {
     private static final int USAR = 0x02;
     /** Session messages are handled by this many threads (the session core itself is one lock). */
     private static final int SESSION_WORKERS = Math.max(2, Runtime.getRuntime().availableProcessors());
-    /** Usage checks over every session run again after this many times the last one's duration at least. */
+    /** Threshold checks over every session run again after this many times the last one's duration at least. */
     private static final int USAGE_CHECK_IDLE_FACTOR = 9;
 
     private final PfcpConfig config;
@@ -83,7 +86,12 @@ public final class PfcpAgent implements AutoCloseable {
     /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
     private final Set<String> notified = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
+    /** UEs whose usage changed since the last threshold check, from whoever polls the counters. */
+    private final Set<Ip4Address> usageChanged = ConcurrentHashMap.newKeySet();
+    /** Set once a counter poll tells {@link #usageChanges}: thresholds are then checked for those only. */
+    private volatile boolean usageChangesFed;
     /** Touched by the timer thread only. */
+    private boolean checkedAllSinceFed;
     private long usageCheckedAt;
     private long usageCheckMillis;
 
@@ -149,6 +157,7 @@ public final class PfcpAgent implements AutoCloseable {
         this.usage = new UsageReporter(sessions, System::currentTimeMillis, baselines);
         this.handler = new PfcpHandler(config, sessions, usage, recoveryTimeStamp, stats, associations);
         handler.onRestartAnnounced(this::heartbeatTo);
+        sessions.store().all().forEach(usage::sessionChanged);
         this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
         this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");
         receiver.setDaemon(true);
@@ -314,18 +323,8 @@ public final class PfcpAgent implements AutoCloseable {
             handler.evictResponses(now);
             retransmit(now);
             rearmNotifications();
-            // Thresholds of every session are checked against one bulk counter read, not one Read each; with
-            // no volume threshold anywhere (periodic reports read their own cells when due) nothing is read.
-            // The check's cost grows with the sessions: it runs again after nine times its duration at least.
-            if (now - usageCheckedAt < USAGE_CHECK_IDLE_FACTOR * usageCheckMillis) {
-                return;
-            }
-            usageCheckedAt = now;
-            Collection<PfcpSession> all = sessions.store().all();
-            boolean thresholds = all.stream().anyMatch(s -> s.urrs.values().stream().anyMatch(Urr::volumeThreshold));
-            List<UsageReporter.Due> due = thresholds ? sessions.withCounterSnapshot(() -> usage.due(all))
-                    : usage.due(all);
-            usageCheckMillis = System.currentTimeMillis() - now;
+            List<UsageReporter.Due> due = new ArrayList<>(usage.periodicDue());
+            due.addAll(thresholdsDue(now));
             for (UsageReporter.Due d : due) {
                 sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
                         usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
@@ -334,6 +333,50 @@ public final class PfcpAgent implements AutoCloseable {
             stats.inc("error.internal");
             log.error("PFCP timer failed", e);
         }
+    }
+
+    /**
+     * Tells the agent, from now on, the UEs whose usage changed (each counter poll's, see
+     * OffloadManager#addUsageListener): volume thresholds are then checked for their sessions only, where
+     * without it every session's are, against a bulk read of every cell.
+     *
+     * @return where to send the UEs whose usage changed
+     */
+    public Consumer<Collection<Ip4Address>> usageChanges() {
+        usageChangesFed = true;
+        return usageChanged::addAll;
+    }
+
+    /**
+     * The volume-threshold reports due: of the sessions whose usage changed once they are fed, else of every
+     * session against one bulk counter read, not one Read each (nothing read with no volume threshold anywhere);
+     * that check's cost grows with the sessions: it runs again after nine times its duration at least. The first
+     * check after the feed starts is a full one: it covers what changed before.
+     */
+    private List<UsageReporter.Due> thresholdsDue(long now) {
+        if (checkedAllSinceFed) {
+            Map<Long, PfcpSession> changed = new HashMap<>();
+            for (Iterator<Ip4Address> it = usageChanged.iterator(); it.hasNext(); ) {
+                PfcpSession s = sessions.sessionOfUe(it.next());
+                it.remove();
+                if (s != null) {
+                    changed.put(s.upSeid, s);
+                }
+            }
+            return changed.isEmpty() ? List.of() : usage.thresholdsDue(changed.values());
+        }
+        if (now - usageCheckedAt < USAGE_CHECK_IDLE_FACTOR * usageCheckMillis) {
+            return List.of();
+        }
+        usageCheckedAt = now;
+        boolean fed = usageChangesFed;
+        Collection<PfcpSession> all = sessions.store().all();
+        boolean thresholds = all.stream().anyMatch(s -> s.urrs.values().stream().anyMatch(Urr::volumeThreshold));
+        List<UsageReporter.Due> due = thresholds ? sessions.withCounterSnapshot(() -> usage.thresholdsDue(all))
+                : List.of();
+        usageCheckMillis = System.currentTimeMillis() - now;
+        checkedAllSinceFed = fed;
+        return due;
     }
 
     private void retransmit(long now) {

@@ -529,6 +529,7 @@ public final class PfcpHandler {
         }
         return answer(sessions.establishAsync(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
                                                               ed.fars(), ed.qers(), ed.urrs(), Map.of())), s -> {
+            usage.sessionChanged(s);
             List<Ie> ies = new ArrayList<>(List.of(nodeId(), IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED),
                     IeFields.F_SEID.encode(new FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(),
                                                      null))));

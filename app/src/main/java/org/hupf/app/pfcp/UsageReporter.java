@@ -15,9 +15,14 @@ import org.hupf.app.store.UsageBaselineStore;
 import org.hupf.pipeconf.api.UpfCounter;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -25,6 +30,10 @@ import java.util.function.LongSupplier;
  * Usage reports (TS 29.244 §7.5.8.3) from the devices' counters: each URR measures the post-QoS bytes
  * of the PDRs that refer to it (uplink PDRs count as uplink volume, the others as downlink); a report
  * carries the volume since the previous one.
+ *
+ * <p>What is due costs what is due, not the sessions held: periodic URRs wait in a queue by the second their
+ * report is due ({@link #sessionChanged} and each report put them there), volume thresholds are checked for
+ * the sessions the caller names (those whose usage changed, or all of them where nothing says which).
  */
 public final class UsageReporter {
 
@@ -49,6 +58,8 @@ public final class UsageReporter {
         long seqn;
         /** It has reported, so its baseline is in the store. */
         boolean stored;
+        /** The second of its entry in the periodic queue; entries of other seconds are stale. */
+        long scheduledSec = -1;
 
         static State of(UsageBaseline b) {
             State st = new State();
@@ -60,6 +71,22 @@ public final class UsageReporter {
             return st;
         }
     }
+
+    /** A periodic URR's place in the queue. */
+    private static final class Scheduled {
+        final long upSeid;
+        final long urrId;
+        final long dueSec;
+
+        Scheduled(long upSeid, long urrId, long dueSec) {
+            this.upSeid = upSeid;
+            this.urrId = urrId;
+            this.dueSec = dueSec;
+        }
+    }
+
+    /** Periodic URRs by due second (under this). */
+    private final PriorityQueue<Scheduled> periodic = new PriorityQueue<>(Comparator.comparingLong(x -> x.dueSec));
 
     /** A URR whose report is due, with its trigger. */
     public static final class Due {
@@ -115,23 +142,12 @@ public final class UsageReporter {
         });
     }
 
-    /** @return {uplink, downlink} bytes measured so far for a URR, its PDRs' cells read together */
-    private long[] volume(PfcpSession s, Urr u) {
-        return volume(s, u, null);
-    }
-
     /**
      * @param known counts of the session's cells already read (a deletion's final counts), or null to read them
      * @return {uplink, downlink} bytes measured so far for a URR
      */
     private long[] volume(PfcpSession s, Urr u, Map<Integer, UpfCounter> known) {
-        Map<Pdr, Integer> cells = new HashMap<>();
-        for (Pdr p : s.pdrs.values()) {
-            Integer ctr = s.allocations.get("ctr:" + p.pdrId);
-            if (ctr != null && p.urrIds.contains(u.urrId)) {
-                cells.put(p, ctr);
-            }
-        }
+        Map<Pdr, Integer> cells = cellsOf(s, u);
         Map<Integer, UpfCounter> counts = known != null ? known
                 : cells.isEmpty() ? Map.of() : sessions.readCounters(cells.values());
         long ul = 0;
@@ -146,6 +162,30 @@ public final class UsageReporter {
             }
         }
         return new long[]{ul, dl};
+    }
+
+    /** @return the counter cells of the PDRs that refer to a URR */
+    private static Map<Pdr, Integer> cellsOf(PfcpSession s, Urr u) {
+        Map<Pdr, Integer> cells = new HashMap<>();
+        for (Pdr p : s.pdrs.values()) {
+            Integer ctr = s.allocations.get("ctr:" + p.pdrId);
+            if (ctr != null && p.urrIds.contains(u.urrId)) {
+                cells.put(p, ctr);
+            }
+        }
+        return cells;
+    }
+
+    /** Queues a periodic URR for the second its report is due, unless it is there already (under this). */
+    private void schedule(PfcpSession s, Urr u, State st) {
+        if (!u.periodic()) {
+            return;
+        }
+        long dueSec = st.startSec + u.measurementPeriod;
+        if (st.scheduledSec != dueSec) {
+            st.scheduledSec = dueSec;
+            periodic.add(new Scheduled(s.upSeid, u.urrId, dueSec));
+        }
     }
 
     /**
@@ -194,34 +234,73 @@ public final class UsageReporter {
         if (ieType != IeType.USAGE_REPORT_DELETION) {   // a deleted session's baselines go with it
             baselines.put(s.upSeid, u.urrId, new UsageBaseline(st.ulBase, st.dlBase, st.startSec, st.seqn));
             st.stored = true;
+            schedule(s, u, st);
         }
         return Ie.grouped(ieType, ies);
     }
 
     /**
-     * Returns the URRs whose periodic or volume-threshold report is due.
+     * Returns the periodic reports due now: the queue's head, not every session.
      *
-     * @param all sessions to check
      * @return due reports
      */
-    public synchronized List<Due> due(Iterable<PfcpSession> all) {
+    public synchronized List<Due> periodicDue() {
         List<Due> out = new ArrayList<>();
         long now = nowSec();
-        for (PfcpSession s : all) {
+        while (!periodic.isEmpty() && periodic.peek().dueSec <= now) {
+            Scheduled x = periodic.poll();
+            PfcpSession s = sessions.store().get(x.upSeid);
+            Urr u = s == null ? null : s.urrs.get(x.urrId);
+            Map<Long, State> urrs = states.get(x.upSeid);
+            State st = urrs == null ? null : urrs.get(x.urrId);
+            if (u == null || st == null || !u.periodic() || st.scheduledSec != x.dueSec) {
+                continue;   // gone, changed, or moved by a report since
+            }
+            st.scheduledSec = -1;
+            if (now - st.startSec >= u.measurementPeriod) {
+                out.add(new Due(s, u, PERIO));   // its report schedules the next
+            } else {
+                schedule(s, u, st);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Returns the volume-threshold reports due among some sessions, their cells read together (one read per
+     * device; inside {@link SessionManager#withCounterSnapshot} from its snapshot).
+     *
+     * @param candidates sessions to check: those whose usage changed, or every session
+     * @return due reports
+     */
+    public List<Due> thresholdsDue(Collection<PfcpSession> candidates) {
+        Set<Integer> cells = new HashSet<>();
+        for (PfcpSession s : candidates) {
             for (Urr u : s.urrs.values()) {
-                State st = state(s, u);
-                if (u.periodic() && now - st.startSec >= u.measurementPeriod) {
-                    out.add(new Due(s, u, PERIO));
-                } else if (u.volumeThreshold() && thresholdReached(s, u, st)) {
-                    out.add(new Due(s, u, VOLTH));
+                if (u.volumeThreshold()) {
+                    cells.addAll(cellsOf(s, u).values());
+                }
+            }
+        }
+        List<Due> out = new ArrayList<>();
+        if (cells.isEmpty()) {
+            return out;
+        }
+        Map<Integer, UpfCounter> counts = sessions.readCounters(cells);   // not under the lock reports need
+        synchronized (this) {
+            for (PfcpSession s : candidates) {
+                for (Urr u : s.urrs.values()) {
+                    if (u.volumeThreshold() && thresholdReached(s, u, state(s, u), counts)) {
+                        out.add(new Due(s, u, VOLTH));
+                    }
                 }
             }
         }
         return out;
     }
 
-    private boolean thresholdReached(PfcpSession s, Urr u, State st) {
-        long[] v = volume(s, u);
+    private boolean thresholdReached(PfcpSession s, Urr u, State st, Map<Integer, UpfCounter> counts) {
+        long[] v = volume(s, u, counts);
         long ul = v[0] - st.ulBase;
         long dl = v[1] - st.dlBase;
         return u.volumeThresholdTotal != null && ul + dl >= u.volumeThresholdTotal
@@ -230,20 +309,23 @@ public final class UsageReporter {
     }
 
     /**
-     * Drops the state of URRs a session no longer has.
+     * Drops the state of URRs a session no longer has, starts the measurement of its new ones and queues its
+     * periodic ones.
      *
-     * @param s session after a modification
+     * @param s session after an establishment or a modification, or held when the agent starts
      */
-    public void sessionChanged(PfcpSession s) {
+    public synchronized void sessionChanged(PfcpSession s) {
         Map<Long, State> urrs = states.get(s.upSeid);
-        if (urrs == null) {
-            return;
+        if (urrs != null) {
+            boolean storedGone = urrs.entrySet().stream()
+                    .anyMatch(e -> e.getValue().stored && !s.urrs.containsKey(e.getKey()));
+            urrs.keySet().retainAll(s.urrs.keySet());
+            if (storedGone) {
+                baselines.retain(s.upSeid, s.urrs.keySet());
+            }
         }
-        boolean storedGone = urrs.entrySet().stream()
-                .anyMatch(e -> e.getValue().stored && !s.urrs.containsKey(e.getKey()));
-        urrs.keySet().retainAll(s.urrs.keySet());
-        if (storedGone) {
-            baselines.retain(s.upSeid, s.urrs.keySet());
+        for (Urr u : s.urrs.values()) {
+            schedule(s, u, state(s, u));   // its measurement starts now if it is new
         }
     }
 

@@ -33,4 +33,9 @@ public final class InMemorySessionStore implements SessionStore {
     public Collection<PfcpSession> all() {
         return new ArrayList<>(sessions.values());
     }
+
+    @Override
+    public int size() {
+        return sessions.size();
+    }
 }

@@ -34,4 +34,9 @@ public interface SessionStore {
 
     /** @return every session */
     Collection<PfcpSession> all();
+
+    /** @return how many sessions there are, without copying them (a store that can says so) */
+    default int size() {
+        return all().size();
+    }
 }

@@ -11,6 +11,8 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -90,6 +92,38 @@ public class OffloadPollTest {
     private void tick() {
         clock.addAndGet(1000);
         m.poll();
+    }
+
+    /**
+     * What a status lists and the listeners hear follows the traffic: among ten thousand sessions, the ones that
+     * counted something or went to the switch, and after each poll the UEs whose usage changed in it.
+     */
+    @Test
+    public void onlySessionsThatCountedAreListedAndOnlyChangesAreTold() throws Exception {
+        List<List<Ip4Address>> told = new ArrayList<>();
+        m.addUsageListener(ues -> told.add(List.copyOf(ues)));
+        for (int i = 0; i < 10_000; i++) {
+            m.track(countersOnly(i));
+        }
+        tick();
+        assertEquals(Map.of(), m.countedUsages());
+        assertEquals("nothing changed: nobody told", List.of(), told);
+        Ip4Address busy = Ip4Address.valueOf(0x0A000000 + 4321);
+        backend.setCounter(2 * 4321, 3, 300);
+        tick();
+        assertEquals(List.of(List.of(busy)), told);
+        assertEquals(Set.of(busy), m.countedUsages().keySet());
+        assertEquals(300, m.countedUsages().get(busy).usage.ingressBytes());
+        assertEquals(300, m.metrics().swBytes());
+        tick();
+        assertEquals("no further change", 1, told.size());
+        m.put(session(1));
+        m.onHeavyHitter(ue(1));
+        assertEquals("on the switch, counted nothing yet", Set.of(busy, ue(1)), m.countedUsages().keySet());
+        assertTrue(m.countedUsages().get(ue(1)).offloaded);
+        assertEquals(1, m.metrics().offloaded());
+        m.untrack(busy);
+        assertEquals(Set.of(ue(1)), m.countedUsages().keySet());
     }
 
     @Test

@@ -76,6 +76,11 @@ import java.util.concurrent.TimeUnit;
 public final class LabRunner implements AutoCloseable, BackendControl {
 
     private static final long STATUS_MS = 500;
+    /**
+     * A poll costs what the backend scans, the cells in use: the next one waits nineteen times its duration at
+     * least, so that polls take at most a twentieth of the time (poll_ms up to ~100k sessions, ~1 s at 1M).
+     */
+    private static final int POLL_IDLE_FACTOR = 19;
     /** A draining backend's counts are read this often. */
     private static final long DRAIN_READ_MS = 50;
 
@@ -100,6 +105,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     /** The switch's RPS records, to the monitor of the config's rps block. */
     private final RpsIntake rps = new RpsIntake();
     private LabStatus status;
+    /** When the last poll started (the poll timer's thread only). */
+    private long lastPollAt;
 
     private LabRunner(LabConfig cfg) {
         this.cfg = cfg;
@@ -210,7 +217,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         batchedOnAll(() -> ops[0] = sessions.reconcile(), 0);
         System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
                                    + " writes" + (state != null && state.restored() ? " (restored state)" : ""));
-        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware);
+        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware,
+                               () -> programmed(first.device.upf.client()) + programmed(hardware));
         manager.addListener(status::event);
         for (LabBackend b : backends) {
             status.health(b.name, b.device.upf.client());
@@ -278,6 +286,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         agent = state == null ? new PfcpAgent(pfcp, sessions)
                 : new PfcpAgent(pfcp, sessions, state.associations(), state.recoveryTimeStamp());
         closers.add(agent);
+        manager.addUsageListener(agent.usageChanges());
         if (cfg.has("control")) {
             ControlApi control = new ControlApi((int) cfg.number("control", "port"), cfg.text("control", "token"),
                                                 new ServiceRegistry().register(BackendControl.class, this),
@@ -470,6 +479,10 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     private void poll() {
         try {
             long started = System.currentTimeMillis();
+            if (started - lastPollAt < POLL_IDLE_FACTOR * manager.pollDurationMillis()) {
+                return;
+            }
+            lastPollAt = started;
             manager.poll();
             status.polled(started);
         } catch (RuntimeException e) {
@@ -477,9 +490,18 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         }
     }
 
+    /** @return a number that moves whenever what the device holds may have changed; 0 without one */
+    private static long programmed(P4RuntimeUpfDevice device) {
+        return device == null ? 0 : programmed(device.client());
+    }
+
+    private static long programmed(P4rtClient c) {
+        return c.writes() + c.reconnects() + c.sinceMillis();
+    }
+
     private void writeStatus() {
         try {
-            status.write(sessions.store().all().size(), hh, agent == null ? null : agent.stats());
+            status.write(sessions.store().size(), hh, agent == null ? null : agent.stats());
         } catch (IOException | RuntimeException e) {
             System.err.println("lab runner: status not written: " + e);
         }

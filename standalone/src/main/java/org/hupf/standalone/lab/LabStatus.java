@@ -34,12 +34,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * The runner's status file (JSON, replaced atomically): offload metrics, per-UE rate, path and usage
  * summed over both targets, recent offload events, and which UEs each target holds a downlink
  * session for (read back from the devices, so the lab can check deletions on both); with tenants, the switch's
  * tenant and slice counters.
+ *
+ * <p>Its cost follows what happens, not the sessions held: "ues" lists the UEs that counted traffic or went to
+ * the switch (any other has counted nothing: absent means zero), and the devices are read back only after
+ * something may have changed what they hold (a Write, a reconnection, a change of state).
  */
 final class LabStatus {
 
@@ -75,6 +80,7 @@ final class LabStatus {
     private final OffloadManager manager;
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
+    private final LongSupplier targetsVersion;
     private final Deque<OffloadEvent> events = new ArrayDeque<>();
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     /** Backends drained for good: their connection is closed, its last state no longer says anything. */
@@ -85,6 +91,10 @@ final class LabStatus {
     /** When the last complete counter poll started (epoch ms): its usages hold every packet counted before. */
     private volatile long polledFrom;
     private ObjectNode lastTargets;
+    /** targetsVersion when lastTargets was read. */
+    private long lastTargetsVersion;
+    /** The last read failed on a device: read again at the next write. */
+    private boolean targetsFailed;
     private long targetsReadAt;
     private long targetsReadMillis;
     private long lastWriteAt;
@@ -95,11 +105,17 @@ final class LabStatus {
     private volatile List<Tenant> tenants;
     private volatile TenantCounters tenantCounters;
 
-    LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware) {
+    /**
+     * @param targetsVersion moves whenever what the devices hold may have changed (their Writes, reconnections
+     *                       and changes of state): the devices are read back again only once it moved
+     */
+    LabStatus(Path path, OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware,
+              LongSupplier targetsVersion) {
         this.path = path;
         this.manager = manager;
         this.backend = backend;
         this.hardware = hardware;
+        this.targetsVersion = targetsVersion;
     }
 
     /**
@@ -178,13 +194,14 @@ final class LabStatus {
         root.put("last_poll_ms", manager.pollDurationMillis());
         root.put("polled_from_ms", polledFrom);
         ObjectNode ues = root.putObject("ues");
-        for (Map.Entry<Ip4Address, SessionUsage> u : manager.lastUsages().entrySet()) {
+        for (Map.Entry<Ip4Address, OffloadManager.Counted> u : manager.countedUsages().entrySet()) {
             ObjectNode n = ues.putObject(u.getKey().toString());
-            n.put("rate_bps", manager.rateBitsPerSec(u.getKey()));
-            n.put("offloaded", manager.isOffloaded(u.getKey()));
-            n.put("pkts", u.getValue().ingressPkts());
-            n.put("bytes", u.getValue().ingressBytes());
-            n.put("hw_bytes", u.getValue().hwBytes());
+            SessionUsage usage = u.getValue().usage;
+            n.put("rate_bps", u.getValue().rateBps);
+            n.put("offloaded", u.getValue().offloaded);
+            n.put("pkts", usage.ingressPkts());
+            n.put("bytes", usage.ingressBytes());
+            n.put("hw_bytes", usage.hwBytes());
         }
         synchronized (this) {
             ObjectNode devices = root.putObject("devices");
@@ -232,21 +249,26 @@ final class LabStatus {
     }
 
     /**
-     * Which UEs each target holds, read back from the devices; a full read costs time on the device that
-     * grows with its sessions, so it is repeated only after nine times its own duration (at most a tenth of
-     * the devices' time, and every status write while reads are quick).
+     * Which UEs each target holds, read back from the devices once something may have changed it; a full read
+     * costs time on the device that grows with its sessions, so while the devices change it is repeated only
+     * after nine times its own duration (at most a tenth of the devices' time, and every status write while
+     * reads are quick). A version taken before the read: a change during it makes the next write read again.
      */
-    private ObjectNode targets() {
+    ObjectNode targets() {
         long now = System.currentTimeMillis();
-        if (lastTargets == null || now - targetsReadAt >= TARGETS_IDLE_FACTOR * targetsReadMillis) {
+        long version = targetsVersion.getAsLong();
+        boolean changed = lastTargets == null || targetsFailed || version != lastTargetsVersion;
+        if (changed && now - targetsReadAt >= TARGETS_IDLE_FACTOR * targetsReadMillis) {
             ObjectNode t = json.createObjectNode();
-            t.set("backend", downlinkUes(backend));
+            boolean failed = downlinkUes(backend, t.putArray("backend"));
             if (hardware != null) {
-                t.set("switch", downlinkUes(hardware));
+                failed |= downlinkUes(hardware, t.putArray("switch"));
             }
             targetsReadAt = System.currentTimeMillis();
             targetsReadMillis = targetsReadAt - now;
             lastTargets = t;
+            lastTargetsVersion = version;
+            targetsFailed = failed;
         }
         return lastTargets;
     }
@@ -287,15 +309,16 @@ final class LabStatus {
         return a;
     }
 
-    private ArrayNode downlinkUes(HupfUpfDevice dev) {
-        ArrayNode a = json.createArrayNode();
+    /** @return whether the read failed ("read failed: ..." in the list) */
+    private static boolean downlinkUes(HupfUpfDevice dev, ArrayNode a) {
         try {
             for (UpfEntity e : dev.readAll(UpfEntityType.SESSION_DOWNLINK)) {
                 a.add(((UpfSessionDownlink) e).ueAddress().toString());
             }
+            return false;
         } catch (UpfProgrammableException e) {
             a.add("read failed: " + e.getMessage());
+            return true;
         }
-        return a;
     }
 }

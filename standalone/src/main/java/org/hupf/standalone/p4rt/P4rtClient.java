@@ -39,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -94,6 +95,8 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     private volatile String lastError;
     private volatile long sinceMillis = System.currentTimeMillis();
     private volatile long reconnects;
+    /** Write RPCs sent: a reader of the device's tables re-reads them only once this moved. */
+    private final AtomicLong writes = new AtomicLong();
     private volatile boolean closed;
     private volatile long droppedPacketIns;
     private volatile Throwable streamError;
@@ -328,6 +331,11 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         return reconnects;
     }
 
+    /** @return Write RPCs sent so far, answered or not */
+    public long writes() {
+        return writes.get();
+    }
+
     private void onStreamMessage(StreamMessageResponse msg) {
         if (msg.getUpdateCase() == StreamMessageResponse.UpdateCase.PACKET && !packetIns.offer(msg.getPacket())) {
             // A slow consumer loses packet-ins rather than stalling the stream; the loss is counted.
@@ -428,6 +436,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         failFastWhenDown();
         WriteRequest req = WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
                 .addAllUpdates(updates).build();
+        writes.incrementAndGet();
         try {
             patient.write(req);
         } catch (StatusRuntimeException e) {

@@ -68,4 +68,9 @@ public final class DurableSessionStore implements SessionStore {
     public Collection<PfcpSession> all() {
         return new ArrayList<>(local.values());
     }
+
+    @Override
+    public int size() {
+        return local.size();
+    }
 }

@@ -8,6 +8,7 @@ import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.rps.RpsIntake;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.pipeconf.HupfConstants;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.dataplane.RpsState;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.hupf.pipeconf.dataplane.TenantSlice;
@@ -27,6 +28,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.Assert.assertEquals;
@@ -52,7 +54,34 @@ public class LabStatusTest {
     }
 
     private LabStatus status() {
-        return new LabStatus(file(), manager, backend, hw);
+        return new LabStatus(file(), manager, backend, hw, System::nanoTime);
+    }
+
+    /** A million idle sessions cost no read-back: the devices are read again only once they may have changed. */
+    @Test
+    public void theTargetsAreReadBackOnlyOnceTheDevicesMayHaveChanged() throws Exception {
+        AtomicLong programmed = new AtomicLong();
+        LabStatus status = new LabStatus(file(), manager, backend, hw, programmed::get);
+        backend.apply(UpfSessionDownlink.builder().withUeAddress(ScaleSimulation.ue(1)).needsDropping(true).build());
+        assertEquals(List.of(ScaleSimulation.ue(1).toString()), ues(status.targets().get("backend")));
+        backend.apply(UpfSessionDownlink.builder().withUeAddress(ScaleSimulation.ue(2)).needsDropping(true).build());
+        assertEquals("nothing written since: the last read stands", 1, status.targets().get("backend").size());
+        programmed.incrementAndGet();
+        assertEquals(2, status.targets().get("backend").size());
+        assertEquals(0, status.targets().get("switch").size());
+    }
+
+    private static List<String> ues(JsonNode list) {
+        List<String> out = new ArrayList<>();
+        list.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** "ues" lists the UEs that counted something; the others, all zero, are left out. */
+    @Test
+    public void theStatusListsOnlyTheUesThatCountedSomething() throws Exception {
+        status().write(0, null, null);
+        assertEquals(0, new ObjectMapper().readTree(file().toFile()).get("ues").size());
     }
 
     /**
