@@ -4,7 +4,7 @@ for N, lab runner polling the backend's counters every 500 ms, the lab's period)
 p50/p99/max, answers within T1 (3 s); with N sessions held: one counter poll's duration, the chain's idle CPU over
 10 s and the runner's heap per session (after a full GC).
 
---warmup N (default 3000) establishes, modifies and deletes N other sessions, untimed, before the timed phases,
+--warmup N (default 10000) establishes, modifies and deletes N other sessions, untimed, before the timed phases,
 on hupf and eUPF alike: the figures are the steady state's, not the JIT's warm-up. --threads adds each phase's CPU
 per request per thread (runner, backend or eUPF thread names): the JIT, the GC and the counter poll apart from the
 request path.
@@ -367,7 +367,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=2, help="--peer: rounds per size")
     ap.add_argument("--hupf-only-sessions", type=int, nargs="*", default=[],
                     help="--peer: sizes run on hupf alone (eUPF's maps stop short of 1M)")
-    ap.add_argument("--warmup", type=int, default=3000, metavar="N",
+    ap.add_argument("--warmup", type=int, default=10000, metavar="N",
                     help="sessions established, modified and deleted untimed before the timed phases (0: none)")
     ap.add_argument("--threads", action="store_true", help="each phase's CPU per request per thread name")
     ap.add_argument("--eupf-log-level", default="info", help="--peer: eUPF's logging_level")
