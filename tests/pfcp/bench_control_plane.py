@@ -4,6 +4,11 @@ for N, lab runner polling the backend's counters every 500 ms, the lab's period)
 p50/p99/max, answers within T1 (3 s); with N sessions held: one counter poll's duration, the chain's idle CPU over
 10 s and the runner's heap per session (after a full GC).
 
+--warmup N (default 10000) establishes, modifies and deletes N other sessions, untimed, before the timed phases,
+on hupf and eUPF alike: the figures are the steady state's, not the JIT's warm-up. --threads adds each phase's CPU
+per request per thread (runner, backend or eUPF thread names): the JIT, the GC and the counter poll apart from the
+request path.
+
 --old-classpath/--old-backend run a second build (e.g. main at e345510, built in another directory) in the same
 run, alternating with this one, for an A/B; --delete-limit bounds the deletions timed (the rest are not timed).
 
@@ -12,7 +17,7 @@ needs root for its namespaces), the same client and messages; per phase and roun
 UPF's whole process tree per request, the data-plane tables after each phase and the ratios hupf / eUPF.
 Usage: .venv/bin/python tests/pfcp/bench_control_plane.py [--sessions N ...] [--window W ...] [--out FILE]
        .venv/bin/python tests/pfcp/bench_control_plane.py --peer eupf [--sessions N ...] [--rounds R]
-           [--hupf-only-sessions N ...] [--markdown FILE] [--out FILE]
+           [--hupf-only-sessions N ...] [--warmup N] [--threads] [--markdown FILE] [--out FILE]
 """
 import argparse
 import collections
@@ -30,7 +35,8 @@ from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, upli
 from bench_pfcp import patch, template  # noqa: E402
 from cpu_hog import cpu_hog  # noqa: E402
 from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
-from peer_report import compare, markdown, mismatches, table_check, tree_cpu_seconds  # noqa: E402
+from peer_report import (compare, markdown, mismatches, table_check, thread_breakdown,  # noqa: E402
+                         thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
 from pfcp_spec import build_message  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
@@ -91,16 +97,37 @@ def modifications(smf, seids, seq0):
     return out
 
 
-def timed(cpu, addr, out, phase, n, window, sock, requests):
-    """Runs a pipelined phase; adds its summary with the CPU (cpu(): seconds so far) the UPF spent per request."""
+def timed(cpu, addr, out, phase, n, window, sock, requests, roots=None):
+    """Runs a pipelined phase; adds its summary with the CPU (cpu(): seconds so far) the UPF spent per request,
+    and with roots ({label: pid}) the CPU per request of each thread name of their trees."""
+    threads0 = thread_cpu_seconds(roots) if roots else None
     cpu0 = cpu()
     elapsed, lat, resp, lost = pipelined(sock, addr, requests, window)
     out.append(summary(phase, n, window, elapsed, lat, lost))
-    out[-1]["cpu_ms_per_request"] = round(1000 * (cpu() - cpu0) / max(1, len(requests)), 3)
+    spent = cpu() - cpu0
+    out[-1]["cpu_ms_per_request"] = round(1000 * spent / max(1, len(requests)), 3)
+    if roots:
+        out[-1]["threads"] = thread_breakdown(threads0, thread_cpu_seconds(roots), spent, len(requests))
     refused = collections.Counter(cause_of(r) for r in resp if cause_of(r) != 1)
     if refused:
         out[-1]["refused_causes"] = dict(refused)
     return resp
+
+
+def warm_up(smf, addr, n_warm, first, window):
+    """Establishes, modifies and deletes n_warm sessions (UEs and SEIDs from index `first` on, after the timed
+    ones), untimed, so that the timed phases measure the steady state (code compiled, pools and maps grown)."""
+    if not n_warm:
+        return
+    raw, seid_at, ue_at = template(smf)
+    reqs = [(7_000_000 + k, patch(raw, seid_at, ue_at, 7_000_000 + k, first + k)) for k in range(n_warm)]
+    seids = [up_seid_of(r) for r in pipelined(smf.sock, addr, reqs, window)[2] if cause_of(r) == 1]
+    pipelined(smf.sock, addr, modifications(smf, seids, 8_000_000), window)
+    pipelined(smf.sock, addr, [(9_000_000 + i, deletion(s, 9_000_000 + i)) for i, s in enumerate(seids)], window)
+
+
+def chain_roots(chain):
+    return {"runner": chain.runner.pid, "backend": chain.backend.pid}
 
 
 def chain_cpu(chain):
@@ -136,10 +163,12 @@ def run(args, n, window, build, classpath=None, backend=None):
     try:
         smf = Smf(chain.pfcp)
         assert cause(smf.request(smf.association_setup(), timeout=10)[0]) == 1
+        warm_up(smf, chain.pfcp, args.warmup, n, window)
+        roots = chain_roots(chain) if args.threads else None
         heap0 = heap_used_kib(chain.runner.pid)
         raw, seid_at, ue_at = template(smf)
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
-        resp = timed(lambda: chain_cpu(chain), chain.pfcp, out, "establish", n, window, smf.sock, reqs)
+        resp = timed(lambda: chain_cpu(chain), chain.pfcp, out, "establish", n, window, smf.sock, reqs, roots)
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         out[-1]["accepted"] = len(seids)
         chain.wait_sessions(len(seids), 60)
@@ -153,10 +182,10 @@ def run(args, n, window, build, classpath=None, backend=None):
         out.append(held)
         if not args.no_modify:
             mods = modifications(smf, seids, 3_000_000)
-            timed(lambda: chain_cpu(chain), chain.pfcp, out, "modify", len(mods), window, smf.sock, mods)
+            timed(lambda: chain_cpu(chain), chain.pfcp, out, "modify", len(mods), window, smf.sock, mods, roots)
         doomed = seids[:args.delete_limit] if args.delete_limit else seids
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(doomed)]
-        timed(lambda: chain_cpu(chain), chain.pfcp, out, "delete", len(dels), window, smf.sock, dels)
+        timed(lambda: chain_cpu(chain), chain.pfcp, out, "delete", len(dels), window, smf.sock, dels, roots)
         smf.close()
     finally:
         chain.stop()
@@ -183,6 +212,9 @@ class HupfUpf:
 
     def cpu(self):
         return chain_cpu(self.chain)
+
+    def roots(self):
+        return chain_roots(self.chain)
 
     def tables(self):
         ues = self.chain.status().get("targets", {}).get("backend", [])
@@ -217,6 +249,9 @@ class EupfUpf:
     def cpu(self):
         return tree_cpu_seconds(self.peer.proc.pid)
 
+    def roots(self):
+        return {"eupf": self.peer.proc.pid}
+
     def tables(self):
         return self.peer.table_counts()
 
@@ -238,9 +273,10 @@ def settle(read, expected, timeout):
     return counts
 
 
-def peer_phase(upf, rows, phase, n, window, requests, expected):
+def peer_phase(upf, rows, phase, n, window, requests, expected, threads):
     """One timed phase on one UPF, then its tables: `expected(responses)` sessions must be there."""
-    resp = timed(upf.cpu, upf.addr, rows, phase, len(requests), window, upf.smf.sock, requests)
+    resp = timed(upf.cpu, upf.addr, rows, phase, len(requests), window, upf.smf.sock, requests,
+                 upf.roots() if threads else None)
     row = rows[-1]
     causes = collections.Counter(cause_of(r) for r in resp)
     row["accepted"] = causes.pop(1, 0)
@@ -262,15 +298,18 @@ def peer_round(kind, args, n, window, rnd):
         rows[-1].update(upf=kind.name, round=rnd, sessions_asked=n, **extra)
         print(json.dumps(rows[-1]), flush=True)
     try:
+        warm_up(upf.smf, upf.addr, args.warmup, n, window)
         raw, seid_at, ue_at = template(upf.smf)
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
-        resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1))
+        resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1),
+                          args.threads)
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         done(chosen_teids=sum(1 for r in resp if uplink_teid(r) is not None))  # CHOOSE F-TEID answered
-        peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, 3_000_000), lambda r: len(seids))
+        peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, 3_000_000), lambda r: len(seids),
+                   args.threads)
         done()
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
-        peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0)
+        peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0, args.threads)
         done(**({"heartbeats_answered": upf.peer.heartbeats.answered} if isinstance(upf, EupfUpf) else {}))
     finally:
         upf.stop()
@@ -298,16 +337,19 @@ def peer_rounds(args):
                 rows += peer_round(kind, args, n, args.window[0], rnd)
     after = machine()
     run_info = {"command": " ".join(sys.argv), "start": before, "end": after, "window": args.window[0],
-                "eupf": args.eupf, "eupf_logging_level": args.eupf_log_level if args.eupf else None}
-    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d%s" % (
+                "eupf": args.eupf, "eupf_logging_level": args.eupf_log_level if args.eupf else None,
+                "warmup": args.warmup}
+    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d; warm-up %d sessions%s" % (
         run_info["command"], before["utc"], after["utc"], " ".join(before["loadavg"]), " ".join(after["loadavg"]),
-        before["cpus"], before["model"], args.window[0],
+        before["cpus"], before["model"], args.window[0], args.warmup,
         "; eUPF logging_level " + args.eupf_log_level if args.eupf else "")]
     bad = mismatches(rows)
     for r in bad:
         notes.append("MISMATCH: %s round %d %s of %d: tables %s, expected %d" % (
             r["upf"], r["round"], r["phase"], r["sessions_asked"], r["tables"], r["tables_expected"]))
     table = markdown(compare(rows), notes)
+    if args.threads:
+        table += "\n" + threads_markdown(rows)
     print(table, flush=True)
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -325,6 +367,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=2, help="--peer: rounds per size")
     ap.add_argument("--hupf-only-sessions", type=int, nargs="*", default=[],
                     help="--peer: sizes run on hupf alone (eUPF's maps stop short of 1M)")
+    ap.add_argument("--warmup", type=int, default=10000, metavar="N",
+                    help="sessions established, modified and deleted untimed before the timed phases (0: none)")
+    ap.add_argument("--threads", action="store_true", help="each phase's CPU per request per thread name")
     ap.add_argument("--eupf-log-level", default="info", help="--peer: eUPF's logging_level")
     ap.add_argument("--markdown", help="--peer: write the table here too")
     ap.add_argument("--out", default=os.path.join("reports", "control_plane_bench.json"))

@@ -10,37 +10,87 @@ TICKS = os.sysconf("SC_CLK_TCK")
 PHASES = ("establish", "modify", "delete")
 
 
-def _stat(pid):
-    """(ppid, utime + stime in ticks) of a process; its threads, live or gone, are in its own utime/stime."""
-    with open("/proc/%d/stat" % pid) as f:
+def _stat_path(path):
+    with open(path) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return int(fields[1]), int(fields[11]) + int(fields[12])
 
 
-def tree_cpu_seconds(root):
-    """CPU seconds (user + system) of root and all its live descendants: hupf's runner JVM and backend, or
-    eUPF behind `ip netns exec`, whatever they start."""
-    ticks, children = {}, {}
+def _stat(pid):
+    """(ppid, utime + stime in ticks) of a process; its threads, live or gone, are in its own utime/stime."""
+    return _stat_path("/proc/%d/stat" % pid)
+
+
+def tree_pids(root):
+    """root and all its live descendants: hupf's runner JVM and backend, or eUPF behind `ip netns exec`."""
+    children, alive = {}, set()
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
-            ppid, t = _stat(int(name))
+            ppid = _stat(int(name))[0]
         except (OSError, ValueError, IndexError):
             continue  # gone while we looked
-        ticks[int(name)] = t
+        alive.add(int(name))
         children.setdefault(ppid, []).append(int(name))
-    if root not in ticks:
+    if root not in alive:
         raise ProcessLookupError(root)
-    total, todo, seen = 0, [root], set()
+    out, todo = [], [root]
     while todo:
         pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        total += ticks.get(pid, 0)
-        todo += children.get(pid, [])
+        if pid not in out:
+            out.append(pid)
+            todo += children.get(pid, [])
+    return out
+
+
+def tree_cpu_seconds(root):
+    """CPU seconds (user + system) of root and all its live descendants, whatever they start."""
+    total = 0
+    for pid in tree_pids(root):
+        try:
+            total += _stat(pid)[1]
+        except (OSError, ValueError, IndexError):
+            pass  # ended since tree_pids: its CPU went with it
     return total / TICKS
+
+
+def thread_cpu_seconds(roots):
+    """CPU seconds per "label/thread name" over the live threads of each labelled root's tree (e.g. {"runner":
+    pid}): the JIT, the GC and the poll apart from the request path. Threads of one name are added up."""
+    out = {}
+    for label, root in roots.items():
+        for pid in tree_pids(root):
+            try:
+                tids = os.listdir("/proc/%d/task" % pid)
+            except OSError:
+                continue
+            for tid in tids:
+                try:
+                    with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                        name = f.read().strip()
+                    ticks = _stat_path("/proc/%d/task/%s/stat" % (pid, tid))[1]
+                except (OSError, ValueError, IndexError):
+                    continue
+                key = "%s/%s" % (label, name)
+                out[key] = out.get(key, 0) + ticks / TICKS
+    return out
+
+
+EXITED = "(threads that ended)"
+
+
+def thread_breakdown(before, after, total_s, requests, top=12):
+    """CPU ms per request per thread name between two thread_cpu_seconds() reads, largest first, the top ones;
+    what the tree spent (total_s) beyond the live threads' sum is put under EXITED (threads that ended within
+    the phase, e.g. the JVM's compiler threads, took their CPU with them)."""
+    per = {k: v - before.get(k, 0) for k, v in after.items()}
+    rest = total_s - sum(per.values())
+    ms = lambda s: round(1000 * s / max(1, requests), 3)  # noqa: E731
+    out = {k: ms(v) for k, v in sorted(per.items(), key=lambda kv: -kv[1])[:top] if ms(v) > 0}
+    if ms(rest) > 0:
+        out[EXITED] = ms(rest)
+    return out
 
 
 def ratio(a, b, digits=2):
@@ -109,3 +159,14 @@ def markdown(compared, notes=()):
 def mismatches(rows):
     """The rows whose data-plane tables disagree with what the UPF accepted."""
     return [r for r in rows if not r["tables_ok"]]
+
+
+def threads_markdown(rows, top=6):
+    """Where each UPF's CPU per request went in each phase: its largest threads, ms per request."""
+    lines = ["| UPF | N | round | phase | CPU ms/req | largest threads, ms/req |", "|---|---:|---:|---|---:|---|"]
+    for r in rows:
+        if r.get("threads"):
+            lines.append("| %s | %d | %d | %s | %s | %s |" % (
+                r["upf"], r["sessions_asked"], r["round"], r["phase"], r["cpu_ms_per_request"],
+                ", ".join("%s %s" % kv for kv in list(r["threads"].items())[:top])))
+    return "\n".join(lines) + "\n"

@@ -10,7 +10,8 @@ from scapy.contrib import pfcp as P
 from backend_chain import GNB
 from bench_control_plane import modifications
 from eupf_peer import heartbeat_response, map_sizes
-from peer_report import _stat, TICKS, compare, markdown, mismatches, table_check, tree_cpu_seconds
+from peer_report import (_stat, EXITED, TICKS, compare, markdown, mismatches, table_check, thread_breakdown,
+                         thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
 from pfcp_spec import build_message
 from smf import Smf
 
@@ -46,6 +47,29 @@ def test_tree_cpu_counts_descendants_and_their_threads():
         child.wait(10)
     with pytest.raises(ProcessLookupError):
         tree_cpu_seconds(child.pid)
+
+
+def test_thread_breakdown_puts_ended_threads_apart():
+    child = subprocess.Popen([sys.executable, "-c", TREE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "burnt"
+        live = thread_cpu_seconds({"tree": child.pid})
+        assert live and all(k.startswith("tree/") for k in live)
+        # The spinning thread has ended: its CPU is the tree's but no live thread's.
+        out = thread_breakdown({}, live, tree_cpu_seconds(child.pid), 1)
+        assert out[EXITED] >= 280, out
+    finally:
+        child.stdin.close()
+        child.wait(10)
+
+
+def test_thread_breakdown_is_per_request_largest_first():
+    before = {"runner/rx": 1.0, "runner/gc": 0.5}
+    after = {"runner/rx": 1.2, "runner/gc": 0.5, "backend/agent": 0.3}
+    out = thread_breakdown(before, after, 0.6, 100)
+    assert list(out.items()) == [("backend/agent", 3.0), ("runner/rx", 2.0), (EXITED, 1.0)]
+    rows = [dict(row("hupf", 1, "establish", 100, 6.0), threads=out)]
+    assert "backend/agent 3.0, runner/rx 2.0" in threads_markdown(rows)
 
 
 def row(upf, rnd, phase, rate, cpu, tables=None, expected=100, n=100):

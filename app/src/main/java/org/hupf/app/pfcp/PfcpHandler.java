@@ -70,6 +70,8 @@ public final class PfcpHandler {
     private static final int UP_FEATURES = 0x0010;
 
     private final PfcpConfig config;
+    /** This UPF's Node ID IE, in every answer: built once. */
+    private final Ie nodeIdIe;
     private final SessionManager sessions;
     private final UsageReporter usage;
     private final long recoveryTimeStamp;
@@ -124,6 +126,7 @@ public final class PfcpHandler {
                        PfcpStats stats, AssociationStore associations) {
         this.associations = associations;
         this.config = config;
+        this.nodeIdIe = IeFields.NODE_ID.encode(NodeId.of(config.nodeId));
         this.sessions = sessions;
         this.usage = usage;
         this.recoveryTimeStamp = recoveryTimeStamp;
@@ -337,7 +340,7 @@ public final class PfcpHandler {
     }
 
     Ie nodeId() {
-        return IeFields.NODE_ID.encode(NodeId.of(config.nodeId));
+        return nodeIdIe;
     }
 
     Ie recovery() {

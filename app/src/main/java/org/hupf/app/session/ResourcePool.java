@@ -183,7 +183,14 @@ public final class ResourcePool {
 
     /** The allocation key of a gNB's tunnel peer: unbound peers keep the key they had before tenants. */
     private static String peerKey(Ip4Address peer, String tenant) {
-        return tenant == null ? "peer:" + peer : "peer:" + peer + "@" + tenant;
+        String key = "peer:" + dotted(peer);
+        return tenant == null ? key : key + "@" + tenant;
+    }
+
+    /** What Ip4Address.toString() says, without its String.format: one call per session change. */
+    private static String dotted(Ip4Address a) {
+        byte[] b = a.toOctets();
+        return (b[0] & 0xFF) + "." + (b[1] & 0xFF) + "." + (b[2] & 0xFF) + "." + (b[3] & 0xFF);
     }
 
     /**

@@ -81,9 +81,17 @@ public final class UpfApplication implements UpfEntity {
                 && Objects.equals(ipProto, that.ipProto);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(ipPrefix, l4PortRange, ipProto, sliceId, appId, priority);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(ipPrefix, l4PortRange, ipProto, sliceId, appId, priority));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

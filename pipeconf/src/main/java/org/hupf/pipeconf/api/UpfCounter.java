@@ -61,9 +61,17 @@ public final class UpfCounter implements UpfEntity {
                 && egressPkts == that.egressPkts && egressBytes == that.egressBytes;
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(cellId, ingressPkts, ingressBytes, egressPkts, egressBytes);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(cellId, ingressPkts, ingressBytes, egressPkts, egressBytes));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

@@ -68,9 +68,17 @@ public final class UpfGtpTunnelPeer implements UpfEntity {
                 && dst.equals(that.dst) && routingDst.equals(that.routingDst);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(tunPeerId, src, dst, srcPort, routingDst);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(tunPeerId, src, dst, srcPort, routingDst));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

@@ -65,9 +65,17 @@ public final class UpfInterface implements UpfEntity {
         return sliceId == that.sliceId && prefix.equals(that.prefix) && ifaceType == that.ifaceType;
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(prefix, ifaceType, sliceId);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(prefix, ifaceType, sliceId));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

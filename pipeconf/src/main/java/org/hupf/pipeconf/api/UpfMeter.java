@@ -91,9 +91,18 @@ public final class UpfMeter implements UpfEntity {
                 && peakBurst == that.peakBurst && reset == that.reset && meterType == that.meterType;
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(meterType, cellId, committedRate, committedBurst, peakRate, peakBurst, reset);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(meterType, cellId, committedRate, committedBurst, peakRate, peakBurst,
+                    reset));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

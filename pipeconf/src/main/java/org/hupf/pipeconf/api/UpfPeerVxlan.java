@@ -79,9 +79,17 @@ public final class UpfPeerVxlan implements UpfEntity {
                 && innerDstMac.equals(that.innerDstMac);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(tunPeerId, vni, vtepSrc, vtepDst, innerSrcMac, innerDstMac);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(tunPeerId, vni, vtepSrc, vtepDst, innerSrcMac, innerDstMac));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

@@ -70,9 +70,18 @@ public final class UpfSessionDownlink implements UpfEntity {
                 && ueAddress.equals(that.ueAddress);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(ueAddress, tunPeerId, sessionMeterIdx, needsBuffering, needsDropping);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(Hashes.of(ueAddress), tunPeerId, sessionMeterIdx, needsBuffering,
+                    needsDropping));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

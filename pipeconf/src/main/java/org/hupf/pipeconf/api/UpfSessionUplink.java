@@ -76,9 +76,18 @@ public final class UpfSessionUplink implements UpfEntity {
                 && Objects.equals(ueAddress, that.ueAddress);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(tunDstAddr, teid, needsDropping, sessionMeterIdx, ueAddress);
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(tunDstAddr, teid, needsDropping, sessionMeterIdx,
+                    Hashes.of(ueAddress)));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

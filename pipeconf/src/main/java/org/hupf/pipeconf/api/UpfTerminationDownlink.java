@@ -43,10 +43,18 @@ public final class UpfTerminationDownlink extends UpfTermination {
         return teid == that.teid && qfi == that.qfi && sameTermination(that);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(ueSessionId(), applicationId(), counterId(), teid, qfi, trafficClass(), appMeterIdx(),
-                            needsDropping());
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(Hashes.of(ueSessionId()), applicationId(), counterId(), teid, qfi,
+                    trafficClass(), appMeterIdx(), needsDropping()));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

@@ -22,10 +22,18 @@ public final class UpfTerminationUplink extends UpfTermination {
         return this == o || o instanceof UpfTerminationUplink && sameTermination((UpfTermination) o);
     }
 
+    /** Computed once: see {@link Hashes}. */
+    private int hash;
+
     @Override
     public int hashCode() {
-        return Objects.hash(ueSessionId(), applicationId(), counterId(), trafficClass(), appMeterIdx(),
-                            needsDropping());
+        int h = hash;
+        if (h == 0) {
+            h = Hashes.spread(Objects.hash(Hashes.of(ueSessionId()), applicationId(), counterId(),
+                    trafficClass(), appMeterIdx(), needsDropping()));
+            hash = h;
+        }
+        return h;
     }
 
     @Override

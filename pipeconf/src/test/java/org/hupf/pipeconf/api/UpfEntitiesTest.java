@@ -4,6 +4,9 @@ import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.fail;
@@ -76,5 +79,27 @@ public class UpfEntitiesTest {
         assertEquals(0, s.tunPeerId());
         assertEquals("a buffering or dropping downlink session has no tunPeerId", error(() ->
                 UpfSessionDownlink.builder().withUeAddress(UE).needsDropping(true).withGtpTunnelPeerId(3).build()));
+    }
+
+    @Test
+    public void consecutiveSessionsHashApart() {
+        // Sessions' UE addresses, TEIDs and cells move in step: their entities must not share hash codes, or the
+        // session core's maps of them degrade into trees.
+        Set<Integer> downlinks = new HashSet<>();
+        Set<Integer> terminations = new HashSet<>();
+        Set<Integer> uplinks = new HashSet<>();
+        int n = 10_000;
+        for (int i = 0; i < n; i++) {
+            Ip4Address ue = Ip4Address.valueOf(UE.toInt() + i);
+            downlinks.add(UpfSessionDownlink.builder().withUeAddress(ue).withGtpTunnelPeerId(1)
+                                  .withSessionMeterIdx(i).build().hashCode());
+            terminations.add(UpfTerminationDownlink.builder().withUeSessionId(ue).withCounterId(2 * i)
+                                     .withTeid(0x100 + i).build().hashCode());
+            uplinks.add(UpfSessionUplink.builder().setTunDstAddr(UE).setTeid(0x100 + 2L * i).withUeAddress(ue)
+                                .build().hashCode());
+        }
+        assertEquals(n, downlinks.size());
+        assertEquals(n, terminations.size());
+        assertEquals(n, uplinks.size());
     }
 }

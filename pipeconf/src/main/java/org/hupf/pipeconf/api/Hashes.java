@@ -1,0 +1,34 @@
+package org.hupf.pipeconf.api;
+
+import org.onlab.packet.Ip4Address;
+
+/**
+ * Entity hash codes: entities are the keys of the session core's and the offload manager's maps and sets, one
+ * per session each, and are hashed several times per PFCP request.
+ */
+final class Hashes {
+
+    private Hashes() {
+    }
+
+    /**
+     * The hash of a UE address: its 32 bits. Ip4Address's own hash is a polynomial of its four octets that
+     * maps 10,000 consecutive addresses onto about 1,500 values.
+     */
+    static int of(Ip4Address a) {
+        return a == null ? 0 : a.toInt();
+    }
+
+    /**
+     * Spreads a field-wise hash (murmur3's finaliser): sessions' fields move in step (UE address, TEID, cell
+     * ids), and a field-wise hash of such fields falls into few hash-table bins.
+     */
+    static int spread(int h) {
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h == 0 ? 1 : h;
+    }
+}
