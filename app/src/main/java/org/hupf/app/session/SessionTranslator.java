@@ -40,7 +40,9 @@ import java.util.function.Supplier;
  *
  * <p>Tenants: a session whose access-side Network Instances (uplink PDIs, downlink FARs' Forwarding
  * Parameters) name a VXLAN tenant is bound to it; its tunnel peers are routed to the tenant's edge VTEP and
- * get the tenant's {@code peer_vxlan} entry (when the tenant has an overlay). Other names bind nothing.
+ * get the tenant's {@code peer_vxlan} entry (when the tenant has an overlay). Other names bind nothing; a
+ * translator given the Network Instances it serves refuses any name that is neither one of them nor a
+ * tenant's (cause 73, the rule, Offending IE Network Instance).
  */
 public final class SessionTranslator {
 
