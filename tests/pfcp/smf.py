@@ -76,11 +76,11 @@ class Smf:
         return message(1, self.next_seq(), [uint(96, self.recovery)])
 
     def establishment(self, cp_seid, ue, dl_far_action=BUFF | NOCP, gnb=None, gnb_teid=None, urr=True,
-                      qer=True, period=None, uplink_sdf=None, teid=None, seid=0):
+                      qer=True, period=None, uplink_sdf=None, teid=None, seid=0, instance="internet"):
         """A Session Establishment Request; teid gives the uplink F-TEID instead of asking CHOOSE, seid the
-        header SEID (None: S flag 0)."""
+        header SEID (None: S flag 0), instance the uplink PDI's Network Instance."""
         local = fteid_choose() if teid is None else fteid(teid, "192.168.0.1")
-        pdi = [flags(20, 0), local, network_instance("internet"), ue_ip(ue, False)]
+        pdi = [flags(20, 0), local, network_instance(instance), ue_ip(ue, False)]
         if uplink_sdf is not None:
             pdi.append(sdf(uplink_sdf))
         ul_pdr = [uint(56, 1), uint(29, 100), group(2, *pdi), uint(95, 0), uint(108, 1)]

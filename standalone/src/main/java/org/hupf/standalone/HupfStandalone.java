@@ -34,11 +34,13 @@ import java.util.concurrent.TimeUnit;
  * ({@link ControlApi}). Used by the SMF-emulator tests and the backend-less mode.
  *
  * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
- * --control-port N --control-token TOKEN --capacity N --heartbeat-ms N --t1-ms N --n1 N --report-tick-ms N
- * --reconcile-s N --state-dir DIR --state-sync-ms N --tenants FILE}. {@code --tenants} gives the VXLAN tenants (a
- * JSON object with the {@code "tenants"} block of hupf's netcfg, see {@link TenantsFile}): sessions are bound to
- * them as in ONOS, and {@code GET /tenants} lists them (without counters: the in-memory device counts none).
- * With {@code --state-dir} sessions, associations and the
+ * --control-port N --control-token TOKEN --control-idle-ms N --capacity N --heartbeat-ms N --t1-ms N --n1 N
+ * --report-tick-ms N --reconcile-s N --state-dir DIR --state-sync-ms N --tenants FILE --network-instances
+ * NAME[,NAME...]}. A session is refused when a rule names a Network Instance that is neither a tenant's nor in
+ * {@code --network-instances} (default {@code internet}), or a UE address outside {@code --ue-pool}.
+ * {@code --tenants} gives the VXLAN tenants (a JSON object with the {@code "tenants"} block of hupf's netcfg,
+ * see {@link TenantsFile}): sessions are bound to them as in ONOS, and {@code GET /tenants} lists them (without
+ * counters: the in-memory device counts none). With {@code --state-dir} sessions, associations and the
  * Recovery Time Stamp are kept in {@link DurableState} (fsync per commit, or every N ms); without, in memory.
  * Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN}) the REST API is
  * read-only. An
@@ -61,6 +63,8 @@ public final class HupfStandalone {
         o.put("state-dir", "");
         o.put("state-sync-ms", "100");
         o.put("tenants", "");
+        o.put("control-idle-ms", "30000");
+        o.put("network-instances", "internet");
         o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
@@ -97,7 +101,9 @@ public final class HupfStandalone {
                 : TenantsFile.load(Path.of(o.get("tenants")));
         SessionManager manager = new SessionManager(state == null ? new InMemorySessionStore() : state.sessions(),
                                                     new SessionTranslator(n3, 0, Map.of(), 10,
-                                                                          () -> tenants.bindable),
+                                                                          () -> tenants.bindable,
+                                                                          Set.of(o.get("network-instances")
+                                                                                         .split(","))),
                                                     new ResourcePool(capacity, capacity), () -> devices, n3);
         manager.setInterfaces(Set.of(
                 UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(n3, 32)).setAccess().build(),
@@ -114,7 +120,8 @@ public final class HupfStandalone {
                                                     tenants.entries, tenants.bindable))
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
                 .register(InMemoryUpfDevice.class, device);
-        ControlApi control = new ControlApi(Integer.parseInt(o.get("control-port")), o.get("control-token"),
+        ControlApi control = new ControlApi(Integer.parseInt(o.get("control-port")),
+                                            Long.parseLong(o.get("control-idle-ms")), o.get("control-token"),
                                             services);
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());

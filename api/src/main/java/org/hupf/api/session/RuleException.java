@@ -11,6 +11,7 @@ public final class RuleException extends Exception {
     /** IE types (TS 29.244 §8.1.2) a refusal may name as its Offending IE. */
     public static final int NETWORK_INSTANCE_IE = 22;
     public static final int OUTER_HEADER_CREATION_IE = 84;
+    public static final int UE_IP_ADDRESS_IE = 93;
 
     private final int cause;
     private final int ruleType;

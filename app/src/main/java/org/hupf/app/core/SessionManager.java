@@ -21,6 +21,7 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
 import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -271,6 +272,7 @@ public final class SessionManager implements AutoCloseable {
 
     private CompletableFuture<PfcpSession> install(PfcpSession s, PfcpSession old) throws RuleException {
         checkOwnership(s);
+        checkUePools(s);
         PfcpSession chosen = chooseFteids(s, old);
         ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
         Set<UpfEntity> entities;
@@ -385,6 +387,32 @@ public final class SessionManager implements AutoCloseable {
                 throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
                                         "PDR " + p.pdrId + ": UE address " + p.ueAddress
                                                 + " belongs to another session");
+            }
+        }
+    }
+
+    /**
+     * Refuses a UE address outside every UE pool (the core interfaces' prefixes): no device routes its
+     * downlink to hupf, so the session would be accepted for traffic it never sees. Without interfaces
+     * (a manager not yet configured) there is nothing to check against.
+     */
+    private void checkUePools(PfcpSession s) throws RuleException {
+        List<Ip4Prefix> pools = new ArrayList<>();
+        for (UpfInterface i : interfaces) {
+            if (i.isCore()) {
+                pools.add(i.prefix());
+            }
+        }
+        if (pools.isEmpty()) {
+            return;
+        }
+        List<Pdr> ordered = new ArrayList<>(s.pdrs.values());
+        ordered.sort(Comparator.comparingInt(p -> p.pdrId));
+        for (Pdr p : ordered) {
+            if (p.ueAddress != null && pools.stream().noneMatch(pool -> pool.contains(p.ueAddress))) {
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
+                                        RuleException.UE_IP_ADDRESS_IE, "PDR " + p.pdrId + ": UE address "
+                                                + p.ueAddress + " is outside the UE pools " + pools);
             }
         }
     }

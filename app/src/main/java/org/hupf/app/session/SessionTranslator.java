@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +40,9 @@ import java.util.function.Supplier;
  *
  * <p>Tenants: a session whose access-side Network Instances (uplink PDIs, downlink FARs' Forwarding
  * Parameters) name a VXLAN tenant is bound to it; its tunnel peers are routed to the tenant's edge VTEP and
- * get the tenant's {@code peer_vxlan} entry (when the tenant has an overlay). Other names bind nothing.
+ * get the tenant's {@code peer_vxlan} entry (when the tenant has an overlay). Other names bind nothing; a
+ * translator given the Network Instances it serves refuses any name that is neither one of them nor a
+ * tenant's (cause 73, the rule, Offending IE Network Instance).
  */
 public final class SessionTranslator {
 
@@ -53,6 +56,8 @@ public final class SessionTranslator {
     private final Map<Integer, Integer> qfiToTc;
     private final long burstMillis;
     private final Supplier<Map<String, SessionTenant>> tenants;
+    /** Network Instances served beside the tenants'; null: any. */
+    private final Set<String> networkInstances;
 
     /**
      * Creates a translator without tenants.
@@ -77,11 +82,58 @@ public final class SessionTranslator {
      */
     public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis,
                              Supplier<Map<String, SessionTenant>> tenants) {
+        this(n3Address, sliceId, qfiToTc, burstMillis, tenants, null);
+    }
+
+    /**
+     * Creates a translator that refuses a Network Instance it does not know.
+     *
+     * @param n3Address        N3 address used as the outer source of downlink tunnels
+     * @param sliceId          slice of every application entry
+     * @param qfiToTc          QFI to traffic class; missing QFIs map to class 0
+     * @param burstMillis      meter burst as milliseconds of the rate (at least 2 MTUs)
+     * @param tenants          the tenants by network instance, read at every translation (the netcfg's)
+     * @param networkInstances the Network Instances served beside the tenants'; null: any name is taken
+     */
+    public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis,
+                             Supplier<Map<String, SessionTenant>> tenants, Set<String> networkInstances) {
         this.n3Address = n3Address;
         this.sliceId = sliceId;
         this.qfiToTc = Map.copyOf(qfiToTc);
         this.burstMillis = burstMillis;
         this.tenants = tenants;
+        this.networkInstances = networkInstances == null ? null : Set.copyOf(networkInstances);
+    }
+
+    /**
+     * Refuses a rule naming a Network Instance that is neither a tenant's nor one this UPF serves: the
+     * session would be accepted without the isolation or the network its SMF asked for.
+     */
+    private void checkNetworkInstances(PfcpSession s, Map<String, SessionTenant> known) throws RuleException {
+        if (networkInstances == null) {
+            return;
+        }
+        List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
+        pdrs.sort(Comparator.comparingInt(p -> p.pdrId));
+        for (Pdr p : pdrs) {
+            checkNetworkInstance(p.networkInstance, known, 0, p.pdrId, "PDR " + p.pdrId);
+        }
+        List<Far> fars = new ArrayList<>(s.fars.values());
+        fars.sort(Comparator.comparingLong(f -> f.farId));
+        for (Far f : fars) {
+            checkNetworkInstance(f.networkInstance, known, 1, f.farId, "FAR " + f.farId);
+        }
+    }
+
+    private void checkNetworkInstance(String name, Map<String, SessionTenant> known, int ruleType, long ruleId,
+                                      String rule) throws RuleException {
+        if (name != null && !known.containsKey(name) && !networkInstances.contains(name)) {
+            Set<String> served = new TreeSet<>(networkInstances);
+            served.addAll(known.keySet());
+            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ruleId,
+                                    RuleException.NETWORK_INSTANCE_IE, rule + ": unknown Network Instance '" + name
+                                            + "' (served: " + String.join(", ", served) + ")");
+        }
     }
 
     /**
@@ -139,7 +191,9 @@ public final class SessionTranslator {
      * @throws RuleException if a rule cannot be expressed in the pipeline
      */
     public Set<UpfEntity> translate(PfcpSession s, SessionResources res) throws RuleException {
-        SessionTenant tenant = tenantOf(s, tenants.get());
+        Map<String, SessionTenant> known = tenants.get();
+        checkNetworkInstances(s, known);
+        SessionTenant tenant = tenantOf(s, known);
         Set<UpfEntity> out = new LinkedHashSet<>();
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
         pdrs.sort(Comparator.comparingLong((Pdr p) -> p.precedence).thenComparingInt(p -> p.pdrId));

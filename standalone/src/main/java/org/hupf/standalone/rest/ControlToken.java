@@ -23,7 +23,8 @@ import java.util.Set;
 @Priority(Priorities.AUTHENTICATION)
 final class ControlToken implements ContainerRequestFilter {
 
-    private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+    /** Methods that change nothing: open to anyone on loopback. */
+    static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
     private static final String BEARER = "Bearer ";
 
     /** Token that changes must carry; null: read-only. */

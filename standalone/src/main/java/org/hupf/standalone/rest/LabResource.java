@@ -76,7 +76,12 @@ public class LabResource extends HupfResource {
                                @QueryParam("bytes") String bytes) throws UpfProgrammableException {
         long p = number("pkts", pkts);
         long b = number("bytes", bytes);
-        device().setCounter(UpfCounter.builder().withCellId((int) number("cell", cell))
+        long index = number("cell", cell);
+        if (index < 0 || index > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("query parameter cell is out of range 0.." + Integer.MAX_VALUE
+                                                       + ": " + cell);
+        }
+        device().setCounter(UpfCounter.builder().withCellId((int) index)
                                     .setIngress(p, b).setEgress(p, b).build());
         return json(MAPPER.createObjectNode().put("ok", true));
     }
