@@ -219,8 +219,8 @@ class Onos:
             try:
                 if ready():
                     return
-            except (OSError, OnosError, ValueError):
-                pass
+            except (OSError, OnosError, ValueError, subprocess.TimeoutExpired):
+                pass  # not ready yet: on a loaded machine the Karaf shell may take longer than its timeout
             if time.monotonic() > deadline:
                 raise OnosError("not after %ds: %s" % (timeout, what))
             time.sleep(interval)

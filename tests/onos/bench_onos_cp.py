@@ -31,6 +31,7 @@ sys.path[:0] = [str(TESTS / "pfcp"), str(TESTS / "lib"), str(HERE), str(TESTS.pa
 import bench_control_plane as cp  # noqa: E402
 from backend_chain import cause_of, deletion, up_seid_of  # noqa: E402
 from bench_pfcp import patch, template  # noqa: E402
+from peer_report import tree_cpu_seconds as tree_cpu  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("onos_conftest", HERE / "conftest.py")
@@ -59,16 +60,6 @@ def tree(pid):
             except OSError:
                 pass
     return out
-
-
-def tree_cpu(pid):
-    total = 0.0
-    for p in tree(pid):
-        try:
-            total += cp.cpu_seconds(p)
-        except OSError:
-            pass  # exited meanwhile
-    return total
 
 
 def idle_cores(pid):
@@ -189,7 +180,7 @@ def phase(chain, out, name, n, window, sock, requests):
 
 
 def modify_and_delete(chain, out, smf, seids, window):
-    mods = [(3_000_000 + i, cp.modification(smf, s, 3_000_000 + i)) for i, s in enumerate(seids)]
+    mods = cp.modifications(smf, seids, 3_000_000)
     phase(chain, out, "modify", len(mods), window, smf.sock, mods)
     dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
     phase(chain, out, "delete", len(dels), window, smf.sock, dels)

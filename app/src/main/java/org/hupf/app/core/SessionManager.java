@@ -715,21 +715,26 @@ public final class SessionManager implements AutoCloseable {
      * dependents first; then what is missing or different, referenced entities first). Run periodically, when a
      * device (re)joins or changes master, and on demand.
      *
+     * <p>The tables are read without holding the manager: a device's read takes seconds at 100,000 sessions (inside
+     * ONOS, every entry decoded into PI objects), and requests go on meanwhile. The diff is made against what the
+     * store implies once the read is done: what changed during the read is on its way to the device, or gone from
+     * it, and written again at worst (install or overwrite; a removal of what is gone is done).
+     *
      * @return number of device operations performed
      */
-    public synchronized int reconcile() {
-        Set<UpfEntity> desired = new LinkedHashSet<>(interfaces);
-        desired.addAll(refs.keySet());
+    public int reconcile() {
         int ops = 0;
         for (HupfUpfDevice d : devices.get()) {
-            ops += reconcile(d, desired);
+            Map<UpfEntityType, Collection<? extends UpfEntity>> present = readTables(d);
+            if (present != null) {
+                ops += reconcile(d, present);
+            }
         }
         return ops;
     }
 
-    private int reconcile(HupfUpfDevice d, Set<UpfEntity> desired) {
-        Set<Object> desiredKeys = new HashSet<>();
-        desired.forEach(e -> desiredKeys.add(EntityKeys.key(e)));
+    /** Every table of the device, or null (counted, logged) if a read failed. */
+    private Map<UpfEntityType, Collection<? extends UpfEntity>> readTables(HupfUpfDevice d) {
         Map<UpfEntityType, Collection<? extends UpfEntity>> present = new HashMap<>();
         for (UpfEntityType type : ORDER) {
             try {
@@ -737,9 +742,17 @@ public final class SessionManager implements AutoCloseable {
             } catch (UpfProgrammableException e) {
                 deviceErrors.incrementAndGet();
                 log.warn("reading {} from {} failed: {}", type, d, e.getMessage());
-                return 0;
+                return null;
             }
         }
+        return present;
+    }
+
+    private synchronized int reconcile(HupfUpfDevice d, Map<UpfEntityType, Collection<? extends UpfEntity>> present) {
+        Set<UpfEntity> desired = new LinkedHashSet<>(interfaces);
+        desired.addAll(refs.keySet());
+        Set<Object> desiredKeys = new HashSet<>();
+        desired.forEach(e -> desiredKeys.add(EntityKeys.key(e)));
         List<DeviceUpdate> diff = new ArrayList<>();
         for (int i = ORDER.size() - 1; i >= 0; i--) {
             for (UpfEntity e : present.get(ORDER.get(i))) {

@@ -163,19 +163,6 @@ public class HupfManager extends SessionManagerService {
         return source == null ? List.of() : source.devices();
     }
 
-    /** The smallest array of that kind among the devices: an index must be valid on every one. */
-    private int cells(UpfEntityType type) {
-        long min = Long.MAX_VALUE;
-        for (HupfUpfDevice d : devices()) {
-            try {
-                min = Math.min(min, d.tableSize(type));
-            } catch (UpfProgrammableException e) {
-                log.debug("{} does not report its {} size: {}", d, type, e.getMessage());
-            }
-        }
-        return min == Long.MAX_VALUE ? DEFAULT_CELLS : (int) Math.min(min, Integer.MAX_VALUE);
-    }
-
     private synchronized void stop() {
         if (reconcileTask != null) {
             reconcileTask.cancel(false);
@@ -242,9 +229,10 @@ public class HupfManager extends SessionManagerService {
             return;
         }
         Ip4Address n3 = cfg.n3Addresses().get(0);
+        ResourcePool pool = new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS));
         SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10,
                                                                              () -> tenants),
-                                              new ResourcePool(this::cells), this::devices, n3);
+                                              pool, this::devices, n3);
         Set<UpfInterface> ifaces = new HashSet<>();
         for (Ip4Address a : cfg.n3Addresses()) {
             ifaces.add(UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(a, 32)).setAccess()
