@@ -130,13 +130,23 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         // otherwise turn into an HTTP/2 INTERNAL_ERROR, losing the per-update codes.
         P4rtClient c = unconnected(host, port, deviceId, electionId);
         try {
-            c.awaitPrimary(c.openStream());
-            c.setState(DeviceState.UP, null);
+            c.connectNow();
             return c;
         } catch (P4RuntimeException e) {
             c.close();
             throw e;
         }
+    }
+
+    /**
+     * Reaches the device now and becomes primary: UP when it returns. A stream that fails meanwhile leaves the
+     * client DOWN and reconnecting in the background (with its recovery, as after any loss).
+     *
+     * @throws P4RuntimeException if the server cannot be reached or another client is primary
+     */
+    public void connectNow() throws P4RuntimeException {
+        awaitPrimary(openStream());
+        setState(DeviceState.UP, null);
     }
 
     /**
