@@ -230,7 +230,27 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         }
     }
 
+    /**
+     * Waits for the arbitration's answer. A stream that is not primary in time is ended from this side: left open,
+     * it would keep the election id on the server, which then refuses it to the next attempt's stream.
+     */
     private void awaitPrimary(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
+        try {
+            arbitrated(arbitration);
+        } catch (P4RuntimeException e) {
+            synchronized (streamLock) {
+                generation++; // its end is this side's doing, not a loss to react to
+                try {
+                    stream.onError(Status.CANCELLED.withDescription("not primary in time").asException());
+                } catch (IllegalStateException closed) {
+                    // The server ended it already.
+                }
+            }
+            throw e;
+        }
+    }
+
+    private void arbitrated(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
         MasterArbitrationUpdate answer;
         try {
             answer = arbitration.get(RPC_TIMEOUT_S, TimeUnit.SECONDS);
