@@ -131,9 +131,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         long mainMs = uptimeMs();
         for (JsonNode b : cfg.node("backends")) {
             String name = b.path("name").asText();
-            // Connected once PFCP is answered (connectBackends). A backend that joins later (the lab adds it under
-            // traffic) gets its pipeline, routes and sessions from its connection's recovery, like one that came
-            // back, and only then its share of the UEs.
+            // Connected once PFCP is answered (connectBackends); one that joins later (under traffic) gets pipeline,
+            // routes and sessions from its connection's recovery, as one that came back, then its share of the UEs.
             LabDevice d = LabDevice.unconnected(b, name);
             closers.add(d.upf);
             Backend steering = cfg.has("switch") ? new Backend(b.path("port").asLong(),
@@ -164,7 +163,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
         // Each backend holds every session; one that is down is left out until its recovery reconciles it.
         HupfUpfDevice measured = backends.size() == 1 ? first.counted : new BackendReplicas(this::sessionBackends);
-        manager = new OffloadManager(measured, hardware, LabConfig.policy(cfg.node("policy")), System::currentTimeMillis);
+        manager = new OffloadManager(measured, hardware, LabConfig.policy(cfg.node("policy")),
+                                     System::currentTimeMillis);
         HybridUpfDevice hybrid = new HybridUpfDevice(first.counted, hardware, manager);
         Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
         int slice = (int) cfg.number("slice");
