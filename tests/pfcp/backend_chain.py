@@ -8,6 +8,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -38,9 +39,11 @@ class Chain:
     """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
 
     def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=(), backend_args=(),
-                 classpath=None, backend=None, interfaces=None):
+                 classpath=None, backend=None, interfaces=None, durable=False):
         """interfaces: the Linux interfaces of the backend's ports 1 (N3) and 2 (N6) for tests that send
-        traffic; without them both ports are idle pcap files."""
+        traffic; without them both ports are idle pcap files. durable: the runner keeps its state in the chain's
+        directory and runs under the lab's supervisor (restarted when it dies; pid and restarts in
+        self.supervisor_path)."""
         binary = backend or backend_binary()
         if binary is None:
             pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
@@ -70,11 +73,16 @@ class Chain:
                "policy": {"threshold_bps": 10**12, "hold_ms": 2000, "hysteresis": 0.2},
                "poll_ms": poll_ms, "status": self.status_path,
                "routes": {"backend": [[GNB + "/32", 1, "02:00:00:00:00:01"], [APP_NET, 2, "02:00:00:00:00:02"]]}}
+        runner = ["java", *java_opts, "-cp", classpath or _classpath(), RUNNER]
+        self.supervisor_path = os.path.join(self.dir, "runner-supervisor.json")
+        if durable:
+            cfg.update(state_dir=os.path.join(self.dir, "state"), state_sync_ms=100)
+            runner = [sys.executable, "-m", "hupf_tools.lab.supervise", "--state", self.supervisor_path, "--"] + runner
         cfg_path = os.path.join(self.dir, "runner.json")
         with open(cfg_path, "w") as f:
             json.dump(cfg, f)
         time.sleep(0.5)
-        self.runner = self._start("runner", ["java", *java_opts, "-cp", classpath or _classpath(), RUNNER, cfg_path])
+        self.runner = self._start("runner", runner + [cfg_path])
         deadline = time.time() + 90
         while not self.status().get("ready"):
             for name, p in (("backend", self.backend), ("runner", self.runner)):
@@ -89,7 +97,8 @@ class Chain:
     def _start(self, name, cmd):
         self.logs[name] = os.path.join(self.dir, name + ".log")
         out = open(self.logs[name], "w")
-        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools")))
 
     def log_tail(self, name, lines=30):
         with open(self.logs[name]) as f:

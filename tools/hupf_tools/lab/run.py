@@ -1,7 +1,7 @@
 """`make lab`: the hybrid UPF on one machine.
 
 Creates the namespace topology, starts the backend (DPDK on af_packet, under the lab's supervisor:
-restarted when it dies) and the switch running the hw profile (CPU port 255): bmv2 simple_switch_grpc
+restarted when it dies, as the runner is) and the switch running the hw profile (CPU port 255): bmv2 simple_switch_grpc
 when it is found, else a second hupf-backend with `--profile hw` (the same P4Runtime contract), or none
 with `--switch none`; starts the Java lab runner (PFCP agent, durable session store in the run's directory, translator
 and offload manager over direct P4Runtime), establishes the
@@ -271,14 +271,30 @@ def counted_status(status_path, since, timeout=COUNTED_TIMEOUT_S):
         time.sleep(0.2)
 
 
-def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S):
+def start_runner(procs, classpath, cfg_path, name="runner"):
+    """Starts the lab runner under the lab's supervisor, as the backends are: a runner that dies is started again
+    and restarts with its state (sessions, associations, Recovery Time Stamp). Its pid and restarts are in
+    WORKDIR/NAME-supervisor.json."""
+    return procs.start(name, supervised(["java", "-cp", classpath, RUNNER_MAIN, cfg_path],
+                                        os.path.join(procs.workdir, name + "-supervisor.json")))
+
+
+def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S, name="runner"):
+    """Waits for the runner's status to say ready; a runner that ended before (its supervisor counted a restart)
+    fails the lab at once, with its log."""
     deadline = time.time() + timeout
+    supervisor = os.path.join(procs.workdir, name + "-supervisor.json")
+    restarts = read_json(supervisor).get("restarts", 0)
     while time.time() < deadline:
         procs.check_alive()
+        ended = read_json(supervisor)
+        if ended.get("restarts", 0) > restarts:
+            raise LabError("the lab runner ended (%s) before it was ready; log: %s"
+                           % (ended.get("last_exit"), procs.log_tail(name)))
         if read_json(status_path).get("ready"):
             return
         time.sleep(0.3)
-    raise LabError("the lab runner was not ready after %d s; log: %s" % (timeout, procs.log_tail("runner")))
+    raise LabError("the lab runner was not ready after %d s; log: %s" % (timeout, procs.log_tail(name)))
 
 
 class BackendMove:
@@ -450,7 +466,7 @@ def run(args):
             json.dump(cfg, f, indent=1)
         with open(CLASSPATH) as f:
             cp = f.read().strip()
-        procs.start("runner", ["java", "-cp", cp, RUNNER_MAIN, cfg_path])
+        start_runner(procs, cp, cfg_path)
         wait_ready(procs, cfg["status"])
         say("runner ready: PFCP agent on 127.0.0.1:%d" % ports["pfcp"])
 

@@ -1,4 +1,5 @@
-"""A small process supervisor for the lab: runs a command and starts it again whenever it exits.
+"""A small process supervisor for the lab (its backends and its runner): runs a command and starts it again
+whenever it exits.
 
     python -m hupf_tools.lab.supervise --state FILE -- COMMAND...
 
@@ -6,7 +7,7 @@ A child that dies (crash, kill -9) is restarted after a backoff that starts at 0
 and goes back to 0.2 s once a child has run for 10 s. FILE (JSON, replaced atomically) says the current
 child's pid, how many restarts there were and how the last child ended, for the lab and its tests.
 SIGTERM or SIGINT stops the child (SIGTERM, then SIGKILL after 5 s) and the supervisor. Deployments use
-systemd instead (tools/systemd/hupf-backend.service: Restart=always).
+systemd instead (tools/systemd/: hupf-backend.service and hupf-standalone.service, Restart=always).
 """
 import argparse
 import signal

@@ -459,7 +459,7 @@ def run_once(sc, run, say):
             json.dump(cfg, f, indent=1)
         with open(lab.CLASSPATH) as f:
             cp = f.read().strip()
-        procs.start("runner", ["java", "-cp", cp, lab.RUNNER_MAIN, cfg_path])
+        lab.start_runner(procs, cp, cfg_path)
         lab.wait_ready(procs, cfg["status"])
         plan = sc.make(net, time.time() + 2.0)
         planned = len(plan["ues"])

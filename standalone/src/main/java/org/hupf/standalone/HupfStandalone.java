@@ -15,6 +15,7 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.standalone.rest.ControlApi;
 import org.hupf.standalone.rest.ServiceRegistry;
+import org.hupf.standalone.systemd.ServiceManager;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
@@ -126,6 +127,8 @@ public final class HupfStandalone {
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
         System.out.flush();
+        ServiceManager.ready("PFCP on " + o.get("listen") + ":" + agent.port() + ", "
+                                     + manager.store().all().size() + " sessions");
         ScheduledExecutorService reconciler = Executors.newSingleThreadScheduledExecutor();
         long period = Long.parseLong(o.get("reconcile-s"));
         reconciler.scheduleWithFixedDelay(manager::reconcile, period, period, TimeUnit.SECONDS);

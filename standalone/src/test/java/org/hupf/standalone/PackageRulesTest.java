@@ -31,10 +31,12 @@ public class PackageRulesTest {
                 .layer("rest").definedBy("org.hupf.standalone.rest..")
                 .layer("p4rt").definedBy("org.hupf.standalone.p4rt..")
                 .layer("store").definedBy("org.hupf.standalone.store..")
+                .layer("systemd").definedBy("org.hupf.standalone.systemd..")
                 .whereLayer("hosts").mayNotBeAccessedByAnyLayer()
                 .whereLayer("rest").mayOnlyBeAccessedByLayers("hosts")
                 .whereLayer("p4rt").mayOnlyBeAccessedByLayers("hosts")
                 .whereLayer("store").mayOnlyBeAccessedByLayers("hosts")
+                .whereLayer("systemd").mayOnlyBeAccessedByLayers("hosts")
                 .because("a host assembles the adapters; an adapter importing a host ties the two hosts together")
                 .check(STANDALONE);
     }

@@ -733,6 +733,27 @@ public final class SessionManager implements AutoCloseable {
         return ops;
     }
 
+    /** What a host starts before its first reconciliation (its PFCP agent). */
+    public interface Opening<E extends Exception> {
+        void run() throws E;
+    }
+
+    /**
+     * Runs {@code opening}, then {@link #reconcile()}, holding this object's lock throughout: a change that
+     * arrives meanwhile is settled only after the reconciliation, on devices that hold what the store says.
+     * A restarted host answers PFCP (heartbeats, associations) while it reads its devices; session requests
+     * wait behind the read-and-diff instead of being refused.
+     *
+     * @param opening started before the reconciliation, e.g. the PFCP agent
+     * @param <E>     what opening throws
+     * @return number of device operations the reconciliation performed
+     * @throws E when opening fails (nothing reconciled then)
+     */
+    public synchronized <E extends Exception> int reconcileAfter(Opening<E> opening) throws E {
+        opening.run();
+        return reconcile();
+    }
+
     /** Every table of the device, or null (counted, logged) if a read failed. */
     private Map<UpfEntityType, Collection<? extends UpfEntity>> readTables(HupfUpfDevice d) {
         Map<UpfEntityType, Collection<? extends UpfEntity>> present = new HashMap<>();

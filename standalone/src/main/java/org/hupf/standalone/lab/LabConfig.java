@@ -2,6 +2,7 @@ package org.hupf.standalone.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.api.OffloadPolicy;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
@@ -74,5 +75,19 @@ final class LabConfig {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("lab config: " + what + " is not a MAC address: " + n);
         }
+    }
+
+    /** Thresholds and pins: {"threshold_bps", "hold_ms", "hysteresis", "pins": {"slices"|"qfis"|"ues": {key: pin}}}. */
+    static OffloadPolicy policy(JsonNode p) {
+        OffloadPolicy.Builder b = OffloadPolicy.builder().thresholdBitsPerSec(p.get("threshold_bps").asLong())
+                .holdMillis(p.get("hold_ms").asLong()).hysteresis(p.get("hysteresis").asDouble());
+        JsonNode pins = p.path("pins");
+        pins.path("slices").fields().forEachRemaining(
+                f -> b.pinSlice(Integer.parseInt(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
+        pins.path("qfis").fields().forEachRemaining(
+                f -> b.pinQfi(Integer.parseInt(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
+        pins.path("ues").fields().forEachRemaining(
+                f -> b.pinUe(Ip4Address.valueOf(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
+        return b.build();
     }
 }

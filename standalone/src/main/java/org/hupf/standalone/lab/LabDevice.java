@@ -35,6 +35,16 @@ final class LabDevice {
     }
 
     /**
+     * Connects an {@link #unconnected} device as primary and pushes its pipeline unless it already runs it.
+     *
+     * @throws P4RuntimeException if the device cannot be reached, or refuses the read or the push
+     */
+    void connect() throws P4RuntimeException {
+        upf.client().connectNow();
+        ensurePipeline();
+    }
+
+    /**
      * Pushes the device's pipeline unless it already runs it (after a restart of the device it has none).
      *
      * @return whether it was pushed
@@ -49,8 +59,8 @@ final class LabDevice {
     }
 
     /**
-     * A device that joins later: not connected yet (its client reaches it with
-     * {@link P4rtClient#connectInBackground}, and the recovery pushes the pipeline).
+     * A device not connected yet: its client reaches it with {@link #connect}, or with
+     * {@link P4rtClient#connectInBackground} (a device that joins later; the recovery pushes the pipeline).
      *
      * @param cfg  the device's config
      * @param name its name in errors
@@ -58,7 +68,7 @@ final class LabDevice {
      * @throws IOException        if the P4Info cannot be read
      * @throws P4RuntimeException if the P4Info lacks what the translator needs (no RPC is sent)
      */
-    static LabDevice joiningLater(JsonNode cfg, String name) throws IOException, P4RuntimeException {
+    static LabDevice unconnected(JsonNode cfg, String name) throws IOException, P4RuntimeException {
         return open(cfg, name, false);
     }
 

@@ -7,9 +7,7 @@ import org.hupf.app.offload.BackendDrain;
 import org.hupf.app.offload.BackendReplicas;
 import org.hupf.app.offload.BackendUsageLedger;
 import org.hupf.app.offload.HybridUpfDevice;
-import org.hupf.app.offload.LedgeredBackend;
 import org.hupf.app.offload.OffloadManager;
-import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.rps.RpsIntake;
@@ -29,6 +27,7 @@ import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.standalone.p4rt.BatchingUpfDevice;
 import org.hupf.standalone.p4rt.DeviceState;
+import org.hupf.standalone.p4rt.P4RuntimeException;
 import org.hupf.standalone.p4rt.P4RuntimeUpfDevice;
 import org.hupf.standalone.p4rt.P4rtClient;
 import org.hupf.standalone.rest.BackendControl;
@@ -36,11 +35,13 @@ import org.hupf.standalone.rest.BackendsResource;
 import org.hupf.standalone.rest.ControlApi;
 import org.hupf.standalone.rest.ServiceRegistry;
 import org.hupf.standalone.store.DurableState;
+import org.hupf.standalone.systemd.ServiceManager;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -133,47 +134,18 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         stop.await();
     }
 
-    /** A backend of the lab: its device, batched for recoveries, and the switch port that reaches it. */
-    private static final class LabBackend {
-        final String name;
-        final LabDevice device;
-        final BatchingUpfDevice batched;
-        /** The batched device, its counts kept in the lab's ledger across its departures and restarts. */
-        final LedgeredBackend counted;
-        /** Where the switch steers this backend's share of the UEs; null without a switch. */
-        final Backend steering;
-        /** Being drained: no longer steered to, still written and read. */
-        volatile boolean leaving;
-        /** Drained: neither steered to, nor written, nor read; the ledger holds its final counts. */
-        volatile boolean drained;
-
-        LabBackend(String name, LabDevice device, Backend steering, BackendUsageLedger ledger, boolean first) {
-            this.name = name;
-            this.device = device;
-            this.batched = new BatchingUpfDevice(device.upf);
-            this.counted = new LedgeredBackend(name, batched, ledger, first);
-            this.steering = steering;
-        }
-
-        DeviceState state() {
-            return device.upf.client().state();
-        }
-    }
-
     private void start() throws Exception {
+        long mainMs = uptimeMs();
         for (JsonNode b : cfg.node("backends")) {
             String name = b.path("name").asText();
-            // A backend that joins later (the lab adds it under traffic) gets its pipeline, routes and sessions
-            // from its connection's recovery, like one that came back, and only then its share of the UEs.
-            boolean later = !backends.isEmpty() && b.path("joins_later").asBoolean(false);
-            LabDevice d = later ? LabDevice.joiningLater(b, name) : LabDevice.open(b, name);
+            // Connected once PFCP is answered (connectBackends); one that joins later (under traffic) gets pipeline,
+            // routes and sessions from its connection's recovery, as one that came back, then its share of the UEs.
+            LabDevice d = LabDevice.unconnected(b, name);
             closers.add(d.upf);
-            if (!later) {
-                Routes.write(d.upf, cfg, name);
-            }
             Backend steering = cfg.has("switch") ? new Backend(b.path("port").asLong(),
                     LabConfig.mac(b.get("mac"), name + ".mac"), b.path("weight").asInt(1)) : null;
-            backends.add(new LabBackend(name, d, steering, usageLedger, backends.isEmpty()));
+            backends.add(new LabBackend(name, d, steering, usageLedger, backends.isEmpty(),
+                                        !backends.isEmpty() && b.path("joins_later").asBoolean(false)));
         }
         LabBackend first = backends.get(0);
         // The netcfg's rps block, same format; the exporter runs from here on.
@@ -187,18 +159,19 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             Routes.write(hardware, cfg, "switch");
             switchDataplane(hardware);
         }
-        DurableState state = null;
-        if (cfg.has("state_dir")) {
-            state = DurableState.open(Path.of(cfg.text("state_dir")),
-                                      cfg.has("state_sync_ms") ? cfg.number("state_sync_ms") : 0,
-                                      PfcpAgent.startTimeStamp());
+        long switchMs = uptimeMs();
+        DurableState state = !cfg.has("state_dir") ? null : DurableState.open(Path.of(cfg.text("state_dir")),
+                cfg.has("state_sync_ms") ? cfg.number("state_sync_ms") : 0, PfcpAgent.startTimeStamp());
+        if (state != null) {
             closers.add(state);
         }
         SessionStore store = state == null ? new InMemorySessionStore() : state.sessions();
+        long stateMs = uptimeMs();
         // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
         // Each backend holds every session; one that is down is left out until its recovery reconciles it.
         HupfUpfDevice measured = backends.size() == 1 ? first.counted : new BackendReplicas(this::sessionBackends);
-        manager = new OffloadManager(measured, hardware, policy(cfg.node("policy")), System::currentTimeMillis);
+        manager = new OffloadManager(measured, hardware, LabConfig.policy(cfg.node("policy")),
+                                     System::currentTimeMillis);
         HybridUpfDevice hybrid = new HybridUpfDevice(first.counted, hardware, manager);
         Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
         int slice = (int) cfg.number("slice");
@@ -213,15 +186,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
                 UpfInterface.builder().setAccess().setSliceId(slice).setPrefix(Ip4Prefix.valueOf(n3, 32)).build(),
                 UpfInterface.builder().setCore().setSliceId(slice)
                         .setPrefix(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")).build()));
-        int[] ops = new int[1];
-        batchedOnAll(() -> ops[0] = sessions.reconcile(), 0);
-        System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
-                                   + " writes" + (state != null && state.restored() ? " (restored state)" : ""));
-        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware,
-                               () -> programmed(first.device.upf.client()) + programmed(hardware));
-        manager.addListener(status::event);
         for (LabBackend b : backends) {
-            status.health(b.name, b.device.upf.client());
             b.device.upf.client().onRecovery(c -> {
                 if (b.drained) {
                     return;
@@ -232,6 +197,33 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             });
             // Down: its UEs go to the others; UP (reconciled): it takes its share again.
             b.device.upf.client().onStateChange(s -> steerer.execute(this::steer));
+        }
+        long loadedMs = uptimeMs();
+        // PFCP is answered while the backends are connected, read and diffed; session requests wait for that.
+        String addr = cfg.text("pfcp", "address");
+        PfcpConfig pfcp = new PfcpConfig(addr, (int) cfg.number("pfcp", "port"), addr, Set.of(cfg.text("smf_node_id")),
+                                         0, 3_000, 3, 60_000, 1_000);
+        long[] answeringMs = new long[1];
+        int[] ops = new int[1];
+        batchedOnAll(() -> ops[0] = sessions.reconcileAfter(() -> {
+            agent = state == null ? new PfcpAgent(pfcp, sessions)
+                    : new PfcpAgent(pfcp, sessions, state.associations(), state.recoveryTimeStamp());
+            closers.add(agent);
+            manager.addUsageListener(agent.usageChanges());
+            answeringMs[0] = uptimeMs();
+            ServiceManager.ready("PFCP on " + addr + ":" + agent.port() + ", " + store.all().size() + " sessions");
+            connectBackends();
+        }), 0);
+        System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
+                                   + " writes" + (state != null && state.restored() ? " (restored state)" : "")
+                                   + "; ms since the JVM started: main " + mainMs + ", switch " + switchMs
+                                   + ", state " + stateMs + ", session core " + loadedMs + ", PFCP answered "
+                                   + answeringMs[0] + ", reconciled " + uptimeMs());
+        status = new LabStatus(Path.of(cfg.text("status")), manager, first.device.upf, hardware,
+                               () -> programmed(first.device.upf.client()) + programmed(hardware));
+        manager.addListener(status::event);
+        for (LabBackend b : backends) {
+            status.health(b.name, b.device.upf.client());
             if (b.state() == DeviceState.DOWN) {
                 b.device.upf.client().connectInBackground();
             }
@@ -280,13 +272,6 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         long pollMs = cfg.number("poll_ms");
         timers.scheduleAtFixedRate(this::poll, pollMs, pollMs, TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::writeStatus, 0, STATUS_MS, TimeUnit.MILLISECONDS);
-        String addr = cfg.text("pfcp", "address");
-        PfcpConfig pfcp = new PfcpConfig(addr, (int) cfg.number("pfcp", "port"), addr, Set.of(cfg.text("smf_node_id")),
-                                         0, 3_000, 3, 60_000, 1_000);
-        agent = state == null ? new PfcpAgent(pfcp, sessions)
-                : new PfcpAgent(pfcp, sessions, state.associations(), state.recoveryTimeStamp());
-        closers.add(agent);
-        manager.addUsageListener(agent.usageChanges());
         if (cfg.has("control")) {
             ControlApi control = new ControlApi((int) cfg.number("control", "port"), cfg.text("control", "token"),
                                                 new ServiceRegistry().register(BackendControl.class, this),
@@ -440,6 +425,30 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         return min;
     }
 
+    private static long uptimeMs() {
+        return ManagementFactory.getRuntimeMXBean().getUptime();
+    }
+
+    /**
+     * Connects the backends (those that do not join later), pushes their pipelines where they run another one
+     * and writes their routes. One that cannot be reached now stays DOWN and reconnects in the background: its
+     * recovery puts everything back when it answers.
+     */
+    private void connectBackends() {
+        for (LabBackend b : backends) {
+            if (b.joinsLater) {
+                continue;
+            }
+            try {
+                b.device.connect();
+                Routes.write(b.device.upf, cfg, b.name);
+            } catch (P4RuntimeException | PiTargetException e) {
+                System.err.println("lab runner: " + b.name + " not ready (" + e.getMessage() + "): reconnecting");
+                b.device.upf.client().connectInBackground();
+            }
+        }
+    }
+
     /** Runs work with every backend's writes from this thread batched. */
     private void batchedOnAll(BatchingUpfDevice.Work work, int from) throws Exception {
         if (from == backends.size()) {
@@ -460,20 +469,6 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         }
         System.out.println("lab runner: device recovered, " + ops + " writes in "
                                    + (System.currentTimeMillis() - started) + " ms");
-    }
-
-    /** Thresholds and pins: {"threshold_bps", "hold_ms", "hysteresis", "pins": {"slices"|"qfis"|"ues": {key: pin}}}. */
-    static OffloadPolicy policy(JsonNode p) {
-        OffloadPolicy.Builder b = OffloadPolicy.builder().thresholdBitsPerSec(p.get("threshold_bps").asLong())
-                .holdMillis(p.get("hold_ms").asLong()).hysteresis(p.get("hysteresis").asDouble());
-        JsonNode pins = p.path("pins");
-        pins.path("slices").fields().forEachRemaining(
-                f -> b.pinSlice(Integer.parseInt(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
-        pins.path("qfis").fields().forEachRemaining(
-                f -> b.pinQfi(Integer.parseInt(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
-        pins.path("ues").fields().forEachRemaining(
-                f -> b.pinUe(Ip4Address.valueOf(f.getKey()), OffloadPolicy.Pin.valueOf(f.getValue().asText())));
-        return b.build();
     }
 
     private void poll() {

@@ -134,13 +134,23 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         // otherwise turn into an HTTP/2 INTERNAL_ERROR, losing the per-update codes.
         P4rtClient c = unconnected(host, port, deviceId, electionId);
         try {
-            c.awaitPrimary(c.openStream());
-            c.setState(DeviceState.UP, null);
+            c.connectNow();
             return c;
         } catch (P4RuntimeException e) {
             c.close();
             throw e;
         }
+    }
+
+    /**
+     * Reaches the device now and becomes primary: UP when it returns. A stream that fails meanwhile leaves the
+     * client DOWN and reconnecting in the background (with its recovery, as after any loss).
+     *
+     * @throws P4RuntimeException if the server cannot be reached or another client is primary
+     */
+    public void connectNow() throws P4RuntimeException {
+        awaitPrimary(openStream());
+        setState(DeviceState.UP, null);
     }
 
     /**
@@ -229,7 +239,27 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         }
     }
 
+    /**
+     * Waits for the arbitration's answer. A stream that is not primary in time is ended from this side: left open,
+     * it would keep the election id on the server, which then refuses it to the next attempt's stream.
+     */
     private void awaitPrimary(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
+        try {
+            arbitrated(arbitration);
+        } catch (P4RuntimeException e) {
+            synchronized (streamLock) {
+                generation++; // its end is this side's doing, not a loss to react to
+                try {
+                    stream.onError(Status.CANCELLED.withDescription("not primary in time").asException());
+                } catch (IllegalStateException closed) {
+                    // The server ended it already.
+                }
+            }
+            throw e;
+        }
+    }
+
+    private void arbitrated(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
         MasterArbitrationUpdate answer;
         try {
             answer = arbitration.get(RPC_TIMEOUT_S, TimeUnit.SECONDS);

@@ -18,7 +18,7 @@ public class LabRunnerTest {
 
     @Test
     public void policyPinsComeFromTheConfig() throws IOException {
-        OffloadPolicy p = LabRunner.policy(new ObjectMapper().readTree(
+        OffloadPolicy p = LabConfig.policy(new ObjectMapper().readTree(
                 "{\"threshold_bps\": 5000000, \"hold_ms\": 100, \"hysteresis\": 0.5,"
                         + " \"pins\": {\"slices\": {\"3\": \"HARDWARE\"}, \"ues\": {\"10.0.0.9\": \"SOFTWARE\"}}}"));
         assertEquals(5_000_000, p.thresholdBitsPerSec());

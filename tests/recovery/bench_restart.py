@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Benchmark: what a kill -9 of the core costs, at N sessions held (docs/RELIABILITY.md, "Core restart").
+
+The backend-only chain (tests/pfcp/backend_chain.py: a real hupf-backend sized for N, idle ports) with the lab
+runner durable (state directory) under the lab's supervisor; N sessions established over PFCP, pipelined. Then,
+each round: kill -9 of the runner, and from the kill
+  restarted  the supervisor started a new runner
+  pfcp       a Heartbeat Request is answered (same Recovery Time Stamp asserted)
+  session    a Session Deletion sent as soon as PFCP answered is answered (it waits for the reconciliation)
+  ready      the runner's status is back with every session, and the backend lists every session's entry
+with the CPU seconds the new runner had used when PFCP and the session request were answered (the restart's
+cost apart from the machine's load),
+and, from the runner's own log (milliseconds since its JVM started): main entered, switch connected (hybrid only), state
+loaded, session core built, PFCP answered, devices reconciled, with the reconciliation's writes (0 when the
+backend kept everything); the backends are connected after PFCP answers, inside "reconciled".
+--host standalone: the same kill -9 of HupfStandalone (in-memory device, so no reconciliation) with a state
+directory, restarted by hand: the JVM, state and session-core part of a restart at N, where N is beyond what the
+backend chain establishes in a bench's time.
+Usage: .venv/bin/python tests/recovery/bench_restart.py [--sessions N ...] [--rounds R] [--host H] [--out FILE]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "pfcp"))
+
+from backend_chain import Chain, cause_of, deletion, up_seid_of  # noqa: E402
+from conftest import MAIN, _classpath, start_upf, stop_upf  # noqa: E402
+from bench_control_plane import pipelined  # noqa: E402
+from bench_pfcp import patch, template  # noqa: E402
+from smf import P, Smf, cause, ie  # noqa: E402
+
+WINDOW = 64
+TIMEOUT_S = 600
+STARTED = re.compile(r"(\d+) stored sessions, devices reconciled with (\d+) writes.*ms since the JVM started: "
+                     r"main (\d+), switch (\d+), state (\d+), session core (\d+), PFCP answered (\d+), "
+                     r"reconciled (\d+)")
+PHASES = ("main", "switch", "state", "session_core", "pfcp", "reconciled")
+
+
+def wait(what, cond, timeout=TIMEOUT_S, step=0.05):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(step)
+    raise RuntimeError("timed out after %d s waiting for %s" % (timeout, what))
+
+
+def supervisor(chain):
+    try:
+        with open(chain.supervisor_path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def backend_sessions(chain):
+    return sum(1 for u in chain.status().get("targets", {}).get("backend", []) if not u.startswith("read"))
+
+
+def cpu_s(pid):
+    """CPU seconds (user + system) a process has used: what its restart costs apart from the machine's load."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+
+
+def heartbeat(smf):
+    try:
+        return smf.request(smf.heartbeat(), timeout=0.2)[0]
+    except AssertionError:
+        return None
+
+
+def starts(chain):
+    with open(chain.logs["runner"]) as f:
+        return [m.groups() for m in map(STARTED.search, f) if m]
+
+
+def kill_round(chain, smf, recovery_ts, seid, held):
+    """One kill -9 of the runner; returns the round's times (s from the kill) and the runner's own phases."""
+    before = supervisor(chain)
+    runs = len(starts(chain))
+    load = os.getloadavg()[0]
+    killed = time.time()
+    os.kill(before["pid"], signal.SIGKILL)
+    row = {"sessions": held, "load_1m": round(load, 1)}
+    wait("the restart", lambda: supervisor(chain).get("restarts") == before["restarts"] + 1
+         and supervisor(chain).get("pid"))
+    row["restarted_s"] = round(time.time() - killed, 2)
+    os.remove(chain.status_path)  # the dead runner's; the new one writes its own
+    answer = wait("a heartbeat answered", lambda: heartbeat(smf), step=0)
+    row["pfcp_s"] = round(time.time() - killed, 2)
+    row["pfcp_cpu_s"] = cpu_s(supervisor(chain)["pid"])
+    assert ie(answer, P.IE_RecoveryTimeStamp).timestamp == recovery_ts, "a new Recovery Time Stamp"
+    smf.sock.sendto(deletion(seid, 7_000_000 + held), chain.pfcp)
+    smf.sock.settimeout(TIMEOUT_S)
+    while True:
+        data = smf.sock.recv(65535)
+        if int.from_bytes(data[12:15], "big") == 7_000_000 + held:
+            break
+    row["session_s"] = round(time.time() - killed, 2)
+    row["session_cpu_s"] = cpu_s(supervisor(chain)["pid"])
+    assert cause_of(data) == 1, "the deletion was refused: cause %s" % cause_of(data)
+    wait("the status with every session", lambda: chain.status().get("ready")
+         and chain.status().get("pfcp_sessions") == held - 1)
+    wait("every session in the backend", lambda: backend_sessions(chain) == held - 1)
+    row["ready_s"] = round(time.time() - killed, 2)
+    stored, writes, *phases = map(int, wait("the runner's start line", lambda: starts(chain)[runs:])[0])
+    assert stored == held and writes == 0, "the restart found %d sessions and wrote %d" % (stored, writes)
+    row.update(stored=stored, writes=writes, load_1m_after=round(os.getloadavg()[0], 1))
+    row.update(("jvm_%s_ms" % k, v) for k, v in zip(PHASES, phases))
+    return row
+
+
+def bench(n, rounds):
+    chain = Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), java_opts=["-Xmx%dm" % max(1024, n // 80)],
+                  durable=True)
+    rows = []
+    try:
+        smf = Smf(chain.pfcp)
+        resp = smf.request(smf.association_setup(), timeout=30)[0]
+        assert cause(resp) == 1
+        recovery_ts = ie(resp, P.IE_RecoveryTimeStamp).timestamp
+        raw, seid_at, ue_at = template(smf)
+        t0 = time.time()
+        _, _, resp, lost = pipelined(smf.sock, chain.pfcp, [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i))
+                                                            for i in range(n)], WINDOW)
+        seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
+        assert len(seids) == n and not lost, "%d of %d established, %d lost" % (len(seids), n, lost)
+        wait("%d sessions in the backend" % n, lambda: chain.status().get("pfcp_sessions") == n
+             and backend_sessions(chain) == n)
+        print(json.dumps({"sessions": n, "established_s": round(time.time() - t0, 1)}), flush=True)
+        for r in range(rounds):
+            rows.append(kill_round(chain, smf, recovery_ts, seids[r], n - r))
+            print(json.dumps(rows[-1]), flush=True)
+        smf.close()
+    finally:
+        chain.stop()
+    return rows
+
+
+def restart_upf(old, host):
+    """The host started again on its state (conftest's start_upf, without its 60 s bound: at 100,000 sessions on a
+    loaded machine the start takes longer), same PFCP and control ports."""
+    cmd = ["java", "-cp", _classpath(), MAIN, "--port", str(old.addr[1]), "--control-port",
+           old.control.rsplit(":", 1)[1], "--control-token", old.token, "--allow", "127.0.0.1", *host]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("hupf-standalone ready"), "the host did not start: %r" % line
+    old.proc = proc
+    return old
+
+
+def standalone_bench(n, rounds):
+    """The standalone host (in-memory device: no backend to reconcile) with a state directory: N sessions, then per
+    round kill -9 and a new host on the same state; from the kill, the heartbeat answered and the first session
+    request answered: JVM start, state load and session core at N without the devices."""
+    state = tempfile.mkdtemp(prefix="hupf-restart-")
+    host = ["--state-dir", state, "--ue-pool", "10.248.0.0/13", "--capacity", str(4 * n)]
+    upf = start_upf(*host)
+    rows = []
+    try:
+        smf = Smf(upf.addr)
+        resp = smf.request(smf.association_setup(), timeout=30)[0]
+        recovery_ts = ie(resp, P.IE_RecoveryTimeStamp).timestamp
+        raw, seid_at, ue_at = template(smf)
+        t0 = time.time()
+        _, _, resp, lost = pipelined(smf.sock, upf.addr, [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i))
+                                                          for i in range(n)], WINDOW)
+        seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
+        refused = sorted({cause_of(r) for r in resp if cause_of(r) != 1})
+        assert len(seids) == n and not lost, "%d of %d established (refused: %s), %d lost" % (len(seids), n, refused,
+                                                                                             lost)
+        print(json.dumps({"host": "standalone", "sessions": n, "established_s": round(time.time() - t0, 1)}),
+              flush=True)
+        for r in range(rounds):
+            row = {"host": "standalone", "sessions": n - r, "load_1m": round(os.getloadavg()[0], 1)}
+            killed = time.time()
+            upf.proc.kill()
+            upf.proc.wait()
+            upf = restart_upf(upf, host)
+            smf.upf = upf.addr
+            answer = wait("a heartbeat answered", lambda: heartbeat(smf), step=0)
+            row["pfcp_s"] = round(time.time() - killed, 2)
+            row["pfcp_cpu_s"] = cpu_s(upf.proc.pid)
+            assert ie(answer, P.IE_RecoveryTimeStamp).timestamp == recovery_ts, "a new Recovery Time Stamp"
+            resp = smf.request(smf.deletion(seids[r]), timeout=TIMEOUT_S)[0]
+            assert cause(resp) == 1
+            row["session_s"] = round(time.time() - killed, 2)
+            row["session_cpu_s"] = cpu_s(upf.proc.pid)
+            assert upf.get("/health")["sessions"] == n - r - 1
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        smf.close()
+    finally:
+        stop_upf(upf)
+        shutil.rmtree(state, ignore_errors=True)
+    return rows
+
+
+def spread(rows, key):
+    v = [r[key] for r in rows]
+    return [min(v), statistics.median(v), max(v)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sessions", type=int, nargs="+", default=[10000, 100000])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--host", choices=("chain", "standalone"), default="chain",
+                    help="chain: the runner and a real backend (default); standalone: HupfStandalone, no devices")
+    ap.add_argument("--out", help="write every round and the min/median/max per N here (JSON)")
+    a = ap.parse_args()
+    report = {}
+    keys = ("pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "load_1m") if a.host == "standalone" else (
+        "restarted_s", "pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "ready_s", "load_1m",
+        *("jvm_%s_ms" % k for k in PHASES))
+    for n in a.sessions:
+        rows = (standalone_bench if a.host == "standalone" else bench)(n, a.rounds)
+        report[n] = {"rounds": rows, "min_median_max": {k: spread(rows, k) for k in keys}}
+        print(json.dumps({"sessions": n, "min_median_max": report[n]["min_median_max"]}), flush=True)
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump(report, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
