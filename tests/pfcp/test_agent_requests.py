@@ -30,8 +30,9 @@ def test_heartbeat_answer_with_new_recovery_time_stamp_cleans_up(upf):
     assert upf.get("/health")["sessions"] == 1
     # Answer as a restarted SMF: its sessions are gone. A heartbeat that waited in the socket while the test
     # was busy (a slow REST call on a loaded machine) may belong to a transaction that already timed out
-    # (T1 x N1 = 0.9 s here) and its answer is rightly ignored: answer each one until the UPF acts.
-    deadline = time.time() + 5
+    # (T1 x N1 = 0.9 s here) and its answer is rightly ignored: answer each one until the UPF acts (the bound
+    # only keeps a broken UPF from hanging the suite).
+    deadline = time.time() + 120
     while time.time() < deadline and upf.get("/health")["sessions"] != 0:
         hb, _ = smf.wait_for(1, timeout=1.0)
         if hb is not None:
