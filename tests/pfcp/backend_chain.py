@@ -50,6 +50,7 @@ class Chain:
         self.dir = tempfile.mkdtemp(prefix="hupf-chain-")
         self.pfcp = ("127.0.0.1", free_port())
         grpc = free_port()
+        self.grpc = "127.0.0.1:%d" % grpc
         self.logs = {}
         # Idle ports (pcap, nothing to receive) and an lcore that naps when idle: null ports would make the data
         # plane forward an endless stream of generated packets, a core of this two-core machine taken from the
@@ -133,6 +134,26 @@ class Chain:
     def stop(self):
         _stop(self.runner)
         _stop(self.backend)
+
+
+    def table_keys(self, table, field):
+        """The values of one exact match field of every entry of a backend table (P4Runtime Read, no
+        arbitration needed: the runner stays the backend's primary)."""
+        import grpc
+        sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+        from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+        from p4rt import P4Info
+        info = P4Info.from_text_file(P4INFO)
+        t = info.get("tables", "HupfIngress.upf." + table)
+        field_id = next(m.id for m in t.match_fields if m.name == field)
+        req = p4runtime_pb2.ReadRequest(device_id=1)
+        req.entities.add().table_entry.table_id = t.preamble.id
+        with grpc.insecure_channel(self.grpc) as ch:
+            out = []
+            for resp in p4runtime_pb2_grpc.P4RuntimeStub(ch).Read(req):
+                for e in resp.entities:
+                    out += [int.from_bytes(m.exact.value, "big") for m in e.table_entry.match if m.field_id == field_id]
+            return out
 
 
 def _stop(p):

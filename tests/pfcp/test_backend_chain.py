@@ -1,8 +1,9 @@
 """The backend-only chain (real hupf-backend programmed over P4Runtime by the lab runner, counters polled every
 500 ms, the lab's period): 20,000 sessions established and deleted through it, every one answered and programmed,
 every 100th carrying known uplink traffic (veth ports) and every Usage Report of a deletion exact to the byte, a
-peer restart with 20,000 sessions, and a device that stops answering (establishments fail with a cause, nothing
-stored). The tests assert what was done, not how fast: a loaded machine makes the chain slower, never wrong
+peer restart with 20,000 sessions, an SMF restart whose 10,000 re-establishments follow its new association at
+once (none refused, the backend's tables exact after), and a device that stops answering (establishments fail
+with a cause, nothing stored). The tests assert what was done, not how fast: a loaded machine makes the chain slower, never wrong
 (rates and latencies are bench_control_plane.py's).
 """
 import os
@@ -131,6 +132,47 @@ def test_a_peer_restart_with_20000_sessions_keeps_answering_heartbeats_and_delet
         smf.request(smf.heartbeat(), timeout=UNANSWERED_S)
         assert chain.wait_sessions(0, CONDITION_S) == 0
         assert chain.status()["metrics"]["sessions"] == 0
+    finally:
+        smf.close()
+
+
+REASSOCIATED = 10_000
+# A match field that every entry of each UPF table has.
+UPF_TABLES = {"uplink_sessions": "teid", "downlink_sessions": "ue_addr", "uplink_terminations": "ue_session_id",
+              "downlink_terminations": "ue_session_id", "ig_tunnel_peers": "tun_peer_id"}
+
+
+def table_sizes(chain):
+    return {t: len(chain.table_keys(t, field)) for t, field in UPF_TABLES.items()}
+
+
+def test_a_restarted_smf_re_establishes_10000_sessions_at_once_none_refused_tables_exact(chain):
+    """The SMF restarted: its new Association Setup (new Recovery Time Stamp) is followed at once by the same
+    UEs' establishments with the same CP SEIDs. The old sessions are released logically before the setup is
+    answered, their device removals queued ahead: every re-establishment is accepted, and the backend holds
+    exactly the new sessions (the same table sizes as before, the new TEIDs, the same UEs)."""
+    smf = Smf(chain.pfcp)
+    try:
+        assert cause(smf.request(smf.association_setup(), timeout=10)[0]) == ACCEPTED
+        _, _, resp, lost = establish(smf, chain, REASSOCIATED)
+        assert lost == 0 and [cause_of(r) for r in resp] == [ACCEPTED] * REASSOCIATED
+        before = table_sizes(chain)
+        assert before["uplink_sessions"] == before["downlink_sessions"] == REASSOCIATED
+        smf.recovery += 100
+        assert cause(smf.request(smf.association_setup(), timeout=UNANSWERED_S)[0]) == ACCEPTED
+        _, _, resp, lost = establish(smf, chain, REASSOCIATED, seq0=200_000)
+        assert lost == 0, "%d re-establishments unanswered" % lost
+        refused = [cause_of(r) for r in resp if cause_of(r) != ACCEPTED]
+        assert not refused, "%d of %d re-establishments refused, causes %s" % (
+            len(refused), REASSOCIATED, sorted(set(refused)))
+        teids = {uplink_teid(r) for r in resp}
+        assert chain.wait_sessions(REASSOCIATED, CONDITION_S) == REASSOCIATED
+        assert table_sizes(chain) == before
+        assert set(chain.table_keys("uplink_sessions", "teid")) == teids
+        assert len(teids) == REASSOCIATED
+        ues = {int(UE0) + i for i in range(REASSOCIATED)}
+        assert set(chain.table_keys("downlink_sessions", "ue_addr")) == ues
+        assert chain.status()["metrics"]["sessions"] == REASSOCIATED
     finally:
         smf.close()
 

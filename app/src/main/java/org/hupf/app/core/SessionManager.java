@@ -13,6 +13,7 @@ import org.hupf.app.device.EntityKeys;
 import org.hupf.app.device.WriteResult;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.store.KeptResponse;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -43,6 +44,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -78,7 +80,7 @@ public final class SessionManager implements AutoCloseable {
     private static final int LOGGED_REPAIRS = 20;
     /** Updates of one reconciliation write: small enough for a device to report each refusal of the batch. */
     private static final int RECONCILE_BATCH = 512;
-    /** Sessions of a bulk deletion queued at a time. */
+    /** Sessions of a bulk deletion per device batch: bounds one P4Runtime WriteRequest. */
     private static final int BULK_DELETE_CHUNK = 256;
 
     private final SessionStore store;
@@ -108,8 +110,9 @@ public final class SessionManager implements AutoCloseable {
     private final ThreadLocal<Map<HupfUpfDevice, Map<Integer, UpfCounter>>> counterSnapshot = new ThreadLocal<>();
     /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
     private final Set<Long> changing = new HashSet<>();
+    /** Sessions of a deleted CP function that had a change on its way: released when it settles. */
+    private final Set<Long> releaseAfterChange = new HashSet<>();
     private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
-    private final ExecutorService bulkDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "hupf-bulk-delete"));
     /** Reads the final counts of deleted sessions whose devices did not return them with the removal. */
     private final ExecutorService usageReader = Executors.newSingleThreadExecutor(r -> daemon(r, "hupf-usage-read"));
 
@@ -201,11 +204,25 @@ public final class SessionManager implements AutoCloseable {
      * @param draft session with upSeid 0
      * @return the stored session, or a failure with a {@link RuleException} (nothing installed, nothing stored)
      */
-    public synchronized CompletableFuture<PfcpSession> establishAsync(PfcpSession draft) {
+    public CompletableFuture<PfcpSession> establishAsync(PfcpSession draft) {
+        return establishAsync(draft, null);
+    }
+
+    /**
+     * Creates a session as {@link #establishAsync(PfcpSession)} does, and stores it with the response its
+     * request gets, in one commit of the store.
+     *
+     * @param draft    session with upSeid 0
+     * @param response builds the response from the stored session (called once, under this object's lock,
+     *                 when every device acknowledged); null to keep none
+     * @return the stored session, or a failure with a {@link RuleException} (nothing installed, nothing stored)
+     */
+    public synchronized CompletableFuture<PfcpSession> establishAsync(PfcpSession draft,
+                                                                      Function<PfcpSession, KeptResponse> response) {
         PfcpSession s = new PfcpSession(newSeid(), draft.cpSeid, draft.cpAddress, draft.nodeId, draft.pdrs, draft.fars,
                                         draft.qers, draft.urrs, Map.of());
         try {
-            return install(s, null);
+            return install(s, null, response);
         } catch (RuleException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -249,10 +266,24 @@ public final class SessionManager implements AutoCloseable {
      * @param edited session with the new rules and its current allocations
      * @return the stored session, or a failure with a {@link RuleException} (the old session stays)
      */
-    public synchronized CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited) {
+    public CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited) {
+        return modifyAsync(edited, null);
+    }
+
+    /**
+     * Replaces a session's rules as {@link #modifyAsync(PfcpSession)} does, and stores it with the response
+     * its request gets, in one commit of the store.
+     *
+     * @param edited   session with the new rules and its current allocations
+     * @param response builds the response from the stored session (see {@link #establishAsync(PfcpSession,
+     *                 Function)}); null to keep none
+     * @return the stored session, or a failure with a {@link RuleException} (the old session stays)
+     */
+    public synchronized CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited,
+                                                                   Function<PfcpSession, KeptResponse> response) {
         try {
             PfcpSession old = current(edited.upSeid);
-            return install(edited, old);
+            return install(edited, old, response);
         } catch (RuleException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -270,7 +301,8 @@ public final class SessionManager implements AutoCloseable {
         return old;
     }
 
-    private CompletableFuture<PfcpSession> install(PfcpSession s, PfcpSession old) throws RuleException {
+    private CompletableFuture<PfcpSession> install(PfcpSession s, PfcpSession old,
+                                                   Function<PfcpSession, KeptResponse> response) throws RuleException {
         checkOwnership(s);
         checkUePools(s);
         PfcpSession chosen = chooseFteids(s, old);
@@ -294,18 +326,24 @@ public final class SessionManager implements AutoCloseable {
         track(s.upSeid, entities);
         changing.add(s.upSeid);
         return program(entities, previous, counterResets(old, stored))
-                .thenCompose(results -> settleInstall(results, stored, old, a, entities, previous));
+                .thenCompose(results -> settleInstall(results, stored, old, a, entities, previous, response));
     }
 
     private synchronized CompletableFuture<PfcpSession> settleInstall(List<WriteResult> results, PfcpSession stored,
                                                                       PfcpSession old, ResourcePool.Allocation a,
                                                                       Set<UpfEntity> entities,
-                                                                      Set<UpfEntity> previous) {
+                                                                      Set<UpfEntity> previous,
+                                                                      Function<PfcpSession, KeptResponse> response) {
         changing.remove(stored.upSeid);
         RuleException refused = refusal(results, stored.upSeid);
         if (refused == null) {
             pool.commit(a);
-            store.put(stored);
+            if (response == null) {
+                store.put(stored);
+            } else {
+                store.put(stored, response.apply(stored));
+            }
+            releaseIfOrphaned(stored);
             return CompletableFuture.completedFuture(stored);
         }
         unindex(stored);
@@ -316,7 +354,11 @@ public final class SessionManager implements AutoCloseable {
         }
         pool.abort(a);
         track(stored.upSeid, previous);
-        return rollBack(previous, entities).thenCompose(x -> CompletableFuture.failedFuture(refused));
+        CompletableFuture<Void> rolledBack = rollBack(previous, entities);
+        if (old != null) {
+            releaseIfOrphaned(old);
+        }
+        return rolledBack.thenCompose(x -> CompletableFuture.failedFuture(refused));
     }
 
     /** The cause to answer for a batch some device refused, null if every device took all of it. */
@@ -523,7 +565,22 @@ public final class SessionManager implements AutoCloseable {
      * @return the deleted session with its final counts, null if unknown, or a failure with a
      *         {@link RuleException} (the session stays)
      */
-    public synchronized CompletableFuture<DeletedSession> deleteWithUsage(long upSeid) {
+    public CompletableFuture<DeletedSession> deleteWithUsage(long upSeid) {
+        return deleteWithUsage(upSeid, null);
+    }
+
+    /**
+     * Deletes a session as {@link #deleteWithUsage(long)} does, and removes it from the store with the
+     * response its request gets, in one commit.
+     *
+     * @param upSeid   local SEID
+     * @param response builds the response from the deleted session and its final counts (called once, under
+     *                 this object's lock, when every device acknowledged); null to keep none
+     * @return the deleted session with its final counts, null if unknown, or a failure with a
+     *         {@link RuleException} (the session stays)
+     */
+    public synchronized CompletableFuture<DeletedSession> deleteWithUsage(
+            long upSeid, Function<DeletedSession, KeptResponse> response) {
         PfcpSession s;
         try {
             s = current(upSeid);
@@ -535,7 +592,7 @@ public final class SessionManager implements AutoCloseable {
         track(upSeid, Set.of());
         changing.add(upSeid);
         return program(Set.of(), previous).thenCompose(results -> finalCounts(results, s)
-                .thenCompose(counts -> settleDelete(results, s, previous, counts)));
+                .thenCompose(counts -> settleDelete(results, s, previous, counts, response)));
     }
 
     private CompletableFuture<Map<Integer, UpfCounter>> finalCounts(List<WriteResult> results, PfcpSession s) {
@@ -554,61 +611,88 @@ public final class SessionManager implements AutoCloseable {
 
     private synchronized CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, PfcpSession s,
                                                                         Set<UpfEntity> previous,
-                                                                        Map<Integer, UpfCounter> counts) {
+                                                                        Map<Integer, UpfCounter> counts,
+                                                                        Function<DeletedSession, KeptResponse> response) {
         changing.remove(s.upSeid);
         RuleException refused = refusal(results, s.upSeid);
         if (refused != null) {
             track(s.upSeid, previous);
-            return rollBack(previous, Set.of()).thenCompose(x -> CompletableFuture.failedFuture(refused));
+            CompletableFuture<Void> rolledBack = rollBack(previous, Set.of());
+            releaseIfOrphaned(s);
+            return rolledBack.thenCompose(x -> CompletableFuture.failedFuture(refused));
         }
-        store.remove(s.upSeid);
+        DeletedSession deleted = new DeletedSession(s, counts);
+        if (response == null) {
+            store.remove(s.upSeid);
+        } else {
+            store.remove(s.upSeid, response.apply(deleted));
+        }
         pool.releaseAll(s.allocations);
         unindex(s);
         byCpFseid.remove(cpKey(s.cpAddress, s.cpSeid));
-        return CompletableFuture.completedFuture(new DeletedSession(s, counts));
+        return CompletableFuture.completedFuture(deleted);
     }
 
     /**
-     * Deletes every session of a CP function in the background, {@value #BULK_DELETE_CHUNK} sessions at a
-     * time (each chunk goes to the devices in a few merged writes), so that other changes interleave.
-     * A session whose removal a device refuses stays (and is logged).
+     * Deletes every session of a CP function (restarted, or its association gone) at once as far as anyone
+     * can tell: under this object's lock they leave the store (one commit), their UE addresses, TEIDs,
+     * SEIDs, CP F-SEIDs and counter cells are free, and their device removals are queued, ahead of any change
+     * that follows (the writer keeps the order): the CP function's re-establishments of the same UEs are taken
+     * at once and the devices never see them clash. A session with a change on its way goes when the change
+     * settles. A removal a device refuses is left to reconciliation: the store no longer wants the entries.
      *
      * @param nodeId CP Node ID
-     * @return completes with the number of sessions deleted
+     * @return completes with the number of sessions deleted once the devices acknowledged their removal
      */
-    public CompletableFuture<Integer> deleteByNodeAsync(String nodeId) {
-        List<Long> doomed = new ArrayList<>();
+    public synchronized CompletableFuture<Integer> deleteByNodeAsync(String nodeId) {
+        List<PfcpSession> doomed = new ArrayList<>();
         for (PfcpSession s : store.all()) {
-            if (s.nodeId.equals(nodeId)) {
-                doomed.add(s.upSeid);
+            if (!s.nodeId.equals(nodeId)) {
+                continue;
+            }
+            if (changing.contains(s.upSeid)) {
+                releaseAfterChange.add(s.upSeid);
+            } else {
+                doomed.add(s);
             }
         }
         bulkDeletions.incrementAndGet();
-        return deleteChunks(nodeId, doomed, 0, 0).whenComplete((n, e) -> bulkDeletions.decrementAndGet());
+        return release(doomed).whenComplete((n, e) -> bulkDeletions.decrementAndGet());
     }
 
-    /** @return bulk deletions (of a CP function's sessions) still running in the background */
+    /** @return bulk deletions (of a CP function's sessions) whose device removals are still running */
     public int bulkDeletionsInProgress() {
         return bulkDeletions.get();
     }
 
-    private CompletableFuture<Integer> deleteChunks(String nodeId, List<Long> doomed, int from, int deleted) {
-        if (from >= doomed.size()) {
-            return CompletableFuture.completedFuture(deleted);
+    /** Releases a session {@link #deleteByNodeAsync} found with a change on its way, now that it settled. */
+    private void releaseIfOrphaned(PfcpSession s) {
+        if (releaseAfterChange.remove(s.upSeid) && store.get(s.upSeid) != null) {
+            release(List.of(s));
         }
-        int to = Math.min(doomed.size(), from + BULK_DELETE_CHUNK);
-        return CompletableFuture.supplyAsync(() -> {
-            List<CompletableFuture<PfcpSession>> chunk = new ArrayList<>(to - from);
-            doomed.subList(from, to).forEach(seid -> chunk.add(deleteAsync(seid).exceptionally(e -> {
-                log.warn("deleting session {} of {} failed: {}", seid, nodeId, e.getMessage());
-                return null;
-            })));
-            return chunk;
-        }, bulkDeleter).thenCompose(chunk -> CompletableFuture.allOf(chunk.toArray(new CompletableFuture<?>[0]))
-                .thenCompose(x -> {
-                    int n = deleted + (int) chunk.stream().filter(c -> c.join() != null).count();
-                    return deleteChunks(nodeId, doomed, to, n);
-                }));
+    }
+
+    /** Takes sessions out of the store and every index at once; queues their removals, a chunk per batch. */
+    private CompletableFuture<Integer> release(List<PfcpSession> doomed) {
+        List<Long> seids = new ArrayList<>(doomed.size());
+        doomed.forEach(s -> seids.add(s.upSeid));
+        store.removeAll(seids);
+        List<CompletableFuture<List<WriteResult>>> writes = new ArrayList<>();
+        for (int from = 0; from < doomed.size(); from += BULK_DELETE_CHUNK) {
+            Set<UpfEntity> previous = new HashSet<>();
+            for (PfcpSession s : doomed.subList(from, Math.min(doomed.size(), from + BULK_DELETE_CHUNK))) {
+                previous.addAll(sessionEntities.getOrDefault(s.upSeid, Set.of()));
+                track(s.upSeid, Set.of());
+                pool.releaseAll(s.allocations);
+                unindex(s);
+                byCpFseid.remove(cpKey(s.cpAddress, s.cpSeid));
+            }
+            writes.add(program(Set.of(), previous));
+        }
+        return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenApply(x -> {
+            writes.forEach(w -> countFailures(w.join()));
+            return doomed.size();
+        });
     }
 
     /**
@@ -983,7 +1067,6 @@ public final class SessionManager implements AutoCloseable {
     /** Stops the device writer: changes still queued fail as if the devices were unreachable. */
     @Override
     public void close() {
-        bulkDeleter.shutdownNow();
         usageReader.shutdownNow();
         writer.close();
     }

@@ -5,6 +5,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
+import org.hupf.app.core.DeletedSession;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
@@ -29,6 +30,7 @@ import org.hupf.app.pfcp.message.PfcpRequest;
 import org.hupf.app.pfcp.message.SessionRequest;
 import org.hupf.app.store.AssociationStore;
 import org.hupf.app.store.InMemoryAssociationStore;
+import org.hupf.app.store.KeptResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +45,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -59,7 +62,8 @@ import java.util.function.Function;
  *
  * <p>Session procedures answer once the devices acknowledged ({@link #handleAsync}): a retransmission
  * that arrives while its request is still being handled is dropped (the answer follows), one that arrives
- * later gets the cached answer.
+ * later gets the cached answer. The answer to a session change is kept in the session store with the change,
+ * in one commit: after a restart of hupf a retransmission gets the same bytes, not a second execution.
  */
 public final class PfcpHandler {
 
@@ -131,6 +135,12 @@ public final class PfcpHandler {
         this.usage = usage;
         this.recoveryTimeStamp = recoveryTimeStamp;
         this.stats = stats;
+        long now = System.currentTimeMillis();
+        for (KeptResponse r : sessions.store().keptResponses()) {
+            if (now - r.atMillis <= config.responseCacheMillis) {
+                responseCache.put(r.key, new CachedResponse(r.bytes, r.atMillis));
+            }
+        }
     }
 
     public Collection<Association> associations() {
@@ -196,7 +206,7 @@ public final class PfcpHandler {
         CompletableFuture<PfcpMessage> response;
         try {
             PfcpMessage req = PfcpCodec.decode(buf, len);
-            response = dispatch(peer, req, now);
+            response = dispatch(peer, req, now, cacheKey);
         } catch (DecodeException e) {
             response = CompletableFuture.completedFuture(malformed(peer, h, e));
         } catch (RuntimeException e) {
@@ -212,9 +222,14 @@ public final class PfcpHandler {
             if (m == null) {
                 return null;
             }
-            byte[] out = PfcpCodec.encode(m);
+            byte[] out;
             synchronized (responseCache) {
-                responseCache.put(cacheKey, new CachedResponse(out, now));
+                // A change's response is already there, as the store kept it.
+                CachedResponse kept = responseCache.get(cacheKey);
+                out = kept != null ? kept.bytes : PfcpCodec.encode(m);
+                if (kept == null) {
+                    responseCache.put(cacheKey, new CachedResponse(out, now));
+                }
             }
             stats.inc("tx." + m.type());
             return out;
@@ -222,7 +237,7 @@ public final class PfcpHandler {
     }
 
     /**
-     * Forgets cached responses older than the configured time.
+     * Forgets cached responses older than the configured time, here and in the session store.
      *
      * @param now current time, ms
      */
@@ -230,6 +245,31 @@ public final class PfcpHandler {
         synchronized (responseCache) {
             responseCache.values().removeIf(c -> now - c.atMillis > config.responseCacheMillis);
         }
+        sessions.store().pruneResponses(now - config.responseCacheMillis, MAX_CACHED_RESPONSES);
+    }
+
+    /** Encodes a change's response once: those bytes are kept with the change, cached and sent. */
+    private KeptResponse keep(String cacheKey, long now, PfcpMessage m) {
+        byte[] bytes = PfcpCodec.encode(m);
+        synchronized (responseCache) {
+            responseCache.put(cacheKey, new CachedResponse(bytes, now));
+        }
+        return new KeptResponse(cacheKey, bytes, now);
+    }
+
+    /**
+     * The answer to a session change whose response the store keeps with it: {@code change} gets the function
+     * that builds it, called once when the change is stored.
+     */
+    private <T> CompletableFuture<PfcpMessage> keptAnswer(
+            Function<Function<T, KeptResponse>, CompletableFuture<T>> change, Function<T, PfcpMessage> done,
+            Function<RuleException, PfcpMessage> refused, String cacheKey, long now) {
+        AtomicReference<PfcpMessage> built = new AtomicReference<>();
+        return answer(change.apply(result -> {
+            PfcpMessage m = done.apply(result);
+            built.set(m);
+            return keep(cacheKey, now, m);
+        }), result -> built.get() != null ? built.get() : done.apply(result), refused);
     }
 
     /**
@@ -270,8 +310,8 @@ public final class PfcpHandler {
         return PfcpMessage.session(h.type + 1, s == null ? 0 : s.cpSeid, h.sequence, ies);
     }
 
-    private CompletableFuture<PfcpMessage> dispatch(InetSocketAddress peer, PfcpMessage msg, long now)
-            throws DecodeException {
+    private CompletableFuture<PfcpMessage> dispatch(InetSocketAddress peer, PfcpMessage msg, long now,
+                                                    String cacheKey) throws DecodeException {
         PfcpMessage refused = headerRules(msg);
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
@@ -290,12 +330,12 @@ public final class PfcpHandler {
             return CompletableFuture.completedFuture(associationRelease(peer, (AssociationReleaseRequest) req));
         }
         if (req instanceof EstablishmentRequest) {
-            return establish(peer, (EstablishmentRequest) req);
+            return establish(peer, (EstablishmentRequest) req, cacheKey, now);
         }
         if (req instanceof ModificationRequest) {
-            return modify(peer, (ModificationRequest) req);
+            return modify(peer, (ModificationRequest) req, cacheKey, now);
         }
-        return delete(peer, (DeletionRequest) req);
+        return delete(peer, (DeletionRequest) req, cacheKey, now);
     }
 
     /**
@@ -515,7 +555,8 @@ public final class PfcpHandler {
         return null;
     }
 
-    private CompletableFuture<PfcpMessage> establish(InetSocketAddress peer, EstablishmentRequest req) {
+    private CompletableFuture<PfcpMessage> establish(InetSocketAddress peer, EstablishmentRequest req,
+                                                     String cacheKey, long now) {
         PfcpMessage refused = establishmentRefusal(peer, req);
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
@@ -530,15 +571,16 @@ public final class PfcpHandler {
         } catch (RuleException e) {
             return CompletableFuture.completedFuture(sessionReject(type, cp.seid, req.sequence, e, true));
         }
-        return answer(sessions.establishAsync(new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(),
-                                                              ed.fars(), ed.qers(), ed.urrs(), Map.of())), s -> {
+        PfcpSession draft = new PfcpSession(0, cp.seid, cpAddress, node.value, ed.pdrs(), ed.fars(), ed.qers(),
+                                            ed.urrs(), Map.of());
+        return keptAnswer(kept -> sessions.establishAsync(draft, kept), (PfcpSession s) -> {
             usage.sessionChanged(s);
             List<Ie> ies = new ArrayList<>(List.of(nodeId(), IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED),
                     IeFields.F_SEID.encode(new FSeid(s.upSeid, (Inet4Address) sessions.n3Address().toInetAddress(),
                                                      null))));
             ies.addAll(createdPdrs(s, null));
             return PfcpMessage.session(MessageType.SESSION_ESTABLISHMENT_RESPONSE, cp.seid, req.sequence, ies);
-        }, e -> sessionReject(type, cp.seid, req.sequence, e, true));
+        }, e -> sessionReject(type, cp.seid, req.sequence, e, true), cacheKey, now);
     }
 
     /** The answer to a session change: built from the result once the devices took it, or its refusal. */
@@ -584,7 +626,8 @@ public final class PfcpHandler {
                 Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session with SEID " + req.seid), false);
     }
 
-    private CompletableFuture<PfcpMessage> modify(InetSocketAddress peer, ModificationRequest req) {
+    private CompletableFuture<PfcpMessage> modify(InetSocketAddress peer, ModificationRequest req, String cacheKey,
+                                                  long now) {
         int type = MessageType.SESSION_MODIFICATION_RESPONSE;
         PfcpSession old = owned(peer, req.seid);
         if (old == null) {
@@ -611,25 +654,33 @@ public final class PfcpHandler {
             String cpAddress = f != null && f.ipv4 != null ? f.ipv4.getHostAddress() : old.cpAddress;
             PfcpSession edited = new PfcpSession(old.upSeid, cpSeid, cpAddress, old.nodeId, ed.pdrs(), ed.fars(),
                                                  ed.qers(), ed.urrs(), old.allocations);
-            return answer(sessions.modifyAsync(edited), s -> {
+            return keptAnswer(kept -> sessions.modifyAsync(edited, kept).thenApply(s -> {
                 usage.sessionChanged(s);
+                return s;
+            }), (PfcpSession s) -> {
                 List<Ie> ies = new ArrayList<>(List.of(IeFields.CAUSE.encode(Cause.REQUEST_ACCEPTED)));
                 ies.addAll(createdPdrs(s, old));
                 ies.addAll(reports);
                 return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
-            }, e -> sessionReject(type, old.cpSeid, req.sequence, e, false));
+            }, e -> sessionReject(type, old.cpSeid, req.sequence, e, false), cacheKey, now);
         } catch (RuleException e) {
             return CompletableFuture.completedFuture(sessionReject(type, old.cpSeid, req.sequence, e, false));
         }
     }
 
-    private CompletableFuture<PfcpMessage> delete(InetSocketAddress peer, DeletionRequest req) {
+    private CompletableFuture<PfcpMessage> delete(InetSocketAddress peer, DeletionRequest req, String cacheKey,
+                                                  long now) {
         int type = MessageType.SESSION_DELETION_RESPONSE;
         PfcpSession s = owned(peer, req.seid);
         if (s == null) {
             return CompletableFuture.completedFuture(noSession(type, req));
         }
-        return answer(sessions.deleteWithUsage(s.upSeid), deleted -> {
+        return keptAnswer(kept -> sessions.deleteWithUsage(s.upSeid, kept).thenApply(deleted -> {
+            if (deleted != null) {
+                usage.forget(s.upSeid);
+            }
+            return deleted;
+        }), (DeletedSession deleted) -> {
             if (deleted == null) {
                 return noSession(type, req);
             }
@@ -637,8 +688,7 @@ public final class PfcpHandler {
             for (org.hupf.api.session.Urr u : s.urrs.values()) {
                 ies.add(usage.finalReport(deleted, u));
             }
-            usage.forget(s.upSeid);
             return PfcpMessage.session(type, s.cpSeid, req.sequence, ies);
-        }, e -> sessionReject(type, s.cpSeid, req.sequence, e, false));
+        }, e -> sessionReject(type, s.cpSeid, req.sequence, e, false), cacheKey, now);
     }
 }

@@ -1,6 +1,8 @@
 package org.hupf.app.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
 import org.onlab.util.KryoNamespace;
@@ -14,22 +16,39 @@ import org.onosproject.store.service.Versioned;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Sessions in an ONOS ConsistentMap (Raft-replicated), so they survive the loss of a cluster node and an
  * app restart. Values are the sessions' JSON form, so the serializer needs only Long and String. Reads
  * come from a local decoded copy that map events keep current (also for writes by other nodes).
+ *
+ * <p>The response to the request that changed a session rides in the session's own entry (field
+ * {@value #KEPT}), so that one map write, one Raft commit, carries both: a new leader answers a
+ * retransmission with the bytes its predecessor sent. A deletion's response stays in an entry of the
+ * session's SEID that holds nothing else (a tombstone) until it leaves the retransmission window. A
+ * session's entry keeps the response of its last change (an entry is not written again to drop it).
  */
 public final class DistributedSessionStore implements SessionStore {
 
     static final String MAP_NAME = "hupf-sessions";
+    private static final String KEPT = "keptResponse";
+    private static final String TOMBSTONE = "deleted";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final ConsistentMap<Long, String> map;
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
+    /** The responses in the map's entries, by UP SEID. */
+    private final Map<Long, KeptResponse> responses = new ConcurrentHashMap<>();
+    /** The UP SEIDs whose entry holds a deletion's response only. */
+    private final Set<Long> tombstones = ConcurrentHashMap.newKeySet();
     private final MapEventListener<Long, String> listener = this::onEvent;
 
     /**
@@ -42,22 +61,50 @@ public final class DistributedSessionStore implements SessionStore {
                 .withSerializer(Serializer.using(KryoNamespace.newBuilder()
                         .register(Long.class, String.class).build(MAP_NAME))).build();
         map.addListener(listener);
-        map.entrySet().forEach(e -> local.put(e.getKey(), decode(e.getValue().value())));
+        map.entrySet().forEach(e -> follow(e.getKey(), e.getValue().value()));
     }
 
-    private static PfcpSession decode(String json) {
+    private static JsonNode tree(String json) {
         try {
-            return SessionJson.decode(MAPPER.readTree(json));
+            return MAPPER.readTree(json);
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored session", e);
         }
     }
 
+    /** Takes an entry into the local copies: its session (none in a tombstone) and its response. */
+    private void follow(long upSeid, String json) {
+        JsonNode n = tree(json);
+        JsonNode kept = n.get(KEPT);
+        if (kept == null) {
+            responses.remove(upSeid);
+        } else {
+            responses.put(upSeid, new KeptResponse(kept.get("key").asText(),
+                                                   Base64.getDecoder().decode(kept.get("bytes").asText()),
+                                                   kept.get("atMillis").asLong()));
+        }
+        if (n.path(TOMBSTONE).asBoolean()) {
+            tombstones.add(upSeid);
+            local.remove(upSeid);
+        } else {
+            tombstones.remove(upSeid);
+            local.put(upSeid, SessionJson.decode(n));
+        }
+    }
+
+    private static String withResponse(ObjectNode entry, KeptResponse r) {
+        entry.putObject(KEPT).put("key", r.key).put("bytes", Base64.getEncoder().encodeToString(r.bytes))
+                .put("atMillis", r.atMillis);
+        return entry.toString();
+    }
+
     private void onEvent(MapEvent<Long, String> e) {
         if (e.type() == MapEvent.Type.REMOVE) {
             local.remove(e.key());
+            responses.remove(e.key());
+            tombstones.remove(e.key());
         } else if (e.newValue() != null) {
-            local.put(e.key(), decode(e.newValue().value()));
+            follow(e.key(), e.newValue().value());
         }
     }
 
@@ -78,10 +125,51 @@ public final class DistributedSessionStore implements SessionStore {
     }
 
     @Override
+    public void put(PfcpSession session, KeptResponse response) {
+        map.put(session.upSeid, withResponse(SessionJson.encode(session), response));
+        local.put(session.upSeid, session);
+        responses.put(session.upSeid, response);
+        tombstones.remove(session.upSeid);
+    }
+
+    @Override
     public PfcpSession remove(long upSeid) {
         Versioned<String> v = map.remove(upSeid);
+        responses.remove(upSeid);
+        tombstones.remove(upSeid);
         PfcpSession s = local.remove(upSeid);
-        return s != null ? s : v == null ? null : decode(v.value());
+        return s != null || v == null || tree(v.value()).path(TOMBSTONE).asBoolean() ? s
+                : SessionJson.decode(tree(v.value()));
+    }
+
+    @Override
+    public PfcpSession remove(long upSeid, KeptResponse response) {
+        PfcpSession s = local.get(upSeid);   // before the write: its event takes the session out of local
+        map.put(upSeid, withResponse(MAPPER.createObjectNode().put(TOMBSTONE, true), response));
+        responses.put(upSeid, response);
+        tombstones.add(upSeid);
+        local.remove(upSeid);
+        return s;
+    }
+
+    @Override
+    public List<KeptResponse> keptResponses() {
+        return responses.values().stream().sorted(Comparator.comparingLong(r -> r.atMillis))
+                .collect(Collectors.toList());
+    }
+
+    /** Removes the tombstones out of the window; a live session's entry keeps its last response (the count is
+     *  bounded by the sessions and the deletions of one window). */
+    @Override
+    public void pruneResponses(long beforeMillis, int maxKept) {
+        for (Long upSeid : List.copyOf(tombstones)) {
+            KeptResponse r = responses.get(upSeid);
+            if (r == null || r.atMillis < beforeMillis) {
+                map.remove(upSeid);
+                responses.remove(upSeid);
+                tombstones.remove(upSeid);
+            }
+        }
     }
 
     @Override

@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 
@@ -339,6 +340,28 @@ public class PfcpHandlerTest {
         send(SMF, deletion(up), Cause.SESSION_CONTEXT_NOT_FOUND);
         send(SMF, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.NO_ESTABLISHED_PFCP_ASSOCIATION);
         send(SMF_FAILOVER, establishment("127.0.0.1", 5, "10.250.0.5", null), Cause.REQUEST_ACCEPTED);
+    }
+
+    @Test
+    public void aRestartedSmfsReEstablishmentsAreTakenAtOnceAndTheDeviceEndsExact() throws Exception {
+        send(SMF, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
+        int n = 300;   // more than one device batch of removals
+        for (int i = 1; i <= n; i++) {
+            send(SMF, establishment("127.0.0.1", i, "10.250." + (i >> 8) + "." + (i & 0xFF), null),
+                 Cause.REQUEST_ACCEPTED);
+        }
+        Set<Long> old = new HashSet<>();
+        sessions.store().all().forEach(x -> old.add(x.upSeid));
+        // The SMF restarted: a new association, then the same UEs and CP SEIDs again, without a pause.
+        send(SMF, setup("127.0.0.1", RECOVERY + 1), Cause.REQUEST_ACCEPTED);
+        for (int i = 1; i <= n; i++) {
+            send(SMF, establishment("127.0.0.1", i, "10.250." + (i >> 8) + "." + (i & 0xFF), null),
+                 Cause.REQUEST_ACCEPTED);
+        }
+        assertEquals(n, sessions.store().all().size());
+        sessions.store().all().forEach(x -> assertFalse(old.contains(x.upSeid)));
+        assertEquals("a device write refused", 0, sessions.deviceErrors());
+        assertEquals("the device holds exactly what the store implies", 0, sessions.reconcile());
     }
 
     /** A Create QER without its mandatory Gate Status. */

@@ -27,7 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
@@ -108,6 +110,31 @@ public class DistributedSessionStoreTest {
         assertEquals(1, new DistributedSessionStore(storage).all().size());
         a.remove(9);
         assertNull(b.get(9));
+    }
+
+    @Test
+    public void aChangesResponseRidesInItsEntryAndANewLeaderFindsIt() {
+        StorageService storage = cluster();
+        DistributedSessionStore a = new DistributedSessionStore(storage);
+        PfcpSession s = new PfcpSession(9, 1, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
+                                        Map.of());
+        a.put(s, new KeptResponse("/10.0.0.1:8805/5/50", new byte[] {1, 2}, 1_000));
+        a.put(new PfcpSession(10, 2, "10.0.0.1", "smf", draft(2).pdrs, draft(2).fars, Map.of(), Map.of(), Map.of()),
+              new KeptResponse("/10.0.0.1:8805/6/50", new byte[] {3}, 1_100));
+        assertEquals(10, a.remove(10, new KeptResponse("/10.0.0.1:8805/7/54", new byte[] {4}, 2_000)).upSeid);
+        DistributedSessionStore b = new DistributedSessionStore(storage);
+        assertEquals(List.of(9L), b.all().stream().map(x -> x.upSeid).collect(Collectors.toList()));
+        assertEquals(s, b.get(9));
+        assertNull("a deletion's tombstone is no session", b.get(10));
+        assertEquals(List.of("/10.0.0.1:8805/5/50", "/10.0.0.1:8805/7/54"),
+                     b.keptResponses().stream().map(r -> r.key).collect(Collectors.toList()));
+        assertArrayEquals(new byte[] {4}, b.keptResponses().get(1).bytes);
+        b.pruneResponses(3_000, 10);
+        assertEquals("a live session keeps its last response", List.of("/10.0.0.1:8805/5/50"),
+                     new DistributedSessionStore(storage).keptResponses().stream().map(r -> r.key)
+                             .collect(Collectors.toList()));
+        assertEquals(s, a.remove(9));
+        assertEquals(0, new DistributedSessionStore(storage).keptResponses().size());
     }
 
     @Test

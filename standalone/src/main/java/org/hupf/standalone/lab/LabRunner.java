@@ -201,8 +201,11 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         long loadedMs = uptimeMs();
         // PFCP is answered while the backends are connected, read and diffed; session requests wait for that.
         String addr = cfg.text("pfcp", "address");
+        // How long answers are kept for retransmissions: the SMF's N1 x T1 at most, 60 s unless the config says.
+        long window = cfg.node("pfcp").hasNonNull("retransmission_window_ms")
+                ? cfg.number("pfcp", "retransmission_window_ms") : 60_000;
         PfcpConfig pfcp = new PfcpConfig(addr, (int) cfg.number("pfcp", "port"), addr, Set.of(cfg.text("smf_node_id")),
-                                         0, 3_000, 3, 60_000, 1_000);
+                                         0, 3_000, 3, window, 1_000);
         long[] answeringMs = new long[1];
         int[] ops = new int[1];
         batchedOnAll(() -> ops[0] = sessions.reconcileAfter(() -> {

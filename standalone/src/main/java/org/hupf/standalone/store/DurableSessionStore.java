@@ -4,29 +4,34 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.h2.mvstore.MVMap;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
+import org.hupf.app.store.KeptResponse;
 import org.hupf.app.store.SessionStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Sessions in the host's {@link DurableState}, as their JSON form keyed by UP SEID; reads come from a
- * decoded copy in memory.
+ * decoded copy in memory. The responses to the requests that changed them are kept in the same commit
+ * ({@link KeptResponseLog}).
  */
 public final class DurableSessionStore implements SessionStore {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final MVMap<Long, String> map;
+    private final KeptResponseLog responses;
     private final DurableState state;
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
 
-    DurableSessionStore(MVMap<Long, String> map, DurableState state) {
+    DurableSessionStore(MVMap<Long, String> map, KeptResponseLog responses, DurableState state) {
         this.map = map;
+        this.responses = responses;
         this.state = state;
         map.forEach((seid, json) -> local.put(seid, decode(seid, json)));
     }
@@ -57,11 +62,46 @@ public final class DurableSessionStore implements SessionStore {
     }
 
     @Override
+    public void put(PfcpSession session, KeptResponse response) {
+        map.put(session.upSeid, SessionJson.encode(session).toString());
+        responses.add(response);
+        state.committed();
+        local.put(session.upSeid, session);
+    }
+
+    @Override
     public PfcpSession remove(long upSeid) {
         if (map.remove(upSeid) != null) {
             state.committed();
         }
         return local.remove(upSeid);
+    }
+
+    @Override
+    public PfcpSession remove(long upSeid, KeptResponse response) {
+        map.remove(upSeid);
+        responses.add(response);
+        state.committed();
+        return local.remove(upSeid);
+    }
+
+    @Override
+    public void removeAll(Collection<Long> upSeids) {
+        upSeids.forEach(map::remove);
+        state.committed();
+        upSeids.forEach(local::remove);
+    }
+
+    @Override
+    public List<KeptResponse> keptResponses() {
+        return responses.all();
+    }
+
+    @Override
+    public void pruneResponses(long beforeMillis, int maxKept) {
+        if (responses.prune(beforeMillis, maxKept)) {
+            state.committed();
+        }
     }
 
     @Override

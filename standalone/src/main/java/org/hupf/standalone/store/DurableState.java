@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The standalone host's state on disk: one H2 MVStore file ({@value #FILE} in the state directory) with
- * the sessions (which carry their allocations: TEIDs, UE addresses, device cells), the PFCP associations
- * and this UP function's Recovery Time Stamp.
+ * the sessions (which carry their allocations: TEIDs, UE addresses, device cells) with the responses to
+ * the requests that changed them (for the retransmission window), the PFCP associations and this UP
+ * function's Recovery Time Stamp.
  *
  * <p>Every change is committed before the call that made it returns, so before the PFCP answer: the
  * commit writes the change to the file, where the kernel keeps it when the process is killed. fsync, which
@@ -39,7 +40,8 @@ public final class DurableState implements AutoCloseable {
     private DurableState(MVStore store, long syncMillis, long startTimeStamp) {
         this.store = store;
         this.syncEveryCommit = syncMillis == 0;
-        this.sessions = new DurableSessionStore(store.openMap("sessions"), this);
+        this.sessions = new DurableSessionStore(store.openMap("sessions"),
+                                                new KeptResponseLog(store.openMap("responses")), this);
         this.associations = new DurableAssociationStore(store.openMap("associations"), this);
         MVMap<String, Long> meta = store.openMap(META);
         Long kept = meta.get(RECOVERY_KEY);

@@ -4,6 +4,7 @@ import org.hupf.api.Association;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
+import org.hupf.app.store.KeptResponse;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -16,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
@@ -102,6 +105,37 @@ public class DurableStateTest {
                 assertNotNull("acknowledged session " + seid + " lost", s.sessions().get(seid));
                 assertEquals(session(seid), s.sessions().get(seid));
             }
+        }
+    }
+
+    @Test
+    public void responsesKeptWithTheirChangesSurviveAReopenUntilPruned() throws Exception {
+        Path dir = tmp.getRoot().toPath().resolve("responses");
+        try (DurableState s = DurableState.open(dir, 0, START)) {
+            s.sessions().put(session(1), new KeptResponse("/127.0.0.2:8805/7/50", new byte[] {1, 2, 3}, 1_000));
+            s.sessions().put(session(2), new KeptResponse("/127.0.0.2:8805/8/50", new byte[] {4}, 1_000));
+            s.sessions().remove(2, new KeptResponse("/127.0.0.2:8805/9/54", new byte[] {5, 6}, 2_000));
+            s.sessions().put(session(3));
+        }
+        try (DurableState s = DurableState.open(dir, 0, START)) {
+            List<KeptResponse> kept = s.sessions().keptResponses();
+            assertEquals(List.of("/127.0.0.2:8805/7/50", "/127.0.0.2:8805/8/50", "/127.0.0.2:8805/9/54"),
+                         kept.stream().map(r -> r.key).collect(Collectors.toList()));
+            assertArrayEquals(new byte[] {1, 2, 3}, kept.get(0).bytes);
+            assertEquals(2_000, kept.get(2).atMillis);
+            assertEquals(2, s.sessions().all().size());
+            s.sessions().pruneResponses(1_500, 10);
+            assertEquals(List.of("/127.0.0.2:8805/9/54"),
+                         s.sessions().keptResponses().stream().map(r -> r.key).collect(Collectors.toList()));
+            s.sessions().put(session(4), new KeptResponse("/127.0.0.2:8805/10/50", new byte[] {7}, 2_000));
+            s.sessions().pruneResponses(0, 1);
+            assertEquals("the oldest go beyond the bound", List.of("/127.0.0.2:8805/10/50"),
+                         s.sessions().keptResponses().stream().map(r -> r.key).collect(Collectors.toList()));
+            s.sessions().removeAll(List.of(1L, 3L));
+        }
+        try (DurableState s = DurableState.open(dir, 0, START)) {
+            assertEquals(List.of(4L), s.sessions().all().stream().map(x -> x.upSeid).collect(Collectors.toList()));
+            assertEquals(1, s.sessions().keptResponses().size());
         }
     }
 
