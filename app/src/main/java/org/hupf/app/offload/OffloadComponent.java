@@ -12,6 +12,7 @@ import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
 import org.hupf.pipeconf.HupfPipeconfIds;
+import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -262,11 +263,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         log.info("Stopped");
     }
 
-    /** Order in which a backend's entities are removed: those that refer to others first. */
-    private static final List<UpfEntityType> REMOVAL_ORDER = List.of(
-            UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.SESSION_DOWNLINK,
-            UpfEntityType.SESSION_UPLINK, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
-            UpfEntityType.APPLICATION, UpfEntityType.PEER_VXLAN, UpfEntityType.TUNNEL_PEER, UpfEntityType.INTERFACE);
+    /** Order in which a backend's entities are removed: the contract's install order reversed. */
+    private static final List<UpfEntityType> REMOVAL_ORDER = HupfTables.REMOVAL_ORDER;
 
     /**
      * Removes hupf's entities from the backends this node is master of (they are not flow rules: ONOS would not
