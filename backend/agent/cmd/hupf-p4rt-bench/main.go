@@ -18,6 +18,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 type resolver struct {
@@ -54,11 +56,11 @@ func (r *resolver) session(i uint64) []*p4v1.Update {
 	const n3, ueBase = 0x0a000001, 0x10000000
 	ue := ueBase + i
 	return []*p4v1.Update{
-		r.entry("HupfIngress.upf.uplink_sessions", "HupfIngress.upf.set_uplink_session", []uint64{n3, i + 1}, ue, 0),
-		r.entry("HupfIngress.upf.downlink_sessions", "HupfIngress.upf.set_downlink_session", []uint64{ue}, 1, 0),
+		r.entry(p4const.HupfIngressUpfUplinkSessions, p4const.HupfIngressUpfSetUplinkSession, []uint64{n3, i + 1}, ue, 0),
+		r.entry(p4const.HupfIngressUpfDownlinkSessions, p4const.HupfIngressUpfSetDownlinkSession, []uint64{ue}, 1, 0),
 		// Every termination its own counter cells (the backend has one per termination).
-		r.entry("HupfIngress.upf.uplink_terminations", "HupfIngress.upf.uplink_term_fwd", []uint64{ue, 0}, 2*i, 0, 0),
-		r.entry("HupfIngress.upf.downlink_terminations", "HupfIngress.upf.downlink_term_fwd", []uint64{ue, 0},
+		r.entry(p4const.HupfIngressUpfUplinkTerminations, p4const.HupfIngressUpfUplinkTermFwd, []uint64{ue, 0}, 2*i, 0, 0),
+		r.entry(p4const.HupfIngressUpfDownlinkTerminations, p4const.HupfIngressUpfDownlinkTermFwd, []uint64{ue, 0},
 			2*i+1, i+1, 9, 0, 0),
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"google.golang.org/grpc/codes"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 func mac(v uint64) (m [6]byte) {
@@ -38,40 +40,50 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 	term := func(fwd, drop string) Term {
 		switch e.action {
 		case fwd:
-			if len(p) == 3 { // uplink: ctr_idx, tc, app_meter_idx
-				return Term{Action: TermFwd, CtrIdx: uint32(p[0]), TC: uint8(p[1]), AppMeterIdx: uint32(p[2])}
+			if fwd == aULTermFwd {
+				return Term{Action: TermFwd, CtrIdx: uint32(p[p4const.ParamHupfIngressUpfUplinkTermFwdCtrIdx]),
+					TC:          uint8(p[p4const.ParamHupfIngressUpfUplinkTermFwdTc]),
+					AppMeterIdx: uint32(p[p4const.ParamHupfIngressUpfUplinkTermFwdAppMeterIdx])}
 			}
-			return Term{Action: TermFwd, CtrIdx: uint32(p[0]), TEID: uint32(p[1]), QFI: uint8(p[2]),
-				TC: uint8(p[3]), AppMeterIdx: uint32(p[4])}
+			return Term{Action: TermFwd, CtrIdx: uint32(p[p4const.ParamHupfIngressUpfDownlinkTermFwdCtrIdx]),
+				TEID:        uint32(p[p4const.ParamHupfIngressUpfDownlinkTermFwdTeid]),
+				QFI:         uint8(p[p4const.ParamHupfIngressUpfDownlinkTermFwdQfi]),
+				TC:          uint8(p[p4const.ParamHupfIngressUpfDownlinkTermFwdTc]),
+				AppMeterIdx: uint32(p[p4const.ParamHupfIngressUpfDownlinkTermFwdAppMeterIdx])}
 		case drop:
-			return Term{Action: TermDrop, CtrIdx: uint32(p[0])}
+			if drop == aULTermDrop {
+				return Term{Action: TermDrop, CtrIdx: uint32(p[p4const.ParamHupfIngressUpfUplinkTermDropCtrIdx])}
+			}
+			return Term{Action: TermDrop, CtrIdx: uint32(p[p4const.ParamHupfIngressUpfDownlinkTermDropCtrIdx])}
 		}
 		return Term{}
 	}
 	switch e.table.spec.name {
 	case tInterfaces:
-		kind := uint8(IfaceAccess)
+		kind, slicePos := uint8(IfaceAccess), p4const.ParamHupfIngressUpfIfaceAccessSliceId
 		if e.action == aIfaceCore {
-			kind = IfaceCore
+			kind, slicePos = IfaceCore, p4const.ParamHupfIngressUpfIfaceCoreSliceId
 		}
 		var slice uint8
 		if len(p) > 0 {
-			slice = uint8(p[0])
+			slice = uint8(p[slicePos])
 		}
 		return dp.Interface(op, uint32(m[0].value), uint8(m[0].plen), uint8(m[1].value), kind, slice)
 	case tULSess:
 		act, ue, meter := uint8(SessDrop), uint32(0), uint32(0)
 		if e.action == aULSess {
-			act, ue, meter = SessFwd, uint32(p[0]), uint32(p[1])
+			act, ue, meter = SessFwd, uint32(p[p4const.ParamHupfIngressUpfSetUplinkSessionUeAddr]),
+				uint32(p[p4const.ParamHupfIngressUpfSetUplinkSessionSessionMeterIdx])
 		}
 		return dp.ULSession(op, uint32(m[0].value), uint32(m[1].value), act, ue, meter)
 	case tDLSess:
 		act, peer, meter := uint8(SessDrop), uint8(0), uint32(0)
 		switch e.action {
 		case aDLSess:
-			act, peer, meter = SessFwd, uint8(p[0]), uint32(p[1])
+			act, peer, meter = SessFwd, uint8(p[p4const.ParamHupfIngressUpfSetDownlinkSessionTunPeerId]),
+				uint32(p[p4const.ParamHupfIngressUpfSetDownlinkSessionSessionMeterIdx])
 		case aDLSessBuf:
-			act, meter = SessBuf, uint32(p[0])
+			act, meter = SessBuf, uint32(p[p4const.ParamHupfIngressUpfSetDownlinkSessionBufSessionMeterIdx])
 		}
 		return dp.DLSession(op, uint32(m[0].value), act, peer, meter)
 	case tULTerm:
@@ -81,7 +93,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 	case tIGPeers:
 		var dst uint32
 		if len(p) > 0 {
-			dst = uint32(p[0])
+			dst = uint32(p[p4const.ParamHupfIngressUpfSetRoutingIpv4DstTunDstAddr])
 		}
 		if e.action == aIGNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: nop is the default action only", tIGPeers)
@@ -94,14 +106,17 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		var src, dst uint32
 		var sport uint16
 		if len(p) == 3 {
-			src, dst, sport = uint32(p[0]), uint32(p[1]), uint16(p[2])
+			src, dst, sport = uint32(p[p4const.ParamHupfEgressUpfLoadTunnelParamsTunnelSrcAddr]),
+				uint32(p[p4const.ParamHupfEgressUpfLoadTunnelParamsTunnelDstAddr]),
+				uint16(p[p4const.ParamHupfEgressUpfLoadTunnelParamsTunnelSrcPort])
 		}
 		return dp.EGPeer(op, uint8(m[0].value), src, dst, sport)
 	case tRoutes:
 		var sm, dm [6]byte
 		var port uint16
 		if len(p) == 3 {
-			sm, dm, port = mac(p[0]), mac(p[1]), uint16(p[2])
+			sm, dm, port = mac(p[p4const.ParamHupfIngressRoutingRouteSrcMac]),
+				mac(p[p4const.ParamHupfIngressRoutingRouteDstMac]), uint16(p[p4const.ParamHupfIngressRoutingRoutePort])
 		}
 		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
 	case tTenants:
@@ -110,7 +125,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		}
 		var id, tc, dscp uint8
 		if len(p) == 3 {
-			id, tc, dscp = uint8(p[0]), uint8(p[1]), uint8(p[2])
+			id, tc, dscp = uint8(p[p4const.ParamHupfIngressTenantSetTenantTenantId]),
+				uint8(p[p4const.ParamHupfIngressTenantSetTenantTc]), uint8(p[p4const.ParamHupfIngressTenantSetTenantDscp])
 		}
 		return dp.Tenant(op, uint32(m[0].value), uint32(m[1].value), id, tc, dscp)
 	case tSlices:
@@ -119,7 +135,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		}
 		var tc, dscp uint8
 		if len(p) == 2 {
-			tc, dscp = uint8(p[0]), uint8(p[1])
+			tc, dscp = uint8(p[p4const.ParamHupfIngressTenantSetSliceTc]), uint8(p[p4const.ParamHupfIngressTenantSetSliceDscp])
 		}
 		return dp.Slice(op, uint8(m[0].value), uint8(m[1].value), tc, dscp)
 	case tPeerVxlan:
@@ -128,8 +144,11 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		}
 		var v VxPeer
 		if len(p) == 5 {
-			v = VxPeer{VNI: uint32(p[0]), VtepSrc: uint32(p[1]), VtepDst: uint32(p[2]), InnerSrcMAC: mac(p[3]),
-				InnerDstMAC: mac(p[4])}
+			v = VxPeer{VNI: uint32(p[p4const.ParamHupfEgressTenantVxlanEncapVni]),
+				VtepSrc:     uint32(p[p4const.ParamHupfEgressTenantVxlanEncapVtepSrcAddr]),
+				VtepDst:     uint32(p[p4const.ParamHupfEgressTenantVxlanEncapVtepDstAddr]),
+				InnerSrcMAC: mac(p[p4const.ParamHupfEgressTenantVxlanEncapInnerSrcMac]),
+				InnerDstMAC: mac(p[p4const.ParamHupfEgressTenantVxlanEncapInnerDstMac])}
 		}
 		return dp.VxPeer(op, uint8(m[0].value), v)
 	case tBackendPorts:
@@ -140,7 +159,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		}
 		var tc uint8
 		if len(p) == 1 {
-			tc = uint8(p[0])
+			tc = uint8(p[p4const.ParamHupfIngressSteeringSetBackendClassTc])
 		}
 		return dp.BackendClass(op, uint8(m[0].value), tc)
 	case tRPSFlows:
@@ -148,7 +167,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 	case tQueues:
 		var qid uint8
 		if len(p) == 1 {
-			qid = uint8(p[0])
+			qid = uint8(p[p4const.ParamHupfIngressQosSetQueueQid])
 		}
 		return dp.Queue(op, uint8(m[0].value), qid)
 	case tClassToTC:
@@ -166,7 +185,7 @@ func applyRuleSets(dp Dataplane, apps, acl []*entry) error {
 			m := e.matches
 			rules[i] = AppRule{SliceID: uint8(m[0].value), Addr: uint32(m[1].value), AddrMask: uint32(m[1].mask),
 				PortLo: uint16(m[2].lo), PortHi: uint16(m[2].hi), Proto: uint8(m[3].value),
-				ProtoMask: uint8(m[3].mask), AppID: uint8(e.params[0])}
+				ProtoMask: uint8(m[3].mask), AppID: uint8(e.params[p4const.ParamHupfIngressUpfSetAppIdAppId])}
 		}
 		if err := dp.ReplaceApps(rules); err != nil {
 			return err

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	p4cfg "github.com/p4lang/p4runtime/go/p4/config/v1"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 // exactTables are the tables whose entries the agent reads back from the data
@@ -70,7 +72,8 @@ func (d *dpStore) len() int {
 // put is called after the data plane took the entry; it keeps only what the data
 // plane cannot give back.
 func (d *dpStore) put(k string, a *p4cfg.Action, params []uint64) {
-	if d.table == ExactULSess && a.Preamble.Name == aULSess && params[1] > ulMeterHeld {
+	if d.table == ExactULSess && a.Preamble.Name == aULSess &&
+		params[p4const.ParamHupfIngressUpfSetUplinkSessionSessionMeterIdx] > ulMeterHeld {
 		d.wider[strings.Clone(k)] = storeValue(a, params)
 	} else {
 		d.del(k)

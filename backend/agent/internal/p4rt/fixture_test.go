@@ -10,7 +10,7 @@ import (
 func fixtureP4Info() *p4cfg.P4Info {
 	info := &p4cfg.P4Info{}
 	actID := map[string]uint32{}
-	for i, a := range swActions {
+	for i, a := range swProfile.actions {
 		id := uint32(0x01000000 + i + 1)
 		actID[a.name] = id
 		pa := &p4cfg.Action{Preamble: &p4cfg.Preamble{Id: id, Name: a.name}}
@@ -19,7 +19,7 @@ func fixtureP4Info() *p4cfg.P4Info {
 		}
 		info.Actions = append(info.Actions, pa)
 	}
-	for i, t := range swTables {
+	for i, t := range swProfile.tables {
 		pt := &p4cfg.Table{Preamble: &p4cfg.Preamble{Id: uint32(0x02000000 + i + 1), Name: t.name}, Size: 1024}
 		for j, f := range t.fields {
 			pt.MatchFields = append(pt.MatchFields, &p4cfg.MatchField{Id: uint32(j + 1), Name: f.name,
@@ -34,11 +34,11 @@ func fixtureP4Info() *p4cfg.P4Info {
 		}
 		info.Tables = append(info.Tables, pt)
 	}
-	for i, c := range swCounters {
+	for i, c := range swProfile.counters {
 		info.Counters = append(info.Counters, &p4cfg.Counter{Preamble: &p4cfg.Preamble{Id: uint32(0x12000000 + i + 1), Name: c},
 			Spec: &p4cfg.CounterSpec{Unit: p4cfg.CounterSpec_BOTH}, Size: 1024})
 	}
-	for i, m := range swMeters {
+	for i, m := range swProfile.meters {
 		info.Meters = append(info.Meters, &p4cfg.Meter{Preamble: &p4cfg.Preamble{Id: uint32(0x13000000 + i + 1), Name: m},
 			Spec: &p4cfg.MeterSpec{Unit: p4cfg.MeterSpec_BYTES}, Size: 1024})
 	}
@@ -49,4 +49,22 @@ func fixtureP4Info() *p4cfg.P4Info {
 			{Id: 1, Name: "ingress_port", Bitwidth: 9}, {Id: 2, Name: "_pad0", Bitwidth: 7}, {Id: 3, Name: "reason", Bitwidth: 8}}},
 	}
 	return info
+}
+
+func fixtureTable(info *p4cfg.P4Info, name string) *p4cfg.Table {
+	for _, t := range info.Tables {
+		if t.Preamble.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func fixtureAction(info *p4cfg.P4Info, name string) *p4cfg.Action {
+	for _, a := range info.Actions {
+		if a.Preamble.Name == name {
+			return a
+		}
+	}
+	return nil
 }

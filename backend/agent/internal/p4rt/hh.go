@@ -45,7 +45,8 @@ func (s *Server) writeHWConfig(ti *tableInfo, v *tableView) error {
 	if ti.spec.name == tClsConfig {
 		prm := defaultClsParams
 		if p != nil {
-			prm = ClsParams{WindowUS: uint32(p[0]), AlphaShift: uint8(p[1])}
+			prm = ClsParams{WindowUS: uint32(p[p4const.ParamHupfIngressClassifierSetClsParamsWindowUs]),
+				AlphaShift: uint8(p[p4const.ParamHupfIngressClassifierSetClsParamsAlphaShift])}
 		}
 		if err := dpStatus(s.dp.SetClsParams(prm)); err != nil {
 			return err
@@ -55,8 +56,13 @@ func (s *Server) writeHWConfig(ti *tableInfo, v *tableView) error {
 	}
 	prm := defaultHHParams
 	if p != nil {
-		prm = HHParams{TauTh: uint16(p[0]), IPGInit: uint32(p[1]), IPGTh: uint32(p[2]), DecayK: uint32(p[3]),
-			TimeslotUS: uint32(p[4]), AlphaShift: uint8(p[5]), KeyMode: uint8(p[6])}
+		prm = HHParams{TauTh: uint16(p[p4const.ParamHupfIngressHhSetHhParamsTauTh]),
+			IPGInit:    uint32(p[p4const.ParamHupfIngressHhSetHhParamsIpgInit]),
+			IPGTh:      uint32(p[p4const.ParamHupfIngressHhSetHhParamsIpgTh]),
+			DecayK:     uint32(p[p4const.ParamHupfIngressHhSetHhParamsDecayK]),
+			TimeslotUS: uint32(p[p4const.ParamHupfIngressHhSetHhParamsTimeslotUs]),
+			AlphaShift: uint8(p[p4const.ParamHupfIngressHhSetHhParamsAlphaShift]),
+			KeyMode:    uint8(p[p4const.ParamHupfIngressHhSetHhParamsKeyMode])}
 	}
 	if err := dpStatus(s.dp.SetHHParams(prm)); err != nil {
 		return err
@@ -95,7 +101,7 @@ func applyHWTable(dp Dataplane, name string, es []*entry) error {
 			for j := range ds[i].Codes {
 				ds[i].Codes[j] = uint8(e.matches[j].value)
 			}
-			ds[i].Class = uint8(e.params[0])
+			ds[i].Class = uint8(e.params[p4const.ParamHupfIngressClassifierSetClassClassId])
 		}
 		return dp.ReplaceDecisions(ds)
 	}

@@ -90,7 +90,8 @@ func applyRPSFlow(dp Dataplane, op Op, e *entry) error {
 	var id uint16
 	var threshold uint32
 	if len(e.params) == 2 {
-		id, threshold = uint16(e.params[0]), uint32(e.params[1])
+		id, threshold = uint16(e.params[p4const.ParamHupfIngressRpsSetFlowFlowId]),
+			uint32(e.params[p4const.ParamHupfIngressRpsSetFlowDiscThreshold])
 	}
 	m := e.matches
 	return dp.RPSFlow(op, uint32(m[0].value), uint8(m[0].plen), uint8(m[1].value), id, threshold)
@@ -104,7 +105,10 @@ func (s *Server) writeRPSConfig(ti *tableInfo, v *tableView) error {
 		if err != nil {
 			return err
 		}
-		prm = RPSParams{Mode: uint8(p[0]), QuietUS: uint32(p[1]), SelectThreshold: uint32(p[2]), BufferLen: uint32(p[3])}
+		prm = RPSParams{Mode: uint8(p[p4const.ParamHupfIngressRpsSetConfigMode]),
+			QuietUS:         uint32(p[p4const.ParamHupfIngressRpsSetConfigQuietUs]),
+			SelectThreshold: uint32(p[p4const.ParamHupfIngressRpsSetConfigSelectThreshold]),
+			BufferLen:       uint32(p[p4const.ParamHupfIngressRpsSetConfigBufferLen])}
 	}
 	if err := dpStatus(s.dp.SetRPSParams(prm)); err != nil {
 		return err

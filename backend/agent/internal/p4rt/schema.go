@@ -43,6 +43,63 @@ type tableSpec struct {
 	actions []string // every action the table must offer (entry and default actions)
 }
 
+// profile is what a P4Info must hold, exactly, to be run by the backend.
+type profile struct {
+	name     string
+	actions  []actionSpec
+	tables   []tableSpec
+	counters []string
+	meters   []string
+}
+
+var (
+	swProfile = contractProfile("sw", func(inSW, _ bool) bool { return inSW })
+	hwProfile = contractProfile("hw", func(_, inHW bool) bool { return inHW })
+)
+
+// Profiles are the P4 profiles the backend runs, by the name --profile takes.
+var Profiles = map[string]*profile{"sw": swProfile, "hw": hwProfile}
+
+// contractProfile is the profile's part of the generated contract (p4const.Tables): its tables, the actions
+// they offer, its counters and meters.
+func contractProfile(name string, in func(inSW, inHW bool) bool) *profile {
+	p := &profile{name: name}
+	offered := map[string]bool{}
+	for _, t := range p4const.Tables {
+		if !in(t.InSW, t.InHW) {
+			continue
+		}
+		ts := tableSpec{name: t.Name, actions: t.Actions}
+		for _, f := range t.Fields {
+			ts.fields = append(ts.fields, fieldSpec{f.Name, f.Kind, f.Width})
+		}
+		p.tables = append(p.tables, ts)
+		for _, a := range t.Actions {
+			offered[a] = true
+		}
+	}
+	for _, a := range p4const.Actions {
+		if offered[a.Name] {
+			as := actionSpec{name: a.Name}
+			for _, pa := range a.Params {
+				as.params = append(as.params, paramSpec{pa.Name, pa.Width})
+			}
+			p.actions = append(p.actions, as)
+		}
+	}
+	for _, c := range p4const.Counters {
+		if in(c.InSW, c.InHW) {
+			p.counters = append(p.counters, c.Name)
+		}
+	}
+	for _, m := range p4const.Meters {
+		if in(m.InSW, m.InHW) {
+			p.meters = append(p.meters, m.Name)
+		}
+	}
+	return p
+}
+
 // Names of the sw profile, as the contract fixes them (generated from the P4Info: p4const).
 const (
 	tInterfaces = p4const.HupfIngressUpfInterfaces
@@ -108,75 +165,6 @@ const (
 	pktIn         = "packet_in"
 	pktOut        = "packet_out"
 )
-
-var swActions = []actionSpec{
-	{aIfaceAccess, []paramSpec{{"slice_id", 4}}},
-	{aIfaceCore, []paramSpec{{"slice_id", 4}}},
-	{aIfaceMiss, nil},
-	{aULSess, []paramSpec{{"ue_addr", 32}, {"session_meter_idx", 32}}},
-	{aULSessDrop, nil},
-	{aULSessMiss, nil},
-	{aDLSess, []paramSpec{{"tun_peer_id", 8}, {"session_meter_idx", 32}}},
-	{aDLSessBuf, []paramSpec{{"session_meter_idx", 32}}},
-	{aDLSessDrop, nil},
-	{aDLSessMiss, nil},
-	{aSetAppID, []paramSpec{{"app_id", 8}}},
-	{aULTermFwd, []paramSpec{{"ctr_idx", 32}, {"tc", 2}, {"app_meter_idx", 32}}},
-	{aULTermDrop, []paramSpec{{"ctr_idx", 32}}},
-	{aDLTermFwd, []paramSpec{{"ctr_idx", 32}, {"teid", 32}, {"qfi", 6}, {"tc", 2}, {"app_meter_idx", 32}}},
-	{aDLTermDrop, []paramSpec{{"ctr_idx", 32}}},
-	{aTermMiss, nil},
-	{aSetRouteDst, []paramSpec{{"tun_dst_addr", 32}}},
-	{aIGNop, nil},
-	{aLoadTunnel, []paramSpec{{"tunnel_src_addr", 32}, {"tunnel_dst_addr", 32}, {"tunnel_src_port", 16}}},
-	{aEGNop, nil},
-	{aGtpuOnly, nil},
-	{aGtpuWithPsc, nil},
-	{aRoute, []paramSpec{{"src_mac", 48}, {"dst_mac", 48}, {"port", 9}}},
-	{aRouteDrop, nil},
-	{aPunt, nil},
-	{aCopy, nil},
-	{aACLDrop, nil},
-	{aACLNop, nil},
-	{aSetQueue, []paramSpec{{"qid", 3}}},
-	{aSetTenant, []paramSpec{{"tenant_id", 8}, {"tc", 2}, {"dscp", 6}}},
-	{aTenantMiss, nil},
-	{aVxlanEncap, []paramSpec{{"vni", 24}, {"vtep_src_addr", 32}, {"vtep_dst_addr", 32}, {"inner_src_mac", 48},
-		{"inner_dst_mac", 48}}},
-	{aVxlanNop, nil},
-	{aSetSlice, []paramSpec{{"tc", 2}, {"dscp", 6}}},
-	{aSliceNop, nil},
-}
-
-var swTables = []tableSpec{
-	{tInterfaces, []fieldSpec{{"ipv4_dst_addr", lpm, 32}, {"gtpu_is_valid", exact, 1}},
-		[]string{aIfaceAccess, aIfaceCore, aIfaceMiss}},
-	{tULSess, []fieldSpec{{"tunnel_ipv4_dst", exact, 32}, {"teid", exact, 32}},
-		[]string{aULSess, aULSessDrop, aULSessMiss}},
-	{tDLSess, []fieldSpec{{"ue_addr", exact, 32}},
-		[]string{aDLSess, aDLSessBuf, aDLSessDrop, aDLSessMiss}},
-	{tApps, []fieldSpec{{"slice_id", exact, 4}, {"app_ipv4_addr", lpm, 32}, {"app_l4_port", rng, 16},
-		{"app_ip_proto", ternary, 8}}, []string{aSetAppID}},
-	{tULTerm, []fieldSpec{{"ue_session_id", exact, 32}, {"app_id", exact, 8}},
-		[]string{aULTermFwd, aULTermDrop, aTermMiss}},
-	{tDLTerm, []fieldSpec{{"ue_session_id", exact, 32}, {"app_id", exact, 8}},
-		[]string{aDLTermFwd, aDLTermDrop, aTermMiss}},
-	{tIGPeers, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aSetRouteDst, aIGNop}},
-	{tEGPeers, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aLoadTunnel, aEGNop}},
-	{tEncap, nil, []string{aGtpuOnly, aGtpuWithPsc}},
-	{tRoutes, []fieldSpec{{"ipv4_dst", lpm, 32}}, []string{aRoute, aRouteDrop}},
-	{tACL, []fieldSpec{{"ig_port", ternary, 9}, {"eth_src", ternary, 48}, {"eth_dst", ternary, 48},
-		{"eth_type", ternary, 16}, {"ipv4_src", ternary, 32}, {"ipv4_dst", ternary, 32},
-		{"ip_proto", ternary, 8}, {"l4_sport", ternary, 16}, {"l4_dport", ternary, 16}},
-		[]string{aPunt, aCopy, aACLDrop, aACLNop}},
-	{tQueues, []fieldSpec{{"tc", exact, 2}}, []string{aSetQueue}},
-	{tTenants, []fieldSpec{{"vni", exact, 24}, {"vtep_ipv4_dst", exact, 32}}, []string{aSetTenant, aTenantMiss}},
-	{tPeerVxlan, []fieldSpec{{"tun_peer_id", exact, 8}}, []string{aVxlanEncap, aVxlanNop}},
-	{tSlices, []fieldSpec{{"tenant_id", exact, 8}, {"qfi", exact, 6}}, []string{aSetSlice, aSliceNop}},
-}
-
-var swCounters = []string{cPreQos, cPostQos, cDropReasons, cTenant, cSlice}
-var swMeters = []string{mSessionMeter, mAppMeter, mTenant, mSlice}
 
 // Schema is a validated P4Info of one profile with its name -> id resolution.
 type Schema struct {
@@ -303,7 +291,8 @@ func (s *Schema) check() error {
 			return fmt.Errorf("missing meter %s", m)
 		}
 	}
-	for _, pm := range []struct{ hdr, field string }{{pktIn, "ingress_port"}, {pktIn, "reason"}, {pktOut, "egress_port"}} {
+	for _, pm := range []struct{ hdr, field string }{{pktIn, p4const.PktMetaIngressPort}, {pktIn, p4const.PktMetaReason},
+		{pktOut, p4const.PktMetaEgressPort}} {
 		if s.pktMeta[pm.hdr][pm.field] == nil {
 			return fmt.Errorf("missing controller metadata %s.%s", pm.hdr, pm.field)
 		}

@@ -139,7 +139,7 @@ func (h *harness) entry(table string, m []*p4v1.FieldMatch, action string, prio 
 	if action != "" {
 		a := &p4v1.Action{ActionId: h.actionID(action)}
 		var spec actionSpec
-		for _, s := range swActions {
+		for _, s := range swProfile.actions {
 			if s.name == action {
 				spec = s
 			}
@@ -193,9 +193,9 @@ func TestSchemaValidation(t *testing.T) {
 		"extra table": func(i *p4cfg.P4Info) {
 			i.Tables = append(i.Tables, &p4cfg.Table{Preamble: &p4cfg.Preamble{Id: 9, Name: "HupfIngress.steering.backends"}})
 		},
-		"wrong width":    func(i *p4cfg.P4Info) { i.Tables[1].MatchFields[1].Bitwidth = 16 },
+		"wrong width":    func(i *p4cfg.P4Info) { fixtureTable(i, tULSess).MatchFields[1].Bitwidth = 16 },
 		"missing action": func(i *p4cfg.P4Info) { i.Actions = i.Actions[1:] },
-		"param renamed":  func(i *p4cfg.P4Info) { i.Actions[3].Params[0].Name = "ue" },
+		"param renamed":  func(i *p4cfg.P4Info) { fixtureAction(i, aULSess).Params[0].Name = "ue" },
 		"no meter":       func(i *p4cfg.P4Info) { i.Meters = nil },
 	}
 	for name, mutate := range cases {
@@ -294,7 +294,7 @@ func TestWriteTranslation(t *testing.T) {
 	for _, d := range defs {
 		byTable[d.GetTableEntry().TableId] = d.GetTableEntry().Action.GetAction().ActionId
 	}
-	if len(defs) != len(swTables) || byTable[h.tableID(tApps)] != h.actionID(aSetAppID) ||
+	if len(defs) != len(swProfile.tables) || byTable[h.tableID(tApps)] != h.actionID(aSetAppID) ||
 		byTable[h.tableID(tULTerm)] != h.actionID(aTermMiss) || byTable[h.tableID(tEncap)] != h.actionID(aGtpuWithPsc) {
 		t.Errorf("default entries read: %v", defs)
 	}
@@ -450,7 +450,11 @@ func TestCountersAndMeters(t *testing.T) {
 			dropsID = c.Preamble.Id
 		}
 	}
-	meterID = h.info.Meters[0].Preamble.Id
+	for _, m := range h.info.Meters {
+		if m.Preamble.Name == mSessionMeter {
+			meterID = m.Preamble.Id
+		}
+	}
 	h.fake.WriteCounter(CtrPostQos, 5, 3, 300)
 	got := h.read(&p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{CounterId: ctrID, Index: &p4v1.Index{Index: 5}}}})
 	if d := got[0].GetCounterEntry().Data; len(got) != 1 || d.PacketCount != 3 || d.ByteCount != 300 {

@@ -5,6 +5,8 @@ import (
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 // steering is the hw profile's backends table with its action selector: members
@@ -103,7 +105,8 @@ func (st *steering) writeMember(s *Server, op Op, m *p4v1.ActionProfileMember) e
 		cur = &apMember{handle: st.freeHandle()}
 		st.members[m.MemberId] = cur
 	}
-	cur.port, cur.mac = uint16(params[0]), params[1]
+	cur.port, cur.mac = uint16(params[p4const.ParamHupfIngressSteeringSteerToBackendPort]),
+		params[p4const.ParamHupfIngressSteeringSteerToBackendDstMac]
 	return st.push(s.dp)
 }
 

@@ -8,6 +8,8 @@ import (
 	rpcstatus "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"sync"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 // stream is one StreamChannel; out is drained by a single sender goroutine
@@ -182,11 +184,11 @@ func (s *Server) packetOut(st *stream, po *p4v1.PacketOut) {
 		st.out <- streamError(codes.PermissionDenied, "packet-out needs the primary client and a pipeline")
 		return
 	}
-	egress := p.schema.pktMeta[pktOut]["egress_port"]
+	egress := p.schema.pktMeta[pktOut][p4const.PktMetaEgressPort]
 	port := -1
 	for _, m := range po.Metadata {
 		if m.MetadataId == egress.Id {
-			v, err := decodeValue(m.Value, egress.Bitwidth, "egress_port")
+			v, err := decodeValue(m.Value, egress.Bitwidth, p4const.PktMetaEgressPort)
 			if err == nil {
 				port = int(v)
 			}

@@ -15,6 +15,7 @@ import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.KeptResponse;
 import org.hupf.app.store.SessionStore;
+import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -64,11 +65,8 @@ public final class SessionManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
 
-    /** Install order: what others refer to first; removal runs in reverse. */
-    private static final List<UpfEntityType> ORDER = List.of(
-            UpfEntityType.INTERFACE, UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN, UpfEntityType.APPLICATION,
-            UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
-            UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
+    /** Install order, the contract's write rank (p4src/contract.toml); removal runs in reverse. */
+    private static final List<UpfEntityType> ORDER = HupfTables.INSTALL_ORDER;
 
     /** Prefix of a PDR's counter cell among a session's allocations (see ResourcePool). */
     private static final String COUNTER_ALLOCATION = "ctr:";

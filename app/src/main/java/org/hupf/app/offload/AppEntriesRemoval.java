@@ -2,6 +2,7 @@ package org.hupf.app.offload;
 
 import org.hupf.app.HupfApp;
 import org.hupf.pipeconf.HupfPipeconfIds;
+import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.onosproject.core.ApplicationId;
@@ -30,11 +31,8 @@ final class AppEntriesRemoval {
     private static final Logger log = LoggerFactory.getLogger(AppEntriesRemoval.class);
     /** Longest wait for the devices to confirm the removal of hupf's flow rules when the app goes. */
     private static final long FLOW_REMOVAL_WAIT_S = 20;
-    /** Order in which a backend's entities are removed: those that refer to others first. */
-    private static final List<UpfEntityType> REMOVAL_ORDER = List.of(
-            UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.SESSION_DOWNLINK,
-            UpfEntityType.SESSION_UPLINK, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
-            UpfEntityType.APPLICATION, UpfEntityType.PEER_VXLAN, UpfEntityType.TUNNEL_PEER, UpfEntityType.INTERFACE);
+    /** Order in which a backend's entities are removed: the contract's install order reversed. */
+    private static final List<UpfEntityType> REMOVAL_ORDER = HupfTables.REMOVAL_ORDER;
 
     private AppEntriesRemoval() {
     }

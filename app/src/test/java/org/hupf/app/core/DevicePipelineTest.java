@@ -43,11 +43,11 @@ import static org.junit.Assert.fail;
 public class DevicePipelineTest {
 
     private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
-    /** Install order of docs/PIPELINE_CONTRACT.md: what others refer to first. */
+    /** Install order of the contract's write rank: what a hit leads to before the hit (terminations, then sessions). */
     private static final List<UpfEntityType> ORDER = List.of(
             UpfEntityType.INTERFACE, UpfEntityType.TUNNEL_PEER, UpfEntityType.APPLICATION,
-            UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_UPLINK,
-            UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK, UpfEntityType.TERMINATION_DOWNLINK);
+            UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER, UpfEntityType.TERMINATION_UPLINK,
+            UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK);
 
     private final List<SessionManager> managers = new ArrayList<>();
 

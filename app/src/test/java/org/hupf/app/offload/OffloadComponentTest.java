@@ -278,9 +278,10 @@ public class OffloadComponentTest {
             cleared.clear();
             c.deactivate();
             verify(c.flowRuleService);
-            assertEquals("backend entities removed, referring ones first", state == ApplicationState.ACTIVE
-                    ? List.of() : List.of(UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
-                                          UpfEntityType.SESSION_DOWNLINK, UpfEntityType.SESSION_UPLINK,
+            assertEquals("backend entities removed, sessions (what a packet hits first) first",
+                    state == ApplicationState.ACTIVE
+                    ? List.of() : List.of(UpfEntityType.SESSION_DOWNLINK, UpfEntityType.SESSION_UPLINK,
+                                          UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
                                           UpfEntityType.APPLICATION_METER, UpfEntityType.SESSION_METER,
                                           UpfEntityType.APPLICATION, UpfEntityType.PEER_VXLAN,
                                           UpfEntityType.TUNNEL_PEER,
