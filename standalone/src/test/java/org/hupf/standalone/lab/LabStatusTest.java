@@ -67,6 +67,11 @@ public class LabStatusTest {
         backend.apply(UpfSessionDownlink.builder().withUeAddress(ScaleSimulation.ue(2)).needsDropping(true).build());
         assertEquals("nothing written since: the last read stands", 1, status.targets().get("backend").size());
         programmed.incrementAndGet();
+        // Read again once written to, as soon as the last read's own duration allows (a throttle in wall time).
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (status.targets().get("backend").size() != 2 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(1);
+        }
         assertEquals(2, status.targets().get("backend").size());
         assertEquals(0, status.targets().get("switch").size());
     }
