@@ -146,6 +146,8 @@ public class P4rtClientRecoveryTest {
             PipelineServer second = new PipelineServer();
             start(second, port);
             await("UP again", () -> c.state() == DeviceState.UP);
+            // The listeners hear of a state after it is set: wait for the last one to be told.
+            await("UP notified", () -> states.contains(DeviceState.UP));
             assertEquals(List.of("pushed=true state=RECONCILING"), recoveries);
             // What the lab steers by: down (away from it), reconciling, up (back to it).
             assertEquals(List.of(DeviceState.DOWN, DeviceState.RECONCILING, DeviceState.UP), states);
