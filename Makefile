@@ -130,14 +130,14 @@ bench-poll:
 
 # RPS's trade-off (docs/RPS.md): FIFO RPS over generated traces (the reference model, the data plane's decisions;
 # the backend's C function on one trace per buffer must agree), then the mode-2 controller's receipts/s
-# (ReferenceRps and the exporter; a main in the app's test classes).
+# (ReferenceRps and the exporter; a main in core's test classes).
 bench-rps: setup
 	@mkdir -p reports
 	$(MAKE) -C backend build/rpsreplay
 	PYTHONPATH=tools nice $(PY) -m hupf_tools.rps.bench --markdown reports/rps-tradeoff.md --replay backend/build/rpsreplay
-	nice mvn -B -q -Dstyle.color=never -pl app -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+	nice mvn -B -q -Dstyle.color=never -pl core -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
 	  '-Dmdep.outputFile=$${project.build.directory}/test-classpath.txt'
-	nice java -Xmx2g -cp "app/target/test-classes:app/target/classes:$$(cat app/target/test-classpath.txt)" \
+	nice java -Xmx2g -cp "core/target/test-classes:core/target/classes:$$(cat core/target/test-classpath.txt)" \
 	  org.hupf.app.rps.RpsControllerBench | tee -a reports/rps-tradeoff.md
 
 lab: setup

@@ -94,8 +94,8 @@ def free_port():
 def _oar():
     """app/target/hupf-app-*.oar, rebuilt by the reactor when missing or older than a source."""
     oars = sorted((REPO / "app" / "target").glob("hupf-app-*.oar"))
-    newest = max((p.stat().st_mtime for d in ("api/src", "app/src", "pipeconf/src", "pom.xml",
-                                              "api/pom.xml", "app/pom.xml", "pipeconf/pom.xml")
+    newest = max((p.stat().st_mtime for d in ("api/src", "core/src", "app/src", "pipeconf/src", "pom.xml",
+                                              "api/pom.xml", "core/pom.xml", "app/pom.xml", "pipeconf/pom.xml")
                   for p in ([REPO / d] if (REPO / d).is_file() else (REPO / d).rglob("*")) if p.is_file()),
                  default=0)
     if not oars or oars[-1].stat().st_mtime < newest:

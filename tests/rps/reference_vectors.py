@@ -1,5 +1,5 @@
 """Vectors of the reference Algorithm 2 (tools/hupf_tools/model/rps.py ReferencePoint) that the Java ReferenceRps
-(app) must reproduce: app/src/test/resources/rps/reference_vectors.json. Regenerate with
+(app) must reproduce: core/src/test/resources/rps/reference_vectors.json. Regenerate with
   PYTHONPATH=tools .venv/bin/python tests/rps/reference_vectors.py
 test_reference_vectors.py checks the committed file is what the model gives."""
 import json
@@ -9,7 +9,7 @@ import sys
 
 from hupf_tools.model import rps as model
 
-PATH = pathlib.Path(__file__).resolve().parents[2] / "app/src/test/resources/rps/reference_vectors.json"
+PATH = pathlib.Path(__file__).resolve().parents[2] / "core/src/test/resources/rps/reference_vectors.json"
 
 
 def vectors(seed=3, steps=1500, capacity=48):

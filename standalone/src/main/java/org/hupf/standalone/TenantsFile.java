@@ -2,10 +2,9 @@ package org.hupf.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.config.HupfConfig;
+import org.hupf.app.config.TenantsParser;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.pipeconf.dataplane.Tenant;
-import org.onosproject.core.DefaultApplicationId;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,8 +13,8 @@ import java.util.Map;
 
 /**
  * The standalone host's VXLAN tenants ({@code --tenants FILE}): a JSON object whose {@code "tenants"} list is
- * the block of hupf's netcfg, read and checked by the same code ({@link HupfConfig#tenants()},
- * {@link HupfConfig#sessionTenants()}).
+ * the block of hupf's netcfg, read and checked by the same code as the netcfg's
+ * ({@link TenantsParser#tenants}, {@link TenantsParser#sessionTenants}).
  */
 final class TenantsFile {
 
@@ -47,10 +46,8 @@ final class TenantsFile {
         if (root == null || !root.isObject() || root.size() != 1 || !root.has("tenants")) {
             throw new IllegalArgumentException(path + ": an object {\"tenants\": [...]} expected");
         }
-        HupfConfig cfg = new HupfConfig();
-        cfg.init(new DefaultApplicationId(0, "org.hupf.standalone"), HupfConfig.KEY, root, MAPPER, null);
         try {
-            return new TenantsFile(cfg.tenants(), cfg.sessionTenants());
+            return new TenantsFile(TenantsParser.tenants(root), TenantsParser.sessionTenants(root));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(path + ": " + e.getMessage());
         }

@@ -1,6 +1,6 @@
 package org.hupf.standalone.rest;
 
-import org.onlab.osgi.ServiceDirectory;
+import org.hupf.app.rest.ServiceLookup;
 import org.onlab.osgi.ServiceNotFoundException;
 
 import java.util.Map;
@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The standalone host's service registry: what ONOS's OSGi registry is to the REST resources inside ONOS.
  * A service nobody registered is a {@link ServiceNotFoundException}, as in ONOS (HTTP 503).
  */
-public final class ServiceRegistry implements ServiceDirectory {
+public final class ServiceRegistry implements ServiceLookup {
 
     private final Map<Class<?>, Object> services = new ConcurrentHashMap<>();
 

@@ -2,8 +2,6 @@ package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.onlab.osgi.ServiceDirectory;
-import org.onosproject.rest.AbstractWebResource;
 
 import javax.ws.rs.core.Configuration;
 import javax.ws.rs.core.Context;
@@ -12,13 +10,13 @@ import javax.ws.rs.core.Response;
 
 /**
  * Base of hupf's JAX-RS resources, so the same classes run in both hosts: a resource finds its services
- * in the {@link ServiceDirectory} its JAX-RS application carries as the property {@link #SERVICES} (the
- * standalone host's registry), else in ONOS's service registry ({@link AbstractWebResource#get}). Every
- * answer is JSON, errors as {@code {"error": message}}.
+ * in the {@link ServiceLookup} its JAX-RS application carries as the property {@link #SERVICES} (ONOS's
+ * service registry in the app's application, the standalone host's registry there). Every answer is JSON,
+ * errors as {@code {"error": message}}.
  */
-public abstract class HupfResource extends AbstractWebResource {
+public abstract class HupfResource {
 
-    /** Application property naming the {@link ServiceDirectory} of a host other than ONOS. */
+    /** Application property naming the host's {@link ServiceLookup}. */
     public static final String SERVICES = "org.hupf.rest.services";
 
     protected static final ObjectMapper MAPPER = new ObjectMapper();
@@ -26,11 +24,20 @@ public abstract class HupfResource extends AbstractWebResource {
     @Context
     private Configuration configuration;
 
-    @Override
+    /**
+     * A service of the host this resource runs in.
+     *
+     * @param service the service's interface
+     * @param <T>     its type
+     * @return the service
+     * @throws IllegalStateException when the application carries no {@link ServiceLookup}
+     */
     public <T> T get(Class<T> service) {
-        Object directory = configuration == null ? null : configuration.getProperty(SERVICES);
-        return directory instanceof ServiceDirectory ? ((ServiceDirectory) directory).get(service)
-                : super.get(service);
+        Object services = configuration == null ? null : configuration.getProperty(SERVICES);
+        if (!(services instanceof ServiceLookup)) {
+            throw new IllegalStateException("the JAX-RS application carries no " + SERVICES);
+        }
+        return ((ServiceLookup) services).get(service);
     }
 
     /**

@@ -25,7 +25,7 @@ import static org.hupf.app.config.JsonFields.mac;
  * Parses the netcfg's {@code tenants} block: the VXLAN tenants with their slices, and the tenants sessions can be
  * bound to by Network Instance with their overlays.
  */
-final class TenantsParser {
+public final class TenantsParser {
 
     static final String TENANTS = "tenants";
     static final String SLICES = "slices";
@@ -49,7 +49,7 @@ final class TenantsParser {
      *                                  one tenantId given two meters or two sets of slices, a slice's QFI given
      *                                  twice, or one DSCP given two classes
      */
-    static List<Tenant> tenants(JsonNode root) {
+    public static List<Tenant> tenants(JsonNode root) {
         Map<String, Integer> keys = new HashMap<>();
         Map<Integer, Tenant> ids = new HashMap<>();
         Map<Integer, Map.Entry<Integer, String>> classes = new HashMap<>();
@@ -174,7 +174,7 @@ final class TenantsParser {
      * @throws IllegalArgumentException naming the entry and the field that is wrong, a network instance given
      *                                  twice, or an overlay without a network instance
      */
-    static Map<String, SessionTenant> sessionTenants(JsonNode root) {
+    public static Map<String, SessionTenant> sessionTenants(JsonNode root) {
         List<Tenant> tenants = tenants(root);
         Map<String, SessionTenant> out = new LinkedHashMap<>();
         Map<String, Integer> first = new HashMap<>();
