@@ -4,15 +4,14 @@ import org.hupf.api.DeviceStatusService;
 import org.hupf.api.HupfService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.impl.ControlPlane;
 import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.standalone.store.DurableState;
 import org.hupf.pipeconf.api.HupfUpfDevice;
-import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.standalone.rest.ControlApi;
 import org.hupf.standalone.rest.ServiceRegistry;
 import org.hupf.standalone.systemd.ServiceManager;
@@ -100,15 +99,12 @@ public final class HupfStandalone {
                                     PfcpAgent.startTimeStamp());
         TenantsFile tenants = o.get("tenants").isEmpty() ? TenantsFile.none()
                 : TenantsFile.load(Path.of(o.get("tenants")));
-        SessionManager manager = new SessionManager(state == null ? new InMemorySessionStore() : state.sessions(),
-                                                    new SessionTranslator(n3, 0, Map.of(), 10,
-                                                                          () -> tenants.bindable,
-                                                                          Set.of(o.get("network-instances")
-                                                                                         .split(","))),
-                                                    new ResourcePool(capacity, capacity), () -> devices, n3);
-        manager.setInterfaces(Set.of(
-                UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(n3, 32)).setAccess().build(),
-                UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(o.get("ue-pool"))).setCore().build()));
+        SessionManager manager = ControlPlane.builder()
+                .store(state == null ? new InMemorySessionStore() : state.sessions())
+                .pool(new ResourcePool(capacity, capacity)).devices(() -> devices)
+                .n3Addresses(List.of(n3)).uePools(List.of(Ip4Prefix.valueOf(o.get("ue-pool"))))
+                .tenants(() -> tenants.bindable).networkInstances(Set.of(o.get("network-instances").split(",")))
+                .build().sessionManager();
         PfcpConfig cfg = new PfcpConfig(o.get("listen"), Integer.parseInt(o.get("port")), o.get("node-id"),
                                         Set.of(o.get("allow").split(",")), Long.parseLong(o.get("heartbeat-ms")),
                                         Long.parseLong(o.get("t1-ms")), Integer.parseInt(o.get("n1")), 60_000,

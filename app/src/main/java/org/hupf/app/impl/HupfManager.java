@@ -10,7 +10,6 @@ import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTenant;
-import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.app.store.DistributedUsageBaselineStore;
 import org.hupf.app.store.InMemoryAssociationStore;
@@ -18,7 +17,6 @@ import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
-import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -50,7 +48,6 @@ import org.slf4j.LoggerFactory;
 import java.net.SocketException;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -229,19 +226,10 @@ public class HupfManager extends SessionManagerService {
             return;
         }
         Ip4Address n3 = cfg.n3Addresses().get(0);
-        ResourcePool pool = new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS));
-        SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10,
-                                                                             () -> tenants),
-                                              pool, this::devices, n3);
-        Set<UpfInterface> ifaces = new HashSet<>();
-        for (Ip4Address a : cfg.n3Addresses()) {
-            ifaces.add(UpfInterface.builder().setPrefix(Ip4Prefix.valueOf(a, 32)).setAccess()
-                               .setSliceId(cfg.sliceId()).build());
-        }
-        for (Ip4Prefix p : cfg.uePools()) {
-            ifaces.add(UpfInterface.builder().setPrefix(p).setCore().setSliceId(cfg.sliceId()).build());
-        }
-        m.setInterfaces(ifaces);
+        SessionManager m = ControlPlane.builder().store(store).devices(this::devices)
+                .pool(new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS)))
+                .n3Addresses(cfg.n3Addresses()).uePools(cfg.uePools()).sliceId(cfg.sliceId()).qfiToTc(cfg.qfiToTc())
+                .tenants(() -> tenants).build().sessionManager();
         try {
             agent = new PfcpAgent(cfg.pfcp(n3), m, new InMemoryAssociationStore(), PfcpAgent.startTimeStamp(),
                                   baselines);

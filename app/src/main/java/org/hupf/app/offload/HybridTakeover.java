@@ -3,6 +3,7 @@ package org.hupf.app.offload;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.impl.ControlPlane;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -185,11 +186,11 @@ final class HybridTakeover {
             }
             HupfConfig cfg = config.get();
             OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
-            OffloadManager m = new OffloadManager(backends.size() == 1 ? backends.get(0) : new BackendReplicas(backends),
-                                                  hw, policy, System::currentTimeMillis);
+            ControlPlane.Hybrid hybrid = ControlPlane.hybrid(backends, hw, policy, System::currentTimeMillis);
+            OffloadManager m = hybrid.offload;
             m.useStore(offloadStore);
             m.addListener(recentEvents);
-            HybridUpfDevice device = new HybridUpfDevice(backends.get(0), hw, m);
+            HybridUpfDevice device = hybrid.device;
             device.adoptBackend();
             List<HupfUpfDevice> devices = new ArrayList<>(backends);
             devices.set(0, device);

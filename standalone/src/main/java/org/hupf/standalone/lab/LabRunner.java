@@ -3,8 +3,8 @@ package org.hupf.standalone.lab;
 import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.impl.ControlPlane;
 import org.hupf.app.offload.BackendDrain;
-import org.hupf.app.offload.BackendReplicas;
 import org.hupf.app.offload.BackendUsageLedger;
 import org.hupf.app.offload.HybridUpfDevice;
 import org.hupf.app.offload.OffloadManager;
@@ -13,12 +13,10 @@ import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.rps.RpsIntake;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
-import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.RpsState;
@@ -36,8 +34,6 @@ import org.hupf.standalone.rest.ControlApi;
 import org.hupf.standalone.rest.ServiceRegistry;
 import org.hupf.standalone.store.DurableState;
 import org.hupf.standalone.systemd.ServiceManager;
-import org.onlab.packet.Ip4Address;
-import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.io.IOException;
@@ -169,23 +165,21 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         long stateMs = uptimeMs();
         // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
         // Each backend holds every session; one that is down is left out until its recovery reconciles it.
-        HupfUpfDevice measured = backends.size() == 1 ? first.counted : new BackendReplicas(this::sessionBackends);
-        manager = new OffloadManager(measured, hardware, LabConfig.policy(cfg.node("policy")),
-                                     System::currentTimeMillis);
-        HybridUpfDevice hybrid = new HybridUpfDevice(first.counted, hardware, manager);
-        Ip4Address n3 = LabConfig.addr(cfg.node("n3"), "n3");
-        int slice = (int) cfg.number("slice");
-        ResourcePool pool = new ResourcePool((int) minTableSize(UpfEntityType.COUNTER),
-                                             (int) minTableSize(UpfEntityType.SESSION_METER));
-        sessions = new SessionManager(store, new SessionTranslator(n3, slice, Map.of(), 10), pool, () -> {
-            List<HupfUpfDevice> devices = new ArrayList<>(sessionBackends());
-            devices.set(0, hybrid);
-            return devices;
-        }, n3);
-        sessions.setInterfaces(Set.of(
-                UpfInterface.builder().setAccess().setSliceId(slice).setPrefix(Ip4Prefix.valueOf(n3, 32)).build(),
-                UpfInterface.builder().setCore().setSliceId(slice)
-                        .setPrefix(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")).build()));
+        ControlPlane.Hybrid assembled = ControlPlane.hybrid(first.counted, this::sessionBackends, backends.size() == 1,
+                hardware, LabConfig.policy(cfg.node("policy")), System::currentTimeMillis);
+        manager = assembled.offload;
+        HybridUpfDevice hybrid = assembled.device;
+        sessions = ControlPlane.builder().store(store)
+                .pool(new ResourcePool((int) minTableSize(UpfEntityType.COUNTER),
+                                       (int) minTableSize(UpfEntityType.SESSION_METER)))
+                .devices(() -> {
+                    List<HupfUpfDevice> devices = new ArrayList<>(sessionBackends());
+                    devices.set(0, hybrid);
+                    return devices;
+                })
+                .n3Addresses(List.of(LabConfig.addr(cfg.node("n3"), "n3")))
+                .uePools(List.of(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")))
+                .sliceId((int) cfg.number("slice")).build().sessionManager();
         for (LabBackend b : backends) {
             b.device.upf.client().onRecovery(c -> {
                 if (b.drained) {
