@@ -7,6 +7,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import org.junit.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.Assert.assertTrue;
@@ -38,6 +39,16 @@ public class PackageRulesTest {
                 .whereLayer("store").mayOnlyBeAccessedByLayers("hosts")
                 .whereLayer("systemd").mayOnlyBeAccessedByLayers("hosts")
                 .because("a host assembles the adapters; an adapter importing a host ties the two hosts together")
+                .check(STANDALONE);
+    }
+
+    @Test
+    public void theHostRunsCoreNotTheOnosAdapter() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage(
+                        "org.osgi..", "org.apache.karaf..", "org.onosproject.store..", "org.onosproject.cluster..",
+                        "org.onosproject.mastership..", "org.onosproject.net.config..", "org.onosproject.net.device..",
+                        "org.onosproject.cli..", "org.onosproject.ui..")
+                .because("outside ONOS the control plane is core's, composed by ControlPlane, never the app bundle's")
                 .check(STANDALONE);
     }
 
