@@ -1,4 +1,4 @@
-"""File-level dependency graphs of hupf's C data plane and Python tools, and the cycles in them.
+"""File-level dependency graphs of hupf's C files and Python modules, and the cycles in them.
 
 A graph maps a node (a file or module name) to the set of nodes it depends on. `cycles` returns each group of
 nodes that reach each other (Tarjan's strongly connected components of two or more nodes, or a node that
@@ -83,13 +83,23 @@ def nm_call_graph(objects):
     return graph, why
 
 
-def include_graph(files):
-    """Which file includes which of the others by name (#include "x.h"); a node is a file's name."""
-    names = {Path(f).name for f in files}
+def include_graph(files, root, search=()):
+    """Which file includes which of the others (#include "x.h"); a node is a file's path below root. "x.h" is
+    looked up as the compiler does: beside the including file, then in search (its -I directories).
+    """
+    root = Path(root)
+    known = {Path(f).resolve() for f in files}
     graph = {}
-    for f in files:
-        included = re.findall(r'^\s*#\s*include\s*"([^"]+)"', Path(f).read_text(), re.MULTILINE)
-        graph[Path(f).name] = {Path(i).name for i in included} & names
+    for f in map(Path, files):
+        deps = set()
+        for included in re.findall(r'^\s*#\s*include\s*"([^"]+)"', f.read_text(), re.MULTILINE):
+            for where in (f.parent, *map(Path, search)):
+                candidate = (where / included).resolve()
+                if candidate.exists():
+                    if candidate in known:
+                        deps.add(str(candidate.relative_to(root.resolve())))
+                    break
+        graph[str(f.resolve().relative_to(root.resolve()))] = deps
     return graph
 
 
@@ -98,6 +108,23 @@ def include_graph(files):
 def _module_name(root, path):
     parts = list(path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path, name, is_package, known):
+    """The modules of known that the file at path (module name) imports, by any import statement anywhere."""
+    deps = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            deps.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = name.split(".")
+                anchor = parts[:len(parts) - node.level + (1 if is_package else 0)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                deps.add(base + "." + alias.name if base + "." + alias.name in known else base)
+    return deps
 
 
 def python_import_graph(root, package):
@@ -109,17 +136,27 @@ def python_import_graph(root, package):
     modules = {_module_name(Path(root), f): f for f in files}
     graph = {}
     for name, path in modules.items():
-        is_package = path.name == "__init__.py"
-        deps = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                deps.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = name.split(".")[:len(name.split(".")) - node.level + (1 if is_package else 0)]
-                    base = ".".join(anchor + ([base] if base else []))
-                for alias in node.names:
-                    deps.add(base + "." + alias.name if base + "." + alias.name in modules else base)
+        deps = _imported(path, name, path.name == "__init__.py", modules)
         graph[name] = {d for d in deps if d in modules and d != name}
+    return graph
+
+
+def script_import_graph(root, dirs, shared=()):
+    """The same for flat directories of top-level modules, as pytest and scripts import them: `import smf`
+    from a file is the smf.py beside it, else the one in a shared directory (on the path for all, as
+    tests/lib is). A node is a file's path below root.
+    """
+    root = Path(root)
+    graph = {}
+    for d in map(Path, dirs):
+        for path in sorted(d.glob("*.py")):
+            deps = set()
+            for module in _imported(path, path.stem, False, set()):
+                top = module.split(".")[0]
+                for where in (d, *map(Path, shared)):
+                    if (where / (top + ".py")).exists():
+                        deps.add(str((where / (top + ".py")).relative_to(root)))
+                        break
+            key = str(path.relative_to(root))
+            graph[key] = deps - {key}
     return graph

@@ -3,15 +3,18 @@ packages have theirs in ModuleRulesTest and PackageRulesTest). Each rule is show
 
 - C, calls: backend/dp's translation units, as linked into libhupfdp.a; A -> B when A calls (or takes the
   address of) a function that B defines, read from the objects with nm.
-- C, includes: backend/dp's files; A -> B when A has #include "B".
-- Python: tools/hupf_tools' modules; A -> B when A imports B anywhere, function-local imports included.
+- C, includes: every C file of the repository (backend/dp, its tests, benches and fuzzer); A -> B when A has
+  #include "B", found as the compiler finds it (beside A, then in backend/dp, the -I of every build).
+- Python: tools/hupf_tools' modules, and tests' modules (each suite's directory and tests/lib, the helpers on
+  every suite's path); A -> B when A imports B anywhere, function-local imports included.
 """
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from dependency_cycles import cycles, describe, include_graph, nm_call_graph, python_import_graph
+from dependency_cycles import (cycles, describe, include_graph, nm_call_graph, python_import_graph,
+                               script_import_graph)
 
 ROOT = Path(__file__).resolve().parents[2]
 DP = ROOT / "backend" / "dp"
@@ -71,14 +74,21 @@ def test_the_include_rule_reports_two_headers_that_include_each_other(tmp_path):
     (tmp_path / "a.h").write_text('#include "b.h"\n')
     (tmp_path / "b.h").write_text('#include <stdint.h>\n# include "a.h"\n')
     (tmp_path / "c.c").write_text('#include "a.h"\n')
-    graph = include_graph(sorted(tmp_path.iterdir()))
-    assert graph == {"a.h": {"b.h"}, "b.h": {"a.h"}, "c.c": {"a.h"}}
-    assert cycles(graph) == [["a.h", "b.h"]]
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "t.c").write_text('#include "c.h"\n#include "a.h"\n')
+    (tmp_path / "tests" / "c.h").write_text('#include "t.c"\n')
+    files = sorted(tmp_path.rglob("*.[ch]"))
+    graph = include_graph(files, tmp_path, search=[tmp_path])
+    assert graph == {"a.h": {"b.h"}, "b.h": {"a.h"}, "c.c": {"a.h"}, "tests/t.c": {"tests/c.h", "a.h"},
+                     "tests/c.h": {"tests/t.c"}}
+    assert cycles(graph) == [["a.h", "b.h"], ["tests/c.h", "tests/t.c"]]
 
 
-def test_no_dataplane_file_includes_itself_round_a_loop():
-    graph = include_graph(sorted(DP.glob("*.[ch]")))
-    assert graph["tables.c"], "the graph reads the includes"
+def test_no_c_file_includes_itself_round_a_loop():
+    files = subprocess.run(["git", "ls-files", "*.c", "*.h"], cwd=ROOT, check=True, capture_output=True,
+                           text=True).stdout.split()
+    graph = include_graph([ROOT / f for f in files], ROOT, search=[DP])
+    assert graph["backend/dp/tables.c"] and graph["backend/dp/tests/test_dp.c"], "the graph reads the includes"
     found = cycles(graph)
     assert not found, "\n\n".join(describe(graph, c) for c in found)
 
@@ -107,5 +117,26 @@ def test_the_import_rule_sees_a_cycle_hidden_in_a_function(tmp_path):
 def test_no_hupf_tools_module_imports_itself_round_a_loop():
     graph = python_import_graph(ROOT / "tools", "hupf_tools")
     assert "hupf_tools.pcapio" in graph["hupf_tools.classifier"], "the graph reads the imports"
+    found = cycles(graph)
+    assert not found, "\n\n".join(describe(graph, c) for c in found)
+
+
+def test_the_script_rule_sees_a_helper_cycle_across_directories(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "pfcp").mkdir()
+    (tmp_path / "lib" / "packets.py").write_text("import struct\n\ndef f():\n    import p4rt\n")
+    (tmp_path / "lib" / "p4rt.py").write_text("from packets import gtpu\n")
+    (tmp_path / "pfcp" / "smf.py").write_text("import packets\nfrom pfcp_spec import IE\n")
+    (tmp_path / "pfcp" / "pfcp_spec.py").write_text("import os\n")
+    graph = script_import_graph(tmp_path, [tmp_path / "lib", tmp_path / "pfcp"], shared=[tmp_path / "lib"])
+    assert graph == {"lib/packets.py": {"lib/p4rt.py"}, "lib/p4rt.py": {"lib/packets.py"},
+                     "pfcp/smf.py": {"lib/packets.py", "pfcp/pfcp_spec.py"}, "pfcp/pfcp_spec.py": set()}
+    assert cycles(graph) == [["lib/p4rt.py", "lib/packets.py"]]
+
+
+def test_no_test_module_imports_itself_round_a_loop():
+    suites = sorted({p.parent for p in (ROOT / "tests").rglob("*.py")})
+    graph = script_import_graph(ROOT, suites, shared=[ROOT / "tests" / "lib"])
+    assert "tests/lib/packets.py" in graph["tests/lib/upf_setup.py"], "the graph reads the imports"
     found = cycles(graph)
     assert not found, "\n\n".join(describe(graph, c) for c in found)

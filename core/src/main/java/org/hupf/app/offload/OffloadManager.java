@@ -7,7 +7,6 @@ import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
-import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
@@ -15,10 +14,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -34,74 +29,30 @@ import java.util.function.LongSupplier;
  * Places UE sessions on the two targets of the hybrid UPF (thesis ch. 3): every session on the x86
  * backend, heavy hitters also on the P4 switch, whose UPF tables take traffic off the steering path.
  *
- * <p>A heavy-hitter report promotes a session (within the switch's table sizes, evicting the coldest
- * offloaded session when a hotter one needs room, with rate hysteresis and a least residence time);
- * {@link #poll} measures every session's rate from counters summed over both targets and demotes an
- * offloaded session that stayed below the threshold for the hold time. Pins override both. Writes are
- * ordered make-before-break: on promotion the switch learns what a session hit leads to before the
- * session entries themselves; on demotion the session entries go first, so packets fall back to
- * steering, and the backend, which never lost the session, takes them.
+ * <p>The manager tracks the sessions and answers for them. A heavy-hitter report, or a {@link #poll} that
+ * measures every session's rate from counters summed over both targets ({@link OffloadPoll}), has
+ * {@link SwitchPlacement} promote, evict or demote it; {@link SwitchCounts} keeps what the switch counted over
+ * the offload episodes; {@link OffloadEvents} counts what happened. Writes are ordered make-before-break: on
+ * promotion the switch learns what a session hit leads to before the session entries themselves; on demotion
+ * the session entries go first, so packets fall back to steering, and the backend, which never lost the
+ * session, takes them.
  */
 public final class OffloadManager {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadManager.class);
-    private static final long RATE_WINDOW_MILLIS = 10_000;
-    /** Switch tables whose size bounds how many sessions it holds. */
-    private static final UpfEntityType[] SWITCH_TABLES = {
-        UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
-        UpfEntityType.TERMINATION_DOWNLINK, UpfEntityType.TUNNEL_PEER,
-    };
-
-    /** Per-session state. Hardware counters are kept per backend counter index: {ip, ib, ep, eb}. */
-    static final class Entry {
-        OffloadSession session;
-        int[] counters;
-        OffloadPolicy.Pin pin;
-        SwitchCells cells;
-        List<UpfEntity> switchEntities;
-        long offloadedAt;
-        Long coldSince;
-        Long reportedAt;
-        double rateBps;
-        long lastBytes;
-        long lastPollMillis = -1;
-        SessionUsage lastUsage = new SessionUsage(0, 0, 0, 0, 0);
-        final Map<Integer, long[]> hwAccum = new HashMap<>();
-        final Map<Integer, long[]> hwLast = new HashMap<>();
-        /** Switch reads under the lock (hwReads) when hwLast was last read from the switch. */
-        long hwReadAt;
-        /** Untracked: a poll that noted it leaves it alone. */
-        boolean gone;
-        /** When last tracked, in the poll's count of tracks: a poll that started before leaves it to the next. */
-        long trackedAt;
-        /** Not among the poll's active sessions: its usage is lastUsage as of the last poll, its rate 0. */
-        boolean quiet;
-
-        boolean offloaded() {
-            return cells != null;
-        }
-    }
 
     private final DeviceTable backend;
-    private final DeviceTable hardware;
     private final OffloadPolicy policy;
     private final LongSupplier clock;
-    private final Map<UpfEntityType, Long> sizes = new EnumMap<>(UpfEntityType.class);
-    private final SwitchCells.Pools pools;
-    private final Map<Ip4Address, Entry> entries = new HashMap<>();
+    private final Map<Ip4Address, OffloadEntry> entries = new HashMap<>();
     /** Backend counter index to the session that holds it: a cell's switch counts without a scan. */
-    private final Map<Integer, Entry> byCounter = new HashMap<>();
-    private final List<Consumer<OffloadEvent>> listeners = new CopyOnWriteArrayList<>();
-    private final Deque<Long> recentReports = new ArrayDeque<>();
-    // hh reports, promotions, demotions, evictions, rejections, errors, unconfirmed, failed counter polls
-    private final long[] events = new long[8];
-    /** Switch counter reads under the lock so far: a poll's unlocked read is stale for an entry read since. */
-    private long hwReads;
+    private final Map<Integer, OffloadEntry> byCounter = new HashMap<>();
+    private final OffloadEvents events = new OffloadEvents();
+    private final SwitchCounts counts;
     private final OffloadPoll poller;
+    private final SwitchPlacement placement;
     private long retiredHwBytes;
     private long retiredSwBytes;
-    /** Where switch counts folded so far outlive this manager (a new leader's manager starts from them). */
-    private OffloadStore store = OffloadStore.NONE;
 
     /**
      * Creates a manager over the two targets.
@@ -120,28 +71,13 @@ public final class OffloadManager {
     /** As above, with the sink of the (rate-limited) counter read failure warnings. */
     OffloadManager(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadPolicy policy, LongSupplier clock,
                    Consumer<String> warnings) throws UpfProgrammableException {
-        this.poller = new OffloadPoll(this, backend, hardware, clock, warnings);
+        DeviceTable switchTable = hardware == null ? null : new DeviceTable(hardware);
         this.backend = new DeviceTable(backend);
-        this.hardware = hardware == null ? null : new DeviceTable(hardware);
         this.policy = policy;
         this.clock = clock;
-        if (hardware != null) {
-            for (UpfEntityType t : SWITCH_TABLES) {
-                sizes.put(t, hardware.tableSize(t));
-            }
-            for (UpfEntityType t : List.of(UpfEntityType.COUNTER, UpfEntityType.SESSION_METER,
-                                           UpfEntityType.APPLICATION_METER)) {
-                sizes.put(t, hardware.tableSize(t));
-            }
-            pools = new SwitchCells.Pools(intSize(UpfEntityType.COUNTER), intSize(UpfEntityType.SESSION_METER),
-                                          intSize(UpfEntityType.APPLICATION_METER));
-        } else {
-            pools = null;
-        }
-    }
-
-    private int intSize(UpfEntityType t) {
-        return (int) Math.min(Integer.MAX_VALUE, sizes.get(t));
+        this.counts = new SwitchCounts(switchTable);
+        this.poller = new OffloadPoll(this, counts, backend, hardware, clock, warnings);
+        this.placement = new SwitchPlacement(hardware, switchTable, policy, events, counts, poller, entries.values());
     }
 
     /**
@@ -152,7 +88,7 @@ public final class OffloadManager {
      * @param offloadStore the store
      */
     synchronized void useStore(OffloadStore offloadStore) {
-        this.store = offloadStore;
+        counts.useStore(offloadStore);
     }
 
     /**
@@ -161,7 +97,7 @@ public final class OffloadManager {
      * @param listener listener
      */
     public void addListener(Consumer<OffloadEvent> listener) {
-        listeners.add(listener);
+        events.addListener(listener);
     }
 
     /**
@@ -171,7 +107,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if the backend rejects it (the previous state is kept)
      */
     public synchronized void put(OffloadSession session) throws UpfProgrammableException {
-        Entry e = entries.get(session.ueAddress());
+        OffloadEntry e = entries.get(session.ueAddress());
         backend.acquire(session.entities());
         if (e != null) {
             backend.release(e.session.entities());
@@ -187,7 +123,7 @@ public final class OffloadManager {
      */
     public synchronized void track(OffloadSession session) {
         long now = clock.getAsLong();
-        Entry e = entries.computeIfAbsent(session.ueAddress(), this::restored);
+        OffloadEntry e = entries.computeIfAbsent(session.ueAddress(), counts::restored);
         e.session = session;
         if (e.counters != null) {
             for (int c : e.counters) {
@@ -201,11 +137,11 @@ public final class OffloadManager {
         poller.tracked(e);
         e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
         if (e.offloaded()) {
-            if (e.pin == OffloadPolicy.Pin.SOFTWARE || !updateOnSwitch(e)) {
-                demote(e, now, OffloadEvent.Kind.DEMOTED);
+            if (e.pin == OffloadPolicy.Pin.SOFTWARE || !placement.updateOnSwitch(e)) {
+                placement.demote(e, now, OffloadEvent.Kind.DEMOTED);
             }
         } else if (e.pin == OffloadPolicy.Pin.HARDWARE) {
-            promote(e, now, Double.POSITIVE_INFINITY);
+            placement.promote(e, now, Double.POSITIVE_INFINITY);
         }
     }
 
@@ -217,7 +153,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or a deletion fails
      */
     public synchronized SessionUsage remove(Ip4Address ue) throws UpfProgrammableException {
-        Entry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue);
         SessionUsage usage = untrack(ue);
         backend.release(e.session.entities());
         return usage;
@@ -245,17 +181,17 @@ public final class OffloadManager {
      */
     public synchronized SessionUsage untrack(Ip4Address ue, Map<Integer, UpfCounter> backendCells)
             throws UpfProgrammableException {
-        Entry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue);
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
         if (e.offloaded()) {
-            demote(e, clock.getAsLong(), null);
+            placement.demote(e, clock.getAsLong(), null);
         }
         SessionUsage usage = readUsage(e, backendCells);
         entries.remove(ue);
         poller.untracked(e);
-        store.remove(ue);
+        counts.forget(ue);
         for (int c : e.counters) {
             byCounter.remove(c, e);
         }
@@ -272,11 +208,11 @@ public final class OffloadManager {
      * @return true if it was offloaded
      */
     public synchronized boolean fallBack(Ip4Address ue) {
-        Entry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue);
         if (e == null || !e.offloaded()) {
             return false;
         }
-        demote(e, clock.getAsLong(), OffloadEvent.Kind.DEMOTED);
+        placement.demote(e, clock.getAsLong(), OffloadEvent.Kind.DEMOTED);
         return true;
     }
 
@@ -288,13 +224,13 @@ public final class OffloadManager {
      */
     public synchronized long[] hardwareCounts(int backendCell) {
         long[] sum = new long[4];
-        Entry e = byCounter.get(backendCell);
+        OffloadEntry e = byCounter.get(backendCell);
         if (e != null) {
             if (e.offloaded() && e.cells.counterMap().containsKey(backendCell)) {
                 try {
-                    foldHardwareCounters(e);
+                    counts.fold(e);
                 } catch (UpfProgrammableException ex) {
-                    events[5]++;
+                    events.switchError();
                     log.warn("Cannot read switch counters of UE {}: {}", e.session.ueAddress(), ex.getMessage());
                 }
             }
@@ -315,10 +251,8 @@ public final class OffloadManager {
      */
     public synchronized void onHeavyHitter(Ip4Address ue) {
         long now = clock.getAsLong();
-        events[0]++;
-        recentReports.addLast(now);
-        emit(OffloadEvent.Kind.HH_REPORT, ue, now);
-        Entry e = entries.get(ue);
+        events.emit(OffloadEvent.Kind.HH_REPORT, ue, now);
+        OffloadEntry e = entries.get(ue);
         if (e == null || e.pin == OffloadPolicy.Pin.SOFTWARE) {
             return;
         }
@@ -329,7 +263,7 @@ public final class OffloadManager {
         poller.wake(e);
         if (!policy.confirmReports() || e.pin == OffloadPolicy.Pin.HARDWARE
                 || e.rateBps >= policy.thresholdBitsPerSec()) {
-            promote(e, now, Math.max(e.rateBps, policy.thresholdBitsPerSec()));
+            placement.promote(e, now, Math.max(e.rateBps, policy.thresholdBitsPerSec()));
         } else {
             e.reportedAt = now;
         }
@@ -356,29 +290,8 @@ public final class OffloadManager {
     }
 
     /** Decides where a session goes after a poll applied its usage and rate (the poll holds the lock). */
-    void decide(Entry e, long now) {
-        if (e.reportedAt != null && !e.offloaded()) {
-            if (e.rateBps >= policy.thresholdBitsPerSec()) {
-                e.reportedAt = null;
-                promote(e, now, e.rateBps);
-                return;
-            }
-            if (now - e.reportedAt > policy.holdMillis()) {
-                e.reportedAt = null;
-                events[6]++;
-            }
-        }
-        if (e.offloaded() && e.pin != OffloadPolicy.Pin.HARDWARE) {
-            if (e.rateBps >= policy.thresholdBitsPerSec()) {
-                e.coldSince = null;
-            } else if (e.coldSince == null) {
-                e.coldSince = now;
-            } else if (now - e.coldSince >= policy.holdMillis()) {
-                demote(e, now, OffloadEvent.Kind.DEMOTED);
-            }
-        } else if (!e.offloaded() && e.pin == OffloadPolicy.Pin.HARDWARE) {
-            promote(e, now, Double.POSITIVE_INFINITY);
-        }
+    void decide(OffloadEntry e, long now) {
+        placement.decide(e, now);
     }
 
     /**
@@ -389,7 +302,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or a counter read fails
      */
     public synchronized SessionUsage usage(Ip4Address ue) throws UpfProgrammableException {
-        Entry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue);
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
@@ -413,7 +326,7 @@ public final class OffloadManager {
      * @return true if offloaded
      */
     public synchronized boolean isOffloaded(Ip4Address ue) {
-        Entry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue);
         return e != null && e.offloaded();
     }
 
@@ -452,7 +365,7 @@ public final class OffloadManager {
      */
     public synchronized Map<Ip4Address, Counted> countedUsages() {
         Map<Ip4Address, Counted> m = new TreeMap<>();
-        for (Entry e : poller.counted()) {
+        for (OffloadEntry e : poller.counted()) {
             m.put(e.session.ueAddress(), new Counted(e.lastUsage, e.rateBps, e.offloaded()));
         }
         return m;
@@ -488,7 +401,7 @@ public final class OffloadManager {
      * @return bits per second, 0 if unknown
      */
     public synchronized double rateBitsPerSec(Ip4Address ue) {
-        Entry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue);
         return e == null ? 0 : e.rateBps;
     }
 
@@ -499,218 +412,39 @@ public final class OffloadManager {
      */
     public synchronized OffloadMetrics metrics() {
         long now = clock.getAsLong();
-        while (!recentReports.isEmpty() && recentReports.peekFirst() <= now - RATE_WINDOW_MILLIS) {
-            recentReports.removeFirst();
-        }
-        Map<UpfEntityType, long[]> occ = new EnumMap<>(UpfEntityType.class);
-        if (hardware != null) {
-            for (UpfEntityType t : SWITCH_TABLES) {
-                occ.put(t, new long[]{hardware.occupancy(t), sizes.get(t)});
-            }
-            occ.put(UpfEntityType.COUNTER, new long[]{sizes.get(UpfEntityType.COUNTER) - pools.counters.free(),
-                                                      sizes.get(UpfEntityType.COUNTER)});
-        }
         long hw = retiredHwBytes;
         long sw = retiredSwBytes;
         int offloaded = 0;
-        for (Entry e : poller.counted()) {   // the others counted nothing and are not on the switch
+        for (OffloadEntry e : poller.counted()) {   // the others counted nothing and are not on the switch
             hw += e.lastUsage.hwBytes();
             sw += e.lastUsage.swBytes();
             offloaded += e.offloaded() ? 1 : 0;
         }
-        return new OffloadMetrics(entries.size(), offloaded, events,
-                                  recentReports.size() * 1000.0 / RATE_WINDOW_MILLIS, occ, hw, sw);
+        return new OffloadMetrics(entries.size(), offloaded, events.counts(), events.reportsPerSec(now),
+                                  placement.occupancy(), hw, sw);
     }
 
     /** @return the session holding a backend cell, or null (under the lock) */
-    Entry holderOf(int backendCell) {
+    OffloadEntry holderOf(int backendCell) {
         return byCounter.get(backendCell);
-    }
-
-    /** @return switch counter reads under the lock so far (under the lock) */
-    long hwReads() {
-        return hwReads;
     }
 
     /** Counts a failed counter poll (under the lock). */
     void pollFailed() {
-        events[7]++;
+        events.pollFailed();
     }
 
-    private void promote(Entry e, long now, double candidateRate) {
-        if (hardware == null) {
-            return;
-        }
-        SwitchCells cells = new SwitchCells(pools);
-        while (!fitsOnSwitch(e.session.entities(), cells)) {
-            Entry victim = coldestEvictable(now, candidateRate);
-            if (victim == null) {
-                reject(e, now, "switch full");
-                return;
-            }
-            demote(victim, now, OffloadEvent.Kind.EVICTED);
-        }
-        List<UpfEntity> mapped = cells.remap(e.session.entities());
-        try {
-            baseline(e, cells.counterMap());
-            hardware.acquire(mapped);
-        } catch (UpfProgrammableException ex) {
-            cells.releaseAll();
-            reject(e, now, ex.getMessage());
-            return;
-        }
-        e.cells = cells;
-        e.switchEntities = mapped;
-        poller.wake(e);
-        poller.counts(e);
-        e.offloadedAt = now;
-        e.coldSince = null;
-        e.reportedAt = null;
-        persist(e);
-        events[1]++;
-        emit(OffloadEvent.Kind.PROMOTED, e.session.ueAddress(), now);
-    }
-
-    /** Rewrites an offloaded session after a change; false if it no longer fits or a write failed. */
-    private boolean updateOnSwitch(Entry e) {
-        if (!fitsOnSwitch(e.session.entities(), e.cells)) {
-            // The old entries still count against capacity; demote and let the next report retry.
-            return false;
-        }
-        List<UpfEntity> mapped = e.cells.remap(e.session.entities());
-        try {
-            baseline(e, e.cells.counterMap());
-            hardware.acquire(mapped);
-            hardware.release(e.switchEntities);
-        } catch (UpfProgrammableException ex) {
-            events[5]++;
-            log.warn("Cannot update UE {} on the switch: {}", e.session.ueAddress(), ex.getMessage());
-            return false;
-        }
-        e.switchEntities = mapped;
-        e.cells.retainOnly(e.session.entities());
-        persist(e);
-        return true;
-    }
-
-    /** Removes a session from the switch; kind null means the session itself is going away. */
-    private void demote(Entry e, long now, OffloadEvent.Kind kind) {
-        try {
-            hardware.release(e.switchEntities);
-        } catch (UpfProgrammableException ex) {
-            events[5]++;
-            log.warn("Cannot remove UE {} from the switch: {}", e.session.ueAddress(), ex.getMessage());
-        }
-        try {
-            foldHardwareCounters(e);
-        } catch (UpfProgrammableException ex) {
-            events[5]++;
-            log.warn("Lost the last switch counts of UE {}: {}", e.session.ueAddress(), ex.getMessage());
-        }
-        e.cells.releaseAll();
-        e.cells = null;
-        e.switchEntities = null;
-        e.hwLast.clear();
-        e.coldSince = null;
-        persist(e);
-        if (kind != null) {
-            events[kind == OffloadEvent.Kind.EVICTED ? 3 : 2]++;
-            emit(kind, e.session.ueAddress(), now);
-        }
-    }
-
-    private void reject(Entry e, long now, String why) {
-        events[4]++;
-        log.info("Not offloading UE {}: {}", e.session.ueAddress(), why);
-        emit(OffloadEvent.Kind.REJECTED, e.session.ueAddress(), now);
-    }
-
-    private boolean fitsOnSwitch(List<UpfEntity> entities, SwitchCells cells) {
-        if (!cells.fits(entities)) {
-            return false;
-        }
-        Map<UpfEntityType, Integer> extra = hardware.newEntries(entities);
-        for (UpfEntityType t : SWITCH_TABLES) {
-            if (hardware.occupancy(t) + extra.getOrDefault(t, 0) > sizes.get(t)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private Entry coldestEvictable(long now, double candidateRate) {
-        Entry coldest = null;
-        for (Entry o : entries.values()) {
-            if (!o.offloaded() || o.pin == OffloadPolicy.Pin.HARDWARE) {
-                continue;
-            }
-            boolean settled = now - o.offloadedAt >= policy.holdMillis();
-            boolean colder = o.rateBps * (1 + policy.hysteresis()) < candidateRate;
-            if ((settled || candidateRate == Double.POSITIVE_INFINITY) && colder
-                    && (coldest == null || o.rateBps < coldest.rateBps)) {
-                coldest = o;
-            }
-        }
-        return coldest;
-    }
-
-    /** Records the current value of newly mapped switch counter cells, which may hold an earlier user's counts. */
-    private void baseline(Entry e, Map<Integer, Integer> counterMap) throws UpfProgrammableException {
-        e.hwReadAt = ++hwReads;
-        for (Map.Entry<Integer, Integer> c : counterMap.entrySet()) {
-            if (!e.hwLast.containsKey(c.getKey())) {
-                e.hwLast.put(c.getKey(), values(hardware.device().readCounter(c.getValue())));
-            }
-        }
-    }
-
-    private void foldHardwareCounters(Entry e) throws UpfProgrammableException {
-        e.hwReadAt = ++hwReads;
-        for (Map.Entry<Integer, Integer> c : e.cells.counterMap().entrySet()) {
-            accumulate(e, c.getKey(), values(hardware.device().readCounter(c.getValue())));
-        }
-        persist(e);
-    }
-
-    /** A new entry, with the switch counts a previous manager folded for the UE. */
-    private Entry restored(Ip4Address ue) {
-        Entry e = new Entry();
-        OffloadRecord r = store.get(ue);
-        if (r != null) {
-            e.hwAccum.putAll(r.hwAccum());
-        }
-        return e;
-    }
-
-    /** Stores what the switch counted for a session (and where it counts now) for whoever manages next. */
-    void persist(Entry e) {
-        if (store != OffloadStore.NONE) {
-            store.put(e.session.ueAddress(), new OffloadRecord(
-                    e.hwAccum, e.offloaded() ? e.cells.counterMap() : Map.of(), e.offloaded() ? e.hwLast : Map.of()));
-        }
-    }
-
-    /** Adds what a switch cell counted since it was last read to the session's hardware totals. */
-    static void accumulate(Entry e, int backendCell, long[] now) {
-        long[] last = e.hwLast.get(backendCell);
-        long[] acc = e.hwAccum.computeIfAbsent(backendCell, k -> new long[4]);
-        for (int i = 0; i < 4; i++) {
-            acc[i] += Math.max(0, now[i] - last[i]);
-        }
-        e.hwLast.put(backendCell, now);
-    }
-
-    private SessionUsage readUsage(Entry e, Map<Integer, UpfCounter> backendCells)
+    private SessionUsage readUsage(OffloadEntry e, Map<Integer, UpfCounter> backendCells)
             throws UpfProgrammableException {
         if (e.offloaded()) {
-            foldHardwareCounters(e);
+            counts.fold(e);
         }
         long[] total = new long[4];
         for (int ctr : e.counters) {
             UpfCounter c = backendCells.get(ctr);
-            add(total, values(c != null ? c : backend.device().readCounter(ctr)));
+            add(total, SwitchCounts.values(c != null ? c : backend.device().readCounter(ctr)));
         }
-        return withHardware(e, total);
+        return SwitchCounts.withHardware(e, total);
     }
 
     /**
@@ -722,7 +456,7 @@ public final class OffloadManager {
     public synchronized Set<Integer> counterCells(Collection<Ip4Address> ues) {
         Set<Integer> cells = new HashSet<>();
         for (Ip4Address ue : ues) {
-            Entry e = entries.get(ue);
+            OffloadEntry e = entries.get(ue);
             if (e != null) {
                 for (int c : e.counters) {
                     cells.add(c);
@@ -751,18 +485,6 @@ public final class OffloadManager {
         }
     }
 
-    /** The usage of a session from its backend totals and what the switch counted for it. */
-    static SessionUsage withHardware(Entry e, long[] total) {
-        long hwBytes = 0;
-        for (long[] acc : e.hwAccum.values()) {
-            for (int i = 0; i < 4; i++) {
-                total[i] += acc[i];
-            }
-            hwBytes += acc[1];
-        }
-        return new SessionUsage(total[0], total[1], total[2], total[3], hwBytes);
-    }
-
     private static int[] counterIds(List<UpfEntity> entities) {
         Set<Integer> ids = new TreeSet<>();
         for (UpfEntity x : entities) {
@@ -773,16 +495,5 @@ public final class OffloadManager {
             }
         }
         return ids.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    static long[] values(UpfCounter c) {
-        return new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes()};
-    }
-
-    private void emit(OffloadEvent.Kind kind, Ip4Address ue, long now) {
-        OffloadEvent ev = new OffloadEvent(kind, ue, now);
-        for (Consumer<OffloadEvent> l : listeners) {
-            l.accept(ev);
-        }
     }
 }

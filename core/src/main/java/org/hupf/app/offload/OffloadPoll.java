@@ -1,7 +1,6 @@
 package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
-import org.hupf.app.offload.OffloadManager.Entry;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -42,6 +41,7 @@ final class OffloadPoll {
     private static final int APPLY_BATCH = 4_096;
 
     private final OffloadManager manager;
+    private final SwitchCounts counts;
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
     private final LongSupplier clock;
@@ -50,8 +50,8 @@ final class OffloadPoll {
     private volatile long durationMillis = -1;
     private final RateLimitedWarning readFailures;
     private final BackendCounters backendCounters = new BackendCounters();
-    private final Set<Entry> active = new HashSet<>();
-    private final Set<Entry> counted = new LinkedHashSet<>();
+    private final Set<OffloadEntry> active = new HashSet<>();
+    private final Set<OffloadEntry> counted = new LinkedHashSet<>();
     private final List<Consumer<Collection<Ip4Address>>> usageListeners = new CopyOnWriteArrayList<>();
     private long tracks;
     /** Highest backend cell ever tracked: what a device without a changed-cells read is read up to. */
@@ -59,9 +59,10 @@ final class OffloadPoll {
     /** When the last poll that read the backend started. */
     private long lastPollAt;
 
-    OffloadPoll(OffloadManager manager, HupfUpfDevice backend, HupfUpfDevice hardware, LongSupplier clock,
-                Consumer<String> warnings) {
+    OffloadPoll(OffloadManager manager, SwitchCounts counts, HupfUpfDevice backend, HupfUpfDevice hardware,
+                LongSupplier clock, Consumer<String> warnings) {
         this.manager = manager;
+        this.counts = counts;
         this.backend = backend;
         this.hardware = hardware;
         this.clock = clock;
@@ -69,7 +70,7 @@ final class OffloadPoll {
     }
 
     /** A session new or changed: measured by the next poll that starts after. */
-    void tracked(Entry e) {
+    void tracked(OffloadEntry e) {
         for (int c : e.counters) {
             maxCell = Math.max(maxCell, c);
         }
@@ -77,18 +78,18 @@ final class OffloadPoll {
         wake(e);
     }
 
-    void untracked(Entry e) {
+    void untracked(OffloadEntry e) {
         active.remove(e);
         counted.remove(e);
     }
 
     /** A session that counted traffic or went to the switch: one a status shows. */
-    void counts(Entry e) {
+    void counts(OffloadEntry e) {
         counted.add(e);
     }
 
     /** @return the sessions that counted traffic or went to the switch, in that order (under the manager's lock) */
-    Collection<Entry> counted() {
+    Collection<OffloadEntry> counted() {
         return counted;
     }
 
@@ -97,7 +98,7 @@ final class OffloadPoll {
     }
 
     /** Makes a session active; a quiet one's usage was lastUsage when the last poll read the backend. */
-    void wake(Entry e) {
+    void wake(OffloadEntry e) {
         if (e.quiet) {
             e.quiet = false;
             e.lastPollMillis = lastPollAt;
@@ -131,10 +132,10 @@ final class OffloadPoll {
         int maxSwitch = -1;
         synchronized (manager) {
             now = clock.getAsLong();
-            readsBefore = manager.hwReads();
+            readsBefore = counts.reads();
             tracked = tracks;
             maxBackend = maxCell;
-            for (Entry e : active) {
+            for (OffloadEntry e : active) {
                 if (e.offloaded()) {
                     for (int c : e.cells.counterMap().values()) {
                         maxSwitch = Math.max(maxSwitch, c);
@@ -153,11 +154,11 @@ final class OffloadPoll {
         if (hw.failure != null) {
             failedRead(hw.failure);
         }
-        List<Entry> due;
+        List<OffloadEntry> due;
         List<Ip4Address> usageChanged = new ArrayList<>();
         synchronized (manager) {
             for (int c : changed) {
-                Entry e = manager.holderOf(c);
+                OffloadEntry e = manager.holderOf(c);
                 if (e != null) {
                     wake(e);
                 }
@@ -168,7 +169,7 @@ final class OffloadPoll {
         }
         for (int from = 0; from < due.size(); from += APPLY_BATCH) {
             synchronized (manager) {
-                for (Entry e : due.subList(from, Math.min(due.size(), from + APPLY_BATCH))) {
+                for (OffloadEntry e : due.subList(from, Math.min(due.size(), from + APPLY_BATCH))) {
                     if (!e.gone && e.trackedAt <= tracked) {
                         SessionUsage before = e.lastUsage;
                         apply(e, hw, now, readsBefore);
@@ -194,7 +195,7 @@ final class OffloadPoll {
     }
 
     /** Makes a session quiet when nothing but a change of its cells can change its state. */
-    private void settle(Entry e) {
+    private void settle(OffloadEntry e) {
         if (e.rateBps == 0 && !e.offloaded() && e.reportedAt == null && e.pin != OffloadPolicy.Pin.HARDWARE
                 && e.lastPollMillis >= 0) {
             active.remove(e);
@@ -203,7 +204,7 @@ final class OffloadPoll {
     }
 
     /** Applies a poll's reads to a session tracked before the poll, then lets the manager decide where it goes. */
-    private void apply(Entry e, CounterValues hw, long now, long readsBefore) {
+    private void apply(OffloadEntry e, CounterValues hw, long now, long readsBefore) {
         if (e.offloaded() && e.hwReadAt <= readsBefore) {
             // Still on the switch with the cells the poll read, none read since: fold the poll's switch counts.
             for (int c : e.cells.counterMap().values()) {
@@ -212,14 +213,14 @@ final class OffloadPoll {
                 }
             }
             e.cells.counterMap().forEach((backendCell, switchCell) ->
-                    OffloadManager.accumulate(e, backendCell, hw.get(switchCell)));
-            manager.persist(e);
+                    SwitchCounts.accumulate(e, backendCell, hw.get(switchCell)));
+            counts.persist(e);
         }
         long[] total = new long[4];
         for (int ctr : e.counters) {
             backendCounters.addTo(ctr, total);
         }
-        SessionUsage u = OffloadManager.withHardware(e, total);
+        SessionUsage u = SwitchCounts.withHardware(e, total);
         if (e.lastPollMillis >= 0 && now > e.lastPollMillis) {
             e.rateBps = (u.ingressBytes() - e.lastBytes) * 8000.0 / (now - e.lastPollMillis);
         }

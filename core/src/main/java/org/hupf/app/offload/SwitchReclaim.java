@@ -46,7 +46,7 @@ final class SwitchReclaim {
             if (r.getValue().onSwitch()) {
                 Map<Integer, long[]> now = new HashMap<>();
                 for (int cell : r.getValue().switchCells().values()) {
-                    now.put(cell, OffloadManager.values(hw.readCounter(cell)));
+                    now.put(cell, SwitchCounts.values(hw.readCounter(cell)));
                 }
                 store.put(r.getKey(), r.getValue().reclaimed(now));
                 reclaimed.add(r.getKey());

@@ -129,8 +129,8 @@ final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
         List<UpfCounter> out = new ArrayList<>();
         for (UpfCounter c : mem.readCounters(-1)) {
             UpfCounter last = snapshot.get(c.cellId());
-            long[] was = last == null ? new long[4] : OffloadManager.values(last);
-            if (!Arrays.equals(was, OffloadManager.values(c))) {
+            long[] was = last == null ? new long[4] : SwitchCounts.values(last);
+            if (!Arrays.equals(was, SwitchCounts.values(c))) {
                 out.add(c);
                 snapshot.put(c.cellId(), c);
             }
