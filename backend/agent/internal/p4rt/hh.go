@@ -98,8 +98,8 @@ func applyHWTable(dp Dataplane, name string, es []*entry) error {
 	if name == tDecision {
 		ds := make([]Decision, len(es))
 		for i, e := range es {
-			for j := range ds[i].Codes {
-				ds[i].Codes[j] = uint8(e.matches[j].value)
+			for j, field := range decisionCodes {
+				ds[i].Codes[j] = uint8(e.matches[field].value)
 			}
 			ds[i].Class = uint8(e.params[p4const.ParamHupfIngressClassifierSetClassClassId])
 		}
@@ -107,8 +107,10 @@ func applyHWTable(dp Dataplane, name string, es []*entry) error {
 	}
 	byPriority(es)
 	rs := make([]Range, len(es))
+	pos := rangeTables[name]
 	for i, e := range es {
-		rs[i] = Range{Lo: uint32(e.matches[0].lo), Hi: uint32(e.matches[0].hi), Value: uint16(e.params[0])}
+		r := e.matches[pos[0]]
+		rs[i] = Range{Lo: uint32(r.lo), Hi: uint32(r.hi), Value: uint16(e.params[pos[1]])}
 	}
 	if name == tTauTable {
 		return dp.ReplaceTau(rs)

@@ -41,3 +41,31 @@ var featureTables = [][2]string{
 	{p4const.HupfIngressClassifierFeatureIpgUp, p4const.HupfIngressClassifierSetCodeIpgUp},
 	{p4const.HupfIngressClassifierFeatureIpgDn, p4const.HupfIngressClassifierSetCodeIpgDn},
 }
+
+// rangeTables: the positions of the range field and of the kept action parameter of the tables the data
+// plane takes whole as ranges (tau_table, the classifier's features).
+var rangeTables = map[string][2]int{
+	tTauTable: {p4const.FieldHupfIngressHhTauTableIpgEwma, p4const.ParamHupfIngressHhSetTauTau},
+	p4const.HupfIngressClassifierFeaturePktsUp: {p4const.FieldHupfIngressClassifierFeaturePktsUpValue,
+		p4const.ParamHupfIngressClassifierSetCodePktsUpCode},
+	p4const.HupfIngressClassifierFeaturePktsDn: {p4const.FieldHupfIngressClassifierFeaturePktsDnValue,
+		p4const.ParamHupfIngressClassifierSetCodePktsDnCode},
+	p4const.HupfIngressClassifierFeaturePsUp: {p4const.FieldHupfIngressClassifierFeaturePsUpValue,
+		p4const.ParamHupfIngressClassifierSetCodePsUpCode},
+	p4const.HupfIngressClassifierFeaturePsDn: {p4const.FieldHupfIngressClassifierFeaturePsDnValue,
+		p4const.ParamHupfIngressClassifierSetCodePsDnCode},
+	p4const.HupfIngressClassifierFeatureIpgUp: {p4const.FieldHupfIngressClassifierFeatureIpgUpValue,
+		p4const.ParamHupfIngressClassifierSetCodeIpgUpCode},
+	p4const.HupfIngressClassifierFeatureIpgDn: {p4const.FieldHupfIngressClassifierFeatureIpgDnValue,
+		p4const.ParamHupfIngressClassifierSetCodeIpgDnCode},
+}
+
+// decisionCodes: the decision table's match fields of the features' codes, in the data plane's feature order.
+var decisionCodes = [len(Decision{}.Codes)]int{
+	p4const.FieldHupfIngressClassifierDecisionCodePktsUp,
+	p4const.FieldHupfIngressClassifierDecisionCodePktsDn,
+	p4const.FieldHupfIngressClassifierDecisionCodePsUp,
+	p4const.FieldHupfIngressClassifierDecisionCodePsDn,
+	p4const.FieldHupfIngressClassifierDecisionCodeIpgUp,
+	p4const.FieldHupfIngressClassifierDecisionCodeIpgDn,
+}

@@ -1,7 +1,6 @@
 package p4rt
 
 import (
-
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/genproto/googleapis/rpc/code"
 	rpcstatus "google.golang.org/genproto/googleapis/rpc/status"
