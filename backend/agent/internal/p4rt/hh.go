@@ -106,21 +106,24 @@ func applyHWTable(dp Dataplane, name string, es []*entry) error {
 		return dp.ReplaceDecisions(ds)
 	}
 	byPriority(es)
-	rs := make([]Range, len(es))
-	pos := rangeTables[name]
-	for i, e := range es {
-		r := e.matches[pos[0]]
-		rs[i] = Range{Lo: uint32(r.lo), Hi: uint32(r.hi), Value: uint16(e.params[pos[1]])}
-	}
 	if name == tTauTable {
-		return dp.ReplaceTau(rs)
+		return dp.ReplaceTau(ranges(tauRanges, es))
 	}
 	for f, ft := range featureTables {
-		if ft[0] == name {
-			return dp.ReplaceFeature(f, rs)
+		if ft.table == name {
+			return dp.ReplaceFeature(f, ranges(ft, es))
 		}
 	}
 	return errf(codes.Internal, "no writer for table %s", name)
+}
+
+func ranges(t rangeTable, es []*entry) []Range {
+	rs := make([]Range, len(es))
+	for i, e := range es {
+		r := e.matches[t.field]
+		rs[i] = Range{Lo: uint32(r.lo), Hi: uint32(r.hi), Value: uint16(e.params[t.param])}
+	}
+	return rs
 }
 
 // state_read_t (p4src/include/headers.p4) after the Ethernet header: index, the HK-IPG

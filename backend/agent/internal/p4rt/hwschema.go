@@ -32,32 +32,29 @@ const (
 	apBackendSelector = p4const.HupfIngressSteeringBackendSelector
 )
 
-// featureTables: the classifier's range tables and their set_code actions, in the data plane's feature order.
-var featureTables = [][2]string{
-	{p4const.HupfIngressClassifierFeaturePktsUp, p4const.HupfIngressClassifierSetCodePktsUp},
-	{p4const.HupfIngressClassifierFeaturePktsDn, p4const.HupfIngressClassifierSetCodePktsDn},
-	{p4const.HupfIngressClassifierFeaturePsUp, p4const.HupfIngressClassifierSetCodePsUp},
-	{p4const.HupfIngressClassifierFeaturePsDn, p4const.HupfIngressClassifierSetCodePsDn},
-	{p4const.HupfIngressClassifierFeatureIpgUp, p4const.HupfIngressClassifierSetCodeIpgUp},
-	{p4const.HupfIngressClassifierFeatureIpgDn, p4const.HupfIngressClassifierSetCodeIpgDn},
+// rangeTable is a table the data plane takes whole as ranges: its action and the positions of its range field
+// and of the action parameter the data plane keeps.
+type rangeTable struct {
+	table, action string
+	field, param  int
 }
 
-// rangeTables: the positions of the range field and of the kept action parameter of the tables the data
-// plane takes whole as ranges (tau_table, the classifier's features).
-var rangeTables = map[string][2]int{
-	tTauTable: {p4const.FieldHupfIngressHhTauTableIpgEwma, p4const.ParamHupfIngressHhSetTauTau},
-	p4const.HupfIngressClassifierFeaturePktsUp: {p4const.FieldHupfIngressClassifierFeaturePktsUpValue,
-		p4const.ParamHupfIngressClassifierSetCodePktsUpCode},
-	p4const.HupfIngressClassifierFeaturePktsDn: {p4const.FieldHupfIngressClassifierFeaturePktsDnValue,
-		p4const.ParamHupfIngressClassifierSetCodePktsDnCode},
-	p4const.HupfIngressClassifierFeaturePsUp: {p4const.FieldHupfIngressClassifierFeaturePsUpValue,
-		p4const.ParamHupfIngressClassifierSetCodePsUpCode},
-	p4const.HupfIngressClassifierFeaturePsDn: {p4const.FieldHupfIngressClassifierFeaturePsDnValue,
-		p4const.ParamHupfIngressClassifierSetCodePsDnCode},
-	p4const.HupfIngressClassifierFeatureIpgUp: {p4const.FieldHupfIngressClassifierFeatureIpgUpValue,
-		p4const.ParamHupfIngressClassifierSetCodeIpgUpCode},
-	p4const.HupfIngressClassifierFeatureIpgDn: {p4const.FieldHupfIngressClassifierFeatureIpgDnValue,
-		p4const.ParamHupfIngressClassifierSetCodeIpgDnCode},
+var tauRanges = rangeTable{tTauTable, aSetTau, p4const.FieldHupfIngressHhTauTableIpgEwma, p4const.ParamHupfIngressHhSetTauTau}
+
+// featureTables: the classifier's range tables and their set_code actions, in the data plane's feature order.
+var featureTables = []rangeTable{
+	{p4const.HupfIngressClassifierFeaturePktsUp, p4const.HupfIngressClassifierSetCodePktsUp,
+		p4const.FieldHupfIngressClassifierFeaturePktsUpValue, p4const.ParamHupfIngressClassifierSetCodePktsUpCode},
+	{p4const.HupfIngressClassifierFeaturePktsDn, p4const.HupfIngressClassifierSetCodePktsDn,
+		p4const.FieldHupfIngressClassifierFeaturePktsDnValue, p4const.ParamHupfIngressClassifierSetCodePktsDnCode},
+	{p4const.HupfIngressClassifierFeaturePsUp, p4const.HupfIngressClassifierSetCodePsUp,
+		p4const.FieldHupfIngressClassifierFeaturePsUpValue, p4const.ParamHupfIngressClassifierSetCodePsUpCode},
+	{p4const.HupfIngressClassifierFeaturePsDn, p4const.HupfIngressClassifierSetCodePsDn,
+		p4const.FieldHupfIngressClassifierFeaturePsDnValue, p4const.ParamHupfIngressClassifierSetCodePsDnCode},
+	{p4const.HupfIngressClassifierFeatureIpgUp, p4const.HupfIngressClassifierSetCodeIpgUp,
+		p4const.FieldHupfIngressClassifierFeatureIpgUpValue, p4const.ParamHupfIngressClassifierSetCodeIpgUpCode},
+	{p4const.HupfIngressClassifierFeatureIpgDn, p4const.HupfIngressClassifierSetCodeIpgDn,
+		p4const.FieldHupfIngressClassifierFeatureIpgDnValue, p4const.ParamHupfIngressClassifierSetCodeIpgDnCode},
 }
 
 // decisionCodes: the decision table's match fields of the features' codes, in the data plane's feature order.
