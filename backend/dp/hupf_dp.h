@@ -303,6 +303,12 @@ void dp_shutdown(void);
 
 /* CPU port. packet_in: copies one queued packet into buf, returns its length (0: none). */
 int dp_packet_in(uint8_t *buf, uint32_t cap, uint16_t *ingress_port, uint8_t *reason);
+/* Waiting for packet-ins without polling: dp_packet_in_arm asks for a wake-up on dp_packet_in_fd (an eventfd,
+ * non-blocking) at the next packet-in queued and returns the packet-ins queued already (then do not wait).
+ * dp_packet_in_kick wakes the waiter (e.g. to stop it). A wake-up may find nothing queued. */
+int dp_packet_in_fd(void);
+unsigned dp_packet_in_arm(void);
+void dp_packet_in_kick(void);
 int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len);
 
 struct dp_port_stats {

@@ -1,5 +1,5 @@
-/* EAL, ports and forwarding lcores. One RX queue (where the port has enough) and
- * one TX queue per port per worker. Neither af_packet's fanout nor a NIC's RSS
+/* EAL and the forwarding lcores (the ports' devices: ports.c; the CPU port: cpu_port.c). One RX queue
+ * (where the port has enough) and one TX queue per port per worker. Neither af_packet's fanout nor a NIC's RSS
  * sees the inner (UE) address of GTP-U, so with several workers each one hands
  * what it receives to the worker chosen by a hash of the packet's UE address, over
  * a ring: a UE's packets always meet the same worker, which keeps each flow in
@@ -13,22 +13,19 @@
 #include <sched.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
-#include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
 #include <rte_hash_crc.h>
 #include "dp_int.h"
 #include "egress.h"
+#include "io_int.h"
 #include "pkt.h"
 
 #define BURST 32
 #define RING_SZ 4096
-/* af_packet: what a ring frame holds besides the packet (tpacket2 header up to the MAC header), and
- * the largest L2 header around an MTU-sized IP packet (Ethernet + one VLAN tag). */
-#define AFP_FRAME_OVERHEAD 64
+/* The largest L2 header around an MTU-sized IP packet (Ethernet + one VLAN tag). */
 #define L2_OVERHEAD 18
-#define AFP_RING_BYTES (16u << 20)
 /* Empty polls in a row before an lcore with idle_sleep_us naps. */
 #define IDLE_POLLS 256
 
@@ -40,14 +37,13 @@ static struct {
 	uint16_t nrxq[DP_MAX_PORTS];            /* RX queues of each port (<= workers) */
 	struct rte_mempool *pool;
 	struct rte_ring *to_worker[DP_MAX_WORKERS];
-	struct rte_ring *pkt_in, *pkt_out;
 	volatile int stop;
 	unsigned idle_sleep_us, idle_sleep_max_us;
 	/* Each lcore's naps, written by it alone (dp_stats sums them). */
 	struct {
 		uint64_t naps, capped, work_after_capped;
 	} __rte_cache_aligned nap[DP_MAX_WORKERS];
-	uint64_t to_cpu, to_cpu_dropped, pkt_out_n, no_pipeline, ipv4_fragments;
+	uint64_t no_pipeline, ipv4_fragments;
 	unsigned afp_frame;                     /* af_packet ring frame size, from the largest port MTU */
 	unsigned lcore_of[DP_MAX_WORKERS];
 	struct egress *egress[RTE_MAX_ETHPORTS];  /* dpdk port id -> its scheduler (--port-rate), NULL: none */
@@ -59,18 +55,6 @@ static struct {
 		uint16_t dev[DP_MAX_PORTS];
 	} owned[DP_MAX_WORKERS];
 } io;
-
-static void to_cpu(struct rte_mbuf *m, uint16_t ingress, uint8_t reason)
-{
-	m->port = ingress;
-	m->hash.usr = reason;
-	if (rte_ring_enqueue(io.pkt_in, m)) {
-		__atomic_fetch_add(&io.to_cpu_dropped, 1, __ATOMIC_RELAXED);
-		rte_pktmbuf_free(m);
-	} else {
-		__atomic_fetch_add(&io.to_cpu, 1, __ATOMIC_RELAXED);
-	}
-}
 
 static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
 {
@@ -162,15 +146,15 @@ static void forward(unsigned slot, struct rte_mbuf **m, uint16_t n)
 		if (i == n)
 			break;
 		if (v[i].cpu_copy)
-			to_cpu(v[i].cpu_copy, ingress[i], v[i].copy_reason);  /* v.to_cpu may have become DOWNLINK_BUFFER */
+			cpu_port_to_cpu(v[i].cpu_copy, ingress[i], v[i].copy_reason);  /* v.to_cpu may have become DOWNLINK_BUFFER */
 		if (v[i].rps_copy)
-			to_cpu(v[i].rps_copy, ingress[i], PKTIN_RPS);
+			cpu_port_to_cpu(v[i].rps_copy, ingress[i], PKTIN_RPS);
 		if (v[i].fwd) {
 			out_port = v[i].out_port;
 			prio[nout] = v[i].prio;
 			out[nout++] = m[i];
 		} else if (v[i].to_cpu) {
-			to_cpu(m[i], ingress[i], v[i].to_cpu);
+			cpu_port_to_cpu(m[i], ingress[i], v[i].to_cpu);
 		} else {
 			rte_pktmbuf_free(m[i]);
 		}
@@ -221,7 +205,7 @@ static int worker_main(void *arg)
 				forward(slot, m, n);
 		}
 		if (slot == 0) {
-			uint16_t n = (uint16_t)rte_ring_dequeue_burst(io.pkt_out, (void **)m, BURST, NULL);
+			uint16_t n = cpu_port_take_out(m, BURST);
 			work += n;
 			for (uint16_t k = 0; k < n; k++)
 				tx_one(0, m[k]->port, m[k]);
@@ -266,128 +250,6 @@ static int worker_main(void *arg)
 	return 0;
 }
 
-static int port_setup(uint16_t d, unsigned nq, uint16_t *nrx, char *err, unsigned errlen)
-{
-	struct rte_eth_conf conf = { 0 };
-	struct rte_eth_dev_info info;
-	int rc = rte_eth_dev_info_get(d, &info);
-	if (rc)
-		return rc;
-	if (info.max_tx_queues < nq) {
-		snprintf(err, errlen, "port %u (%s): %u TX queues, fewer than the %u lcores", d, info.driver_name,
-			 info.max_tx_queues, nq);
-		return -EINVAL;
-	}
-	*nrx = (uint16_t)RTE_MIN(nq, info.max_rx_queues);
-	rc = rte_eth_dev_configure(d, *nrx, (uint16_t)nq, &conf);
-	for (uint16_t q = 0; !rc && q < *nrx; q++)
-		rc = rte_eth_rx_queue_setup(d, q, 1024, rte_eth_dev_socket_id(d), NULL, io.pool);
-	for (unsigned q = 0; !rc && q < nq; q++)
-		rc = rte_eth_tx_queue_setup(d, (uint16_t)q, 1024, rte_eth_dev_socket_id(d), NULL);
-	if (!rc)
-		rc = rte_eth_dev_start(d);
-	if (!rc)
-		rte_eth_promiscuous_enable(d);  /* best effort: some PMDs have no such mode */
-	if (rc)
-		snprintf(err, errlen, "port %u (%s): setup failed: %s", d, info.driver_name ? info.driver_name : "?",
-			 rte_strerror(-rc));
-	return rc;
-}
-
-/* "af_packet:veth0" -> vdev net_af_packetN,iface=veth0; "af_xdp:IF", "null",
- * "pcap:<pcap vdev args>" likewise; "pci:0000:3b:00.0" is a NIC that EAL probed
- * (allowed with -a). */
-static int is_kind(const char *kind, size_t klen, const char *want)
-{
-	return klen == strlen(want) && !strncmp(kind, want, klen);
-}
-
-/* Frames of an af_packet ring: AFP_RING_BYTES of them (at least the PMD's default 512), so that a forwarding
- * lcore preempted on a shared CPU for tens of milliseconds finds the frames that arrived meanwhile still in
- * the kernel's ring: 8,192 frames of 2 KB, 1,365 of 12 KB (MTU 9000). */
-static unsigned afp_frame_count(unsigned framesz)
-{
-	return RTE_MAX(512u, AFP_RING_BYTES / framesz);
-}
-
-static int attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, uint16_t *d, uint16_t *nrx, char *err,
-		  unsigned errlen)
-{
-	char name[64], args[256];
-	const char *c = strchr(pc->dev, ':');
-	const char *kind = pc->dev;
-	int sink = 0;
-	size_t klen = c ? (size_t)(c - kind) : strlen(kind);
-	if (is_kind(kind, klen, "af_packet") && c) {
-		/* Ring frames as large as the biggest port MTU needs (af_packet's default, 2048 B, cuts
-		 * longer frames short). One frame per block: the PMD finds frame i at i * framesz, so
-		 * frames must tile the blocks exactly. */
-		snprintf(name, sizeof(name), "net_af_packet%u", i);
-		snprintf(args, sizeof(args), "iface=%s,qpairs=%u,framesz=%u,blocksz=%u,framecnt=%u", c + 1, nq,
-			 io.afp_frame, RTE_MAX(io.afp_frame, 4096u), afp_frame_count(io.afp_frame));
-	} else if (is_kind(kind, klen, "af_xdp") && c) {
-		snprintf(name, sizeof(name), "net_af_xdp%u", i);
-		snprintf(args, sizeof(args), "iface=%s,queue_count=%u", c + 1, nq);
-	} else if (is_kind(kind, klen, "pcap") && c) {
-		snprintf(name, sizeof(name), "net_pcap%u", i);
-		snprintf(args, sizeof(args), "%s", c + 1);
-	} else if (!strcmp(kind, "null")) {
-		/* A sink: what is sent to it is dropped (counted as its TX), and it is never polled: DPDK's null
-		 * PMD answers every RX poll with a full burst of 64-byte frames, so a polled null port gave its
-		 * lcore work on every poll and the lcore never napped (a whole CPU, shared on a small machine
-		 * with other lcores, which it then kept off that CPU; docs/BACKENDS.md). */
-		snprintf(name, sizeof(name), "net_null%u", i);
-		args[0] = 0;
-		sink = 1;
-	} else if (is_kind(kind, klen, "pci") && c) {
-		snprintf(name, sizeof(name), "%s", c + 1);
-		if (rte_eth_dev_get_port_by_name(name, d)) {
-			snprintf(err, errlen, "port %u: no DPDK device %s", pc->p4_port, pc->dev);
-			return -ENODEV;
-		}
-		return port_setup(*d, nq, nrx, err, errlen);
-	} else {
-		snprintf(err, errlen, "port %u: unknown device spec '%s'", pc->p4_port, pc->dev);
-		return -EINVAL;
-	}
-	if (rte_vdev_init(name, args) || rte_eth_dev_get_port_by_name(name, d)) {
-		snprintf(err, errlen, "port %u: cannot create %s (%s)", pc->p4_port, name, args);
-		return -ENODEV;
-	}
-	int rc = port_setup(*d, nq, nrx, err, errlen);
-	if (sink)
-		*nrx = 0;
-	return rc;
-}
-
-/* The MTU of the Linux interface of an "af_packet:IFACE" port, 0 if unknown or another kind. */
-static unsigned afp_mtu(const char *dev)
-{
-	char path[128];
-	unsigned mtu = 0;
-	if (strncmp(dev, "af_packet:", 10))
-		return 0;
-	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", dev + 10);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%u", &mtu) != 1)
-		mtu = 0;
-	fclose(f);
-	return mtu;
-}
-
-/* af_packet frame size for the largest MTU among the ports: the PMD's default 2048 when that is
- * enough, else whole pages (a block, which is whole pages, then holds exactly one frame). */
-static unsigned afp_frame_size(const struct dp_boot *cfg)
-{
-	unsigned mtu = 0;
-	for (unsigned i = 0; i < cfg->nports && i < DP_MAX_PORTS; i++)
-		mtu = RTE_MAX(mtu, afp_mtu(cfg->ports[i].dev));
-	unsigned need = mtu + L2_OVERHEAD + AFP_FRAME_OVERHEAD;
-	return need <= 2048 ? 2048 : RTE_ALIGN_CEIL(need, 4096u);
-}
-
 /* A scheduler on port d at pc's rate, for frames up to the port's MTU (the ethdev's or the Linux
  * interface's, whichever is larger) with an Ethernet header and a VLAN tag. rte_sched is
  * single-threaded: the k-th rate-limited port's scheduler is owned by forwarding lcore
@@ -400,7 +262,7 @@ static int egress_attach(const struct dp_port_cfg *pc, uint16_t d, unsigned nwor
 	unsigned owner = io.negress % nworkers;
 	rte_eth_dev_get_mtu(d, &mtu);
 	snprintf(name, sizeof(name), "egress%u", pc->p4_port);
-	io.egress[d] = egress_create(name, pc->rate_bps, RTE_MAX((unsigned)mtu, afp_mtu(pc->dev)) + L2_OVERHEAD,
+	io.egress[d] = egress_create(name, pc->rate_bps, RTE_MAX((unsigned)mtu, port_afp_mtu(pc->dev)) + L2_OVERHEAD,
 				     nworkers, owner, err, errlen);
 	if (!io.egress[d])
 		return -EINVAL;
@@ -474,15 +336,16 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 	}
 	unsigned nm = cfg->mbufs ? cfg->mbufs : 16384;
 	/* One mbuf holds one af_packet frame: the PMD copies a frame into a single mbuf. */
-	io.afp_frame = afp_frame_size(cfg);
+	io.afp_frame = port_afp_frame_size(cfg);
 	unsigned room = RTE_MAX((unsigned)RTE_MBUF_DEFAULT_DATAROOM, io.afp_frame) + RTE_PKTMBUF_HEADROOM;
 	io.pool = rte_pktmbuf_pool_create("mbufs", nm, 256, 0, (uint16_t)room, (int)rte_socket_id());
-	io.pkt_in = rte_ring_create("pkt_in", RING_SZ, (int)rte_socket_id(), RING_F_SC_DEQ);
-	io.pkt_out = rte_ring_create("pkt_out", RING_SZ, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (!io.pool || !io.pkt_in || !io.pkt_out) {
-		snprintf(err, errlen, "cannot allocate mbufs/rings (raise --mem)");
+	if (!io.pool) {
+		snprintf(err, errlen, "cannot allocate mbufs (raise --mem)");
 		return -ENOMEM;
 	}
+	rc = cpu_port_init(io.pool, err, errlen);
+	if (rc)
+		return rc;
 	g_dp.cpu_pool = io.pool;
 	for (unsigned w = 0; w < cfg->nworkers && cfg->nworkers > 1; w++) {
 		char nm2[32];
@@ -502,7 +365,7 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 			snprintf(err, errlen, "port %u: invalid or repeated P4 port number", pc->p4_port);
 			return -EINVAL;
 		}
-		rc = attach(pc, i, cfg->nworkers, &d, &io.nrxq[i], err, errlen);
+		rc = port_attach(pc, i, cfg->nworkers, io.pool, io.afp_frame, &d, &io.nrxq[i], err, errlen);
 		if (rc)
 			return rc;
 		io.dev[i] = d;
@@ -536,43 +399,9 @@ void dp_shutdown(void)
 		rte_eth_dev_stop(io.dev[i]);
 }
 
-int dp_packet_in(uint8_t *buf, uint32_t cap, uint16_t *ingress_port, uint8_t *reason)
+int io_dpdk_port(uint16_t p4port)
 {
-	struct rte_mbuf *m;
-	if (!io.pkt_in || rte_ring_dequeue(io.pkt_in, (void **)&m))
-		return 0;
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-	if (len > cap)
-		len = cap;
-	const void *src = rte_pktmbuf_read(m, 0, len, buf);
-	if (src && src != buf)
-		memcpy(buf, src, len);
-	*ingress_port = m->port;
-	*reason = (uint8_t)m->hash.usr;
-	rte_pktmbuf_free(m);
-	return (int)len;
-}
-
-int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len)
-{
-	if (port >= 512 || io.dpdk_port[port] < 0)
-		return -ENODEV;
-	struct rte_mbuf *m = rte_pktmbuf_alloc(io.pool);
-	if (!m)
-		return -ENOMEM;
-	char *d = rte_pktmbuf_append(m, (uint16_t)len);
-	if (!d || len > 0xffff) {
-		rte_pktmbuf_free(m);
-		return -EMSGSIZE;
-	}
-	memcpy(d, buf, len);
-	m->port = port;
-	if (rte_ring_enqueue(io.pkt_out, m)) {
-		rte_pktmbuf_free(m);
-		return -ENOBUFS;
-	}
-	__atomic_fetch_add(&io.pkt_out_n, 1, __ATOMIC_RELAXED);
-	return 0;
+	return p4port < 512 ? io.dpdk_port[p4port] : -1;
 }
 
 void dp_stats_get(struct dp_stats *s)
@@ -592,9 +421,7 @@ void dp_stats_get(struct dp_stats *s)
 		s->port[i].rx_missed = es.imissed;
 		s->port[i].tx_dropped = es.oerrors;
 	}
-	s->to_cpu = io.to_cpu;
-	s->to_cpu_dropped = io.to_cpu_dropped;
-	s->pkt_out = io.pkt_out_n;
+	cpu_port_stats(s);
 	s->no_pipeline = io.no_pipeline;
 	s->ipv4_fragments = io.ipv4_fragments;
 	for (unsigned w = 0; w < DP_MAX_WORKERS; w++) {

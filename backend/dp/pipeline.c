@@ -6,75 +6,10 @@
 #include <string.h>
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
-#include "dp_int.h"
-#include "pkt.h"
+#include "pipeline_int.h"
 
 #define BURST_MAX 64
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-
-enum dir { DIR_NONE = 0, DIR_UL, DIR_DL };
-/* Where a packet's tenant class comes from: it arrived in a tenant's VXLAN, or (hw) back from a backend with a
- * user packet's DSCP that backend_classes maps to a class. */
-enum { TENANT_VXLAN = 1, TENANT_FROM_BACKEND = 2 };
-/* Where RPS observes a packet of a sampled flow: IN unless it came back from a backend (or is the
- * controller's, buffered), OUT if it leaves hupf (forwarded, not steered to a backend). */
-enum { RPS_AT_IN = 1, RPS_AT_OUT = 2 };
-
-struct pstate {
-	struct pkt_info pi;
-	enum parse_err perr;
-	uint8_t *frame;
-	uint32_t len;          /* original frame length: what counters and meters see */
-	uint32_t flen;         /* the frame's length now (the tenant frame of a VXLAN frame) */
-	uint8_t dir, slice, app_id, done, local_reply;
-	uint8_t tenant, dscp, tenant_tc;  /* tenant: TENANT_VXLAN or TENANT_FROM_BACKEND; the packet is marked dscp */
-	uint8_t tenant_id;
-	uint8_t vx_off;        /* hw: a backend's VXLAN frame (routed by its outer headers): their length, else 0 */
-	uint32_t ue, app_addr, route_dst;
-	uint16_t app_port;
-	uint8_t app_proto;
-	uint32_t sess_meter;
-	uint8_t peer;
-	struct dp_term term;
-	uint8_t rps;           /* hw, RPS on: RPS_AT_IN, RPS_AT_OUT (set for a packet of a sampled flow) */
-	uint16_t rps_flow;
-	uint32_t rps_digest, rps_disc_threshold;
-};
-
-static inline void finish_drop(struct pipeline *p, unsigned slot, struct pstate *s, struct dp_verdict *v,
-			       uint8_t reason)
-{
-	v->fwd = 0;
-	v->drop_reason = reason;
-	s->done = 1;
-	if (reason)
-		p->drops[slot][reason]++;
-}
-
-static inline int lpm_lookup(struct rte_lpm *l, uint32_t ip, uint32_t *nh)
-{
-	return rte_lpm_lookup(l, ip, nh) == 0;
-}
-
-/* trTCM, colour-blind; an unconfigured meter passes everything (as in bmv2). */
-static inline int meter_red(struct pipeline *p, int which, uint32_t idx, uint32_t size, uint32_t len, uint64_t now)
-{
-	if (idx >= size)
-		return 0;
-	uint32_t slot = __atomic_load_n(&p->meter_map[which][idx], __ATOMIC_ACQUIRE);
-	if (!slot)
-		return 0;
-	struct meter_state *ms = (struct meter_state *)(p->meters.mem + (size_t)(slot - 1) * p->meters.elem);
-	return rte_meter_trtcm_color_blind_check(&ms->rt, &ms->prof, now, len) == RTE_COLOR_RED;
-}
-
-static inline void count(struct ctr *c, int which, uint32_t idx, uint32_t size, uint32_t len)
-{
-	if (idx < size) {
-		c[idx].pkts[which]++;
-		c[idx].bytes[which] += len;
-	}
-}
 
 static inline void prefetch_meter_map(struct pipeline *p, int which, uint32_t idx, uint32_t size)
 {
@@ -91,13 +26,6 @@ static inline void prefetch_meter(struct pipeline *p, int which, uint32_t idx, u
 		rte_prefetch0(ms);
 		rte_prefetch0(ms + sizeof(struct meter_state) - 1);
 	}
-}
-
-/* A tenant's packets leave with its DSCP (tenant.p4's marking in egress). */
-static inline void mark_dscp(uint8_t *ip, uint8_t dscp)
-{
-	ip[1] = (uint8_t)(dscp << 2 | (ip[1] & 3));
-	pkt_ipv4_fix_cksum(ip);
 }
 
 /* hw: HK-IPG on a packet that passed the UPF or goes to a backend, before any rewrite
@@ -118,42 +46,6 @@ static void cls_stage(struct pipeline *p, const struct pstate *s, uint64_t now_u
 	const uint8_t *ip = s->frame + (ul ? s->pi.inner : s->pi.l3);
 	cls_packet(p, ul, s->ue, s->app_addr, l4 ? (ul ? s->pi.inner_sport : s->pi.dport) : 0, l4 ? s->app_port : 0,
 		   s->app_proto, (uint32_t)(ip[2] << 8 | ip[3]), now_us);
-}
-
-/* The v1model priority of a forwarded packet: qos.queues of its class, a tenant's over the
- * termination's (term_tc; 0 without one). */
-static inline uint8_t queue_of(const struct pipeline *p, const struct pstate *s, uint8_t term_tc)
-{
-	return __atomic_load_n(&p->queue[(s->tenant ? s->tenant_tc : term_tc) & 3], __ATOMIC_RELAXED);
-}
-
-/* tenant.p4's TenantSlice: a tenant's packet whose (tenant, QFI) has a slice takes the slice's class and
- * DSCP, counted and metered in the slice's cell. The QFI is the downlink termination's (term: it matched),
- * else the tenant frame's PDU Session Container's; without one the tenant's stay. Returns 0 when the
- * meter drops the packet. */
-static __attribute__((noinline)) int tenant_slice(struct pipeline *p, unsigned slot, struct pstate *s,
-						  struct dp_verdict *v, uint64_t now, int term)
-{
-	uint8_t qfi;
-	if (term && s->dir == DIR_DL)
-		qfi = s->term.qfi;
-	else if (s->pi.has_psc)
-		qfi = s->pi.qfi;
-	else
-		return 1;
-	uint32_t cell = slice_cell(s->tenant_id, qfi);
-	uint16_t e = cell < p->sz.slice_cells ? __atomic_load_n(&p->slices[cell], __ATOMIC_RELAXED) : 0;
-	if (!e)
-		return 1;
-	p->sctr[slot][cell].pkts++;
-	p->sctr[slot][cell].bytes += s->len;
-	if (meter_red(p, METER_SLICE, cell, p->sz.slice_cells, s->len, now)) {
-		finish_drop(p, slot, s, v, DROP_METER_RED);
-		return 0;
-	}
-	s->tenant_tc = (uint8_t)(e >> 6 & 3);
-	s->dscp = (uint8_t)(e & 0x3f);
-	return 1;
 }
 
 /* hw: a session miss goes to the slice's backends, unmodified but for the
@@ -204,62 +96,6 @@ static __attribute__((noinline)) void backend_class(const struct pipeline *p, st
 		s->tenant_tc = c & 3;
 		s->dscp = dscp;
 	}
-}
-
-static inline int from_backend(const struct pipeline *p, uint16_t port)
-{
-	return port < DP_PORT_BITS &&
-	       (__atomic_load_n(&p->backend_port[port / 64], __ATOMIC_ACQUIRE) >> (port % 64) & 1);
-}
-
-/* A VXLAN frame (tenant.p4): the outer headers go, the tenant frame is parsed as any frame
- * (a second VXLAN level in it is plain UDP); its errors, then the tenant: unknown drops, known
- * counts and meters the frame as received. Returns 0 when the packet is dropped. transit (hw, the
- * frame came from a backend port): no tenant's; its outer headers stay in the mbuf's headroom, put
- * back when it is routed by them (vxlan_transit). */
-static __attribute__((noinline)) int vxlan_tenant(struct pipeline *p, unsigned slot, struct rte_mbuf *m, struct pstate *s,
-			struct dp_verdict *v, uint64_t now, int transit)
-{
-	uint32_t vni = s->pi.vni, vtep = s->pi.ip_dst, off = s->pi.vxlan, tlen = s->pi.vxlan_len;
-	rte_pktmbuf_adj(m, (uint16_t)off);
-	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - tlen));
-	s->frame = rte_pktmbuf_mtod(m, uint8_t *);
-	s->flen = tlen;
-	s->perr = pkt_parse(s->frame, tlen, &s->pi);
-	if (s->pi.vxlan || s->perr == PARSE_BAD_VXLAN) {
-		s->pi.vxlan = 0;
-		s->perr = PARSE_OK;
-	}
-	if (s->perr == PARSE_BAD_GTPU || s->perr == PARSE_BAD_INNER) {
-		finish_drop(p, slot, s, v, DROP_MALFORMED_GTPU);
-		return 0;
-	}
-	if (s->perr == PARSE_TRUNCATED || s->perr == PARSE_BAD_IPV4) {
-		finish_drop(p, slot, s, v, DROP_MALFORMED_VXLAN);
-		return 0;
-	}
-	if (transit) {
-		s->vx_off = (uint8_t)off;
-		return 1;
-	}
-	const struct dp_tenant *t = dp_tenant_lookup(p, vni, vtep);
-	if (!t) {
-		finish_drop(p, slot, s, v, DROP_UNKNOWN_VNI);
-		return 0;
-	}
-	if (t->tenant_id < p->sz.tenant_cells) {
-		p->tctr[slot][t->tenant_id].pkts++;
-		p->tctr[slot][t->tenant_id].bytes += s->len;
-	}
-	if (meter_red(p, METER_TENANT, t->tenant_id, p->sz.tenant_cells, s->len, now)) {
-		finish_drop(p, slot, s, v, DROP_METER_RED);
-		return 0;
-	}
-	s->tenant = TENANT_VXLAN;
-	s->tenant_id = t->tenant_id;
-	s->dscp = t->dscp;
-	s->tenant_tc = t->tc;
-	return 1;
 }
 
 /* Stage 1a: parse; parser errors drop here, and VXLAN frames are replaced by their tenant frame. */
@@ -385,84 +221,6 @@ static inline const struct dp_rps_params *rps_on(const struct pipeline *p)
 	return c->mode != RPS_MODE_OFF ? c : NULL;
 }
 
-/* hw, RPS on (rps.p4's RpsIngress before its observation): each packet's flow (rps.flows) and digest,
- * before anything rewrites it. A UPF packet's identity is its UE and direction; one back from a backend
- * (observed when it arrived, so only at OUT) is the backend's output: GTP-U downlink (UE = the inner
- * destination), the user packet uplink (UE = its source). */
-static __attribute__((noinline)) void stage_rps_flows(struct pipeline *p, struct rte_mbuf **m, struct pstate *st,
-						      uint16_t n)
-{
-	const struct rps_flow_set *flows = __atomic_load_n(&p->rps_flows, __ATOMIC_ACQUIRE);
-	for (uint16_t i = 0; i < n; i++) {
-		struct pstate *s = &st[i];
-		s->rps = 0;
-		uint8_t where = RPS_AT_IN | RPS_AT_OUT, downlink;
-		uint32_t ue;
-		if (s->dir != DIR_NONE) {
-			downlink = s->dir == DIR_DL;
-			ue = s->ue;
-		} else if (!s->done && s->perr == PARSE_OK && (!s->pi.gtpu || s->pi.inner) &&
-			   from_backend(p, m[i]->port)) {
-			where = RPS_AT_OUT;
-			downlink = s->pi.inner != 0;
-			ue = downlink ? s->pi.inner_dst : s->pi.ip_src;
-		} else {
-			continue;
-		}
-		const struct rps_flow *f = rps_flow_lookup(flows, downlink, ue);
-		if (!f)
-			continue;
-		uint32_t ip = s->pi.inner ? s->pi.inner : s->pi.l3;   /* the user packet */
-		s->rps = where;
-		s->rps_flow = f->id;
-		s->rps_disc_threshold = f->disc_threshold;
-		s->rps_digest = dp_rps_digest(s->frame + ip, s->flen - ip);
-	}
-}
-
-/* The IN point's receipt goes in the packet's one CPU copy: on its HH report (flagged, the receipt
- * after the report's header), else in place of an ACL copy. */
-static void rps_copy_in(struct dp_verdict *v, const struct dp_rps_receipt *r)
-{
-	struct rte_mbuf *hh = v->cpu_copy && v->copy_reason == PKTIN_HH_REPORT ? v->cpu_copy : NULL;
-	if (hh) {
-		uint32_t tail = rte_pktmbuf_pkt_len(hh) - HH_REPORT_HDR_LEN;
-		uint8_t *b = rte_pktmbuf_mtod(hh, uint8_t *);
-		if (!rte_pktmbuf_append(hh, DP_RPS_RECEIPT_LEN))
-			return;
-		memmove(b + HH_REPORT_HDR_LEN + DP_RPS_RECEIPT_LEN, b + HH_REPORT_HDR_LEN, tail);
-		dp_rps_receipt_encode(b + HH_REPORT_HDR_LEN, r);
-		b[10] |= HH_FLAG_RPS;   /* hh_report_t.flags */
-		return;
-	}
-	struct rte_mbuf *rm = rps_receipt_mbuf(r);
-	if (rm) {
-		rte_pktmbuf_free(v->cpu_copy);
-		v->cpu_copy = rm;
-		v->copy_reason = PKTIN_RPS;
-	}
-}
-
-/* hw, RPS on: the observations, once each packet's fate is known (rps.p4 observes IN after HK-IPG and
- * before the drops take effect, OUT in egress): IN for what arrived from outside hupf whatever happens to
- * it next, but not what is buffered for the controller; OUT for what leaves. */
-static __attribute__((noinline)) void stage_rps_observe(struct pipeline *p, unsigned slot, const struct pstate *st,
-							struct dp_verdict *v, uint16_t n,
-							const struct dp_rps_params *c, uint32_t ts)
-{
-	struct dp_rps_state *rs = p->rps[slot];
-	for (uint16_t i = 0; i < n; i++) {
-		const struct pstate *s = &st[i];
-		struct dp_rps_receipt r;
-		if (s->rps & RPS_AT_IN && v[i].to_cpu != PKTIN_DOWNLINK_BUFFER &&
-		    dp_rps_step(rs, RPS_POINT_IN, s->rps_flow, s->rps_digest, ts, s->rps_disc_threshold, c, &r))
-			rps_copy_in(&v[i], &r);
-		if (s->rps & RPS_AT_OUT && v[i].fwd &&
-		    dp_rps_step(rs, RPS_POINT_OUT, s->rps_flow, s->rps_digest, ts, s->rps_disc_threshold, c, &r))
-			v[i].rps_copy = rps_receipt_mbuf(&r);
-	}
-}
-
 /* Stage 2: applications, one trie walk for the burst. Only packets that pass their
  * session use the result; it is computed first (it has no side effects) so that
  * the termination key is known before the session lookups. */
@@ -569,57 +327,6 @@ static void stage_prefetch(struct pipeline *p, unsigned slot, const struct pstat
 		prefetch_meter(p, METER_SESSION, s->sess_meter, p->sz.session_meter);
 		prefetch_meter(p, METER_APP, s->term.app_meter_idx, p->sz.app_meter);
 	}
-}
-
-/* Egress, downlink: a tunnel peer in a tenant's overlay gets the GTP-U packet in VXLAN (tenant.p4's
- * TenantEgress): overlay MACs on the tenant frame, the outer headers before it (DSCP copied from
- * the GTP-U header). Returns 0 when the packet is dropped (no headroom). */
-static __attribute__((noinline)) int vxlan_reencap(struct pipeline *p, unsigned slot, struct rte_mbuf *m,
-						   struct pstate *s, struct dp_verdict *v, const struct dp_vx_peer *vx)
-{
-	pkt_set_macs(s->frame, vx->inner_src_mac, vx->inner_dst_mac);
-	struct vxlan_params vp = { vx->vni, vx->vtep_src, vx->vtep_dst, (uint16_t)(0xc000 | (s->term.teid & 0x3fff)),
-				   (uint8_t)(s->frame[s->pi.l3 + 1] >> 2) };
-	uint32_t inner_len = rte_pktmbuf_pkt_len(m);
-	uint8_t *start = (uint8_t *)rte_pktmbuf_prepend(m, VXLAN_ENCAP_LEN);
-	if (!start) {
-		finish_drop(p, slot, s, v, DROP_NONE);   /* egress: the P4 counts no reason */
-		return 0;
-	}
-	pkt_vxlan_encap(start, inner_len, &vp);
-	s->frame = start;
-	return 1;
-}
-
-/* hw: a backend's VXLAN frame (its downlink G-PDU towards a gNB's edge VTEP) is routed by its outer headers,
- * put back before the tenant frame: TTL, MACs, port. In a class (backend_class) both its IPv4 headers leave
- * marked, the tenant frame's and the outer one (as vxlan_reencap copies the G-PDU's DSCP), and the outer UDP
- * checksum, which covered the tenant frame as it was, becomes 0 (as the P4's egress). */
-static __attribute__((noinline)) void vxlan_transit(struct pipeline *p, unsigned slot, struct rte_mbuf *m,
-						    struct pstate *s, struct dp_verdict *v)
-{
-	uint8_t *outer = (uint8_t *)rte_pktmbuf_prepend(m, s->vx_off);
-	uint8_t *ip = outer + (outer[12] == 0x81 && outer[13] == 0x00 ? ETH_LEN + 4 : ETH_LEN);
-	uint32_t nh, dst = (uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19];
-	if (!lpm_lookup(p->routes, dst, &nh)) {
-		finish_drop(p, slot, s, v, DROP_ROUTING_MISS);
-		return;
-	}
-	if (!pkt_ipv4_ttl_dec(ip)) {
-		finish_drop(p, slot, s, v, DROP_TTL_EXPIRED);
-		return;
-	}
-	if (s->tenant) {
-		mark_dscp(s->frame + s->pi.l3, s->dscp);
-		mark_dscp(ip, s->dscp);
-		memset(ip + (ip[0] & 0xf) * 4u + 6, 0, 2);
-	}
-	s->frame = outer;
-	const struct route *r = (const struct route *)(p->route_pool.mem + (size_t)nh * p->route_pool.elem);
-	pkt_set_macs(outer, r->src_mac, r->dst_mac);
-	v->fwd = 1;
-	v->out_port = r->port;
-	v->prio = queue_of(p, s, 0);
 }
 
 /* Stage 4: counters, meters, tunnel peer, routing, TTL; egress: counter, rewrite. */

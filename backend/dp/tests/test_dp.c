@@ -15,6 +15,7 @@
 #include <rte_sched.h>
 #include "dp_int.h"
 #include "egress.h"
+#include "io_int.h"
 #include "pkt.h"
 #include "hw_vectors.h"
 
@@ -2414,6 +2415,43 @@ static void test_egress_full_ring_counted(void **st)
 	egress_free(e);
 }
 
+/* The CPU port's wake-up: a packet-in queued while the agent is armed writes the eventfd once; one queued
+ * while it is not armed does not (the agent is draining then); arming with packet-ins queued says so. */
+static uint64_t wake_count(void)
+{
+	uint64_t n = 0;
+	return read(dp_packet_in_fd(), &n, sizeof(n)) == sizeof(n) ? n : 0;
+}
+
+static void cpu_in(uint8_t tag)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g_pool);
+	assert_non_null(m);
+	*(uint8_t *)rte_pktmbuf_append(m, 1) = tag;
+	cpu_port_to_cpu(m, 3, PKTIN_ACL_PUNT);
+}
+
+static void test_cpu_port_wakes_armed_agent(void **state)
+{
+	(void)state;
+	uint8_t buf[64];
+	uint16_t port;
+	uint8_t reason;
+	assert_int_equal(dp_packet_in_arm(), 0);
+	assert_int_equal(wake_count(), 0);
+	cpu_in(1);
+	cpu_in(2);
+	assert_int_equal(wake_count(), 1);       /* once for both: the first disarmed it */
+	assert_int_equal(dp_packet_in(buf, sizeof(buf), &port, &reason), 1);
+	assert_true(buf[0] == 1 && port == 3 && reason == PKTIN_ACL_PUNT);
+	assert_int_equal(dp_packet_in_arm(), 1);  /* one still queued: the agent must not wait */
+	assert_int_equal(dp_packet_in(buf, sizeof(buf), &port, &reason), 1);
+	assert_int_equal(buf[0], 2);
+	assert_int_equal(dp_packet_in(buf, sizeof(buf), &port, &reason), 0);
+	dp_packet_in_kick();
+	assert_int_equal(wake_count(), 1);
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -2422,6 +2460,9 @@ int main(void)
 		return 1;
 	g_pool = rte_pktmbuf_pool_create("t", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	g_eg_pool = rte_pktmbuf_pool_create("eg", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	char err[128];
+	if (cpu_port_init(g_pool, err, sizeof(err)))
+		return 1;
 	const struct CMUnitTest pkt_tests[] = {
 		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
 		cmocka_unit_test(test_cksum_and_ttl), cmocka_unit_test(test_echo_reply),
@@ -2432,6 +2473,7 @@ int main(void)
 		cmocka_unit_test(test_rps_buffer_len), cmocka_unit_test(test_rps_wrap_and_selection),
 		cmocka_unit_test(test_rps_track_depth),
 		cmocka_unit_test(test_rps_hybrid_exports_every_receipt), cmocka_unit_test(test_rps_step_matches_the_model),
+		cmocka_unit_test(test_cpu_port_wakes_armed_agent),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),

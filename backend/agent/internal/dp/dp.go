@@ -10,7 +10,9 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"hupf/backend/agent/internal/p4rt"
@@ -407,6 +409,36 @@ func (DP) PacketIn(buf []byte) (int, uint16, uint8) {
 	var reason C.uint8_t
 	n := C.dp_packet_in((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)), &port, &reason)
 	return int(n), uint16(port), uint8(reason)
+}
+
+// pktInWake is the data plane's packet-in eventfd as a file of Go's poller, so that a goroutine waiting on it
+// holds no thread; opened by the first wait (after dp_boot), whose stop channel then also ends the waits.
+var pktInWake struct {
+	once sync.Once
+	f    *os.File
+}
+
+// WaitPacketIn returns when a packet-in may be queued or stop closed; it never polls.
+func (DP) WaitPacketIn(stop <-chan struct{}) {
+	pktInWake.once.Do(func() {
+		pktInWake.f = os.NewFile(uintptr(C.dp_packet_in_fd()), "packet-in wake-up")
+		go func() {
+			<-stop
+			C.dp_packet_in_kick()
+		}()
+	})
+	if C.dp_packet_in_arm() > 0 {
+		return
+	}
+	select {
+	case <-stop:
+		return
+	default:
+	}
+	var b [8]byte
+	if _, err := pktInWake.f.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("packet-in eventfd: %v", err)) // a closed or broken eventfd is a bug, not an input
+	}
 }
 
 func goExact(c *C.struct_dp_exact_entry) p4rt.ExactEntry {

@@ -68,14 +68,17 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		if len(p) > 0 {
 			slice = uint8(p[slicePos])
 		}
-		return dp.Interface(op, uint32(m[0].value), uint8(m[0].plen), uint8(m[1].value), kind, slice)
+		addr := m[p4const.FieldHupfIngressUpfInterfacesIpv4DstAddr]
+		return dp.Interface(op, uint32(addr.value), uint8(addr.plen), uint8(m[p4const.FieldHupfIngressUpfInterfacesGtpuIsValid].value), kind,
+			slice)
 	case tULSess:
 		act, ue, meter := uint8(SessDrop), uint32(0), uint32(0)
 		if e.action == aULSess {
 			act, ue, meter = SessFwd, uint32(p[p4const.ParamHupfIngressUpfSetUplinkSessionUeAddr]),
 				uint32(p[p4const.ParamHupfIngressUpfSetUplinkSessionSessionMeterIdx])
 		}
-		return dp.ULSession(op, uint32(m[0].value), uint32(m[1].value), act, ue, meter)
+		return dp.ULSession(op, uint32(m[p4const.FieldHupfIngressUpfUplinkSessionsTunnelIpv4Dst].value),
+			uint32(m[p4const.FieldHupfIngressUpfUplinkSessionsTeid].value), act, ue, meter)
 	case tDLSess:
 		act, peer, meter := uint8(SessDrop), uint8(0), uint32(0)
 		switch e.action {
@@ -85,11 +88,13 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		case aDLSessBuf:
 			act, meter = SessBuf, uint32(p[p4const.ParamHupfIngressUpfSetDownlinkSessionBufSessionMeterIdx])
 		}
-		return dp.DLSession(op, uint32(m[0].value), act, peer, meter)
+		return dp.DLSession(op, uint32(m[p4const.FieldHupfIngressUpfDownlinkSessionsUeAddr].value), act, peer, meter)
 	case tULTerm:
-		return dp.ULTerm(op, uint32(m[0].value), uint8(m[1].value), term(aULTermFwd, aULTermDrop))
+		return dp.ULTerm(op, uint32(m[p4const.FieldHupfIngressUpfUplinkTerminationsUeSessionId].value),
+			uint8(m[p4const.FieldHupfIngressUpfUplinkTerminationsAppId].value), term(aULTermFwd, aULTermDrop))
 	case tDLTerm:
-		return dp.DLTerm(op, uint32(m[0].value), uint8(m[1].value), term(aDLTermFwd, aDLTermDrop))
+		return dp.DLTerm(op, uint32(m[p4const.FieldHupfIngressUpfDownlinkTerminationsUeSessionId].value),
+			uint8(m[p4const.FieldHupfIngressUpfDownlinkTerminationsAppId].value), term(aDLTermFwd, aDLTermDrop))
 	case tIGPeers:
 		var dst uint32
 		if len(p) > 0 {
@@ -98,7 +103,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		if e.action == aIGNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: nop is the default action only", tIGPeers)
 		}
-		return dp.IGPeer(op, uint8(m[0].value), dst)
+		return dp.IGPeer(op, uint8(m[p4const.FieldHupfIngressUpfIgTunnelPeersTunPeerId].value), dst)
 	case tEGPeers:
 		if e.action == aEGNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: nop is the default action only", tEGPeers)
@@ -110,7 +115,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 				uint32(p[p4const.ParamHupfEgressUpfLoadTunnelParamsTunnelDstAddr]),
 				uint16(p[p4const.ParamHupfEgressUpfLoadTunnelParamsTunnelSrcPort])
 		}
-		return dp.EGPeer(op, uint8(m[0].value), src, dst, sport)
+		return dp.EGPeer(op, uint8(m[p4const.FieldHupfEgressUpfEgTunnelPeersTunPeerId].value), src, dst, sport)
 	case tRoutes:
 		var sm, dm [6]byte
 		var port uint16
@@ -118,7 +123,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 			sm, dm, port = mac(p[p4const.ParamHupfIngressRoutingRouteSrcMac]),
 				mac(p[p4const.ParamHupfIngressRoutingRouteDstMac]), uint16(p[p4const.ParamHupfIngressRoutingRoutePort])
 		}
-		return dp.Route(op, uint32(m[0].value), uint8(m[0].plen), sm, dm, port)
+		dst := m[p4const.FieldHupfIngressRoutingRoutesV4Ipv4Dst]
+		return dp.Route(op, uint32(dst.value), uint8(dst.plen), sm, dm, port)
 	case tTenants:
 		if e.action == aTenantMiss && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: tenant_miss is the default action only", tTenants)
@@ -128,7 +134,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 			id, tc, dscp = uint8(p[p4const.ParamHupfIngressTenantSetTenantTenantId]),
 				uint8(p[p4const.ParamHupfIngressTenantSetTenantTc]), uint8(p[p4const.ParamHupfIngressTenantSetTenantDscp])
 		}
-		return dp.Tenant(op, uint32(m[0].value), uint32(m[1].value), id, tc, dscp)
+		return dp.Tenant(op, uint32(m[p4const.FieldHupfIngressTenantTenantsVni].value),
+			uint32(m[p4const.FieldHupfIngressTenantTenantsVtepIpv4Dst].value), id, tc, dscp)
 	case tSlices:
 		if e.action == aSliceNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: slice_nop is the default action only", tSlices)
@@ -137,7 +144,8 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		if len(p) == 2 {
 			tc, dscp = uint8(p[p4const.ParamHupfIngressTenantSetSliceTc]), uint8(p[p4const.ParamHupfIngressTenantSetSliceDscp])
 		}
-		return dp.Slice(op, uint8(m[0].value), uint8(m[1].value), tc, dscp)
+		return dp.Slice(op, uint8(m[p4const.FieldHupfIngressTenantSlicesTenantId].value),
+			uint8(m[p4const.FieldHupfIngressTenantSlicesQfi].value), tc, dscp)
 	case tPeerVxlan:
 		if e.action == aVxlanNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: nop is the default action only", tPeerVxlan)
@@ -150,9 +158,9 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 				InnerSrcMAC: mac(p[p4const.ParamHupfEgressTenantVxlanEncapInnerSrcMac]),
 				InnerDstMAC: mac(p[p4const.ParamHupfEgressTenantVxlanEncapInnerDstMac])}
 		}
-		return dp.VxPeer(op, uint8(m[0].value), v)
+		return dp.VxPeer(op, uint8(m[p4const.FieldHupfEgressTenantPeerVxlanTunPeerId].value), v)
 	case tBackendPorts:
-		return dp.BackendPort(op, uint16(m[0].value))
+		return dp.BackendPort(op, uint16(m[p4const.FieldHupfIngressSteeringBackendPortsIgPort].value))
 	case tBackendClass:
 		if e.action == aSteeringNop && op != OpDelete {
 			return errf(codes.InvalidArgument, "%s: nop is the default action only", tBackendClass)
@@ -161,7 +169,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		if len(p) == 1 {
 			tc = uint8(p[p4const.ParamHupfIngressSteeringSetBackendClassTc])
 		}
-		return dp.BackendClass(op, uint8(m[0].value), tc)
+		return dp.BackendClass(op, uint8(m[p4const.FieldHupfIngressSteeringBackendClassesDscp].value), tc)
 	case tRPSFlows:
 		return applyRPSFlow(dp, op, e)
 	case tQueues:
@@ -169,7 +177,7 @@ func applyExact(dp Dataplane, op Op, e *entry) error {
 		if len(p) == 1 {
 			qid = uint8(p[p4const.ParamHupfIngressQosSetQueueQid])
 		}
-		return dp.Queue(op, uint8(m[0].value), qid)
+		return dp.Queue(op, uint8(m[p4const.FieldHupfIngressQosQueuesTc].value), qid)
 	case tClassToTC:
 		return nil // MATADOR's class is not turned into a traffic class on the backend: kept for Read only
 	}
@@ -183,9 +191,11 @@ func applyRuleSets(dp Dataplane, apps, acl []*entry) error {
 		rules := make([]AppRule, len(apps))
 		for i, e := range apps {
 			m := e.matches
-			rules[i] = AppRule{SliceID: uint8(m[0].value), Addr: uint32(m[1].value), AddrMask: uint32(m[1].mask),
-				PortLo: uint16(m[2].lo), PortHi: uint16(m[2].hi), Proto: uint8(m[3].value),
-				ProtoMask: uint8(m[3].mask), AppID: uint8(e.params[p4const.ParamHupfIngressUpfSetAppIdAppId])}
+			addr, port := m[p4const.FieldHupfIngressUpfApplicationsAppIpv4Addr], m[p4const.FieldHupfIngressUpfApplicationsAppL4Port]
+			proto := m[p4const.FieldHupfIngressUpfApplicationsAppIpProto]
+			rules[i] = AppRule{SliceID: uint8(m[p4const.FieldHupfIngressUpfApplicationsSliceId].value),
+				Addr: uint32(addr.value), AddrMask: uint32(addr.mask), PortLo: uint16(port.lo), PortHi: uint16(port.hi),
+				Proto: uint8(proto.value), ProtoMask: uint8(proto.mask), AppID: uint8(e.params[p4const.ParamHupfIngressUpfSetAppIdAppId])}
 		}
 		if err := dp.ReplaceApps(rules); err != nil {
 			return err
@@ -196,12 +206,15 @@ func applyRuleSets(dp Dataplane, apps, acl []*entry) error {
 		rules := make([]ACLRule, len(acl))
 		for i, e := range acl {
 			m := e.matches
-			r := ACLRule{Port: uint16(m[0].value), PortMask: uint16(m[0].mask),
-				EthSrc: mac(m[1].value), EthSrcMask: mac(m[1].mask), EthDst: mac(m[2].value), EthDstMask: mac(m[2].mask),
-				EthType: uint16(m[3].value), EthTypeMask: uint16(m[3].mask),
-				IPSrc: uint32(m[4].value), IPSrcMask: uint32(m[4].mask), IPDst: uint32(m[5].value), IPDstMask: uint32(m[5].mask),
-				Proto: uint8(m[6].value), ProtoMask: uint8(m[6].mask), Sport: uint16(m[7].value), SportMask: uint16(m[7].mask),
-				Dport: uint16(m[8].value), DportMask: uint16(m[8].mask)}
+			port, src, dst := m[p4const.FieldHupfIngressAclAclIgPort], m[p4const.FieldHupfIngressAclAclEthSrc], m[p4const.FieldHupfIngressAclAclEthDst]
+			typ, ipSrc, ipDst := m[p4const.FieldHupfIngressAclAclEthType], m[p4const.FieldHupfIngressAclAclIpv4Src], m[p4const.FieldHupfIngressAclAclIpv4Dst]
+			proto, sport, dport := m[p4const.FieldHupfIngressAclAclIpProto], m[p4const.FieldHupfIngressAclAclL4Sport], m[p4const.FieldHupfIngressAclAclL4Dport]
+			r := ACLRule{Port: uint16(port.value), PortMask: uint16(port.mask),
+				EthSrc: mac(src.value), EthSrcMask: mac(src.mask), EthDst: mac(dst.value), EthDstMask: mac(dst.mask),
+				EthType: uint16(typ.value), EthTypeMask: uint16(typ.mask),
+				IPSrc: uint32(ipSrc.value), IPSrcMask: uint32(ipSrc.mask), IPDst: uint32(ipDst.value), IPDstMask: uint32(ipDst.mask),
+				Proto: uint8(proto.value), ProtoMask: uint8(proto.mask), Sport: uint16(sport.value), SportMask: uint16(sport.mask),
+				Dport: uint16(dport.value), DportMask: uint16(dport.mask)}
 			r.Action = map[string]uint8{aPunt: ACLPunt, aCopy: ACLCopy, aACLDrop: ACLDrop, aACLNop: ACLNop}[e.action]
 			rules[i] = r
 		}

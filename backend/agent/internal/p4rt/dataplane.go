@@ -210,6 +210,8 @@ type Dataplane interface {
 	PacketOut(port uint16, data []byte) error
 	// PacketIn copies one queued packet-in into buf; n == 0 when none is queued.
 	PacketIn(buf []byte) (n int, ingressPort uint16, reason uint8)
+	// WaitPacketIn returns when a packet-in may be queued (it can return with none) or stop closed.
+	WaitPacketIn(stop <-chan struct{})
 }
 
 // DPError carries the data plane's negative errno.

@@ -7,21 +7,22 @@ import (
 
 // fakeDP records what the server asks of the data plane.
 type fakeDP struct {
-	mu       sync.Mutex
-	calls    []string
-	apps     []AppRule
-	acl      []ACLRule
-	commits  int
-	failNext error
-	pktOut   []string
-	pktIn    [][]byte
-	counters map[[2]uint32][2]uint64
-	exact    [4]map[uint64]ExactEntry // the exact tables, as the data plane holds them
-	sizes    Sizes
+	mu        sync.Mutex
+	calls     []string
+	apps      []AppRule
+	acl       []ACLRule
+	commits   int
+	failNext  error
+	pktOut    []string
+	pktIn     [][]byte
+	pktInWake chan struct{}
+	counters  map[[2]uint32][2]uint64
+	exact     [4]map[uint64]ExactEntry // the exact tables, as the data plane holds them
+	sizes     Sizes
 }
 
 func newFake() *fakeDP {
-	f := &fakeDP{counters: map[[2]uint32][2]uint64{}}
+	f := &fakeDP{counters: map[[2]uint32][2]uint64{}, pktInWake: make(chan struct{}, 1)}
 	for i := range f.exact {
 		f.exact[i] = map[uint64]ExactEntry{}
 	}
@@ -219,6 +220,23 @@ func (f *fakeDP) PacketOut(port uint16, data []byte) error {
 	defer f.mu.Unlock()
 	f.pktOut = append(f.pktOut, fmt.Sprintf("%d:%x", port, data))
 	return nil
+}
+
+// addPacketIn queues a packet-in and wakes the pump.
+func (f *fakeDP) addPacketIn(p []byte) {
+	f.mu.Lock()
+	f.pktIn = append(f.pktIn, p)
+	f.mu.Unlock()
+	select {
+	case f.pktInWake <- struct{}{}:
+	default:
+	}
+}
+func (f *fakeDP) WaitPacketIn(stop <-chan struct{}) {
+	select {
+	case <-f.pktInWake:
+	case <-stop:
+	}
 }
 func (f *fakeDP) PacketIn(buf []byte) (int, uint16, uint8) {
 	f.mu.Lock()

@@ -98,27 +98,32 @@ func applyHWTable(dp Dataplane, name string, es []*entry) error {
 	if name == tDecision {
 		ds := make([]Decision, len(es))
 		for i, e := range es {
-			for j := range ds[i].Codes {
-				ds[i].Codes[j] = uint8(e.matches[j].value)
+			for j, field := range decisionCodes {
+				ds[i].Codes[j] = uint8(e.matches[field].value)
 			}
 			ds[i].Class = uint8(e.params[p4const.ParamHupfIngressClassifierSetClassClassId])
 		}
 		return dp.ReplaceDecisions(ds)
 	}
 	byPriority(es)
-	rs := make([]Range, len(es))
-	for i, e := range es {
-		rs[i] = Range{Lo: uint32(e.matches[0].lo), Hi: uint32(e.matches[0].hi), Value: uint16(e.params[0])}
-	}
 	if name == tTauTable {
-		return dp.ReplaceTau(rs)
+		return dp.ReplaceTau(ranges(tauRanges, es))
 	}
 	for f, ft := range featureTables {
-		if ft[0] == name {
-			return dp.ReplaceFeature(f, rs)
+		if ft.table == name {
+			return dp.ReplaceFeature(f, ranges(ft, es))
 		}
 	}
 	return errf(codes.Internal, "no writer for table %s", name)
+}
+
+func ranges(t rangeTable, es []*entry) []Range {
+	rs := make([]Range, len(es))
+	for i, e := range es {
+		r := e.matches[t.field]
+		rs[i] = Range{Lo: uint32(r.lo), Hi: uint32(r.hi), Value: uint16(e.params[t.param])}
+	}
+	return rs
 }
 
 // state_read_t (p4src/include/headers.p4) after the Ethernet header: index, the HK-IPG

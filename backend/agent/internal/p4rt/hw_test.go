@@ -243,10 +243,10 @@ func TestHKIPGAndMatadorTables(t *testing.T) {
 	cls := upd(mod, &p4v1.TableEntry{TableId: h.tid(tClsConfig), IsDefaultAction: true, Action: &p4v1.TableAction{
 		Type: &p4v1.TableAction_Action{Action: h.act(aSetClsParams, 30000, 2)}}})
 	feature := func(lo, hi, code uint64, prio int32) *p4v1.Update {
-		return upd(ins, &p4v1.TableEntry{TableId: h.tid(featureTables[3][0]), Priority: prio,
+		return upd(ins, &p4v1.TableEntry{TableId: h.tid(featureTables[3].table), Priority: prio,
 			Match: []*p4v1.FieldMatch{{FieldId: 1, FieldMatchType: &p4v1.FieldMatch_Range_{Range: &p4v1.FieldMatch_Range{
 				Low: encodeValue(lo, 32), High: encodeValue(hi, 32)}}}},
-			Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(featureTables[3][1], code)}}})
+			Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.act(featureTables[3].action, code)}}})
 	}
 	decision := upd(ins, &p4v1.TableEntry{TableId: h.tid(tDecision), Match: []*p4v1.FieldMatch{exactM(1, 0, 8),
 		exactM(2, 0, 8), exactM(3, 0, 8), exactM(4, 1, 8), exactM(5, 0, 8), exactM(6, 0, 8)},

@@ -93,8 +93,8 @@ func applyRPSFlow(dp Dataplane, op Op, e *entry) error {
 		id, threshold = uint16(e.params[p4const.ParamHupfIngressRpsSetFlowFlowId]),
 			uint32(e.params[p4const.ParamHupfIngressRpsSetFlowDiscThreshold])
 	}
-	m := e.matches
-	return dp.RPSFlow(op, uint32(m[0].value), uint8(m[0].plen), uint8(m[1].value), id, threshold)
+	ue, dir := e.matches[p4const.FieldHupfIngressRpsFlowsUeAddr], e.matches[p4const.FieldHupfIngressRpsFlowsDirection]
+	return dp.RPSFlow(op, uint32(ue.value), uint8(ue.plen), uint8(dir.value), id, threshold)
 }
 
 // writeRPSConfig sets rps.config's default action, or with no action the P4's default.

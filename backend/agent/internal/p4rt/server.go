@@ -10,6 +10,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+
+	"hupf/backend/agent/internal/p4const"
 )
 
 // APIVersion is the P4Runtime version of the Go bindings this server is built on.
@@ -252,9 +254,9 @@ func packetInMeta(sc *Schema, port uint16, reason uint8) []*p4v1.PacketMetadata 
 		for _, m := range cpm.Metadata {
 			v := uint64(0)
 			switch m.Name {
-			case "ingress_port":
+			case p4const.PktMetaIngressPort:
 				v = uint64(port)
-			case "reason":
+			case p4const.PktMetaReason:
 				v = uint64(reason)
 			}
 			out = append(out, &p4v1.PacketMetadata{MetadataId: m.Id, Value: encodeValue(v, m.Bitwidth)})

@@ -539,9 +539,7 @@ func TestPacketIO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.fake.mu.Lock()
-	h.fake.pktIn = append(h.fake.pktIn, []byte{0xaa, 0xbb})
-	h.fake.mu.Unlock()
+	h.fake.addPacketIn([]byte{0xaa, 0xbb})
 	deadline := time.After(5 * time.Second)
 	for {
 		msgs := make(chan *p4v1.StreamMessageResponse, 1)

@@ -181,7 +181,7 @@ func (st *steering) writeGroup(s *Server, op Op, g *p4v1.ActionProfileGroup) err
 
 // writeEntry writes a backends entry (e holds its decoded slice_id).
 func (st *steering) writeEntry(s *Server, op Op, v *tableView, e *entry) error {
-	slice := uint8(e.matches[0].value)
+	slice := uint8(e.matches[p4const.FieldHupfIngressSteeringBackendsSliceId].value)
 	_, have := st.entries[slice]
 	capacity := int(s.pipe.capacity[e.table.t.Preamble.Id])
 	if err := presence(op, have, tBackends+" entry for slice", uint32(slice), len(st.entries), capacity); err != nil {
@@ -292,7 +292,7 @@ func (st *steering) readBackends(ti *tableInfo, q *p4v1.TableEntry, out []*p4v1.
 		if err != nil {
 			return out, err
 		}
-		slice = int(e.matches[0].value)
+		slice = int(e.matches[p4const.FieldHupfIngressSteeringBackendsSliceId].value)
 	}
 	return st.readEntries(ti, slice, out), nil
 }

@@ -1,8 +1,6 @@
 package p4rt
 
 import (
-	"time"
-
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/genproto/googleapis/rpc/code"
 	rpcstatus "google.golang.org/genproto/googleapis/rpc/status"
@@ -217,7 +215,7 @@ func (s *Server) PumpPacketIns(stop <-chan struct{}) {
 		}
 		n, port, reason := s.dp.PacketIn(buf)
 		if n == 0 {
-			time.Sleep(200 * time.Microsecond)
+			s.dp.WaitPacketIn(stop)
 			continue
 		}
 		s.mu.Lock()
