@@ -150,8 +150,9 @@ def test_a_backend_leaving_under_traffic_moves_its_ues_and_keeps_its_usage(tmp_p
 
 def test_a_backend_added_under_traffic_takes_its_share_without_loss(tmp_path_factory):
     """`make lab --backends 2 --add-backend 2`: backend-2 starts 40 % into the traffic; the runner gives it the
-    pipeline, its routes and every session before the switch steers to it, so no UE loses a packet beyond the
-    lab's usual tolerance (no gap excused) and usage adds up."""
+    pipeline, its routes and every session before the switch steers to it, so no pipeline drops a packet (no
+    session miss) and every packet not delivered was counted dropped for want of room (no gap excused); usage
+    adds up."""
     summary, rc = run_move(tmp_path_factory, "add")
     move = summary["move"]
     assert move["moved_s"] is not None, move
@@ -164,17 +165,22 @@ def test_a_backend_drained_under_traffic_leaves_without_loss_and_with_exact_usag
     """`make lab --backends 2 --drain-backend 2`: 40 % into the traffic the lab asks the runner to drain
     backend-2 (POST /lab/backends/backend-2/drain): the switch steers its UEs to the first backend, the runner
     reads backend-2's counts until they stay still and lets it go (the ledger keeps its final counts), and only
-    then is its process stopped. No packet is lost, and every UE's usage is exactly what it sent (no gap excused)."""
+    then is its process stopped. No packet is lost but those counted dropped for want of room (a busy machine's
+    kernel and ports; the delivery check's accounting), and, when none was, every UE's usage is exactly what it
+    sent (no gap excused); else between what it received and what it sent (a drop before or after the pipeline
+    counts as no UE's)."""
     summary, rc = run_move(tmp_path_factory, "drain")
     move = summary["move"]
     assert move["moved_s"] is not None and move["drain"]["quiet"] is True, move
     assert summary["backend_packets"]["backend-2"] > 0, summary["backend_packets"]
+    exact = not any(summary["drops"]["room"].values())
+    print("drops for want of room: %s" % summary["drops"]["room"])
     wrong = []
     for u in summary["plan"]["ues"]:
         sent = sum(s["tx"].get(str(u["idx"]), {}).get("pkts", 0) for s in summary["tx"])
         got = sum(r["rx"].get(str(u["idx"]), {}).get("pkts", 0) for r in summary["rx"])
         counted = summary["ues"].get(u["addr"], {}).get("pkts", 0)   # absent: counted nothing
-        if not sent == got == counted:
+        if not (sent == got == counted if exact else got <= counted <= sent):
             wrong.append("%s sent %d, received %d, counted %s" % (u["addr"], sent, got, counted))
     assert not wrong, wrong
     failed = [c for c in summary["checks"] if not c["passed"]]

@@ -8,28 +8,24 @@ gap in forwarding shows as empty buckets.
 
 SPEC: {"eth_dst", "eth_src", "gnb", "n3", "app", "ues": [[idx, addr, ul_teid], ...]}. Both files are
 rewritten every 200 ms: {"buckets": {"<100 ms slot since the epoch>": packets}, "per_ue": {idx: packets},
-"bad": n}, so that packets sent and received can be compared over any period (a CPU-starved sender
+"bad": n, "socket_drops": n, "done": bool}, so that packets sent and received can be compared over any period (a CPU-starved sender
 sends in bursts: gaps in what arrives are only losses where packets were sent).
 """
 import argparse
 import json
 import os
-import select
-import signal
 import socket
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from hupf_tools.lab import frames  # noqa: E402
-from hupf_tools.lab.traffic import ETH_P_ALL, write_json  # noqa: E402
+from hupf_tools.lab.traffic import (ETH_P_ALL, Stop, ignore_outgoing, socket_drops, until_drained,  # noqa: E402
+                                    write_json)
 
 BUCKET_S = 0.1
 WRITE_EVERY_S = 0.2
 SIZE = 128
-
-stopping = []
-signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
 
 
 class Counts:
@@ -37,6 +33,7 @@ class Counts:
 
     def __init__(self, path):
         self.path, self.buckets, self.per_ue, self.bad, self.written = path, {}, {}, 0, 0.0
+        self.socket_drops, self.done = 0, False
 
     def add(self, ue_idx):
         slot = str(int(time.time() / BUCKET_S))
@@ -45,15 +42,16 @@ class Counts:
 
     def write(self, force=False):
         if force or time.time() - self.written >= WRITE_EVERY_S:
-            write_json(self.path, {"buckets": self.buckets, "per_ue": self.per_ue, "bad": self.bad})
+            write_json(self.path, {"buckets": self.buckets, "per_ue": self.per_ue, "bad": self.bad,
+                                   "socket_drops": self.socket_drops, "done": self.done})
             self.written = time.time()
 
 
-def send(sock, spec, pps, counts):
+def send(sock, spec, pps, counts, stop):
     built = [(idx, frames.uplink_frame(spec["eth_dst"], spec["eth_src"], spec["gnb"], spec["n3"], teid, addr,
                                        spec["app"], idx, SIZE)) for idx, addr, teid in spec["ues"]]
     seq, sent, start = 0, 0, time.time()
-    while not stopping:
+    while not stop.now:
         due = int((time.time() - start) * pps)
         while sent < due:
             seq += 1
@@ -66,19 +64,20 @@ def send(sock, spec, pps, counts):
             sent += 1
         counts.write()
         time.sleep(0.002)
+    counts.done = True
     counts.write(force=True)
 
 
-def recv(sock, counts):
-    while not stopping:
-        ready, _, _ = select.select([sock], [], [], 0.05)
+def recv(sock, counts, stop):
+    """Counts arrivals until stopped and drained (what is queued at the stop still counts), then writes the
+    final counts with the socket's drops and "done"."""
+    ignore_outgoing(sock)
+    for ready in until_drained(sock, stop):
         while ready:
             try:
-                frame, meta = sock.recvfrom(9216)
+                frame = sock.recv(9216)
             except BlockingIOError:
                 break
-            if meta[2] == socket.PACKET_OUTGOING:
-                continue
             try:
                 got = frames.parse_uplink(frame)
             except frames.BadFrame:
@@ -86,7 +85,10 @@ def recv(sock, counts):
                 continue
             if got is not None:
                 counts.add(got[0])
+        counts.socket_drops += socket_drops(sock)
         counts.write()
+    counts.socket_drops += socket_drops(sock)
+    counts.done = True
     counts.write(force=True)
 
 
@@ -107,9 +109,9 @@ def main(argv=None):
                 sock.send(bytes.fromhex(frame))
     elif a.mode == "send":
         with open(a.spec) as f:
-            send(sock, json.load(f), a.pps, Counts(a.out))
+            send(sock, json.load(f), a.pps, Counts(a.out), Stop())
     else:
-        recv(sock, Counts(a.out))
+        recv(sock, Counts(a.out), Stop())
     return 0
 
 

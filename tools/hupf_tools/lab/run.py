@@ -23,7 +23,7 @@ import time
 import urllib.error
 import urllib.request
 
-from hupf_tools.lab import rps_check, scenario, summary, topo, view
+from hupf_tools.lab import accounting, rps_check, scenario, summary, topo, view
 from hupf_tools.lab.smf import LabSmfError, Smf
 from hupf_tools.rps.collector import Collector
 
@@ -478,6 +478,7 @@ def run(args):
         planned = len(plan["ues"])
         say("%d/%d sessions established over PFCP" % (established, planned))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
+        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, switch), t)
         plan["start"] = time.time() + 1.0
         shares_before = [tx_packets(t.switch_ports[3 + k]) for k in range(len(t.backends))] if hybrid else None
         plan_path = os.path.join(workdir, "plan.json")
@@ -500,10 +501,12 @@ def run(args):
         final = counted_status(cfg["status"], time.time())
         tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
+        drops = accounting.since(accounting.collect(accounting.lab_devices(procs, cfg, switch), t, [
+            ("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx]), drops_before)
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
         smf.close()
         results = summary.checks(plan, switch, (established, planned), final, deleted, tx, rx,
-                                 move.gap_s(cfg["poll_ms"]) if move else 0.0)
+                                 move.gap_s(cfg["poll_ms"]) if move else 0.0, drops)
         shares = backend_shares(t, shares_before) if hybrid else {}
         if len(shares) > 1:
             results.append(("every backend took its share of the UEs' misses", all(n > 0 for n in shares.values()),
@@ -526,7 +529,8 @@ def run(args):
                            "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan,
                            "backend_packets": shares, "weights": weights if hybrid else [1],
                            "established": [established, planned], "establish_s": establish_s,
-                           "move": move.result() if move else None, "rps": rps_summary}, f, indent=1)
+                           "move": move.result() if move else None, "rps": rps_summary, "drops": drops},
+                          f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:
         procs.stop()

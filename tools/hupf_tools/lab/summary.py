@@ -1,34 +1,34 @@
 """The lab's end-of-run checks and summary (the same checks tests/integration asserts)."""
 import math
 
+from hupf_tools.lab import accounting
+
 # A heavy UE must be on the switch this long after it turns heavy: HK-IPG's EWMA converges over a
 # few hundred packets, tau then crosses its threshold over tens of timeslots, and the manager confirms
 # the report at its next counter poll (measured 1.8-2.8 s at 2 x 150 pps on bmv2).
 OFFLOAD_BOUND_S = 5.0
 TIMESLOT_S = 0.016384
-# Tolerated share of a UE's packets lost on the way (reported exactly either way): the backend path
-# loses none here; bmv2, a software model of a switch, drops when other work takes the machine's two
-# cores (17 % measured under a load average of 9), which is no fault of the UPF.
-LOSS_TOLERANCE = 0.01
-BMV2_LOSS_TOLERANCE = 0.25
+# bmv2, a software model of a switch, drops in its own queues when other work takes the machine's two cores, and
+# counts none of those drops: only with bmv2 as the switch may this share of what was sent go uncounted.
+BMV2_UNCOUNTED_TOLERANCE = 0.25
 
 
 def _pkts(stats, key, idx):
     return sum(s.get(key, {}).get(str(idx), {}).get("pkts", 0) for s in stats)
 
 
-def checks(plan, switch, established, final_status, deleted, tx, rx, gap_s=0.0):
+def checks(plan, switch, established, final_status, deleted, tx, rx, gap_s=0.0, drops=None):
     """[(name, passed, detail)] over the run. switch: "bmv2", "backend" (hupf-backend in the hw profile) or
     None (backend-only); established: (accepted, planned) sessions;
     final_status: the runner's status before deletion;
     deleted: {ue: {"backend": bool present, "switch": bool present}} after the PFCP deletions;
     gap_s: a backend left under traffic: what a UE sends in this long may be lost, or counted by the backend
-    after its last read (see delivery and usage)."""
+    after its last read (see delivery and usage); drops: accounting.collect's, after the traffic."""
     out = []
     out.append(("all sessions established over PFCP", established[0] == established[1] > 0,
                 "%d/%d" % established))
 
-    out.append(delivery(plan, switch, tx, rx, gap_s))
+    out.append(delivery(plan, switch, tx, rx, gap_s, drops))
     out.append(usage(plan, final_status.get("ues", {}), tx, rx, gap_s))
 
     events = final_status.get("events", [])
@@ -64,15 +64,18 @@ def _in_gap(plan, sent, gap_s):
     return math.ceil(sent * gap_s / plan["duration"]) if gap_s else 0
 
 
-def delivery(plan, switch, tx, rx, gap_s=0.0):
-    """(name, passed, detail): every UE's packets arrived, well formed, within the loss the switch allows
-    and, when a backend left under traffic, what the UE sent in the gap_s seconds its packets had no backend."""
+def delivery(plan, switch, tx, rx, gap_s=0.0, drops=None):
+    """(name, passed, detail): every UE's packets arrived well formed, or were counted dropped for want of room
+    (accounting: sent == delivered + counted drops); the pipelines dropped none of them. Uncounted: with bmv2 as
+    the switch (its queues count nothing) up to BMV2_UNCOUNTED_TOLERANCE of what was sent; when a backend left
+    under traffic, what each UE sent in the gap_s seconds its packets had no backend (a dead backend's counts die
+    with it). The loss ratio is a figure in the detail, not a criterion."""
+    drops = drops or {"room": {}, "verdicts": {}}
     bad = {}
     for r in rx:
         for reason, count in r.get("bad", {}).items():
             bad[reason] = bad.get(reason, 0) + count
-    worst, worst_ue, silent, over = 0.0, None, [], []
-    tolerance = BMV2_LOSS_TOLERANCE if switch == "bmv2" else LOSS_TOLERANCE
+    worst, worst_ue, silent, excused = 0.0, None, [], 0
     for u in plan["ues"]:
         sent = _pkts(tx, "tx", u["idx"])
         got = _pkts(rx, "rx", u["idx"])
@@ -80,16 +83,22 @@ def delivery(plan, switch, tx, rx, gap_s=0.0):
             silent.append(u["addr"])
         if sent and 1 - got / sent > worst:
             worst, worst_ue = 1 - got / sent, u
-        if sent and sent - got > max(tolerance * sent, _in_gap(plan, sent, gap_s)):
-            over.append(u["addr"])
-    # Frames the receivers' own sockets dropped (the test harness's loss, not the UPF's): shown, not excused.
-    socket_drops = sum(r.get("socket_drops", 0) for r in rx)
-    gap = " or a %.2f s gap" % gap_s if gap_s else ""
-    return ("every UE's packets arrive, correctly encapsulated/decapsulated",
-            not bad and not silent and not over,
-            "malformed %s, UEs with nothing received %s, worst loss %.2f%% (tolerated %.0f%%%s%s), "
-            "receiver socket drops %d" % (bad or "none", silent or "none", 100 * worst, 100 * tolerance, gap,
-                                          lost_runs(worst_ue, rx), socket_drops))
+        excused += min(max(sent - got, 0), _in_gap(plan, sent, gap_s))
+    sent_all = sum(c.get("pkts", 0) for s in tx for c in s.get("tx", {}).values())
+    got_all = sum(c.get("pkts", 0) for r in rx for c in r.get("rx", {}).values())
+    b = accounting.balance(sent_all, got_all, drops)
+    if switch == "bmv2":
+        excused = max(excused, math.floor(BMV2_UNCOUNTED_TOLERANCE * sent_all))
+    accounted = b["uncounted"] == 0 or 0 < b["uncounted"] <= excused
+    why = (" (bmv2's uncounted queues)" if switch == "bmv2" else "") + (
+        " (a %.2f s gap)" % gap_s if gap_s else "")
+    return ("every UE's packets arrive, correctly encapsulated/decapsulated, or are counted dropped",
+            not bad and not silent and accounted and not b["verdicts"],
+            "sent %d = delivered %d + dropped for want of room %d [%s] + dropped by the pipelines %d [%s] + "
+            "uncounted %d (excused %d%s); malformed %s, UEs with nothing received %s; loss %.2f%%, worst UE %.2f%%%s"
+            % (sent_all, got_all, b["dropped"], accounting.describe(drops["room"]), b["verdicts"],
+               accounting.describe(drops["verdicts"]), b["uncounted"], excused, why, bad or "none", silent or "none",
+               100 * b["loss"], 100 * worst, lost_runs(worst_ue, rx)))
 
 
 def lost_runs(u, rx):

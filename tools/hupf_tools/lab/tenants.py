@@ -35,14 +35,13 @@ import argparse
 import json
 import math
 import os
-import signal
 import statistics
 import sys
 import tempfile
 import time
 
 from hupf_tools.lab import run as lab
-from hupf_tools.lab import frames, scenario, tenant_traffic, topo
+from hupf_tools.lab import accounting, frames, scenario, tenant_traffic, topo
 from hupf_tools.lab.smf import Smf
 
 VTEP = "192.0.2.254"        # the switch's VTEP: the VXLAN frames' outer IPv4 destination
@@ -280,6 +279,21 @@ def counter_check(runs):
             ok, "; ".join(parts))
 
 
+def accounting_check(runs):
+    """(name, passed, detail): in every run each packet sent arrived (or arrived malformed, which another check
+    fails) or was counted dropped; the pipelines dropped only for a meter's red (the metered slice)."""
+    wrong, parts = [], []
+    for run, r in runs.items():
+        b = r["accounting"]
+        verdicts = {reason for by in r["drops"]["verdicts"].values() for reason in by}
+        if b["uncounted"] != 0 or verdicts - {"meter red"}:
+            wrong.append(run)
+        parts.append("%s: sent %d = delivered %d + dropped for want of room %d + by the pipelines %d (%s) + "
+                     "uncounted %d" % (run, b["sent"], b["delivered"], b["dropped"], b["verdicts"],
+                                       accounting.describe(r["drops"]["verdicts"]), b["uncounted"]))
+    return ("every packet is delivered or counted dropped, in every run", not wrong, "; ".join(parts))
+
+
 def checks(runs, slack_ms):
     """[(name, passed, detail)] over the A/B. runs: {"priority": result, "no priority": result[, "no slices":
     result]}, each with "established" [accepted, planned], "figures" (tenant_figures, by stream), "queue_dropped"
@@ -295,10 +309,14 @@ def checks(runs, slack_ms):
     est = [r["established"] for r in runs.values()]
     out.append(("all sessions established over PFCP, %s runs" % ("both" if len(runs) == 2 else "all"),
                 all(e[0] == e[1] > 0 for e in est), ", ".join("%d/%d" % tuple(e) for e in est)))
+    out.append(accounting_check(runs))
     lost = {n: fa[n]["congested"]["sent"] - fa[n]["congested"]["received"] + fa[n]["baseline"]["sent"]
             - fa[n]["baseline"]["received"] for n in ("gold", "silver")}
-    out.append(("with priority, gold and silver lose nothing", all(v == 0 for v in lost.values()),
-                "lost: gold %d, silver %d" % (lost["gold"], lost["silver"])))
+    outside = sum(n for by in a["drops"]["room"].values() for reason, n in by.items() if "queue" not in reason)
+    out.append(("with priority, gold and silver lose nothing in hupf's queues: what they did not receive was "
+                "dropped for want of room elsewhere", lost["gold"] + lost["silver"] <= outside,
+                "lost: gold %d, silver %d; counted outside the queues %d (%s)"
+                % (lost["gold"], lost["silver"], outside, accounting.describe(a["drops"]["room"]))))
     bound = gold_bound_ms(fa, slack_ms)
     p99a, p99b = fa["gold"]["congested"]["p99"], fb["gold"]["congested"]["p99"]
     out.append(("with priority, gold's congested p99 stays within %g x its baseline p99 + %.2f ms"
@@ -447,7 +465,7 @@ def run_once(sc, run, say):
         backend_cmd = [lab.BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backends"][0], "--device-id", "1",
                        "--sessions", "65536", "--mem", "1024", "--port", "1=%s" % t.backends[0][1]]
         procs.start("backend", lab.supervised(backend_cmd, os.path.join(workdir, "backend-supervisor.json")))
-        switch = procs.start("switch", lab.switch_command("backend", ports, t)
+        procs.start("switch", lab.switch_command("backend", ports, t)
                              + ["--port-rate", "%d=%g" % (DN_PORT, sc.port_mbps)])
         cfg = lab.runner_config(True, net, workdir, scenario.Scenario(), ports)
         cfg["tenants"] = sc.tenants(run)
@@ -471,6 +489,7 @@ def run_once(sc, run, say):
             raise lab.LabError("no PFCP session established; runner log: %s" % procs.log_tail("runner"))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
         wait_offloaded(cfg["status"], len(plan["ues"]))
+        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, "backend"), t)
         plan["start"] = time.time() + 1.0
         plan_path = os.path.join(workdir, "plan.json")
         with open(plan_path, "w") as f:
@@ -488,17 +507,20 @@ def run_once(sc, run, say):
         time.sleep(1.0)   # what the queues still hold leaves at the port's rate
         procs.stop("recv-dn")
         counters = final_counters(cfg["status"], time.time())
-        switch.send_signal(signal.SIGUSR1)
-        time.sleep(0.5)
         tx, rx = lab.read_json(stats["tx"]), lab.read_json(stats["rx"])
         if not tx.get("done") or not rx.get("done"):
             raise lab.LabError("the traffic's stats are missing (%s)" % workdir)
+        drops = accounting.since(accounting.collect(accounting.lab_devices(procs, cfg, "backend"), t,
+                                                    [("receiver dn", rx["socket_drops"])]), drops_before)
         log = os.path.join(workdir, "switch.log")
         return {"established": [established, planned], "figures": tenant_figures(tx, rx),
                 "queue_dropped": queue_drops(log, DN_PORT), "dscp": rx["dscp"], "bad": rx["bad"],
                 "socket_drops": rx["socket_drops"], "workdir": workdir, "streams": sc.streams,
                 "tenants": cfg["tenants"], "windows": sc.windows, "sent_total": tx["total"],
-                "sent_bytes": tx["bytes"], "counters": counters, "rx_missed": port_stats(log, 1).get("RXMissed")}
+                "sent_bytes": tx["bytes"], "counters": counters, "rx_missed": port_stats(log, 1).get("RXMissed"),
+                "drops": drops, "accounting": accounting.balance(
+                    sum(tx["total"].values()),
+                    sum(rx["total"].values()) + rx["no_kernel_timestamp"] + sum(rx["bad"].values()), drops)}
     finally:
         procs.stop()
         t.down()
