@@ -102,6 +102,7 @@ train: setup
 
 bench: setup backend
 	$(MAKE) -C backend bench
+	$(MAKE) -C gnb bench
 	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 	tools/lab.sh hhpackets --markdown reports/hh-packets.md
