@@ -298,6 +298,8 @@ uint16_t baas_timers(struct baas *b, uint64_t now, struct rte_mbuf **out, uint16
 {
 	uint64_t now_tick = now / b->cfg.tick_cycles;
 	uint16_t k = 0;
+	if (now_tick <= b->cur_tick)
+		return 0;
 	/* Every deadline is within the wheel's span: after a long pause one turn visits them all. */
 	if (now_tick - b->cur_tick > (uint64_t)b->bmask + 1)
 		b->cur_tick = now_tick - b->bmask - 1;

@@ -396,6 +396,7 @@ static void test_baas_timeout_resends_then_gives_up(void **state)
 		assert_int_equal(baas_timers(b, now, out, 8), 0);
 	assert_int_equal(baas_timers(b, 10 * TICK, out, 8), 3);
 	rte_pktmbuf_free_bulk(out, 3);
+	assert_int_equal(baas_timers(b, 5 * TICK, out, 8), 0); /* a clock behind the wheel's changes nothing */
 	/* Re-armed for tick 20; a status report acknowledges 100 meanwhile. */
 	struct rte_mbuf *st = status_pdu(2, 101, NULL, 0);
 	assert_int_equal(baas_burst(b, &st, 1, 10 * TICK, out, 8), 1); /* 101 is FMC: missing, resent */
