@@ -1,6 +1,6 @@
 """gnb-svc end to end on DPDK pcap ports (no hugepages): frames in from a pcap file per service, out to
 another; its JSON counters on exit. The crypto itself is checked against TS 33.401's vectors in
-gnb/tests/test_gnb.c; here the binary's plumbing: ports, UE file, both services, counted drops."""
+gnb/tests/test_crypto.c; here the binary's plumbing: ports, UE file, both services, counted drops."""
 import json
 import os
 import struct
