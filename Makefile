@@ -12,14 +12,14 @@ ifneq ($(BMV2),)
 export BMV2
 endif
 
-.PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend \
+.PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend test-gnb \
         test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
 	@echo "make test              run every test suite and print a summary per suite"
-	@echo "make test-java|test-build|test-p4|test-backend|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
+	@echo "make test-java|test-build|test-p4|test-backend|test-gnb|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
 	@echo "                       one suite"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
@@ -50,7 +50,7 @@ build: oar backend
 # Every suite runs even when an earlier one failed; the exit status says whether all passed.
 test: setup
 	@rm -f reports/summary.txt; rc=0; \
-	for s in java build p4 backend pfcp identification rps integration onos recovery; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
+	for s in java build p4 backend gnb pfcp identification rps integration onos recovery; do $(MAKE) --no-print-directory test-$$s || rc=1; done; \
 	echo "== hupf test summary =="; cat reports/summary.txt; exit $$rc
 
 test-java: setup
@@ -65,6 +65,10 @@ test-p4: setup backend
 
 test-backend: setup
 	@$(SUITE) backend $(MAKE) -C backend test
+
+# The Hybrid-gNodeB's x86 services (gnb/: ciphering and integrity, PDCP, BaaS; docs/GNB.md).
+test-gnb: setup
+	@$(SUITE) gnb $(MAKE) -C gnb test
 
 test-pfcp: setup
 	@$(SUITE) pfcp $(PY) -m pytest tests/pfcp
@@ -98,6 +102,7 @@ train: setup
 
 bench: setup backend
 	$(MAKE) -C backend bench
+	$(MAKE) -C gnb bench
 	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 	tools/lab.sh hhpackets --markdown reports/hh-packets.md
@@ -147,6 +152,7 @@ clean:
 	$(MVN) clean
 	rm -rf reports
 	-$(MAKE) -C backend clean
+	-$(MAKE) -C gnb clean
 
 # A running ONOS (e.g. from docker-compose.yml): install the .oar, push the network config.
 ONOS      ?= localhost:8181

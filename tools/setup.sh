@@ -8,7 +8,7 @@ DEBIAN_PACKAGES=(
   build-essential pkg-config make cmake git curl unzip
   openjdk-17-jdk-headless maven
   golang-go
-  libdpdk-dev dpdk-dev libpcap-dev libnuma-dev libcmocka-dev valgrind
+  libdpdk-dev dpdk-dev libpcap-dev libnuma-dev libcmocka-dev valgrind libssl-dev
   clang llvm libclang-rt-14-dev
   iproute2 iputils-ping tcpdump ethtool procps
   openssh-client sshpass
