@@ -31,7 +31,8 @@ static struct rte_mbuf *status_pdu(uint32_t ue, uint32_t fmc, const uint8_t *bit
 {
 	uint8_t pdu[64];
 	pdcp_write_status_hdr(pdu, fmc);
-	memcpy(pdu + 5, bitmap, len);
+	if (len)
+		memcpy(pdu + 5, bitmap, len);
 	return frame(ue, 0, GNB_OP_STATUS, pdu, 5 + len);
 }
 
