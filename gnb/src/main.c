@@ -123,7 +123,7 @@ static int load_ues(const char *path, struct crypto_svc *c, struct baas *b)
 		int rc = crypto_svc_ue_set(c, ue, &cfg);
 		if (!rc)
 			rc = baas_ue_add(b, ue, 0);
-		memset(&cfg, 0, sizeof(cfg));
+		explicit_bzero(&cfg, sizeof(cfg));
 		if (rc) {
 			fprintf(stderr, "gnb-svc: %s:%d: UE refused (%s)\n", path, lineno, strerror(-rc));
 			fclose(f);
@@ -131,6 +131,9 @@ static int load_ues(const char *path, struct crypto_svc *c, struct baas *b)
 		}
 		n++;
 	}
+	explicit_bzero(line, sizeof(line)); /* the last keys read */
+	explicit_bzero(enc, sizeof(enc));
+	explicit_bzero(integ, sizeof(integ));
 	fclose(f);
 	return n;
 }

@@ -1,10 +1,11 @@
 """No file-level cycle in the C data plane or the Python tools (docs/ARCHITECTURE.md, "No cycles"; the Java
 packages have theirs in ModuleRulesTest and PackageRulesTest). Each rule is shown to fail on a small cycle first.
 
-- C, calls: backend/dp's translation units, as linked into libhupfdp.a; A -> B when A calls (or takes the
-  address of) a function that B defines, read from the objects with nm.
-- C, includes: every C file of the repository (backend/dp, its tests, benches and fuzzer); A -> B when A has
-  #include "B", found as the compiler finds it (beside A, then in backend/dp, the -I of every build).
+- C, calls: backend/dp's translation units, as linked into libhupfdp.a, and gnb/src's, as linked into
+  libgnbsvc.a; A -> B when A calls (or takes the address of) a function that B defines, read from the
+  objects with nm.
+- C, includes: every C file of the repository (backend/dp, gnb/src, their tests, benches and fuzzer); A -> B
+  when A has #include "B", found as the compiler finds it (beside A, then in backend/dp, the -I of every build).
 - Python: tools/hupf_tools' modules, and tests' modules (each suite's directory and tests/lib, the helpers on
   every suite's path); A -> B when A imports B anywhere, function-local imports included.
 """
@@ -18,6 +19,7 @@ from dependency_cycles import (cycles, describe, include_graph, nm_call_graph, p
 
 ROOT = Path(__file__).resolve().parents[2]
 DP = ROOT / "backend" / "dp"
+GNB = ROOT / "gnb" / "src"
 
 
 def test_cycles_finds_each_cycle_whole_and_nothing_else():
@@ -91,6 +93,20 @@ def test_no_c_file_includes_itself_round_a_loop():
     assert graph["backend/dp/tables.c"] and graph["backend/dp/tests/test_dp.c"], "the graph reads the includes"
     found = cycles(graph)
     assert not found, "\n\n".join(describe(graph, c) for c in found)
+
+
+def test_no_gnb_service_file_calls_or_includes_round_a_loop():
+    """gnb/src (docs/GNB.md): libgnbsvc.a built by gnb's Makefile; gnb-svc's main.c is no member."""
+    subprocess.run(["make", "-s", "-C", str(ROOT / "gnb"), "build/libgnbsvc.a"], check=True)
+    graph, why = nm_call_graph([ROOT / "gnb" / "build" / "libgnbsvc.a"])
+    assert set(graph) == {p.name.replace(".c", ".o") for p in GNB.glob("*.c")} - {"main.o"}, \
+        "libgnbsvc.a should hold gnb/src/*.c but main.c (a stale member: make -C gnb clean)"
+    found = cycles(graph)
+    assert not found, "\n\n".join(describe(graph, c, why) for c in found)
+    includes = include_graph(sorted(GNB.glob("*.[ch]")))
+    assert includes["baas.c"], "the graph reads the includes"
+    found = cycles(includes)
+    assert not found, "\n\n".join(describe(includes, c) for c in found)
 
 
 # ---- Python ----
