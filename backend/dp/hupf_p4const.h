@@ -231,6 +231,10 @@
 #define P4_PKT_META_INGRESS_PORT "ingress_port"
 #define P4_PKT_META_REASON "reason"
 
+/* packet_headers */
+#define P4_PKT_HDR_PACKET_IN "packet_in"
+#define P4_PKT_HDR_PACKET_OUT "packet_out"
+
 /* constants of p4src/include/define.p4: packet-in and drop reasons, RPS */
 enum {
 	PKTIN_ACL_PUNT = 1,

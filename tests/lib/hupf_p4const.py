@@ -229,6 +229,10 @@ PKT_META_EGRESS_PORT = "egress_port"
 PKT_META_INGRESS_PORT = "ingress_port"
 PKT_META_REASON = "reason"
 
+# packet_headers
+PKT_HDR_PACKET_IN = "packet_in"
+PKT_HDR_PACKET_OUT = "packet_out"
+
 # constants of p4src/include/define.p4
 ETHERTYPE_HUPF_STATE = 34997
 GTPU_UDP_PORT = 2152

@@ -71,6 +71,7 @@ def test_parses_text_format_and_names_constants_in_four_languages(tmp_path):
     assert "\tDROP_ACL = 9," in c and "HH_KEY_5TUPLE" not in c   # C: reasons only
     go = gen.render_go(grps, CONSTS)
     assert '\tHupfIngressUpfInterfaces = "HupfIngress.upf.interfaces"' in go
+    assert '\tPktHdrPacketIn = "packet_in"' in go and "PKT_HDR" not in java   # no ONOS type names a header
     assert "\tPktinAclPunt = 1" in go and "\tHhKey5tuple  = 1" in go
     if shutil.which("cc"):
         (tmp_path / "hupf_p4const.h").write_text(c)
@@ -89,7 +90,7 @@ def test_rejects_broken_input_precisely():
     with pytest.raises(ValueError, match="p4info: .*no_such_field"):
         gen.parse_p4info("tables { no_such_field: 1 }")
     names = {k: [] for k in ("tables", "actions", "counters", "meters", "registers", "action_profiles",
-                             "match_fields", "action_params", "packet_metadata")}
+                             "match_fields", "action_params", "packet_metadata", "packet_headers")}
     names["tables"] = ["a.b"]
     names["actions"] = ["a_b"]
     with pytest.raises(ValueError, match="would name both"):

@@ -250,6 +250,12 @@ const (
 	PktMetaReason      = "reason"
 )
 
+// packet_headers
+const (
+	PktHdrPacketIn  = "packet_in"
+	PktHdrPacketOut = "packet_out"
+)
+
 // constants of p4src/include/define.p4
 const (
 	EthertypeHupfState      = 34997

@@ -1,7 +1,6 @@
 package p4rt
 
 import (
-	"runtime"
 	"time"
 
 	"google.golang.org/grpc"
@@ -14,15 +13,11 @@ import (
 // with GOAWAY too_many_pings and drop the connection.
 const KeepaliveMinTime = time.Second
 
-// ServerOptions are the gRPC server options the P4Runtime server needs: its codec, a keepalive policy that
-// lets clients ping, and stream workers: by default gRPC runs each RPC on a new goroutine, whose stack then
-// grows (copied each time) through the handler's frames, a twentieth of the agent's CPU in the control-plane
-// bench; a worker keeps its grown stack. One worker per CPU plus two for the long-lived StreamChannels; an RPC
-// that finds them all busy gets its own goroutine as before.
+// ServerOptions are the gRPC server options the P4Runtime server needs: its codec
+// and a keepalive policy that lets clients ping.
 func ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.ForceServerCodec(codec{}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: KeepaliveMinTime, PermitWithoutStream: true}),
-		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0) + 2)),
 	}
 }

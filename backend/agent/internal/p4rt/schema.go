@@ -162,8 +162,8 @@ const (
 	aSliceNop     = p4const.HupfIngressTenantSliceNop
 	cSlice        = p4const.HupfIngressTenantSliceCounter
 	mSlice        = p4const.HupfIngressTenantSliceMeter
-	pktIn         = "packet_in"
-	pktOut        = "packet_out"
+	pktIn         = p4const.PktHdrPacketIn
+	pktOut        = p4const.PktHdrPacketOut
 )
 
 // Schema is a validated P4Info of one profile with its name -> id resolution.
