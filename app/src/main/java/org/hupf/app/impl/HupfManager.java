@@ -231,7 +231,7 @@ public class HupfManager extends SessionManagerService {
         Ip4Address n3 = cfg.n3Addresses().get(0);
         ResourcePool pool = new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS));
         SessionManager m = new SessionManager(store, new SessionTranslator(n3, cfg.sliceId(), cfg.qfiToTc(), 10,
-                                                                             () -> tenants),
+                                                                             () -> tenants, cfg.networkInstances()),
                                               pool, this::devices, n3);
         Set<UpfInterface> ifaces = new HashSet<>();
         for (Ip4Address a : cfg.n3Addresses()) {

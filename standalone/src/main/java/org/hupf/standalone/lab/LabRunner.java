@@ -177,7 +177,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         int slice = (int) cfg.number("slice");
         ResourcePool pool = new ResourcePool((int) minTableSize(UpfEntityType.COUNTER),
                                              (int) minTableSize(UpfEntityType.SESSION_METER));
-        sessions = new SessionManager(store, new SessionTranslator(n3, slice, Map.of(), 10), pool, () -> {
+        sessions = new SessionManager(store, new SessionTranslator(n3, slice, Map.of(), 10, Map::of,
+                                                                    cfg.networkInstances()), pool, () -> {
             List<HupfUpfDevice> devices = new ArrayList<>(sessionBackends());
             devices.set(0, hybrid);
             return devices;
