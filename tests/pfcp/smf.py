@@ -49,7 +49,9 @@ class Smf:
         return None, None
 
     def request(self, spec, timeout=3.0):
-        """Sends a spec, returns the parsed response with the same sequence number and its raw bytes."""
+        """Sends a spec, returns the parsed response with the same sequence number and its raw bytes. The UPF's
+        Heartbeat Requests that arrive meanwhile are answered, as an SMF does (the UPF asks before it lets a new
+        Association Setup delete the old association's sessions)."""
         raw = bytes(build_message(spec))
         self.send_raw(raw)
         deadline = time.time() + timeout
@@ -57,7 +59,9 @@ class Smf:
             resp, data = self.recv(deadline - time.time())
             if resp is None:
                 break
-            if resp.seq == spec["seq"] and resp.message_type == spec["type"] + 1:
+            if resp.message_type == 1:
+                self.answer_heartbeat(resp.seq)
+            elif resp.seq == spec["seq"] and resp.message_type == spec["type"] + 1:
                 return resp, data
         raise AssertionError("no response to message type %d seq %d" % (spec["type"], spec["seq"]))
 
@@ -70,7 +74,15 @@ class Smf:
             return node_fqdn(self.node_id)
 
     def association_setup(self, recovery=None):
-        return message(5, self.next_seq(), [self.node_ie(), uint(96, recovery or self.recovery)])
+        """An Association Setup Request; recovery, when given, is this SMF's stamp from now on (it restarted)."""
+        self.recovery = recovery or self.recovery
+        return message(5, self.next_seq(), [self.node_ie(), uint(96, self.recovery)])
+
+    def answer_heartbeat(self, seq, recovery=None):
+        """Answers the UPF's Heartbeat Request seq with this SMF's Recovery Time Stamp, or the one given."""
+        self.send_raw(bytes(P.PFCP(version=1, S=0, seq=seq, message_type=2)
+                            / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(
+                                timestamp=recovery or self.recovery)])))
 
     def heartbeat(self):
         return message(1, self.next_seq(), [uint(96, self.recovery)])

@@ -155,8 +155,7 @@ def answer_heartbeats(smf, recovery, until):
     while not until() and time.time() < deadline:
         hb, _ = smf.wait_for(1, timeout=0.5)
         if hb is not None:
-            smf.send_raw(bytes(P.PFCP(version=1, S=0, seq=hb.seq, message_type=2)
-                               / P.PFCPHeartbeatResponse(IE_list=[P.IE_RecoveryTimeStamp(timestamp=recovery)])))
+            smf.answer_heartbeat(hb.seq, recovery)
             answered += 1
     return answered
 
@@ -179,6 +178,48 @@ def test_blind_spoofed_heartbeat_with_the_smfs_address_and_port_deletes_nothing(
     assert upf.pfcp_stats().get("peer_restart", 0) == 0
     assert state(upf) == before
     still_served(smf)
+
+
+def setup_from(smf, recovery, seq):
+    """An Association Setup Request in the SMF's name: its Node ID, the Recovery Time Stamp given."""
+    return bytes(P.PFCP(version=1, S=0, seq=seq, message_type=5)
+                 / P.PFCPAssociationSetupRequest(IE_list=[P.IE_NodeId(id_type=0, ipv4=smf.node_id),
+                                                           P.IE_RecoveryTimeStamp(timestamp=recovery)]))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a datagram with the SMF's own address and port needs a raw socket")
+def test_blind_spoofed_association_setup_with_the_smfs_address_and_port_deletes_nothing(upf, smf):
+    """A forged Association Setup Request with the SMF's exact address and port and a new Recovery Time Stamp
+    would replace the association and delete its sessions: the UPF asks the SMF first, which answers with its
+    real stamp, and the setup is refused (its answer goes to the SMF, which ignores it). Nothing changes."""
+    before, stats = state(upf), upf.pfcp_stats()
+    host, port = smf.sock.getsockname()
+    conf.verb = 0
+    send(IP(src=host, dst=upf.addr[0]) / UDP(sport=port, dport=upf.addr[1])
+         / P.PFCP(setup_from(smf, smf.recovery + 1000, 78)), iface="lo")
+    refused = lambda: upf.pfcp_stats().get("reject.association_unconfirmed", 0) == \
+        stats.get("reject.association_unconfirmed", 0) + 1
+    assert answer_heartbeats(smf, smf.recovery, refused) >= 1
+    assert refused()
+    assert upf.pfcp_stats().get("association_replaced", 0) == stats.get("association_replaced", 0)
+    assert state(upf) == before
+    still_served(smf)
+
+
+def test_a_restarted_smfs_setup_is_confirmed_and_its_re_establishment_served_at_once(upf, smf):
+    """The SMF itself restarted (new stamp, new port): the UPF asks it at the setup's address and port, the
+    SMF answers with its new stamp while it waits for the setup's answer, and the old sessions go before the
+    answer: the same UE and CP SEID are accepted at once."""
+    replaced = upf.pfcp_stats().get("association_replaced", 0)
+    restarted = Smf(upf.addr, recovery=smf.recovery + 1000)
+    assert cause(restarted.request(restarted.association_setup())[0]) == 1
+    assert upf.pfcp_stats()["association_replaced"] == replaced + 1
+    assert cause(restarted.request(restarted.establishment(4242, UE))[0]) == 1
+    assert upf.get("/health")["sessions"] == 1
+    # The old peer's session is gone: its SEID is nobody's now.
+    assert cause(smf.request(smf.deletion(smf.up_seid))[0]) == 65
+    restarted.request(restarted.release())
+    restarted.close()
 
 
 def test_a_restart_the_smf_confirms_deletes_its_sessions(upf, smf):

@@ -64,7 +64,7 @@ public final class HupfStandalone {
         o.put("state-sync-ms", "100");
         o.put("tenants", "");
         o.put("control-idle-ms", "30000");
-        o.put("network-instances", "internet");
+        o.put("network-instances", String.join(",", SessionTranslator.DEFAULT_NETWORK_INSTANCES));
         o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {

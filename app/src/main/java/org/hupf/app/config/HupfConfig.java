@@ -6,6 +6,7 @@ import org.hupf.api.OffloadPolicy;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.app.session.SessionTenant;
+import org.hupf.app.session.SessionTranslator;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
@@ -56,6 +57,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String TENANTS = TenantsParser.TENANTS;
     static final String QUEUES = QosParser.QUEUES;
     static final String RPS = "rps";
+    static final String NETWORK_INSTANCES = "networkInstances";
 
     /** What a device does in the hybrid UPF. */
     public enum Role {
@@ -105,7 +107,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
                                   CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS,
-                                  QUEUES);
+                                  QUEUES, NETWORK_INSTANCES);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -151,6 +153,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         }
         tenants();
         sessionTenants();
+        networkInstances();
         queues();
         pfcp(n3Addresses().get(0));
         qfiToTc();
@@ -237,6 +240,20 @@ public final class HupfConfig extends Config<ApplicationId> {
     }
 
     /**
+     * Returns the Network Instances a session's rules may name beside the tenants' ({@code networkInstances}, a
+     * list of names; {@link SessionTranslator#DEFAULT_NETWORK_INSTANCES} when absent): a rule naming another is refused.
+     *
+     * @return the names
+     * @throws IllegalArgumentException naming the entry that is not a name
+     */
+    public Set<String> networkInstances() {
+        if (!object.has(NETWORK_INSTANCES)) {
+            return SessionTranslator.DEFAULT_NETWORK_INSTANCES;
+        }
+        return new HashSet<>(list(object, NETWORK_INSTANCES, TenantsParser::networkInstanceName));
+    }
+
+    /**
      * Returns the PFCP agent settings ({@link PfcpParser#pfcp}).
      *
      * @param defaultNodeId Node ID if none is configured (the first N3 address)
@@ -272,7 +289,8 @@ public final class HupfConfig extends Config<ApplicationId> {
      */
     public String coreSettings() {
         ObjectNode core = mapper.createObjectNode();
-        for (String f : List.of(N3_ADDRESSES, UE_POOLS, SLICE_ID, QFI_TO_TC, PFCP, RECONCILE_INTERVAL_S)) {
+        for (String f : List.of(N3_ADDRESSES, UE_POOLS, SLICE_ID, QFI_TO_TC, PFCP, RECONCILE_INTERVAL_S,
+                                NETWORK_INSTANCES)) {
             if (object.has(f)) {
                 core.set(f, object.get(f));
             }

@@ -229,7 +229,7 @@ public class HupfManager extends SessionManagerService {
         SessionManager m = ControlPlane.builder().store(store).devices(this::devices)
                 .pool(new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS)))
                 .n3Addresses(cfg.n3Addresses()).uePools(cfg.uePools()).sliceId(cfg.sliceId()).qfiToTc(cfg.qfiToTc())
-                .tenants(() -> tenants).build().sessionManager();
+                .tenants(() -> tenants).networkInstances(cfg.networkInstances()).build().sessionManager();
         try {
             agent = new PfcpAgent(cfg.pfcp(n3), m, new InMemoryAssociationStore(), PfcpAgent.startTimeStamp(),
                                   baselines);

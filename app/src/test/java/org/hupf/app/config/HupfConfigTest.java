@@ -103,6 +103,7 @@ public class HupfConfigTest {
         assertEquals(OffloadPolicy.Pin.HARDWARE, policy.pinOf(Ip4Address.valueOf("10.250.0.10"), 0, List.of(1)));
         assertEquals(OffloadPolicy.Pin.NONE, policy.pinOf(Ip4Address.valueOf("10.250.0.10"), 0, List.of(9)));
         assertEquals("10.250.0.0/16", c.uePools().get(0).toString());
+        assertEquals("none named: the standalone host's default", Set.of("internet"), c.networkInstances());
         assertEquals(List.of(new Route(Ip4Prefix.valueOf("192.168.1.0/24"), 1, MacAddress.valueOf("00:00:00:00:0b:01"),
                                        MacAddress.valueOf("00:00:00:00:00:a1")),
                              new Route(Ip4Prefix.valueOf("10.9.9.0/24"), 2, MacAddress.valueOf("00:00:00:00:0b:01"),
@@ -138,6 +139,8 @@ public class HupfConfigTest {
         assertTrue(invalid("bogus", "1").startsWith("unknown field"));
         assertTrue(invalid(HupfConfig.PFCP, "{\"port\": 70000}").startsWith("port: integer in [0, 65535]"));
         assertTrue(invalid(HupfConfig.HEAVY_HITTER, "{\"keyMode\": \"mac\"}").contains("ue or 5tuple"));
+        assertEquals("networkInstances[1]: a name of 1 to 255 characters expected, got \"\"",
+                     invalid(HupfConfig.NETWORK_INSTANCES, "[\"internet\", \"\"]"));
         String[][] refusals = {  // field, value, the error naming it
             {HupfConfig.HEAVY_HITTER, "{\"timeslotUs\": 1000}",
              "heavyHitter: timeslot_us must be a power of two below 2^32, is 1000"},

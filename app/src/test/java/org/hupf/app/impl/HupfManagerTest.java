@@ -281,6 +281,25 @@ public class HupfManagerTest {
         eventually("leading once it answers", () -> !manager.uePools().isEmpty());
     }
 
+    /** A rule naming a Network Instance neither the netcfg's networkInstances nor a tenant's is refused (cause 73). */
+    @Test
+    public void anUnknownNetworkInstanceIsRefusedAsTheNetcfgSays() throws Exception {
+        configChanged(CONFIG.replace("]}}", "]}, \"networkInstances\": [\"internet\", \"ims\"]}"));
+        assertTrue(config.error(), config.isValid());
+        manager.refresh();
+        String named = SESSION.replace("\"ueIpAddress\"", "\"networkInstance\": \"NAME\", \"ueIpAddress\"");
+        manager.createSession(SessionJson.decode(MAPPER.readTree(named.replace("NAME", "ims"))));
+        try {
+            manager.createSession(SessionJson.decode(MAPPER.readTree(
+                    named.replace("NAME", "enterprise").replace("10.250.0.4", "10.250.0.5"))));
+            fail("an unknown Network Instance was taken");
+        } catch (RuleException e) {
+            assertEquals(73, e.cause());
+            assertTrue(e.getMessage(), e.getMessage().contains("unknown Network Instance 'enterprise'"));
+        }
+        assertEquals(1, manager.sessions().size());
+    }
+
     /**
      * The netcfg's tenants bind the next sessions without restarting the core, and GET /tenants' service reports
      * each tenant with its bound sessions and the counter the devices hold at its id, and each of its slices with

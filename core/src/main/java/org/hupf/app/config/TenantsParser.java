@@ -164,6 +164,21 @@ public final class TenantsParser {
     }
 
     /**
+     * Reads a Network Instance's name (TS 29.244 §8.2.4: a DNN or another operator's label, 1 to 255 octets here).
+     *
+     * @param name the JSON value
+     * @return the name
+     * @throws IllegalArgumentException if it is not a string of that length
+     */
+    static String networkInstanceName(JsonNode name) {
+        if (!name.isTextual() || name.asText().isEmpty() || name.asText().length() > MAX_NETWORK_INSTANCE) {
+            throw new IllegalArgumentException("a name of 1 to " + MAX_NETWORK_INSTANCE + " characters expected, got "
+                                                       + name);
+        }
+        return name.asText();
+    }
+
+    /**
      * Returns the tenants sessions can be bound to: the {@code tenants} entries with a {@code networkInstance}
      * (the TS 29.244 Network Instance an SMF puts in an uplink PDI or a downlink FAR's Forwarding Parameters),
      * each with its optional {@code overlay} {@code {"vtepSrc", "vtepDst", "innerSrcMac", "innerDstMac"}}, the
@@ -190,10 +205,10 @@ public final class TenantsParser {
                 }
                 continue;
             }
-            if (!name.isTextual() || name.asText().isEmpty() || name.asText().length() > MAX_NETWORK_INSTANCE) {
-                throw new IllegalArgumentException(where + ": " + NETWORK_INSTANCE + ": a name of 1 to "
-                                                           + MAX_NETWORK_INSTANCE + " characters expected, got "
-                                                           + name);
+            try {
+                networkInstanceName(name);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": " + NETWORK_INSTANCE + ": " + e.getMessage());
             }
             Integer earlier = first.putIfAbsent(name.asText(), i);
             if (earlier != null) {

@@ -100,14 +100,17 @@ public final class PfcpAgent implements AutoCloseable {
         final int type;
         final byte[] bytes;
         final Consumer<PfcpMessage> onResponse;
+        final Runnable onTimeout;
         int attempts = 1;
         long nextMillis;
 
-        Pending(InetSocketAddress peer, int type, byte[] bytes, Consumer<PfcpMessage> onResponse, long nextMillis) {
+        Pending(InetSocketAddress peer, int type, byte[] bytes, Consumer<PfcpMessage> onResponse,
+                Runnable onTimeout, long nextMillis) {
             this.peer = peer;
             this.type = type;
             this.bytes = bytes;
             this.onResponse = onResponse;
+            this.onTimeout = onTimeout;
             this.nextMillis = nextMillis;
         }
     }
@@ -156,7 +159,7 @@ public final class PfcpAgent implements AutoCloseable {
         this.sessions = sessions;
         this.usage = new UsageReporter(sessions, System::currentTimeMillis, baselines);
         this.handler = new PfcpHandler(config, sessions, usage, recoveryTimeStamp, stats, associations);
-        handler.onRestartAnnounced(this::heartbeatTo);
+        handler.onAskRecovery(this::recoveryOf);
         sessions.store().all().forEach(usage::sessionChanged);
         this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
         this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");
@@ -310,8 +313,13 @@ public final class PfcpAgent implements AutoCloseable {
     }
 
     private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse) {
+        request(peer, m, onResponse, () -> { });
+    }
+
+    private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse,
+                         Runnable onTimeout) {
         byte[] bytes = PfcpCodec.encode(m);
-        pending.put(m.sequence(), new Pending(peer, m.type(), bytes, onResponse,
+        pending.put(m.sequence(), new Pending(peer, m.type(), bytes, onResponse, onTimeout,
                                                 System.currentTimeMillis() + config.t1Millis));
         stats.inc("tx." + m.type());
         send(peer, bytes);
@@ -389,6 +397,7 @@ public final class PfcpAgent implements AutoCloseable {
                 pending.remove(e.getKey());
                 stats.inc("timeout." + p.type);
                 log.warn("no response from {} to request seq {} after {} attempts", p.peer, e.getKey(), p.attempts);
+                p.onTimeout.run();
                 continue;
             }
             p.attempts++;
@@ -400,22 +409,35 @@ public final class PfcpAgent implements AutoCloseable {
 
     private void heartbeats() {
         for (Association a : handler.associations()) {
-            heartbeatTo(a.peer);
+            recoveryOf(a.peer).thenAccept(ts -> {
+                if (ts != null) {
+                    handler.peerRecovery(a.peer, ts);
+                }
+            });
         }
     }
 
-    private void heartbeatTo(InetSocketAddress peer) {
+    /**
+     * Asks a peer its Recovery Time Stamp with a Heartbeat Request. The answer is acted on by the node worker,
+     * in turn with the node messages (a setup waiting for it among them).
+     *
+     * @return completes with the stamp answered, or null: no answer after N1 attempts, or none in it
+     */
+    private CompletableFuture<Long> recoveryOf(InetSocketAddress peer) {
+        CompletableFuture<Long> answer = new CompletableFuture<>();
         request(peer, PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, nextSequence(), List.of(handler.recovery())),
                 m -> {
-                    Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
+                    Long stamp = null;
                     try {
-                        if (ts != null) {
-                            handler.peerRecovery(peer, ts.reader().u32());
-                        }
+                        Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
+                        stamp = ts == null ? null : ts.reader().u32();
                     } catch (DecodeException e) {
                         log.warn("bad Recovery Time Stamp from {}: {}", peer, e.getMessage());
                     }
-                });
+                    Long answered = stamp;
+                    nodeWorker.execute(() -> answer.complete(answered));
+                }, () -> nodeWorker.execute(() -> answer.complete(null)));
+        return answer;
     }
 
     private Association associationOf(PfcpSession s) {

@@ -46,7 +46,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -81,7 +80,9 @@ public final class PfcpHandler {
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
     private final AssociationStore associations;
-    private volatile Consumer<InetSocketAddress> restartCheck = peer -> { };
+    /** Asks a peer its Recovery Time Stamp (a Heartbeat Request of hupf's own); null when it did not answer. */
+    private volatile Function<InetSocketAddress, CompletableFuture<Long>> askRecovery =
+            peer -> CompletableFuture.completedFuture(null);
     /** Requests being handled, by response cache key. */
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** Answered requests by (peer, sequence, type), oldest first, bounded in count as well as in age. */
@@ -321,7 +322,7 @@ public final class PfcpHandler {
             return CompletableFuture.completedFuture(heartbeat(peer, (HeartbeatRequest) req));
         }
         if (req instanceof AssociationSetupRequest) {
-            return CompletableFuture.completedFuture(associationSetup(peer, (AssociationSetupRequest) req, now));
+            return associationSetup(peer, (AssociationSetupRequest) req, now);
         }
         if (req instanceof AssociationUpdateRequest) {
             return CompletableFuture.completedFuture(associationUpdate(peer, (AssociationUpdateRequest) req));
@@ -395,19 +396,24 @@ public final class PfcpHandler {
             stats.inc("peer_restart_unconfirmed");
             log.info("heartbeat from {} says it restarted (recovery {} -> {}): asking it", a, a.recoveryTimeStamp,
                      req.recoveryTimeStamp);
-            restartCheck.accept(peer);
+            askRecovery.apply(peer).thenAccept(ts -> {
+                if (ts != null) {
+                    peerRecovery(peer, ts);
+                }
+            });
         }
         return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, req.sequence, List.of(recovery()));
     }
 
     /**
-     * Sets how to ask a peer whose heartbeat says it restarted: a Heartbeat Request of hupf's own to the
-     * association's address, whose response goes to {@link #peerRecovery}.
+     * Sets how to ask a peer its Recovery Time Stamp before acting on one datagram's word that it restarted:
+     * a Heartbeat Request of hupf's own to that address and port, with a random sequence number, so that only
+     * the peer, not a blind sender of datagrams in its name, can answer it.
      *
-     * @param check sends the request to the peer
+     * @param ask sends the request; completes with the stamp in the answer, or null when none came (T1 x N1)
      */
-    void onRestartAnnounced(Consumer<InetSocketAddress> check) {
-        this.restartCheck = check;
+    void onAskRecovery(Function<InetSocketAddress, CompletableFuture<Long>> ask) {
+        this.askRecovery = ask;
     }
 
     private Association associationAt(InetSocketAddress peer) {
@@ -458,21 +464,46 @@ public final class PfcpHandler {
         return PfcpMessage.node(type, seq, ies);
     }
 
-    private PfcpMessage associationSetup(InetSocketAddress peer, AssociationSetupRequest req, long now) {
+    private CompletableFuture<PfcpMessage> associationSetup(InetSocketAddress peer, AssociationSetupRequest req,
+                                                            long now) {
         NodeId node = req.nodeId;
         long ts = req.recoveryTimeStamp;
         if (!config.allowedPeers.allows(node.value, peer.getAddress())) {
             stats.inc(config.allowedPeers.knows(node.value) ? "reject.peer_address" : "reject.unknown_node");
             log.warn("association setup from {} ({}) refused: {}", node, peer, config.allowedPeers.knows(node.value)
                     ? "that Node ID is not allowed from this address" : "Node ID not in the allowlist");
-            return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence, Cause.REQUEST_REJECTED,
-                                       true);
+            return CompletableFuture.completedFuture(associationResponse(
+                    MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence, Cause.REQUEST_REJECTED, true));
         }
-        Association old = associations.put(new Association(node.value, peer, ts, now));
+        if (associations.get(node.value) == null || !hasSessions(node.value)) {
+            return CompletableFuture.completedFuture(associate(peer, req, now));
+        }
+        // §6.2.6.2.2: the new association overwrites the existing one whatever its Recovery Time Stamp, and the
+        // old one's sessions are deleted (hupf retains none: no PSREI). One datagram in the peer's name must not
+        // do that: the peer is asked first, and only its answer with the stamp of this request lets it proceed.
+        stats.inc("association_replace_unconfirmed");
+        log.info("association setup from {} ({}, recovery {}) would delete its sessions: asking it", node, peer, ts);
+        return askRecovery.apply(peer).thenApply(answered -> {
+            if (answered == null || answered != ts) {
+                stats.inc("reject.association_unconfirmed");
+                log.warn("association setup from {} ({}) refused: the peer answered {}, not {}", node, peer,
+                         answered == null ? "nothing" : answered, ts);
+                return associationResponse(MessageType.ASSOCIATION_SETUP_RESPONSE, req.sequence,
+                                           Cause.REQUEST_REJECTED, true);
+            }
+            stats.inc("association_replaced");
+            return associate(peer, req, now);
+        });
+    }
+
+    private boolean hasSessions(String nodeId) {
+        return sessions.store().all().stream().anyMatch(s -> s.nodeId.equals(nodeId));
+    }
+
+    private PfcpMessage associate(InetSocketAddress peer, AssociationSetupRequest req, long now) {
+        NodeId node = req.nodeId;
+        Association old = associations.put(new Association(node.value, peer, req.recoveryTimeStamp, now));
         if (old != null) {
-            // §6.2.6.2.2: the new association overwrites the existing one whatever its Recovery Time Stamp,
-            // and the sessions of the old one are deleted (hupf retains none: no PFCP Session Retention
-            // Information support, so no PSREI in the response).
             log.warn("association of {} replaced by a new one from {}: deleting its sessions", old, peer);
             deleteSessionsOf(node.value);
         }

@@ -46,6 +46,9 @@ import java.util.function.Supplier;
  */
 public final class SessionTranslator {
 
+    /** The Network Instances served when the configuration names none (standalone, lab runner, ONOS netcfg). */
+    public static final Set<String> DEFAULT_NETWORK_INSTANCES = Set.of("internet");
+
     /** PFCP Outer Header Removal value for GTP-U/UDP/IPv4 (§8.2.64). */
     private static final int OHR_GTPU_UDP_IPV4 = 0;
     private static final int OHR_GTPU_UDP_IP = 6;

@@ -38,6 +38,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -260,7 +261,10 @@ public class PfcpHandlerTest {
         // From the peer's own address and port (which a blind spoofer can forge too), the news is checked with the
         // peer: nothing changes until its answer to hupf's own request confirms it.
         List<InetSocketAddress> asked = new ArrayList<>();
-        handler.onRestartAnnounced(asked::add);
+        handler.onAskRecovery(peer -> {
+            asked.add(peer);
+            return new CompletableFuture<>();
+        });
         List<Object> modified = state();
         send(SMF, heartbeat(RECOVERY + 70));
         assertEquals(List.of(SMF), asked);
@@ -270,6 +274,32 @@ public class PfcpHandlerTest {
         handler.peerRecovery(SMF, RECOVERY + 70);
         awaitNoSessions();
         assertEquals(RECOVERY + 70, handler.associations().iterator().next().recoveryTimeStamp);
+    }
+
+    @Test
+    public void aSetupThatWouldDeleteSessionsWaitsForThePeersConfirmation() throws Exception {
+        long up = victim();
+        List<Object> before = state();
+        // The peer answers with the stamp it has (the setup was forged in its name), or not at all.
+        Map<InetSocketAddress, Long> answers = new HashMap<>(Map.of(SMF, RECOVERY));
+        List<InetSocketAddress> asked = new ArrayList<>();
+        handler.onAskRecovery(peer -> {
+            asked.add(peer);
+            return CompletableFuture.completedFuture(answers.get(peer));
+        });
+        for (InetSocketAddress from : List.of(SMF, SMF_FAILOVER)) {
+            PfcpMessage r = send(from, setup("127.0.0.1", RECOVERY + 5));
+            assertEquals(Cause.REQUEST_REJECTED, cause(r));
+            assertNull(r.ie(IeType.UP_FUNCTION_FEATURES));
+        }
+        assertEquals(List.of(SMF, SMF_FAILOVER), asked);
+        assertEquals(before, state());
+        assertEquals(2, stats.snapshot().get("reject.association_unconfirmed").intValue());
+        victimStillServed(up);
+        // Without sessions to lose, a new setup needs no confirmation.
+        send(SMF_FAILOVER, setup("127.0.0.1", RECOVERY + 6), Cause.REQUEST_ACCEPTED);
+        assertEquals(2, asked.size());
+        assertEquals(SMF_FAILOVER, handler.associations().iterator().next().peer);
     }
 
     @Test
@@ -333,7 +363,9 @@ public class PfcpHandlerTest {
     @Test
     public void aNewSetupFromAnAllowedAddressReplacesTheAssociationAndItsSessions() throws Exception {
         long up = victim();
-        // §6.2.6.2.2: overwritten whatever the Recovery Time Stamp; the old association's sessions go.
+        // §6.2.6.2.2: overwritten whatever the Recovery Time Stamp; the old association's sessions go, once the
+        // new peer answered hupf's heartbeat with the stamp of its setup.
+        handler.onAskRecovery(peer -> CompletableFuture.completedFuture(peer.equals(SMF_FAILOVER) ? RECOVERY : null));
         send(SMF_FAILOVER, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
         awaitNoSessions();
         assertEquals(SMF_FAILOVER, handler.associations().iterator().next().peer);
@@ -352,7 +384,9 @@ public class PfcpHandlerTest {
         }
         Set<Long> old = new HashSet<>();
         sessions.store().all().forEach(x -> old.add(x.upSeid));
-        // The SMF restarted: a new association, then the same UEs and CP SEIDs again, without a pause.
+        // The SMF restarted: a new association (the SMF confirms its new stamp when asked), then the same UEs and
+        // CP SEIDs again, without a pause.
+        handler.onAskRecovery(peer -> CompletableFuture.completedFuture(RECOVERY + 1));
         send(SMF, setup("127.0.0.1", RECOVERY + 1), Cause.REQUEST_ACCEPTED);
         for (int i = 1; i <= n; i++) {
             send(SMF, establishment("127.0.0.1", i, "10.250." + (i >> 8) + "." + (i & 0xFF), null),

@@ -3,12 +3,15 @@ package org.hupf.standalone.lab;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.OffloadPolicy;
+import org.hupf.app.session.SessionTranslator;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The lab runner's configuration, written by tools/hupf_tools/lab/run.py. Every accessor names the
@@ -75,6 +78,24 @@ final class LabConfig {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("lab config: " + what + " is not a MAC address: " + n);
         }
+    }
+
+    /**
+     * The Network Instances the runner's sessions may name ({@code network_instances}, a list of names; the standalone
+     * host's and the ONOS netcfg's default when absent): a rule naming another is refused with cause 73.
+     */
+    Set<String> networkInstances() {
+        if (!has("network_instances")) {
+            return SessionTranslator.DEFAULT_NETWORK_INSTANCES;
+        }
+        Set<String> out = new HashSet<>();
+        for (JsonNode n : node("network_instances")) {
+            if (!n.isTextual() || n.asText().isEmpty()) {
+                throw new IllegalArgumentException("lab config: network_instances: a name expected, got " + n);
+            }
+            out.add(n.asText());
+        }
+        return out;
     }
 
     /** Thresholds and pins: {"threshold_bps", "hold_ms", "hysteresis", "pins": {"slices"|"qfis"|"ues": {key: pin}}}. */

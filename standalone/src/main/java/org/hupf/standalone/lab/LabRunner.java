@@ -179,7 +179,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
                 })
                 .n3Addresses(List.of(LabConfig.addr(cfg.node("n3"), "n3")))
                 .uePools(List.of(LabConfig.prefix(cfg.node("ue_pool"), "ue_pool")))
-                .sliceId((int) cfg.number("slice")).build().sessionManager();
+                .sliceId((int) cfg.number("slice")).networkInstances(cfg.networkInstances()).build().sessionManager();
         for (LabBackend b : backends) {
             b.device.upf.client().onRecovery(c -> {
                 if (b.drained) {

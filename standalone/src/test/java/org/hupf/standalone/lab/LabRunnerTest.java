@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -44,6 +45,24 @@ public class LabRunnerTest {
             fail("a malformed address must be refused");
         } catch (IllegalArgumentException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("n3 is not an IPv4 address"));
+        }
+        Files.delete(f);
+    }
+
+    /** The runner's sessions may name the config's network_instances (the standalone host's default without). */
+    @Test
+    public void networkInstancesComeFromTheConfig() throws IOException {
+        Path f = Files.createTempFile("lab", ".json");
+        Files.writeString(f, "{}");
+        assertEquals(Set.of("internet"), LabConfig.load(f).networkInstances());
+        Files.writeString(f, "{\"network_instances\": [\"internet\", \"ims\"]}");
+        assertEquals(Set.of("internet", "ims"), LabConfig.load(f).networkInstances());
+        Files.writeString(f, "{\"network_instances\": [\"internet\", 7]}");
+        try {
+            LabConfig.load(f).networkInstances();
+            fail("a name that is no string must be refused");
+        } catch (IllegalArgumentException e) {
+            assertEquals("lab config: network_instances: a name expected, got 7", e.getMessage());
         }
         Files.delete(f);
     }
