@@ -9,6 +9,7 @@ import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;
+import org.hupf.app.session.SessionTranslator;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.standalone.store.DurableState;
 import org.hupf.pipeconf.api.HupfUpfDevice;
