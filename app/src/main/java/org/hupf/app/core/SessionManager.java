@@ -10,6 +10,7 @@ import org.hupf.app.device.CounterCellReader;
 import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.DeviceWriter;
 import org.hupf.app.device.EntityKeys;
+import org.hupf.app.device.Shutdowns;
 import org.hupf.app.device.WriteResult;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
@@ -1065,7 +1066,7 @@ public final class SessionManager implements AutoCloseable {
     /** Stops the device writer: changes still queued fail as if the devices were unreachable. */
     @Override
     public void close() {
-        usageReader.shutdownNow();
+        Shutdowns.interrupt(usageReader, "hupf-usage-read");
         writer.close();
     }
 
