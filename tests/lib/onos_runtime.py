@@ -14,8 +14,11 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from base64 import b64encode
 from pathlib import Path
+
+import onos_ready
 
 DEFAULT_ONOS_HOME = "/opt/hupf-onos/onos"
 KARAF = "apache-karaf-4.2.9"
@@ -89,6 +92,16 @@ def port_free(port):
 
 class OnosError(Exception):
     pass
+
+
+class InstallRefused(Exception):
+    """ONOS refused an .oar for a reason that trying again does not change."""
+
+
+def oar_app_name(oar):
+    """The app name in an .oar's app.xml."""
+    with zipfile.ZipFile(oar) as z:
+        return re.search(r'<app\s[^>]*\bname="([^"]+)"', z.read("app.xml").decode()).group(1)
 
 
 class BootRace(Exception):
@@ -167,8 +180,9 @@ class Onos:
         def ready():
             if BOOT_RACE.search(self.console_log.read_text(errors="replace")):
                 raise BootRace(BOOT_RACE.pattern)
-            return want <= self.active_apps() and self.bundles_settled()
-        self.wait(ready, timeout, "ONOS apps %s ACTIVE with every bundle settled" % sorted(want))
+            return onos_ready.settled(self, onos_ready.apps_active(want), onos_ready.bundles_settled,
+                                      onos_ready.rest_codecs, onos_ready.components_active(onos_ready.ONOS_COMPONENTS))
+        self.wait_ready(ready, timeout, "ONOS booted (apps %s)" % sorted(want))
 
     def stop(self, timeout=60):
         """Stops ONOS's process group (the start script and its java, which outlives the script for a
@@ -211,18 +225,26 @@ class Onos:
 
     def wait(self, ready, timeout, what, interval=1.0):
         """Polls ready() until it is true; raises OnosError naming `what` after `timeout` seconds."""
+        self.wait_ready(lambda: None if ready() else "not yet", timeout, what, interval)
+
+    def wait_ready(self, probe, timeout, what, interval=1.0):
+        """Polls probe() until it returns None (ready; else it returns what is not ready, see onos_ready); raises
+        OnosError naming `what` and the last thing not ready after `timeout` seconds."""
         deadline = time.monotonic() + timeout
+        why = "never probed"
         while True:
             if self.proc is not None and self.proc.poll() is not None:
-                raise OnosError("ONOS exited (%d) while waiting for %s; see %s"
-                                % (self.proc.returncode, what, self.console_log))
+                raise OnosError("ONOS exited (%d) while waiting for %s (%s); see %s"
+                                % (self.proc.returncode, what, why, self.console_log))
             try:
-                if ready():
+                why = probe()
+                if why is None:
                     return
-            except (OSError, OnosError, ValueError, subprocess.TimeoutExpired):
-                pass  # not ready yet: on a loaded machine the Karaf shell may take longer than its timeout
+            except (OSError, OnosError, ValueError, subprocess.TimeoutExpired) as e:
+                # Not ready yet: on a loaded machine the Karaf shell may take longer than its timeout.
+                why = "%s: %s" % (type(e).__name__, e)
             if time.monotonic() > deadline:
-                raise OnosError("not after %ds: %s" % (timeout, what))
+                raise OnosError("not after %ds: %s; not ready: %s" % (timeout, what, why))
             time.sleep(interval)
 
     # -- REST -----------------------------------------------------------------------------------------
@@ -244,14 +266,47 @@ class Onos:
         except ValueError:
             return status, text
 
-    def install_app(self, oar, timeout=120):
-        """Installs and activates an .oar (POST /onos/v1/applications?activate=true); raises OnosError if
-        ONOS refuses it. Whether its bundles really run is for the caller to check (REST says ACTIVE anyway)."""
-        status, body = self.rest("POST", "/onos/v1/applications?activate=true", Path(oar).read_bytes(),
-                                 content_type="application/octet-stream", timeout=timeout)
-        if status not in (200, 201):
-            raise OnosError("installing %s: %s %s" % (Path(oar).name, status, body))
-        return body["name"]
+    def install_app(self, oar, timeout=300):
+        """Installs and activates an .oar (POST /onos/v1/applications?activate=true), tried again only on
+        ONOS's "not ready" answers (a service not registered yet, REST restarting) once Karaf settled; raises
+        OnosError if ONOS refuses it, or gives up saying what its last answer was. An app that a lost answer
+        left installed is activated. Whether its bundles really run is for the caller to check (REST says
+        ACTIVE anyway)."""
+        name = oar_app_name(oar)
+        last = []
+
+        def installed():
+            status, body = self.rest("GET", "/onos/v1/applications/%s" % name)
+            if status == 200:
+                if body.get("state") != "ACTIVE":
+                    status, body = self.rest("POST", "/onos/v1/applications/%s/active" % name)
+                    return status in (200, 204)
+                return True
+            if status != 404:
+                last[:] = [status, body]
+                return False
+            status, body = self.rest("POST", "/onos/v1/applications?activate=true", Path(oar).read_bytes(),
+                                     content_type="application/octet-stream", timeout=timeout)
+            last[:] = [status, body]
+            if status in (200, 201):
+                return True
+            if not onos_ready.not_ready_answer(status, body):
+                raise InstallRefused("installing %s: %s %s" % (Path(oar).name, status, body))
+            return False
+
+        def probe():
+            why = onos_ready.settled(self)
+            if why:
+                return why
+            try:
+                return None if installed() else "ONOS ready to install %s (last answer: %s)" % (name, last)
+            except OSError as e:  # REST restarting: refused, reset, timed out
+                return "ONOS's REST answers (%s)" % e
+        try:
+            self.wait_ready(probe, timeout, "%s installed and activated" % name, interval=2.0)
+        except InstallRefused as e:
+            raise OnosError(str(e)) from None
+        return name
 
     def active_apps(self):
         status, body = self.rest("GET", "/onos/v1/applications")
@@ -283,6 +338,10 @@ class Onos:
                 states[cols[-1]] = cols[1]
         return states
 
-    def bundles_settled(self):
+    def unsettled_bundles(self):
+        """{symbolic name: state} of the bundles not settled yet ({"bundle:list": "empty"} before Karaf lists any)."""
         states = self.bundles()
-        return bool(states) and not any(UNSETTLED.search(s) for s in states.values())
+        return {n: s for n, s in states.items() if UNSETTLED.search(s)} if states else {"bundle:list": "empty"}
+
+    def bundles_settled(self):
+        return not self.unsettled_bundles()

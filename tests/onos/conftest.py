@@ -19,6 +19,7 @@ from scapy.contrib import pfcp as P
 
 import cluster as cluster_mod
 import headless_chromium
+import onos_ready
 import onos_runtime
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pfcp"))
@@ -28,9 +29,11 @@ REPO = Path(__file__).resolve().parents[2]
 REPORTS = REPO / "reports" / "onos"
 BACKEND = Path(os.environ.get("HUPF_BACKEND") or REPO / "backend" / "build" / "hupf-backend")
 NETCFG = REPO / "netcfg" / "deployment.json"
-SUITE_TIMEOUT_S = 600
-BOOT_TIMEOUT_S = 300
+SUITE_TIMEOUT_S = 1800
+BOOT_TIMEOUT_S = 600
 DEVICE_TIMEOUT_S = 90
+# An app's install and start: ONOS's answers "not ready" (503) while a loaded machine starts it slowly.
+APP_TIMEOUT_S = 300
 
 WHY = onos_runtime.missing()
 if WHY is None and not BACKEND.exists():
@@ -123,8 +126,14 @@ def onos(request, oar, tmp_path_factory):
         o.start(BOOT_TIMEOUT_S)
         print("ONOS ready in %.0f s" % (time.monotonic() - t0))
         if GUI_OAR is not None:
-            o.install_app(GUI_OAR)  # before hupf: its view registers when the GUI's service appears
-        o.install_app(oar)
+            # Before hupf: its view registers when the GUI's service appears. Installing the GUI restarts
+            # ONOS's REST: hupf's install waits until it answers again.
+            gui = o.install_app(GUI_OAR)
+            o.wait_ready(lambda: onos_ready.settled(o, onos_ready.apps_active([gui]), onos_ready.rest_codecs),
+                         APP_TIMEOUT_S, "ONOS's GUI app running")
+        o.install_app(oar, APP_TIMEOUT_S)
+        o.wait_ready(lambda: onos_ready.settled(o, onos_ready.hupf_running, onos_ready.rest_codecs), APP_TIMEOUT_S,
+                     "hupf running in ONOS")
     except BaseException:
         request.session.onos_failed = True  # a boot or install that fails keeps its logs too
         raise
@@ -223,10 +232,11 @@ def deploy(onos, backend, cfg=None):
     cfg = cfg or deployment_netcfg(backend.addr, free_port())
     status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
     assert status == 200, "netcfg refused: %s %s" % (status, body)
-    onos.wait(lambda: onos.rest("GET", "/onos/hupf/offload")[0] == 200, DEVICE_TIMEOUT_S,
-              "hupf took the backend over (GET /onos/hupf/offload 200)")
-    return {"cfg": cfg, "pfcp_port": cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"]["port"],
-            "device": "device:backend:b1"}
+    device = next(iter(cfg["devices"]))
+    onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.pipeline_pushed(device),
+                                               onos_ready.hupf_took_backend),
+                    DEVICE_TIMEOUT_S, "hupf took backend %s over" % device)
+    return {"cfg": cfg, "pfcp_port": cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"]["port"], "device": device}
 
 
 @pytest.fixture(scope="session")

@@ -188,6 +188,10 @@ def test_hupf_bundles_active_and_components_satisfied(onos, oar):
         states = re.findall(r"^State:\s+(\S+)", info, re.M)
         assert states and all(s in ("ACTIVE", "SATISFIED") for s in states), "%s: %s" % (name, info)
         assert "UNSATISFIED" not in info, info
+    status = onos.cli("hupf:status")
+    assert status.startswith("hupf: running"), status
+    for name in components:
+        assert "component %s: " % name in status, status
     log = onos.karaf_log.read_text(errors="replace")
     assert "Unable to perform operation on application org.hupf.app" not in log
 

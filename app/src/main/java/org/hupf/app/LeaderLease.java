@@ -71,6 +71,25 @@ public final class LeaderLease {
     }
 
     /**
+     * Who leads hupf as the elector says now, for a log line: a component that stands by says why in its
+     * own words (a single node that withdrew is led by nobody, not by another node).
+     *
+     * @return "node X leads hupf", "no node leads hupf", or that the elector does not answer
+     */
+    public String leaderNow() {
+        try {
+            Leadership l = leadership.get().getLeadership(HupfApp.APP_NAME);
+            NodeId leader = l == null ? null : l.leaderNodeId();
+            if (leader == null) {
+                return "no node leads hupf";
+            }
+            return (local.get().equals(leader) ? "this node (" + leader + ")" : "node " + leader) + " leads hupf";
+        } catch (RuntimeException e) {
+            return "the leader elector does not answer (" + e + ")";
+        }
+    }
+
+    /**
      * The periodic check of a component that acts under {@code held} ({@link #NOT_LEADER} while it stands by).
      *
      * @param held the term the component acts under
@@ -103,8 +122,8 @@ public final class LeaderLease {
                 long now = check(was);
                 if (now != was) {
                     if (was != NOT_LEADER) {
-                        log.warn("hupf's leadership term {} is no longer this node's (the elector says {}), though "
-                                         + "no event said so", was, now);
+                        log.warn("hupf's leadership term {} is no longer this node's ({}), though no event said so",
+                                 was, leaderNow());
                     }
                     apply.accept(now);
                 }

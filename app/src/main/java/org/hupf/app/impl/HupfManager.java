@@ -7,6 +7,7 @@ import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.Shutdowns;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTenant;
@@ -20,6 +21,8 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
+import org.onosproject.app.ApplicationService;
+import org.onosproject.app.ApplicationState;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
@@ -94,6 +97,9 @@ public class HupfManager extends SessionManagerService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ClusterService clusterService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ApplicationService applicationService;
+
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     protected volatile UpfDeviceSource deviceSource;
 
@@ -142,15 +148,26 @@ public class HupfManager extends SessionManagerService {
         log.info("Started");
     }
 
+    /**
+     * Stops in the order that leaves nothing behind: no event reaches the core any more, its thread finishes
+     * what it runs (a reconciliation, a leadership check), the core finishes the requests it took, and only then
+     * does this node give up the leadership (withdrawn earlier, its own leadership check would call the
+     * stepping down a change of leader).
+     */
     @Deactivate
     protected void deactivate() {
         leadershipService.removeListener(leadershipListener);
-        leadershipService.withdraw(HupfApp.APP_NAME);
         deviceService.removeListener(deviceListener);
         cfgRegistry.removeListener(cfgListener);
-        cfgRegistry.unregisterConfigFactory(factory);
+        Shutdowns.finish(executor, "hupf-manager");
         stop();
-        executor.shutdownNow();
+        if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
+            // The app is deactivated or uninstalled, not just this node stopping: its entries leave the devices
+            // (OffloadComponent) and its PFCP associations are gone, so no session may outlive them in the store.
+            log.info("Removed hupf's {} sessions from the store: the app is deactivated", store.clear());
+        }
+        leadershipService.withdraw(HupfApp.APP_NAME);
+        cfgRegistry.unregisterConfigFactory(factory);
         store.close();
         log.info("Stopped");
     }
@@ -189,7 +206,7 @@ public class HupfManager extends SessionManagerService {
         if (term == LeaderLease.NOT_LEADER || term == LeaderLease.UNKNOWN) {
             if (manager != null) {
                 log.info("standing by: {}", term == LeaderLease.UNKNOWN
-                        ? "the leader elector does not answer" : "another node leads hupf");
+                        ? "the leader elector does not answer" : lease.leaderNow());
             }
             stop();
             activeTerm = LeaderLease.NOT_LEADER;

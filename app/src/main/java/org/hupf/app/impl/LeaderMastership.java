@@ -4,6 +4,7 @@ import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
+import org.hupf.app.device.Shutdowns;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
@@ -110,7 +111,7 @@ public class LeaderMastership {
         cfgService.removeListener(cfgListener);
         mastershipService.removeListener(mastershipListener);
         leadershipService.removeListener(leadershipListener);
-        executor.shutdownNow();
+        Shutdowns.interrupt(executor, "hupf-mastership");
     }
 
     /**

@@ -5,6 +5,7 @@ import org.hupf.api.RpsStatus;
 import org.hupf.app.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
+import org.hupf.app.device.Shutdowns;
 import org.hupf.app.rps.RpsIntake;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
@@ -85,7 +86,7 @@ public class RpsComponent implements RpsService {
     protected void deactivate() {
         packetService.removeProcessor(processor);
         cfgService.removeListener(cfgListener);
-        configurer.shutdownNow();
+        Shutdowns.interrupt(configurer, "hupf-rps-config");
         intake.close();
         log.info("Stopped");
     }

@@ -134,7 +134,7 @@ final class HybridTakeover {
         if (leaderTerm == LeaderLease.NOT_LEADER || leaderTerm == LeaderLease.UNKNOWN) {
             if (current != null) {
                 log.info("Standing by: {}", leaderTerm == LeaderLease.UNKNOWN
-                        ? "the leader elector does not answer" : "another node leads hupf and drives its devices");
+                        ? "the leader elector does not answer" : lease.leaderNow());
             }
             term = LeaderLease.NOT_LEADER;
             current = null;

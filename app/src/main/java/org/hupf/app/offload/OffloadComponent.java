@@ -10,6 +10,7 @@ import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
+import org.hupf.app.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;
@@ -183,7 +184,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         leadershipService.removeListener(leadershipListener);
         deviceService.removeListener(listener);
         mastershipService.removeListener(mastershipListener);
-        executor.shutdownNow();
+        Shutdowns.interrupt(executor, "hupf-offload");
         drainCoordinator.close();
         takeover.forget();
         offloadStore.close();

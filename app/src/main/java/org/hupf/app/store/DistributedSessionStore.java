@@ -108,6 +108,20 @@ public final class DistributedSessionStore implements SessionStore {
         }
     }
 
+    /**
+     * Empties the map for every node, sessions, tombstones and kept responses alike.
+     *
+     * @return the sessions it held
+     */
+    public int clear() {
+        int n = local.size();
+        map.clear();
+        local.clear();
+        responses.clear();
+        tombstones.clear();
+        return n;
+    }
+
     /** Stops following the map (the app is going away). */
     public void close() {
         map.removeListener(listener);

@@ -21,6 +21,8 @@ import org.junit.Test;
 import org.onlab.packet.ChassisId;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.IpAddress;
+import org.onosproject.app.ApplicationServiceAdapter;
+import org.onosproject.app.ApplicationState;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.DefaultControllerNode;
 import org.onosproject.cluster.Leader;
@@ -81,6 +83,8 @@ public class HupfManagerTest {
     private final Capture<DeviceListener> deviceListener = newCapture();
     private static final NodeId LOCAL = new NodeId("onos-1");
     private HupfManager manager;
+    private volatile ApplicationState appState = ApplicationState.ACTIVE;
+    private Set<Thread> threadsBefore;
     private HupfConfig config;
     private final FakeLeadership leadership = new FakeLeadership(LOCAL, 1);
 
@@ -120,12 +124,48 @@ public class HupfManagerTest {
         replay(cluster);
         manager.clusterService = cluster;
         manager.deviceSource = () -> List.of(device);
+        threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
+        manager.applicationService = new ApplicationServiceAdapter() {
+            @Override
+            public ApplicationState getState(ApplicationId appId) {
+                return appState;
+            }
+        };
         manager.activate();
     }
 
     @After
     public void tearDown() {
-        manager.deactivate();
+        if (manager != null) {
+            manager.deactivate();
+        }
+    }
+
+    @Test
+    public void aNodeThatStopsHandsItsSessionsOverInTheStore() throws Exception {
+        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+        HupfManager stopped = manager;
+        manager = null;
+        stopped.deactivate();
+        assertEquals(1, stopped.store().all().size());
+    }
+
+    @Test
+    public void deactivatingTheAppLeavesNoSessionInTheStore() throws Exception {
+        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+        appState = ApplicationState.INSTALLED;
+        HupfManager stopped = manager;
+        manager = null;
+        stopped.deactivate();
+        assertEquals(0, stopped.store().all().size());
+        assertTrue("no hupf thread after deactivation: " + hupfThreads(), hupfThreads().isEmpty());
+    }
+
+    /** hupf's threads alive now that were not before this test's manager started (other tests may leave some). */
+    private List<String> hupfThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("hupf-") && !threadsBefore.contains(t))
+                .map(Thread::getName).collect(java.util.stream.Collectors.toList());
     }
 
     private static void eventually(String what, java.util.function.BooleanSupplier cond) throws Exception {

@@ -3,6 +3,7 @@ package org.hupf.app.core;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.app.device.CounterCellReader;
+import org.hupf.app.device.Shutdowns;
 import org.hupf.app.device.WriteResult;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -179,6 +180,6 @@ final class SessionCounters implements AutoCloseable {
 
     @Override
     public void close() {
-        finalReader.shutdownNow();
+        Shutdowns.interrupt(finalReader, "hupf-usage-read");
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The device programming pipeline: batches (the updates of one PFCP message, say) are queued in the
@@ -39,11 +40,23 @@ public final class DeviceWriter implements AutoCloseable {
         final List<DeviceUpdate> updates;
         final CompletableFuture<List<WriteResult>> done = new CompletableFuture<>();
 
+        void complete(List<WriteResult> results, ExecutorService completions) {
+            try {
+                completions.execute(() -> done.complete(results));
+            } catch (RejectedExecutionException e) {
+                // The writer outlived close()'s bound: its callers still get their answer.
+                done.complete(results);
+            }
+        }
+
         Job(List<BatchUpfDevice> devices, List<DeviceUpdate> updates) {
             this.devices = devices;
             this.updates = updates;
         }
     }
+
+    /** Queued by close(): wakes a writer waiting for work, after the jobs queued before it. */
+    private static final Job STOP = new Job(List.of(), List.of());
 
     /**
      * Starts the writer thread.
@@ -96,7 +109,11 @@ public final class DeviceWriter implements AutoCloseable {
         while (running) {
             List<Job> jobs = new ArrayList<>();
             try {
-                jobs.add(queue.take());
+                Job first = queue.take();
+                if (first == STOP) {
+                    break;
+                }
+                jobs.add(first);
             } catch (InterruptedException e) {
                 break;
             }
@@ -135,7 +152,7 @@ public final class DeviceWriter implements AutoCloseable {
         for (int i = 0; i < jobs.size(); i++) {
             Job j = jobs.get(i);
             List<WriteResult> r = perJob.get(i);
-            completions.execute(() -> j.done.complete(r));
+            j.complete(r, completions);
         }
     }
 
@@ -162,16 +179,16 @@ public final class DeviceWriter implements AutoCloseable {
         return new long[] {writes, batches};
     }
 
+    /**
+     * Stops the writer once its current write is answered (a write cut off mid-way leaves the device with an
+     * unknown part of it); the jobs still queued fail as if the devices were unreachable.
+     */
     @Override
     public void close() {
         running = false;
-        writer.interrupt();
-        try {
-            writer.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        queue.offer(STOP);  // a full queue needs no wake-up: the writer sees running after its current write
+        Shutdowns.join(writer);
         drainStopped();
-        completions.shutdown();
+        Shutdowns.finish(completions, writer.getName() + "-done");
     }
 }

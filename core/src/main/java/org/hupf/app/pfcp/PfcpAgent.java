@@ -7,6 +7,7 @@ import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.Shutdowns;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
@@ -515,17 +516,17 @@ public final class PfcpAgent implements AutoCloseable {
         });
     }
 
+    /**
+     * Stops taking messages, then lets the requests already taken finish: an association release interrupted
+     * between its association and its sessions would leave sessions that no association owns.
+     */
     @Override
     public void close() {
         running = false;
-        timers.shutdownNow();
         socket.close();
-        sessionWorkers.shutdownNow();
-        nodeWorker.shutdownNow();
-        try {
-            receiver.join(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Shutdowns.join(receiver);
+        Shutdowns.finish(nodeWorker, "hupf-pfcp-node");
+        Shutdowns.finish(sessionWorkers, "hupf-pfcp-session");
+        Shutdowns.interrupt(timers, "hupf-pfcp-timers");
     }
 }

@@ -1,0 +1,73 @@
+package org.hupf.app.cli;
+
+import org.junit.Test;
+import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
+import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
+import org.osgi.service.component.runtime.dto.ReferenceDTO;
+import org.osgi.service.component.runtime.dto.UnsatisfiedReferenceDTO;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.Assert.assertEquals;
+
+public class StatusCommandTest {
+
+    private static final Map<String, String> ALL_ACTIVE = Map.of(
+            "org.hupf.hupf-pipeconf", "Active", "org.hupf.hupf-api", "Active", "org.hupf.hupf-app", "Active");
+
+    private static ComponentDescriptionDTO description(String name, String reference, String iface) {
+        ComponentDescriptionDTO d = new ComponentDescriptionDTO();
+        d.name = name;
+        d.defaultEnabled = true;
+        ReferenceDTO r = new ReferenceDTO();
+        r.name = reference;
+        r.interfaceName = iface;
+        d.references = new ReferenceDTO[] {r};
+        return d;
+    }
+
+    private static ComponentConfigurationDTO config(int state) {
+        ComponentConfigurationDTO c = new ComponentConfigurationDTO();
+        c.state = state;
+        c.unsatisfiedReferences = new UnsatisfiedReferenceDTO[0];
+        return c;
+    }
+
+    @Test
+    public void runningWhenEveryBundleIsActiveAndEveryComponentSatisfied() {
+        ComponentDescriptionDTO a = description("org.hupf.app.impl.HupfManager", "coreService", "CoreService");
+        ComponentDescriptionDTO b = description("org.hupf.app.cli.Other", "x", "X");
+        List<String> lines = StatusCommand.report(ALL_ACTIVE, List.of(a, b), d -> List.of(
+                config(d == a ? ComponentConfigurationDTO.ACTIVE : ComponentConfigurationDTO.SATISFIED)));
+        assertEquals(List.of("hupf: running",
+                             "bundle org.hupf.hupf-pipeconf: Active",
+                             "bundle org.hupf.hupf-api: Active",
+                             "bundle org.hupf.hupf-app: Active",
+                             "component org.hupf.app.cli.Other: SATISFIED",
+                             "component org.hupf.app.impl.HupfManager: ACTIVE"), lines);
+    }
+
+    @Test
+    public void namesWhatAComponentWaitsForAndWhyItsActivationFailed() {
+        ComponentDescriptionDTO waiting = description("org.hupf.app.offload.OffloadComponent", "packetService",
+                                                      "org.onosproject.net.packet.PacketService");
+        ComponentDescriptionDTO failed = description("org.hupf.app.impl.HupfManager", "coreService", "CoreService");
+        ComponentConfigurationDTO w = config(ComponentConfigurationDTO.UNSATISFIED_REFERENCE);
+        UnsatisfiedReferenceDTO u = new UnsatisfiedReferenceDTO();
+        u.name = "packetService";
+        w.unsatisfiedReferences = new UnsatisfiedReferenceDTO[] {u};
+        ComponentConfigurationDTO f = config(ComponentConfigurationDTO.FAILED_ACTIVATION);
+        f.failure = "java.lang.IllegalStateException: storage not ready";
+        List<String> lines = StatusCommand.report(Map.of("org.hupf.hupf-app", "Active", "org.hupf.hupf-api", "Active"),
+                                                  List.of(waiting, failed), d -> List.of(d == waiting ? w : f));
+        assertEquals(List.of("hupf: NOT running (see the lines below)",
+                             "bundle org.hupf.hupf-pipeconf: not installed",
+                             "bundle org.hupf.hupf-api: Active",
+                             "bundle org.hupf.hupf-app: Active",
+                             "component org.hupf.app.impl.HupfManager: FAILED_ACTIVATION: "
+                                     + "java.lang.IllegalStateException: storage not ready",
+                             "component org.hupf.app.offload.OffloadComponent: UNSATISFIED_REFERENCE (waits for "
+                                     + "packetService (org.onosproject.net.packet.PacketService))"), lines);
+    }
+}
