@@ -22,10 +22,6 @@ GENERATED = {
 }
 
 SPLIT_UNDER_WAY = {
-    "app/src/main/java/org/hupf/app/pfcp/PfcpAgent.java": "splits2",
-    "standalone/src/main/java/org/hupf/standalone/lab/LabRunner.java": "splits2",
-    "tools/hupf_tools/lab/run.py": "splits2",
-    "tools/hupf_tools/lab/tenants.py": "splits2",
     "app/src/main/java/org/hupf/app/core/SessionManager.java": "cprunner",
     "app/src/main/java/org/hupf/app/pfcp/PfcpHandler.java": "cprunner",
     "standalone/src/main/java/org/hupf/standalone/p4rt/P4rtClient.java": "cprunner",

@@ -4,7 +4,7 @@ import json
 import threading
 import time
 
-from hupf_tools.lab import run
+from hupf_tools.lab import processes as run
 
 
 def write(path, polled_from_s, pkts):

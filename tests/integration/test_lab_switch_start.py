@@ -3,7 +3,7 @@ at once, with the switch's log (an af_packet fanout clash with another process, 
 for, no longer stops hupf-backend: backend/README.md, afp_fanout.c)."""
 import pytest
 
-from hupf_tools.lab import run
+from hupf_tools.lab import processes as run
 
 SERVING = '{"level":"INFO","msg":"serving P4Runtime"}'
 

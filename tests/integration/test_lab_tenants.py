@@ -9,24 +9,24 @@ import sys
 
 import pytest
 
-from hupf_tools.lab import accounting, frames, tenant_traffic, tenants
+from hupf_tools.lab import accounting, frames, tenant_checks, tenant_plan, tenant_traffic, tenants
 from test_lab import missing
 
 SLACK_MS = 3.0
-TENANT = {t["name"]: t for t in tenants.TENANTS}
+TENANT = {t["name"]: t for t in tenant_plan.TENANTS}
 
 
 def test_percentiles_are_nearest_rank():
     values = list(range(1, 1001))   # 1..1000
-    assert tenants.percentile(values, 50) == 500
-    assert tenants.percentile(values, 99) == 990
-    assert tenants.percentile(values, 99.9) == 999
-    assert tenants.percentile([7.0], 99.9) == 7.0
-    assert tenants.percentile([], 50) is None
+    assert tenant_checks.percentile(values, 50) == 500
+    assert tenant_checks.percentile(values, 99) == 990
+    assert tenant_checks.percentile(values, 99.9) == 999
+    assert tenant_checks.percentile([7.0], 99.9) == 7.0
+    assert tenant_checks.percentile([], 50) is None
 
 
 def test_bronze_ramps_from_below_to_above_the_port_rate_and_windows_split_the_run():
-    plan = tenants.Plan(port_mbps=5, duration_s=30)
+    plan = tenant_plan.Plan(port_mbps=5, duration_s=30)
     bronze = plan.phases("bronze")
     assert tenant_traffic.rate_at(bronze, 1.0)[0] == plan.pps(plan.BRONZE_LOW, plan.BRONZE_SIZE)
     ramp_mid = sum(plan.ramp) / 2
@@ -45,17 +45,17 @@ def test_bronze_ramps_from_below_to_above_the_port_rate_and_windows_split_the_ru
     # Gold's allowance: a tenth of a full queue of 64 bronze frames (1000 B, Ethernet and framing) at 5 Mbit/s.
     assert plan.slack_ms == pytest.approx(64 * 1038 * 8 / 5e6 * 1000 / 10)
     with pytest.raises(ValueError):
-        tenants.Plan(port_mbps=500)
+        tenant_plan.Plan(port_mbps=500)
 
 
 def test_a_tenants_frame_is_gtpu_in_its_vxlan_and_its_send_time_reaches_the_receiver():
     plan = {"gnb_peer_mac": "02:00:00:00:00:01", "gnb_mac": "02:00:00:00:00:02", "gnb": "192.0.2.2",
-            "n3": "192.0.2.1", "app": "198.51.100.10", "vtep": tenants.VTEP}
+            "n3": "192.0.2.1", "app": "198.51.100.10", "vtep": tenant_plan.VTEP}
     ue = {"idx": 3, "ul_teid": 0x1234, "addr": "10.250.0.3"}
     buf, off = tenant_traffic.vxlan_frame(plan, {"vni": 300, "sport": 49452}, ue, 1000)
     tenant_traffic.STAMP.pack_into(buf, off, 17, 123456789)
     assert struct.unpack_from("!H", buf, 36)[0] == tenant_traffic.VXLAN_PORT
-    assert bytes(buf[30:34]) == frames.ip(tenants.VTEP)
+    assert bytes(buf[30:34]) == frames.ip(tenant_plan.VTEP)
     assert struct.unpack_from("!I", buf, 46)[0] >> 8 == 300
     tenant_frame = bytes(buf[tenant_traffic.OUTER_LEN:])
     assert struct.unpack_from("!I", tenant_frame, 14 + 20 + 8 + 4)[0] == 0x1234   # the G-PDU's TEID
@@ -70,7 +70,7 @@ def lat(base_ms, n):
     return [round(1000 * (base_ms + i * 0.001), 1) for i in range(n)]
 
 
-PLAIN, SLICED = tenants.Plan(slices=False), tenants.Plan()
+PLAIN, SLICED = tenant_plan.Plan(slices=False), tenant_plan.Plan()
 BASE_N, CONG_N = 1000, 2000
 
 
@@ -86,7 +86,7 @@ def result(plan, run, congested_ms, lost=None, established=(6, 6), queue_dropped
     sent = {s["name"]: {"baseline": BASE_N, "congested": CONG_N} for s in plan.streams}
     received = {n: dict(w) for n, w in sent.items()}
     windows = plan.windows
-    flen = {s["name"]: tenants.frame_len(plan.phases(s["name"])[-1][4], s["qfi"]) for s in plan.streams}
+    flen = {s["name"]: tenant_plan.frame_len(plan.phases(s["name"])[-1][4], s["qfi"]) for s in plan.streams}
     if "silver-video" in sent and run != "no slices" and "silver-video" not in lost:
         rate = plan.slices("silver")[0]["rate_bps"]
         for w, (t0, t1) in windows.items():
@@ -102,12 +102,12 @@ def result(plan, run, congested_ms, lost=None, established=(6, 6), queue_dropped
     if counters is None:
         counters = {"read_ms": 1, "tenants": {}, "slices": {}}
         for s in plan.streams:
-            tid = str(tenants.TENANT_IDS[s["tenant"]])
+            tid = str(tenant_plan.TENANT_IDS[s["tenant"]])
             p, b = counters["tenants"].get(tid, [0, 0])
             counters["tenants"][tid] = [p + total[s["name"]], b + nbytes[s["name"]]]
         for t in tenants_cfg:
             for x in t.get("slices", ()):
-                s = next(s for s in plan.streams if s["tenant"] == tenants.TENANTS[t["tenant_id"] - 1]["name"]
+                s = next(s for s in plan.streams if s["tenant"] == tenant_plan.TENANTS[t["tenant_id"] - 1]["name"]
                          and s["qfi"] == x["qfi"])
                 counters["slices"]["%d/%d" % (t["tenant_id"], x["qfi"])] = [total[s["name"]], nbytes[s["name"]]]
     missing = {n: sum(sent[n].values()) - sum(received[n].values()) for n in sent}
@@ -118,9 +118,9 @@ def result(plan, run, congested_ms, lost=None, established=(6, 6), queue_dropped
     sent_all = sum(total.values())
     return {"established": list(established), "drops": drops,
             "accounting": accounting.balance(sent_all, sent_all - sum(missing.values()), drops),
-            "figures": tenants.tenant_figures({"sent": sent}, {"received": received, "latency_us": latency}),
+            "figures": tenant_checks.tenant_figures({"sent": sent}, {"received": received, "latency_us": latency}),
             "queue_dropped": list(queue_dropped),
-            "dscp": dscp or {s["name"]: {str(tenants.expected_dscp(tenants_cfg, s)): 10} for s in plan.streams},
+            "dscp": dscp or {s["name"]: {str(tenant_checks.expected_dscp(tenants_cfg, s)): 10} for s in plan.streams},
             "bad": bad or {}, "streams": plan.streams, "tenants": tenants_cfg, "windows": windows,
             "sent_total": total, "sent_bytes": nbytes, "counters": counters, "rx_missed": 0}
 
@@ -141,12 +141,12 @@ GOOD_SLICED = good(SLICED)
 def failed(plan=PLAIN, **runs):
     ab = copy.deepcopy(good(plan))
     ab.update({k.replace("_", " "): v for k, v in runs.items()})
-    return [name for name, ok, _ in tenants.checks(ab, SLACK_MS) if not ok]
+    return [name for name, ok, _ in tenant_checks.checks(ab, SLACK_MS) if not ok]
 
 
 def test_a_clean_ab_passes_every_check():
     assert failed() == []
-    assert len(tenants.checks(copy.deepcopy(GOOD), SLACK_MS)) == 9
+    assert len(tenant_checks.checks(copy.deepcopy(GOOD), SLACK_MS)) == 9
     fig = GOOD["priority"]["figures"]["bronze"]["congested"]
     assert fig["loss"] == pytest.approx(400 / 2000)
     assert fig["p50"] == pytest.approx(150.0 + 0.001 * 799, abs=0.01)
@@ -154,7 +154,7 @@ def test_a_clean_ab_passes_every_check():
 
 def test_a_clean_sliced_abc_passes_every_check_the_slices_among_them():
     assert failed(SLICED) == []
-    names = [n for n, _, _ in tenants.checks(copy.deepcopy(GOOD_SLICED), SLACK_MS)]
+    names = [n for n, _, _ in tenant_checks.checks(copy.deepcopy(GOOD_SLICED), SLACK_MS)]
     assert "without the slices, gold's congested p99 rises above that bound (its bulk QFI in its class)" in names
     assert "with priority, gold's bulk slice (QFI 9) (congested) loses packets and waits longer than in its " \
         "baseline" in names
@@ -226,7 +226,7 @@ def test_a_tenant_leaving_with_another_dscp_or_a_malformed_frame_fails():
 def test_a_bulk_slice_in_the_tenants_class_fails():
     """Gold's bulk QFI leaving with gold's DSCP (its slice not applied) fails the DSCP check; gold's latency
     unchanged without the slices fails the slices' rise."""
-    dscp = {s["name"]: {str(tenants.expected_dscp(SLICED.tenants("priority"), s)): 10} for s in SLICED.streams}
+    dscp = {s["name"]: {str(tenant_checks.expected_dscp(SLICED.tenants("priority"), s)): 10} for s in SLICED.streams}
     dscp["gold-bulk"] = {"46": 10}
     assert failed(SLICED, priority=result(SLICED, "priority", {}, dscp=dscp)) == [
         "every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP"]
@@ -270,12 +270,12 @@ def test_counters_off_what_was_sent_or_unread_fail():
 
 
 def test_the_plan_gives_gold_a_bulk_slice_and_silver_a_metered_video_slice():
-    pr, nop, nos = (SLICED.tenants(r) for r in tenants.RUNS)
+    pr, nop, nos = (SLICED.tenants(r) for r in tenant_plan.RUNS)
     gold = pr[0]
     assert (gold["tc"], gold["dscp"]) == (3, 46)
     assert gold["slices"] == [{"qfi": 1, "tc": 3, "dscp": 46}, {"qfi": 9, "tc": 0, "dscp": 8}]
     assert pr[1]["slices"] == [{"qfi": 5, "tc": 2, "dscp": 34, "rate_bps": 500000,
-                                "burst_bytes": 10 * tenants.frame_len(1000, 5)}]
+                                "burst_bytes": 10 * tenant_plan.frame_len(1000, 5)}]
     assert all(t["tc"] == 0 and all(x["tc"] == 0 for x in t["slices"]) for t in nop)
     assert all("slices" not in t for t in nos)
     assert [t["tc"] for t in nos] == [3, 2, 0]
@@ -285,7 +285,7 @@ def test_the_plan_gives_gold_a_bulk_slice_and_silver_a_metered_video_slice():
     assert tenant_traffic.rate_at(bulk, 2.0)[0] * 1400 * 8 < 0.15 * 5e6
     assert tenant_traffic.rate_at(bulk, 29.0)[0] * 1400 * 8 > 1.15 * 5e6
     video = tenant_traffic.rate_at(SLICED.phases("silver-video"), 5.0)
-    assert video[0] * tenants.frame_len(video[1], 5) * 8 / 500000 == pytest.approx(1.66, abs=0.01)
+    assert video[0] * tenant_plan.frame_len(video[1], 5) * 8 / 500000 == pytest.approx(1.66, abs=0.01)
 
 
 def test_a_streams_frame_carries_its_qfi_in_an_uplink_pdu_session_container():
@@ -293,11 +293,11 @@ def test_a_streams_frame_carries_its_qfi_in_an_uplink_pdu_session_container():
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
     plan = {"gnb_peer_mac": "02:00:00:00:00:01", "gnb_mac": "02:00:00:00:00:02", "gnb": "192.0.2.2",
-            "n3": "192.0.2.1", "app": "198.51.100.10", "vtep": tenants.VTEP}
+            "n3": "192.0.2.1", "app": "198.51.100.10", "vtep": tenant_plan.VTEP}
     ue = {"idx": 3, "ul_teid": 0x1234, "addr": "10.250.0.3"}
     buf, off = tenant_traffic.vxlan_frame(plan, {"vni": 100, "sport": 49252, "qfi": 9}, ue, 1400, index=1)
     tenant_traffic.STAMP.pack_into(buf, off, 5, 987654321)
-    assert len(buf) == tenants.frame_len(1400, 9)
+    assert len(buf) == tenant_plan.frame_len(1400, 9)
     inner = Ether(bytes(buf[tenant_traffic.OUTER_LEN:]))
     gtp = inner[GTP_U_Header]
     assert (gtp.E, gtp.next_ex, gtp.teid) == (1, 0x85, 0x1234)
@@ -320,12 +320,12 @@ def test_a_streams_frame_carries_its_qfi_in_an_uplink_pdu_session_container():
 
 
 def test_the_summary_and_the_spread_show_every_percentile():
-    lines = tenants.render(GOOD, tenants.checks(copy.deepcopy(GOOD), SLACK_MS), PLAIN, "1.00 1.00 1.00")
+    lines = tenants.render(GOOD, tenant_checks.checks(copy.deepcopy(GOOD), SLACK_MS), PLAIN, "1.00 1.00 1.00")
     assert any(line.startswith("| priority | gold | congested | 2000 | 0.00% |") for line in lines)
     sp = tenants.spread([GOOD, GOOD, copy.deepcopy(GOOD)])
     assert sp["no priority"]["gold"]["congested"]["p99"][0] == sp["no priority"]["gold"]["congested"]["p99"][2]
     assert len(tenants.render_spread(sp, 3)) == 4 + 2 * 3 * 2
-    lines = tenants.render(GOOD_SLICED, tenants.checks(copy.deepcopy(GOOD_SLICED), SLACK_MS), SLICED, "1.00")
+    lines = tenants.render(GOOD_SLICED, tenant_checks.checks(copy.deepcopy(GOOD_SLICED), SLACK_MS), SLICED, "1.00")
     assert any(line.startswith("| no slices | gold-bulk (QFI 9) | congested | 2000 | 45.00% |") for line in lines)
     assert len(tenants.render_spread(tenants.spread([GOOD_SLICED] * 3), 3)) == 4 + 3 * 5 * 2
 
@@ -364,7 +364,7 @@ def test_a_short_ab_on_this_machine(tmp_path):
                  "excess",
                  "every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP"):
         assert passed[name], name
-    gold = {run: rep[run]["figures"]["gold"]["congested"] for run in tenants.RUNS}
+    gold = {run: rep[run]["figures"]["gold"]["congested"] for run in tenant_plan.RUNS}
     # One queue for all, or gold's bulk QFI in gold's class: gold waits behind a full queue; with its slices and
     # priority it does not.
     for run in ("no priority", "no slices"):

@@ -15,46 +15,28 @@ import os
 import secrets
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
-import urllib.request
 
 from hupf_tools.lab import accounting, rps_check, scenario, summary, topo, view
+from hupf_tools.lab.moves import BackendMove, backend_name
+from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
+                                      free_port, read_json, say, start_runner, start_switch, supervised,
+                                      wait_ready)
 from hupf_tools.lab.smf import LabSmfError, Smf
 from hupf_tools.rps.collector import Collector
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 P4C_OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out")
-BACKEND = os.path.join(REPO, "backend", "build", "hupf-backend")
 CLASSPATH = os.path.join(REPO, "standalone", "target", "host-classpath.txt")
-RUNNER_MAIN = "org.hupf.standalone.lab.LabRunner"
 N3, GNB, APP, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.10", "198.51.100.0/24"
-CPU_PORT = 255
 SMF_NODE = "127.0.0.1"
 ROUTER_MAC = "02:68:75:70:66:01"
-READY_TIMEOUT_S = 90
-COUNTED_TIMEOUT_S = 60
-
-
-class LabError(RuntimeError):
-    pass
-
-
-def say(msg):
-    print("lab: " + msg, flush=True)
 
 
 def lab_tag():
     """This run's tag in every topology name: tools/lab.sh's pid (its exit trap cleans up by it), else ours."""
     return int(os.environ.get("HUPF_LAB_TAG", os.getpid())) % (topo.MAX_TAG + 1)
-
-
-def bmv2_binary():
-    return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
 
 
 SWITCHES = ("bmv2", "backend", "none")
@@ -93,115 +75,10 @@ def preflight(want_switch):
     return want_switch or ("bmv2" if bmv2_binary() else "backend")
 
 
-class Procs:
-    """Child processes, stopped in reverse start order."""
-
-    def __init__(self, workdir):
-        self.workdir = workdir
-        self.procs = []
-
-    def start(self, name, cmd, netns=None):
-        if netns:
-            cmd = ["ip", "netns", "exec", netns] + cmd
-        log = open(os.path.join(self.workdir, name + ".log"), "w")
-        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "tools"))
-        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        self.procs.append((name, p, log))
-        return p
-
-    def forget(self, name):
-        """Drops an exited process from those checked and stopped (its log file is closed)."""
-        for entry in [e for e in self.procs if e[0] == name and e[1].poll() is not None]:
-            entry[2].close()
-            self.procs.remove(entry)
-
-    def check_alive(self):
-        for name, p, _ in self.procs:
-            if p.poll() is not None and name not in ("send-gnb", "send-dn"):
-                raise LabError("%s exited with status %s; log: %s" % (name, p.returncode, self.log_tail(name)))
-
-    def log_tail(self, name, lines=15):
-        path = os.path.join(self.workdir, name + ".log")
-        try:
-            with open(path) as f:
-                return path + "\n" + "".join(f.readlines()[-lines:])
-        except OSError:
-            return path
-
-    def stop(self, name=None, timeout=5):
-        for n, p, log in reversed(self.procs):
-            if name and n != name:
-                continue
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(timeout=timeout)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
-            log.close()
-        self.procs = [x for x in self.procs if name and x[0] != name]
 
 
-def supervised(cmd, state_path):
-    """The command under the lab's supervisor (hupf_tools.lab.supervise): restarted whenever it dies."""
-    return [sys.executable, "-m", "hupf_tools.lab.supervise", "--state", state_path, "--"] + cmd
 
 
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def read_json(path, default=None):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return default if default is not None else {}
-
-
-def switch_command(switch, ports, topology):
-    """The switch's command line: bmv2 or hupf-backend in the hw profile, on the switch's ports."""
-    if switch == "bmv2":
-        cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"]
-        for p, ifname in sorted(topology.switch_ports.items()):
-            cmd += ["-i", "%d@%s" % (p, ifname)]
-        return cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % ports["switch"], "--cpu-port", str(CPU_PORT)]
-    cmd = [BACKEND, "--profile", "hw", "--grpc-addr", "127.0.0.1:%d" % ports["switch"], "--device-id", "1",
-           "--cpu-port", str(CPU_PORT), "--mem", "512"]
-    for p, ifname in sorted(topology.switch_ports.items()):
-        cmd += ["--port", "%d=%s" % (p, ifname)]
-    return cmd
-
-
-SWITCH_SERVING = '"msg":"serving P4Runtime"'
-SWITCH_START_TIMEOUT_S = 30
-
-
-def start_switch(procs, switch, ports, topology):
-    """Starts the switch; hupf-backend is waited for until it serves P4Runtime, and an exit meanwhile fails the
-    lab at once, with its log."""
-    p = procs.start("switch", switch_command(switch, ports, topology))
-    if switch == "bmv2":
-        return
-    log_path = os.path.join(procs.workdir, "switch.log")
-    deadline = time.time() + SWITCH_START_TIMEOUT_S
-    while p.poll() is None and time.time() < deadline:
-        with open(log_path) as f:
-            if SWITCH_SERVING in f.read():
-                return
-        time.sleep(0.1)
-    if p.poll() is not None:
-        raise LabError("switch exited with status %s; log: %s" % (p.returncode, procs.log_tail("switch")))
-    # Still starting: the runner's readiness wait watches it from here.
-
-
-def backend_name(k):
-    """The runner's, the status's and the summary's name of backend k (from 0)."""
-    return "backend" if k == 0 else "backend-%d" % (k + 1)
 
 
 def runner_config(hybrid, net, workdir, sc, ports, weights=None):
@@ -256,151 +133,8 @@ def backend_shares(t, before):
     return {backend_name(k): tx_packets(t.switch_ports[3 + k]) - before[k] for k in range(len(t.backends))}
 
 
-def counted_status(status_path, since, timeout=COUNTED_TIMEOUT_S):
-    """The runner's status once its usages come from a counter poll started after `since` (every delivered packet
-    was counted by then): with thousands of UEs a status write lags the polls by seconds. After `timeout`, the
-    latest status, said so."""
-    deadline = time.time() + timeout
-    while True:
-        status = read_json(status_path)
-        if status.get("polled_from_ms", 0) / 1000.0 >= since:
-            return status
-        if time.time() > deadline:
-            say("no counter poll started after the traffic's end within %d s: usages as of the last one" % timeout)
-            return status
-        time.sleep(0.2)
 
 
-def start_runner(procs, classpath, cfg_path, name="runner"):
-    """Starts the lab runner under the lab's supervisor, as the backends are: a runner that dies is started again
-    and restarts with its state (sessions, associations, Recovery Time Stamp). Its pid and restarts are in
-    WORKDIR/NAME-supervisor.json."""
-    return procs.start(name, supervised(["java", "-cp", classpath, RUNNER_MAIN, cfg_path],
-                                        os.path.join(procs.workdir, name + "-supervisor.json")))
-
-
-def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S, name="runner"):
-    """Waits for the runner's status to say ready; a runner that ended before (its supervisor counted a restart)
-    fails the lab at once, with its log."""
-    deadline = time.time() + timeout
-    supervisor = os.path.join(procs.workdir, name + "-supervisor.json")
-    restarts = read_json(supervisor).get("restarts", 0)
-    while time.time() < deadline:
-        procs.check_alive()
-        ended = read_json(supervisor)
-        if ended.get("restarts", 0) > restarts:
-            raise LabError("the lab runner ended (%s) before it was ready; log: %s"
-                           % (ended.get("last_exit"), procs.log_tail(name)))
-        if read_json(status_path).get("ready"):
-            return
-        time.sleep(0.3)
-    raise LabError("the lab runner was not ready after %d s; log: %s" % (timeout, procs.log_tail(name)))
-
-
-class BackendMove:
-    """A backend joining or leaving under traffic, at a share `at` of it: "add" starts its process (the runner,
-    told it joins later, gives it the pipeline, routes and every session once it answers, and only then a
-    share of the UEs), "kill" sends its process SIGKILL (the lab's supervisor starts it again: it comes back
-    with empty tables and counters, is reconciled and steered to again), "stop" stops it for good, "drain" asks
-    the runner to drain it (POST /lab/backends/NAME/drain: its UEs steered to the others, its counts read until
-    quiet, then it leaves the backends written and read) and stops it once the runner answered. The runner
-    steers UEs to it or away once its connection is up (reconciled) or drops, or when asked to drain it; the
-    move is timed by the runner's status ("steered_at_ms")."""
-
-    VERBS = {"add": "added", "kill": "killed", "stop": "stopped", "drain": "drained"}
-
-    def __init__(self, how, k, at, workdir, procs, command=None, control=None):
-        self.how, self.name, self.at = how, backend_name(k), at
-        self.supervisor_state = os.path.join(workdir, "%s-supervisor.json" % self.name)
-        self.procs, self.command, self.control = procs, command, control
-        self.left_at = None
-        self.moved_s = self.back_s = None
-        self.drain, self.drained_s, self.stopped = None, None, False
-
-    def _ask_drain(self):
-        """The runner's drain, on its own thread (it answers once the backend is quiet): its report, or the error."""
-        req = urllib.request.Request("http://127.0.0.1:%d/lab/backends/%s/drain" % (self.control["port"], self.name),
-                                     method="POST", headers={"Authorization": "Bearer " + self.control["token"]})
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                self.drain = json.load(r)
-        except urllib.error.HTTPError as e:
-            self.drain = {"error": "HTTP %d: %s" % (e.code, e.read().decode(errors="replace"))}
-        except (OSError, ValueError) as e:
-            self.drain = {"error": str(e)}
-        self.drained_s = time.time() - self.left_at
-
-    def tick(self, elapsed, duration, status):
-        """Called from the live loop: acts at its time, then watches the steering."""
-        if self.left_at is None:
-            if elapsed >= self.at * duration:
-                self.left_at = time.time()
-                if self.how == "add":
-                    self.procs.start(self.name, self.command)
-                elif self.how == "kill":
-                    os.kill(read_json(self.supervisor_state)["pid"], signal.SIGKILL)
-                elif self.how == "drain":
-                    threading.Thread(target=self._ask_drain, daemon=True).start()
-                else:
-                    self.procs.stop(self.name)
-                say("%s %s %.1f s into the traffic" % (self.name, "drain asked" if self.how == "drain"
-                                                        else self.VERBS[self.how], elapsed))
-            return
-        if self.how == "drain" and self.drained_s is not None and not self.stopped:
-            # Stopped here, not on the drain's thread: the live loop checks the processes it holds.
-            self.procs.stop(self.name)
-            self.stopped = True
-            say("%s drained %.2f s after it was asked (%s), stopped" % (self.name, self.drained_s, self.drain))
-        steered, at_ms = status.get("steered_to", []), status.get("steered_at_ms", 0)
-        if self.how == "add":
-            if self.moved_s is None and self.name in steered:
-                self.moved_s = at_ms / 1000.0 - self.left_at
-            return
-        if self.moved_s is None and self.name not in steered and steered:
-            self.moved_s = at_ms / 1000.0 - self.left_at
-        elif self.moved_s is not None and self.back_s is None and self.name in steered:
-            self.back_s = at_ms / 1000.0 - self.left_at
-
-    def check(self):
-        """(name, passed, detail): its UEs moved to the others (and, killed, it came back), or, added, to it."""
-        ok = self.moved_s is not None and (self.how != "kill" or self.back_s is not None)
-        if self.how == "add":
-            return ("a backend added under traffic takes its share", ok,
-                    "%s started at %.0f%% of the traffic: %s" % (
-                        self.name, 100 * self.at, "never steered to" if self.moved_s is None
-                        else "steered to, with every session, %.2f s later" % self.moved_s))
-        detail = "%s %s at %.0f%% of the traffic: %s" % (
-            self.name, self.VERBS[self.how], 100 * self.at,
-            "never left the steering" if self.moved_s is None else "UEs steered to the others %.2f s later" % self.moved_s)
-        if self.how == "kill":
-            detail += ", " + ("not back" if self.back_s is None else "back in the steering %.2f s after the kill"
-                              % self.back_s)
-        if self.how == "drain":
-            d = self.drain or {}
-            ok = ok and self.stopped and d.get("quiet") is True
-            if not d:
-                detail += ", no answer from the runner"
-            elif "quiet" not in d:
-                detail += ", drain failed: %s" % d.get("error")
-            else:
-                detail += ", quiet %s after the drain was asked (%s packets counted after the steering), " \
-                          "then stopped" % ("%.2f s" % self.drained_s if d["quiet"] else "NOT reached",
-                                            d.get("after_steering"))
-            return ("a backend drained under traffic leaves once quiet", ok, detail)
-        return ("a backend's UEs move when it %s" % ("dies" if self.how == "kill" else "stops"), ok, detail)
-
-    def gap_s(self, poll_ms):
-        """How long its UEs' packets may have been lost or counted unread: until the steering moved them, plus
-        the runner's two counter polls (what the backend counted after its last read dies with it); none for
-        a backend added (it holds every session before it is steered to) or drained (it was read a last time
-        once nothing reached it any more)."""
-        if self.how in ("add", "drain"):
-            return 0.0
-        return (self.moved_s or 0.0) + 2 * poll_ms / 1000.0
-
-    def result(self):
-        return {"how": self.how, "backend": self.name, "at": self.at, "moved_s": self.moved_s,
-                "back_s": self.back_s, "drained_s": self.drained_s, "drain": self.drain}
 
 
 def run(args):

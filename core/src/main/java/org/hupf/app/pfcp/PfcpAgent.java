@@ -5,14 +5,12 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.Shutdowns;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.MessageType;
-import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
 import org.hupf.app.store.AssociationStore;
 import org.hupf.app.store.InMemoryAssociationStore;
@@ -27,14 +25,10 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,8 +40,8 @@ import java.util.function.Consumer;
 
 /**
  * The PFCP (N4) agent: a UDP socket, the request handler, and the requests hupf originates itself
- * (heartbeats to associated peers, Session Report Requests for usage and downlink data), which are
- * retransmitted every T1 up to N1 times.
+ * (heartbeats to associated peers, Session Report Requests for usage and downlink data), which
+ * {@link OutgoingRequests} retransmits every T1 up to N1 times.
  *
  * <p>The receive thread only reads datagrams and sorts them: decoding, validation and the session core
  * run on worker threads, one message at a time per session (SEID) until its answer is sent, so the
@@ -64,8 +58,6 @@ public final class PfcpAgent implements AutoCloseable {
     private static final int USAR = 0x02;
     /** Session messages are handled by this many threads (the session core itself is one lock). */
     private static final int SESSION_WORKERS = Math.max(2, Runtime.getRuntime().availableProcessors());
-    /** Threshold checks over every session run again after this many times the last one's duration at least. */
-    private static final int USAGE_CHECK_IDLE_FACTOR = 9;
 
     private final PfcpConfig config;
     private final SessionManager sessions;
@@ -81,40 +73,11 @@ public final class PfcpAgent implements AutoCloseable {
     private final ExecutorService nodeWorker = Executors.newSingleThreadExecutor(daemon("hupf-pfcp-node"));
     private final KeyedSerialExecutor sessionLanes = new KeyedSerialExecutor(sessionWorkers);
     private final KeyedSerialExecutor nodeLanes = new KeyedSerialExecutor(nodeWorker);
-    /** Sequence numbers of hupf's own requests are random: their answers cannot be forged blind. */
-    private final SecureRandom sequences = new SecureRandom();
-    private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
+    private final OutgoingRequests requests;
+    private final VolumeThresholdCheck thresholds;
     /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
     private final Set<String> notified = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
-    /** UEs whose usage changed since the last threshold check, from whoever polls the counters. */
-    private final Set<Ip4Address> usageChanged = ConcurrentHashMap.newKeySet();
-    /** Set once a counter poll tells {@link #usageChanges}: thresholds are then checked for those only. */
-    private volatile boolean usageChangesFed;
-    /** Touched by the timer thread only. */
-    private boolean checkedAllSinceFed;
-    private long usageCheckedAt;
-    private long usageCheckMillis;
-
-    private static final class Pending {
-        final InetSocketAddress peer;
-        final int type;
-        final byte[] bytes;
-        final Consumer<PfcpMessage> onResponse;
-        final Runnable onTimeout;
-        int attempts = 1;
-        long nextMillis;
-
-        Pending(InetSocketAddress peer, int type, byte[] bytes, Consumer<PfcpMessage> onResponse,
-                Runnable onTimeout, long nextMillis) {
-            this.peer = peer;
-            this.type = type;
-            this.bytes = bytes;
-            this.onResponse = onResponse;
-            this.onTimeout = onTimeout;
-            this.nextMillis = nextMillis;
-        }
-    }
 
     /**
      * Binds the socket and starts the agent.
@@ -160,6 +123,8 @@ public final class PfcpAgent implements AutoCloseable {
         this.sessions = sessions;
         this.usage = new UsageReporter(sessions, System::currentTimeMillis, baselines);
         this.handler = new PfcpHandler(config, sessions, usage, recoveryTimeStamp, stats, associations);
+        this.requests = new OutgoingRequests(config, stats, this::send);
+        this.thresholds = new VolumeThresholdCheck(sessions, usage);
         handler.onAskRecovery(this::recoveryOf);
         sessions.store().all().forEach(usage::sessionChanged);
         this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
@@ -217,7 +182,7 @@ public final class PfcpAgent implements AutoCloseable {
             byte[] datagram = Arrays.copyOf(buf, p.getLength());
             if (isResponseToUs(datagram, datagram.length)) {
                 guarded(peer, () -> {
-                    onResponse(peer, datagram, datagram.length);
+                    requests.onResponse(peer, datagram, datagram.length);
                     return CompletableFuture.completedFuture(null);
                 });
             } else if (isSessionMessage(datagram)) {
@@ -279,22 +244,6 @@ public final class PfcpAgent implements AutoCloseable {
         return len >= 2 && (buf[1] == MessageType.HEARTBEAT_RESPONSE || buf[1] == MessageType.SESSION_REPORT_RESPONSE);
     }
 
-    private void onResponse(InetSocketAddress peer, byte[] buf, int len) {
-        try {
-            PfcpMessage m = PfcpCodec.decode(buf, len);
-            Pending p = pending.remove(m.sequence());
-            if (p == null || !p.peer.equals(peer)) {
-                stats.inc("drop.unmatched_response");
-                return;
-            }
-            stats.inc("rx." + m.type());
-            p.onResponse.accept(m);
-        } catch (DecodeException e) {
-            stats.inc("drop.malformed_response");
-            log.warn("dropped malformed response from {}: {}", peer, e.getMessage());
-        }
-    }
-
     private void send(InetSocketAddress peer, byte[] bytes) {
         try {
             socket.send(new DatagramPacket(bytes, bytes.length, peer));
@@ -304,36 +253,14 @@ public final class PfcpAgent implements AutoCloseable {
         }
     }
 
-    /** @return a sequence number no pending request of ours has, 1 to {@link PfcpMessage#MAX_SEQUENCE} */
-    private int nextSequence() {
-        int seq;
-        do {
-            seq = 1 + sequences.nextInt(PfcpMessage.MAX_SEQUENCE);
-        } while (pending.containsKey(seq));
-        return seq;
-    }
-
-    private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse) {
-        request(peer, m, onResponse, () -> { });
-    }
-
-    private void request(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse,
-                         Runnable onTimeout) {
-        byte[] bytes = PfcpCodec.encode(m);
-        pending.put(m.sequence(), new Pending(peer, m.type(), bytes, onResponse, onTimeout,
-                                                System.currentTimeMillis() + config.t1Millis));
-        stats.inc("tx." + m.type());
-        send(peer, bytes);
-    }
-
     private void tick() {
         try {
             long now = System.currentTimeMillis();
             handler.evictResponses(now);
-            retransmit(now);
+            requests.retransmit(now);
             rearmNotifications();
             List<UsageReporter.Due> due = new ArrayList<>(usage.periodicDue());
-            due.addAll(thresholdsDue(now));
+            due.addAll(thresholds.due(now));
             for (UsageReporter.Due d : due) {
                 sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
                         usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
@@ -352,60 +279,7 @@ public final class PfcpAgent implements AutoCloseable {
      * @return where to send the UEs whose usage changed
      */
     public Consumer<Collection<Ip4Address>> usageChanges() {
-        usageChangesFed = true;
-        return usageChanged::addAll;
-    }
-
-    /**
-     * The volume-threshold reports due: of the sessions whose usage changed once they are fed, else of every
-     * session against one bulk counter read, not one Read each (nothing read with no volume threshold anywhere);
-     * that check's cost grows with the sessions: it runs again after nine times its duration at least. The first
-     * check after the feed starts is a full one: it covers what changed before.
-     */
-    private List<UsageReporter.Due> thresholdsDue(long now) {
-        if (checkedAllSinceFed) {
-            Map<Long, PfcpSession> changed = new HashMap<>();
-            for (Iterator<Ip4Address> it = usageChanged.iterator(); it.hasNext(); ) {
-                PfcpSession s = sessions.sessionOfUe(it.next());
-                it.remove();
-                if (s != null) {
-                    changed.put(s.upSeid, s);
-                }
-            }
-            return changed.isEmpty() ? List.of() : usage.thresholdsDue(changed.values());
-        }
-        if (now - usageCheckedAt < USAGE_CHECK_IDLE_FACTOR * usageCheckMillis) {
-            return List.of();
-        }
-        usageCheckedAt = now;
-        boolean fed = usageChangesFed;
-        Collection<PfcpSession> all = sessions.store().all();
-        boolean thresholds = all.stream().anyMatch(s -> s.urrs.values().stream().anyMatch(Urr::volumeThreshold));
-        List<UsageReporter.Due> due = thresholds ? sessions.withCounterSnapshot(() -> usage.thresholdsDue(all))
-                : List.of();
-        usageCheckMillis = System.currentTimeMillis() - now;
-        checkedAllSinceFed = fed;
-        return due;
-    }
-
-    private void retransmit(long now) {
-        for (Map.Entry<Integer, Pending> e : pending.entrySet()) {
-            Pending p = e.getValue();
-            if (p.nextMillis > now) {
-                continue;
-            }
-            if (p.attempts >= config.n1) {
-                pending.remove(e.getKey());
-                stats.inc("timeout." + p.type);
-                log.warn("no response from {} to request seq {} after {} attempts", p.peer, e.getKey(), p.attempts);
-                p.onTimeout.run();
-                continue;
-            }
-            p.attempts++;
-            p.nextMillis = now + config.t1Millis;
-            stats.inc("tx.retransmission");
-            send(p.peer, p.bytes);
-        }
+        return thresholds.usageChanges();
     }
 
     private void heartbeats() {
@@ -426,18 +300,19 @@ public final class PfcpAgent implements AutoCloseable {
      */
     private CompletableFuture<Long> recoveryOf(InetSocketAddress peer) {
         CompletableFuture<Long> answer = new CompletableFuture<>();
-        request(peer, PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, nextSequence(), List.of(handler.recovery())),
-                m -> {
-                    Long stamp = null;
-                    try {
-                        Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
-                        stamp = ts == null ? null : ts.reader().u32();
-                    } catch (DecodeException e) {
-                        log.warn("bad Recovery Time Stamp from {}: {}", peer, e.getMessage());
-                    }
-                    Long answered = stamp;
-                    nodeWorker.execute(() -> answer.complete(answered));
-                }, () -> nodeWorker.execute(() -> answer.complete(null)));
+        PfcpMessage heartbeat = PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, requests.nextSequence(),
+                                                 List.of(handler.recovery()));
+        requests.send(peer, heartbeat, m -> {
+            Long stamp = null;
+            try {
+                Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
+                stamp = ts == null ? null : ts.reader().u32();
+            } catch (DecodeException e) {
+                log.warn("bad Recovery Time Stamp from {}: {}", peer, e.getMessage());
+            }
+            Long answered = stamp;
+            nodeWorker.execute(() -> answer.complete(answered));
+        }, () -> nodeWorker.execute(() -> answer.complete(null)));
         return answer;
     }
 
@@ -456,7 +331,9 @@ public final class PfcpAgent implements AutoCloseable {
             stats.inc("drop.report_without_association");
             return;
         }
-        request(a.peer, PfcpMessage.session(MessageType.SESSION_REPORT_REQUEST, s.cpSeid, nextSequence(), ies), m -> {
+        PfcpMessage report = PfcpMessage.session(MessageType.SESSION_REPORT_REQUEST, s.cpSeid,
+                                                 requests.nextSequence(), ies);
+        requests.send(a.peer, report, m -> {
             Ie cause = m.ie(IeType.CAUSE);
             try {
                 if (cause != null && cause.reader().u8() == Cause.SESSION_CONTEXT_NOT_FOUND) {

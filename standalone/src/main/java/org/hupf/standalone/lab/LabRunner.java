@@ -18,10 +18,6 @@ import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.dataplane.Backend;
-import org.hupf.pipeconf.dataplane.HhConfig;
-import org.hupf.pipeconf.dataplane.RpsState;
-import org.hupf.pipeconf.upf.HupfDataplane;
-import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.standalone.p4rt.BatchingUpfDevice;
 import org.hupf.standalone.p4rt.DeviceState;
@@ -40,11 +36,9 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -95,6 +89,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     /** What each backend counted: a session's usage keeps a stopped or restarted backend's share. */
     private final BackendUsageLedger usageLedger = new BackendUsageLedger();
     private P4RuntimeUpfDevice hardware;
+    private LabSwitch labSwitch;
     private OffloadManager manager;
     private SessionManager sessions;
     private PfcpAgent agent;
@@ -153,7 +148,10 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             hardware = sw.upf;
             closers.add(hardware);
             Routes.write(hardware, cfg, "switch");
-            switchDataplane(hardware);
+        }
+        labSwitch = new LabSwitch(cfg, hardware, backends, rps);
+        if (labSwitch.present()) {
+            labSwitch.configure();
         }
         long switchMs = uptimeMs();
         DurableState state = !cfg.has("state_dir") ? null : DurableState.open(Path.of(cfg.text("state_dir")),
@@ -190,7 +188,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
                 batchedOnAll(this::reconcileAll, 0);
             });
             // Down: its UEs go to the others; UP (reconciled): it takes its share again.
-            b.device.upf.client().onStateChange(s -> steerer.execute(this::steer));
+            b.device.upf.client().onStateChange(s -> steerer.execute(labSwitch::steer));
         }
         long loadedMs = uptimeMs();
         // PFCP is answered while the backends are connected, read and diffed; session requests wait for that.
@@ -225,38 +223,13 @@ public final class LabRunner implements AutoCloseable, BackendControl {
                 b.device.upf.client().connectInBackground();
             }
         }
+        labSwitch.reportTo(status);
         if (sw != null) {
             LabDevice swDevice = sw;
-            status.health("switch", hardware.client());
-            if (cfg.has("rps")) {
-                P4RuntimeUpfDevice swUpf = hardware;
-                status.switchRps(() -> {
-                    try {
-                        return new HupfDataplane(swUpf.model(), swUpf.target()).readRps();
-                    } catch (PiCodecException | PiTargetException e) {
-                        throw new UpfProgrammableException(e.getMessage());
-                    }
-                });
-            }
-            if (cfg.has("tenants")) {
-                // The lab checks that the switch counted each tenant's and slice's packets as they were sent.
-                P4RuntimeUpfDevice swUpf = hardware;
-                status.switchTenants(Routes.tenants(cfg.node("tenants")), new LabStatus.TenantCounters() {
-                    @Override
-                    public Map<Integer, long[]> tenants() throws PiTargetException {
-                        return new HupfDataplane(swUpf.model(), swUpf.target()).tenantCounters();
-                    }
-
-                    @Override
-                    public Map<Long, long[]> slices(Collection<Long> cells) throws PiTargetException {
-                        return new HupfDataplane(swUpf.model(), swUpf.target()).sliceCounters(cells);
-                    }
-                });
-            }
             hardware.client().onRecovery(c -> {
                 swDevice.ensurePipeline();
                 Routes.write(hardware, cfg, "switch");
-                switchDataplane(hardware);
+                labSwitch.configure();
                 reconcileAll();
             });
         }
@@ -278,70 +251,6 @@ public final class LabRunner implements AutoCloseable, BackendControl {
         }
         status.ready(true);
         writeStatus();
-    }
-
-    /**
-     * Switch only: HH reports reach the CPU (clone session), HK-IPG runs with parameters derived from the lab's
-     * threshold (HhConfig: IPG_th, timeslot, tau table), session misses of the slice go to the backends' ports
-     * (UE hash, by weight), and what comes back from those ports is routed only.
-     */
-    private void switchDataplane(P4RuntimeUpfDevice sw) throws Exception {
-        HupfDataplane dp = new HupfDataplane(sw.model(), sw.target());
-        dp.setCpuPort(cfg.number("switch", "cpu_port"));
-        JsonNode hh = cfg.node("hh");
-        dp.configureHh(HhConfig.builder().tauTh(hh.get("tau_th").asInt()).decayK(hh.get("decay_k").asLong())
-                               .alphaShift(hh.get("alpha_shift").asInt())
-                               .keyMode(hh.get("key_mode").asInt()).timeWindowUs(hh.get("tw_us").asLong())
-                               .hhThresholdBps(cfg.node("policy", "threshold_bps").asLong())
-                               .packetBytes(hh.get("packet_bytes").asInt()).build());
-        List<Long> ports = new ArrayList<>();
-        backends.forEach(b -> ports.add(b.steering.port()));
-        dp.setBackendPorts(ports);
-        steer();
-        // RPS after the UPF's own configuration, and only when the config asks for it (a switch that cannot sample
-        // is not asked to): a value beyond the pipeline stops the lab with its message.
-        if (cfg.has("rps")) {
-            dp.setRps(rps.settings().config());
-            System.out.println("lab runner: switch " + rps.settings().config());
-            Optional<RpsState> st = dp.readRps();
-            if (st.isPresent()) {
-                rps.settings().trackerWarnings(st.get().bufferSize(), st.get().trackDepth())
-                        .forEach(w -> System.out.println("lab runner: switch RPS warning: " + w));
-            }
-        }
-    }
-
-    /**
-     * Steers the slice's misses over the backends that are UP (all of them hold every session); while none is,
-     * the steering stays as it was.
-     */
-    private synchronized boolean steer() {
-        if (hardware == null) {
-            return false;
-        }
-        List<Backend> live = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (LabBackend b : backends) {
-            if (b.state() == DeviceState.UP && !b.leaving) {
-                live.add(b.steering);
-                names.add(b.name);
-            }
-        }
-        if (live.isEmpty()) {
-            System.err.println("lab runner: no backend up: steering left as it was");
-            return false;
-        }
-        try {
-            new HupfDataplane(hardware.model(), hardware.target()).setBackends((int) cfg.number("slice"), live);
-            if (status != null) {
-                status.steeredTo(names);
-            }
-            System.out.println("lab runner: misses steered to " + names);
-            return true;
-        } catch (PiCodecException | PiTargetException | RuntimeException e) {
-            System.err.println("lab runner: steering to " + names + " failed: " + e);
-            return false;
-        }
     }
 
     /**
@@ -396,7 +305,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             }
             DrainReport r = drain.drain(() -> {
                 b.leaving = true;
-                Future<Boolean> steered = steerer.submit(this::steer);
+                Future<Boolean> steered = steerer.submit(labSwitch::steer);
                 if (!steered.get()) {
                     b.leaving = false;
                     throw new IllegalStateException("the switch did not take the steering without " + name);
