@@ -12,7 +12,7 @@ ifneq ($(BMV2),)
 export BMV2
 endif
 
-.PHONY: help setup build oar p4 backend test test-java test-build test-p4 test-backend test-gnb \
+.PHONY: help setup build oar p4 backend host-classpath test test-java test-build test-p4 test-backend test-gnb \
         test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
@@ -80,8 +80,10 @@ test-identification: setup
 test-rps: setup
 	@$(SUITE) rps $(PY) -m pytest tests/rps
 
-test-integration: setup
-	@$(SUITE) integration $(PY) -m pytest tests/integration
+# The lab runs use this tree's backend and standalone host, built once here (HUPF_LAB_PREBUILT: tools/lab.sh
+# builds nothing), not once per lab run: on a busy machine a build takes minutes.
+test-integration: setup backend host-classpath
+	@HUPF_LAB_PREBUILT=1 $(SUITE) integration $(PY) -m pytest tests/integration
 
 # hupf in a running ONOS 2.7, where a runtime is found (ONOS_HOME or /opt/hupf-onos/onos; never built here).
 test-onos: setup backend
@@ -89,12 +91,15 @@ test-onos: setup backend
 
 # kill -9 of the backend and of the core with 10,000 sessions on the lab's topology (root: namespaces, veth,
 # af_packet); the standalone host is built first so that the suite runs this tree's classes.
-test-recovery: setup backend
+test-recovery: setup backend host-classpath
+	@$(SUITE) recovery $(PY) -m pytest tests/recovery
+
+# The standalone host and its runtime classpath (standalone/target/host-classpath.txt), as the lab runner runs.
+host-classpath: setup
 	@$(MVN) -pl standalone -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime \
 	  '-Dmdep.outputFile=$${project.build.directory}/deps-classpath.txt' \
 	  && echo "$(CURDIR)/standalone/target/classes:$$(cat standalone/target/deps-classpath.txt)" \
 	  > standalone/target/host-classpath.txt
-	@$(SUITE) recovery $(PY) -m pytest tests/recovery
 
 # Trains the MATADOR classifier on a generated dataset: model, report and plot in reports/classifier/.
 train: setup

@@ -63,9 +63,12 @@ if ! pkg-config --exists libdpdk 2>/dev/null; then
   exit 2
 fi
 
-echo "lab: building the backend and the standalone host (runner classpath)"
-build_step "building the backend" nice make -C backend
-build_java
+# `make test-integration` builds both once for its many lab runs and says so (HUPF_LAB_PREBUILT=1).
+if [ -z "${HUPF_LAB_PREBUILT:-}" ]; then
+  echo "lab: building the backend and the standalone host (runner classpath)"
+  build_step "building the backend" nice make -C backend
+  build_java
+fi
 
 # Whatever happens (Ctrl-C, a failure before the lab's own teardown), leave no topology behind;
 # the tag keeps this run's names apart from other labs on the machine.

@@ -12,9 +12,8 @@ import pytest
 from hupf_tools.lab import rps_check
 from hupf_tools.rps import collector
 
-from test_lab import REPO, missing
+from test_lab import LAB_TIMEOUT_S, REPO, missing
 
-LAB_TIMEOUT_S = 600
 # Short: RPS needs a few thousand packets of the UE pool, not the offload scenario's full length.
 UES, HEAVY, DURATION = 8, 1, 12
 CONFIDENCE = rps_check.CHECK_CONFIDENCE

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from hupf_tools.lab import accounting, frames, tenant_checks, tenant_plan, tenant_traffic, tenants
-from test_lab import missing
+from test_lab import LAB_TIMEOUT_S, missing
 
 SLACK_MS = 3.0
 TENANT = {t["name"]: t for t in tenant_plan.TENANTS}
@@ -348,7 +348,7 @@ def test_a_short_ab_on_this_machine(tmp_path):
         pytest.skip("tenants lab: the runner's classpath %s (tools/lab.sh builds it)" % tenants.lab.CLASSPATH)
     out = tmp_path / "tenants.json"
     res = subprocess.run([sys.executable, "-m", "hupf_tools.lab.tenants", "--duration", "12", "--json", str(out)],
-                         capture_output=True, text=True, timeout=420,
+                         capture_output=True, text=True, timeout=LAB_TIMEOUT_S,
                          env=dict(os.environ, PYTHONPATH=os.path.join(tenants.lab.REPO, "tools")))
     print(res.stdout[-8000:], res.stderr[-2000:])
     assert res.returncode in (0, 1), res.stderr[-2000:]

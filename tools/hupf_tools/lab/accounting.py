@@ -31,6 +31,9 @@ DEFINE_P4 = os.path.join(REPO, "p4src", "include", "define.p4")
 DROP_REASONS = "HupfIngress.upf.drop_reasons"
 STATS_LINE = '"msg":"stats"'
 STATS_TIMEOUT_S = 60
+# How long packets still in flight when the senders stopped may take to arrive or be counted dropped: only a
+# packet nobody counts makes a wait this long (its check then fails).
+SETTLE_TIMEOUT_S = 60
 # Drops for want of room (a ring, queue or backlog was full): what a busy machine does. The pipeline's verdicts
 # (a session miss, a meter's red) are hupf's decisions, which a check judges by itself.
 ROOM = "for want of room"
@@ -172,6 +175,20 @@ def since(after, before):
                   for where, by in after[kind].items()} for kind in ("room", "verdicts")}
     out["pids"] = after["pids"]
     return out
+
+
+def wait_accounted(sent, delivered, drops, excused=0, timeout=SETTLE_TIMEOUT_S):
+    """Waits until every packet sent was delivered or counted dropped, but `excused` (after the senders stopped,
+    packets may still be queued in a port, a veth or a socket). sent, delivered: callables returning counts;
+    drops: one returning a collection (since the traffic began). Returns whether they balanced within timeout."""
+    deadline = time.time() + timeout
+    while True:
+        d = drops()
+        if delivered() + total(d["room"]) + total(d["verdicts"]) + excused >= sent():
+            return True
+        if time.time() >= deadline:
+            return False
+        time.sleep(0.5)
 
 
 def total(drops):

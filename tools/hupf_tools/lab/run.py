@@ -133,8 +133,16 @@ def backend_shares(t, before):
     return {backend_name(k): tx_packets(t.switch_ports[3 + k]) - before[k] for k in range(len(t.backends))}
 
 
+def traffic_count(stats, way):
+    """Packets both senders sent (way "tx") or both receivers received ("rx") so far, from their stats files."""
+    return sum(c.get("pkts", 0) for side in ("gnb", "dn")
+               for c in read_json(stats["%s-%s" % (way, side)]).get(way, {}).values())
 
 
+def sent_when_done(stats):
+    """Packets the senders sent once both stopped (their final stats), else infinity."""
+    done = all(read_json(stats["tx-" + side]).get("done") for side in ("gnb", "dn"))
+    return traffic_count(stats, "tx") if done else float("inf")
 
 
 def run(args):
@@ -229,13 +237,22 @@ def run(args):
         move = BackendMove(how, moving - 1, args.move_at, workdir, procs,
                            backend_cmds.get(backend_name(moving - 1)), cfg["control"]) if moving else None
         live(plan, mode, cfg["status"], stats, procs, move)
-        time.sleep(1.5)  # in-flight packets, then the receivers' final counts (they drain what is queued)
+        devices = accounting.lab_devices(procs, cfg, switch)
+        # A backend that left under traffic: what its UEs sent in the gap may be lost uncounted (summary.delivery).
+        gap_share = move.gap_s(cfg["poll_ms"]) / plan["duration"] if move else 0.0
+        if not accounting.wait_accounted(lambda: sent_when_done(stats), lambda: traffic_count(stats, "rx"),
+                                         lambda: accounting.since(accounting.collect(devices, t, [
+                                             (k, read_json(stats[k]).get("socket_drops", 0))
+                                             for k in ("rx-gnb", "rx-dn")]), drops_before),
+                                         gap_share * traffic_count(stats, "tx") + (len(plan["ues"]) if move else 0)):
+            say("packets sent not all delivered or counted dropped %d s after the senders stopped"
+                % accounting.SETTLE_TIMEOUT_S)
         procs.stop("recv-gnb")
         procs.stop("recv-dn")
         final = counted_status(cfg["status"], time.time())
         tx = [read_json(stats["tx-gnb"]), read_json(stats["tx-dn"])]
         rx = [read_json(stats["rx-gnb"]), read_json(stats["rx-dn"])]
-        drops = accounting.since(accounting.collect(accounting.lab_devices(procs, cfg, switch), t, [
+        drops = accounting.since(accounting.collect(devices, t, [
             ("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx]), drops_before)
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
         smf.close()

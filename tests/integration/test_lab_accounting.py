@@ -1,0 +1,54 @@
+"""The lab's packet accounting (tools/hupf_tools/lab/accounting.py) on synthetic counts: where each drop is read,
+how a restart and a run's start are taken off, and the balance its checks assert."""
+from hupf_tools.lab import accounting
+
+STATS = {"msg": "stats", "ports": [
+    {"P4Port": 1, "RX": 900, "TX": 880, "RXMissed": 12, "TXDropped": 0},
+    {"P4Port": 2, "RX": 880, "TX": 870, "RXMissed": 0, "TXDropped": 3, "RateBps": 5000000,
+     "QueueDropped": [7, 0, 0, 0, 0, 0, 0, 0]}],
+    "to_cpu_dropped": 1, "dropped_no_pipeline": 4, "ipv4_fragments_dropped": 0}
+
+
+def test_a_stats_line_splits_into_drops_for_want_of_room_and_hupfs_decisions():
+    room, decided = accounting.stats_drops(STATS)
+    assert room == {"port 1 rx_missed": 12, "port 2 tx_dropped": 3, "port 2 queue 0 full": 7, "to_cpu_dropped": 1}
+    assert decided == {"dropped no pipeline": 4}
+
+
+def test_the_drop_reasons_are_named_from_the_p4_programs_constants():
+    names = accounting.drop_reason_names()
+    assert names[1] == "uplink session miss" and names[6] == "meter red" and len(names) == 15
+
+
+def collection(pid, room, verdicts):
+    return {"room": {"backend": room, "kernel": {"veth hs1-1 tx_dropped": 2}}, "verdicts": {"backend": verdicts},
+            "pids": {"backend": pid}}
+
+
+def test_drops_since_the_traffic_began_and_a_restarted_backend_counted_from_its_start():
+    before = collection(10, {"port 1 rx_missed": 5}, {"dropped no pipeline": 4})
+    after = collection(10, {"port 1 rx_missed": 9}, {"dropped no pipeline": 4, "meter red": 1})
+    d = accounting.since(after, before)
+    assert d["room"] == {"backend": {"port 1 rx_missed": 4}, "kernel": {}}
+    assert d["verdicts"] == {"backend": {"meter red": 1}}
+    restarted = accounting.since(collection(11, {"port 1 rx_missed": 3}, {}), before)
+    assert restarted["room"]["backend"] == {"port 1 rx_missed": 3}
+
+
+def test_the_balance_says_how_many_nobody_counted():
+    drops = {"room": {"backend": {"port 1 rx_missed": 4}, "kernel": {"receiver dn socket": 1}},
+             "verdicts": {"backend": {}}}
+    assert accounting.balance(100, 95, drops) == {"sent": 100, "delivered": 95, "dropped": 5, "verdicts": 0,
+                                                   "uncounted": 0, "loss": 0.05}
+    assert accounting.balance(100, 94, drops)["uncounted"] == 1
+    assert accounting.describe(drops["room"]) == "backend: port 1 rx_missed 4; kernel: receiver dn socket 1"
+    assert accounting.describe({"backend": {}}) == "none"
+
+
+def test_the_wait_ends_once_every_packet_is_accounted_for_or_at_its_bound():
+    delivered = iter(range(94, 200))
+    drops = {"room": {"backend": {"port 1 rx_missed": 4}}, "verdicts": {}}
+    assert accounting.wait_accounted(lambda: 100, lambda: next(delivered), lambda: drops, timeout=60)
+    assert next(delivered) == 97   # balanced at 96 + 4
+    assert accounting.wait_accounted(lambda: 100, lambda: 90, lambda: drops, excused=6, timeout=0)
+    assert not accounting.wait_accounted(lambda: 100, lambda: 90, lambda: drops, timeout=0)
