@@ -52,3 +52,18 @@ def test_the_wait_ends_once_every_packet_is_accounted_for_or_at_its_bound():
     assert next(delivered) == 97   # balanced at 96 + 4
     assert accounting.wait_accounted(lambda: 100, lambda: 90, lambda: drops, excused=6, timeout=0)
     assert not accounting.wait_accounted(lambda: 100, lambda: 90, lambda: drops, timeout=0)
+
+
+def test_a_backend_added_under_traffic_is_counted_from_when_it_is_steered_to():
+    before = collection(10, {"port 1 rx_missed": 5}, {})
+    joined = {"room": {"backend-2": {"port 1 rx_missed": 1}, "kernel": {}},
+              "verdicts": {"backend-2": {"dropped no pipeline": 15}}, "pids": {"backend-2": 20}}
+    accounting.rebase(before, joined)
+    after = collection(10, {"port 1 rx_missed": 5}, {})
+    after["room"]["backend-2"] = {"port 1 rx_missed": 3}
+    after["verdicts"]["backend-2"] = {"dropped no pipeline": 15, "uplink session miss": 2}
+    after["pids"]["backend-2"] = 20
+    d = accounting.since(after, before)
+    assert d["room"]["backend-2"] == {"port 1 rx_missed": 2}
+    assert d["verdicts"]["backend-2"] == {"uplink session miss": 2}
+    assert d["room"]["kernel"] == {}, "the kernel's counts keep their baseline from the traffic's start"

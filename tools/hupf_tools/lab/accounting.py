@@ -177,6 +177,16 @@ def since(after, before):
     return out
 
 
+def rebase(before, snapshot):
+    """Counts the devices in `snapshot` (a collection of some devices) from it on: a backend added under traffic is
+    counted from when it is first steered to; what reached it before had no pipeline and was none of the lab's
+    (a lab packet dropped there would be missing from the delivered ones and fail the balance as uncounted)."""
+    for kind in ("room", "verdicts"):
+        for where in snapshot["pids"]:
+            before[kind][where] = snapshot[kind][where]
+    before["pids"].update(snapshot["pids"])
+
+
 def wait_accounted(sent, delivered, drops, excused=0, timeout=SETTLE_TIMEOUT_S):
     """Waits until every packet sent was delivered or counted dropped, but `excused` (after the senders stopped,
     packets may still be queued in a port, a veth or a socket). sent, delivered: callables returning counts;

@@ -34,6 +34,8 @@ class BackendMove:
         self.left_at = None
         self.moved_s = self.back_s = None
         self.drain, self.drained_s, self.stopped = None, None, False
+        self.seen = set()         # the steering changes read: (at_ms, backends)
+        self.on_joined = None     # called once an added backend is steered to
 
     def _ask_drain(self):
         """The runner's drain, on its own thread (it answers once the backend is quiet): its report, or the error."""
@@ -69,15 +71,23 @@ class BackendMove:
             self.procs.stop(self.name)
             self.stopped = True
             say("%s drained %.2f s after it was asked (%s), stopped" % (self.name, self.drained_s, self.drain))
-        steered, at_ms = status.get("steered_to", []), status.get("steered_at_ms", 0)
-        if self.how == "add":
-            if self.moved_s is None and self.name in steered:
-                self.moved_s = at_ms / 1000.0 - self.left_at
-            return
-        if self.moved_s is None and self.name not in steered and steered:
-            self.moved_s = at_ms / 1000.0 - self.left_at
-        elif self.moved_s is not None and self.back_s is None and self.name in steered:
-            self.back_s = at_ms / 1000.0 - self.left_at
+        # Steering changes since the move, in order: a departure and return between two status writes count too.
+        for change in status.get("steerings", []):
+            at_s = change["at_ms"] / 1000.0
+            steered = change["to"]
+            key = (change["at_ms"], tuple(steered))
+            if at_s < self.left_at or key in self.seen:
+                continue
+            self.seen.add(key)
+            if self.how == "add":
+                if self.moved_s is None and self.name in steered:
+                    self.moved_s = at_s - self.left_at
+                    if self.on_joined:
+                        self.on_joined()
+            elif self.moved_s is None and self.name not in steered and steered:
+                self.moved_s = at_s - self.left_at
+            elif self.moved_s is not None and self.back_s is None and self.name in steered:
+                self.back_s = at_s - self.left_at
 
     def check(self):
         """(name, passed, detail): its UEs moved to the others (and, killed, it came back), or, added, to it."""

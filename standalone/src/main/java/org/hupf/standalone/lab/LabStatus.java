@@ -85,8 +85,11 @@ final class LabStatus {
     private final Map<String, DeviceHealth> health = new LinkedHashMap<>();
     /** Backends drained for good: their connection is closed, its last state no longer says anything. */
     private final Set<String> drained = new HashSet<>();
+    private static final int STEERINGS_KEPT = 32;
     private List<String> steeredTo = List.of();
     private long steeredAtMillis;
+    /** The latest steering changes, oldest first: a backend that leaves and returns between two status writes. */
+    private final Deque<Map.Entry<Long, List<String>>> steerings = new ArrayDeque<>();
     private volatile boolean ready;
     /** When the last complete counter poll started (epoch ms): its usages hold every packet counted before. */
     private volatile long polledFrom;
@@ -120,11 +123,16 @@ final class LabStatus {
 
     /**
      * Reports the backends the switch steers misses to now, under "steered_to", and when the steering last
-     * changed (epoch ms, "steered_at_ms"): the lab times a backend's departure and return by it.
+     * changed (epoch ms, "steered_at_ms"), and the latest changes under "steerings": the lab times a backend's
+     * departure and return by them.
      */
     synchronized void steeredTo(List<String> backends) {
         if (!backends.equals(steeredTo)) {
             steeredAtMillis = System.currentTimeMillis();
+            if (steerings.size() == STEERINGS_KEPT) {
+                steerings.removeFirst();
+            }
+            steerings.addLast(Map.entry(steeredAtMillis, List.copyOf(backends)));
         }
         steeredTo = List.copyOf(backends);
     }
@@ -212,6 +220,11 @@ final class LabStatus {
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);
             root.put("steered_at_ms", steeredAtMillis);
+            ArrayNode changes = root.putArray("steerings");
+            for (Map.Entry<Long, List<String>> c : steerings) {
+                ArrayNode to = changes.addObject().put("at_ms", c.getKey()).putArray("to");
+                c.getValue().forEach(to::add);
+            }
             ArrayNode ev = root.putArray("events");
             for (OffloadEvent e : events) {
                 ev.addObject().put("t", e.timeMillis()).put("kind", e.kind().name()).put("ue", e.ue().toString());
