@@ -52,10 +52,18 @@ public class CoreRulesTest {
     }
 
     @Test
-    public void onlyTheCompositionRootKnowsEveryLayer() {
+    public void nothingBelowTheHostServiceCallsUp() {
         noClasses().that().resideOutsideOfPackages("org.hupf.app.impl..", "org.hupf.app.rest..")
                 .should().dependOnClassesThat().resideInAPackage("org.hupf.app.impl..")
-                .because("ControlPlane and SessionManagerService compose the layers; nothing below calls up")
+                .because("SessionManagerService sits on the PFCP agent and the session core; REST reaches it via api")
+                .check(CORE);
+    }
+
+    @Test
+    public void theOffloadLayerSeesNoPfcp() {
+        noClasses().that().resideInAPackage("org.hupf.app.offload..")
+                .should().dependOnClassesThat().resideInAPackage("org.hupf.app.pfcp..")
+                .because("ControlPlane composes the session core and the hybrid; the PFCP agent is the host's")
                 .check(CORE);
     }
 

@@ -3,7 +3,6 @@ package org.hupf.app.offload;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
-import org.hupf.app.impl.ControlPlane;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;

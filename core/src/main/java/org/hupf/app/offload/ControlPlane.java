@@ -1,10 +1,7 @@
-package org.hupf.app.impl;
+package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.offload.BackendReplicas;
-import org.hupf.app.offload.HybridUpfDevice;
-import org.hupf.app.offload.OffloadManager;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
@@ -29,6 +26,8 @@ import java.util.function.Supplier;
  * {@code HybridTakeover}, the standalone host, the lab runner): the session core (translator, resource pool,
  * session manager and its UPF interfaces) from the settings a host reads, and the hybrid device over the
  * backends and the switch. A host brings what differs: its store, its resource pool, its device list.
+ * It lives beside the hybrid's classes: ONOS's takeover (in this package) calls it, and a composition
+ * root in a package of its own would tie that package and this one in a cycle.
  */
 public final class ControlPlane {
 
