@@ -22,11 +22,9 @@ GENERATED = {
 }
 
 SPLIT_UNDER_WAY = {
-    "app/src/main/java/org/hupf/app/core/SessionManager.java": "cprunner",
-    "app/src/main/java/org/hupf/app/pfcp/PfcpHandler.java": "cprunner",
+    "core/src/main/java/org/hupf/app/core/SessionManager.java": "cprunner",
+    "core/src/main/java/org/hupf/app/pfcp/PfcpHandler.java": "cprunner",
     "standalone/src/main/java/org/hupf/standalone/p4rt/P4rtClient.java": "cprunner",
-    "backend/dp/io.c": "agentfast",
-    "backend/dp/pipeline.c": "agentfast",
     "p4src/include/upf.p4": "waits for p4c to check that the split compiles to the same P4Info",
 }
 
@@ -51,7 +49,7 @@ def test_the_check_sees_a_long_file_and_only_main_sources(tmp_path):
     (tmp_path / "Fits.java").write_text("x\n" * LIMIT)
     assert oversized(["Long.java", "Fits.java"], tmp_path) == {"Long.java": LIMIT + 1}
     sources = main_sources()
-    assert "app/src/main/java/org/hupf/app/offload/OffloadManager.java" in sources
+    assert "core/src/main/java/org/hupf/app/offload/OffloadManager.java" in sources
     assert "tools/hupf_tools/lab/run.py" in sources
     assert not any(s.startswith("tests/") or "/src/test/" in s or s.endswith("_test.go") for s in sources)
 
