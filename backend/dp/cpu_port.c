@@ -14,15 +14,17 @@
 
 static struct {
 	struct rte_mempool *pool;
+	const int *dpdk_port;
 	struct rte_ring *in, *out;
 	int wake_fd;
 	int armed;                  /* the agent waits on wake_fd (or is about to) */
 	uint64_t to_cpu, to_cpu_dropped, pkt_out_n;
 } cpu = { .wake_fd = -1 };
 
-int cpu_port_init(struct rte_mempool *pool, char *err, unsigned errlen)
+int cpu_port_init(struct rte_mempool *pool, const int *dpdk_port, char *err, unsigned errlen)
 {
 	cpu.pool = pool;
+	cpu.dpdk_port = dpdk_port;
 	cpu.in = rte_ring_create("pkt_in", CPU_RING_SZ, (int)rte_socket_id(), RING_F_SC_DEQ);
 	cpu.out = rte_ring_create("pkt_out", CPU_RING_SZ, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
 	cpu.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -94,7 +96,7 @@ int dp_packet_in(uint8_t *buf, uint32_t cap, uint16_t *ingress_port, uint8_t *re
 
 int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len)
 {
-	if (io_dpdk_port(port) < 0)
+	if (port >= IO_P4_PORTS || cpu.dpdk_port[port] < 0)
 		return -ENODEV;
 	struct rte_mbuf *m = rte_pktmbuf_alloc(cpu.pool);
 	if (!m)

@@ -32,7 +32,7 @@
 static struct {
 	unsigned nports;
 	uint16_t p4_port[RTE_MAX_ETHPORTS];     /* dpdk port id -> P4 port */
-	int dpdk_port[512];                     /* P4 port -> dpdk port id, -1 none */
+	int dpdk_port[IO_P4_PORTS];             /* P4 port -> dpdk port id, -1 none */
 	uint16_t dev[DP_MAX_PORTS];             /* dpdk port ids in config order */
 	uint16_t nrxq[DP_MAX_PORTS];            /* RX queues of each port (<= workers) */
 	struct rte_mempool *pool;
@@ -58,7 +58,7 @@ static struct {
 
 static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
 {
-	int d = p4port < 512 ? io.dpdk_port[p4port] : -1;
+	int d = p4port < IO_P4_PORTS ? io.dpdk_port[p4port] : -1;
 	if (d < 0 || rte_eth_tx_burst((uint16_t)d, qid, &m, 1) != 1)
 		rte_pktmbuf_free(m);
 }
@@ -68,7 +68,7 @@ static void tx_one(uint16_t qid, uint16_t p4port, struct rte_mbuf *m)
  * counts what it refuses); what the port does not take is freed. */
 static void tx_burst(unsigned slot, uint16_t p4port, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
 {
-	int d = p4port < 512 ? io.dpdk_port[p4port] : -1;
+	int d = p4port < IO_P4_PORTS ? io.dpdk_port[p4port] : -1;
 	if (d >= 0 && io.egress[d]) {
 		egress_enqueue(io.egress[d], slot, m, prio, n);
 		return;
@@ -343,7 +343,7 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 		snprintf(err, errlen, "cannot allocate mbufs (raise --mem)");
 		return -ENOMEM;
 	}
-	rc = cpu_port_init(io.pool, err, errlen);
+	rc = cpu_port_init(io.pool, io.dpdk_port, err, errlen);
 	if (rc)
 		return rc;
 	g_dp.cpu_pool = io.pool;
@@ -356,7 +356,7 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 			return -ENOMEM;
 		}
 	}
-	for (int i = 0; i < 512; i++)
+	for (int i = 0; i < IO_P4_PORTS; i++)
 		io.dpdk_port[i] = -1;
 	for (unsigned i = 0; i < cfg->nports; i++) {
 		const struct dp_port_cfg *pc = &cfg->ports[i];
@@ -397,11 +397,6 @@ void dp_shutdown(void)
 	rte_eal_mp_wait_lcore();
 	for (unsigned i = 0; i < io.nports; i++)
 		rte_eth_dev_stop(io.dev[i]);
-}
-
-int io_dpdk_port(uint16_t p4port)
-{
-	return p4port < 512 ? io.dpdk_port[p4port] : -1;
 }
 
 void dp_stats_get(struct dp_stats *s)

@@ -7,6 +7,8 @@
 #include <rte_mempool.h>
 #include "hupf_dp.h"
 
+#define IO_P4_PORTS 512
+
 /* Ports (ports.c). */
 unsigned port_afp_mtu(const char *dev);
 unsigned port_afp_frame_size(const struct dp_boot *cfg);
@@ -16,13 +18,12 @@ int port_attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, struct rt
 		uint16_t *d, uint16_t *nrx, char *err, unsigned errlen);
 
 /* CPU port (cpu_port.c). */
-int cpu_port_init(struct rte_mempool *pool, char *err, unsigned errlen);
+/* dpdk_port: the P4 port -> DPDK port map (IO_P4_PORTS entries, -1 none) that packet-outs are checked against. */
+int cpu_port_init(struct rte_mempool *pool, const int *dpdk_port, char *err, unsigned errlen);
 /* Queues m as a packet-in from P4 port ingress (freed and counted when the queue is full). */
 void cpu_port_to_cpu(struct rte_mbuf *m, uint16_t ingress, uint8_t reason);
 /* Takes up to n queued packet-outs (their P4 egress port in m->port). */
 uint16_t cpu_port_take_out(struct rte_mbuf **m, uint16_t n);
 void cpu_port_stats(struct dp_stats *s);
-/* The DPDK port of a P4 port, -1 for none (io.c). */
-int io_dpdk_port(uint16_t p4port);
 
 #endif

@@ -2452,6 +2452,23 @@ static void test_cpu_port_wakes_armed_agent(void **state)
 	assert_int_equal(wake_count(), 1);
 }
 
+/* The CPU port's map of P4 ports: port 1 is a DPDK port, every other none. */
+static int g_p4_ports[IO_P4_PORTS];
+
+static void test_packet_out_only_to_a_port_that_exists(void **state)
+{
+	(void)state;
+	const uint8_t frame[60] = { 0 };
+	struct rte_mbuf *m[4];
+	assert_int_equal(dp_packet_out(2, frame, sizeof(frame)), -ENODEV);
+	assert_int_equal(dp_packet_out(IO_P4_PORTS, frame, sizeof(frame)), -ENODEV);
+	assert_int_equal(dp_packet_out(1, frame, sizeof(frame)), 0);
+	assert_int_equal(cpu_port_take_out(m, 4), 1);
+	assert_int_equal(m[0]->port, 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(m[0]), sizeof(frame));
+	rte_pktmbuf_free(m[0]);
+}
+
 int main(void)
 {
 	char *argv[] = { "test_dp", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--log-level=lib.*:error",
@@ -2461,7 +2478,9 @@ int main(void)
 	g_pool = rte_pktmbuf_pool_create("t", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	g_eg_pool = rte_pktmbuf_pool_create("eg", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	char err[128];
-	if (cpu_port_init(g_pool, err, sizeof(err)))
+	for (unsigned p = 0; p < IO_P4_PORTS; p++)
+		g_p4_ports[p] = p == 1 ? 0 : -1;
+	if (cpu_port_init(g_pool, g_p4_ports, err, sizeof(err)))
 		return 1;
 	const struct CMUnitTest pkt_tests[] = {
 		cmocka_unit_test(test_parse_uplink_psc), cmocka_unit_test(test_parse_rejects_bad_gtpu),
@@ -2474,6 +2493,7 @@ int main(void)
 		cmocka_unit_test(test_rps_track_depth),
 		cmocka_unit_test(test_rps_hybrid_exports_every_receipt), cmocka_unit_test(test_rps_step_matches_the_model),
 		cmocka_unit_test(test_cpu_port_wakes_armed_agent),
+		cmocka_unit_test(test_packet_out_only_to_a_port_that_exists),
 	};
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
