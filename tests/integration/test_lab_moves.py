@@ -44,3 +44,14 @@ def test_an_added_backend_reports_when_it_joined_once():
     move.tick(3.0, 10.0, s)
     move.tick(3.5, 10.0, s)
     assert move.moved_s == pytest.approx(2.0, abs=0.01) and joined == [True]
+
+
+def test_a_killed_backend_reports_when_it_is_steered_to_again():
+    move = kill_move()
+    back = []
+    move.on_joined = lambda: back.append(True)
+    t0 = move.left_at
+    move.tick(3.0, 10.0, status((t0 + 0.1, ["backend-1"])))
+    assert back == []
+    move.tick(3.5, 10.0, status((t0 + 0.1, ["backend-1"]), (t0 + 1.2, ["backend-1", "backend-2"])))
+    assert back == [True] and move.back_s == pytest.approx(1.2, abs=0.01)

@@ -178,9 +178,10 @@ def since(after, before):
 
 
 def rebase(before, snapshot):
-    """Counts the devices in `snapshot` (a collection of some devices) from it on: a backend added under traffic is
-    counted from when it is first steered to; what reached it before had no pipeline and was none of the lab's
-    (a lab packet dropped there would be missing from the delivered ones and fail the balance as uncounted)."""
+    """Counts the devices in `snapshot` (a collection of some devices) from it on: a backend added under traffic, or
+    started again after a kill, is counted from when it is steered to; what reached it before, without a pipeline,
+    was none of the lab's (no UE was steered to it then: a lab packet lost there is missing from the delivered
+    ones, uncounted, and fails the balance beyond a departed backend's gap)."""
     for kind in ("room", "verdicts"):
         for where in snapshot["pids"]:
             before[kind][where] = snapshot[kind][where]

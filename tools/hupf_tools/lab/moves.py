@@ -35,7 +35,7 @@ class BackendMove:
         self.moved_s = self.back_s = None
         self.drain, self.drained_s, self.stopped = None, None, False
         self.seen = set()         # the steering changes read: (at_ms, backends)
-        self.on_joined = None     # called once an added backend is steered to
+        self.on_joined = None     # called once an added backend is steered to, or a killed one back to
 
     def _ask_drain(self):
         """The runner's drain, on its own thread (it answers once the backend is quiet): its report, or the error."""
@@ -88,6 +88,8 @@ class BackendMove:
                 self.moved_s = at_s - self.left_at
             elif self.moved_s is not None and self.back_s is None and self.name in steered:
                 self.back_s = at_s - self.left_at
+                if self.on_joined:
+                    self.on_joined()
 
     def check(self):
         """(name, passed, detail): its UEs moved to the others (and, killed, it came back), or, added, to it."""

@@ -236,7 +236,7 @@ def run(args):
                                               topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))
         move = BackendMove(how, moving - 1, args.move_at, workdir, procs,
                            backend_cmds.get(backend_name(moving - 1)), cfg["control"]) if moving else None
-        if move and how == "add":
+        if move and how in ("add", "kill"):
             move.on_joined = lambda: accounting.rebase(drops_before, accounting.collect(
                 [d for d in accounting.lab_devices(procs, cfg, switch) if d.name == move.name], t))
         live(plan, mode, cfg["status"], stats, procs, move)

@@ -36,6 +36,9 @@ final class EntityRefs {
 
     private final Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
     private final Map<UpfEntity, Integer> refs = new HashMap<>();
+    /** Keys written since a reconciliation's read began (null when none reads), and how many read. */
+    private Set<Object> changedWhileRead;
+    private int watchers;
     /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
     private final Map<Object, UpfEntity> heldByKey = new HashMap<>();
 
@@ -100,6 +103,35 @@ final class EntityRefs {
      */
     List<DeviceUpdate> updates(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
                                List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+        List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces);
+        if (changedWhileRead != null) {
+            updates.forEach(u -> changedWhileRead.add(EntityKeys.key(u.entity())));
+        }
+        return updates;
+    }
+
+    /**
+     * Starts recording the keys of what the changes write from now on: a reconciliation that reads the devices
+     * without holding the manager leaves those to the writes already on their way (a removal done twice is
+     * refused NOT_FOUND, an insertion done twice ALREADY_EXISTS).
+     */
+    void watchChanges() {
+        if (watchers++ == 0) {
+            changedWhileRead = new HashSet<>();
+        }
+    }
+
+    /** @return the keys written since {@link #watchChanges()}; the recording stops with its last watcher */
+    Set<Object> changesWatched() {
+        Set<Object> changed = changedWhileRead == null ? Set.of() : Set.copyOf(changedWhileRead);
+        if (watchers > 0 && --watchers == 0) {
+            changedWhileRead = null;
+        }
+        return changed;
+    }
+
+    private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
+                                    List<UpfCounter> resets, Set<UpfInterface> interfaces) {
         Set<Object> wantedKeys = new HashSet<>();
         wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
         List<UpfEntity> removals = new ArrayList<>();

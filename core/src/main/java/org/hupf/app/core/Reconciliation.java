@@ -63,11 +63,13 @@ final class Reconciliation {
 
     /**
      * Writes what makes the device hold {@code desired} and nothing else (a meter reset, the cell's idle
-     * value, is no entry to remove).
+     * value, is no entry to remove), but for the entries whose keys are in {@code inFlight} (written by changes
+     * since the read began).
      *
      * @return the number of updates written
      */
-    int apply(Map<UpfEntityType, Collection<? extends UpfEntity>> present, Set<UpfEntity> desired) {
+    int apply(Map<UpfEntityType, Collection<? extends UpfEntity>> present, Set<UpfEntity> desired,
+              Set<Object> inFlight) {
         Set<Object> desiredKeys = new HashSet<>();
         desired.forEach(e -> desiredKeys.add(EntityKeys.key(e)));
         List<DeviceUpdate> diff = new ArrayList<>();
@@ -75,7 +77,8 @@ final class Reconciliation {
             for (UpfEntity e : present.get(ORDER.get(i))) {
                 boolean resetMeter = e instanceof UpfMeter && ((UpfMeter) e).isReset();
                 // An entry whose key the store still wants is overwritten below, not removed first.
-                if (!desired.contains(e) && !resetMeter && !desiredKeys.contains(EntityKeys.key(e))) {
+                if (!desired.contains(e) && !resetMeter && !desiredKeys.contains(EntityKeys.key(e))
+                        && !inFlight.contains(EntityKeys.key(e))) {
                     logRepair("removes", e, diff.size());
                     diff.add(DeviceUpdate.remove(e));
                 }
@@ -84,7 +87,7 @@ final class Reconciliation {
         for (UpfEntityType type : ORDER) {
             Set<UpfEntity> have = new HashSet<>(present.get(type));
             for (UpfEntity e : desired) {
-                if (e.type() == type && !have.contains(e)) {
+                if (e.type() == type && !have.contains(e) && !inFlight.contains(EntityKeys.key(e))) {
                     logRepair("adds", e, diff.size());
                     diff.add(DeviceUpdate.apply(e));
                 }

@@ -470,8 +470,8 @@ public final class SessionManager implements AutoCloseable {
      *
      * <p>The tables are read without holding the manager: a device's read takes seconds at 100,000 sessions (inside
      * ONOS, every entry decoded into PI objects), and requests go on meanwhile. The diff is made against what the
-     * store implies once the read is done: what changed during the read is on its way to the device, or gone from
-     * it, and written again at worst (install or overwrite; a removal of what is gone is done).
+     * store implies once the read is done, leaving out the entries that changes wrote during the read: they are on
+     * their way to the device, or gone from it (written twice, a removal would be refused NOT_FOUND).
      *
      * @return number of device operations performed
      */
@@ -479,12 +479,15 @@ public final class SessionManager implements AutoCloseable {
         int ops = 0;
         for (HupfUpfDevice d : devices.get()) {
             Reconciliation r = new Reconciliation(d, deviceErrors);
+            watchChanges();
             Map<UpfEntityType, Collection<? extends UpfEntity>> present = r.readTables();
-            if (present != null) {
-                ops += reconcile(r, present);
-            }
+            ops += reconcile(r, present);
         }
         return ops;
+    }
+
+    private synchronized void watchChanges() {
+        held.watchChanges();
     }
 
     /** What a host starts before its first reconciliation (its PFCP agent). */
@@ -508,10 +511,15 @@ public final class SessionManager implements AutoCloseable {
         return reconcile();
     }
 
+    /** The diff and its writes, leaving out what changed during the read: those writes are on their way. */
     private synchronized int reconcile(Reconciliation r, Map<UpfEntityType, Collection<? extends UpfEntity>> present) {
+        Set<Object> changed = held.changesWatched();
+        if (present == null) {
+            return 0;
+        }
         Set<UpfEntity> desired = new LinkedHashSet<>(interfaces);
         desired.addAll(held.all());
-        return r.apply(present, desired);
+        return r.apply(present, desired, changed);
     }
 
     /**
