@@ -1,6 +1,5 @@
 package org.hupf.app.core;
 
-import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.device.CounterCellReader;
@@ -19,8 +18,6 @@ import org.onlab.packet.Ip4Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -40,41 +37,32 @@ import java.util.function.Supplier;
  * implies, removes what it does not). Shared entities (applications, tunnel peers) are reference-counted
  * across sessions. Same code inside ONOS and in the standalone runner.
  *
- * <p>A change is a pipeline: its checks, allocations and reference counts are settled under this
- * object's lock, its device updates are queued, as one batch, to the {@link DeviceWriter} (which keeps
+ * <p>A change is a pipeline ({@link SessionChanges}): its checks, allocations and reference counts are settled
+ * under this object's lock, its device updates are queued, as one batch, to the {@link DeviceWriter} (which keeps
  * the order in which changes were settled), and the store takes the session only once every device
  * acknowledged. A batch a device refuses, even in part, is undone: the reference counts, indexes and
  * allocations go back, the updates that did land are reverted, the store is unchanged, and the future
- * fails with the cause to answer (77 when a device was unreachable, 75 for a full table, 73 otherwise).
+ * fails with the cause to answer (77 when a device was unreachable, 75 for a full table, 73 otherwise). A CP
+ * function's sessions go all at once ({@link CpFunctionRelease}); {@link Reconciliation} repairs a device.
  */
 public final class SessionManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
 
-    private static final String COUNTER_ALLOCATION = SessionCounters.COUNTER_ALLOCATION;
-    /** Sessions of a bulk deletion per device batch: bounds one P4Runtime WriteRequest. */
-    private static final int BULK_DELETE_CHUNK = 256;
 
     private final SessionStore store;
-    private final SessionTranslator translator;
-    private final ResourcePool pool;
     private final Supplier<Collection<HupfUpfDevice>> devices;
     private final Ip4Address n3Address;
     /** Each session's entities and their reference counts across sessions. */
     private final EntityRefs held = new EntityRefs();
     /** CP F-SEIDs, TEIDs and UE addresses to the session holding each. */
     private final SessionIndex index;
-    /** UP SEIDs are drawn at random: an off-path sender cannot find the sessions by counting from 1. */
-    private final SecureRandom seids = new SecureRandom();
     private Set<UpfInterface> interfaces = Set.of();
     private final AtomicLong deviceErrors = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger bulkDeletions = new java.util.concurrent.atomic.AtomicInteger();
     private final SessionCounters counters;
-    /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
-    private final Set<Long> changing = new HashSet<>();
-    /** Sessions of a deleted CP function that had a change on its way: released when it settles. */
-    private final Set<Long> releaseAfterChange = new HashSet<>();
     private final DeviceChanges changes;
+    private final CpFunctionRelease cpRelease;
+    private final SessionChanges pipeline;
     /**
      * Creates a manager and loads the sessions already in the store (after an app restart).
      *
@@ -87,13 +75,15 @@ public final class SessionManager implements AutoCloseable {
     public SessionManager(SessionStore store, SessionTranslator translator, ResourcePool pool,
                           Supplier<Collection<HupfUpfDevice>> devices, Ip4Address n3Address) {
         this.store = store;
-        this.translator = translator;
-        this.pool = pool;
         this.devices = devices;
         this.n3Address = n3Address;
         this.index = new SessionIndex(n3Address);
         this.counters = new SessionCounters(store, devices, deviceErrors);
         this.changes = new DeviceChanges(devices, held, deviceErrors);
+        Set<Long> changing = new HashSet<>();
+        this.cpRelease = new CpFunctionRelease(store, held, pool, index, changes, () -> interfaces, changing);
+        this.pipeline = new SessionChanges(this, store, translator, pool, index, held, changes, counters, cpRelease,
+                                           () -> interfaces, changing);
         Collection<PfcpSession> stored = store.all();
         pool.rebuild(stored);
         for (PfcpSession s : stored) {
@@ -170,22 +160,7 @@ public final class SessionManager implements AutoCloseable {
      */
     public synchronized CompletableFuture<PfcpSession> establishAsync(PfcpSession draft,
                                                                       Function<PfcpSession, KeptResponse> response) {
-        PfcpSession s = new PfcpSession(newSeid(), draft.cpSeid, draft.cpAddress, draft.nodeId, draft.pdrs, draft.fars,
-                                        draft.qers, draft.urrs, Map.of());
-        try {
-            return install(s, null, response);
-        } catch (RuleException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** @return a UP SEID no session has: 63 random bits (positive, as every client's JSON reads it), never 0 */
-    private long newSeid() {
-        long seid;
-        do {
-            seid = seids.nextLong() & Long.MAX_VALUE;
-        } while (seid == 0 || held.holds(seid) || changing.contains(seid));
-        return seid;
+        return pipeline.establish(draft, response);
     }
 
     /** Waits for a change (never call it holding this object's lock: completions take it). */
@@ -232,80 +207,7 @@ public final class SessionManager implements AutoCloseable {
      */
     public synchronized CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited,
                                                                    Function<PfcpSession, KeptResponse> response) {
-        try {
-            PfcpSession old = current(edited.upSeid);
-            return install(edited, old, response);
-        } catch (RuleException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** The stored session, unless another change of it is still on its way to the devices. */
-    private PfcpSession current(long upSeid) throws RuleException {
-        PfcpSession old = store.get(upSeid);
-        if (old == null) {
-            throw new RuleException(Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session " + upSeid);
-        }
-        if (changing.contains(upSeid)) {
-            throw new RuleException(Cause.REQUEST_REJECTED, -1, 0, "session " + upSeid + " has a change in progress");
-        }
-        return old;
-    }
-
-    private CompletableFuture<PfcpSession> install(PfcpSession s, PfcpSession old,
-                                                   Function<PfcpSession, KeptResponse> response) throws RuleException {
-        index.checkOwnership(s);
-        SessionIndex.checkUePools(s, interfaces);
-        PfcpSession chosen = index.chooseFteids(s, old);
-        ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
-        Set<UpfEntity> entities;
-        try {
-            entities = translator.translate(chosen, a);
-            held.checkSharedValues(s.upSeid, entities);
-        } catch (RuleException e) {
-            pool.abort(a);
-            throw e;
-        }
-        PfcpSession stored = chosen.with(chosen.pdrs, chosen.fars, chosen.qers, chosen.urrs, a.allocations());
-        if (old != null) {
-            index.remove(old);
-        }
-        index.add(stored);
-        Set<UpfEntity> previous = held.of(s.upSeid);
-        held.track(s.upSeid, entities);
-        changing.add(s.upSeid);
-        return changes.program(entities, previous, SessionCounters.resets(old, stored), interfaces)
-                .thenCompose(results -> settleInstall(results, stored, old, a, entities, previous, response));
-    }
-
-    private synchronized CompletableFuture<PfcpSession> settleInstall(List<WriteResult> results, PfcpSession stored,
-                                                                      PfcpSession old, ResourcePool.Allocation a,
-                                                                      Set<UpfEntity> entities,
-                                                                      Set<UpfEntity> previous,
-                                                                      Function<PfcpSession, KeptResponse> response) {
-        changing.remove(stored.upSeid);
-        RuleException refused = changes.refusal(results, stored.upSeid);
-        if (refused == null) {
-            pool.commit(a);
-            if (response == null) {
-                store.put(stored);
-            } else {
-                store.put(stored, response.apply(stored));
-            }
-            releaseIfOrphaned(stored);
-            return CompletableFuture.completedFuture(stored);
-        }
-        index.remove(stored);
-        if (old != null) {
-            index.add(old);
-        }
-        pool.abort(a);
-        held.track(stored.upSeid, previous);
-        CompletableFuture<Void> rolledBack = changes.rollBack(previous, entities, interfaces);
-        if (old != null) {
-            releaseIfOrphaned(old);
-        }
-        return rolledBack.thenCompose(x -> CompletableFuture.failedFuture(refused));
+        return pipeline.modify(edited, response);
     }
 
     /**
@@ -363,41 +265,7 @@ public final class SessionManager implements AutoCloseable {
      */
     public synchronized CompletableFuture<DeletedSession> deleteWithUsage(
             long upSeid, Function<DeletedSession, KeptResponse> response) {
-        PfcpSession s;
-        try {
-            s = current(upSeid);
-        } catch (RuleException e) {
-            return e.cause() == Cause.SESSION_CONTEXT_NOT_FOUND ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(e);
-        }
-        Set<UpfEntity> previous = held.of(upSeid);
-        held.track(upSeid, Set.of());
-        changing.add(upSeid);
-        return changes.program(Set.of(), previous, List.of(), interfaces).thenCompose(results -> counters.finalCounts(results, s)
-                .thenCompose(counts -> settleDelete(results, s, previous, counts, response)));
-    }
-
-    private synchronized CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, PfcpSession s,
-                                                                        Set<UpfEntity> previous,
-                                                                        Map<Integer, UpfCounter> counts,
-                                                                        Function<DeletedSession, KeptResponse> response) {
-        changing.remove(s.upSeid);
-        RuleException refused = changes.refusal(results, s.upSeid);
-        if (refused != null) {
-            held.track(s.upSeid, previous);
-            CompletableFuture<Void> rolledBack = changes.rollBack(previous, Set.of(), interfaces);
-            releaseIfOrphaned(s);
-            return rolledBack.thenCompose(x -> CompletableFuture.failedFuture(refused));
-        }
-        DeletedSession deleted = new DeletedSession(s, counts);
-        if (response == null) {
-            store.remove(s.upSeid);
-        } else {
-            store.remove(s.upSeid, response.apply(deleted));
-        }
-        pool.releaseAll(s.allocations);
-        index.remove(s);
-        return CompletableFuture.completedFuture(deleted);
+        return pipeline.delete(upSeid, response);
     }
 
     /**
@@ -412,55 +280,13 @@ public final class SessionManager implements AutoCloseable {
      * @return completes with the number of sessions deleted once the devices acknowledged their removal
      */
     public synchronized CompletableFuture<Integer> deleteByNodeAsync(String nodeId) {
-        List<PfcpSession> doomed = new ArrayList<>();
-        for (PfcpSession s : store.all()) {
-            if (!s.nodeId.equals(nodeId)) {
-                continue;
-            }
-            if (changing.contains(s.upSeid)) {
-                releaseAfterChange.add(s.upSeid);
-            } else {
-                doomed.add(s);
-            }
-        }
-        bulkDeletions.incrementAndGet();
-        return release(doomed).whenComplete((n, e) -> bulkDeletions.decrementAndGet());
+        return cpRelease.releaseAll(nodeId);
     }
 
     /** @return bulk deletions (of a CP function's sessions) whose device removals are still running */
     public int bulkDeletionsInProgress() {
-        return bulkDeletions.get();
+        return cpRelease.inProgress();
     }
-
-    /** Releases a session {@link #deleteByNodeAsync} found with a change on its way, now that it settled. */
-    private void releaseIfOrphaned(PfcpSession s) {
-        if (releaseAfterChange.remove(s.upSeid) && store.get(s.upSeid) != null) {
-            release(List.of(s));
-        }
-    }
-
-    /** Takes sessions out of the store and every index at once; queues their removals, a chunk per batch. */
-    private CompletableFuture<Integer> release(List<PfcpSession> doomed) {
-        List<Long> seids = new ArrayList<>(doomed.size());
-        doomed.forEach(s -> seids.add(s.upSeid));
-        store.removeAll(seids);
-        List<CompletableFuture<List<WriteResult>>> writes = new ArrayList<>();
-        for (int from = 0; from < doomed.size(); from += BULK_DELETE_CHUNK) {
-            Set<UpfEntity> previous = new HashSet<>();
-            for (PfcpSession s : doomed.subList(from, Math.min(doomed.size(), from + BULK_DELETE_CHUNK))) {
-                previous.addAll(held.of(s.upSeid));
-                held.track(s.upSeid, Set.of());
-                pool.releaseAll(s.allocations);
-                index.remove(s);
-            }
-            writes.add(changes.program(Set.of(), previous, List.of(), interfaces));
-        }
-        return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenApply(x -> {
-            writes.forEach(w -> changes.countFailures(w.join()));
-            return doomed.size();
-        });
-    }
-
 
     /**
      * Makes every device hold exactly what the store and the interfaces imply: one bulk read per table, a diff

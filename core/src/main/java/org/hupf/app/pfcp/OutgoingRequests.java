@@ -79,9 +79,9 @@ final class OutgoingRequests {
     }
 
     /** Hands an answer to its request; an answer to none, or from another peer, is counted and dropped. */
-    void onResponse(InetSocketAddress peer, byte[] buf, int len) {
+    void onResponse(InetSocketAddress peer, PfcpCodec.Header h, byte[] buf, int len) {
         try {
-            PfcpMessage m = PfcpCodec.decode(buf, len);
+            PfcpMessage m = PfcpCodec.decode(h, buf, len);
             Pending p = pending.remove(m.sequence());
             if (p == null || !p.peer.equals(peer)) {
                 stats.inc("drop.unmatched_response");
@@ -90,9 +90,14 @@ final class OutgoingRequests {
             stats.inc("rx." + m.type());
             p.onResponse.accept(m);
         } catch (DecodeException e) {
-            stats.inc("drop.malformed_response");
-            log.warn("dropped malformed response from {}: {}", peer, e.getMessage());
+            dropMalformed(peer, e);
         }
+    }
+
+    /** Counts and logs an answer that does not decode. */
+    void dropMalformed(InetSocketAddress peer, DecodeException e) {
+        stats.inc("drop.malformed_response");
+        log.warn("dropped malformed response from {}: {}", peer, e.getMessage());
     }
 
     /** Sends again the requests unanswered for T1; gives up on those sent N1 times. */

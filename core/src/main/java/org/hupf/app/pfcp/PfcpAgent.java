@@ -9,9 +9,12 @@ import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.Shutdowns;
 import org.hupf.app.pfcp.codec.DecodeException;
 import org.hupf.app.pfcp.codec.Ie;
+import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.MessageType;
+import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
+import org.hupf.app.pfcp.codec.ResponseCodec;
 import org.hupf.app.store.AssociationStore;
 import org.hupf.app.store.InMemoryAssociationStore;
 import org.hupf.app.store.InMemoryUsageBaselineStore;
@@ -180,21 +183,32 @@ public final class PfcpAgent implements AutoCloseable {
             }
             InetSocketAddress peer = (InetSocketAddress) p.getSocketAddress();
             byte[] datagram = Arrays.copyOf(buf, p.getLength());
-            if (isResponseToUs(datagram, datagram.length)) {
+            PfcpCodec.Header h;
+            try {
+                h = PfcpCodec.header(datagram, datagram.length);
+            } catch (DecodeException e) {
+                if (isResponseToUs(datagram)) {
+                    requests.dropMalformed(peer, e);
+                } else {
+                    handler.truncated(peer, e);
+                }
+                continue;
+            }
+            if (h.type == MessageType.HEARTBEAT_RESPONSE || h.type == MessageType.SESSION_REPORT_RESPONSE) {
                 guarded(peer, () -> {
-                    requests.onResponse(peer, datagram, datagram.length);
+                    requests.onResponse(peer, h, datagram, datagram.length);
                     return CompletableFuture.completedFuture(null);
                 });
-            } else if (isSessionMessage(datagram)) {
-                sessionLanes.submit(orderKey(peer, datagram), () -> guarded(peer, () -> answer(peer, datagram)));
+            } else if (h.hasSeid && h.type >= MessageType.SESSION_ESTABLISHMENT_REQUEST) {
+                sessionLanes.submit(orderKey(peer, h), () -> guarded(peer, () -> answer(peer, h, datagram)));
             } else {
-                nodeLanes.submit(peer, () -> guarded(peer, () -> answer(peer, datagram)));
+                nodeLanes.submit(peer, () -> guarded(peer, () -> answer(peer, h, datagram)));
             }
         }
     }
 
-    private CompletableFuture<?> answer(InetSocketAddress peer, byte[] datagram) {
-        return handler.handleAsync(peer, datagram, datagram.length, System.currentTimeMillis()).thenAccept(out -> {
+    private CompletableFuture<?> answer(InetSocketAddress peer, PfcpCodec.Header h, byte[] datagram) {
+        return handler.handleAsync(peer, h, datagram, datagram.length, System.currentTimeMillis()).thenAccept(out -> {
             if (out != null) {
                 send(peer, out);
             }
@@ -219,29 +233,17 @@ public final class PfcpAgent implements AutoCloseable {
         log.error("internal error handling a message from {}", peer, e);
     }
 
-    /** Session messages: version 1 header with the S flag, message type 50 and above (§7.2.2). */
-    private static boolean isSessionMessage(byte[] d) {
-        return d.length >= 16 && (d[0] & 0x01) != 0 && (d[1] & 0xFF) >= MessageType.SESSION_ESTABLISHMENT_REQUEST;
-    }
-
     /**
      * A session message's ordering key: its UP SEID; an establishment (SEID 0) is keyed by peer and
      * sequence number, so establishments run in parallel and only a retransmission waits for its original.
      */
-    private static Object orderKey(InetSocketAddress peer, byte[] d) {
-        long seid = 0;
-        for (int i = 4; i < 12; i++) {
-            seid = (seid << 8) | (d[i] & 0xFF);
-        }
-        if (seid != 0) {
-            return seid;
-        }
-        int sequence = ((d[12] & 0xFF) << 16) | ((d[13] & 0xFF) << 8) | (d[14] & 0xFF);
-        return List.of(peer, sequence);
+    private static Object orderKey(InetSocketAddress peer, PfcpCodec.Header h) {
+        return h.seid != 0 ? (Object) h.seid : List.of(peer, h.sequence);
     }
 
-    private static boolean isResponseToUs(byte[] buf, int len) {
-        return len >= 2 && (buf[1] == MessageType.HEARTBEAT_RESPONSE || buf[1] == MessageType.SESSION_REPORT_RESPONSE);
+    /** A datagram too short for its header whose type says it answers one of hupf's requests. */
+    private static boolean isResponseToUs(byte[] d) {
+        return d.length >= 2 && (d[1] == MessageType.HEARTBEAT_RESPONSE || d[1] == MessageType.SESSION_REPORT_RESPONSE);
     }
 
     private void send(InetSocketAddress peer, byte[] bytes) {
@@ -262,8 +264,9 @@ public final class PfcpAgent implements AutoCloseable {
             List<UsageReporter.Due> due = new ArrayList<>(usage.periodicDue());
             due.addAll(thresholds.due(now));
             for (UsageReporter.Due d : due) {
-                sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR),
-                        usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger)));
+                sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR), ResponseCodec.usageReport(
+                        IeType.USAGE_REPORT_REPORT,
+                        usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger))));
             }
         } catch (RuntimeException e) {
             stats.inc("error.internal");
@@ -301,12 +304,11 @@ public final class PfcpAgent implements AutoCloseable {
     private CompletableFuture<Long> recoveryOf(InetSocketAddress peer) {
         CompletableFuture<Long> answer = new CompletableFuture<>();
         PfcpMessage heartbeat = PfcpMessage.node(MessageType.HEARTBEAT_REQUEST, requests.nextSequence(),
-                                                 List.of(handler.recovery()));
+                List.of(IeFields.RECOVERY_TIME_STAMP.encode(handler.recoveryTimeStamp())));
         requests.send(peer, heartbeat, m -> {
             Long stamp = null;
             try {
-                Ie ts = m.ie(IeType.RECOVERY_TIME_STAMP);
-                stamp = ts == null ? null : ts.reader().u32();
+                stamp = IeFields.RECOVERY_TIME_STAMP.optional(m);
             } catch (DecodeException e) {
                 log.warn("bad Recovery Time Stamp from {}: {}", peer, e.getMessage());
             }

@@ -5,9 +5,8 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Urr;
 import org.hupf.app.core.DeletedSession;
 import org.hupf.app.core.SessionManager;
-import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.codec.IeFields;
+import org.hupf.app.pfcp.message.UsageReport;
 import org.hupf.app.pfcp.message.Volume;
 import org.hupf.app.store.InMemoryUsageBaselineStore;
 import org.hupf.app.store.UsageBaseline;
@@ -193,11 +192,11 @@ public final class UsageReporter {
      *
      * @param s       session
      * @param u       URR
-     * @param ieType  Usage Report IE type (78 modification, 79 deletion, 80 report)
+     * @param ieType  Usage Report IE type it travels as (78 modification, 79 deletion, 80 report)
      * @param trigger Usage Report Trigger bits
-     * @return the grouped IE
+     * @return the report
      */
-    public Ie report(PfcpSession s, Urr u, int ieType, int trigger) {
+    public UsageReport report(PfcpSession s, Urr u, int ieType, int trigger) {
         return report(s, u, ieType, trigger, null);
     }
 
@@ -206,28 +205,22 @@ public final class UsageReporter {
      *
      * @param deleted session and its cells' final counts
      * @param u       one of its URRs
-     * @return the Usage Report IE (Session Deletion Response)
+     * @return the report (of a Session Deletion Response)
      */
-    public Ie finalReport(DeletedSession deleted, Urr u) {
+    public UsageReport finalReport(DeletedSession deleted, Urr u) {
         return report(deleted.session(), u, IeType.USAGE_REPORT_DELETION, TERMR, deleted.finalCounts());
     }
 
-    private synchronized Ie report(PfcpSession s, Urr u, int ieType, int trigger, Map<Integer, UpfCounter> known) {
+    private synchronized UsageReport report(PfcpSession s, Urr u, int ieType, int trigger,
+                                            Map<Integer, UpfCounter> known) {
         State st = state(s, u);
         long[] v = volume(s, u, known);
         long now = nowSec();
         long ul = Math.max(0, v[0] - st.ulBase);
         long dl = Math.max(0, v[1] - st.dlBase);
-        List<Ie> ies = new ArrayList<>(List.of(
-                IeFields.URR_ID.encode(u.urrId), IeFields.UR_SEQN.encode(st.seqn++),
-                IeFields.USAGE_REPORT_TRIGGER.encode(trigger), IeFields.START_TIME.encode(st.startSec + NTP_OFFSET),
-                IeFields.END_TIME.encode(now + NTP_OFFSET)));
-        if ((u.measurementMethod & Urr.VOLUM) != 0) {
-            ies.add(IeFields.VOLUME_MEASUREMENT.encode(new Volume(ul + dl, ul, dl)));
-        }
-        if ((u.measurementMethod & Urr.DURAT) != 0) {
-            ies.add(IeFields.DURATION_MEASUREMENT.encode(now - st.startSec));
-        }
+        UsageReport r = new UsageReport(u.urrId, st.seqn++, trigger, st.startSec + NTP_OFFSET, now + NTP_OFFSET,
+                (u.measurementMethod & Urr.VOLUM) != 0 ? new Volume(ul + dl, ul, dl) : null,
+                (u.measurementMethod & Urr.DURAT) != 0 ? now - st.startSec : null);
         st.ulBase = v[0];
         st.dlBase = v[1];
         st.startSec = now;
@@ -236,7 +229,7 @@ public final class UsageReporter {
             st.stored = true;
             schedule(s, u, st);
         }
-        return Ie.grouped(ieType, ies);
+        return r;
     }
 
     /**

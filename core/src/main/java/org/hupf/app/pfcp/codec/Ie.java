@@ -59,6 +59,11 @@ public final class Ie implements IeContainer {
         return grouped(type, Arrays.asList(children));
     }
 
+    /** A leaf over a value no one else holds: the codec's own copies are not copied again. */
+    static Ie owning(int type, byte[] value) {
+        return new Ie(type, -1, value, null);
+    }
+
     static Ie enterprise(int type, int enterpriseId, byte[] value) {
         return new Ie(type, enterpriseId, value, null);
     }

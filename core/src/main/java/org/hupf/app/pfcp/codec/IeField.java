@@ -96,7 +96,7 @@ public final class IeField<T> {
             throw new IllegalStateException(IeType.name(type) + " encoded in " + w.length() + " octets, layout "
                                                     + (fixed ? "" : "at least ") + length);
         }
-        return Ie.leaf(type, w.toByteArray());
+        return Ie.owning(type, w.toByteArray());
     }
 
     /**

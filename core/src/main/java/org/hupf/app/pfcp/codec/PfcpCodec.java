@@ -85,7 +85,19 @@ public final class PfcpCodec {
      * @throws DecodeException on a truncated or inconsistent message
      */
     public static PfcpMessage decode(byte[] buf, int len) throws DecodeException {
-        Header h = header(buf, len);
+        return decode(header(buf, len), buf, len);
+    }
+
+    /**
+     * Decodes a datagram whose header was read already ({@link #header}), as the agent does to sort it.
+     *
+     * @param h   the datagram's header
+     * @param buf datagram
+     * @param len bytes received
+     * @return message
+     * @throws DecodeException on a truncated or inconsistent message
+     */
+    public static PfcpMessage decode(Header h, byte[] buf, int len) throws DecodeException {
         if (h.version != VERSION) {
             throw new DecodeException(DecodeException.Kind.UNSUPPORTED_VERSION, 0, 0,
                                       "PFCP version " + h.version + " not supported");
@@ -135,7 +147,7 @@ public final class PfcpCodec {
                 }
                 ies.add(Ie.grouped(type, decodeIes(buf, valueStart, valueEnd, depth + 1)));
             } else {
-                ies.add(Ie.leaf(type, copy(buf, valueStart, valueEnd)));
+                ies.add(Ie.owning(type, copy(buf, valueStart, valueEnd)));
             }
             pos = valueEnd;
         }

@@ -15,6 +15,11 @@ public final class AssociationSetupRequest extends PfcpRequest {
     }
 
     @Override
+    public <R, C> R accept(RequestVisitor<R, C> visitor, C context) {
+        return visitor.associationSetup(this, context);
+    }
+
+    @Override
     protected List<Object> fields() {
         return Arrays.asList(sequence, nodeId, recoveryTimeStamp);
     }

@@ -13,6 +13,11 @@ public final class AssociationUpdateRequest extends PfcpRequest {
     }
 
     @Override
+    public <R, C> R accept(RequestVisitor<R, C> visitor, C context) {
+        return visitor.associationUpdate(this, context);
+    }
+
+    @Override
     protected List<Object> fields() {
         return Arrays.asList(sequence, nodeId);
     }

@@ -10,6 +10,11 @@ public final class DeletionRequest extends SessionRequest {
     }
 
     @Override
+    public <R, C> R accept(RequestVisitor<R, C> visitor, C context) {
+        return visitor.deletion(this, context);
+    }
+
+    @Override
     protected List<Object> fields() {
         return List.of(sequence, seid);
     }

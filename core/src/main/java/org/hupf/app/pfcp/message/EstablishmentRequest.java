@@ -18,6 +18,11 @@ public final class EstablishmentRequest extends SessionRequest {
     }
 
     @Override
+    public <R, C> R accept(RequestVisitor<R, C> visitor, C context) {
+        return visitor.establishment(this, context);
+    }
+
+    @Override
     protected List<Object> fields() {
         return Arrays.asList(sequence, seid, nodeId, cpFseid, rules);
     }

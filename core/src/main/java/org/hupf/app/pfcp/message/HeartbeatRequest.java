@@ -12,6 +12,11 @@ public final class HeartbeatRequest extends PfcpRequest {
     }
 
     @Override
+    public <R, C> R accept(RequestVisitor<R, C> visitor, C context) {
+        return visitor.heartbeat(this, context);
+    }
+
+    @Override
     protected List<Object> fields() {
         return List.of(sequence, recoveryTimeStamp);
     }

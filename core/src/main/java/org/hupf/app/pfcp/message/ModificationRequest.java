@@ -21,6 +21,11 @@ public final class ModificationRequest extends SessionRequest {
     }
 
     @Override
+    public <R, C> R accept(RequestVisitor<R, C> visitor, C context) {
+        return visitor.modification(this, context);
+    }
+
+    @Override
     protected List<Object> fields() {
         return Arrays.asList(sequence, seid, cpFseid, rules, queryUrrIds);
     }

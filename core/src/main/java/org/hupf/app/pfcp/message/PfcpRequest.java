@@ -10,4 +10,15 @@ public abstract class PfcpRequest extends Value {
     protected PfcpRequest(int sequence) {
         this.sequence = sequence;
     }
+
+    /**
+     * Runs the visitor's procedure for this request's type.
+     *
+     * @param visitor the procedures
+     * @param context what the procedure is given besides the request
+     * @param <R>     what it returns
+     * @param <C>     its context's type
+     * @return what the procedure returned
+     */
+    public abstract <R, C> R accept(RequestVisitor<R, C> visitor, C context);
 }
