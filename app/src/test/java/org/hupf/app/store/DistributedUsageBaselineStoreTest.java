@@ -7,10 +7,8 @@ import org.hupf.api.session.Urr;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.pfcp.UsageReporter;
-import org.hupf.app.pfcp.codec.DecodeException;
-import org.hupf.app.pfcp.codec.Ie;
-import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.codec.IeType;
+import org.hupf.app.pfcp.message.UsageReport;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -65,39 +63,39 @@ public class DistributedUsageBaselineStoreTest {
                                   .setEgress(downlinkBytes / 100, downlinkBytes).build());
     }
 
-    private Ie report(UsageReporter r, int ieType) {
+    private UsageReport report(UsageReporter r, int ieType) {
         return r.report(session, session.urrs.get(URR), ieType, UsageReporter.PERIO);
     }
 
-    private static long uplink(Ie report) throws DecodeException {
-        return IeFields.VOLUME_MEASUREMENT.require(report).uplink;
+    private static long uplink(UsageReport report) {
+        return report.volume.uplink;
     }
 
     @Test
-    public void aNewLeaderReportsOnlyWhatTheOldOneDidNot() throws DecodeException {
+    public void aNewLeaderReportsOnlyWhatTheOldOneDidNot() {
         StorageService cluster = DistributedSessionStoreTest.cluster();
         UsageReporter oldLeader = new UsageReporter(sessions, () -> nowMillis,
                                                     new DistributedUsageBaselineStore(cluster));
         counted(1_000, 400);
-        Ie first = report(oldLeader, IeType.USAGE_REPORT_REPORT);
+        UsageReport first = report(oldLeader, IeType.USAGE_REPORT_REPORT);
         assertEquals(1_000, uplink(first));
-        assertEquals(400, (long) IeFields.VOLUME_MEASUREMENT.require(first).downlink);
-        assertEquals(0, (long) IeFields.UR_SEQN.require(first));
+        assertEquals(400, (long) first.volume.downlink);
+        assertEquals(0, first.sequence);
 
         nowMillis += 30_000;
         counted(1_700, 400);
         UsageReporter newLeader = new UsageReporter(sessions, () -> nowMillis,
                                                     new DistributedUsageBaselineStore(cluster));
-        Ie second = report(newLeader, IeType.USAGE_REPORT_DELETION);
+        UsageReport second = report(newLeader, IeType.USAGE_REPORT_DELETION);
         assertEquals("only the 700 octets after the old leader's report", 700, uplink(second));
-        assertEquals(0, (long) IeFields.VOLUME_MEASUREMENT.require(second).downlink);
-        assertEquals(1, (long) IeFields.UR_SEQN.require(second));
+        assertEquals(0, (long) second.volume.downlink);
+        assertEquals(1, second.sequence);
         assertEquals("the interval starts at the old leader's report",
-                     1_000 + UsageReporter.NTP_OFFSET, (long) IeFields.START_TIME.require(second));
+                     1_000 + UsageReporter.NTP_OFFSET, second.startTime);
     }
 
     @Test
-    public void withoutTheStoreANewReporterCountsEverythingAgain() throws DecodeException {
+    public void withoutTheStoreANewReporterCountsEverythingAgain() {
         counted(1_000, 0);
         report(new UsageReporter(sessions, () -> nowMillis), IeType.USAGE_REPORT_REPORT);
         counted(1_700, 0);

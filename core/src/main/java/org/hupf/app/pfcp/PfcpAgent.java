@@ -208,7 +208,8 @@ public final class PfcpAgent implements AutoCloseable {
     }
 
     private CompletableFuture<?> answer(InetSocketAddress peer, PfcpCodec.Header h, byte[] datagram) {
-        return handler.handleAsync(peer, h, datagram, datagram.length, System.currentTimeMillis()).thenAccept(out -> {
+        long now = System.currentTimeMillis();
+        return handler.handleAsync(peer, h, datagram, datagram.length, now).thenAccept(out -> {
             if (out != null) {
                 send(peer, out);
             }

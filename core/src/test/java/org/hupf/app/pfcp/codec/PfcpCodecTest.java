@@ -45,6 +45,15 @@ public class PfcpCodecTest {
     }
 
     @Test
+    public void aHeaderReadOnceDecodesTheSameMessage() throws Exception {
+        byte[] b = vector("session_establishment_request");
+        PfcpCodec.Header h = PfcpCodec.header(b, b.length);
+        assertEquals(MessageType.SESSION_ESTABLISHMENT_REQUEST, h.type);
+        assertTrue(h.hasSeid);
+        assertEquals(PfcpCodec.decode(b, b.length), PfcpCodec.decode(h, b, b.length));
+    }
+
+    @Test
     public void truncatedHeadersAreReportedWithTheirSize() {
         DecodeException e = decodeFails(HEARTBEAT, 3);
         assertEquals(DecodeException.Kind.TRUNCATED_HEADER, e.kind());
