@@ -28,7 +28,7 @@ struct opts {
 	int crypto_port, baas_port;
 	const char *ues;
 	struct baas_cfg baas;
-	uint64_t tick_us, timeout_ms, packets;
+	uint64_t tick_us, timeout_ms, packets, idle_us;
 };
 
 static void usage(void)
@@ -36,7 +36,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: gnb-svc [EAL options] -- --crypto-port P --baas-port P --ues FILE\n"
 		"       [--max-ues N] [--window PDUS] [--ue-bytes B] [--total-pdus N] [--total-bytes B]\n"
-		"       [--tick-us U] [--timeout-ms M] [--max-retx R] [--packets N]\n"
+		"       [--tick-us U] [--timeout-ms M] [--max-retx R] [--packets N] [--idle-sleep-us U]\n"
 		"FILE: one UE a line, 'UE BEARER SN_BITS ENC_KEY_HEX [INT_KEY_HEX]' (BEARER: RB identity - 1)\n");
 }
 
@@ -46,7 +46,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "crypto-port", 1, 0, 'c' }, { "baas-port", 1, 0, 'b' }, { "ues", 1, 0, 'u' },
 		{ "max-ues", 1, 0, 'n' }, { "window", 1, 0, 'w' }, { "ue-bytes", 1, 0, 'e' },
 		{ "total-pdus", 1, 0, 'p' }, { "total-bytes", 1, 0, 't' }, { "tick-us", 1, 0, 'k' },
-		{ "timeout-ms", 1, 0, 'm' }, { "max-retx", 1, 0, 'r' }, { "packets", 1, 0, 'x' }, { 0, 0, 0, 0 },
+		{ "timeout-ms", 1, 0, 'm' }, { "max-retx", 1, 0, 'r' }, { "packets", 1, 0, 'x' },
+		{ "idle-sleep-us", 1, 0, 's' }, { 0, 0, 0, 0 },
 	};
 	*o = (struct opts){ .crypto_port = -1, .baas_port = -1, .tick_us = 1000, .timeout_ms = 50,
 			    .baas = { .max_ues = 1024, .window = 1024, .ue_bytes = 4u << 20, .total_pdus = 1u << 20,
@@ -72,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'm': o->timeout_ms = v; break;
 		case 'r': o->baas.max_retx = (uint8_t)v; break;
 		case 'x': o->packets = v; break;
+		case 's': o->idle_us = v; break;
 		}
 	}
 	if (o->crypto_port < 0 || o->baas_port < 0 || !o->ues || !o->tick_us || o->timeout_ms * 1000 < o->tick_us) {
@@ -169,12 +171,16 @@ static void print_stats(const struct gnb_stage *cs, const struct gnb_stage *bs)
 	printf("}}}\n");
 }
 
-/* Both stages on one lcore, until stopped or (with a limit) after that many frames. */
+/* Both stages on one lcore, until stopped or (with a limit) after that many frames; with --idle-sleep-us, a
+ * pass that neither took nor sent a frame sleeps (a lab sharing its CPUs; BaaS's ticks are far longer). */
 static int run_both(struct gnb_stage *cs, struct gnb_stage *bs, const struct opts *o)
 {
 	while (!g_stop && (!o->packets || cs->rx + bs->rx < o->packets)) {
-		gnb_stage_once(cs, rte_rdtsc());
-		gnb_stage_once(bs, rte_rdtsc());
+		uint64_t rx = cs->rx + bs->rx;
+		uint16_t sent = gnb_stage_once(cs, rte_rdtsc());
+		sent += gnb_stage_once(bs, rte_rdtsc());
+		if (o->idle_us && !sent && rx == cs->rx + bs->rx)
+			rte_delay_us_sleep((unsigned)o->idle_us);
 	}
 	return 0;
 }

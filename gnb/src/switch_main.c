@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include "gnb_switch_entries.h"
@@ -30,8 +31,9 @@ struct io_stats {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gnb-switch [EAL options] -- --entries FILE [--max-ues N] [--packets N]\n"
-			"FILE: one table entry a line, 'TABLE ACTION FIELD=VALUE...' (docs/GNB.md)\n");
+	fprintf(stderr, "usage: gnb-switch [EAL options] -- --entries FILE [--max-ues N] [--packets N] [--idle-sleep-us U]\n"
+			"FILE: one table entry a line, 'TABLE ACTION FIELD=VALUE...' (docs/GNB.md)\n"
+			"--idle-sleep-us: sleep that long after a pass that found no frame (0: poll without pause)\n");
 }
 
 static int port_init(uint16_t port, struct rte_mempool *pool)
@@ -67,8 +69,10 @@ static void flush(struct tx_queue *q, uint16_t port, struct io_stats *st)
 	q->n = 0;
 }
 
-static void poll_ports(struct gnb_switch *sw, uint16_t nports, struct tx_queue *txq, struct io_stats *st)
+/* Frames received from every port once. */
+static uint64_t poll_ports(struct gnb_switch *sw, uint16_t nports, struct tx_queue *txq, struct io_stats *st)
 {
+	uint64_t before = st->rx;
 	for (uint16_t in = 0; in < nports; in++) {
 		struct rte_mbuf *pkts[BURST];
 		uint16_t n = rte_eth_rx_burst(in, 0, pkts, BURST);
@@ -91,6 +95,7 @@ static void poll_ports(struct gnb_switch *sw, uint16_t nports, struct tx_queue *
 		for (uint16_t p = 0; p < nports; p++)
 			flush(&txq[p], p, st);
 	}
+	return st->rx - before;
 }
 
 static void print_stats(const struct gnb_switch *sw, uint32_t max_ues, const struct io_stats *st)
@@ -128,17 +133,17 @@ int main(int argc, char **argv)
 	argc -= eal;
 	argv += eal;
 	static const struct option lo[] = {
-		{ "entries", 1, 0, 'e' }, { "max-ues", 1, 0, 'n' }, { "packets", 1, 0, 'x' }, { 0, 0, 0, 0 },
+		{ "entries", 1, 0, 'e' }, { "max-ues", 1, 0, 'n' }, { "packets", 1, 0, 'x' }, { "idle-sleep-us", 1, 0, 's' }, { 0, 0, 0, 0 },
 	};
 	const char *entries = NULL;
-	unsigned long long max_ues = 1024, packets = 0;
+	unsigned long long max_ues = 1024, packets = 0, idle_us = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		char *end = NULL;
 		if (c == 'e')
 			entries = optarg;
-		else if (c == 'n' || c == 'x')
-			*(c == 'n' ? &max_ues : &packets) = strtoull(optarg, &end, 0);
+		else if (c == 'n' || c == 'x' || c == 's')
+			*(c == 'n' ? &max_ues : c == 'x' ? &packets : &idle_us) = strtoull(optarg, &end, 0);
 		if (c == '?' || (end && *end)) {
 			usage();
 			return 2;
@@ -174,7 +179,8 @@ int main(int argc, char **argv)
 	fprintf(stderr, "gnb-switch: %d entries, %u ports\n", n, nports);
 	struct io_stats st = { 0 };
 	while (!g_stop && (!packets || st.rx < packets))
-		poll_ports(sw, nports, txq, &st);
+		if (!poll_ports(sw, nports, txq, &st) && idle_us)
+			rte_delay_us_sleep((unsigned)idle_us);
 	print_stats(sw, (uint32_t)max_ues, &st);
 	for (uint16_t p = 0; p < nports; p++) {   /* closing flushes what a port holds (a pcap file) */
 		rte_eth_dev_stop(p);
