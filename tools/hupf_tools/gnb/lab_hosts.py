@@ -132,6 +132,17 @@ class UeReceiver:
                 "bad": self.bad, "recovered_out_of_order": self.out_of_order}
 
 
+def received(sock, wait_s=0.002):
+    """The frames the socket holds (at most a burst of 256), after waiting up to wait_s for the first."""
+    if not select.select([sock], [], [], wait_s)[0]:
+        return
+    for _ in range(256):
+        try:
+            yield sock.recv(65535)
+        except BlockingIOError:
+            return
+
+
 def uplink_frames(plan, ues):
     out = []
     for seq in range(plan["packets"]):
@@ -159,19 +170,14 @@ def run_ue(plan, ues, sock, deadline):
     while time.time() < deadline:
         now = time.time()
         pacer.pump(now)
-        if select.select([sock], [], [], 0.002)[0]:
-            for _ in range(256):
-                try:
-                    frame = sock.recv(65535)
-                except BlockingIOError:
-                    break
-                try:
-                    dst, _, lcid, pdu = F.parse_air(frame)
-                except ValueError:
-                    continue
-                r = by_mac.get(dst)
-                if r is not None and lcid == r.ue["lcid"]:
-                    r.pdu(pdu)
+        for frame in received(sock):
+            try:
+                dst, _, lcid, pdu = F.parse_air(frame)
+            except ValueError:
+                continue
+            r = by_mac.get(dst)
+            if r is not None and lcid == r.ue["lcid"]:
+                r.pdu(pdu)
         for mac, r in by_mac.items():
             report = r.status_report(now)
             if report is not None:
@@ -190,19 +196,14 @@ def run_dn(plan, sock, deadline):
     bad = 0
     while time.time() < deadline:
         pacer.pump(time.time())
-        if select.select([sock], [], [], 0.002)[0]:
-            for _ in range(256):
-                try:
-                    frame = sock.recv(65535)
-                except BlockingIOError:
-                    break
-                if frame[12:14] != b"\x08\x00":
-                    continue
-                user = parse_user(frame[14:], 0)
-                if user is None or addrs.get(user[2]) != str(user[0]) or user[3] != plan["app"]:
-                    bad += 1
-                    continue
-                got[str(user[0])].append(user[1])
+        for frame in received(sock):
+            if frame[12:14] != b"\x08\x00":
+                continue
+            user = parse_user(frame[14:], 0)
+            if user is None or addrs.get(user[2]) != str(user[0]) or user[3] != plan["app"]:
+                bad += 1
+                continue
+            got[str(user[0])].append(user[1])
         if pacer.done() and all(len(v) >= plan["packets"] for v in got.values()):
             break
     return {"sent_dl": pacer.next, "bad": bad,
