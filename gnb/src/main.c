@@ -2,7 +2,7 @@
  * another (both on the main lcore when EAL gives no workers). Each service's frames come in and
  * go out on its own port (docs/GNB.md). UE contexts come from a file (the RAN control plane's
  * stand-in); keys are never printed. On SIGINT/SIGTERM (or after --packets frames) it prints
- * its counters as one JSON object. */
+ * its counters as one JSON object and exits; on SIGUSR1 it prints them and goes on. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -16,12 +16,14 @@
 #include <rte_lcore.h>
 #include "stage.h"
 
-static volatile int g_stop;
+static volatile int g_stop, g_dump;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	g_stop = 1;
+	if (sig == SIGUSR1)
+		g_dump = 1;
+	else
+		g_stop = 1;
 }
 
 struct opts {
@@ -169,6 +171,7 @@ static void print_stats(const struct gnb_stage *cs, const struct gnb_stage *bs)
 	for (int i = 0; i < BAAS_DROP_REASONS; i++)
 		printf("%s\"%s\": %" PRIu64, i ? ", " : "", baas_drop_name(i), b->drops[i]);
 	printf("}}}\n");
+	fflush(stdout);
 }
 
 /* Both stages on one lcore, until stopped or (with a limit) after that many frames; with --idle-sleep-us, a
@@ -181,6 +184,10 @@ static int run_both(struct gnb_stage *cs, struct gnb_stage *bs, const struct opt
 		sent += gnb_stage_once(bs, rte_rdtsc());
 		if (o->idle_us && !sent && rx == cs->rx + bs->rx)
 			rte_delay_us_sleep((unsigned)o->idle_us);
+		if (g_dump) {
+			g_dump = 0;
+			print_stats(cs, bs);
+		}
 	}
 	return 0;
 }
@@ -209,6 +216,7 @@ int main(int argc, char **argv)
 		return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_signal);
 	struct gnb_stage cs = { .crypto = crypto, .in = { .port = (uint16_t)o.crypto_port },
 				.out = { .port = (uint16_t)o.crypto_port }, .stop = &g_stop };
 	struct gnb_stage bs = { .baas = baas, .in = { .port = (uint16_t)o.baas_port },
@@ -219,6 +227,13 @@ int main(int argc, char **argv)
 	if (w2 < RTE_MAX_LCORE && !o.packets) {
 		rte_eal_remote_launch(gnb_stage_run, &cs, w1);
 		rte_eal_remote_launch(gnb_stage_run, &bs, w2);
+		while (!g_stop) {   /* the workers' counters, read while they run (aligned 64-bit words) */
+			if (g_dump) {
+				g_dump = 0;
+				print_stats(&cs, &bs);
+			}
+			rte_delay_us_sleep(10000);
+		}
 		rte_eal_mp_wait_lcore();
 	} else {
 		run_both(&cs, &bs, &o);

@@ -2,7 +2,7 @@
  * the P4 program's port N. Table entries come from --entries (gnb_switch_entries.h). One lcore polls every
  * port; a frame's outputs leave on their ports (an output to a port that does not exist is dropped and
  * counted, as bmv2 does with a port it has no interface for). On SIGINT/SIGTERM, or after --packets
- * frames, it prints the P4 program's counters as one JSON object. */
+ * frames, it prints the P4 program's counters as one JSON object and exits; on SIGUSR1 it prints them and goes on. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,12 +17,14 @@
 
 #define BURST 32
 
-static volatile int g_stop;
+static volatile int g_stop, g_dump;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	g_stop = 1;
+	if (sig == SIGUSR1)
+		g_dump = 1;
+	else
+		g_stop = 1;
 }
 
 struct io_stats {
@@ -176,11 +178,17 @@ int main(int argc, char **argv)
 			return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_signal);
 	fprintf(stderr, "gnb-switch: %d entries, %u ports\n", n, nports);
 	struct io_stats st = { 0 };
-	while (!g_stop && (!packets || st.rx < packets))
+	while (!g_stop && (!packets || st.rx < packets)) {
 		if (!poll_ports(sw, nports, txq, &st) && idle_us)
 			rte_delay_us_sleep((unsigned)idle_us);
+		if (g_dump) {
+			g_dump = 0;
+			print_stats(sw, (uint32_t)max_ues, &st);
+		}
+	}
 	print_stats(sw, (uint32_t)max_ues, &st);
 	for (uint16_t p = 0; p < nports; p++) {   /* closing flushes what a port holds (a pcap file) */
 		rte_eth_dev_stop(p);

@@ -64,7 +64,6 @@ control HupfGnbIngress(inout gnb_headers_t hdr, inout gnb_metadata_t meta,
     }
 
     table services {
-        key = { }
         actions = { set_services; }
         default_action = set_services(0, 0, 0, 0, 0, 0);
         size = 1;

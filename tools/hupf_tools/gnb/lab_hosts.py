@@ -4,7 +4,8 @@
   PDU ciphered with the UE's NEA2 key (COUNT = its sequence number). Downlink: the gNB's PDUs deciphered (COUNT
   from the SN and RX_DELIV, TS 38.323 §5.2.2.1), checked against what the DN host sent, delivered in COUNT
   order; status reports (FMC = RX_DELIV, the bitmap of what arrived beyond it) while PDUs are missing or new,
-  and a last one acknowledging everything.
+  and a last one acknowledging everything. With the plan's air_loss (a kernel without netem), it drops that
+  share of the downlink frames it receives, seeded, and counts them.
 - `dn`: the application's host: sends each UE's downlink user packets, checks their uplink ones (in order,
   content intact).
 
@@ -15,6 +16,7 @@ received, delivered and checked per UE.
 """
 import argparse
 import json
+import random
 import select
 import socket
 import struct
@@ -165,6 +167,8 @@ def downlink_frames(plan):
 
 def run_ue(plan, ues, sock, deadline):
     by_mac = {F.mac_bytes(u["mac"]): UeReceiver(u) for u in ues}
+    air = random.Random(plan.get("seed", 0))
+    air_lost = reports = 0
     pacer = Pacer(sock, uplink_frames(plan, ues), plan["pps"], plan["start"])
     expected = plan["packets"]
     while time.time() < deadline:
@@ -176,17 +180,23 @@ def run_ue(plan, ues, sock, deadline):
             except ValueError:
                 continue
             r = by_mac.get(dst)
-            if r is not None and lcid == r.ue["lcid"]:
-                r.pdu(pdu)
-        for mac, r in by_mac.items():
+            if r is None or lcid != r.ue["lcid"]:
+                continue
+            if air.random() < plan.get("air_loss", 0.0):   # the lossy radio, where the lab has no netem
+                air_lost += 1
+                continue
+            r.pdu(pdu)
+        for r in by_mac.values():
             report = r.status_report(now)
             if report is not None:
                 sock.send(F.air_frame(plan["air_mac"], r.ue["mac"], r.ue["lcid"], report))
+                reports += 1
         if pacer.done() and all(r.rx_deliv == expected for r in by_mac.values()):
             break
     for r in by_mac.values():   # everything acknowledged: BaaS lets go of what it holds
         sock.send(F.air_frame(plan["air_mac"], r.ue["mac"], r.ue["lcid"], r.status_report(time.time(), True)))
-    return {"sent_ul": pacer.next, "ues": {str(r.ue["idx"]): r.stats() for r in by_mac.values()}}
+        reports += 1
+    return {"sent_ul": pacer.next, "air_lost": air_lost, "status_reports": reports, "ues": {str(r.ue["idx"]): r.stats() for r in by_mac.values()}}
 
 
 def run_dn(plan, sock, deadline):
