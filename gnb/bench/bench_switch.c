@@ -12,6 +12,7 @@
 #include <time.h>
 #include <rte_eal.h>
 #include <rte_mbuf.h>
+#include "bench_util.h"
 #include "gnb_switch_entries.h"
 
 #define MAX_RUNS 15
@@ -31,13 +32,6 @@ static const char *const entries[] = {
 	"ul_tunnels set_ul_tunnel ue=0 teid=512 qfi=9 upf_addr=10.0.3.2 sn18=0",
 };
 static const uint16_t in_port[PATHS] = { 0, 2, 1, 2 };
-
-static double thread_cpu_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
 
 /* The path's frame of size bytes: headers as the vectors' (tests/gnb/gnb_vectors.py), the rest payload. */
 static void template(enum path p, unsigned size, uint8_t *f)
@@ -92,12 +86,6 @@ static double run(struct gnb_switch *sw, struct rte_mempool *pool, enum path p, 
 			rte_pktmbuf_free(out[j].m);
 	}
 	return (thread_cpu_ns() - t0) / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
