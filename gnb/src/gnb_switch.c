@@ -197,7 +197,8 @@ static unsigned from_n3(struct gnb_switch *sw, struct rte_mbuf *m, const struct 
 	unsigned sn18 = (unsigned)(v >> 32), pdcp_len = sn18 ? PDCP_SN18_HDR_LEN : PDCP_SN12_HDR_LEN;
 	sw->ue[ue].dl_pkts++;
 	sw->ue[ue].dl_bytes += rte_pktmbuf_pkt_len(m);
-	struct rte_ether_hdr eth = *rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ether_hdr eth;
+	memcpy(&eth, rte_pktmbuf_mtod(m, const void *), sizeof(eth));
 	uint8_t *p = (uint8_t *)rte_pktmbuf_adj(m, (uint16_t)(r->gtpu_end - (SVC_FRAME_HDR_LEN + pdcp_len)));
 	eth.ether_type = rte_cpu_to_be_16(ETHERTYPE_GNB_SVC);
 	memcpy(p, &eth, sizeof(eth));
@@ -223,7 +224,8 @@ static unsigned from_ue(struct gnb_switch *sw, uint16_t in_port, struct rte_mbuf
 {
 	if (!r->mac)
 		return drop(sw, m, GNB_DROP_NOT_AIR);
-	struct rte_ether_hdr eth = *rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ether_hdr eth;
+	memcpy(&eth, rte_pktmbuf_mtod(m, const void *), sizeof(eth));
 	struct ul_key k = { .port = in_port };
 	memcpy(k.mac, eth.src_addr.addr_bytes, sizeof(k.mac));
 	void *data;
@@ -256,10 +258,10 @@ static unsigned from_ue(struct gnb_switch *sw, uint16_t in_port, struct rte_mbuf
 static void to_ue(const struct gnb_sw_air *a, struct rte_mbuf *m, uint16_t pdu_len)
 {
 	uint8_t *p = (uint8_t *)rte_pktmbuf_adj(m, GNB_SVC_HDR_LEN - MAC_SUBHDR_LEN);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
-	eth->dst_addr = a->ue_mac;
-	eth->src_addr = a->gnb_mac;
-	eth->ether_type = rte_cpu_to_be_16(ETHERTYPE_GNB_AIR);
+	/* headers are copied in: moved by an odd number of bytes, the frame starts unaligned */
+	struct rte_ether_hdr eth = { .dst_addr = a->ue_mac, .src_addr = a->gnb_mac,
+				     .ether_type = rte_cpu_to_be_16(ETHERTYPE_GNB_AIR) };
+	memcpy(p, &eth, sizeof(eth));
 	p[RTE_ETHER_HDR_LEN] = (uint8_t)(0x40 | a->lcid);   /* R = 0, F = 1 */
 	p[RTE_ETHER_HDR_LEN + 1] = (uint8_t)(pdu_len >> 8);
 	p[RTE_ETHER_HDR_LEN + 2] = (uint8_t)pdu_len;
@@ -296,22 +298,22 @@ static unsigned deciphered_pdu(struct gnb_switch *sw, struct rte_mbuf *m, uint32
 	uint8_t *p = (uint8_t *)rte_pktmbuf_prepend(m, (uint16_t)(N3_HDR_LEN - SVC_FRAME_HDR_LEN - pdcp_len));
 	if (!p)
 		return drop(sw, m, GNB_DROP_PARSER_ERROR);
+	/* headers are built aside and copied in: with an 18-bit SN the frame starts unaligned */
 	const struct gnb_sw_services *s = &sw->services;
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
-	eth->dst_addr = s->upf_mac;
-	eth->src_addr = s->n3_mac;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
-	*ip = (struct rte_ipv4_hdr){
+	struct rte_ether_hdr eth = { .dst_addr = s->upf_mac, .src_addr = s->n3_mac,
+				     .ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) };
+	struct rte_ipv4_hdr ip = {
 		.version_ihl = 0x45, .total_length = rte_cpu_to_be_16((uint16_t)(IPV4_LEN + UDP_LEN + UL_GTPU_LEN + sdu_len)),
 		.time_to_live = 64, .next_proto_id = IPPROTO_UDP, .src_addr = rte_cpu_to_be_32(s->n3_addr),
 		.dst_addr = rte_cpu_to_be_32(t->upf_addr),
 	};
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
-	*udp = (struct rte_udp_hdr){ .src_port = rte_cpu_to_be_16(GTPU_PORT), .dst_port = rte_cpu_to_be_16(GTPU_PORT),
-				     .dgram_len = rte_cpu_to_be_16((uint16_t)(UDP_LEN + UL_GTPU_LEN + sdu_len)) };
-	uint8_t *g = (uint8_t *)(udp + 1);
+	ip.hdr_checksum = rte_ipv4_cksum(&ip);
+	struct rte_udp_hdr udp = { .src_port = rte_cpu_to_be_16(GTPU_PORT), .dst_port = rte_cpu_to_be_16(GTPU_PORT),
+				   .dgram_len = rte_cpu_to_be_16((uint16_t)(UDP_LEN + UL_GTPU_LEN + sdu_len)) };
+	memcpy(p, &eth, sizeof(eth));
+	memcpy(p + RTE_ETHER_HDR_LEN, &ip, sizeof(ip));
+	memcpy(p + RTE_ETHER_HDR_LEN + IPV4_LEN, &udp, sizeof(udp));
+	uint8_t *g = p + RTE_ETHER_HDR_LEN + IPV4_LEN + UDP_LEN;
 	uint16_t msglen = (uint16_t)(UL_GTPU_LEN - GTPU_LEN + sdu_len);
 	g[0] = 0x34;   /* version 1, PT 1, E */
 	g[1] = GTPU_GPDU;
