@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 #include "bench_util.h"
 #include "gnb_switch_entries.h"
+#include "switch_entries.h"
 
 #define MAX_RUNS 15
 static const unsigned sizes[] = { 128, 512, 1500 };   /* frame bytes, Ethernet included */
@@ -21,16 +22,6 @@ static const unsigned sizes[] = { 128, 512, 1500 };   /* frame bytes, Ethernet i
 enum path { DL_N3, DL_PROTECTED, UL_AIR, UL_DECIPHERED, PATHS };
 static const char *const path_names[PATHS] = { "N3 G-PDU -> crypto", "protected -> UE + BaaS copy",
 					       "air data -> crypto", "deciphered -> N3" };
-static const char *const entries[] = {
-	"ports set_port_role port=0 role=1", "ports set_port_role port=1 role=2", "ports set_port_role port=2 role=3",
-	"ports set_port_role port=3 role=4",
-	"services set_services crypto=2 baas=3 n3=0 gnb_n3_addr=10.0.3.1 gnb_n3_mac=02:00:00:00:03:01 "
-	"upf_n3_mac=02:00:00:00:03:02",
-	"clone_session replica id=500 port=3", "dl_ues set_dl_ue teid=256 ue=0 sn18=0",
-	"air set_air ue=0 port=1 ue_mac=02:00:00:00:01:10 gnb_mac=02:00:00:00:01:01 lcid=4",
-	"ul_ues set_ul_ue port=1 ue_mac=02:00:00:00:01:10 ue=0 lcid=4",
-	"ul_tunnels set_ul_tunnel ue=0 teid=512 qfi=9 upf_addr=10.0.3.2 sn18=0",
-};
 static const uint16_t in_port[PATHS] = { 0, 2, 1, 2 };
 
 /* The path's frame of size bytes: headers as the vectors' (tests/gnb/gnb_vectors.py), the rest payload. */
@@ -112,9 +103,9 @@ int main(int argc, char **argv)
 	struct rte_mempool *pool = rte_pktmbuf_pool_create("bench", 4095, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	struct gnb_switch *sw = pool ? gnb_switch_create(16, pool) : NULL;
 	char err[160];
-	for (size_t i = 0; sw && i < sizeof(entries) / sizeof(entries[0]); i++)
-		if (gnb_switch_entry(sw, entries[i], err, sizeof(err))) {
-			fprintf(stderr, "bench_switch: %s: %s\n", entries[i], err);
+	for (size_t i = 0; sw && i < SWITCH_ENTRIES; i++)
+		if (gnb_switch_entry(sw, switch_entries[i], err, sizeof(err))) {
+			fprintf(stderr, "bench_switch: %s: %s\n", switch_entries[i], err);
 			return 1;
 		}
 	if (!sw)

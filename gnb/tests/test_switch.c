@@ -5,27 +5,15 @@
 #include <stdlib.h>
 #include "helpers.h"
 #include "gnb_switch_entries.h"
-
-static const char *const entries[] = {
-	"ports set_port_role port=0 role=1", "ports set_port_role port=1 role=2", "ports set_port_role port=2 role=3",
-	"ports set_port_role port=3 role=4",
-	"services set_services crypto=2 baas=3 n3=0 gnb_n3_addr=10.0.3.1 gnb_n3_mac=02:00:00:00:03:01 "
-	"upf_n3_mac=02:00:00:00:03:02",
-	"clone_session replica id=500 port=3", "dl_ues set_dl_ue teid=256 ue=0 sn18=0",
-	"dl_ues set_dl_ue teid=257 ue=1 sn18=1",
-	"air set_air ue=0 port=1 ue_mac=02:00:00:00:01:10 gnb_mac=02:00:00:00:01:01 lcid=4",
-	"ul_ues set_ul_ue port=1 ue_mac=02:00:00:00:01:10 ue=0 lcid=4",
-	"ul_tunnels set_ul_tunnel ue=0 teid=512 qfi=9 upf_addr=10.0.3.2 sn18=0",
-	"ul_tunnels set_ul_tunnel ue=1 teid=513 qfi=9 upf_addr=10.0.3.2 sn18=1",
-};
+#include "switch_entries.h"
 
 static struct gnb_switch *switch_with_entries(void)
 {
 	struct gnb_switch *sw = gnb_switch_create(4, g_pool);
 	assert_non_null(sw);
 	char err[160];
-	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
-		assert_int_equal(gnb_switch_entry(sw, entries[i], err, sizeof(err)), 0);
+	for (size_t i = 0; i < SWITCH_ENTRIES; i++)
+		assert_int_equal(gnb_switch_entry(sw, switch_entries[i], err, sizeof(err)), 0);
 	return sw;
 }
 
