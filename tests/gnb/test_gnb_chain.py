@@ -1,6 +1,6 @@
 """The gNB's user plane through its three stages on pcap ports, in both directions: gnb-switch (N3 and air in)
 -> gnb-svc's crypto service -> gnb-switch (the services' frames in). What the UE gets deciphers, with the UE's
-key through libcrypto (hupf_tools.gnb.nea2), to the user packet the UPF tunnelled; what the UE ciphered leaves
+key through libcrypto (hupf_tools.gnb.nr_sec), to the user packet the UPF tunnelled; what the UE ciphered leaves
 on N3 as the user packet in the UE's uplink tunnel."""
 import json
 import os
@@ -14,7 +14,7 @@ import gnb_vectors as V
 from test_gnb_switch import run_switch
 from hupf_tools.gnb import frames as F
 from hupf_tools.gnb import p4const as C
-from hupf_tools.gnb.nea2 import DOWNLINK, UPLINK, nea2
+from hupf_tools.gnb.nr_sec import DOWNLINK, UPLINK, nea2
 from hupf_tools.gnb.ran_control import compile_config
 from test_gnb_svc import SVC
 

@@ -1,8 +1,8 @@
 """The lab UE host's PDCP receiving side (hupf_tools.gnb.lab_hosts): COUNT from SN across wraps, delivery in
-COUNT order with retransmissions filling gaps, duplicates counted, status reports' FMC and bitmap."""
+COUNT order with retransmissions filling gaps, duplicates counted, status reports' FMC and bitmap, MAC-I checked."""
 from hupf_tools.gnb import frames as F
 from hupf_tools.gnb.lab_hosts import UeReceiver, downlink_packet, rx_count
-from hupf_tools.gnb.nea2 import DOWNLINK, nea2
+from hupf_tools.gnb.nr_sec import DOWNLINK, nea2, nia2
 
 UE = {"idx": 3, "addr": "10.250.0.3", "snBits": 12, "drb": 1, "kUpEnc": "0f" * 16, "mac": "02:00:00:00:00:03",
       "lcid": 4}
@@ -40,3 +40,16 @@ def test_a_pdu_that_does_not_decipher_is_bad():
     r = UeReceiver(dict(UE, kUpEnc="ee" * 16))
     r.pdu(pdu(0))
     assert (r.bad, r.delivered) == (1, [])
+
+
+def test_integrity_checked_when_the_ue_has_a_key():
+    ue = dict(UE, kUpInt="a5" * 16)
+    r = UeReceiver(ue)
+    for count, tamper in ((0, False), (1, True)):
+        packet = downlink_packet("198.51.100.10", ue, count, 64)
+        header = F.pdcp_data(count, b"", 12)
+        mac = nia2(bytes.fromhex(ue["kUpInt"]), count, 0, DOWNLINK, header + packet)
+        if tamper:
+            mac = bytes(4)
+        r.pdu(header + nea2(bytes.fromhex(ue["kUpEnc"]), count, 0, DOWNLINK, packet + mac))
+    assert (r.delivered, r.bad) == ([0], 1)

@@ -140,6 +140,8 @@ def ran_config(net, plan, snbits):
         ues.append({"ue": u["idx"], "port": 1, "mac": "02:75:65:00:%02x:%02x" % (k >> 8, k & 0xFF), "lcid": 4,
                     "drb": 1, "snBits": snbits[k % len(snbits)], "dlTeid": u["dl_teid"], "ulTeid": u["ul_teid"],
                     "qfi": 9, "upfAddr": lab.N3, "kUpEnc": secrets.token_hex(16)})
+        if k % 4 in (1, 2):   # with the SN lengths alternating: 12 and 18 bits, each with and without NIA2
+            ues[-1]["kUpInt"] = secrets.token_hex(16)
     return {"gnb": {"n3": {"port": 0, "addr": lab.GNB, "mac": net["gnb_mac"], "upfMac": net["gnb_peer_mac"]},
                     "cryptoPort": 2, "baasPort": 3, "airMac": AIR_MAC}, "ues": ues}
 
@@ -255,7 +257,7 @@ def run(args):
         procs.stop("gnb-svc")
         sw = last_json(os.path.join(workdir, "gnb-switch.log"))
         svc = last_json(os.path.join(workdir, "gnb-svc.log"))
-        keys = [u["kUpEnc"] for u in ran["ues"]]
+        keys = [u[k] for u in ran["ues"] for k in ("kUpEnc", "kUpInt") if k in u]
         results = checks(hosts, established, read_json(stats["ue"]), read_json(stats["dn"]), sw, svc, air_drops,
                          keys, workdir)
         lines = ["== hupf gNB lab summary ==", "switch: gnb-switch (stand-in for p4src/gnb/gnb.p4); "

@@ -1,7 +1,8 @@
 """The gNB lab's hosts (docs/GNB.md, "The lab"), each on a raw AF_PACKET socket in its namespace:
 
 - `ue`: every UE of the plan behind the air link. Uplink: user packets to the application, each a PDCP data
-  PDU ciphered with the UE's NEA2 key (COUNT = its sequence number). Downlink: the gNB's PDUs deciphered (COUNT
+  PDU ciphered with the UE's NEA2 key (COUNT = its sequence number), with NIA2's MAC-I when the UE has an
+  integrity key (checked on the downlink likewise). Downlink: the gNB's PDUs deciphered (COUNT
   from the SN and RX_DELIV, TS 38.323 §5.2.2.1), checked against what the DN host sent, delivered in COUNT
   order; status reports (FMC = RX_DELIV, the bitmap of what arrived beyond it) while PDUs are missing or new,
   and a last one acknowledging everything. With the plan's air_loss (a kernel without netem), it drops that
@@ -23,7 +24,7 @@ import struct
 import time
 
 from . import frames as F
-from .nea2 import DOWNLINK, UPLINK, nea2
+from .nr_sec import DOWNLINK, UPLINK, nea2, nia2
 
 ETH_P_ALL = 0x0003
 SOL_PACKET, PACKET_IGNORE_OUTGOING = 263, 23
@@ -91,6 +92,7 @@ class UeReceiver:
         self.duplicates = self.bad = self.out_of_order = 0
         self.highest = -1
         self.key = bytes.fromhex(ue["kUpEnc"])
+        self.int_key = bytes.fromhex(ue["kUpInt"]) if ue.get("kUpInt") else None
         self.changed, self.last_status = False, 0.0
 
     def pdu(self, pdu):
@@ -99,8 +101,14 @@ class UeReceiver:
             self.bad += 1
             return
         count = rx_count(self.rx_deliv, sn, self.ue["snBits"])
-        hdr = 2 if self.ue["snBits"] == 12 else 3
-        got = parse_user(nea2(self.key, count, self.ue["drb"] - 1, DOWNLINK, pdu[hdr:]), 1)
+        hdr, bearer = 2 if self.ue["snBits"] == 12 else 3, self.ue["drb"] - 1
+        plain = nea2(self.key, count, bearer, DOWNLINK, pdu[hdr:])
+        if self.int_key:   # SDU || MAC-I, the MAC over the header and the SDU (TS 38.323 §5.9)
+            plain, mac = plain[:-4], plain[-4:]
+            if nia2(self.int_key, count, bearer, DOWNLINK, pdu[:hdr] + plain) != mac:
+                self.bad += 1
+                return
+        got = parse_user(plain, 1)
         if got is None or got[0] != self.ue["idx"] or got[3] != self.ue["addr"]:
             self.bad += 1
             return
@@ -151,8 +159,11 @@ def uplink_frames(plan, ues):
         for u in ues:
             packet = F.user_packet(u["addr"], plan["app"], user_payload(u["idx"], seq, 0, plan["size"]),
                                    UE_PORT, APP_PORT)
+            header = F.pdcp_data(seq, b"", u["snBits"])
+            if u.get("kUpInt"):
+                packet += nia2(bytes.fromhex(u["kUpInt"]), seq, u["drb"] - 1, UPLINK, header + packet)
             sdu = nea2(bytes.fromhex(u["kUpEnc"]), seq, u["drb"] - 1, UPLINK, packet)
-            out.append(F.air_frame(plan["air_mac"], u["mac"], u["lcid"], F.pdcp_data(seq, sdu, u["snBits"])))
+            out.append(F.air_frame(plan["air_mac"], u["mac"], u["lcid"], header + sdu))
     return out
 
 
