@@ -5,7 +5,6 @@
  * its counters as one JSON object and exits; on SIGUSR1 it prints them and goes on. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +14,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include "stage.h"
-
-static volatile int g_stop, g_dump;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGUSR1)
-		g_dump = 1;
-	else
-		g_stop = 1;
-}
+#include "signals.h"
 
 struct opts {
 	int crypto_port, baas_port;
@@ -214,9 +204,7 @@ int main(int argc, char **argv)
 	if (n < 0 || port_init((uint16_t)o.crypto_port, pool) ||
 	    (o.baas_port != o.crypto_port && port_init((uint16_t)o.baas_port, pool)))
 		return 1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGUSR1, on_signal);
+	signals_install();
 	struct gnb_stage cs = { .crypto = crypto, .in = { .port = (uint16_t)o.crypto_port },
 				.out = { .port = (uint16_t)o.crypto_port }, .stop = &g_stop };
 	struct gnb_stage bs = { .baas = baas, .in = { .port = (uint16_t)o.baas_port },

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +13,9 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include "gnb_switch_entries.h"
+#include "signals.h"
 
 #define BURST 32
-
-static volatile int g_stop, g_dump;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGUSR1)
-		g_dump = 1;
-	else
-		g_stop = 1;
-}
 
 struct io_stats {
 	uint64_t rx, tx, tx_full, tx_no_port;
@@ -176,9 +166,7 @@ int main(int argc, char **argv)
 	for (uint16_t p = 0; p < nports; p++)
 		if (port_init(p, pool))
 			return 1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGUSR1, on_signal);
+	signals_install();
 	fprintf(stderr, "gnb-switch: %d entries, %u ports\n", n, nports);
 	struct io_stats st = { 0 };
 	while (!g_stop && (!packets || st.rx < packets)) {
