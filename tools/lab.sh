@@ -6,6 +6,8 @@
 # `tools/lab.sh backends [args]`: the lab once per backend set (tools/hupf_tools/lab/backends_bench.py; root).
 # `tools/lab.sh tenants [args]`: three VXLAN tenants through a congested port, with and without priority
 # (tools/hupf_tools/lab/tenants.py; root).
+# `tools/lab.sh gnb [args]`: UE hosts -> the hybrid gNB (switch stand-in, crypto, BaaS) -> hupf's UPF, over a lossy
+# air link (tools/hupf_tools/gnb/lab.py; root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -77,6 +79,12 @@ trap 'PYTHONPATH=tools "$PY" -m hupf_tools.lab.run --cleanup >/dev/null 2>&1 || 
 if [ "${1:-}" = backends ]; then
   shift
   PYTHONPATH=tools "$PY" -m hupf_tools.lab.backends_bench "$@"
+  exit $?
+fi
+if [ "${1:-}" = gnb ]; then
+  shift
+  build_step "building the gNB (gnb-switch, gnb-svc)" nice make -C gnb
+  PYTHONPATH=tools "$PY" -m hupf_tools.gnb.lab "$@"
   exit $?
 fi
 if [ "${1:-}" = tenants ]; then

@@ -15,6 +15,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include "bench_util.h"
 #include "baas.h"
 #include "crypto_svc.h"
 #include "pdcp.h"
@@ -38,13 +39,6 @@ struct job {
 };
 
 static struct rte_mempool *g_pool[RTE_MAX_LCORE];
-
-static double thread_cpu_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
 
 static struct rte_mbuf *frame(struct rte_mempool *pool, uint32_t ue, uint32_t count, uint8_t op, unsigned size)
 {
@@ -158,12 +152,6 @@ static int run_job(void *arg)
 	else
 		run_crypto(j, pool);
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)

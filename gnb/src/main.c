@@ -2,10 +2,9 @@
  * another (both on the main lcore when EAL gives no workers). Each service's frames come in and
  * go out on its own port (docs/GNB.md). UE contexts come from a file (the RAN control plane's
  * stand-in); keys are never printed. On SIGINT/SIGTERM (or after --packets frames) it prints
- * its counters as one JSON object. */
+ * its counters as one JSON object and exits; on SIGUSR1 it prints them and goes on. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +14,13 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include "stage.h"
-
-static volatile int g_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	g_stop = 1;
-}
+#include "signals.h"
 
 struct opts {
 	int crypto_port, baas_port;
 	const char *ues;
 	struct baas_cfg baas;
-	uint64_t tick_us, timeout_ms, packets;
+	uint64_t tick_us, timeout_ms, packets, idle_us;
 };
 
 static void usage(void)
@@ -36,7 +28,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: gnb-svc [EAL options] -- --crypto-port P --baas-port P --ues FILE\n"
 		"       [--max-ues N] [--window PDUS] [--ue-bytes B] [--total-pdus N] [--total-bytes B]\n"
-		"       [--tick-us U] [--timeout-ms M] [--max-retx R] [--packets N]\n"
+		"       [--tick-us U] [--timeout-ms M] [--max-retx R] [--packets N] [--idle-sleep-us U]\n"
 		"FILE: one UE a line, 'UE BEARER SN_BITS ENC_KEY_HEX [INT_KEY_HEX]' (BEARER: RB identity - 1)\n");
 }
 
@@ -46,7 +38,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "crypto-port", 1, 0, 'c' }, { "baas-port", 1, 0, 'b' }, { "ues", 1, 0, 'u' },
 		{ "max-ues", 1, 0, 'n' }, { "window", 1, 0, 'w' }, { "ue-bytes", 1, 0, 'e' },
 		{ "total-pdus", 1, 0, 'p' }, { "total-bytes", 1, 0, 't' }, { "tick-us", 1, 0, 'k' },
-		{ "timeout-ms", 1, 0, 'm' }, { "max-retx", 1, 0, 'r' }, { "packets", 1, 0, 'x' }, { 0, 0, 0, 0 },
+		{ "timeout-ms", 1, 0, 'm' }, { "max-retx", 1, 0, 'r' }, { "packets", 1, 0, 'x' },
+		{ "idle-sleep-us", 1, 0, 's' }, { 0, 0, 0, 0 },
 	};
 	*o = (struct opts){ .crypto_port = -1, .baas_port = -1, .tick_us = 1000, .timeout_ms = 50,
 			    .baas = { .max_ues = 1024, .window = 1024, .ue_bytes = 4u << 20, .total_pdus = 1u << 20,
@@ -72,6 +65,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'm': o->timeout_ms = v; break;
 		case 'r': o->baas.max_retx = (uint8_t)v; break;
 		case 'x': o->packets = v; break;
+		case 's': o->idle_us = v; break;
 		}
 	}
 	if (o->crypto_port < 0 || o->baas_port < 0 || !o->ues || !o->tick_us || o->timeout_ms * 1000 < o->tick_us) {
@@ -167,14 +161,23 @@ static void print_stats(const struct gnb_stage *cs, const struct gnb_stage *bs)
 	for (int i = 0; i < BAAS_DROP_REASONS; i++)
 		printf("%s\"%s\": %" PRIu64, i ? ", " : "", baas_drop_name(i), b->drops[i]);
 	printf("}}}\n");
+	fflush(stdout);
 }
 
-/* Both stages on one lcore, until stopped or (with a limit) after that many frames. */
+/* Both stages on one lcore, until stopped or (with a limit) after that many frames; with --idle-sleep-us, a
+ * pass that neither took nor sent a frame sleeps (a lab sharing its CPUs; BaaS's ticks are far longer). */
 static int run_both(struct gnb_stage *cs, struct gnb_stage *bs, const struct opts *o)
 {
 	while (!g_stop && (!o->packets || cs->rx + bs->rx < o->packets)) {
-		gnb_stage_once(cs, rte_rdtsc());
-		gnb_stage_once(bs, rte_rdtsc());
+		uint64_t rx = cs->rx + bs->rx;
+		uint16_t sent = gnb_stage_once(cs, rte_rdtsc());
+		sent += gnb_stage_once(bs, rte_rdtsc());
+		if (o->idle_us && !sent && rx == cs->rx + bs->rx)
+			rte_delay_us_sleep((unsigned)o->idle_us);
+		if (g_dump) {
+			g_dump = 0;
+			print_stats(cs, bs);
+		}
 	}
 	return 0;
 }
@@ -201,8 +204,7 @@ int main(int argc, char **argv)
 	if (n < 0 || port_init((uint16_t)o.crypto_port, pool) ||
 	    (o.baas_port != o.crypto_port && port_init((uint16_t)o.baas_port, pool)))
 		return 1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	signals_install();
 	struct gnb_stage cs = { .crypto = crypto, .in = { .port = (uint16_t)o.crypto_port },
 				.out = { .port = (uint16_t)o.crypto_port }, .stop = &g_stop };
 	struct gnb_stage bs = { .baas = baas, .in = { .port = (uint16_t)o.baas_port },
@@ -213,6 +215,13 @@ int main(int argc, char **argv)
 	if (w2 < RTE_MAX_LCORE && !o.packets) {
 		rte_eal_remote_launch(gnb_stage_run, &cs, w1);
 		rte_eal_remote_launch(gnb_stage_run, &bs, w2);
+		while (!g_stop) {   /* the workers' counters, read while they run (aligned 64-bit words) */
+			if (g_dump) {
+				g_dump = 0;
+				print_stats(&cs, &bs);
+			}
+			rte_delay_us_sleep(10000);
+		}
 		rte_eal_mp_wait_lcore();
 	} else {
 		run_both(&cs, &bs, &o);

@@ -44,6 +44,7 @@ static inline const uint8_t *pdu_of(struct rte_mbuf *m)
 
 /* The crypto tests (test_crypto.c): NEA2 / NIA2 vectors, PDCP, the crypto service. */
 const struct CMUnitTest *crypto_tests(size_t *n);
+const struct CMUnitTest *switch_tests(size_t *n);
 /* A crypto service with one UE (keys k_enc, k_int, BEARER 3), for both files. */
 struct crypto_svc *crypto_with_ue(uint32_t ue, unsigned sn_bits, int integrity);
 
