@@ -32,11 +32,13 @@ func (*benchDP) Commit()                                        {}
 
 // pfcpBatches are the WriteRequests the Java runner sends for n PFCP sessions
 // merged into one batch (P4RuntimeUpfDevice.write, SessionManager.program):
-// establishment, its second request (the tunnel peer's INSERTs, answered
-// ALREADY_EXISTS, sent again as MODIFYs), and deletion.
+// establishment (the gNB's tunnel peer written once before, as the runner does),
+// deletion, and the establishment of a runner that sent the peer with every
+// session: the same with the peer's INSERTs (answered ALREADY_EXISTS) and a second
+// request that sends them again as MODIFYs.
 type pfcpBatches struct {
-	establish, peerModify, delete []byte
-	updates                       [3]int
+	peers, establish, establishPeers, peerModify, delete []byte
+	updates                                              [4]int // establish, establishPeers, peerModify, delete
 }
 
 func (h *harness) pfcpBatches(n int) pfcpBatches {
@@ -45,6 +47,8 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 	pre, post := sc.counters[cPreQos].Preamble.Id, sc.counters[cPostQos].Preamble.Id
 	const n3, gnb, peer = 0x0a000001, 0x0a000002, 1
 	est := &p4v1.WriteRequest{DeviceId: 1, ElectionId: &p4v1.Uint128{Low: 1}}
+	estPeers := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
+	peersOnce := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
 	mods := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
 	dels := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
 	for i := 0; i < n; i++ {
@@ -66,11 +70,18 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 			h.entry(tULTerm, []*p4v1.FieldMatch{exactM(1, ue, 32), exactM(2, 0, 8)}, aULTermFwd, 0, uint64(cell), 0, 0),
 			h.entry(tDLTerm, []*p4v1.FieldMatch{exactM(1, ue, 32), exactM(2, 0, 8)}, aDLTermFwd, 0, uint64(cell+1), teid, 9, 0, 0),
 		}
-		est.Updates = append(est.Updates, counter(pre, cell), counter(post, cell), counter(pre, cell+1), counter(post, cell+1))
-		est.Updates = append(est.Updates, peers...)
+		if i == 0 {
+			peersOnce.Updates = peers
+		}
+		cells := []*p4v1.Update{counter(pre, cell), counter(post, cell), counter(pre, cell+1), counter(post, cell+1)}
+		est.Updates = append(est.Updates, cells...)
 		est.Updates = append(est.Updates, meter)
+		estPeers.Updates = append(estPeers.Updates, cells...)
+		estPeers.Updates = append(estPeers.Updates, peers...)
+		estPeers.Updates = append(estPeers.Updates, meter)
 		for _, te := range tables {
 			est.Updates = append(est.Updates, upd(ins, te))
+			estPeers.Updates = append(estPeers.Updates, upd(ins, te))
 		}
 		for _, p := range peers {
 			mods.Updates = append(mods.Updates, &p4v1.Update{Type: mod, Entity: p.Entity})
@@ -82,13 +93,15 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 		}
 	}
 	var out pfcpBatches
-	for i, r := range []*p4v1.WriteRequest{est, mods, dels} {
+	for i, r := range []*p4v1.WriteRequest{est, estPeers, mods, dels, peersOnce} {
 		b, err := proto.Marshal(r)
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		*[]*[]byte{&out.establish, &out.peerModify, &out.delete}[i] = b
-		out.updates[i] = len(r.Updates)
+		*[]*[]byte{&out.establish, &out.establishPeers, &out.peerModify, &out.delete, &out.peers}[i] = b
+		if i < len(out.updates) {
+			out.updates[i] = len(r.Updates)
+		}
 	}
 	return out
 }
@@ -104,7 +117,8 @@ func benchServer(h *harness) *Server {
 
 // BenchmarkWritePFCP: what Write costs per update for the Java runner's merged
 // batches of 32 to 2048 sessions, from the request's bytes (the server's codec)
-// to the status it answers; the data plane does nothing.
+// to the status it answers; the data plane does nothing. establish-peers is the
+// per-update error path (ALREADY_EXISTS), the runner's before it wrote the peer once.
 func BenchmarkWritePFCP(b *testing.B) {
 	for _, n := range []int{32, 256, 2048} {
 		h := &harness{t: &testing.T{}, info: fixtureP4Info()}
@@ -114,8 +128,9 @@ func BenchmarkWritePFCP(b *testing.B) {
 			reqs    [][]byte
 			updates int
 		}{
-			{"establish", [][]byte{batches.establish, batches.peerModify}, batches.updates[0] + batches.updates[1]},
-			{"delete", [][]byte{batches.delete}, batches.updates[2]},
+			{"establish", [][]byte{batches.establish}, batches.updates[0]},
+			{"establish-peers", [][]byte{batches.establishPeers, batches.peerModify}, batches.updates[1] + batches.updates[2]},
+			{"delete", [][]byte{batches.delete}, batches.updates[3]},
 		} {
 			b.Run(fmt.Sprintf("%s/sessions=%d", phase.name, n), func(b *testing.B) {
 				srv := benchServer(h)
@@ -125,8 +140,15 @@ func BenchmarkWritePFCP(b *testing.B) {
 						if err := (codec{}).Unmarshal(raw, req); err != nil {
 							b.Fatal(err)
 						}
-						srv.Write(context.Background(), req) // ALREADY_EXISTS for the tunnel peers' INSERTs
+						srv.Write(context.Background(), req) // establish-peers: ALREADY_EXISTS for the peers' INSERTs
 					}
+				}
+				req := &p4v1.WriteRequest{}
+				if err := (codec{}).Unmarshal(batches.peers, req); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := srv.Write(context.Background(), req); err != nil {
+					b.Fatal(err)
 				}
 				write() // the tunnel peer exists, as it does in a run
 				var before, after runtime.MemStats
