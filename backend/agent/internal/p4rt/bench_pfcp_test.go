@@ -212,3 +212,57 @@ func processCPU() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// discardReads is a Read stream that counts the entities sent.
+type discardReads struct {
+	grpc.ServerStream
+	entities int
+}
+
+func (d *discardReads) Send(r *p4v1.ReadResponse) error {
+	d.entities += len(r.Entities)
+	return nil
+}
+
+// BenchmarkReadDeletedCells: what the agent's Read costs per cell for the final usage of a burst of deleted
+// sessions, as the runner reads it (index reads of both counters' two cells of each session, one request):
+// wall time, the process's CPU (GC included) and allocations per cell.
+func BenchmarkReadDeletedCells(b *testing.B) {
+	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
+	srv := benchServer(h)
+	sc := h.schema()
+	pre, post := sc.counters[cPreQos].Preamble.Id, sc.counters[cPostQos].Preamble.Id
+	for _, n := range []int{32, 256} {
+		req := &p4v1.ReadRequest{DeviceId: 1}
+		for i := 0; i < n; i++ {
+			for _, id := range []uint32{pre, post} {
+				for _, cell := range []int64{int64(2 * i), int64(2*i + 1)} {
+					req.Entities = append(req.Entities, &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{
+						CounterEntry: &p4v1.CounterEntry{CounterId: id, Index: &p4v1.Index{Index: cell}}}})
+				}
+			}
+		}
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			out := &discardReads{}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			cpu0 := processCPU()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := srv.Read(req, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			cpu := processCPU() - cpu0
+			runtime.ReadMemStats(&after)
+			if out.entities != b.N*len(req.Entities) {
+				b.Fatalf("%d cells answered, want %d", out.entities, b.N*len(req.Entities))
+			}
+			per := float64(b.N * len(req.Entities))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/cell")
+			b.ReportMetric(float64(cpu.Nanoseconds())/per, "cpu-ns/cell")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/cell")
+		})
+	}
+}

@@ -17,6 +17,7 @@ const (
 	ExternCounterChanges = 0x81
 	counterChangesURL    = "type.googleapis.com/hupf.p4rt.CounterChanges"
 	changesChunk         = 4096 // cells per data plane call
+	cellSlabChanges      = 64   // changed cells allocated at once
 )
 
 // counterChanges is CounterChanges { uint64 token = 1; bool complete = 2; uint64 cells = 3; }: the

@@ -24,6 +24,7 @@ type counterShadows struct {
 	pending   [2][]uint64
 	harvested []uint64
 	pkts, bys []uint64 // the scan's buffer, changesChunk cells
+	slab      cellSlab
 }
 
 // shadow is a counter's cells as last returned. It is as long as the highest non-zero cell seen: the
@@ -120,7 +121,7 @@ func (s *Server) scanCells(sh *counterShadows, id uint32, which int, last *shado
 			return out, dpStatus(err)
 		}
 		for i := int64(0); i < n; i++ {
-			out = last.compare(id, lo+i, sh.pkts[i], sh.bys[i], out)
+			out = last.compare(id, lo+i, sh.pkts[i], sh.bys[i], &sh.slab, out)
 		}
 	}
 	return out, nil
@@ -162,7 +163,7 @@ func clearBlocks(marks []uint64, n int64) {
 }
 
 // compare appends cell i if it differs from the shadow, which it then updates.
-func (sh *shadow) compare(id uint32, i int64, pk, by uint64, out []*p4v1.Entity) []*p4v1.Entity {
+func (sh *shadow) compare(id uint32, i int64, pk, by uint64, slab *cellSlab, out []*p4v1.Entity) []*p4v1.Entity {
 	if i >= int64(len(sh.pkts)) {
 		if pk == 0 && by == 0 {
 			return out
@@ -175,7 +176,5 @@ func (sh *shadow) compare(id uint32, i int64, pk, by uint64, out []*p4v1.Entity)
 		return out
 	}
 	sh.pkts[i], sh.bys[i] = pk, by
-	return append(out, &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{
-		CounterId: id, Index: &p4v1.Index{Index: i},
-		Data: &p4v1.CounterData{PacketCount: int64(pk), ByteCount: int64(by)}}}})
+	return append(out, slab.entity(cellSlabChanges, id, i, pk, by))
 }
