@@ -128,6 +128,26 @@ int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 		__atomic_store_n(&p->ctr[w][idx].pkts[which], w ? 0 : pkts, __ATOMIC_RELAXED);
 		__atomic_store_n(&p->ctr[w][idx].bytes[which], w ? 0 : bytes, __ATOMIC_RELAXED);
 	}
+	__atomic_fetch_or(&p->ctr_dirty[DP_MAX_WORKERS][idx / (64 * DP_CTR_BLOCK)], 1ull << (idx / DP_CTR_BLOCK % 64),
+			  __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* A word read as zero is left alone (no store to the lcore's line); the exchange, a full barrier, orders the
+ * caller's later reads of the cells after the clearing. */
+int dp_counter_harvest(uint64_t *bits, uint32_t nwords)
+{
+	DP_PIPE_OR_ENODEV;
+	if (nwords > p->ctr_dirty_words)
+		nwords = p->ctr_dirty_words;
+	for (unsigned w = 0; w <= DP_MAX_WORKERS; w++) {
+		uint64_t *d = p->ctr_dirty[w];
+		if (!d)
+			continue;
+		for (uint32_t i = 0; i < nwords; i++)
+			if (__atomic_load_n(&d[i], __ATOMIC_RELAXED))
+				bits[i] |= __atomic_exchange_n(&d[i], 0, __ATOMIC_SEQ_CST);
+	}
 	return 0;
 }
 

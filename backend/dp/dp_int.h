@@ -120,6 +120,10 @@ struct pipeline {
 	struct ctr *ctr[DP_MAX_WORKERS];     /* max(pre, post size) cells, indexed by enum dp_counter */
 	struct tctr *tctr[DP_MAX_WORKERS];   /* sz.tenant_cells cells */
 	struct tctr *sctr[DP_MAX_WORKERS];   /* sz.slice_cells cells */
+	/* ctr's blocks of DP_CTR_BLOCK cells counted in since the agent's last harvest, a bit each: one bitmap per
+	 * forwarding lcore (its own cache lines) and, last, dp_counter_write's. */
+	uint64_t *ctr_dirty[DP_MAX_WORKERS + 1];
+	uint32_t ctr_dirty_words;
 	uint64_t drops[DP_MAX_WORKERS][DROP_REASONS_SIZE];
 };
 

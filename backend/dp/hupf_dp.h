@@ -231,6 +231,14 @@ int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes);
 /* Cells lo .. lo + n - 1 of a counter in one call (the agent's scan for changed cells): -EINVAL past its end. */
 int dp_counter_read_range(int which, uint32_t lo, uint32_t n, uint64_t *pkts, uint64_t *bytes);
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes);
+/* The pre- and post-QoS counters' cells in blocks of DP_CTR_BLOCK, each with a mark set when a forwarding
+ * lcore counts in the block or dp_counter_write writes in it: the agent's changed-cells read scans the marked
+ * blocks only. */
+#define DP_CTR_BLOCK 16
+/* ORs into bits (bit b of bits[b / 64]: cells b * DP_CTR_BLOCK ..) the blocks marked since the last harvest and
+ * clears their marks, for the nwords words given (the rest stay marked). A count made after a mark was
+ * cleared marks it again, so a cell read after this call either shows the count or is marked for the next. */
+int dp_counter_harvest(uint64_t *bits, uint32_t nwords);
 int dp_drop_read(uint32_t reason, uint64_t *pkts);
 /* Reading the exact tables back (the agent answers P4Runtime reads from them): */
 enum dp_exact { EXACT_UL_SESS = 0, EXACT_DL_SESS = 1, EXACT_UL_TERM = 2, EXACT_DL_TERM = 3 };

@@ -340,7 +340,7 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		return;
 	}
 	if (s->dir != DIR_NONE) {
-		count(p->ctr[slot], CTR_PRE_QOS, s->term.ctr_idx, p->sz.pre_qos_ctr, s->len);
+		count(p->ctr[slot], p->ctr_dirty[slot], CTR_PRE_QOS, s->term.ctr_idx, p->sz.pre_qos_ctr, s->len);
 		if (s->term.action == TERM_DROP) {
 			finish_drop(p, slot, s, v, DROP_RULE);
 			return;
@@ -380,7 +380,7 @@ static ALWAYS_INLINE void stage_finish(struct pipeline *p, unsigned slot, struct
 		return;
 	/* Egress */
 	if (s->dir != DIR_NONE)
-		count(p->ctr[slot], CTR_POST_QOS, s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
+		count(p->ctr[slot], p->ctr_dirty[slot], CTR_POST_QOS, s->term.ctr_idx, p->sz.post_qos_ctr, s->len);
 	if (s->dir == DIR_UL) {
 		uint8_t *start;
 		uint32_t nlen = pkt_gtpu_decap(s->frame, s->flen, &s->pi, &start);

@@ -64,11 +64,16 @@ static inline int meter_red(struct pipeline *p, int which, uint32_t idx, uint32_
 	return rte_meter_trtcm_color_blind_check(&ms->rt, &ms->prof, now, len) == RTE_COLOR_RED;
 }
 
-static inline void count(struct ctr *c, int which, uint32_t idx, uint32_t size, uint32_t len)
+/* The block's mark is stored after the counts (a release store: x86 keeps stores in order), so that a harvest
+ * that clears it before the counts are visible leaves it set again (dp_counter_harvest). */
+static inline void count(struct ctr *c, uint64_t *dirty, int which, uint32_t idx, uint32_t size, uint32_t len)
 {
 	if (idx < size) {
 		c[idx].pkts[which]++;
 		c[idx].bytes[which] += len;
+		uint64_t *w = &dirty[idx / (64 * DP_CTR_BLOCK)];
+		__atomic_store_n(w, __atomic_load_n(w, __ATOMIC_RELAXED) | 1ull << (idx / DP_CTR_BLOCK % 64),
+				 __ATOMIC_RELEASE);
 	}
 }
 

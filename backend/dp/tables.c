@@ -173,6 +173,8 @@ static void pipeline_free(struct pipeline *p)
 	rte_free(p->rps_flows);
 	for (int k = 0; k < 4; k++)
 		rte_free(p->meter_map[k]);
+	for (unsigned w = 0; w <= DP_MAX_WORKERS; w++)
+		rte_free(p->ctr_dirty[w]);
 	for (unsigned w = 0; w < DP_MAX_WORKERS; w++) {
 		rte_free(p->ctr[w]);
 		rte_free(p->tctr[w]);
@@ -223,6 +225,11 @@ static struct pipeline *pipeline_new(const struct dp_sizes *sz)
 		ok = (p->ctr[w] = dp_zalloc_resident(sizeof(struct ctr) * cells, 64)) != NULL &&
 		     (p->tctr[w] = dp_zalloc_resident(sizeof(struct tctr) * (sz->tenant_cells + 1ull), 64)) != NULL &&
 		     (p->sctr[w] = dp_zalloc_resident(sizeof(struct tctr) * (sz->slice_cells + 1ull), 64)) != NULL;
+	p->ctr_dirty_words = (uint32_t)((cells + 64 * DP_CTR_BLOCK - 1) / (64 * DP_CTR_BLOCK));
+	for (unsigned w = 0; ok && w <= g_dp.nworkers; w++) {
+		unsigned k = w == g_dp.nworkers ? DP_MAX_WORKERS : w;  /* the writes' bitmap is the last slot */
+		ok = (p->ctr_dirty[k] = dp_zalloc_resident(8ull * p->ctr_dirty_words, 64)) != NULL;
+	}
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;

@@ -530,6 +530,35 @@ static void test_uplink(void **st)
 	rte_pktmbuf_free(m);
 }
 
+/* The changed-cells marks: a block counted in or written is marked once, until harvested; a harvest of no
+ * words leaves the marks. */
+static void test_counter_marks(void **st)
+{
+	(void)st;
+	uint64_t bits = 0;
+	assert_int_equal(dp_counter_harvest(&bits, 1), 0);
+	bits = 0;
+	assert_int_equal(dp_counter_harvest(&bits, 1), 0);
+	assert_true(bits == 0);
+	uint8_t b[256];
+	uint32_t n = ul_frame(b, 0x1234, UE, 1);
+	struct rte_mbuf *m = mbuf_of(b, n, 1);
+	expect_decapped(m, 0);  /* counts cell 10 (block 0) */
+	rte_pktmbuf_free(m);
+	assert_int_equal(dp_counter_write(CTR_POST_QOS, 1000, 0, 0), 0);  /* block 62 */
+	assert_int_equal(dp_counter_harvest(&bits, 0), 0);
+	assert_true(bits == 0);
+	assert_int_equal(dp_counter_harvest(&bits, 1), 0);
+	assert_true(bits == (1ull | 1ull << (1000 / DP_CTR_BLOCK)));
+	bits = 0;
+	assert_int_equal(dp_counter_harvest(&bits, 1), 0);
+	assert_true(bits == 0);
+	bits = 1ull << 5;  /* ORed into, never cleared */
+	assert_int_equal(dp_counter_write(CTR_PRE_QOS, 3, 0, 0), 0);
+	assert_int_equal(dp_counter_harvest(&bits, 1), 0);
+	assert_true(bits == (1ull << 5 | 1ull));
+}
+
 static void test_downlink_encap(void **st)
 {
 	(void)st;
@@ -2498,7 +2527,7 @@ int main(void)
 	const struct CMUnitTest dp_tests[] = {
 		cmocka_unit_test(test_ftable), cmocka_unit_test(test_ftable_concurrent), cmocka_unit_test(test_table_ops),
 		cmocka_unit_test(test_arrays_resident_before_traffic),
-		cmocka_unit_test(test_exact_readback), cmocka_unit_test(test_uplink),
+		cmocka_unit_test(test_exact_readback), cmocka_unit_test(test_uplink), cmocka_unit_test(test_counter_marks),
 		cmocka_unit_test(test_downlink_encap), cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_meter_red), cmocka_unit_test(test_buffer_and_acl),
 		cmocka_unit_test(test_applications), cmocka_unit_test(test_classifier_tries),

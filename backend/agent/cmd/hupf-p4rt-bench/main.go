@@ -72,14 +72,16 @@ func main() {
 	batch := flag.Int("batch", 1000, "updates per Write")
 	writers := flag.Int("writers", 4, "concurrent Write RPCs")
 	chunk := flag.Uint64("chunk", 250000, "sessions whose requests are built at once (the client needs ~1 GB per 250,000)")
+	reads := flag.Int("changed-reads", 0, "then time this many idle changed-cells reads of the sessions' cells")
+	pid := flag.Int("pid", 0, "the backend's process id: its CPU per changed read")
 	flag.Parse()
-	if err := run(*addr, *infoPath, *sessions, max(*chunk, 1), *batch, *writers); err != nil {
+	if err := run(*addr, *infoPath, *sessions, max(*chunk, 1), *batch, *writers, *reads, *pid); err != nil {
 		fmt.Fprintln(os.Stderr, "hupf-p4rt-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, infoPath string, sessions, chunk uint64, batch, writers int) error {
+func run(addr, infoPath string, sessions, chunk uint64, batch, writers, reads, pid int) error {
 	raw, err := os.ReadFile(infoPath)
 	if err != nil {
 		return err
@@ -133,6 +135,9 @@ func run(addr, infoPath string, sessions, chunk uint64, batch, writers int) erro
 	}
 	n := 4 * sessions
 	fmt.Printf("| %d | %d | %d | %d | %.1f | %.0f |\n", sessions, n, batch, writers, el.Seconds(), float64(n)/el.Seconds())
+	if reads > 0 {
+		return changedReads(cli, info, 2*sessions, reads, pid) // every session's two cells
+	}
 	return nil
 }
 

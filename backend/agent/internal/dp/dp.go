@@ -383,6 +383,16 @@ func (DP) ReadCounters(which int, lo uint32, pkts, bytes []uint64) error {
 		(*C.uint64_t)(unsafe.Pointer(&pkts[0])), (*C.uint64_t)(unsafe.Pointer(&bytes[0]))))
 }
 
+// The data plane's block of marked counter cells is the agent's (both differences are unsigned constants).
+const _ = uint(C.DP_CTR_BLOCK-p4rt.CounterBlock) + uint(p4rt.CounterBlock-C.DP_CTR_BLOCK)
+
+func (DP) HarvestCounterMarks(bits []uint64) error {
+	if len(bits) == 0 {
+		return nil
+	}
+	return rc(C.dp_counter_harvest((*C.uint64_t)(unsafe.Pointer(&bits[0])), C.uint32_t(len(bits))))
+}
+
 func (DP) WriteCounter(which int, idx uint32, pkts, bytes uint64) error {
 	return rc(C.dp_counter_write(C.int(which), C.uint32_t(idx), C.uint64_t(pkts), C.uint64_t(bytes)))
 }

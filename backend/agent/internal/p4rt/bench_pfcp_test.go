@@ -32,11 +32,13 @@ func (*benchDP) Commit()                                        {}
 
 // pfcpBatches are the WriteRequests the Java runner sends for n PFCP sessions
 // merged into one batch (P4RuntimeUpfDevice.write, SessionManager.program):
-// establishment, its second request (the tunnel peer's INSERTs, answered
-// ALREADY_EXISTS, sent again as MODIFYs), and deletion.
+// establishment (the gNB's tunnel peer written once before, as the runner does),
+// deletion, and the establishment of a runner that sent the peer with every
+// session: the same with the peer's INSERTs (answered ALREADY_EXISTS) and a second
+// request that sends them again as MODIFYs.
 type pfcpBatches struct {
-	establish, peerModify, delete []byte
-	updates                       [3]int
+	peers, establish, establishPeers, peerModify, delete []byte
+	updates                                              [4]int // establish, establishPeers, peerModify, delete
 }
 
 func (h *harness) pfcpBatches(n int) pfcpBatches {
@@ -45,6 +47,8 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 	pre, post := sc.counters[cPreQos].Preamble.Id, sc.counters[cPostQos].Preamble.Id
 	const n3, gnb, peer = 0x0a000001, 0x0a000002, 1
 	est := &p4v1.WriteRequest{DeviceId: 1, ElectionId: &p4v1.Uint128{Low: 1}}
+	estPeers := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
+	peersOnce := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
 	mods := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
 	dels := &p4v1.WriteRequest{DeviceId: 1, ElectionId: est.ElectionId}
 	for i := 0; i < n; i++ {
@@ -66,11 +70,18 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 			h.entry(tULTerm, []*p4v1.FieldMatch{exactM(1, ue, 32), exactM(2, 0, 8)}, aULTermFwd, 0, uint64(cell), 0, 0),
 			h.entry(tDLTerm, []*p4v1.FieldMatch{exactM(1, ue, 32), exactM(2, 0, 8)}, aDLTermFwd, 0, uint64(cell+1), teid, 9, 0, 0),
 		}
-		est.Updates = append(est.Updates, counter(pre, cell), counter(post, cell), counter(pre, cell+1), counter(post, cell+1))
-		est.Updates = append(est.Updates, peers...)
+		if i == 0 {
+			peersOnce.Updates = peers
+		}
+		cells := []*p4v1.Update{counter(pre, cell), counter(post, cell), counter(pre, cell+1), counter(post, cell+1)}
+		est.Updates = append(est.Updates, cells...)
 		est.Updates = append(est.Updates, meter)
+		estPeers.Updates = append(estPeers.Updates, cells...)
+		estPeers.Updates = append(estPeers.Updates, peers...)
+		estPeers.Updates = append(estPeers.Updates, meter)
 		for _, te := range tables {
 			est.Updates = append(est.Updates, upd(ins, te))
+			estPeers.Updates = append(estPeers.Updates, upd(ins, te))
 		}
 		for _, p := range peers {
 			mods.Updates = append(mods.Updates, &p4v1.Update{Type: mod, Entity: p.Entity})
@@ -82,13 +93,15 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 		}
 	}
 	var out pfcpBatches
-	for i, r := range []*p4v1.WriteRequest{est, mods, dels} {
+	for i, r := range []*p4v1.WriteRequest{est, estPeers, mods, dels, peersOnce} {
 		b, err := proto.Marshal(r)
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		*[]*[]byte{&out.establish, &out.peerModify, &out.delete}[i] = b
-		out.updates[i] = len(r.Updates)
+		*[]*[]byte{&out.establish, &out.establishPeers, &out.peerModify, &out.delete, &out.peers}[i] = b
+		if i < len(out.updates) {
+			out.updates[i] = len(r.Updates)
+		}
 	}
 	return out
 }
@@ -104,7 +117,8 @@ func benchServer(h *harness) *Server {
 
 // BenchmarkWritePFCP: what Write costs per update for the Java runner's merged
 // batches of 32 to 2048 sessions, from the request's bytes (the server's codec)
-// to the status it answers; the data plane does nothing.
+// to the status it answers; the data plane does nothing. establish-peers is the
+// per-update error path (ALREADY_EXISTS), the runner's before it wrote the peer once.
 func BenchmarkWritePFCP(b *testing.B) {
 	for _, n := range []int{32, 256, 2048} {
 		h := &harness{t: &testing.T{}, info: fixtureP4Info()}
@@ -114,8 +128,9 @@ func BenchmarkWritePFCP(b *testing.B) {
 			reqs    [][]byte
 			updates int
 		}{
-			{"establish", [][]byte{batches.establish, batches.peerModify}, batches.updates[0] + batches.updates[1]},
-			{"delete", [][]byte{batches.delete}, batches.updates[2]},
+			{"establish", [][]byte{batches.establish}, batches.updates[0]},
+			{"establish-peers", [][]byte{batches.establishPeers, batches.peerModify}, batches.updates[1] + batches.updates[2]},
+			{"delete", [][]byte{batches.delete}, batches.updates[3]},
 		} {
 			b.Run(fmt.Sprintf("%s/sessions=%d", phase.name, n), func(b *testing.B) {
 				srv := benchServer(h)
@@ -125,8 +140,15 @@ func BenchmarkWritePFCP(b *testing.B) {
 						if err := (codec{}).Unmarshal(raw, req); err != nil {
 							b.Fatal(err)
 						}
-						srv.Write(context.Background(), req) // ALREADY_EXISTS for the tunnel peers' INSERTs
+						srv.Write(context.Background(), req) // establish-peers: ALREADY_EXISTS for the peers' INSERTs
 					}
+				}
+				req := &p4v1.WriteRequest{}
+				if err := (codec{}).Unmarshal(batches.peers, req); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := srv.Write(context.Background(), req); err != nil {
+					b.Fatal(err)
 				}
 				write() // the tunnel peer exists, as it does in a run
 				var before, after runtime.MemStats
@@ -189,4 +211,58 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// discardReads is a Read stream that counts the entities sent.
+type discardReads struct {
+	grpc.ServerStream
+	entities int
+}
+
+func (d *discardReads) Send(r *p4v1.ReadResponse) error {
+	d.entities += len(r.Entities)
+	return nil
+}
+
+// BenchmarkReadDeletedCells: what the agent's Read costs per cell for the final usage of a burst of deleted
+// sessions, as the runner reads it (index reads of both counters' two cells of each session, one request):
+// wall time, the process's CPU (GC included) and allocations per cell.
+func BenchmarkReadDeletedCells(b *testing.B) {
+	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
+	srv := benchServer(h)
+	sc := h.schema()
+	pre, post := sc.counters[cPreQos].Preamble.Id, sc.counters[cPostQos].Preamble.Id
+	for _, n := range []int{32, 256} {
+		req := &p4v1.ReadRequest{DeviceId: 1}
+		for i := 0; i < n; i++ {
+			for _, id := range []uint32{pre, post} {
+				for _, cell := range []int64{int64(2 * i), int64(2*i + 1)} {
+					req.Entities = append(req.Entities, &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{
+						CounterEntry: &p4v1.CounterEntry{CounterId: id, Index: &p4v1.Index{Index: cell}}}})
+				}
+			}
+		}
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			out := &discardReads{}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			cpu0 := processCPU()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := srv.Read(req, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			cpu := processCPU() - cpu0
+			runtime.ReadMemStats(&after)
+			if out.entities != b.N*len(req.Entities) {
+				b.Fatalf("%d cells answered, want %d", out.entities, b.N*len(req.Entities))
+			}
+			per := float64(b.N * len(req.Entities))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/cell")
+			b.ReportMetric(float64(cpu.Nanoseconds())/per, "cpu-ns/cell")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/cell")
+		})
+	}
 }

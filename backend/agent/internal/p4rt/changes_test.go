@@ -127,6 +127,48 @@ func TestCounterChangesReturnEachChangeOnce(t *testing.T) {
 	}
 }
 
+// The pre- and post-QoS counters' changed reads scan only the blocks the data plane marked since their
+// last read: an idle read reads no cell, a count whose mark is not visible yet waits for the next read, and
+// a mark taken by one counter's read is kept for the other's.
+func TestCounterChangesScanOnlyMarkedBlocks(t *testing.T) {
+	h, _ := primed(t)
+	pre, post := counterID(h, cPreQos), counterID(h, cPostQos)
+	h.fake.WriteCounter(CtrPostQos, 3, 2, 200)
+	headPre, _ := readChanges(t, h, pre, 0)
+	head, cells := readChanges(t, h, post, 0)
+	sameCells(t, "first read", cells, map[int64][2]int64{3: {2, 200}})
+
+	read := h.fake.cellsRead
+	head, cells = readChanges(t, h, post, head.token)
+	if len(cells) != 0 || h.fake.cellsRead != read {
+		t.Fatalf("idle read: %v, %d cells read", cells, h.fake.cellsRead-read)
+	}
+	h.fake.countUnmarked(CtrPostQos, 40, 1, 64)
+	if head, cells = readChanges(t, h, post, head.token); len(cells) != 0 {
+		t.Fatalf("a count without a mark read: %v", cells)
+	}
+	h.fake.WriteCounter(CtrPostQos, 41, 1, 64) // marks 41's block, 40's too
+	read = h.fake.cellsRead
+	head, cells = readChanges(t, h, post, head.token)
+	sameCells(t, "marked block", cells, map[int64][2]int64{40: {1, 64}, 41: {1, 64}})
+	if h.fake.cellsRead-read != CounterBlock {
+		t.Fatalf("%d cells read for one marked block", h.fake.cellsRead-read)
+	}
+	// The post-QoS read above harvested 41's mark; the pre-QoS counter's read still scans that block.
+	h.fake.countUnmarked(CtrPreQos, 42, 3, 300)
+	if _, cells = readChanges(t, h, pre, headPre.token); len(cells) != 1 || cells[42] != [2]int64{3, 300} {
+		t.Fatalf("pre-QoS after the post-QoS read's harvest: %v", cells)
+	}
+	// Two marked blocks apart and a run of two: three scans, each of whole blocks.
+	for _, c := range []uint32{100, 500, 516} {
+		h.fake.WriteCounter(CtrPostQos, c, 1, uint64(c))
+	}
+	read = h.fake.cellsRead
+	if _, cells = readChanges(t, h, post, head.token); len(cells) != 3 || h.fake.cellsRead-read != 3*CounterBlock {
+		t.Fatalf("three marked blocks: %v, %d cells read", cells, h.fake.cellsRead-read)
+	}
+}
+
 func TestCounterChangesRefusals(t *testing.T) {
 	h, _ := primed(t)
 	bad := []*p4v1.Entity{

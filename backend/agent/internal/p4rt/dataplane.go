@@ -200,6 +200,10 @@ type Dataplane interface {
 	// ReadCounters reads cells lo .. lo+len(pkts)-1 into pkts and bytes (of the same length).
 	ReadCounters(which int, lo uint32, pkts, bytes []uint64) error
 	WriteCounter(which int, idx uint32, pkts, bytes uint64) error
+	// HarvestCounterMarks ORs into bits (bit b of bits[b/64]: cells b*CounterBlock ..) the pre- and post-QoS
+	// counters' blocks counted in or written since the last harvest and clears their marks (the blocks past
+	// len(bits)*64 stay marked). A count not yet visible to a read after the harvest is marked again.
+	HarvestCounterMarks(bits []uint64) error
 	ReadDrops(reason uint32) (uint64, error)
 	// The exact tables read back: the agent answers reads of them from the data
 	// plane and keeps no copy of their entries.

@@ -360,8 +360,15 @@ func TestE2EForwarding(t *testing.T) {
 	if c := cells[10]; !head.complete || c != [2]int64{1, int64(14 + 36 + len(inner))} {
 		t.Errorf("changed read: %+v %v", head, cells)
 	}
-	if _, cells = readChanges(t, b.h, b.h.schema().counters[cPreQos].Preamble.Id, head.token); len(cells) != 0 {
+	if head, cells = readChanges(t, b.h, b.h.schema().counters[cPreQos].Preamble.Id, head.token); len(cells) != 0 {
 		t.Errorf("changed read with nothing changed: %v", cells)
+	}
+	// The lcore's count marks cell 10's block: the next changed read has it.
+	b.send(1, gtpuFrame(0x100, inner))
+	b.recv(2, 3*time.Second, 1)
+	if _, cells = readChanges(t, b.h, b.h.schema().counters[cPreQos].Preamble.Id, head.token); len(cells) != 1 ||
+		cells[10] != [2]int64{2, 2 * int64(14+36+len(inner))} {
+		t.Errorf("changed read after a count: %v", cells)
 	}
 }
 

@@ -17,12 +17,14 @@ type fakeDP struct {
 	pktIn     [][]byte
 	pktInWake chan struct{}
 	counters  map[[2]uint32][2]uint64
+	marks     map[uint32]bool          // blocks of the pre- and post-QoS counters written since the last harvest
+	cellsRead int                      // by ReadCounters
 	exact     [4]map[uint64]ExactEntry // the exact tables, as the data plane holds them
 	sizes     Sizes
 }
 
 func newFake() *fakeDP {
-	f := &fakeDP{counters: map[[2]uint32][2]uint64{}, pktInWake: make(chan struct{}, 1)}
+	f := &fakeDP{counters: map[[2]uint32][2]uint64{}, marks: map[uint32]bool{}, pktInWake: make(chan struct{}, 1)}
 	for i := range f.exact {
 		f.exact[i] = map[uint64]ExactEntry{}
 	}
@@ -197,6 +199,7 @@ func (f *fakeDP) ReadCounter(w int, idx uint32) (uint64, uint64, error) {
 func (f *fakeDP) ReadCounters(w int, lo uint32, pkts, bytes []uint64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.cellsRead += len(pkts)
 	for i := range pkts {
 		v := f.counters[[2]uint32{uint32(w), lo + uint32(i)}]
 		pkts[i], bytes[i] = v[0], v[1]
@@ -206,7 +209,29 @@ func (f *fakeDP) ReadCounters(w int, lo uint32, pkts, bytes []uint64) error {
 func (f *fakeDP) WriteCounter(w int, idx uint32, p, b uint64) error {
 	f.mu.Lock()
 	f.counters[[2]uint32{uint32(w), idx}] = [2]uint64{p, b}
+	if w == CtrPreQos || w == CtrPostQos {
+		f.marks[idx/CounterBlock] = true
+	}
 	f.mu.Unlock()
+	return nil
+}
+
+// countUnmarked changes a cell as a count whose mark is not visible yet would.
+func (f *fakeDP) countUnmarked(w int, idx uint32, p, b uint64) {
+	f.mu.Lock()
+	f.counters[[2]uint32{uint32(w), idx}] = [2]uint64{p, b}
+	f.mu.Unlock()
+}
+
+func (f *fakeDP) HarvestCounterMarks(bits []uint64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for b := range f.marks {
+		if int(b/64) < len(bits) {
+			bits[b/64] |= 1 << (b % 64)
+			delete(f.marks, b)
+		}
+	}
 	return nil
 }
 func (f *fakeDP) ReadDrops(r uint32) (uint64, error) { return uint64(r) * 10, nil }

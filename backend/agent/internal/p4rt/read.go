@@ -28,11 +28,12 @@ func (s *Server) Read(req *p4v1.ReadRequest, srv p4v1.P4Runtime_ReadServer) erro
 	if s.pipe == nil {
 		err = errf(codes.FailedPrecondition, "no pipeline")
 	}
-	for _, ent := range req.Entities {
+	var slab cellSlab // the answer's counter cells, allocated together
+	for k, ent := range req.Entities {
 		if err != nil {
 			break
 		}
-		out, err = s.readEntity(ent, out)
+		out, err = s.readEntity(ent, out, &slab, int64(len(req.Entities)-k))
 	}
 	if !countersOnly {
 		s.mu.Unlock()
@@ -51,12 +52,14 @@ func (s *Server) Read(req *p4v1.ReadRequest, srv p4v1.P4Runtime_ReadServer) erro
 	return nil
 }
 
-func (s *Server) readEntity(ent *p4v1.Entity, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
+// readEntity appends ent's answer to out; rest is the number of the request's entities from ent on (what the
+// counter cells' slab is sized by: a request of index reads gets one allocation for all its cells).
+func (s *Server) readEntity(ent *p4v1.Entity, out []*p4v1.Entity, slab *cellSlab, rest int64) ([]*p4v1.Entity, error) {
 	switch {
 	case ent.GetTableEntry() != nil:
 		return s.readTables(ent.GetTableEntry(), out)
 	case ent.GetCounterEntry() != nil:
-		return s.readCounters(ent.GetCounterEntry(), out)
+		return s.readCounters(ent.GetCounterEntry(), out, slab, rest)
 	case isCounterChanges(ent):
 		return s.readCounterChanges(ent.GetExternEntry(), out)
 	case ent.GetMeterEntry() != nil:
@@ -160,7 +163,7 @@ func (s *Server) defaultEntry(ti *tableInfo) *p4v1.TableEntry {
 }
 
 // readCounters: counter id 0 reads all counters; no index reads every cell.
-func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1.Entity, error) {
+func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity, slab *cellSlab, rest int64) ([]*p4v1.Entity, error) {
 	p := s.pipe
 	ids := []uint32{q.CounterId}
 	if q.CounterId == 0 {
@@ -196,9 +199,7 @@ func (s *Server) readCounters(q *p4v1.CounterEntry, out []*p4v1.Entity) ([]*p4v1
 			if err != nil {
 				return out, dpStatus(err)
 			}
-			out = append(out, &p4v1.Entity{Entity: &p4v1.Entity_CounterEntry{CounterEntry: &p4v1.CounterEntry{
-				CounterId: id, Index: &p4v1.Index{Index: i},
-				Data: &p4v1.CounterData{PacketCount: int64(pk), ByteCount: int64(by)}}}})
+			out = append(out, slab.entity(max(hi-i, rest), id, i, pk, by))
 		}
 	}
 	return out, nil
