@@ -24,7 +24,6 @@ GENERATED = {
 SPLIT_UNDER_WAY = {
     "core/src/main/java/org/hupf/app/core/SessionManager.java": "cprunner",
     "core/src/main/java/org/hupf/app/pfcp/PfcpHandler.java": "cprunner",
-    "standalone/src/main/java/org/hupf/standalone/p4rt/P4rtClient.java": "cprunner",
     "p4src/include/upf.p4": "waits for p4c to check that the split compiles to the same P4Info",
 }
 
