@@ -22,7 +22,6 @@ GENERATED = {
 }
 
 SPLIT_UNDER_WAY = {
-    "standalone/src/main/java/org/hupf/standalone/p4rt/P4rtClient.java": "cprunner",
     "p4src/include/upf.p4": "waits for p4c to check that the split compiles to the same P4Info",
 }
 

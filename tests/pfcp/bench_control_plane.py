@@ -97,9 +97,30 @@ def modifications(smf, seids, seq0):
     return out
 
 
-def timed(cpu, addr, out, phase, n, window, sock, requests, roots=None):
+def rpc_counts(chain, timeout_s=30):
+    """P4Runtime Write and Read RPCs the runner sent to all its devices so far, from a status written after this
+    call (rewritten every 500 ms, less often while writing it takes long); None from a build whose status has no
+    such counts."""
+    since_ms = time.time() * 1000
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        st = chain.status()
+        if st.get("written_ms", 0) >= since_ms:
+            devices = st.get("devices", {}).values()
+            if not devices or any("write_rpcs" not in d for d in devices):
+                return None
+            return {k: sum(d[k + "_rpcs"] for d in devices) for k in ("write", "read")}
+        if "written_ms" not in st and st:
+            return None
+        time.sleep(0.1)
+    return None
+
+
+def timed(cpu, addr, out, phase, n, window, sock, requests, roots=None, rpcs=None):
     """Runs a pipelined phase; adds its summary with the CPU (cpu(): seconds so far) the UPF spent per request,
-    and with roots ({label: pid}) the CPU per request of each thread name of their trees."""
+    with roots ({label: pid}) the CPU per request of each thread name of their trees, and with rpcs (rpcs(): RPC
+    counts so far) the P4Runtime Writes and Reads per request (the Reads include the counter poll's)."""
+    rpcs0 = rpcs() if rpcs else None
     threads0 = thread_cpu_seconds(roots) if roots else None
     cpu0 = cpu()
     elapsed, lat, resp, lost = pipelined(sock, addr, requests, window)
@@ -108,6 +129,10 @@ def timed(cpu, addr, out, phase, n, window, sock, requests, roots=None):
     out[-1]["cpu_ms_per_request"] = round(1000 * spent / max(1, len(requests)), 3)
     if roots:
         out[-1]["threads"] = thread_breakdown(threads0, thread_cpu_seconds(roots), spent, len(requests))
+    rpcs1 = rpcs() if rpcs0 else None
+    if rpcs1:
+        for k in ("write", "read"):
+            out[-1][k + "_rpcs_per_request"] = round((rpcs1[k] - rpcs0[k]) / max(1, len(requests)), 4)
     refused = collections.Counter(cause_of(r) for r in resp if cause_of(r) != 1)
     if refused:
         out[-1]["refused_causes"] = dict(refused)
@@ -168,7 +193,8 @@ def run(args, n, window, build, classpath=None, backend=None):
         heap0 = heap_used_kib(chain.runner.pid)
         raw, seid_at, ue_at = template(smf)
         reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
-        resp = timed(lambda: chain_cpu(chain), chain.pfcp, out, "establish", n, window, smf.sock, reqs, roots)
+        resp = timed(lambda: chain_cpu(chain), chain.pfcp, out, "establish", n, window, smf.sock, reqs, roots,
+                     lambda: rpc_counts(chain))
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         out[-1]["accepted"] = len(seids)
         chain.wait_sessions(len(seids), 60)
@@ -182,10 +208,12 @@ def run(args, n, window, build, classpath=None, backend=None):
         out.append(held)
         if not args.no_modify:
             mods = modifications(smf, seids, 3_000_000)
-            timed(lambda: chain_cpu(chain), chain.pfcp, out, "modify", len(mods), window, smf.sock, mods, roots)
+            timed(lambda: chain_cpu(chain), chain.pfcp, out, "modify", len(mods), window, smf.sock, mods, roots,
+                  lambda: rpc_counts(chain))
         doomed = seids[:args.delete_limit] if args.delete_limit else seids
         dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(doomed)]
-        timed(lambda: chain_cpu(chain), chain.pfcp, out, "delete", len(dels), window, smf.sock, dels, roots)
+        timed(lambda: chain_cpu(chain), chain.pfcp, out, "delete", len(dels), window, smf.sock, dels, roots,
+              lambda: rpc_counts(chain))
         smf.close()
     finally:
         chain.stop()
@@ -215,6 +243,9 @@ class HupfUpf:
 
     def roots(self):
         return chain_roots(self.chain)
+
+    def rpcs(self):
+        return rpc_counts(self.chain)
 
     def tables(self):
         ues = self.chain.status().get("targets", {}).get("backend", [])
@@ -252,6 +283,9 @@ class EupfUpf:
     def roots(self):
         return {"eupf": self.peer.proc.pid}
 
+    def rpcs(self):
+        return None
+
     def tables(self):
         return self.peer.table_counts()
 
@@ -276,7 +310,7 @@ def settle(read, expected, timeout):
 def peer_phase(upf, rows, phase, n, window, requests, expected, threads):
     """One timed phase on one UPF, then its tables: `expected(responses)` sessions must be there."""
     resp = timed(upf.cpu, upf.addr, rows, phase, len(requests), window, upf.smf.sock, requests,
-                 upf.roots() if threads else None)
+                 upf.roots() if threads else None, upf.rpcs)
     row = rows[-1]
     causes = collections.Counter(cause_of(r) for r in resp)
     row["accepted"] = causes.pop(1, 0)

@@ -142,16 +142,17 @@ def markdown(compared, notes=()):
     """The side-by-side table: one line per sessions, round and phase; hupf / eUPF in each paired cell."""
     lines = ["| N | round | phase | hupf /s | eUPF /s | rate hupf÷eUPF | p50 / p99 / max ms hupf | eUPF "
              "| within T1 hupf / eUPF | lost | accepted | CPU ms/req hupf / eUPF | CPU hupf÷eUPF "
-             "| tables hupf | tables eUPF |",
-             "|" + "---|" * 15]
+             "| P4Runtime Writes/req hupf | tables hupf | tables eUPF |",
+             "|" + "---|" * 16]
     for c in compared:
         h, e = c["hupf"], c["eupf"]
         rate = lambda r: "—" if r is None else "%.0f" % r["per_second"]  # noqa: E731
-        lines.append("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             c["sessions"], c["round"], c["phase"], rate(h), rate(e),
             "—" if c["rate_ratio"] is None else c["rate_ratio"], _lat(h), _lat(e),
             _pair(h, e, "within_t1"), _pair(h, e, "lost"), _pair(h, e, "accepted"),
             _pair(h, e, "cpu_ms_per_request"), "—" if c["cpu_ratio"] is None else c["cpu_ratio"],
+            "—" if h is None or h.get("write_rpcs_per_request") is None else h["write_rpcs_per_request"],
             _tables(h), _tables(e)))
     return "\n".join(list(notes) + ([""] if notes else []) + lines) + "\n"
 

@@ -102,13 +102,15 @@ def test_tables_must_hold_exactly_the_accepted_sessions():
 
 def test_markdown_flags_a_mismatch_and_says_skipped():
     rows = [row("hupf", 1, "establish", 100, 1.0), row("hupf", 1, "delete", 50, 2.0, {"dl": 3}, 0)]
+    rows[0]["write_rpcs_per_request"] = 0.075
     assert [r["phase"] for r in mismatches(rows)] == ["delete"]
     text = markdown(compare(rows), ["SKIPPED: eUPF not found"])
     lines = text.splitlines()
     assert lines[0] == "SKIPPED: eUPF not found"
     body = [line for line in lines if line.startswith("| 100 |")]
     assert len(body) == 2 and "MISMATCH" not in body[0] and "**MISMATCH** dl 3 (expected 0)" in body[1]
-    assert all(line.count("|") == 16 for line in lines if line.startswith("|"))
+    assert "| 0.075 |" in body[0] and "0.075" not in body[1]  # hupf's Writes per request, per row
+    assert all(line.count("|") == 17 for line in lines if line.startswith("|"))
 
 
 def test_heartbeat_response_answers_the_request():

@@ -47,7 +47,7 @@ public final class EntityKeys {
                 UpfTerminationDownlink td = (UpfTerminationDownlink) e;
                 return new Key(e.type(), td.ueSessionId().toInt(), td.applicationId(), null);
             case TUNNEL_PEER:
-                return new Key(e.type(), ((UpfGtpTunnelPeer) e).tunPeerId(), 0, null);
+                return tunnelPeerKey(((UpfGtpTunnelPeer) e).tunPeerId());
             case PEER_VXLAN:
                 return peerVxlanKey(((UpfPeerVxlan) e).tunPeerId());
             case APPLICATION:
@@ -56,12 +56,33 @@ public final class EntityKeys {
                                List.of(a.ip4Prefix(), a.l4PortRange(), a.ipProto()));
             case SESSION_METER:
             case APPLICATION_METER:
-                return new Key(e.type(), ((UpfMeter) e).cellId(), 0, null);
+                return meterKey(e.type(), ((UpfMeter) e).cellId());
             case COUNTER:
                 return new Key(e.type(), ((UpfCounter) e).cellId(), 0, null);
             default:
                 throw new IllegalArgumentException("no key for " + e.type());
         }
+    }
+
+    /**
+     * Returns the key of a tunnel peer, without building one (an entry that refers to a peer names its id only).
+     *
+     * @param tunPeerId tunnel peer id
+     * @return the key any {@link UpfGtpTunnelPeer} with that id has
+     */
+    public static Object tunnelPeerKey(int tunPeerId) {
+        return new Key(UpfEntityType.TUNNEL_PEER, tunPeerId, 0, null);
+    }
+
+    /**
+     * Returns the key of a meter cell, without building the meter.
+     *
+     * @param type SESSION_METER or APPLICATION_METER
+     * @param cell meter cell
+     * @return the key any {@link UpfMeter} of that type and cell has
+     */
+    public static Object meterKey(UpfEntityType type, int cell) {
+        return new Key(type, cell, 0, null);
     }
 
     /**

@@ -10,7 +10,6 @@ import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
-import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
@@ -50,16 +49,26 @@ import java.util.concurrent.CompletableFuture;
 public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
     private static final Logger log = LoggerFactory.getLogger(HybridUpfDevice.class);
-    private static final Ip4Address ANY = Ip4Address.valueOf(0);
 
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
     private final OffloadManager manager;
-    private final Map<Ip4Address, Map<Object, UpfEntity>> perUe = new HashMap<>();
+    /** Each UE's own entries, keyed by its address's 32 bits (Ip4Address hashes through a boxed varargs array). */
+    private final Map<Integer, UeEntries> perUe = new HashMap<>();
     private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
     private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
-    /** Key of a shared entity to the UEs whose entries refer to it. */
-    private final Map<Object, Set<Ip4Address>> referrers = new HashMap<>();
+    /** Key of a shared entity to the UEs (their addresses' 32 bits) whose entries refer to it. */
+    private final Map<Object, Set<Integer>> referrers = new HashMap<>();
+
+    /** One UE's own entries by key, and its address, as the offload manager knows it. */
+    private static final class UeEntries {
+        final Ip4Address address;
+        final Map<Object, UpfEntity> own = new LinkedHashMap<>();
+
+        UeEntries(Ip4Address address) {
+            this.address = address;
+        }
+    }
 
     /**
      * @param backend  the x86 backend
@@ -84,7 +93,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 mirrorDeviceWide(e);
             }
         }
-        Set<Ip4Address> ues = new HashSet<>();
+        Map<Integer, Ip4Address> ues = new HashMap<>();
         for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN,
                                        UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER,
                                        UpfEntityType.SESSION_UPLINK,
@@ -96,7 +105,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                     shared.put(EntityKeys.key(e), e);
                 } else {
                     putOwn(ue, e);
-                    ues.add(ue);
+                    ues.put(ue.toInt(), ue);
                 }
             }
         }
@@ -130,14 +139,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
 
     @Override
     public synchronized CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
-        Set<Ip4Address> affected = new HashSet<>();
-        for (DeviceUpdate u : updates) {
-            if (isRemoval(u) && !isDeviceWide(u.entity())) {
-                affected.addAll(ueOf(u.entity()) == null ? usersOf(u.entity()) : Set.of(ueOf(u.entity())));
-            }
-        }
+        Map<Integer, Ip4Address> affected = losingEntries(updates);
         // Sessions losing entries leave the switch first: their packets fall back to the backend.
-        affected.forEach(manager::fallBack);
+        affected.values().forEach(manager::fallBack);
         WriteResult onBackend = BatchDevices.of(backend).write(updates).join();
         List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
         for (int i = 0; i < updates.size(); i++) {
@@ -152,6 +156,22 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 : WriteResult.of(failures).withFinalCounts(finalCounts));
     }
 
+    /** The UEs whose sessions lose entries in this batch (removals, meter resets), by address bits. */
+    private Map<Integer, Ip4Address> losingEntries(List<DeviceUpdate> updates) {
+        Map<Integer, Ip4Address> losing = new HashMap<>();
+        for (DeviceUpdate u : updates) {
+            if (isRemoval(u) && !isDeviceWide(u.entity())) {
+                Ip4Address ue = ueOf(u.entity());
+                if (ue == null) {
+                    addUsersOf(u.entity(), losing);
+                } else {
+                    losing.put(ue.toInt(), ue);
+                }
+            }
+        }
+        return losing;
+    }
+
     private static boolean isRemoval(DeviceUpdate u) {
         return u.kind() == DeviceUpdate.Kind.DELETE || u.entity() instanceof UpfMeter
                 && ((UpfMeter) u.entity()).isReset();
@@ -163,7 +183,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      *
      * @return why the switch refused a device-wide entry, or null
      */
-    private UpfProgrammableException record(DeviceUpdate u, Set<Ip4Address> affected) {
+    private UpfProgrammableException record(DeviceUpdate u, Map<Integer, Ip4Address> affected) {
         UpfEntity entity = u.entity();
         if (entity.type() == UpfEntityType.COUNTER) {
             // A reset of a newly allocated backend cell: the switch counts per offload episode, from its own.
@@ -171,68 +191,94 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         }
         boolean removal = u.kind() == DeviceUpdate.Kind.DELETE;
         if (isDeviceWide(entity)) {
-            try {
-                if (!removal) {
-                    mirrorDeviceWide(entity);
-                } else {
-                    if (hardware != null) {
-                        hardware.delete(entity);
-                    }
-                    if (entity instanceof UpfInterface) {
-                        corePools.remove(((UpfInterface) entity).prefix().address());
-                    }
-                }
-                return null;
-            } catch (UpfProgrammableException e) {
-                return e;
-            }
+            return recordDeviceWide(entity, removal);
         }
         Ip4Address ue = ueOf(entity);
-        Object key = EntityKeys.key(entity);
-        if (ue != null) {
+        if (ue == null) {
+            recordShared(entity, removal, affected);
+        } else {
             if (removal) {
-                removeOwn(ue, key);
+                removeOwn(ue.toInt(), EntityKeys.key(entity));
             } else {
                 putOwn(ue, entity);
             }
-            affected.add(ue);
-            return null;
-        }
-        UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
-        // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
-        // written again unchanged (each session that uses a tunnel peer installs it) changes no user's view.
-        if (before != null && (removal || !before.equals(entity))) {
-            affected.addAll(usersOf(entity));
+            affected.put(ue.toInt(), ue);
         }
         return null;
     }
 
+    private UpfProgrammableException recordDeviceWide(UpfEntity entity, boolean removal) {
+        try {
+            if (!removal) {
+                mirrorDeviceWide(entity);
+                return null;
+            }
+            if (hardware != null) {
+                hardware.delete(entity);
+            }
+            if (entity instanceof UpfInterface) {
+                corePools.remove(((UpfInterface) entity).prefix().address());
+            }
+            return null;
+        } catch (UpfProgrammableException e) {
+            return e;
+        }
+    }
+
+    private void recordShared(UpfEntity entity, boolean removal, Map<Integer, Ip4Address> affected) {
+        Object key = EntityKeys.key(entity);
+        UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
+        // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
+        // written again unchanged (each session that uses a tunnel peer installs it) changes no user's view.
+        if (before != null && (removal || !before.equals(entity))) {
+            addUsersOf(entity, affected);
+        }
+    }
+
     private void putOwn(Ip4Address ue, UpfEntity e) {
-        UpfEntity old = perUe.computeIfAbsent(ue, k -> new LinkedHashMap<>()).put(EntityKeys.key(e), e);
+        int bits = ue.toInt();
+        UpfEntity old = perUe.computeIfAbsent(bits, k -> new UeEntries(ue)).own.put(EntityKeys.key(e), e);
         if (old != null) {
-            references(old).forEach(ref -> unrefer(ref, ue));
-        }
-        references(e).forEach(ref -> referrers.computeIfAbsent(ref, k -> new HashSet<>()).add(ue));
-    }
-
-    private void removeOwn(Ip4Address ue, Object key) {
-        Map<Object, UpfEntity> m = perUe.get(ue);
-        UpfEntity old = m == null ? null : m.remove(key);
-        if (old != null) {
-            references(old).forEach(ref -> unrefer(ref, ue));
-        }
-    }
-
-    private void unrefer(Object ref, Ip4Address ue) {
-        Set<Ip4Address> users = referrers.get(ref);
-        // Another entry of the same UE may still refer to it.
-        if (users != null && perUe.getOrDefault(ue, Map.of()).values().stream()
-                .noneMatch(e -> references(e).contains(ref))) {
-            users.remove(ue);
-            if (users.isEmpty()) {
-                referrers.remove(ref);
+            for (Object ref : references(old)) {
+                unrefer(ref, bits);
             }
         }
+        for (Object ref : references(e)) {
+            referrers.computeIfAbsent(ref, k -> new HashSet<>()).add(bits);
+        }
+    }
+
+    private void removeOwn(int ue, Object key) {
+        UeEntries entries = perUe.get(ue);
+        UpfEntity old = entries == null ? null : entries.own.remove(key);
+        if (old != null) {
+            for (Object ref : references(old)) {
+                unrefer(ref, ue);
+            }
+        }
+    }
+
+    private void unrefer(Object ref, int ue) {
+        Set<Integer> users = referrers.get(ref);
+        if (users == null || stillRefers(perUe.get(ue), ref)) {
+            return;
+        }
+        users.remove(ue);
+        if (users.isEmpty()) {
+            referrers.remove(ref);
+        }
+    }
+
+    /** Whether another entry of the UE still refers to the shared entity. */
+    private static boolean stillRefers(UeEntries entries, Object ref) {
+        if (entries != null) {
+            for (UpfEntity e : entries.own.values()) {
+                if (references(e).contains(ref)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Override
@@ -309,24 +355,22 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         List<Object> refs = new ArrayList<>();
         switch (e.type()) {
             case SESSION_UPLINK:
-                meterRef(refs, UpfMeter.Type.SESSION, ((UpfSessionUplink) e).sessionMeterIdx());
+                meterRef(refs, UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
                 break;
             case SESSION_DOWNLINK:
                 UpfSessionDownlink d = (UpfSessionDownlink) e;
-                meterRef(refs, UpfMeter.Type.SESSION, d.sessionMeterIdx());
+                meterRef(refs, UpfEntityType.SESSION_METER, d.sessionMeterIdx());
                 if (d.tunPeerId() != 0) {
-                    // Keys ignore action parameters: any peer with this id has the key of the real one.
-                    refs.add(EntityKeys.key(UpfGtpTunnelPeer.builder().withTunnelPeerId(d.tunPeerId())
-                                                    .withSrcAddr(ANY).withDstAddr(ANY).withSrcPort(0).build()));
+                    refs.add(EntityKeys.tunnelPeerKey(d.tunPeerId()));
                     // The peer's VXLAN overlay, where it sits in one, goes to the switch with it.
                     refs.add(EntityKeys.peerVxlanKey(d.tunPeerId()));
                 }
                 break;
             case TERMINATION_UPLINK:
-                meterRef(refs, UpfMeter.Type.APPLICATION, ((UpfTerminationUplink) e).appMeterIdx());
+                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
                 break;
             case TERMINATION_DOWNLINK:
-                meterRef(refs, UpfMeter.Type.APPLICATION, ((UpfTerminationDownlink) e).appMeterIdx());
+                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationDownlink) e).appMeterIdx());
                 break;
             default:
                 break;
@@ -334,14 +378,17 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         return refs;
     }
 
-    private static void meterRef(List<Object> refs, UpfMeter.Type type, int cell) {
+    private static void meterRef(List<Object> refs, UpfEntityType type, int cell) {
         if (cell != 0) {
-            refs.add(EntityKeys.key(UpfMeter.resetMeter(type, cell)));
+            refs.add(EntityKeys.meterKey(type, cell));
         }
     }
 
-    private Set<Ip4Address> usersOf(UpfEntity sharedEntity) {
-        return new HashSet<>(referrers.getOrDefault(EntityKeys.key(sharedEntity), Set.of()));
+    /** Adds the UEs whose entries refer to a shared entity. */
+    private void addUsersOf(UpfEntity sharedEntity, Map<Integer, Ip4Address> ues) {
+        for (Integer ue : referrers.getOrDefault(EntityKeys.key(sharedEntity), Set.of())) {
+            ues.put(ue, perUe.get(ue).address);
+        }
     }
 
     /**
@@ -349,34 +396,39 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      *
      * @return final counts of the cells of the sessions that are gone (see {@link #untrack})
      */
-    private Map<Integer, UpfCounter> retrack(Set<Ip4Address> ues) {
+    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> ues) {
         List<Ip4Address> gone = new ArrayList<>();
-        for (Ip4Address ue : ues) {
-            Map<Object, UpfEntity> own = perUe.get(ue);
-            if (own == null || own.isEmpty()) {
-                perUe.remove(ue);
-                if (manager.isTracked(ue)) {
-                    gone.add(ue);
+        for (Map.Entry<Integer, Ip4Address> ue : ues.entrySet()) {
+            UeEntries entries = perUe.get(ue.getKey());
+            if (entries == null || entries.own.isEmpty()) {
+                perUe.remove(ue.getKey());
+                if (manager.isTracked(ue.getValue())) {
+                    gone.add(ue.getValue());
                 }
                 continue;
             }
-            Map<Object, UpfEntity> all = new LinkedHashMap<>();
-            Set<Integer> qfis = new HashSet<>();
-            for (UpfEntity e : own.values()) {
-                for (Object ref : references(e)) {
-                    UpfEntity s = shared.get(ref);
-                    if (s != null) {
-                        all.put(ref, s);
-                    }
-                }
-                if (e instanceof UpfTerminationDownlink) {
-                    qfis.add(((UpfTerminationDownlink) e).qfi());
-                }
-            }
-            all.putAll(own);
-            manager.track(OffloadSession.of(ue, sliceOf(ue), qfis, all.values()));
+            manager.track(sessionOf(ue.getValue(), entries.own));
         }
         return untrack(gone);
+    }
+
+    /** A UE's session as the offload manager takes it: its own entries and the shared ones they refer to. */
+    private OffloadSession sessionOf(Ip4Address ue, Map<Object, UpfEntity> own) {
+        Map<Object, UpfEntity> all = new LinkedHashMap<>();
+        Set<Integer> qfis = new HashSet<>();
+        for (UpfEntity e : own.values()) {
+            for (Object ref : references(e)) {
+                UpfEntity s = shared.get(ref);
+                if (s != null) {
+                    all.put(ref, s);
+                }
+            }
+            if (e instanceof UpfTerminationDownlink) {
+                qfis.add(((UpfTerminationDownlink) e).qfi());
+            }
+        }
+        all.putAll(own);
+        return OffloadSession.of(ue, sliceOf(ue), qfis, all.values());
     }
 
     /**

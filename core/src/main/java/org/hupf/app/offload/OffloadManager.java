@@ -44,7 +44,7 @@ public final class OffloadManager {
     private final DeviceTable backend;
     private final OffloadPolicy policy;
     private final LongSupplier clock;
-    private final Map<Ip4Address, OffloadEntry> entries = new HashMap<>();
+    private final Map<Integer, OffloadEntry> entries = new HashMap<>();  // by the UE address's 32 bits
     /** Backend counter index to the session that holds it: a cell's switch counts without a scan. */
     private final Map<Integer, OffloadEntry> byCounter = new HashMap<>();
     private final OffloadEvents events = new OffloadEvents();
@@ -107,7 +107,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if the backend rejects it (the previous state is kept)
      */
     public synchronized void put(OffloadSession session) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(session.ueAddress());
+        OffloadEntry e = entries.get(session.ueAddress().toInt());
         backend.acquire(session.entities());
         if (e != null) {
             backend.release(e.session.entities());
@@ -123,7 +123,8 @@ public final class OffloadManager {
      */
     public synchronized void track(OffloadSession session) {
         long now = clock.getAsLong();
-        OffloadEntry e = entries.computeIfAbsent(session.ueAddress(), counts::restored);
+        Ip4Address ue = session.ueAddress();
+        OffloadEntry e = entries.computeIfAbsent(ue.toInt(), k -> counts.restored(ue));
         e.session = session;
         if (e.counters != null) {
             for (int c : e.counters) {
@@ -153,7 +154,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or a deletion fails
      */
     public synchronized SessionUsage remove(Ip4Address ue) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         SessionUsage usage = untrack(ue);
         backend.release(e.session.entities());
         return usage;
@@ -181,7 +182,7 @@ public final class OffloadManager {
      */
     public synchronized SessionUsage untrack(Ip4Address ue, Map<Integer, UpfCounter> backendCells)
             throws UpfProgrammableException {
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
@@ -189,7 +190,7 @@ public final class OffloadManager {
             placement.demote(e, clock.getAsLong(), null);
         }
         SessionUsage usage = readUsage(e, backendCells);
-        entries.remove(ue);
+        entries.remove(ue.toInt());
         poller.untracked(e);
         counts.forget(ue);
         for (int c : e.counters) {
@@ -208,7 +209,7 @@ public final class OffloadManager {
      * @return true if it was offloaded
      */
     public synchronized boolean fallBack(Ip4Address ue) {
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         if (e == null || !e.offloaded()) {
             return false;
         }
@@ -252,7 +253,7 @@ public final class OffloadManager {
     public synchronized void onHeavyHitter(Ip4Address ue) {
         long now = clock.getAsLong();
         events.emit(OffloadEvent.Kind.HH_REPORT, ue, now);
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         if (e == null || e.pin == OffloadPolicy.Pin.SOFTWARE) {
             return;
         }
@@ -302,7 +303,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or a counter read fails
      */
     public synchronized SessionUsage usage(Ip4Address ue) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
@@ -316,7 +317,7 @@ public final class OffloadManager {
      * @return true if tracked
      */
     public synchronized boolean isTracked(Ip4Address ue) {
-        return entries.containsKey(ue);
+        return entries.containsKey(ue.toInt());
     }
 
     /**
@@ -326,7 +327,7 @@ public final class OffloadManager {
      * @return true if offloaded
      */
     public synchronized boolean isOffloaded(Ip4Address ue) {
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         return e != null && e.offloaded();
     }
 
@@ -337,11 +338,11 @@ public final class OffloadManager {
      */
     public synchronized Set<Ip4Address> offloaded() {
         Set<Ip4Address> s = new TreeSet<>();
-        entries.forEach((ue, e) -> {
+        for (OffloadEntry e : entries.values()) {
             if (e.offloaded()) {
-                s.add(ue);
+                s.add(e.session.ueAddress());
             }
-        });
+        }
         return s;
     }
 
@@ -352,7 +353,7 @@ public final class OffloadManager {
      */
     public synchronized Map<Ip4Address, SessionUsage> lastUsages() {
         Map<Ip4Address, SessionUsage> m = new TreeMap<>();
-        entries.forEach((ue, e) -> m.put(ue, e.lastUsage));
+        entries.values().forEach(e -> m.put(e.session.ueAddress(), e.lastUsage));
         return m;
     }
 
@@ -401,7 +402,7 @@ public final class OffloadManager {
      * @return bits per second, 0 if unknown
      */
     public synchronized double rateBitsPerSec(Ip4Address ue) {
-        OffloadEntry e = entries.get(ue);
+        OffloadEntry e = entries.get(ue.toInt());
         return e == null ? 0 : e.rateBps;
     }
 
@@ -456,7 +457,7 @@ public final class OffloadManager {
     public synchronized Set<Integer> counterCells(Collection<Ip4Address> ues) {
         Set<Integer> cells = new HashSet<>();
         for (Ip4Address ue : ues) {
-            OffloadEntry e = entries.get(ue);
+            OffloadEntry e = entries.get(ue.toInt());
             if (e != null) {
                 for (int c : e.counters) {
                     cells.add(c);

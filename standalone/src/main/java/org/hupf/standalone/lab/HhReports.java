@@ -68,7 +68,7 @@ final class HhReports implements Runnable {
         while (!stopped) {
             PacketIn p;
             try {
-                p = client.nextPacketIn(200, TimeUnit.MILLISECONDS);
+                p = client.packetIns().next(200, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -195,6 +195,7 @@ final class LabStatus {
         }
         lastWriteAt = start;
         ObjectNode root = json.createObjectNode();
+        root.put("written_ms", start);
         root.put("ready", ready);
         root.put("mode", hardware == null ? "backend-only" : "hybrid");
         root.put("pfcp_sessions", sessions);
@@ -216,7 +217,8 @@ final class LabStatus {
             health.forEach((name, h) -> devices.putObject(name).put("address", h.address())
                     .put("state", drained.contains(name) ? "DRAINED" : h.state().name())
                     .put("last_error", h.lastError())
-                    .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects()));
+                    .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects())
+                    .put("write_rpcs", h.writes()).put("read_rpcs", h.reads()));
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);
             root.put("steered_at_ms", steeredAtMillis);

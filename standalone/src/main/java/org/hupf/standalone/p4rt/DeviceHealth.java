@@ -19,4 +19,10 @@ public interface DeviceHealth {
 
     /** @return how many times the connection was re-established after a loss */
     long reconnects();
+
+    /** @return Write RPCs sent so far, answered or not: with the requests served, what batching achieved */
+    long writes();
+
+    /** @return Read RPCs sent so far, answered or not */
+    long reads();
 }

@@ -1,22 +1,15 @@
 package org.hupf.standalone.p4rt;
 
-import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.InternalNettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import p4.config.v1.P4InfoOuterClass.P4Info;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Entity;
-import p4.v1.P4RuntimeOuterClass.ForwardingPipelineConfig;
-import p4.v1.P4RuntimeOuterClass.GetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
-import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
@@ -26,16 +19,10 @@ import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
-import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -73,7 +60,6 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     static final long FIRST_BACKOFF_MS = 100;
     static final long MAX_BACKOFF_MS = 5_000;
     private static final long RPC_TIMEOUT_S = 10;
-    private static final int PACKET_IN_QUEUE = 4096;
 
     private final ManagedChannel channel;
     private final P4RuntimeGrpc.P4RuntimeBlockingStub blocking;
@@ -82,7 +68,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     private final String address;
     private final long deviceId;
     private final Uint128 electionId;
-    private final BlockingQueue<PacketIn> packetIns = new LinkedBlockingQueue<>(PACKET_IN_QUEUE);
+    private final PacketIns packetIns = new PacketIns();
     private final ScheduledExecutorService reconnector;
     private final AtomicBoolean reconnectPending = new AtomicBoolean();
     private final Object streamLock = new Object();
@@ -98,8 +84,8 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     private volatile long reconnects;
     /** Write RPCs sent: a reader of the device's tables re-reads them only once this moved. */
     private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong reads = new AtomicLong();
     private volatile boolean closed;
-    private volatile long droppedPacketIns;
     private volatile Throwable streamError;
 
     private P4rtClient(ManagedChannel channel, String address, long deviceId, long electionId) {
@@ -215,7 +201,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
                     if (msg.hasArbitration()) {
                         arbitration.complete(msg.getArbitration());
                     } else {
-                        onStreamMessage(msg);
+                        packetIns.offer(msg);
                     }
                 }
 
@@ -367,36 +353,14 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         return reconnects;
     }
 
-    /** @return Write RPCs sent so far, answered or not */
+    @Override
     public long writes() {
         return writes.get();
     }
 
-    private void onStreamMessage(StreamMessageResponse msg) {
-        if (msg.getUpdateCase() == StreamMessageResponse.UpdateCase.PACKET && !packetIns.offer(msg.getPacket())) {
-            // A slow consumer loses packet-ins rather than stalling the stream; the loss is counted.
-            droppedPacketIns++;
-        }
-    }
-
-    /**
-     * The cookie hupf gives a pipeline: the first 8 bytes of SHA-256 over its P4Info and target configuration,
-     * so that equal pipelines have equal cookies across restarts.
-     *
-     * @param p4info       P4Info
-     * @param deviceConfig target configuration
-     * @return cookie, never 0 (0 is what a device without a pipeline reports)
-     */
-    public static long cookie(P4Info p4info, byte[] deviceConfig) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(p4info.toByteArray());
-            sha.update(deviceConfig);
-            long c = ByteBuffer.wrap(sha.digest()).getLong();
-            return c == 0 ? 1 : c;
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+    @Override
+    public long reads() {
+        return reads.get();
     }
 
     /**
@@ -406,16 +370,15 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      * @throws P4RuntimeException if the server fails the request otherwise
      */
     public long pipelineCookie() throws P4RuntimeException {
-        GetForwardingPipelineConfigRequest req = GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
-                .setResponseType(GetForwardingPipelineConfigRequest.ResponseType.COOKIE_ONLY).build();
         try {
-            return blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS).getForwardingPipelineConfig(req)
+            return blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS)
+                    .getForwardingPipelineConfig(PipelineConfigs.cookieRequest(deviceId))
                     .getConfig().getCookie().getCookie();
         } catch (StatusRuntimeException e) {
             if (e.getStatus().getCode() == Status.Code.FAILED_PRECONDITION) {
                 return 0;
             }
-            throw failure("GetForwardingPipelineConfig", e);
+            throw P4RuntimeFailures.of("GetForwardingPipelineConfig", e);
         }
     }
 
@@ -429,7 +392,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      * @throws P4RuntimeException if the server refuses the read or the push
      */
     public boolean ensurePipeline(P4Info p4info, byte[] deviceConfig) throws P4RuntimeException {
-        if (pipelineCookie() == cookie(p4info, deviceConfig)) {
+        if (pipelineCookie() == PipelineConfigs.cookie(p4info, deviceConfig)) {
             return false;
         }
         setPipeline(p4info, deviceConfig);
@@ -437,25 +400,19 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     }
 
     /**
-     * Pushes a pipeline (P4Info + target config, e.g. the bmv2 JSON) with its {@link #cookie} and commits it.
+     * Pushes a pipeline (P4Info + target config, e.g. the bmv2 JSON) and commits it.
      *
      * @param p4info       P4Info
      * @param deviceConfig target-specific configuration
      * @throws P4RuntimeException if the server rejects it
      */
     public void setPipeline(P4Info p4info, byte[] deviceConfig) throws P4RuntimeException {
-        SetForwardingPipelineConfigRequest req = SetForwardingPipelineConfigRequest.newBuilder()
-                .setDeviceId(deviceId).setElectionId(electionId)
-                .setAction(SetForwardingPipelineConfigRequest.Action.VERIFY_AND_COMMIT)
-                .setConfig(ForwardingPipelineConfig.newBuilder().setP4Info(p4info)
-                                   .setP4DeviceConfig(ByteString.copyFrom(deviceConfig))
-                                   .setCookie(ForwardingPipelineConfig.Cookie.newBuilder()
-                                                      .setCookie(cookie(p4info, deviceConfig))))
-                .build();
+        SetForwardingPipelineConfigRequest req = PipelineConfigs.commitRequest(deviceId, electionId, p4info,
+                                                                               deviceConfig);
         try {
             blocking.withDeadlineAfter(RPC_TIMEOUT_S * 3, TimeUnit.SECONDS).setForwardingPipelineConfig(req);
         } catch (StatusRuntimeException e) {
-            throw failure("SetForwardingPipelineConfig", e);
+            throw P4RuntimeFailures.of("SetForwardingPipelineConfig", e);
         }
     }
 
@@ -476,7 +433,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         try {
             patient.write(req);
         } catch (StatusRuntimeException e) {
-            throw failure("Write", e);
+            throw P4RuntimeFailures.of("Write", e);
         }
     }
 
@@ -490,10 +447,11 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     public List<Entity> read(List<Entity> entities) throws P4RuntimeException {
         failFastWhenDown();
         ReadRequest req = ReadRequest.newBuilder().setDeviceId(deviceId).addAllEntities(entities).build();
+        reads.incrementAndGet();
         try {
             return patient.read(req);
         } catch (StatusRuntimeException e) {
-            throw failure("Read", e);
+            throw P4RuntimeFailures.of("Read", e);
         }
     }
 
@@ -512,25 +470,9 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         }
     }
 
-    /**
-     * Waits for the next packet-in.
-     *
-     * @param timeout how long to wait
-     * @param unit    unit of timeout
-     * @return the packet-in, or null on timeout
-     * @throws InterruptedException if interrupted
-     */
-    public PacketIn nextPacketIn(long timeout, TimeUnit unit) throws InterruptedException {
-        return packetIns.poll(timeout, unit);
-    }
-
-    /**
-     * Returns how many packet-ins were dropped because nobody took them from the queue.
-     *
-     * @return dropped packet-ins
-     */
-    public long droppedPacketIns() {
-        return droppedPacketIns;
+    /** @return the packet-ins the device sent, for their one consumer */
+    public PacketIns packetIns() {
+        return packetIns;
     }
 
     @Override
@@ -552,36 +494,5 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         if (state == DeviceState.DOWN) {
             throw new P4RuntimeException("device " + address + " is down: " + lastError, Status.Code.UNAVAILABLE, null);
         }
-    }
-
-    /** A P4Runtime Write error carries one p4.v1.Error per update in the status details (spec §12.3). */
-    private static P4RuntimeException failure(String rpc, StatusRuntimeException e) {
-        StringBuilder msg = new StringBuilder(rpc + " failed: " + e.getStatus().getCode()
-                                                      + nullToEmpty(e.getStatus().getDescription()));
-        com.google.rpc.Status details = StatusProto.fromThrowable(e);
-        List<Status.Code> codes = new ArrayList<>();
-        if (details != null) {
-            int i = 0;
-            for (Any any : details.getDetailsList()) {
-                try {
-                    p4.v1.P4RuntimeOuterClass.Error err = any.unpack(p4.v1.P4RuntimeOuterClass.Error.class);
-                    codes.add(Status.fromCodeValue(err.getCanonicalCode()).getCode());
-                    if (err.getCanonicalCode() != Status.Code.OK.value()) {
-                        msg.append("\n  update ").append(i).append(": ")
-                                .append(Status.fromCodeValue(err.getCanonicalCode()).getCode())
-                                .append(' ').append(err.getMessage());
-                    }
-                } catch (InvalidProtocolBufferException ignored) {
-                    codes.add(Status.Code.UNKNOWN);
-                    msg.append("\n  update ").append(i).append(": undecodable error detail");
-                }
-                i++;
-            }
-        }
-        return new P4RuntimeException(msg.toString(), e.getStatus().getCode(), codes, e);
-    }
-
-    private static String nullToEmpty(String s) {
-        return s == null ? "" : " " + s;
     }
 }

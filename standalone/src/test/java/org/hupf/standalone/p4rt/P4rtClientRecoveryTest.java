@@ -112,7 +112,7 @@ public class P4rtClientRecoveryTest {
         try (P4rtClient c = P4rtClient.connect("127.0.0.1", port, 1, 1)) {
             assertEquals("no pipeline: cookie 0", 0, c.pipelineCookie());
             assertTrue(c.ensurePipeline(P4INFO, CONFIG));
-            assertEquals(P4rtClient.cookie(P4INFO, CONFIG), c.pipelineCookie());
+            assertEquals(PipelineConfigs.cookie(P4INFO, CONFIG), c.pipelineCookie());
             assertFalse("same pipeline pushed again", c.ensurePipeline(P4INFO, CONFIG));
             assertTrue("another target config is another pipeline", c.ensurePipeline(P4INFO, new byte[] {9}));
             assertEquals(2, device.pushes.get());
@@ -152,7 +152,7 @@ public class P4rtClientRecoveryTest {
             // What the lab steers by: down (away from it), reconciling, up (back to it).
             assertEquals(List.of(DeviceState.DOWN, DeviceState.RECONCILING, DeviceState.UP), states);
             assertEquals(1, c.reconnects());
-            assertEquals(P4rtClient.cookie(P4INFO, CONFIG), second.pipeline.getCookie().getCookie());
+            assertEquals(PipelineConfigs.cookie(P4INFO, CONFIG), second.pipeline.getCookie().getCookie());
             c.write(List.of()); // writes go through again
         }
     }

@@ -224,7 +224,7 @@ public class P4rtClientTest {
             assertEquals("out", out.getPayload().toStringUtf8());
             fake.stream.onNext(StreamMessageResponse.newBuilder().setPacket(
                     PacketIn.newBuilder().setPayload(ByteString.copyFromUtf8("in"))).build());
-            PacketIn in = c.nextPacketIn(5, TimeUnit.SECONDS);
+            PacketIn in = c.packetIns().next(5, TimeUnit.SECONDS);
             assertNotNull(in);
             assertEquals("in", in.getPayload().toStringUtf8());
         }
