@@ -9,7 +9,7 @@ DEBIAN_PACKAGES=(
   openjdk-17-jdk-headless maven
   golang-go
   libdpdk-dev dpdk-dev libpcap-dev libnuma-dev libcmocka-dev valgrind libssl-dev
-  clang llvm libclang-rt-14-dev
+  clang llvm libclang-rt-14-dev bpftool
   iproute2 iputils-ping tcpdump ethtool procps
   openssh-client sshpass
   strongswan-charon strongswan-swanctl libcharon-extra-plugins libstrongswan-standard-plugins
