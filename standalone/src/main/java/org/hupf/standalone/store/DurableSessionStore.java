@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Sessions in the host's {@link DurableState}, as {@link SessionRecord}s keyed by UP SEID (a state written before
  * records holds their JSON form, still read); reads come from a decoded copy in memory. The responses to the
- * requests that changed them are kept in the same commit ({@link KeptResponseLog}).
+ * requests that changed them are kept in the same commit ({@link KeptResponseLog}); each change holds the state's
+ * lock from its first write to its commit.
  */
 public final class DurableSessionStore implements SessionStore {
 
@@ -57,39 +58,51 @@ public final class DurableSessionStore implements SessionStore {
 
     @Override
     public void put(PfcpSession session) {
-        map.put(session.upSeid, SessionRecord.encode(session));
-        state.committed();
+        byte[] record = SessionRecord.encode(session);
+        synchronized (state) {
+            map.put(session.upSeid, record);
+            state.committed();
+        }
         local.put(session.upSeid, session);
     }
 
     @Override
     public void put(PfcpSession session, KeptResponse response) {
-        map.put(session.upSeid, SessionRecord.encode(session));
-        responses.add(response);
-        state.committed();
+        byte[] record = SessionRecord.encode(session);
+        synchronized (state) {
+            map.put(session.upSeid, record);
+            responses.add(response);
+            state.committed();
+        }
         local.put(session.upSeid, session);
     }
 
     @Override
     public PfcpSession remove(long upSeid) {
-        if (map.remove(upSeid) != null) {
-            state.committed();
+        synchronized (state) {
+            if (map.remove(upSeid) != null) {
+                state.committed();
+            }
         }
         return local.remove(upSeid);
     }
 
     @Override
     public PfcpSession remove(long upSeid, KeptResponse response) {
-        map.remove(upSeid);
-        responses.add(response);
-        state.committed();
+        synchronized (state) {
+            map.remove(upSeid);
+            responses.add(response);
+            state.committed();
+        }
         return local.remove(upSeid);
     }
 
     @Override
     public void removeAll(Collection<Long> upSeids) {
-        upSeids.forEach(map::remove);
-        state.committed();
+        synchronized (state) {
+            upSeids.forEach(map::remove);
+            state.committed();
+        }
         upSeids.forEach(local::remove);
     }
 
@@ -100,8 +113,10 @@ public final class DurableSessionStore implements SessionStore {
 
     @Override
     public void pruneResponses(long beforeMillis, int maxKept) {
-        if (responses.prune(beforeMillis, maxKept)) {
-            state.committed();
+        synchronized (state) {
+            if (responses.prune(beforeMillis, maxKept)) {
+                state.committed();
+            }
         }
     }
 
