@@ -110,14 +110,14 @@ public final class DurableState implements AutoCloseable {
         if (store.isClosed()) {
             return;
         }
-        if (store.compact(COMPACT_FILL_RATE, COMPACT_WRITE_BYTES) && syncEveryCommit) {
-            store.sync();
+        try {
+            if (store.compact(COMPACT_FILL_RATE, COMPACT_WRITE_BYTES) && syncEveryCommit) {
+                store.sync();
+            }
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again: the next compaction may succeed.
+            System.err.println("hupf state: compaction failed: " + e);
         }
-    }
-
-    /** @return the chunks the file's layout lists: what a restart walks before it reads a session */
-    synchronized long chunks() {
-        return store.getLayoutMap().keySet().stream().filter(k -> k.startsWith("chunk.")).count();
     }
 
     /** Makes the maps' changes durable: called by the stores after each change, before they return. */
