@@ -45,6 +45,9 @@ STARTED = re.compile(r"(\d+) stored sessions, devices reconciled with (\d+) writ
                      r"main (\d+), switch (\d+), state (\d+), session core (\d+), PFCP answered (\d+), "
                      r"reconciled (\d+)")
 PHASES = ("main", "switch", "state", "session_core", "pfcp", "reconciled")
+STANDALONE_STARTED = re.compile(r"ms since the JVM started: main (\d+), state (\d+), session core (\d+), "
+                                r"PFCP answered (\d+), control API (\d+)")
+STANDALONE_PHASES = ("main", "state", "session_core", "pfcp", "control")
 
 
 def wait(what, cond, timeout=TIMEOUT_S, step=0.05):
@@ -160,7 +163,9 @@ def restart_upf(old, host):
     line = proc.stdout.readline()
     assert line.startswith("hupf-standalone ready"), "the host did not start: %r" % line
     old.proc = proc
-    return old
+    phases = STANDALONE_STARTED.search(proc.stdout.readline())
+    assert phases, "the host did not log its start phases"
+    return old, dict(("jvm_%s_ms" % k, int(v)) for k, v in zip(STANDALONE_PHASES, phases.groups()))
 
 
 def standalone_bench(n, rounds):
@@ -190,11 +195,12 @@ def standalone_bench(n, rounds):
             killed = time.time()
             upf.proc.kill()
             upf.proc.wait()
-            upf = restart_upf(upf, host)
+            upf, phases = restart_upf(upf, host)
             smf.upf = upf.addr
             answer = wait("a heartbeat answered", lambda: heartbeat(smf), step=0)
             row["pfcp_s"] = round(time.time() - killed, 2)
             row["pfcp_cpu_s"] = cpu_s(upf.proc.pid)
+            row.update(phases)
             assert ie(answer, P.IE_RecoveryTimeStamp).timestamp == recovery_ts, "a new Recovery Time Stamp"
             resp = smf.request(smf.deletion(seids[r]), timeout=TIMEOUT_S)[0]
             assert cause(resp) == 1
@@ -224,7 +230,8 @@ def main():
     ap.add_argument("--out", help="write every round and the min/median/max per N here (JSON)")
     a = ap.parse_args()
     report = {}
-    keys = ("pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "load_1m") if a.host == "standalone" else (
+    keys = ("pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "load_1m",
+            *("jvm_%s_ms" % k for k in STANDALONE_PHASES)) if a.host == "standalone" else (
         "restarted_s", "pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "ready_s", "load_1m",
         *("jvm_%s_ms" % k for k in PHASES))
     for n in a.sessions:

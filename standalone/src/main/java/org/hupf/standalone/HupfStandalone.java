@@ -19,12 +19,17 @@ import org.hupf.standalone.systemd.ServiceManager;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +96,33 @@ public final class HupfStandalone {
     }
 
     private static void run(Map<String, String> o) throws Exception {
+        long mainMs = uptimeMs();
+        // The REST API starts beside the state load and the session core (Jetty's start is seconds of class loading
+        // on a busy machine); until the services are registered its resources answer 503.
+        ServiceRegistry services = new ServiceRegistry();
+        CompletableFuture<ControlApi> controlStarted = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new ControlApi(Integer.parseInt(o.get("control-port")),
+                                      Long.parseLong(o.get("control-idle-ms")), o.get("control-token"), services);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "hupf-control-start");
+            t.setDaemon(true);
+            return t;
+        }));
+        try {
+            serve(o, services, controlStarted, mainMs);
+        } catch (Exception e) {
+            // Jetty's threads would keep a host that failed to start alive.
+            controlStarted.thenAccept(ControlApi::close);
+            throw e;
+        }
+    }
+
+    private static void serve(Map<String, String> o, ServiceRegistry services,
+                              CompletableFuture<ControlApi> controlStarted, long mainMs) throws Exception {
         int capacity = Integer.parseInt(o.get("capacity"));
         Ip4Address n3 = Ip4Address.valueOf(o.get("n3"));
         InMemoryUpfDevice device = new InMemoryUpfDevice("in-memory", capacity);
@@ -98,6 +130,7 @@ public final class HupfStandalone {
         DurableState state = o.get("state-dir").isEmpty() ? null
                 : DurableState.open(Path.of(o.get("state-dir")), Long.parseLong(o.get("state-sync-ms")),
                                     PfcpAgent.startTimeStamp());
+        long stateMs = uptimeMs();
         TenantsFile tenants = o.get("tenants").isEmpty() ? TenantsFile.none()
                 : TenantsFile.load(Path.of(o.get("tenants")));
         SessionManager manager = ControlPlane.builder()
@@ -106,26 +139,29 @@ public final class HupfStandalone {
                 .n3Addresses(List.of(n3)).uePools(List.of(Ip4Prefix.valueOf(o.get("ue-pool"))))
                 .tenants(() -> tenants.bindable).networkInstances(Set.of(o.get("network-instances").split(",")))
                 .build().sessionManager();
+        long coreMs = uptimeMs();
         PfcpConfig cfg = new PfcpConfig(o.get("listen"), Integer.parseInt(o.get("port")), o.get("node-id"),
                                         Set.of(o.get("allow").split(",")), Long.parseLong(o.get("heartbeat-ms")),
                                         Long.parseLong(o.get("t1-ms")), Integer.parseInt(o.get("n1")), 60_000,
                                         Long.parseLong(o.get("report-tick-ms")));
         PfcpAgent agent = state == null ? new PfcpAgent(cfg, manager)
                 : new PfcpAgent(cfg, manager, state.associations(), state.recoveryTimeStamp());
-        ServiceRegistry services = new ServiceRegistry()
-                .register(HupfService.class,
+        long pfcpMs = uptimeMs();
+        services.register(HupfService.class,
                           new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent,
                                                     tenants.entries, tenants.bindable))
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
                 .register(InMemoryUpfDevice.class, device);
-        ControlApi control = new ControlApi(Integer.parseInt(o.get("control-port")),
-                                            Long.parseLong(o.get("control-idle-ms")), o.get("control-token"),
-                                            services);
+        ControlApi control = started(controlStarted);
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
         System.out.flush();
         ServiceManager.ready("PFCP on " + o.get("listen") + ":" + agent.port() + ", "
                                      + manager.store().all().size() + " sessions");
+        System.out.println("hupf-standalone: " + manager.store().size() + " stored sessions; ms since the JVM started: "
+                                   + "main " + mainMs + ", state " + stateMs + ", session core " + coreMs
+                                   + ", PFCP answered " + pfcpMs + ", control API " + uptimeMs());
+        System.out.flush();
         ScheduledExecutorService reconciler = Executors.newSingleThreadScheduledExecutor();
         long period = Long.parseLong(o.get("reconcile-s"));
         reconciler.scheduleWithFixedDelay(manager::reconcile, period, period, TimeUnit.SECONDS);
@@ -140,5 +176,18 @@ public final class HupfStandalone {
             stop.countDown();
         }));
         stop.await();
+    }
+
+    private static ControlApi started(CompletableFuture<ControlApi> control) throws IOException, InterruptedException {
+        try {
+            return control.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof UncheckedIOException ? ((UncheckedIOException) e.getCause()).getCause()
+                    : new IOException("the control API did not start", e.getCause());
+        }
+    }
+
+    private static long uptimeMs() {
+        return ManagementFactory.getRuntimeMXBean().getUptime();
     }
 }

@@ -35,6 +35,7 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,9 +70,13 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     private static final long STATUS_MS = 500;
     /**
      * A poll costs what the backend scans, the cells in use: the next one waits nineteen times its duration at
-     * least, so that polls take at most a twentieth of the time (poll_ms up to ~100k sessions, ~1 s at 1M).
+     * least, so that polls take at most a twentieth of the time (poll_ms up to ~100k sessions, ~1 s at 1M). The
+     * duration is the shortest of the last {@value #POLL_DURATIONS} polls': one poll that waited (for a backend being
+     * reconciled after it joined or came back, or for a CPU) must not stop the polls for nineteen times its wait,
+     * which froze the heavy UEs' rates for seconds and left them on the switch after their traffic ended.
      */
     private static final int POLL_IDLE_FACTOR = 19;
+    private static final int POLL_DURATIONS = 5;
     /** A draining backend's counts are read this often. */
     private static final long DRAIN_READ_MS = 50;
 
@@ -99,6 +104,8 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     private LabStatus status;
     /** When the last poll started (the poll timer's thread only). */
     private long lastPollAt;
+    /** The last polls' durations in ms, newest last (the poll timer's thread only). */
+    private final ArrayDeque<Long> pollDurations = new ArrayDeque<>();
 
     private LabRunner(LabConfig cfg) {
         this.cfg = cfg;
@@ -380,12 +387,17 @@ public final class LabRunner implements AutoCloseable, BackendControl {
     private void poll() {
         try {
             long started = System.currentTimeMillis();
-            if (started - lastPollAt < POLL_IDLE_FACTOR * manager.pollDurationMillis()) {
+            long shortest = pollDurations.stream().mapToLong(Long::longValue).min().orElse(0);
+            if (started - lastPollAt < POLL_IDLE_FACTOR * shortest) {
                 return;
             }
             lastPollAt = started;
             manager.poll();
             status.polled(started);
+            pollDurations.addLast(manager.pollDurationMillis());
+            if (pollDurations.size() > POLL_DURATIONS) {
+                pollDurations.removeFirst();
+            }
         } catch (RuntimeException e) {
             System.err.println("lab runner: poll failed: " + e);
         }

@@ -16,29 +16,31 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Sessions in the host's {@link DurableState}, as their JSON form keyed by UP SEID; reads come from a
- * decoded copy in memory. The responses to the requests that changed them are kept in the same commit
- * ({@link KeptResponseLog}).
+ * Sessions in the host's {@link DurableState}, as {@link SessionRecord}s keyed by UP SEID (a state written before
+ * records holds their JSON form, still read); reads come from a decoded copy in memory. The responses to the
+ * requests that changed them are kept in the same commit ({@link KeptResponseLog}); each change holds the state's
+ * lock from its first write to its commit.
  */
 public final class DurableSessionStore implements SessionStore {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final MVMap<Long, String> map;
+    private final MVMap<Long, Object> map;
     private final KeptResponseLog responses;
     private final DurableState state;
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
 
-    DurableSessionStore(MVMap<Long, String> map, KeptResponseLog responses, DurableState state) {
+    DurableSessionStore(MVMap<Long, Object> map, KeptResponseLog responses, DurableState state) {
         this.map = map;
         this.responses = responses;
         this.state = state;
-        map.forEach((seid, json) -> local.put(seid, decode(seid, json)));
+        map.forEach((seid, stored) -> local.put(seid, decode(seid, stored)));
     }
 
-    private static PfcpSession decode(long seid, String json) {
+    private static PfcpSession decode(long seid, Object stored) {
         try {
-            return SessionJson.decode(MAPPER.readTree(json));
+            return stored instanceof byte[] ? SessionRecord.decode((byte[]) stored)
+                    : SessionJson.decode(MAPPER.readTree((String) stored));
         } catch (IOException | RuntimeException e) {
             // A session that no longer decodes must stop the host, not be dropped silently.
             throw new UncheckedIOException(new IOException("stored session " + seid + " does not decode: " + e, e));
@@ -56,39 +58,51 @@ public final class DurableSessionStore implements SessionStore {
 
     @Override
     public void put(PfcpSession session) {
-        map.put(session.upSeid, SessionJson.encode(session).toString());
-        state.committed();
+        byte[] record = SessionRecord.encode(session);
+        synchronized (state) {
+            map.put(session.upSeid, record);
+            state.committed();
+        }
         local.put(session.upSeid, session);
     }
 
     @Override
     public void put(PfcpSession session, KeptResponse response) {
-        map.put(session.upSeid, SessionJson.encode(session).toString());
-        responses.add(response);
-        state.committed();
+        byte[] record = SessionRecord.encode(session);
+        synchronized (state) {
+            map.put(session.upSeid, record);
+            responses.add(response);
+            state.committed();
+        }
         local.put(session.upSeid, session);
     }
 
     @Override
     public PfcpSession remove(long upSeid) {
-        if (map.remove(upSeid) != null) {
-            state.committed();
+        synchronized (state) {
+            if (map.remove(upSeid) != null) {
+                state.committed();
+            }
         }
         return local.remove(upSeid);
     }
 
     @Override
     public PfcpSession remove(long upSeid, KeptResponse response) {
-        map.remove(upSeid);
-        responses.add(response);
-        state.committed();
+        synchronized (state) {
+            map.remove(upSeid);
+            responses.add(response);
+            state.committed();
+        }
         return local.remove(upSeid);
     }
 
     @Override
     public void removeAll(Collection<Long> upSeids) {
-        upSeids.forEach(map::remove);
-        state.committed();
+        synchronized (state) {
+            upSeids.forEach(map::remove);
+            state.committed();
+        }
         upSeids.forEach(local::remove);
     }
 
@@ -99,8 +113,10 @@ public final class DurableSessionStore implements SessionStore {
 
     @Override
     public void pruneResponses(long beforeMillis, int maxKept) {
-        if (responses.prune(beforeMillis, maxKept)) {
-            state.committed();
+        synchronized (state) {
+            if (responses.prune(beforeMillis, maxKept)) {
+                state.committed();
+            }
         }
     }
 
