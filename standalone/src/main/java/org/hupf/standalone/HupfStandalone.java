@@ -20,7 +20,6 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -100,18 +99,17 @@ public final class HupfStandalone {
         // The REST API starts beside the state load and the session core (Jetty's start is seconds of class loading
         // on a busy machine); until the services are registered its resources answer 503.
         ServiceRegistry services = new ServiceRegistry();
-        CompletableFuture<ControlApi> controlStarted = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<ControlApi> controlStarted = new CompletableFuture<>();
+        Thread starter = new Thread(() -> {
             try {
-                return new ControlApi(Integer.parseInt(o.get("control-port")),
-                                      Long.parseLong(o.get("control-idle-ms")), o.get("control-token"), services);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                controlStarted.complete(new ControlApi(Integer.parseInt(o.get("control-port")),
+                        Long.parseLong(o.get("control-idle-ms")), o.get("control-token"), services));
+            } catch (IOException | RuntimeException e) {
+                controlStarted.completeExceptionally(e);
             }
-        }, Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "hupf-control-start");
-            t.setDaemon(true);
-            return t;
-        }));
+        }, "hupf-control-start");
+        starter.setDaemon(true);
+        starter.start();
         try {
             serve(o, services, controlStarted, mainMs);
         } catch (Exception e) {
@@ -182,7 +180,7 @@ public final class HupfStandalone {
         try {
             return control.get();
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof UncheckedIOException ? ((UncheckedIOException) e.getCause()).getCause()
+            throw e.getCause() instanceof IOException ? (IOException) e.getCause()
                     : new IOException("the control API did not start", e.getCause());
         }
     }
