@@ -50,7 +50,8 @@ public class DeviceWriterTest {
         assertTrue("the write in flight was answered, not cut off", inFlight.get().get(0).ok());
         assertTrue("a job still queued fails as unreachable", queued.get().get(0).unreachable());
         assertFalse(writerThread.isAlive());
-        assertTrue(thread("test-writer-inflight-done") == null || !thread("test-writer-inflight-done").isAlive());
+        Thread completer = thread("test-writer-inflight-done");
+        assertTrue(completer == null || !completer.isAlive());
     }
 
     @Test
