@@ -6,6 +6,7 @@ import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
+import org.hupf.app.CurrentDriver;
 import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
@@ -24,6 +25,7 @@ import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipEvent;
 import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.config.NetworkConfigListener;
@@ -159,9 +161,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         offloadStore = new DistributedOffloadStore(storageService);
         ledgerJournal = new DistributedLedgerJournal(storageService);
         drains = new DistributedBackendDrains(storageService);
-        routes = new DeviceRoutes(deviceService::getDevice,
+        routes = new DeviceRoutes(this::currentDevice,
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
-        switchProgrammer = new SwitchProgrammer(this::config, deviceService::getDevice, drains, DEVICES_CHECK_S);
+        switchProgrammer = new SwitchProgrammer(this::config, this::currentDevice, drains, DEVICES_CHECK_S);
         takeover = new HybridTakeover(lease, deviceService, pipeconfService, drains, offloadStore, ledgerJournal,
                                       recentEvents, this::config, executor, this::afterTakeover, retryFirstMs);
         drainCoordinator = new DrainCoordinator(drains, takeover, switchProgrammer, executor);
@@ -329,6 +331,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
 
     private void rebuild() {
         takeover.rebuild();
+    }
+
+    /** ONOS's device with the driver ONOS has for it now ({@link CurrentDriver}), null if unknown. */
+    private Device currentDevice(DeviceId id) {
+        return CurrentDriver.of(deviceService.getDevice(id));
     }
 
     /** hupf's netcfg when it is there and valid, else null. */
