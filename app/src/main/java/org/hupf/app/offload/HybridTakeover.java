@@ -96,6 +96,17 @@ final class HybridTakeover {
         return term;
     }
 
+    /** @return each backend of the current hybrid to {packets, bytes} it counted; empty while none is driven */
+    Map<String, long[]> backendTotals() {
+        Hybrid h = current;
+        if (h == null) {
+            return Map.of();
+        }
+        Map<String, long[]> totals = usageLedger.totals();
+        totals.keySet().retainAll(h.backendIds.stream().map(DeviceId::toString).collect(Collectors.toSet()));
+        return totals;
+    }
+
     /** Lets the devices go (the component stops). */
     void forget() {
         current = null;

@@ -11,6 +11,7 @@ import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
+import org.hupf.app.live.BackendTraffic;
 import org.hupf.app.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
@@ -76,8 +77,8 @@ import java.util.stream.Collectors;
  * {@code LeaderMastership} (only a device's master may write to it over P4Runtime: its client is the primary one)
  * and has the session core reconcile them with the store when it took them over or became their master again.
  */
-@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
-public class OffloadComponent implements UpfDeviceSource, OffloadService {
+@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class, BackendTraffic.class})
+public class OffloadComponent implements UpfDeviceSource, OffloadService, BackendTraffic {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
     private static final long POLL_MS = 1000;
@@ -410,6 +411,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Override
     public List<OffloadEvent> recentEvents() {
         return recentEvents.snapshot();
+    }
+
+    @Override
+    public Map<String, long[]> backendTotals() {
+        return takeover.backendTotals();
     }
 
     @Override
