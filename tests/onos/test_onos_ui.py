@@ -22,8 +22,9 @@ PAGE = 50  # the view's page of sessions
 # The texts of the sessions table's cells, row by row (empty until angular rendered the rows).
 ROWS_JS = ("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-session'))"
            ".map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
-# Types into the view's filter as a user would (angular listens to the input event).
-FILTER_JS = ("(f => {f.value = %s; f.dispatchEvent(new Event('input')); return true;})"
+# Types into the view's filter as a user would (angular listens to the input event); false until the view (its
+# controller and template) is there to type into.
+FILTER_JS = ("(f => f ? (f.value = %s, f.dispatchEvent(new Event('input')), true) : false)"
              "(document.getElementById('hupf-filter'))")
 # Samples drawn by a chart's series ({name: samples}; empty until the view drew two samples).
 SERIES_JS = ("(s => Object.keys(s).length ? s : null)(Object.fromEntries(Array.from(document.querySelectorAll("
@@ -56,11 +57,11 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
     want = {ue: str(seid) for ue, seid in standing_sessions.items()}
     by_ue = {}
     for ue in want:
-        browser.evaluate(FILTER_JS % json.dumps(ue))
+        browser.wait_for(FILTER_JS % json.dumps(ue), VIEW_TIMEOUT_S, "the hupf view's filter")
         rows = browser.wait_for("(r => r.length == 1 && r[0][2] == %s ? r : null)(%s)" % (json.dumps(ue), ROWS_JS),
                                 VIEW_TIMEOUT_S, "the hupf view filtered down to UE %s" % ue)
         by_ue[ue] = rows[0]
-    browser.evaluate(FILTER_JS % json.dumps(""))
+    browser.wait_for(FILTER_JS % json.dumps(""), VIEW_TIMEOUT_S, "the hupf view's filter")
     rows = browser.wait_for("(r => r.length >= %d ? r : null)(%s)" % (len(want), ROWS_JS), VIEW_TIMEOUT_S,
                             "the hupf view lists the sessions again without a filter")
     assert len(rows) <= PAGE, "one page of sessions, not all: %d rows" % len(rows)
