@@ -16,8 +16,11 @@ KARAF_DEPLOY = re.compile(r"\| FeaturesServiceImpl +\|[^|]*\| (Changes to perfor
 NOT_READY_STATUS = (404, 503)
 # scr:list into a pipe: "<component> in bundle N (...) enabled, 1 instance." then "    Id: 123, State:ACTIVE".
 SCR_ENTRY = re.compile(r"^(\S+) in bundle \d+ .*\n\s+Id: \d+, State:([A-Z ]+)", re.M)
-# Components of ONOS that hupf's next steps go through (REST codecs, netcfg, P4Runtime devices, pipeconfs).
-ONOS_COMPONENTS = ("org.onosproject.codec.impl.CodecManager",
+# Components of ONOS that hupf's next steps go through (app installs, the cluster and its leadership, REST
+# codecs, netcfg, P4Runtime devices, pipeconfs).
+ONOS_COMPONENTS = ("org.onosproject.app.impl.ApplicationManager",
+                   "org.onosproject.cluster.impl.ClusterManager",
+                   "org.onosproject.codec.impl.CodecManager",
                    "org.onosproject.net.config.impl.NetworkConfigManager",
                    "org.onosproject.net.pi.impl.PiPipeconfManager",
                    "org.onosproject.p4runtime.ctl.controller.P4RuntimeControllerImpl",
@@ -81,6 +84,15 @@ def components_active(names):
 def bundles_settled(onos):
     bad = onos.unsettled_bundles()
     return "bundles settled in bundle:list: %s" % bad if bad else None
+
+
+def bundles_active(names):
+    """Karaf lists every bundle named Active (ONOS's REST says an app is ACTIVE whatever Karaf did with it)."""
+    def probe(onos):
+        states = onos.bundles()
+        bad = {n: states.get(n, "not installed") for n in names if states.get(n) != "Active"}
+        return "bundles Active in Karaf's bundle:list: %s" % bad if bad else None
+    return probe
 
 
 def hupf_running(onos):

@@ -104,6 +104,21 @@ def oar_app_name(oar):
         return re.search(r'<app\s[^>]*\bname="([^"]+)"', z.read("app.xml").decode()).group(1)
 
 
+def oar_bundles(oar):
+    """The symbolic names of the OSGi bundles an .oar carries (its m2 jars' Bundle-SymbolicName)."""
+    import io
+    names = []
+    with zipfile.ZipFile(oar) as z:
+        for jar in (n for n in z.namelist() if n.startswith("m2/") and n.endswith(".jar")):
+            with zipfile.ZipFile(io.BytesIO(z.read(jar))) as j:
+                manifest = j.read("META-INF/MANIFEST.MF").decode(errors="replace").replace("\r\n ", "").replace(
+                    "\n ", "")
+            m = re.search(r"^Bundle-SymbolicName:\s*([^;\s]+)", manifest, re.M)
+            if m:
+                names.append(m.group(1))
+    return sorted(names)
+
+
 class BootRace(Exception):
     """ONOS's boot lost Felix SCR's start-up race: it will never get its apps ACTIVE."""
 
@@ -270,9 +285,11 @@ class Onos:
         """Installs and activates an .oar (POST /onos/v1/applications?activate=true), tried again only on
         ONOS's "not ready" answers (a service not registered yet, REST restarting) once Karaf settled; raises
         OnosError if ONOS refuses it, or gives up saying what its last answer was. An app that a lost answer
-        left installed is activated. Whether its bundles really run is for the caller to check (REST says
-        ACTIVE anyway)."""
+        left installed is activated. ONOS's REST says ACTIVE even for an app whose bundles Karaf refused or
+        never installed (or for the record of one being uninstalled): the install counts only once Karaf lists
+        every bundle of the .oar Active."""
         name = oar_app_name(oar)
+        bundles = oar_bundles(oar)
         last = []
 
         def installed():
@@ -299,9 +316,11 @@ class Onos:
             if why:
                 return why
             try:
-                return None if installed() else "ONOS ready to install %s (last answer: %s)" % (name, last)
+                if not installed():
+                    return "ONOS ready to install %s (last answer: %s)" % (name, last)
             except OSError as e:  # REST restarting: refused, reset, timed out
                 return "ONOS's REST answers (%s)" % e
+            return onos_ready.bundles_active(bundles)(self)
         try:
             self.wait_ready(probe, timeout, "%s installed and activated" % name, interval=2.0)
         except InstallRefused as e:

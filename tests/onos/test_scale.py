@@ -20,25 +20,42 @@ from pfcp_spec import build_message  # noqa: E402
 APP = "org.hupf.app"
 SESSIONS = int(os.environ.get("HUPF_ONOS_SCALE_SESSIONS", "2000"))
 WINDOW = 64
+# An unanswered request is sent again after T1_S (the SMF emulator's own timeout); the run fails when no answer
+# at all came for STALL_S.
+T1_S = 3.0
+STALL_S = 180
 FIRST_UE = ipaddress.IPv4Address("10.250.128.0")
 
 
-def pipelined(smf, specs, timeout=180):
-    """Sends PFCP requests with up to WINDOW unanswered; returns {seq: response} once all are answered."""
-    answers, in_flight, i = {}, {}, 0
-    deadline = time.monotonic() + timeout
+def pipelined(smf, specs, stall=STALL_S):
+    """Sends PFCP requests with up to WINDOW unanswered, each sent again every T1_S until answered, as an SMF
+    does (TS 29.244 §6.4: PFCP runs over UDP, and a starved host drops datagrams; hupf's agent answers a
+    retransmission with its original's answer); returns {seq: response} once all are answered. Fails when no
+    answer came for `stall` seconds, naming how many were unanswered."""
+    answers, in_flight, sent_at, i = {}, {}, {}, 0
+    last_answer = time.monotonic()
     while len(answers) < len(specs):
         while i < len(specs) and len(in_flight) < WINDOW:
-            in_flight[specs[i]["seq"]] = specs[i]
+            seq = specs[i]["seq"]
+            in_flight[seq] = specs[i]
             smf.send_raw(bytes(build_message(specs[i])))
+            sent_at[seq] = time.monotonic()
             i += 1
-        resp, _ = smf.recv(max(0.1, deadline - time.monotonic()))
-        assert resp is not None, "%d of %d PFCP requests unanswered after %d s" % (
-            len(specs) - len(answers), len(specs), timeout)
+        now = time.monotonic()
+        for seq in [q for q, t in sent_at.items() if now - t >= T1_S]:
+            smf.send_raw(bytes(build_message(in_flight[seq])))
+            sent_at[seq] = now
+        resp, _ = smf.recv(T1_S / 3)
+        if resp is None:
+            assert time.monotonic() - last_answer < stall, "%d of %d PFCP requests unanswered, none for %d s" % (
+                len(specs) - len(answers), len(specs), stall)
+            continue
         # Only the answer to a request: hupf's own requests (heartbeats) number their sequence apart.
         if resp.seq in in_flight and resp.message_type == in_flight[resp.seq]["type"] + 1:
             answers[resp.seq] = resp
             del in_flight[resp.seq]
+            del sent_at[resp.seq]
+            last_answer = time.monotonic()
     return answers
 
 

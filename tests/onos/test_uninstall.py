@@ -2,11 +2,18 @@
 the app org.hupf.app (not by its pipeconf); the backend's are no flow rules at all (hupf writes them in
 P4Runtime batches). The app removes both when it is deactivated or uninstalled (not when one node of a cluster
 stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists no flow rule of it and the backend's
-tables hold none of the standing sessions' entries (read over P4Runtime from the backend)."""
+tables hold none of the standing sessions' entries (read over P4Runtime from the backend). Then hupf comes back,
+and goes again while an association's sessions are being released: no session outlives it in the store, no
+thread of hupf's outlives its components."""
+import ipaddress
 import re
 
 import conftest
+import onos_ready
+import smf as smf_mod
+from pfcp_spec import build_message
 from test_onos import BackendTables, device_flows
+from test_scale import pipelined
 
 APP = "org.hupf.app"
 # hupf's components wait up to 30 s each for a thread blocked on a device that does not answer (Shutdowns): a
@@ -45,3 +52,62 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
     assert re.search(r"Remov(ed|ing) the \d+ flow rules of %s" % APP, log), "hupf removed its flow rules"
     assert "Removed hupf's entries from backend %s" % deployed["device"] in log, "hupf cleared its backend"
 
+
+RELEASE_SESSIONS = 400
+FIRST_RELEASE_UE = ipaddress.IPv4Address("10.250.64.0")
+# What a node must never log when it stops on its own: it withdrew, nobody else took over.
+WRONG_LEADER = re.compile(r"another node leads|is no longer this node's|node \S+ leads hupf")
+
+
+def hupf_threads(onos):
+    """Names of the JVM's threads that are hupf's or named after its maps (Karaf's threads --list: "id | name |")."""
+    names = re.findall(r"^\s*\d+\s*[|\u2502]\s*(\S+)", onos.cli("threads --list | grep hupf"), re.M)
+    return sorted(n for n in names if "hupf" in n)
+
+
+def hupf_uninstalled(onos):
+    """onos_ready probe: Karaf holds no hupf bundle any more (ONOS's REST forgets the app before Karaf is done)."""
+    left = {b: s for b, s in onos.bundles().items() if b.startswith("org.hupf.")}
+    return "hupf's bundles uninstalled from Karaf: %s" % left if left else None
+
+
+def reinstall(onos, oar, deployed):
+    """hupf installed again, its netcfg pushed again (the same), running and driving its backend."""
+    onos.install_app(oar, conftest.APP_TIMEOUT_S)
+    onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.hupf_running), conftest.APP_TIMEOUT_S,
+                    "hupf reinstalled")
+    conftest.deploy(onos, None, deployed["cfg"])
+
+
+def test_uninstall_during_a_release_leaves_no_session_and_no_thread(onos, oar, deployed, backend):
+    """Issue 35: uninstalling while an association's sessions are being released left ~400 sessions in the
+    distributed store, found again after a reinstall with no association; a writer thread outlived its component;
+    a single node said another node led. The uninstall here follows the Association Release at once."""
+    reinstall(onos, oar, deployed)
+    smf = smf_mod.Smf(("127.0.0.1", deployed["pfcp_port"]))
+    try:
+        # A loaded machine may take the agent longer than the emulator's default 3 s to answer.
+        assert smf_mod.cause(smf.request(smf.association_setup(), timeout=30)[0]) == 1
+        specs = [smf.establishment(700000 + i, str(FIRST_RELEASE_UE + i)) for i in range(RELEASE_SESSIONS)]
+        causes = [smf_mod.cause(r) for r in pipelined(smf, specs).values()]
+        assert causes == [1] * RELEASE_SESSIONS, "refused: %s" % sorted(set(causes))
+        log_start = len(onos.karaf_log.read_text(errors="replace"))
+        smf.send_raw(bytes(build_message(smf.release())))
+        status, body = onos.rest("DELETE", "/onos/v1/applications/%s" % APP)
+        assert status == 204, (status, body)
+    finally:
+        smf.close()
+    onos.wait_ready(lambda: onos_ready.settled(onos, hupf_uninstalled), UNINSTALL_TIMEOUT_S, "%s uninstalled" % APP)
+    assert hupf_threads(onos) == [], "hupf's threads outlive its components"
+    log = onos.karaf_log.read_text(errors="replace")[log_start:]
+    assert not WRONG_LEADER.findall(log), "a single node spoke of another leader: %s" % WRONG_LEADER.findall(log)
+    assert "RejectedExecutionException" not in log
+
+    reinstall(onos, oar, deployed)
+    status, body = onos.rest("GET", "/onos/hupf/sessions")
+    assert status == 200 and body["sessions"] == [], "sessions outlived the uninstall: %d" % len(body["sessions"])
+    tables = BackendTables(backend.addr)
+    try:
+        assert [t for t, _ in tables.entries() if t.endswith("_sessions")] == [], "session entries on the backend"
+    finally:
+        tables.close()

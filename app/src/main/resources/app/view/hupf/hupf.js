@@ -1,32 +1,151 @@
-// hupf view (legacy ONOS GUI): the sessions table comes from the table builder ('hupfSession' tag); after
-// each table response the view asks for the summary (offload metrics, switch tables, devices, events).
+// hupf view (legacy ONOS GUI), refreshed every POLL_MS over the GUI's web socket: the summary panels, the samples
+// taken since the last one (drawn as charts of rates over time), and one page of the sessions, filtered on the
+// server (a UPF holds 100,000 sessions: never all of them at once).
 (function () {
     'use strict';
 
-    var summaryReq = 'hupfSummaryRequest',
-        summaryResp = 'hupfSummaryResponse';
+    var POLL_MS = 2000,
+        PAGE = 50,
+        // Samples drawn: 5 minutes at the server's 2 s interval.
+        DRAWN = 150,
+        W = 320, H = 100,
+        COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#17becf'];
+
+    // Per-second rate of a total between two samples; a total that went down (sessions deleted) counts 0.
+    function rate(prev, cur, value, ms) {
+        var d = value(cur) - value(prev);
+        return d > 0 ? d * 1000 / ms : 0;
+    }
+
+    function human(v) {
+        var units = ['', 'k', 'M', 'G', 'T'], i = 0;
+        while (v >= 1000 && i < units.length - 1) {
+            v /= 1000;
+            i += 1;
+        }
+        return (v >= 100 || i === 0 ? Math.round(v) : v.toFixed(1)) + units[i];
+    }
+
+    // One chart: {id, title, series: [{name, color, points (SVG polyline), last}]}; values[i] of each series
+    // per drawn sample, scaled to the chart's largest value.
+    function chart(id, title, unit, series) {
+        var max = 1;
+        series.forEach(function (s) {
+            s.values.forEach(function (v) { max = Math.max(max, v); });
+        });
+        return {
+            id: id, title: title, max: human(max) + unit,
+            series: series.map(function (s, i) {
+                var n = s.values.length;
+                return {
+                    name: s.name, color: COLORS[i % COLORS.length], samples: n,
+                    last: n ? human(s.values[n - 1]) + unit : '-',
+                    points: s.values.map(function (v, j) {
+                        var x = n > 1 ? j * W / (DRAWN - 1) + (DRAWN - n) * W / (DRAWN - 1) : W,
+                            y = H - v * (H - 4) / max;
+                        return x.toFixed(1) + ',' + y.toFixed(1);
+                    }).join(' ')
+                };
+            })
+        };
+    }
+
+    // The charts from the samples (oldest first): rates between consecutive samples, levels at each one.
+    function charts(samples, intervalMs) {
+        var pairs = [], backends = {}, tables = {};
+        samples.forEach(function (s, i) {
+            Object.keys(s.backends).forEach(function (b) { backends[b] = true; });
+            Object.keys(s.switchTables).forEach(function (t) { tables[t] = true; });
+            if (i > 0) {
+                pairs.push([samples[i - 1], s, Math.max(1, s.time - samples[i - 1].time || intervalMs)]);
+            }
+        });
+        function rates(value) {
+            return pairs.map(function (p) { return rate(p[0], p[1], value, p[2]); });
+        }
+        function backendRates(b, field) {
+            return rates(function (s) { return s.backends[b] ? s.backends[b][field] : 0; });
+        }
+        function deltas(field) {
+            return pairs.map(function (p) { return Math.max(0, p[1][field] - p[0][field]); });
+        }
+        var bs = Object.keys(backends).sort(),
+            last = samples.slice(1);
+        return [
+            chart('bytes', 'Bytes/s by path', 'B/s',
+                [{name: 'switch', values: rates(function (s) { return s.switchBytes; })}].concat(
+                    bs.map(function (b) { return {name: b, values: backendRates(b, 'bytes')}; }))),
+            chart('packets', 'Packets/s by backend', 'pkt/s',
+                bs.map(function (b) { return {name: b, values: backendRates(b, 'packets')}; })),
+            chart('moves', 'Promotions and demotions per interval', '',
+                [{name: 'promotions', values: deltas('promotions')},
+                 {name: 'demotions', values: deltas('demotions')}]),
+            chart('tables', 'Switch table entries', '',
+                [{name: 'sessions on the switch', values: last.map(function (s) { return s.offloaded; })}].concat(
+                    Object.keys(tables).sort().map(function (t) {
+                        return {name: t, values: last.map(function (s) { return s.switchTables[t] || 0; })};
+                    })))
+        ];
+    }
 
     angular.module('ovHupf', [])
-        .controller('OvHupfCtrl', ['$scope', 'TableBuilderService', 'WebSocketService',
-            function ($scope, tbs, wss) {
-                var handlers = {};
+        .controller('OvHupfCtrl', ['$scope', '$interval', 'WebSocketService',
+            function ($scope, $interval, wss) {
+                var handlers = {}, samples = [], after = 0, timer;
 
                 $scope.summary = {occupancy: [], devices: [], events: []};
-                handlers[summaryResp] = function (data) {
+                $scope.page = {sessions: [], total: 0, matched: 0, offset: 0};
+                $scope.query = {filter: '', offset: 0};
+                $scope.charts = [];
+
+                function requestPage() {
+                    wss.sendEvent('hupfSessionsPageRequest',
+                        {filter: $scope.query.filter, offset: $scope.query.offset, limit: PAGE});
+                }
+
+                function refresh() {
+                    wss.sendEvent('hupfSummaryRequest', {});
+                    wss.sendEvent('hupfLiveRequest', {after: after});
+                    requestPage();
+                }
+
+                handlers.hupfSummaryResponse = function (data) {
                     $scope.summary = data;
+                    $scope.$apply();
+                };
+                handlers.hupfSessionsPageResponse = function (data) {
+                    $scope.page = data;
+                    $scope.$apply();
+                };
+                handlers.hupfLiveResponse = function (data) {
+                    samples = samples.concat(data.samples).slice(-(DRAWN + 1));
+                    if (samples.length) {
+                        after = samples[samples.length - 1].time;
+                    }
+                    $scope.charts = charts(samples, data.intervalMs);
                     $scope.$apply();
                 };
                 wss.bindHandlers(handlers);
 
-                tbs.buildTable({
-                    scope: $scope,
-                    tag: 'hupfSession',
-                    respCb: function () {
-                        wss.sendEvent(summaryReq, {});
+                $scope.filterChanged = function () {
+                    $scope.query.offset = 0;
+                    requestPage();
+                };
+                $scope.turn = function (pages) {
+                    var o = $scope.query.offset + pages * PAGE;
+                    if (o >= 0 && o < Math.max($scope.page.matched, 1)) {
+                        $scope.query.offset = o;
+                        requestPage();
                     }
-                });
+                };
+                $scope.lastRow = function () {
+                    return Math.min($scope.page.offset + $scope.page.sessions.length, $scope.page.matched);
+                };
 
+                refresh();
+                timer = $interval(refresh, POLL_MS, 0, false);
                 $scope.$on('$destroy', function () {
+                    $interval.cancel(timer);
                     wss.unbindHandlers(handlers);
                 });
             }]);

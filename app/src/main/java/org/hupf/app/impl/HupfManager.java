@@ -1,5 +1,6 @@
 package org.hupf.app.impl;
 
+import org.hupf.app.CurrentDriver;
 import org.hupf.api.HupfService;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.UpfDeviceSource;
@@ -313,7 +314,7 @@ public class HupfManager extends SessionManagerService {
         Map<String, Map<Long, long[]>> slices = new HashMap<>();
         Map<String, String> unreadable = new HashMap<>();
         for (DeviceId id : cfg.devices().keySet()) {
-            Device d = deviceService.getDevice(id);
+            Device d = CurrentDriver.of(deviceService.getDevice(id));
             try {
                 if (d == null || !d.is(HupfDataplaneConfig.class)) {
                     throw new UpfProgrammableException("no hupf pipeline on " + id + " yet");

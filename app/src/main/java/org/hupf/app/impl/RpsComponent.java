@@ -1,5 +1,6 @@
 package org.hupf.app.impl;
 
+import org.hupf.app.CurrentDriver;
 import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
 import org.hupf.app.HupfApp;
@@ -119,7 +120,7 @@ public class RpsComponent implements RpsService {
         if (cfg != null && cfg.isValid()) {
             for (DeviceId id : cfg.devices().keySet()) {
                 reads.put(id.toString(), () -> {
-                    Device d = deviceService.getDevice(id);
+                    Device d = CurrentDriver.of(deviceService.getDevice(id));
                     if (d == null || !d.is(HupfDataplaneConfig.class)) {
                         throw new UpfProgrammableException("no hupf pipeline on " + id + " yet");
                     }

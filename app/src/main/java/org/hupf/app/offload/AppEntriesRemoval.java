@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.CurrentDriver;
 import org.hupf.app.HupfApp;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.HupfTables;
@@ -43,7 +44,8 @@ final class AppEntriesRemoval {
      */
     static void clearBackends(DeviceService deviceService, PiPipeconfService pipeconfService,
                               MastershipService mastershipService, DeviceRoutes routes) {
-        for (Device d : deviceService.getAvailableDevices()) {
+        for (Device stored : deviceService.getAvailableDevices()) {
+            Device d = CurrentDriver.of(stored);
             if (!pipeconfService.ofDevice(d.id()).filter(HupfPipeconfIds.BACKEND::equals).isPresent()
                     || !mastershipService.isLocalMaster(d.id()) || !d.is(HupfUpf.class)) {
                 continue;

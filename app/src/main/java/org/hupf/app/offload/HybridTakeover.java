@@ -1,6 +1,7 @@
 package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
+import org.hupf.app.CurrentDriver;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.HupfPipeconfIds;
@@ -95,6 +96,17 @@ final class HybridTakeover {
         return term;
     }
 
+    /** @return each backend of the current hybrid to {packets, bytes} it counted; empty while none is driven */
+    Map<String, long[]> backendTotals() {
+        Hybrid h = current;
+        if (h == null) {
+            return Map.of();
+        }
+        Map<String, long[]> totals = usageLedger.totals();
+        totals.keySet().retainAll(h.backendIds.stream().map(DeviceId::toString).collect(Collectors.toSet()));
+        return totals;
+    }
+
     /** Lets the devices go (the component stops). */
     void forget() {
         current = null;
@@ -148,19 +160,35 @@ final class HybridTakeover {
             // cells since), and what the last leader carried for backends away or restarted is there.
             usageLedger = new BackendUsageLedger(ledgerJournal, ledgerJournal.all());
         }
-        Iterable<Device> available = deviceService.getAvailableDevices();
+        // Each device with the driver ONOS has for it now (not the one its stored object bound: CurrentDriver).
+        Map<DeviceId, Device> available = new HashMap<>();
+        deviceService.getAvailableDevices().forEach(d -> available.put(d.id(), CurrentDriver.of(d)));
         Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf = pipeconfService::ofDevice;
-        List<DeviceId> backendIds = pickAll(available, pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
+        // Asked once per device: a driver merged meanwhile shows at the next look.
+        List<DeviceId> driverless = withoutHupfDriver(available.values(), pipeconfOf);
+        driverless.forEach(available::remove);
+        List<DeviceId> backendIds = pickAll(available.values(), pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
         backendIds.removeIf(id -> drains.is(id.toString(), DistributedBackendDrains.DRAINED));
-        DeviceId switchId = pickAll(available, pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
+        DeviceId switchId = pickAll(available.values(), pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
         Hybrid h = current;
         if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
+            if (!driverless.isEmpty()) {
+                retryLater(driverless + " (no driver with hupf's behaviours yet, e.g. hupf's pipeconfs not registered)");
+            }
             return;
         }
         if (backendIds.isEmpty()) {
             current = null;
-            cancelRetry();
-            log.warn("No hupf backend available: sessions wait in the store");
+            if (driverless.isEmpty()) {
+                cancelRetry();
+                log.warn("No hupf backend available: sessions wait in the store");
+            } else {
+                // No device event may follow: ONOS merges the driver when hupf's pipeconf is registered.
+                log.warn("No hupf backend available yet: {} run a hupf pipeconf but ONOS has no driver with hupf's "
+                         + "behaviours for them (hupf's pipeconfs not registered yet?); retrying in {} ms",
+                         driverless, retryMs);
+                retryLater(null);
+            }
             return;
         }
         try {
@@ -170,12 +198,12 @@ final class HybridTakeover {
             List<HupfUpfDevice> backends = new ArrayList<>();
             Map<DeviceId, HupfUpfDevice> ledgered = new HashMap<>();
             for (DeviceId id : backendIds) {
-                backends.add(new LedgeredBackend(id.toString(), deviceService.getDevice(id).as(HupfUpf.class),
+                backends.add(new LedgeredBackend(id.toString(), available.get(id).as(HupfUpf.class),
                                                  usageLedger, backends.isEmpty()));
                 ledgered.put(id, backends.get(backends.size() - 1));
             }
             usageLedger.present(backendIds.stream().map(DeviceId::toString).collect(Collectors.toList()));
-            HupfUpfDevice hw = switchId == null ? null : deviceService.getDevice(switchId).as(HupfUpf.class);
+            HupfUpfDevice hw = switchId == null ? null : available.get(switchId).as(HupfUpf.class);
             if (hw != null) {
                 List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
                 if (!back.isEmpty()) {
@@ -204,12 +232,40 @@ final class HybridTakeover {
             current = null;
             log.warn("Cannot take over backends {} / switch {} yet: {}; retrying in {} ms",
                      backendIds, switchId, e, retryMs);
-            if (retry != null) {
-                retry.cancel(false);
-            }
-            retry = executor.schedule((Runnable) this::rebuild, retryMs, TimeUnit.MILLISECONDS);
-            retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+            retryLater(null);
         }
+    }
+
+    /**
+     * Returns the available devices running a hupf pipeconf whose driver, as ONOS has it now, lacks hupf's
+     * behaviour (ONOS cannot merge their driver while the pipeconf is not registered).
+     *
+     * @param devices    available devices
+     * @param pipeconfOf pipeconf of a device
+     * @return their ids, in the order of their ids
+     */
+    static List<DeviceId> withoutHupfDriver(Iterable<Device> devices,
+                                            Function<DeviceId, Optional<PiPipeconfId>> pipeconfOf) {
+        List<DeviceId> out = new ArrayList<>();
+        for (Device d : devices) {
+            if (pipeconfOf.apply(d.id()).filter(id -> id.equals(HupfPipeconfIds.BACKEND) || HupfPipeconfIds.SWITCHES.contains(id)).isPresent() && !d.is(HupfUpf.class)) {
+                out.add(d.id());
+            }
+        }
+        out.sort(Comparator.comparing(DeviceId::toString));
+        return out;
+    }
+
+    /** Rebuilds again after the current delay, which doubles up to {@link #RETRY_MAX_MS}. */
+    private void retryLater(String why) {
+        if (why != null) {
+            log.info("Looking at the devices again in {} ms: {}", retryMs, why);
+        }
+        if (retry != null) {
+            retry.cancel(false);
+        }
+        retry = executor.schedule((Runnable) this::rebuild, retryMs, TimeUnit.MILLISECONDS);
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
     }
 
     private void cancelRetry() {

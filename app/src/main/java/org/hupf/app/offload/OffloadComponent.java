@@ -6,10 +6,12 @@ import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
+import org.hupf.app.CurrentDriver;
 import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
+import org.hupf.app.live.BackendTraffic;
 import org.hupf.app.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
@@ -24,6 +26,7 @@ import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipEvent;
 import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.config.NetworkConfigListener;
@@ -74,8 +77,8 @@ import java.util.stream.Collectors;
  * {@code LeaderMastership} (only a device's master may write to it over P4Runtime: its client is the primary one)
  * and has the session core reconcile them with the store when it took them over or became their master again.
  */
-@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class})
-public class OffloadComponent implements UpfDeviceSource, OffloadService {
+@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class, BackendTraffic.class})
+public class OffloadComponent implements UpfDeviceSource, OffloadService, BackendTraffic {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
     private static final long POLL_MS = 1000;
@@ -159,9 +162,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         offloadStore = new DistributedOffloadStore(storageService);
         ledgerJournal = new DistributedLedgerJournal(storageService);
         drains = new DistributedBackendDrains(storageService);
-        routes = new DeviceRoutes(deviceService::getDevice,
+        routes = new DeviceRoutes(this::currentDevice,
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
-        switchProgrammer = new SwitchProgrammer(this::config, deviceService::getDevice, drains, DEVICES_CHECK_S);
+        switchProgrammer = new SwitchProgrammer(this::config, this::currentDevice, drains, DEVICES_CHECK_S);
         takeover = new HybridTakeover(lease, deviceService, pipeconfService, drains, offloadStore, ledgerJournal,
                                       recentEvents, this::config, executor, this::afterTakeover, retryFirstMs);
         drainCoordinator = new DrainCoordinator(drains, takeover, switchProgrammer, executor);
@@ -331,6 +334,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
         takeover.rebuild();
     }
 
+    /** ONOS's device with the driver ONOS has for it now ({@link CurrentDriver}), null if unknown. */
+    private Device currentDevice(DeviceId id) {
+        return CurrentDriver.of(deviceService.getDevice(id));
+    }
+
     /** hupf's netcfg when it is there and valid, else null. */
     private HupfConfig config() {
         HupfConfig cfg = cfgService.getConfig(appId, HupfConfig.class);
@@ -403,6 +411,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService {
     @Override
     public List<OffloadEvent> recentEvents() {
         return recentEvents.snapshot();
+    }
+
+    @Override
+    public Map<String, long[]> backendTotals() {
+        return takeover.backendTotals();
     }
 
     @Override

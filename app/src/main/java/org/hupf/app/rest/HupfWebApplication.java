@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The JAX-RS application behind /onos/hupf (see WEB-INF/web.xml): core's resources, finding their services in
+ * The JAX-RS application behind /onos/hupf (see WEB-INF/web.xml): core's resources and the ONOS host's live view
+ * ({@link HupfLiveResource}), finding their services in
  * ONOS's registry.
  */
 public class HupfWebApplication extends AbstractWebApplication {
@@ -16,7 +17,7 @@ public class HupfWebApplication extends AbstractWebApplication {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return getClasses(HupfWebResource.class);
+        return getClasses(HupfWebResource.class, HupfLiveResource.class);
     }
 
     @Override

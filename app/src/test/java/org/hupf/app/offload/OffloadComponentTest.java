@@ -97,6 +97,8 @@ public class OffloadComponentTest {
                                               HupfPipeconfIds.SWITCHES));
         assertEquals(List.of(), HybridTakeover.pickAll(List.of(device("device:x", true)), id -> Optional.empty(),
                                                          Set.of(HupfPipeconfIds.BACKEND)));
+        assertEquals("a hupf pipeconf without hupf's behaviour in its driver", List.of(DeviceId.deviceId("device:broken")),
+                     HybridTakeover.withoutHupfDriver(devices, id -> Optional.ofNullable(pipeconfs.get(id.toString()))));
     }
 
     private static InboundPacket packetIn(long reason, byte[] payload) {
@@ -124,6 +126,12 @@ public class OffloadComponentTest {
      * that is the backend's master.
      */
     private OffloadComponent component(IAnswer<List<UpfEntity>> reads, FakeLeadership leaders) throws Exception {
+        return component(reads, leaders, () -> true);
+    }
+
+    /** As above, the backend's driver having hupf's behaviour when `hasDriver` says so. */
+    private OffloadComponent component(IAnswer<List<UpfEntity>> reads, FakeLeadership leaders,
+                                       java.util.function.BooleanSupplier hasDriver) throws Exception {
         HupfUpf upf = createNiceMock(HupfUpf.class);
         upf.deleteAll(anyObject(UpfEntityType.class));
         expectLastCall().andAnswer(() -> {
@@ -139,7 +147,7 @@ public class OffloadComponentTest {
         DeviceId b1 = DeviceId.deviceId("device:backend:b1");
         Device backend = createMock(Device.class);
         expect(backend.id()).andReturn(b1).anyTimes();
-        expect(backend.is(HupfUpf.class)).andReturn(true).anyTimes();
+        expect(backend.is(HupfUpf.class)).andAnswer(hasDriver::getAsBoolean).anyTimes();
         expect(backend.as(HupfUpf.class)).andReturn(upf).anyTimes();
         replay(backend);
         DeviceService devices = createNiceMock(DeviceService.class);
@@ -209,6 +217,25 @@ public class OffloadComponentTest {
             Thread.sleep(200);
             assertEquals("no retry once taken over", after, reads.get());
             assertTrue(c.offloaded().isEmpty());
+        } finally {
+            c.deactivate();
+        }
+    }
+
+    /**
+     * A reinstalled hupf may find its backend before ONOS has a driver with hupf's behaviours for it (its
+     * pipeconf registered a moment later): no device event follows, the component looks again until it has one.
+     */
+    @Test
+    public void aBackendWhoseDriverLacksHupfIsTakenOverOnceItHasIt() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        OffloadComponent c = component(List::of, new FakeLeadership(LOCAL, 1), () -> asked.incrementAndGet() > 3);
+        c.retryFirstMs = 20;
+        c.activate();
+        try {
+            waitFor(c, 1);
+            assertEquals("taken over once its driver had hupf's behaviour", 1, c.devices().size());
+            assertTrue(asked.get() > 3);
         } finally {
             c.deactivate();
         }

@@ -8,8 +8,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What each backend counted, kept when a backend leaves the hybrid or restarts. A backend counts only the
@@ -328,6 +330,29 @@ public final class BackendUsageLedger {
     public synchronized long restarts(String backend) {
         Account a = accounts.get(backend);
         return a == null ? 0 : a.restarts;
+    }
+
+    /**
+     * Returns what each backend present counted in the cells it holds now, its earlier lives included (a cell
+     * freed with its session drops out): for the live view's traffic by path.
+     *
+     * @return backend key to {packets, bytes}, ingress and egress together, in the order of the keys
+     */
+    public synchronized Map<String, long[]> totals() {
+        Map<String, long[]> out = new TreeMap<>();
+        accounts.forEach((backend, a) -> {
+            if (a.present) {
+                long[] t = new long[2];
+                for (Map<Integer, long[]> counts : List.of(a.last, a.offset)) {
+                    for (long[] v : counts.values()) {
+                        t[0] += v[0] + v[2];
+                        t[1] += v[1] + v[3];
+                    }
+                }
+                out.put(backend, t);
+            }
+        });
+        return out;
     }
 
     /** Journals a cell's last count and offset, or forgets its record when it carries nothing. */

@@ -184,6 +184,20 @@ public class LedgeredBackendTest {
         assertEquals(Map.of(), journal.get("b2"));
     }
 
+    /** The live view's traffic per backend: what each present backend counted, a restart's old counts included. */
+    @Test
+    public void totalsAreWhatEachPresentBackendCounted() throws UpfProgrammableException {
+        bothThenFirstAlone();
+        assertEquals("b2 is away", List.of("b1"), List.copyOf(ledger.totals().keySet()));
+        assertEquals(12, ledger.totals().get("b1")[0]);
+        assertEquals(1200, ledger.totals().get("b1")[1]);
+        ledger.present(List.of("b1", "b2"));
+        count(b2, 2);  // restarted: its 7 are carried
+        packets(first, second);
+        assertEquals(7 + 2, ledger.totals().get("b2")[0]);
+        assertEquals(100 * (7 + 2), ledger.totals().get("b2")[1]);
+    }
+
     private static UpfCounter cell(long pkts) {
         return UpfCounter.builder().withCellId(CELL).setIngress(pkts, pkts).build();
     }

@@ -4,6 +4,9 @@ import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.onosproject.net.behaviour.Pipeliner;
+import org.onosproject.net.driver.Driver;
+import org.onosproject.net.driver.DriverAdminService;
+import org.onosproject.net.driver.DriverProvider;
 import org.onosproject.net.flow.FlowRuleProgrammable;
 import org.onosproject.net.group.GroupProgrammable;
 import org.onosproject.net.meter.MeterProgrammable;
@@ -30,6 +33,8 @@ import java.net.URLConnection;
 import java.net.URLStreamHandler;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
 
 import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.BMV2_JSON;
@@ -41,7 +46,7 @@ import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.TOFINO_CONTE
 /**
  * Registers the hupf pipeconfs with ONOS: {@code org.hupf.bmv2} and {@code org.hupf.backend} always,
  * {@code org.hupf.tofino} and {@code org.hupf.tofino2} only when their Tofino artifacts were packaged into
- * the bundle.
+ * the bundle. When it stops, the drivers ONOS merged for its pipeconfs go too (see {@link #deactivate}).
  */
 @Component(immediate = true)
 public class PipeconfLoader {
@@ -50,9 +55,14 @@ public class PipeconfLoader {
 
     /** Where {@code make -C p4src} puts the compiler outputs inside the bundle. */
     static final String P4C_OUT = "/p4c-out/";
+    /** ONOS names a merged driver {@code <base driver>:<pipeconf id>} (PiPipeconfManager). */
+    static final String MERGED_DRIVER_SEPARATOR = ":";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PiPipeconfService pipeconfService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DriverAdminService driverAdminService;
 
     private final List<PiPipeconfId> registered = new ArrayList<>();
 
@@ -65,10 +75,26 @@ public class PipeconfLoader {
         log.info("Started, registered {}", registered);
     }
 
+    /**
+     * Unregisters the pipeconfs and the drivers ONOS merged for them. ONOS builds a device's driver from its base
+     * driver and its pipeconf's behaviour classes once, and keeps it after the pipeconf is unregistered: a
+     * reinstalled hupf would find its devices' drivers holding the uninstalled bundle's classes (another
+     * {@code HupfUpf} class than the new bundle's, so the app would see no hupf device). Without them ONOS merges
+     * the driver anew, from the new bundle, the next time a device's driver is looked up.
+     */
     @Deactivate
     protected void deactivate() {
         registered.forEach(pipeconfService::unregister);
+        Set<String> suffixes = registered.stream().map(id -> MERGED_DRIVER_SEPARATOR + id.id())
+                .collect(Collectors.toSet());
         registered.clear();
+        for (DriverProvider provider : Set.copyOf(driverAdminService.getProviders())) {
+            Set<String> names = provider.getDrivers().stream().map(Driver::name).collect(Collectors.toSet());
+            if (!names.isEmpty() && names.stream().allMatch(n -> suffixes.stream().anyMatch(n::endsWith))) {
+                driverAdminService.unregisterProvider(provider);
+                log.info("Unregistered the drivers ONOS merged for hupf's pipeconfs: {}", names);
+            }
+        }
         log.info("Stopped");
     }
 

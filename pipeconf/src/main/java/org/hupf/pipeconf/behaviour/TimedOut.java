@@ -48,7 +48,8 @@ final class TimedOut extends UpfProgrammableException {
     }
 
     /**
-     * Makes a blocking RPC again while it times out and the device answers the probe, within the budget.
+     * Makes a blocking RPC again while it times out and the device answers the probe, within the budget, unless
+     * the calling thread is interrupted.
      *
      * @param attempt  the RPC, made anew on each call
      * @param error    the RPC error of an answer, or null when the RPC was answered
@@ -63,8 +64,11 @@ final class TimedOut extends UpfProgrammableException {
         while (true) {
             R answer = attempt.get();
             Throwable rpc = error.apply(answer);
+            // An interrupted thread is being stopped (its component deactivates): it gives up rather than keep the
+            // component's stop waiting for a starved device. ONOS's blocking RPC waits uninterruptibly, then
+            // sets the thread's interrupt flag again.
             if (rpc == null || !isDeadlineExceeded(rpc) || System.nanoTime() > deadline
-                    || !alive(probe).join()) {
+                    || Thread.currentThread().isInterrupted() || !alive(probe).join()) {
                 return answer;
             }
         }

@@ -10,6 +10,9 @@ import org.onosproject.net.flow.FlowRuleProgrammable;
 import org.onosproject.net.group.GroupProgrammable;
 import org.onosproject.net.meter.MeterProgrammable;
 import org.onosproject.net.behaviour.Pipeliner;
+import org.onosproject.net.driver.Driver;
+import org.onosproject.net.driver.DriverAdminService;
+import org.onosproject.net.driver.DriverProvider;
 import org.onosproject.net.pi.model.PiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.net.pi.model.PiPipelineInterpreter;
@@ -17,11 +20,13 @@ import org.onosproject.net.pi.service.PiPipeconfService;
 
 import java.io.InputStream;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
 
 import static org.easymock.EasyMock.capture;
 import static org.easymock.EasyMock.createMock;
+import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.expectLastCall;
 import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.replay;
@@ -52,6 +57,7 @@ public class PipeconfLoaderTest {
 
         PipeconfLoader loader = new PipeconfLoader();
         loader.pipeconfService = service;
+        loader.driverAdminService = drivers(Set.of());
         loader.activate();
         Map<String, PiPipeconf> byId = registered.getValues().stream()
                 .collect(Collectors.toMap(p -> p.id().id(), p -> p));
@@ -89,6 +95,57 @@ public class PipeconfLoaderTest {
 
         loader.deactivate();
         verify(service);
+    }
+
+    /** A provider of drivers with these names, as ONOS's PiPipeconfManager registers one per merged driver. */
+    private static DriverProvider provider(String... names) {
+        Set<Driver> drivers = new java.util.HashSet<>();
+        for (String name : names) {
+            Driver d = createMock(Driver.class);
+            expect(d.name()).andReturn(name).anyTimes();
+            replay(d);
+            drivers.add(d);
+        }
+        DriverProvider p = createMock(DriverProvider.class);
+        expect(p.getDrivers()).andReturn(drivers).anyTimes();
+        replay(p);
+        return p;
+    }
+
+    /** A driver admin service holding these providers, expecting the unregistration of the given ones only. */
+    private static DriverAdminService drivers(Set<DriverProvider> providers, DriverProvider... unregistered) {
+        DriverAdminService admin = createMock(DriverAdminService.class);
+        expect(admin.getProviders()).andReturn(providers).anyTimes();
+        for (DriverProvider p : unregistered) {
+            admin.unregisterProvider(p);
+        }
+        replay(admin);
+        return admin;
+    }
+
+    @Test
+    public void stoppingTakesTheDriversOnosMergedForItsPipeconfs() {
+        PiPipeconfService service = createMock(PiPipeconfService.class);
+        service.register(org.easymock.EasyMock.anyObject());
+        expectLastCall().times(4);
+        service.unregister(org.easymock.EasyMock.anyObject());
+        expectLastCall().times(4);
+        replay(service);
+        DriverProvider backend = provider("bmv2:" + HupfPipeconfIds.BACKEND.id());
+        DriverProvider sw = provider("stratum-bmv2:" + HupfPipeconfIds.BMV2.id());
+        DriverProvider base = provider("bmv2", "stratum-bmv2");
+        DriverProvider otherPipeconf = provider("bmv2:org.onosproject.pipelines.basic");
+        // org.hupf.tofino's suffix is a prefix of org.hupf.tofino2's: a driver merged for a pipeconf named
+        // org.hupf.tofino2x is not hupf's.
+        DriverProvider lookalike = provider("tofino:" + HupfPipeconfIds.TOFINO2.id() + "x");
+        DriverAdminService admin = drivers(Set.of(backend, sw, base, otherPipeconf, lookalike), backend, sw);
+
+        PipeconfLoader loader = new PipeconfLoader();
+        loader.pipeconfService = service;
+        loader.driverAdminService = admin;
+        loader.activate();
+        loader.deactivate();
+        verify(service, admin);
     }
 
     private static void assertTofinoPipeconf(PiPipeconf tofino, String target) throws Exception {

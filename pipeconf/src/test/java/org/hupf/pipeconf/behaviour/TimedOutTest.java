@@ -41,6 +41,18 @@ public class TimedOutTest {
         assertEquals(1, probes.get());
     }
 
+    /** A component stopping interrupts its threads: a read that timed out is not made again for it. */
+    @Test
+    public void anInterruptedThreadDoesNotMakeItAgain() {
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(LATE, call(new ArrayDeque<>(Arrays.asList(LATE, "cells")), true, 60_000));
+            assertEquals(0, probes.get());
+        } finally {
+            assertTrue("the interrupt stays for the caller to see", Thread.interrupted());
+        }
+    }
+
     @Test
     public void otherErrorsAreNotMadeAgain() {
         assertEquals(GONE, call(new ArrayDeque<>(Arrays.asList(GONE, "cells")), true, 60_000));

@@ -1,0 +1,85 @@
+package org.hupf.app.gui;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.OffloadService;
+import org.hupf.api.session.PfcpSession;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.ui.table.TableModel;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One page of the sessions, filtered: what the hupf view and {@code GET /onos/hupf/live/sessions} send instead of
+ * every session (a UPF holds 100,000 of them). The filter is a case-insensitive text that a session matches when
+ * its UP or CP SEID, UE address, uplink or downlink TEIDs or path contain it; pages are in the order of UP SEIDs.
+ */
+public final class SessionPages {
+
+    /** The longest page asked for: a screenful, never the store. */
+    public static final int MAX_LIMIT = 500;
+
+    private SessionPages() {
+    }
+
+    /**
+     * Renders a page: {@code total} sessions, {@code matched} by the filter, {@code offset}, {@code limit}, and
+     * {@code sessions}, one object per row with the view's columns ({@link HupfViewModel#SESSION_COLUMNS}).
+     *
+     * @param root     the answer's object
+     * @param sessions the session store's sessions
+     * @param offload  the offload service: each UE's path and rate
+     * @param filter   text a session must contain, null or blank for all
+     * @param offset   rows skipped, from 0
+     * @param limit    rows at most, 1 to {@link #MAX_LIMIT}
+     * @throws IllegalArgumentException a negative offset or a limit out of range
+     */
+    public static void page(ObjectNode root, Collection<PfcpSession> sessions, OffloadService offload, String filter,
+                            int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("offset must be >= 0 and limit 1.." + MAX_LIMIT + ": offset " + offset
+                                                       + ", limit " + limit);
+        }
+        String want = filter == null ? "" : filter.trim().toLowerCase(Locale.ROOT);
+        Set<Ip4Address> onSwitch = want.isEmpty() ? Set.of() : offload.offloaded();
+        List<PfcpSession> matched = new ArrayList<>();
+        for (PfcpSession s : sessions) {
+            if (want.isEmpty() || matches(s, want, onSwitch)) {
+                matched.add(s);
+            }
+        }
+        matched.sort(Comparator.comparing(s -> s.upSeid, Long::compareUnsigned));
+        List<PfcpSession> rows = matched.subList(Math.min(offset, matched.size()),
+                                                 Math.min(offset + limit, matched.size()));
+        TableModel tm = new TableModel(HupfViewModel.SESSION_COLUMNS);
+        HupfViewModel.populateSessions(tm, rows, offload);
+        root.put("total", sessions.size()).put("matched", matched.size()).put("offset", offset).put("limit", limit);
+        ArrayNode out = root.putArray("sessions");
+        // TableModel keeps the rows in the order they were added (until sorted): the page's.
+        for (TableModel.Row r : tm.getRows()) {
+            ObjectNode o = out.addObject();
+            for (String c : HupfViewModel.SESSION_COLUMNS) {
+                Object v = r.get(c);
+                if (v instanceof Long) {
+                    o.put(c, (Long) v);
+                } else {
+                    o.put(c, String.valueOf(v));
+                }
+            }
+        }
+    }
+
+    private static boolean matches(PfcpSession s, String want, Set<Ip4Address> onSwitch) {
+        String ue = HupfViewModel.ueAddress(s).map(Ip4Address::toString).orElse(HupfViewModel.NONE);
+        String path = HupfViewModel.ueAddress(s).filter(onSwitch::contains).isPresent()
+                ? HupfViewModel.HW : HupfViewModel.SW;
+        return Long.toUnsignedString(s.upSeid).contains(want) || Long.toUnsignedString(s.cpSeid).contains(want)
+                || ue.contains(want) || path.toLowerCase(Locale.ROOT).equals(want)
+                || HupfViewModel.teids(s, true).contains(want) || HupfViewModel.teids(s, false).contains(want);
+    }
+}

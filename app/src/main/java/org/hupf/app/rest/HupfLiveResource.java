@@ -1,0 +1,62 @@
+package org.hupf.app.rest;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.HupfService;
+import org.hupf.api.OffloadService;
+import org.hupf.app.gui.SessionPages;
+import org.hupf.app.live.LiveService;
+
+import javax.ws.rs.DefaultValue;
+import javax.ws.rs.GET;
+import javax.ws.rs.Path;
+import javax.ws.rs.Produces;
+import javax.ws.rs.QueryParam;
+import javax.ws.rs.core.MediaType;
+import javax.ws.rs.core.Response;
+
+/**
+ * What the hupf view shows live, over REST for scripts and tests (ONOS host only: the samples come from its
+ * {@link LiveService}): the last minutes of counts, and the sessions one filtered page at a time.
+ */
+@Path("live")
+public class HupfLiveResource extends HupfResource {
+
+    /**
+     * Returns the samples taken after a time: the switch's bytes, each backend's packets and bytes, promotions,
+     * demotions, sessions on the switch and the switch tables' entries, every {@code intervalMs}.
+     *
+     * @param after only samples later than this, ms since the epoch (0: the last 10 minutes)
+     * @return 200 with {"intervalMs", "samples": [...]}
+     */
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response history(@QueryParam("after") @DefaultValue("0") long after) {
+        ObjectNode root = MAPPER.createObjectNode();
+        get(LiveService.class).history(root, after);
+        return json(root);
+    }
+
+    /**
+     * Returns one page of the sessions, in the order of their UP SEIDs, those containing a text when asked.
+     *
+     * @param filter text in a session's SEIDs, UE address, TEIDs or path (HW, SW); empty for all
+     * @param offset sessions skipped
+     * @param limit  sessions at most (1 to 500)
+     * @return 200 with {"total", "matched", "offset", "limit", "sessions": [...]}, 400 for a bad offset or limit
+     */
+    @GET
+    @Path("sessions")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response sessions(@QueryParam("filter") @DefaultValue("") String filter,
+                             @QueryParam("offset") @DefaultValue("0") int offset,
+                             @QueryParam("limit") @DefaultValue("50") int limit) {
+        ObjectNode root = MAPPER.createObjectNode();
+        try {
+            SessionPages.page(root, get(HupfService.class).sessions(), get(OffloadService.class), filter, offset,
+                              limit);
+        } catch (IllegalArgumentException e) {
+            return error(Response.Status.BAD_REQUEST, e.getMessage());
+        }
+        return json(root);
+    }
+}

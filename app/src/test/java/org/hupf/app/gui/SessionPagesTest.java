@@ -1,0 +1,93 @@
+package org.hupf.app.gui;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.SessionJson;
+import org.hupf.app.offload.TestOffloadService;
+import org.junit.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+
+/**
+ * The sessions go to the view one page at a time, in the order of their UP SEIDs, filtered on the server:
+ * a page never holds more than its limit, whatever the store holds.
+ */
+public class SessionPagesTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int SESSIONS = 120;
+
+    /** Session i: UP SEID 1000+i, UE TestOffloadService.ue(i), uplink F-TEID 0x100+i. */
+    private static PfcpSession session(int i) throws Exception {
+        String json = "{\"upSeid\": " + (1000 + i) + ", \"cpSeid\": " + (5000 + i) + ", \"nodeId\": \"smf\", "
+                + "\"pdrs\": [{\"pdrId\": 1, \"precedence\": 10, \"pdi\": {\"sourceInterface\": \"ACCESS\", "
+                + "\"fTeid\": {\"teid\": " + (0x100 + i) + ", \"ipv4\": \"10.0.0.2\"}, \"ueIpAddress\": \""
+                + TestOffloadService.ue(i) + "\"}, \"farId\": 1}],"
+                + "\"fars\": [{\"farId\": 1, \"applyAction\": [\"FORW\"], \"forwardingParameters\":"
+                + " {\"destinationInterface\": \"CORE\"}}]}";
+        return SessionJson.decode(MAPPER.readTree(json));
+    }
+
+    private static List<PfcpSession> sessions() throws Exception {
+        List<PfcpSession> out = new ArrayList<>();
+        for (int i = 0; i < SESSIONS; i++) {
+            out.add(session(i));
+        }
+        Collections.shuffle(out);
+        return out;
+    }
+
+    private static JsonNode page(List<PfcpSession> sessions, TestOffloadService offload, String filter, int offset,
+                                 int limit) {
+        ObjectNode root = MAPPER.createObjectNode();
+        SessionPages.page(root, sessions, offload, filter, offset, limit);
+        return root;
+    }
+
+    @Test
+    public void aPageHoldsItsLimitInTheOrderOfTheirSeids() throws Exception {
+        JsonNode p = page(sessions(), TestOffloadService.withSessions(3), "", 50, 50);
+        assertEquals(SESSIONS, p.get("total").asInt());
+        assertEquals(SESSIONS, p.get("matched").asInt());
+        assertEquals(50, p.get("sessions").size());
+        assertEquals("1050", p.get("sessions").get(0).get(HupfViewModel.ID).asText());
+        assertEquals("1099", p.get("sessions").get(49).get(HupfViewModel.ID).asText());
+        assertEquals("the last page holds the rest", 20,
+                     page(sessions(), TestOffloadService.withSessions(3), "", 100, 50).get("sessions").size());
+        assertEquals(0, page(sessions(), TestOffloadService.withSessions(3), "", 500, 50).get("sessions").size());
+    }
+
+    @Test
+    public void theFilterMatchesSeidsUeTeidsAndPath() throws Exception {
+        TestOffloadService offload = TestOffloadService.withSessions(3);
+        offload.onHeavyHitter(TestOffloadService.ue(1));
+        List<PfcpSession> all = sessions();
+        JsonNode byUe = page(all, offload, TestOffloadService.ue(107).toString(), 0, 50);
+        assertEquals(1, byUe.get("matched").asInt());
+        assertEquals("1107", byUe.get("sessions").get(0).get(HupfViewModel.ID).asText());
+        assertEquals("CP SEIDs 5110..5119", 10, page(all, offload, "511", 0, 50).get("matched").asInt());
+        assertEquals("uplink TEID 0x10a", "1010", page(all, offload, "0x10a", 0, 50).get("sessions").get(0)
+                .get(HupfViewModel.ID).asText());
+        JsonNode onSwitch = page(all, offload, "hw", 0, 50);
+        assertEquals("the heavy hitter on the switch", 1, onSwitch.get("matched").asInt());
+        assertEquals(HupfViewModel.HW, onSwitch.get("sessions").get(0).get(HupfViewModel.PATH).asText());
+        assertEquals(SESSIONS - 1, page(all, offload, "SW", 0, 50).get("matched").asInt());
+        assertEquals(0, page(all, offload, "no such session", 0, 50).get("matched").asInt());
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void aPageLargerThanTheLimitIsRefused() throws Exception {
+        page(sessions(), TestOffloadService.withSessions(3), "", 0, SessionPages.MAX_LIMIT + 1);
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void aNegativeOffsetIsRefused() throws Exception {
+        page(sessions(), TestOffloadService.withSessions(3), "", -1, 10);
+    }
+}
