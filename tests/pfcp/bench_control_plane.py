@@ -4,10 +4,11 @@ for N, lab runner polling the backend's counters every 500 ms, the lab's period)
 p50/p99/max, answers within T1 (3 s); with N sessions held: one counter poll's duration, the chain's idle CPU over
 10 s and the runner's heap per session (after a full GC).
 
---warmup N (default 10000) establishes, modifies and deletes N other sessions, untimed, before the timed phases,
-on hupf and eUPF alike: the figures are the steady state's, not the JIT's warm-up. --threads adds each phase's CPU
-per request per thread (runner, backend or eUPF thread names): the JIT, the GC and the counter poll apart from the
-request path.
+--warmup N (default 10000) establishes, modifies and deletes N other sessions before the timed phases, on hupf and
+eUPF alike: the figures are the steady state's, not the JIT's warm-up. With --peer that warm-up round is timed and
+reported apart (stage "cold", never folded into the steady rows), --warmup-rounds K adds K - 1 unmeasured ones, and
+every phase carries the JIT's CPU per request (hupf's compiler threads), the cores the UPF used and its busiest
+thread. --threads adds each phase's CPU per request per thread (runner, backend or eUPF thread names).
 
 --old-classpath/--old-backend run a second build (e.g. main at e345510, built in another directory) in the same
 run, alternating with this one, for an A/B; --delete-limit bounds the deletions timed (the rest are not timed).
@@ -17,7 +18,7 @@ needs root for its namespaces), the same client and messages; per phase and roun
 UPF's whole process tree per request, the data-plane tables after each phase and the ratios hupf / eUPF.
 Usage: .venv/bin/python tests/pfcp/bench_control_plane.py [--sessions N ...] [--window W ...] [--out FILE]
        .venv/bin/python tests/pfcp/bench_control_plane.py --peer eupf [--sessions N ...] [--rounds R]
-           [--hupf-only-sessions N ...] [--warmup N] [--threads] [--markdown FILE] [--out FILE]
+           [--hupf-only-sessions N ...] [--warmup N] [--warmup-rounds K] [--threads] [--markdown FILE] [--out FILE]
 """
 import argparse
 import collections
@@ -35,8 +36,8 @@ from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, upli
 from bench_pfcp import patch, template  # noqa: E402
 from cpu_hog import cpu_hog  # noqa: E402
 from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
-from peer_report import (compare, markdown, mismatches, table_check, thread_breakdown,  # noqa: E402
-                         thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
+from peer_report import (JIT_THREADS, busiest, compare, jit_ms, markdown, mismatches, table_check,  # noqa: E402
+                         thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
 from pfcp_spec import build_message  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
@@ -129,6 +130,10 @@ def timed(cpu, addr, out, phase, n, window, sock, requests, roots=None, rpcs=Non
     out[-1]["cpu_ms_per_request"] = round(1000 * spent / max(1, len(requests)), 3)
     if roots:
         out[-1]["threads"] = thread_breakdown(threads0, thread_cpu_seconds(roots), spent, len(requests))
+    if roots:
+        out[-1]["jit_ms_per_request"] = jit_ms(out[-1]["threads"])
+        out[-1]["busiest_thread"] = busiest(out[-1]["threads"], out[-1]["per_second"])
+    out[-1]["cores"] = round(spent / elapsed, 2)
     rpcs1 = rpcs() if rpcs0 else None
     if rpcs1:
         for k in ("write", "read"):
@@ -177,7 +182,8 @@ def heap_used_kib(pid):
 
 def sized_chain(n, classpath=None, backend=None, backend_args=()):
     return Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), classpath=classpath, backend=backend,
-                 java_opts=["-Xmx%dm" % max(1024, n // 80)],  # ~9 KB of heap per session measured
+                 # ~9 KB of heap per session measured; the compiler threads kept, for the JIT's CPU per phase
+                 java_opts=["-Xmx%dm" % max(1024, n // 80), "-XX:-UseDynamicNumberOfCompilerThreads"],
                  backend_args=backend_args)
 
 
@@ -322,29 +328,50 @@ def peer_phase(upf, rows, phase, n, window, requests, expected, threads):
     return resp
 
 
+def round_of_phases(upf, rows, first, n, seq0, window, threads, done):
+    """Establishes n sessions (UEs first.., sequence numbers from seq0) on one UPF, modifies and deletes every
+    accepted one, each phase timed and its tables checked; done(**extra) labels and prints each phase's row."""
+    raw, seid_at, ue_at = template(upf.smf)
+    reqs = [(seq0 + i, patch(raw, seid_at, ue_at, seq0 + i, first + i)) for i in range(n)]
+    resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1),
+                      threads)
+    seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
+    done(chosen_teids=sum(1 for r in resp if uplink_teid(r) is not None))  # CHOOSE F-TEID answered
+    peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, seq0 + 2_000_000), lambda r: len(seids),
+               threads)
+    done()
+    dels = [(seq0 + 4_000_000 + i, deletion(s, seq0 + 4_000_000 + i)) for i, s in enumerate(seids)]
+    peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0, threads)
+    done(**({"heartbeats_answered": upf.peer.heartbeats.answered} if isinstance(upf, EupfUpf) else {}))
+
+
+def jit_seconds(roots):
+    """CPU seconds of the compiler threads so far (none in eUPF)."""
+    return sum(v for k, v in thread_cpu_seconds(roots).items() if k.split("/", 1)[-1] in JIT_THREADS)
+
+
 def peer_round(kind, args, n, window, rnd):
-    """Establishes n sessions on one UPF, modifies and deletes every accepted one; the phases' rows, each printed
-    as its phase ends (a round of 100k takes many minutes)."""
+    """On a fresh UPF: the cold round (args.warmup sessions, reported apart), args.warmup_rounds - 1 more warm-up
+    rounds unmeasured, then the measured (steady) round of n sessions; the phases' rows, each printed as its
+    phase ends (a round of 100k takes many minutes)."""
     upf = kind(args, n)
     rows = []
+    stage = "cold"
 
     def done(**extra):
-        rows[-1].update(upf=kind.name, round=rnd, sessions_asked=n, **extra)
+        rows[-1].update(upf=kind.name, round=rnd, sessions_asked=n, stage=stage, **extra)
         print(json.dumps(rows[-1]), flush=True)
     try:
-        warm_up(upf.smf, upf.addr, args.warmup, n, window)
-        raw, seid_at, ue_at = template(upf.smf)
-        reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
-        resp = peer_phase(upf, rows, "establish", n, window, reqs, lambda r: sum(1 for x in r if cause_of(x) == 1),
-                          args.threads)
-        seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
-        done(chosen_teids=sum(1 for r in resp if uplink_teid(r) is not None))  # CHOOSE F-TEID answered
-        peer_phase(upf, rows, "modify", n, window, modifications(upf.smf, seids, 3_000_000), lambda r: len(seids),
-                   args.threads)
-        done()
-        dels = [(5_000_000 + i, deletion(s, 5_000_000 + i)) for i, s in enumerate(seids)]
-        peer_phase(upf, rows, "delete", n, window, dels, lambda r: 0, args.threads)
-        done(**({"heartbeats_answered": upf.peer.heartbeats.answered} if isinstance(upf, EupfUpf) else {}))
+        jit = []  # the JIT's CPU ms per request of each unmeasured warm-up round: whether it has settled
+        if args.warmup:
+            round_of_phases(upf, rows, n, args.warmup, 7_000_000, window, True, done)
+            for _ in range(args.warmup_rounds - 1):
+                before = jit_seconds(upf.roots())
+                warm_up(upf.smf, upf.addr, args.warmup, n, window)
+                jit.append(round(1000 * (jit_seconds(upf.roots()) - before) / (3 * args.warmup), 3))
+        stage = "steady"
+        round_of_phases(upf, rows, 0, n, 1000, window, True, done)
+        rows[-3]["warmup_jit_ms_per_request"] = jit
     finally:
         upf.stop()
     return rows
@@ -372,11 +399,17 @@ def peer_rounds(args):
     after = machine()
     run_info = {"command": " ".join(sys.argv), "start": before, "end": after, "window": args.window[0],
                 "eupf": args.eupf, "eupf_logging_level": args.eupf_log_level if args.eupf else None,
-                "warmup": args.warmup}
-    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d; warm-up %d sessions%s" % (
+                "warmup": args.warmup, "warmup_rounds": args.warmup_rounds}
+    notes += ["%s, %s to %s UTC, load %s before, %s after; %d CPUs, %s; window %d; warm-up %d rounds of %d sessions "
+              "(the first reported: cold)%s" % (
         run_info["command"], before["utc"], after["utc"], " ".join(before["loadavg"]), " ".join(after["loadavg"]),
-        before["cpus"], before["model"], args.window[0], args.warmup,
+        before["cpus"], before["model"], args.window[0], args.warmup_rounds, args.warmup,
         "; eUPF logging_level " + args.eupf_log_level if args.eupf else "")]
+    for r in rows:
+        if r.get("warmup_jit_ms_per_request"):
+            notes.append("%s round %d, %d sessions: the JIT's CPU ms per request in the unmeasured warm-up rounds "
+                         "2..%d: %s" % (r["upf"], r["round"], r["sessions_asked"], args.warmup_rounds,
+                                        ", ".join(map(str, r["warmup_jit_ms_per_request"]))))
     bad = mismatches(rows)
     for r in bad:
         notes.append("MISMATCH: %s round %d %s of %d: tables %s, expected %d" % (
@@ -403,7 +436,10 @@ def main():
                     help="--peer: sizes run on hupf alone (eUPF's maps stop short of 1M)")
     ap.add_argument("--warmup", type=int, default=10000, metavar="N",
                     help="sessions established, modified and deleted untimed before the timed phases (0: none)")
-    ap.add_argument("--threads", action="store_true", help="each phase's CPU per request per thread name")
+    ap.add_argument("--warmup-rounds", type=int, default=1, metavar="K",
+                    help="--peer: warm-up rounds of --warmup sessions on each UPF; the first is reported (cold)")
+    ap.add_argument("--threads", action="store_true",
+                    help="each phase's CPU per request per thread name (always with --peer)")
     ap.add_argument("--eupf-log-level", default="info", help="--peer: eUPF's logging_level")
     ap.add_argument("--markdown", help="--peer: write the table here too")
     ap.add_argument("--out", default=os.path.join("reports", "control_plane_bench.json"))

@@ -93,6 +93,24 @@ def thread_breakdown(before, after, total_s, requests, top=12):
     return out
 
 
+JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")  # HotSpot's compiler threads (comm is cut at 15 chars)
+
+
+def jit_ms(threads):
+    """The JIT's CPU ms per request in a thread_breakdown(): the compiler threads' (kept alive for the run by
+    -XX:-UseDynamicNumberOfCompilerThreads, or their CPU would be under EXITED)."""
+    return round(sum(v for k, v in threads.items() if k.split("/", 1)[-1] in JIT_THREADS), 3)
+
+
+def busiest(threads, per_second):
+    """The thread name that used most of a core in a phase, and its share of one core: whether one thread
+    (e.g. a single PFCP or writer thread) is what bounds the rate."""
+    if not threads:
+        return None
+    name, ms = max(((k, v) for k, v in threads.items() if k != EXITED), key=lambda kv: kv[1], default=(None, 0))
+    return None if name is None else {"thread": name, "cores": round(ms * per_second / 1000, 2)}
+
+
 def ratio(a, b, digits=2):
     """a / b, None when either is missing or b is 0 (no ratio rather than an infinite one)."""
     if a is None or b is None or b == 0:
@@ -106,17 +124,22 @@ def table_check(counts, expected):
     return bool(counts) and all(v == expected for v in counts.values())
 
 
+STAGES = ("cold", "steady")  # a fresh UPF's first (warm-up) round, then the measured one on the same process
+
+
 def compare(rows):
-    """Pairs each (sessions, round, phase) of hupf with eUPF's: the rows of the final table, ratios hupf / eUPF
-    for the rate and the CPU per request (a peer missing, e.g. hupf-only sizes, leaves the ratio None)."""
+    """Pairs each (sessions, round, stage, phase) of hupf with eUPF's: the rows of the final table, ratios hupf /
+    eUPF for the rate and the CPU per request (a peer missing, e.g. hupf-only sizes, leaves the ratio None)."""
     by_key = {}
     for r in rows:
-        by_key.setdefault((r["sessions_asked"], r["round"], PHASES.index(r["phase"])), {})[r["upf"]] = r
+        stage = STAGES.index(r.get("stage", "steady"))
+        by_key.setdefault((r["sessions_asked"], r["round"], stage, PHASES.index(r["phase"])), {})[r["upf"]] = r
     out = []
     for key in sorted(by_key):
         h, e = by_key[key].get("hupf"), by_key[key].get("eupf")
         pick = lambda row, k: row.get(k) if row else None  # noqa: E731
-        out.append({"sessions": key[0], "round": key[1], "phase": PHASES[key[2]], "hupf": h, "eupf": e,
+        out.append({"sessions": key[0], "round": key[1], "stage": STAGES[key[2]], "phase": PHASES[key[3]],
+                    "requests": (h or e).get("sessions", key[0]), "hupf": h, "eupf": e,
                     "rate_ratio": ratio(pick(h, "per_second"), pick(e, "per_second")),
                     "cpu_ratio": ratio(pick(h, "cpu_ms_per_request"), pick(e, "cpu_ms_per_request"))})
     return out
@@ -138,22 +161,33 @@ def _tables(r):
     return counts if r["tables_ok"] else "**MISMATCH** %s (expected %d)" % (counts, r["tables_expected"])
 
 
+def _busiest(r):
+    b = r and r.get("busiest_thread")
+    return "—" if not b else "%s %s" % (b["thread"], b["cores"])
+
+
 def markdown(compared, notes=()):
-    """The side-by-side table: one line per sessions, round and phase; hupf / eUPF in each paired cell."""
+    """The side-by-side table: one line per sessions, round, stage and phase; hupf / eUPF in each paired cell.
+    A cold row is a fresh UPF's warm-up round (its N is the warm-up's size); the steady rows follow it on the
+    same processes. The JIT's CPU is hupf's compiler threads' (eUPF is compiled ahead of time)."""
     lines = ["| N | round | phase | hupf /s | eUPF /s | rate hupf÷eUPF | p50 / p99 / max ms hupf | eUPF "
-             "| within T1 hupf / eUPF | lost | accepted | CPU ms/req hupf / eUPF | CPU hupf÷eUPF "
+             "| within T1 hupf / eUPF | lost | accepted | CPU ms/req hupf / eUPF | CPU hupf÷eUPF | hupf JIT ms/req "
+             "| cores used hupf / eUPF | busiest thread hupf (cores) | eUPF "
              "| P4Runtime Writes/req hupf | tables hupf | tables eUPF |",
-             "|" + "---|" * 16]
+             "|" + "---|" * 20]
     for c in compared:
         h, e = c["hupf"], c["eupf"]
         rate = lambda r: "—" if r is None else "%.0f" % r["per_second"]  # noqa: E731
-        lines.append("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            c["sessions"], c["round"], c["phase"], rate(h), rate(e),
-            "—" if c["rate_ratio"] is None else c["rate_ratio"], _lat(h), _lat(e),
-            _pair(h, e, "within_t1"), _pair(h, e, "lost"), _pair(h, e, "accepted"),
-            _pair(h, e, "cpu_ms_per_request"), "—" if c["cpu_ratio"] is None else c["cpu_ratio"],
-            "—" if h is None or h.get("write_rpcs_per_request") is None else h["write_rpcs_per_request"],
-            _tables(h), _tables(e)))
+        lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                     "| %s | %s |" % (
+                         c["requests"], c["round"], c["phase"] + (" (cold)" if c["stage"] == "cold" else ""),
+                         rate(h), rate(e), "—" if c["rate_ratio"] is None else c["rate_ratio"], _lat(h), _lat(e),
+                         _pair(h, e, "within_t1"), _pair(h, e, "lost"), _pair(h, e, "accepted"),
+                         _pair(h, e, "cpu_ms_per_request"), "—" if c["cpu_ratio"] is None else c["cpu_ratio"],
+                         "—" if h is None or h.get("jit_ms_per_request") is None else h["jit_ms_per_request"],
+                         _pair(h, e, "cores"), _busiest(h), _busiest(e),
+                         "—" if h is None or h.get("write_rpcs_per_request") is None else h["write_rpcs_per_request"],
+                         _tables(h), _tables(e)))
     return "\n".join(list(notes) + ([""] if notes else []) + lines) + "\n"
 
 
@@ -168,6 +202,7 @@ def threads_markdown(rows, top=6):
     for r in rows:
         if r.get("threads"):
             lines.append("| %s | %d | %d | %s | %s | %s |" % (
-                r["upf"], r["sessions_asked"], r["round"], r["phase"], r["cpu_ms_per_request"],
+                r["upf"], r.get("sessions", r["sessions_asked"]), r["round"],
+                r["phase"] + (" (cold)" if r.get("stage") == "cold" else ""), r["cpu_ms_per_request"],
                 ", ".join("%s %s" % kv for kv in list(r["threads"].items())[:top])))
     return "\n".join(lines) + "\n"

@@ -10,8 +10,8 @@ from scapy.contrib import pfcp as P
 from backend_chain import GNB
 from bench_control_plane import modifications
 from eupf_peer import heartbeat_response, map_sizes
-from peer_report import (_stat, EXITED, TICKS, compare, markdown, mismatches, table_check, thread_breakdown,
-                         thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
+from peer_report import (_stat, EXITED, TICKS, busiest, compare, jit_ms, markdown, mismatches, table_check,
+                         thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
 from pfcp_spec import build_message
 from smf import Smf
 
@@ -110,7 +110,26 @@ def test_markdown_flags_a_mismatch_and_says_skipped():
     body = [line for line in lines if line.startswith("| 100 |")]
     assert len(body) == 2 and "MISMATCH" not in body[0] and "**MISMATCH** dl 3 (expected 0)" in body[1]
     assert "| 0.075 |" in body[0] and "0.075" not in body[1]  # hupf's Writes per request, per row
-    assert all(line.count("|") == 17 for line in lines if line.startswith("|"))
+    assert all(line.count("|") == 21 for line in lines if line.startswith("|"))
+
+
+def test_the_cold_round_is_a_row_of_its_own_before_the_steady_one():
+    cold = dict(row("hupf", 1, "establish", 50, 3.0, n=1000), stage="cold", sessions=200, jit_ms_per_request=1.2)
+    steady = dict(row("hupf", 1, "establish", 100, 1.0, n=1000), stage="steady", sessions=1000)
+    peer_cold = dict(row("eupf", 1, "establish", 100, 0.5, n=1000), stage="cold", sessions=200)
+    out = compare([steady, peer_cold, cold])
+    assert [(c["stage"], c["requests"], c["rate_ratio"]) for c in out] == [("cold", 200, 0.5), ("steady", 1000, None)]
+    body = [line for line in markdown(out).splitlines() if line.startswith("| 200 |") or line.startswith("| 1000 |")]
+    assert "| establish (cold) |" in body[0] and "| 1.2 |" in body[0]
+    assert "| establish |" in body[1]
+
+
+def test_the_jit_and_the_busiest_thread_are_read_from_the_breakdown():
+    threads = {"runner/C2 CompilerThre": 0.2, "runner/C1 CompilerThre": 0.05, "runner/hupf-pfcp-rx": 0.4,
+               EXITED: 0.9}
+    assert jit_ms(threads) == 0.25
+    assert busiest(threads, 2000) == {"thread": "runner/hupf-pfcp-rx", "cores": 0.8}  # 0.4 ms x 2,000/s
+    assert busiest({}, 100) is None
 
 
 def test_heartbeat_response_answers_the_request():
