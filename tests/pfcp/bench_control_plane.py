@@ -6,7 +6,7 @@ p50/p99/max, answers within T1 (3 s); with N sessions held: one counter poll's d
 
 --warmup N (default 10000) establishes, modifies and deletes N other sessions before the timed phases, on hupf and
 eUPF alike: the figures are the steady state's, not the JIT's warm-up. With --peer that warm-up round is timed and
-reported apart (stage "cold", never folded into the steady rows), --warmup-rounds K adds K - 1 unmeasured ones, and
+reported apart (stage "cold", never folded into the steady rows), --warmup-rounds K adds K - 1 unreported ones, and
 every phase carries the JIT's CPU per request (hupf's compiler threads), the cores the UPF used and its busiest
 thread. --threads adds each phase's CPU per request per thread (runner, backend or eUPF thread names).
 
@@ -36,8 +36,9 @@ from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, upli
 from bench_pfcp import patch, template  # noqa: E402
 from cpu_hog import cpu_hog  # noqa: E402
 from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
-from peer_report import (JIT_THREADS, busiest, compare, jit_ms, markdown, mismatches, table_check,  # noqa: E402
-                         thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
+from peer_report import (busiest, compare, jit_ms, markdown, mismatches, table_check,  # noqa: E402
+                         thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds,
+                         warmup_notes)
 from pfcp_spec import build_message  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
@@ -345,15 +346,12 @@ def round_of_phases(upf, rows, first, n, seq0, window, threads, done):
     done(**({"heartbeats_answered": upf.peer.heartbeats.answered} if isinstance(upf, EupfUpf) else {}))
 
 
-def jit_seconds(roots):
-    """CPU seconds of the compiler threads so far (none in eUPF)."""
-    return sum(v for k, v in thread_cpu_seconds(roots).items() if k.split("/", 1)[-1] in JIT_THREADS)
-
-
 def peer_round(kind, args, n, window, rnd):
     """On a fresh UPF: the cold round (args.warmup sessions, reported apart), args.warmup_rounds - 1 more warm-up
-    rounds unmeasured, then the measured (steady) round of n sessions; the phases' rows, each printed as its
-    phase ends (a round of 100k takes many minutes)."""
+    rounds (the same phases, pauses and table checks as the measured round: the JIT recompiles what the pauses
+    between bursts deoptimize, so back-to-back requests alone do not warm it; kept in the results, left out of
+    the table), then the measured (steady) round of n sessions; the phases' rows, each printed as its phase ends
+    (a round of 100k takes many minutes)."""
     upf = kind(args, n)
     rows = []
     stage = "cold"
@@ -362,16 +360,13 @@ def peer_round(kind, args, n, window, rnd):
         rows[-1].update(upf=kind.name, round=rnd, sessions_asked=n, stage=stage, **extra)
         print(json.dumps(rows[-1]), flush=True)
     try:
-        jit = []  # the JIT's CPU ms per request of each unmeasured warm-up round: whether it has settled
         if args.warmup:
             round_of_phases(upf, rows, n, args.warmup, 7_000_000, window, True, done)
+            stage = "warmup"
             for _ in range(args.warmup_rounds - 1):
-                before = jit_seconds(upf.roots())
-                warm_up(upf.smf, upf.addr, args.warmup, n, window)
-                jit.append(round(1000 * (jit_seconds(upf.roots()) - before) / (3 * args.warmup), 3))
+                round_of_phases(upf, rows, n, args.warmup, 7_000_000, window, True, done)
         stage = "steady"
         round_of_phases(upf, rows, 0, n, 1000, window, True, done)
-        rows[-3]["warmup_jit_ms_per_request"] = jit
     finally:
         upf.stop()
     return rows
@@ -405,11 +400,7 @@ def peer_rounds(args):
         run_info["command"], before["utc"], after["utc"], " ".join(before["loadavg"]), " ".join(after["loadavg"]),
         before["cpus"], before["model"], args.window[0], args.warmup_rounds, args.warmup,
         "; eUPF logging_level " + args.eupf_log_level if args.eupf else "")]
-    for r in rows:
-        if r.get("warmup_jit_ms_per_request"):
-            notes.append("%s round %d, %d sessions: the JIT's CPU ms per request in the unmeasured warm-up rounds "
-                         "2..%d: %s" % (r["upf"], r["round"], r["sessions_asked"], args.warmup_rounds,
-                                        ", ".join(map(str, r["warmup_jit_ms_per_request"]))))
+    notes += warmup_notes(rows)
     bad = mismatches(rows)
     for r in bad:
         notes.append("MISMATCH: %s round %d %s of %d: tables %s, expected %d" % (

@@ -132,6 +132,8 @@ def compare(rows):
     eUPF for the rate and the CPU per request (a peer missing, e.g. hupf-only sizes, leaves the ratio None)."""
     by_key = {}
     for r in rows:
+        if r.get("stage") == "warmup":
+            continue
         stage = STAGES.index(r.get("stage", "steady"))
         by_key.setdefault((r["sessions_asked"], r["round"], stage, PHASES.index(r["phase"])), {})[r["upf"]] = r
     out = []
@@ -142,6 +144,23 @@ def compare(rows):
                     "requests": (h or e).get("sessions", key[0]), "hupf": h, "eupf": e,
                     "rate_ratio": ratio(pick(h, "per_second"), pick(e, "per_second")),
                     "cpu_ratio": ratio(pick(h, "cpu_ms_per_request"), pick(e, "cpu_ms_per_request"))})
+    return out
+
+
+def warmup_notes(rows):
+    """One line per UPF round with unreported warm-up rounds: the JIT's CPU ms per request in each (all three
+    phases), to show whether it had settled before the measured round."""
+    rounds = {}
+    for r in rows:
+        if r.get("stage") == "warmup":
+            rounds.setdefault((r["upf"], r["round"], r["sessions_asked"]), []).append(r)
+    out = []
+    for (upf, rnd, n), rs in rounds.items():
+        per_round = [rs[i:i + len(PHASES)] for i in range(0, len(rs), len(PHASES))]
+        jit = [round(sum(x.get("jit_ms_per_request", 0) * x["sessions"] for x in pr)
+                     / max(1, sum(x["sessions"] for x in pr)), 3) for pr in per_round]
+        out.append("%s round %d, %d sessions: the JIT's CPU ms per request in warm-up rounds 2..%d: %s" % (
+            upf, rnd, n, len(per_round) + 1, ", ".join(map(str, jit))))
     return out
 
 
@@ -200,7 +219,7 @@ def threads_markdown(rows, top=6):
     """Where each UPF's CPU per request went in each phase: its largest threads, ms per request."""
     lines = ["| UPF | N | round | phase | CPU ms/req | largest threads, ms/req |", "|---|---:|---:|---|---:|---|"]
     for r in rows:
-        if r.get("threads"):
+        if r.get("threads") and r.get("stage") != "warmup":
             lines.append("| %s | %d | %d | %s | %s | %s |" % (
                 r["upf"], r.get("sessions", r["sessions_asked"]), r["round"],
                 r["phase"] + (" (cold)" if r.get("stage") == "cold" else ""), r["cpu_ms_per_request"],

@@ -11,7 +11,7 @@ from backend_chain import GNB
 from bench_control_plane import modifications
 from eupf_peer import heartbeat_response, map_sizes
 from peer_report import (_stat, EXITED, TICKS, busiest, compare, jit_ms, markdown, mismatches, table_check,
-                         thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds)
+                         thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds, warmup_notes)
 from pfcp_spec import build_message
 from smf import Smf
 
@@ -156,3 +156,13 @@ def test_patched_modifications_equal_the_built_ones():
             assert data == bytes(built)
     finally:
         smf.close()
+
+
+def test_warmup_rounds_stay_out_of_the_table_and_note_their_jit():
+    warm = [dict(row("hupf", 1, phase, 100, 1.0), stage="warmup", sessions=100, jit_ms_per_request=jit)
+            for phase, jit in (("establish", 0.3), ("modify", 0.0), ("delete", 0.0),
+                               ("establish", 0.03), ("modify", 0.0), ("delete", 0.0))]
+    steady = dict(row("hupf", 1, "establish", 100, 1.0), stage="steady", sessions=100)
+    assert [c["stage"] for c in compare(warm + [steady])] == ["steady"]
+    assert warmup_notes(warm + [steady]) == [
+        "hupf round 1, 100 sessions: the JIT's CPU ms per request in warm-up rounds 2..3: 0.1, 0.01"]
