@@ -20,6 +20,7 @@ RUNNER = "org.hupf.standalone.lab.LabRunner"
 P4INFO = os.path.join(ROOT, "pipeconf", "src", "main", "resources", "p4c-out", "sw", "bmv2", "p4info.txt")
 N3, GNB, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.0/24"
 T1_S = 3.0
+READY_S = 300
 # IE types (TS 29.244 Table 8.1.2-1).
 CREATED_PDR, CAUSE, F_TEID, F_SEID, PDR_ID, VOLUME_MEASUREMENT, USAGE_REPORT_DELETION = 8, 19, 21, 57, 56, 66, 79
 
@@ -84,7 +85,9 @@ class Chain:
             json.dump(cfg, f)
         time.sleep(0.5)
         self.runner = self._start("runner", runner + [cfg_path])
-        deadline = time.time() + 90
+        # The runner retries the backend with a backoff until it answers; on a machine with a run queue of 20 the
+        # backend's start and the first arbitration have taken more than 90 s.
+        deadline = time.time() + READY_S
         while not self.status().get("ready"):
             for name, p in (("backend", self.backend), ("runner", self.runner)):
                 if p.poll() is not None:
@@ -92,7 +95,7 @@ class Chain:
                     raise RuntimeError("%s exited: %s" % (name, self.log_tail(name)))
             if time.time() > deadline:
                 self.stop()
-                raise RuntimeError("runner not ready in 90 s: " + self.log_tail("runner"))
+                raise RuntimeError("runner not ready in %d s: %s" % (READY_S, self.log_tail("runner")))
             time.sleep(0.2)
 
     def _start(self, name, cmd):
