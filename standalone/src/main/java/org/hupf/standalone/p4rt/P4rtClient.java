@@ -105,7 +105,6 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
 
     /**
      * Connects and becomes primary for the device.
-     *
      * @param host       server address
      * @param port       server port
      * @param deviceId   P4Runtime device id
@@ -141,7 +140,6 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
 
     /**
      * A client of a device that need not be up yet: DOWN until {@link #connectInBackground} reaches it.
-     *
      * @param host       device address
      * @param port       its P4Runtime port
      * @param deviceId   P4Runtime device id
@@ -156,7 +154,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         InternalNettyChannelBuilder.setStatsEnabled(b, false);
         InternalNettyChannelBuilder.setTracingEnabled(b, false);
         ManagedChannel ch = b.build();
-        return new P4rtClient(ch, address(host, port), deviceId, electionId);
+        return new P4rtClient(ch, host + ":" + port, deviceId, electionId);
     }
 
     /**
@@ -167,13 +165,8 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         scheduleReconnect();
     }
 
-    private static String address(String host, int port) {
-        return host + ":" + port;
-    }
-
     /**
      * Sets what to do each time the client is primary again after losing the device.
-     *
      * @param r recovery, run on the client's reconnect thread
      */
     public void onRecovery(Recovery r) {
@@ -190,10 +183,12 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         this.stateListener = listener;
     }
 
-    /** Opens a new stream channel and sends the arbitration request on it. */
+    /** Opens a new stream and arbitrates on it, ending this client's previous stream: left open, it keeps the
+     *  election id on the server, which refuses every new stream of this client as another's. */
     private CompletableFuture<MasterArbitrationUpdate> openStream() {
         synchronized (streamLock) {
-            int gen = ++generation;
+            int gen = ++generation;  // the previous stream's end is this side's doing, not a loss to react to
+            endStream("replaced by a new stream");
             CompletableFuture<MasterArbitrationUpdate> arbitration = new CompletableFuture<>();
             stream = async.streamChannel(new StreamObserver<>() {
                 @Override
@@ -235,13 +230,20 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         } catch (P4RuntimeException e) {
             synchronized (streamLock) {
                 generation++; // its end is this side's doing, not a loss to react to
-                try {
-                    stream.onError(Status.CANCELLED.withDescription("not primary in time").asException());
-                } catch (IllegalStateException closed) {
-                    // The server ended it already.
-                }
+                endStream("not primary in time");
             }
             throw e;
+        }
+    }
+
+    /** Ends the current stream from this side, if any (callers hold streamLock). */
+    private void endStream(String why) {
+        try {
+            if (stream != null) {
+                stream.onError(Status.CANCELLED.withDescription(why).asException());
+            }
+        } catch (IllegalStateException closed) {
+            // The server ended it already.
         }
     }
 

@@ -59,10 +59,12 @@ public class P4rtClientTest {
         volatile long writeDelayMs;
         final AtomicInteger writesStarted = new AtomicInteger();
         volatile StreamObserver<StreamMessageResponse> stream;
+        final AtomicInteger openStreams = new AtomicInteger();
 
         @Override
         public StreamObserver<StreamMessageRequest> streamChannel(StreamObserver<StreamMessageResponse> out) {
             stream = out;
+            openStreams.incrementAndGet();
             return new StreamObserver<>() {
                 @Override
                 public void onNext(StreamMessageRequest r) {
@@ -78,10 +80,12 @@ public class P4rtClientTest {
 
                 @Override
                 public void onError(Throwable t) {
+                    openStreams.decrementAndGet();
                 }
 
                 @Override
                 public void onCompleted() {
+                    openStreams.decrementAndGet();
                     out.onCompleted();
                 }
             };
@@ -163,6 +167,22 @@ public class P4rtClientTest {
             fail("became primary");
         } catch (P4RuntimeException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("not primary"));
+        }
+    }
+
+    @Test
+    public void aNewStreamEndsTheClientsPreviousOne() throws Exception {
+        P4rtClient c = P4rtClient.unconnected("127.0.0.1", server.getPort(), 1, 1);
+        try {
+            c.connectNow();
+            c.connectNow();  // a reconnection racing the connection: the first stream must not keep the election id
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (fake.openStreams.get() != 1 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(1, fake.openStreams.get());
+        } finally {
+            c.close();
         }
     }
 
