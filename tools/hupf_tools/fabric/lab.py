@@ -5,6 +5,7 @@ through it (hupf_tools.fabric.run); the checks and a summary are printed, exit s
 Everything it started is stopped on the way out."""
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -80,8 +81,14 @@ def main(argv=None):
     if why:
         print("fabric: FAILED: missing %s" % why, file=sys.stderr)
         return 2
-    t = topo.load(args.topology)
-    sc = scenario_of(args)
+    try:
+        t = topo.load(args.topology)
+        sc = scenario_of(args)
+    except ValueError as e:  # topo.TopologyError, or a scenario out of range
+        print("fabric: FAILED: %s" % e, file=sys.stderr)
+        return 2
+    # SIGTERM unwinds as Ctrl-C does: the fabric and ONOS are stopped on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = Path(tempfile.mkdtemp(prefix="hupf-fabric-"))
     onos = fabric = None
     try:

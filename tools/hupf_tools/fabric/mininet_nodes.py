@@ -15,9 +15,9 @@ from pathlib import Path
 
 DEBIAN_SITE = "/usr/lib/python3/dist-packages"
 START_TIMEOUT_S = 60
-STRATUM_HINT = ("stratum_bmv2 (Stratum's bmv2 target: Bazel and Stratum's sources, "
-                "`bazel build //stratum/hal/bin/bmv2:stratum_bmv2` against bmv2 and PI built with "
-                "--with-pi; STRATUM_BMV2=<binary> or PATH)")
+STRATUM_HINT = ("stratum_bmv2 (STRATUM_BMV2=<binary> or PATH; building it needs Bazel, in no Debian 12 package, and "
+                "Stratum's sources: `BMV2_INSTALL=<prefix of a bmv2 and PI built --with-pi> bazel build "
+                "//stratum/hal/bin/bmv2:stratum_bmv2`, which links bmv2's simple_switch into Stratum)")
 
 
 def import_mininet():

@@ -193,7 +193,7 @@ def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
     rx = [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")]
     stand_in = "backend" if target == "backend" else "bmv2"  # bmv2's uncounted queue drops: summary.delivery
     results = summary.checks(plan, stand_in, (accepted, len(plan["ues"])), final, left, tx, rx)
-    lines = summary.render(results, {"metrics": dict(metrics, hw_share=hw_share(metrics))}, tx, rx,
+    lines = summary.render(results, {"metrics": metrics}, tx, rx,
                            "%s at %s" % (SWITCH_NAMES[target], site.name))
     return results, lines
 
@@ -204,8 +204,3 @@ def demotions(events):
     for e in events:
         on[e["ue"]] = e["kind"] == "PROMOTED"
     return [{"kind": "DEMOTED", "ue": ue, "t": time.time() * 1000} for ue, up in on.items() if up]
-
-
-def hw_share(m):
-    total = m.get("hw_bytes", 0) + m.get("sw_bytes", 0)
-    return m.get("hw_bytes", 0) / total if total else 0.0
