@@ -20,6 +20,7 @@ import onos_ready  # noqa: E402 (tests/lib: ONOS readiness probes)
 
 DEVICE_TIMEOUT_S = 300
 POLL_S = 1.0  # hupf's offload counter poll
+DEMOTION_TIMEOUT_S = 30
 SWITCH_NAMES = {"bmv2": "bmv2 simple_switch_grpc", "stratum-bmv2": "Stratum-bmv2",
                 "backend": "hupf-backend --profile hw (the switch's stand-in)"}
 
@@ -139,6 +140,16 @@ def watch(onos, plan, events, interval=0.5):
     return on_switch
 
 
+def until(condition, timeout_s, interval=0.5):
+    """Polls condition until it holds (True) or timeout_s passes (False)."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(interval)
+    return True
+
+
 def counted_by_ue(onos, plan):
     """{UE: {"pkts": what its session's PDRs counted, switch and backends summed}} (hupf's usage)."""
     out = {}
@@ -150,15 +161,16 @@ def counted_by_ue(onos, plan):
 
 def left_after_deletion(onos, plan, deleted, timeout_s=30):
     """{UE: {"hupf's session store": present, "switch": offloaded}} once neither holds a deleted UE, or at timeout."""
-    deadline = time.monotonic() + timeout_s
-    while True:
+    where = {}
+
+    def gone():
         seids = {s.get("upSeid") for s in rest_ok(onos, "GET", "/onos/hupf/sessions")["sessions"]}
         offloaded = set(offload(onos).get("offloaded_ues", []))
-        where = {u["addr"]: {"hupf's session store": u["up_seid"] in seids, "switch": u["addr"] in offloaded}
-                 for u in plan["ues"] if u["addr"] in deleted}
-        if time.monotonic() > deadline or not any(any(w.values()) for w in where.values()):
-            return where
-        time.sleep(0.5)
+        where.update({u["addr"]: {"hupf's session store": u["up_seid"] in seids, "switch": u["addr"] in offloaded}
+                      for u in plan["ues"] if u["addr"] in deleted})
+        return not any(any(w.values()) for w in where.values())
+    until(gone, timeout_s)
+    return where
 
 
 def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
@@ -180,7 +192,8 @@ def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
         procs, stats = start_traffic(fabric, site, plan_path, work)
         watch(onos, plan, events)
         finish_traffic(procs)
-        onos.wait(lambda: not set(offload(onos).get("offloaded_ues", [])), 30, "the heavy UE demoted once quiet")
+        # The heavy UE demoted once quiet: the checks say whether it was.
+        until(lambda: not offload(onos).get("offloaded_ues"), DEMOTION_TIMEOUT_S)
         time.sleep(2 * POLL_S)  # two counter polls past the last packet
         final = {"events": events + demotions(events), "ues": counted_by_ue(onos, plan)}
         metrics = offload(onos)
