@@ -16,7 +16,6 @@ REPORTS = REPO / "reports" / "fabric"
 # The switch the fabric runs: bmv2 by default; HUPF_FABRIC_SWITCH=backend runs hupf-backend's hw profile as the
 # switches' stand-in (machines without bmv2).
 SWITCH = os.environ.get("HUPF_FABRIC_SWITCH", "bmv2")
-SUITE_TIMEOUT_S = 1500
 
 from hupf_tools.fabric import lab  # noqa: E402
 from hupf_tools.fabric.mininet_nodes import STRATUM_HINT, switch_binary  # noqa: E402
