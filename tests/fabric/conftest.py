@@ -48,12 +48,8 @@ def onos(tmp_path_factory):
     spec = importlib.util.spec_from_file_location("onos_suite", REPO / "tests" / "onos" / "conftest.py")
     onos_suite = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(onos_suite)
-    o = None
+    o = lab.boot_onos(tmp_path_factory.mktemp("onos"), onos_suite._oar(), REPORTS / "onos")
     try:
-        o = lab.boot_onos(tmp_path_factory.mktemp("onos"), onos_suite._oar())
         yield o
     finally:
-        if o is not None:
-            o.stop()
-            o.keep_logs(REPORTS / "onos")
-            o.remove()
+        lab.stop_onos(o, REPORTS / "onos")

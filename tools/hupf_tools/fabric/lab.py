@@ -53,15 +53,27 @@ def newest_oar():
     return oars[-1]
 
 
-def boot_onos(workdir, oar):
+def boot_onos(workdir, oar, logs):
+    """ONOS booted from a copy of the runtime in workdir with the .oar installed; an ONOS that does not get there is
+    stopped (its logs kept in logs) before the error goes up."""
     onos = onos_runtime.Onos(workdir)
-    t0 = time.monotonic()
-    onos.start(BOOT_TIMEOUT_S)
-    print("fabric: ONOS ready in %.0f s" % (time.monotonic() - t0), flush=True)
-    onos.install_app(oar, APP_TIMEOUT_S)
-    onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.hupf_running, onos_ready.rest_codecs),
-                    APP_TIMEOUT_S, "hupf running in ONOS")
+    try:
+        t0 = time.monotonic()
+        onos.start(BOOT_TIMEOUT_S)
+        print("fabric: ONOS ready in %.0f s" % (time.monotonic() - t0), flush=True)
+        onos.install_app(oar, APP_TIMEOUT_S)
+        onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.hupf_running, onos_ready.rest_codecs),
+                        APP_TIMEOUT_S, "hupf running in ONOS")
+    except BaseException:
+        stop_onos(onos, logs)
+        raise
     return onos
+
+
+def stop_onos(onos, logs):
+    onos.stop()
+    onos.keep_logs(logs)
+    onos.remove()
 
 
 def main(argv=None):
@@ -93,7 +105,7 @@ def main(argv=None):
     work = Path(tempfile.mkdtemp(prefix="hupf-fabric-"))
     onos = fabric = None
     try:
-        onos = boot_onos(work, newest_oar())
+        onos = boot_onos(work, newest_oar(), Path(args.logs) / "onos")
         fabric = Fabric(t, args.switch, switch_binary(args.switch, str(BACKEND))[0], BACKEND, args.logs).up()
         print("fabric: Mininet up: %s" % fabric.describe(), flush=True)
         fabric_run.deploy(onos, t, args.switch, args.pfcp_port)
@@ -112,9 +124,7 @@ def main(argv=None):
         if fabric is not None:
             fabric.down()
         if onos is not None:
-            onos.stop()
-            onos.keep_logs(Path(args.logs) / "onos")
-            onos.remove()
+            stop_onos(onos, Path(args.logs) / "onos")
 
 
 if __name__ == "__main__":
