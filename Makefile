@@ -13,13 +13,14 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend host-classpath test test-java test-build test-p4 test-backend test-gnb \
-        test-pfcp test-identification test-rps test-integration test-onos test-recovery bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-fabric test-recovery bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
 	@echo "make test              run every test suite and print a summary per suite"
 	@echo "make test-java|test-build|test-p4|test-backend|test-gnb|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
+	@echo "make test-fabric       hupf through ONOS in a Mininet fabric of bmv2 switches (root, ONOS runtime, bmv2)"
 	@echo "                       one suite"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
@@ -88,6 +89,12 @@ test-integration: setup backend host-classpath
 # hupf in a running ONOS 2.7, where a runtime is found (ONOS_HOME or /opt/hupf-onos/onos; never built here).
 test-onos: setup backend
 	@$(SUITE) onos $(PY) -m pytest tests/onos
+
+# hupf through ONOS in a Mininet fabric of P4 switches (docs/FABRIC.md): root, the ONOS runtime and bmv2, else one
+# SKIPPED line (the topology and netcfg tests still run). HUPF_FABRIC_SWITCH=backend: hupf-backend's hw profile
+# stands in for bmv2.
+test-fabric: setup backend
+	@HUPF_BACKEND=$(CURDIR)/backend/build/hupf-backend $(SUITE) fabric $(PY) -m pytest tests/fabric
 
 # kill -9 of the backend and of the core with 10,000 sessions on the lab's topology (root: namespaces, veth,
 # af_packet); the standalone host is built first so that the suite runs this tree's classes.

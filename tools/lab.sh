@@ -8,6 +8,8 @@
 # (tools/hupf_tools/lab/tenants.py; root).
 # `tools/lab.sh gnb [args]`: UE hosts -> the hybrid gNB (switch stand-in, crypto, BaaS) -> hupf's UPF, over a lossy
 # air link (tools/hupf_tools/gnb/lab.py; root).
+# `tools/lab.sh fabric [args]`: hupf through ONOS in a Mininet fabric of P4 switches, backends, gNB, DN and SMF hosts
+# (tools/hupf_tools/fabric/lab.py; root, the ONOS runtime, bmv2; docs/FABRIC.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -63,6 +65,16 @@ fi
 if ! pkg-config --exists libdpdk 2>/dev/null; then
   echo "lab: FAILED: DPDK not found (pkg-config libdpdk): install libdpdk-dev (make setup does)" >&2
   exit 2
+fi
+
+if [ "${1:-}" = fabric ]; then
+  shift
+  if [ -z "${HUPF_LAB_PREBUILT:-}" ]; then
+    echo "lab: building the backend and hupf's .oar"
+    build_step "building the backend" nice make -C backend
+    build_step "building hupf's .oar" nice mvn -B --no-transfer-progress -Dstyle.color=never package -DskipTests
+  fi
+  PYTHONPATH=tools exec "$PY" -m hupf_tools.fabric.lab "$@"
 fi
 
 # `make test-integration` builds both once for its many lab runs and says so (HUPF_LAB_PREBUILT=1).

@@ -20,8 +20,8 @@ class LabSmfError(RuntimeError):
 
 
 class Smf:
-    def __init__(self, host, port, node_id="127.0.0.1"):
-        self.em = emulator.Smf((host, port), node_id=node_id)
+    def __init__(self, host, port, node_id="127.0.0.1", bind="127.0.0.1"):
+        self.em = emulator.Smf((host, port), node_id=node_id, bind=bind)
 
     def close(self):
         self.em.close()

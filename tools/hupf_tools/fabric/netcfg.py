@@ -1,0 +1,130 @@
+"""ONOS's network config for a fabric topology: every switch and backend as a P4Runtime device, the links
+between them and the hosts on the switches' ports (ONOS's topology view), and hupf's config (roles, the
+switches' ports towards their backends, routes on every device, N4 towards the SMF host, HK-IPG and offload).
+
+    python -m hupf_tools.fabric.netcfg one-site [--driver stratum-bmv2] [--switch-host H] > netcfg/fabric-one-site.json
+    python -m hupf_tools.fabric.netcfg one-site --compose > netcfg/docker-compose.json   (docker-compose.yml's)
+"""
+import argparse
+import json
+import sys
+
+from hupf_tools.fabric import topology as topo
+from hupf_tools.lab import scenario
+
+DRIVERS = ("bmv2", "stratum-bmv2")
+SWITCH_PIPECONF = "org.hupf.bmv2"
+BACKEND_PIPECONF = "org.hupf.backend"
+PFCP_PORT = 8805
+# The lab's HK-IPG parameters (tests/onos/test_onos_hybrid.py): a UE above threshold_bps over both directions.
+HOLD_MS = 2000
+
+
+def heavy_hitter(threshold_bps):
+    return {"thresholdBps": threshold_bps, "tauThreshold": 1850, "alphaShift": 7, "timeslotUs": 16384,
+            "keyMode": "ue", "windowUs": 1_000_000, "packetBytes": scenario.HEAVY_SIZE}
+
+
+def _route(t, device, prefix, port, dst_mac):
+    return {"deviceId": device, "prefix": prefix, "port": port, "srcMac": t.router_mac, "dstMac": dst_mac}
+
+
+def routes(t, site):
+    """The switch forwards to its gNBs and its DN; each backend sends both ways back through the switch."""
+    sw = site.switch
+    out = [_route(t, sw.device_id, g.ip + "/32", g.port, g.mac) for g in site.gnbs]
+    out.append(_route(t, sw.device_id, site.dn.prefix, site.dn.port, site.dn.mac))
+    for b in site.backends:
+        back = sw.port_mac(b.port)
+        out += [_route(t, topo.backend_device_id(b), g.ip + "/32", topo.BACKEND_DATA_PORT, back) for g in site.gnbs]
+        out.append(_route(t, topo.backend_device_id(b), site.dn.prefix, topo.BACKEND_DATA_PORT, back))
+    return out
+
+
+def devices(t, driver, switch_host, backend_host=None):
+    out = {}
+    for site in t.sites:
+        sw = site.switch
+        out[sw.device_id] = {"basic": {
+            "name": "hupf switch %s (%s)" % (sw.name, site.name), "driver": driver, "pipeconf": SWITCH_PIPECONF,
+            "managementAddress": "grpc://%s:%d?device_id=1" % (switch_host, sw.grpc_port)}}
+        for b in site.backends:
+            out[topo.backend_device_id(b)] = {"basic": {
+                "name": "hupf backend %s (%s)" % (b.name, site.name), "driver": "bmv2", "pipeconf": BACKEND_PIPECONF,
+                "managementAddress": "grpc://%s:%d?device_id=1" % (backend_host or b.mgmt[0], topo.BACKEND_GRPC_PORT)}}
+    return out
+
+
+def links(t):
+    """Each backend's port 1 on its switch port, both ways."""
+    return {"%s/%d-%s/%d" % (s.switch.device_id, b.port, topo.backend_device_id(b), topo.BACKEND_DATA_PORT):
+            {"basic": {"type": "DIRECT", "bidirectional": True}}
+            for s in t.sites for b in s.backends}
+
+
+def hosts(t):
+    """The gNB and DN hosts where they are attached (ONOS's host ids: MAC/VLAN)."""
+    return {"%s/None" % h.mac: {"basic": {"name": h.name, "locations": ["%s/%d" % (s.switch.device_id, h.port)],
+                                          "ips": [h.ip]}}
+            for s in t.sites for h in list(s.gnbs) + [s.dn]}
+
+
+def hupf(t, pfcp, threshold_bps=scenario.Scenario().threshold_bps):
+    return {
+        "devices": [{"deviceId": s.switch.device_id, "role": "switch"} for s in t.sites]
+        + [{"deviceId": topo.backend_device_id(b), "role": "backend"} for b in t.backends()],
+        "n3Addresses": [s.n3 for s in t.sites],
+        "uePools": [t.ue_pool],
+        "backendPorts": [dict({"switch": s.switch.device_id, "port": b.port, "backend": topo.backend_device_id(b),
+                               "mac": b.mac}, **({"weight": b.weight} if b.weight != 1 else {}))
+                         for s in t.sites for b in s.backends],
+        "pfcp": pfcp,
+        "heavyHitter": heavy_hitter(threshold_bps),
+        "offload": {"holdMs": HOLD_MS, "hysteresis": 0.2},
+        "routes": [r for s in t.sites for r in routes(t, s)],
+        "reconcileIntervalS": 5,
+    }
+
+
+def generate(t, driver="bmv2", switch_host="127.0.0.1", pfcp_port=PFCP_PORT):
+    """The whole netcfg, as POST /onos/v1/network/configuration takes it: N4 on the root namespace's end of the
+    SMF host's management link."""
+    if driver not in DRIVERS:
+        raise ValueError("driver %r: one of %s" % (driver, ", ".join(DRIVERS)))
+    smf, n4 = t.smf_mgmt
+    pfcp = {"nodeId": n4, "listenAddress": n4, "port": pfcp_port, "allowedPeers": [smf]}
+    return {"devices": devices(t, driver, switch_host), "links": links(t), "hosts": hosts(t),
+            "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
+
+
+def generate_for_compose(t):
+    """docker-compose.yml's netcfg: Stratum-bmv2 switches and the backend in the mininet service (its backend hosts
+    in the service's namespace, docker-compose's backend service beside them), N4 from the smf service."""
+    if len(t.backends()) != 1:
+        raise ValueError("docker-compose.yml runs one backend service; %s has %d backends" % (t.name,
+                                                                                            len(t.backends())))
+    pfcp = {"nodeId": "onos", "listenAddress": "0.0.0.0", "port": PFCP_PORT, "allowedPeers": ["smf"]}
+    return {"devices": devices(t, "stratum-bmv2", "mininet", backend_host="mininet"), "links": links(t),
+            "hosts": hosts(t), "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("topology", help="a topology file, or the name of one in %s" % topo.TOPOLOGIES)
+    ap.add_argument("--driver", choices=DRIVERS, default="bmv2")
+    ap.add_argument("--switch-host", default="127.0.0.1", help="where ONOS reaches the switches' gRPC ports")
+    ap.add_argument("--compose", action="store_true", help="docker-compose.yml's netcfg (its service names)")
+    args = ap.parse_args(argv)
+    try:
+        t = topo.load(args.topology)
+    except topo.TopologyError as e:
+        print("netcfg: %s" % e, file=sys.stderr)
+        return 2
+    cfg = generate_for_compose(t) if args.compose else generate(t, args.driver, args.switch_host)
+    json.dump(cfg, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""The lab's scenario through ONOS in the Mininet fabric: the netcfg generated from the topology pushed, ONOS
+pushing the pipelines to every switch and backend, the SMF host establishing one session per UE over N4 to
+hupf in ONOS, the lab's traffic between a site's gNB and DN hosts (one heavy UE among mice), ONOS's hupf
+offloading the heavy UE to the switch and back, then the PFCP deletions; the lab's checks over what arrived,
+what hupf counted and what it kept (tools/hupf_tools/lab/summary.py).
+
+`tools/lab.sh fabric` runs it (ONOS booted from the runtime found here, hupf's .oar installed); make test-fabric's
+tests/fabric run the same steps."""
+import json
+import sys
+import time
+from pathlib import Path
+
+from hupf_tools.fabric import netcfg, topology as topo
+from hupf_tools.lab import scenario, summary
+
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "tests" / "lib"))
+import onos_ready  # noqa: E402 (tests/lib: ONOS readiness probes)
+
+DEVICE_TIMEOUT_S = 300
+POLL_S = 1.0  # hupf's offload counter poll
+DEMOTION_TIMEOUT_S = 30
+SWITCH_NAMES = {"bmv2": "bmv2 simple_switch_grpc", "stratum-bmv2": "Stratum-bmv2",
+                "backend": "hupf-backend --profile hw (the switch's stand-in)"}
+
+
+class FabricRunError(RuntimeError):
+    pass
+
+
+def driver_of(target):
+    """ONOS's driver for a switch target: Stratum's own, else bmv2's (hupf-backend speaks bmv2's P4Runtime)."""
+    return "stratum-bmv2" if target == "stratum-bmv2" else "bmv2"
+
+
+def rest_ok(onos, method, path, body=None):
+    status, answer = onos.rest(method, path, body)
+    if status not in (200, 201, 204):
+        raise FabricRunError("%s %s: %s %s" % (method, path, status, str(answer)[:300]))
+    return answer
+
+
+def all_added(onos, kind, device):
+    status, body = onos.rest("GET", "/onos/v1/%s/%s" % (kind, device))
+    items = body.get(kind, []) if status == 200 else []
+    return bool(items) and all(i["state"] == "ADDED" for i in items)
+
+
+def deploy(onos, t, target, pfcp_port):
+    """Pushes the fabric's netcfg; returns it once ONOS pushed every device's pipeline, hupf drives the backends,
+    the switches hold every flow rule and group (steering, HK-IPG, the CPU clone session)."""
+    cfg = netcfg.generate(t, driver_of(target), pfcp_port=pfcp_port)
+    rest_ok(onos, "POST", "/onos/v1/network/configuration", cfg)
+    for device in cfg["devices"]:
+        onos.wait_ready(lambda d=device: onos_ready.settled(onos, onos_ready.pipeline_pushed(d)),
+                        DEVICE_TIMEOUT_S, "ONOS pushed %s's pipeline" % device)
+    backends = sorted(topo.backend_device_id(b) for b in t.backends())
+    onos.wait(lambda: sorted(offload(onos).get("backends", [])) == backends, DEVICE_TIMEOUT_S,
+              "hupf drives the backends %s" % backends)
+    for sw in t.switches():
+        for kind in ("flows", "groups"):
+            onos.wait(lambda k=kind, d=sw.device_id: all_added(onos, k, d), DEVICE_TIMEOUT_S,
+                      "every %s of %s ADDED" % (kind[:-1], sw.device_id))
+    return cfg
+
+
+def offload(onos):
+    status, body = onos.rest("GET", "/onos/hupf/offload")
+    return body if status == 200 else {}
+
+
+class SmfHost:
+    """The SMF emulator's process on the SMF host (hupf_tools.fabric.smf_host)."""
+
+    def __init__(self, fabric, t, pfcp_port):
+        smf_ip, n4 = t.smf_mgmt
+        self.proc = fabric.python(t.smf_name, "hupf_tools.fabric.smf_host", "--upf", "%s:%d" % (n4, pfcp_port),
+                                  "--node-id", smf_ip, stdin=-1, stdout=-1, stderr=-2, text=True)
+
+    def ask(self, op, plan_path):
+        self.proc.stdin.write(json.dumps({"op": op, "plan": str(plan_path)}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise FabricRunError("the SMF host's emulator exited (%s)" % self.proc.poll())
+        answer = json.loads(line)
+        if "error" in answer:
+            raise FabricRunError("SMF host: %s" % answer["error"])
+        return answer
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+
+
+def start_traffic(fabric, site, plan_path, work):
+    """The lab's senders and receivers on the site's first gNB host and its DN host, from the plan's start."""
+    procs, stats = {}, {}
+    hosts = {"gnb": site.gnbs[0], "dn": site.dn}
+    for mode in ("recv", "send"):
+        for side, host in hosts.items():
+            stats[mode, side] = work / ("%s-%s.json" % (mode, side))
+            procs[mode, side] = fabric.python(host.name, "hupf_tools.lab.traffic", mode, "--plan", plan_path,
+                                              "--side", side, "--iface", fabric.data_intf(host),
+                                              "--stats", stats[mode, side], stdout=-3, stderr=-2)
+    return procs, stats
+
+
+def finish_traffic(procs, in_flight_s=1.5):
+    """Waits for the senders, then stops the receivers once the packets in flight are in (as the lab)."""
+    for side in ("gnb", "dn"):
+        procs["send", side].wait(timeout=120)
+    time.sleep(in_flight_s)
+    for side in ("gnb", "dn"):
+        procs["recv", side].terminate()
+        procs["recv", side].wait(timeout=30)
+
+
+def stop(procs):
+    for p in procs.values():
+        if p.poll() is None:
+            p.terminate()
+    for p in procs.values():
+        p.wait(timeout=30)
+
+
+def watch(onos, plan, events, interval=0.5):
+    """Polls hupf's offload state until the traffic ends: a UE's arrival on the switch is a PROMOTED event, its
+    departure DEMOTED (t in ms, as the lab runner's events)."""
+    on_switch = set()
+    while time.time() < plan["start"] + plan["duration"]:
+        now = set(offload(onos).get("offloaded_ues", []))
+        t_ms = time.time() * 1000
+        events += [{"kind": "PROMOTED", "ue": ue, "t": t_ms} for ue in sorted(now - on_switch)]
+        events += [{"kind": "DEMOTED", "ue": ue, "t": t_ms} for ue in sorted(on_switch - now)]
+        on_switch = now
+        time.sleep(interval)
+    return on_switch
+
+
+def until(condition, timeout_s, interval=0.5):
+    """Polls condition until it holds (True) or timeout_s passes (False)."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(interval)
+    return True
+
+
+def counted_by_ue(onos, plan):
+    """{UE: {"pkts": what its session's PDRs counted, switch and backends summed}} (hupf's usage)."""
+    out = {}
+    for u in plan["ues"]:
+        body = rest_ok(onos, "GET", "/onos/hupf/sessions/%d/counters" % u["up_seid"])
+        out[u["addr"]] = {"pkts": sum(c.get("ingressPkts", 0) for c in body.values())}
+    return out
+
+
+def left_after_deletion(onos, plan, deleted, timeout_s=30):
+    """{UE: {"hupf's session store": present, "switch": offloaded}} once neither holds a deleted UE, or at timeout."""
+    where = {}
+
+    def gone():
+        seids = {s.get("upSeid") for s in rest_ok(onos, "GET", "/onos/hupf/sessions")["sessions"]}
+        offloaded = set(offload(onos).get("offloaded_ues", []))
+        where.update({u["addr"]: {"hupf's session store": u["up_seid"] in seids, "switch": u["addr"] in offloaded}
+                      for u in plan["ues"] if u["addr"] in deleted})
+        return not any(any(w.values()) for w in where.values())
+    until(gone, timeout_s)
+    return where
+
+
+def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
+    """The scenario at one site; returns (checks [(name, passed, detail)], summary lines)."""
+    work = Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    plan = scenario.make_plan(sc, fabric.site_addresses(site), 0)
+    plan_path = work / "plan.json"
+    plan_path.write_text(json.dumps(plan))
+    smf = SmfHost(fabric, t, pfcp_port)
+    procs, events = {}, []
+    try:
+        accepted = smf.ask("establish", plan_path)["accepted"]
+        plan = json.loads(plan_path.read_text())
+        if accepted != len(plan["ues"]):
+            raise FabricRunError("hupf accepted %d of %d sessions over N4" % (accepted, len(plan["ues"])))
+        plan["start"] = time.time() + 1.0
+        plan_path.write_text(json.dumps(plan))
+        procs, stats = start_traffic(fabric, site, plan_path, work)
+        watch(onos, plan, events)
+        finish_traffic(procs)
+        # The heavy UE demoted once quiet: the checks say whether it was.
+        until(lambda: not offload(onos).get("offloaded_ues"), DEMOTION_TIMEOUT_S)
+        time.sleep(2 * POLL_S)  # two counter polls past the last packet
+        final = {"events": events + demotions(events), "ues": counted_by_ue(onos, plan)}
+        metrics = offload(onos)
+        deleted = smf.ask("delete", plan_path)["deleted"]
+        left = left_after_deletion(onos, plan, deleted)
+    finally:
+        stop(procs)
+        smf.close()
+    tx = [json.loads(stats["send", side].read_text()) for side in ("gnb", "dn")]
+    rx = [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")]
+    stand_in = "backend" if target == "backend" else "bmv2"  # bmv2's uncounted queue drops: summary.delivery
+    results = summary.checks(plan, stand_in, (accepted, len(plan["ues"])), final, left, tx, rx)
+    lines = summary.render(results, {"metrics": metrics}, tx, rx,
+                           "%s at %s" % (SWITCH_NAMES[target], site.name))
+    return results, lines
+
+
+def demotions(events):
+    """DEMOTED events for UEs the last poll still saw on the switch (demoted after the traffic ended)."""
+    on = {}
+    for e in events:
+        on[e["ue"]] = e["kind"] == "PROMOTED"
+    return [{"kind": "DEMOTED", "ue": ue, "t": time.time() * 1000} for ue, up in on.items() if up]
