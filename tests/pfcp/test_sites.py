@@ -9,8 +9,9 @@ import pytest
 from scapy.contrib import pfcp as P
 
 from conftest import start_upf, stop_upf
-from smf import FORW, Smf, cause, ie
+from smf import FORW, cause, ie
 from test_hijack import state
+from test_input_strictness import smf  # noqa: F401  (the associated SMF, on this module's host)
 
 RULE_CREATION_MODIFICATION_FAILURE = 73
 NETWORK_INSTANCE_IE = 22
@@ -29,15 +30,6 @@ def upf(tmp_path_factory):
     u = start_upf("--sites", str(path))
     yield u
     stop_upf(u)
-
-
-@pytest.fixture
-def smf(upf):
-    s = Smf(upf.addr)
-    assert cause(s.request(s.association_setup())[0]) == 1
-    yield s
-    s.request(s.release())
-    s.close()
 
 
 def sessions_per_site(upf):
