@@ -106,6 +106,22 @@ public interface HupfService {
     List<TenantStatus> tenants();
 
     /**
+     * Returns the UPF sites of the host's configuration, each with the sessions placed there.
+     *
+     * @return sites in configuration order; none where the configuration names no sites (one implicit site)
+     */
+    List<SiteStatus> sites();
+
+    /**
+     * Returns the site that serves a session.
+     *
+     * @param s session
+     * @return its site's name; null where the configuration names no sites, or no site serves it since the
+     *         configuration changed
+     */
+    String siteOf(PfcpSession s);
+
+    /**
      * Reconciles every device with the store now.
      *
      * @return device operations performed

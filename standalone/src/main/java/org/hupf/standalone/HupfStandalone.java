@@ -10,6 +10,8 @@ import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.site.Site;
+import org.hupf.app.site.SitePlacement;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.standalone.store.DurableState;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -23,6 +25,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,11 +44,13 @@ import java.util.concurrent.TimeUnit;
  * <p>Options: {@code --listen ADDR --port N --node-id ID --allow PEER[,PEER...] --n3 ADDR --ue-pool PREFIX
  * --control-port N --control-token TOKEN --control-idle-ms N --capacity N --heartbeat-ms N --t1-ms N --n1 N
  * --report-tick-ms N --reconcile-s N --state-dir DIR --state-sync-ms N --tenants FILE --network-instances
- * NAME[,NAME...]}. A session is refused when a rule names a Network Instance that is neither a tenant's nor in
+ * NAME[,NAME...] --sites FILE}. A session is refused when a rule names a Network Instance that is neither a tenant's nor in
  * {@code --network-instances} (default {@code internet}), or a UE address outside {@code --ue-pool}.
  * {@code --tenants} gives the VXLAN tenants (a JSON object with the {@code "tenants"} block of hupf's netcfg,
  * see {@link TenantsFile}): sessions are bound to them as in ONOS, and {@code GET /tenants} lists them (without
- * counters: the in-memory device counts none). With {@code --state-dir} sessions, associations and the
+ * counters: the in-memory device counts none). {@code --sites} gives the UPF sites (the {@code "sites"} block of
+ * hupf's netcfg, see {@link SitesFile}): sessions are placed as in ONOS (their sites' N3 Network Instances served),
+ * and one no site serves is refused; {@code GET /sites} lists them. With {@code --state-dir} sessions, associations and the
  * Recovery Time Stamp are kept in {@link DurableState} (fsync per commit, or every N ms); without, in memory.
  * Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN}) the REST API is
  * read-only. An
@@ -68,6 +73,7 @@ public final class HupfStandalone {
         o.put("state-dir", "");
         o.put("state-sync-ms", "100");
         o.put("tenants", "");
+        o.put("sites", "");
         o.put("control-idle-ms", "30000");
         o.put("network-instances", String.join(",", SessionTranslator.DEFAULT_NETWORK_INSTANCES));
         o.put("control-token", System.getenv().getOrDefault("HUPF_CONTROL_TOKEN", ""));
@@ -131,11 +137,14 @@ public final class HupfStandalone {
         long stateMs = uptimeMs();
         TenantsFile tenants = o.get("tenants").isEmpty() ? TenantsFile.none()
                 : TenantsFile.load(Path.of(o.get("tenants")));
+        List<Site> sites = o.get("sites").isEmpty() ? List.of() : SitesFile.load(Path.of(o.get("sites")));
+        Set<String> networkInstances = new HashSet<>(Set.of(o.get("network-instances").split(",")));
+        sites.forEach(site -> networkInstances.addAll(site.n3NetworkInstances));
         SessionManager manager = ControlPlane.builder()
                 .store(state == null ? new InMemorySessionStore() : state.sessions())
                 .pool(new ResourcePool(capacity, capacity)).devices(() -> devices)
                 .n3Addresses(List.of(n3)).uePools(List.of(Ip4Prefix.valueOf(o.get("ue-pool"))))
-                .tenants(() -> tenants.bindable).networkInstances(Set.of(o.get("network-instances").split(",")))
+                .tenants(() -> tenants.bindable).networkInstances(networkInstances).sites(sites)
                 .build().sessionManager();
         long coreMs = uptimeMs();
         PfcpConfig cfg = new PfcpConfig(o.get("listen"), Integer.parseInt(o.get("port")), o.get("node-id"),
@@ -145,9 +154,15 @@ public final class HupfStandalone {
         PfcpAgent agent = state == null ? new PfcpAgent(cfg, manager)
                 : new PfcpAgent(cfg, manager, state.associations(), state.recoveryTimeStamp());
         long pfcpMs = uptimeMs();
+        SitePlacement placement = sites.isEmpty() ? null : new SitePlacement(sites);
         services.register(HupfService.class,
                           new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent,
-                                                    tenants.entries, tenants.bindable))
+                                                    tenants.entries, tenants.bindable) {
+                              @Override
+                              protected SitePlacement placement() {
+                                  return placement;
+                              }
+                          })
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
                 .register(InMemoryUpfDevice.class, device);
         ControlApi control = started(controlStarted);

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Lists sessions: one line each, or JSON with -j.
+ * Lists sessions: one line each (with its site where the netcfg names sites), or JSON with -j.
  */
 @Service
 @Command(scope = "hupf", name = "sessions", description = "Lists hupf sessions")
@@ -30,9 +30,10 @@ public class SessionsCommand extends HupfCommand {
         for (PfcpSession s : all) {
             String ue = s.pdrs.values().stream().filter(p -> p.ueAddress != null).map(p -> p.ueAddress.toString())
                     .findFirst().orElse("-");
-            print("upSeid=%s cpSeid=%s node=%s ue=%s pdrs=%d fars=%d qers=%d urrs=%d",
+            String site = service().siteOf(s);
+            print("upSeid=%s cpSeid=%s node=%s ue=%s pdrs=%d fars=%d qers=%d urrs=%d%s",
                   Long.toUnsignedString(s.upSeid), Long.toUnsignedString(s.cpSeid), s.nodeId, ue, s.pdrs.size(),
-                  s.fars.size(), s.qers.size(), s.urrs.size());
+                  s.fars.size(), s.qers.size(), s.urrs.size(), site == null ? "" : " site=" + site);
         }
         print("%d session(s)", all.size());
     }

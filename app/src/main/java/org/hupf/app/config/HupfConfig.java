@@ -7,6 +7,7 @@ import org.hupf.app.pfcp.PfcpConfig;
 import org.hupf.app.rps.RpsSettings;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.site.Site;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
@@ -33,8 +34,8 @@ import static org.hupf.app.config.JsonFields.list;
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,
  * UE pools, backend ports on the switch, routes, VXLAN tenants, the PFCP agent, heavy-hitter and classifier
- * settings, QoS, RPS. The blocks with more than a list of values have their own parser ({@link RoutesParser},
- * {@link TenantsParser}, {@link PfcpParser}, {@link QosParser}, {@link HeavyHitterParser}, {@link OffloadParser},
+ * settings, QoS, RPS, the sites. The blocks with more than a list of values have their own parser ({@link RoutesParser},
+ * {@link TenantsParser}, {@link SitesParser}, {@link PfcpParser}, {@link QosParser}, {@link HeavyHitterParser}, {@link OffloadParser},
  * {@link RpsSettings}); this class reads the devices and addresses, checks the whole and answers for the blocks.
  * Examples are in netcfg/ at the repository root.
  */
@@ -58,6 +59,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     static final String QUEUES = QosParser.QUEUES;
     static final String RPS = "rps";
     static final String NETWORK_INSTANCES = "networkInstances";
+    static final String SITES = SitesParser.SITES;
 
     /** What a device does in the hybrid UPF. */
     public enum Role {
@@ -107,7 +109,7 @@ public final class HupfConfig extends Config<ApplicationId> {
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
                                   CLASSIFIER, QFI_TO_TC, SLICE_ID, RECONCILE_INTERVAL_S, ROUTES, TENANTS, RPS,
-                                  QUEUES, NETWORK_INSTANCES);
+                                  QUEUES, NETWORK_INSTANCES, SITES);
         } catch (InvalidFieldException e) {
             known = false;
         }
@@ -151,6 +153,7 @@ public final class HupfConfig extends Config<ApplicationId> {
                                                            + r.getKey());
             }
         }
+        checkSites();
         tenants();
         sessionTenants();
         networkInstances();
@@ -166,6 +169,62 @@ public final class HupfConfig extends Config<ApplicationId> {
         if (!cl.isMissingNode()) {
             intIn(cl, "windowMs", 1, 3_600_000, 1000);
         }
+    }
+
+    /**
+     * Checks the sites against the rest: each site's switch and backends are devices of that role, every device
+     * is at a site, a backend port joins a switch and a backend of one site, a site's N3 addresses are among
+     * {@code n3Addresses}.
+     */
+    private void checkSites() {
+        List<Site> sites = sites();
+        if (sites.isEmpty()) {
+            return;
+        }
+        Map<DeviceId, Role> roles = devices();
+        Map<DeviceId, String> siteOf = new HashMap<>();
+        for (Site site : sites) {
+            if (site.switchId != null && roles.get(site.switchId) != Role.SWITCH) {
+                throw new IllegalArgumentException(SITES + ": site " + site.id + "'s switch " + site.switchId
+                                                           + " is not a switch among " + DEVICES);
+            }
+            for (DeviceId b : site.backends) {
+                if (roles.get(b) != Role.BACKEND) {
+                    throw new IllegalArgumentException(SITES + ": site " + site.id + "'s backend " + b
+                                                               + " is not a backend among " + DEVICES);
+                }
+            }
+            roles.keySet().stream().filter(site::holds).forEach(d -> siteOf.put(d, site.id));
+            for (Ip4Address a : site.n3Addresses) {
+                if (!n3Addresses().contains(a)) {
+                    throw new IllegalArgumentException(SITES + ": site " + site.id + "'s N3 address " + a
+                                                               + " is not among " + N3_ADDRESSES);
+                }
+            }
+        }
+        for (DeviceId d : roles.keySet()) {
+            if (!siteOf.containsKey(d)) {
+                throw new IllegalArgumentException(SITES + ": device " + d + " is at no site");
+            }
+        }
+        for (BackendPort p : backendPorts()) {
+            if (!siteOf.get(p.switchId).equals(siteOf.get(p.backendId))) {
+                throw new IllegalArgumentException(BACKEND_PORTS + ": switch " + p.switchId + " (site "
+                                                           + siteOf.get(p.switchId) + ") steers to backend "
+                                                           + p.backendId + " of site " + siteOf.get(p.backendId));
+            }
+        }
+    }
+
+    /**
+     * Returns the UPF sites ({@link SitesParser#sites}): each a switch with its own backends, and the gNBs,
+     * N3 Network Instances and N3 addresses that place a session there.
+     *
+     * @return the sites in the order given; empty without the block (one implicit site: every device, every gNB)
+     * @throws IllegalArgumentException naming the entry and the field that is wrong
+     */
+    public List<Site> sites() {
+        return SitesParser.sites(object);
     }
 
     /** @return device id to role */
@@ -241,16 +300,18 @@ public final class HupfConfig extends Config<ApplicationId> {
 
     /**
      * Returns the Network Instances a session's rules may name beside the tenants' ({@code networkInstances}, a
-     * list of names; {@link SessionTranslator#DEFAULT_NETWORK_INSTANCES} when absent): a rule naming another is refused.
+     * list of names; {@link SessionTranslator#DEFAULT_NETWORK_INSTANCES} when absent) and the sites' N3 Network
+     * Instances: a rule naming another is refused.
      *
      * @return the names
      * @throws IllegalArgumentException naming the entry that is not a name
      */
     public Set<String> networkInstances() {
-        if (!object.has(NETWORK_INSTANCES)) {
-            return SessionTranslator.DEFAULT_NETWORK_INSTANCES;
-        }
-        return new HashSet<>(list(object, NETWORK_INSTANCES, TenantsParser::networkInstanceName));
+        Set<String> names = new HashSet<>(object.has(NETWORK_INSTANCES)
+                ? list(object, NETWORK_INSTANCES, TenantsParser::networkInstanceName)
+                : SessionTranslator.DEFAULT_NETWORK_INSTANCES);
+        sites().forEach(site -> names.addAll(site.n3NetworkInstances));
+        return names;
     }
 
     /**
@@ -281,7 +342,7 @@ public final class HupfConfig extends Config<ApplicationId> {
 
     /**
      * Returns the fields the session core is built from (N3 addresses, UE pools, slice, QFI to traffic class,
-     * PFCP, reconciliation period) as one JSON string, to tell whether a netcfg change needs a new core: a change
+     * PFCP, reconciliation period, Network Instances, sites) as one JSON string, to tell whether a netcfg change needs a new core: a change
      * of the others (devices, steering, HK-IPG, offload, routes, tenants, classifier) must keep the PFCP agent, its
      * associations and its Recovery Time Stamp (a new one tells the SMFs the UPF restarted, TS 29.244 §19A).
      *
@@ -290,7 +351,7 @@ public final class HupfConfig extends Config<ApplicationId> {
     public String coreSettings() {
         ObjectNode core = mapper.createObjectNode();
         for (String f : List.of(N3_ADDRESSES, UE_POOLS, SLICE_ID, QFI_TO_TC, PFCP, RECONCILE_INTERVAL_S,
-                                NETWORK_INSTANCES)) {
+                                NETWORK_INSTANCES, SITES)) {
             if (object.has(f)) {
                 core.set(f, object.get(f));
             }

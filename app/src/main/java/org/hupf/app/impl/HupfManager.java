@@ -13,6 +13,7 @@ import org.hupf.app.offload.ControlPlane;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTenant;
+import org.hupf.app.site.SitePlacement;
 import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.app.store.DistributedUsageBaselineStore;
 import org.hupf.app.store.InMemoryAssociationStore;
@@ -247,7 +248,8 @@ public class HupfManager extends SessionManagerService {
         SessionManager m = ControlPlane.builder().store(store).devices(this::devices)
                 .pool(new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS)))
                 .n3Addresses(cfg.n3Addresses()).uePools(cfg.uePools()).sliceId(cfg.sliceId()).qfiToTc(cfg.qfiToTc())
-                .tenants(() -> tenants).networkInstances(cfg.networkInstances()).build().sessionManager();
+                .tenants(() -> tenants).networkInstances(cfg.networkInstances()).sites(cfg.sites()).build()
+                .sessionManager();
         try {
             agent = new PfcpAgent(cfg.pfcp(n3), m, new InMemoryAssociationStore(), PfcpAgent.startTimeStamp(),
                                   baselines);
@@ -280,6 +282,16 @@ public class HupfManager extends SessionManagerService {
                                                     + " must be a valid netcfg");
         }
         return m;
+    }
+
+    /** The netcfg's sites, read on every node: each shows where the stored sessions are served. */
+    @Override
+    protected SitePlacement placement() {
+        HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
+        if (cfg == null || !cfg.isValid() || cfg.sites().isEmpty()) {
+            return null;
+        }
+        return new SitePlacement(cfg.sites());
     }
 
     @Override

@@ -2,12 +2,14 @@ package org.hupf.app.impl;
 
 import org.hupf.api.Association;
 import org.hupf.api.HupfService;
+import org.hupf.api.SiteStatus;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.pfcp.PfcpAgent;
 import org.hupf.app.session.SessionTenant;
+import org.hupf.app.site.SitePlacement;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -172,6 +174,27 @@ public class SessionManagerService implements HupfService {
     @Override
     public int reconcile() {
         return manager().reconcile();
+    }
+
+    /**
+     * The sites sessions are placed at (the netcfg's {@code sites}); a host without them has one implicit site.
+     *
+     * @return the placement, or null
+     */
+    protected SitePlacement placement() {
+        return null;
+    }
+
+    @Override
+    public List<SiteStatus> sites() {
+        SitePlacement p = placement();
+        return p == null ? List.of() : p.status(store().all());
+    }
+
+    @Override
+    public String siteOf(PfcpSession s) {
+        SitePlacement p = placement();
+        return p == null ? null : p.siteOf(s);
     }
 
     /** The host's tenants with their bound sessions; this host's devices count none (ONOS's HupfManager reads them). */

@@ -5,6 +5,8 @@ import org.hupf.app.core.SessionManager;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.site.Site;
+import org.hupf.app.site.SitePlacement;
 import org.hupf.app.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfInterface;
@@ -43,6 +45,7 @@ public final class ControlPlane {
     private final Map<Integer, Integer> qfiToTc;
     private final Supplier<Map<String, SessionTenant>> tenants;
     private final Set<String> networkInstances;
+    private final SitePlacement placement;
 
     private ControlPlane(Builder b) {
         store = Objects.requireNonNull(b.store, "store");
@@ -57,6 +60,7 @@ public final class ControlPlane {
         qfiToTc = Map.copyOf(b.qfiToTc);
         tenants = b.tenants;
         networkInstances = b.networkInstances;
+        placement = b.sites.isEmpty() ? null : new SitePlacement(b.sites);
     }
 
     /** @return a builder of the session core */
@@ -74,7 +78,7 @@ public final class ControlPlane {
     public SessionManager sessionManager() {
         Ip4Address n3 = n3Addresses.get(0);
         SessionManager m = new SessionManager(
-                store, new SessionTranslator(n3, sliceId, qfiToTc, BURST_MS, tenants, networkInstances),
+                store, new SessionTranslator(n3, sliceId, qfiToTc, BURST_MS, tenants, networkInstances, placement),
                 pool, devices, n3);
         Set<UpfInterface> ifaces = new HashSet<>();
         for (Ip4Address a : n3Addresses) {
@@ -157,6 +161,7 @@ public final class ControlPlane {
         private Map<Integer, Integer> qfiToTc = Map.of();
         private Supplier<Map<String, SessionTenant>> tenants = Map::of;
         private Set<String> networkInstances;
+        private List<Site> sites = List.of();
 
         private Builder() {
         }
@@ -212,6 +217,16 @@ public final class ControlPlane {
         /** @param n the Network Instances accepted without a tenant; null accepts any @return this */
         public Builder networkInstances(Set<String> n) {
             networkInstances = n;
+            return this;
+        }
+
+        /**
+         * @param s the sites a session is placed at, each refusing what none serves; empty: one implicit site
+         *          serving every gNB
+         * @return this
+         */
+        public Builder sites(List<Site> s) {
+            sites = s;
             return this;
         }
 

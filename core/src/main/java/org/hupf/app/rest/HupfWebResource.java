@@ -11,6 +11,7 @@ import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
+import org.hupf.api.SiteStatus;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
@@ -63,7 +64,7 @@ public class HupfWebResource extends HupfResource {
     }
 
     /**
-     * Lists sessions.
+     * Lists sessions, each with its {@code "site"} where the netcfg names sites.
      *
      * @return 200 with {"sessions": [...]}
      */
@@ -71,7 +72,25 @@ public class HupfWebResource extends HupfResource {
     @Path("sessions")
     @Produces(MediaType.APPLICATION_JSON)
     public Response sessions() {
-        return jsonList("sessions", service().sessions(), SessionJson::encode);
+        HupfService service = service();
+        return jsonList("sessions", service.sessions(), (PfcpSession s) -> {
+            ObjectNode o = SessionJson.encode(s);
+            String site = service.siteOf(s);
+            return site == null ? o : o.put("site", site);
+        });
+    }
+
+    /**
+     * Lists the UPF sites of hupf's netcfg: each one's switch, backends, gNB prefixes, N3 Network Instances and
+     * N3 addresses, and the sessions placed there.
+     *
+     * @return 200 with {"sites": [...]}, empty where the netcfg names no sites (one implicit site)
+     */
+    @GET
+    @Path("sites")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response sites() {
+        return jsonList("sites", service().sites(), SiteStatus::toJson);
     }
 
     /**

@@ -8,6 +8,7 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Qer;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.Urr;
+import org.hupf.app.site.SitePlacement;
 import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
@@ -25,7 +26,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -61,6 +61,8 @@ public final class SessionTranslator {
     private final Supplier<Map<String, SessionTenant>> tenants;
     /** Network Instances served beside the tenants'; null: any. */
     private final Set<String> networkInstances;
+    /** The sites a session may be placed at; null: one implicit site serving every gNB. */
+    private final SitePlacement placement;
 
     /**
      * Creates a translator without tenants.
@@ -100,43 +102,30 @@ public final class SessionTranslator {
      */
     public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis,
                              Supplier<Map<String, SessionTenant>> tenants, Set<String> networkInstances) {
+        this(n3Address, sliceId, qfiToTc, burstMillis, tenants, networkInstances, null);
+    }
+
+    /**
+     * Creates a translator that also refuses a session no site serves ({@link SitePlacement#place}).
+     *
+     * @param n3Address        N3 address used as the outer source of downlink tunnels
+     * @param sliceId          slice of every application entry
+     * @param qfiToTc          QFI to traffic class; missing QFIs map to class 0
+     * @param burstMillis      meter burst as milliseconds of the rate (at least 2 MTUs)
+     * @param tenants          the tenants by network instance, read at every translation (the netcfg's)
+     * @param networkInstances the Network Instances served beside the tenants'; null: any name is taken
+     * @param placement        the sites; null: one site serving every gNB
+     */
+    public SessionTranslator(Ip4Address n3Address, int sliceId, Map<Integer, Integer> qfiToTc, long burstMillis,
+                             Supplier<Map<String, SessionTenant>> tenants, Set<String> networkInstances,
+                             SitePlacement placement) {
+        this.placement = placement;
         this.n3Address = n3Address;
         this.sliceId = sliceId;
         this.qfiToTc = Map.copyOf(qfiToTc);
         this.burstMillis = burstMillis;
         this.tenants = tenants;
         this.networkInstances = networkInstances == null ? null : Set.copyOf(networkInstances);
-    }
-
-    /**
-     * Refuses a rule naming a Network Instance that is neither a tenant's nor one this UPF serves: the
-     * session would be accepted without the isolation or the network its SMF asked for.
-     */
-    private void checkNetworkInstances(PfcpSession s, Map<String, SessionTenant> known) throws RuleException {
-        if (networkInstances == null) {
-            return;
-        }
-        List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
-        pdrs.sort(Comparator.comparingInt(p -> p.pdrId));
-        for (Pdr p : pdrs) {
-            checkNetworkInstance(p.networkInstance, known, 0, p.pdrId, "PDR " + p.pdrId);
-        }
-        List<Far> fars = new ArrayList<>(s.fars.values());
-        fars.sort(Comparator.comparingLong(f -> f.farId));
-        for (Far f : fars) {
-            checkNetworkInstance(f.networkInstance, known, 1, f.farId, "FAR " + f.farId);
-        }
-    }
-
-    private void checkNetworkInstance(String name, Map<String, SessionTenant> known, int ruleType, long ruleId,
-                                      String rule) throws RuleException {
-        if (name != null && !known.containsKey(name) && !networkInstances.contains(name)) {
-            Set<String> served = new TreeSet<>(networkInstances);
-            served.addAll(known.keySet());
-            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ruleId,
-                                    RuleException.NETWORK_INSTANCE_IE, rule + ": unknown Network Instance '" + name
-                                            + "' (served: " + String.join(", ", served) + ")");
-        }
     }
 
     /**
@@ -195,7 +184,10 @@ public final class SessionTranslator {
      */
     public Set<UpfEntity> translate(PfcpSession s, SessionResources res) throws RuleException {
         Map<String, SessionTenant> known = tenants.get();
-        checkNetworkInstances(s, known);
+        NetworkInstanceCheck.check(s, known, networkInstances);
+        if (placement != null) {
+            placement.place(s);
+        }
         SessionTenant tenant = tenantOf(s, known);
         Set<UpfEntity> out = new LinkedHashSet<>();
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());

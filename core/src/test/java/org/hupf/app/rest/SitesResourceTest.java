@@ -1,0 +1,93 @@
+package org.hupf.app.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.api.HupfService;
+import org.hupf.app.core.SessionManager;
+import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.impl.SessionManagerService;
+import org.hupf.app.offload.ControlPlane;
+import org.hupf.app.session.ResourcePool;
+import org.hupf.app.site.Site;
+import org.hupf.app.site.SitePlacement;
+import org.hupf.app.store.InMemorySessionStore;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.net.DeviceId;
+
+import javax.ws.rs.core.Response;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/** {@code GET /sites} and each session's site in {@code GET /sessions}, against the real core. */
+public class SitesResourceTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final List<Site> SITES = List.of(
+            new Site("edge-a", DeviceId.deviceId("device:s1"), List.of(DeviceId.deviceId("device:b1")),
+                     List.of(Ip4Prefix.valueOf("192.168.1.0/24")), Set.of(), List.of()),
+            new Site("edge-b", null, List.of(DeviceId.deviceId("device:b2")),
+                     List.of(Ip4Prefix.valueOf("192.168.2.0/24")), Set.of("access-b"), List.of()));
+
+    private final SessionManager manager = ControlPlane.builder().store(new InMemorySessionStore())
+            .pool(new ResourcePool(1024, 1024)).devices(() -> List.of(new InMemoryUpfDevice("backend", 1024)))
+            .n3Addresses(List.of(Ip4Address.valueOf("192.168.0.1")))
+            .uePools(List.of(Ip4Prefix.valueOf("10.250.0.0/16"))).sites(SITES).build().sessionManager();
+    private final HupfService service = new SessionManagerService(manager, List.of()) {
+        @Override
+        protected SitePlacement placement() {
+            return new SitePlacement(SITES);
+        }
+    };
+    private final HupfWebResource resource = new HupfWebResource() {
+        @Override
+        protected HupfService service() {
+            return service;
+        }
+    };
+
+    private static String session(int ue, String gnb) {
+        return HupfWebResourceTest.SESSION.replace("10.250.0.9", "10.250.0." + ue).replace(
+                "{\"farId\": 2, \"applyAction\": [\"BUFF\", \"NOCP\"]}",
+                "{\"farId\": 2, \"applyAction\": [\"FORW\"], \"forwardingParameters\": {\"destinationInterface\":"
+                        + " \"ACCESS\", \"outerHeaderCreation\": {\"teid\": 4660, \"ipv4\": \"" + gnb + "\"}}}");
+    }
+
+    private static JsonNode json(Response r) throws Exception {
+        return MAPPER.readTree((String) r.getEntity());
+    }
+
+    private Response create(String body) {
+        return resource.create(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    public void sitesWithTheirSessionsAndEachSessionWithItsSite() throws Exception {
+        assertEquals(201, create(session(1, "192.168.2.10")).getStatus());
+        assertEquals(201, create(session(2, "192.168.2.11")).getStatus());
+        assertEquals(201, create(session(3, "192.168.1.10")).getStatus());
+        Response refused = create(session(4, "192.168.3.10"));
+        assertTrue(refused.getEntity().toString(), refused.getEntity().toString().contains("served by no site"));
+
+        JsonNode sites = json(resource.sites()).get("sites");
+        assertEquals(2, sites.size());
+        assertEquals("edge-a", sites.at("/0/siteId").asText());
+        assertEquals("device:s1", sites.at("/0/switch").asText());
+        assertEquals(1, sites.at("/0/sessions").asInt());
+        assertTrue("edge-b has no switch", sites.get(1).path("switch").isMissingNode());
+        assertEquals("access-b", sites.at("/1/n3NetworkInstances/0").asText());
+        assertEquals(2, sites.at("/1/sessions").asInt());
+
+        int atB = 0;
+        for (JsonNode s : json(resource.sessions()).get("sessions")) {
+            atB += s.get("site").asText().equals("edge-b") ? 1 : 0;
+        }
+        assertEquals(2, atB);
+    }
+}
