@@ -15,8 +15,10 @@ loaded, session core built, PFCP answered, devices reconciled, with the reconcil
 backend kept everything); the backends are connected after PFCP answers, inside "reconciled".
 --host standalone: the same kill -9 of HupfStandalone (in-memory device, so no reconciliation) with a state
 directory, restarted by hand: the JVM, state and session-core part of a restart at N, where N is beyond what the
-backend chain establishes in a bench's time.
-Usage: .venv/bin/python tests/recovery/bench_restart.py [--sessions N ...] [--rounds R] [--host H] [--out FILE]
+backend chain establishes in a bench's time. --ab FILE (standalone): the rounds alternate between this tree's host
+(A) and the one on the classpath in FILE (B), on the same state: a same-run A/B of two builds.
+Usage: .venv/bin/python tests/recovery/bench_restart.py [--sessions N ...] [--rounds R] [--host H] [--ab FILE]
+       [--out FILE]
 """
 import argparse
 import json
@@ -154,10 +156,10 @@ def bench(n, rounds):
     return rows
 
 
-def restart_upf(old, host):
+def restart_upf(old, host, classpath):
     """The host started again on its state (conftest's start_upf, without its 60 s bound: at 100,000 sessions on a
     loaded machine the start takes longer), same PFCP and control ports."""
-    cmd = ["java", "-cp", _classpath(), MAIN, "--port", str(old.addr[1]), "--control-port",
+    cmd = ["java", "-cp", classpath, MAIN, "--port", str(old.addr[1]), "--control-port",
            old.control.rsplit(":", 1)[1], "--control-token", old.token, "--allow", "127.0.0.1", *host]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
@@ -168,10 +170,11 @@ def restart_upf(old, host):
     return old, dict(("jvm_%s_ms" % k, int(v)) for k, v in zip(STANDALONE_PHASES, phases.groups()))
 
 
-def standalone_bench(n, rounds):
+def standalone_bench(n, rounds, builds):
     """The standalone host (in-memory device: no backend to reconcile) with a state directory: N sessions, then per
     round kill -9 and a new host on the same state; from the kill, the heartbeat answered and the first session
-    request answered: JVM start, state load and session core at N without the devices."""
+    request answered: JVM start, state load and session core at N without the devices. Round r runs
+    builds[r % len(builds)] ((name, classpath) pairs)."""
     state = tempfile.mkdtemp(prefix="hupf-restart-")
     host = ["--state-dir", state, "--ue-pool", "10.248.0.0/13", "--capacity", str(4 * n)]
     upf = start_upf(*host)
@@ -191,11 +194,12 @@ def standalone_bench(n, rounds):
         print(json.dumps({"host": "standalone", "sessions": n, "established_s": round(time.time() - t0, 1)}),
               flush=True)
         for r in range(rounds):
-            row = {"host": "standalone", "sessions": n - r, "load_1m": round(os.getloadavg()[0], 1)}
+            build, classpath = builds[r % len(builds)]
+            row = {"host": "standalone", "build": build, "sessions": n - r, "load_1m": round(os.getloadavg()[0], 1)}
             killed = time.time()
             upf.proc.kill()
             upf.proc.wait()
-            upf, phases = restart_upf(upf, host)
+            upf, phases = restart_upf(upf, host, classpath)
             smf.upf = upf.addr
             answer = wait("a heartbeat answered", lambda: heartbeat(smf), step=0)
             row["pfcp_s"] = round(time.time() - killed, 2)
@@ -227,17 +231,26 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--host", choices=("chain", "standalone"), default="chain",
                     help="chain: the runner and a real backend (default); standalone: HupfStandalone, no devices")
+    ap.add_argument("--ab", metavar="FILE", help="standalone: alternate rounds with the host on the classpath in FILE")
     ap.add_argument("--out", help="write every round and the min/median/max per N here (JSON)")
     a = ap.parse_args()
+    builds = [("A", _classpath())]
+    if a.ab:
+        with open(a.ab) as f:
+            builds.append(("B", f.read().strip()))
     report = {}
     keys = ("pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "load_1m",
             *("jvm_%s_ms" % k for k in STANDALONE_PHASES)) if a.host == "standalone" else (
         "restarted_s", "pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "ready_s", "load_1m",
         *("jvm_%s_ms" % k for k in PHASES))
     for n in a.sessions:
-        rows = (standalone_bench if a.host == "standalone" else bench)(n, a.rounds)
-        report[n] = {"rounds": rows, "min_median_max": {k: spread(rows, k) for k in keys}}
-        print(json.dumps({"sessions": n, "min_median_max": report[n]["min_median_max"]}), flush=True)
+        rows = standalone_bench(n, a.rounds, builds) if a.host == "standalone" else bench(n, a.rounds)
+        report[n] = {"rounds": rows}
+        for build, _ in builds:
+            mine = [r for r in rows if r.get("build", build) == build]
+            spreads = {k: spread(mine, k) for k in keys}
+            report[n]["min_median_max" + ("" if len(builds) == 1 else "_" + build)] = spreads
+            print(json.dumps({"sessions": n, "build": build, "min_median_max": spreads}), flush=True)
     if a.out:
         with open(a.out, "w") as f:
             json.dump(report, f, indent=1)

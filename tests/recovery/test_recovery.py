@@ -151,6 +151,9 @@ def rig():
             json.dump(r.cfg, f)
         lab.start_runner(r.procs, r.cp, r.cfg_path)
         lab.wait_ready(r.procs, r.cfg["status"], BOUND_S)
+        # Ready means PFCP is answered; a backend whose first arbitration a starved machine let time out is still
+        # DOWN (it reconnects in the background) and session requests are refused with cause 77 until it is UP.
+        wait("the runner's backend UP", lambda: devices_up(r), BOUND_S)
         r.net = net
         yield r
     finally:
@@ -160,6 +163,11 @@ def rig():
         with open(REPORT, "w") as f:
             json.dump(r.report, f, indent=1)
         print("recovery figures: " + json.dumps(r.report))
+
+
+def devices_up(r):
+    devices = r.status().get("devices", {})
+    return devices and all(d.get("state") == "UP" for d in devices.values())
 
 
 def start_probe(r, ues, tag=""):

@@ -175,6 +175,15 @@ public final class HupfStandalone {
                                    + "main " + mainMs + ", state " + stateMs + ", session core " + coreMs
                                    + ", PFCP answered " + pfcpMs + ", control API " + uptimeMs());
         System.out.flush();
+        // PFCP is answered meanwhile; a session request that comes first waits for this, behind the manager's lock.
+        Thread tracking = new Thread(() -> {
+            manager.trackStoredSessions();
+            System.out.println("hupf-standalone: stored sessions' entities tracked; ms since the JVM started: "
+                                       + uptimeMs());
+            System.out.flush();
+        }, "hupf-track-stored");
+        tracking.setDaemon(true);
+        tracking.start();
         ScheduledExecutorService reconciler = Executors.newSingleThreadScheduledExecutor();
         long period = Long.parseLong(o.get("reconcile-s"));
         reconciler.scheduleWithFixedDelay(manager::reconcile, period, period, TimeUnit.SECONDS);

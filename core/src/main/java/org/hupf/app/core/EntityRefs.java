@@ -22,6 +22,10 @@ import java.util.Set;
  * The UPF entities the sessions hold, for {@link SessionManager}: each session's set, and every entity's
  * reference count across sessions (applications and tunnel peers are shared), with the entity held under each
  * table key. Not thread-safe: the manager calls it under its lock.
+ *
+ * <p>A restarted manager hands its stored sessions over with {@link #trackLater}: translating 100,000 sessions takes
+ * CPU seconds, which PFCP need not wait for (heartbeats and associations do not read these refs); the first use of
+ * any method tracks them, and the manager does it on its own thread meanwhile.
  */
 final class EntityRefs {
 
@@ -34,29 +38,78 @@ final class EntityRefs {
         }
     }
 
-    private final Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
-    private final Map<UpfEntity, Integer> refs = new HashMap<>();
+    private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
+    private Map<UpfEntity, Integer> refs = new HashMap<>();
     /** Keys written since a reconciliation's read began (null when none reads), and how many read. */
     private Set<Object> changedWhileRead;
     private int watchers;
     /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
-    private final Map<Object, UpfEntity> heldByKey = new HashMap<>();
+    private Map<Object, UpfEntity> heldByKey = new HashMap<>();
+    /** Gives each stored session its entities (null: none waiting); run at the first use of these refs. */
+    private StoredSessions untracked;
+
+    /** What a restarted manager's stored sessions hold, worked out when the refs are first needed. */
+    interface StoredSessions {
+        /** @return how many sessions there are, to size the maps for them at once */
+        int count();
+
+        /** Calls {@code track} with each session's UP SEID and entities. */
+        void forEach(Tracker track);
+    }
+
+    interface Tracker {
+        void track(long upSeid, Set<UpfEntity> entities);
+    }
+
+    /** Defers tracking the stored sessions to the first use of these refs (which must hold nothing yet). */
+    void trackLater(StoredSessions stored) {
+        if (!bySession.isEmpty() || untracked != null) {
+            throw new IllegalStateException("stored sessions are tracked into empty refs, once");
+        }
+        untracked = stored;
+    }
+
+    /** Tracks the stored sessions handed to {@link #trackLater}, if that is not done yet. */
+    void trackStored() {
+        StoredSessions stored = untracked;
+        if (stored == null) {
+            return;
+        }
+        untracked = null;
+        int n = stored.count();
+        // Sized once for what the sessions hold (a few entities each, some shared): no rehash while they load.
+        bySession = new HashMap<>(capacityFor(n));
+        refs = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
+        heldByKey = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
+        stored.forEach(this::track);
+    }
+
+    /** What a session commonly holds (sessions, terminations, a tunnel peer...): only sizes the maps. */
+    private static final int ENTITIES_PER_SESSION = 4;
+
+    private static int capacityFor(int entries) {
+        return (int) Math.min(1 << 30, entries * 4L / 3 + 1);
+    }
 
     /** @return the entities a session holds (empty for an unknown one) */
     Set<UpfEntity> of(long upSeid) {
+        trackStored();
         return bySession.getOrDefault(upSeid, Set.of());
     }
 
     boolean holds(long upSeid) {
+        trackStored();
         return bySession.containsKey(upSeid);
     }
 
     /** @return every entity some session holds */
     Set<UpfEntity> all() {
+        trackStored();
         return refs.keySet();
     }
 
     int size() {
+        trackStored();
         return refs.size();
     }
 
@@ -66,6 +119,7 @@ final class EntityRefs {
      * the entry keep its value until they go.
      */
     void checkSharedValues(long upSeid, Set<UpfEntity> entities) throws RuleException {
+        trackStored();
         Set<UpfEntity> own = of(upSeid);
         for (UpfEntity e : entities) {
             UpfEntity held = heldByKey.get(EntityKeys.key(e));
@@ -103,11 +157,24 @@ final class EntityRefs {
      */
     List<DeviceUpdate> updates(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
                                List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+        // No session holds an interface: a restarted manager installs its interfaces before it tracks its sessions.
+        if (!onlyInterfaces(wanted) || !onlyInterfaces(previous) || !resets.isEmpty()) {
+            trackStored();
+        }
         List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces);
         if (changedWhileRead != null) {
             updates.forEach(u -> changedWhileRead.add(EntityKeys.key(u.entity())));
         }
         return updates;
+    }
+
+    private static boolean onlyInterfaces(Set<? extends UpfEntity> entities) {
+        for (UpfEntity e : entities) {
+            if (!(e instanceof UpfInterface)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -116,6 +183,7 @@ final class EntityRefs {
      * refused NOT_FOUND, an insertion done twice ALREADY_EXISTS).
      */
     void watchChanges() {
+        trackStored();
         if (watchers++ == 0) {
             changedWhileRead = new HashSet<>();
         }

@@ -86,14 +86,35 @@ public final class SessionManager implements AutoCloseable {
                                            () -> interfaces, changing);
         Collection<PfcpSession> stored = store.all();
         pool.rebuild(stored);
-        for (PfcpSession s : stored) {
-            index.add(s);
-            try {
-                held.track(s.upSeid, translator.translate(s, pool.begin(s.allocations)));
-            } catch (RuleException e) {
-                log.error("stored session {} no longer translates: {}", s.upSeid, e.getMessage());
+        stored.forEach(index::add);
+        // Their entities are worked out at the first request that needs them, or by trackStoredSessions: what a
+        // restart must do before it answers PFCP is the store's load and the indexes above.
+        held.trackLater(new EntityRefs.StoredSessions() {
+            @Override
+            public int count() {
+                return stored.size();
             }
-        }
+
+            @Override
+            public void forEach(EntityRefs.Tracker track) {
+                for (PfcpSession s : stored) {
+                    try {
+                        track.track(s.upSeid, translator.translate(s, pool.begin(s.allocations)));
+                    } catch (RuleException e) {
+                        log.error("stored session {} no longer translates: {}", s.upSeid, e.getMessage());
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * Works out the entities of the sessions the store held at start (translated and reference-counted), unless a
+     * request did it already. A restarted host calls it once it answers PFCP, off PFCP's threads: the first
+     * session request then finds them done.
+     */
+    public synchronized void trackStoredSessions() {
+        held.trackStored();
     }
 
     /**
