@@ -1,10 +1,10 @@
 """Last in the suite: uninstalling hupf takes its entries with it. The switch's entries are flow rules owned by
 the app org.hupf.app (not by its pipeconf); the backend's are no flow rules at all (hupf writes them in
 P4Runtime batches). The app removes both when it is deactivated or uninstalled (not when one node of a cluster
-stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists no flow rule of it and the backend's
-tables hold none of the standing sessions' entries (read over P4Runtime from the backend). Then hupf comes back,
-and goes again while an association's sessions are being released: no session outlives it in the store, no
-thread of hupf's outlives its components."""
+stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists no flow rule of it, the backend's tables
+hold none of the standing sessions' entries and the switch's none of hupf's (both read over P4Runtime). Then
+hupf comes back, and goes again while an association's sessions are being released: no session outlives it in
+the store, no thread of hupf's outlives its components."""
 import ipaddress
 import re
 
@@ -12,7 +12,7 @@ import conftest
 import onos_ready
 import smf as smf_mod
 from pfcp_spec import build_message
-from test_onos import BackendTables, device_flows
+from test_onos import HW_P4INFO, BackendTables, device_flows
 from test_scale import pipelined
 
 APP = "org.hupf.app"
@@ -26,12 +26,24 @@ def app_flows(onos):
     return body["flows"] if status == 200 else []
 
 
+def switch_tables(onos, flows):
+    """BackendTables of each switch holding hupf's flow rules (the hybrid test's)."""
+    out = []
+    for device in sorted({f["deviceId"] for f in flows}):
+        status, cfg = onos.rest("GET", "/onos/v1/network/configuration/devices/%s" % device)
+        assert status == 200, (status, cfg)
+        addr = re.match(r"grpc://([^?]+)", cfg["basic"]["managementAddress"]).group(1)
+        out.append(BackendTables(addr, HW_P4INFO))
+    return out
+
+
 def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing_sessions):
     flows = app_flows(onos)
-    # The switch's where the hybrid test added bmv2; none on the backend.
+    # The switch's where the hybrid test added one; none on the backend.
     assert deployed["device"] not in {f["deviceId"] for f in flows}, flows[:3]
     foreign = [f for f in device_flows(onos, deployed["device"]) if f["appId"] not in (APP, "org.onosproject.core")]
     assert not foreign, "hupf's entries under another app: %s" % foreign[:3]
+    switches = switch_tables(onos, flows)
     tables = BackendTables(backend.addr)
     try:
         ue = conftest.STANDING_PFCP_UE
@@ -44,12 +56,15 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
         onos.wait(lambda: not app_flows(onos), UNINSTALL_TIMEOUT_S, "no flow rule of %s left" % APP)
         tables.wait_session(ue, teid, present=False)
         assert tables.entries() == [], "entries left on the backend: %s" % tables.entries()[:5]
+        for switch in switches:
+            # ONOS's store forgetting them is not enough: the switch holds none of them either.
+            assert switch.entries() == [], "entries left on the switch: %s" % switch.entries()[:5]
     finally:
-        tables.close()
+        for t in [tables] + switches:
+            t.close()
     log = onos.karaf_log.read_text(errors="replace")
-    # The app removed them itself on deactivation ("a device refused some" when bmv2 refuses to delete an entry
-    # it never accepted, e.g. a steering entry written before its action profile group).
-    assert re.search(r"Remov(ed|ing) the \d+ flow rules of %s" % APP, log), "hupf removed its flow rules"
+    # The app removed them itself on deactivation, before hupf's pipeconf bundle took ONOS's drivers for them.
+    assert re.search(r"Removed the \d+ flow rules of %s" % APP, log), "hupf removed its flow rules"
     assert "Removed hupf's entries from backend %s" % deployed["device"] in log, "hupf cleared its backend"
 
 

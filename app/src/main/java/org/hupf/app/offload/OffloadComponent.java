@@ -69,8 +69,8 @@ import java.util.stream.Collectors;
  * every session, the switch splits the misses among them by UE hash, the offload manager measures a session over
  * all of them, {@link BackendReplicas}, each read through the {@link BackendUsageLedger}); the
  * {@link SwitchProgrammer} gives the switch its steering, HK-IPG and RPS; the {@link DrainCoordinator} drains a
- * backend before its planned removal ({@link #drain}); {@link AppEntriesRemoval} clears hupf's entries when the app
- * goes. This component rebuilds the hybrid when devices come and go, polls counters for demotion, hands the
+ * backend before its planned removal ({@link #drain}); {@link AppEntriesRemoval} and {@link AppFlowRulesRemoval}
+ * clear hupf's entries when the app goes. This component rebuilds the hybrid when devices come and go, polls counters for demotion, hands the
  * switch's HH_REPORT packet-ins to the offload manager on its own thread and keeps every configured device's routes
  * as the netcfg says ({@link DeviceRoutes}). Only on the cluster's hupf leader (the node that runs the session
  * core): the other nodes leave the devices alone. The leader is given mastership of the hybrid's devices by
@@ -196,7 +196,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, Backen
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             // The app is deactivated or uninstalled, not just this node stopping: its entries go with it.
             AppEntriesRemoval.clearBackends(deviceService, pipeconfService, mastershipService, routes);
-            AppEntriesRemoval.removeFlowRules(flowRuleService, appId);
+            AppFlowRulesRemoval.remove(flowRuleService, appId);
         }
         log.info("Stopped");
     }

@@ -24,6 +24,10 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.DefaultFlowEntry;
+import org.onosproject.net.flow.DefaultFlowRule;
+import org.onosproject.net.flow.DefaultTrafficSelector;
+import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.group.GroupServiceAdapter;
@@ -291,6 +295,11 @@ public class OffloadComponentTest {
             expect(c.applicationService.getState(app)).andReturn(state).anyTimes();
             c.flowRuleService = createMock(FlowRuleService.class);
             if (state != ApplicationState.ACTIVE) {
+                DeviceId sw = DeviceId.deviceId("device:bmv2:s1");
+                FlowEntry rule = new DefaultFlowEntry(DefaultFlowRule.builder().forDevice(sw).fromApp(app)
+                        .withSelector(DefaultTrafficSelector.emptySelector()).withPriority(10).makePermanent()
+                        .build());
+                expect(c.flowRuleService.getFlowEntriesById(app)).andReturn(List.of(rule)).times(2);
                 expect(c.flowRuleService.getFlowEntriesById(app)).andReturn(List.of()).once();
                 c.flowRuleService.apply(anyObject(FlowRuleOperations.class));
                 expectLastCall().andAnswer(() -> {
@@ -298,6 +307,8 @@ public class OffloadComponentTest {
                     ops.callback().onSuccess(ops);
                     return null;
                 }).once();
+                c.flowRuleService.purgeFlowRules(sw, app);
+                expectLastCall().once();
             }
             replay(c.coreService, c.applicationService, c.flowRuleService);
             c.activate();
