@@ -1,6 +1,8 @@
 """hupf_tools.gnb.p4rt_entries without a device: the RAN control's entries for the vectors become P4Runtime
 updates resolved by name in a P4Info; bad lines are refused naming the line. The P4Info here models the gNB
-program's tables as docs/GNB.md states them (test_gnb_bmv2.py runs the compiled program's)."""
+program's tables as docs/GNB.md states them, checked against the committed P4Info."""
+from pathlib import Path
+
 import pytest
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
@@ -8,8 +10,9 @@ from p4.v1 import p4runtime_pb2
 
 import gnb_vectors as V
 from hupf_tools.gnb import p4const as C
-from hupf_tools.gnb.p4rt_entries import EntryError, updates
+from hupf_tools.gnb.p4rt_entries import EntryError, load_p4info, updates
 
+ROOT = Path(__file__).resolve().parents[2]
 TABLES = {  # table: ([(match field, width)], [action])
     "ports": ([("port", 9)], ["set_port_role"]),
     "services": ([], ["set_services"]),
@@ -88,3 +91,18 @@ def test_a_bad_line_is_refused_naming_it(line, reason):
     with pytest.raises(EntryError) as e:
         updates(["# the RAN control's entries", line], p4info(), "e.txt")
     assert str(e.value).startswith("e.txt:2") and reason in str(e.value), str(e.value)
+
+
+def test_the_modelled_p4info_is_the_compiled_ones_tables():
+    """The fixture above and the committed P4Info have the same tables, fields, actions and widths."""
+    compiled = load_p4info(ROOT / "pipeconf" / "src" / "main" / "resources" / "p4c-out" / "gnb" / "bmv2" / "p4info.txt")
+    actions = {a.preamble.id: a for a in compiled.actions}
+    got = {}
+    for t in compiled.tables:
+        refs = [actions[r.id] for r in t.action_refs if r.scope != r.DEFAULT_ONLY]
+        got[t.preamble.name.split(".")[1]] = ([(m.name, m.bitwidth) for m in t.match_fields],
+                                              [a.preamble.name.split(".")[1] for a in refs])
+        for a in refs:
+            assert [(p.name, p.bitwidth) for p in a.params] == ACTIONS[a.preamble.name.split(".")[1]]
+    assert got == TABLES
+    assert len(updates(V.ENTRIES, compiled)) == len(V.ENTRIES)
