@@ -16,6 +16,7 @@ compilers.
 import argparse
 import json
 import os
+import re
 import sys
 
 PROFILES = ("hw", "sw")
@@ -86,14 +87,34 @@ def diff(what, a, b):
 
 
 def without_source_locations(bmv2_json):
-    """A bmv2 JSON with every source_info object and the program's file name left out."""
+    """A bmv2 JSON with every source_info object and the program's file name left out, and the names p4c makes
+    from a source location (`<file><line>`, `tbl_<file><line>`: an apply block's statements as hidden actions and
+    tables) renamed in order of appearance."""
+    j = json.loads(bmv2_json)
+    files = set()
+
     def strip(node):
         if isinstance(node, dict):
+            if "filename" in node.get("source_info", {}):
+                files.add(os.path.splitext(os.path.basename(node["source_info"]["filename"]))[0])
             return {k: strip(v) for k, v in node.items() if k not in ("source_info", "program")}
         if isinstance(node, list):
             return [strip(v) for v in node]
         return node
-    return strip(json.loads(bmv2_json))
+    stripped = strip(j)
+    located = re.compile(r"^(tbl_)?((?:%s)\d+)$" % "|".join(map(re.escape, sorted(files, key=len, reverse=True))))
+    renamed = {}
+
+    def rename(node):
+        if isinstance(node, dict):
+            return {rename(k): rename(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [rename(v) for v in node]
+        m = located.match(node) if isinstance(node, str) and files else None
+        if not m:
+            return node
+        return (m.group(1) or "") + renamed.setdefault(m.group(2), "located%d" % len(renamed))
+    return rename(stripped)
 
 
 def same_program(dir_a, dir_b, profiles=PROFILES):

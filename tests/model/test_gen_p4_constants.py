@@ -160,9 +160,11 @@ def test_artifacts_from_another_compiler_compare_what_matters(tmp_path, capsys):
 
 def test_same_program_ignores_only_source_locations(tmp_path, capsys):
     version = "p4c-bm2-ss\nVersion 1.2.5 (SHA: 34b86e9)\n"
-    located = dict(BMV2, actions=[{"name": "a", "id": 1, "runtime_data": [],
+    # p4c names an apply block's statements after their file and line: upf3 in upf.p4 is upf_encap7 once moved
+    located = dict(BMV2, actions=[{"name": "upf3", "id": 1, "runtime_data": [],
                                    "source_info": {"filename": "include/upf.p4", "line": 3}}])
-    moved = dict(located, actions=[dict(located["actions"][0], source_info={"filename": "include/upf_encap.p4"})])
+    moved = dict(located, actions=[dict(located["actions"][0], name="upf_encap7",
+                                        source_info={"filename": "include/upf_encap.p4", "line": 7})])
     a = _artifacts(tmp_path / "a", version, bmv2=located, source_info="v1model/hupf_hw.p4")
     b = _artifacts(tmp_path / "b", version, bmv2=moved, source_info="v1model/hupf_hw.p4")
     assert check.main(["--same-program", a, b]) == 0
