@@ -8,10 +8,15 @@ P4Info entities with their ids, match fields, parameters, sizes and widths, and 
 tables, actions, registers, counters, meters and header types. Either way the report names both
 compilers.
 
-  check_artifacts.py COMMITTED_DIR FRESH_DIR   (each holds p4c-version.txt and <profile>/bmv2/)
+  check_artifacts.py [--profiles hw,sw] COMMITTED_DIR FRESH_DIR   (each holds p4c-version.txt and <profile>/bmv2/)
+  check_artifacts.py --same-program [--profiles hw,sw] DIR_A DIR_B
+      two compiles by one p4c of sources that must be the same program (a file split, a move): the P4Info
+      identical, the bmv2 JSON identical but for its source locations (source_info, the file names it records)
 """
+import argparse
 import json
 import os
+import re
 import sys
 
 PROFILES = ("hw", "sw")
@@ -81,11 +86,59 @@ def diff(what, a, b):
     return out
 
 
-def compare(committed, fresh):
+def without_source_locations(bmv2_json):
+    """A bmv2 JSON with every source_info object and the program's file name left out, and the names p4c makes
+    from a source location (`<file><line>`, `tbl_<file><line>`: an apply block's statements as hidden actions and
+    tables) renamed in order of appearance."""
+    j = json.loads(bmv2_json)
+    files = set()
+
+    def strip(node):
+        if isinstance(node, dict):
+            if "filename" in node.get("source_info", {}):
+                files.add(os.path.splitext(os.path.basename(node["source_info"]["filename"]))[0])
+            return {k: strip(v) for k, v in node.items() if k not in ("source_info", "program")}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+    stripped = strip(j)
+    located = re.compile(r"^(tbl_)?((?:%s)\d+)$" % "|".join(map(re.escape, sorted(files, key=len, reverse=True))))
+    renamed = {}
+
+    def rename(node):
+        if isinstance(node, dict):
+            return {rename(k): rename(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [rename(v) for v in node]
+        m = located.match(node) if isinstance(node, str) and files else None
+        if not m:
+            return node
+        return (m.group(1) or "") + renamed.setdefault(m.group(2), "located%d" % len(renamed))
+    return rename(stripped)
+
+
+def same_program(dir_a, dir_b, profiles=PROFILES):
+    """[differences] between two compiles (one p4c) that must be the same program."""
+    problems = []
+    for profile in profiles:
+        texts = {}
+        for name in ("p4info.txt", "bmv2.json"):
+            for d in (dir_a, dir_b):
+                with open(os.path.join(d, profile, "bmv2", name)) as f:
+                    texts[(name, d)] = f.read()
+        if texts[("p4info.txt", dir_a)] != texts[("p4info.txt", dir_b)]:
+            problems.append("%s/bmv2/p4info.txt: not identical" % profile)
+        if without_source_locations(texts[("bmv2.json", dir_a)]) != \
+                without_source_locations(texts[("bmv2.json", dir_b)]):
+            problems.append("%s/bmv2/bmv2.json: differs beyond source locations" % profile)
+    return problems
+
+
+def compare(committed, fresh, profiles=PROFILES):
     """(same compiler, [differences])."""
     same = version(committed) == version(fresh)
     problems = []
-    for profile in PROFILES:
+    for profile in profiles:
         for name, view in (("p4info.txt", p4info_view), ("bmv2.json", bmv2_view)):
             paths = [os.path.join(d, profile, "bmv2", name) for d in (committed, fresh)]
             texts = []
@@ -103,12 +156,24 @@ def compare(committed, fresh):
 
 
 def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    committed, fresh = args
-    same, problems = compare(committed, fresh)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--profiles", default=",".join(PROFILES), help="comma separated (. for DIR/bmv2 itself)")
+    ap.add_argument("--same-program", action="store_true")
+    ap.add_argument("dirs", nargs=2)
+    args = ap.parse_args(argv)
+    profiles = args.profiles.split(",")
+    if args.same_program:
+        if version(args.dirs[0]) != version(args.dirs[1]):
+            print("check: --same-program needs one compiler: %s and %s" % tuple(map(version, args.dirs)))
+            return 1
+        problems = same_program(*args.dirs, profiles=profiles)
+        for p in problems:
+            print("  " + p)
+        print("check: %s (%s; compiled by %s)" % ("FAILED" if problems else "the same program",
+                                                  ", ".join(profiles), version(args.dirs[0])))
+        return 1 if problems else 0
+    committed, fresh = args.dirs
+    same, problems = compare(committed, fresh, profiles)
     how = ("byte for byte (same compiler)" if same else
            "P4Info entities, ids and widths and bmv2 tables, actions, registers, header types "
            "(bytes not compared: another compiler)")

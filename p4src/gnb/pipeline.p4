@@ -241,16 +241,17 @@ control HupfGnbIngress(inout gnb_headers_t hdr, inout gnb_metadata_t meta,
             }
         } else if (!hdr.svc.isValid()) {
             drop(GNB_DROP_BAD_SVC_OP);
-        } else if (meta.port_role == PORT_ROLE_CRYPTO && hdr.svc.op == SVC_OP_DL_PROTECT) {
-            // Headers untouched here: the clone leaves as it came, egress makes it a hold request.
+        } else if ((meta.port_role == PORT_ROLE_CRYPTO && hdr.svc.op == SVC_OP_DL_PROTECT)
+                   || (meta.port_role == PORT_ROLE_BAAS && hdr.svc.op == SVC_OP_RETX)) {
+            // One application of air for both (bmv2 takes a table applied in one place only).
             if (air.apply().hit) {
                 meta.pdu_len = (bit<16>)std_meta.packet_length - (ETH_HDR_LEN + GNB_SVC_HDR_LEN);
-                clone(CloneType.I2E, BAAS_CLONE_SESSION_ID);
-            }
-        } else if (meta.port_role == PORT_ROLE_BAAS && hdr.svc.op == SVC_OP_RETX) {
-            if (air.apply().hit) {
-                meta.pdu_len = (bit<16>)std_meta.packet_length - (ETH_HDR_LEN + GNB_SVC_HDR_LEN);
-                retransmissions.count(hdr.svc.ue);
+                if (hdr.svc.op == SVC_OP_DL_PROTECT) {
+                    // Headers untouched here: the clone leaves as it came, egress makes it a hold request.
+                    clone(CloneType.I2E, BAAS_CLONE_SESSION_ID);
+                } else {
+                    retransmissions.count(hdr.svc.ue);
+                }
             }
         } else if (meta.port_role == PORT_ROLE_CRYPTO && hdr.svc.op == SVC_OP_UL_UNPROTECT) {
             if (ul_tunnels.apply().hit) {

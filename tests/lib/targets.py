@@ -67,6 +67,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def stop_process(proc, timeout=5):
+    """SIGTERM, then SIGKILL if it has not ended within timeout seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class Device:
     """A running device under test and its P4Runtime client."""
 
@@ -136,13 +147,7 @@ class Device:
     def stop(self):
         if self.has_test_clock:
             self.proc.stdin.close()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         if self.has_test_clock:
             self.proc.stdout.close()
         self.log.close()

@@ -156,3 +156,25 @@ def test_artifacts_from_another_compiler_compare_what_matters(tmp_path, capsys):
     assert "hw/bmv2/p4info.txt: register HupfIngress.hh.last_ts differs" in out
     assert "hw/bmv2/bmv2.json: register_arrays HupfIngress.hh.last_ts differs" in out
     assert "another compiler" in out
+
+
+def test_same_program_ignores_only_source_locations(tmp_path, capsys):
+    version = "p4c-bm2-ss\nVersion 1.2.5 (SHA: 34b86e9)\n"
+    # p4c names an apply block's statements after their file and line: upf3 in upf.p4 is upf_encap7 once moved
+    located = dict(BMV2, actions=[{"name": "upf3", "id": 1, "runtime_data": [],
+                                   "source_info": {"filename": "include/upf.p4", "line": 3}}])
+    moved = dict(located, actions=[dict(located["actions"][0], name="upf_encap7",
+                                        source_info={"filename": "include/upf_encap.p4", "line": 7})])
+    a = _artifacts(tmp_path / "a", version, bmv2=located, source_info="v1model/hupf_hw.p4")
+    b = _artifacts(tmp_path / "b", version, bmv2=moved, source_info="v1model/hupf_hw.p4")
+    assert check.main(["--same-program", a, b]) == 0
+    assert "the same program (hw, sw" in capsys.readouterr().out
+    renamed = dict(moved, actions=[dict(moved["actions"][0], name="b")])
+    c = _artifacts(tmp_path / "c", version, bmv2=renamed, p4info=P4INFO.replace("size: 64", "size: 32"))
+    assert check.main(["--same-program", "--profiles", "sw", a, c]) == 1
+    out = capsys.readouterr().out
+    assert "sw/bmv2/p4info.txt: not identical" in out and "sw/bmv2/bmv2.json: differs beyond source" in out
+    assert "hw/" not in out
+    d = _artifacts(tmp_path / "d", "p4c-bm2-ss\nVersion 1.2.6\n")
+    assert check.main(["--same-program", a, d]) == 1
+    assert "needs one compiler" in capsys.readouterr().out

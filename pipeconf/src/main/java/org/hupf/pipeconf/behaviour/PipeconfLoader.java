@@ -3,6 +3,7 @@ package org.hupf.pipeconf.behaviour;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
+import org.hupf.pipeconf.gnb.GnbPipeconf;
 import org.onosproject.net.behaviour.Pipeliner;
 import org.onosproject.net.driver.Driver;
 import org.onosproject.net.driver.DriverAdminService;
@@ -44,7 +45,8 @@ import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.TOFINO_BIN;
 import static org.onosproject.net.pi.model.PiPipeconf.ExtensionType.TOFINO_CONTEXT_JSON;
 
 /**
- * Registers the hupf pipeconfs with ONOS: {@code org.hupf.bmv2} and {@code org.hupf.backend} always,
+ * Registers the hupf pipeconfs with ONOS: {@code org.hupf.bmv2}, {@code org.hupf.backend} and the gNB's
+ * {@code org.hupf.gnb.bmv2} always,
  * {@code org.hupf.tofino} and {@code org.hupf.tofino2} only when their Tofino artifacts were packaged into
  * the bundle. When it stops, the drivers ONOS merged for its pipeconfs go too (see {@link #deactivate}).
  */
@@ -72,6 +74,7 @@ public class PipeconfLoader {
         register(HupfPipeconfIds.BACKEND, "sw", "bmv2", true);
         register(HupfPipeconfIds.TOFINO, "hw", "tofino", false);
         register(HupfPipeconfIds.TOFINO2, "hw", "tofino2", false);
+        register(GnbPipeconf.ID, GnbPipeconf::build, "gnb/bmv2", true);
         log.info("Started, registered {}", registered);
     }
 
@@ -99,14 +102,23 @@ public class PipeconfLoader {
     }
 
     private void register(PiPipeconfId id, String profile, String target, boolean required) {
+        register(id, () -> build(id, profile, target), profile + "/" + target, required);
+    }
+
+    /** Builds a pipeconf from its packaged artifacts; null when they are not packaged. */
+    @FunctionalInterface
+    interface Builder {
+        PiPipeconf build() throws P4InfoParserException;
+    }
+
+    private void register(PiPipeconfId id, Builder builder, String artifacts, boolean required) {
         try {
-            PiPipeconf pipeconf = build(id, profile, target);
+            PiPipeconf pipeconf = builder.build();
             if (pipeconf == null) {
                 if (required) {
-                    log.error("Pipeconf {} not registered: {}{}/{}/ is missing from the bundle",
-                              id, P4C_OUT, profile, target);
+                    log.error("Pipeconf {} not registered: {}{}/ is missing from the bundle", id, P4C_OUT, artifacts);
                 } else {
-                    log.info("Pipeconf {} not registered: no {} artifacts packaged", id, target);
+                    log.info("Pipeconf {} not registered: no {} artifacts packaged", id, artifacts);
                 }
                 return;
             }

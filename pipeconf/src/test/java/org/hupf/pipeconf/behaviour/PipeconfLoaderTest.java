@@ -5,6 +5,8 @@ import org.easymock.CaptureType;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;
+import org.hupf.pipeconf.gnb.GnbConstants;
+import org.hupf.pipeconf.gnb.GnbPipeconf;
 import org.junit.Test;
 import org.onosproject.net.flow.FlowRuleProgrammable;
 import org.onosproject.net.group.GroupProgrammable;
@@ -39,7 +41,8 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * The loader registers the packaged pipeconfs with a (mocked) PiPipeconfService and unregisters them: bmv2 and
- * the backend, and the hw pipeline for Tofino 1 and Tofino 2, whose artifacts are committed (docs/TOFINO.md).
+ * the backend, the hw pipeline for Tofino 1 and Tofino 2, whose artifacts are committed (docs/TOFINO.md), and the
+ * gNB program on bmv2.
  */
 public class PipeconfLoaderTest {
 
@@ -48,11 +51,12 @@ public class PipeconfLoaderTest {
         PiPipeconfService service = createMock(PiPipeconfService.class);
         Capture<PiPipeconf> registered = newCapture(CaptureType.ALL);
         service.register(capture(registered));
-        expectLastCall().times(4);
+        expectLastCall().times(5);
         service.unregister(HupfPipeconfIds.BMV2);
         service.unregister(HupfPipeconfIds.BACKEND);
         service.unregister(HupfPipeconfIds.TOFINO);
         service.unregister(HupfPipeconfIds.TOFINO2);
+        service.unregister(GnbPipeconf.ID);
         replay(service);
 
         PipeconfLoader loader = new PipeconfLoader();
@@ -61,7 +65,7 @@ public class PipeconfLoaderTest {
         loader.activate();
         Map<String, PiPipeconf> byId = registered.getValues().stream()
                 .collect(Collectors.toMap(p -> p.id().id(), p -> p));
-        assertEquals(4, byId.size());
+        assertEquals(5, byId.size());
 
         PiPipeconf bmv2 = byId.get(HupfPipeconfIds.BMV2.id());
         PiPipeconf backend = byId.get(HupfPipeconfIds.BACKEND.id());
@@ -92,6 +96,11 @@ public class PipeconfLoaderTest {
                                                               HupfPipeconfIds.TOFINO2, "tofino2").entrySet()) {
             assertTofinoPipeconf(byId.get(target.getKey().id()), target.getValue());
         }
+
+        PiPipeconf gnb = byId.get(GnbPipeconf.ID.id());
+        assertTrue(gnb.extension(PiPipeconf.ExtensionType.BMV2_JSON).isPresent());
+        assertTrue(gnb.pipelineModel().table(GnbConstants.HUPF_GNB_INGRESS_DL_UES).isPresent());
+        assertFalse("no packets to or from the controller", gnb.hasBehaviour(PiPipelineInterpreter.class));
 
         loader.deactivate();
         verify(service);
@@ -127,9 +136,9 @@ public class PipeconfLoaderTest {
     public void stoppingTakesTheDriversOnosMergedForItsPipeconfs() {
         PiPipeconfService service = createMock(PiPipeconfService.class);
         service.register(org.easymock.EasyMock.anyObject());
-        expectLastCall().times(4);
+        expectLastCall().times(5);
         service.unregister(org.easymock.EasyMock.anyObject());
-        expectLastCall().times(4);
+        expectLastCall().times(5);
         replay(service);
         DriverProvider backend = provider("bmv2:" + HupfPipeconfIds.BACKEND.id());
         DriverProvider sw = provider("stratum-bmv2:" + HupfPipeconfIds.BMV2.id());
