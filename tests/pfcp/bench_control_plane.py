@@ -329,6 +329,10 @@ def peer_phase(upf, rows, phase, n, window, requests, expected, threads):
     return resp
 
 
+# Warm-up rounds' first sequence number; each phase adds 2,000,000, each further round its session count.
+WARMUP_SEQ = 7_000_000
+
+
 def round_of_phases(upf, rows, first, n, seq0, window, threads, done):
     """Establishes n sessions (UEs first.., sequence numbers from seq0) on one UPF, modifies and deletes every
     accepted one, each phase timed and its tables checked; done(**extra) labels and prints each phase's row."""
@@ -361,10 +365,12 @@ def peer_round(kind, args, n, window, rnd):
         print(json.dumps(rows[-1]), flush=True)
     try:
         if args.warmup:
-            round_of_phases(upf, rows, n, args.warmup, 7_000_000, window, True, done)
+            round_of_phases(upf, rows, n, args.warmup, WARMUP_SEQ, window, True, done)
             stage = "warmup"
-            for _ in range(args.warmup_rounds - 1):
-                round_of_phases(upf, rows, n, args.warmup, 7_000_000, window, True, done)
+            for k in range(1, args.warmup_rounds):
+                # Each round its own sequence numbers: the same ones again would be retransmissions, which a
+                # UPF that detects them (TS 29.244 6.4) answers from its kept responses without doing anything.
+                round_of_phases(upf, rows, n, args.warmup, WARMUP_SEQ + k * args.warmup, window, True, done)
         stage = "steady"
         round_of_phases(upf, rows, 0, n, 1000, window, True, done)
     finally:
