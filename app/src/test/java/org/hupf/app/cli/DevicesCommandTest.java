@@ -2,32 +2,17 @@ package org.hupf.app.cli;
 
 import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.Assert.assertEquals;
 
 public class DevicesCommandTest {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-
-    @Before
-    public void setUp() {
-        oldOut = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(oldOut);
-    }
+    @Rule
+    public final StdoutCapture stdout = new StdoutCapture();
 
     private String run(List<DeviceStatus> devices) {
         DeviceStatusService service = () -> devices;
@@ -37,7 +22,7 @@ public class DevicesCommandTest {
                 return service;
             }
         }.doExecute();
-        return out.toString(StandardCharsets.UTF_8);
+        return stdout.text();
     }
 
     @Test

@@ -2,41 +2,25 @@ package org.hupf.app.cli;
 
 import org.hupf.api.OffloadService;
 import org.hupf.app.offload.TestOffloadService;
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 import static org.junit.Assert.assertTrue;
 
 public class OffloadCommandTest {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-
-    @Before
-    public void setUp() {
-        oldOut = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(oldOut);
-    }
+    @Rule
+    public final StdoutCapture stdout = new StdoutCapture();
 
     private String run(OffloadService service) {
-        out.reset();
+        stdout.reset();
         new OffloadCommand() {
             @Override
             protected OffloadService offload() {
                 return service;
             }
         }.doExecute();
-        return out.toString(StandardCharsets.UTF_8);
+        return stdout.text();
     }
 
     @Test

@@ -23,6 +23,11 @@ public class StdoutCapture extends ExternalResource {
         System.setOut(oldOut);
     }
 
+    /** Forgets what was printed so far. */
+    public void reset() {
+        out.reset();
+    }
+
     /** @return what was printed so far */
     public String text() {
         return out.toString(StandardCharsets.UTF_8);

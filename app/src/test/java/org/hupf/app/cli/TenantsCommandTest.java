@@ -5,15 +5,11 @@ import org.hupf.api.TenantOverlay;
 import org.hupf.api.TenantStatus;
 import org.hupf.pipeconf.dataplane.Tenant;
 import org.hupf.pipeconf.dataplane.TenantSlice;
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -24,19 +20,8 @@ import static org.junit.Assert.assertEquals;
 
 public class TenantsCommandTest {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-
-    @Before
-    public void setUp() {
-        oldOut = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    }
-
-    @After
-    public void tearDown() {
-        System.setOut(oldOut);
-    }
+    @Rule
+    public final StdoutCapture stdout = new StdoutCapture();
 
     private String run(List<TenantStatus> tenants) {
         HupfService service = createMock(HupfService.class);
@@ -48,7 +33,7 @@ public class TenantsCommandTest {
                 return service;
             }
         }.doExecute();
-        return out.toString(StandardCharsets.UTF_8);
+        return stdout.text();
     }
 
     @Test
