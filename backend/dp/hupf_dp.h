@@ -321,7 +321,8 @@ int dp_packet_out(uint16_t port, const uint8_t *buf, uint32_t len);
 
 struct dp_port_stats {
 	uint16_t p4_port;
-	uint64_t rx, tx, rx_missed, tx_dropped;
+	uint64_t rx, tx, rx_missed, tx_dropped; /* rx_missed: frames its receive ring had no room for (of an
+						 * af_packet port: the kernel's ring) */
 	uint64_t rate_bps;          /* the egress scheduler's rate, 0 for none */
 	uint64_t queue_dropped[8];  /* packets its full queues dropped, by v1model priority */
 };

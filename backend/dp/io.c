@@ -23,6 +23,7 @@
 #include "pkt.h"
 
 #define BURST 32
+#define AFP_PREFIX "af_packet:"
 #define RING_SZ 4096
 /* The largest L2 header around an MTU-sized IP packet (Ethernet + one VLAN tag). */
 #define L2_OVERHEAD 18
@@ -368,6 +369,11 @@ int dp_boot(const struct dp_boot *cfg, char *err, unsigned errlen)
 		rc = port_attach(pc, i, cfg->nworkers, io.pool, io.afp_frame, &d, &io.nrxq[i], err, errlen);
 		if (rc)
 			return rc;
+		if (!strncmp(pc->dev, AFP_PREFIX, strlen(AFP_PREFIX)) &&
+		    afp_stats_track(i, pc->dev + strlen(AFP_PREFIX)) < 0) {
+			snprintf(err, errlen, "port %u: no af_packet queue socket found on %s", pc->p4_port, pc->dev);
+			return -ENODEV;
+		}
 		io.dev[i] = d;
 		io.p4_port[d] = pc->p4_port;
 		io.dpdk_port[pc->p4_port] = d;
@@ -413,7 +419,7 @@ void dp_stats_get(struct dp_stats *s)
 			continue;
 		s->port[i].rx = es.ipackets;
 		s->port[i].tx = es.opackets;
-		s->port[i].rx_missed = es.imissed;
+		s->port[i].rx_missed = es.imissed + afp_stats_rx_drops(i);
 		s->port[i].tx_dropped = es.oerrors;
 	}
 	cpu_port_stats(s);

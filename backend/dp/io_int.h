@@ -17,6 +17,11 @@ unsigned port_afp_frame_size(const struct dp_boot *cfg);
 int port_attach(const struct dp_port_cfg *pc, unsigned i, unsigned nq, struct rte_mempool *pool, unsigned afp_frame,
 		uint16_t *d, uint16_t *nrx, char *err, unsigned errlen);
 
+/* af_packet receive-ring drops (afp_stats.c): afp_stats_track finds the queue sockets of the i-th port, an
+ * "af_packet:IFACE" port just created (how many, or -errno); afp_stats_rx_drops is its drops so far. */
+int afp_stats_track(unsigned port, const char *iface);
+uint64_t afp_stats_rx_drops(unsigned port);
+
 /* CPU port (cpu_port.c). */
 /* dpdk_port: the P4 port -> DPDK port map (IO_P4_PORTS entries, -1 none) that packet-outs are checked against. */
 int cpu_port_init(struct rte_mempool *pool, const int *dpdk_port, char *err, unsigned errlen);
