@@ -5,6 +5,7 @@ the vectors are those whose outcome needs no entry: each packet is dropped. The 
 debug output, which logs every packet it takes in and drops: each is accounted for, and none leaves a port."""
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -65,8 +66,8 @@ def run_switch(executable, frames, work):
     wrpcap(str(rx0), frames)
     wrpcap(str(rx1), [])
     log = work / "switch.log"
-    eal = ["-c", "0x1", "-n", "1", "--no-huge", "-m", str(EAL_MEMORY_MB), "--no-pci",
-           "--file-prefix", "hupf-t4p4s-%d" % os.getpid(),
+    prefix = "hupf-t4p4s-%d" % os.getpid()
+    eal = ["-c", "0x1", "-n", "1", "--no-huge", "-m", str(EAL_MEMORY_MB), "--no-pci", "--file-prefix", prefix,
            "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (rx0, tx[0]),
            "--vdev", "net_pcap1,rx_pcap=%s,tx_pcap=%s" % (rx1, tx[1])]
     with open(log, "w") as out:
@@ -85,6 +86,8 @@ def run_switch(executable, frames, work):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        # DPDK's runtime directory of this run (EAL leaves it behind).
+        shutil.rmtree(Path("/var/run/dpdk") / prefix, ignore_errors=True)
     sent = [rdpcap(str(p)) if p.exists() and p.stat().st_size > 0 else [] for p in tx]
     return per_packet(log), sent
 
