@@ -13,7 +13,7 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend host-classpath test test-java test-build test-p4 test-backend test-gnb \
-        test-pfcp test-identification test-rps test-integration test-onos test-fabric test-recovery bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-fabric test-recovery test-t4p4s bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
@@ -22,6 +22,7 @@ help:
 	@echo "make test-java|test-build|test-p4|test-backend|test-gnb|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
 	@echo "make test-fabric       hupf through ONOS in a Mininet fabric of bmv2 switches (root, ONOS runtime, bmv2)"
 	@echo "                       one suite"
+	@echo "make test-t4p4s        hupf's sw profile compiled by T4P4S and run on DPDK pcap ports (HUPF_T4P4S, docs/BACKENDS.md)"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
@@ -66,6 +67,11 @@ test-p4: setup backend
 
 test-backend: setup
 	@$(SUITE) backend $(MAKE) -C backend test
+
+# hupf's sw profile on T4P4S (issue #36, docs/BACKENDS.md "T4P4S"), built outside the repository and found through
+# HUPF_T4P4S (default /opt/t4p4s), else one SKIPPED line; not in `make test`: compiling the program takes minutes.
+test-t4p4s: setup
+	@$(SUITE) t4p4s $(PY) -m pytest tests/t4p4s
 
 # The Hybrid-gNodeB's x86 services (gnb/: ciphering and integrity, PDCP, BaaS; docs/GNB.md).
 test-gnb: setup
