@@ -2,8 +2,14 @@ package org.hupf.standalone.p4rt;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import io.grpc.ForwardingServerCall;
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
@@ -15,7 +21,10 @@ import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.CounterData;
+import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.Index;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
@@ -232,6 +241,47 @@ public class P4rtClientTest {
             } catch (PiTargetException ex) {
                 assertTrue(ex.getMessage(), ex.getMessage().contains("NOT_FOUND"));
             }
+        }
+    }
+
+    @Test
+    public void aWriteAsksForTheFinalCountsOfItsDeletionsAndReturnsWhatTheDeviceSends() throws Exception {
+        ReadResponse counts = ReadResponse.newBuilder().addEntities(Entity.newBuilder().setCounterEntry(
+                CounterEntry.newBuilder().setCounterId(7).setIndex(Index.newBuilder().setIndex(3))
+                        .setData(CounterData.newBuilder().setPacketCount(2).setByteCount(100)))).build();
+        Metadata.Key<String> ask = Metadata.Key.of("hupf-final-counts", Metadata.ASCII_STRING_MARSHALLER);
+        Metadata.Key<byte[]> answer = Metadata.Key.of("hupf-final-counts-bin", Metadata.BINARY_BYTE_MARSHALLER);
+        AtomicInteger asked = new AtomicInteger();
+        ServerInterceptor device = new ServerInterceptor() {
+            @Override
+            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+                                                              ServerCallHandler<Q, A> next) {
+                if (!call.getMethodDescriptor().getFullMethodName().endsWith("/Write") || headers.get(ask) == null) {
+                    return next.startCall(call, headers);
+                }
+                asked.incrementAndGet();
+                return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                    @Override
+                    public void close(Status status, Metadata trailers) {
+                        trailers.put(answer, counts.toByteArray());
+                        super.close(status, trailers);
+                    }
+                }, headers);
+            }
+        };
+        Server counting = ServerBuilder.forPort(0).addService(ServerInterceptors.intercept(fake, device)).build().start();
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", counting.getPort(), 1, 1)) {
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(9))).build();
+            assertEquals(counts.getEntitiesList(), c.write(List.of(u)));
+            assertEquals(1, asked.get());
+        } finally {
+            counting.shutdownNow();
+        }
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(10))).build();
+            assertEquals("a device that sends none", List.of(), c.write(List.of(u)));
         }
     }
 
