@@ -21,11 +21,9 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -245,17 +243,14 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         }
     }
 
+    /** Waits for the arbitration's answer as long as the device answers probes (a loaded one is slow, not gone). */
     private void arbitrated(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
         MasterArbitrationUpdate answer;
         try {
-            answer = arbitration.get(RPC_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new P4RuntimeException("interrupted during arbitration");
-        } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new P4RuntimeException("arbitration with device " + deviceId + " failed: " + cause,
-                                         Status.fromThrowable(cause).getCode(), cause);
+            answer = patient.await(arbitration, "arbitration");
+        } catch (StatusRuntimeException e) {
+            throw new P4RuntimeException("arbitration with device " + deviceId + " failed: " + e,
+                                         e.getStatus().getCode(), e);
         }
         if (answer.getStatus().getCode() != Status.Code.OK.value()) {
             throw new P4RuntimeException("not primary for device " + deviceId + ": " + answer.getStatus().getMessage(),

@@ -27,9 +27,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Writes and Reads that wait for a live device however slow a loaded machine makes it: a call unanswered after
- * {@value #PATIENCE_S} s is kept while the device answers a Capabilities probe (an RPC that takes none of the
- * pipeline's locks) within {@value #PROBE_S} s, so a device is given up for what it does, never for the time
+ * Writes, Reads and arbitrations that wait for a live device however slow a loaded machine makes it: a call
+ * unanswered after {@value #PATIENCE_S} s is kept while the device answers a Capabilities probe (an RPC that takes
+ * none of the pipeline's locks) within {@value #PROBE_S} s, so a device is given up for what it does, never for the time
  * its work takes. A device that died fails the call at once (its connection closes); one that stopped
  * answering fails at the first unanswered probe; a live one that never finishes the call, after
  * {@value #LONGEST_S} s.
@@ -112,7 +112,8 @@ final class PatientCalls {
         };
     }
 
-    private <R> R await(CompletableFuture<R> answer, String rpc) {
+    /** Waits for an answer of the device (a call's, an arbitration's) while the device answers probes. */
+    <R> R await(CompletableFuture<R> answer, String rpc) {
         long waited = 0;
         while (true) {
             try {

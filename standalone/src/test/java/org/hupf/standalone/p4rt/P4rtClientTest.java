@@ -66,6 +66,7 @@ public class P4rtClientTest {
         final BlockingQueue<PacketOut> packetOuts = new LinkedBlockingQueue<>();
         volatile int arbitrationCode = Status.Code.OK.value();
         volatile long writeDelayMs;
+        volatile long arbitrationDelayMs;
         final AtomicInteger writesStarted = new AtomicInteger();
         volatile StreamObserver<StreamMessageResponse> stream;
         final AtomicInteger openStreams = new AtomicInteger();
@@ -78,6 +79,7 @@ public class P4rtClientTest {
                 @Override
                 public void onNext(StreamMessageRequest r) {
                     if (r.hasArbitration()) {
+                        pause(arbitrationDelayMs);
                         out.onNext(StreamMessageResponse.newBuilder().setArbitration(
                                 MasterArbitrationUpdate.newBuilder(r.getArbitration())
                                         .setStatus(com.google.rpc.Status.newBuilder().setCode(arbitrationCode)))
@@ -100,6 +102,15 @@ public class P4rtClientTest {
             };
         }
 
+        /** The device's slowness under test, not a wait for a condition. */
+        private static void pause(long ms) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
         private static List<Object> key(TableEntry e) {
             return List.of(e.getTableId(), e.getMatchList());
         }
@@ -107,11 +118,7 @@ public class P4rtClientTest {
         @Override
         public synchronized void write(WriteRequest req, StreamObserver<WriteResponse> out) {
             writesStarted.incrementAndGet();
-            try {
-                Thread.sleep(writeDelayMs);   // the device's slowness under test, not a wait for a condition
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            pause(writeDelayMs);
             List<p4.v1.P4RuntimeOuterClass.Error> errors = new ArrayList<>();
             boolean failed = false;
             for (Update u : req.getUpdatesList()) {
@@ -310,6 +317,29 @@ public class P4rtClientTest {
             assertEquals(List.of(u), fake.writes);
             assertEquals(DeviceState.UP, c.state());
         }
+    }
+
+    @Test
+    public void aLiveDeviceSlowToArbitrateIsWaitedFor() throws Exception {
+        fake.arbitrationDelayMs = 1000 * PatientCalls.PATIENCE_S + 1000;   // the Capabilities probe answers meanwhile
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            assertEquals(DeviceState.UP, c.state());
+        }
+    }
+
+    @Test
+    public void aDeviceThatIsGoneFailsTheArbitrationAtOnce() throws Exception {
+        int port = server.getPort();
+        server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        long t0 = System.nanoTime();
+        try {
+            P4rtClient.connect("127.0.0.1", port, 1, 1).close();
+            fail("primary on a device that is gone");
+        } catch (P4RuntimeException e) {
+            assertEquals(Status.Code.UNAVAILABLE, e.code());
+        }
+        assertTrue("failed well before the patience ran out",
+                   System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S));
     }
 
     @Test
