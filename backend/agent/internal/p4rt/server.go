@@ -71,6 +71,10 @@ type Server struct {
 	ups      [][]byte
 	errs     []error
 	dirty    map[string]bool
+	// Whether this Write's client asked for its deletions' final counts, and the counter cells of the
+	// terminations it deletes (final_counts.go).
+	finalWanted bool
+	finalCells  []uint32
 }
 
 func NewServer(cfg Config, dp Dataplane, log *slog.Logger) *Server {

@@ -33,10 +33,13 @@ func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.Write
 		return nil, status.Error(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
 	}
 	ups, err := appendRawUpdates(s.ups[:0], req)
+	s.finalWanted, s.finalCells = finalCountsWanted(ctx), s.finalCells[:0]
 	var errs []error
 	if err == nil {
 		errs = s.writeBatch(ups)
+		s.sendFinalCounts(ctx)
 	}
+	s.finalWanted = false
 	clear(ups) // the reused buffer must not keep the request alive
 	s.ups = ups[:0]
 	if err != nil {
@@ -199,8 +202,13 @@ func (s *Server) writeTable(op Op, v *tableView, dirty map[string]bool) error {
 	}
 	if ti.ternary || ti.spec.name == tDecision { // pushed whole at the end of the batch
 		dirty[ti.spec.name] = true
-	} else if err := dpStatus(applyExact(s.dp, op, e)); err != nil {
-		return err
+	} else {
+		if op == OpDelete {
+			s.noteDeletedCell(ti, store, e.key)
+		}
+		if err := dpStatus(applyExact(s.dp, op, e)); err != nil {
+			return err
+		}
 	}
 	if op == OpDelete {
 		store.del(e.key)

@@ -202,6 +202,8 @@ final class EntityRefs {
                                     List<UpfCounter> resets, Set<UpfInterface> interfaces) {
         Set<Object> wantedKeys = new HashSet<>();
         wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
+        Set<Object> previousKeys = new HashSet<>();
+        previous.forEach(e -> previousKeys.add(EntityKeys.key(e)));
         List<UpfEntity> removals = new ArrayList<>();
         for (UpfEntity e : previous) {
             if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)
@@ -222,7 +224,9 @@ final class EntityRefs {
         List<DeviceUpdate> updates = new ArrayList<>(removals.size() + resets.size() + additions.size());
         removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
         resets.forEach(c -> updates.add(DeviceUpdate.apply(c)));
-        additions.forEach(e -> updates.add(DeviceUpdate.apply(e)));
+        // An entry changed under its key is on the device (its old form is not removed): overwritten, not inserted.
+        additions.forEach(e -> updates.add(previousKeys.contains(EntityKeys.key(e)) ? DeviceUpdate.overwrite(e)
+                : DeviceUpdate.apply(e)));
         return updates;
     }
 }

@@ -134,7 +134,7 @@ public final class ControlPlane {
     private static Hybrid assemble(HupfUpfDevice first, HupfUpfDevice measured, HupfUpfDevice hardware,
                                    OffloadPolicy policy, LongSupplier clock) throws UpfProgrammableException {
         OffloadManager manager = new OffloadManager(measured, hardware, policy, clock);
-        return new Hybrid(manager, new HybridUpfDevice(first, hardware, manager));
+        return new Hybrid(manager, new HybridUpfDevice(first, hardware, manager, measured == first));
     }
 
     /** What {@link #hybrid} assembled. */

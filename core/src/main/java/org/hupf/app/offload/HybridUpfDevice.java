@@ -53,6 +53,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     private final HupfUpfDevice backend;
     private final HupfUpfDevice hardware;
     private final OffloadManager manager;
+    private final boolean measuresBackend;
     /** Each UE's own entries, keyed by its address's 32 bits (Ip4Address hashes through a boxed varargs array). */
     private final Map<Integer, UeEntries> perUe = new HashMap<>();
     private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
@@ -76,9 +77,22 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      * @param manager  offload manager built over the same two devices
      */
     public HybridUpfDevice(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadManager manager) {
+        this(backend, hardware, manager, false);
+    }
+
+    /**
+     * @param backend          the x86 backend
+     * @param hardware         the switch, or null (backend only)
+     * @param manager          offload manager built over the same two devices
+     * @param measuresBackend  whether the manager measures the sessions on {@code backend} alone (no replicas): the
+     *                         final counts its writes return are then the removed sessions' backend usage
+     */
+    public HybridUpfDevice(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadManager manager,
+                           boolean measuresBackend) {
         this.backend = backend;
         this.hardware = hardware;
         this.manager = manager;
+        this.measuresBackend = measuresBackend;
     }
 
     /**
@@ -109,7 +123,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 }
             }
         }
-        retrack(ues);
+        retrack(ues, Map.of());
     }
 
     private void mirrorDeviceWide(UpfEntity entity) throws UpfProgrammableException {
@@ -151,7 +165,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             }
             failures.add(failure);
         }
-        Map<Integer, UpfCounter> finalCounts = retrack(affected);
+        Map<Integer, UpfCounter> finalCounts = retrack(affected, measuresBackend ? onBackend.finalCounts() : Map.of());
         return CompletableFuture.completedFuture(onBackend.unreachable() ? onBackend
                 : WriteResult.of(failures).withFinalCounts(finalCounts));
     }
@@ -394,9 +408,10 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     /**
      * Hands the offload manager the current view of each UE's session.
      *
+     * @param written final counts of backend cells the write returned
      * @return final counts of the cells of the sessions that are gone (see {@link #untrack})
      */
-    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> ues) {
+    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> ues, Map<Integer, UpfCounter> written) {
         List<Ip4Address> gone = new ArrayList<>();
         for (Map.Entry<Integer, Ip4Address> ue : ues.entrySet()) {
             UeEntries entries = perUe.get(ue.getKey());
@@ -409,7 +424,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             }
             manager.track(sessionOf(ue.getValue(), entries.own));
         }
-        return untrack(gone);
+        return untrack(gone, written);
     }
 
     /** A UE's session as the offload manager takes it: its own entries and the shared ones they refer to. */
@@ -432,19 +447,21 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     }
 
     /**
-     * Forgets the sessions a write removed, with one read of all their backend cells' final counts (every
-     * backend's).
+     * Forgets the sessions a write removed, with their backend cells' final counts: those the write returned when
+     * it returned every one of them, else one read of all (every backend's).
      *
      * @return each of their cells' final count over both targets (what {@link #readCounterCells} said last);
      *         the cells the read missed are left out
      */
-    private Map<Integer, UpfCounter> untrack(List<Ip4Address> gone) {
+    private Map<Integer, UpfCounter> untrack(List<Ip4Address> gone, Map<Integer, UpfCounter> written) {
         if (gone.isEmpty()) {
             return Map.of();
         }
         Map<Integer, UpfCounter> finalCounts;
         try {
-            finalCounts = manager.readBackendCells(gone);
+            Set<Integer> cells = written.isEmpty() ? Set.of() : manager.counterCells(gone);
+            finalCounts = !cells.isEmpty() && written.keySet().containsAll(cells) ? written
+                    : manager.readBackendCells(gone);
         } catch (UpfProgrammableException e) {
             log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
             finalCounts = Map.of();

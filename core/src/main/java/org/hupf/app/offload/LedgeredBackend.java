@@ -94,8 +94,9 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
                 cells.add(((UpfCounter) u.entity()).cellId());
             }
         }
+        long startedAt = ledger.readStarts();
         if (cells.isEmpty()) {
-            return BatchDevices.of(backend).write(updates);
+            return BatchDevices.of(backend).write(updates).thenApply(r -> throughLedger(r, startedAt));
         }
         ledger.writing(key, cells);
         written.addAll(cells);
@@ -106,7 +107,13 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
             ledger.written(key, cells);
             throw e;
         }
-        return result.whenComplete((r, e) -> ledger.written(key, cells));
+        return result.whenComplete((r, e) -> ledger.written(key, cells)).thenApply(r -> throughLedger(r, startedAt));
+    }
+
+    /** The final counts a write returned, read as the cells' reads are (they are what a read after it answers). */
+    private WriteResult throughLedger(WriteResult r, long startedAt) {
+        return r.finalCounts().isEmpty() ? r
+                : r.withFinalCounts(withAway(ledger.observe(key, startedAt, r.finalCounts().values())));
     }
 
     @Override

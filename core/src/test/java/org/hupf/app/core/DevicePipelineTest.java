@@ -186,6 +186,28 @@ public class DevicePipelineTest {
     }
 
     @Test
+    public void aModificationWritesOnlyWhatChangedAndOverwritesEntriesKeptUnderTheirKeys() throws Exception {
+        RecordingDevice device = new RecordingDevice(new InMemoryUpfDevice("backend", 1024), false);
+        SessionManager m = manager(device, new ResourcePool(1024, 1024));
+        PfcpSession s = m.establish(draft(1, uplink(1, ue(1), null), downlink(2, ue(1))));
+        java.util.Set<UpfEntity> before = m.entities(s.upSeid);
+        Map<Long, Far> fars = new java.util.HashMap<>(s.fars);
+        fars.put(2L, new Far(2, Far.FORW, Far.ACCESS, 0x77L, Ip4Address.valueOf("10.9.9.9"), null));
+        PfcpSession changed = m.modify(s.with(s.pdrs, fars, s.qers, s.urrs, s.allocations));
+        assertEquals(2, device.writeCount());
+        List<DeviceUpdate> write = device.writes.get(1);
+        java.util.Set<UpfEntity> after = m.entities(changed.upSeid);
+        assertTrue("something changed", !write.isEmpty());
+        for (DeviceUpdate u : write) {
+            assertEquals(DeviceUpdate.Kind.APPLY, u.kind());
+            assertTrue("unchanged entity written again: " + u, !before.contains(u.entity()));
+            assertTrue("an entry kept under its key is overwritten: " + u, u.overwrites());
+        }
+        assertEquals(after, collectAll(device.inner));
+        assertTrue(device.writes.get(0).stream().noneMatch(DeviceUpdate::overwrites));
+    }
+
+    @Test
     public void concurrentChangesAreMergedIntoFewDeviceWrites() throws Exception {
         RecordingDevice device = new RecordingDevice(new InMemoryUpfDevice("backend", 1024), true);
         SessionManager m = manager(device, new ResourcePool(1024, 1024));

@@ -1,13 +1,19 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.device.BatchDevices;
+import org.hupf.app.device.BatchUpfDevice;
 import org.hupf.app.device.CellChanges;
 import org.hupf.app.device.CounterCellReader;
+import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionUplink;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
@@ -17,6 +23,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,7 +35,7 @@ import static org.junit.Assert.assertTrue;
  * reads and a bulk counter read that can be held: the runtime boundary of the offload manager in its
  * unit tests.
  */
-final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
+final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
     private final InMemoryUpfDevice mem;
     final List<String> log = new ArrayList<>();
@@ -48,6 +55,9 @@ final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
     private CountDownLatch reading;
     private CountDownLatch release;
 
+    /** Whether its writes return the final counts of the terminations they delete (as hupf-backend's agent). */
+    volatile boolean finalCountsWithWrites;
+
     FakeUpfDevice(long sessions, long counterCells, long meterCells) {
         mem = new InMemoryUpfDevice("fake", sessions, counterCells, meterCells);
     }
@@ -59,6 +69,29 @@ final class FakeUpfDevice implements HupfUpfDevice, CounterCellReader {
         }
         mem.apply(entity);
         log.add("apply " + entity.type());
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        WriteResult written = BatchDevices.writeEach(this, updates);
+        if (!finalCountsWithWrites) {
+            return CompletableFuture.completedFuture(written);
+        }
+        Map<Integer, UpfCounter> counts = new HashMap<>();
+        for (DeviceUpdate u : updates) {
+            int cell = u.kind() != DeviceUpdate.Kind.DELETE ? -1
+                    : u.entity() instanceof UpfTerminationUplink ? ((UpfTerminationUplink) u.entity()).counterId()
+                    : u.entity() instanceof UpfTerminationDownlink ? ((UpfTerminationDownlink) u.entity()).counterId()
+                    : -1;
+            if (cell >= 0) {
+                try {
+                    counts.put(cell, mem.readCounter(cell));
+                } catch (UpfProgrammableException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(written.withFinalCounts(counts));
     }
 
     @Override

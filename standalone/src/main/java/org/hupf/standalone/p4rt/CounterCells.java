@@ -82,6 +82,27 @@ final class CounterCells {
     }
 
     /**
+     * The cells a device answered both counts of, from counter entries it sent (a Write's final counts).
+     *
+     * @param entities counter entries
+     * @return cell index to counts
+     */
+    Map<Integer, UpfCounter> complete(List<Entity> entities) {
+        Map<Integer, long[]> counts = new HashMap<>();
+        for (Entity e : entities) {
+            counts.put((int) e.getCounterEntry().getIndex().getIndex(), null);
+        }
+        entities.forEach(e -> collect(e.getCounterEntry(), counts));
+        Map<Integer, UpfCounter> out = new HashMap<>(counts.size() * 2);
+        counts.forEach((cell, v) -> {
+            if (v != null && v[4] == 3) {
+                out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1]).setEgress(v[2], v[3]).build());
+            }
+        });
+        return out;
+    }
+
+    /**
      * Reads the cells whose ingress or egress counts changed since an earlier answer, in one request.
      *
      * @param since the previous answer's {ingress, egress} tokens, or null

@@ -138,9 +138,12 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
 
     /**
      * Writes the batch as one WriteRequest, in order: a delete becomes DELETE (NOT_FOUND counts as done),
-     * an apply INSERT, or MODIFY for what always exists (meter cells, default entries). The INSERTs the
-     * device answers ALREADY_EXISTS are sent again as MODIFYs in a second WriteRequest ("install or
-     * overwrite"). Each update's outcome is that of all the P4Runtime updates it became.
+     * an apply INSERT, or MODIFY for what always exists (meter cells, default entries) and for the entries an
+     * update {@link DeviceUpdate#overwrites}. The INSERTs the device answers ALREADY_EXISTS are sent again as
+     * MODIFYs, and the overwriting MODIFYs it answers NOT_FOUND as INSERTs, in a second WriteRequest ("install
+     * or overwrite"). Each update's outcome is that of all the P4Runtime updates it became. The final counts
+     * the device answers for the terminations the first request deleted come with the result (none when it
+     * refused some of the request's updates: they are read then).
      */
     @Override
     public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
@@ -151,7 +154,8 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
             failures.add(null);
             try {
                 DeviceUpdate u = updates.get(i);
-                entityEncoder.encode(u.entity(), u.kind() == DeviceUpdate.Kind.DELETE, first);
+                entityEncoder.encode(u.entity(), u.kind() == DeviceUpdate.Kind.DELETE ? Update.Type.DELETE
+                        : u.overwrites() ? Update.Type.MODIFY : Update.Type.INSERT, first);
             } catch (UpfProgrammableException e) {
                 failures.set(i, e);
             }
@@ -159,10 +163,11 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
                 owner.add(i);
             }
         }
-        List<Update> modifies = new ArrayList<>();
-        List<Integer> modifyOwner = new ArrayList<>();
+        List<Update> retries = new ArrayList<>();
+        List<Integer> retryOwner = new ArrayList<>();
+        Map<Integer, UpfCounter> finalCounts = Map.of();
         try {
-            client.write(first);
+            finalCounts = counterCells.complete(client.write(first));
         } catch (P4RuntimeException e) {
             if (UNREACHABLE.contains(e.code()) || e.updateCodes().size() != first.size()) {
                 return CompletableFuture.completedFuture(WriteResult.unreachable(updates.size(), refusal(e)));
@@ -171,26 +176,31 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
                 Status.Code c = e.updateCodes().get(j);
                 Update u = first.get(j);
                 if (c == Status.Code.ALREADY_EXISTS && u.getType() == Update.Type.INSERT) {
-                    modifies.add(u.toBuilder().setType(Update.Type.MODIFY).build());
-                    modifyOwner.add(owner.get(j));
+                    retries.add(u.toBuilder().setType(Update.Type.MODIFY).build());
+                    retryOwner.add(owner.get(j));
+                } else if (c == Status.Code.NOT_FOUND && u.getType() == Update.Type.MODIFY
+                        && u.getEntity().hasTableEntry() && updates.get(owner.get(j)).overwrites()) {
+                    // The entry to overwrite is not there (a refused change rolled back, say): installed instead.
+                    retries.add(u.toBuilder().setType(Update.Type.INSERT).build());
+                    retryOwner.add(owner.get(j));
                 } else if (c != Status.Code.OK && !(c == Status.Code.NOT_FOUND && u.getType() == Update.Type.DELETE)) {
                     failures.set(owner.get(j), refusal(e));
                 }
             }
         }
         try {
-            client.write(modifies);
+            client.write(retries);
         } catch (P4RuntimeException e) {
-            if (UNREACHABLE.contains(e.code()) || e.updateCodes().size() != modifies.size()) {
+            if (UNREACHABLE.contains(e.code()) || e.updateCodes().size() != retries.size()) {
                 return CompletableFuture.completedFuture(WriteResult.unreachable(updates.size(), refusal(e)));
             }
-            for (int j = 0; j < modifies.size(); j++) {
+            for (int j = 0; j < retries.size(); j++) {
                 if (e.updateCodes().get(j) != Status.Code.OK) {
-                    failures.set(modifyOwner.get(j), refusal(e));
+                    failures.set(retryOwner.get(j), refusal(e));
                 }
             }
         }
-        return CompletableFuture.completedFuture(WriteResult.of(failures));
+        return CompletableFuture.completedFuture(WriteResult.of(failures).withFinalCounts(finalCounts));
     }
 
     private static UpfProgrammableException refusal(P4RuntimeException e) {

@@ -21,11 +21,9 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -41,7 +39,8 @@ import java.util.function.Consumer;
  */
 public final class P4rtClient implements AutoCloseable, DeviceHealth {
 
-    /** Room for the per-update errors of a refused batch Write. */
+    /** Room for a refused batch's p4.v1.Error per update (spec §12.3: far more than gRPC's default 8 KiB of metadata,
+     *  an HTTP/2 INTERNAL_ERROR otherwise) and for a deletion burst's final counts, both in a Write's trailers. */
     private static final int MAX_TRAILERS = 16 << 20;
     /** Room for a Read of whole tables and counter arrays. */
     private static final int MAX_MESSAGE = 256 << 20;
@@ -114,9 +113,6 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      */
     public static P4rtClient connect(String host, int port, long deviceId, long electionId)
             throws P4RuntimeException {
-        // A refused batch Write carries one p4.v1.Error per update in its trailers (spec §12.3): for a batch
-        // of thousands of updates far more than gRPC's default 8 KiB of metadata, which the client would
-        // otherwise turn into an HTTP/2 INTERNAL_ERROR, losing the per-update codes.
         P4rtClient c = unconnected(host, port, deviceId, electionId);
         try {
             c.connectNow();
@@ -247,17 +243,14 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         }
     }
 
+    /** Waits for the arbitration's answer as long as the device answers probes (a loaded one is slow, not gone). */
     private void arbitrated(CompletableFuture<MasterArbitrationUpdate> arbitration) throws P4RuntimeException {
         MasterArbitrationUpdate answer;
         try {
-            answer = arbitration.get(RPC_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new P4RuntimeException("interrupted during arbitration");
-        } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new P4RuntimeException("arbitration with device " + deviceId + " failed: " + cause,
-                                         Status.fromThrowable(cause).getCode(), cause);
+            answer = patient.await(arbitration, "arbitration");
+        } catch (StatusRuntimeException e) {
+            throw new P4RuntimeException("arbitration with device " + deviceId + " failed: " + e,
+                                         e.getStatus().getCode(), e);
         }
         if (answer.getStatus().getCode() != Status.Code.OK.value()) {
             throw new P4RuntimeException("not primary for device " + deviceId + ": " + answer.getStatus().getMessage(),
@@ -422,18 +415,20 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      * Sends one Write with the given updates (non-atomic: the server applies what it can).
      *
      * @param updates updates
+     * @return the final counts of the counter cells of the terminations it deleted, as counter entries, if the
+     *         device answered them (hupf-backend does: docs/PIPELINE_CONTRACT.md); else empty
      * @throws P4RuntimeException with one line per failed update if any failed
      */
-    public void write(List<Update> updates) throws P4RuntimeException {
+    public List<Entity> write(List<Update> updates) throws P4RuntimeException {
         if (updates.isEmpty()) {
-            return;
+            return List.of();
         }
         failFastWhenDown();
         WriteRequest req = WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
                 .addAllUpdates(updates).build();
         writes.incrementAndGet();
         try {
-            patient.write(req);
+            return patient.write(req);
         } catch (StatusRuntimeException e) {
             throw P4RuntimeFailures.of("Write", e);
         }

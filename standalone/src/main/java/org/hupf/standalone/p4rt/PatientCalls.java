@@ -1,7 +1,11 @@
 package org.hupf.standalone.p4rt;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.ClientInterceptor;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.CapabilitiesRequest;
@@ -20,11 +24,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Writes and Reads that wait for a live device however slow a loaded machine makes it: a call unanswered after
- * {@value #PATIENCE_S} s is kept while the device answers a Capabilities probe (an RPC that takes none of the
- * pipeline's locks) within {@value #PROBE_S} s, so a device is given up for what it does, never for the time
+ * Writes, Reads and arbitrations that wait for a live device however slow a loaded machine makes it: a call
+ * unanswered after {@value #PATIENCE_S} s is kept while the device answers a Capabilities probe (an RPC that takes
+ * none of the pipeline's locks) within {@value #PROBE_S} s, so a device is given up for what it does, never for the time
  * its work takes. A device that died fails the call at once (its connection closes); one that stopped
  * answering fails at the first unanswered probe; a live one that never finishes the call, after
  * {@value #LONGEST_S} s.
@@ -38,16 +43,44 @@ final class PatientCalls {
     private static final Set<Status.Code> SILENT = EnumSet.of(
             Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.CANCELLED);
 
+    /** The request header that asks for a Write's deletions' final counts, and the trailer they come in. */
+    private static final ClientInterceptor ASK_FINAL_COUNTS = MetadataUtils.newAttachHeadersInterceptor(finalCountsAsked());
+    private static final Metadata.Key<byte[]> FINAL_COUNTS =
+            Metadata.Key.of("hupf-final-counts-bin", Metadata.BINARY_BYTE_MARSHALLER);
+
     private final P4RuntimeGrpc.P4RuntimeStub stub;
+
+    private static Metadata finalCountsAsked() {
+        Metadata m = new Metadata();
+        m.put(Metadata.Key.of("hupf-final-counts", Metadata.ASCII_STRING_MARSHALLER), "1");
+        return m;
+    }
 
     PatientCalls(P4RuntimeGrpc.P4RuntimeStub stub) {
         this.stub = stub;
     }
 
-    void write(WriteRequest req) {
+    /**
+     * Sends a Write asking for its deletions' final counts (docs/PIPELINE_CONTRACT.md, "Final counts of a deletion").
+     *
+     * @return the counter entries the device put in the answer's trailer; empty if none
+     */
+    List<Entity> write(WriteRequest req) {
         CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
-        stub.withDeadlineAfter(LONGEST_S, TimeUnit.SECONDS).write(req, completing(answer, new ArrayList<>(), null));
+        AtomicReference<Metadata> trailers = new AtomicReference<>();
+        stub.withInterceptors(ASK_FINAL_COUNTS, MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(),
+                                                                                            trailers))
+                .withDeadlineAfter(LONGEST_S, TimeUnit.SECONDS).write(req, completing(answer, new ArrayList<>(), null));
         await(answer, "Write");
+        byte[] counts = trailers.get() == null ? null : trailers.get().get(FINAL_COUNTS);
+        if (counts == null) {
+            return List.of();
+        }
+        try {
+            return ReadResponse.parseFrom(counts).getEntitiesList();
+        } catch (InvalidProtocolBufferException e) {
+            throw Status.INTERNAL.withDescription("malformed final counts: " + e.getMessage()).asRuntimeException();
+        }
     }
 
     List<Entity> read(ReadRequest req) {
@@ -79,7 +112,8 @@ final class PatientCalls {
         };
     }
 
-    private <R> R await(CompletableFuture<R> answer, String rpc) {
+    /** Waits for an answer of the device (a call's, an arbitration's) while the device answers probes. */
+    <R> R await(CompletableFuture<R> answer, String rpc) {
         long waited = 0;
         while (true) {
             try {

@@ -142,13 +142,27 @@ public final class UpfEntityEncoder {
      * @throws UpfProgrammableException if the pipeline cannot hold the entity (out is then unchanged)
      */
     public void encode(UpfEntity entity, boolean delete, List<Update> out) throws UpfProgrammableException {
-        if (!direct(entity, delete, out)) {
-            viaPi(entity, delete, out);
+        encode(entity, delete ? Update.Type.DELETE : Update.Type.INSERT, out);
+    }
+
+    /**
+     * Appends the updates of an entity to a write, its table entries as {@code tableUpdate} says: INSERT, MODIFY
+     * (an entry the device holds, overwritten under its key) or DELETE; its cells are modified unless deleted.
+     *
+     * @throws UpfProgrammableException if the pipeline cannot hold the entity (out is then unchanged)
+     */
+    public void encode(UpfEntity entity, Update.Type tableUpdate, List<Update> out) throws UpfProgrammableException {
+        if (!direct(entity, tableUpdate, out)) {
+            viaPi(entity, tableUpdate, out);
         }
     }
 
-    /** The PI path: the translator's PI entities, each encoded by the PiEncoder. */
     void viaPi(UpfEntity entity, boolean delete, List<Update> out) throws UpfProgrammableException {
+        viaPi(entity, delete ? Update.Type.DELETE : Update.Type.INSERT, out);
+    }
+
+    /** The PI path: the translator's PI entities, each encoded by the PiEncoder. */
+    void viaPi(UpfEntity entity, Update.Type tableUpdate, List<Update> out) throws UpfProgrammableException {
         List<PiEntity> pi;
         try {
             pi = translator.toPi(entity);
@@ -158,8 +172,8 @@ public final class UpfEntityEncoder {
         }
         List<Update> encoded = new ArrayList<>(pi.size());
         for (PiEntity e : pi) {
-            Update.Type type = delete ? Update.Type.DELETE
-                    : PiWrites.isModifyOnly(e) ? Update.Type.MODIFY : Update.Type.INSERT;
+            Update.Type type = tableUpdate != Update.Type.DELETE && PiWrites.isModifyOnly(e) ? Update.Type.MODIFY
+                    : tableUpdate;
             try {
                 encoded.add(Update.newBuilder().setType(type).setEntity(piEncoder.encode(e)).build());
             } catch (P4RuntimeException ex) {
@@ -176,9 +190,12 @@ public final class UpfEntityEncoder {
      * @return false, with out unchanged, if declined
      */
     boolean direct(UpfEntity entity, boolean delete, List<Update> out) {
-        Update.Type insert = delete ? Update.Type.DELETE : Update.Type.INSERT;
+        return direct(entity, delete ? Update.Type.DELETE : Update.Type.INSERT, out);
+    }
+
+    private boolean direct(UpfEntity entity, Update.Type insert, List<Update> out) {
         // Cells always exist on the device: they are modified, never inserted (PiWrites.isModifyOnly).
-        Update.Type modify = delete ? Update.Type.DELETE : Update.Type.MODIFY;
+        Update.Type modify = insert == Update.Type.DELETE ? Update.Type.DELETE : Update.Type.MODIFY;
         try {
             switch (entity.type()) {
                 case INTERFACE:

@@ -2,8 +2,14 @@ package org.hupf.standalone.p4rt;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import io.grpc.ForwardingServerCall;
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
@@ -15,7 +21,10 @@ import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiTableEntry;
 import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.CounterData;
+import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.Index;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
@@ -57,6 +66,7 @@ public class P4rtClientTest {
         final BlockingQueue<PacketOut> packetOuts = new LinkedBlockingQueue<>();
         volatile int arbitrationCode = Status.Code.OK.value();
         volatile long writeDelayMs;
+        volatile long arbitrationDelayMs;
         final AtomicInteger writesStarted = new AtomicInteger();
         volatile StreamObserver<StreamMessageResponse> stream;
         final AtomicInteger openStreams = new AtomicInteger();
@@ -69,6 +79,7 @@ public class P4rtClientTest {
                 @Override
                 public void onNext(StreamMessageRequest r) {
                     if (r.hasArbitration()) {
+                        pause(arbitrationDelayMs);
                         out.onNext(StreamMessageResponse.newBuilder().setArbitration(
                                 MasterArbitrationUpdate.newBuilder(r.getArbitration())
                                         .setStatus(com.google.rpc.Status.newBuilder().setCode(arbitrationCode)))
@@ -91,6 +102,15 @@ public class P4rtClientTest {
             };
         }
 
+        /** The device's slowness under test, not a wait for a condition. */
+        private static void pause(long ms) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
         private static List<Object> key(TableEntry e) {
             return List.of(e.getTableId(), e.getMatchList());
         }
@@ -98,11 +118,7 @@ public class P4rtClientTest {
         @Override
         public synchronized void write(WriteRequest req, StreamObserver<WriteResponse> out) {
             writesStarted.incrementAndGet();
-            try {
-                Thread.sleep(writeDelayMs);   // the device's slowness under test, not a wait for a condition
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            pause(writeDelayMs);
             List<p4.v1.P4RuntimeOuterClass.Error> errors = new ArrayList<>();
             boolean failed = false;
             for (Update u : req.getUpdatesList()) {
@@ -236,6 +252,47 @@ public class P4rtClientTest {
     }
 
     @Test
+    public void aWriteAsksForTheFinalCountsOfItsDeletionsAndReturnsWhatTheDeviceSends() throws Exception {
+        ReadResponse counts = ReadResponse.newBuilder().addEntities(Entity.newBuilder().setCounterEntry(
+                CounterEntry.newBuilder().setCounterId(7).setIndex(Index.newBuilder().setIndex(3))
+                        .setData(CounterData.newBuilder().setPacketCount(2).setByteCount(100)))).build();
+        Metadata.Key<String> ask = Metadata.Key.of("hupf-final-counts", Metadata.ASCII_STRING_MARSHALLER);
+        Metadata.Key<byte[]> answer = Metadata.Key.of("hupf-final-counts-bin", Metadata.BINARY_BYTE_MARSHALLER);
+        AtomicInteger asked = new AtomicInteger();
+        ServerInterceptor device = new ServerInterceptor() {
+            @Override
+            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+                                                              ServerCallHandler<Q, A> next) {
+                if (!call.getMethodDescriptor().getFullMethodName().endsWith("/Write") || headers.get(ask) == null) {
+                    return next.startCall(call, headers);
+                }
+                asked.incrementAndGet();
+                return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                    @Override
+                    public void close(Status status, Metadata trailers) {
+                        trailers.put(answer, counts.toByteArray());
+                        super.close(status, trailers);
+                    }
+                }, headers);
+            }
+        };
+        Server counting = ServerBuilder.forPort(0).addService(ServerInterceptors.intercept(fake, device)).build().start();
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", counting.getPort(), 1, 1)) {
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(9))).build();
+            assertEquals(counts.getEntitiesList(), c.write(List.of(u)));
+            assertEquals(1, asked.get());
+        } finally {
+            counting.shutdownNow();
+        }
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(10))).build();
+            assertEquals("a device that sends none", List.of(), c.write(List.of(u)));
+        }
+    }
+
+    @Test
     public void packetsFlowBothWays() throws Exception {
         try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
             c.packetOut(PacketOut.newBuilder().setPayload(ByteString.copyFromUtf8("out")).build());
@@ -260,6 +317,29 @@ public class P4rtClientTest {
             assertEquals(List.of(u), fake.writes);
             assertEquals(DeviceState.UP, c.state());
         }
+    }
+
+    @Test
+    public void aLiveDeviceSlowToArbitrateIsWaitedFor() throws Exception {
+        fake.arbitrationDelayMs = 1000 * PatientCalls.PATIENCE_S + 1000;   // the Capabilities probe answers meanwhile
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            assertEquals(DeviceState.UP, c.state());
+        }
+    }
+
+    @Test
+    public void aDeviceThatIsGoneFailsTheArbitrationAtOnce() throws Exception {
+        int port = server.getPort();
+        server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        long t0 = System.nanoTime();
+        try {
+            P4rtClient.connect("127.0.0.1", port, 1, 1).close();
+            fail("primary on a device that is gone");
+        } catch (P4RuntimeException e) {
+            assertEquals(Status.Code.UNAVAILABLE, e.code());
+        }
+        assertTrue("failed well before the patience ran out",
+                   System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S));
     }
 
     @Test
