@@ -12,10 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
- * The hupf view in ONOS's legacy web GUI (sessions, offload events, switch occupancy, devices). The GUI is
- * an optional ONOS app: the extension is registered when its service appears and hupf runs without it.
+ * The hupf view in ONOS's legacy web GUI (charts over time, the event stream, switch occupancy, devices,
+ * sessions). The GUI is an optional ONOS app: the extension is registered when its service appears and hupf runs
+ * without it.
  */
 @Component(immediate = true)
 public class HupfUiComponent {
@@ -24,10 +27,12 @@ public class HupfUiComponent {
     static final String VIEW_ID = "hupf";
     private static final Logger log = LoggerFactory.getLogger(HupfUiComponent.class);
 
+    /** Sends the open views what each offload poll left (one thread for every view: a push is small). */
+    private final ExecutorService pushes = Executors.newSingleThreadExecutor(r -> new Thread(r, "hupf-gui-push"));
     private final UiExtension extension = new UiExtension.Builder(
             HupfUiComponent.class.getClassLoader(), List.of(new UiView(UiView.Category.NETWORK, VIEW_ID, "hupf UPF")))
             .resourcePath(VIEW_ID)
-            .messageHandlerFactory(() -> List.of(new HupfUiMessageHandler()))
+            .messageHandlerFactory(() -> List.of(new HupfUiMessageHandler(pushes)))
             .build();
     private UiExtensionService registeredWith;
 
@@ -51,5 +56,6 @@ public class HupfUiComponent {
             registeredWith.unregister(extension);
             registeredWith = null;
         }
+        pushes.shutdownNow();
     }
 }
