@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The hupf view in ONOS's legacy web GUI (charts over time, the event stream, switch occupancy, devices,
@@ -26,6 +27,7 @@ public class HupfUiComponent {
     /** The view's id: its route (#/hupf), resource folder (app/view/hupf) and angular module (ovHupf). */
     static final String VIEW_ID = "hupf";
     private static final Logger log = LoggerFactory.getLogger(HupfUiComponent.class);
+    private static final long PUSH_STOP_MS = 30_000;
 
     /** Sends the open views what each offload poll left (one thread for every view: a push is small). */
     private final ExecutorService pushes = Executors.newSingleThreadExecutor(r -> new Thread(r, "hupf-gui-push"));
@@ -57,5 +59,13 @@ public class HupfUiComponent {
             registeredWith = null;
         }
         pushes.shutdownNow();
+        try {
+            // A push is one small web socket message: none outlives the component.
+            if (!pushes.awaitTermination(PUSH_STOP_MS, TimeUnit.MILLISECONDS)) {
+                log.error("hupf-gui-push still running {} ms after the view's component stopped", PUSH_STOP_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
