@@ -57,9 +57,12 @@ final class HupfUiMessageHandler extends UiMessageHandler {
     private synchronized void startListening(long afterMs, long afterSeq) {
         sentUntilMs = afterMs;
         sentUntilSeq = afterSeq;
-        if (listening == null) {
-            listening = get(LiveService.class);
-            listening.addListener(onSample);
+        // The service now: hupf may have been reinstalled since the view last asked (a silent view asks again).
+        LiveService live = get(LiveService.class);
+        if (live != listening) {
+            stopListening();
+            live.addListener(onSample);
+            listening = live;
         }
     }
 
