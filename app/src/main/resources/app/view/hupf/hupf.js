@@ -43,7 +43,7 @@
                 var n = s.values.length;
                 return {
                     name: s.name, color: COLORS[i % COLORS.length], samples: n,
-                    last: n ? human(s.values[n - 1]) + unit : '-',
+                    last: n ? human(s.values[n - 1]) + unit : '-', lastValue: n ? s.values[n - 1] : 0,
                     points: s.values.map(function (v, j) {
                         var x = n > 1 ? j * W / (DRAWN - 1) + (DRAWN - n) * W / (DRAWN - 1) : W,
                             y = H - v * (H - 4) / max;
