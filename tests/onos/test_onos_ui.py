@@ -129,45 +129,11 @@ def open_view(browser):
     browser.wait_for(FILTER_JS % json.dumps(""), VIEW_TIMEOUT_S, "the hupf view's filter")
 
 
-@pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
-def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybrid_net, switch, browser,
-                                                   tmp_path):
-    """The lab's traffic (one heavy UE among mice) through the switch and the backend, the view open: the bytes
-    chart draws the switch's and the backend's rates while it runs and the backend's back to 0 after, the heavy
-    UE's promotion and then its demotion appear in the event stream, pushed without a reload."""
-    net = join_switch(onos, deployed, hybrid_net, switch)
-    open_view(browser)
-    promoted_before = len([e for e in browser.evaluate(EVENTS_JS) if e[0] == "PROMOTED"])
-
-    duration = 24.0
-    sc = scenario.Scenario(ues=3, heavy=1, duration_s=duration, heavy_on_s=duration * 0.15,
-                           heavy_off_s=duration * 0.55)
-    plan = scenario.make_plan(sc, net, 0)
-    heavy = next(u["addr"] for u in plan["ues"] if u["heavy"])
-    smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
-    procs = {}
-    try:
-        assert smf.establish(plan) == 3
-        procs, _ = start_traffic(plan, hybrid_net, tmp_path)
-        # While the heavy UE is on the switch: both paths' bytes drawn, its promotion in the stream.
-        rates = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
-            json.dumps(deployed["device"]), LAST_JS % "bytes"), duration + VIEW_TIMEOUT_S,
-            "the bytes chart drawing the switch's and the backend's traffic")
-        events = browser.wait_for("(e => e.filter(x => x[0] == 'PROMOTED').length > %d ? e : null)(%s)" % (
-            promoted_before, EVENTS_JS), VIEW_TIMEOUT_S, "the heavy UE's promotion in the event stream")
-        assert ["PROMOTED", heavy] in events, events
-        print("bytes/s drawn under traffic: %s" % rates)
-        TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        browser.screenshot(str(TRAFFIC_SCREENSHOT))
-        finish_traffic(procs)
-        events = browser.wait_for("(e => e.length && e[0][0] == 'DEMOTED' && e[0][1] == %s ? e : null)(%s)" % (
-            json.dumps(heavy), EVENTS_JS), HOLD_MS / 1000 + VIEW_TIMEOUT_S, "the heavy UE's demotion, newest")
-        browser.wait_for("(l => l[%s] === 0 ? l : null)(%s)" % (json.dumps(deployed["device"]), LAST_JS % "bytes"),
-                         VIEW_TIMEOUT_S, "the backend's bytes back to 0 once the traffic stopped")
-    finally:
-        stop_all(procs)
-        smf.delete_all(plan, lambda: {})
-        smf.close()
+def assert_accepted(answers):
+    """Every PFCP answer's cause is 1, else how many were refused with which causes (a short message: pytest's
+    diff of two lists of 2,000 causes took minutes)."""
+    refused = [smf_mod.cause(r) for r in answers.values() if smf_mod.cause(r) != 1]
+    assert not refused, "%d of %d refused, causes %s" % (len(refused), len(answers), sorted(set(refused)))
 
 
 def test_the_view_pages_and_filters_many_sessions(onos, deployed, standing_smf, standing_sessions, browser):
@@ -177,7 +143,7 @@ def test_the_view_pages_and_filters_many_sessions(onos, deployed, standing_smf, 
     ues = [str(FIRST_UE + i) for i in range(SESSIONS)]
     specs = [smf.establishment(800000 + i, ue) for i, ue in enumerate(ues)]
     answers = pipelined(smf, specs)
-    assert [smf_mod.cause(r) for r in answers.values()] == [1] * SESSIONS
+    assert_accepted(answers)
     up_seids = [smf_mod.ie(answers[s["seq"]], P.IE_FSEID).seid for s in specs]
     try:
         status, first = onos.rest("GET", "/onos/hupf/live/sessions?offset=50&limit=1")
@@ -217,8 +183,7 @@ def test_the_view_pages_and_filters_many_sessions(onos, deployed, standing_smf, 
         assert rows[0][0] == str(up_seids[ues.index(one)]), rows
     finally:
         browser.wait_for(FILTER_JS % json.dumps(""), VIEW_TIMEOUT_S, "the hupf view's filter")
-        deleted = pipelined(smf, [smf.deletion(seid) for seid in up_seids])
-        assert [smf_mod.cause(r) for r in deleted.values()] == [1] * SESSIONS
+        assert_accepted(pipelined(smf, [smf.deletion(seid) for seid in up_seids]))
 
 
 def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions):
@@ -250,3 +215,45 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
     assert page["sessions"][0]["ue"] == ue and page["sessions"][0]["id"] == str(standing_sessions[ue]), page
     status, body = onos.rest("GET", "/onos/hupf/live/sessions?limit=501")
     assert status == 400 and "limit" in body["error"], (status, body)
+
+
+# Last: the lab's SMF associates with the standing SMF's Node ID, to hupf a restarted peer whose sessions go.
+@pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
+def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybrid_net, switch, browser,
+                                                   tmp_path):
+    """The lab's traffic (one heavy UE among mice) through the switch and the backend, the view open: the bytes
+    chart draws the switch's and the backend's rates while it runs and the backend's back to 0 after, the heavy
+    UE's promotion and then its demotion appear in the event stream, pushed without a reload."""
+    net = join_switch(onos, deployed, hybrid_net, switch)
+    open_view(browser)
+    promoted_before = len([e for e in browser.evaluate(EVENTS_JS) if e[0] == "PROMOTED"])
+
+    duration = 24.0
+    sc = scenario.Scenario(ues=3, heavy=1, duration_s=duration, heavy_on_s=duration * 0.15,
+                           heavy_off_s=duration * 0.55)
+    plan = scenario.make_plan(sc, net, 0)
+    heavy = next(u["addr"] for u in plan["ues"] if u["heavy"])
+    smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
+    procs = {}
+    try:
+        assert smf.establish(plan) == 3
+        procs, _ = start_traffic(plan, hybrid_net, tmp_path)
+        # While the heavy UE is on the switch: both paths' bytes drawn, its promotion in the stream.
+        rates = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
+            json.dumps(deployed["device"]), LAST_JS % "bytes"), duration + VIEW_TIMEOUT_S,
+            "the bytes chart drawing the switch's and the backend's traffic")
+        events = browser.wait_for("(e => e.filter(x => x[0] == 'PROMOTED').length > %d ? e : null)(%s)" % (
+            promoted_before, EVENTS_JS), VIEW_TIMEOUT_S, "the heavy UE's promotion in the event stream")
+        assert ["PROMOTED", heavy] in events, events
+        print("bytes/s drawn under traffic: %s" % rates)
+        TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        browser.screenshot(str(TRAFFIC_SCREENSHOT))
+        finish_traffic(procs)
+        events = browser.wait_for("(e => e.length && e[0][0] == 'DEMOTED' && e[0][1] == %s ? e : null)(%s)" % (
+            json.dumps(heavy), EVENTS_JS), HOLD_MS / 1000 + VIEW_TIMEOUT_S, "the heavy UE's demotion, newest")
+        browser.wait_for("(l => l[%s] === 0 ? l : null)(%s)" % (json.dumps(deployed["device"]), LAST_JS % "bytes"),
+                         VIEW_TIMEOUT_S, "the backend's bytes back to 0 once the traffic stopped")
+    finally:
+        stop_all(procs)
+        smf.delete_all(plan, lambda: {})
+        smf.close()
