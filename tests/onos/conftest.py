@@ -203,6 +203,45 @@ def hybrid_net():
         t.down()
 
 
+# The switch's CPU port (HH reports reach hupf by it).
+SWITCH_CPU_PORT = 255
+
+
+def switch_command(target, ports, grpc_addr):
+    """bmv2 with no program, or hupf-backend's hw profile: ONOS pushes the pipeconf's pipeline to either."""
+    if target == "bmv2":
+        cmd = [BMV2, "--device-id", "1", "--no-p4"]
+        for p, ifname in sorted(ports.items()):
+            cmd += ["-i", "%d@%s" % (p, ifname)]
+        return cmd + ["--", "--grpc-server-addr", grpc_addr, "--cpu-port", str(SWITCH_CPU_PORT)]
+    cmd = [str(BACKEND), "--profile", "hw", "--grpc-addr", grpc_addr, "--device-id", "1"]
+    for p, ifname in sorted(ports.items()):
+        cmd += ["--port", "%d=%s" % (p, ifname)]
+    return cmd
+
+
+@pytest.fixture(scope="session")
+def switch(tmp_path_factory, hybrid_net):
+    """The switch on the topology's switch ports. Up until the suite ends (ONOS can remove the switch's flow
+    rules, when hupf is uninstalled, only from a running switch)."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("switch") / ("%s.log" % SWITCH_TARGET)
+    with open(log, "w") as out:
+        proc = subprocess.Popen(switch_command(SWITCH_TARGET, hybrid_net.switch_ports,
+                                               "127.0.0.1:%d" % port),
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    print("the switch: %s" % SWITCH_TARGET)
+    try:
+        yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.fixture(scope="session")
 def backend(request, tmp_path_factory, hybrid_net):
     b = Backend(tmp_path_factory.mktemp("backend") / "hupf-backend.log",

@@ -30,7 +30,6 @@ from hupf_tools.lab.smf import Smf as LabSmf
 pytestmark = pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
 
 SWITCH = "device:bmv2:s1"
-CPU_PORT = 255
 GNB, APP, APP_NET = "192.0.2.2", "198.51.100.10", "198.51.100.0/24"
 ROUTER_MAC = "02:68:75:70:66:01"
 SWITCH_TIMEOUT_S = 120
@@ -38,41 +37,6 @@ SWITCH_TIMEOUT_S = 120
 UES, HEAVY, DURATION_S = 3, 1, 24.0
 HOLD_MS = 2000
 POLL_S = 1.0  # OffloadComponent's counter poll
-
-
-def switch_command(target, ports, grpc_addr):
-    """bmv2 with no program, or hupf-backend's hw profile: ONOS pushes the pipeconf's pipeline to either."""
-    if target == "bmv2":
-        cmd = [conftest.BMV2, "--device-id", "1", "--no-p4"]
-        for p, ifname in sorted(ports.items()):
-            cmd += ["-i", "%d@%s" % (p, ifname)]
-        return cmd + ["--", "--grpc-server-addr", grpc_addr, "--cpu-port", str(CPU_PORT)]
-    cmd = [str(conftest.BACKEND), "--profile", "hw", "--grpc-addr", grpc_addr, "--device-id", "1"]
-    for p, ifname in sorted(ports.items()):
-        cmd += ["--port", "%d=%s" % (p, ifname)]
-    return cmd
-
-
-@pytest.fixture(scope="session")
-def switch(tmp_path_factory, hybrid_net):
-    """The switch on the topology's switch ports. Up until the suite ends (ONOS can remove the switch's flow
-    rules, when hupf is uninstalled, only from a running switch)."""
-    port = conftest.free_port()
-    log = tmp_path_factory.mktemp("switch") / ("%s.log" % conftest.SWITCH_TARGET)
-    with open(log, "w") as out:
-        proc = subprocess.Popen(switch_command(conftest.SWITCH_TARGET, hybrid_net.switch_ports,
-                                               "127.0.0.1:%d" % port),
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    print("the switch: %s" % conftest.SWITCH_TARGET)
-    try:
-        yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def route(device, prefix, port, mac):
@@ -197,8 +161,9 @@ def offload_state(onos):
     return body
 
 
-def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hybrid_net, switch,
-                                                     tmp_path):
+def join_switch(onos, deployed, hybrid_net, switch):
+    """Puts the switch in the netcfg beside the backend and waits until hupf drives both and the switch holds
+    every entry; returns the lab's addresses."""
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
     status, body = onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
@@ -207,12 +172,18 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
               "the switch (%s) available in ONOS" % conftest.SWITCH_TARGET)
     onos.wait(lambda: offload_state(onos)["occupancy"], SWITCH_TIMEOUT_S,
               "hupf's offload manager over the backend and the switch")
-    assert offload_state(onos)["hh_reports"] == 0
     # A switch may refuse the steering entry written before its action profile group is there; ONOS writes
     # it again when its flow statistics find it missing. Traffic starts once the switch holds every entry,
     # and the clone session HH reports reach the CPU port by.
     onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
     onos.wait(lambda: switch_groups_added(onos), SWITCH_TIMEOUT_S, "every group of the switch ADDED")
+    return net
+
+
+def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hybrid_net, switch,
+                                                     tmp_path):
+    net = join_switch(onos, deployed, hybrid_net, switch)
+    assert offload_state(onos)["hh_reports"] == 0
 
     sc = scenario.Scenario(ues=UES, heavy=HEAVY, duration_s=DURATION_S, heavy_on_s=DURATION_S * 0.15,
                            heavy_off_s=DURATION_S * 0.55)

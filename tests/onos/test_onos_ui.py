@@ -1,22 +1,31 @@
 """The hupf view in ONOS's legacy web GUI, in headless Chromium: form login as onos/rocks, the view opened
 from its route, the suite's standing sessions found through the view's filter (the server sends one page of
-sessions, never all) with their UE and TEIDs, the charts drawn from the samples hupf takes every 2 s (the
-backend's bytes and packets over time), the summary panels filled from the running hupf: its devices, and
-after test_onos_hybrid (which runs before this file) the switch's tables and the offload events. The live
-view's REST endpoints answer what the view shows. A screenshot is kept in reports/onos/."""
+sessions, never all) with their UE and TEIDs, the charts drawn from the samples hupf pushes at each offload poll
+(the backend's bytes and packets over time), the summary panels and the event stream filled from the running
+hupf. Under the lab's traffic through the switch and the backend the charts follow the bytes of each path and
+the heavy UE's promotion and demotion show in the stream; with the scale test's count of sessions the view pages
+and filters them on the server. The live view's REST endpoints answer what the view shows. Screenshots are kept
+in reports/onos/."""
 import json
 import re
-from pathlib import Path
 
 import pytest
+from scapy.contrib import pfcp as P
 
 import conftest
+import smf as smf_mod
 from headless_chromium import Chromium
+from hupf_tools.lab import scenario
+from hupf_tools.lab.smf import Smf as LabSmf
+from test_onos_hybrid import HOLD_MS, finish_traffic, join_switch, start_traffic, stop_all
+from test_scale import FIRST_UE, SESSIONS, pipelined
 
 pytestmark = pytest.mark.skipif(conftest.GUI_WHY is not None, reason="missing %s" % conftest.GUI_WHY)
 
 UI = "http://localhost:8181/onos/ui/"
 SCREENSHOT = conftest.REPORTS / "gui-hupf-view.png"
+TRAFFIC_SCREENSHOT = conftest.REPORTS / "gui-hupf-traffic.png"
+SESSIONS_SCREENSHOT = conftest.REPORTS / "gui-hupf-sessions.png"
 VIEW_TIMEOUT_S = 60
 PAGE = 50  # the view's page of sessions
 # The texts of the sessions table's cells, row by row (empty until angular rendered the rows).
@@ -29,6 +38,14 @@ FILTER_JS = ("(f => f ? (f.value = %s, f.dispatchEvent(new Event('input')), true
 # Samples drawn by a chart's series ({name: samples}; empty until the view drew two samples).
 SERIES_JS = ("(s => Object.keys(s).length ? s : null)(Object.fromEntries(Array.from(document.querySelectorAll("
              "'#hupf-chart-%s polyline.hupf-series')).map(p => [p.dataset.name, +p.dataset.samples])))")
+# The last value each series of a chart draws ({name: value}).
+LAST_JS = ("Object.fromEntries(Array.from(document.querySelectorAll('#hupf-chart-%s polyline.hupf-series'))"
+           ".map(p => [p.dataset.name, +p.dataset.last]))")
+# The event stream's rows, newest first ([kind, subject]).
+EVENTS_JS = ("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-event'))"
+             ".map(r => [r.dataset.kind, r.cells[2].textContent.trim()])")
+# The pager's "first-last of matched" text.
+ROWS_SPAN_JS = "document.getElementById('hupf-rows').textContent.replace(/\\s+/g, ' ').trim()"
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +107,11 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
         tables = browser.wait_for("(e => e && e.textContent)(document.getElementById('hupf-occupancy'))",
                                   VIEW_TIMEOUT_S, "the switch tables panel")
         assert "session_uplink" in tables, tables
-    if metrics["promotions"]:
-        events = browser.wait_for("(e => e && e.textContent)(document.getElementById('hupf-events'))",
-                                  VIEW_TIMEOUT_S, "the offload events panel")
-        for kind in ("HH_REPORT", "PROMOTED", "DEMOTED"):
-            assert kind in events, "%s not in the events panel: %s" % (kind, events)
+    # The stream: hupf took the backend over (it came up), and after test_onos_hybrid the offloads.
+    kinds = ["BACKEND_UP"] + (["PROMOTED", "DEMOTED"] if metrics["promotions"] else [])
+    events = browser.wait_for("(e => %s.every(k => e.some(x => x[0] == k)) ? e : null)(%s)" % (
+        json.dumps(kinds), EVENTS_JS), VIEW_TIMEOUT_S, "%s in the event stream" % kinds)
+    assert ["BACKEND_UP", deployed["device"]] in events, events
     # The charts: the backend's bytes and packets over time, drawn once the view has two samples of it.
     for chart in ("bytes", "packets"):
         series = browser.wait_for("(s => s && s[%s] >= 1 ? s : null)(%s)" % (
@@ -102,9 +119,71 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
         assert deployed["device"] in series, series
     assert "switch" in browser.wait_for(SERIES_JS % "bytes", VIEW_TIMEOUT_S, "the bytes chart"), "switch vs backends"
     moves = browser.wait_for(SERIES_JS % "moves", VIEW_TIMEOUT_S, "the promotions chart")
-    assert set(moves) == {"promotions", "demotions"}, moves
+    assert set(moves) == {"HH reports", "promotions", "demotions"}, moves
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     browser.screenshot(str(SCREENSHOT))
+
+
+def open_view(browser):
+    browser.navigate(UI + "#/hupf")
+    browser.wait_for(FILTER_JS % json.dumps(""), VIEW_TIMEOUT_S, "the hupf view's filter")
+
+
+def assert_accepted(answers):
+    """Every PFCP answer's cause is 1, else how many were refused with which causes (a short message: pytest's
+    diff of two lists of 2,000 causes took minutes)."""
+    refused = [smf_mod.cause(r) for r in answers.values() if smf_mod.cause(r) != 1]
+    assert not refused, "%d of %d refused, causes %s" % (len(refused), len(answers), sorted(set(refused)))
+
+
+def test_the_view_pages_and_filters_many_sessions(onos, deployed, standing_smf, standing_sessions, browser):
+    """The scale test's count of sessions over PFCP: the view shows the first 50 of them all, turns to the next
+    page, filters a /24 of UEs on the server and pages through it to its end, and finds one UE among them."""
+    smf = standing_smf
+    ues = [str(FIRST_UE + i) for i in range(SESSIONS)]
+    specs = [smf.establishment(800000 + i, ue) for i, ue in enumerate(ues)]
+    answers = pipelined(smf, specs)
+    assert_accepted(answers)
+    up_seids = [smf_mod.ie(answers[s["seq"]], P.IE_FSEID).seid for s in specs]
+    try:
+        status, first = onos.rest("GET", "/onos/hupf/live/sessions?offset=50&limit=1")
+        assert status == 200 and first["total"] >= SESSIONS, first
+        total = first["total"]
+        open_view(browser)
+        browser.wait_for("(t => t == %s ? t : null)(%s)" % (json.dumps("1–50 of %d matching" % total),
+                                                         ROWS_SPAN_JS), VIEW_TIMEOUT_S, "the first page of all")
+        browser.evaluate("document.getElementById('hupf-next').click(); true")
+        rows = browser.wait_for("(t => t == %s ? %s : null)(%s)" % (
+            json.dumps("51–100 of %d matching" % total), ROWS_JS, ROWS_SPAN_JS), VIEW_TIMEOUT_S, "the second page")
+        assert len(rows) == PAGE and rows[0][0] == str(first["sessions"][0]["id"]), (rows[0], first)
+
+        block = ues[256].rsplit(".", 1)[0] + "."
+        in_block = sorted((u for u in ues if u.startswith(block)), key=lambda u: int(u.rsplit(".", 1)[1]))
+        browser.wait_for(FILTER_JS % json.dumps(block), VIEW_TIMEOUT_S, "the hupf view's filter")
+        browser.wait_for("(t => t == %s ? t : null)(%s)" % (json.dumps("1–50 of %d matching" % len(in_block)),
+                                                         ROWS_SPAN_JS), VIEW_TIMEOUT_S, "the block filtered")
+        last_first = (len(in_block) - 1) // PAGE * PAGE
+        for _ in range(last_first // PAGE):
+            browser.evaluate("document.getElementById('hupf-next').click(); true")
+        want = "%d–%d of %d matching" % (last_first + 1, len(in_block), len(in_block))
+        rows = browser.wait_for("(t => t == %s ? %s : null)(%s)" % (json.dumps(want), ROWS_JS, ROWS_SPAN_JS),
+                                VIEW_TIMEOUT_S, "the filtered block's last page")
+        assert len(rows) == len(in_block) - last_first and all(r[2].startswith(block) for r in rows), rows
+        status, page = onos.rest("GET", "/onos/hupf/live/sessions?filter=%s&offset=%d&limit=50" % (
+            block, last_first))
+        assert status == 200 and page["matched"] == len(in_block), page
+        assert [str(r["id"]) for r in page["sessions"]] == [r[0] for r in rows], "REST's page is the view's"
+        SESSIONS_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        browser.screenshot(str(SESSIONS_SCREENSHOT))
+
+        one = in_block[123]
+        browser.wait_for(FILTER_JS % json.dumps(one), VIEW_TIMEOUT_S, "the hupf view's filter")
+        rows = browser.wait_for("(r => r.length == 1 && r[0][2] == %s ? r : null)(%s)" % (json.dumps(one), ROWS_JS),
+                                VIEW_TIMEOUT_S, "the view filtered down to UE %s" % one)
+        assert rows[0][0] == str(up_seids[ues.index(one)]), rows
+    finally:
+        browser.wait_for(FILTER_JS % json.dumps(""), VIEW_TIMEOUT_S, "the hupf view's filter")
+        assert_accepted(pipelined(smf, [smf.deletion(seid) for seid in up_seids]))
 
 
 def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions):
@@ -117,11 +196,17 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
         return body if len(mine) >= 2 else None
     onos.wait(two_samples, VIEW_TIMEOUT_S, "two samples of the backend in GET /onos/hupf/live")
     body = two_samples()
-    assert body["intervalMs"] == 2000
+    assert body["intervalMs"] == 1000, "one sample per offload poll"
     last = body["samples"][-1]
     assert last["driving"] is True and set(last["backends"][deployed["device"]]) == {"packets", "bytes"}, last
     status, later = onos.rest("GET", "/onos/hupf/live?after=%d" % last["time"])
     assert status == 200 and all(s["time"] > last["time"] for s in later["samples"]), later
+    status, stream = onos.rest("GET", "/onos/hupf/live/events")
+    assert status == 200, stream
+    up = [e for e in stream["events"] if e["kind"] == "BACKEND_UP" and e["subject"] == deployed["device"]]
+    assert up and up[0]["time"] > 0, stream
+    status, later = onos.rest("GET", "/onos/hupf/live/events?after=%d" % up[-1]["seq"])
+    assert status == 200 and all(e["seq"] > up[-1]["seq"] for e in later["events"]), later
 
     ue = conftest.STANDING_PFCP_UE
     status, page = onos.rest("GET", "/onos/hupf/live/sessions?filter=%s&limit=10" % ue)
@@ -130,3 +215,45 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
     assert page["sessions"][0]["ue"] == ue and page["sessions"][0]["id"] == str(standing_sessions[ue]), page
     status, body = onos.rest("GET", "/onos/hupf/live/sessions?limit=501")
     assert status == 400 and "limit" in body["error"], (status, body)
+
+
+# Last: the lab's SMF associates with the standing SMF's Node ID, to hupf a restarted peer whose sessions go.
+@pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
+def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybrid_net, switch, browser,
+                                                   tmp_path):
+    """The lab's traffic (one heavy UE among mice) through the switch and the backend, the view open: the bytes
+    chart draws the switch's and the backend's rates while it runs and the backend's back to 0 after, the heavy
+    UE's promotion and then its demotion appear in the event stream, pushed without a reload."""
+    net = join_switch(onos, deployed, hybrid_net, switch)
+    open_view(browser)
+    promoted_before = len([e for e in browser.evaluate(EVENTS_JS) if e[0] == "PROMOTED"])
+
+    duration = 24.0
+    sc = scenario.Scenario(ues=3, heavy=1, duration_s=duration, heavy_on_s=duration * 0.15,
+                           heavy_off_s=duration * 0.55)
+    plan = scenario.make_plan(sc, net, 0)
+    heavy = next(u["addr"] for u in plan["ues"] if u["heavy"])
+    smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
+    procs = {}
+    try:
+        assert smf.establish(plan) == 3
+        procs, _ = start_traffic(plan, hybrid_net, tmp_path)
+        # While the heavy UE is on the switch: both paths' bytes drawn, its promotion in the stream.
+        rates = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
+            json.dumps(deployed["device"]), LAST_JS % "bytes"), duration + VIEW_TIMEOUT_S,
+            "the bytes chart drawing the switch's and the backend's traffic")
+        events = browser.wait_for("(e => e.filter(x => x[0] == 'PROMOTED').length > %d ? e : null)(%s)" % (
+            promoted_before, EVENTS_JS), VIEW_TIMEOUT_S, "the heavy UE's promotion in the event stream")
+        assert ["PROMOTED", heavy] in events, events
+        print("bytes/s drawn under traffic: %s" % rates)
+        TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        browser.screenshot(str(TRAFFIC_SCREENSHOT))
+        finish_traffic(procs)
+        events = browser.wait_for("(e => e.length && e[0][0] == 'DEMOTED' && e[0][1] == %s ? e : null)(%s)" % (
+            json.dumps(heavy), EVENTS_JS), HOLD_MS / 1000 + VIEW_TIMEOUT_S, "the heavy UE's demotion, newest")
+        browser.wait_for("(l => l[%s] === 0 ? l : null)(%s)" % (json.dumps(deployed["device"]), LAST_JS % "bytes"),
+                         VIEW_TIMEOUT_S, "the backend's bytes back to 0 once the traffic stopped")
+    finally:
+        stop_all(procs)
+        smf.delete_all(plan, lambda: {})
+        smf.close()

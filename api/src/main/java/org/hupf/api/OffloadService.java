@@ -93,13 +93,6 @@ public interface OffloadService {
     double rateBitsPerSec(Ip4Address ue);
 
     /**
-     * Returns the offload manager's most recent events, oldest first.
-     *
-     * @return recent events (a bounded number), empty while no backend is available
-     */
-    List<OffloadEvent> recentEvents();
-
-    /**
      * Hands over an HH report (the flow key of an HH_REPORT packet-in of the switch).
      *
      * @param ue UE address

@@ -1,13 +1,17 @@
-// hupf view (legacy ONOS GUI), refreshed every POLL_MS over the GUI's web socket: the summary panels, the samples
-// taken since the last one (drawn as charts of rates over time), and one page of the sessions, filtered on the
-// server (a UPF holds 100,000 sessions: never all of them at once).
+// hupf view (legacy ONOS GUI): while it is open the server pushes what each offload poll left (the samples since
+// the last push, drawn as charts of rates over time; the new events of the stream; the summary panels); the
+// sessions come one page at a time, filtered on the server (a UPF holds 100,000 sessions: never all of them).
 (function () {
     'use strict';
 
-    var POLL_MS = 2000,
+    var PAGE_REFRESH_MS = 5000,
         PAGE = 50,
-        // Samples drawn: 5 minutes at the server's 2 s interval.
-        DRAWN = 150,
+        // Samples drawn: 5 minutes at the server's 1 s interval (the offload poll's).
+        DRAWN = 300,
+        // Events listed, newest first.
+        EVENTS = 100,
+        // Without a push for this long (e.g. the web socket reconnected), the view asks for them again.
+        SILENCE_MS = 10000,
         W = 320, H = 100,
         COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#17becf'];
 
@@ -39,7 +43,7 @@
                 var n = s.values.length;
                 return {
                     name: s.name, color: COLORS[i % COLORS.length], samples: n,
-                    last: n ? human(s.values[n - 1]) + unit : '-',
+                    last: n ? human(s.values[n - 1]) + unit : '-', lastValue: n ? s.values[n - 1] : 0,
                     points: s.values.map(function (v, j) {
                         var x = n > 1 ? j * W / (DRAWN - 1) + (DRAWN - n) * W / (DRAWN - 1) : W,
                             y = H - v * (H - 4) / max;
@@ -77,8 +81,9 @@
                     bs.map(function (b) { return {name: b, values: backendRates(b, 'bytes')}; }))),
             chart('packets', 'Packets/s by backend', 'pkt/s',
                 bs.map(function (b) { return {name: b, values: backendRates(b, 'packets')}; })),
-            chart('moves', 'Promotions and demotions per interval', '',
-                [{name: 'promotions', values: deltas('promotions')},
+            chart('moves', 'HH reports, promotions and demotions per interval', '',
+                [{name: 'HH reports', values: deltas('hhReports')},
+                 {name: 'promotions', values: deltas('promotions')},
                  {name: 'demotions', values: deltas('demotions')}]),
             chart('tables', 'Switch table entries', '',
                 [{name: 'sessions on the switch', values: last.map(function (s) { return s.offloaded; })}].concat(
@@ -91,9 +96,10 @@
     angular.module('ovHupf', [])
         .controller('OvHupfCtrl', ['$scope', '$interval', 'WebSocketService',
             function ($scope, $interval, wss) {
-                var handlers = {}, samples = [], after = 0, timer;
+                var handlers = {}, samples = [], after = 0, afterEvent = 0, lastPush = Date.now(), timer;
 
-                $scope.summary = {occupancy: [], devices: [], events: []};
+                $scope.summary = {occupancy: [], devices: []};
+                $scope.events = [];
                 $scope.page = {sessions: [], total: 0, matched: 0, offset: 0};
                 $scope.query = {filter: '', offset: 0};
                 $scope.charts = [];
@@ -103,25 +109,28 @@
                         {filter: $scope.query.filter, offset: $scope.query.offset, limit: PAGE});
                 }
 
-                function refresh() {
-                    wss.sendEvent('hupfSummaryRequest', {});
-                    wss.sendEvent('hupfLiveRequest', {after: after});
-                    requestPage();
+                function startLive() {
+                    lastPush = Date.now();
+                    wss.sendEvent('hupfLiveStart', {after: after, afterEvent: afterEvent});
                 }
 
-                handlers.hupfSummaryResponse = function (data) {
-                    $scope.summary = data;
-                    $scope.$apply();
-                };
                 handlers.hupfSessionsPageResponse = function (data) {
                     $scope.page = data;
                     $scope.$apply();
                 };
-                handlers.hupfLiveResponse = function (data) {
+                handlers.hupfLivePush = function (data) {
+                    lastPush = Date.now();
                     samples = samples.concat(data.samples).slice(-(DRAWN + 1));
                     if (samples.length) {
                         after = samples[samples.length - 1].time;
                     }
+                    data.events.forEach(function (e) {
+                        afterEvent = e.seq;
+                        $scope.events.unshift({seq: e.seq, time: new Date(e.time).toISOString(), kind: e.kind,
+                                               subject: e.subject});
+                    });
+                    $scope.events = $scope.events.slice(0, EVENTS);
+                    $scope.summary = data.summary;
                     $scope.charts = charts(samples, data.intervalMs);
                     $scope.$apply();
                 };
@@ -142,10 +151,18 @@
                     return Math.min($scope.page.offset + $scope.page.sessions.length, $scope.page.matched);
                 };
 
-                refresh();
-                timer = $interval(refresh, POLL_MS, 0, false);
+                startLive();
+                requestPage();
+                // The page's rates and paths change: asked for again now and then, not at every push.
+                timer = $interval(function () {
+                    requestPage();
+                    if (Date.now() - lastPush > SILENCE_MS) {
+                        startLive();
+                    }
+                }, PAGE_REFRESH_MS, 0, false);
                 $scope.$on('$destroy', function () {
                     $interval.cancel(timer);
+                    wss.sendEvent('hupfLiveStop', {});
                     wss.unbindHandlers(handlers);
                 });
             }]);

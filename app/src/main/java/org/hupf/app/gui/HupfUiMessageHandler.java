@@ -2,8 +2,8 @@ package org.hupf.app.gui;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.HupfService;
+import org.hupf.api.LiveService;
 import org.hupf.api.OffloadService;
-import org.hupf.app.live.LiveService;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.onosproject.ui.RequestHandler;
@@ -11,23 +11,96 @@ import org.onosproject.ui.UiMessageHandler;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The hupf view's server side (legacy GUI web socket): one page of the sessions, filtered (never all of them),
- * the samples for the charts since the view's last one, and the summary panels.
+ * and, while the view is open, what each offload poll left pushed to it: the new samples for the charts, the new
+ * events of the stream and the summary panels.
  */
 final class HupfUiMessageHandler extends UiMessageHandler {
 
     static final String PAGE_REQ = "hupfSessionsPageRequest";
     static final String PAGE_RESP = "hupfSessionsPageResponse";
-    static final String LIVE_REQ = "hupfLiveRequest";
-    static final String LIVE_RESP = "hupfLiveResponse";
-    static final String SUMMARY_REQ = "hupfSummaryRequest";
-    static final String SUMMARY_RESP = "hupfSummaryResponse";
+    /** The view opened: {@code {after, afterEvent}}, what it has already (0, 0: nothing). */
+    static final String LIVE_START = "hupfLiveStart";
+    static final String LIVE_STOP = "hupfLiveStop";
+    /** Pushed: {@code intervalMs}, {@code samples}, {@code events}, {@code summary}. */
+    static final String LIVE_PUSH = "hupfLivePush";
+
+    private final Executor pushes;
+    private final Runnable onSample = this::schedulePush;
+    /** The live service listened to while the view is open, else null. */
+    private LiveService listening;
+    private long sentUntilMs;
+    private long sentUntilSeq;
+
+    /**
+     * @param pushes where the pushes are sent from (not the poll's thread: a slow browser must not delay it)
+     */
+    HupfUiMessageHandler(Executor pushes) {
+        this.pushes = pushes;
+    }
 
     @Override
     protected Collection<RequestHandler> createRequestHandlers() {
-        return List.of(new PageHandler(), new LiveHandler(), new SummaryHandler());
+        return List.of(new PageHandler(), new LiveStartHandler(), new LiveStopHandler());
+    }
+
+    @Override
+    public void destroy() {
+        stopListening();
+        super.destroy();
+    }
+
+    private synchronized void startListening(long afterMs, long afterSeq) {
+        sentUntilMs = afterMs;
+        sentUntilSeq = afterSeq;
+        // The service now: hupf may have been reinstalled since the view last asked (a silent view asks again).
+        LiveService live = get(LiveService.class);
+        if (live != listening) {
+            stopListening();
+            live.addListener(onSample);
+            listening = live;
+        }
+    }
+
+    private synchronized void stopListening() {
+        if (listening != null) {
+            listening.removeListener(onSample);
+            listening = null;
+        }
+    }
+
+    private void schedulePush() {
+        try {
+            pushes.execute(this::push);
+        } catch (RejectedExecutionException e) {
+            stopListening();    // the view's component is stopping
+        }
+    }
+
+    /** Sends what is new since the last push, if the view is still open. */
+    private synchronized void push() {
+        if (listening == null) {
+            return;
+        }
+        ObjectNode root = objectNode();
+        listening.history(root, sentUntilMs);
+        listening.events(root, sentUntilSeq);
+        int samples = root.get("samples").size();
+        if (samples > 0) {
+            sentUntilMs = root.get("samples").get(samples - 1).get("time").asLong();
+        }
+        int events = root.get("events").size();
+        if (events > 0) {
+            sentUntilSeq = root.get("events").get(events - 1).get("seq").asLong();
+        }
+        DeviceService devices = get(DeviceService.class);
+        HupfViewModel.summary(root.putObject("summary"), get(OffloadService.class), devices.getDevices(),
+                              get(PiPipeconfService.class)::ofDevice, devices::isAvailable);
+        connection().sendMessage(LIVE_PUSH, root);
     }
 
     private final class PageHandler extends RequestHandler {
@@ -50,33 +123,28 @@ final class HupfUiMessageHandler extends UiMessageHandler {
         }
     }
 
-    private final class LiveHandler extends RequestHandler {
+    private final class LiveStartHandler extends RequestHandler {
 
-        private LiveHandler() {
-            super(LIVE_REQ);
+        private LiveStartHandler() {
+            super(LIVE_START);
         }
 
         @Override
         public void process(ObjectNode payload) {
-            ObjectNode root = objectNode();
-            get(LiveService.class).history(root, payload.path("after").asLong(0));
-            sendMessage(LIVE_RESP, root);
+            startListening(payload.path("after").asLong(0), payload.path("afterEvent").asLong(0));
+            push();     // what was kept so far, without waiting for the next poll
         }
     }
 
-    private final class SummaryHandler extends RequestHandler {
+    private final class LiveStopHandler extends RequestHandler {
 
-        private SummaryHandler() {
-            super(SUMMARY_REQ);
+        private LiveStopHandler() {
+            super(LIVE_STOP);
         }
 
         @Override
         public void process(ObjectNode payload) {
-            DeviceService devices = get(DeviceService.class);
-            ObjectNode root = objectNode();
-            HupfViewModel.summary(root, get(OffloadService.class), devices.getDevices(),
-                                  get(PiPipeconfService.class)::ofDevice, devices::isAvailable);
-            sendMessage(SUMMARY_RESP, root);
+            stopListening();
         }
     }
 }

@@ -2,7 +2,6 @@ package org.hupf.app.gui;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.session.Far;
@@ -16,7 +15,6 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.pi.model.PiPipeconfId;
 import org.onosproject.ui.table.TableModel;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +26,7 @@ import java.util.function.Predicate;
 
 /**
  * What the hupf view shows, computed from hupf's services (no GUI plumbing, so it is testable alone): one
- * table row per session, and a summary with the offload metrics, recent events, switch table occupancy and
+ * table row per session, and a summary with the offload metrics, switch table occupancy and
  * the hupf devices.
  */
 final class HupfViewModel {
@@ -105,7 +103,7 @@ final class HupfViewModel {
     }
 
     /**
-     * Fills the summary: metrics (absent while no backend is available), recent events newest first, switch
+     * Fills the summary: metrics (absent while no backend is available), switch
      * occupancy per table, and every device running a hupf pipeconf with its role.
      *
      * @param root       the response's payload
@@ -132,13 +130,6 @@ final class HupfViewModel {
                 occupancy.addObject().put("table", e.getKey().humanReadableName())
                         .put("used", e.getValue()[0]).put("capacity", e.getValue()[1]);
             }
-        }
-        ArrayNode events = root.putArray("events");
-        List<OffloadEvent> recent = offload.recentEvents();
-        for (int i = recent.size() - 1; i >= 0; i--) {
-            OffloadEvent e = recent.get(i);
-            events.addObject().put("time", Instant.ofEpochMilli(e.timeMillis()).toString())
-                    .put("kind", e.kind().name()).put("ue", e.ue().toString());
         }
         ArrayNode hupfDevices = root.putArray("devices");
         for (Device d : devices) {

@@ -12,6 +12,8 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -23,6 +25,8 @@ public final class SessionPages {
 
     /** The longest page asked for: a screenful, never the store. */
     public static final int MAX_LIMIT = 500;
+    private static final Comparator<PfcpSession> BY_UP_SEID = Comparator.comparing(s -> s.upSeid,
+                                                                                   Long::compareUnsigned);
 
     private SessionPages() {
     }
@@ -47,15 +51,15 @@ public final class SessionPages {
         }
         String want = filter == null ? "" : filter.trim().toLowerCase(Locale.ROOT);
         Set<Ip4Address> onSwitch = want.isEmpty() ? Set.of() : offload.offloaded();
+        Filter filterOf = new Filter(want);
         List<PfcpSession> matched = new ArrayList<>();
         for (PfcpSession s : sessions) {
-            if (want.isEmpty() || matches(s, want, onSwitch)) {
+            if (want.isEmpty() || matches(s, filterOf, onSwitch)) {
                 matched.add(s);
             }
         }
-        matched.sort(Comparator.comparing(s -> s.upSeid, Long::compareUnsigned));
-        List<PfcpSession> rows = matched.subList(Math.min(offset, matched.size()),
-                                                 Math.min(offset + limit, matched.size()));
+        List<PfcpSession> rows = window(matched, Math.min(offset, matched.size()),
+                                        Math.min(offset + limit, matched.size()));
         TableModel tm = new TableModel(HupfViewModel.SESSION_COLUMNS);
         HupfViewModel.populateSessions(tm, rows, offload);
         root.put("total", sessions.size()).put("matched", matched.size()).put("offset", offset).put("limit", limit);
@@ -74,12 +78,54 @@ public final class SessionPages {
         }
     }
 
-    private static boolean matches(PfcpSession s, String want, Set<Ip4Address> onSwitch) {
-        String ue = HupfViewModel.ueAddress(s).map(Ip4Address::toString).orElse(HupfViewModel.NONE);
-        String path = HupfViewModel.ueAddress(s).filter(onSwitch::contains).isPresent()
-                ? HupfViewModel.HW : HupfViewModel.SW;
-        return Long.toUnsignedString(s.upSeid).contains(want) || Long.toUnsignedString(s.cpSeid).contains(want)
-                || ue.contains(want) || path.toLowerCase(Locale.ROOT).equals(want)
-                || HupfViewModel.teids(s, true).contains(want) || HupfViewModel.teids(s, false).contains(want);
+    /**
+     * Returns the sessions from..to in the order of UP SEIDs without sorting them all: a heap keeps the smallest
+     * {@code to} (a page near the start) or the largest {@code size - from} (a page near the end).
+     */
+    private static List<PfcpSession> window(List<PfcpSession> matched, int from, int to) {
+        boolean nearStart = to <= matched.size() - from;
+        int kept = nearStart ? to : matched.size() - from;
+        // The heap's head is the kept session that goes first when a better one comes.
+        PriorityQueue<PfcpSession> heap = new PriorityQueue<>(Math.max(1, kept),
+                                                              nearStart ? BY_UP_SEID.reversed() : BY_UP_SEID);
+        for (PfcpSession s : matched) {
+            heap.add(s);
+            if (heap.size() > kept) {
+                heap.poll();
+            }
+        }
+        List<PfcpSession> out = new ArrayList<>(heap);
+        out.sort(BY_UP_SEID);
+        return nearStart ? out.subList(from, to) : out.subList(0, to - from);
+    }
+
+    /** What a filter can be found in: only the fields whose text can hold every one of its characters. */
+    private static final class Filter {
+        final String text;
+        final boolean inSeids;
+        final boolean inTeids;
+
+        Filter(String text) {
+            this.text = text;
+            // SEIDs are decimal; TEIDs "0x" and lower-case hex, comma-separated, or "-".
+            this.inSeids = text.chars().allMatch(Character::isDigit);
+            this.inTeids = text.chars().allMatch(c -> Character.digit(c, 16) >= 0 && !Character.isUpperCase(c)
+                    || c == 'x' || c == ',' || c == '-');
+        }
+    }
+
+    private static boolean matches(PfcpSession s, Filter f, Set<Ip4Address> onSwitch) {
+        String want = f.text;
+        if (f.inSeids && (Long.toUnsignedString(s.upSeid).contains(want)
+                || Long.toUnsignedString(s.cpSeid).contains(want))) {
+            return true;
+        }
+        Optional<Ip4Address> ue = HupfViewModel.ueAddress(s);
+        if (ue.map(Ip4Address::toString).orElse(HupfViewModel.NONE).contains(want)) {
+            return true;
+        }
+        String path = ue.filter(onSwitch::contains).isPresent() ? HupfViewModel.HW : HupfViewModel.SW;
+        return path.toLowerCase(Locale.ROOT).equals(want) || f.inTeids
+                && (HupfViewModel.teids(s, true).contains(want) || HupfViewModel.teids(s, false).contains(want));
     }
 }

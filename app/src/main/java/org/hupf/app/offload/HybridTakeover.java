@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.CurrentDriver;
 import org.hupf.app.LeaderLease;
@@ -52,7 +53,8 @@ final class HybridTakeover {
     private final DistributedBackendDrains drains;
     private final DistributedOffloadStore offloadStore;
     private final DistributedLedgerJournal ledgerJournal;
-    private final RecentEvents recentEvents;
+    /** Told what each offload manager does (the live view's event stream). */
+    private final Consumer<OffloadEvent> offloadEvents;
     private final Supplier<HupfConfig> config;
     private final ScheduledExecutorService executor;
     /** What follows a takeover: sessions, routes and the switch's configuration onto the devices. */
@@ -70,7 +72,7 @@ final class HybridTakeover {
 
     HybridTakeover(LeaderLease lease, DeviceService deviceService, PiPipeconfService pipeconfService,
                    DistributedBackendDrains drains, DistributedOffloadStore offloadStore,
-                   DistributedLedgerJournal ledgerJournal, RecentEvents recentEvents, Supplier<HupfConfig> config,
+                   DistributedLedgerJournal ledgerJournal, Consumer<OffloadEvent> offloadEvents, Supplier<HupfConfig> config,
                    ScheduledExecutorService executor, Consumer<Hybrid> onTakenOver, long retryFirstMs) {
         this.lease = lease;
         this.deviceService = deviceService;
@@ -78,7 +80,7 @@ final class HybridTakeover {
         this.drains = drains;
         this.offloadStore = offloadStore;
         this.ledgerJournal = ledgerJournal;
-        this.recentEvents = recentEvents;
+        this.offloadEvents = offloadEvents;
         this.config = config;
         this.executor = executor;
         this.onTakenOver = onTakenOver;
@@ -216,7 +218,7 @@ final class HybridTakeover {
             ControlPlane.Hybrid hybrid = ControlPlane.hybrid(backends, hw, policy, System::currentTimeMillis);
             OffloadManager m = hybrid.offload;
             m.useStore(offloadStore);
-            m.addListener(recentEvents);
+            m.addListener(offloadEvents);
             HybridUpfDevice device = hybrid.device;
             device.adoptBackend();
             List<HupfUpfDevice> devices = new ArrayList<>(backends);

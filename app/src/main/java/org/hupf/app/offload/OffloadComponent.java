@@ -1,8 +1,9 @@
 package org.hupf.app.offload;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.DrainReport;
 import org.hupf.api.HupfService;
-import org.hupf.api.OffloadEvent;
+import org.hupf.api.LiveService;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
@@ -11,7 +12,7 @@ import org.hupf.app.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
-import org.hupf.app.live.BackendTraffic;
+import org.hupf.app.live.LiveRecorder;
 import org.hupf.app.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
@@ -77,13 +78,14 @@ import java.util.stream.Collectors;
  * {@code LeaderMastership} (only a device's master may write to it over P4Runtime: its client is the primary one)
  * and has the session core reconcile them with the store when it took them over or became their master again.
  */
-@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class, BackendTraffic.class})
-public class OffloadComponent implements UpfDeviceSource, OffloadService, BackendTraffic {
+@Component(immediate = true, service = {UpfDeviceSource.class, OffloadService.class, LiveService.class})
+public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveService {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
     private static final long POLL_MS = 1000;
-    /** Offload events the GUI shows. */
-    private static final int RECENT_EVENTS = 50;
+    /** The live view's history: 10 minutes of samples at the poll's period, and the last events. */
+    private static final int LIVE_SAMPLES = 600;
+    private static final int LIVE_EVENTS = 500;
     /**
      * How often the leader checks its devices' routes (a small table read each; writes only what differs) and
      * programs the switch again if it could not before (e.g. its pipeline was not pushed yet).
@@ -141,7 +143,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, Backen
         syncAllRoutes();
     }));
     private final PacketProcessor processor = this::onPacket;
-    private final RecentEvents recentEvents = new RecentEvents(RECENT_EVENTS);
+    private final LiveRecorder live = new LiveRecorder(POLL_MS, LIVE_SAMPLES, LIVE_EVENTS);
     private ScheduledExecutorService executor;
     private ApplicationId appId;
     private DistributedOffloadStore offloadStore;
@@ -166,7 +168,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, Backen
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         switchProgrammer = new SwitchProgrammer(this::config, this::currentDevice, drains, DEVICES_CHECK_S);
         takeover = new HybridTakeover(lease, deviceService, pipeconfService, drains, offloadStore, ledgerJournal,
-                                      recentEvents, this::config, executor, this::afterTakeover, retryFirstMs);
+                                      live, this::config, executor, this::afterTakeover, retryFirstMs);
         drainCoordinator = new DrainCoordinator(drains, takeover, switchProgrammer, executor);
         deviceService.addListener(listener);
         mastershipService.addListener(mastershipListener);
@@ -370,6 +372,13 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, Backen
                 log.warn("Offload poll failed: {}", e.getMessage());
             }
         }
+        // What the poll read, for the live view; sampled without a hybrid too: its backends went down.
+        try {
+            live.sample(System.currentTimeMillis(), h == null ? null : h.manager.metrics(), takeover.backendTotals(),
+                        h == null ? Map.of() : drainCoordinator.drains());
+        } catch (RuntimeException e) {
+            log.warn("Sampling the hybrid for the live view failed: {}", e.toString());
+        }
     }
 
     @Override
@@ -409,13 +418,23 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, Backen
     }
 
     @Override
-    public List<OffloadEvent> recentEvents() {
-        return recentEvents.snapshot();
+    public void history(ObjectNode root, long afterMs) {
+        live.history(root, afterMs);
     }
 
     @Override
-    public Map<String, long[]> backendTotals() {
-        return takeover.backendTotals();
+    public void events(ObjectNode root, long afterSeq) {
+        live.events(root, afterSeq);
+    }
+
+    @Override
+    public void addListener(Runnable listener) {
+        live.addListener(listener);
+    }
+
+    @Override
+    public void removeListener(Runnable listener) {
+        live.removeListener(listener);
     }
 
     @Override

@@ -2,9 +2,9 @@ package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.HupfService;
+import org.hupf.api.LiveService;
 import org.hupf.api.OffloadService;
 import org.hupf.app.gui.SessionPages;
-import org.hupf.app.live.LiveService;
 
 import javax.ws.rs.DefaultValue;
 import javax.ws.rs.GET;
@@ -16,14 +16,15 @@ import javax.ws.rs.core.Response;
 
 /**
  * What the hupf view shows live, over REST for scripts and tests (ONOS host only: the samples come from its
- * {@link LiveService}): the last minutes of counts, and the sessions one filtered page at a time.
+ * {@link LiveService}): the last minutes of counts, the event stream, and the sessions one filtered page at a time.
  */
 @Path("live")
 public class HupfLiveResource extends HupfResource {
 
     /**
-     * Returns the samples taken after a time: the switch's bytes, each backend's packets and bytes, promotions,
-     * demotions, sessions on the switch and the switch tables' entries, every {@code intervalMs}.
+     * Returns the samples taken after a time, one per offload poll ({@code intervalMs}): the switch's bytes, each
+     * backend's packets and bytes, HH reports, promotions, demotions, sessions on the switch and the switch tables'
+     * entries.
      *
      * @param after only samples later than this, ms since the epoch (0: the last 10 minutes)
      * @return 200 with {"intervalMs", "samples": [...]}
@@ -33,6 +34,22 @@ public class HupfLiveResource extends HupfResource {
     public Response history(@QueryParam("after") @DefaultValue("0") long after) {
         ObjectNode root = MAPPER.createObjectNode();
         get(LiveService.class).history(root, after);
+        return json(root);
+    }
+
+    /**
+     * Returns the events after a sequence number: promotions, demotions, evictions, rejections, backends up and
+     * down, drains and restorations, each with its time.
+     *
+     * @param after only events with a higher {@code seq} (0: every one kept)
+     * @return 200 with {"events": [{"seq", "time", "kind", "subject"}...]}
+     */
+    @GET
+    @Path("events")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response events(@QueryParam("after") @DefaultValue("0") long after) {
+        ObjectNode root = MAPPER.createObjectNode();
+        get(LiveService.class).events(root, after);
         return json(root);
     }
 

@@ -8,6 +8,8 @@ import org.hupf.api.session.SessionJson;
 import org.hupf.app.offload.TestOffloadService;
 import org.junit.Test;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,10 +27,14 @@ public class SessionPagesTest {
 
     /** Session i: UP SEID 1000+i, UE TestOffloadService.ue(i), uplink F-TEID 0x100+i. */
     private static PfcpSession session(int i) throws Exception {
+        return session(i, TestOffloadService.ue(i).toString());
+    }
+
+    private static PfcpSession session(int i, String ue) throws Exception {
         String json = "{\"upSeid\": " + (1000 + i) + ", \"cpSeid\": " + (5000 + i) + ", \"nodeId\": \"smf\", "
                 + "\"pdrs\": [{\"pdrId\": 1, \"precedence\": 10, \"pdi\": {\"sourceInterface\": \"ACCESS\", "
                 + "\"fTeid\": {\"teid\": " + (0x100 + i) + ", \"ipv4\": \"10.0.0.2\"}, \"ueIpAddress\": \""
-                + TestOffloadService.ue(i) + "\"}, \"farId\": 1}],"
+                + ue + "\"}, \"farId\": 1}],"
                 + "\"fars\": [{\"farId\": 1, \"applyAction\": [\"FORW\"], \"forwardingParameters\":"
                 + " {\"destinationInterface\": \"CORE\"}}]}";
         return SessionJson.decode(MAPPER.readTree(json));
@@ -79,6 +85,46 @@ public class SessionPagesTest {
         assertEquals(HupfViewModel.HW, onSwitch.get("sessions").get(0).get(HupfViewModel.PATH).asText());
         assertEquals(SESSIONS - 1, page(all, offload, "SW", 0, 50).get("matched").asInt());
         assertEquals(0, page(all, offload, "no such session", 0, 50).get("matched").asInt());
+    }
+
+    @Test
+    public void aHundredThousandSessionsArePagedAndFilteredOnePageAtATime() throws Exception {
+        int n = 100_000;
+        List<PfcpSession> all = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            all.add(session(i, "10." + (i >> 16) + "." + ((i >> 8) & 255) + "." + (i & 255)));
+        }
+        Collections.shuffle(all);
+        TestOffloadService offload = TestOffloadService.withSessions(3);
+        JsonNode first = page(all, offload, "", 0, 50);
+        JsonNode last = page(all, offload, "", n - 50, 50);
+        JsonNode block = page(all, offload, "10.0.200.", 250, 50);
+        assertEquals(n, first.get("matched").asInt());
+        assertEquals(50, first.get("sessions").size());
+        assertEquals("1000", first.get("sessions").get(0).get(HupfViewModel.ID).asText());
+        assertEquals(String.valueOf(1000 + n - 1), last.get("sessions").get(49).get(HupfViewModel.ID).asText());
+        assertEquals("the UEs 10.0.200.0-255, the last page of 6", 256, block.get("matched").asInt());
+        assertEquals(6, block.get("sessions").size());
+        assertEquals("10.0.200.250", block.get("sessions").get(0).get(HupfViewModel.UE).asText());
+        System.out.printf("a page of %d sessions, CPU ms min/median/max of 5 after 2: first %s, middle %s, "
+                                  + "filtered %s%n", n, cpuMs(() -> page(all, offload, "", 0, 50)),
+                          cpuMs(() -> page(all, offload, "", n / 2, 50)),
+                          cpuMs(() -> page(all, offload, "10.0.200.", 250, 50)));
+    }
+
+    /** The CPU time of a call, min/median/max over 5 calls after 2 not counted (the JIT's). */
+    private static String cpuMs(Runnable call) {
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        double[] ms = new double[5];
+        for (int i = -2; i < ms.length; i++) {
+            long t0 = cpu.getCurrentThreadCpuTime();
+            call.run();
+            if (i >= 0) {
+                ms[i] = (cpu.getCurrentThreadCpuTime() - t0) / 1e6;
+            }
+        }
+        java.util.Arrays.sort(ms);
+        return String.format(java.util.Locale.ROOT, "%.1f/%.1f/%.1f", ms[0], ms[2], ms[4]);
     }
 
     @Test(expected = IllegalArgumentException.class)

@@ -1,7 +1,6 @@
 package org.hupf.app.offload;
 
 import org.hupf.api.DrainReport;
-import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadService;
@@ -9,7 +8,6 @@ import org.hupf.app.device.InMemoryUpfDevice;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,14 +20,10 @@ import java.util.TreeMap;
 public final class TestOffloadService implements OffloadService {
 
     private final OffloadManager manager;
-    private final List<OffloadEvent> events = new ArrayList<>();
     private final Map<String, String> drains = new TreeMap<>();
 
     private TestOffloadService(OffloadManager manager) {
         this.manager = manager;
-        if (manager != null) {
-            manager.addListener(events::add);
-        }
     }
 
     /**
@@ -86,11 +80,6 @@ public final class TestOffloadService implements OffloadService {
     @Override
     public double rateBitsPerSec(Ip4Address ue) {
         return manager == null ? 0 : manager.rateBitsPerSec(ue);
-    }
-
-    @Override
-    public List<OffloadEvent> recentEvents() {
-        return List.copyOf(events);
     }
 
     @Override

@@ -19,18 +19,20 @@ final class LiveSample {
     final long switchBytes;
     /** Backend id to {packets, bytes}. */
     final Map<String, long[]> backends;
+    final long hhReports;
     final long promotions;
     final long demotions;
     final int offloaded;
     /** Switch table to entries used. */
     final Map<String, Long> switchTables;
 
-    private LiveSample(long timeMs, boolean driving, long switchBytes, Map<String, long[]> backends, long promotions,
-                       long demotions, int offloaded, Map<String, Long> switchTables) {
+    private LiveSample(long timeMs, boolean driving, long switchBytes, Map<String, long[]> backends, long hhReports,
+                       long promotions, long demotions, int offloaded, Map<String, Long> switchTables) {
         this.timeMs = timeMs;
         this.driving = driving;
         this.switchBytes = switchBytes;
         this.backends = backends;
+        this.hhReports = hhReports;
         this.promotions = promotions;
         this.demotions = demotions;
         this.offloaded = offloaded;
@@ -47,7 +49,7 @@ final class LiveSample {
      */
     static LiveSample of(long timeMs, OffloadMetrics metrics, Map<String, long[]> backends) {
         if (metrics == null) {
-            return new LiveSample(timeMs, false, 0, Map.of(), 0, 0, 0, Map.of());
+            return new LiveSample(timeMs, false, 0, Map.of(), 0, 0, 0, 0, Map.of());
         }
         Map<String, Long> tables = new TreeMap<>();
         for (Map.Entry<UpfEntityType, long[]> e : metrics.occupancy().entrySet()) {
@@ -55,13 +57,13 @@ final class LiveSample {
         }
         Map<String, long[]> copy = new TreeMap<>();
         backends.forEach((id, v) -> copy.put(id, v.clone()));
-        return new LiveSample(timeMs, true, metrics.hwBytes(), copy, metrics.promotions(), metrics.demotions(),
-                              metrics.offloaded(), tables);
+        return new LiveSample(timeMs, true, metrics.hwBytes(), copy, metrics.hhReports(), metrics.promotions(),
+                              metrics.demotions(), metrics.offloaded(), tables);
     }
 
     /** Renders the sample into a JSON object. */
     void into(ObjectNode o) {
-        o.put("time", timeMs).put("driving", driving).put("switchBytes", switchBytes)
+        o.put("time", timeMs).put("driving", driving).put("switchBytes", switchBytes).put("hhReports", hhReports)
                 .put("promotions", promotions).put("demotions", demotions).put("offloaded", offloaded);
         ObjectNode b = o.putObject("backends");
         backends.forEach((id, v) -> b.putObject(id).put("packets", v[0]).put("bytes", v[1]));
