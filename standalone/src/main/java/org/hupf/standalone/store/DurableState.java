@@ -4,7 +4,6 @@ import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;
-import org.h2.mvstore.RandomAccessStore;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,10 +42,8 @@ public final class DurableState implements AutoCloseable {
     static final int COMPACT_CHECK_MILLIS = 250;
     /** Chunks less full than this (percent) have their live pages rewritten. */
     private static final int COMPACT_FILL_RATE = 80;
-    /** At most this much rewritten (or moved) per compaction: a change waits for it. */
+    /** At most this much rewritten per compaction: a change waits for it. */
     private static final int COMPACT_WRITE_BYTES = 4 << 20;
-    /** Under this share of the file (percent) in use, chunks are moved to its start and its end cut. */
-    private static final int FILE_FILL_RATE = 50;
 
     private final MVStore store;
     private final boolean syncEveryCommit;
@@ -116,12 +113,12 @@ public final class DurableState implements AutoCloseable {
      * One compaction pass: when the chunks' live share is under {@value #COMPACT_FILL_RATE} %, the live pages of the
      * emptiest chunks (at most {@value #COMPACT_WRITE_BYTES} bytes of them) are rewritten and committed; the chunks
      * left empty and past the retention are freed (otherwise only the next commit would free them, and a quiet
-     * state has none); when under {@value #FILE_FILL_RATE} % of the file is in use, chunks are moved into the
-     * holes at its start so that its end can be cut (MVStore fsyncs before it overwrites anything).
+     * state has none). New chunks fill the freed space from the file's start, and the file is cut once its end is
+     * free. Chunks are not moved: MVStore 2.3.232's chunk move could lose chunks (H2 issue 4247, fixed after it).
      * The stores' changes hold this object's lock from their first write to their commit, so the compaction's
      * commits never take half of one.
      *
-     * @return whether the pass rewrote, freed or moved anything: the state is not yet as compact as it gets
+     * @return whether the pass rewrote or freed anything, or the file shrank: the state is not yet as compact as it gets
      */
     synchronized boolean compact() {
         if (store.isClosed()) {
@@ -134,9 +131,6 @@ public final class DurableState implements AutoCloseable {
             boolean rewrote = store.compact(COMPACT_FILL_RATE, COMPACT_WRITE_BYTES);
             committed();
             file.dropUnusedChunks();
-            if (file instanceof RandomAccessStore && file.getFillRate() < FILE_FILL_RATE) {
-                ((RandomAccessStore) file).compactMoveChunks(FILE_FILL_RATE, COMPACT_WRITE_BYTES, store);
-            }
             committed();
             return rewrote || chunks() < chunksBefore || file.size() < sizeBefore;
         } catch (RuntimeException e) {
