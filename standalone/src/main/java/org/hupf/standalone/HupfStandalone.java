@@ -154,6 +154,15 @@ public final class HupfStandalone {
         PfcpAgent agent = state == null ? new PfcpAgent(cfg, manager)
                 : new PfcpAgent(cfg, manager, state.associations(), state.recoveryTimeStamp());
         long pfcpMs = uptimeMs();
+        // PFCP is answered meanwhile; a session request that comes first waits for this, behind the manager's lock:
+        // started as soon as PFCP is bound, not after the control API's start and the readiness notice.
+        CompletableFuture<Long> trackedMs = new CompletableFuture<>();
+        Thread tracking = new Thread(() -> {
+            manager.trackStoredSessions();
+            trackedMs.complete(uptimeMs());
+        }, "hupf-track-stored");
+        tracking.setDaemon(true);
+        tracking.start();
         SitePlacement placement = sites.isEmpty() ? null : new SitePlacement(sites);
         services.register(HupfService.class,
                           new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent,
@@ -170,20 +179,16 @@ public final class HupfStandalone {
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());
         System.out.flush();
         ServiceManager.ready("PFCP on " + o.get("listen") + ":" + agent.port() + ", "
-                                     + manager.store().all().size() + " sessions");
+                                     + manager.store().size() + " sessions");
         System.out.println("hupf-standalone: " + manager.store().size() + " stored sessions; ms since the JVM started: "
                                    + "main " + mainMs + ", state " + stateMs + ", session core " + coreMs
                                    + ", PFCP answered " + pfcpMs + ", control API " + uptimeMs());
         System.out.flush();
-        // PFCP is answered meanwhile; a session request that comes first waits for this, behind the manager's lock.
-        Thread tracking = new Thread(() -> {
-            manager.trackStoredSessions();
-            System.out.println("hupf-standalone: stored sessions' entities tracked; ms since the JVM started: "
-                                       + uptimeMs());
+        // Logged after the lines above, which the tests read first.
+        trackedMs.thenAccept(ms -> {
+            System.out.println("hupf-standalone: stored sessions' entities tracked; ms since the JVM started: " + ms);
             System.out.flush();
-        }, "hupf-track-stored");
-        tracking.setDaemon(true);
-        tracking.start();
+        });
         ScheduledExecutorService reconciler = Executors.newSingleThreadScheduledExecutor();
         long period = Long.parseLong(o.get("reconcile-s"));
         reconciler.scheduleWithFixedDelay(manager::reconcile, period, period, TimeUnit.SECONDS);

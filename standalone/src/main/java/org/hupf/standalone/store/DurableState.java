@@ -1,5 +1,6 @@
 package org.hupf.standalone.store;
 
+import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;
@@ -25,10 +26,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each commit writes a chunk, and the chunks of the sessions' commits each keep a few live pages: left alone,
  * 100,000 establishments leave over a hundred thousand chunks in a 1.5 GB file, which a restart must walk before it
- * reads a session. Every {@value #COMPACT_SECONDS} s the live pages of the emptiest chunks are rewritten together
- * (between two changes, never inside one) and committed, so that the chunks and the file stay in proportion to the
- * sessions: MVStore's compaction only marks the pages changed, and a chunk is freed only by a commit that no longer
- * refers to it (uncommitted, a quiet state kept the ~600 chunks of 3,000 changes for good).
+ * reads a session. The maintenance looks every {@value #COMPACT_CHECK_MILLIS} ms and compacts when the fill rates
+ * say so ({@link #compact}), between two changes, never inside one: while changes come, the chunks are about those
+ * of the last retention period (younger ones are not rewritten); once they stop, the chunks and the file settle in
+ * proportion to the sessions.
  * A chunk left without live pages is reused after {@link #retentionMillis}: MVStore's default, 45 s, assumes nobody
  * flushes the disk's buffers sooner, but this state fsyncs at least every {@code syncMillis}; at 45 s a chunk per
  * commit piles up faster than compaction frees them.
@@ -38,7 +39,7 @@ public final class DurableState implements AutoCloseable {
     static final String FILE = "hupf-state.mv.db";
     private static final String META = "meta";
     private static final String RECOVERY_KEY = "recoveryTimeStamp";
-    static final int COMPACT_SECONDS = 5;
+    static final int COMPACT_CHECK_MILLIS = 250;
     /** Chunks less full than this (percent) have their live pages rewritten. */
     private static final int COMPACT_FILL_RATE = 80;
     /** At most this much rewritten per compaction: a change waits for it. */
@@ -56,6 +57,9 @@ public final class DurableState implements AutoCloseable {
         this.store = store;
         this.syncEveryCommit = syncMillis == 0;
         store.setRetentionTime(retentionMillis(syncMillis));
+        // No reader holds an old version: a chunk a commit left empty is free once past the retention, not five
+        // commits later (a quiet state makes none).
+        store.setVersionsToKeep(0);
         this.sessions = new DurableSessionStore(store.openMap("sessions"),
                                                 new KeptResponseLog(store.openMap("responses")), this);
         this.associations = new DurableAssociationStore(store.openMap("associations"), this);
@@ -73,7 +77,8 @@ public final class DurableState implements AutoCloseable {
         if (!syncEveryCommit) {
             maintenance.scheduleWithFixedDelay(store::sync, syncMillis, syncMillis, TimeUnit.MILLISECONDS);
         }
-        maintenance.scheduleWithFixedDelay(this::compact, COMPACT_SECONDS, COMPACT_SECONDS, TimeUnit.SECONDS);
+        maintenance.scheduleWithFixedDelay(this::compact, COMPACT_CHECK_MILLIS, COMPACT_CHECK_MILLIS,
+                                           TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -105,20 +110,33 @@ public final class DurableState implements AutoCloseable {
     }
 
     /**
-     * Rewrites the live pages of the emptiest chunks and commits them, which also frees the chunks an earlier
-     * commit left empty once they are past the retention time; the stores' changes hold this object's lock from
-     * their first write to their commit, so the compaction's own commit never takes half of one.
+     * One compaction pass: when the chunks' live share is under {@value #COMPACT_FILL_RATE} %, the live pages of the
+     * emptiest chunks (at most {@value #COMPACT_WRITE_BYTES} bytes of them) are rewritten and committed; the chunks
+     * left empty and past the retention are freed (otherwise only the next commit would free them, and a quiet
+     * state has none). New chunks fill the freed space from the file's start, and the file is cut once its end is
+     * free. Chunks are not moved: MVStore 2.3.232's chunk move could lose chunks (H2 issue 4247, fixed after it).
+     * The stores' changes hold this object's lock from their first write to their commit, so the compaction's
+     * commits never take half of one.
+     *
+     * @return whether the pass rewrote or freed anything, or the file shrank: the state is not yet as compact as it gets
      */
-    synchronized void compact() {
+    synchronized boolean compact() {
         if (store.isClosed()) {
-            return;
+            return false;
         }
         try {
-            store.compact(COMPACT_FILL_RATE, COMPACT_WRITE_BYTES);
+            FileStore<?> file = store.getFileStore();
+            long chunksBefore = chunks();
+            long sizeBefore = file.size();
+            boolean rewrote = store.compact(COMPACT_FILL_RATE, COMPACT_WRITE_BYTES);
             committed();
+            file.dropUnusedChunks();
+            committed();
+            return rewrote || chunks() < chunksBefore || file.size() < sizeBefore;
         } catch (RuntimeException e) {
             // A scheduled task that throws is never run again: the next compaction may succeed.
             System.err.println("hupf state: compaction failed: " + e);
+            return false;
         }
     }
 
@@ -129,9 +147,11 @@ public final class DurableState implements AutoCloseable {
 
     /** Makes the maps' changes durable: called by the stores after each change, before they return. */
     synchronized void committed() {
-        store.commit();
-        if (syncEveryCommit) {
-            store.sync();
+        if (store.hasUnsavedChanges()) {
+            store.commit();
+            if (syncEveryCommit) {
+                store.sync();
+            }
         }
     }
 
