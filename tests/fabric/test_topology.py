@@ -77,6 +77,15 @@ def test_hupf_config_steers_each_switch_to_its_own_backends_and_routes_every_dev
                                               "203.0.113.0/24": (1, s2.switch.port_mac(3))}
 
 
+def test_hupf_config_names_each_topology_site_with_its_devices_gnbs_and_n3():
+    hupf = netcfg.generate(topo.load("two-sites"))["apps"]["org.hupf.app"]["hupf"]
+    assert hupf["sites"] == [
+        {"siteId": "site1", "switch": "device:bmv2:s1", "backends": ["device:backend:b1", "device:backend:b2"],
+         "gnbs": ["192.0.2.2/32"], "n3Addresses": ["192.168.0.1"]},
+        {"siteId": "site2", "switch": "device:bmv2:s2", "backends": ["device:backend:b3"],
+         "gnbs": ["192.0.2.3/32"], "n3Addresses": ["192.168.0.2"]}]
+
+
 @pytest.mark.parametrize("name", sorted(GENERATED))
 def test_netcfg_files_are_what_the_generator_makes(name):
     source, args, make = GENERATED[name]
