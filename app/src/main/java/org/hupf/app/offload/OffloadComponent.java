@@ -54,6 +54,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -391,6 +392,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, Backen
         List<OffloadMetrics> bySite = new ArrayList<>();
         takeover.hybrids().forEach(h -> bySite.add(h.manager.metrics()));
         return OffloadMetrics.sum(bySite);
+    }
+
+    @Override
+    public Map<String, SiteHybrid> sites() {
+        Map<String, SiteHybrid> out = new LinkedHashMap<>();
+        for (Hybrid h : takeover.hybrids()) {
+            out.put(h.siteId, new SiteHybrid(h.manager.offloaded().size(), h.backendIds.stream()
+                    .map(DeviceId::toString).collect(Collectors.toList())));
+        }
+        return out;
     }
 
     @Override
