@@ -2,7 +2,8 @@
 (`--sites FILE`) places each session at the site that serves its gNB, its access-side Network Instance or its
 N3 address, and answers a session no site serves, or one whose rules name two sites, with cause 73 (Rule
 creation/modification failure), the rule as Failed Rule ID and the Offending IE, changing nothing. GET /sites
-and GET /sessions show where each session is served."""
+and GET /sessions show where each session is served, and each site's in-memory device holds its own sessions'
+entries only."""
 import json
 
 import pytest
@@ -58,6 +59,10 @@ def test_sessions_are_placed_by_gnb_or_access_network_instance(upf, smf):
     assert sessions_per_site(upf) == {"edge-a": 1, "edge-b": 1}
     sites = {s["upSeid"]: s["site"] for s in upf.get("/sessions")["sessions"]}
     assert sites == {at_a: "edge-a", at_b: "edge-b"}
+    # Each session's entries are on its own site's device only.
+    on_a, on_b = (json.dumps(upf.get("/lab/entities?site=" + site)) for site in ("edge-a", "edge-b"))
+    assert '"10.250.1.2"' in on_a and '"10.250.1.2"' not in on_b
+    assert '"10.250.1.1"' in on_b and '"10.250.1.1"' not in on_a
 
     # The gNB of the session placed by its Network Instance at edge-a is edge-b's: two sites, refused.
     before = state(upf)

@@ -1,6 +1,7 @@
 """ONOS's network config for a fabric topology: every switch and backend as a P4Runtime device, the links
 between them and the hosts on the switches' ports (ONOS's topology view), and hupf's config (roles, the
-switches' ports towards their backends, routes on every device, N4 towards the SMF host, HK-IPG and offload).
+switches' ports towards their backends, routes on every device, N4 towards the SMF host, HK-IPG and offload,
+and the UPF sites: each topology site's switch, backends, gNBs and N3 address, docs/SITES.md).
 
     python -m hupf_tools.fabric.netcfg one-site [--driver stratum-bmv2] [--switch-host H] > netcfg/fabric-one-site.json
     python -m hupf_tools.fabric.netcfg one-site --compose > netcfg/docker-compose.json   (docker-compose.yml's)
@@ -69,6 +70,14 @@ def hosts(t):
             for s in t.sites for h in list(s.gnbs) + [s.dn]}
 
 
+def sites(t):
+    """One hupf site per topology site: a session is placed at the site serving its gNB (docs/SITES.md)."""
+    return [{"siteId": s.name, "switch": s.switch.device_id,
+             "backends": [topo.backend_device_id(b) for b in s.backends],
+             "gnbs": [g.ip + "/32" for g in s.gnbs], "n3Addresses": [s.n3]}
+            for s in t.sites]
+
+
 def hupf(t, pfcp, threshold_bps=scenario.Scenario().threshold_bps):
     return {
         "devices": [{"deviceId": s.switch.device_id, "role": "switch"} for s in t.sites]
@@ -83,6 +92,7 @@ def hupf(t, pfcp, threshold_bps=scenario.Scenario().threshold_bps):
         "offload": {"holdMs": HOLD_MS, "hysteresis": 0.2},
         "routes": [r for s in t.sites for r in routes(t, s)],
         "reconcileIntervalS": 5,
+        "sites": sites(t),
     }
 
 

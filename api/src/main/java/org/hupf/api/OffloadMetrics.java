@@ -3,6 +3,8 @@ package org.hupf.api;
 import com.google.common.collect.ImmutableMap;
 import org.hupf.pipeconf.api.UpfEntityType;
 
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,6 +25,43 @@ public final class OffloadMetrics {
     private final Map<UpfEntityType, long[]> occupancy;
     private final long hwBytes;
     private final long swBytes;
+
+    /**
+     * Sums several sites' snapshots: counts and bytes added, each switch table's used and capacity added.
+     *
+     * @param sites each site's snapshot
+     * @return the sum, the one snapshot itself for one site, null for none
+     */
+    public static OffloadMetrics sum(List<OffloadMetrics> sites) {
+        if (sites.size() < 2) {
+            return sites.isEmpty() ? null : sites.get(0);
+        }
+        long[] events = new long[8];
+        int sessions = 0;
+        int offloaded = 0;
+        double rate = 0;
+        long hw = 0;
+        long sw = 0;
+        Map<UpfEntityType, long[]> occupancy = new EnumMap<>(UpfEntityType.class);
+        for (OffloadMetrics m : sites) {
+            sessions += m.sessions;
+            offloaded += m.offloaded;
+            long[] e = {m.hhReports, m.promotions, m.demotions, m.evictions, m.rejections, 0, m.unconfirmed,
+                        m.failedCounterPolls};
+            for (int k = 0; k < events.length; k++) {
+                events[k] += e[k];
+            }
+            rate += m.hhReportsPerSec;
+            hw += m.hwBytes;
+            sw += m.swBytes;
+            m.occupancy.forEach((t, v) -> {
+                long[] sum = occupancy.computeIfAbsent(t, x -> new long[2]);
+                sum[0] += v[0];
+                sum[1] += v[1];
+            });
+        }
+        return new OffloadMetrics(sessions, offloaded, events, rate, occupancy, hw, sw);
+    }
 
     /**
      * Creates a snapshot (the offload manager does).

@@ -98,4 +98,23 @@ public interface OffloadService {
      * @param ue UE address
      */
     void onHeavyHitter(Ip4Address ue);
+
+    /**
+     * Returns each site's hybrid this node drives now.
+     *
+     * @return site id ({@code default} without a {@code sites} block) to what its hybrid shows; empty while this
+     *     node drives none
+     */
+    Map<String, SiteHybrid> sites();
+
+    /** What one site's hybrid shows: the sessions offloaded to its switch, its backends driven now. */
+    final class SiteHybrid {
+        public final int offloaded;
+        public final List<String> backendsUp;
+
+        public SiteHybrid(int offloaded, List<String> backendsUp) {
+            this.offloaded = offloaded;
+            this.backendsUp = List.copyOf(backendsUp);
+        }
+    }
 }

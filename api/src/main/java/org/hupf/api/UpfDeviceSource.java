@@ -10,6 +10,14 @@ import java.util.Collection;
  */
 public interface UpfDeviceSource {
 
-    /** @return the devices to program now */
+    /** @return the devices to program now, every site's */
     Collection<HupfUpfDevice> devices();
+
+    /**
+     * @param site a site's id (the netcfg's {@code siteId}, or {@code default} without sites)
+     * @return the devices holding that site's sessions now; a source that knows no sites: every device
+     */
+    default Collection<HupfUpfDevice> devices(String site) {
+        return devices();
+    }
 }

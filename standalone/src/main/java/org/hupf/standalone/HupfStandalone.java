@@ -16,6 +16,7 @@ import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.standalone.store.DurableState;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.standalone.rest.ControlApi;
+import org.hupf.standalone.rest.InMemorySites;
 import org.hupf.standalone.rest.ServiceRegistry;
 import org.hupf.standalone.systemd.ServiceManager;
 import org.onlab.packet.Ip4Address;
@@ -26,6 +27,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,7 +52,8 @@ import java.util.concurrent.TimeUnit;
  * see {@link TenantsFile}): sessions are bound to them as in ONOS, and {@code GET /tenants} lists them (without
  * counters: the in-memory device counts none). {@code --sites} gives the UPF sites (the {@code "sites"} block of
  * hupf's netcfg, see {@link SitesFile}): sessions are placed as in ONOS (their sites' N3 Network Instances served),
- * and one no site serves is refused; {@code GET /sites} lists them. With {@code --state-dir} sessions, associations and the
+ * and one no site serves is refused; each site's sessions are written to an in-memory device of its own
+ * ({@code GET /lab/entities?site=ID}); {@code GET /sites} lists them. With {@code --state-dir} sessions, associations and the
  * Recovery Time Stamp are kept in {@link DurableState} (fsync per commit, or every N ms); without, in memory.
  * Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN}) the REST API is
  * read-only. An
@@ -129,8 +132,6 @@ public final class HupfStandalone {
                               CompletableFuture<ControlApi> controlStarted, long mainMs) throws Exception {
         int capacity = Integer.parseInt(o.get("capacity"));
         Ip4Address n3 = Ip4Address.valueOf(o.get("n3"));
-        InMemoryUpfDevice device = new InMemoryUpfDevice("in-memory", capacity);
-        List<HupfUpfDevice> devices = List.of(device);
         DurableState state = o.get("state-dir").isEmpty() ? null
                 : DurableState.open(Path.of(o.get("state-dir")), Long.parseLong(o.get("state-sync-ms")),
                                     PfcpAgent.startTimeStamp());
@@ -138,11 +139,20 @@ public final class HupfStandalone {
         TenantsFile tenants = o.get("tenants").isEmpty() ? TenantsFile.none()
                 : TenantsFile.load(Path.of(o.get("tenants")));
         List<Site> sites = o.get("sites").isEmpty() ? List.of() : SitesFile.load(Path.of(o.get("sites")));
+        // One in-memory device per site, named by it: a site's sessions are on its device only.
+        Map<String, InMemoryUpfDevice> bySite = new LinkedHashMap<>();
+        if (sites.isEmpty()) {
+            bySite.put(Site.IMPLICIT_ID, new InMemoryUpfDevice("in-memory", capacity));
+        }
+        sites.forEach(site -> bySite.put(site.id, new InMemoryUpfDevice("in-memory-" + site.id, capacity)));
+        InMemoryUpfDevice device = bySite.values().iterator().next();
+        List<HupfUpfDevice> devices = List.copyOf(bySite.values());
         Set<String> networkInstances = new HashSet<>(Set.of(o.get("network-instances").split(",")));
         sites.forEach(site -> networkInstances.addAll(site.n3NetworkInstances));
         SessionManager manager = ControlPlane.builder()
                 .store(state == null ? new InMemorySessionStore() : state.sessions())
                 .pool(new ResourcePool(capacity, capacity)).devices(() -> devices)
+                .siteDevices(site -> List.of(bySite.get(site)))
                 .n3Addresses(List.of(n3)).uePools(List.of(Ip4Prefix.valueOf(o.get("ue-pool"))))
                 .tenants(() -> tenants.bindable).networkInstances(networkInstances).sites(sites)
                 .build().sessionManager();
@@ -173,7 +183,8 @@ public final class HupfStandalone {
                               }
                           })
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))
-                .register(InMemoryUpfDevice.class, device);
+                .register(InMemoryUpfDevice.class, device)
+                .register(InMemorySites.class, new InMemorySites(bySite));
         ControlApi control = started(controlStarted);
         // One line the tests wait for, with the ports actually bound.
         System.out.println("hupf-standalone ready pfcp=" + agent.port() + " control=" + control.port());

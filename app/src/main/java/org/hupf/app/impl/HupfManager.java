@@ -179,6 +179,11 @@ public class HupfManager extends SessionManagerService {
         return source == null ? List.of() : source.devices();
     }
 
+    private Collection<HupfUpfDevice> devices(String site) {
+        UpfDeviceSource source = deviceSource;
+        return source == null ? List.of() : source.devices(site);
+    }
+
     private synchronized void stop() {
         if (reconcileTask != null) {
             reconcileTask.cancel(false);
@@ -245,7 +250,7 @@ public class HupfManager extends SessionManagerService {
             return;
         }
         Ip4Address n3 = cfg.n3Addresses().get(0);
-        SessionManager m = ControlPlane.builder().store(store).devices(this::devices)
+        SessionManager m = ControlPlane.builder().store(store).devices(this::devices).siteDevices(this::devices)
                 .pool(new ResourcePool(new DeviceCells(this::devices, DEFAULT_CELLS)))
                 .n3Addresses(cfg.n3Addresses()).uePools(cfg.uePools()).sliceId(cfg.sliceId()).qfiToTc(cfg.qfiToTc())
                 .tenants(() -> tenants).networkInstances(cfg.networkInstances()).sites(cfg.sites()).build()

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.app.site.Site;
 import org.onlab.packet.Ip4Address;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.EventuallyConsistentMap;
@@ -20,16 +21,32 @@ final class DistributedOffloadStore implements OffloadStore {
     static final String MAP_NAME = "hupf-offload-records";
 
     private final EventuallyConsistentMap<String, OffloadRecord> map;
+    /** What this view's keys start with: its site's id and a slash, nothing for the implicit site's. */
+    private final String prefix;
 
     DistributedOffloadStore(StorageService storage) {
-        this.map = storage.<String, OffloadRecord>eventuallyConsistentMapBuilder()
-                .withName(MAP_NAME)
-                .withSerializer(serializer())
-                .withTimestampProvider((k, v) -> new WallClockTimestamp())
-                .build();
+        this(storage.<String, OffloadRecord>eventuallyConsistentMapBuilder()
+                     .withName(MAP_NAME)
+                     .withSerializer(serializer())
+                     .withTimestampProvider((k, v) -> new WallClockTimestamp())
+                     .build(), "");
     }
 
-    /** @return how records travel between the nodes (keyed by the UE address's text) */
+    private DistributedOffloadStore(EventuallyConsistentMap<String, OffloadRecord> map, String prefix) {
+        this.map = map;
+        this.prefix = prefix;
+    }
+
+    /**
+     * @param site a site's id
+     * @return the records of the sessions offloaded to that site's switch: what its reclaim folds, and nothing of
+     *         another switch's (the implicit site's are this store's own keys, as without sites)
+     */
+    OffloadStore ofSite(String site) {
+        return site.equals(Site.IMPLICIT_ID) ? this : new DistributedOffloadStore(map, site + "/");
+    }
+
+    /** @return how records travel between the nodes (keyed by the UE address's text, after its site's id and a slash at a named site) */
     static KryoNamespace.Builder serializer() {
         return KryoNamespace.newBuilder().register(String.class, Integer.class, long[].class, HashMap.class,
                                                    OffloadRecord.class);
@@ -42,23 +59,28 @@ final class DistributedOffloadStore implements OffloadStore {
 
     @Override
     public OffloadRecord get(Ip4Address ue) {
-        return map.get(ue.toString());
+        return map.get(prefix + ue);
     }
 
     @Override
     public void put(Ip4Address ue, OffloadRecord record) {
-        map.put(ue.toString(), record);
+        map.put(prefix + ue, record);
     }
 
     @Override
     public void remove(Ip4Address ue) {
-        map.remove(ue.toString());
+        map.remove(prefix + ue);
     }
 
     @Override
     public Map<Ip4Address, OffloadRecord> all() {
         Map<Ip4Address, OffloadRecord> m = new HashMap<>();
-        map.entrySet().forEach(e -> m.put(Ip4Address.valueOf(e.getKey()), e.getValue()));
+        for (Map.Entry<String, OffloadRecord> e : map.entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith(prefix) && key.indexOf('/', prefix.length()) < 0) {
+                m.put(Ip4Address.valueOf(key.substring(prefix.length())), e.getValue());
+            }
+        }
         return m;
     }
 }

@@ -7,6 +7,8 @@ import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -58,8 +60,7 @@ final class DrainCoordinator {
     DrainReport drain(String backend, long quietMs, long maxMs) throws UpfProgrammableException, InterruptedException {
         BackendDrain drain = new BackendDrain(quietMs, maxMs, DRAIN_READ_MS, System::currentTimeMillis, Thread::sleep);
         synchronized (drainLock) {
-            Hybrid h = takeover.current();
-            if (h == null) {
+            if (takeover.hybrids().isEmpty()) {
                 throw new IllegalStateException("this node drives no backend (another node leads hupf, or no "
                                                         + "backend is available)");
             }
@@ -67,9 +68,13 @@ final class DrainCoordinator {
             if (drains.is(backend, DistributedBackendDrains.DRAINED)) {
                 throw new IllegalStateException(backend + " is drained already");
             }
-            if (!h.backendIds.contains(id)) {
+            // A backend's UEs go to the other backends of its site: its switch steers among them only.
+            Hybrid h = takeover.driving(id);
+            if (h == null || !h.backendIds.contains(id)) {
+                List<DeviceId> driven = new ArrayList<>();
+                takeover.hybrids().forEach(x -> driven.addAll(x.backendIds));
                 throw new IllegalArgumentException(backend + " is not a backend hupf drives (backends: "
-                                                           + h.backendIds + ")");
+                                                           + driven + ")");
             }
             if (h.steeredTo.stream().noneMatch(b -> !b.equals(backend))) {
                 throw new IllegalStateException("no other backend is steered to that could take " + backend
@@ -138,7 +143,7 @@ final class DrainCoordinator {
             throws UpfProgrammableException, InterruptedException {
         drains.setDraining(backend, quietMs, maxMs);
         String refused = onExecutor(() -> {
-            if (takeover.current() != h) {
+            if (takeover.ofSite(h.siteId) != h) {
                 return "the hybrid changed meanwhile (devices came or went)";
             }
             switchProgrammer.program(h);
@@ -180,7 +185,10 @@ final class DrainCoordinator {
         log.info("Backend {} restored{}", backend, unfinished ? " (its drain did not complete)" : "");
         executor.execute(() -> {
             takeover.rebuild();
-            switchProgrammer.program(takeover.current());
+            Hybrid h = takeover.driving(DeviceId.deviceId(backend));
+            if (h != null) {
+                switchProgrammer.program(h);
+            }
         });
         return true;
     }

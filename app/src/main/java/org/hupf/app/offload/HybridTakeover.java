@@ -5,6 +5,7 @@ import org.hupf.api.OffloadPolicy;
 import org.hupf.app.CurrentDriver;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.site.Site;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -19,8 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,11 +40,13 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Takes the hybrid's devices over on the cluster's hupf leader: picks the backends (pipeconf org.hupf.backend,
- * less those drained) and the switch among the available devices, reclaims what a previous offload manager left
- * on the switch, and builds the {@link HybridUpfDevice} over the first backend and the switch, then every other
- * backend, each read through the {@link BackendUsageLedger}. Built again when the devices or the leadership term
- * change; a takeover that fails is retried with a doubling delay.
+ * Takes the hybrids' devices over on the cluster's hupf leader, one hybrid per site of the netcfg (one implicit
+ * site without a {@code sites} block: every backend and the first switch): picks the site's backends (pipeconf
+ * org.hupf.backend, less those drained) and its switch among the available devices, reclaims what a previous
+ * offload manager left on that switch (from the site's own offload records), and builds the {@link HybridUpfDevice}
+ * over the first backend and the switch, then every other backend, each read through the
+ * {@link BackendUsageLedger}. A site is built again when its devices or the leadership term change; a takeover that
+ * fails is retried with a doubling delay.
  */
 final class HybridTakeover {
 
@@ -62,7 +69,8 @@ final class HybridTakeover {
     /** First wait before retrying a failed takeover; doubles up to {@link #RETRY_MAX_MS}. */
     private final long retryFirstMs;
 
-    private volatile Hybrid current;
+    /** Each site's hybrid this node drives, in the sites' order; empty while it drives none. */
+    private volatile Map<String, Hybrid> bySite = Map.of();
     /** The term of hupf's leadership this node drives the devices under; NOT_LEADER while it stands by. */
     private volatile long term = LeaderLease.NOT_LEADER;
     /** What each backend counted, across its departures and restarts, in this node's current term. */
@@ -88,9 +96,24 @@ final class HybridTakeover {
         this.retryMs = retryFirstMs;
     }
 
-    /** @return the hybrid this node drives, null while it drives none */
-    Hybrid current() {
-        return current;
+    /** @return the hybrids this node drives, one per site that has a backend available, in the sites' order */
+    Collection<Hybrid> hybrids() {
+        return bySite.values();
+    }
+
+    /** @return the hybrid of a site, null while this node drives none there */
+    Hybrid ofSite(String site) {
+        return bySite.get(site);
+    }
+
+    /** @return the hybrid driving a device (its switch or one of its backends), null when none does */
+    Hybrid driving(DeviceId id) {
+        for (Hybrid h : bySite.values()) {
+            if (h.drives(id)) {
+                return h;
+            }
+        }
+        return null;
     }
 
     /** @return the leadership term the devices are driven under, {@link LeaderLease#NOT_LEADER} on standby */
@@ -100,18 +123,16 @@ final class HybridTakeover {
 
     /** @return each backend of the current hybrid to {packets, bytes} it counted; empty while none is driven */
     Map<String, long[]> backendTotals() {
-        Hybrid h = current;
-        if (h == null) {
-            return Map.of();
-        }
+        Set<String> driven = new HashSet<>();
+        bySite.values().forEach(h -> h.backendIds.forEach(id -> driven.add(id.toString())));
         Map<String, long[]> totals = usageLedger.totals();
-        totals.keySet().retainAll(h.backendIds.stream().map(DeviceId::toString).collect(Collectors.toSet()));
+        totals.keySet().retainAll(driven);
         return totals;
     }
 
     /** Lets the devices go (the component stops). */
     void forget() {
-        current = null;
+        bySite = Map.of();
     }
 
     /**
@@ -145,18 +166,18 @@ final class HybridTakeover {
 
     synchronized void rebuild(long leaderTerm) {
         if (leaderTerm == LeaderLease.NOT_LEADER || leaderTerm == LeaderLease.UNKNOWN) {
-            if (current != null) {
+            if (!bySite.isEmpty()) {
                 log.info("Standing by: {}", leaderTerm == LeaderLease.UNKNOWN
                         ? "the leader elector does not answer" : lease.leaderNow());
             }
             term = LeaderLease.NOT_LEADER;
-            current = null;
+            bySite = Map.of();
             cancelRetry();
             return;
         }
         if (leaderTerm != term) {
             // A new term: another node may have driven the devices in between; take them over afresh.
-            current = null;
+            bySite = Map.of();
             term = leaderTerm;
             // From the journal: what this node counted in an earlier term may be out of date (other leaders wrote
             // cells since), and what the last leader carried for backends away or restarted is there.
@@ -169,73 +190,96 @@ final class HybridTakeover {
         // Asked once per device: a driver merged meanwhile shows at the next look.
         List<DeviceId> driverless = withoutHupfDriver(available.values(), pipeconfOf);
         driverless.forEach(available::remove);
-        List<DeviceId> backendIds = pickAll(available.values(), pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
-        backendIds.removeIf(id -> drains.is(id.toString(), DistributedBackendDrains.DRAINED));
-        DeviceId switchId = pickAll(available.values(), pipeconfOf, HupfPipeconfIds.SWITCHES).stream().findFirst().orElse(null);
-        Hybrid h = current;
-        if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
-            if (!driverless.isEmpty()) {
-                retryLater(driverless + " (no driver with hupf's behaviours yet, e.g. hupf's pipeconfs not registered)");
+        List<DeviceId> allBackends = pickAll(available.values(), pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
+        allBackends.removeIf(id -> drains.is(id.toString(), DistributedBackendDrains.DRAINED));
+        List<DeviceId> switches = pickAll(available.values(), pipeconfOf, HupfPipeconfIds.SWITCHES);
+        HupfConfig cfg = config.get();
+        List<Site> sites = cfg == null || !cfg.isValid() ? List.of() : cfg.sites();
+        Map<String, Hybrid> built = new LinkedHashMap<>();
+        List<Hybrid> takenOver = new ArrayList<>();
+        boolean failed = false;
+        for (Site site : sites.isEmpty() ? List.of(implicitSite(allBackends, switches)) : sites) {
+            List<DeviceId> backendIds = new ArrayList<>(allBackends);
+            backendIds.retainAll(site.backends);
+            DeviceId switchId = switches.contains(site.switchId) ? site.switchId : null;
+            Hybrid h = bySite.get(site.id);
+            if (h != null && h.backendIds.equals(backendIds) && Objects.equals(h.switchId, switchId)) {
+                built.put(site.id, h);
+                continue;
             }
-            return;
+            if (backendIds.isEmpty()) {
+                log.warn("Site {}: no hupf backend available: its sessions wait in the store", site.id);
+                continue;
+            }
+            try {
+                h = takeOver(site.id, backendIds, switchId, available, cfg);
+                built.put(site.id, h);
+                takenOver.add(h);
+            } catch (UpfProgrammableException | RuntimeException e) {
+                // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
+                // executor keeps it in a future nobody reads), and with no further device event, nothing would
+                // take the devices over again.
+                failed = true;
+                log.warn("Site {}: cannot take over backends {} / switch {} yet: {}; retrying in {} ms",
+                         site.id, backendIds, switchId, e, retryMs);
+            }
         }
-        if (backendIds.isEmpty()) {
-            current = null;
-            if (driverless.isEmpty()) {
-                cancelRetry();
-                log.warn("No hupf backend available: sessions wait in the store");
-            } else {
-                // No device event may follow: ONOS merges the driver when hupf's pipeconf is registered.
-                log.warn("No hupf backend available yet: {} run a hupf pipeconf but ONOS has no driver with hupf's "
-                         + "behaviours for them (hupf's pipeconfs not registered yet?); retrying in {} ms",
-                         driverless, retryMs);
-                retryLater(null);
-            }
-            return;
-        }
-        try {
-            // The devices' mastership comes to this node through LeaderMastership; until it has, writes wait
-            // for it (OnosPiTarget's primary gate) and reads need none.
-            // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
-            List<HupfUpfDevice> backends = new ArrayList<>();
-            Map<DeviceId, HupfUpfDevice> ledgered = new HashMap<>();
-            for (DeviceId id : backendIds) {
-                backends.add(new LedgeredBackend(id.toString(), available.get(id).as(HupfUpf.class),
-                                                 usageLedger, backends.isEmpty()));
-                ledgered.put(id, backends.get(backends.size() - 1));
-            }
-            usageLedger.present(backendIds.stream().map(DeviceId::toString).collect(Collectors.toList()));
-            HupfUpfDevice hw = switchId == null ? null : available.get(switchId).as(HupfUpf.class);
-            if (hw != null) {
-                List<Ip4Address> back = SwitchReclaim.reclaim(offloadStore, hw);
-                if (!back.isEmpty()) {
-                    log.info("Took {} sessions a previous offload manager left on switch {} back to the backend",
-                             back.size(), switchId);
-                }
-            }
-            HupfConfig cfg = config.get();
-            OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
-            ControlPlane.Hybrid hybrid = ControlPlane.hybrid(backends, hw, policy, System::currentTimeMillis);
-            OffloadManager m = hybrid.offload;
-            m.useStore(offloadStore);
-            m.addListener(offloadEvents);
-            HybridUpfDevice device = hybrid.device;
-            device.adoptBackend();
-            List<HupfUpfDevice> devices = new ArrayList<>(backends);
-            devices.set(0, device);
-            current = new Hybrid(backendIds, Map.copyOf(ledgered), switchId, m, List.copyOf(devices));
-            cancelRetry();
-            log.info("Hybrid UPF: backends {}, switch {}", backendIds, switchId == null ? "none" : switchId);
-            onTakenOver.accept(current);
-        } catch (UpfProgrammableException | RuntimeException e) {
-            // Not only UpfProgrammableException: a RuntimeException would end this task silently (the
-            // executor keeps it in a future nobody reads), and with no further device event, nothing would
-            // take the devices over again.
-            current = null;
-            log.warn("Cannot take over backends {} / switch {} yet: {}; retrying in {} ms",
-                     backendIds, switchId, e, retryMs);
+        bySite = Collections.unmodifiableMap(built);
+        usageLedger.present(allBackends.stream().map(DeviceId::toString).collect(Collectors.toList()));
+        if (failed) {
             retryLater(null);
+        } else if (!driverless.isEmpty()) {
+            // No device event may follow: ONOS merges the driver when hupf's pipeconf is registered.
+            retryLater(driverless + " (no driver with hupf's behaviours yet, e.g. hupf's pipeconfs not registered)");
+        } else {
+            cancelRetry();
         }
+        takenOver.forEach(onTakenOver);
+    }
+
+    /** The site of a netcfg without sites: every backend, and the first switch. */
+    private static Site implicitSite(List<DeviceId> backends, List<DeviceId> switches) {
+        return new Site(Site.IMPLICIT_ID, switches.isEmpty() ? null : switches.get(0), backends, List.of(), Set.of(),
+                        List.of());
+    }
+
+    /**
+     * Builds a site's hybrid. Taking over the backend reads its tables; a backend whose device event came before
+     * ONOS pushed its pipeline answers FAILED_PRECONDITION, and the takeover is retried.
+     */
+    private Hybrid takeOver(String site, List<DeviceId> backendIds, DeviceId switchId, Map<DeviceId, Device> available,
+                            HupfConfig cfg) throws UpfProgrammableException {
+        // The devices' mastership comes to this node through LeaderMastership; until it has, writes wait
+        // for it (OnosPiTarget's primary gate) and reads need none.
+        // A device whose driver ONOS has not bound yet has no behaviours ("Driver not found"): retried.
+        List<HupfUpfDevice> backends = new ArrayList<>();
+        Map<DeviceId, HupfUpfDevice> ledgered = new HashMap<>();
+        for (DeviceId id : backendIds) {
+            backends.add(new LedgeredBackend(id.toString(), available.get(id).as(HupfUpf.class),
+                                             usageLedger, backends.isEmpty()));
+            ledgered.put(id, backends.get(backends.size() - 1));
+        }
+        HupfUpfDevice hw = switchId == null ? null : available.get(switchId).as(HupfUpf.class);
+        OffloadStore records = offloadStore.ofSite(site);
+        if (hw != null) {
+            List<Ip4Address> back = SwitchReclaim.reclaim(records, hw);
+            if (!back.isEmpty()) {
+                log.info("Took {} sessions a previous offload manager left on switch {} back to the backend",
+                         back.size(), switchId);
+            }
+        }
+        OffloadPolicy policy = cfg == null ? OffloadPolicy.builder().build() : cfg.offloadPolicy();
+        ControlPlane.Hybrid hybrid = ControlPlane.hybrid(backends, hw, policy, System::currentTimeMillis);
+        OffloadManager m = hybrid.offload;
+        m.useStore(records);
+        m.addListener(offloadEvents);
+        HybridUpfDevice device = hybrid.device;
+        device.adoptBackend();
+        List<HupfUpfDevice> devices = new ArrayList<>(backends);
+        devices.set(0, device);
+        log.info("Hybrid UPF at site {}: backends {}, switch {}", site, backendIds,
+                 switchId == null ? "none" : switchId);
+        return new Hybrid(site, backendIds, Map.copyOf(ledgered), switchId, m, List.copyOf(devices));
     }
 
     /**

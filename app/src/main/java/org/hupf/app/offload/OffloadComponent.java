@@ -54,6 +54,8 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -139,7 +141,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     private final LeadershipEventListener leadershipListener =
             lease.listener(command -> this.executor.execute(command), this::rebuild);
     private final NetworkConfigListener cfgListener = new HupfConfigListener(event -> this.executor.execute(() -> {
-        this.switchProgrammer.program(this.takeover.current());
+        this.takeover.hybrids().forEach(this.switchProgrammer::program);
         syncAllRoutes();
     }));
     private final PacketProcessor processor = this::onPacket;
@@ -233,11 +235,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     private void checkDevices() {
         // A periodic task that throws is never run again: nothing escapes.
         try {
-            Hybrid h = takeover.current();
-            if (h != null && !h.switchProgrammed) {
-                switchProgrammer.program(h);
-            }
-            if (h != null) {
+            for (Hybrid h : takeover.hybrids()) {
+                if (!h.switchProgrammed) {
+                    switchProgrammer.program(h);
+                }
                 List<DeviceId> ids = new ArrayList<>(h.backendIds);
                 if (h.switchId != null) {
                     ids.add(h.switchId);
@@ -268,8 +269,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
                 syncRoutes(Set.of(event.subject()));
             });
         }
-        Hybrid h = takeover.current();
-        if (h == null || event.type() != MastershipEvent.Type.MASTER_CHANGED || !h.drives(event.subject())) {
+        Hybrid h = takeover.driving(event.subject());
+        if (h == null || event.type() != MastershipEvent.Type.MASTER_CHANGED) {
             return;
         }
         if (clusterService.getLocalNode().id().equals(event.roleInfo().master())) {
@@ -283,7 +284,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     /** Has the session core reconcile the devices with the store (a bulk read and diff per table). */
     private void reconcileSessions() {
         HupfService core = hupfService;
-        if (core == null || takeover.current() == null) {
+        if (core == null || takeover.hybrids().isEmpty()) {
             return;
         }
         try {
@@ -311,8 +312,10 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     }
 
     private void onPacket(PacketContext ctx) {
-        Hybrid h = takeover.current();
-        if (h == null || !ctx.inPacket().receivedFrom().deviceId().equals(h.switchId)) {
+        // A switch's HH reports offload to that switch: its site's hybrid's.
+        DeviceId from = ctx.inPacket().receivedFrom().deviceId();
+        Hybrid h = takeover.driving(from);
+        if (h == null || !from.equals(h.switchId)) {
             return;
         }
         reportedUe(ctx.inPacket()).ifPresent(ue -> {
@@ -364,12 +367,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     }
 
     private void poll() {
-        Hybrid h = takeover.current();
-        if (h != null) {
+        for (Hybrid h : takeover.hybrids()) {
             try {
                 h.manager.poll();
             } catch (RuntimeException e) {
-                log.warn("Offload poll failed: {}", e.getMessage());
+                log.warn("Offload poll at site {} failed: {}", h.siteId, e.getMessage());
             }
         }
         // What the poll read, for the live view; sampled without a hybrid too: its backends went down.
@@ -383,38 +385,62 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
 
     @Override
     public List<HupfUpfDevice> devices() {
-        Hybrid h = takeover.current();
+        List<HupfUpfDevice> all = new ArrayList<>();
+        takeover.hybrids().forEach(h -> all.addAll(h.devices));
+        return all;
+    }
+
+    @Override
+    public List<HupfUpfDevice> devices(String site) {
+        Hybrid h = takeover.ofSite(site);
         return h == null ? List.of() : h.devices;
     }
 
     @Override
     public OffloadMetrics metrics() {
-        Hybrid h = takeover.current();
-        return h == null ? null : h.manager.metrics();
+        List<OffloadMetrics> bySite = new ArrayList<>();
+        takeover.hybrids().forEach(h -> bySite.add(h.manager.metrics()));
+        return OffloadMetrics.sum(bySite);
+    }
+
+    @Override
+    public Map<String, SiteHybrid> sites() {
+        Map<String, SiteHybrid> out = new LinkedHashMap<>();
+        for (Hybrid h : takeover.hybrids()) {
+            out.put(h.siteId, new SiteHybrid(h.manager.offloaded().size(), h.backendIds.stream()
+                    .map(DeviceId::toString).collect(Collectors.toList())));
+        }
+        return out;
     }
 
     @Override
     public List<String> backends() {
-        Hybrid h = takeover.current();
-        return h == null ? List.of() : h.backendIds.stream().map(DeviceId::toString).collect(Collectors.toList());
+        List<String> all = new ArrayList<>();
+        takeover.hybrids().forEach(h -> h.backendIds.forEach(id -> all.add(id.toString())));
+        return all;
     }
 
     @Override
     public List<String> steeredTo() {
-        Hybrid h = takeover.current();
-        return h == null ? List.of() : h.steeredTo;
+        List<String> all = new ArrayList<>();
+        takeover.hybrids().forEach(h -> all.addAll(h.steeredTo));
+        return all;
     }
 
     @Override
     public Set<Ip4Address> offloaded() {
-        Hybrid h = takeover.current();
-        return h == null ? Set.of() : h.manager.offloaded();
+        Set<Ip4Address> all = new HashSet<>();
+        takeover.hybrids().forEach(h -> all.addAll(h.manager.offloaded()));
+        return all;
     }
 
     @Override
     public double rateBitsPerSec(Ip4Address ue) {
-        Hybrid h = takeover.current();
-        return h == null ? 0 : h.manager.rateBitsPerSec(ue);
+        double rate = 0;
+        for (Hybrid h : takeover.hybrids()) {
+            rate += h.manager.rateBitsPerSec(ue);
+        }
+        return rate;
     }
 
     @Override
@@ -439,9 +465,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
 
     @Override
     public void onHeavyHitter(Ip4Address ue) {
-        Hybrid h = takeover.current();
-        if (h != null) {
-            h.manager.onHeavyHitter(ue);
+        // The UE's session is at one site: the report goes to the offload manager that tracks it.
+        for (Hybrid h : takeover.hybrids()) {
+            if (h.manager.isTracked(ue)) {
+                h.manager.onHeavyHitter(ue);
+                return;
+            }
         }
     }
 }

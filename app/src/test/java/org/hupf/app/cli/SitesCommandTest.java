@@ -1,11 +1,13 @@
 package org.hupf.app.cli;
 
 import org.hupf.api.HupfService;
+import org.hupf.api.OffloadService;
 import org.hupf.api.SiteStatus;
 import org.junit.Rule;
 import org.junit.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.easymock.EasyMock.createMock;
 import static org.easymock.EasyMock.expect;
@@ -19,6 +21,10 @@ public class SitesCommandTest {
     public final StdoutCapture out = new StdoutCapture();
 
     private String run(List<SiteStatus> sites) {
+        return run(sites, null);
+    }
+
+    private String run(List<SiteStatus> sites, OffloadService offload) {
         HupfService service = createMock(HupfService.class);
         expect(service.sites()).andReturn(sites);
         replay(service);
@@ -26,6 +32,11 @@ public class SitesCommandTest {
             @Override
             protected HupfService service() {
                 return service;
+            }
+
+            @Override
+            protected OffloadService offload() {
+                return offload;
             }
         }.doExecute();
         return out.text();
@@ -42,6 +53,21 @@ public class SitesCommandTest {
                                                 List.of("192.168.0.1"), 3),
                                  new SiteStatus("edge-b", null, List.of("device:b3"), List.of(), List.of("access-b"),
                                                 List.of(), 0))));
+    }
+
+    @Test
+    public void aSiteThisNodeDrivesShowsItsOffloadedSessionsAndBackendsUp() {
+        OffloadService offload = createMock(OffloadService.class);
+        expect(offload.sites()).andReturn(Map.of("edge-a", new OffloadService.SiteHybrid(2, List.of("device:b1"))));
+        replay(offload);
+        assertEquals("site=edge-a switch=device:s1 backends=device:b1,device:b2 gnbs= n3NetworkInstances="
+                             + " n3Addresses= sessions=3 offloaded=2 backendsUp=device:b1\n"
+                             + "site=edge-b switch=none backends=device:b3 gnbs= n3NetworkInstances= n3Addresses="
+                             + " sessions=0\n",
+                     run(List.of(new SiteStatus("edge-a", "device:s1", List.of("device:b1", "device:b2"), List.of(),
+                                                List.of(), List.of(), 3),
+                                 new SiteStatus("edge-b", null, List.of("device:b3"), List.of(), List.of(),
+                                                List.of(), 0)), offload));
     }
 
     @Test

@@ -82,6 +82,20 @@ public class OffloadTakeoverTest {
     }
 
     @Test
+    public void aSitesSwitchReclaimsOnlyTheRecordsOfItsOwnSite() throws Exception {
+        DistributedOffloadStore records = new DistributedOffloadStore(new TestStorageService());
+        store = records.ofSite("site1");
+        leaderWithUnfoldedSwitchBytes();  // UE 1 offloaded to site1's switch
+
+        assertEquals(List.of(), SwitchReclaim.reclaim(records.ofSite("site2"), new FakeUpfDevice(2, 64, 16)));
+        assertEquals("the implicit site's records are not site1's", Map.of(), records.all());
+        assertEquals(List.of(ue(1)), SwitchReclaim.reclaim(records.ofSite("site1"), hw));
+        OffloadManager next = manager();
+        next.track(session(1));
+        assertEquals(8000, next.usage(ue(1)).hwBytes());
+    }
+
+    @Test
     public void aSecondReclaimFindsNothingLeft() throws Exception {
         leaderWithUnfoldedSwitchBytes();
         SwitchReclaim.reclaim(store, hw);

@@ -8,8 +8,10 @@ import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfInterface;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,7 +27,7 @@ final class CpFunctionRelease {
     private static final int BULK_DELETE_CHUNK = 256;
 
     private final SessionStore store;
-    private final EntityRefs held;
+    private final SiteRefs held;
     private final ResourcePool pool;
     private final SessionIndex index;
     private final DeviceChanges changes;
@@ -36,7 +38,7 @@ final class CpFunctionRelease {
     private final Set<Long> releaseAfterChange = new HashSet<>();
     private final AtomicInteger inProgress = new AtomicInteger();
 
-    CpFunctionRelease(SessionStore store, EntityRefs held, ResourcePool pool, SessionIndex index,
+    CpFunctionRelease(SessionStore store, SiteRefs held, ResourcePool pool, SessionIndex index,
                       DeviceChanges changes, Supplier<Set<UpfInterface>> interfaces, Set<Long> changing) {
         this.store = store;
         this.held = held;
@@ -83,14 +85,18 @@ final class CpFunctionRelease {
         store.removeAll(seids);
         List<CompletableFuture<List<WriteResult>>> writes = new ArrayList<>();
         for (int from = 0; from < doomed.size(); from += BULK_DELETE_CHUNK) {
-            Set<UpfEntity> previous = new HashSet<>();
+            Map<String, Set<UpfEntity>> previous = new HashMap<>();
             for (PfcpSession s : doomed.subList(from, Math.min(doomed.size(), from + BULK_DELETE_CHUNK))) {
-                previous.addAll(held.of(s.upSeid));
-                held.track(s.upSeid, Set.of());
+                String site = held.siteOf(s.upSeid);
+                if (site != null) {
+                    previous.computeIfAbsent(site, x -> new HashSet<>()).addAll(held.of(s.upSeid));
+                    held.track(s.upSeid, site, Set.of());
+                }
                 pool.releaseAll(s.allocations);
                 index.remove(s);
             }
-            writes.add(changes.program(Set.of(), previous, List.of(), interfaces.get()));
+            previous.forEach((site, entities) ->
+                    writes.add(changes.program(site, Set.of(), entities, List.of(), interfaces.get())));
         }
         return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenApply(x -> {
             writes.forEach(w -> changes.countFailures(w.join()));

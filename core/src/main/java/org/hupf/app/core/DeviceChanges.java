@@ -4,6 +4,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.RuleException;
 import org.hupf.app.device.BatchDevices;
 import org.hupf.app.device.BatchUpfDevice;
+import org.hupf.app.device.DeviceUpdate;
 import org.hupf.app.device.DeviceWriter;
 import org.hupf.app.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -23,9 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The device side of {@link SessionManager}'s changes: each change queued as one batch per device to the
- * {@link DeviceWriter} (which keeps the order in which changes were settled), its outcome turned into the cause
- * to answer, and a refused change rolled back. Its methods that queue are called under the manager's lock.
+ * The device side of {@link SessionManager}'s changes: each change queued as one batch per device of the session's
+ * site to the {@link DeviceWriter} (which keeps the order in which changes were settled), its outcome turned into
+ * the cause to answer, and a refused change rolled back. Its methods that queue are called under the manager's lock.
  */
 final class DeviceChanges implements AutoCloseable {
 
@@ -37,25 +38,47 @@ final class DeviceChanges implements AutoCloseable {
     private static final int MAX_UPDATES_PER_WRITE = 2048;
 
     private final Supplier<Collection<HupfUpfDevice>> devices;
-    private final EntityRefs held;
+    private final SessionSites sites;
+    private final SiteRefs held;
     private final AtomicLong deviceErrors;
     private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
 
-    DeviceChanges(Supplier<Collection<HupfUpfDevice>> devices, EntityRefs held, AtomicLong deviceErrors) {
+    DeviceChanges(Supplier<Collection<HupfUpfDevice>> devices, SessionSites sites, SiteRefs held,
+                  AtomicLong deviceErrors) {
         this.devices = devices;
+        this.sites = sites;
         this.held = held;
         this.deviceErrors = deviceErrors;
     }
 
     /**
-     * Queues the change from {@code previous} to {@code wanted}, the reference counts already moved, as one batch
-     * per device (see {@link EntityRefs#updates}).
+     * Queues the change from {@code previous} to {@code wanted} of a session at {@code site}, the site's reference
+     * counts already moved, as one batch per device of the site (see {@link EntityRefs#updates}). The counter
+     * resets also go to every other site's devices, and the change completes once they landed, though they do not
+     * decide its outcome (a failure is counted): a session's usage is summed over every device, and another site's
+     * device must read 0 in a cell this session took over.
      */
-    CompletableFuture<List<WriteResult>> program(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
-                                                 List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+    CompletableFuture<List<WriteResult>> program(String site, Set<? extends UpfEntity> wanted,
+                                                 Set<? extends UpfEntity> previous, List<UpfCounter> resets,
+                                                 Set<UpfInterface> interfaces) {
+        Collection<HupfUpfDevice> own = sites.devices(site);
         List<BatchUpfDevice> targets = new ArrayList<>();
-        devices.get().forEach(d -> targets.add(BatchDevices.of(d)));
-        return writer.submit(targets, held.updates(wanted, previous, resets, interfaces));
+        own.forEach(d -> targets.add(BatchDevices.of(d)));
+        CompletableFuture<List<WriteResult>> written =
+                writer.submit(targets, held.site(site).updates(wanted, previous, resets, interfaces));
+        if (!resets.isEmpty()) {
+            List<BatchUpfDevice> others = new ArrayList<>();
+            devices.get().stream().filter(d -> !own.contains(d)).forEach(d -> others.add(BatchDevices.of(d)));
+            if (!others.isEmpty()) {
+                List<DeviceUpdate> cleared = new ArrayList<>();
+                resets.forEach(c -> cleared.add(DeviceUpdate.apply(c)));
+                return written.thenCombine(writer.submit(others, cleared), (ownResults, othersResults) -> {
+                    countFailures(othersResults);
+                    return ownResults;
+                });
+            }
+        }
+        return written;
     }
 
     /** The cause to answer for a batch some device refused, null if every device took all of it. */
@@ -83,8 +106,9 @@ final class DeviceChanges implements AutoCloseable {
      * counts already went back). Updates of the refused batch that never landed make some of these no-ops.
      * The refusal is answered once the devices acknowledged the rollback, so a retry finds them clean.
      */
-    CompletableFuture<Void> rollBack(Set<UpfEntity> restored, Set<UpfEntity> undone, Set<UpfInterface> interfaces) {
-        return program(restored, undone, List.of(), interfaces).thenAccept(results -> {
+    CompletableFuture<Void> rollBack(String site, Set<UpfEntity> restored, Set<UpfEntity> undone,
+                                     Set<UpfInterface> interfaces) {
+        return program(site, restored, undone, List.of(), interfaces).thenAccept(results -> {
             if (countFailures(results) > 0) {
                 log.warn("rolling back a refused change left devices out of line: reconciliation will repair them");
             }

@@ -34,7 +34,8 @@ final class SessionChanges {
     private final SessionTranslator translator;
     private final ResourcePool pool;
     private final SessionIndex index;
-    private final EntityRefs held;
+    private final SiteRefs held;
+    private final SessionSites sites;
     private final DeviceChanges changes;
     private final SessionCounters counters;
     private final CpFunctionRelease cpRelease;
@@ -45,7 +46,8 @@ final class SessionChanges {
     private final SecureRandom seids = new SecureRandom();
 
     SessionChanges(Object lock, SessionStore store, SessionTranslator translator, ResourcePool pool,
-                   SessionIndex index, EntityRefs held, DeviceChanges changes, SessionCounters counters,
+                   SessionIndex index, SiteRefs held, SessionSites sites, DeviceChanges changes,
+                   SessionCounters counters,
                    CpFunctionRelease cpRelease, Supplier<Set<UpfInterface>> interfaces, Set<Long> changing) {
         this.lock = lock;
         this.store = store;
@@ -53,6 +55,7 @@ final class SessionChanges {
         this.pool = pool;
         this.index = index;
         this.held = held;
+        this.sites = sites;
         this.changes = changes;
         this.counters = counters;
         this.cpRelease = cpRelease;
@@ -109,9 +112,11 @@ final class SessionChanges {
         PfcpSession chosen = index.chooseFteids(s, old);
         ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
         Set<UpfEntity> entities;
+        String site;
         try {
             entities = translator.translate(chosen, a);
-            held.checkSharedValues(s.upSeid, entities);
+            site = siteOf(chosen, old);
+            held.site(site).checkSharedValues(s.upSeid, entities);
         } catch (RuleException e) {
             pool.abort(a);
             throw e;
@@ -122,13 +127,28 @@ final class SessionChanges {
         }
         index.add(stored);
         Set<UpfEntity> previous = held.of(s.upSeid);
-        held.track(s.upSeid, entities);
+        held.track(s.upSeid, site, entities);
         changing.add(s.upSeid);
-        return changes.program(entities, previous, SessionCounters.resets(old, stored), interfaces.get())
-                .thenCompose(results -> settleInstall(results, stored, old, a, entities, previous, response));
+        return changes.program(site, entities, previous, SessionCounters.resets(old, stored), interfaces.get())
+                .thenCompose(results -> settleInstall(results, site, stored, old, a, entities, previous, response));
     }
 
-    private CompletableFuture<PfcpSession> settleInstall(List<WriteResult> results, PfcpSession stored,
+    /**
+     * The site a session is served at. A modification keeps it there: another site's devices hold none of its
+     * entries, and moving them is a new session at that site for the SMF to establish.
+     */
+    private String siteOf(PfcpSession s, PfcpSession old) throws RuleException {
+        String site = sites.siteOf(s);
+        String was = old == null ? null : held.siteOf(old.upSeid);
+        if (was != null && !was.equals(site)) {
+            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, "session " + s.upSeid
+                    + " is served at site " + was + ": its new rules name site " + site
+                    + ", and a session does not move between sites (establish it there)");
+        }
+        return site;
+    }
+
+    private CompletableFuture<PfcpSession> settleInstall(List<WriteResult> results, String site, PfcpSession stored,
                                                          PfcpSession old, ResourcePool.Allocation a,
                                                          Set<UpfEntity> entities, Set<UpfEntity> previous,
                                                          Function<PfcpSession, KeptResponse> response) {
@@ -150,8 +170,8 @@ final class SessionChanges {
                 index.add(old);
             }
             pool.abort(a);
-            held.track(stored.upSeid, previous);
-            CompletableFuture<Void> rolledBack = changes.rollBack(previous, entities, interfaces.get());
+            held.track(stored.upSeid, site, previous);
+            CompletableFuture<Void> rolledBack = changes.rollBack(site, previous, entities, interfaces.get());
             if (old != null) {
                 cpRelease.releaseIfOrphaned(old);
             }
@@ -169,22 +189,24 @@ final class SessionChanges {
                     : CompletableFuture.failedFuture(e);
         }
         Set<UpfEntity> previous = held.of(upSeid);
-        held.track(upSeid, Set.of());
+        String site = held.siteOf(upSeid);
+        String at = site == null ? sites.siteOf(s) : site;
+        held.track(upSeid, at, Set.of());
         changing.add(upSeid);
-        return changes.program(Set.of(), previous, List.of(), interfaces.get()).thenCompose(
+        return changes.program(at, Set.of(), previous, List.of(), interfaces.get()).thenCompose(
                 results -> counters.finalCounts(results, s)
-                        .thenCompose(counts -> settleDelete(results, s, previous, counts, response)));
+                        .thenCompose(counts -> settleDelete(results, at, s, previous, counts, response)));
     }
 
-    private CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, PfcpSession s,
+    private CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, String site, PfcpSession s,
                                                            Set<UpfEntity> previous, Map<Integer, UpfCounter> counts,
                                                            Function<DeletedSession, KeptResponse> response) {
         synchronized (lock) {
             changing.remove(s.upSeid);
             RuleException refused = changes.refusal(results, s.upSeid);
             if (refused != null) {
-                held.track(s.upSeid, previous);
-                CompletableFuture<Void> rolledBack = changes.rollBack(previous, Set.of(), interfaces.get());
+                held.track(s.upSeid, site, previous);
+                CompletableFuture<Void> rolledBack = changes.rollBack(site, previous, Set.of(), interfaces.get());
                 cpRelease.releaseIfOrphaned(s);
                 return rolledBack.thenCompose(x -> CompletableFuture.failedFuture(refused));
             }

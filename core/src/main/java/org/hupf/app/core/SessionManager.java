@@ -18,6 +18,7 @@ import org.onlab.packet.Ip4Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -51,10 +52,10 @@ public final class SessionManager implements AutoCloseable {
 
 
     private final SessionStore store;
-    private final Supplier<Collection<HupfUpfDevice>> devices;
+    private final SessionSites sites;
     private final Ip4Address n3Address;
-    /** Each session's entities and their reference counts across sessions. */
-    private final EntityRefs held = new EntityRefs();
+    /** Each session's entities and their reference counts across the sessions of its site. */
+    private final SiteRefs held = new SiteRefs();
     /** CP F-SEIDs, TEIDs and UE addresses to the session holding each. */
     private final SessionIndex index;
     private Set<UpfInterface> interfaces = Set.of();
@@ -74,36 +75,43 @@ public final class SessionManager implements AutoCloseable {
      */
     public SessionManager(SessionStore store, SessionTranslator translator, ResourcePool pool,
                           Supplier<Collection<HupfUpfDevice>> devices, Ip4Address n3Address) {
+        this(store, translator, pool, devices, SessionSites.one(devices), n3Address);
+    }
+
+    /**
+     * Creates a manager that writes each session to its site's devices only, and loads the sessions already in the
+     * store (after an app restart).
+     *
+     * @param store      session store
+     * @param translator translator, placing each session at a site
+     * @param pool       resource pool, shared by the sites (a counter cell is one session's on every device)
+     * @param devices    every site's devices, read at every use (usage is summed over them)
+     * @param sites      each session's site and each site's devices
+     * @param n3Address  address answered for F-TEID CHOOSE
+     */
+    public SessionManager(SessionStore store, SessionTranslator translator, ResourcePool pool,
+                          Supplier<Collection<HupfUpfDevice>> devices, SessionSites sites, Ip4Address n3Address) {
         this.store = store;
-        this.devices = devices;
+        this.sites = sites;
         this.n3Address = n3Address;
         this.index = new SessionIndex(n3Address);
         this.counters = new SessionCounters(store, devices, deviceErrors);
-        this.changes = new DeviceChanges(devices, held, deviceErrors);
+        this.changes = new DeviceChanges(devices, sites, held, deviceErrors);
         Set<Long> changing = new HashSet<>();
         this.cpRelease = new CpFunctionRelease(store, held, pool, index, changes, () -> interfaces, changing);
-        this.pipeline = new SessionChanges(this, store, translator, pool, index, held, changes, counters, cpRelease,
-                                           () -> interfaces, changing);
+        this.pipeline = new SessionChanges(this, store, translator, pool, index, held, sites, changes, counters,
+                                           cpRelease, () -> interfaces, changing);
         Collection<PfcpSession> stored = store.all();
         pool.rebuild(stored);
         stored.forEach(index::add);
         // Their entities are worked out at the first request that needs them, or by trackStoredSessions: what a
         // restart must do before it answers PFCP is the store's load and the indexes above.
-        held.trackLater(new EntityRefs.StoredSessions() {
-            @Override
-            public int count() {
-                return stored.size();
-            }
-
-            @Override
-            public void forEach(EntityRefs.Tracker track) {
-                for (PfcpSession s : stored) {
-                    try {
-                        track.track(s.upSeid, translator.translate(s, pool.begin(s.allocations)));
-                    } catch (RuleException e) {
-                        log.error("stored session {} no longer translates: {}", s.upSeid, e.getMessage());
-                    }
-                }
+        held.trackLater(stored, sites::siteOf, s -> {
+            try {
+                return translator.translate(s, pool.begin(s.allocations));
+            } catch (RuleException e) {
+                log.error("stored session {} no longer translates: {}", s.upSeid, e.getMessage());
+                return null;
             }
         });
     }
@@ -139,14 +147,17 @@ public final class SessionManager implements AutoCloseable {
      * @param ifaces interfaces
      */
     public void setInterfaces(Set<UpfInterface> ifaces) {
-        CompletableFuture<List<WriteResult>> written;
+        List<CompletableFuture<List<WriteResult>>> written = new ArrayList<>();
         synchronized (this) {
             Set<UpfInterface> old = interfaces;
             interfaces = Set.copyOf(ifaces);
-            written = changes.program(new LinkedHashSet<>(interfaces), new LinkedHashSet<>(old), List.of(), interfaces);
+            for (String site : sites.sites()) {
+                written.add(changes.program(site, new LinkedHashSet<>(interfaces), new LinkedHashSet<>(old),
+                                            List.of(), interfaces));
+            }
         }
         // Interfaces are device-wide and re-applied by reconciliation: a failure is counted, not undone.
-        changes.countFailures(written.join());
+        written.forEach(w -> changes.countFailures(w.join()));
     }
 
     /**
@@ -324,17 +335,19 @@ public final class SessionManager implements AutoCloseable {
      */
     public int reconcile() {
         int ops = 0;
-        for (HupfUpfDevice d : devices.get()) {
-            Reconciliation r = new Reconciliation(d, deviceErrors);
-            watchChanges();
-            Map<UpfEntityType, Collection<? extends UpfEntity>> present = r.readTables();
-            ops += reconcile(r, present);
+        for (String site : sites.sites()) {
+            for (HupfUpfDevice d : sites.devices(site)) {
+                Reconciliation r = new Reconciliation(d, deviceErrors);
+                watchChanges(site);
+                Map<UpfEntityType, Collection<? extends UpfEntity>> present = r.readTables();
+                ops += reconcile(site, r, present);
+            }
         }
         return ops;
     }
 
-    private synchronized void watchChanges() {
-        held.watchChanges();
+    private synchronized void watchChanges(String site) {
+        held.site(site).watchChanges();
     }
 
     /** What a host starts before its first reconciliation (its PFCP agent). */
@@ -359,13 +372,15 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /** The diff and its writes, leaving out what changed during the read: those writes are on their way. */
-    private synchronized int reconcile(Reconciliation r, Map<UpfEntityType, Collection<? extends UpfEntity>> present) {
-        Set<Object> changed = held.changesWatched();
+    private synchronized int reconcile(String site, Reconciliation r,
+                                       Map<UpfEntityType, Collection<? extends UpfEntity>> present) {
+        EntityRefs ofSite = held.site(site);
+        Set<Object> changed = ofSite.changesWatched();
         if (present == null) {
             return 0;
         }
         Set<UpfEntity> desired = new LinkedHashSet<>(interfaces);
-        desired.addAll(held.all());
+        desired.addAll(ofSite.all());
         return r.apply(present, desired, changed);
     }
 

@@ -2,6 +2,7 @@ package org.hupf.app.offload;
 
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.core.SessionManager;
+import org.hupf.app.core.SessionSites;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTenant;
 import org.hupf.app.session.SessionTranslator;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -46,6 +49,7 @@ public final class ControlPlane {
     private final Supplier<Map<String, SessionTenant>> tenants;
     private final Set<String> networkInstances;
     private final SitePlacement placement;
+    private final Function<String, Collection<HupfUpfDevice>> siteDevices;
 
     private ControlPlane(Builder b) {
         store = Objects.requireNonNull(b.store, "store");
@@ -61,6 +65,10 @@ public final class ControlPlane {
         tenants = b.tenants;
         networkInstances = b.networkInstances;
         placement = b.sites.isEmpty() ? null : new SitePlacement(b.sites);
+        if (placement != null && b.siteDevices == null) {
+            throw new IllegalArgumentException("a control plane with sites needs each site's devices");
+        }
+        siteDevices = b.siteDevices;
     }
 
     /** @return a builder of the session core */
@@ -69,17 +77,21 @@ public final class ControlPlane {
     }
 
     /**
-     * The session core: a session manager over the store, writing to the devices, with an access interface
-     * per N3 address and a core interface per UE pool, all in the slice. The first N3 address is the one
-     * the translator and the session manager put in the tunnels they create.
+     * The session core: a session manager over the store, writing each session to its site's devices (every
+     * device without sites), with an access interface per N3 address and a core interface per UE pool, all in the
+     * slice, on every device. The first N3 address is the one the translator and the session manager put in the
+     * tunnels they create.
      *
      * @return the session manager
      */
     public SessionManager sessionManager() {
         Ip4Address n3 = n3Addresses.get(0);
+        SessionSites sites = placement == null ? SessionSites.one(devices)
+                : SessionSites.of(placement.sites().stream().map(s -> s.id).collect(Collectors.toList()),
+                                  placement::siteOf, siteDevices);
         SessionManager m = new SessionManager(
                 store, new SessionTranslator(n3, sliceId, qfiToTc, BURST_MS, tenants, networkInstances, placement),
-                pool, devices, n3);
+                pool, devices, sites, n3);
         Set<UpfInterface> ifaces = new HashSet<>();
         for (Ip4Address a : n3Addresses) {
             ifaces.add(UpfInterface.builder()
@@ -162,6 +174,7 @@ public final class ControlPlane {
         private Supplier<Map<String, SessionTenant>> tenants = Map::of;
         private Set<String> networkInstances;
         private List<Site> sites = List.of();
+        private Function<String, Collection<HupfUpfDevice>> siteDevices;
 
         private Builder() {
         }
@@ -178,7 +191,11 @@ public final class ControlPlane {
             return this;
         }
 
-        /** @param d the devices every session is written to, read at each write @return this */
+        /**
+         * @param d every device, read at each use: without sites, each session is written to all of them; with
+         *          sites, usage is summed over them
+         * @return this
+         */
         public Builder devices(Supplier<Collection<HupfUpfDevice>> d) {
             devices = d;
             return this;
@@ -227,6 +244,16 @@ public final class ControlPlane {
          */
         public Builder sites(List<Site> s) {
             sites = s;
+            return this;
+        }
+
+        /**
+         * @param d each site's devices by its {@code siteId}, read at each write: a session is written to its
+         *          site's only (needed with {@link #sites})
+         * @return this
+         */
+        public Builder siteDevices(Function<String, Collection<HupfUpfDevice>> d) {
+            siteDevices = d;
             return this;
         }
 

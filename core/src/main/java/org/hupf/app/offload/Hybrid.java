@@ -7,8 +7,10 @@ import org.onosproject.net.DeviceId;
 import java.util.List;
 import java.util.Map;
 
-/** The devices the ONOS component drives now and what runs over them. */
+/** The devices of one site the ONOS component drives now and what runs over them. */
 final class Hybrid {
+    /** The site's id ({@code default} without a {@code sites} block). */
+    final String siteId;
     /** The backends, the one the hybrid device is built over first. */
     final List<DeviceId> backendIds;
     /** Each backend as the hybrid writes and reads it (through the usage ledger). */
@@ -24,8 +26,9 @@ final class Hybrid {
     /** The backends the switch steers misses to, as last programmed. */
     volatile List<String> steeredTo = List.of();
 
-    Hybrid(List<DeviceId> backendIds, Map<DeviceId, HupfUpfDevice> ledgered, DeviceId switchId,
+    Hybrid(String siteId, List<DeviceId> backendIds, Map<DeviceId, HupfUpfDevice> ledgered, DeviceId switchId,
            OffloadManager manager, List<HupfUpfDevice> devices) {
+        this.siteId = siteId;
         this.backendIds = backendIds;
         this.ledgered = ledgered;
         this.switchId = switchId;

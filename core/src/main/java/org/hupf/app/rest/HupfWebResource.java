@@ -12,6 +12,7 @@ import org.hupf.api.OffloadService;
 import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
 import org.hupf.api.SiteStatus;
+import org.onlab.osgi.ServiceNotFoundException;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
@@ -90,7 +91,8 @@ public class HupfWebResource extends HupfResource {
     @Path("sites")
     @Produces(MediaType.APPLICATION_JSON)
     public Response sites() {
-        return jsonList("sites", service().sites(), SiteStatus::toJson);
+        return jsonList("sites", SiteStatus.withHybrids(service().sites(), optionalOffloadService()),
+                        SiteStatus::toJson);
     }
 
     /**
@@ -315,6 +317,15 @@ public class HupfWebResource extends HupfResource {
      */
     protected OffloadService offloadService() {
         return get(OffloadService.class);
+    }
+
+    /** @return the offload service, null where the host has none (the standalone host) */
+    private OffloadService optionalOffloadService() {
+        try {
+            return offloadService();
+        } catch (ServiceNotFoundException e) {
+            return null;
+        }
     }
 
     /**

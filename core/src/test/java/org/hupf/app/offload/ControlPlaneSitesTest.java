@@ -41,9 +41,11 @@ public class ControlPlaneSitesTest {
                                                 List.of());
 
     private final InMemorySessionStore store = new InMemorySessionStore();
-    private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
+    private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend-b", 1024);
+    private final InMemoryUpfDevice otherSite = new InMemoryUpfDevice("backend-a", 1024);
     private final SessionManager manager = ControlPlane.builder().store(store).pool(new ResourcePool(1024, 1024))
-            .devices(() -> List.of(device)).n3Addresses(List.of(N3))
+            .devices(() -> List.of(otherSite, device))
+            .siteDevices(site -> List.of(site.equals(EDGE_A.id) ? otherSite : device)).n3Addresses(List.of(N3))
             .uePools(List.of(Ip4Prefix.valueOf("10.250.0.0/16")))
             .networkInstances(Set.of("internet", "access-a", "access-b")).sites(List.of(EDGE_A, EDGE_B)).build()
             .sessionManager();

@@ -62,6 +62,12 @@ public final class TestOffloadService implements OffloadService {
         return manager == null ? null : manager.metrics();
     }
 
+    /** The one implicit site: {@link #backends()} and what the manager offloaded. */
+    @Override
+    public Map<String, SiteHybrid> sites() {
+        return manager == null ? Map.of() : Map.of("default", new SiteHybrid(manager.offloaded().size(), backends()));
+    }
+
     @Override
     public List<String> backends() {
         return manager == null ? List.of() : List.of("backend");

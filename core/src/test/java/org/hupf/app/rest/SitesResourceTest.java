@@ -3,6 +3,7 @@ package org.hupf.app.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.HupfService;
+import org.hupf.api.OffloadService;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.impl.SessionManagerService;
@@ -20,8 +21,12 @@ import javax.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import static org.easymock.EasyMock.createMock;
+import static org.easymock.EasyMock.expect;
+import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -35,8 +40,10 @@ public class SitesResourceTest {
             new Site("edge-b", null, List.of(DeviceId.deviceId("device:b2")),
                      List.of(Ip4Prefix.valueOf("192.168.2.0/24")), Set.of("access-b"), List.of()));
 
+    private static final InMemoryUpfDevice BACKEND = new InMemoryUpfDevice("backend", 1024);
+
     private final SessionManager manager = ControlPlane.builder().store(new InMemorySessionStore())
-            .pool(new ResourcePool(1024, 1024)).devices(() -> List.of(new InMemoryUpfDevice("backend", 1024)))
+            .pool(new ResourcePool(1024, 1024)).devices(() -> List.of(BACKEND)).siteDevices(site -> List.of(BACKEND))
             .n3Addresses(List.of(Ip4Address.valueOf("192.168.0.1")))
             .uePools(List.of(Ip4Prefix.valueOf("10.250.0.0/16"))).sites(SITES).build().sessionManager();
     private final HupfService service = new SessionManagerService(manager, List.of()) {
@@ -49,6 +56,15 @@ public class SitesResourceTest {
         @Override
         protected HupfService service() {
             return service;
+        }
+
+        @Override
+        protected OffloadService offloadService() {
+            // This node drives edge-a's hybrid only (edge-b's backend not up).
+            OffloadService offload = createMock(OffloadService.class);
+            expect(offload.sites()).andReturn(Map.of("edge-a", new OffloadService.SiteHybrid(1, List.of("device:b1"))));
+            replay(offload);
+            return offload;
         }
     };
 
@@ -83,6 +99,9 @@ public class SitesResourceTest {
         assertTrue("edge-b has no switch", sites.get(1).path("switch").isMissingNode());
         assertEquals("access-b", sites.at("/1/n3NetworkInstances/0").asText());
         assertEquals(2, sites.at("/1/sessions").asInt());
+        assertEquals(1, sites.at("/0/offloaded").asInt());
+        assertEquals("device:b1", sites.at("/0/backendsUp/0").asText());
+        assertTrue("no hybrid at edge-b", sites.get(1).path("offloaded").isMissingNode());
 
         int atB = 0;
         for (JsonNode s : json(resource.sessions()).get("sessions")) {

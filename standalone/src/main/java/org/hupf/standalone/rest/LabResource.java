@@ -10,6 +10,10 @@ import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
 import javax.ws.rs.GET;
 import javax.ws.rs.POST;
 import javax.ws.rs.Path;
@@ -42,19 +46,27 @@ public class LabResource extends HupfResource {
     }
 
     /**
-     * Lists every entity on the in-memory device, by type.
+     * Lists every entity on the in-memory devices, by type: one site's device, or every site's one after the other.
      *
-     * @return 200 with {"type": [entity, ...], ...}
+     * @param site a site's id ({@code --sites}); null for every device
+     * @return 200 with {"type": [entity, ...], ...}; 404 for a site the host does not have
      */
     @GET
     @Path("entities")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response entities() {
+    public Response entities(@QueryParam("site") String site) {
+        Map<String, InMemoryUpfDevice> bySite = get(InMemorySites.class).devices();
+        if (site != null && !bySite.containsKey(site)) {
+            return error(Response.Status.NOT_FOUND, "no site " + site + ": sites " + bySite.keySet());
+        }
+        Collection<InMemoryUpfDevice> devices = site == null ? bySite.values() : List.of(bySite.get(site));
         ObjectNode all = MAPPER.createObjectNode();
         for (UpfEntityType t : UpfEntityType.values()) {
             ArrayNode list = all.putArray(t.humanReadableName());
-            for (UpfEntity e : device().entities(t)) {
-                list.add(EntityJson.encode(e));
+            for (InMemoryUpfDevice d : devices) {
+                for (UpfEntity e : d.entities(t)) {
+                    list.add(EntityJson.encode(e));
+                }
             }
         }
         return json(all);

@@ -9,6 +9,7 @@ import org.hupf.app.impl.SessionManagerService;
 import org.hupf.app.device.InMemoryUpfDevice;
 import org.hupf.app.session.ResourcePool;
 import org.hupf.app.session.SessionTranslator;
+import org.hupf.app.site.Site;
 import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.After;
@@ -51,7 +52,8 @@ public class ControlApiTest {
                                               new ResourcePool(1024, 1024), () -> List.of(device), n3);
         ServiceRegistry services = new ServiceRegistry()
                 .register(HupfService.class, new SessionManagerService(m, List.of(Ip4Prefix.valueOf("10.250.0.0/16"))))
-                .register(InMemoryUpfDevice.class, device);
+                .register(InMemoryUpfDevice.class, device)
+                .register(InMemorySites.class, new InMemorySites(Map.of(Site.IMPLICIT_ID, device)));
         api = new ControlApi(0, TOKEN, services);
     }
 
