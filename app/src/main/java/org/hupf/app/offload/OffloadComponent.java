@@ -374,10 +374,12 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
                 log.warn("Offload poll at site {} failed: {}", h.siteId, e.getMessage());
             }
         }
-        // What the poll read, for the live view; sampled without a hybrid too: its backends went down.
+        // What the polls read, every site's summed, for the live view; sampled without a hybrid too: its
+        // backends went down.
+        boolean none = takeover.hybrids().isEmpty();
         try {
-            live.sample(System.currentTimeMillis(), h == null ? null : h.manager.metrics(), takeover.backendTotals(),
-                        h == null ? Map.of() : drainCoordinator.drains());
+            live.sample(System.currentTimeMillis(), none ? null : metrics(), takeover.backendTotals(),
+                        none ? Map.of() : drainCoordinator.drains());
         } catch (RuntimeException e) {
             log.warn("Sampling the hybrid for the live view failed: {}", e.toString());
         }
