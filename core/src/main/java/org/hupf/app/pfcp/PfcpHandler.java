@@ -218,7 +218,7 @@ public final class PfcpHandler {
             response = dispatch(h, PfcpCodec.decode(h, buf, len), ex);
         } catch (DecodeException e) {
             response = CompletableFuture.completedFuture(malformed(peer, h, e));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             cache.end(ex.key);
             throw e;
         }

@@ -147,7 +147,7 @@ final class PfcpLoop implements AutoCloseable {
         PfcpCodec.Header h;
         try {
             h = sorter.sessionRequest(peer, datagram);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | AssertionError e) {
             internalError(peer, e);
             return;
         }
@@ -166,7 +166,7 @@ final class PfcpLoop implements AutoCloseable {
             PfcpHandler.Handling handling;
             try {
                 handling = handler.begin(m.peer, m.header, m.datagram, m.datagram.length, m.receivedMillis);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | LinkageError | AssertionError e) {
                 internalError(m.peer, e);
                 m = lanes.next(m.key);
                 continue;
@@ -192,7 +192,7 @@ final class PfcpLoop implements AutoCloseable {
             } else {
                 try {
                     reply(m.peer, handler.finish(m.handling, m.response));
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | LinkageError | AssertionError e) {
                     internalError(m.peer, e);
                 }
             }
@@ -206,6 +206,7 @@ final class PfcpLoop implements AutoCloseable {
         }
     }
 
+    /** A bug (or a class that failed to load) costs the message it hit, never the PFCP thread. */
     private void internalError(InetSocketAddress peer, Throwable e) {
         stats.inc("error.internal");
         log.error("internal error handling a message from {}", peer, e);
