@@ -267,14 +267,11 @@ class HupfUpf:
         self.chain.stop()
 
 
-class OldHupfUpf(HupfUpf):
-    """hupf's other build or JVM options (--old-classpath, --old-backend, --old-runner-java-opts), for an A/B in
-    the same run: its rows are left out of the table against eUPF and compared with hupf's in notes."""
-    name = "hupf-old"
-
-    @staticmethod
-    def sized(args, n):
-        return sized_chain(n, args.old_classpath, args.old_backend, java_opts=args.old_runner_java_opts.split())
+def other_hupf(name, classpath=None, backend=None, opts=""):
+    """hupf's other build or JVM options (--old-classpath, --old-backend, --old-runner-java-opts; --variant-java-opts)
+    for an A/B in the same run: its rows are left out of the table against eUPF and compared with hupf's in notes."""
+    return type("OtherHupf", (HupfUpf,), {"name": name, "sized": staticmethod(
+        lambda args, n: sized_chain(n, classpath, backend, java_opts=opts.split()))})
 
 
 def _associated(smf):
@@ -406,11 +403,13 @@ def peer_rounds(args):
     before = machine()
     rows = []
     plan = [(n, args.eupf is not None) for n in args.sessions] + [(n, False) for n in args.hupf_only_sessions]
+    others = [other_hupf("hupf " + opts, opts=opts) for opts in args.variant_java_opts]
+    if args.old_classpath or args.old_runner_java_opts:
+        others.append(other_hupf("hupf-old", args.old_classpath, args.old_backend, args.old_runner_java_opts))
     for n, with_peer in plan:
         for rnd in range(1, args.rounds + 1):
             kinds = [HupfUpf, EupfUpf] if with_peer else [HupfUpf]
-            if args.old_classpath or args.old_runner_java_opts:
-                kinds.insert(1, OldHupfUpf)
+            kinds[1:1] = others
             for kind in (kinds if rnd % 2 else kinds[::-1]):
                 rows += peer_round(kind, args, n, args.window[0], rnd)
     after = machine()
@@ -462,6 +461,8 @@ def main():
     ap.add_argument("--runner-java-opts", default="", help="more JVM options for the runner (one string)")
     ap.add_argument("--old-runner-java-opts", default="",
                     help="the runner's JVM options for the other build (with --peer: an A/B of options alone)")
+    ap.add_argument("--variant-java-opts", nargs="*", default=[], metavar="OPTS",
+                    help="--peer: this build again with each of these runner JVM options (each one string)")
     ap.add_argument("--delete-limit", type=int, help="time the deletion of this many sessions only")
     ap.add_argument("--no-modify", action="store_true")
     ap.add_argument("--cpu-hog", type=int, default=0, metavar="N",

@@ -148,19 +148,19 @@ def compare(rows):
 
 
 def ab_notes(rows):
-    """One line per measured phase and round of hupf against its other build or options (hupf-old): rate, CPU and
-    JIT per request, p50 / p99, and the ratios this / old."""
-    old = {(r["sessions_asked"], r["round"], r["stage"], r["phase"]): r for r in rows if r["upf"] == "hupf-old"}
+    """One line per measured phase and round of each other build or JVM options of hupf (hupf-old, "hupf OPTS")
+    against hupf: rate, CPU and JIT per request, p50 / p99, and the ratios this / other."""
+    this = {(r["sessions_asked"], r["round"], r["stage"], r["phase"]): r for r in rows if r["upf"] == "hupf"}
+    fig = lambda x: "%s/s, %s ms/req (JIT %s), p50 %s p99 %s ms" % (  # noqa: E731
+        x.get("per_second"), x.get("cpu_ms_per_request"), x.get("jit_ms_per_request"), x.get("p50_ms"),
+        x.get("p99_ms"))
     out = []
-    for r in rows:
-        o = old.get((r["sessions_asked"], r["round"], r["stage"], r["phase"]))
-        if r["upf"] != "hupf" or o is None or r["stage"] == "warmup":
+    for o in rows:
+        r = this.get((o["sessions_asked"], o["round"], o["stage"], o["phase"]))
+        if not o["upf"].startswith("hupf") or r is None or r is o or o["stage"] == "warmup":
             continue
-        fig = lambda x: "%s/s, %s ms/req (JIT %s), p50 %s p99 %s ms" % (  # noqa: E731
-            x.get("per_second"), x.get("cpu_ms_per_request"), x.get("jit_ms_per_request"), x.get("p50_ms"),
-            x.get("p99_ms"))
-        out.append("A/B %d round %d %s %s: this %s; old %s; rate this / old %s, CPU this / old %s" % (
-            r["sessions_asked"], r["round"], r["stage"], r["phase"], fig(r), fig(o),
+        out.append("A/B %d round %d %s %s: hupf %s; %s %s; rate hupf / other %s, CPU hupf / other %s" % (
+            r["sessions_asked"], r["round"], r["stage"], r["phase"], fig(r), o["upf"], fig(o),
             ratio(r.get("per_second"), o.get("per_second")),
             ratio(r.get("cpu_ms_per_request"), o.get("cpu_ms_per_request"))))
     return out
