@@ -461,8 +461,8 @@ def main():
     ap.add_argument("--runner-java-opts", default="", help="more JVM options for the runner (one string)")
     ap.add_argument("--old-runner-java-opts", default="",
                     help="the runner's JVM options for the other build (with --peer: an A/B of options alone)")
-    ap.add_argument("--variant-java-opts", nargs="*", default=[], metavar="OPTS",
-                    help="--peer: this build again with each of these runner JVM options (each one string)")
+    ap.add_argument("--variant-java-opts", action="append", default=[], metavar="OPTS",
+                    help="--peer: this build again with these runner JVM options (=-XX:..., repeatable)")
     ap.add_argument("--delete-limit", type=int, help="time the deletion of this many sessions only")
     ap.add_argument("--no-modify", action="store_true")
     ap.add_argument("--cpu-hog", type=int, default=0, metavar="N",
