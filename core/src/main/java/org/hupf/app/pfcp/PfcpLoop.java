@@ -19,8 +19,10 @@ import java.util.function.BiConsumer;
 /**
  * The PFCP socket's thread, which carries session requests everywhere but the devices' write. It receives the
  * datagrams queued on the socket as a burst and takes each session request as far as it goes without waiting
- * (header, retransmission check, decoding, procedure, the session core's checks and the write's queueing); the
- * devices' acknowledgements come back to it as a burst too, and it encodes, keeps and sends their answers.
+ * (header, retransmission check, decoding, procedure, the session core's checks and the write's queueing). The
+ * thread that completes a request (the devices' acknowledgement) encodes, keeps and sends its answer, as it did
+ * before: a hand-back to this thread would be one more wait for a CPU on the answer's way. Only the release of the
+ * session's next message comes back here, as a burst (one wake-up of the select for many).
  *
  * <p>Why one plain loop instead of a receiver handing each request to a pool through composed futures: each
  * hand-off waits for a CPU on a loaded machine, and the JIT had inlined the request path into the pool's and the
@@ -36,7 +38,7 @@ final class PfcpLoop implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PfcpLoop.class);
     private static final int MAX_DATAGRAM = 65535;
-    /** Datagrams taken per burst before the acknowledgements are looked at again. */
+    /** Datagrams taken per burst before the answered requests' sessions are released again. */
     private static final int MAX_BURST = 256;
     /** How long a close waits for the answers of requests under way. */
     private static final long CLOSE_WAIT_MS = 5_000;
@@ -55,7 +57,7 @@ final class PfcpLoop implements AutoCloseable {
     private final Thread thread;
     private final ByteBuffer received = ByteBuffer.allocateDirect(MAX_DATAGRAM);
     private final SessionLanes<SessionMessage> lanes = new SessionLanes<>();
-    /** Requests whose procedure answered, filled by the devices' threads. */
+    /** Requests answered, filled by the threads that completed them (the devices'). */
     private final ConcurrentLinkedQueue<SessionMessage> answered = new ConcurrentLinkedQueue<>();
     /** Set while a wake-up of the select is on its way: one wake-up for a burst of acknowledgements. */
     private final AtomicBoolean wakeUpSent = new AtomicBoolean();
@@ -110,7 +112,7 @@ final class PfcpLoop implements AutoCloseable {
                 return;
             }
             wakeUpSent.set(false);
-            sendAnswered();
+            releaseAnswered();
             if (running) {
                 receiveBurst();
             } else if (System.currentTimeMillis() > closeDeadline) {
@@ -183,19 +185,10 @@ final class PfcpLoop implements AutoCloseable {
         }
     }
 
-    private void sendAnswered() {
+    /** Starts, for each request answered since the last burst, the next message of its session. */
+    private void releaseAnswered() {
         SessionMessage m;
         while ((m = answered.poll()) != null) {
-            if (m.failure != null) {
-                handler.abandon(m.handling);
-                internalError(m.peer, m.failure);
-            } else {
-                try {
-                    reply(m.peer, handler.finish(m.handling, m.response));
-                } catch (RuntimeException | LinkageError | AssertionError e) {
-                    internalError(m.peer, e);
-                }
-            }
             start(lanes.next(m.key));
         }
     }
@@ -242,7 +235,7 @@ final class PfcpLoop implements AutoCloseable {
         }
     }
 
-    /** A session request from its datagram to its answer; completed by the devices' thread with its response. */
+    /** A session request from its datagram to its answer; completed by the thread that completes its response. */
     private final class SessionMessage implements BiConsumer<PfcpResponse, Throwable> {
         final InetSocketAddress peer;
         final PfcpCodec.Header header;
@@ -250,8 +243,6 @@ final class PfcpLoop implements AutoCloseable {
         final Object key;
         byte[] datagram;
         PfcpHandler.Handling handling;
-        PfcpResponse response;
-        Throwable failure;
 
         SessionMessage(InetSocketAddress peer, PfcpCodec.Header header, byte[] datagram, long receivedMillis,
                        Object key) {
@@ -262,11 +253,23 @@ final class PfcpLoop implements AutoCloseable {
             this.key = key;
         }
 
-        /** The procedure answered: queued for the loop, which is woken once for a burst of them. */
+        /**
+         * The procedure answered: the answer is encoded and sent here, on the thread that completed it (one hand-off
+         * less on the answer's way), and the message queued for the loop, woken once for a burst of them, to start
+         * its session's next message.
+         */
         @Override
-        public void accept(PfcpResponse r, Throwable e) {
-            response = r;
-            failure = e;
+        public void accept(PfcpResponse response, Throwable failure) {
+            if (failure != null) {
+                handler.abandon(handling);
+                internalError(peer, failure);
+            } else {
+                try {
+                    reply(peer, handler.finish(handling, response));
+                } catch (RuntimeException | LinkageError | AssertionError e) {
+                    internalError(peer, e);
+                }
+            }
             answered.add(this);
             if (wakeUpSent.compareAndSet(false, true)) {
                 selector.wakeup();
