@@ -17,6 +17,8 @@ import pytest
 from conftest import ROOT, _classpath
 
 RUNNER = "org.hupf.standalone.lab.LabRunner"
+# The standalone host's JVM options, as the lab and systemd's unit run it; java_opts come after them (and win).
+RUNNER_JVM_OPTIONS = os.path.join(ROOT, "standalone", "jvm.options")
 P4INFO = os.path.join(ROOT, "pipeconf", "src", "main", "resources", "p4c-out", "sw", "bmv2", "p4info.txt")
 N3, GNB, APP_NET = "192.0.2.1", "192.0.2.2", "198.51.100.0/24"
 T1_S = 3.0
@@ -75,7 +77,7 @@ class Chain:
                "policy": {"threshold_bps": 10**12, "hold_ms": 2000, "hysteresis": 0.2},
                "poll_ms": poll_ms, "status": self.status_path,
                "routes": {"backend": [[GNB + "/32", 1, "02:00:00:00:00:01"], [APP_NET, 2, "02:00:00:00:00:02"]]}}
-        runner = ["java", *java_opts, "-cp", classpath or _classpath(), RUNNER]
+        runner = ["java", "@" + RUNNER_JVM_OPTIONS, *java_opts, "-cp", classpath or _classpath(), RUNNER]
         self.supervisor_path = os.path.join(self.dir, "runner-supervisor.json")
         if durable:
             cfg.update(state_dir=os.path.join(self.dir, "state"), state_sync_ms=100)

@@ -36,7 +36,7 @@ from backend_chain import GNB, T1_S, Chain, cause_of, deletion, up_seid_of, upli
 from bench_pfcp import patch, template  # noqa: E402
 from cpu_hog import cpu_hog  # noqa: E402
 from eupf_peer import SKIPPED, Eupf, eupf_binary  # noqa: E402
-from peer_report import (busiest, compare, jit_ms, markdown, mismatches, table_check,  # noqa: E402
+from peer_report import (ab_notes, busiest, compare, jit_ms, markdown, mismatches, table_check,  # noqa: E402
                          thread_breakdown, thread_cpu_seconds, threads_markdown, tree_cpu_seconds,
                          warmup_notes)
 from pfcp_spec import build_message  # noqa: E402
@@ -181,10 +181,10 @@ def heap_used_kib(pid):
     return int(m.group(1)) if m else None
 
 
-def sized_chain(n, classpath=None, backend=None, backend_args=()):
+def sized_chain(n, classpath=None, backend=None, backend_args=(), java_opts=()):
     return Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), classpath=classpath, backend=backend,
                  # ~9 KB of heap per session measured; the compiler threads kept, for the JIT's CPU per phase
-                 java_opts=["-Xmx%dm" % max(1024, n // 80), "-XX:-UseDynamicNumberOfCompilerThreads"],
+                 java_opts=["-Xmx%dm" % max(1024, n // 80), "-XX:-UseDynamicNumberOfCompilerThreads", *java_opts],
                  backend_args=backend_args)
 
 
@@ -236,7 +236,7 @@ class HupfUpf:
     name = "hupf"
 
     def __init__(self, args, n):
-        self.chain = sized_chain(n)
+        self.chain = self.sized(args, n)
         self.addr = self.chain.pfcp
         try:
             self.smf = Smf(self.addr)
@@ -244,6 +244,10 @@ class HupfUpf:
         except BaseException:
             self.chain.stop()
             raise
+
+    @staticmethod
+    def sized(args, n):
+        return sized_chain(n, java_opts=args.runner_java_opts.split())
 
     def cpu(self):
         return chain_cpu(self.chain)
@@ -261,6 +265,13 @@ class HupfUpf:
     def stop(self):
         self.smf.close()
         self.chain.stop()
+
+
+def other_hupf(name, classpath=None, backend=None, opts=""):
+    """hupf's other build or JVM options (--old-classpath, --old-backend, --old-runner-java-opts; --variant-java-opts)
+    for an A/B in the same run: its rows are left out of the table against eUPF and compared with hupf's in notes."""
+    return type("OtherHupf", (HupfUpf,), {"name": name, "sized": staticmethod(
+        lambda args, n: sized_chain(n, classpath, backend, java_opts=opts.split()))})
 
 
 def _associated(smf):
@@ -392,9 +403,13 @@ def peer_rounds(args):
     before = machine()
     rows = []
     plan = [(n, args.eupf is not None) for n in args.sessions] + [(n, False) for n in args.hupf_only_sessions]
+    others = [other_hupf("hupf " + opts, opts=opts) for opts in args.variant_java_opts]
+    if args.old_classpath or args.old_runner_java_opts:
+        others.append(other_hupf("hupf-old", args.old_classpath, args.old_backend, args.old_runner_java_opts))
     for n, with_peer in plan:
         for rnd in range(1, args.rounds + 1):
             kinds = [HupfUpf, EupfUpf] if with_peer else [HupfUpf]
+            kinds[1:1] = others
             for kind in (kinds if rnd % 2 else kinds[::-1]):
                 rows += peer_round(kind, args, n, args.window[0], rnd)
     after = machine()
@@ -406,7 +421,7 @@ def peer_rounds(args):
         run_info["command"], before["utc"], after["utc"], " ".join(before["loadavg"]), " ".join(after["loadavg"]),
         before["cpus"], before["model"], args.window[0], args.warmup_rounds, args.warmup,
         "; eUPF logging_level " + args.eupf_log_level if args.eupf else "")]
-    notes += warmup_notes(rows)
+    notes += warmup_notes(rows) + ab_notes(rows)
     bad = mismatches(rows)
     for r in bad:
         notes.append("MISMATCH: %s round %d %s of %d: tables %s, expected %d" % (
@@ -443,6 +458,11 @@ def main():
     ap.add_argument("--backend-cpuprofile", help="write the backend agent's Go CPU profile here")
     ap.add_argument("--old-classpath", help="runner classpath of the build to compare with")
     ap.add_argument("--old-backend", help="hupf-backend binary of the build to compare with")
+    ap.add_argument("--runner-java-opts", default="", help="more JVM options for the runner (one string)")
+    ap.add_argument("--old-runner-java-opts", default="",
+                    help="the runner's JVM options for the other build (with --peer: an A/B of options alone)")
+    ap.add_argument("--variant-java-opts", action="append", default=[], metavar="OPTS",
+                    help="--peer: this build again with these runner JVM options (=-XX:..., repeatable)")
     ap.add_argument("--delete-limit", type=int, help="time the deletion of this many sessions only")
     ap.add_argument("--no-modify", action="store_true")
     ap.add_argument("--cpu-hog", type=int, default=0, metavar="N",

@@ -147,6 +147,25 @@ def compare(rows):
     return out
 
 
+def ab_notes(rows):
+    """One line per measured phase and round of each other build or JVM options of hupf (hupf-old, "hupf OPTS")
+    against hupf: rate, CPU and JIT per request, p50 / p99, and the ratios this / other."""
+    this = {(r["sessions_asked"], r["round"], r["stage"], r["phase"]): r for r in rows if r["upf"] == "hupf"}
+    fig = lambda x: "%s/s, %s ms/req (JIT %s), p50 %s p99 %s ms" % (  # noqa: E731
+        x.get("per_second"), x.get("cpu_ms_per_request"), x.get("jit_ms_per_request"), x.get("p50_ms"),
+        x.get("p99_ms"))
+    out = []
+    for o in rows:
+        r = this.get((o["sessions_asked"], o["round"], o["stage"], o["phase"]))
+        if not o["upf"].startswith("hupf") or r is None or r is o or o["stage"] == "warmup":
+            continue
+        out.append("A/B %d round %d %s %s: hupf %s; %s %s; rate hupf / other %s, CPU hupf / other %s" % (
+            r["sessions_asked"], r["round"], r["stage"], r["phase"], fig(r), o["upf"], fig(o),
+            ratio(r.get("per_second"), o.get("per_second")),
+            ratio(r.get("cpu_ms_per_request"), o.get("cpu_ms_per_request"))))
+    return out
+
+
 def warmup_notes(rows):
     """One line per UPF round with unreported warm-up rounds: the JIT's CPU ms per request in each (all three
     phases), to show whether it had settled before the measured round."""

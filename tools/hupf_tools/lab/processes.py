@@ -13,6 +13,8 @@ import time
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BACKEND = os.path.join(REPO, "backend", "build", "hupf-backend")
 RUNNER_MAIN = "org.hupf.standalone.lab.LabRunner"
+# The standalone host's JVM options (garbage collector, compiler), as systemd's unit and the benchmarks use them.
+RUNNER_JVM_OPTIONS = os.path.join(REPO, "standalone", "jvm.options")
 CPU_PORT = 255
 READY_TIMEOUT_S = 90
 COUNTED_TIMEOUT_S = 60
@@ -155,7 +157,7 @@ def start_runner(procs, classpath, cfg_path, name="runner"):
     """Starts the lab runner under the lab's supervisor, as the backends are: a runner that dies is started again
     and restarts with its state (sessions, associations, Recovery Time Stamp). Its pid and restarts are in
     WORKDIR/NAME-supervisor.json."""
-    return procs.start(name, supervised(["java", "-cp", classpath, RUNNER_MAIN, cfg_path],
+    return procs.start(name, supervised(["java", "@" + RUNNER_JVM_OPTIONS, "-cp", classpath, RUNNER_MAIN, cfg_path],
                                         os.path.join(procs.workdir, name + "-supervisor.json")))
 
 

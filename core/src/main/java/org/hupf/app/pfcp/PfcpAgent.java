@@ -24,12 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -46,41 +43,33 @@ import java.util.function.Consumer;
  * (heartbeats to associated peers, Session Report Requests for usage and downlink data), which
  * {@link OutgoingRequests} retransmits every T1 up to N1 times.
  *
- * <p>The receive thread only reads datagrams and sorts them: decoding, validation and the session core
- * run on worker threads, one message at a time per session (SEID) until its answer is sent, so the
- * devices' acknowledgement of one message is awaited before the session's next; Session Establishment
- * Requests (no UP SEID yet) run in parallel. Node messages (heartbeats, association procedures) have
- * their own thread, one at a time per peer, so that they are never queued behind session work.
+ * <p>Session requests are carried by the PFCP thread ({@link PfcpLoop}) from datagram to answer, one message at a
+ * time per session (SEID) until its answer is sent, so the devices' acknowledgement of one message is awaited
+ * before the session's next; Session Establishment Requests (no UP SEID yet) run side by side. Node messages
+ * (heartbeats, association procedures) have their own thread, one at a time per peer, so that they are never
+ * queued behind session work.
  */
 public final class PfcpAgent implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PfcpAgent.class);
-    private static final int MAX_DATAGRAM = 65535;
     /** Report Type bits (§8.2.21). */
     private static final int DLDR = 0x01;
     private static final int USAR = 0x02;
-    /** Session messages are handled by this many threads (the session core itself is one lock). */
-    private static final int SESSION_WORKERS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     private final PfcpConfig config;
     private final SessionManager sessions;
     private final PfcpStats stats = new PfcpStats();
     private final UsageReporter usage;
     private final PfcpHandler handler;
-    private final DatagramSocket socket;
+    private final PfcpLoop loop;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             r -> new Thread(r, "hupf-pfcp-timers"));
-    private final Thread receiver;
-    private final ExecutorService sessionWorkers = Executors.newFixedThreadPool(
-            SESSION_WORKERS, daemon("hupf-pfcp-session"));
     private final ExecutorService nodeWorker = Executors.newSingleThreadExecutor(daemon("hupf-pfcp-node"));
-    private final KeyedSerialExecutor sessionLanes = new KeyedSerialExecutor(sessionWorkers);
     private final KeyedSerialExecutor nodeLanes = new KeyedSerialExecutor(nodeWorker);
     private final OutgoingRequests requests;
     private final VolumeThresholdCheck thresholds;
     /** Downlink PDRs already reported for the current buffering episode: "upSeid/pdrId". */
     private final Set<String> notified = ConcurrentHashMap.newKeySet();
-    private volatile boolean running = true;
 
     /**
      * Binds the socket and starts the agent.
@@ -130,17 +119,21 @@ public final class PfcpAgent implements AutoCloseable {
         this.thresholds = new VolumeThresholdCheck(sessions, usage);
         handler.onAskRecovery(this::recoveryOf);
         sessions.store().all().forEach(usage::sessionChanged);
-        this.socket = new DatagramSocket(new InetSocketAddress(config.listenAddress, config.port));
-        this.receiver = new Thread(this::receiveLoop, "hupf-pfcp-rx");
-        receiver.setDaemon(true);
-        receiver.start();
+        try {
+            this.loop = new PfcpLoop(new InetSocketAddress(config.listenAddress, config.port), handler, stats, this::sort);
+        } catch (IOException e) {
+            SocketException bind = new SocketException("PFCP socket " + config.listenAddress + ":" + config.port
+                                                       + ": " + e.getMessage());
+            bind.initCause(e);
+            throw bind;
+        }
         timers.scheduleWithFixedDelay(this::tick, config.reportTickMillis, config.reportTickMillis,
                                       TimeUnit.MILLISECONDS);
         if (config.heartbeatIntervalMillis > 0) {
             timers.scheduleWithFixedDelay(this::heartbeats, config.heartbeatIntervalMillis,
                                           config.heartbeatIntervalMillis, TimeUnit.MILLISECONDS);
         }
-        log.info("PFCP agent on {}:{} as Node ID {}", config.listenAddress, socket.getLocalPort(), config.nodeId);
+        log.info("PFCP agent on {}:{} as Node ID {}", config.listenAddress, loop.port(), config.nodeId);
     }
 
     /** @return now as a Recovery Time Stamp: NTP seconds */
@@ -158,7 +151,7 @@ public final class PfcpAgent implements AutoCloseable {
 
     /** @return the bound UDP port (useful when configured as 0) */
     public int port() {
-        return socket.getLocalPort();
+        return loop.port();
     }
 
     public PfcpStats stats() {
@@ -169,42 +162,31 @@ public final class PfcpAgent implements AutoCloseable {
         return handler.associations();
     }
 
-    private void receiveLoop() {
-        byte[] buf = new byte[MAX_DATAGRAM];
-        while (running) {
-            DatagramPacket p = new DatagramPacket(buf, buf.length);
-            try {
-                socket.receive(p);
-            } catch (IOException e) {
-                if (running) {
-                    log.warn("PFCP receive failed: {}", e.getMessage());
-                }
-                continue;
-            }
-            InetSocketAddress peer = (InetSocketAddress) p.getSocketAddress();
-            byte[] datagram = Arrays.copyOf(buf, p.getLength());
-            PfcpCodec.Header h;
-            try {
-                h = PfcpCodec.header(datagram, datagram.length);
-            } catch (DecodeException e) {
-                if (isResponseToUs(datagram)) {
-                    requests.dropMalformed(peer, e);
-                } else {
-                    handler.truncated(peer, e);
-                }
-                continue;
-            }
-            if (h.type == MessageType.HEARTBEAT_RESPONSE || h.type == MessageType.SESSION_REPORT_RESPONSE) {
-                guarded(peer, () -> {
-                    requests.onResponse(peer, h, datagram, datagram.length);
-                    return CompletableFuture.completedFuture(null);
-                });
-            } else if (h.hasSeid && h.type >= MessageType.SESSION_ESTABLISHMENT_REQUEST) {
-                sessionLanes.submit(orderKey(peer, h), () -> guarded(peer, () -> answer(peer, h, datagram)));
+    /**
+     * Sorts a datagram for the PFCP thread: answers to hupf's requests are matched there, node messages go to
+     * the node worker, session requests stay with the PFCP thread.
+     */
+    private PfcpCodec.Header sort(InetSocketAddress peer, byte[] datagram) {
+        PfcpCodec.Header h;
+        try {
+            h = PfcpCodec.header(datagram, datagram.length);
+        } catch (DecodeException e) {
+            if (isResponseToUs(datagram)) {
+                requests.dropMalformed(peer, e);
             } else {
-                nodeLanes.submit(peer, () -> guarded(peer, () -> answer(peer, h, datagram)));
+                handler.truncated(peer, e);
             }
+            return null;
         }
+        if (h.type == MessageType.HEARTBEAT_RESPONSE || h.type == MessageType.SESSION_REPORT_RESPONSE) {
+            requests.onResponse(peer, h, datagram, datagram.length);
+            return null;
+        }
+        if (h.hasSeid && h.type >= MessageType.SESSION_ESTABLISHMENT_REQUEST) {
+            return h;
+        }
+        nodeLanes.submit(peer, () -> guarded(peer, () -> answer(peer, h, datagram)));
+        return null;
     }
 
     private CompletableFuture<?> answer(InetSocketAddress peer, PfcpCodec.Header h, byte[] datagram) {
@@ -234,25 +216,14 @@ public final class PfcpAgent implements AutoCloseable {
         log.error("internal error handling a message from {}", peer, e);
     }
 
-    /**
-     * A session message's ordering key: its UP SEID; an establishment (SEID 0) is keyed by peer and
-     * sequence number, so establishments run in parallel and only a retransmission waits for its original.
-     */
-    private static Object orderKey(InetSocketAddress peer, PfcpCodec.Header h) {
-        return h.seid != 0 ? (Object) h.seid : List.of(peer, h.sequence);
-    }
-
     /** A datagram too short for its header whose type says it answers one of hupf's requests. */
     private static boolean isResponseToUs(byte[] d) {
         return d.length >= 2 && (d[1] == MessageType.HEARTBEAT_RESPONSE || d[1] == MessageType.SESSION_REPORT_RESPONSE);
     }
 
     private void send(InetSocketAddress peer, byte[] bytes) {
-        try {
-            socket.send(new DatagramPacket(bytes, bytes.length, peer));
-        } catch (IOException e) {
+        if (!loop.send(peer, bytes)) {
             stats.inc("error.send");
-            log.warn("PFCP send to {} failed: {}", peer, e.getMessage());
         }
     }
 
@@ -402,11 +373,8 @@ public final class PfcpAgent implements AutoCloseable {
      */
     @Override
     public void close() {
-        running = false;
-        socket.close();
-        Shutdowns.join(receiver);
+        loop.close();
         Shutdowns.finish(nodeWorker, "hupf-pfcp-node");
-        Shutdowns.finish(sessionWorkers, "hupf-pfcp-session");
         Shutdowns.interrupt(timers, "hupf-pfcp-timers");
     }
 }

@@ -165,51 +165,113 @@ public final class PfcpHandler {
      */
     CompletableFuture<byte[]> handleAsync(InetSocketAddress peer, PfcpCodec.Header h, byte[] buf, int len,
                                           long now) {
+        Handling handling = begin(peer, h, buf, len, now);
+        if (handling.response == null) {
+            return CompletableFuture.completedFuture(handling.answer);
+        }
+        return handling.response.handle((m, failure) -> {
+            if (failure != null) {
+                abandon(handling);
+                throw failure instanceof CompletionException ? (CompletionException) failure
+                        : new CompletionException(failure);
+            }
+            return finish(handling, m);
+        });
+    }
+
+    /**
+     * Starts handling one datagram whose header the caller read: answered at once (a retransmission, a refusal
+     * of the header), or once its procedure's response completes, then {@link #finish} or {@link #abandon}. The
+     * buffer is not used once this returns.
+     *
+     * @param peer sender
+     * @param h    its header
+     * @param buf  datagram
+     * @param len  bytes received
+     * @param now  current time, ms
+     * @return the request's handling
+     */
+    Handling begin(InetSocketAddress peer, PfcpCodec.Header h, byte[] buf, int len, long now) {
         stats.inc("rx");
         if (h.version != PfcpCodec.VERSION) {
             stats.inc("tx.version_not_supported");
             log.warn("PFCP version {} from {}: answering Version Not Supported", h.version, peer);
-            return CompletableFuture.completedFuture(PfcpCodec.encode(
-                    ResponseCodec.encode(new VersionNotSupportedResponse(h.sequence))));
+            return Handling.answered(PfcpCodec.encode(ResponseCodec.encode(new VersionNotSupportedResponse(h.sequence))));
         }
         if (!MessageType.isKnownRequest(h.type) || h.type == MessageType.SESSION_REPORT_REQUEST) {
             stats.inc("drop.unexpected_type");
             log.warn("dropped message type {} seq {} from {}: not a request hupf serves", h.type, h.sequence, peer);
-            return CompletableFuture.completedFuture(null);
+            return Handling.answered(null);
         }
         Exchange ex = new Exchange(peer, peer + "/" + h.sequence + "/" + h.type, now);
         byte[] cached = cache.answerTo(ex.key);
         if (cached != null) {
             stats.inc("rx.retransmission");
-            return CompletableFuture.completedFuture(cached);
+            return Handling.answered(cached);
         }
         if (!cache.begin(ex.key)) {
             stats.inc("rx.retransmission_in_progress");
-            return CompletableFuture.completedFuture(null);
+            return Handling.answered(null);
         }
         CompletableFuture<PfcpResponse> response;
         try {
             response = dispatch(h, PfcpCodec.decode(h, buf, len), ex);
         } catch (DecodeException e) {
             response = CompletableFuture.completedFuture(malformed(peer, h, e));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             cache.end(ex.key);
             throw e;
         }
-        return response.handle((m, failure) -> {
-            cache.end(ex.key);
-            if (failure != null) {
-                throw failure instanceof CompletionException ? (CompletionException) failure
-                        : new CompletionException(failure);
-            }
-            // A change's response is there already, kept with the change: it is not encoded twice.
-            byte[] out = cache.answerTo(ex.key);
-            if (out == null) {
-                out = cache.keepFirst(ex.key, PfcpCodec.encode(ResponseCodec.encode(m)), now);
-            }
-            stats.inc("tx." + (h.type + 1));
-            return out;
-        });
+        return new Handling(null, response, ex, h.type);
+    }
+
+    /**
+     * Ends a request whose procedure answered: its response, encoded once and kept for retransmissions.
+     *
+     * @param handling the request's handling (from {@link #begin})
+     * @param m        the procedure's response
+     * @return the bytes to send back
+     */
+    byte[] finish(Handling handling, PfcpResponse m) {
+        String key = handling.ex.key;
+        cache.end(key);
+        // A change's response is there already, kept with the change: it is not encoded twice.
+        byte[] out = cache.answerTo(key);
+        if (out == null) {
+            out = cache.keepFirst(key, PfcpCodec.encode(ResponseCodec.encode(m)), handling.ex.receivedMillis);
+        }
+        stats.inc("tx." + (handling.type + 1));
+        return out;
+    }
+
+    /**
+     * Ends a request whose procedure failed (a bug): nothing is answered, a retransmission is handled anew.
+     *
+     * @param handling the request's handling (from {@link #begin})
+     */
+    void abandon(Handling handling) {
+        cache.end(handling.ex.key);
+    }
+
+    /** One request being handled: answered at once, or once its procedure's response completes. */
+    static final class Handling {
+        /** The bytes to send at once (null: nothing), when {@link #response} is null. */
+        final byte[] answer;
+        /** The procedure's response to come; null when the request was answered at once. */
+        final CompletableFuture<PfcpResponse> response;
+        final Exchange ex;
+        final int type;
+
+        private Handling(byte[] answer, CompletableFuture<PfcpResponse> response, Exchange ex, int type) {
+            this.answer = answer;
+            this.response = response;
+            this.ex = ex;
+            this.type = type;
+        }
+
+        static Handling answered(byte[] answer) {
+            return new Handling(answer, null, null, 0);
+        }
     }
 
     /**
