@@ -4,12 +4,14 @@
 set -uo pipefail
 name=$1; shift
 mkdir -p reports
-# The P4 tools built outside the repository (../shared/p4tools: p4c, bmv2) are looked for on PATH, then in
-# their conventional prefix P4_PREFIX (default /opt/p4), as the ONOS suite finds ONOS in /opt/hupf-onos:
-# a machine that has them runs the suites that need them instead of skipping them.
-p4_bin=${P4_PREFIX:-/opt/p4}/bin
-if [ -x "$p4_bin/simple_switch_grpc" ] || [ -x "$p4_bin/p4c-bm2-ss" ]; then
-  export PATH=$PATH:$p4_bin
+# The P4 toolchain built outside the repository (../shared/p4tools: p4c, PI, bmv2) is found as
+# hupf_tools/p4tools.py finds it: BMV2 / P4C, else PATH, else the prefix P4_PREFIX (default /opt/p4), as the
+# ONOS suite finds ONOS in /opt/hupf-onos. Its bin/ goes on PATH and its lib/ (PI's and bmv2's libraries) on
+# LD_LIBRARY_PATH here, for every suite, so that a caller sets neither.
+p4_prefix=${P4_PREFIX:-/opt/p4}
+if [ -x "$p4_prefix/bin/simple_switch_grpc" ] || [ -x "$p4_prefix/bin/p4c-bm2-ss" ]; then
+  export PATH=$PATH:$p4_prefix/bin
+  export LD_LIBRARY_PATH=$p4_prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 # p4c's Tofino backend (p4c-barefoot, bfas) likewise in P4_TOFINO_PREFIX (default /opt/p4-tofino,
 # docs/TOFINO.md): the PTF suite then compiles the Tofino 2 profile once (minutes at nice).

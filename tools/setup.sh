@@ -11,6 +11,7 @@ DEBIAN_PACKAGES=(
   libdpdk-dev dpdk-dev libpcap-dev libnuma-dev libcmocka-dev valgrind libssl-dev
   clang llvm libclang-rt-14-dev bpftool
   iproute2 iputils-ping tcpdump ethtool procps
+  mininet
   openssh-client sshpass
   strongswan-charon strongswan-swanctl libcharon-extra-plugins libstrongswan-standard-plugins
   chromium

@@ -4,7 +4,6 @@ written over P4Runtime by hupf_tools.gnb.p4rt_entries, each vector's frame sent 
 compared byte for byte, each drop seen on the program's drops counter by its reason; then the per-UE counters
 read over P4Runtime. The same vectors run on the stand-in in test_gnb_switch.py."""
 import os
-import shutil
 import subprocess
 import tempfile
 import time
@@ -15,11 +14,12 @@ import gnb_vectors as V
 import dataplane
 from p4rt import Client
 from targets import free_port, stop_process
+from hupf_tools import p4tools
 from hupf_tools.gnb.p4rt_entries import load_p4info, updates
 
 ROOT = Path(__file__).resolve().parents[2]
 P4C_OUT = ROOT / "pipeconf" / "src" / "main" / "resources" / "p4c-out" / "gnb" / "bmv2"
-BMV2 = os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
+BMV2 = p4tools.bmv2()
 PORTS = 5
 FRAME_TIMEOUT_S = 5
 QUIET_S = 0.5
@@ -28,7 +28,7 @@ CONTROL = "HupfGnbIngress."
 
 def missing():
     if not BMV2:
-        return "simple_switch_grpc not found (set BMV2=... or put it on PATH)"
+        return "missing " + p4tools.BMV2_HINT
     if os.geteuid() != 0:
         return "needs root (network namespace, veth)"
     if not (P4C_OUT / "bmv2.json").exists():

@@ -17,12 +17,14 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "ptf"))
 
+from hupf_tools import p4tools  # noqa: E402
 from targets import selected  # noqa: E402  (tests/lib, on pytest's pythonpath)
 
 TARGETS, WHY = selected()
 if "bmv2-hw" not in TARGETS:
-    pytest.skip((WHY or "SKIPPED ptf: bmv2-hw not selected").replace("SKIPPED ptf", "bmv2 classifier equivalence"),
-                allow_module_level=True)
+    if not WHY:
+        WHY = "missing " + p4tools.BMV2_HINT if not p4tools.bmv2() else "bmv2-hw not selected (HUPF_PTF_TARGETS)"
+    pytest.skip("bmv2 classifier equivalence: " + WHY.replace("SKIPPED ptf: ", ""), allow_module_level=True)
 
 import hupf_p4const as C  # noqa: E402
 import hw_setup as H  # noqa: E402

@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 
+from hupf_tools import p4tools
 from hupf_tools.lab import run as lab
 
 REPO = lab.REPO
@@ -29,7 +30,7 @@ def missing(switch):
     if not os.path.exists(p4info):
         return "P4 artifacts %s (make p4 where p4c is installed)" % p4info
     if switch == "bmv2" and not lab.bmv2_binary():
-        return "bmv2 simple_switch_grpc (PATH or BMV2=...)"
+        return p4tools.BMV2_HINT
     return None
 
 

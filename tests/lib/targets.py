@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 
 import hupf_p4const as C
+from hupf_tools import p4tools
 from p4rt import Client
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -25,7 +26,7 @@ def artifacts(profile):
 
 def binary(target):
     if target.startswith("bmv2"):
-        return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
+        return p4tools.bmv2()
     return os.environ.get("HUPF_BACKEND") or shutil.which("hupf-backend")
 
 
@@ -43,7 +44,7 @@ def selected():
         return found, None
     if wanted and not any(t.startswith("bmv2") for t in wanted):
         return [], "SKIPPED ptf: hupf-backend not found (set HUPF_BACKEND=...)"
-    return [], "SKIPPED ptf: simple_switch_grpc not found (set BMV2=... or HUPF_BACKEND=...)"
+    return [], "SKIPPED ptf: missing %s (or HUPF_BACKEND=...)" % p4tools.BMV2_HINT
 
 
 def differential_missing(profile):
@@ -53,7 +54,7 @@ def differential_missing(profile):
     if os.geteuid() != 0:
         return "needs root (network namespace, veth)"
     if not binary(bmv2):
-        return "simple_switch_grpc not found (set BMV2=... or put it on PATH)"
+        return "missing " + p4tools.BMV2_HINT
     if not binary(backend):
         return "hupf-backend not found (set HUPF_BACKEND=backend/build/hupf-backend)"
     if not os.path.exists(artifacts(profile)[0]):

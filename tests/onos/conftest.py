@@ -21,6 +21,7 @@ import cluster as cluster_mod
 import headless_chromium
 import onos_ready
 import onos_runtime
+from hupf_tools import p4tools
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pfcp"))
 import smf as smf_mod  # noqa: E402  (the SMF emulator of tests/pfcp)
@@ -42,9 +43,8 @@ if WHY is None and not BACKEND.exists():
     WHY = "hupf-backend %s (make backend)" % BACKEND
 if WHY:
     collect_ignore_glob = ["test_*.py"]
-# The switch of the hybrid test: bmv2 where it is found (BMV2, PATH, or the conventional /opt/p4/bin).
-BMV2 = os.environ.get("BMV2") or shutil.which("simple_switch_grpc") or next(
-    (p for p in ["/opt/p4/bin/simple_switch_grpc"] if os.access(p, os.X_OK)), None)
+# The switch of the hybrid test: bmv2 where it is found (hupf_tools.p4tools).
+BMV2 = p4tools.bmv2()
 # What plays the switch in the hybrid test: bmv2 where it is found, else hupf-backend running the hw profile
 # (the lab's choice); HUPF_ONOS_SWITCH=bmv2|backend chooses.
 SWITCH_TARGET = os.environ.get("HUPF_ONOS_SWITCH") or ("bmv2" if BMV2 else "backend")
@@ -53,7 +53,7 @@ if WHY is None:
     if SWITCH_TARGET not in ("bmv2", "backend"):
         HYBRID_WHY = "a known switch (HUPF_ONOS_SWITCH=%s: bmv2 or backend)" % SWITCH_TARGET
     elif SWITCH_TARGET == "bmv2" and BMV2 is None:
-        HYBRID_WHY = "bmv2 simple_switch_grpc (BMV2=..., PATH or /opt/p4/bin)"
+        HYBRID_WHY = p4tools.BMV2_HINT
     elif os.geteuid() != 0:
         HYBRID_WHY = "root (network namespaces and veth for the hybrid's traffic)"
 CLUSTER_WHY = cluster_mod.missing() if WHY is None else None

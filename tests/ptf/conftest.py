@@ -3,14 +3,18 @@ under test at a time on it, a freshly pushed pipeline for every test.
 
 Tests take the `dut` fixture; `@pytest.mark.targets(...)` limits the targets a test
 runs on (default: every selected target). Without any target binary only
-test_targets.py is collected and skips with one line saying what is missing."""
+test_targets.py is collected and skips with one line saying what is missing; without bmv2
+or p4c, the suite prints one SKIPPED line naming them (their tests skip, the backend's run)."""
 import pytest
 
 from dataplane import TestBed
+from hupf_tools import p4tools
 from targets import ALL_TARGETS, Device, selected
 
 TARGETS, SKIP_REASON = selected()
 NPORTS = 4
+P4_TOOLS_ABSENT = [hint for found, hint in ((p4tools.bmv2(), p4tools.BMV2_HINT), (p4tools.p4c(), p4tools.P4C_HINT))
+                   if not found]
 
 if not TARGETS:
     collect_ignore_glob = ["test_upf*.py", "test_hw*.py", "test_model_agreement*.py"]
@@ -19,6 +23,12 @@ if not TARGETS:
 def pytest_configure(config):
     config.addinivalue_line("markers", "targets(*names): targets the test runs on (%s)"
                             % ", ".join(ALL_TARGETS))
+
+
+def pytest_collection_finish(session):
+    if P4_TOOLS_ABSENT and TARGETS:
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+            "SKIPPED p4 bmv2/p4c parts: missing %s" % ", ".join(P4_TOOLS_ABSENT))
 
 
 def pytest_generate_tests(metafunc):

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from hupf_tools import p4tools
+
 DEBIAN_SITE = "/usr/lib/python3/dist-packages"
 START_TIMEOUT_S = 60
 STRATUM_HINT = ("stratum_bmv2 (STRATUM_BMV2=<binary> or PATH; building it needs Bazel, in no Debian 12 package, and "
@@ -169,10 +171,7 @@ SWITCHES = {"bmv2": Bmv2Switch, "stratum-bmv2": StratumBmv2Switch, "backend": Ba
 def switch_binary(target, backend_binary):
     """The program of a switch target found on this machine, or (None, what is missing)."""
     if target == "bmv2":
-        found = os.environ.get("BMV2") or shutil.which("simple_switch_grpc") or next(
-            (p for p in [os.path.join(os.environ.get("P4_PREFIX", "/opt/p4"), "bin", "simple_switch_grpc")]
-             if os.access(p, os.X_OK)), None)
-        return found, "bmv2 simple_switch_grpc (BMV2=..., PATH or $P4_PREFIX/bin)"
+        return p4tools.bmv2(), p4tools.BMV2_HINT
     if target == "stratum-bmv2":
         return os.environ.get("STRATUM_BMV2") or shutil.which("stratum_bmv2"), STRATUM_HINT
     if target == "backend":

@@ -1,5 +1,5 @@
-"""`tools/lab.sh gnb`: UE hosts -> the hybrid gNB (switch stand-in gnb-switch + gnb-svc's crypto service and
-BaaS) -> N3 -> hupf's UPF (hupf-backend under the standalone lab runner, sessions over PFCP) -> N6, with a lossy
+"""`tools/lab.sh gnb`: UE hosts -> the hybrid gNB (its P4 program on bmv2 where bmv2 is found, else the switch
+stand-in gnb-switch; gnb-svc's crypto service and BaaS) -> N3 -> hupf's UPF (hupf-backend under the standalone lab runner, sessions over PFCP) -> N6, with a lossy
 air link (netem on the gNB's side, downlink; where the kernel has no netem, the UE host's receiver drops the same
 share, seeded) that makes BaaS's retransmissions visible (docs/GNB.md, "The lab").
 
@@ -12,7 +12,8 @@ complete and in order; every UE's uplink packets at the DN deciphered, complete 
 frames and BaaS resent at least as many (the switch counted each resend); BaaS's buffers drained; nothing
 dropped by the switch or the services; no key in any log.
 
-    sudo tools/lab.sh gnb [--ues 4] [--packets 400] [--pps 400] [--size 200] [--loss 5] [--seed 37] [--json FILE]
+    sudo tools/lab.sh gnb [--switch bmv2|stand-in] [--ues 4] [--packets 400|100] [--pps 400|40] [--size 200] [--loss 5]
+        [--seed 37] [--json FILE]
 """
 import argparse
 import glob
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 
+from hupf_tools.gnb import bmv2_switch
 from hupf_tools.gnb.ran_control import write_outputs
 from hupf_tools.lab import processes, scenario, topo
 from hupf_tools.lab import run as lab
@@ -36,6 +38,9 @@ AIR_MAC = "02:67:6e:62:00:01"
 SWITCH_PORTS = ("n3", "air", "crypto", "baas")   # gnb-switch's DPDK ports 0..3, as in the vectors
 BAAS_TIMEOUT_MS = 200
 MAX_RETX = 8
+# The traffic's defaults, per UE and direction: bmv2, a software model, forwards a few hundred frames per second on
+# a loaded 2-core machine, and each PDU crosses it two or three times (crypto, BaaS, air).
+DEFAULTS = {"stand-in": {"packets": 400, "pps": 400}, "bmv2": {"packets": 100, "pps": 40}}
 COUNTERS_TIMEOUT_S = 5
 REPORTS_TIMEOUT_S = 10
 
@@ -112,13 +117,43 @@ def counters(procs, name, after):
     raise LabError("%s printed no counters on SIGUSR1; log: %s" % (name, procs.log_tail(name)))
 
 
-def reports_reached_baas(procs, sent):
+class StandInCounters:
+    """gnb-switch's counters, printed on SIGUSR1 (and at exit, once stopped)."""
+
+    def __init__(self, procs):
+        self.procs, self.seen = procs, 0
+
+    def __call__(self):
+        sw, self.seen = counters(self.procs, "gnb-switch", self.seen)
+        return sw
+
+    def final(self):
+        self.procs.stop("gnb-switch")
+        return last_json(os.path.join(self.procs.workdir, "gnb-switch.log"))
+
+
+class Bmv2Counters:
+    """bmv2's counters, read over P4Runtime."""
+
+    def __init__(self, switch):
+        self.switch = switch
+
+    def __call__(self):
+        return self.switch.counters()
+
+    def final(self):
+        sw = self.switch.counters()
+        self.switch.close()
+        return sw
+
+
+def reports_reached_baas(procs, sent, switch_counters):
     """Waits until the switch forwarded every status report the UEs sent and BaaS took them all (the last one
     acknowledges every PDU); after REPORTS_TIMEOUT_S the checks say what is left."""
-    seen = {"gnb-switch": 0, "gnb-svc": 0}
+    seen = {"gnb-svc": 0}
     deadline = time.time() + REPORTS_TIMEOUT_S
     while time.time() < deadline:
-        sw, seen["gnb-switch"] = counters(procs, "gnb-switch", seen["gnb-switch"])
+        sw = switch_counters()
         svc, seen["gnb-svc"] = counters(procs, "gnb-svc", seen["gnb-svc"])
         if sum(u["status_reports"] for u in sw["ues"].values()) >= sent and svc["baas"]["status_reports"] >= sent:
             return
@@ -188,12 +223,20 @@ def run(args):
     for binary in ("gnb-switch", "gnb-svc"):
         if not os.access(os.path.join(GNB_BUILD, binary), os.X_OK):
             raise LabError("gnb/build/%s missing: make -C gnb" % binary)
+    bmv2_missing = bmv2_switch.missing()
+    if args.switch == "bmv2" and bmv2_missing:
+        raise LabError("--switch bmv2 asked for, but missing %s" % bmv2_missing)
+    on_bmv2 = args.switch == "bmv2" or (args.switch is None and not bmv2_missing)
+    for name, value in DEFAULTS["bmv2" if on_bmv2 else "stand-in"].items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    switch_name = bmv2_switch.NAME if on_bmv2 else "gnb-switch (stand-in for p4src/gnb/gnb.p4)"
     tag = int(lab.lab_tag())
     t = topo.Topology(False, tag)
     workdir = tempfile.mkdtemp(prefix="hupf-gnb-lab-")
     procs = Procs(workdir)
-    say("gNB lab: %d UEs, %d packets each way per UE at %d pps, %g %% loss on the air; logs in %s"
-        % (args.ues, args.packets, args.pps, args.loss, workdir))
+    say("gNB lab: %s; %d UEs, %d packets each way per UE at %d pps, %g %% loss on the air; logs in %s"
+        % (switch_name, args.ues, args.packets, args.pps, args.loss, workdir))
     try:
         t.up()
         lossy = gnb_topology(t, args.loss)
@@ -231,9 +274,13 @@ def run(args):
             "gnbsvc%d" % tag, [names["svc_crypto"], names["svc_baas"]]) + [
             "--", "--crypto-port", "0", "--baas-port", "1", "--ues", keys_svc, "--timeout-ms", str(BAAS_TIMEOUT_MS),
             "--max-retx", str(MAX_RETX), "--idle-sleep-us", "50"], t.ns("gnb"))
-        procs.start("gnb-switch", [os.path.join(GNB_BUILD, "gnb-switch")] + dpdk_eal(
-            "gnbsw%d" % tag, [topo.HOST_IF["gnb"], names["air"], names["crypto"], names["baas"]]) + [
-            "--", "--entries", entries, "--idle-sleep-us", "50"], t.ns("gnb"))
+        switch_ports = [topo.HOST_IF["gnb"], names["air"], names["crypto"], names["baas"]]
+        if on_bmv2:
+            switch_counters = Bmv2Counters(bmv2_switch.Bmv2GnbSwitch(procs, t.ns("gnb"), switch_ports, entries))
+        else:
+            procs.start("gnb-switch", [os.path.join(GNB_BUILD, "gnb-switch")] + dpdk_eal("gnbsw%d" % tag, switch_ports)
+                        + ["--", "--entries", entries, "--idle-sleep-us", "50"], t.ns("gnb"))
+            switch_counters = StandInCounters(procs)
         hosts = dict(plan, app=lab.APP, air_mac=AIR_MAC, dn_mac=net["dn_mac"], dn_peer_mac=net["dn_peer_mac"],
                      packets=args.packets, pps=args.pps, size=args.size, start=time.time() + 3.0,
                      air_loss=args.loss / 100.0 if lossy == "ue-host" else 0.0, seed=args.seed,
@@ -251,23 +298,23 @@ def run(args):
         while time.time() < deadline and not all(read_json(p).get("done") for p in stats.values()):
             check_running(procs, ("ue-host", "dn-host"))
             time.sleep(0.3)
-        reports_reached_baas(procs, read_json(stats["ue"]).get("status_reports", 0))
+        reports_reached_baas(procs, read_json(stats["ue"]).get("status_reports", 0), switch_counters)
         air_drops = netem_drops(t) if lossy == "netem" else read_json(stats["ue"]).get("air_lost", 0)
+        sw = switch_counters.final()
         procs.stop("gnb-switch")
         procs.stop("gnb-svc")
-        sw = last_json(os.path.join(workdir, "gnb-switch.log"))
         svc = last_json(os.path.join(workdir, "gnb-svc.log"))
         keys = [u[k] for u in ran["ues"] for k in ("kUpEnc", "kUpInt") if k in u]
         results = checks(hosts, established, read_json(stats["ue"]), read_json(stats["dn"]), sw, svc, air_drops,
                          keys, workdir)
-        lines = ["== hupf gNB lab summary ==", "switch: gnb-switch (stand-in for p4src/gnb/gnb.p4); "
-                 "load average at the end %s" % " ".join(open("/proc/loadavg").read().split()[:3])]
+        lines = ["== hupf gNB lab summary ==", "switch: %s; load average at the end %s" % (
+            switch_name, " ".join(open("/proc/loadavg").read().split()[:3]))]
         lines += ["%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail) for name, ok, detail in results]
         print("\n".join(lines), flush=True)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
-                           "switch": sw, "services": svc, "air_drops": air_drops, "air_loss_by": lossy, "ue": read_json(stats["ue"]),
+                           "switch": sw, "switch_target": "bmv2" if on_bmv2 else "stand-in", "services": svc, "air_drops": air_drops, "air_loss_by": lossy, "ue": read_json(stats["ue"]),
                            "dn": read_json(stats["dn"])}, f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:
@@ -278,9 +325,11 @@ def run(args):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--switch", choices=("bmv2", "stand-in"),
+                    help="the gNB switch: bmv2 running the gNB program (default where found) or gnb-switch")
     ap.add_argument("--ues", type=int, default=4)
-    ap.add_argument("--packets", type=int, default=400, help="per UE and direction")
-    ap.add_argument("--pps", type=int, default=400, help="per direction, all UEs together")
+    ap.add_argument("--packets", type=int, help="per UE and direction (default 400; 100 on bmv2)")
+    ap.add_argument("--pps", type=int, help="per direction, all UEs together (default 400; 40 on bmv2)")
     ap.add_argument("--size", type=int, default=200, help="user payload bytes")
     ap.add_argument("--loss", type=float, default=5.0, help="percent of the air's downlink frames netem drops")
     ap.add_argument("--seed", type=int, default=37, help="the UE host's losses, where the kernel has no netem")

@@ -173,6 +173,13 @@ class Controller:
         req.updates.extend(ups)
         self.stub.Write(req)
 
+    def read_counter(self, counter_id):
+        """Every cell of one counter that counted something: {index: packets}."""
+        req = p4runtime_pb2.ReadRequest(device_id=self.device_id)
+        req.entities.add().counter_entry.counter_id = counter_id
+        return {e.counter_entry.index.index: e.counter_entry.data.packet_count
+                for resp in self.stub.Read(req) for e in resp.entities if e.counter_entry.data.packet_count}
+
     def close(self):
         self._requests.put(None)
         self.channel.close()

@@ -4,11 +4,12 @@ the runner's status file read back.
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
+
+from hupf_tools import p4tools
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BACKEND = os.path.join(REPO, "backend", "build", "hupf-backend")
@@ -29,7 +30,7 @@ def say(msg):
 
 
 def bmv2_binary():
-    return os.environ.get("BMV2") or shutil.which("simple_switch_grpc")
+    return p4tools.bmv2()
 
 
 class Procs:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 
+from hupf_tools import p4tools
 from hupf_tools.lab import accounting, rps_check, scenario, summary, topo, view
 from hupf_tools.lab.moves import BackendMove, backend_name
 from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
@@ -69,9 +70,9 @@ def preflight(want_switch):
     if want_switch == "none":
         return None
     if want_switch == "bmv2" and bmv2_binary() is None:
-        raise LabError("--switch bmv2 asked for, but bmv2 simple_switch_grpc was not found (set BMV2=...)")
+        raise LabError("--switch bmv2 asked for, but it was not found: %s" % p4tools.BMV2_HINT)
     if want_switch is None and bmv2_binary() is None:
-        say("bmv2 simple_switch_grpc not found (PATH or BMV2=...): hupf-backend plays the switch (hw profile)")
+        say("no %s: hupf-backend plays the switch (hw profile)" % p4tools.BMV2_HINT)
     return want_switch or ("bmv2" if bmv2_binary() else "backend")
 
 
