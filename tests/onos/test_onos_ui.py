@@ -2,9 +2,7 @@
 from its route, the suite's standing sessions found through the view's filter (the server sends one page of
 sessions, never all) with their UE and TEIDs, the charts drawn from the samples hupf pushes at each offload poll
 (the backend's bytes and packets over time), the summary panels and the event stream filled from the running
-hupf. Under the lab's traffic through the switch and the backend the charts follow the bytes of each path and
-the heavy UE's promotion and demotion show in the stream; with the scale test's count of sessions the view pages
-and filters them on the server. The live view's REST endpoints answer what the view shows. Screenshots are kept
+hupf. With the scale test's count of sessions the view pages and filters them on the server. The live view's REST endpoints answer what the view shows. Screenshots are kept
 in reports/onos/."""
 import json
 import re
@@ -15,16 +13,12 @@ from scapy.contrib import pfcp as P
 import conftest
 import smf as smf_mod
 from headless_chromium import Chromium
-from hupf_tools.lab import scenario
-from hupf_tools.lab.smf import Smf as LabSmf
-from test_onos_hybrid import HOLD_MS, finish_traffic, join_switch, start_traffic, stop_all
 from test_scale import FIRST_UE, SESSIONS, pipelined
 
 pytestmark = pytest.mark.skipif(conftest.GUI_WHY is not None, reason="missing %s" % conftest.GUI_WHY)
 
 UI = "http://localhost:8181/onos/ui/"
 SCREENSHOT = conftest.REPORTS / "gui-hupf-view.png"
-TRAFFIC_SCREENSHOT = conftest.REPORTS / "gui-hupf-traffic.png"
 SESSIONS_SCREENSHOT = conftest.REPORTS / "gui-hupf-sessions.png"
 VIEW_TIMEOUT_S = 60
 PAGE = 50  # the view's page of sessions
@@ -38,9 +32,6 @@ FILTER_JS = ("(f => f ? (f.value = %s, f.dispatchEvent(new Event('input')), true
 # Samples drawn by a chart's series ({name: samples}; empty until the view drew two samples).
 SERIES_JS = ("(s => Object.keys(s).length ? s : null)(Object.fromEntries(Array.from(document.querySelectorAll("
              "'#hupf-chart-%s polyline.hupf-series')).map(p => [p.dataset.name, +p.dataset.samples])))")
-# The last value each series of a chart draws ({name: value}).
-LAST_JS = ("Object.fromEntries(Array.from(document.querySelectorAll('#hupf-chart-%s polyline.hupf-series'))"
-           ".map(p => [p.dataset.name, +p.dataset.last]))")
 # The event stream's rows, newest first ([kind, subject]).
 EVENTS_JS = ("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-event'))"
              ".map(r => [r.dataset.kind, r.cells[2].textContent.trim()])")
@@ -216,44 +207,3 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
     status, body = onos.rest("GET", "/onos/hupf/live/sessions?limit=501")
     assert status == 400 and "limit" in body["error"], (status, body)
 
-
-# Last: the lab's SMF associates with the standing SMF's Node ID, to hupf a restarted peer whose sessions go.
-@pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
-def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybrid_net, switch, browser,
-                                                   tmp_path):
-    """The lab's traffic (one heavy UE among mice) through the switch and the backend, the view open: the bytes
-    chart draws the switch's and the backend's rates while it runs and the backend's back to 0 after, the heavy
-    UE's promotion and then its demotion appear in the event stream, pushed without a reload."""
-    net = join_switch(onos, deployed, hybrid_net, switch)
-    open_view(browser)
-    promoted_before = len([e for e in browser.evaluate(EVENTS_JS) if e[0] == "PROMOTED"])
-
-    duration = 24.0
-    sc = scenario.Scenario(ues=3, heavy=1, duration_s=duration, heavy_on_s=duration * 0.15,
-                           heavy_off_s=duration * 0.55)
-    plan = scenario.make_plan(sc, net, 0)
-    heavy = next(u["addr"] for u in plan["ues"] if u["heavy"])
-    smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
-    procs = {}
-    try:
-        assert smf.establish(plan) == 3
-        procs, _ = start_traffic(plan, hybrid_net, tmp_path)
-        # While the heavy UE is on the switch: both paths' bytes drawn, its promotion in the stream.
-        rates = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
-            json.dumps(deployed["device"]), LAST_JS % "bytes"), duration + VIEW_TIMEOUT_S,
-            "the bytes chart drawing the switch's and the backend's traffic")
-        events = browser.wait_for("(e => e.filter(x => x[0] == 'PROMOTED').length > %d ? e : null)(%s)" % (
-            promoted_before, EVENTS_JS), VIEW_TIMEOUT_S, "the heavy UE's promotion in the event stream")
-        assert ["PROMOTED", heavy] in events, events
-        print("bytes/s drawn under traffic: %s" % rates)
-        TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        browser.screenshot(str(TRAFFIC_SCREENSHOT))
-        finish_traffic(procs)
-        events = browser.wait_for("(e => e.length && e[0][0] == 'DEMOTED' && e[0][1] == %s ? e : null)(%s)" % (
-            json.dumps(heavy), EVENTS_JS), HOLD_MS / 1000 + VIEW_TIMEOUT_S, "the heavy UE's demotion, newest")
-        browser.wait_for("(l => l[%s] === 0 ? l : null)(%s)" % (json.dumps(deployed["device"]), LAST_JS % "bytes"),
-                         VIEW_TIMEOUT_S, "the backend's bytes back to 0 once the traffic stopped")
-    finally:
-        stop_all(procs)
-        smf.delete_all(plan, lambda: {})
-        smf.close()
