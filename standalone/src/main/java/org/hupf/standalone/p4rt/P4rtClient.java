@@ -81,7 +81,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     private volatile String lastError;
     private volatile long sinceMillis = System.currentTimeMillis();
     private volatile long reconnects;
-    /** Write RPCs sent: a reader of the device's tables re-reads them only once this moved. */
+    /** Write RPCs answered: a reader of the device's tables re-reads them only once this moved. */
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
     private volatile boolean closed;
@@ -426,11 +426,14 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         failFastWhenDown();
         WriteRequest req = WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
                 .addAllUpdates(updates).build();
-        writes.incrementAndGet();
         try {
             return patient.write(req);
         } catch (StatusRuntimeException e) {
             throw P4RuntimeFailures.of("Write", e);
+        } finally {
+            // Counted once the device answered: whoever took this count before reading the device back (the lab's
+            // status) sees it move after a Write applied during its read, and reads again.
+            writes.incrementAndGet();
         }
     }
 

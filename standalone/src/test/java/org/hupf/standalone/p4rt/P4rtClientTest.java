@@ -45,6 +45,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -66,6 +67,8 @@ public class P4rtClientTest {
         final BlockingQueue<PacketOut> packetOuts = new LinkedBlockingQueue<>();
         volatile int arbitrationCode = Status.Code.OK.value();
         volatile long writeDelayMs;
+        /** When set, a Write waits for it before the device applies and answers it. */
+        volatile CountDownLatch writeGate;
         volatile long arbitrationDelayMs;
         final AtomicInteger writesStarted = new AtomicInteger();
         volatile StreamObserver<StreamMessageResponse> stream;
@@ -119,6 +122,14 @@ public class P4rtClientTest {
         public synchronized void write(WriteRequest req, StreamObserver<WriteResponse> out) {
             writesStarted.incrementAndGet();
             pause(writeDelayMs);
+            CountDownLatch gate = writeGate;
+            if (gate != null) {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             List<p4.v1.P4RuntimeOuterClass.Error> errors = new ArrayList<>();
             boolean failed = false;
             for (Update u : req.getUpdatesList()) {
@@ -199,6 +210,31 @@ public class P4rtClientTest {
             assertEquals(1, fake.openStreams.get());
         } finally {
             c.close();
+        }
+    }
+
+    @Test
+    public void aWriteIsCountedOnceTheDeviceAnswered() throws Exception {
+        try (P4rtClient c = P4rtClient.connect("127.0.0.1", server.getPort(), 1, 1)) {
+            fake.writeGate = new CountDownLatch(1);
+            Update u = Update.newBuilder().setType(Update.Type.INSERT).setEntity(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(7))).build();
+            CompletableFuture<List<Entity>> done = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return c.write(List.of(u));
+                } catch (P4RuntimeException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (fake.writesStarted.get() == 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            // In flight: a reader of the device's tables that took this count now must see it move afterwards.
+            assertEquals(0, c.writes());
+            fake.writeGate.countDown();
+            done.get(30, TimeUnit.SECONDS);
+            assertEquals(1, c.writes());
         }
     }
 
