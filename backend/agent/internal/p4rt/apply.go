@@ -26,7 +26,8 @@ func dpStatus(err error) error {
 		return err
 	}
 	code := map[int]codes.Code{ENOENT: codes.NotFound, EEXIST: codes.AlreadyExists, ENOSPC: codes.ResourceExhausted,
-		EINVAL: codes.InvalidArgument, ENODEV: codes.FailedPrecondition, ENOMEM: codes.ResourceExhausted}[de.Errno]
+		EINVAL: codes.InvalidArgument, ENODEV: codes.FailedPrecondition, ENOMEM: codes.ResourceExhausted,
+		EOPNOTSUPP: codes.Unimplemented}[de.Errno]
 	if code == codes.OK {
 		code = codes.Internal
 	}

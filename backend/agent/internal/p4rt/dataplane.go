@@ -231,9 +231,12 @@ const (
 	ENODEV = 19
 	EINVAL = 22
 	ENOSPC = 28
+	// A data plane that lacks the feature (T4P4S: counters cannot be read from it).
+	EOPNOTSUPP = 95
 )
 
 var errnoText = map[int]string{
 	ENOENT: "entry not found", ENOMEM: "out of memory", EEXIST: "entry already exists",
 	ENODEV: "no pipeline", EINVAL: "invalid value", ENOSPC: "table full",
+	EOPNOTSUPP: "not supported by this data plane",
 }

@@ -1,0 +1,323 @@
+package t4p4s
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+
+	"hupf/backend/agent/internal/p4rt"
+)
+
+// T4P4S's names of the sw profile's tables and actions (the P4 names, control instance first).
+const (
+	tInterfaces = "HupfIngress.upf.interfaces"
+	tULSess     = "HupfIngress.upf.uplink_sessions"
+	tDLSess     = "HupfIngress.upf.downlink_sessions"
+	tULTerm     = "HupfIngress.upf.uplink_terminations"
+	tDLTerm     = "HupfIngress.upf.downlink_terminations"
+	tIGPeers    = "HupfIngress.upf.ig_tunnel_peers"
+	tRoutes     = "HupfIngress.routing.routes_v4"
+	tQueues     = "HupfIngress.qos.queues"
+	tEGPeers    = "HupfEgress.upf.eg_tunnel_peers"
+	tEncap      = "HupfEgress.upf.gtpu_encap"
+)
+
+// The prefix length T4P4S adds to an LPM field's (its generated key setup adds the field's width in bytes),
+// taken off what it is told.
+const lpmAddedBytes = 4
+
+var _ p4rt.Dataplane = (*Switch)(nil)
+
+// Switch is a p4rt.Dataplane that programs a T4P4S switch over its controller protocol. The switch connects to
+// it (T4P4S's controller port is compiled into the switch); writes wait for that connection. T4P4S has no delete,
+// no read and no acknowledgement: a deletion overwrites the entry with the table's miss action, the exact tables
+// are answered from what was written here, and counters cannot be read.
+type Switch struct {
+	log   *slog.Logger
+	mu    sync.Mutex
+	conn  net.Conn
+	ready chan struct{}
+	sizes p4rt.Sizes
+	exact [4]map[uint64]p4rt.ExactEntry
+	sent  uint64
+}
+
+// Listen accepts the switch's connection on addr (loopback) in the background.
+func Listen(addr string, log *slog.Logger) (*Switch, net.Listener, error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &Switch{log: log, ready: make(chan struct{})}
+	for i := range s.exact {
+		s.exact[i] = map[uint64]p4rt.ExactEntry{}
+	}
+	go s.accept(lis)
+	return s, lis, nil
+}
+
+func (s *Switch) accept(lis net.Listener) {
+	conn, err := lis.Accept()
+	if err != nil {
+		s.log.Error("t4p4s: no switch connected", "err", err)
+		return
+	}
+	s.log.Info("t4p4s: switch connected", "from", conn.RemoteAddr().String())
+	// The switch takes entries only once told that the controller is initialized.
+	if _, err := conn.Write(ctrlInitialized()); err != nil {
+		s.log.Error("t4p4s: switch connection", "err", err)
+		conn.Close()
+		return
+	}
+	// What the switch sends (digests: the sw profile has none) is read and dropped; its end closes the link.
+	go func() {
+		_, _ = io.Copy(io.Discard, conn)
+		s.log.Warn("t4p4s: switch disconnected")
+	}()
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	close(s.ready)
+}
+
+// Connected is closed once the switch is connected.
+func (s *Switch) Connected() <-chan struct{} { return s.ready }
+
+// Sent is the number of messages written to the switch.
+func (s *Switch) Sent() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
+}
+
+func unsupported(what string) error {
+	return fmt.Errorf("t4p4s: %s: %w", what, &p4rt.DPError{Errno: p4rt.EOPNOTSUPP})
+}
+
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("t4p4s: "+format+": %w", append(a, &p4rt.DPError{Errno: p4rt.EINVAL})...)
+}
+
+// send writes messages to the switch (s.mu held).
+func (s *Switch) send(msgs ...[]byte) error {
+	if s.conn == nil {
+		return fmt.Errorf("t4p4s: no switch connected: %w", &p4rt.DPError{Errno: p4rt.ENODEV})
+	}
+	for _, m := range msgs {
+		if _, err := s.conn.Write(m); err != nil {
+			return fmt.Errorf("t4p4s: %v: %w", err, &p4rt.DPError{Errno: p4rt.ENODEV})
+		}
+		s.sent++
+	}
+	return nil
+}
+
+func (s *Switch) add(table string, ms []match, a action) error {
+	msg, err := addEntry(table, ms, a)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	return s.send(msg)
+}
+
+// exactWrite applies op to the entry the agent reads back, checking it as the data plane does, then writes the
+// switch's entry: a deletion's is the miss action.
+func (s *Switch) exactWrite(t p4rt.ExactTable, capacity uint32, op p4rt.Op, e p4rt.ExactEntry, write func(del bool) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, have := s.exact[t][e.Key]
+	switch {
+	case op == p4rt.OpInsert && have:
+		return &p4rt.DPError{Errno: p4rt.EEXIST}
+	case op != p4rt.OpInsert && !have:
+		return &p4rt.DPError{Errno: p4rt.ENOENT}
+	case op == p4rt.OpInsert && uint32(len(s.exact[t])) >= capacity:
+		return &p4rt.DPError{Errno: p4rt.ENOSPC}
+	}
+	if err := write(op == p4rt.OpDelete); err != nil {
+		return err
+	}
+	if op == p4rt.OpDelete {
+		delete(s.exact[t], e.Key)
+	} else {
+		s.exact[t][e.Key] = e
+	}
+	return nil
+}
+
+func (s *Switch) SetPipeline(sz p4rt.Sizes) error {
+	if sz.HW {
+		return unsupported("the hw profile (T4P4S runs the sw profile)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sizes = sz
+	for i := range s.exact {
+		s.exact[i] = map[uint64]p4rt.ExactEntry{}
+	}
+	return nil
+}
+
+// Interface writes interfaces, an LPM table of more than 4 key bytes for T4P4S (rte_lpm6): the GTP-U validity
+// byte, then the address in network order (T4P4S changed to put it so, docs/BACKENDS.md "T4P4S"); the prefix
+// covers the whole first byte.
+func (s *Switch) Interface(op p4rt.Op, prefix uint32, plen, gtpuValid, iface, slice uint8) error {
+	if plen > 32 {
+		return invalid("interfaces prefix /%d", plen)
+	}
+	a := action{name: "HupfIngress.upf.iface_access", params: []param{{"slice_id", 8, le(uint32(slice))}}}
+	if iface == p4rt.IfaceCore {
+		a.name = "HupfIngress.upf.iface_core"
+	}
+	if op == p4rt.OpDelete {
+		a = action{name: "HupfIngress.upf.iface_miss"}
+	}
+	addr := make([]byte, 4)
+	binary.BigEndian.PutUint32(addr, prefix)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.add(tInterfaces, []match{
+		{"gtpu_is_valid", matchExact, 1, []byte{gtpuValid}},
+		{"ipv4_dst_addr", matchLPM, 8 + uint16(plen) - lpmAddedBytes, addr},
+	}, a)
+}
+
+func (s *Switch) ULSession(op p4rt.Op, tunDst, teid uint32, act uint8, ue, meter uint32) error {
+	e := p4rt.ExactEntry{Key: uint64(tunDst)<<32 | uint64(teid), Action: act, UE: ue, Meter: meter}
+	return s.exactWrite(p4rt.ExactULSess, s.sizes.ULSessions, op, e, func(del bool) error {
+		a := action{name: "HupfIngress.upf.set_uplink_session",
+			params: []param{{"ue_addr", 32, le(ue)}, {"session_meter_idx", 32, le(meter)}}}
+		switch {
+		case del:
+			a = action{name: "HupfIngress.upf.set_uplink_session_miss"}
+		case act == p4rt.SessDrop:
+			a = action{name: "HupfIngress.upf.set_uplink_session_drop"}
+		}
+		return s.add(tULSess, []match{{"tunnel_ipv4_dst", matchExact, 32, le(tunDst)}, {"teid", matchExact, 32, le(teid)}}, a)
+	})
+}
+
+func (s *Switch) DLSession(op p4rt.Op, ue uint32, act, peer uint8, meter uint32) error {
+	e := p4rt.ExactEntry{Key: uint64(ue), Action: act, Peer: peer, Meter: meter}
+	return s.exactWrite(p4rt.ExactDLSess, s.sizes.DLSessions, op, e, func(del bool) error {
+		var a action
+		switch {
+		case del:
+			a = action{name: "HupfIngress.upf.set_downlink_session_miss"}
+		case act == p4rt.SessFwd:
+			a = action{name: "HupfIngress.upf.set_downlink_session",
+				params: []param{{"tun_peer_id", 8, le(uint32(peer))}, {"session_meter_idx", 32, le(meter)}}}
+		case act == p4rt.SessBuf:
+			a = action{name: "HupfIngress.upf.set_downlink_session_buf", params: []param{{"session_meter_idx", 32, le(meter)}}}
+		default:
+			a = action{name: "HupfIngress.upf.set_downlink_session_drop"}
+		}
+		return s.add(tDLSess, []match{{"ue_addr", matchExact, 32, le(ue)}}, a)
+	})
+}
+
+func termKey(ue uint32, appID uint8) []match {
+	return []match{{"ue_session_id", matchExact, 32, le(ue)}, {"app_id", matchExact, 8, le(uint32(appID))}}
+}
+
+func (s *Switch) ULTerm(op p4rt.Op, ue uint32, appID uint8, t p4rt.Term) error {
+	e := p4rt.ExactEntry{Key: uint64(ue)<<8 | uint64(appID), Term: t}
+	return s.exactWrite(p4rt.ExactULTerm, s.sizes.ULTerms, op, e, func(del bool) error {
+		a := action{name: "HupfIngress.upf.uplink_term_fwd", params: []param{{"ctr_idx", 32, le(t.CtrIdx)},
+			{"tc", 8, le(uint32(t.TC))}, {"app_meter_idx", 32, le(t.AppMeterIdx)}}}
+		switch {
+		case del:
+			a = action{name: "HupfIngress.upf.upf_term_miss"}
+		case t.Action == p4rt.TermDrop:
+			a = action{name: "HupfIngress.upf.uplink_term_drop", params: []param{{"ctr_idx", 32, le(t.CtrIdx)}}}
+		}
+		return s.add(tULTerm, termKey(ue, appID), a)
+	})
+}
+
+func (s *Switch) DLTerm(op p4rt.Op, ue uint32, appID uint8, t p4rt.Term) error {
+	e := p4rt.ExactEntry{Key: uint64(ue)<<8 | uint64(appID), Term: t}
+	return s.exactWrite(p4rt.ExactDLTerm, s.sizes.DLTerms, op, e, func(del bool) error {
+		a := action{name: "HupfIngress.upf.downlink_term_fwd", params: []param{{"ctr_idx", 32, le(t.CtrIdx)},
+			{"teid", 32, le(t.TEID)}, {"qfi", 8, le(uint32(t.QFI))}, {"tc", 8, le(uint32(t.TC))},
+			{"app_meter_idx", 32, le(t.AppMeterIdx)}}}
+		switch {
+		case del:
+			a = action{name: "HupfIngress.upf.upf_term_miss"}
+		case t.Action == p4rt.TermDrop:
+			a = action{name: "HupfIngress.upf.downlink_term_drop", params: []param{{"ctr_idx", 32, le(t.CtrIdx)}}}
+		}
+		return s.add(tDLTerm, termKey(ue, appID), a)
+	})
+}
+
+func (s *Switch) IGPeer(op p4rt.Op, peer uint8, dst uint32) error {
+	a := action{name: "HupfIngress.upf.set_routing_ipv4_dst", params: []param{{"tun_dst_addr", 32, le(dst)}}}
+	if op == p4rt.OpDelete {
+		a = action{name: "HupfIngress.upf.nop"}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.add(tIGPeers, []match{{"tun_peer_id", matchExact, 8, le(uint32(peer))}}, a)
+}
+
+func (s *Switch) EGPeer(op p4rt.Op, peer uint8, src, dst uint32, sport uint16) error {
+	a := action{name: "HupfEgress.upf.load_tunnel_params", params: []param{{"tunnel_src_addr", 32, le(src)},
+		{"tunnel_dst_addr", 32, le(dst)}, {"tunnel_src_port", 16, le(uint32(sport))}}}
+	if op == p4rt.OpDelete {
+		a = action{name: "HupfEgress.upf.nop"}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.add(tEGPeers, []match{{"tun_peer_id", matchExact, 8, le(uint32(peer))}}, a)
+}
+
+// Route writes routes_v4. A /0 route is the table's default action (T4P4S cannot be told a prefix shorter than
+// the 4 it adds); /1 to /3 cannot be written.
+func (s *Switch) Route(op p4rt.Op, prefix uint32, plen uint8, srcMAC, dstMAC [6]byte, port uint16) error {
+	a := action{name: "HupfIngress.routing.route", params: []param{{"src_mac", 48, mac(srcMAC)},
+		{"dst_mac", 48, mac(dstMAC)}, {"port", 9, le(uint32(port))}}}
+	if op == p4rt.OpDelete {
+		a = action{name: "HupfIngress.routing.drop"}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case plen == 0:
+		msg, err := setDefault(tRoutes, a)
+		if err != nil {
+			return invalid("%v", err)
+		}
+		return s.send(msg)
+	case plen < lpmAddedBytes || plen > 32:
+		return invalid("routes_v4 prefix /%d: T4P4S takes /0 or /%d to /32", plen, lpmAddedBytes)
+	}
+	return s.add(tRoutes, []match{{"ipv4_dst", matchLPM, uint16(plen) - lpmAddedBytes, le(prefix)}}, a)
+}
+
+func (s *Switch) SetEncapPSC(on bool) error {
+	a := action{name: "HupfEgress.upf.gtpu_only"}
+	if on {
+		a = action{name: "HupfEgress.upf.gtpu_with_psc"}
+	}
+	msg, err := setDefault(tEncap, a)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.send(msg)
+}
+
+func (s *Switch) Queue(op p4rt.Op, tc, qid uint8) error {
+	if op == p4rt.OpDelete {
+		qid = 0 // the table's default
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.add(tQueues, []match{{"tc", matchExact, 8, le(uint32(tc))}},
+		action{name: "HupfIngress.qos.set_queue", params: []param{{"qid", 3, le(uint32(qid))}}})
+}
