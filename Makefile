@@ -21,7 +21,7 @@ help:
 	@echo "make test              run every test suite and print a summary per suite"
 	@echo "make test-java|test-build|test-p4|test-backend|test-gnb|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
 	@echo "                       one suite"
-	@echo "make test-t4p4s        hupf's sw profile compiled by T4P4S and run on DPDK pcap ports (HUPF_T4P4S, docs/BACKENDS.md)"
+	@echo "make test-t4p4s        hupf's sw profile compiled by T4P4S, programmed through hupf-t4p4s, frames on DPDK ports (root, HUPF_T4P4S, docs/BACKENDS.md)"
 	@echo "make test-fabric       hupf through ONOS in a Mininet fabric of bmv2 switches (root, ONOS runtime, bmv2)"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
 	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"

@@ -195,6 +195,13 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             drop_reasons.count(meta.drop_reason);
             mark_to_drop(std_meta);
         }
+#ifdef HUPF_EGRESS_PORT_FROM_INGRESS
+        // A target with no traffic manager between the controls (T4P4S) sends the packet on egress_port as the
+        // ingress leaves it; its mark_to_drop writes egress_port alone, so a dropped packet keeps it.
+        if (meta.drop_reason == 0) {
+            std_meta.egress_port = std_meta.egress_spec;
+        }
+#endif
     }
 }
 
