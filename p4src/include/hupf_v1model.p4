@@ -202,6 +202,7 @@ control HupfIngress(inout headers_t hdr, inout local_metadata_t meta,
             std_meta.egress_port = std_meta.egress_spec;
         }
 #endif
+#line 198
     }
 }
 
