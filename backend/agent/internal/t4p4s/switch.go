@@ -43,6 +43,10 @@ type Switch struct {
 	sizes p4rt.Sizes
 	exact [4]map[uint64]p4rt.ExactEntry
 	sent  uint64
+	// What was written and not yet overwritten by a miss (table and key -> that miss), and the tables whose
+	// default was changed: what a new pipeline undoes.
+	undo     map[string][]byte
+	defaults map[string]bool
 }
 
 // Listen accepts the switch's connection on addr (loopback) in the background.
@@ -51,7 +55,7 @@ func Listen(addr string, log *slog.Logger) (*Switch, net.Listener, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &Switch{log: log, ready: make(chan struct{})}
+	s := &Switch{log: log, ready: make(chan struct{}), undo: map[string][]byte{}, defaults: map[string]bool{}}
 	for i := range s.exact {
 		s.exact[i] = map[uint64]p4rt.ExactEntry{}
 	}
@@ -115,12 +119,62 @@ func (s *Switch) send(msgs ...[]byte) error {
 	return nil
 }
 
+// missAction is each written table's miss: what a deletion, and a new pipeline, overwrite an entry with.
+var missAction = map[string]action{
+	tInterfaces: {name: "HupfIngress.upf.iface_miss"},
+	tULSess:     {name: "HupfIngress.upf.set_uplink_session_miss"},
+	tDLSess:     {name: "HupfIngress.upf.set_downlink_session_miss"},
+	tULTerm:     {name: "HupfIngress.upf.upf_term_miss"},
+	tDLTerm:     {name: "HupfIngress.upf.upf_term_miss"},
+	tIGPeers:    {name: "HupfIngress.upf.nop"},
+	tEGPeers:    {name: "HupfEgress.upf.nop"},
+	tRoutes:     {name: "HupfIngress.routing.drop"},
+	tQueues:     {name: "HupfIngress.qos.set_queue", params: []param{{"qid", 3, le(0)}}},
+}
+
+// defaultAction is the P4 default of each table whose default the adapter sets.
+var defaultAction = map[string]action{
+	tRoutes: {name: "HupfIngress.routing.drop"},
+	tEncap:  {name: "HupfEgress.upf.gtpu_only"},
+}
+
+// add writes an entry and notes how to undo it (the same key with the miss action) until a miss is written.
 func (s *Switch) add(table string, ms []match, a action) error {
 	msg, err := addEntry(table, ms, a)
 	if err != nil {
 		return invalid("%v", err)
 	}
-	return s.send(msg)
+	undo, err := addEntry(table, ms, missAction[table])
+	if err != nil {
+		return invalid("%v", err)
+	}
+	if err := s.send(msg); err != nil {
+		return err
+	}
+	key := string(undo[:addEntrySize+len(ms)*fieldSize])
+	if a.name == missAction[table].name {
+		delete(s.undo, key)
+	} else {
+		s.undo[key] = undo
+	}
+	return nil
+}
+
+// setDefaultAction sets a table's default and notes it until the P4 default is set again.
+func (s *Switch) setDefaultAction(table string, a action) error {
+	msg, err := setDefault(table, a)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	if err := s.send(msg); err != nil {
+		return err
+	}
+	if a.name == defaultAction[table].name {
+		delete(s.defaults, table)
+	} else {
+		s.defaults[table] = true
+	}
+	return nil
 }
 
 // exactWrite applies op to the entry the agent reads back, checking it as the data plane does, then writes the
@@ -157,6 +211,18 @@ func (s *Switch) SetPipeline(sz p4rt.Sizes) error {
 	s.sizes = sz
 	for i := range s.exact {
 		s.exact[i] = map[uint64]p4rt.ExactEntry{}
+	}
+	// T4P4S keeps its tables: a new pipeline starts empty only once what was written is overwritten.
+	for key, undo := range s.undo {
+		if err := s.send(undo); err != nil {
+			return err
+		}
+		delete(s.undo, key)
+	}
+	for table := range s.defaults {
+		if err := s.setDefaultAction(table, defaultAction[table]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -287,11 +353,7 @@ func (s *Switch) Route(op p4rt.Op, prefix uint32, plen uint8, srcMAC, dstMAC [6]
 	defer s.mu.Unlock()
 	switch {
 	case plen == 0:
-		msg, err := setDefault(tRoutes, a)
-		if err != nil {
-			return invalid("%v", err)
-		}
-		return s.send(msg)
+		return s.setDefaultAction(tRoutes, a)
 	case plen < lpmAddedBytes || plen > 32:
 		return invalid("routes_v4 prefix /%d: T4P4S takes /0 or /%d to /32", plen, lpmAddedBytes)
 	}
@@ -303,13 +365,9 @@ func (s *Switch) SetEncapPSC(on bool) error {
 	if on {
 		a = action{name: "HupfEgress.upf.gtpu_with_psc"}
 	}
-	msg, err := setDefault(tEncap, a)
-	if err != nil {
-		return invalid("%v", err)
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.send(msg)
+	return s.setDefaultAction(tEncap, a)
 }
 
 func (s *Switch) Queue(op p4rt.Op, tc, qid uint8) error {

@@ -3,6 +3,7 @@ package t4p4s
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -205,5 +206,45 @@ func TestExactTablesAreCheckedAndReadBack(t *testing.T) {
 	}
 	if _, _, err := s.ReadCounter(p4rt.CtrPreQos, 0); !errors.As(err, &de) || de.Errno != p4rt.EOPNOTSUPP {
 		t.Errorf("counter read: %v", err)
+	}
+}
+
+func TestANewPipelineOverwritesWhatWasWritten(t *testing.T) {
+	s, next := connected(t)
+	var m [6]byte
+	if err := s.Route(p4rt.OpInsert, 0x0a000000, 8, m, m, 1); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if err := s.Route(p4rt.OpInsert, 0, 0, m, m, 1); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if err := s.ULSession(p4rt.OpInsert, 1, 2, p4rt.SessFwd, 3, 0); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if err := s.ULSession(p4rt.OpDelete, 1, 2, p4rt.SessFwd, 3, 0); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if err := s.SetPipeline(p4rt.Sizes{ULSessions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// The route goes back to the miss, the default route to the P4 default; the deleted session needs nothing.
+	got := map[string]bool{}
+	for i := 0; i < 2; i++ {
+		d := decode(t, next(), 4)
+		got[fmt.Sprintf("%d %s %s", d.kind, d.table, d.action)] = true
+	}
+	want := map[string]bool{
+		fmt.Sprintf("%d %s HupfIngress.routing.drop", msgAddTableEntry, tRoutes):    true,
+		fmt.Sprintf("%d %s HupfIngress.routing.drop", msgSetDefaultAction, tRoutes): true,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after a new pipeline: %v, want %v", got, want)
+	}
+	if n := s.Sent(); n != 6 {
+		t.Errorf("%d messages sent, want 6", n)
 	}
 }
