@@ -122,7 +122,9 @@ final class GnbWriter {
     private Map<DeviceId, Map<FlowId, FlowRule>> storedByDevice() {
         Map<DeviceId, Map<FlowId, FlowRule>> out = new HashMap<>();
         for (FlowEntry r : flowRules.getFlowEntriesById(appId)) {
-            if (GnbRules.TABLES.contains(r.table())) {
+            // A removed rule stays in ONOS's store (PENDING_REMOVE) until its next flow poll: removed already.
+            if (GnbRules.TABLES.contains(r.table()) && r.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
+                    && r.state() != FlowEntry.FlowEntryState.REMOVED) {
                 out.computeIfAbsent(r.deviceId(), d -> new HashMap<>()).put(r.id(), r);
             }
         }
@@ -147,7 +149,8 @@ final class GnbWriter {
 
     private int removeGroup(DeviceId id) {
         grouped.remove(id);
-        if (groups.getGroup(id, GnbRules.cloneKey()) == null) {
+        Group have = groups.getGroup(id, GnbRules.cloneKey());
+        if (have == null || have.state() == Group.GroupState.PENDING_DELETE) {
             return 0;
         }
         groups.removeGroup(id, GnbRules.cloneKey(), appId);

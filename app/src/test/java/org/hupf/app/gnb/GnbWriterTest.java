@@ -51,6 +51,7 @@ public class GnbWriterTest {
     private static final class Flows extends FlowRuleServiceAdapter {
         final Map<FlowId, FlowEntry> stored = new HashMap<>();
         int applies;
+        int removed;
 
         @Override
         public Iterable<FlowEntry> getFlowEntriesById(ApplicationId id) {
@@ -65,11 +66,18 @@ public class GnbWriterTest {
             }
         }
 
+        /** As ONOS until its flow poll: a removed rule stays, PENDING_REMOVE. */
         @Override
         public void removeFlowRules(FlowRule... rules) {
             for (FlowRule r : rules) {
-                stored.remove(r.id());
+                removed++;
+                stored.put(r.id(), new DefaultFlowEntry(r, FlowEntry.FlowEntryState.PENDING_REMOVE, 0, 0, 0));
             }
+        }
+
+        /** ONOS's flow poll: what the devices no longer hold leaves the store. */
+        void poll() {
+            stored.values().removeIf(r -> r.state() == FlowEntry.FlowEntryState.PENDING_REMOVE);
         }
 
         long inTable(Object table) {
@@ -99,9 +107,15 @@ public class GnbWriterTest {
                     deviceId, g.type(), buckets, newKey, g.givenGroupId(), appId)));
         }
 
+        int removes;
+
+        /** As ONOS until the device answered: the group stays, PENDING_DELETE. */
         @Override
         public void removeGroup(DeviceId deviceId, GroupKey key, ApplicationId appId) {
-            held.remove(deviceId);
+            removes++;
+            DefaultGroup g = new DefaultGroup(held.get(deviceId).id(), held.get(deviceId));
+            g.setState(Group.GroupState.PENDING_DELETE);
+            held.put(deviceId, g);
         }
     }
 
@@ -161,6 +175,7 @@ public class GnbWriterTest {
         ((ObjectNode) ues.get("gnb")).put("baasPort", 4);
 
         GnbWriter.Changes c = writer.sync(config(changed), id -> true);
+        flows.poll();
         // UE 0's tunnel, the BaaS port's role and the services' default; UE 1's 4 rules and port 3's role go
         assertEquals(3, c.applied);
         assertEquals(5, c.removed);
@@ -189,8 +204,13 @@ public class GnbWriterTest {
         writer.sync(config(block()), id -> true);
         GnbWriter.Changes c = writer.sync(List.of(), id -> true);
         assertEquals(13, c.removed);
+        assertEquals(Group.GroupState.PENDING_DELETE, groups.getGroup(GNB, GnbRules.cloneKey()).state());
+        assertTrue("removed already: not removed again before ONOS's poll", !writer.sync(List.of(), id -> true).any());
+        assertEquals(13, flows.removed);
+        assertEquals(1, groups.removes);
+        flows.poll();
+        groups.held.clear();
         assertTrue(flows.stored.isEmpty());
-        assertNull(groups.getGroup(GNB, GnbRules.cloneKey()));
 
         writer.sync(config(block()), id -> true);
         Set<Object> tables = flows.stored.values().stream().map(FlowRule::table).collect(Collectors.toSet());
@@ -198,7 +218,8 @@ public class GnbWriterTest {
         c = writer.removeAll();
         assertEquals(13, c.removed);
         assertEquals(1, c.groups);
+        flows.poll();
         assertTrue(flows.stored.isEmpty());
-        assertTrue(groups.held.isEmpty());
+        assertEquals(Group.GroupState.PENDING_DELETE, groups.getGroup(GNB, GnbRules.cloneKey()).state());
     }
 }
