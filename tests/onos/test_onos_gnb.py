@@ -103,7 +103,7 @@ def test_hupf_programs_the_gnb_from_netcfg_and_removes_it(onos, gnb_switch):
             got = bed.recv(port + 1, FRAME_TIMEOUT_S)
             assert got is not None, "%s: nothing on port %d (log %s)" % (v["name"], port, gnb_switch["log"])
             assert got == frame, "%s: port %d\n got %s\nwant %s" % (v["name"], port, got.hex(), frame.hex())
-    assert sent >= 8
+    assert sent == 9
     for port in range(PORTS):
         extra = bed.recv(port + 1, QUIET_S)
         assert extra is None, "an extra frame on port %d: %s" % (port, extra.hex())
