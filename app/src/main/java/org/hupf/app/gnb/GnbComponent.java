@@ -52,6 +52,10 @@ public class GnbComponent {
     private static final Logger log = LoggerFactory.getLogger(GnbComponent.class);
     /** How often the config is compared with ONOS's stores (in memory; writes only what differs). */
     private static final long CHECK_S = 5;
+    /** The device events that can make a gNB writable (port and statistics events cannot). */
+    private static final Set<DeviceEvent.Type> DEVICE_CHANGES = Set.of(
+            DeviceEvent.Type.DEVICE_ADDED, DeviceEvent.Type.DEVICE_UPDATED,
+            DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
@@ -128,7 +132,7 @@ public class GnbComponent {
     }
 
     private void onDeviceEvent(DeviceEvent event) {
-        if (configured.contains(event.subject().id())) {
+        if (DEVICE_CHANGES.contains(event.type()) && configured.contains(event.subject().id())) {
             executor.execute(this::sync);
         }
     }
@@ -148,7 +152,7 @@ public class GnbComponent {
         }
     }
 
-    /** The block's gNBs; none when it is absent or invalid (ONOS answers the POST of an invalid block with its error). */
+    /** The block's gNBs; none when it is absent or invalid (ONOS refused the POST of an invalid one). */
     private List<GnbsParser.Gnb> gnbs() {
         GnbConfig cfg = cfgRegistry.getConfig(appId, GnbConfig.class);
         if (cfg == null) {

@@ -100,6 +100,7 @@ public final class GnbsParser {
             }
         }
         only(u, UE_FIELDS);
+        // The DRB is the crypto service's (its BEARER input): checked here, not written to the switch.
         intIn(u, "drb", 1, 32, 1);
         return new GnbUe(requiredLong(u, "ue", 0, MAX_U32), required(u, "port", 0, 510), mac(u, "mac"),
                          required(u, "lcid", 4, 32), required(u, "snBits", 12, 18),
