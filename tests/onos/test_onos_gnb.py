@@ -4,6 +4,7 @@ gNB vectors' site and UEs, tests/gnb/gnb_vectors.py, without keys); ONOS pushes 
 writes the entries and the BaaS clone session; the vectors that leave the switch come out byte for byte, nothing
 else does. Then the block goes and so do the entries: a downlink frame no longer leaves. Skipped (conftest's one
 line) without bmv2 or root."""
+import contextlib
 import os
 import subprocess
 import sys
@@ -36,15 +37,16 @@ def gnb_netcfg(grpc_addr):
             "apps": {"org.hupf.app": {"gnb": {"gnbs": [{"deviceId": DEVICE, "gnb": V.CONFIG["gnb"], "ues": ues}]}}}}
 
 
-@pytest.fixture
-def gnb_switch(onos, tmp_path):
-    """bmv2 without a program: vector port p is bmv2 port p on the test bed's port p + 1."""
+@contextlib.contextmanager
+def gnb_bmv2(onos, log_dir):
+    """bmv2 without a program: vector port p is bmv2 port p on the test bed's port p + 1. On the way out, the
+    gNB's netcfg and device leave ONOS."""
     bed = dataplane.TestBed(PORTS, tag="og%d" % (os.getpid() % 100000))
     addr = "127.0.0.1:%d" % free_port()
     cmd = [BMV2, "--device-id", "1", "--no-p4"]
     for p in range(PORTS):
         cmd += ["-i", "%d@%s" % (p, bed.switch_ifname(p + 1))]
-    log = tmp_path / "bmv2-gnb.log"
+    log = Path(log_dir) / "bmv2-gnb.log"
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd + ["--", "--grpc-server-addr", addr], stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
@@ -61,6 +63,27 @@ def gnb_switch(onos, tmp_path):
             proc.kill()
             proc.wait()
         bed.close()
+
+
+@pytest.fixture
+def gnb_switch(onos, tmp_path):
+    with gnb_bmv2(onos, tmp_path) as sw:
+        yield sw
+
+
+def program(onos, gnb):
+    """Posts the gNB's netcfg; returns once ONOS holds hupf's rules and clone group on it, ADDED."""
+    status, body = onos.rest("POST", "/onos/v1/network/configuration", gnb_netcfg(gnb["addr"]))
+    assert status == 200, "netcfg refused: %s %s" % (status, body)
+    onos.wait_ready(lambda: onos_ready.settled(onos, programmed), DEVICE_TIMEOUT_S, "hupf's gNB entries on %s" % DEVICE)
+
+
+def no_frame_leaves(bed, frame):
+    """A downlink G-PDU into the N3 port leaves no port (the switch has no entry for it)."""
+    bed.send(V.N3 + 1, frame)
+    for port in range(PORTS):
+        extra = bed.recv(port + 1, QUIET_S)
+        assert extra is None, "a frame left port %d: %s" % (port, extra.hex())
 
 
 def gnb_state(onos):
@@ -88,10 +111,7 @@ def cleared(onos):
 
 def test_hupf_programs_the_gnb_from_netcfg_and_removes_it(onos, gnb_switch):
     bed = gnb_switch["bed"]
-    status, body = onos.rest("POST", "/onos/v1/network/configuration", gnb_netcfg(gnb_switch["addr"]))
-    assert status == 200, "netcfg refused: %s %s" % (status, body)
-    onos.wait_ready(lambda: onos_ready.settled(onos, programmed),
-                    DEVICE_TIMEOUT_S, "hupf's gNB entries on %s" % DEVICE)
+    program(onos, gnb_switch)
 
     sent = 0
     for v in V.vectors():
@@ -111,10 +131,7 @@ def test_hupf_programs_the_gnb_from_netcfg_and_removes_it(onos, gnb_switch):
     status, body = onos.rest("DELETE", "/onos/v1/network/configuration/apps/org.hupf.app/gnb")
     assert status in (200, 204), body
     onos.wait_ready(lambda: cleared(onos), DEVICE_TIMEOUT_S, "hupf's gNB entries gone from %s" % DEVICE)
-    bed.send(V.N3 + 1, V.n3_in(0x100))
-    for port in range(PORTS):
-        extra = bed.recv(port + 1, QUIET_S)
-        assert extra is None, "a frame left port %d with the entries gone: %s" % (port, extra.hex())
+    no_frame_leaves(bed, V.n3_in(0x100))
 
 
 def test_a_gnb_block_with_a_key_is_refused_without_echoing_it(onos):
