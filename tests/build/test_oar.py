@@ -117,10 +117,11 @@ def test_bundle_imports_are_exported_by_onos_2_7(oar, bundle, onos_exports):
 
 
 # What each bundle may show other bundles (docs/ARCHITECTURE.md, "Modules"): the pipeconf its
-# constants, entity API and packet-in parsing, the API module everything, the implementation nothing.
+# constants, entity API, packet-in parsing and the gNB program's typed entries, the API module everything, the
+# implementation nothing.
 EXPORTS = {
     "hupf-pipeconf": ["org.hupf.pipeconf", "org.hupf.pipeconf.api", "org.hupf.pipeconf.dataplane",
-                      "org.hupf.pipeconf.packet"],
+                      "org.hupf.pipeconf.gnb", "org.hupf.pipeconf.packet"],
     "hupf-api": ["org.hupf.api", "org.hupf.api.session"],
     "hupf-app": [],
 }

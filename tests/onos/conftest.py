@@ -57,6 +57,13 @@ if WHY is None:
     elif os.geteuid() != 0:
         HYBRID_WHY = "root (network namespaces and veth for the hybrid's traffic)"
 CLUSTER_WHY = cluster_mod.missing() if WHY is None else None
+# The gNB switch ONOS programs (test_onos_gnb.py): bmv2 on veth pairs.
+GNB_WHY = None
+if WHY is None:
+    if BMV2 is None:
+        GNB_WHY = p4tools.BMV2_HINT
+    elif os.geteuid() != 0:
+        GNB_WHY = "root (network namespaces and veth for the gNB's frames)"
 GUI_OAR = onos_runtime.gui_oar(onos_runtime.onos_home()) if WHY is None else None
 GUI_WHY = None
 if WHY is None:
@@ -79,6 +86,8 @@ def pytest_collection_finish(session):
             reporter.write_line("SKIPPED onos hybrid: missing %s" % HYBRID_WHY)
         if CLUSTER_WHY:
             reporter.write_line("SKIPPED onos cluster: missing %s" % CLUSTER_WHY)
+        if GNB_WHY:
+            reporter.write_line("SKIPPED onos gnb: missing %s" % GNB_WHY)
 
 
 def pytest_runtest_makereport(item, call):

@@ -2,9 +2,11 @@
 the app org.hupf.app (not by its pipeconf); the backend's are no flow rules at all (hupf writes them in
 P4Runtime batches). The app removes both when it is deactivated or uninstalled (not when one node of a cluster
 stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists no flow rule of it, the backend's tables
-hold none of the standing sessions' entries and the switch's none of hupf's (both read over P4Runtime). Then
+hold none of the standing sessions' entries and the switch's none of hupf's (both read over P4Runtime), nor a gNB
+switch hupf programmed (test_onos_gnb.py; where bmv2 and root are found) its entries or clone session. Then
 hupf comes back, and goes again while an association's sessions are being released: no session outlives it in
 the store, no thread of hupf's outlives its components."""
+import contextlib
 import ipaddress
 import re
 
@@ -12,6 +14,7 @@ import conftest
 import onos_ready
 import smf as smf_mod
 from pfcp_spec import build_message
+import test_onos_gnb as gnb_test
 from test_onos import HW_P4INFO, BackendTables, device_flows
 from test_scale import pipelined
 
@@ -37,8 +40,21 @@ def switch_tables(onos, flows):
     return out
 
 
-def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing_sessions):
-    flows = app_flows(onos)
+def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing_sessions, tmp_path):
+    with contextlib.ExitStack() as stack:
+        gnb = None
+        if conftest.GNB_WHY is None:
+            gnb = stack.enter_context(gnb_test.gnb_bmv2(onos, tmp_path))
+            gnb_test.program(onos, gnb)
+        uninstall_and_check(onos, deployed, backend, standing_sessions)
+        if gnb is not None:
+            _, groups = onos.rest("GET", "/onos/v1/groups/%s" % gnb_test.DEVICE)
+            assert not [g for g in (groups or {}).get("groups", []) if g.get("appId") == APP], groups
+            gnb_test.no_frame_leaves(gnb["bed"], gnb_test.V.n3_in(0x100))
+
+
+def uninstall_and_check(onos, deployed, backend, standing_sessions):
+    flows = [f for f in app_flows(onos) if f["deviceId"] != gnb_test.DEVICE]
     # The switch's where the hybrid test added one; none on the backend.
     assert deployed["device"] not in {f["deviceId"] for f in flows}, flows[:3]
     foreign = [f for f in device_flows(onos, deployed["device"]) if f["appId"] not in (APP, "org.onosproject.core")]

@@ -43,7 +43,8 @@ public class ModuleRulesTest {
     @Test
     public void pipeconfExportsDoNotLeakItsPrivatePackages() {
         noClasses().that().resideInAnyPackage("org.hupf.pipeconf", "org.hupf.pipeconf.api..",
-                                              "org.hupf.pipeconf.dataplane..", "org.hupf.pipeconf.packet..")
+                                              "org.hupf.pipeconf.dataplane..", "org.hupf.pipeconf.packet..",
+                                              "org.hupf.pipeconf.gnb..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.hupf.pipeconf.behaviour..",
                                                                    "org.hupf.pipeconf.upf..")
                 .check(ONOS_SIDE);

@@ -36,7 +36,8 @@ public class CoreRulesTest {
                         resideInAnyPackage("java..", "javax.ws.rs..", "com.fasterxml.jackson..", "org.slf4j..",
                                            "com.google.common..", "org.hupf.app..", "org.hupf.api..",
                                            "org.hupf.pipeconf", "org.hupf.pipeconf.api..",
-                                           "org.hupf.pipeconf.dataplane..", "org.hupf.pipeconf.packet..")
+                                           "org.hupf.pipeconf.dataplane..", "org.hupf.pipeconf.packet..",
+                                           "org.hupf.pipeconf.gnb..")
                                 .or(PIPECONF_API_ONOS_TYPES))
                 .because("core runs in both hosts: ONOS's services, stores and OSGi stay in the app bundle")
                 .check(CORE);

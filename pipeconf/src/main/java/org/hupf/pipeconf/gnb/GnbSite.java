@@ -4,7 +4,8 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.MacAddress;
 
 import java.util.Objects;
-import java.util.Set;
+import java.util.HashSet;
+import java.util.List;
 
 /**
  * The gNB switch's own configuration, as the RAN's control plane gives it: its N3 port, address and MAC, the UPF's
@@ -31,7 +32,8 @@ public final class GnbSite {
         this.n3Port = port("n3Port", n3Port);
         this.cryptoPort = port("cryptoPort", cryptoPort);
         this.baasPort = port("baasPort", baasPort);
-        if (Set.of(n3Port, cryptoPort, baasPort).size() != 3) {
+        // Set.of refuses duplicates itself, with a message that names no field.
+        if (new HashSet<>(List.of(n3Port, cryptoPort, baasPort)).size() != 3) {
             throw new IllegalArgumentException("n3Port, cryptoPort and baasPort must be three different ports");
         }
         this.n3Addr = Objects.requireNonNull(n3Addr, "n3Addr");
