@@ -84,6 +84,11 @@ VECTORS = {
         flags(39, 0x03), group(83, uint(56, 2), flags(45, 0)), usage_report(80, 1, PERIO | VOLTH)],
         seid=0x1122334455667788),
     "session_report_response": message(57, 10, [uint(19, 1)], seid=1),
+    # what hupf's agent sends: a usage report, and buffered downlink data of one PDR
+    "session_report_request_usage": message(56, 11, [flags(39, 0x02), usage_report(80, 1, PERIO | VOLTH)],
+                                            seid=0x1122334455667788),
+    "session_report_request_downlink_data": message(56, 12, [flags(39, 0x01), group(83, uint(56, 2))],
+                                                    seid=0x1122334455667788),
 }
 
 

@@ -9,9 +9,9 @@ import static org.hupf.app.config.JsonFields.intIn;
 /**
  * Parses the netcfg's {@code heavyHitter} block: the offload threshold and the switch's HK-IPG parameters.
  */
-final class HeavyHitterParser {
+public final class HeavyHitterParser {
 
-    static final String HEAVY_HITTER = "heavyHitter";
+    public static final String HEAVY_HITTER = "heavyHitter";
     /** Offload threshold without {@code heavyHitter.thresholdBps}: the offload policy's default. */
     private static final long DEFAULT_HH_THRESHOLD_BPS = 2_000_000;
 
@@ -25,7 +25,7 @@ final class HeavyHitterParser {
      * @param root the netcfg's hupf object
      * @return bits per second
      */
-    static long hhThresholdBps(JsonNode root) {
+    public static long hhThresholdBps(JsonNode root) {
         JsonNode v = root.path(HEAVY_HITTER).get("thresholdBps");
         if (v == null) {
             return DEFAULT_HH_THRESHOLD_BPS;
@@ -46,7 +46,7 @@ final class HeavyHitterParser {
      * @return parameters
      * @throws IllegalArgumentException naming the field that is out of range
      */
-    static HhConfig hhConfig(JsonNode root) {
+    public static HhConfig hhConfig(JsonNode root) {
         JsonNode hh = root.path(HEAVY_HITTER);
         HhConfig.Builder b = HhConfig.builder().hhThresholdBps(hhThresholdBps(root));
         if (hh.has("tauThreshold")) {

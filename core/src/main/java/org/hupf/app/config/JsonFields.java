@@ -13,20 +13,20 @@ import java.util.regex.Pattern;
  * The field readers the netcfg's block parsers share: each failure an {@link IllegalArgumentException} that names
  * the field (and the list index) that is wrong.
  */
-final class JsonFields {
+public final class JsonFields {
 
     static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     private JsonFields() {
     }
 
-    static String fieldNames(JsonNode n) {
+    public static String fieldNames(JsonNode n) {
         List<String> out = new ArrayList<>();
         n.fieldNames().forEachRemaining(out::add);
         return out.toString();
     }
 
-    static int intIn(JsonNode n, String field, long min, long max, int dflt) {
+    public static int intIn(JsonNode n, String field, long min, long max, int dflt) {
         JsonNode v = n.get(field);
         if (v == null) {
             return dflt;
@@ -49,7 +49,7 @@ final class JsonFields {
         return v.asLong();
     }
 
-    static <T> List<T> list(JsonNode n, String field, Function<JsonNode, T> parse) {
+    public static <T> List<T> list(JsonNode n, String field, Function<JsonNode, T> parse) {
         List<T> out = new ArrayList<>();
         JsonNode a = n.get(field);
         if (a == null) {

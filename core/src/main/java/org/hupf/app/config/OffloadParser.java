@@ -13,9 +13,9 @@ import static org.hupf.app.config.JsonFields.intIn;
 /**
  * Parses the netcfg's {@code offload} block: the offload policy's hold, hysteresis and pins.
  */
-final class OffloadParser {
+public final class OffloadParser {
 
-    static final String OFFLOAD = "offload";
+    public static final String OFFLOAD = "offload";
 
     private OffloadParser() {
     }
@@ -29,7 +29,7 @@ final class OffloadParser {
      * @return policy
      * @throws IllegalArgumentException naming the field that is wrong
      */
-    static OffloadPolicy offloadPolicy(JsonNode root) {
+    public static OffloadPolicy offloadPolicy(JsonNode root) {
         JsonNode o = root.path(OFFLOAD);
         OffloadPolicy.Builder b = OffloadPolicy.builder().thresholdBitsPerSec(HeavyHitterParser.hhThresholdBps(root));
         if (o.has("holdMs")) {

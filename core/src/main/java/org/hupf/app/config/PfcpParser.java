@@ -15,9 +15,9 @@ import static org.hupf.app.config.JsonFields.list;
 /**
  * Parses the netcfg's {@code pfcp} block: the PFCP agent's settings.
  */
-final class PfcpParser {
+public final class PfcpParser {
 
-    static final String PFCP = "pfcp";
+    public static final String PFCP = "pfcp";
 
     private PfcpParser() {
     }
@@ -29,7 +29,7 @@ final class PfcpParser {
      * @param defaultNodeId Node ID if none is configured (the first N3 address)
      * @return settings
      */
-    static PfcpConfig pfcp(JsonNode root, Ip4Address defaultNodeId) {
+    public static PfcpConfig pfcp(JsonNode root, Ip4Address defaultNodeId) {
         JsonNode p = root.path(PFCP);
         Set<String> allowed = new HashSet<>();
         list(p, "allowedPeers", PfcpParser::allowedPeer).forEach(allowed::addAll);

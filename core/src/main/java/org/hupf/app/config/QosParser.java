@@ -11,10 +11,10 @@ import java.util.TreeMap;
 /**
  * Parses the netcfg's QoS blocks: {@code queues} (traffic class → queue) and {@code qfiToTc}.
  */
-final class QosParser {
+public final class QosParser {
 
-    static final String QUEUES = "queues";
-    static final String QFI_TO_TC = "qfiToTc";
+    public static final String QUEUES = "queues";
+    public static final String QFI_TO_TC = "qfiToTc";
     /** The highest v1model priority (qos.queues' qid, bit&lt;3&gt;). */
     private static final int MAX_QUEUE = 7;
 
@@ -30,7 +30,7 @@ final class QosParser {
      * @return queue (0..7) by traffic class (0..3), by class; empty without the field
      * @throws IllegalArgumentException naming the class that is not one or the queue out of range
      */
-    static Map<Integer, Integer> queues(JsonNode root) {
+    public static Map<Integer, Integer> queues(JsonNode root) {
         Map<Integer, Integer> out = new TreeMap<>();
         JsonNode m = root.path(QUEUES);
         if (!m.isMissingNode() && !m.isObject()) {
@@ -63,7 +63,7 @@ final class QosParser {
      * @param root the netcfg's hupf object
      * @return QFI to traffic class
      */
-    static Map<Integer, Integer> qfiToTc(JsonNode root) {
+    public static Map<Integer, Integer> qfiToTc(JsonNode root) {
         Map<Integer, Integer> out = new HashMap<>();
         JsonNode m = root.path(QFI_TO_TC);
         Iterator<Map.Entry<String, JsonNode>> it = m.fields();

@@ -15,9 +15,9 @@ import static org.hupf.app.config.JsonFields.mac;
 /**
  * Parses the netcfg's {@code routes} block.
  */
-final class RoutesParser {
+public final class RoutesParser {
 
-    static final String ROUTES = "routes";
+    public static final String ROUTES = "routes";
 
     private RoutesParser() {
     }
@@ -29,7 +29,7 @@ final class RoutesParser {
      * @param root the netcfg's hupf object
      * @return device and route, in the order given
      */
-    static List<Map.Entry<DeviceId, Route>> routes(JsonNode root) {
+    public static List<Map.Entry<DeviceId, Route>> routes(JsonNode root) {
         return list(root, ROUTES, n -> {
             if (!n.path("deviceId").isTextual() || !n.has("port")) {
                 throw new IllegalArgumentException("deviceId, prefix, port, srcMac and dstMac are required");

@@ -25,7 +25,7 @@ import static org.hupf.app.config.JsonFields.list;
  */
 public final class SitesParser {
 
-    static final String SITES = "sites";
+    public static final String SITES = "sites";
     private static final String SITE_ID = "siteId";
     private static final String SWITCH = "switch";
     private static final String BACKENDS = "backends";

@@ -27,7 +27,7 @@ import static org.hupf.app.config.JsonFields.mac;
  */
 public final class TenantsParser {
 
-    static final String TENANTS = "tenants";
+    public static final String TENANTS = "tenants";
     static final String SLICES = "slices";
     private static final String NETWORK_INSTANCE = "networkInstance";
     private static final String OVERLAY = "overlay";
@@ -170,7 +170,7 @@ public final class TenantsParser {
      * @return the name
      * @throws IllegalArgumentException if it is not a string of that length
      */
-    static String networkInstanceName(JsonNode name) {
+    public static String networkInstanceName(JsonNode name) {
         if (!name.isTextual() || name.asText().isEmpty() || name.asText().length() > MAX_NETWORK_INSTANCE) {
             throw new IllegalArgumentException("a name of 1 to " + MAX_NETWORK_INSTANCE + " characters expected, got "
                                                        + name);

@@ -19,7 +19,7 @@ import java.util.function.ToIntFunction;
  * rest of an establishment, so the sizes are kept for as long as the device source hands out the same device
  * list (it makes a new one when the devices change). A size some device cannot report yet is asked again.
  */
-final class DeviceCells implements ToIntFunction<UpfEntityType> {
+public final class DeviceCells implements ToIntFunction<UpfEntityType> {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceCells.class);
 
@@ -32,7 +32,7 @@ final class DeviceCells implements ToIntFunction<UpfEntityType> {
      * @param devices  the devices sessions are written to
      * @param fallback cells when no device reports its size
      */
-    DeviceCells(Supplier<Collection<HupfUpfDevice>> devices, int fallback) {
+    public DeviceCells(Supplier<Collection<HupfUpfDevice>> devices, int fallback) {
         this.devices = devices;
         this.fallback = fallback;
     }

@@ -18,7 +18,7 @@ import java.util.Map;
  * The tenants as {@code HupfService.tenants()} reports them, from the configuration, the stored sessions and
  * what the devices' tenant counters hold: the same in both hosts.
  */
-final class TenantReport {
+public final class TenantReport {
 
     private TenantReport() {
     }
@@ -34,7 +34,7 @@ final class TenantReport {
      * @param unreadable each device whose counters could not be read, and why
      * @return one status per entry
      */
-    static List<TenantStatus> of(List<Tenant> entries, Map<String, SessionTenant> bindable,
+    public static List<TenantStatus> of(List<Tenant> entries, Map<String, SessionTenant> bindable,
                                  Collection<PfcpSession> sessions, Map<String, Map<Integer, long[]>> cells,
                                  Map<String, Map<Long, long[]>> sliceCells, Map<String, String> unreadable) {
         Map<String, Integer> bound = new HashMap<>();

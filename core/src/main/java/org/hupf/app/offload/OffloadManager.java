@@ -87,7 +87,7 @@ public final class OffloadManager {
      *
      * @param offloadStore the store
      */
-    synchronized void useStore(OffloadStore offloadStore) {
+    public synchronized void useStore(OffloadStore offloadStore) {
         counts.useStore(offloadStore);
     }
 

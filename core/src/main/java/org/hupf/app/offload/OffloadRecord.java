@@ -10,7 +10,7 @@ import java.util.Objects;
  * the session is on the switch, the switch cells it counts in with their values when last folded. Counter
  * values are {ingress packets, ingress bytes, egress packets, egress bytes}. Immutable once built.
  */
-final class OffloadRecord {
+public final class OffloadRecord {
 
     private final HashMap<Integer, long[]> hwAccum;
     private final HashMap<Integer, Integer> switchCells;
@@ -21,7 +21,7 @@ final class OffloadRecord {
      * @param switchCells backend cell to the switch cell counting for it now; empty when not on the switch
      * @param hwLast      backend cell to its switch cell's value when last folded into hwAccum
      */
-    OffloadRecord(Map<Integer, long[]> hwAccum, Map<Integer, Integer> switchCells, Map<Integer, long[]> hwLast) {
+    public OffloadRecord(Map<Integer, long[]> hwAccum, Map<Integer, Integer> switchCells, Map<Integer, long[]> hwLast) {
         this.hwAccum = deepCopy(hwAccum);
         this.switchCells = new HashMap<>(switchCells);
         this.hwLast = deepCopy(hwLast);
@@ -33,11 +33,11 @@ final class OffloadRecord {
         return c;
     }
 
-    Map<Integer, long[]> hwAccum() {
+    public Map<Integer, long[]> hwAccum() {
         return deepCopy(hwAccum);
     }
 
-    Map<Integer, Integer> switchCells() {
+    public Map<Integer, Integer> switchCells() {
         return new HashMap<>(switchCells);
     }
 
@@ -45,7 +45,7 @@ final class OffloadRecord {
         return deepCopy(hwLast);
     }
 
-    boolean onSwitch() {
+    public boolean onSwitch() {
         return !switchCells.isEmpty();
     }
 
@@ -56,7 +56,7 @@ final class OffloadRecord {
      * @param current switch cell to its value now
      * @return the record of a session that is on the backend only
      */
-    OffloadRecord reclaimed(Map<Integer, long[]> current) {
+    public OffloadRecord reclaimed(Map<Integer, long[]> current) {
         Map<Integer, long[]> accum = hwAccum();
         switchCells.forEach((backendCell, switchCell) -> {
             long[] now = current.get(switchCell);

@@ -8,7 +8,7 @@ import java.util.Map;
  * Where the offload manager keeps each session's {@link OffloadRecord}: in ONOS, a map of the cluster's
  * distributed store ({@link DistributedOffloadStore}), so the next leader finds it.
  */
-interface OffloadStore {
+public interface OffloadStore {
 
     /** A store that keeps nothing: one process that never hands over (the standalone lab, unit tests). */
     OffloadStore NONE = new OffloadStore() {

@@ -17,7 +17,7 @@ import java.util.Map;
  * entries are deleted first (packets fall back to steering at once, nothing more is counted on the switch),
  * then the counters are read, then the rest of the sessions' switch entries go.
  */
-final class SwitchReclaim {
+public final class SwitchReclaim {
 
     private static final List<UpfEntityType> SESSION_ENTRIES = List.of(
             UpfEntityType.SESSION_UPLINK, UpfEntityType.SESSION_DOWNLINK);
@@ -37,7 +37,7 @@ final class SwitchReclaim {
      * @throws UpfProgrammableException if the switch cannot be read or cleared (records not yet folded stay
      *                                  as they were, to be reclaimed by the next attempt)
      */
-    static List<Ip4Address> reclaim(OffloadStore store, HupfUpfDevice hw) throws UpfProgrammableException {
+    public static List<Ip4Address> reclaim(OffloadStore store, HupfUpfDevice hw) throws UpfProgrammableException {
         for (UpfEntityType t : SESSION_ENTRIES) {
             hw.deleteAll(t);
         }

@@ -8,13 +8,14 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.app.core.SessionManager;
 import org.hupf.app.device.Shutdowns;
 import org.hupf.app.pfcp.codec.DecodeException;
-import org.hupf.app.pfcp.codec.Ie;
 import org.hupf.app.pfcp.codec.IeFields;
 import org.hupf.app.pfcp.codec.IeType;
 import org.hupf.app.pfcp.codec.MessageType;
 import org.hupf.app.pfcp.codec.PfcpCodec;
 import org.hupf.app.pfcp.codec.PfcpMessage;
-import org.hupf.app.pfcp.codec.ResponseCodec;
+import org.hupf.app.pfcp.codec.ReportCodec;
+import org.hupf.app.pfcp.message.SessionReportRequest;
+import org.hupf.app.pfcp.message.UsageReport;
 import org.hupf.app.store.AssociationStore;
 import org.hupf.app.store.InMemoryAssociationStore;
 import org.hupf.app.store.InMemoryUsageBaselineStore;
@@ -37,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The PFCP (N4) agent: a UDP socket, the request handler, and the requests hupf originates itself
@@ -53,8 +55,6 @@ public final class PfcpAgent implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PfcpAgent.class);
     /** Report Type bits (§8.2.21). */
-    private static final int DLDR = 0x01;
-    private static final int USAR = 0x02;
 
     private final PfcpConfig config;
     private final SessionManager sessions;
@@ -236,9 +236,8 @@ public final class PfcpAgent implements AutoCloseable {
             List<UsageReporter.Due> due = new ArrayList<>(usage.periodicDue());
             due.addAll(thresholds.due(now));
             for (UsageReporter.Due d : due) {
-                sessionReport(d.session, List.of(Ie.u8(IeType.REPORT_TYPE, USAR), ResponseCodec.usageReport(
-                        IeType.USAGE_REPORT_REPORT,
-                        usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger))));
+                UsageReport report = usage.report(d.session, d.urr, IeType.USAGE_REPORT_REPORT, d.trigger);
+                sessionReport(d.session, sequence -> SessionReportRequest.usage(sequence, d.session.cpSeid, report));
             }
         } catch (RuntimeException e) {
             stats.inc("error.internal");
@@ -299,18 +298,16 @@ public final class PfcpAgent implements AutoCloseable {
         return null;
     }
 
-    private void sessionReport(PfcpSession s, List<Ie> ies) {
+    private void sessionReport(PfcpSession s, IntFunction<SessionReportRequest> request) {
         Association a = associationOf(s);
         if (a == null) {
             stats.inc("drop.report_without_association");
             return;
         }
-        PfcpMessage report = PfcpMessage.session(MessageType.SESSION_REPORT_REQUEST, s.cpSeid,
-                                                 requests.nextSequence(), ies);
-        requests.send(a.peer, report, m -> {
-            Ie cause = m.ie(IeType.CAUSE);
+        requests.send(a.peer, ReportCodec.encode(request.apply(requests.nextSequence())), m -> {
             try {
-                if (cause != null && cause.reader().u8() == Cause.SESSION_CONTEXT_NOT_FOUND) {
+                Integer cause = IeFields.CAUSE.optional(m);
+                if (cause != null && cause == Cause.SESSION_CONTEXT_NOT_FOUND) {
                     log.warn("CP function {} no longer knows session {}: deleting it", a, s.upSeid);
                     sessions.deleteAsync(s.upSeid).whenComplete((deleted, failure) -> {
                         if (failure == null) {
@@ -344,8 +341,7 @@ public final class PfcpAgent implements AutoCloseable {
                 if (!notified.add(s.upSeid + "/" + p.pdrId)) {
                     return false;
                 }
-                sessionReport(s, List.of(Ie.u8(IeType.REPORT_TYPE, DLDR),
-                        Ie.grouped(IeType.DOWNLINK_DATA_REPORT, Ie.u16(IeType.PDR_ID, p.pdrId))));
+                sessionReport(s, sequence -> SessionReportRequest.downlinkData(sequence, s.cpSeid, p.pdrId));
                 return true;
             }
         }

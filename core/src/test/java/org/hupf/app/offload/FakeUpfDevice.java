@@ -35,7 +35,7 @@ import static org.junit.Assert.assertTrue;
  * reads and a bulk counter read that can be held: the runtime boundary of the offload manager in its
  * unit tests.
  */
-final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
+public final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
     private final InMemoryUpfDevice mem;
     final List<String> log = new ArrayList<>();
@@ -58,7 +58,7 @@ final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellR
     /** Whether its writes return the final counts of the terminations they delete (as hupf-backend's agent). */
     volatile boolean finalCountsWithWrites;
 
-    FakeUpfDevice(long sessions, long counterCells, long meterCells) {
+    public FakeUpfDevice(long sessions, long counterCells, long meterCells) {
         mem = new InMemoryUpfDevice("fake", sessions, counterCells, meterCells);
     }
 
@@ -173,18 +173,18 @@ final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellR
     }
 
     /** Makes the next bulk counter read wait, after reading, until {@link #releaseBulkRead}. */
-    void holdNextBulkRead() {
+    public void holdNextBulkRead() {
         reading = new CountDownLatch(1);
         release = new CountDownLatch(1);
         holding = true;
     }
 
     /** Waits until the held bulk read has read. */
-    void awaitBulkRead() throws InterruptedException {
+    public void awaitBulkRead() throws InterruptedException {
         assertTrue("a bulk counter read", reading.await(10, TimeUnit.SECONDS));
     }
 
-    void releaseBulkRead() {
+    public void releaseBulkRead() {
         release.countDown();
     }
 
@@ -198,20 +198,20 @@ final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellR
         mem.deleteAll(type);
     }
 
-    int count(UpfEntityType type) {
+    public int count(UpfEntityType type) {
         return mem.count(type);
     }
 
-    boolean holds(UpfEntity keyOf) {
+    public boolean holds(UpfEntity keyOf) {
         return mem.holds(keyOf);
     }
 
     /** One uplink packet; false on a session miss (the switch would steer it to the backend). */
-    boolean countUplink(UpfSessionUplink key, Ip4Address ue, long bytes) {
+    public boolean countUplink(UpfSessionUplink key, Ip4Address ue, long bytes) {
         return mem.countUplink(key, ue, 1, bytes);
     }
 
-    void setCounter(int cell, long pkts, long bytes) {
+    public void setCounter(int cell, long pkts, long bytes) {
         mem.setCounter(UpfCounter.builder().withCellId(cell).setIngress(pkts, bytes).setEgress(pkts, bytes).build());
     }
 }

@@ -58,16 +58,16 @@ public class OffloadManagerTest {
                                .confirmReports(false).build());
     }
 
-    static Ip4Address ue(int i) {
+    public static Ip4Address ue(int i) {
         return Ip4Address.valueOf("10.250.0." + i);
     }
 
-    static UpfSessionUplink uplink(int i, long teid) {
+    public static UpfSessionUplink uplink(int i, long teid) {
         return UpfSessionUplink.builder().setTunDstAddr(N3).setTeid(teid).withUeAddress(ue(i))
                 .setSessionMeterIdx(100 + i).build();
     }
 
-    static OffloadSession session(int i, long teid, int slice, int qfi) {
+    public static OffloadSession session(int i, long teid, int slice, int qfi) {
         List<UpfEntity> e = List.of(
                 UpfGtpTunnelPeer.builder().withTunnelPeerId(1).withSrcAddr(N3)
                         .withDstAddr(Ip4Address.valueOf("192.0.2.1")).withSrcPort(2152).build(),
@@ -84,7 +84,7 @@ public class OffloadManagerTest {
         return OffloadSession.of(ue(i), slice, List.of(qfi), e);
     }
 
-    static OffloadSession session(int i) {
+    public static OffloadSession session(int i) {
         return session(i, 1000 + i, 1, 9);
     }
 

@@ -38,6 +38,7 @@ public final class IeFields {
     public static final IeField<Long> PRECEDENCE = uint32(IeType.PRECEDENCE);
     public static final IeField<Volume> VOLUME_THRESHOLD = volume(IeType.VOLUME_THRESHOLD);
     public static final IeField<Integer> REPORTING_TRIGGERS = flags(IeType.REPORTING_TRIGGERS, 2);
+    public static final IeField<Integer> REPORT_TYPE = flags(IeType.REPORT_TYPE, 1);
     public static final IeField<Integer> OFFENDING_IE = IeField.fixed(IeType.OFFENDING_IE, 2, IeReader::u16,
                                                                       (v, w) -> w.u16(v));
     public static final IeField<Integer> DESTINATION_INTERFACE = iface(IeType.DESTINATION_INTERFACE);

@@ -171,7 +171,7 @@ public final class ResponseCodec {
         return out;
     }
 
-    private static List<UsageReport> usageReports(PfcpMessage m, int ieType) throws DecodeException {
+    static List<UsageReport> usageReports(PfcpMessage m, int ieType) throws DecodeException {
         List<UsageReport> out = new ArrayList<>();
         for (Ie u : m.all(ieType)) {
             out.add(new UsageReport(IeFields.URR_ID.require(u), IeFields.UR_SEQN.require(u),

@@ -53,7 +53,7 @@ public class ScapyVectorsTest {
             assertEquals(e.getKey(), normalize(spec.get("ies")), normalize(mapper.readTree(ies.toString())));
             n++;
         }
-        assertEquals(18, n);
+        assertEquals(20, n);
     }
 
     @Test
