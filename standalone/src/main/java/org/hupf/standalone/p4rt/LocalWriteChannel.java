@@ -44,8 +44,10 @@ final class LocalWriteChannel implements AutoCloseable {
     private static final long RECONNECT_MS = 1_000;
 
     private final Path path;
-    private SocketChannel channel;
-    private Selector selector;
+    /** Volatile for {@link #close}, which may run while a write waits. */
+    private volatile SocketChannel channel;
+    private volatile Selector selector;
+    private volatile boolean closed;
     private long nextConnectMs;
     private ByteBuffer out = frameBuffer(1 << 16);
     private ByteBuffer in = frameBuffer(1 << 12);
@@ -101,7 +103,7 @@ final class LocalWriteChannel implements AutoCloseable {
             return true;
         }
         long now = System.currentTimeMillis();
-        if (now < nextConnectMs) {
+        if (closed || now < nextConnectMs) {
             return false;
         }
         try {
@@ -260,8 +262,24 @@ final class LocalWriteChannel implements AutoCloseable {
         channel = null;
     }
 
+    /** Closes the channel; a write waiting for its answer fails UNAVAILABLE at once. */
     @Override
-    public synchronized void close() {
-        closeChannel();
+    public void close() {
+        closed = true;
+        SocketChannel c = channel;
+        Selector s = selector;
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (IOException e) {
+            log.debug("closing the local write channel {}: {}", path, e.toString());
+        }
+        if (s != null) {
+            s.wakeup();
+        }
+        synchronized (this) {
+            closeChannel();
+        }
     }
 }

@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -249,6 +250,11 @@ public class LocalWriteChannelTest {
     }
 
     private static void readOneFrameAndClose(ServerSocketChannel server) {
+        readOneFrame(server, () -> { });
+    }
+
+    /** Accepts one client, reads one whole frame, runs then, and closes. */
+    private static void readOneFrame(ServerSocketChannel server, Runnable then) {
         try (SocketChannel c = server.accept()) {
             ByteBuffer size = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
             while (size.hasRemaining()) {
@@ -258,8 +264,42 @@ public class LocalWriteChannelTest {
             while (frame.hasRemaining() && c.read(frame) >= 0) {
                 continue;
             }
+            then.run();
         } catch (IOException e) {
             fail("mute peer: " + e);
+        }
+    }
+
+    /** Closing the channel (the client's close) fails a write waiting for its answer at once, UNAVAILABLE. */
+    @Test
+    public void closeFailsAWaitingWrite() throws Exception {
+        Path mute = dir.resolve("silent.sock");
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(mute));
+            LocalWriteChannel channel = new LocalWriteChannel(mute);
+            CountDownLatch answered = new CountDownLatch(1);
+            // The peer keeps the connection open without answering until the write has failed.
+            Thread peer = new Thread(() -> readOneFrame(server, () -> {
+                channel.close();
+                await(answered);
+            }));
+            peer.start();
+            List<Update> one = new ArrayList<>();
+            new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
+                                 new PiEncoder(P4InfoIndex.parse(P4INFO))).encode(UpfEntities.all().get(0), false, one);
+            P4RuntimeException e = refused(() -> viaChannel(channel, one, ELECTION_ID));
+            answered.countDown();
+            assertEquals(Status.Code.UNAVAILABLE, e.code());
+            assertNull("closed: not reconnected", viaChannel(channel, one, ELECTION_ID));
+            peer.join();
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
