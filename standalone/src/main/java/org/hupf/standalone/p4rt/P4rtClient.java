@@ -486,7 +486,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
             }
         }
         channel.shutdownNow();
-        patient.useLocalWrites(null);
+        patient.closeLocalWrites();
     }
 
     /** While the device is down, calls fail at once (the reconnect puts back what they miss). */

@@ -100,6 +100,14 @@ final class PatientCalls {
         }
     }
 
+    /** Closes the local write channel, keeping its count: Writes go over gRPC from now on. */
+    void closeLocalWrites() {
+        LocalWriteChannel local = localWrites;
+        if (local != null) {
+            local.close();
+        }
+    }
+
     /** @return Writes answered over the local write channel so far */
     long localWrites() {
         LocalWriteChannel local = localWrites;

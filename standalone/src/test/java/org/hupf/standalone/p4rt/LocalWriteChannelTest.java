@@ -168,6 +168,9 @@ public class LocalWriteChannelTest {
                      new ArrayList<>(deleted.finalCounts().keySet()));
         assertEquals("Writes answered over the channel", client.writes(), client.localWrites());
         assertTrue(client.localWrites() >= 4);
+        long answered = client.localWrites();
+        client.close();
+        assertEquals("a closed client keeps its count (the status reports it)", answered, client.localWrites());
     }
 
     /** A refused update, a wrong election id: the same codes and messages as the gRPC Write. */
