@@ -18,12 +18,14 @@ import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -159,12 +161,24 @@ final class LocalWriteChannel implements AutoCloseable {
         while (out.hasRemaining()) {
             if (channel.write(out) == 0) {
                 key = key == null ? channel.register(selector, SelectionKey.OP_WRITE) : key;
-                key.interestOps(SelectionKey.OP_WRITE);
+                interest(key, SelectionKey.OP_WRITE);
                 selector.select();
+                if (closed) {
+                    throw new IOException("the channel was closed");
+                }
             }
         }
         if (key != null) {
-            key.interestOps(0);
+            interest(key, 0);
+        }
+    }
+
+    /** Sets a key's interest; a key cancelled by {@link #close} on another thread is the channel's failure. */
+    private static void interest(SelectionKey key, int ops) throws IOException {
+        try {
+            key.interestOps(ops);
+        } catch (CancelledKeyException e) {
+            throw new IOException("the channel was closed", e);
         }
     }
 
@@ -187,7 +201,9 @@ final class LocalWriteChannel implements AutoCloseable {
     /** Fills {@link #in} to its limit, waiting as {@link PatientCalls} waits for a gRPC answer. */
     private void fill(Supplier<String> probe) throws IOException {
         SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+        interest(key, SelectionKey.OP_READ);
         long waitedS = 0;
+        long since = System.nanoTime();
         try {
             while (in.hasRemaining()) {
                 int n = channel.read(in);
@@ -198,6 +214,13 @@ final class LocalWriteChannel implements AutoCloseable {
                     selector.selectedKeys().clear();
                     continue;
                 }
+                if (closed) {
+                    throw new IOException("the channel was closed");
+                }
+                if (System.nanoTime() - since < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S)) {
+                    continue; // woken early, not a silence
+                }
+                since = System.nanoTime();
                 waitedS += PatientCalls.PATIENCE_S;
                 String silence = probe.get();
                 if (silence != null || waitedS >= PatientCalls.LONGEST_S) {
@@ -207,7 +230,11 @@ final class LocalWriteChannel implements AutoCloseable {
                 }
             }
         } finally {
-            key.interestOps(0);
+            try {
+                key.interestOps(0);
+            } catch (CancelledKeyException closedMeanwhile) {
+                // The channel's failure is already on its way.
+            }
         }
     }
 
