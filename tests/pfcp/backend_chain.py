@@ -42,7 +42,7 @@ class Chain:
     """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
 
     def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=(), backend_args=(),
-                 classpath=None, backend=None, interfaces=None, durable=False):
+                 classpath=None, backend=None, interfaces=None, durable=False, local_writes=True):
         """interfaces: the Linux interfaces of the backend's ports 1 (N3) and 2 (N6) for tests that send
         traffic; without them both ports are idle pcap files. durable: the runner keeps its state in the chain's
         directory and runs under the lab's supervisor (restarted when it dies; pid and restarts in
@@ -51,6 +51,9 @@ class Chain:
         if binary is None:
             pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
         self.dir = tempfile.mkdtemp(prefix="hupf-chain-")
+        # The runner's Writes over the backend's local write channel (local_writes: off for a build without it)
+        socket = os.path.join(self.dir, "backend.sock")
+        local = ["--local-writes", socket] if local_writes else []
         self.pfcp = ("127.0.0.1", free_port())
         grpc = free_port()
         self.grpc = "127.0.0.1:%d" % grpc
@@ -68,10 +71,11 @@ class Chain:
             ports += ["--port", "%d=%s" % (p, spec)]
         self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
                                                "--sessions", str(sessions), "--mem", str(mem_mb), *ports,
-                                               "--idle-sleep-us", "200", *backend_args])
+                                               "--idle-sleep-us", "200", *local, *backend_args])
         self.status_path = os.path.join(self.dir, "status.json")
         cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
-               "backends": [{"name": "backend", "grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO}],
+               "backends": [{"name": "backend", "grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO,
+                             **({"local_writes": socket} if local_writes else {})}],
                "smf_node_id": "127.0.0.1", "router_mac": "02:68:75:70:66:01", "n3": N3, "gnb": GNB,
                "app_net": APP_NET, "ue_pool": ue_pool, "slice": 1,
                "policy": {"threshold_bps": 10**12, "hold_ms": 2000, "hysteresis": 0.2},

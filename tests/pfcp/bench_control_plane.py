@@ -111,7 +111,10 @@ def rpc_counts(chain, timeout_s=30):
             devices = st.get("devices", {}).values()
             if not devices or any("write_rpcs" not in d for d in devices):
                 return None
-            return {k: sum(d[k + "_rpcs"] for d in devices) for k in ("write", "read")}
+            counts = {k: sum(d[k + "_rpcs"] for d in devices) for k in ("write", "read")}
+            # Of the Writes, those over hupf-backend's local write channel (a build that has it)
+            counts["local_write"] = sum(d.get("local_writes", 0) for d in devices)
+            return counts
         if "written_ms" not in st and st:
             return None
         time.sleep(0.1)
@@ -137,7 +140,7 @@ def timed(cpu, addr, out, phase, n, window, sock, requests, roots=None, rpcs=Non
     out[-1]["cores"] = round(spent / elapsed, 2)
     rpcs1 = rpcs() if rpcs0 else None
     if rpcs1:
-        for k in ("write", "read"):
+        for k in ("write", "read", "local_write"):
             out[-1][k + "_rpcs_per_request"] = round((rpcs1[k] - rpcs0[k]) / max(1, len(requests)), 4)
     refused = collections.Counter(cause_of(r) for r in resp if cause_of(r) != 1)
     if refused:
@@ -181,16 +184,17 @@ def heap_used_kib(pid):
     return int(m.group(1)) if m else None
 
 
-def sized_chain(n, classpath=None, backend=None, backend_args=(), java_opts=()):
+def sized_chain(n, classpath=None, backend=None, backend_args=(), java_opts=(), local_writes=True):
     return Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), classpath=classpath, backend=backend,
                  # ~9 KB of heap per session measured; the compiler threads kept, for the JIT's CPU per phase
                  java_opts=["-Xmx%dm" % max(1024, n // 80), "-XX:-UseDynamicNumberOfCompilerThreads", *java_opts],
-                 backend_args=backend_args)
+                 backend_args=backend_args, local_writes=local_writes)
 
 
 def run(args, n, window, build, classpath=None, backend=None):
     chain = sized_chain(n, classpath, backend,
-                        ["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else ())
+                        ["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else (),
+                        local_writes=build == "this" or args.old_local_writes)
     out = []
     try:
         smf = Smf(chain.pfcp)
@@ -267,11 +271,11 @@ class HupfUpf:
         self.chain.stop()
 
 
-def other_hupf(name, classpath=None, backend=None, opts=""):
+def other_hupf(name, classpath=None, backend=None, opts="", local_writes=True):
     """hupf's other build or JVM options (--old-classpath, --old-backend, --old-runner-java-opts; --variant-java-opts)
     for an A/B in the same run: its rows are left out of the table against eUPF and compared with hupf's in notes."""
     return type("OtherHupf", (HupfUpf,), {"name": name, "sized": staticmethod(
-        lambda args, n: sized_chain(n, classpath, backend, java_opts=opts.split()))})
+        lambda args, n: sized_chain(n, classpath, backend, java_opts=opts.split(), local_writes=local_writes))})
 
 
 def _associated(smf):
@@ -405,7 +409,8 @@ def peer_rounds(args):
     plan = [(n, args.eupf is not None) for n in args.sessions] + [(n, False) for n in args.hupf_only_sessions]
     others = [other_hupf("hupf " + opts, opts=opts) for opts in args.variant_java_opts]
     if args.old_classpath or args.old_runner_java_opts:
-        others.append(other_hupf("hupf-old", args.old_classpath, args.old_backend, args.old_runner_java_opts))
+        others.append(other_hupf("hupf-old", args.old_classpath, args.old_backend, args.old_runner_java_opts,
+                                 args.old_local_writes))
     for n, with_peer in plan:
         for rnd in range(1, args.rounds + 1):
             kinds = [HupfUpf, EupfUpf] if with_peer else [HupfUpf]
@@ -458,6 +463,9 @@ def main():
     ap.add_argument("--backend-cpuprofile", help="write the backend agent's Go CPU profile here")
     ap.add_argument("--old-classpath", help="runner classpath of the build to compare with")
     ap.add_argument("--old-backend", help="hupf-backend binary of the build to compare with")
+    ap.add_argument("--old-local-writes", action="store_true",
+                    help="the other build's Writes over hupf-backend's local write channel too (off: over gRPC, as "
+                         "a build without the channel must)")
     ap.add_argument("--runner-java-opts", default="", help="more JVM options for the runner (one string)")
     ap.add_argument("--old-runner-java-opts", default="",
                     help="the runner's JVM options for the other build (with --peer: an A/B of options alone)")

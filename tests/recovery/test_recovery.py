@@ -134,7 +134,7 @@ def rig():
         net = dict(r.topo.addresses())
         ports = {"backend": lab.free_port(), "pfcp": lab.free_port()}
         backend = [lab.BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id", "1",
-                   "--sessions", "65536", "--mem", "1024"]
+                   "--sessions", "65536", "--mem", "1024", "--local-writes", lab.local_writes(r.workdir, "backend")]
         for p, ifname in sorted(r.topo.backend_ports.items()):
             backend += ["--port", "%d=%s" % (p, ifname)]
         r.procs.start("backend", lab.supervised(backend, os.path.join(r.workdir, "backend-supervisor.json")))

@@ -246,7 +246,8 @@ def run(args):
         ports = {"backend": free_port(), "pfcp": free_port()}
         procs.start("backend", [processes.BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backend"], "--device-id",
                                 "1", "--sessions", "65536", "--mem", "1024", "--port", "1=%s" % t.backend_ports[1],
-                                "--port", "2=%s" % t.backend_ports[2]])
+                                "--port", "2=%s" % t.backend_ports[2],
+                                "--local-writes", processes.local_writes(workdir, "backend")])
         cfg = lab.runner_config(False, net, workdir, scenario.Scenario(), ports)
         cfg_path = os.path.join(workdir, "runner.json")
         with open(cfg_path, "w") as f:

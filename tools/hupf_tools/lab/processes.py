@@ -83,6 +83,11 @@ class Procs:
         self.procs = [x for x in self.procs if name and x[0] != name]
 
 
+def local_writes(workdir, name):
+    """The Unix socket of backend name's local write channel: its --local-writes and the runner's local_writes."""
+    return os.path.join(workdir, name + ".sock")
+
+
 def supervised(cmd, state_path):
     """The command under the lab's supervisor (hupf_tools.lab.supervise): restarted whenever it dies."""
     return [sys.executable, "-m", "hupf_tools.lab.supervise", "--state", state_path, "--"] + cmd

@@ -23,8 +23,8 @@ from hupf_tools import p4tools
 from hupf_tools.lab import accounting, rps_check, scenario, summary, topo, view
 from hupf_tools.lab.moves import BackendMove, backend_name
 from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
-                                      free_port, read_json, say, start_runner, start_switch, supervised,
-                                      wait_ready)
+                                      free_port, local_writes, read_json, say, start_runner, start_switch,
+                                      supervised, wait_ready)
 from hupf_tools.lab.smf import LabSmfError, Smf
 from hupf_tools.rps.collector import Collector
 
@@ -92,7 +92,8 @@ def runner_config(hybrid, net, workdir, sc, ports, weights=None):
     cfg = {
         "pfcp": {"address": "127.0.0.1", "port": ports["pfcp"]},
         "backends": [{"name": backend_name(k), "grpc": "127.0.0.1:%d" % p, "device_id": 1,
-                      "p4info": os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt")} for k, p in enumerate(grpc)],
+                      "p4info": os.path.join(P4C_OUT, "sw", "bmv2", "p4info.txt"),
+                      "local_writes": local_writes(workdir, backend_name(k))} for k, p in enumerate(grpc)],
         "smf_node_id": SMF_NODE, "router_mac": ROUTER_MAC, "n3": N3, "gnb": GNB, "app_net": APP_NET,
         "ue_pool": str(scenario.UE_POOL), "slice": 1,
         "policy": {"threshold_bps": sc.threshold_bps, "hold_ms": 2000, "hysteresis": 0.2},
@@ -184,11 +185,11 @@ def run(args):
         backend_cmds = {}
         for k, (grpc, backend_ports) in enumerate(zip(ports["backends"], t.backends)):
             # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
+            name = backend_name(k)
             backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
-                           "--sessions", "65536", "--mem", "1024"]
+                           "--sessions", "65536", "--mem", "1024", "--local-writes", local_writes(workdir, name)]
             for p, ifname in sorted(backend_ports.items()):
                 backend_cmd += ["--port", "%d=%s" % (p, ifname)]
-            name = backend_name(k)
             backend_cmds[name] = supervised(backend_cmd, os.path.join(workdir, "%s-supervisor.json" % name))
             if not (how == "add" and k == moving - 1):
                 procs.start(name, backend_cmds[name])

@@ -150,7 +150,8 @@ def run_once(sc, run, say):
         net = dict(t.addresses(), n3=lab.N3, gnb=lab.GNB, app=lab.APP)
         ports = {"backends": [processes.free_port()], "switch": processes.free_port(), "pfcp": processes.free_port()}
         backend_cmd = [processes.BACKEND, "--grpc-addr", "127.0.0.1:%d" % ports["backends"][0], "--device-id", "1",
-                       "--sessions", "65536", "--mem", "1024", "--port", "1=%s" % t.backends[0][1]]
+                       "--sessions", "65536", "--mem", "1024", "--port", "1=%s" % t.backends[0][1],
+                       "--local-writes", processes.local_writes(workdir, "backend")]
         procs.start("backend", processes.supervised(backend_cmd, os.path.join(workdir, "backend-supervisor.json")))
         procs.start("switch", processes.switch_command("backend", ports, t)
                     + ["--port-rate", "%d=%g" % (DN_PORT, sc.port_mbps)])

@@ -48,6 +48,7 @@ type config struct {
 	CPUProfile     string            `json:"cpu_profile"`
 	TestClock      bool              `json:"test_clock"`
 	Profile        string            `json:"profile"`
+	LocalWrites    string            `json:"local_writes"`
 }
 
 type portFlag map[string]string
@@ -105,6 +106,9 @@ func main() {
 	fs.IntVar(&c.MemMB, "mem", c.MemMB, "EAL memory in MiB (no hugepages)")
 	fs.StringVar(&c.EAL, "eal", c.EAL, "extra EAL arguments, space separated; one that places the lcores (--lcores=0@0,1@1, -l, -c) "+
 		"replaces hupf-backend's own placement (lcore i on CPU i when there are more CPUs than lcores, else all floating)")
+	fs.StringVar(&c.LocalWrites, "local-writes", c.LocalWrites,
+		"also take the primary's Writes on this Unix socket (mode 0600) in hupf's local frames, without gRPC "+
+			"(docs/PIPELINE_CONTRACT.md, \"Local writes\"); reads, arbitration and the rest stay on gRPC")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", c.CPUProfile, "write a Go CPU profile of the agent to this file until exit")
 	fs.BoolVar(&c.TestClock, "test-clock", c.TestClock,
@@ -244,6 +248,19 @@ func run(c config, log *slog.Logger) error {
 	p4v1.RegisterP4RuntimeServer(g, srv)
 	stop := make(chan struct{})
 	go srv.PumpPacketIns(stop)
+	if c.LocalWrites != "" {
+		local, err := p4rt.ListenLocalWrites(c.LocalWrites)
+		if err != nil {
+			return fmt.Errorf("--local-writes: %w", err)
+		}
+		defer os.Remove(c.LocalWrites)
+		defer local.Close()
+		go func() {
+			if err := srv.ServeLocalWrites(local); err != nil {
+				log.Error("local writes stopped", "err", err)
+			}
+		}()
+	}
 
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGINT, syscall.SIGTERM)
@@ -263,6 +280,7 @@ func run(c config, log *slog.Logger) error {
 			return
 		}
 	}()
-	log.Info("serving P4Runtime", "dataplane", dataplaneHash, "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores, "profile", c.Profile)
+	log.Info("serving P4Runtime", "dataplane", dataplaneHash, "addr", c.GRPCAddr, "device_id", c.DeviceID, "ports", ps, "lcores", c.Lcores, "profile", c.Profile,
+		"local_writes", c.LocalWrites)
 	return g.Serve(lis)
 }

@@ -41,10 +41,10 @@ func (s *Server) noteDeletedCell(ti *tableInfo, store entryStore, key string) {
 	}
 }
 
-// sendFinalCounts sets the Write's trailer to the final counts of the cells noted, if any.
-func (s *Server) sendFinalCounts(ctx context.Context) {
+// finalCounts returns the final counts of the cells noted, as a marshalled p4.v1.ReadResponse; nil if none.
+func (s *Server) finalCounts() []byte {
 	if len(s.finalCells) == 0 {
-		return
+		return nil
 	}
 	p := s.pipe
 	ids := [2]uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id}
@@ -62,9 +62,17 @@ func (s *Server) sendFinalCounts(ctx context.Context) {
 	}
 	b, err := proto.Marshal(&p4v1.ReadResponse{Entities: out})
 	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// sendFinalCounts sets the Write's trailer to the final counts, if any.
+func (s *Server) sendFinalCounts(ctx context.Context, final []byte) {
+	if final == nil {
 		return
 	}
-	if err := grpc.SetTrailer(ctx, metadata.Pairs(FinalCountsTrailer, string(b))); err != nil {
+	if err := grpc.SetTrailer(ctx, metadata.Pairs(FinalCountsTrailer, string(final))); err != nil {
 		s.log.Warn("final counts not sent", "err", err)
 	}
 }

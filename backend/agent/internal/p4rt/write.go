@@ -25,27 +25,49 @@ func (s *Server) Write(ctx context.Context, req *p4v1.WriteRequest) (*p4v1.Write
 	if req.Atomicity != p4v1.WriteRequest_CONTINUE_ON_ERROR {
 		return nil, status.Errorf(codes.Unimplemented, "atomicity %s not supported", req.Atomicity)
 	}
+	var batchErr error
+	err := s.underWriteLock(func() error {
+		ups, err := appendRawUpdates(s.ups[:0], req)
+		defer func() {
+			clear(ups) // the reused buffer must not keep the request alive
+			s.ups = ups[:0]
+		}()
+		if err != nil {
+			return errf(codes.InvalidArgument, "malformed updates: %v", err)
+		}
+		errs, final := s.applyBatch(ups, finalCountsWanted(ctx))
+		s.sendFinalCounts(ctx, final)
+		batchErr = batchStatus(errs)
+		return nil
+	})
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	return &p4v1.WriteResponse{}, batchErr
+}
+
+// underWriteLock runs fn with the pipeline in place and the write lock held, as every Write (gRPC or local,
+// localwrite.go) is applied; without a pipeline it refuses with FAILED_PRECONDITION.
+func (s *Server) underWriteLock(fn func() error) error {
 	s.pipeMu.RLock()
 	defer s.pipeMu.RUnlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pipe == nil {
-		return nil, status.Error(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
+		return errf(codes.FailedPrecondition, "no pipeline: SetForwardingPipelineConfig first")
 	}
-	ups, err := appendRawUpdates(s.ups[:0], req)
-	s.finalWanted, s.finalCells = finalCountsWanted(ctx), s.finalCells[:0]
-	var errs []error
-	if err == nil {
-		errs = s.writeBatch(ups)
-		s.sendFinalCounts(ctx)
-	}
+	return fn()
+}
+
+// applyBatch applies a Write's updates under the write lock: one error (or nil) per update, in a buffer the
+// next batch reuses, and, when the client asked, the final counts of the terminations it deleted (a marshalled
+// p4.v1.ReadResponse, nil if none).
+func (s *Server) applyBatch(ups [][]byte, wantFinal bool) ([]error, []byte) {
+	s.finalWanted, s.finalCells = wantFinal, s.finalCells[:0]
+	errs := s.writeBatch(ups)
+	final := s.finalCounts()
 	s.finalWanted = false
-	clear(ups) // the reused buffer must not keep the request alive
-	s.ups = ups[:0]
-	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "malformed updates: %v", err)
-	}
-	return &p4v1.WriteResponse{}, batchStatus(errs)
+	return errs, final
 }
 
 // writeBatch applies updates (each an encoded p4.v1.Update) in order and returns
@@ -111,7 +133,7 @@ func batchStatus(errs []error) error {
 	if !failed {
 		return nil
 	}
-	st := &rpcstatus.Status{Code: int32(code.Code_UNKNOWN), Message: "write failed for some updates",
+	st := &rpcstatus.Status{Code: int32(code.Code_UNKNOWN), Message: batchFailedMessage,
 		Details: make([]*anypb.Any, len(errs))}
 	encoded := map[error]*anypb.Any{}
 	for i, e := range errs {
@@ -123,14 +145,22 @@ func batchStatus(errs []error) error {
 			st.Details[i] = a
 			continue
 		}
-		c := codes.Unknown
-		if se, ok := e.(*statusError); ok {
-			c = se.code
-		}
-		a, _ := anypb.New(&p4v1.Error{CanonicalCode: int32(c), Message: e.Error()})
+		c, msg := updateStatus(e)
+		a, _ := anypb.New(&p4v1.Error{CanonicalCode: int32(c), Message: msg})
 		st.Details[i], encoded[e] = a, a
 	}
 	return status.ErrorProto(st)
+}
+
+// batchFailedMessage is the message of a Write some of whose updates failed.
+const batchFailedMessage = "write failed for some updates"
+
+// updateStatus is the canonical code and message a failed update (or a refused Write) is answered with.
+func updateStatus(e error) (codes.Code, string) {
+	if se, ok := e.(*statusError); ok {
+		return se.code, se.msg
+	}
+	return codes.Unknown, e.Error()
 }
 
 func (s *Server) update(u []byte, dirty map[string]bool) error {

@@ -92,10 +92,12 @@ final class LabDevice {
         int port = Integer.parseInt(grpc.substring(colon + 1));
         long deviceId = req(cfg, "device_id", name).asLong();
         if (!now) {
-            return new LabDevice(new P4RuntimeUpfDevice(P4rtClient.unconnected(host, port, deviceId, ELECTION_ID),
-                                                        index, model), index.p4info(), deviceConfig);
+            P4rtClient client = P4rtClient.unconnected(host, port, deviceId, ELECTION_ID);
+            localWrites(cfg, client);
+            return new LabDevice(new P4RuntimeUpfDevice(client, index, model), index.p4info(), deviceConfig);
         }
         P4rtClient client = P4rtClient.connect(host, port, deviceId, ELECTION_ID);
+        localWrites(cfg, client);
         try {
             client.ensurePipeline(index.p4info(), deviceConfig);
         } catch (P4RuntimeException e) {
@@ -103,6 +105,13 @@ final class LabDevice {
             throw e;
         }
         return new LabDevice(new P4RuntimeUpfDevice(client, index, model), index.p4info(), deviceConfig);
+    }
+
+    /** hupf-backend's local write channel, where the config names its socket ({@code local_writes}). */
+    private static void localWrites(JsonNode cfg, P4rtClient client) {
+        if (cfg.hasNonNull("local_writes")) {
+            client.useLocalWrites(Path.of(cfg.get("local_writes").asText()));
+        }
     }
 
     private static JsonNode req(JsonNode cfg, String field, String name) {

@@ -218,7 +218,8 @@ final class LabStatus {
                     .put("state", drained.contains(name) ? "DRAINED" : h.state().name())
                     .put("last_error", h.lastError())
                     .put("since_ms", h.sinceMillis()).put("reconnects", h.reconnects())
-                    .put("write_rpcs", h.writes()).put("read_rpcs", h.reads()));
+                    .put("write_rpcs", h.writes()).put("local_writes", h.localWrites())
+                    .put("read_rpcs", h.reads()));
             ArrayNode steered = root.putArray("steered_to");
             steeredTo.forEach(steered::add);
             root.put("steered_at_ms", steeredAtMillis);

@@ -25,4 +25,7 @@ public interface DeviceHealth {
 
     /** @return Read RPCs sent so far, answered or not */
     long reads();
+
+    /** @return of the Writes, those answered over hupf-backend's local write channel (docs/PIPELINE_CONTRACT.md) */
+    long localWrites();
 }

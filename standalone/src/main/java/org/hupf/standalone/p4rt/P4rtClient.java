@@ -12,13 +12,13 @@ import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
-import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -358,6 +358,11 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
         return reads.get();
     }
 
+    @Override
+    public long localWrites() {
+        return patient.localWrites();
+    }
+
     /**
      * Reads the cookie of the device's pipeline (GetForwardingPipelineConfig, COOKIE_ONLY).
      *
@@ -365,16 +370,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      * @throws P4RuntimeException if the server fails the request otherwise
      */
     public long pipelineCookie() throws P4RuntimeException {
-        try {
-            return blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS)
-                    .getForwardingPipelineConfig(PipelineConfigs.cookieRequest(deviceId))
-                    .getConfig().getCookie().getCookie();
-        } catch (StatusRuntimeException e) {
-            if (e.getStatus().getCode() == Status.Code.FAILED_PRECONDITION) {
-                return 0;
-            }
-            throw P4RuntimeFailures.of("GetForwardingPipelineConfig", e);
-        }
+        return PipelineConfigs.runningCookie(blocking.withDeadlineAfter(RPC_TIMEOUT_S, TimeUnit.SECONDS), deviceId);
     }
 
     /**
@@ -402,13 +398,8 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      * @throws P4RuntimeException if the server rejects it
      */
     public void setPipeline(P4Info p4info, byte[] deviceConfig) throws P4RuntimeException {
-        SetForwardingPipelineConfigRequest req = PipelineConfigs.commitRequest(deviceId, electionId, p4info,
-                                                                               deviceConfig);
-        try {
-            blocking.withDeadlineAfter(RPC_TIMEOUT_S * 3, TimeUnit.SECONDS).setForwardingPipelineConfig(req);
-        } catch (StatusRuntimeException e) {
-            throw P4RuntimeFailures.of("SetForwardingPipelineConfig", e);
-        }
+        PipelineConfigs.push(blocking.withDeadlineAfter(RPC_TIMEOUT_S * 3, TimeUnit.SECONDS),
+                             PipelineConfigs.commitRequest(deviceId, electionId, p4info, deviceConfig));
     }
 
     /**
@@ -435,6 +426,14 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
             // status) sees it move after a Write applied during its read, and reads again.
             writes.incrementAndGet();
         }
+    }
+
+    /**
+     * Sends this client's Writes over hupf-backend's local write channel (docs/PIPELINE_CONTRACT.md, "Local writes")
+     * at {@code socket}; over gRPC while the channel cannot be reached. Everything else stays on gRPC.
+     */
+    public void useLocalWrites(Path socket) {
+        patient.useLocalWrites(new LocalWriteChannel(socket));
     }
 
     /**
@@ -487,6 +486,7 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
             }
         }
         channel.shutdownNow();
+        patient.closeLocalWrites();
     }
 
     /** While the device is down, calls fail at once (the reconnect puts back what they miss). */

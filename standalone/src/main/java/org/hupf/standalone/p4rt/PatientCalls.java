@@ -49,6 +49,8 @@ final class PatientCalls {
             Metadata.Key.of("hupf-final-counts-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
     private final P4RuntimeGrpc.P4RuntimeStub stub;
+    /** Where Writes go first, when set (over gRPC while it is down). */
+    private volatile LocalWriteChannel localWrites;
 
     private static Metadata finalCountsAsked() {
         Metadata m = new Metadata();
@@ -61,11 +63,17 @@ final class PatientCalls {
     }
 
     /**
-     * Sends a Write asking for its deletions' final counts (docs/PIPELINE_CONTRACT.md, "Final counts of a deletion").
+     * Sends a Write asking for its deletions' final counts (docs/PIPELINE_CONTRACT.md, "Final counts of a deletion"):
+     * over the local write channel if there is one and it is up, else over gRPC.
      *
      * @return the counter entries the device put in the answer's trailer; empty if none
      */
     List<Entity> write(WriteRequest req) {
+        LocalWriteChannel local = localWrites;
+        List<Entity> sent = local == null ? null : local.write(req, this::probe);
+        if (sent != null) {
+            return sent;
+        }
         CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
         AtomicReference<Metadata> trailers = new AtomicReference<>();
         stub.withInterceptors(ASK_FINAL_COUNTS, MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(),
@@ -81,6 +89,29 @@ final class PatientCalls {
         } catch (InvalidProtocolBufferException e) {
             throw Status.INTERNAL.withDescription("malformed final counts: " + e.getMessage()).asRuntimeException();
         }
+    }
+
+    /** Sends Writes over this channel first, or over gRPC only (null). */
+    void useLocalWrites(LocalWriteChannel channel) {
+        LocalWriteChannel before = localWrites;
+        localWrites = channel;
+        if (before != null) {
+            before.close();
+        }
+    }
+
+    /** Closes the local write channel, keeping its count: Writes go over gRPC from now on. */
+    void closeLocalWrites() {
+        LocalWriteChannel local = localWrites;
+        if (local != null) {
+            local.close();
+        }
+    }
+
+    /** @return Writes answered over the local write channel so far */
+    long localWrites() {
+        LocalWriteChannel local = localWrites;
+        return local == null ? 0 : local.frames();
     }
 
     List<Entity> read(ReadRequest req) {

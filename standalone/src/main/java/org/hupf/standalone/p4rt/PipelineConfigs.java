@@ -1,7 +1,10 @@
 package org.hupf.standalone.p4rt;
 
 import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import p4.config.v1.P4InfoOuterClass.P4Info;
+import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.ForwardingPipelineConfig;
 import p4.v1.P4RuntimeOuterClass.GetForwardingPipelineConfigRequest;
 import p4.v1.P4RuntimeOuterClass.SetForwardingPipelineConfigRequest;
@@ -37,9 +40,33 @@ public final class PipelineConfigs {
         }
     }
 
-    static GetForwardingPipelineConfigRequest cookieRequest(long deviceId) {
-        return GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
-                .setResponseType(GetForwardingPipelineConfigRequest.ResponseType.COOKIE_ONLY).build();
+    /**
+     * Reads the cookie of a device's pipeline (GetForwardingPipelineConfig, COOKIE_ONLY).
+     *
+     * @return cookie, 0 if the device has no pipeline (an empty config, or FAILED_PRECONDITION as bmv2 answers)
+     * @throws P4RuntimeException if the server fails the request otherwise
+     */
+    static long runningCookie(P4RuntimeGrpc.P4RuntimeBlockingStub stub, long deviceId) throws P4RuntimeException {
+        try {
+            return stub.getForwardingPipelineConfig(GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
+                            .setResponseType(GetForwardingPipelineConfigRequest.ResponseType.COOKIE_ONLY).build())
+                    .getConfig().getCookie().getCookie();
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.FAILED_PRECONDITION) {
+                return 0;
+            }
+            throw P4RuntimeFailures.of("GetForwardingPipelineConfig", e);
+        }
+    }
+
+    /** Sends a push. */
+    static void push(P4RuntimeGrpc.P4RuntimeBlockingStub stub, SetForwardingPipelineConfigRequest req)
+            throws P4RuntimeException {
+        try {
+            stub.setForwardingPipelineConfig(req);
+        } catch (StatusRuntimeException e) {
+            throw P4RuntimeFailures.of("SetForwardingPipelineConfig", e);
+        }
     }
 
     /** A push that verifies and commits the pipeline at once, with its {@link #cookie}. */

@@ -1,0 +1,312 @@
+package org.hupf.standalone.p4rt;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.ReadResponse;
+import p4.v1.P4RuntimeOuterClass.Update;
+import p4.v1.P4RuntimeOuterClass.WriteRequest;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * hupf-backend's local write channel (docs/PIPELINE_CONTRACT.md, "Local writes"): a Write's updates sent over a
+ * Unix domain socket in hupf's frames, without gRPC and HTTP/2. The calling thread (the device writer) encodes the
+ * whole Write into one direct buffer, sends it and reads the answer itself; one Write at a time.
+ *
+ * <p>A Write whose frame could not be sent whole (the channel is down, or broke while sending) is left to the
+ * caller, which sends it over gRPC: the backend applies a frame only once it has all of it. A frame sent whole
+ * whose answer does not come is failed UNAVAILABLE, as a gRPC Write whose answer is lost: what it applied is not
+ * known. Failures are the gRPC Write's: the same status codes, per-update details and messages.
+ */
+final class LocalWriteChannel implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalWriteChannel.class);
+    private static final int HEADER = 32;
+    private static final int FINAL_COUNTS = 1;
+    private static final long RECONNECT_MS = 1_000;
+
+    private final Path path;
+    /** Volatile for {@link #close}, which may run while a write waits. */
+    private volatile SocketChannel channel;
+    private volatile Selector selector;
+    private volatile boolean closed;
+    private long nextConnectMs;
+    private ByteBuffer out = frameBuffer(1 << 16);
+    private ByteBuffer in = frameBuffer(1 << 12);
+    private long frames;
+
+    LocalWriteChannel(Path path) {
+        this.path = path;
+    }
+
+    private static ByteBuffer frameBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Sends a Write's updates and waits for the answer while {@code probe} says the device answers.
+     *
+     * @param req   the Write (its device id, election id and updates)
+     * @param probe null if the device answers a probe, else why not (asked each {@value PatientCalls#PATIENCE_S} s
+     *              of silence)
+     * @return the final counts of the terminations it deleted, as counter entries; null if the frame was not sent
+     *         whole: nothing of it applied
+     * @throws StatusRuntimeException as the gRPC Write would fail
+     */
+    synchronized List<Entity> write(WriteRequest req, Supplier<String> probe) {
+        if (!connected()) {
+            return null;
+        }
+        encode(req);
+        try {
+            send();
+        } catch (IOException e) {
+            down("sending a frame", e);
+            return null;
+        }
+        try {
+            receive(probe);
+        } catch (IOException e) {
+            down("waiting for an answer", e);
+            throw Status.UNAVAILABLE.withDescription("local write channel " + path + ": no answer: " + e)
+                    .asRuntimeException();
+        }
+        frames++;
+        return answer();
+    }
+
+    /** @return frames answered so far */
+    synchronized long frames() {
+        return frames;
+    }
+
+    private boolean connected() {
+        if (channel != null) {
+            return true;
+        }
+        long now = System.currentTimeMillis();
+        if (closed || now < nextConnectMs) {
+            return false;
+        }
+        try {
+            channel = SocketChannel.open(UnixDomainSocketAddress.of(path));
+            channel.configureBlocking(false);
+            selector = Selector.open();
+            log.info("Writes over the local write channel {}", path);
+            return true;
+        } catch (IOException e) {
+            nextConnectMs = now + RECONNECT_MS;
+            closeChannel();
+            return false;
+        }
+    }
+
+    private void down(String what, IOException e) {
+        log.warn("local write channel {} failed {}: {}; Writes over gRPC until it is back", path, what, e.toString());
+        closeChannel();
+        nextConnectMs = System.currentTimeMillis() + RECONNECT_MS;
+    }
+
+    /** The request frame, into {@link #out} ready to send (CodedOutputStream writes fixed32 little-endian). */
+    private void encode(WriteRequest req) {
+        List<Update> updates = req.getUpdatesList();
+        long size = HEADER;
+        for (Update u : updates) {
+            size += 4 + u.getSerializedSize();
+        }
+        if (size > Integer.MAX_VALUE - 4) {
+            throw Status.RESOURCE_EXHAUSTED.withDescription("Write of " + size + " bytes").asRuntimeException();
+        }
+        if (out.capacity() < size + 4) {
+            out = frameBuffer((int) Math.max(size + 4, 2L * out.capacity()));
+        }
+        out.clear();
+        out.putInt((int) size).putLong(req.getDeviceId()).putLong(req.getElectionId().getHigh())
+                .putLong(req.getElectionId().getLow()).putInt(FINAL_COUNTS).putInt(updates.size());
+        CodedOutputStream cos = CodedOutputStream.newInstance(out);
+        try {
+            for (Update u : updates) {
+                cos.writeFixed32NoTag(u.getSerializedSize());
+                u.writeTo(cos);
+            }
+            cos.flush();
+        } catch (IOException e) {
+            throw new IllegalStateException("frame buffer sized short", e);
+        }
+        out.flip();
+    }
+
+    private void send() throws IOException {
+        SelectionKey key = null;
+        while (out.hasRemaining()) {
+            if (channel.write(out) == 0) {
+                key = key == null ? channel.register(selector, SelectionKey.OP_WRITE) : key;
+                interest(key, SelectionKey.OP_WRITE);
+                selector.select();
+                if (closed) {
+                    throw new IOException("the channel was closed");
+                }
+            }
+        }
+        if (key != null) {
+            interest(key, 0);
+        }
+    }
+
+    /** Sets a key's interest; a key cancelled by {@link #close} on another thread is the channel's failure. */
+    private static void interest(SelectionKey key, int ops) throws IOException {
+        try {
+            key.interestOps(ops);
+        } catch (CancelledKeyException e) {
+            throw new IOException("the channel was closed", e);
+        }
+    }
+
+    /** Reads one answer frame into {@link #in} (its length taken off). */
+    private void receive(Supplier<String> probe) throws IOException {
+        in.clear().limit(4);
+        fill(probe);
+        int size = in.getInt(0);
+        if (size < 0) {
+            throw new IOException("answer of " + Integer.toUnsignedString(size) + " bytes");
+        }
+        if (in.capacity() < size) {
+            in = frameBuffer(Math.max(size, 2 * in.capacity()));
+        }
+        in.clear().limit(size);
+        fill(probe);
+        in.flip();
+    }
+
+    /** Fills {@link #in} to its limit, waiting as {@link PatientCalls} waits for a gRPC answer. */
+    private void fill(Supplier<String> probe) throws IOException {
+        SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+        interest(key, SelectionKey.OP_READ);
+        long waitedS = 0;
+        long since = System.nanoTime();
+        try {
+            while (in.hasRemaining()) {
+                int n = channel.read(in);
+                if (n < 0) {
+                    throw new EOFException("the backend closed the channel");
+                }
+                if (n > 0 || selector.select(PatientCalls.PATIENCE_S * 1000) > 0) {
+                    selector.selectedKeys().clear();
+                    continue;
+                }
+                if (closed) {
+                    throw new IOException("the channel was closed");
+                }
+                if (System.nanoTime() - since < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S)) {
+                    continue; // woken early, not a silence
+                }
+                since = System.nanoTime();
+                waitedS += PatientCalls.PATIENCE_S;
+                String silence = probe.get();
+                if (silence != null || waitedS >= PatientCalls.LONGEST_S) {
+                    throw new IOException("unanswered after " + waitedS + " s" + (silence != null
+                            ? " and the device did not answer a probe: " + silence
+                            : " although the device answers probes"));
+                }
+            }
+        } finally {
+            try {
+                key.interestOps(0);
+            } catch (CancelledKeyException closedMeanwhile) {
+                // The channel's failure is already on its way.
+            }
+        }
+    }
+
+    /** The answer in {@link #in}: the final counts, or the failure the gRPC Write would have thrown. */
+    private List<Entity> answer() {
+        int code = in.getInt();
+        String message = string();
+        int count = in.getInt();
+        if (code == Status.Code.OK.value()) {
+            in.getInt(); // the final counts' length: the rest of the frame
+            try {
+                return in.hasRemaining() ? ReadResponse.parseFrom(in).getEntitiesList() : List.of();
+            } catch (InvalidProtocolBufferException e) {
+                throw Status.INTERNAL.withDescription("malformed final counts: " + e.getMessage()).asRuntimeException();
+            }
+        }
+        com.google.rpc.Status.Builder status = com.google.rpc.Status.newBuilder().setCode(code).setMessage(message);
+        for (int i = 0; i < count; i++) {
+            int c = in.getInt();
+            status.addDetails(Any.pack(p4.v1.P4RuntimeOuterClass.Error.newBuilder().setCanonicalCode(c)
+                                               .setMessage(string()).build()));
+        }
+        return failed(status.build());
+    }
+
+    private static List<Entity> failed(com.google.rpc.Status status) {
+        throw StatusProto.toStatusRuntimeException(status);
+    }
+
+    private String string() {
+        int n = in.getInt();
+        if (n == 0) {
+            return "";
+        }
+        byte[] b = new byte[n];
+        in.get(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private void closeChannel() {
+        try {
+            if (selector != null) {
+                selector.close();
+            }
+            if (channel != null) {
+                channel.close();
+            }
+        } catch (IOException e) {
+            log.debug("closing the local write channel {}: {}", path, e.toString());
+        }
+        selector = null;
+        channel = null;
+    }
+
+    /** Closes the channel; a write waiting for its answer fails UNAVAILABLE at once. */
+    @Override
+    public void close() {
+        closed = true;
+        SocketChannel c = channel;
+        Selector s = selector;
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (IOException e) {
+            log.debug("closing the local write channel {}: {}", path, e.toString());
+        }
+        if (s != null) {
+            s.wakeup();
+        }
+        synchronized (this) {
+            closeChannel();
+        }
+    }
+}
