@@ -22,6 +22,7 @@ import headless_chromium
 import onos_ready
 import onos_runtime
 from hupf_tools import p4tools
+from hupf_tools.lab import accounting, bmv2_log as bmv2_log_mod
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pfcp"))
 import smf as smf_mod  # noqa: E402  (the SMF emulator of tests/pfcp)
@@ -207,10 +208,11 @@ def hybrid_net():
 SWITCH_CPU_PORT = 255
 
 
-def switch_command(target, ports, grpc_addr):
-    """bmv2 with no program, or hupf-backend's hw profile: ONOS pushes the pipeconf's pipeline to either."""
+def switch_command(target, ports, grpc_addr, bmv2_log):
+    """bmv2 with no program (its log at bmv2_log, for its drops), or hupf-backend's hw profile: ONOS pushes the
+    pipeconf's pipeline to either."""
     if target == "bmv2":
-        cmd = [BMV2, "--device-id", "1", "--no-p4"]
+        cmd = [BMV2, "--device-id", "1", "--no-p4"] + bmv2_log_mod.log_args(str(bmv2_log))
         for p, ifname in sorted(ports.items()):
             cmd += ["-i", "%d@%s" % (p, ifname)]
         return cmd + ["--", "--grpc-server-addr", grpc_addr, "--cpu-port", str(SWITCH_CPU_PORT)]
@@ -226,13 +228,16 @@ def switch(tmp_path_factory, hybrid_net):
     rules, when hupf is uninstalled, only from a running switch)."""
     port = free_port()
     log = tmp_path_factory.mktemp("switch") / ("%s.log" % SWITCH_TARGET)
+    packets_log = log.parent / "bmv2-packets"
     with open(log, "w") as out:
         proc = subprocess.Popen(switch_command(SWITCH_TARGET, hybrid_net.switch_ports,
-                                               "127.0.0.1:%d" % port),
+                                               "127.0.0.1:%d" % port, packets_log),
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     print("the switch: %s" % SWITCH_TARGET)
     try:
-        yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc}
+        yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc,
+               "bmv2_log": bmv2_log_mod.Bmv2Log(str(packets_log), hybrid_net.switch_ports, pid=proc.pid)
+               if SWITCH_TARGET == "bmv2" else None}
     finally:
         proc.terminate()
         try:
@@ -240,6 +245,20 @@ def switch(tmp_path_factory, hybrid_net):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def counted_drops(backends, switch, net, rx=()):
+    """Every drop counted so far, in accounting.collect's shape: each backend's ({name: Backend}, their stats and
+    pipeline), the switch's (bmv2's from its log, hupf-backend's as a backend's), the topology's veths' and the
+    receivers' sockets (rx: their stats)."""
+    p4c_out = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out"
+    devices = [accounting.Device(name, b.proc.pid, b.log, b.addr, str(p4c_out / "sw" / "bmv2" / "p4info.txt"))
+               for name, b in backends.items()]
+    if switch["bmv2_log"] is None:
+        devices.append(accounting.Device("switch", switch["proc"].pid, switch["log"], switch["addr"],
+                                         str(p4c_out / "hw" / "bmv2" / "p4info.txt")))
+    out = accounting.collect(devices, net, [("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx])
+    return accounting.merge(out, switch["bmv2_log"].collect()) if switch["bmv2_log"] else out
 
 
 @pytest.fixture(scope="session")
