@@ -51,6 +51,8 @@ def test_a_packet_still_moving_is_waited_for(tmp_path, monkeypatch):
     assert log.collect()["room"] == {"bmv2": {}, "kernel": {}}
 
 
-def test_simple_switch_is_told_to_write_the_log_whole(tmp_path):
-    args = bmv2_log.log_args(str(tmp_path / "bmv2"))
+def test_simple_switch_is_told_to_write_a_fresh_log_whole(tmp_path):
+    write(str(tmp_path / "bmv2.txt"), line("0.0", "Processing packet received on port 1"))
+    args = bmv2_log.fresh_log_args(str(tmp_path / "bmv2"))
     assert args[args.index("--log-level") + 1] == "debug" and "--log-flush" in args
+    assert not (tmp_path / "bmv2.txt").exists()

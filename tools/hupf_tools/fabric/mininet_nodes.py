@@ -130,7 +130,7 @@ class Bmv2Switch(P4RuntimeSwitch):
         return bmv2_log.Bmv2Log(self.packets_base(), self.data_ports(), self.name, self.proc.pid)
 
     def command(self):
-        cmd = [self.binary, "--device-id", "1", "--no-p4"] + bmv2_log.log_args(self.packets_base())
+        cmd = [self.binary, "--device-id", "1", "--no-p4"] + bmv2_log.fresh_log_args(self.packets_base())
         for port, intf in self.data_ports().items():
             cmd += ["-i", "%d@%s" % (port, intf)]
         return cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % self.grpc_port, "--cpu-port", str(self.cpu_port)]

@@ -12,6 +12,7 @@ starts and where a pipeline drops it, so:
 
 Packets received on the CPU port (the controller's packet-outs) and clones (HH reports) are none of the senders'
 and are not tracked."""
+import os
 import re
 import time
 
@@ -27,8 +28,13 @@ _LINE = re.compile(rb"\[(\d+)\.(\d+)\] \[cxt \d+\] (?:Processing packet received
                    rb"|(Pipeline 'egress': start)|Dropping packet at the end of (ingress|egress))")
 
 
-def log_args(base):
-    """simple_switch's options for the log this module reads (bmv2 writes it to base + '.txt')."""
+def fresh_log_args(base):
+    """simple_switch's options for the log this module reads (bmv2 writes it to base + '.txt'), a log of an earlier
+    run removed: simple_switch appends to it, and its packet ids start again at 0."""
+    try:
+        os.remove(base + ".txt")
+    except FileNotFoundError:
+        pass
     return ["--log-file", base, "--log-level", "debug", "--log-flush", "--log-file-max-size", str(MAX_LOG_BYTES)]
 
 
@@ -38,7 +44,7 @@ def rx_packets(ifname):
 
 
 class Bmv2Log:
-    """The drops of one simple_switch started with log_args(base); ports: {data port: interface in this
+    """The drops of one simple_switch started with fresh_log_args(base); ports: {data port: interface in this
     namespace}."""
 
     def __init__(self, base, ports, name="bmv2", pid=None):

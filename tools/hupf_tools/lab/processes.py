@@ -108,7 +108,7 @@ def switch_command(switch, ports, topology, workdir=None):
     """The switch's command line: bmv2 (its log in workdir, for its drops) or hupf-backend in the hw profile, on
     the switch's ports."""
     if switch == "bmv2":
-        cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"] + bmv2_log.log_args(
+        cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"] + bmv2_log.fresh_log_args(
             os.path.join(workdir, bmv2_log.LAB_BASE))
         for p, ifname in sorted(topology.switch_ports.items()):
             cmd += ["-i", "%d@%s" % (p, ifname)]
