@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import grpc
 import pytest
 from scapy.contrib import pfcp as P
 
@@ -249,16 +250,36 @@ def switch(tmp_path_factory, hybrid_net):
             proc.wait()
 
 
+P4C_OUT = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out"
+
+
+def backend_drops(backends):
+    """The drops each backend ({name: Backend}, each with its pipeline) counted so far: its stats and pipeline."""
+    return accounting.collect([accounting.Device(name, b.proc.pid, b.log, b.addr,
+                                                 str(P4C_OUT / "sw" / "bmv2" / "p4info.txt"))
+                               for name, b in backends.items()], None)
+
+
+def pipelined(b):
+    """Whether a Backend runs a pipeline (its drop counters can be read)."""
+    try:
+        backend_drops({"b": b})
+    except grpc.RpcError as e:
+        if e.code() == grpc.StatusCode.FAILED_PRECONDITION:
+            return False
+        raise
+    return True
+
+
 def counted_drops(backends, switch, net, rx=()):
     """Every drop counted so far, in accounting.collect's shape: each backend's ({name: Backend}, their stats and
     pipeline), the switch's (bmv2's from its log, hupf-backend's as a backend's), the topology's veths' and the
     receivers' sockets (rx: their stats)."""
-    p4c_out = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out"
-    devices = [accounting.Device(name, b.proc.pid, b.log, b.addr, str(p4c_out / "sw" / "bmv2" / "p4info.txt"))
+    devices = [accounting.Device(name, b.proc.pid, b.log, b.addr, str(P4C_OUT / "sw" / "bmv2" / "p4info.txt"))
                for name, b in backends.items()]
     if switch["bmv2_log"] is None:
         devices.append(accounting.Device("switch", switch["proc"].pid, switch["log"], switch["addr"],
-                                         str(p4c_out / "hw" / "bmv2" / "p4info.txt")))
+                                         str(P4C_OUT / "hw" / "bmv2" / "p4info.txt")))
     out = accounting.collect(devices, net, [("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx])
     return accounting.merge(out, switch["bmv2_log"].collect()) if switch["bmv2_log"] else out
 

@@ -446,7 +446,8 @@ def test_a_second_backend_added_mid_traffic_stalls_no_ue(onos, deployed, backend
         onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
         assert smf.establish(plan) == ADD_UES
         first_before, before = rx_packets(first_if), rx_packets(second_if)
-        drops_before = conftest.counted_drops(backends, switch, hybrid_net)
+        # The second backend's drops count from when it has a pipeline: no UE is steered to it before.
+        drops_before = conftest.counted_drops({"b1": backend}, switch, hybrid_net)
         procs, stats = start_traffic(plan, hybrid_net, tmp_path)
         probe = stall_probe.Probe(tmp_path / "probe.jsonl",
                                   {"b1": backend.proc.pid, "b2": second_backend.proc.pid,
@@ -460,6 +461,9 @@ def test_a_second_backend_added_mid_traffic_stalls_no_ue(onos, deployed, backend
         status, body = onos.rest("POST", "/onos/v1/network/configuration",
                                  two_backends_netcfg(deployed, switch, second_backend, net))
         assert status == 200, body
+        onos.wait(lambda: conftest.pipelined(second_backend), SWITCH_TIMEOUT_S,
+                  "ONOS pushed the second backend's pipeline", interval=0.1)
+        accounting.rebase(drops_before, conftest.backend_drops({"b2": second_backend}))
         onos.wait(lambda: offload_state(onos)["steered_to"] == both, SWITCH_TIMEOUT_S,
                   "the switch steers to both backends", interval=0.1)
         probe.mark("steered to both")
