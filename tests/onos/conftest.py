@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import grpc
 import pytest
 from scapy.contrib import pfcp as P
 
@@ -22,6 +23,7 @@ import headless_chromium
 import onos_ready
 import onos_runtime
 from hupf_tools import p4tools
+from hupf_tools.lab import accounting, bmv2_log as bmv2_log_mod
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pfcp"))
 import smf as smf_mod  # noqa: E402  (the SMF emulator of tests/pfcp)
@@ -30,7 +32,9 @@ REPO = Path(__file__).resolve().parents[2]
 REPORTS = REPO / "reports" / "onos"
 BACKEND = Path(os.environ.get("HUPF_BACKEND") or REPO / "backend" / "build" / "hupf-backend")
 NETCFG = REPO / "netcfg" / "deployment.json"
-SUITE_TIMEOUT_S = 1800
+# A bound on a hung suite, not on a slow one: with bmv2 on a loaded machine (load 15-37, 6 Dec 2026) the whole suite
+# took 41 min; cut at 30 min, it failed the test it was in though none had hung.
+SUITE_TIMEOUT_S = 3600
 BOOT_TIMEOUT_S = 600
 # A device's connection, pipeline and takeover: a starved backend took 90 s to commit the pipeline ONOS pushed (its
 # data plane allocating the tables while GetForwardingPipelineConfig waited; 6 Dec 2026, load 16, the suite niced).
@@ -216,10 +220,11 @@ def hybrid_net():
 SWITCH_CPU_PORT = 255
 
 
-def switch_command(target, ports, grpc_addr):
-    """bmv2 with no program, or hupf-backend's hw profile: ONOS pushes the pipeconf's pipeline to either."""
+def switch_command(target, ports, grpc_addr, bmv2_log):
+    """bmv2 with no program (its log at bmv2_log, for its drops), or hupf-backend's hw profile: ONOS pushes the
+    pipeconf's pipeline to either."""
     if target == "bmv2":
-        cmd = [BMV2, "--device-id", "1", "--no-p4"]
+        cmd = [BMV2, "--device-id", "1", "--no-p4"] + bmv2_log_mod.fresh_log_args(str(bmv2_log))
         for p, ifname in sorted(ports.items()):
             cmd += ["-i", "%d@%s" % (p, ifname)]
         return cmd + ["--", "--grpc-server-addr", grpc_addr, "--cpu-port", str(SWITCH_CPU_PORT)]
@@ -235,13 +240,16 @@ def switch(tmp_path_factory, hybrid_net):
     rules, when hupf is uninstalled, only from a running switch)."""
     port = free_port()
     log = tmp_path_factory.mktemp("switch") / ("%s.log" % SWITCH_TARGET)
+    packets_log = log.parent / "bmv2-packets"
     with open(log, "w") as out:
         proc = subprocess.Popen(switch_command(SWITCH_TARGET, hybrid_net.switch_ports,
-                                               "127.0.0.1:%d" % port),
+                                               "127.0.0.1:%d" % port, packets_log),
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     print("the switch: %s" % SWITCH_TARGET)
     try:
-        yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc}
+        yield {"addr": "127.0.0.1:%d" % port, "log": log, "proc": proc,
+               "bmv2_log": bmv2_log_mod.Bmv2Log(str(packets_log), hybrid_net.switch_ports, pid=proc.pid)
+               if SWITCH_TARGET == "bmv2" else None}
     finally:
         proc.terminate()
         try:
@@ -249,6 +257,40 @@ def switch(tmp_path_factory, hybrid_net):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+P4C_OUT = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out"
+
+
+def backend_drops(backends):
+    """The drops each backend ({name: Backend}, each with its pipeline) counted so far: its stats and pipeline."""
+    return accounting.collect([accounting.Device(name, b.proc.pid, b.log, b.addr,
+                                                 str(P4C_OUT / "sw" / "bmv2" / "p4info.txt"))
+                               for name, b in backends.items()], None)
+
+
+def pipelined(b):
+    """Whether a Backend runs a pipeline (its drop counters can be read)."""
+    try:
+        backend_drops({"b": b})
+    except grpc.RpcError as e:
+        if e.code() == grpc.StatusCode.FAILED_PRECONDITION:
+            return False
+        raise
+    return True
+
+
+def counted_drops(backends, switch, net, rx=()):
+    """Every drop counted so far, in accounting.collect's shape: each backend's ({name: Backend}, their stats and
+    pipeline), the switch's (bmv2's from its log, hupf-backend's as a backend's), the topology's veths' and the
+    receivers' sockets (rx: their stats)."""
+    devices = [accounting.Device(name, b.proc.pid, b.log, b.addr, str(P4C_OUT / "sw" / "bmv2" / "p4info.txt"))
+               for name, b in backends.items()]
+    if switch["bmv2_log"] is None:
+        devices.append(accounting.Device("switch", switch["proc"].pid, switch["log"], switch["addr"],
+                                         str(P4C_OUT / "hw" / "bmv2" / "p4info.txt")))
+    out = accounting.collect(devices, net, [("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx])
+    return accounting.merge(out, switch["bmv2_log"].collect()) if switch["bmv2_log"] else out
 
 
 @pytest.fixture(scope="session")

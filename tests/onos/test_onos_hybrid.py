@@ -5,10 +5,10 @@ the backend (backendPorts) and HK-IPG parameters (heavyHitter). The lab's traffi
 namespaces, GTP-U uplink from the gNB, downlink from the DN) runs for sessions made over PFCP: one heavy UE
 among mice. The switch reports the heavy UE by an HH_REPORT packet-in, hupf offloads it to the switch, and
 demotes it when it stops being heavy; mice stay on the backend. hupf writes the lab's routes from the netcfg
-on both devices, and the lab's checks hold: every UE's packets arrive (within the loss the switch target
-is allowed) and each session's counters, switch and backend summed, lie between what arrived and what was
-sent. Where root, or bmv2 when chosen, is missing,
-the suite prints one SKIPPED line."""
+on both devices, and the lab's checks hold: every UE's packets arrive or are counted dropped (the backends',
+the veths', the receivers' and bmv2's, from its log: tools/hupf_tools/lab/bmv2_log.py), and each session's
+counters, switch and backend summed, lie between what arrived and what was sent. Where root, or bmv2 when chosen,
+is missing, the suite prints one SKIPPED line."""
 import copy
 import json
 import os
@@ -22,7 +22,7 @@ import pytest
 
 import conftest
 import stall_probe
-from hupf_tools.lab import scenario, summary
+from hupf_tools.lab import accounting, scenario, summary
 from p4.v1 import p4runtime_pb2
 from test_onos import HW_P4INFO, BackendTables
 from hupf_tools.lab.smf import Smf as LabSmf
@@ -192,6 +192,7 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     procs = {}
     try:
         assert smf.establish(plan) == UES
+        before = conftest.counted_drops({"b1": backend}, switch, hybrid_net)
         procs, stats = start_traffic(plan, hybrid_net, tmp_path)
         heavy = {u["addr"] for u in plan["ues"] if u["heavy"]}
         mice = {u["addr"] for u in plan["ues"] if not u["heavy"]}
@@ -212,6 +213,8 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
         time.sleep(2 * POLL_S)  # counters after two offload polls past the last packet
         counted = counted_by_ue(onos, plan)
         final = offload_state(onos)
+        drops = accounting.since(conftest.counted_drops({"b1": backend}, switch, hybrid_net,
+                                                        traffic_stats(stats)[1]), before)
     finally:
         stop_all(procs)
         smf.delete_all(plan, lambda: {})
@@ -228,8 +231,7 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
     assert final["hw_bytes"] > 0, "the switch carried the heavy UE's bytes while it was offloaded: %s" % final
     # The lab's checks of what arrived and what was counted, over ONOS's routes on both devices.
     tx, rx = traffic_stats(stats)
-    for name, ok, detail in (summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx),
-                             summary.usage(plan, counted, tx, rx)):
+    for name, ok, detail in (summary.delivery(plan, tx, rx, drops=drops), summary.usage(plan, counted, tx, rx)):
         print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
         assert ok, "%s: %s" % (name, detail)
 
@@ -298,6 +300,7 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
     both = [deployed["device"], SECOND_BACKEND]
+    backends = {"b1": backend, "b2": second_backend}
     status, body = onos.rest("POST", "/onos/v1/network/configuration",
                              two_backends_netcfg(deployed, switch, second_backend, net))
     assert status == 200, body
@@ -314,15 +317,19 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         backend_ifs = [b[1] for b in hybrid_net.backends]
         before = [rx_packets(i) for i in backend_ifs]
         assert smf.establish(plan) == SPLIT_UES
+        drops_before = conftest.counted_drops(backends, switch, hybrid_net)
         procs, stats = start_traffic(plan, hybrid_net, tmp_path)
         finish_traffic(procs)
         time.sleep(2 * POLL_S)
         counted = counted_by_ue(onos, plan)
+        drops = accounting.since(conftest.counted_drops(backends, switch, hybrid_net, traffic_stats(stats)[1]),
+                                 drops_before)
         reached = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
         assert offload_state(onos)["steered_to"] == both
 
         # A planned removal: the second backend drained mid-traffic, answered once it has left.
         (tmp_path / "drain").mkdir()
+        drops_before = conftest.counted_drops(backends, switch, hybrid_net)
         procs, stats_drain = start_traffic(plan, hybrid_net, tmp_path / "drain")
         time.sleep(1.0 + SPLIT_DURATION_S * MOVE_AT)
         status, drained = onos.rest("POST", "/onos/hupf/backends/%s/drain?quiet_ms=500&max_ms=10000"
@@ -334,6 +341,8 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         finish_traffic(procs)
         time.sleep(2 * POLL_S)
         counted_drain = counted_by_ue(onos, plan)
+        drops_drain = accounting.since(conftest.counted_drops(backends, switch, hybrid_net,
+                                                              traffic_stats(stats_drain)[1]), drops_before)
         status, body = onos.rest("DELETE", "/onos/hupf/backends/%s/drain" % SECOND_BACKEND)
         assert status == 200, body
         onos.wait(lambda: offload_state(onos)["steered_to"] == both, SWITCH_TIMEOUT_S,
@@ -343,6 +352,7 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         # alone; what the stopped one would have taken until then is lost.
         before = [rx_packets(i) for i in backend_ifs]
         (tmp_path / "after").mkdir()
+        drops_before = conftest.counted_drops(backends, switch, hybrid_net)
         procs, stats_after = start_traffic(plan, hybrid_net, tmp_path / "after")
         time.sleep(1.0 + SPLIT_DURATION_S * MOVE_AT)
         t0 = time.monotonic()
@@ -353,14 +363,15 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
         finish_traffic(procs)
         time.sleep(2 * POLL_S)
         counted_after = counted_by_ue(onos, plan)
+        drops_after = accounting.since(conftest.counted_drops({"b1": backend}, switch, hybrid_net,
+                                                              traffic_stats(stats_after)[1]), drops_before)
         reached_after = [rx_packets(i) - b for i, b in zip(backend_ifs, before)]
     finally:
         back_to_one_backend(onos, deployed, switch, net, second_backend, procs, plan, smf)
     print("packets the switch steered to each backend: %s" % dict(zip(both, reached)))
     assert all(n > 0 for n in reached), "both backends took UEs' misses: %s" % dict(zip(both, reached))
     tx, rx = traffic_stats(stats)
-    for name, ok, detail in (summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx),
-                             summary.usage(plan, counted, tx, rx)):
+    for name, ok, detail in (summary.delivery(plan, tx, rx, drops=drops), summary.usage(plan, counted, tx, rx)):
         print("%s  %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
         assert ok, "%s: %s" % (name, detail)
     print("drain of the second backend %.0f%% into the traffic: %s" % (100 * MOVE_AT, drained))
@@ -371,7 +382,7 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
     sent, got = sent_and_received(tx, rx)
     print("packets lost in the drain: %d of %d" % (sent - got, sent))
     # No gap excused: the drained backend held every session until nothing was in flight to it.
-    name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx)
+    name, ok, detail = summary.delivery(plan, tx, rx, drops=drops_drain)
     print("%s  %s across the drain (%s)" % ("PASS" if ok else "FAIL", name, detail))
     assert ok, "%s across the drain: %s" % (name, detail)
     two_rounds = dict(plan, duration=2 * SPLIT_DURATION_S)
@@ -387,7 +398,7 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
           % (100 * MOVE_AT, moved_s, dict(zip(both, reached_after)), sent - got, sent))
     assert all(n > 0 for n in reached_after), dict(zip(both, reached_after))
     # Excused per UE, beyond the switch's own loss: what it sent from the SIGTERM until the steering moved.
-    name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx, moved_s)
+    name, ok, detail = summary.delivery(plan, tx, rx, moved_s, drops_after)
     print("%s  %s across the move (%s)" % ("PASS" if ok else "FAIL", name, detail))
     assert ok, "%s across the move: %s" % (name, detail)
     # The sessions' usage over the three rounds keeps what b2 counted before it stopped (the leader's ledger):
@@ -401,7 +412,10 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
               "hupf back on the first backend alone")
 
 
-ADD_UES, ADD_DURATION_S, ADD_AT = 8, 16.0, 0.2  # the second backend added 20 % into 16 s of mice
+# Mice for at most ADD_MAX_S: the second backend joins once the first took JOIN_AFTER of their packets, and the
+# senders stop once the switch steered JOIN_AFTER to the second (on a loaded machine the steering came 16 s after
+# the netcfg: after a fixed share of a fixed duration, the traffic had ended).
+ADD_UES, ADD_MAX_S, JOIN_AFTER = 8, 120.0, 200
 STALL_RUN = 3  # a UE's packets lost in a row that make a stall (the earlier runs lost 17 to 28 in a row)
 
 
@@ -417,20 +431,23 @@ def test_a_second_backend_added_mid_traffic_stalls_no_ue(onos, deployed, backend
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
     both = [deployed["device"], SECOND_BACKEND]
+    backends = {"b1": backend, "b2": second_backend}
     status, body = onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
     assert status == 200, body
-    sc = scenario.Scenario(ues=ADD_UES, heavy=0, duration_s=ADD_DURATION_S, heavy_on_s=ADD_DURATION_S * 0.15,
-                           heavy_off_s=ADD_DURATION_S * 0.55)
+    sc = scenario.Scenario(ues=ADD_UES, heavy=0, duration_s=ADD_MAX_S, heavy_on_s=ADD_MAX_S * 0.15,
+                           heavy_off_s=ADD_MAX_S * 0.55)
     plan = scenario.make_plan(sc, net, 0)
     smf = LabSmf("127.0.0.1", deployed["pfcp_port"])
     procs, probe, passed = {}, None, False
-    second_if = hybrid_net.backends[1][1]
+    first_if, second_if = hybrid_net.backends[0][1], hybrid_net.backends[1][1]
     try:
         onos.wait(lambda: offload_state(onos)["steered_to"] == [deployed["device"]], SWITCH_TIMEOUT_S,
                   "hupf drives the first backend and the switch steers to it")
         onos.wait(lambda: switch_flows_added(onos), SWITCH_TIMEOUT_S, "every flow rule of the switch ADDED")
         assert smf.establish(plan) == ADD_UES
-        before = rx_packets(second_if)
+        first_before, before = rx_packets(first_if), rx_packets(second_if)
+        # The second backend's drops count from when it has a pipeline: no UE is steered to it before.
+        drops_before = conftest.counted_drops({"b1": backend}, switch, hybrid_net)
         procs, stats = start_traffic(plan, hybrid_net, tmp_path)
         probe = stall_probe.Probe(tmp_path / "probe.jsonl",
                                   {"b1": backend.proc.pid, "b2": second_backend.proc.pid,
@@ -438,22 +455,30 @@ def test_a_second_backend_added_mid_traffic_stalls_no_ue(onos, deployed, backend
                                   [hybrid_net.switch_ports[p] for p in (1, 2, 3, 4)]
                                   + [hybrid_net.backends[0][1], second_if],
                                   usr1=[backend.proc.pid, second_backend.proc.pid], t0=plan["start"]).start()
-        time.sleep(1.0 + ADD_DURATION_S * ADD_AT)
+        onos.wait(lambda: rx_packets(first_if) - first_before >= JOIN_AFTER, SWITCH_TIMEOUT_S,
+                  "%d packets of the traffic on the first backend" % JOIN_AFTER, interval=0.1)
         probe.mark("netcfg")
         status, body = onos.rest("POST", "/onos/v1/network/configuration",
                                  two_backends_netcfg(deployed, switch, second_backend, net))
         assert status == 200, body
+        onos.wait(lambda: conftest.pipelined(second_backend), SWITCH_TIMEOUT_S,
+                  "ONOS pushed the second backend's pipeline", interval=0.1)
+        accounting.rebase(drops_before, conftest.backend_drops({"b2": second_backend}))
         onos.wait(lambda: offload_state(onos)["steered_to"] == both, SWITCH_TIMEOUT_S,
                   "the switch steers to both backends", interval=0.1)
         probe.mark("steered to both")
+        onos.wait(lambda: rx_packets(second_if) - before >= JOIN_AFTER, SWITCH_TIMEOUT_S,
+                  "%d packets steered to the second backend" % JOIN_AFTER, interval=0.1)
+        for side in ("gnb", "dn"):
+            procs["send", side].terminate()
         finish_traffic(procs)
         reached = rx_packets(second_if) - before
         tx, rx = traffic_stats(stats)
         sent, got = sent_and_received(tx, rx)
-        name, ok, detail = summary.delivery(plan, conftest.SWITCH_TARGET, tx, rx)
-        print("second backend added %.0f%% into the traffic; the switch sent it %d packets; events (s from the "
-              "traffic's start) %s; %d of %d packets lost (%s)" % (100 * ADD_AT, reached, probe.events,
-                                                                    sent - got, sent, detail))
+        drops = accounting.since(conftest.counted_drops(backends, switch, hybrid_net, rx), drops_before)
+        name, ok, detail = summary.delivery(plan, tx, rx, drops=drops)
+        print("second backend added after %d packets; the switch sent it %d packets; events (s from the traffic's "
+              "start) %s; %d of %d packets lost (%s)" % (JOIN_AFTER, reached, probe.events, sent - got, sent, detail))
         for r in rx:
             print("%s receiver's gaps: %s" % (r["side"], r.get("gaps") or "none"))
         assert reached > 0, "the switch steered nothing to the second backend"

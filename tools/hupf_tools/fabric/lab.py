@@ -111,7 +111,7 @@ def main(argv=None):
         fabric_run.deploy(onos, t, args.switch, args.pfcp_port)
         print("fabric: ONOS drives %d switches and %d backends" % (len(t.sites), len(t.backends())), flush=True)
         passed = True
-        for site in t.sites[:1]:
+        for site in t.sites:
             results, lines = fabric_run.run_site(onos, fabric, t, site, sc, args.pfcp_port, args.switch,
                                                  work / site.name)
             print("\n".join(lines))

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from hupf_tools import p4tools
+from hupf_tools.lab import bmv2_log
 
 DEBIAN_SITE = "/usr/lib/python3/dist-packages"
 START_TIMEOUT_S = 60
@@ -119,11 +120,17 @@ class P4RuntimeSwitch(Switch):
 
 
 class Bmv2Switch(P4RuntimeSwitch):
-    """bmv2's simple_switch_grpc, started with no program (--no-p4)."""
+    """bmv2's simple_switch_grpc, started with no program (--no-p4), its log read for its drops (packets_log)."""
     target = "bmv2"
 
+    def packets_base(self):
+        return str(self.log.parent / ("%s-packets" % self.name))
+
+    def packets_log(self):
+        return bmv2_log.Bmv2Log(self.packets_base(), self.data_ports(), self.name, self.proc.pid)
+
     def command(self):
-        cmd = [self.binary, "--device-id", "1", "--no-p4"]
+        cmd = [self.binary, "--device-id", "1", "--no-p4"] + bmv2_log.fresh_log_args(self.packets_base())
         for port, intf in self.data_ports().items():
             cmd += ["-i", "%d@%s" % (port, intf)]
         return cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % self.grpc_port, "--cpu-port", str(self.cpu_port)]

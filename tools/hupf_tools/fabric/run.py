@@ -12,12 +12,13 @@ import time
 from pathlib import Path
 
 from hupf_tools.fabric import netcfg, topology as topo
-from hupf_tools.lab import scenario, summary
+from hupf_tools.lab import accounting, scenario, summary
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "tests" / "lib"))
 import onos_ready  # noqa: E402 (tests/lib: ONOS readiness probes)
 
+P4C_OUT = REPO / "pipeconf" / "src" / "main" / "resources" / "p4c-out"
 DEVICE_TIMEOUT_S = 300
 POLL_S = 1.0  # hupf's offload counter poll
 DEMOTION_TIMEOUT_S = 30
@@ -173,6 +174,31 @@ def left_after_deletion(onos, plan, deleted, timeout_s=30):
     return where
 
 
+def tx_dropped(node, intf):
+    return int(node.cmd("cat /sys/class/net/%s/statistics/tx_dropped" % intf))
+
+
+def site_drops(fabric, site, rx=()):
+    """Every drop counted so far at a site, in accounting.collect's shape: its backends' (stats and pipeline), its
+    switch's (bmv2's from its log, hupf-backend's stand-in from its stats), both veth ends of its links (a full
+    backlog of the peer) and the receivers' sockets (rx: their stats)."""
+    sw_p4info = str(P4C_OUT / "sw" / "bmv2" / "p4info.txt")
+    devices = [accounting.Device(b.name, fabric.node(b.name).proc.pid, str(fabric.node(b.name).log),
+                                 "%s:%d" % (b.mgmt[0], topo.BACKEND_GRPC_PORT), sw_p4info) for b in site.backends]
+    sw = fabric.node(site.switch.name)
+    if fabric.target == "backend":
+        devices.append(accounting.Device(sw.name, sw.proc.pid, str(sw.log), "127.0.0.1:%d" % sw.grpc_port,
+                                         str(P4C_OUT / "hw" / "bmv2" / "p4info.txt")))
+    out = accounting.collect(devices, None, [("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx])
+    ports = sw.data_ports()
+    for h in site.hosts():
+        for node, intf in ((fabric.node(h.name), fabric.data_intf(h)), (sw, ports[h.port])):
+            n = tx_dropped(node, intf)
+            if n:
+                out["room"]["kernel"]["veth %s tx_dropped" % intf] = n
+    return accounting.merge(out, sw.packets_log().collect()) if fabric.target == "bmv2" else out
+
+
 def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
     """The scenario at one site; returns (checks [(name, passed, detail)], summary lines)."""
     work = Path(work)
@@ -187,6 +213,7 @@ def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
         plan = json.loads(plan_path.read_text())
         if accepted != len(plan["ues"]):
             raise FabricRunError("hupf accepted %d of %d sessions over N4" % (accepted, len(plan["ues"])))
+        drops_before = site_drops(fabric, site)
         plan["start"] = time.time() + 1.0
         plan_path.write_text(json.dumps(plan))
         procs, stats = start_traffic(fabric, site, plan_path, work)
@@ -197,6 +224,8 @@ def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
         time.sleep(2 * POLL_S)  # two counter polls past the last packet
         final = {"events": events + demotions(events), "ues": counted_by_ue(onos, plan)}
         metrics = offload(onos)
+        drops = accounting.since(site_drops(fabric, site, [json.loads(stats["recv", side].read_text())
+                                                           for side in ("gnb", "dn")]), drops_before)
         deleted = smf.ask("delete", plan_path)["deleted"]
         left = left_after_deletion(onos, plan, deleted)
     finally:
@@ -204,8 +233,8 @@ def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
         smf.close()
     tx = [json.loads(stats["send", side].read_text()) for side in ("gnb", "dn")]
     rx = [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")]
-    stand_in = "backend" if target == "backend" else "bmv2"  # bmv2's uncounted queue drops: summary.delivery
-    results = summary.checks(plan, stand_in, (accepted, len(plan["ues"])), final, left, tx, rx)
+    stand_in = "backend" if target == "backend" else "bmv2"
+    results = summary.checks(plan, stand_in, (accepted, len(plan["ues"])), final, left, tx, rx, drops=drops)
     lines = summary.render(results, {"metrics": metrics}, tx, rx,
                            "%s at %s" % (SWITCH_NAMES[target], site.name))
     return results, lines

@@ -5,6 +5,7 @@ counted as dropped, with a reason, by someone:
   it), its egress queues (`queue_dropped` by priority, a rate-limited port), its packets to the controller's queue
   (`to_cpu_dropped`), IPv4 fragments and packets before a pipeline (its SIGUSR1 stats line), and its pipeline's
   verdicts (`HupfIngress.upf.drop_reasons`, read over P4Runtime);
+- bmv2: its egress queues and pcap sockets, and its pipelines' drops, from its log (bmv2_log);
 - the kernel: each veth pair's transmit drops (a full backlog of the peer; the same drop shows as the peer's
   rx_dropped, which is not added again) and the receivers' socket drops (their own counts);
 - the senders: a send the socket refused is retried, never counted as sent.
@@ -24,7 +25,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
-from hupf_tools.lab import topo
+from hupf_tools.lab import bmv2_log, topo
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DEFINE_P4 = os.path.join(REPO, "p4src", "include", "define.p4")
@@ -129,10 +130,9 @@ class Device:
         self.name, self.pid, self.log_path, self.grpc_addr, self.p4info = name, pid, log_path, grpc_addr, p4info
 
 
-def lab_devices(procs, cfg, switch):
-    """The lab's hupf-backends running now: every backend (its supervisor's child; one stopped is left out) and
-    the switch when hupf-backend plays it (bmv2's queues count nothing). procs: the lab's run.Procs; cfg: the
-    runner's config."""
+def lab_devices(procs, cfg, switch, topology):
+    """The lab's devices running now: every backend (its supervisor's child; one stopped is left out) and the
+    switch: hupf-backend's stats, or bmv2's log. procs: the lab's run.Procs; cfg: the runner's config."""
     devices = []
     for b in cfg["backends"]:
         try:
@@ -143,8 +143,12 @@ def lab_devices(procs, cfg, switch):
         if pid:
             devices.append(Device(b["name"], pid, os.path.join(procs.workdir, b["name"] + ".log"), b["grpc"],
                                   b["p4info"]))
-    if switch == "backend":
+    if switch in ("backend", "bmv2"):
         pid = next(p.pid for name, p, _ in procs.procs if name == "switch")
+    if switch == "bmv2":
+        devices.append(bmv2_log.Bmv2Log(os.path.join(procs.workdir, bmv2_log.LAB_BASE), topology.switch_ports,
+                                        "switch", pid))
+    elif switch == "backend":
         devices.append(Device("switch", pid, os.path.join(procs.workdir, "switch.log"), cfg["switch"]["grpc"],
                               cfg["switch"]["p4info"]))
     return devices
@@ -153,16 +157,31 @@ def lab_devices(procs, cfg, switch):
 def collect(devices, topology, receivers=()):
     """{"room": {place: {reason: n}}, "verdicts": {device: {reason: n}}, "pids": {device: pid}}: every drop counted
     so far (the pipelines' verdicts, fragments and packets before a pipeline are hupf's decisions; the rest is for
-    want of room). receivers: [(name, socket drops)]."""
-    room, verdicts = {}, {}
+    want of room). topology: the lab's, whose veths' drops count (None: the caller counts its links');
+    receivers: [(name, socket drops)]."""
+    room, verdicts, logged = {}, {}, []
     for d in devices:
+        if isinstance(d, bmv2_log.Bmv2Log):
+            logged.append(d.collect())
+            continue
         room[d.name], decided = stats_drops(backend_stats(d.pid, d.log_path))
         verdicts[d.name] = dict(decided, **pipeline_drops(d.grpc_addr, d.p4info))
-    room["kernel"] = veth_drops(topology)
+    room["kernel"] = veth_drops(topology) if topology else {}
     for name, n in receivers:
         if n:
             room["kernel"]["%s socket" % name] = n
-    return {"room": room, "verdicts": verdicts, "pids": {d.name: d.pid for d in devices}}
+    return merge({"room": room, "verdicts": verdicts, "pids": {d.name: d.pid for d in devices}}, *logged)
+
+
+def merge(*collections):
+    """One collection of several (accounting.collect's, bmv2_log's): their counts side by side."""
+    out = {"room": {}, "verdicts": {}, "pids": {}}
+    for c in collections:
+        for kind in ("room", "verdicts"):
+            for where, by in c[kind].items():
+                out[kind].setdefault(where, {}).update(by)
+        out["pids"].update(c["pids"])
+    return out
 
 
 def since(after, before):

@@ -10,6 +10,7 @@ import sys
 import time
 
 from hupf_tools import p4tools
+from hupf_tools.lab import bmv2_log
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BACKEND = os.path.join(REPO, "backend", "build", "hupf-backend")
@@ -108,10 +109,12 @@ def read_json(path, default=None):
         return default if default is not None else {}
 
 
-def switch_command(switch, ports, topology):
-    """The switch's command line: bmv2 or hupf-backend in the hw profile, on the switch's ports."""
+def switch_command(switch, ports, topology, workdir=None):
+    """The switch's command line: bmv2 (its log in workdir, for its drops) or hupf-backend in the hw profile, on
+    the switch's ports."""
     if switch == "bmv2":
-        cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"]
+        cmd = [bmv2_binary(), "--device-id", "1", "--no-p4"] + bmv2_log.fresh_log_args(
+            os.path.join(workdir, bmv2_log.LAB_BASE))
         for p, ifname in sorted(topology.switch_ports.items()):
             cmd += ["-i", "%d@%s" % (p, ifname)]
         return cmd + ["--", "--grpc-server-addr", "127.0.0.1:%d" % ports["switch"], "--cpu-port", str(CPU_PORT)]
@@ -129,7 +132,7 @@ SWITCH_START_TIMEOUT_S = 30
 def start_switch(procs, switch, ports, topology):
     """Starts the switch; hupf-backend is waited for until it serves P4Runtime, and an exit meanwhile fails the
     lab at once, with its log."""
-    p = procs.start("switch", switch_command(switch, ports, topology))
+    p = procs.start("switch", switch_command(switch, ports, topology, procs.workdir))
     if switch == "bmv2":
         return
     log_path = os.path.join(procs.workdir, "switch.log")

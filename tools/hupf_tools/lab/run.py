@@ -222,7 +222,7 @@ def run(args):
         planned = len(plan["ues"])
         say("%d/%d sessions established over PFCP" % (established, planned))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
-        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, switch), t)
+        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, switch, t), t)
         plan["start"] = time.time() + 1.0
         shares_before = [tx_packets(t.switch_ports[3 + k]) for k in range(len(t.backends))] if hybrid else None
         plan_path = os.path.join(workdir, "plan.json")
@@ -240,9 +240,9 @@ def run(args):
                            backend_cmds.get(backend_name(moving - 1)), cfg["control"]) if moving else None
         if move and how in ("add", "kill"):
             move.on_joined = lambda: accounting.rebase(drops_before, accounting.collect(
-                [d for d in accounting.lab_devices(procs, cfg, switch) if d.name == move.name], t))
+                [d for d in accounting.lab_devices(procs, cfg, switch, t) if d.name == move.name], t))
         live(plan, mode, cfg["status"], stats, procs, move)
-        devices = accounting.lab_devices(procs, cfg, switch)
+        devices = accounting.lab_devices(procs, cfg, switch, t)
         # A backend that left under traffic: what its UEs sent in the gap may be lost uncounted (summary.delivery).
         gap_share = move.gap_s(cfg["poll_ms"]) / plan["duration"] if move else 0.0
         if not accounting.wait_accounted(lambda: sent_when_done(stats), lambda: traffic_count(stats, "rx"),

@@ -177,7 +177,7 @@ def run_once(sc, run, say):
             raise processes.LabError("no PFCP session established; runner log: %s" % procs.log_tail("runner"))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
         wait_offloaded(cfg["status"], len(plan["ues"]))
-        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, "backend"), t)
+        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, "backend", t), t)
         plan["start"] = time.time() + 1.0
         plan_path = os.path.join(workdir, "plan.json")
         with open(plan_path, "w") as f:
@@ -198,7 +198,7 @@ def run_once(sc, run, say):
         tx, rx = processes.read_json(stats["tx"]), processes.read_json(stats["rx"])
         if not tx.get("done") or not rx.get("done"):
             raise processes.LabError("the traffic's stats are missing (%s)" % workdir)
-        drops = accounting.since(accounting.collect(accounting.lab_devices(procs, cfg, "backend"), t,
+        drops = accounting.since(accounting.collect(accounting.lab_devices(procs, cfg, "backend", t), t,
                                                     [("receiver dn", rx["socket_drops"])]), drops_before)
         log = os.path.join(workdir, "switch.log")
         return {"established": [established, planned], "figures": tenant_figures(tx, rx),

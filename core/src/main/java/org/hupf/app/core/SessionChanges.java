@@ -109,7 +109,7 @@ final class SessionChanges {
                                                    Function<PfcpSession, KeptResponse> response) throws RuleException {
         index.checkOwnership(s);
         SessionIndex.checkUePools(s, interfaces.get());
-        PfcpSession chosen = index.chooseFteids(s, old);
+        PfcpSession chosen = index.chooseFteids(s, old, sites.n3Of(s));
         ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
         Set<UpfEntity> entities;
         String site;

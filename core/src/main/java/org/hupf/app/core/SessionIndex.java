@@ -147,8 +147,12 @@ final class SessionIndex {
         }
     }
 
-    /** Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications. */
-    PfcpSession chooseFteids(PfcpSession s, PfcpSession old) throws RuleException {
+    /**
+     * Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications.
+     *
+     * @param n3 the address of the session's site's F-TEIDs, or null for the deployment's first
+     */
+    PfcpSession chooseFteids(PfcpSession s, PfcpSession old, Ip4Address n3) throws RuleException {
         Map<Integer, Pdr> pdrs = new HashMap<>(s.pdrs);
         Set<Long> taken = new HashSet<>();
         s.pdrs.values().forEach(p -> taken.add(p.teid));
@@ -173,7 +177,7 @@ final class SessionIndex {
                     byChooseId.put(p.chooseId, teid);
                 }
             }
-            pdrs.put(p.pdrId, p.withFteid(teid, n3Address));
+            pdrs.put(p.pdrId, p.withFteid(teid, n3 == null ? n3Address : n3));
         }
         return s.with(pdrs, s.fars, s.qers, s.urrs, s.allocations);
     }

@@ -3,6 +3,7 @@ package org.hupf.app.core;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.app.site.Site;
 import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.onlab.packet.Ip4Address;
 
 import java.util.Collection;
 import java.util.List;
@@ -32,6 +33,12 @@ public interface SessionSites {
     Collection<HupfUpfDevice> devices(String site);
 
     /**
+     * @param s a session, placed or not
+     * @return the N3 address its chosen F-TEIDs take: its site's, or null for the deployment's first
+     */
+    Ip4Address n3Of(PfcpSession s);
+
+    /**
      * The one implicit site of a deployment without sites: every session on every device.
      *
      * @param devices every device, read at every use
@@ -53,6 +60,11 @@ public interface SessionSites {
             public Collection<HupfUpfDevice> devices(String site) {
                 return devices.get();
             }
+
+            @Override
+            public Ip4Address n3Of(PfcpSession s) {
+                return null;
+            }
         };
     }
 
@@ -62,10 +74,12 @@ public interface SessionSites {
      * @param sites   the sites' names
      * @param siteOf  the site of a session the translator accepted
      * @param devices each site's devices, read at every use
+     * @param n3Of    the N3 address of a session's chosen F-TEIDs (null: the deployment's first)
      * @return the sites
      */
     static SessionSites of(List<String> sites, Function<PfcpSession, String> siteOf,
-                           Function<String, Collection<HupfUpfDevice>> devices) {
+                           Function<String, Collection<HupfUpfDevice>> devices,
+                           Function<PfcpSession, Ip4Address> n3Of) {
         List<String> names = List.copyOf(sites);
         return new SessionSites() {
             @Override
@@ -81,6 +95,11 @@ public interface SessionSites {
             @Override
             public Collection<HupfUpfDevice> devices(String site) {
                 return devices.apply(site);
+            }
+
+            @Override
+            public Ip4Address n3Of(PfcpSession s) {
+                return n3Of.apply(s);
             }
         };
     }

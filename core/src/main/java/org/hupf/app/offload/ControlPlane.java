@@ -88,7 +88,7 @@ public final class ControlPlane {
         Ip4Address n3 = n3Addresses.get(0);
         SessionSites sites = placement == null ? SessionSites.one(devices)
                 : SessionSites.of(placement.sites().stream().map(s -> s.id).collect(Collectors.toList()),
-                                  placement::siteOf, siteDevices);
+                                  placement::siteOf, siteDevices, s -> placement.n3Of(placement.siteOf(s), null));
         SessionManager m = new SessionManager(
                 store, new SessionTranslator(n3, sliceId, qfiToTc, BURST_MS, tenants, networkInstances, placement),
                 pool, devices, sites, n3);

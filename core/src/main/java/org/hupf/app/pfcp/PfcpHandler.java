@@ -238,7 +238,7 @@ public final class PfcpHandler {
         // A change's response is there already, kept with the change: it is not encoded twice.
         byte[] out = cache.answerTo(key);
         if (out == null) {
-            out = cache.keepFirst(key, PfcpCodec.encode(ResponseCodec.encode(m)), handling.ex.receivedMillis);
+            out = cache.keepFirst(key, PfcpCodec.encode(ResponseCodec.encode(m)), System.currentTimeMillis());
         }
         stats.inc("tx." + (handling.type + 1));
         return out;

@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The answers already sent, by exchange key, so that a retransmission gets the same bytes and is not carried out
- * twice (TS 29.244 §6.4), and the requests still being answered. A session change's answer is kept in the session
+ * twice (TS 29.244 §6.4), and the requests still being answered. An answer is kept from when it is made, not from
+ * when its request arrived: a request that waited behind slow devices for longer than the window (a loaded machine
+ * took over a minute) would otherwise lose its answer at once, and its retransmission be carried out again. A session change's answer is kept in the session
  * store with the change: the cache starts from the store's, so this holds across a restart of hupf.
  */
 final class ResponseCache {

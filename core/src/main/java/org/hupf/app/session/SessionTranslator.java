@@ -413,7 +413,8 @@ public final class SessionTranslator {
             throw new RuleException(e.cause(), 1, far.farId, tenant == null ? RuleException.OUTER_HEADER_CREATION_IE
                     : RuleException.NETWORK_INSTANCE_IE, "FAR " + far.farId + ": " + e.getMessage());
         }
-        UpfGtpTunnelPeer.Builder b = UpfGtpTunnelPeer.builder().withTunnelPeerId(peer).withSrcAddr(n3Address)
+        Ip4Address src = placement == null ? n3Address : placement.n3OfGnb(far.ohcAddress, n3Address);
+        UpfGtpTunnelPeer.Builder b = UpfGtpTunnelPeer.builder().withTunnelPeerId(peer).withSrcAddr(src)
                 .withDstAddr(far.ohcAddress);
         if (tenant != null && tenant.overlay != null) {
             b.withRoutingDst(tenant.overlay.vtepDst);

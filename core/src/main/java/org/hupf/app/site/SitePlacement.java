@@ -118,6 +118,31 @@ public final class SitePlacement {
     }
 
     /**
+     * Returns the N3 address a gNB's downlink tunnels leave from: the first of its site's, where that site names
+     * some (its uplink F-TEIDs carry the same, {@link #n3Of(String, Ip4Address)}).
+     *
+     * @param gnb      the gNB's address
+     * @param fallback the deployment's first N3 address
+     * @return the address
+     */
+    public Ip4Address n3OfGnb(Ip4Address gnb, Ip4Address fallback) {
+        Site s = byGnb(gnb);
+        return s == null ? fallback : n3Of(s.id, fallback);
+    }
+
+    /**
+     * Returns the N3 address of a site's chosen F-TEIDs and downlink tunnels: its first, else the deployment's.
+     *
+     * @param id       a site's name, or null
+     * @param fallback the deployment's first N3 address
+     * @return the address
+     */
+    public Ip4Address n3Of(String id, Ip4Address fallback) {
+        Site s = id == null ? null : site(id);
+        return s == null || s.n3Addresses.isEmpty() ? fallback : s.n3Addresses.get(0);
+    }
+
+    /**
      * Returns the site a stored session is served at.
      *
      * @param s session

@@ -13,6 +13,7 @@ import org.hupf.app.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -84,6 +86,27 @@ public class ControlPlaneSiteWritingTest {
             }
         }
         return out;
+    }
+
+    /** A site's chosen F-TEIDs and its gNBs' downlink tunnels carry its own N3 address, which its gNBs reach. */
+    @Test
+    public void aSessionTakesItsSitesN3AddressBothWays() throws Exception {
+        Ip4Address n3B = Ip4Address.valueOf("192.168.0.2");
+        Site a = new Site(EDGE_A.id, EDGE_A.switchId, EDGE_A.backends, EDGE_A.gnbs, EDGE_A.n3NetworkInstances,
+                          List.of(N3));
+        Site b = new Site(EDGE_B.id, EDGE_B.switchId, EDGE_B.backends, EDGE_B.gnbs, EDGE_B.n3NetworkInstances,
+                          List.of(n3B));
+        SessionManager m = ControlPlane.builder().store(store).pool(pool).devices(() -> List.of(deviceA, deviceB))
+                .siteDevices(site -> List.of(site.equals(a.id) ? deviceA : deviceB)).n3Addresses(List.of(N3, n3B))
+                .uePools(List.of(Ip4Prefix.valueOf("10.250.0.0/16"))).networkInstances(Set.of("internet"))
+                .sites(List.of(a, b)).build().sessionManager();
+        for (InMemoryUpfDevice d : List.of(deviceA, deviceB)) {
+            Ip4Address n3 = d == deviceA ? N3 : n3B;
+            PfcpSession s = m.establish(session(d == deviceA ? 1 : 2, d == deviceA ? "192.168.1.7" : "192.168.2.7"));
+            assertEquals(n3, s.pdrs.get(1).tunnelAddress);
+            assertEquals(List.of(n3), d.entities(UpfEntityType.TUNNEL_PEER).stream()
+                    .map(p -> ((UpfGtpTunnelPeer) p).src()).collect(Collectors.toList()));
+        }
     }
 
     @Test

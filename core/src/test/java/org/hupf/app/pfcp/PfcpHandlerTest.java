@@ -201,6 +201,24 @@ public class PfcpHandlerTest {
         assertEquals(0, sessions.store().all().size());
     }
 
+    /**
+     * An answer is kept for the retransmission window from when it was made: a request received longer than the
+     * window before it was answered (queued behind slow devices) gets its own answer again, not a refusal of its CP
+     * F-SEID as a new establishment's.
+     */
+    @Test
+    public void aRetransmissionOfARequestAnsweredLateGetsItsAnswer() throws Exception {
+        send(SMF, setup("127.0.0.1", RECOVERY), Cause.REQUEST_ACCEPTED);
+        PfcpMessage establish = establishment("127.0.0.1", 100, "10.250.0.1", null);
+        now = System.currentTimeMillis() - 2 * 60_000;
+        PfcpMessage answered = send(SMF, establish);
+        now = System.currentTimeMillis();
+        handler.evictResponses(now);
+        PfcpMessage again = send(SMF, establish);
+        assertEquals(Cause.REQUEST_ACCEPTED, cause(again));
+        assertEquals(IeFields.F_SEID.require(answered).seid, IeFields.F_SEID.require(again).seid);
+    }
+
     @Test
     public void establishmentFromAnotherAddressNamingAnAssociatedNodeIsRefused() throws Exception {
         long up = victim();
