@@ -1,6 +1,6 @@
 """What `make lab` and `make test` wait on runs at the caller's priority. A niced step shares the CPU with every busy
 process at nice 0 in its scheduling group (a CPU hog, another suite) at about a tenth of their weight: beside
-`stress-ng --cpu 4` on 2 vCPUs the lab's niced backend build compiled one C file every 30-180 s (tests/README.md,
+`stress-ng --cpu 4` on 2 vCPUs the lab's niced backend build compiled one C file every 16-180 s (tests/README.md,
 "Beside a CPU hog"). Benchmarks may still nice themselves: nobody waits on them for a verdict."""
 import re
 from pathlib import Path
