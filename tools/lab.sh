@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 [ -x "$PY" ] || { echo "lab: FAILED: $PY missing: run 'make setup'" >&2; exit 2; }
 
-# A build step's output goes to a log; when it fails, the log's tail is shown and the lab stops.
+# A build step's output goes to a log; when it fails, the log's tail is shown and the lab stops. Steps run at the
+# caller's priority, C in parallel: niced, beside a CPU hog they got a few percent of a CPU (tests/README.md).
 BUILD_LOG=reports/lab-build.log
 mkdir -p reports
 : > "$BUILD_LOG"
@@ -35,7 +36,7 @@ build_step() {
 # (a fresh machine has neither).
 build_java() {
   build_step "building the standalone host (pipeconf, api, app, standalone)" \
-    nice mvn -B --no-transfer-progress -Dstyle.color=never -pl standalone -am package -DskipTests \
+    mvn -B --no-transfer-progress -Dstyle.color=never -pl standalone -am package -DskipTests \
       dependency:build-classpath -Dmdep.includeScope=runtime \
       '-Dmdep.outputFile=${project.build.directory}/deps-classpath.txt'
   echo "$PWD/standalone/target/classes:$(cat standalone/target/deps-classpath.txt)" \
@@ -53,7 +54,7 @@ if [ "${1:-}" = hhpackets ]; then
   shift
   echo "lab: building the standalone host (HK-IPG configuration) and the hw pipeline's trace replay"
   build_java
-  build_step "building backend/build/hhreplay" nice make -C backend build/hhreplay
+  build_step "building backend/build/hhreplay" make -C backend -j"$(nproc)" build/hhreplay
   PYTHONPATH=tools exec nice "$PY" -m hupf_tools.lab.hhpackets --classpath "$(cat standalone/target/host-classpath.txt)" \
     --replay backend/build/hhreplay "$@"
 fi
@@ -71,8 +72,8 @@ if [ "${1:-}" = fabric ]; then
   shift
   if [ -z "${HUPF_LAB_PREBUILT:-}" ]; then
     echo "lab: building the backend and hupf's .oar"
-    build_step "building the backend" nice make -C backend
-    build_step "building hupf's .oar" nice mvn -B --no-transfer-progress -Dstyle.color=never package -DskipTests
+    build_step "building the backend" make -C backend -j"$(nproc)"
+    build_step "building hupf's .oar" mvn -B --no-transfer-progress -Dstyle.color=never package -DskipTests
   fi
   PYTHONPATH=tools exec "$PY" -m hupf_tools.fabric.lab "$@"
 fi
@@ -80,7 +81,7 @@ fi
 # `make test-integration` builds both once for its many lab runs and says so (HUPF_LAB_PREBUILT=1).
 if [ -z "${HUPF_LAB_PREBUILT:-}" ]; then
   echo "lab: building the backend and the standalone host (runner classpath)"
-  build_step "building the backend" nice make -C backend
+  build_step "building the backend" make -C backend -j"$(nproc)"
   build_java
 fi
 
@@ -95,7 +96,7 @@ if [ "${1:-}" = backends ]; then
 fi
 if [ "${1:-}" = gnb ]; then
   shift
-  build_step "building the gNB (gnb-switch, gnb-svc)" nice make -C gnb
+  build_step "building the gNB (gnb-switch, gnb-svc)" make -C gnb -j"$(nproc)"
   PYTHONPATH=tools "$PY" -m hupf_tools.gnb.lab "$@"
   exit $?
 fi

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from hupf_tools.lab import scenario
+from hupf_tools.lab.run import write_plan
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 NS = ("hupftA%d" % os.getpid(), "hupftB%d" % os.getpid())
@@ -45,16 +46,19 @@ def test_paced_uplink_arrives_flagged_as_never_decapsulated(wire, tmp_path):
     sc = scenario.Scenario(ues=6, heavy=1, duration_s=2.0, heavy_on_s=0.5, heavy_off_s=1.5, heavy_mbps=(3.2,))
     net = {"n3": "192.0.2.1", "gnb": "192.0.2.2", "app": "198.51.100.10", "gnb_mac": "02:00:00:00:00:01",
            "gnb_peer_mac": "02:00:00:00:00:02", "dn_mac": "02:00:00:00:00:03", "dn_peer_mac": "02:00:00:00:00:04"}
-    plan = scenario.make_plan(sc, net, time.time() + 1.0)
+    plan = scenario.make_plan(sc, net, None)
     path = str(tmp_path / "plan.json")
-    with open(path, "w") as f:
-        json.dump(plan, f)
+    write_plan(plan, path, start=None)
     rx_path, tx_path = str(tmp_path / "rx.json"), str(tmp_path / "tx.json")
     rx = traffic("recv", NS[1], IFS[1], "dn", path, rx_path)
+    deadline = time.time() + 60
+    while not os.path.exists(rx_path):  # the receiver's first stats: its socket is bound
+        assert rx.poll() is None and time.time() < deadline, "the receiver never listened"
+        time.sleep(0.05)
+    write_plan(plan, path, start=time.time() + 0.5)
     tx = traffic("send", NS[0], IFS[0], "gnb", path, tx_path)
     assert tx.wait(timeout=20) == 0
-    time.sleep(0.5)
-    rx.terminate()
+    rx.terminate()  # it reads what is already queued before it ends
     assert rx.wait(timeout=10) == 0
     with open(tx_path) as f:
         sent = json.load(f)["tx"]
@@ -76,3 +80,6 @@ def test_gaps_name_the_missing_runs_and_when_they_fell():
          3: array.array("d", [0.0, 0.4])}
     assert gaps(a) == {"1": [[3, 4, 0.2, 0.5], [6, 6, 0.5, 0.7]], "3": [[1, 1, None, 0.4]]}
     assert gaps(a, per_ue=1) == {"1": [[3, 4, 0.2, 0.5]], "3": [[1, 1, None, 0.4]]}
+    # Arrivals kept as clock times, reported from the senders' start.
+    later = {k: array.array("d", [t + 1000.0 if t else 0.0 for t in v]) for k, v in a.items()}
+    assert gaps(later, start=1000.0) == gaps(a)

@@ -117,7 +117,7 @@ def _oar():
                   for p in ([REPO / d] if (REPO / d).is_file() else (REPO / d).rglob("*")) if p.is_file()),
                  default=0)
     if not oars or oars[-1].stat().st_mtime < newest:
-        res = subprocess.run(["nice", "mvn", "-B", "-q", "package", "-DskipTests"], cwd=REPO,
+        res = subprocess.run(["mvn", "-B", "-q", "package", "-DskipTests"], cwd=REPO,
                              capture_output=True, text=True, timeout=900)
         assert res.returncode == 0, "building the .oar failed:\n" + (res.stdout + res.stderr)[-4000:]
         oars = sorted((REPO / "app" / "target").glob("hupf-app-*.oar"))

@@ -170,6 +170,20 @@ def start_runner(procs, classpath, cfg_path, name="runner"):
                                         os.path.join(procs.workdir, name + "-supervisor.json")))
 
 
+def wait_listening(procs, stats_paths, timeout=READY_TIMEOUT_S):
+    """Waits until each receiver has written its first stats, which it does once its socket is bound: a frame that
+    arrives before is lost with nobody counting it (beside a CPU hog, 360 UEs lost their first downlink frames to a
+    receiver still starting a second after it was launched)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        procs.check_alive()
+        if all(os.path.exists(p) for p in stats_paths):
+            return
+        time.sleep(0.05)
+    raise LabError("a receiver was not listening after %d s: %s" % (timeout, [p for p in stats_paths
+                                                                              if not os.path.exists(p)]))
+
+
 def wait_ready(procs, status_path, timeout=READY_TIMEOUT_S, name="runner"):
     """Waits for the runner's status to say ready; a runner that ended before (its supervisor counted a restart)
     fails the lab at once, with its log."""

@@ -24,7 +24,7 @@ from hupf_tools.lab import accounting, rps_check, scenario, summary, topo, view
 from hupf_tools.lab.moves import BackendMove, backend_name
 from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
                                       free_port, local_writes, read_json, say, start_runner, start_switch,
-                                      supervised, wait_ready)
+                                      supervised, wait_listening, wait_ready)
 from hupf_tools.lab.smf import LabSmfError, Smf
 from hupf_tools.rps.collector import Collector
 
@@ -135,6 +135,15 @@ def backend_shares(t, before):
     return {backend_name(k): tx_packets(t.switch_ports[3 + k]) - before[k] for k in range(len(t.backends))}
 
 
+def write_plan(plan, path, start):
+    """The plan the traffic processes read. Its start, when the senders begin, is set once the receivers listen
+    (None before): the receivers read it again at their end for their reports' times."""
+    plan["start"] = start
+    with open(path + ".tmp", "w") as f:
+        json.dump(plan, f)
+    os.replace(path + ".tmp", path)
+
+
 def traffic_count(stats, way):
     """Packets both senders sent (way "tx") or both receivers received ("rx") so far, from their stats files."""
     return sum(c.get("pkts", 0) for side in ("gnb", "dn")
@@ -223,16 +232,16 @@ def run(args):
         say("%d/%d sessions established over PFCP" % (established, planned))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
         drops_before = accounting.collect(accounting.lab_devices(procs, cfg, switch, t), t)
-        plan["start"] = time.time() + 1.0
         shares_before = [tx_packets(t.switch_ports[3 + k]) for k in range(len(t.backends))] if hybrid else None
         plan_path = os.path.join(workdir, "plan.json")
-        with open(plan_path, "w") as f:
-            json.dump(plan, f)
         stats = {k: os.path.join(workdir, k + ".json") for k in ("rx-gnb", "rx-dn", "tx-gnb", "tx-dn")}
         py = [sys.executable, "-m", "hupf_tools.lab.traffic"]
+        write_plan(plan, plan_path, start=None)
         for side in ("gnb", "dn"):
             procs.start("recv-" + side, py + ["recv", "--plan", plan_path, "--side", side, "--iface",
                                               topo.HOST_IF[side], "--stats", stats["rx-" + side]], t.ns(side))
+        wait_listening(procs, [stats["rx-gnb"], stats["rx-dn"]])
+        write_plan(plan, plan_path, start=time.time() + 1.0)
         for side in ("gnb", "dn"):
             procs.start("send-" + side, py + ["send", "--plan", plan_path, "--side", side, "--iface",
                                               topo.HOST_IF[side], "--stats", stats["tx-" + side]], t.ns(side))

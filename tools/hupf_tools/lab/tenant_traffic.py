@@ -15,13 +15,12 @@ Stats are written to OUT on SIGTERM/SIGINT (the receiver after draining what is 
 """
 import argparse
 import heapq
-import json
 import socket
 import struct
 import time
 
 from hupf_tools.lab import frames
-from hupf_tools.lab.traffic import ETH_P_ALL, Stop, socket_drops, until_drained, write_json
+from hupf_tools.lab.traffic import ETH_P_ALL, Stop, load_plan, socket_drops, until_drained, write_json
 
 VXLAN_PORT = 4789
 VXLAN_FLAG_I = 0x08
@@ -139,7 +138,9 @@ def stream_of(frame, streams, tenant):
     return streams[k]["name"] if k < len(streams) and streams[k]["tenant"] == tenant else None
 
 
-def recv(plan, sock, stats_path, stop):
+def recv(plan, sock, stats_path, stop, start_of=lambda: None):
+    """Stats are written once when listening (the lab starts the sender then) and at the end. The senders' start
+    (plan["start"], else start_of(), read when the first frame arrives) places each frame in its window."""
     tenant_of = {u["idx"]: u["tenant"] for u in plan["ues"]}
     streams = plan["streams"]
     names = [s["name"] for s in streams]
@@ -148,13 +149,16 @@ def recv(plan, sock, stats_path, stop):
     total = {n: 0 for n in names}
     dscp = {n: {} for n in names}
     bad, no_stamp = {}, 0
-    start_ns = int(plan["start"] * 1e9)
+    start_ns = None if plan["start"] is None else int(plan["start"] * 1e9)
+    write_json(stats_path, {"listening": True})
     for ready in until_drained(sock, stop):
         while ready:
             try:
                 frame, anc, _, addr = sock.recvmsg(9216, 64)
             except BlockingIOError:
                 break
+            if start_ns is None:
+                start_ns = int(start_of() * 1e9)
             if addr[2] == socket.PACKET_OUTGOING:
                 continue
             try:
@@ -191,8 +195,7 @@ def main(argv=None):
     ap.add_argument("--iface", required=True)
     ap.add_argument("--stats", required=True)
     args = ap.parse_args(argv)
-    with open(args.plan) as f:
-        plan = json.load(f)
+    plan = load_plan(args.plan)
     stop = Stop()
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     sock.bind((args.iface, 0))
@@ -203,7 +206,10 @@ def main(argv=None):
     else:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 23)
     sock.setblocking(False)
-    (send if args.mode == "send" else recv)(plan, sock, args.stats, stop)
+    if args.mode == "send":
+        send(plan, sock, args.stats, stop)
+    else:
+        recv(plan, sock, args.stats, stop, lambda: load_plan(args.plan)["start"])
     return 0
 
 

@@ -178,14 +178,14 @@ def run_once(sc, run, say):
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
         wait_offloaded(cfg["status"], len(plan["ues"]))
         drops_before = accounting.collect(accounting.lab_devices(procs, cfg, "backend", t), t)
-        plan["start"] = time.time() + 1.0
         plan_path = os.path.join(workdir, "plan.json")
-        with open(plan_path, "w") as f:
-            json.dump(plan, f)
+        lab.write_plan(plan, plan_path, start=None)
         stats = {k: os.path.join(workdir, k + ".json") for k in ("tx", "rx")}
         py = [sys.executable, "-m", "hupf_tools.lab.tenant_traffic"]
         procs.start("recv-dn", py + ["recv", "--plan", plan_path, "--iface", topo.HOST_IF["dn"], "--stats",
                                   stats["rx"]], t.ns("dn"))
+        processes.wait_listening(procs, [stats["rx"]])
+        lab.write_plan(plan, plan_path, start=time.time() + 1.0)
         procs.start("send-gnb", py + ["send", "--plan", plan_path, "--iface", topo.HOST_IF["gnb"], "--stats",
                                   stats["tx"]], t.ns("gnb"))
         while time.time() < plan["start"] + sc.duration_s + 0.5:

@@ -181,7 +181,9 @@ def until_drained(sock, stop):
         yield bool(ready)
 
 
-def recv(plan, side, sock, stats_path, stop):
+def recv(plan, side, sock, stats_path, stop, start_of=lambda: 0.0):
+    """Checks and counts what arrives until stopped; start_of() gives the senders' start (read at the end: the
+    receiver listens before the senders' start is set), for the times in the gaps' report."""
     plan = dict(plan, app_b=frames.ip(plan["app"]), n3_b=frames.ip(plan["n3"]), gnb_b=frames.ip(plan["gnb"]))
     addrs = {u["idx"]: dict(u, addr_b=frames.ip(u["addr"])) for u in plan["ues"]}
     rx = {str(u["idx"]): {"pkts": 0, "bytes": 0, "reordered": 0, "max_seq": 0} for u in plan["ues"]}
@@ -208,7 +210,7 @@ def recv(plan, side, sock, stats_path, stop):
                 arrived = arrivals[got[0]]
                 if got[1] > len(arrived):
                     arrived.extend([0.0] * (got[1] - len(arrived)))
-                arrived[got[1] - 1] = time.time() - plan["start"]
+                arrived[got[1] - 1] = time.time()
                 c["pkts"] += 1
                 c["bytes"] += got[2]
                 if got[1] < c["max_seq"]:
@@ -221,12 +223,12 @@ def recv(plan, side, sock, stats_path, stop):
             last_stats = now
     drops += socket_drops(sock)
     write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops, "done": True,
-                            "gaps": gaps(arrivals)})
+                            "gaps": gaps(arrivals, start_of())})
 
 
-def gaps(arrivals, per_ue=GAPS_PER_UE):
+def gaps(arrivals, start=0.0, per_ue=GAPS_PER_UE):
     """{ue index: [[first, last, t_before, t_after], ...]}: the runs of sequence numbers that never arrived (up
-    to the highest that did), with the arrival times (s from the plan's start) of the packets either side;
+    to the highest that did), with the arrival times (s after start) of the packets either side;
     at most per_ue runs per UE, the first ones. Says when packets were lost, not only how many."""
     out = {}
     for idx, arrived in arrivals.items():
@@ -235,7 +237,8 @@ def gaps(arrivals, per_ue=GAPS_PER_UE):
             if t == 0.0 and first is None:
                 first = i
             elif t != 0.0 and first is not None:
-                runs.append([first + 1, i, round(arrived[first - 1], 3) if first else None, round(t, 3)])
+                runs.append([first + 1, i, round(arrived[first - 1] - start, 3) if first else None,
+                             round(t - start, 3)])
                 first = None
                 if len(runs) == per_ue:
                     break
@@ -257,6 +260,11 @@ def socket_drops(sock):
     return dropped
 
 
+def load_plan(path):
+    with open(path) as f:
+        return json.load(f)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=("send", "recv"))
@@ -265,8 +273,7 @@ def main(argv=None):
     ap.add_argument("--iface", required=True)
     ap.add_argument("--stats", required=True)
     args = ap.parse_args(argv)
-    with open(args.plan) as f:
-        plan = json.load(f)
+    plan = load_plan(args.plan)
     for u in plan["ues"]:
         ipaddress.IPv4Address(u["addr"])
     stop = Stop()
@@ -276,7 +283,10 @@ def main(argv=None):
     if args.mode == "recv":
         ignore_outgoing(sock)
     sock.setblocking(False)
-    (send if args.mode == "send" else recv)(plan, args.side, sock, args.stats, stop)
+    if args.mode == "send":
+        send(plan, args.side, sock, args.stats, stop)
+    else:
+        recv(plan, args.side, sock, args.stats, stop, lambda: load_plan(args.plan)["start"])
     return 0
 
 
