@@ -163,7 +163,7 @@ bench-rps: setup
 	nice mvn -B -q -Dstyle.color=never -pl core -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
 	  '-Dmdep.outputFile=$${project.build.directory}/test-classpath.txt'
 	nice java -Xmx2g -cp "core/target/test-classes:core/target/classes:$$(cat core/target/test-classpath.txt)" \
-	  org.hupf.app.rps.RpsControllerBench | tee -a reports/rps-tradeoff.md
+	  org.hupf.core.rps.RpsControllerBench | tee -a reports/rps-tradeoff.md
 
 lab: setup
 	@tools/lab.sh

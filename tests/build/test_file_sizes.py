@@ -44,7 +44,7 @@ def test_the_check_sees_a_long_file_and_only_main_sources(tmp_path):
     (tmp_path / "Fits.java").write_text("x\n" * LIMIT)
     assert oversized(["Long.java", "Fits.java"], tmp_path) == {"Long.java": LIMIT + 1}
     sources = main_sources()
-    assert "core/src/main/java/org/hupf/app/offload/OffloadManager.java" in sources
+    assert "core/src/main/java/org/hupf/core/offload/OffloadManager.java" in sources
     assert "tools/hupf_tools/lab/run.py" in sources
     assert not any(s.startswith("tests/") or "/src/test/" in s or s.endswith("_test.go") for s in sources)
 

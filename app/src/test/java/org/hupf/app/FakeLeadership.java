@@ -1,5 +1,6 @@
 package org.hupf.app;
 
+import org.hupf.core.HupfApp;
 import org.onosproject.cluster.Leader;
 import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.LeadershipEvent;

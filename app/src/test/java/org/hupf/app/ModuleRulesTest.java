@@ -20,7 +20,7 @@ public class ModuleRulesTest {
     private static final JavaClasses ONOS_SIDE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .withImportOption(location -> !location.contains("-tests.jar"))
-            .importPackages("org.hupf.pipeconf", "org.hupf.api", "org.hupf.app");
+            .importPackages("org.hupf.pipeconf", "org.hupf.api", "org.hupf.app", "org.hupf.core");
 
     /**
      * The standalone world: its P4Runtime client's transport and messages, its HTTP server and the Jersey that
@@ -33,7 +33,7 @@ public class ModuleRulesTest {
 
     @Test
     public void bundlesUseOnlyWhatThePipeconfExports() {
-        noClasses().that().resideInAnyPackage("org.hupf.api..", "org.hupf.app..")
+        noClasses().that().resideInAnyPackage("org.hupf.api..", "org.hupf.app..", "org.hupf.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.hupf.pipeconf.behaviour..",
                                                                    "org.hupf.pipeconf.upf..")
                 .because("the pipeconf bundle keeps its behaviours and translator private")
@@ -60,15 +60,15 @@ public class ModuleRulesTest {
     @Test
     public void theApiKnowsNoImplementation() {
         noClasses().that().resideInAPackage("org.hupf.api..")
-                .should().dependOnClassesThat().resideInAPackage("org.hupf.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.hupf.app..", "org.hupf.core..")
                 .check(ONOS_SIDE);
     }
 
     @Test
     public void theSessionCoreNeverSeesPfcp() {
-        noClasses().that().resideInAnyPackage("org.hupf.api..", "org.hupf.app.session..", "org.hupf.app.core..",
-                                              "org.hupf.app.store..", "org.hupf.app.device..")
-                .should().dependOnClassesThat().resideInAPackage("org.hupf.app.pfcp..")
+        noClasses().that().resideInAnyPackage("org.hupf.api..", "org.hupf.core.translation..", "org.hupf.core.session..",
+                                              "org.hupf.app.store..", "org.hupf.core.device..", "org.hupf.core.store..")
+                .should().dependOnClassesThat().resideInAPackage("org.hupf.core.pfcp..")
                 .because("the PFCP agent decodes a message into the session model; the core never sees an IE")
                 .check(ONOS_SIDE);
     }
@@ -77,34 +77,34 @@ public class ModuleRulesTest {
     public void theGuiReadsHupfThroughItsApi() {
         noClasses().that().resideInAPackage("org.hupf.app.gui..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "org.hupf.app.core..", "org.hupf.app.session..", "org.hupf.app.store..", "org.hupf.app.device..",
-                        "org.hupf.app.pfcp..", "org.hupf.app.offload..", "org.hupf.app.impl..", "org.hupf.app.rest..",
-                        "org.hupf.app.cli..")
+                        "org.hupf.core.session..", "org.hupf.core.translation..", "org.hupf.app.store..", "org.hupf.core.device..",
+                        "org.hupf.core.pfcp..", "org.hupf.app.offload..", "org.hupf.app.impl..", "org.hupf.app.rest..",
+                        "org.hupf.app.cli..", "org.hupf.core.store..", "org.hupf.core.offload..", "org.hupf.core.impl..", "org.hupf.core.rest..")
                 .because("the view shows what REST and the CLI show, through HupfService and OffloadService")
                 .check(ONOS_SIDE);
     }
 
     @Test
     public void thePfcpCodecIsPureJava() {
-        classes().that().resideInAPackage("org.hupf.app.pfcp.codec")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.app.pfcp.codec",
-                                                                       "org.hupf.app.pfcp.message",
+        classes().that().resideInAPackage("org.hupf.core.pfcp.codec")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.core.pfcp.codec",
+                                                                       "org.hupf.core.pfcp.message",
                                                                        "org.hupf.api.session", "java..")
                 .check(ONOS_SIDE);
     }
 
     @Test
     public void typedRequestsKnowNoWireFormat() {
-        classes().that().resideInAPackage("org.hupf.app.pfcp.message")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.app.pfcp.message", "java..")
+        classes().that().resideInAPackage("org.hupf.core.pfcp.message")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.hupf.core.pfcp.message", "java..")
                 .because("the codec decodes a message once into these; what consumes them never sees an IE")
                 .check(ONOS_SIDE);
     }
 
     @Test
     public void theSessionEditorConsumesTypedRequestsOnly() {
-        noClasses().that().haveFullyQualifiedName("org.hupf.app.pfcp.SessionEditor")
-                .should().dependOnClassesThat().resideInAPackage("org.hupf.app.pfcp.codec")
+        noClasses().that().haveFullyQualifiedName("org.hupf.core.pfcp.SessionEditor")
+                .should().dependOnClassesThat().resideInAPackage("org.hupf.core.pfcp.codec")
                 .check(ONOS_SIDE);
     }
 

@@ -2,17 +2,17 @@ package org.hupf.standalone;
 
 import org.hupf.api.DeviceStatusService;
 import org.hupf.api.HupfService;
-import org.hupf.app.core.SessionManager;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.impl.SessionManagerService;
-import org.hupf.app.offload.ControlPlane;
-import org.hupf.app.pfcp.PfcpAgent;
-import org.hupf.app.pfcp.PfcpConfig;
-import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.SessionTranslator;
-import org.hupf.app.site.Site;
-import org.hupf.app.site.SitePlacement;
-import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.core.session.SessionManager;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.impl.SessionManagerService;
+import org.hupf.core.offload.ControlPlane;
+import org.hupf.core.pfcp.PfcpAgent;
+import org.hupf.core.pfcp.PfcpConfig;
+import org.hupf.core.translation.ResourcePool;
+import org.hupf.core.translation.SessionTranslator;
+import org.hupf.core.site.Site;
+import org.hupf.core.site.SitePlacement;
+import org.hupf.core.store.InMemorySessionStore;
 import org.hupf.standalone.store.DurableState;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.standalone.rest.ControlApi;
@@ -58,7 +58,7 @@ import java.util.concurrent.TimeUnit;
  * Without {@code --control-token} (default: the environment's {@code HUPF_CONTROL_TOKEN}) the REST API is
  * read-only. An
  * allowed PEER is {@code NODE-ID@ADDRESS} (that Node ID from that source address; repeat for more
- * addresses) or a plain {@code NODE-ID} (see {@link org.hupf.app.pfcp.PeerAllowlist}).
+ * addresses) or a plain {@code NODE-ID} (see {@link org.hupf.core.pfcp.PeerAllowlist}).
  */
 public final class HupfStandalone {
 

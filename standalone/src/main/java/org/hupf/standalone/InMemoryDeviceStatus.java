@@ -2,7 +2,7 @@ package org.hupf.standalone;
 
 import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
-import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.UpfEntityType;
 
 import java.util.List;

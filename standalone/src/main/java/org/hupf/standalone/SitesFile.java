@@ -2,8 +2,8 @@ package org.hupf.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.config.SitesParser;
-import org.hupf.app.site.Site;
+import org.hupf.core.config.SitesParser;
+import org.hupf.core.site.Site;
 
 import java.io.IOException;
 import java.nio.file.Path;

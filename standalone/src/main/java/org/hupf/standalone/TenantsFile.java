@@ -2,8 +2,8 @@ package org.hupf.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.config.TenantsParser;
-import org.hupf.app.session.SessionTenant;
+import org.hupf.core.config.TenantsParser;
+import org.hupf.core.translation.SessionTenant;
 import org.hupf.pipeconf.dataplane.Tenant;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package org.hupf.app.config;
 
+import org.hupf.core.config.GnbsParser;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.config.Config;
 

@@ -2,12 +2,19 @@ package org.hupf.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.core.config.HeavyHitterParser;
+import org.hupf.core.config.OffloadParser;
+import org.hupf.core.config.PfcpParser;
+import org.hupf.core.config.QosParser;
+import org.hupf.core.config.RoutesParser;
+import org.hupf.core.config.SitesParser;
+import org.hupf.core.config.TenantsParser;
 import org.hupf.api.OffloadPolicy;
-import org.hupf.app.pfcp.PfcpConfig;
-import org.hupf.app.rps.RpsSettings;
-import org.hupf.app.session.SessionTenant;
-import org.hupf.app.session.SessionTranslator;
-import org.hupf.app.site.Site;
+import org.hupf.core.pfcp.PfcpConfig;
+import org.hupf.core.rps.RpsSettings;
+import org.hupf.core.translation.SessionTenant;
+import org.hupf.core.translation.SessionTranslator;
+import org.hupf.core.site.Site;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.Route;
@@ -27,9 +34,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static org.hupf.app.config.JsonFields.fieldNames;
-import static org.hupf.app.config.JsonFields.intIn;
-import static org.hupf.app.config.JsonFields.list;
+import static org.hupf.core.config.JsonFields.fieldNames;
+import static org.hupf.core.config.JsonFields.intIn;
+import static org.hupf.core.config.JsonFields.list;
 
 /**
  * hupf's network configuration ({@code apps.org.hupf.app.hupf}): devices and their role, N3 addresses,

@@ -1,9 +1,9 @@
 package org.hupf.app.gnb;
 
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.hupf.app.config.GnbConfig;
-import org.hupf.app.config.GnbsParser;
-import org.hupf.app.device.Shutdowns;
+import org.hupf.core.config.GnbsParser;
+import org.hupf.core.device.Shutdowns;
 import org.hupf.pipeconf.gnb.GnbPipeconf;
 import org.onosproject.app.ApplicationService;
 import org.onosproject.app.ApplicationState;

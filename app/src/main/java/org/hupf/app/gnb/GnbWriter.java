@@ -1,6 +1,6 @@
 package org.hupf.app.gnb;
 
-import org.hupf.app.config.GnbsParser;
+import org.hupf.core.config.GnbsParser;
 import org.hupf.pipeconf.gnb.GnbRules;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;

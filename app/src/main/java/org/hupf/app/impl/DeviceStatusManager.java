@@ -2,7 +2,7 @@ package org.hupf.app.impl;
 
 import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;

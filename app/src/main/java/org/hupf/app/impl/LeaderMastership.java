@@ -1,10 +1,10 @@
 package org.hupf.app.impl;
 
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
-import org.hupf.app.device.Shutdowns;
+import org.hupf.core.device.Shutdowns;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;

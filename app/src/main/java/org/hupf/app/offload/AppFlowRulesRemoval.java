@@ -1,6 +1,6 @@
 package org.hupf.app.offload;
 
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowEntry;

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.core.offload.BackendUsageLedger;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.EventuallyConsistentMap;
 import org.onosproject.store.service.StorageService;

@@ -1,6 +1,8 @@
 package org.hupf.app.offload;
 
-import org.hupf.app.site.Site;
+import org.hupf.core.offload.OffloadRecord;
+import org.hupf.core.offload.OffloadStore;
+import org.hupf.core.site.Site;
 import org.onlab.packet.Ip4Address;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.EventuallyConsistentMap;

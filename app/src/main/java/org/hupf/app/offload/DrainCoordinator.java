@@ -1,5 +1,7 @@
 package org.hupf.app.offload;
 
+import org.hupf.core.offload.BackendDrain;
+import org.hupf.core.offload.Hybrid;
 import org.hupf.api.DrainReport;
 import org.hupf.app.LeaderLease;
 import org.onosproject.net.DeviceId;

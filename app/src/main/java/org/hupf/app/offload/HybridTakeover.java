@@ -1,11 +1,19 @@
 package org.hupf.app.offload;
 
+import org.hupf.core.offload.BackendUsageLedger;
+import org.hupf.core.offload.ControlPlane;
+import org.hupf.core.offload.Hybrid;
+import org.hupf.core.offload.HybridUpfDevice;
+import org.hupf.core.offload.LedgeredBackend;
+import org.hupf.core.offload.OffloadManager;
+import org.hupf.core.offload.OffloadStore;
+import org.hupf.core.offload.SwitchReclaim;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.app.CurrentDriver;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
-import org.hupf.app.site.Site;
+import org.hupf.core.site.Site;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;

@@ -1,6 +1,10 @@
 package org.hupf.app.offload;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.core.offload.BackendReplicas;
+import org.hupf.core.offload.BackendUsageLedger;
+import org.hupf.core.offload.Hybrid;
+import org.hupf.core.offload.HybridUpfDevice;
 import org.hupf.api.DrainReport;
 import org.hupf.api.HupfService;
 import org.hupf.api.LiveService;
@@ -8,12 +12,12 @@ import org.hupf.api.OffloadMetrics;
 import org.hupf.api.OffloadService;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.CurrentDriver;
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
-import org.hupf.app.live.LiveRecorder;
-import org.hupf.app.device.Shutdowns;
+import org.hupf.core.live.LiveRecorder;
+import org.hupf.core.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
 import org.onlab.packet.Ip4Address;

@@ -76,7 +76,7 @@ final class SwitchDataplane {
 
     /**
      * What the netcfg's RPS settings cannot serve on this switch's pipeline ({@link
-     * org.hupf.app.rps.RpsSettings#trackerWarnings}: a buffer its tracker cannot follow).
+     * org.hupf.core.rps.RpsSettings#trackerWarnings}: a buffer its tracker cannot follow).
      *
      * @param dp  the switch's data-plane configuration behaviour
      * @param cfg hupf's (valid) netcfg

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.core.offload.Hybrid;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.dataplane.RpsConfig;

@@ -1,6 +1,7 @@
 package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.core.rest.HupfResource;
 import org.hupf.api.HupfService;
 import org.hupf.api.LiveService;
 import org.hupf.api.OffloadService;

@@ -1,5 +1,8 @@
 package org.hupf.app.rest;
 
+import org.hupf.core.rest.HupfResource;
+import org.hupf.core.rest.HupfWebResource;
+import org.hupf.core.rest.ServiceLookup;
 import org.onlab.osgi.DefaultServiceDirectory;
 import org.onlab.rest.AbstractWebApplication;
 

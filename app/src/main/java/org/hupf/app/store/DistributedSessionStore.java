@@ -3,6 +3,8 @@ package org.hupf.app.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.core.store.KeptResponse;
+import org.hupf.core.store.SessionStore;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
 import org.onlab.util.KryoNamespace;

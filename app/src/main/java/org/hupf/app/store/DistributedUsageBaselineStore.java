@@ -1,5 +1,7 @@
 package org.hupf.app.store;
 
+import org.hupf.core.store.UsageBaseline;
+import org.hupf.core.store.UsageBaselineStore;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.Serializer;

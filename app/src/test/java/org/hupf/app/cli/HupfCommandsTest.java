@@ -1,12 +1,12 @@
 package org.hupf.app.cli;
 
 import org.hupf.api.HupfService;
-import org.hupf.app.core.SessionManager;
-import org.hupf.app.impl.SessionManagerService;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.SessionTranslator;
-import org.hupf.app.store.InMemorySessionStore;
+import org.hupf.core.session.SessionManager;
+import org.hupf.core.impl.SessionManagerService;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.translation.ResourcePool;
+import org.hupf.core.translation.SessionTranslator;
+import org.hupf.core.store.InMemorySessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.junit.Before;
 import org.junit.Rule;

@@ -1,7 +1,7 @@
 package org.hupf.app.cli;
 
 import org.hupf.api.OffloadService;
-import org.hupf.app.offload.TestOffloadService;
+import org.hupf.core.offload.TestOffloadService;
 import org.junit.Rule;
 import org.junit.Test;
 

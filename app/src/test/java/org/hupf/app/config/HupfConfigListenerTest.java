@@ -1,6 +1,6 @@
 package org.hupf.app.config;
 
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.junit.Test;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.config.NetworkConfigEvent;

@@ -2,7 +2,7 @@ package org.hupf.app.gnb;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hupf.app.config.GnbsParser;
+import org.hupf.core.config.GnbsParser;
 import org.hupf.pipeconf.gnb.GnbConstants;
 import org.hupf.pipeconf.gnb.GnbRules;
 import org.junit.Test;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
-import org.hupf.app.offload.TestOffloadService;
+import org.hupf.core.offload.TestOffloadService;
 import org.junit.Test;
 
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,7 @@ package org.hupf.app.impl;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.app.FakeLeadership;
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.junit.After;
 import org.junit.Before;

@@ -4,7 +4,7 @@ import org.easymock.Capture;
 import org.easymock.IAnswer;
 import org.easymock.IExpectationSetters;
 import org.hupf.app.FakeLeadership;
-import org.hupf.app.HupfApp;
+import org.hupf.core.HupfApp;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.onosproject.app.ApplicationService;
 import org.onosproject.app.ApplicationState;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.DrainReport;
 import org.hupf.app.FakeLeadership;
 import org.hupf.app.config.HupfConfig;
-import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.HupfPipeconfIds;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.HupfUpf;

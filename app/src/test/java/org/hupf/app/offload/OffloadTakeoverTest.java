@@ -1,5 +1,10 @@
 package org.hupf.app.offload;
 
+import org.hupf.core.offload.FakeUpfDevice;
+import org.hupf.core.offload.OffloadManager;
+import org.hupf.core.offload.OffloadRecord;
+import org.hupf.core.offload.OffloadStore;
+import org.hupf.core.offload.SwitchReclaim;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.junit.Before;
@@ -12,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static org.hupf.app.offload.OffloadManagerTest.session;
-import static org.hupf.app.offload.OffloadManagerTest.ue;
-import static org.hupf.app.offload.OffloadManagerTest.uplink;
+import static org.hupf.core.offload.OffloadManagerTest.session;
+import static org.hupf.core.offload.OffloadManagerTest.ue;
+import static org.hupf.core.offload.OffloadManagerTest.uplink;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

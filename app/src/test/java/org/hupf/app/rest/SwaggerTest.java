@@ -2,6 +2,7 @@ package org.hupf.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.hupf.core.rest.HupfWebResource;
 import org.junit.Test;
 
 import javax.ws.rs.DELETE;

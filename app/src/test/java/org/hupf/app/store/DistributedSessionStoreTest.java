@@ -1,14 +1,17 @@
 package org.hupf.app.store;
 
+import org.hupf.core.store.InMemorySessionStore;
+import org.hupf.core.store.KeptResponse;
+import org.hupf.core.store.SessionStore;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
-import org.hupf.app.core.SessionManager;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.SessionTranslator;
+import org.hupf.core.session.SessionManager;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.translation.ResourcePool;
+import org.hupf.core.translation.SessionTranslator;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;

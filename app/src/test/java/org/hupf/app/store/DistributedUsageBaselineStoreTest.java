@@ -1,16 +1,19 @@
 package org.hupf.app.store;
 
+import org.hupf.core.store.InMemorySessionStore;
+import org.hupf.core.store.UsageBaseline;
+import org.hupf.core.store.UsageBaselineStore;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.Urr;
-import org.hupf.app.core.SessionManager;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.pfcp.UsageReporter;
-import org.hupf.app.pfcp.codec.IeType;
-import org.hupf.app.pfcp.message.UsageReport;
-import org.hupf.app.session.ResourcePool;
-import org.hupf.app.session.SessionTranslator;
+import org.hupf.core.session.SessionManager;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.pfcp.UsageReporter;
+import org.hupf.core.pfcp.codec.IeType;
+import org.hupf.core.pfcp.message.UsageReport;
+import org.hupf.core.translation.ResourcePool;
+import org.hupf.core.translation.SessionTranslator;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.junit.Before;
 import org.junit.Test;

@@ -1,7 +1,7 @@
 package org.hupf.standalone.lab;
 
-import org.hupf.app.offload.OffloadManager;
-import org.hupf.app.rps.RpsIntake;
+import org.hupf.core.offload.OffloadManager;
+import org.hupf.core.rps.RpsIntake;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.packet.HhReport;
 import org.hupf.standalone.p4rt.P4rtClient;

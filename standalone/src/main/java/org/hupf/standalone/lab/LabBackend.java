@@ -1,7 +1,7 @@
 package org.hupf.standalone.lab;
 
-import org.hupf.app.offload.BackendUsageLedger;
-import org.hupf.app.offload.LedgeredBackend;
+import org.hupf.core.offload.BackendUsageLedger;
+import org.hupf.core.offload.LedgeredBackend;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.standalone.p4rt.BatchingUpfDevice;
 import org.hupf.standalone.p4rt.DeviceState;

@@ -3,7 +3,7 @@ package org.hupf.standalone.lab;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.OffloadPolicy;
-import org.hupf.app.session.SessionTranslator;
+import org.hupf.core.translation.SessionTranslator;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;

@@ -1,7 +1,7 @@
 package org.hupf.standalone.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.hupf.app.rps.RpsIntake;
+import org.hupf.core.rps.RpsIntake;
 import org.hupf.pipeconf.dataplane.Backend;
 import org.hupf.pipeconf.dataplane.HhConfig;
 import org.hupf.pipeconf.dataplane.RpsState;

@@ -1,9 +1,9 @@
 package org.hupf.standalone.lab;
 
 import org.hupf.api.OffloadPolicy;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.offload.OffloadManager;
-import org.hupf.app.offload.OffloadSession;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.offload.OffloadManager;
+import org.hupf.core.offload.OffloadSession;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;

@@ -1,10 +1,10 @@
 package org.hupf.standalone.lab;
 
 import org.hupf.api.OffloadMetrics;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.offload.OffloadManager;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.offload.OffloadManager;
 import org.hupf.api.OffloadPolicy;
-import org.hupf.app.offload.OffloadSession;
+import org.hupf.core.offload.OffloadSession;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;

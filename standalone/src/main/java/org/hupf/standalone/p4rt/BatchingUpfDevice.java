@@ -1,11 +1,11 @@
 package org.hupf.standalone.p4rt;
 
-import org.hupf.app.device.BatchDevices;
-import org.hupf.app.device.BatchUpfDevice;
-import org.hupf.app.device.CellChanges;
-import org.hupf.app.device.CounterCellReader;
-import org.hupf.app.device.DeviceUpdate;
-import org.hupf.app.device.WriteResult;
+import org.hupf.core.device.BatchDevices;
+import org.hupf.core.device.BatchUpfDevice;
+import org.hupf.core.device.CellChanges;
+import org.hupf.core.device.CounterCellReader;
+import org.hupf.core.device.DeviceUpdate;
+import org.hupf.core.device.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;

@@ -4,7 +4,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
-import org.hupf.app.device.CellChanges;
+import org.hupf.core.device.CellChanges;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.UpfTranslator;

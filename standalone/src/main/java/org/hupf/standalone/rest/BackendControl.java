@@ -1,7 +1,7 @@
 package org.hupf.standalone.rest;
 
 import org.hupf.api.DrainReport;
-import org.hupf.app.offload.BackendDrain;
+import org.hupf.core.offload.BackendDrain;
 
 import java.util.Map;
 

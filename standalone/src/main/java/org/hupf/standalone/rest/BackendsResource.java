@@ -2,8 +2,8 @@ package org.hupf.standalone.rest;
 
 import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hupf.app.offload.BackendDrain;
-import org.hupf.app.rest.HupfResource;
+import org.hupf.core.offload.BackendDrain;
+import org.hupf.core.rest.HupfResource;
 
 import javax.ws.rs.DefaultValue;
 import javax.ws.rs.GET;

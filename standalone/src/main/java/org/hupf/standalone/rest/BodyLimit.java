@@ -1,7 +1,7 @@
 package org.hupf.standalone.rest;
 
 import org.hupf.api.BoundedJson;
-import org.hupf.app.rest.HupfResource;
+import org.hupf.core.rest.HupfResource;
 
 import javax.annotation.Priority;
 import javax.ws.rs.Priorities;

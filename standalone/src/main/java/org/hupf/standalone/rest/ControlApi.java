@@ -5,8 +5,8 @@ import org.glassfish.jersey.jetty.JettyHttpContainer;
 import org.glassfish.jersey.server.ContainerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
-import org.hupf.app.rest.HupfResource;
-import org.hupf.app.rest.HupfWebResource;
+import org.hupf.core.rest.HupfResource;
+import org.hupf.core.rest.HupfWebResource;
 
 import java.io.IOException;
 

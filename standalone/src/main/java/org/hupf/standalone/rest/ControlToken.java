@@ -1,6 +1,6 @@
 package org.hupf.standalone.rest;
 
-import org.hupf.app.rest.HupfResource;
+import org.hupf.core.rest.HupfResource;
 
 import javax.annotation.Priority;
 import javax.ws.rs.Priorities;

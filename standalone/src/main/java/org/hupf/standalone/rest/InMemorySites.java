@@ -1,6 +1,6 @@
 package org.hupf.standalone.rest;
 
-import org.hupf.app.device.InMemoryUpfDevice;
+import org.hupf.core.device.InMemoryUpfDevice;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package org.hupf.standalone.rest;
 
 import org.hupf.api.BoundedJson;
-import org.hupf.app.rest.HupfResource;
+import org.hupf.core.rest.HupfResource;
 import org.onlab.osgi.ServiceNotFoundException;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;

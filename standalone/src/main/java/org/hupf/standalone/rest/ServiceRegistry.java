@@ -1,6 +1,6 @@
 package org.hupf.standalone.rest;
 
-import org.hupf.app.rest.ServiceLookup;
+import org.hupf.core.rest.ServiceLookup;
 import org.onlab.osgi.ServiceNotFoundException;
 
 import java.util.Map;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.h2.mvstore.MVMap;
 import org.hupf.api.Association;
-import org.hupf.app.store.AssociationStore;
+import org.hupf.core.store.AssociationStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.h2.mvstore.MVMap;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
-import org.hupf.app.store.KeptResponse;
-import org.hupf.app.store.SessionStore;
+import org.hupf.core.store.KeptResponse;
+import org.hupf.core.store.SessionStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

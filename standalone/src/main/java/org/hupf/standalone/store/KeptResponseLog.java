@@ -1,7 +1,7 @@
 package org.hupf.standalone.store;
 
 import org.h2.mvstore.MVMap;
-import org.hupf.app.store.KeptResponse;
+import org.hupf.core.store.KeptResponse;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,10 @@
 package org.hupf.standalone.lab;
 
 import com.google.protobuf.ByteString;
-import org.hupf.app.device.InMemoryUpfDevice;
-import org.hupf.app.offload.OffloadManager;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.offload.OffloadManager;
 import org.hupf.api.OffloadPolicy;
-import org.hupf.app.rps.RpsIntake;
+import org.hupf.core.rps.RpsIntake;
 import org.hupf.pipeconf.HupfConstants;
 import org.hupf.pipeconf.packet.HhReport;
 import org.hupf.pipeconf.packet.RpsReceipt;

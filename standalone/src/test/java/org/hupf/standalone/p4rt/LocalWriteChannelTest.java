@@ -2,8 +2,8 @@ package org.hupf.standalone.p4rt;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import org.hupf.app.device.DeviceUpdate;
-import org.hupf.app.device.WriteResult;
+import org.hupf.core.device.DeviceUpdate;
+import org.hupf.core.device.WriteResult;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;

@@ -3,7 +3,7 @@ package org.hupf.standalone.rest;
 import org.hupf.api.DrainReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.hupf.app.offload.BackendDrain;
+import org.hupf.core.offload.BackendDrain;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;

@@ -4,7 +4,7 @@ import org.hupf.api.Association;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
-import org.hupf.app.store.KeptResponse;
+import org.hupf.core.store.KeptResponse;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -69,7 +69,7 @@ public class DurableStateTest {
             assertNull(s.sessions().get(2));
             assertEquals(1, s.sessions().all().size());
             Association a = s.associations().get("smf");
-            assertTrue(org.hupf.app.store.AssociationStore.same(smf, a));
+            assertTrue(org.hupf.core.store.AssociationStore.same(smf, a));
             assertFalse("another association of the Node ID is not removed",
                         s.associations().remove(new Association("smf", smf.peer, 78, 1234)));
             assertTrue(s.associations().remove(a));

@@ -1,0 +1,213 @@
+package org.hupf.core.device;
+
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The device programming pipeline: batches (the updates of one PFCP message, say) are queued in the
+ * order they are submitted and written by one thread, which coalesces the batches waiting in the queue, and
+ * those of a burst still arriving, into one device write, up to a number of updates. The queue is bounded: a submitter waits when it is
+ * full, which slows the producers down to the devices' pace.
+ *
+ * <p>Futures complete on a separate thread, so what a caller does on completion (take its own locks,
+ * submit a rollback) never holds up the writes behind it.
+ */
+public final class DeviceWriter implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DeviceWriter.class);
+
+    private final BlockingQueue<Job> queue;
+    private final int maxUpdatesPerWrite;
+    private final Thread writer;
+    private final ExecutorService completions;
+    private volatile boolean running = true;
+    private long writes;
+    private long batches;
+
+    private static final class Job {
+        final List<BatchUpfDevice> devices;
+        final List<DeviceUpdate> updates;
+        final CompletableFuture<List<WriteResult>> done = new CompletableFuture<>();
+
+        void complete(List<WriteResult> results, ExecutorService completions) {
+            try {
+                completions.execute(() -> done.complete(results));
+            } catch (RejectedExecutionException e) {
+                // The writer outlived close()'s bound: its callers still get their answer.
+                done.complete(results);
+            }
+        }
+
+        Job(List<BatchUpfDevice> devices, List<DeviceUpdate> updates) {
+            this.devices = devices;
+            this.updates = updates;
+        }
+    }
+
+    /** Queued by close(): wakes a writer waiting for work, after the jobs queued before it. */
+    private static final Job STOP = new Job(List.of(), List.of());
+
+    /**
+     * Starts the writer thread.
+     *
+     * @param name               name for the threads
+     * @param queueCapacity      batches that may wait
+     * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
+     */
+    public DeviceWriter(String name, int queueCapacity, int maxUpdatesPerWrite) {
+        this.queue = new ArrayBlockingQueue<>(queueCapacity);
+        this.maxUpdatesPerWrite = maxUpdatesPerWrite;
+        this.completions = Executors.newSingleThreadExecutor(r -> daemon(r, name + "-done"));
+        this.writer = daemon(this::run, name);
+        writer.start();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * Queues a batch for every device; waits while the queue is full.
+     *
+     * @param devices devices to write, each gets all updates
+     * @param updates updates, in order
+     * @return one result per device, in the order of {@code devices}, when every device answered
+     */
+    public CompletableFuture<List<WriteResult>> submit(List<BatchUpfDevice> devices, List<DeviceUpdate> updates) {
+        Job job = new Job(List.copyOf(devices), List.copyOf(updates));
+        if (updates.isEmpty() || devices.isEmpty()) {
+            job.done.complete(Collections.nCopies(devices.size(), WriteResult.ok(updates.size())));
+            return job.done;
+        }
+        try {
+            if (running) {
+                queue.put(job);
+                return job.done;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        job.done.complete(Collections.nCopies(devices.size(), WriteResult.unreachable(
+                updates.size(), new UpfProgrammableException("device writer stopped"))));
+        return job.done;
+    }
+
+    private void run() {
+        while (running) {
+            List<Job> jobs = new ArrayList<>();
+            try {
+                Job first = queue.take();
+                if (first == STOP) {
+                    break;
+                }
+                jobs.add(first);
+            } catch (InterruptedException e) {
+                break;
+            }
+            write(jobs, gather(jobs));
+        }
+        drainStopped();
+    }
+
+    /**
+     * Adds to {@code jobs} (one so far) the jobs queued behind it for the same devices, up to
+     * {@link #maxUpdatesPerWrite} updates. While jobs keep arriving, the producers are mid-burst (the requests
+     * an SMF sent together, being decoded): the writer yields the processor to them and looks again, so that the
+     * burst goes out as one device write. A device's cost follows its writes (a P4Runtime Write costs the
+     * backend far more than the updates in it); yielding costs a system call when no burst is under way.
+     *
+     * @return updates in the gathered jobs
+     */
+    private int gather(List<Job> jobs) {
+        List<BatchUpfDevice> devices = jobs.get(0).devices;
+        int updates = jobs.get(0).updates.size();
+        int taken;
+        do {
+            Thread.yield();
+            taken = 0;
+            Job next;
+            while (updates < maxUpdatesPerWrite && (next = queue.peek()) != null && next.devices.equals(devices)) {
+                jobs.add(queue.poll());
+                updates += next.updates.size();
+                taken++;
+            }
+        } while (taken > 0 && updates < maxUpdatesPerWrite);
+        return updates;
+    }
+
+    /** Writes the merged updates of jobs with the same devices to each device, then splits the results. */
+    private void write(List<Job> jobs, int updates) {
+        List<DeviceUpdate> merged = new ArrayList<>(updates);
+        jobs.forEach(j -> merged.addAll(j.updates));
+        List<BatchUpfDevice> devices = jobs.get(0).devices;
+        List<List<WriteResult>> perJob = new ArrayList<>();
+        jobs.forEach(j -> perJob.add(new ArrayList<>()));
+        for (BatchUpfDevice d : devices) {
+            WriteResult r = writeOne(d, merged);
+            int from = 0;
+            for (int i = 0; i < jobs.size(); i++) {
+                int to = from + jobs.get(i).updates.size();
+                perJob.get(i).add(r.slice(from, to));
+                from = to;
+            }
+        }
+        synchronized (this) {
+            writes += devices.size();
+            batches += jobs.size();
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            Job j = jobs.get(i);
+            List<WriteResult> r = perJob.get(i);
+            j.complete(r, completions);
+        }
+    }
+
+    private static WriteResult writeOne(BatchUpfDevice d, List<DeviceUpdate> merged) {
+        try {
+            return d.write(merged).join();
+        } catch (RuntimeException e) {
+            // A device must answer with a WriteResult; anything else is a bug that must cost this write only.
+            log.error("device {} failed a write of {} updates", d, merged.size(), e);
+            return WriteResult.unreachable(merged.size(), new UpfProgrammableException(String.valueOf(e)));
+        }
+    }
+
+    private void drainStopped() {
+        Job j;
+        while ((j = queue.poll()) != null) {
+            j.done.complete(Collections.nCopies(j.devices.size(), WriteResult.unreachable(
+                    j.updates.size(), new UpfProgrammableException("device writer stopped"))));
+        }
+    }
+
+    /** @return device writes sent and batches they carried, for stats: {writes, batches} */
+    public synchronized long[] counts() {
+        return new long[] {writes, batches};
+    }
+
+    /**
+     * Stops the writer once its current write is answered (a write cut off mid-way leaves the device with an
+     * unknown part of it); the jobs still queued fail as if the devices were unreachable.
+     */
+    @Override
+    public void close() {
+        running = false;
+        queue.offer(STOP);  // a full queue needs no wake-up: the writer sees running after its current write
+        Shutdowns.join(writer);
+        drainStopped();
+        Shutdowns.finish(completions, writer.getName() + "-done");
+    }
+}

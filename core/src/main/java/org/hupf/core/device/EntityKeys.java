@@ -1,0 +1,141 @@
+package org.hupf.core.device;
+
+import org.hupf.pipeconf.api.UpfApplication;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfPeerVxlan;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.api.UpfSessionUplink;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The match key of an entity: two entities with the same key occupy the same table entry or cell, so
+ * applying one overwrites the other (docs/PIPELINE_CONTRACT.md key columns).
+ */
+public final class EntityKeys {
+
+    private EntityKeys() {
+    }
+
+    /**
+     * Returns the key of an entity.
+     *
+     * @param e entity
+     * @return a value with equals/hashCode over the key fields and the type
+     */
+    public static Object key(UpfEntity e) {
+        switch (e.type()) {
+            case INTERFACE:
+                return new Key(e.type(), 0, 0, ((UpfInterface) e).prefix());
+            case SESSION_UPLINK:
+                UpfSessionUplink u = (UpfSessionUplink) e;
+                return new Key(e.type(), u.tunDstAddr().toInt(), u.teid(), null);
+            case SESSION_DOWNLINK:
+                return new Key(e.type(), ((UpfSessionDownlink) e).ueAddress().toInt(), 0, null);
+            case TERMINATION_UPLINK:
+                UpfTerminationUplink tu = (UpfTerminationUplink) e;
+                return new Key(e.type(), tu.ueSessionId().toInt(), tu.applicationId(), null);
+            case TERMINATION_DOWNLINK:
+                UpfTerminationDownlink td = (UpfTerminationDownlink) e;
+                return new Key(e.type(), td.ueSessionId().toInt(), td.applicationId(), null);
+            case TUNNEL_PEER:
+                return tunnelPeerKey(((UpfGtpTunnelPeer) e).tunPeerId());
+            case PEER_VXLAN:
+                return peerVxlanKey(((UpfPeerVxlan) e).tunPeerId());
+            case APPLICATION:
+                UpfApplication a = (UpfApplication) e;
+                return new Key(e.type(), a.sliceId(), a.priority(),
+                               List.of(a.ip4Prefix(), a.l4PortRange(), a.ipProto()));
+            case SESSION_METER:
+            case APPLICATION_METER:
+                return meterKey(e.type(), ((UpfMeter) e).cellId());
+            case COUNTER:
+                return new Key(e.type(), ((UpfCounter) e).cellId(), 0, null);
+            default:
+                throw new IllegalArgumentException("no key for " + e.type());
+        }
+    }
+
+    /**
+     * Returns the key of a tunnel peer, without building one (an entry that refers to a peer names its id only).
+     *
+     * @param tunPeerId tunnel peer id
+     * @return the key any {@link UpfGtpTunnelPeer} with that id has
+     */
+    public static Object tunnelPeerKey(int tunPeerId) {
+        return new Key(UpfEntityType.TUNNEL_PEER, tunPeerId, 0, null);
+    }
+
+    /**
+     * Returns the key of a meter cell, without building the meter.
+     *
+     * @param type SESSION_METER or APPLICATION_METER
+     * @param cell meter cell
+     * @return the key any {@link UpfMeter} of that type and cell has
+     */
+    public static Object meterKey(UpfEntityType type, int cell) {
+        return new Key(type, cell, 0, null);
+    }
+
+    /**
+     * Returns the key of a tunnel peer's VXLAN overlay.
+     *
+     * @param tunPeerId tunnel peer id
+     * @return the key any {@link UpfPeerVxlan} of that peer has
+     */
+    public static Object peerVxlanKey(int tunPeerId) {
+        return new Key(UpfEntityType.PEER_VXLAN, tunPeerId, 0, null);
+    }
+
+    /**
+     * A key: its type, up to two numeric fields (an IPv4 address as its 32 bits) and the rest as one value. Keys
+     * of consecutive sessions differ in few low bits, so the hash is spread (murmur3's finaliser) over all of
+     * them: List's polynomial over Ip4Address's octet hash put 10,000 sessions' keys into ~1,500 bins.
+     */
+    private static final class Key {
+        private final UpfEntityType type;
+        private final long a;
+        private final long b;
+        private final Object rest;
+        private final int hash;
+
+        Key(UpfEntityType type, long a, long b, Object rest) {
+            this.type = type;
+            this.a = a;
+            this.b = b;
+            this.rest = rest;
+            long h = a * 0x9E3779B97F4A7C15L + b * 0xC2B2AE3D27D4EB4FL + type.ordinal();
+            h ^= h >>> 33;
+            h *= 0xff51afd7ed558ccdL;
+            h ^= h >>> 33;
+            this.hash = (int) h ^ (rest == null ? 0 : rest.hashCode());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key)) {
+                return false;
+            }
+            Key k = (Key) o;
+            return hash == k.hash && a == k.a && b == k.b && type == k.type && Objects.equals(rest, k.rest);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return type + "/" + a + "/" + b + (rest == null ? "" : "/" + rest);
+        }
+    }
+}

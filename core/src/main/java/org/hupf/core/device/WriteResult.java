@@ -1,0 +1,113 @@
+package org.hupf.core.device;
+
+import org.hupf.pipeconf.api.UpfCounter;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one device write, per update: a device applies a batch non-atomically (P4Runtime
+ * CONTINUE_ON_ERROR), so each update succeeded or failed on its own. A device that could not be reached
+ * fails every update and is marked unreachable: the caller cannot know what it applied.
+ *
+ * <p>A device that reads the counter cells of the sessions a write removed, once for the whole write, returns
+ * their final counts with the result: a deletion's usage report then costs no read of its own.
+ */
+public final class WriteResult {
+
+    private final List<UpfProgrammableException> failures;
+    private final boolean unreachable;
+    private final Map<Integer, UpfCounter> finalCounts;
+
+    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable,
+                        Map<Integer, UpfCounter> finalCounts) {
+        this.failures = failures;
+        this.unreachable = unreachable;
+        this.finalCounts = finalCounts;
+    }
+
+    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable) {
+        this(failures, unreachable, Map.of());
+    }
+
+    /**
+     * @param counts cell to counts, read after the removal, of every counter cell of the sessions this write removed
+     * @return this result carrying them
+     */
+    public WriteResult withFinalCounts(Map<Integer, UpfCounter> counts) {
+        return new WriteResult(failures, unreachable, Map.copyOf(counts));
+    }
+
+    /**
+     * @return final counts of the counter cells of the sessions the write removed (of the whole write, also on a
+     *         slice); empty if the device does not read them
+     */
+    public Map<Integer, UpfCounter> finalCounts() {
+        return finalCounts;
+    }
+
+    /**
+     * @param failures one entry per update, null where the update succeeded
+     * @return the result
+     */
+    public static WriteResult of(List<UpfProgrammableException> failures) {
+        return new WriteResult(Collections.unmodifiableList(new ArrayList<>(failures)), false);
+    }
+
+    /**
+     * @param updates number of updates
+     * @return a result where every update succeeded
+     */
+    public static WriteResult ok(int updates) {
+        return new WriteResult(Collections.nCopies(updates, null), false);
+    }
+
+    /**
+     * @param updates number of updates
+     * @param why     what made the device unreachable
+     * @return a result where every update failed because the device was not reached
+     */
+    public static WriteResult unreachable(int updates, UpfProgrammableException why) {
+        return new WriteResult(Collections.nCopies(updates, why), true);
+    }
+
+    /** @return number of updates */
+    public int size() {
+        return failures.size();
+    }
+
+    /** @return true if every update succeeded */
+    public boolean ok() {
+        return failures.stream().allMatch(f -> f == null);
+    }
+
+    /** @return true if the device was not reached */
+    public boolean unreachable() {
+        return unreachable;
+    }
+
+    /**
+     * @param i update index
+     * @return why update i failed, or null if it succeeded
+     */
+    public UpfProgrammableException failure(int i) {
+        return failures.get(i);
+    }
+
+    /** @return the first failure, or null */
+    public UpfProgrammableException firstFailure() {
+        return failures.stream().filter(f -> f != null).findFirst().orElse(null);
+    }
+
+    /**
+     * @param from first update, inclusive
+     * @param to   last update, exclusive
+     * @return the result of updates [from, to), as if they had been written alone
+     */
+    public WriteResult slice(int from, int to) {
+        return new WriteResult(failures.subList(from, to), unreachable, finalCounts);
+    }
+}

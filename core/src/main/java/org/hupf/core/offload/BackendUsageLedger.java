@@ -1,0 +1,400 @@
+package org.hupf.core.offload;
+
+import org.hupf.pipeconf.api.UpfCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What each backend counted, kept when a backend leaves the hybrid or restarts. A backend counts only the
+ * packets the switch steered to it, so a session's usage is a sum over the backends: one that goes away
+ * (stopped, failed, unreachable) would take its counts with it, and one that restarts starts again from zero.
+ *
+ * <p>Per backend and counter cell the ledger keeps the last count read and an offset (what the backend's
+ * earlier lives counted there): the backend's share of a cell is its count now plus the offset while it is
+ * present, and its last count plus the offset while it is away ({@link #away}, which {@link LedgeredBackend}
+ * adds to the first backend's reads). A restart shows in the counts: a cell reads below its last count.
+ *
+ * <p>Reads run concurrently (the offload poll, a PFCP query or deletion, REST) and their answers can come back
+ * out of order: a count read by a read that started before the last one observed is returned with its offset
+ * but neither judged nor kept (a lower count it carries is older, not a restart).
+ *
+ * <p>hupf itself writes a cell (to zero) when it gives the cell to a new session: the cell's history is then
+ * another session's. On the backend written, the cell's record is dropped and the cell is not judged until a
+ * read started after the write was acknowledged (one started before may still see the old count); on the
+ * backends away, that history stops counting (their offset cancels their last count, so a backend that
+ * returns with its counts adds nothing old, and one that restarted is recognised as before).
+ *
+ * <p>What a departure, a restart or a zeroing leaves to carry (a backend's last counts and offset per cell) goes
+ * to a {@link Journal} (ONOS: a ConsistentMap), from which a new hupf leader's ledger starts. Counts read
+ * while a backend is present are not journaled: the next leader reads them from the backend.
+ *
+ * <p>Packets a backend counted after its last read and before it died are lost (at most one poll's worth).
+ */
+public final class BackendUsageLedger {
+
+    private static final Logger log = LoggerFactory.getLogger(BackendUsageLedger.class);
+
+    /**
+     * Keeps the ledger's carried counts beyond this node. Called under the ledger's lock: must not block
+     * (ONOS: asynchronous map writes).
+     */
+    public interface Journal {
+        /** Journals nothing (the lab: the ledger lives as long as the runner). */
+        Journal NONE = (backend, cell, record) -> { };
+
+        /**
+         * @param backend the backend's key
+         * @param cell    a counter cell
+         * @param record  its last count and offset (4 + 4 longs: ingress packets, bytes, egress packets,
+         *                bytes), or null: nothing to carry any more
+         */
+        void record(String backend, int cell, long[] record);
+    }
+
+    /** A cell whose write is on its way: not judged until a read started after its acknowledgement. */
+    private static final long WRITE_PENDING = Long.MAX_VALUE;
+
+    private static final class Account {
+        final Map<Integer, long[]> last = new HashMap<>();
+        /** Only non-zero offsets. */
+        final Map<Integer, long[]> offset = new HashMap<>();
+        /** Cells hupf wrote, to the ledger time of the write's acknowledgement. */
+        final Map<Integer, Long> writtenAt = new HashMap<>();
+        /** Cells with a record in the journal. */
+        final Set<Integer> journaled = new HashSet<>();
+        /** The start of the latest read observed: an answer to an earlier one is stale. */
+        long observedStart;
+        boolean present = true;
+        long restarts;
+    }
+
+    private final Map<String, Account> accounts = new HashMap<>();
+    private final Journal journal;
+    /** Advanced by every read's start and every acknowledged cell write: orders the two. */
+    private long clock;
+    /** Advanced when a restart is judged or a backend comes or goes: offsets or away counts of any cell changed. */
+    private long epoch;
+
+    /** A ledger that journals nothing. */
+    public BackendUsageLedger() {
+        this(Journal.NONE, Map.of());
+    }
+
+    /**
+     * A ledger that journals what it carries, started from an earlier ledger's journal.
+     *
+     * @param journal  where carried counts go
+     * @param restored the journal's records: backend to cell to record (see {@link Journal#record}); their
+     *                 backends start away, until {@link #present} names them
+     */
+    public BackendUsageLedger(Journal journal, Map<String, Map<Integer, long[]>> restored) {
+        this.journal = journal;
+        restored.forEach((backend, cells) -> {
+            Account a = new Account();
+            a.present = false;
+            cells.forEach((cell, r) -> {
+                long[] last = Arrays.copyOfRange(r, 0, 4);
+                long[] offset = Arrays.copyOfRange(r, 4, 8);
+                if (!zero(last)) {
+                    a.last.put(cell, last);
+                }
+                if (!zero(offset)) {
+                    a.offset.put(cell, offset);
+                }
+                a.journaled.add(cell);
+            });
+            accounts.put(backend, a);
+        });
+    }
+
+    /** @return the time a read starting now carries into {@link #observe} */
+    public synchronized long readStarts() {
+        return ++clock;
+    }
+
+    /**
+     * Takes the counts just read from a backend and gives its share of each cell.
+     *
+     * @param backend   the backend's key
+     * @param startedAt {@link #readStarts()} taken before the read was sent
+     * @param counts    what the backend answered
+     * @return cell to the backend's share: the count plus what its earlier lives counted there
+     */
+    public Map<Integer, UpfCounter> observe(String backend, long startedAt, Collection<UpfCounter> counts) {
+        String restart;
+        Map<Integer, UpfCounter> out;
+        synchronized (this) {
+            restart = judge(backend, startedAt, counts);
+            out = withOffsets(accounts.get(backend), counts);
+        }
+        if (restart != null) {
+            // Logged outside the lock; each restart adds a backend's whole last counts to its sessions' usage.
+            log.warn("Backend {} restarted: {}", backend, restart);
+        }
+        return out;
+    }
+
+    /** Keeps what a read observed; returns why the backend is taken for restarted, or null. */
+    private String judge(String backend, long startedAt, Collection<UpfCounter> counts) {
+        // Presence is only what present() says: a read by a hybrid already replaced must not bring one back.
+        Account a = accounts.computeIfAbsent(backend, k -> new Account());
+        if (startedAt < a.observedStart) {
+            return null;
+        }
+        a.observedStart = startedAt;
+        String restarted = null;
+        for (UpfCounter c : counts) {
+            long[] last = a.last.get(c.cellId());
+            if (judged(a, c.cellId(), startedAt) && last != null && below(c, last)) {
+                restarted = "cell " + c.cellId() + " read " + Arrays.toString(values(c)) + " (a read started at "
+                        + startedAt + ") below its last " + Arrays.toString(last) + ": the last counts of "
+                        + a.last.size() + " cells kept as its earlier life's";
+                break;
+            }
+        }
+        if (restarted != null) {
+            a.restarts++;
+            epoch++;
+            a.last.forEach((cell, last) -> {
+                long[] o = a.offset.computeIfAbsent(cell, k -> new long[4]);
+                for (int i = 0; i < 4; i++) {
+                    o[i] += last[i];
+                }
+            });
+            a.last.clear();
+            a.offset.keySet().forEach(cell -> journal(backend, a, cell));
+        }
+        for (UpfCounter c : counts) {
+            if (judged(a, c.cellId(), startedAt)) {
+                a.writtenAt.remove(c.cellId());
+                long[] v = values(c);
+                if (zero(v)) {
+                    a.last.remove(c.cellId());  // nothing to keep, nothing to fall below: most cells of a big table
+                } else {
+                    a.last.put(c.cellId(), v);
+                }
+            }
+        }
+        return restarted;
+    }
+
+    /** Each count plus what the backend's earlier lives counted in its cell. */
+    private static Map<Integer, UpfCounter> withOffsets(Account a, Collection<UpfCounter> counts) {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (UpfCounter c : counts) {
+            long[] v = values(c);
+            long[] o = a.offset.get(c.cellId());
+            if (o != null) {
+                for (int i = 0; i < 4; i++) {
+                    v[i] += o[i];
+                }
+            }
+            out.put(c.cellId(), counter(c.cellId(), v));
+        }
+        return out;
+    }
+
+    /**
+     * Names the backends that hold the sessions now: the others are away, and their counts are kept; a
+     * backend named again is read as itself again (not added to the first one's reads).
+     *
+     * @param backends keys of the backends present
+     */
+    public synchronized void present(Collection<String> backends) {
+        Set<String> here = new HashSet<>(backends);
+        // One back is read as itself from now on: a restart shows in its next read, its last counts kept until.
+        accounts.forEach((k, a) -> {
+            boolean leaves = a.present && !here.contains(k);
+            epoch += a.present == here.contains(k) ? 0 : 1;
+            a.present = here.contains(k);
+            if (leaves) {
+                Set<Integer> cells = new HashSet<>(a.last.keySet());
+                cells.addAll(a.offset.keySet());
+                cells.forEach(cell -> journal(k, a, cell));
+            }
+        });
+    }
+
+    /**
+     * hupf is writing cells of a backend (zeroing them for a new session): their history is another session's.
+     *
+     * @param backend the backend written
+     * @param cells   the cells
+     */
+    public synchronized void writing(String backend, Collection<Integer> cells) {
+        Account a = accounts.computeIfAbsent(backend, k -> new Account());
+        for (int cell : cells) {
+            a.last.remove(cell);
+            a.offset.remove(cell);
+            a.writtenAt.put(cell, WRITE_PENDING);
+            journal(backend, a, cell);
+        }
+        accounts.forEach((k, other) -> {
+            if (other.present) {
+                return;
+            }
+            for (int cell : cells) {
+                long[] last = other.last.get(cell);
+                if (last == null) {
+                    other.offset.remove(cell);
+                } else {
+                    long[] o = new long[4];
+                    for (int i = 0; i < 4; i++) {
+                        o[i] = -last[i];
+                    }
+                    other.offset.put(cell, o);
+                }
+                journal(k, other, cell);
+            }
+        });
+    }
+
+    /**
+     * The backend answered a write of cells (taken or refused): a read started from now on judges them again.
+     *
+     * @param backend the backend written
+     * @param cells   the cells
+     */
+    public synchronized void written(String backend, Collection<Integer> cells) {
+        Account a = accounts.get(backend);
+        if (a == null) {
+            return;
+        }
+        clock++;
+        for (int cell : cells) {
+            a.writtenAt.replace(cell, WRITE_PENDING, clock);
+        }
+    }
+
+    /** @return a value that changes whenever a cell's offset or away count may have changed other than by a write */
+    public synchronized long epoch() {
+        return epoch;
+    }
+
+    /**
+     * @param backend  a backend's key
+     * @param withAway whether to add the cells the backends away counted in
+     * @return the cells the ledger holds a count or offset of, for the backend (and those away): a read in full
+     *     must give them, zero or not, so that their zeros are judged and their offsets added
+     */
+    public synchronized Set<Integer> recorded(String backend, boolean withAway) {
+        Set<Integer> cells = new HashSet<>();
+        accounts.forEach((k, a) -> {
+            if (k.equals(backend) || withAway && !a.present) {
+                cells.addAll(a.last.keySet());
+                cells.addAll(a.offset.keySet());
+            }
+        });
+        return cells;
+    }
+
+    /**
+     * @param cells cells
+     * @return cell to what the backends away counted there (their last counts and earlier lives), for the
+     *     cells where any did
+     */
+    public synchronized Map<Integer, long[]> away(Collection<Integer> cells) {
+        Map<Integer, long[]> out = new HashMap<>();
+        for (Account a : accounts.values()) {
+            if (a.present) {
+                continue;
+            }
+            for (int cell : cells) {
+                long[] last = a.last.get(cell);
+                long[] o = a.offset.get(cell);
+                if (last == null && o == null) {
+                    continue;
+                }
+                long[] sum = out.computeIfAbsent(cell, k -> new long[4]);
+                for (int i = 0; i < 4; i++) {
+                    sum[i] += (last == null ? 0 : last[i]) + (o == null ? 0 : o[i]);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param backend a backend's key
+     * @return how many restarts of it the counts showed
+     */
+    public synchronized long restarts(String backend) {
+        Account a = accounts.get(backend);
+        return a == null ? 0 : a.restarts;
+    }
+
+    /**
+     * Returns what each backend present counted in the cells it holds now, its earlier lives included (a cell
+     * freed with its session drops out): for the live view's traffic by path.
+     *
+     * @return backend key to {packets, bytes}, ingress and egress together, in the order of the keys
+     */
+    public synchronized Map<String, long[]> totals() {
+        Map<String, long[]> out = new TreeMap<>();
+        accounts.forEach((backend, a) -> {
+            if (a.present) {
+                long[] t = new long[2];
+                for (Map<Integer, long[]> counts : List.of(a.last, a.offset)) {
+                    for (long[] v : counts.values()) {
+                        t[0] += v[0] + v[2];
+                        t[1] += v[1] + v[3];
+                    }
+                }
+                out.put(backend, t);
+            }
+        });
+        return out;
+    }
+
+    /** Journals a cell's last count and offset, or forgets its record when it carries nothing. */
+    private void journal(String backend, Account a, int cell) {
+        long[] last = a.last.get(cell);
+        long[] offset = a.offset.get(cell);
+        if (last == null && offset == null) {
+            if (a.journaled.remove(cell)) {
+                journal.record(backend, cell, null);
+            }
+            return;
+        }
+        long[] r = new long[8];
+        if (last != null) {
+            System.arraycopy(last, 0, r, 0, 4);
+        }
+        if (offset != null) {
+            System.arraycopy(offset, 0, r, 4, 4);
+        }
+        a.journaled.add(cell);
+        journal.record(backend, cell, r);
+    }
+
+    private static boolean judged(Account a, int cell, long startedAt) {
+        Long written = a.writtenAt.get(cell);
+        return written == null || startedAt > written;
+    }
+
+    private static boolean below(UpfCounter c, long[] last) {
+        return c.ingressPkts() < last[0] || c.ingressBytes() < last[1] || c.egressPkts() < last[2]
+                || c.egressBytes() < last[3];
+    }
+
+    private static boolean zero(long[] v) {
+        return v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0;
+    }
+
+    private static long[] values(UpfCounter c) {
+        return new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes()};
+    }
+
+    static UpfCounter counter(int cell, long[] v) {
+        return UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1]).setEgress(v[2], v[3]).build();
+    }
+}

@@ -1,0 +1,492 @@
+package org.hupf.core.offload;
+
+import org.hupf.core.device.BatchDevices;
+import org.hupf.core.device.BatchUpfDevice;
+import org.hupf.core.device.CounterCellReader;
+import org.hupf.core.device.DeviceUpdate;
+import org.hupf.core.device.EntityKeys;
+import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfMeter;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.api.UpfSessionUplink;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.onlab.packet.Ip4Address;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The hybrid UPF seen as one device: whoever programs sessions (the session manager, inside ONOS or in
+ * the lab runner) writes here, every entity lands on the backend, and the offload manager mirrors the
+ * sessions of heavy hitters on the switch. Interfaces and applications are device-wide and go to both.
+ * Reading a counter cell returns the backend's count plus what the switch counted for that cell while
+ * the session was offloaded, so usage reports stay right across moves.
+ *
+ * <p>Entities are grouped per UE: sessions and terminations name their UE; session meters, application
+ * meters and tunnel peers belong to the UEs whose entries refer to them. A write that removes part of
+ * an offloaded session first takes the session off the switch (its packets fall back to the backend,
+ * which still has everything), so a change never leaves half a session on the hardware path.
+ *
+ * <p>A batch goes to the backend as one write; the offload manager then hears once about each UE the
+ * batch touched, for the updates the backend took.
+ */
+public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
+
+    private static final Logger log = LoggerFactory.getLogger(HybridUpfDevice.class);
+
+    private final HupfUpfDevice backend;
+    private final HupfUpfDevice hardware;
+    private final OffloadManager manager;
+    private final boolean measuresBackend;
+    /** Each UE's own entries, keyed by its address's 32 bits (Ip4Address hashes through a boxed varargs array). */
+    private final Map<Integer, UeEntries> perUe = new HashMap<>();
+    private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
+    private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
+    /** Key of a shared entity to the UEs (their addresses' 32 bits) whose entries refer to it. */
+    private final Map<Object, Set<Integer>> referrers = new HashMap<>();
+
+    /** One UE's own entries by key, and its address, as the offload manager knows it. */
+    private static final class UeEntries {
+        final Ip4Address address;
+        final Map<Object, UpfEntity> own = new LinkedHashMap<>();
+
+        UeEntries(Ip4Address address) {
+            this.address = address;
+        }
+    }
+
+    /**
+     * @param backend  the x86 backend
+     * @param hardware the switch, or null (backend only)
+     * @param manager  offload manager built over the same two devices
+     */
+    public HybridUpfDevice(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadManager manager) {
+        this(backend, hardware, manager, false);
+    }
+
+    /**
+     * @param backend          the x86 backend
+     * @param hardware         the switch, or null (backend only)
+     * @param manager          offload manager built over the same two devices
+     * @param measuresBackend  whether the manager measures the sessions on {@code backend} alone (no replicas): the
+     *                         final counts its writes return are then the removed sessions' backend usage
+     */
+    public HybridUpfDevice(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadManager manager,
+                           boolean measuresBackend) {
+        this.backend = backend;
+        this.hardware = hardware;
+        this.manager = manager;
+        this.measuresBackend = measuresBackend;
+    }
+
+    /**
+     * Takes over a backend that already holds sessions (the app or the switch restarted): indexes what
+     * the backend has, without writing it again, and gives the switch the device-wide entries.
+     *
+     * @throws UpfProgrammableException if the backend cannot be read or the switch refuses an entry
+     */
+    public synchronized void adoptBackend() throws UpfProgrammableException {
+        for (UpfEntityType t : List.of(UpfEntityType.INTERFACE, UpfEntityType.APPLICATION)) {
+            for (UpfEntity e : backend.readAll(t)) {
+                mirrorDeviceWide(e);
+            }
+        }
+        Map<Integer, Ip4Address> ues = new HashMap<>();
+        for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN,
+                                       UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER,
+                                       UpfEntityType.SESSION_UPLINK,
+                                       UpfEntityType.SESSION_DOWNLINK, UpfEntityType.TERMINATION_UPLINK,
+                                       UpfEntityType.TERMINATION_DOWNLINK)) {
+            for (UpfEntity e : backend.readAll(t)) {
+                Ip4Address ue = ueOf(e);
+                if (ue == null) {
+                    shared.put(EntityKeys.key(e), e);
+                } else {
+                    putOwn(ue, e);
+                    ues.put(ue.toInt(), ue);
+                }
+            }
+        }
+        retrack(ues, Map.of());
+    }
+
+    private void mirrorDeviceWide(UpfEntity entity) throws UpfProgrammableException {
+        if (hardware != null) {
+            hardware.apply(entity);
+        }
+        if (entity instanceof UpfInterface && ((UpfInterface) entity).isCore()) {
+            corePools.put(((UpfInterface) entity).prefix().address(), (UpfInterface) entity);
+        }
+    }
+
+    @Override
+    public void apply(UpfEntity entity) throws UpfProgrammableException {
+        throwFailure(write(List.of(DeviceUpdate.apply(entity))).join());
+    }
+
+    @Override
+    public void delete(UpfEntity entity) throws UpfProgrammableException {
+        throwFailure(write(List.of(DeviceUpdate.remove(entity))).join());
+    }
+
+    private static void throwFailure(WriteResult r) throws UpfProgrammableException {
+        if (!r.ok()) {
+            throw r.firstFailure();
+        }
+    }
+
+    @Override
+    public synchronized CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        Map<Integer, Ip4Address> affected = losingEntries(updates);
+        // Sessions losing entries leave the switch first: their packets fall back to the backend.
+        affected.values().forEach(manager::fallBack);
+        WriteResult onBackend = BatchDevices.of(backend).write(updates).join();
+        List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
+        for (int i = 0; i < updates.size(); i++) {
+            UpfProgrammableException failure = onBackend.failure(i);
+            if (failure == null) {
+                failure = record(updates.get(i), affected);
+            }
+            failures.add(failure);
+        }
+        Map<Integer, UpfCounter> finalCounts = retrack(affected, measuresBackend ? onBackend.finalCounts() : Map.of());
+        return CompletableFuture.completedFuture(onBackend.unreachable() ? onBackend
+                : WriteResult.of(failures).withFinalCounts(finalCounts));
+    }
+
+    /** The UEs whose sessions lose entries in this batch (removals, meter resets), by address bits. */
+    private Map<Integer, Ip4Address> losingEntries(List<DeviceUpdate> updates) {
+        Map<Integer, Ip4Address> losing = new HashMap<>();
+        for (DeviceUpdate u : updates) {
+            if (isRemoval(u) && !isDeviceWide(u.entity())) {
+                Ip4Address ue = ueOf(u.entity());
+                if (ue == null) {
+                    addUsersOf(u.entity(), losing);
+                } else {
+                    losing.put(ue.toInt(), ue);
+                }
+            }
+        }
+        return losing;
+    }
+
+    private static boolean isRemoval(DeviceUpdate u) {
+        return u.kind() == DeviceUpdate.Kind.DELETE || u.entity() instanceof UpfMeter
+                && ((UpfMeter) u.entity()).isReset();
+    }
+
+    /**
+     * Notes an update the backend took, mirrors a device-wide one on the switch, and adds the UEs whose
+     * view changed to {@code affected}.
+     *
+     * @return why the switch refused a device-wide entry, or null
+     */
+    private UpfProgrammableException record(DeviceUpdate u, Map<Integer, Ip4Address> affected) {
+        UpfEntity entity = u.entity();
+        if (entity.type() == UpfEntityType.COUNTER) {
+            // A reset of a newly allocated backend cell: the switch counts per offload episode, from its own.
+            return null;
+        }
+        boolean removal = u.kind() == DeviceUpdate.Kind.DELETE;
+        if (isDeviceWide(entity)) {
+            return recordDeviceWide(entity, removal);
+        }
+        Ip4Address ue = ueOf(entity);
+        if (ue == null) {
+            recordShared(entity, removal, affected);
+        } else {
+            if (removal) {
+                removeOwn(ue.toInt(), EntityKeys.key(entity));
+            } else {
+                putOwn(ue, entity);
+            }
+            affected.put(ue.toInt(), ue);
+        }
+        return null;
+    }
+
+    private UpfProgrammableException recordDeviceWide(UpfEntity entity, boolean removal) {
+        try {
+            if (!removal) {
+                mirrorDeviceWide(entity);
+                return null;
+            }
+            if (hardware != null) {
+                hardware.delete(entity);
+            }
+            if (entity instanceof UpfInterface) {
+                corePools.remove(((UpfInterface) entity).prefix().address());
+            }
+            return null;
+        } catch (UpfProgrammableException e) {
+            return e;
+        }
+    }
+
+    private void recordShared(UpfEntity entity, boolean removal, Map<Integer, Ip4Address> affected) {
+        Object key = EntityKeys.key(entity);
+        UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
+        // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
+        // written again unchanged (each session that uses a tunnel peer installs it) changes no user's view.
+        if (before != null && (removal || !before.equals(entity))) {
+            addUsersOf(entity, affected);
+        }
+    }
+
+    private void putOwn(Ip4Address ue, UpfEntity e) {
+        int bits = ue.toInt();
+        UpfEntity old = perUe.computeIfAbsent(bits, k -> new UeEntries(ue)).own.put(EntityKeys.key(e), e);
+        if (old != null) {
+            for (Object ref : references(old)) {
+                unrefer(ref, bits);
+            }
+        }
+        for (Object ref : references(e)) {
+            referrers.computeIfAbsent(ref, k -> new HashSet<>()).add(bits);
+        }
+    }
+
+    private void removeOwn(int ue, Object key) {
+        UeEntries entries = perUe.get(ue);
+        UpfEntity old = entries == null ? null : entries.own.remove(key);
+        if (old != null) {
+            for (Object ref : references(old)) {
+                unrefer(ref, ue);
+            }
+        }
+    }
+
+    private void unrefer(Object ref, int ue) {
+        Set<Integer> users = referrers.get(ref);
+        if (users == null || stillRefers(perUe.get(ue), ref)) {
+            return;
+        }
+        users.remove(ue);
+        if (users.isEmpty()) {
+            referrers.remove(ref);
+        }
+    }
+
+    /** Whether another entry of the UE still refers to the shared entity. */
+    private static boolean stillRefers(UeEntries entries, Object ref) {
+        if (entries != null) {
+            for (UpfEntity e : entries.own.values()) {
+                if (references(e).contains(ref)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Collection<? extends UpfEntity> readAll(UpfEntityType type) throws UpfProgrammableException {
+        return backend.readAll(type);
+    }
+
+    @Override
+    public UpfCounter readCounter(int cellId) throws UpfProgrammableException {
+        return withHardware(backend.readCounter(cellId));
+    }
+
+    @Override
+    public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
+        List<UpfCounter> out = new ArrayList<>();
+        for (UpfCounter c : backend.readCounters(maxCounterId)) {
+            out.add(withHardware(c));
+        }
+        return out;
+    }
+
+    @Override
+    public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (UpfCounter c : CounterCellReader.of(backend).readCounterCells(cells).values()) {
+            out.put(c.cellId(), withHardware(c));
+        }
+        return out;
+    }
+
+    @Override
+    public long tableSize(UpfEntityType type) throws UpfProgrammableException {
+        return backend.tableSize(type);
+    }
+
+    @Override
+    public void deleteAll(UpfEntityType type) throws UpfProgrammableException {
+        List<DeviceUpdate> all = new ArrayList<>();
+        for (UpfEntity e : backend.readAll(type)) {
+            all.add(DeviceUpdate.remove(e));
+        }
+        throwFailure(write(all).join());
+    }
+
+    private UpfCounter withHardware(UpfCounter c) {
+        long[] hw = manager.hardwareCounts(c.cellId());
+        return UpfCounter.builder().withCellId(c.cellId())
+                .setIngress(c.ingressPkts() + hw[0], c.ingressBytes() + hw[1])
+                .setEgress(c.egressPkts() + hw[2], c.egressBytes() + hw[3]).build();
+    }
+
+    private static boolean isDeviceWide(UpfEntity e) {
+        return e.type() == UpfEntityType.INTERFACE || e.type() == UpfEntityType.APPLICATION;
+    }
+
+    /** The UE an entry names, null for meters and tunnel peers (which belong to whoever refers to them). */
+    private static Ip4Address ueOf(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return ((UpfSessionUplink) e).ueAddress().orElse(null);
+            case SESSION_DOWNLINK:
+                return ((UpfSessionDownlink) e).ueAddress();
+            case TERMINATION_UPLINK:
+                return ((UpfTerminationUplink) e).ueSessionId();
+            case TERMINATION_DOWNLINK:
+                return ((UpfTerminationDownlink) e).ueSessionId();
+            default:
+                return null;
+        }
+    }
+
+    /** Keys of the shared entities (meters, tunnel peer and its overlay) one UE entry refers to. */
+    private static List<Object> references(UpfEntity e) {
+        List<Object> refs = new ArrayList<>();
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                meterRef(refs, UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
+                break;
+            case SESSION_DOWNLINK:
+                UpfSessionDownlink d = (UpfSessionDownlink) e;
+                meterRef(refs, UpfEntityType.SESSION_METER, d.sessionMeterIdx());
+                if (d.tunPeerId() != 0) {
+                    refs.add(EntityKeys.tunnelPeerKey(d.tunPeerId()));
+                    // The peer's VXLAN overlay, where it sits in one, goes to the switch with it.
+                    refs.add(EntityKeys.peerVxlanKey(d.tunPeerId()));
+                }
+                break;
+            case TERMINATION_UPLINK:
+                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
+                break;
+            case TERMINATION_DOWNLINK:
+                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationDownlink) e).appMeterIdx());
+                break;
+            default:
+                break;
+        }
+        return refs;
+    }
+
+    private static void meterRef(List<Object> refs, UpfEntityType type, int cell) {
+        if (cell != 0) {
+            refs.add(EntityKeys.meterKey(type, cell));
+        }
+    }
+
+    /** Adds the UEs whose entries refer to a shared entity. */
+    private void addUsersOf(UpfEntity sharedEntity, Map<Integer, Ip4Address> ues) {
+        for (Integer ue : referrers.getOrDefault(EntityKeys.key(sharedEntity), Set.of())) {
+            ues.put(ue, perUe.get(ue).address);
+        }
+    }
+
+    /**
+     * Hands the offload manager the current view of each UE's session.
+     *
+     * @param written final counts of backend cells the write returned
+     * @return final counts of the cells of the sessions that are gone (see {@link #untrack})
+     */
+    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> ues, Map<Integer, UpfCounter> written) {
+        List<Ip4Address> gone = new ArrayList<>();
+        for (Map.Entry<Integer, Ip4Address> ue : ues.entrySet()) {
+            UeEntries entries = perUe.get(ue.getKey());
+            if (entries == null || entries.own.isEmpty()) {
+                perUe.remove(ue.getKey());
+                if (manager.isTracked(ue.getValue())) {
+                    gone.add(ue.getValue());
+                }
+                continue;
+            }
+            manager.track(sessionOf(ue.getValue(), entries.own));
+        }
+        return untrack(gone, written);
+    }
+
+    /** A UE's session as the offload manager takes it: its own entries and the shared ones they refer to. */
+    private OffloadSession sessionOf(Ip4Address ue, Map<Object, UpfEntity> own) {
+        Map<Object, UpfEntity> all = new LinkedHashMap<>();
+        Set<Integer> qfis = new HashSet<>();
+        for (UpfEntity e : own.values()) {
+            for (Object ref : references(e)) {
+                UpfEntity s = shared.get(ref);
+                if (s != null) {
+                    all.put(ref, s);
+                }
+            }
+            if (e instanceof UpfTerminationDownlink) {
+                qfis.add(((UpfTerminationDownlink) e).qfi());
+            }
+        }
+        all.putAll(own);
+        return OffloadSession.of(ue, sliceOf(ue), qfis, all.values());
+    }
+
+    /**
+     * Forgets the sessions a write removed, with their backend cells' final counts: those the write returned when
+     * it returned every one of them, else one read of all (every backend's).
+     *
+     * @return each of their cells' final count over both targets (what {@link #readCounterCells} said last);
+     *         the cells the read missed are left out
+     */
+    private Map<Integer, UpfCounter> untrack(List<Ip4Address> gone, Map<Integer, UpfCounter> written) {
+        if (gone.isEmpty()) {
+            return Map.of();
+        }
+        Map<Integer, UpfCounter> finalCounts;
+        try {
+            Set<Integer> cells = written.isEmpty() ? Set.of() : manager.counterCells(gone);
+            finalCounts = !cells.isEmpty() && written.keySet().containsAll(cells) ? written
+                    : manager.readBackendCells(gone);
+        } catch (UpfProgrammableException e) {
+            log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
+            finalCounts = Map.of();
+        }
+        Map<Integer, UpfCounter> withSwitch = new HashMap<>();
+        finalCounts.forEach((cell, c) -> withSwitch.put(cell, withHardware(c)));
+        for (Ip4Address ue : gone) {
+            try {
+                manager.untrack(ue, finalCounts);
+            } catch (UpfProgrammableException e) {
+                // The backend no longer holds the session: only its final usage was lost.
+                log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
+            }
+        }
+        return withSwitch;
+    }
+
+    /** The slice of the most specific UE pool (core interface) that holds the address, 0 if none. */
+    private int sliceOf(Ip4Address ue) {
+        UpfInterface best = null;
+        for (UpfInterface i : corePools.values()) {
+            if (i.prefix().contains(ue) && (best == null || i.prefix().prefixLength() > best.prefix().prefixLength())) {
+                best = i;
+            }
+        }
+        return best == null ? 0 : best.sliceId();
+    }
+}

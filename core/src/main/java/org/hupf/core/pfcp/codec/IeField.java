@@ -1,0 +1,139 @@
+package org.hupf.core.pfcp.codec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The descriptor of one leaf IE type (TS 29.244 §8.2): its type, its layout (a fixed length, or a variable
+ * one with a minimum) and the decoder and encoder of its typed value. A fixed-length value shorter than its
+ * layout, a variable one the decoder runs past, or a value out of range is a Mandatory IE incorrect fault
+ * naming the IE and the offset in its value; the encoder's output is checked against the layout.
+ *
+ * @param <T> the typed value
+ */
+public final class IeField<T> {
+
+    /** Reads a value; running past its end or meeting a value out of range throws. */
+    @FunctionalInterface
+    public interface Decoder<T> {
+        T read(IeReader r) throws DecodeException;
+    }
+
+    /** Writes a value. */
+    @FunctionalInterface
+    public interface Encoder<T> {
+        void write(T value, IeWriter w);
+    }
+
+    public final int type;
+    private final int length;
+    private final boolean fixed;
+    private final Decoder<T> decoder;
+    private final Encoder<T> encoder;
+
+    private IeField(int type, int length, boolean fixed, Decoder<T> decoder, Encoder<T> encoder) {
+        this.type = type;
+        this.length = length;
+        this.fixed = fixed;
+        this.decoder = decoder;
+        this.encoder = encoder;
+    }
+
+    /**
+     * Describes an IE whose value always has {@code length} octets.
+     *
+     * @param type    IE type
+     * @param length  octets of the value
+     * @param decoder value decoder
+     * @param encoder value encoder
+     * @param <T>     value type
+     * @return descriptor
+     */
+    public static <T> IeField<T> fixed(int type, int length, Decoder<T> decoder, Encoder<T> encoder) {
+        return new IeField<>(type, length, true, decoder, encoder);
+    }
+
+    /**
+     * Describes an IE whose value has at least {@code minLength} octets, more depending on its flags.
+     *
+     * @param type      IE type
+     * @param minLength fewest octets a value has
+     * @param decoder   value decoder
+     * @param encoder   value encoder
+     * @param <T>       value type
+     * @return descriptor
+     */
+    public static <T> IeField<T> variable(int type, int minLength, Decoder<T> decoder, Encoder<T> encoder) {
+        return new IeField<>(type, minLength, false, decoder, encoder);
+    }
+
+    /**
+     * Decodes an IE of this type.
+     *
+     * @param ie IE
+     * @return value
+     * @throws DecodeException Mandatory IE incorrect if the value is short or out of range
+     */
+    public T decode(Ie ie) throws DecodeException {
+        IeReader r = ie.reader();
+        if (fixed) {
+            r.need(length);
+        }
+        return decoder.read(r);
+    }
+
+    /**
+     * Encodes a value as an IE of this type.
+     *
+     * @param value value
+     * @return IE
+     * @throws IllegalStateException if the encoder broke the layout (a bug, not bad input)
+     */
+    public Ie encode(T value) {
+        IeWriter w = new IeWriter();
+        encoder.write(value, w);
+        if (fixed ? w.length() != length : w.length() < length) {
+            throw new IllegalStateException(IeType.name(type) + " encoded in " + w.length() + " octets, layout "
+                                                    + (fixed ? "" : "at least ") + length);
+        }
+        return Ie.owning(type, w.toByteArray());
+    }
+
+    /**
+     * Decodes the first child of this type in a message or grouped IE.
+     *
+     * @param group message or grouped IE
+     * @return value, or null if absent
+     * @throws DecodeException if the child is malformed
+     */
+    public T optional(IeContainer group) throws DecodeException {
+        Ie ie = group.child(type);
+        return ie == null ? null : decode(ie);
+    }
+
+    /**
+     * Decodes a mandatory child of this type in a message or grouped IE.
+     *
+     * @param group message or grouped IE
+     * @return value
+     * @throws DecodeException Mandatory IE missing if absent, or the child's fault
+     */
+    public T require(IeContainer group) throws DecodeException {
+        return decode(group.require(type));
+    }
+
+    /**
+     * Decodes every child of this type in a message or grouped IE, in order.
+     *
+     * @param group message or grouped IE
+     * @return values
+     * @throws DecodeException if one is malformed
+     */
+    public List<T> all(IeContainer group) throws DecodeException {
+        List<T> out = new ArrayList<>();
+        for (Ie ie : group.all(type)) {
+            out.add(decode(ie));
+        }
+        return out;
+    }
+}

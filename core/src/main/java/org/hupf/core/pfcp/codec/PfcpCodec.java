@@ -1,0 +1,193 @@
+package org.hupf.core.pfcp.codec;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes and decodes PFCP messages (TS 29.244 §7.2.2 header, §8.1.1 IE format).
+ * Decoding never throws anything but {@link DecodeException}.
+ */
+public final class PfcpCodec {
+
+    /** The only PFCP version defined. */
+    public static final int VERSION = 1;
+    private static final int FLAG_S = 0x01;
+    private static final int FLAG_MP = 0x02;
+    /** Nesting limit for grouped IEs: the spec's deepest is 3 (e.g. Create PDR / PDI / ...). */
+    private static final int MAX_DEPTH = 8;
+
+    private PfcpCodec() {
+    }
+
+    /**
+     * The fixed part of a header, readable even when the IEs that follow are not.
+     */
+    public static final class Header {
+        public final int version;
+        public final int type;
+        public final int length;
+        public final boolean hasSeid;
+        public final long seid;
+        public final int sequence;
+        public final int priority;
+        /** Header size: 8 without SEID, 16 with. */
+        public final int size;
+
+        Header(int version, int type, int length, boolean hasSeid, long seid, int sequence, int priority) {
+            this.version = version;
+            this.type = type;
+            this.length = length;
+            this.hasSeid = hasSeid;
+            this.seid = seid;
+            this.sequence = sequence;
+            this.priority = priority;
+            this.size = hasSeid ? 16 : 8;
+        }
+    }
+
+    /**
+     * Reads the header of a datagram.
+     *
+     * @param buf datagram
+     * @param len bytes of it that were received
+     * @return header
+     * @throws DecodeException TRUNCATED_HEADER if the datagram is shorter than its header
+     */
+    public static Header header(byte[] buf, int len) throws DecodeException {
+        if (len < 4) {
+            throw new DecodeException(DecodeException.Kind.TRUNCATED_HEADER, 0, len,
+                                      "datagram of " + len + " bytes is shorter than a PFCP header");
+        }
+        ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
+        int flags = b.get() & 0xff;
+        int type = b.get() & 0xff;
+        int length = b.getShort() & 0xffff;
+        boolean s = (flags & FLAG_S) != 0;
+        int size = s ? 16 : 8;
+        if (len < size) {
+            throw new DecodeException(DecodeException.Kind.TRUNCATED_HEADER, 0, len,
+                                      "datagram of " + len + " bytes is shorter than its " + size + "-byte header");
+        }
+        long seid = s ? b.getLong() : 0;
+        int seq = ((b.get() & 0xff) << 16) | (b.getShort() & 0xffff);
+        int last = b.get() & 0xff;
+        int priority = (flags & FLAG_MP) != 0 ? last >> 4 : -1;
+        return new Header(flags >> 5, type, length, s, seid, seq, priority);
+    }
+
+    /**
+     * Decodes a datagram. Bytes past the header's length field are ignored (§7.2.2.1 allows padding).
+     *
+     * @param buf datagram
+     * @param len bytes received
+     * @return message
+     * @throws DecodeException on a truncated or inconsistent message
+     */
+    public static PfcpMessage decode(byte[] buf, int len) throws DecodeException {
+        return decode(header(buf, len), buf, len);
+    }
+
+    /**
+     * Decodes a datagram whose header was read already ({@link #header}), as the agent does to sort it.
+     *
+     * @param h   the datagram's header
+     * @param buf datagram
+     * @param len bytes received
+     * @return message
+     * @throws DecodeException on a truncated or inconsistent message
+     */
+    public static PfcpMessage decode(Header h, byte[] buf, int len) throws DecodeException {
+        if (h.version != VERSION) {
+            throw new DecodeException(DecodeException.Kind.UNSUPPORTED_VERSION, 0, 0,
+                                      "PFCP version " + h.version + " not supported");
+        }
+        int end = 4 + h.length;
+        if (end < h.size) {
+            throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, 0, 2,
+                                      "message length " + h.length + " shorter than the header");
+        }
+        if (end > len) {
+            throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, 0, 2,
+                                      "message length " + h.length + " exceeds the " + (len - 4)
+                                              + " bytes received after the first 4");
+        }
+        List<Ie> ies = decodeIes(buf, h.size, end, 0);
+        return PfcpMessage.decoded(h.type, h.hasSeid, h.seid, h.sequence, h.priority, ies);
+    }
+
+    private static List<Ie> decodeIes(byte[] buf, int start, int end, int depth) throws DecodeException {
+        List<Ie> ies = new ArrayList<>();
+        int pos = start;
+        while (pos < end) {
+            if (end - pos < 4) {
+                throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, 0, pos,
+                                          (end - pos) + " trailing byte(s) cannot hold an IE header");
+            }
+            int type = ((buf[pos] & 0xff) << 8) | (buf[pos + 1] & 0xff);
+            int length = ((buf[pos + 2] & 0xff) << 8) | (buf[pos + 3] & 0xff);
+            int valueStart = pos + 4;
+            int valueEnd = valueStart + length;
+            if (valueEnd > end) {
+                throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, type, pos,
+                                          "IE length " + length + " runs " + (valueEnd - end)
+                                                  + " byte(s) past its container");
+            }
+            if ((type & 0x8000) != 0) {
+                if (length < 2) {
+                    throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, type, pos,
+                                              "enterprise IE of length " + length + " has no enterprise id");
+                }
+                int enterprise = ((buf[valueStart] & 0xff) << 8) | (buf[valueStart + 1] & 0xff);
+                ies.add(Ie.enterprise(type, enterprise, copy(buf, valueStart + 2, valueEnd)));
+            } else if (IeType.isGrouped(type)) {
+                if (depth >= MAX_DEPTH) {
+                    throw new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, type, pos,
+                                              "grouped IEs nested deeper than " + MAX_DEPTH);
+                }
+                ies.add(Ie.grouped(type, decodeIes(buf, valueStart, valueEnd, depth + 1)));
+            } else {
+                ies.add(Ie.owning(type, copy(buf, valueStart, valueEnd)));
+            }
+            pos = valueEnd;
+        }
+        return ies;
+    }
+
+    private static byte[] copy(byte[] buf, int from, int to) {
+        byte[] out = new byte[to - from];
+        System.arraycopy(buf, from, out, 0, out.length);
+        return out;
+    }
+
+    /**
+     * Encodes a message.
+     *
+     * @param msg message
+     * @return datagram
+     * @throws IllegalArgumentException if the message exceeds PFCP's 16-bit length
+     */
+    public static byte[] encode(PfcpMessage msg) {
+        int headerSize = msg.hasSeid() ? 16 : 8;
+        int len = headerSize;
+        for (Ie ie : msg.ies()) {
+            len += ie.encodedLength();
+        }
+        if (len - 4 > 0xffff) {
+            throw new IllegalArgumentException("message of " + len + " bytes exceeds the PFCP length field");
+        }
+        ByteBuffer out = ByteBuffer.allocate(len);
+        int flags = (VERSION << 5) | (msg.hasSeid() ? FLAG_S : 0) | (msg.priority() >= 0 ? FLAG_MP : 0);
+        out.put((byte) flags);
+        out.put((byte) msg.type());
+        out.putShort((short) (len - 4));
+        if (msg.hasSeid()) {
+            out.putLong(msg.seid());
+        }
+        out.put((byte) (msg.sequence() >> 16));
+        out.putShort((short) msg.sequence());
+        out.put((byte) (msg.priority() >= 0 ? msg.priority() << 4 : 0));
+        msg.ies().forEach(ie -> ie.encode(out));
+        return out.array();
+    }
+}

@@ -1,0 +1,17 @@
+package org.hupf.core.pfcp.message;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** PFCP Association Update Response (TS 29.244 §7.4.4.4). */
+public final class AssociationUpdateResponse extends NodeResponse {
+
+    public AssociationUpdateResponse(int sequence, NodeId nodeId, int cause, Integer offendingIe) {
+        super(sequence, nodeId, cause, offendingIe);
+    }
+
+    @Override
+    protected List<Object> fields() {
+        return Arrays.asList(sequence, nodeId, cause, offendingIe);
+    }
+}

@@ -1,0 +1,232 @@
+package org.hupf.core.session;
+
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.RuleException;
+import org.hupf.core.device.DeviceUpdate;
+import org.hupf.core.device.EntityKeys;
+import org.hupf.pipeconf.HupfTables;
+import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfInterface;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The UPF entities the sessions hold, for {@link SessionManager}: each session's set, and every entity's
+ * reference count across sessions (applications and tunnel peers are shared), with the entity held under each
+ * table key. Not thread-safe: the manager calls it under its lock.
+ *
+ * <p>A restarted manager hands its stored sessions over with {@link #trackLater}: translating 100,000 sessions takes
+ * CPU seconds, which PFCP need not wait for (heartbeats and associations do not read these refs); the first use of
+ * any method tracks them, and the manager does it on its own thread meanwhile.
+ */
+final class EntityRefs {
+
+    /** Each entity type's install rank, the contract's write rank (p4src/contract.toml); removal runs in reverse. */
+    private static final int[] RANK = new int[UpfEntityType.values().length];
+
+    static {
+        for (UpfEntityType t : UpfEntityType.values()) {
+            RANK[t.ordinal()] = HupfTables.INSTALL_ORDER.indexOf(t);
+        }
+    }
+
+    private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
+    private Map<UpfEntity, Integer> refs = new HashMap<>();
+    /** Keys written since a reconciliation's read began (null when none reads), and how many read. */
+    private Set<Object> changedWhileRead;
+    private int watchers;
+    /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
+    private Map<Object, UpfEntity> heldByKey = new HashMap<>();
+    /** Gives each stored session its entities (null: none waiting); run at the first use of these refs. */
+    private StoredSessions untracked;
+
+    /** What a restarted manager's stored sessions hold, worked out when the refs are first needed. */
+    interface StoredSessions {
+        /** @return how many sessions there are, to size the maps for them at once */
+        int count();
+
+        /** Calls {@code track} with each session's UP SEID and entities. */
+        void forEach(Tracker track);
+    }
+
+    interface Tracker {
+        void track(long upSeid, Set<UpfEntity> entities);
+    }
+
+    /** Defers tracking the stored sessions to the first use of these refs (which must hold nothing yet). */
+    void trackLater(StoredSessions stored) {
+        if (!bySession.isEmpty() || untracked != null) {
+            throw new IllegalStateException("stored sessions are tracked into empty refs, once");
+        }
+        untracked = stored;
+    }
+
+    /** Tracks the stored sessions handed to {@link #trackLater}, if that is not done yet. */
+    void trackStored() {
+        StoredSessions stored = untracked;
+        if (stored == null) {
+            return;
+        }
+        untracked = null;
+        int n = stored.count();
+        // Sized once for what the sessions hold (a few entities each, some shared): no rehash while they load.
+        bySession = new HashMap<>(capacityFor(n));
+        refs = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
+        heldByKey = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
+        stored.forEach(this::track);
+    }
+
+    /** What a session commonly holds (sessions, terminations, a tunnel peer...): only sizes the maps. */
+    private static final int ENTITIES_PER_SESSION = 4;
+
+    private static int capacityFor(int entries) {
+        return (int) Math.min(1 << 30, entries * 4L / 3 + 1);
+    }
+
+    /** @return the entities a session holds (empty for an unknown one) */
+    Set<UpfEntity> of(long upSeid) {
+        trackStored();
+        return bySession.getOrDefault(upSeid, Set.of());
+    }
+
+    boolean holds(long upSeid) {
+        trackStored();
+        return bySession.containsKey(upSeid);
+    }
+
+    /** @return every entity some session holds */
+    Set<UpfEntity> all() {
+        trackStored();
+        return refs.keySet();
+    }
+
+    int size() {
+        trackStored();
+        return refs.size();
+    }
+
+    /**
+     * Refuses entities that would give an entry other sessions hold another value: a shared entity's value
+     * changes only with the configuration (a tenant's overlay edited in the netcfg), and the sessions that hold
+     * the entry keep its value until they go.
+     */
+    void checkSharedValues(long upSeid, Set<UpfEntity> entities) throws RuleException {
+        trackStored();
+        Set<UpfEntity> own = of(upSeid);
+        for (UpfEntity e : entities) {
+            UpfEntity held = heldByKey.get(EntityKeys.key(e));
+            int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
+            if (others > 0) {
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + held
+                        + ", which " + others + " other session(s) hold: the configuration changed since they were"
+                        + " set up (a tenant's overlay?); they keep it until they go");
+            }
+        }
+    }
+
+    /** Gives a session a new entity set (empty: none), moving the reference counts. */
+    void track(long upSeid, Set<UpfEntity> entities) {
+        for (UpfEntity e : of(upSeid)) {
+            if (refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1) == null) {
+                heldByKey.remove(EntityKeys.key(e), e);
+            }
+        }
+        for (UpfEntity e : entities) {
+            refs.merge(e, 1, Integer::sum);
+            heldByKey.putIfAbsent(EntityKeys.key(e), e);
+        }
+        if (entities.isEmpty()) {
+            bySession.remove(upSeid);
+        } else {
+            bySession.put(upSeid, Set.copyOf(entities));
+        }
+    }
+
+    /**
+     * One batch of a change from {@code previous} to {@code wanted}, the reference counts already moved: the
+     * removals of what no session or interface needs any more (dependents first), the resets of counter cells
+     * new to a session, and the additions (what others refer to first), as the pipeline contract orders them.
+     */
+    List<DeviceUpdate> updates(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
+                               List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+        // No session holds an interface: a restarted manager installs its interfaces before it tracks its sessions.
+        if (!onlyInterfaces(wanted) || !onlyInterfaces(previous) || !resets.isEmpty()) {
+            trackStored();
+        }
+        List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces);
+        if (changedWhileRead != null) {
+            updates.forEach(u -> changedWhileRead.add(EntityKeys.key(u.entity())));
+        }
+        return updates;
+    }
+
+    private static boolean onlyInterfaces(Set<? extends UpfEntity> entities) {
+        for (UpfEntity e : entities) {
+            if (!(e instanceof UpfInterface)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Starts recording the keys of what the changes write from now on: a reconciliation that reads the devices
+     * without holding the manager leaves those to the writes already on their way (a removal done twice is
+     * refused NOT_FOUND, an insertion done twice ALREADY_EXISTS).
+     */
+    void watchChanges() {
+        trackStored();
+        if (watchers++ == 0) {
+            changedWhileRead = new HashSet<>();
+        }
+    }
+
+    /** @return the keys written since {@link #watchChanges()}; the recording stops with its last watcher */
+    Set<Object> changesWatched() {
+        Set<Object> changed = changedWhileRead == null ? Set.of() : Set.copyOf(changedWhileRead);
+        if (watchers > 0 && --watchers == 0) {
+            changedWhileRead = null;
+        }
+        return changed;
+    }
+
+    private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
+                                    List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+        Set<Object> wantedKeys = new HashSet<>();
+        wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
+        Set<Object> previousKeys = new HashSet<>();
+        previous.forEach(e -> previousKeys.add(EntityKeys.key(e)));
+        List<UpfEntity> removals = new ArrayList<>();
+        for (UpfEntity e : previous) {
+            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)
+                    && !wantedKeys.contains(EntityKeys.key(e))) {
+                removals.add(e);
+            }
+        }
+        List<UpfEntity> additions = new ArrayList<>();
+        for (UpfEntity e : wanted) {
+            // What another session holds is on the devices, or queued ahead of this batch: a gNB's tunnel peer is
+            // written with its first session, not again (an INSERT answered ALREADY_EXISTS, then a MODIFY) with each.
+            if (!previous.contains(e) && refs.getOrDefault(e, 0) <= 1) {
+                additions.add(e);
+            }
+        }
+        additions.sort(Comparator.comparingInt(e -> RANK[e.type().ordinal()]));
+        removals.sort(Comparator.comparingInt(e -> -RANK[e.type().ordinal()]));
+        List<DeviceUpdate> updates = new ArrayList<>(removals.size() + resets.size() + additions.size());
+        removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
+        resets.forEach(c -> updates.add(DeviceUpdate.apply(c)));
+        // An entry changed under its key is on the device (its old form is not removed): overwritten, not inserted.
+        additions.forEach(e -> updates.add(previousKeys.contains(EntityKeys.key(e)) ? DeviceUpdate.overwrite(e)
+                : DeviceUpdate.apply(e)));
+        return updates;
+    }
+}

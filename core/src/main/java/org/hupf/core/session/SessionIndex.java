@@ -1,0 +1,203 @@
+package org.hupf.core.session;
+
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.Pdr;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What the sessions own, for {@link SessionManager}: the CP F-SEIDs, the UP function's TEID space and the UE
+ * addresses, each to the UP SEID that holds it, and the TEIDs F-TEID CHOOSE gives out. Not thread-safe: the
+ * manager calls it under its lock.
+ */
+final class SessionIndex {
+
+    /** CP F-SEID to UP SEID, so a CP's duplicate establishment is found without a scan. */
+    private final Map<CpFseid, Long> byCpFseid = new HashMap<>();
+    /**
+     * The UP function's TEID space (TS 29.244 §5.5.1): every TEID a session holds, chosen by hupf or given
+     * by the client, to the UP SEID holding it. A TEID belongs to one session only.
+     */
+    private final Map<Long, Long> teidOwner = new HashMap<>();
+    /**
+     * UE addresses (their 32 bits: Ip4Address's hash maps consecutive addresses onto few values) to the UP SEID
+     * whose PDRs match them: one session per UE address.
+     */
+    private final Map<Integer, Long> ueOwner = new HashMap<>();
+    private final Ip4Address n3Address;
+    private long nextTeid = 1;
+
+    /** A CP function's F-SEID: its address as the CP gave it and its SEID. */
+    private static final class CpFseid {
+        private final String address;
+        private final long seid;
+
+        CpFseid(String address, long seid) {
+            this.address = address;
+            this.seid = seid;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CpFseid && ((CpFseid) o).seid == seid && ((CpFseid) o).address.equals(address);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * address.hashCode() + Long.hashCode(seid);
+        }
+    }
+
+    SessionIndex(Ip4Address n3Address) {
+        this.n3Address = n3Address;
+    }
+
+    Long findByCpFseid(String cpAddress, long cpSeid) {
+        return byCpFseid.get(new CpFseid(cpAddress, cpSeid));
+    }
+
+    Long sessionOfUe(Ip4Address ue) {
+        return ueOwner.get(ue.toInt());
+    }
+
+    /** Indexes a session's CP F-SEID, TEIDs and UE addresses. */
+    void add(PfcpSession s) {
+        byCpFseid.put(new CpFseid(s.cpAddress, s.cpSeid), s.upSeid);
+        for (Pdr p : s.pdrs.values()) {
+            if (p.teid != null) {
+                teidOwner.put(p.teid, s.upSeid);
+            }
+            if (p.ueAddress != null) {
+                ueOwner.put(p.ueAddress.toInt(), s.upSeid);
+            }
+        }
+    }
+
+    /** Forgets what {@link #add} indexed for the session (what another session took meanwhile stays). */
+    void remove(PfcpSession s) {
+        byCpFseid.remove(new CpFseid(s.cpAddress, s.cpSeid));
+        for (Pdr p : s.pdrs.values()) {
+            if (p.teid != null) {
+                teidOwner.remove(p.teid, s.upSeid);
+            }
+            if (p.ueAddress != null) {
+                ueOwner.remove(p.ueAddress.toInt(), s.upSeid);
+            }
+        }
+    }
+
+    /**
+     * Refuses what would take another session's traffic: a TEID 0 (reserved, TS 29.281 §5.1), a TEID
+     * another session holds (the TEID space is the UP function's, TS 29.244 §5.5.1: a client-given F-TEID
+     * is accepted only when free) and a UE address another session matches.
+     */
+    void checkOwnership(PfcpSession s) throws RuleException {
+        for (Pdr p : byId(s)) {
+            if (p.teid != null && p.teid == 0) {
+                throw new RuleException(Cause.MANDATORY_IE_INCORRECT, 0, p.pdrId,
+                                        "PDR " + p.pdrId + ": F-TEID with TEID 0 (reserved, TS 29.281 §5.1)");
+            }
+            Long teidHolder = p.teid == null ? null : teidOwner.get(p.teid);
+            if (teidHolder != null && teidHolder != s.upSeid) {
+                throw new RuleException(Cause.INVALID_FTEID_ALLOCATION_OPTION, 0, p.pdrId,
+                                        "PDR " + p.pdrId + ": TEID " + p.teid + " is in use by another session");
+            }
+            Long ueHolder = p.ueAddress == null ? null : ueOwner.get(p.ueAddress.toInt());
+            if (ueHolder != null && ueHolder != s.upSeid) {
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
+                                        "PDR " + p.pdrId + ": UE address " + p.ueAddress
+                                                + " belongs to another session");
+            }
+        }
+    }
+
+    /**
+     * Refuses a UE address outside every UE pool (the core interfaces' prefixes): no device routes its
+     * downlink to hupf, so the session would be accepted for traffic it never sees. Without interfaces
+     * (a manager not yet configured) there is nothing to check against.
+     */
+    static void checkUePools(PfcpSession s, Set<UpfInterface> interfaces) throws RuleException {
+        List<Ip4Prefix> pools = new ArrayList<>();
+        for (UpfInterface i : interfaces) {
+            if (i.isCore()) {
+                pools.add(i.prefix());
+            }
+        }
+        if (pools.isEmpty()) {
+            return;
+        }
+        for (Pdr p : byId(s)) {
+            if (p.ueAddress != null && pools.stream().noneMatch(pool -> pool.contains(p.ueAddress))) {
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
+                                        RuleException.UE_IP_ADDRESS_IE, "PDR " + p.pdrId + ": UE address "
+                                                + p.ueAddress + " is outside the UE pools " + pools);
+            }
+        }
+    }
+
+    /**
+     * Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications.
+     *
+     * @param n3 the address of the session's site's F-TEIDs, or null for the deployment's first
+     */
+    PfcpSession chooseFteids(PfcpSession s, PfcpSession old, Ip4Address n3) throws RuleException {
+        Map<Integer, Pdr> pdrs = new HashMap<>(s.pdrs);
+        Set<Long> taken = new HashSet<>();
+        s.pdrs.values().forEach(p -> taken.add(p.teid));
+        Map<Integer, Long> byChooseId = new HashMap<>();
+        if (old != null) {
+            for (Pdr p : old.pdrs.values()) {
+                if (p.choose && p.chooseId != null && p.teid != null) {
+                    byChooseId.put(p.chooseId, p.teid);
+                }
+            }
+        }
+        for (Pdr p : byId(s)) {
+            if (!p.choose || p.teid != null) {
+                continue;
+            }
+            Pdr prior = old == null ? null : old.pdrs.get(p.pdrId);
+            Long teid = prior != null && prior.choose && prior.teid != null && Objects.equals(prior.chooseId, p.chooseId)
+                    ? prior.teid : p.chooseId == null ? null : byChooseId.get(p.chooseId);
+            if (teid == null) {
+                teid = allocateTeid(taken);
+                if (p.chooseId != null) {
+                    byChooseId.put(p.chooseId, teid);
+                }
+            }
+            pdrs.put(p.pdrId, p.withFteid(teid, n3 == null ? n3Address : n3));
+        }
+        return s.with(pdrs, s.fars, s.qers, s.urrs, s.allocations);
+    }
+
+    /** Picks a TEID no session holds and this one does not use yet (never 0). */
+    private long allocateTeid(Set<Long> taken) throws RuleException {
+        for (long i = 0; i < 0xFFFFFFFFL; i++) {
+            long t = nextTeid;
+            nextTeid = nextTeid == 0xFFFFFFFFL ? 1 : nextTeid + 1;
+            if (!teidOwner.containsKey(t) && taken.add(t)) {
+                return t;
+            }
+        }
+        throw new RuleException(Cause.NO_RESOURCES_AVAILABLE, -1, 0, "no free TEID");
+    }
+
+    /** A session's PDRs in PDR ID order: the first offending rule is the one a refusal names. */
+    private static List<Pdr> byId(PfcpSession s) {
+        List<Pdr> ordered = new ArrayList<>(s.pdrs.values());
+        ordered.sort(Comparator.comparingInt(p -> p.pdrId));
+        return ordered;
+    }
+}

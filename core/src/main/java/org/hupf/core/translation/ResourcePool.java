@@ -1,0 +1,269 @@
+package org.hupf.core.translation;
+
+import org.hupf.api.session.AppFilter;
+import org.hupf.api.session.Cause;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.RuleException;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.onlab.packet.Ip4Address;
+
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.ToIntFunction;
+
+/**
+ * Device indices shared by all sessions: counter cells, session and application meter cells (one
+ * pool each, index 0 reserved for "none"), application ids and tunnel peer ids (1..255, shared by
+ * identical filters and gNB addresses and reference-counted by session). A gNB's tunnel peer is bound to the
+ * tenant of the sessions towards it (its key names the tenant), or to none, as long as a session holds it.
+ *
+ * <p>A session keeps its allocations as keys in {@link PfcpSession#allocations}; {@link #rebuild}
+ * restores the pool from stored sessions after a restart.
+ */
+public final class ResourcePool {
+
+    private static final int MAX_SHARED_ID = 255;
+
+    /** Cells per array, asked at each allocation: devices report their P4Info sizes once connected. */
+    private final ToIntFunction<UpfEntityType> cells;
+    private final BitSet counters = new BitSet();
+    private final BitSet sessionMeters = new BitSet();
+    private final BitSet appMeters = new BitSet();
+    private final Map<String, Integer> sharedIds = new HashMap<>();
+    private final Map<String, Integer> sharedRefs = new HashMap<>();
+    private final BitSet appIds = new BitSet();
+    private final BitSet peerIds = new BitSet();
+
+    /**
+     * Creates a pool.
+     *
+     * @param counterCells size of the counter arrays
+     * @param meterCells   size of each meter array
+     */
+    public ResourcePool(int counterCells, int meterCells) {
+        this(t -> t == UpfEntityType.COUNTER ? counterCells : meterCells);
+    }
+
+    /**
+     * Creates a pool whose sizes come from the devices.
+     *
+     * @param cells cells of the COUNTER, SESSION_METER and APPLICATION_METER arrays
+     */
+    public ResourcePool(ToIntFunction<UpfEntityType> cells) {
+        this.cells = cells;
+        counters.set(0);
+        sessionMeters.set(0);
+        appMeters.set(0);
+        appIds.set(0);
+        peerIds.set(0);
+    }
+
+    /**
+     * Starts an allocation for one session, reusing what it already holds.
+     *
+     * @param held the session's current allocations
+     * @return allocation to pass to the translator, then to {@link #commit} or {@link #abort}
+     */
+    public Allocation begin(Map<String, Integer> held) {
+        return new Allocation(held);
+    }
+
+    /**
+     * Keeps what the translation used and frees what the session held but no longer uses.
+     *
+     * @param a allocation
+     * @return the session's new allocations
+     */
+    public synchronized Map<String, Integer> commit(Allocation a) {
+        a.held.forEach((k, v) -> {
+            if (!a.used.containsKey(k)) {
+                release(k, v);
+            }
+        });
+        return Map.copyOf(a.used);
+    }
+
+    /**
+     * Frees what the translation newly allocated; the session keeps its previous allocations.
+     *
+     * @param a allocation
+     */
+    public synchronized void abort(Allocation a) {
+        a.used.forEach((k, v) -> {
+            if (!a.held.containsKey(k)) {
+                release(k, v);
+            }
+        });
+    }
+
+    /**
+     * Frees everything a deleted session held.
+     *
+     * @param held the session's allocations
+     */
+    public synchronized void releaseAll(Map<String, Integer> held) {
+        held.forEach(this::release);
+    }
+
+    /**
+     * Re-marks the allocations of stored sessions as taken.
+     *
+     * @param sessions stored sessions
+     */
+    public synchronized void rebuild(Collection<PfcpSession> sessions) {
+        for (PfcpSession s : sessions) {
+            s.allocations.forEach(this::take);
+        }
+    }
+
+    /** @return counter cells in use, for stats */
+    public synchronized int countersInUse() {
+        return counters.cardinality() - 1;
+    }
+
+    private BitSet bits(String key) {
+        switch (key.substring(0, key.indexOf(':'))) {
+            case "ctr":
+                return counters;
+            case "sm":
+                return sessionMeters;
+            case "am":
+                return appMeters;
+            case "app":
+                return appIds;
+            default:
+                return peerIds;
+        }
+    }
+
+    private static boolean shared(String key) {
+        return key.startsWith("app:") || key.startsWith("peer:");
+    }
+
+    private void take(String key, int v) {
+        if (shared(key)) {
+            if (sharedRefs.merge(key, 1, Integer::sum) == 1) {
+                sharedIds.put(key, v);
+                bits(key).set(v);
+            }
+        } else {
+            bits(key).set(v);
+        }
+    }
+
+    private void release(String key, int v) {
+        if (shared(key)) {
+            if (sharedRefs.merge(key, -1, Integer::sum) == 0) {
+                sharedRefs.remove(key);
+                sharedIds.remove(key);
+                bits(key).clear(v);
+            }
+        } else {
+            bits(key).clear(v);
+        }
+    }
+
+    private synchronized int allocate(String key, int limit, String what) throws RuleException {
+        if (shared(key) && sharedIds.containsKey(key)) {
+            int v = sharedIds.get(key);
+            take(key, v);
+            return v;
+        }
+        BitSet b = bits(key);
+        int v = b.nextClearBit(1);
+        if (v >= limit) {
+            throw new RuleException(Cause.NO_RESOURCES_AVAILABLE, -1, 0, "no free " + what + " (" + (limit - 1)
+                    + " in use)");
+        }
+        take(key, v);
+        return v;
+    }
+
+    /** The allocation key of a gNB's tunnel peer: unbound peers keep the key they had before tenants. */
+    private static String peerKey(Ip4Address peer, String tenant) {
+        String key = "peer:" + dotted(peer);
+        return tenant == null ? key : key + "@" + tenant;
+    }
+
+    /** What Ip4Address.toString() says, without its String.format: one call per session change. */
+    private static String dotted(Ip4Address a) {
+        byte[] b = a.toOctets();
+        return (b[0] & 0xFF) + "." + (b[1] & 0xFF) + "." + (b[2] & 0xFF) + "." + (b[3] & 0xFF);
+    }
+
+    /**
+     * Refuses a binding of a gNB other than the one its tunnel peer has, unless the only session holding that
+     * peer is the one being changed (it moves to a new peer id, the old one goes when the change is committed).
+     */
+    private synchronized void checkBinding(Ip4Address peer, String key, Map<String, Integer> heldBySession)
+            throws RuleException {
+        String unbound = peerKey(peer, null);
+        for (Map.Entry<String, Integer> other : sharedRefs.entrySet()) {
+            String k = other.getKey();
+            boolean samePeer = k.equals(unbound) || k.startsWith(unbound + "@");
+            if (!samePeer || k.equals(key) || heldBySession.containsKey(k) && other.getValue() == 1) {
+                continue;
+            }
+            String bound = k.equals(unbound) ? "no tenant" : "tenant " + k.substring(unbound.length() + 1);
+            String wanted = key.equals(unbound) ? "no tenant" : "tenant " + key.substring(unbound.length() + 1);
+            throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0,
+                                    "gNB " + peer + " is bound to " + bound + " by " + other.getValue()
+                                            + " session(s): it cannot carry a session of " + wanted);
+        }
+    }
+
+    /** One session's allocation in progress. */
+    public final class Allocation implements SessionResources {
+        private final Map<String, Integer> held;
+        private final Map<String, Integer> used = new HashMap<>();
+
+        private Allocation(Map<String, Integer> held) {
+            this.held = Map.copyOf(held);
+        }
+
+        private int get(String key, int limit, String what) throws RuleException {
+            Integer v = used.get(key);
+            if (v == null) {
+                v = held.get(key);
+                if (v == null) {
+                    v = allocate(key, limit, what);
+                }
+                used.put(key, v);
+            }
+            return v;
+        }
+
+        /** @return what the translation used so far: the session's allocations once committed */
+        public Map<String, Integer> allocations() {
+            return Map.copyOf(used);
+        }
+
+        @Override
+        public int counter(int pdrId) throws RuleException {
+            return get("ctr:" + pdrId, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");
+        }
+
+        @Override
+        public int meter(long qerId, boolean uplink, boolean session) throws RuleException {
+            return get((session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl"),
+                       cells.applyAsInt(session ? UpfEntityType.SESSION_METER : UpfEntityType.APPLICATION_METER),
+                       session ? "session meter cell" : "application meter cell");
+        }
+
+        @Override
+        public int appId(AppFilter filter, long precedence) throws RuleException {
+            return get("app:" + filter.key() + "@" + precedence, MAX_SHARED_ID + 1, "application id");
+        }
+
+        @Override
+        public int tunnelPeer(Ip4Address peer, String tenant) throws RuleException {
+            String key = peerKey(peer, tenant);
+            if (!used.containsKey(key) && !held.containsKey(key)) {
+                checkBinding(peer, key, held);
+            }
+            return get(key, MAX_SHARED_ID + 1, "tunnel peer id");
+        }
+    }
+}

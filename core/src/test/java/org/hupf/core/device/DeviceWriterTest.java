@@ -1,0 +1,134 @@
+package org.hupf.core.device;
+
+import org.hupf.pipeconf.api.UpfInterface;
+import org.junit.Test;
+import org.onlab.packet.Ip4Prefix;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+public class DeviceWriterTest {
+
+    private static final List<DeviceUpdate> ONE = List.of(DeviceUpdate.apply(
+            UpfInterface.builder().setPrefix(Ip4Prefix.valueOf("10.0.0.0/24")).setCore().setSliceId(0).build()));
+
+    private static Thread thread(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).findFirst()
+                .orElse(null);
+    }
+
+    private static void awaitState(Thread t, Thread.State... states) {
+        while (!List.of(states).contains(t.getState())) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    public void closeLetsTheWriteInFlightFinishAndLeavesNoThread() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gated = new GatedDevice(release);
+        BatchUpfDevice slow = gated.device;
+        DeviceWriter w = new DeviceWriter("test-writer-inflight", 4, 100);
+        CompletableFuture<List<WriteResult>> inFlight = w.submit(List.of(slow), ONE);
+        assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
+        Thread writerThread = thread("test-writer-inflight");
+        CompletableFuture<List<WriteResult>> queued = w.submit(List.of(slow), ONE);
+        Thread closer = new Thread(w::close, "test-closer");
+        closer.start();
+        awaitState(closer, Thread.State.TIMED_WAITING, Thread.State.WAITING);
+        release.countDown();
+        closer.join();
+        assertTrue("the write in flight was answered, not cut off", inFlight.get().get(0).ok());
+        assertTrue("a job still queued fails as unreachable", queued.get().get(0).unreachable());
+        assertFalse(writerThread.isAlive());
+        Thread completer = thread("test-writer-inflight-done");
+        assertTrue(completer == null || !completer.isAlive());
+    }
+
+    @Test
+    public void closeWakesAnIdleWriter() {
+        DeviceWriter w = new DeviceWriter("test-writer-idle", 4, 100);
+        Thread t = thread("test-writer-idle");
+        awaitState(t, Thread.State.WAITING);
+        w.close();
+        assertFalse(t.isAlive());
+        List<WriteResult> after = w.submit(List.of(u -> CompletableFuture.completedFuture(WriteResult.ok(1))), ONE)
+                .join();
+        assertTrue(after.get(0).unreachable());
+    }
+
+    /** A device whose writes wait for a release; it notes the size of every write. */
+    private static final class GatedDevice {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final List<Integer> sizes = Collections.synchronizedList(new ArrayList<>());
+        final BatchUpfDevice device;
+
+        GatedDevice(CountDownLatch release) {
+            device = updates -> {
+                sizes.add(updates.size());
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    return CompletableFuture.completedFuture(WriteResult.unreachable(updates.size(), null));
+                }
+                return CompletableFuture.completedFuture(WriteResult.ok(updates.size()));
+            };
+        }
+    }
+
+    @Test
+    public void jobsQueuedDuringAWriteGoOutAsOneWriteUpToTheBound() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gated = new GatedDevice(release);
+        BatchUpfDevice device = gated.device;
+        try (DeviceWriter w = new DeviceWriter("test-writer-burst", 16, 3)) {
+            CompletableFuture<List<WriteResult>> first = w.submit(List.of(device), ONE);
+            assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
+            List<CompletableFuture<List<WriteResult>>> burst = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                burst.add(w.submit(List.of(device), ONE));
+            }
+            release.countDown();
+            assertTrue(first.get().get(0).ok());
+            for (CompletableFuture<List<WriteResult>> f : burst) {
+                assertTrue("each job gets its slice of the merged write's result", f.get().get(0).ok());
+            }
+            assertEquals("one write for the first job, the burst in writes of at most 3 updates",
+                         List.of(1, 3, 2), gated.sizes);
+            assertArrayEquals("writes sent, jobs carried", new long[] {3, 6}, w.counts());
+        }
+    }
+
+    @Test
+    public void jobsForOtherDevicesAreNotMergedIntoAWrite() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gatedA = new GatedDevice(release);
+        GatedDevice gatedB = new GatedDevice(release);
+        BatchUpfDevice a = gatedA.device;
+        BatchUpfDevice b = gatedB.device;
+        try (DeviceWriter w = new DeviceWriter("test-writer-devices", 16, 100)) {
+            w.submit(List.of(a), ONE);
+            assertTrue(gatedA.entered.await(60, TimeUnit.SECONDS));
+            CompletableFuture<List<WriteResult>> toA = w.submit(List.of(a), ONE);
+            CompletableFuture<List<WriteResult>> toB = w.submit(List.of(b), ONE);
+            CompletableFuture<List<WriteResult>> toA2 = w.submit(List.of(a), ONE);
+            release.countDown();
+            assertTrue(toA.get().get(0).ok());
+            assertTrue(toB.get().get(0).ok());
+            assertTrue(toA2.get().get(0).ok());
+            assertEquals("the queue's order is kept: a job for another device ends the merge",
+                         List.of(1, 1, 1), gatedA.sizes);
+            assertEquals(List.of(1), gatedB.sizes);
+        }
+    }
+}

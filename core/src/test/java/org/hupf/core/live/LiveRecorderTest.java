@@ -1,0 +1,143 @@
+package org.hupf.core.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.OffloadEvent;
+import org.hupf.core.offload.TestOffloadService;
+import org.junit.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The live view's series and event stream: each sample holds the totals a poll left, the last ones kept, those
+ * after a time sent; backends up and down and drains told from consecutive samples, the offload manager's events
+ * but its heavy-hitter reports kept, the last ones, those after a sequence number sent.
+ */
+public class LiveRecorderTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String B1 = "device:backend:b1";
+    private static final String B2 = "device:backend:b2";
+
+    private static JsonNode history(LiveRecorder live, long after) {
+        ObjectNode root = MAPPER.createObjectNode();
+        live.history(root, after);
+        return root;
+    }
+
+    private static List<String> events(LiveRecorder live, long after) {
+        ObjectNode root = MAPPER.createObjectNode();
+        live.events(root, after);
+        List<String> out = new ArrayList<>();
+        root.get("events").forEach(e -> out.add(e.get("seq").asLong() + " " + e.get("time").asLong() + " "
+                                                        + e.get("kind").asText() + " " + e.get("subject").asText()));
+        return out;
+    }
+
+    @Test
+    public void eachSampleHoldsTheTotalsOfItsPoll() throws Exception {
+        TestOffloadService offload = TestOffloadService.withSessions(3);
+        offload.onHeavyHitter(TestOffloadService.ue(1));
+        LiveRecorder live = new LiveRecorder(1000, 10, 10);
+        live.sample(1000, offload.metrics(), Map.of(B1, new long[]{1, 100}), Map.of());
+        live.sample(2000, offload.metrics(), Map.of(B1, new long[]{7, 700}), Map.of());
+
+        JsonNode all = history(live, 0);
+        assertEquals(1000, all.get("intervalMs").asLong());
+        assertEquals(2, all.get("samples").size());
+        JsonNode s = all.get("samples").get(1);
+        assertEquals(2000, s.get("time").asLong());
+        assertTrue(s.get("driving").asBoolean());
+        assertEquals(offload.metrics().hwBytes(), s.get("switchBytes").asLong());
+        assertEquals(1, s.get("hhReports").asLong());
+        assertEquals(offload.metrics().promotions(), s.get("promotions").asLong());
+        assertEquals(offload.metrics().offloaded(), s.get("offloaded").asInt());
+        assertEquals(7, s.get("backends").get(B1).get("packets").asLong());
+        assertEquals(700, s.get("backends").get(B1).get("bytes").asLong());
+        assertEquals("the switch's tables", offload.metrics().occupancy().size(), s.get("switchTables").size());
+        assertEquals("only the samples after a time", 1, history(live, 1000).get("samples").size());
+        assertEquals(0, history(live, 2000).get("samples").size());
+    }
+
+    @Test
+    public void withoutABackendASampleSaysSo() {
+        LiveRecorder live = new LiveRecorder(1000, 10, 10);
+        live.sample(5, null, Map.of(), Map.of());
+        JsonNode s = history(live, 0).get("samples").get(0);
+        assertFalse(s.get("driving").asBoolean());
+        assertEquals(0, s.get("switchBytes").asLong());
+        assertEquals(0, s.get("backends").size());
+    }
+
+    @Test
+    public void theOldestSamplesGoFirst() {
+        LiveRecorder live = new LiveRecorder(1000, 3, 10);
+        for (long t = 1; t <= 5; t++) {
+            live.sample(t, null, Map.of(), Map.of());
+        }
+        JsonNode samples = history(live, 0).get("samples");
+        assertEquals(3, samples.size());
+        assertEquals(3, samples.get(0).get("time").asLong());
+        assertEquals(5, samples.get(2).get("time").asLong());
+    }
+
+    @Test
+    public void backendsAndDrainsAreToldFromConsecutiveSamples() {
+        LiveRecorder live = new LiveRecorder(1000, 10, 20);
+        long[] counts = {0, 0};
+        live.sample(1000, null, Map.of(B1, counts), Map.of());
+        live.sample(2000, null, Map.of(B1, counts, B2, counts), Map.of());
+        live.sample(3000, null, Map.of(B1, counts, B2, counts), Map.of(B2, "DRAINING"));
+        live.sample(4000, null, Map.of(B1, counts, B2, counts), Map.of(B2, "DRAINING"));
+        live.sample(5000, null, Map.of(B1, counts), Map.of(B2, "DRAINED"));
+        live.sample(6000, null, Map.of(B1, counts), Map.of());
+        live.sample(7000, null, Map.of(B1, counts, B2, counts), Map.of());
+        live.sample(8000, null, Map.of(), Map.of());
+        assertEquals(List.of("1 1000 BACKEND_UP " + B1, "2 2000 BACKEND_UP " + B2, "3 3000 DRAINING " + B2,
+                             "4 5000 BACKEND_DOWN " + B2, "5 5000 DRAINED " + B2, "6 6000 RESTORED " + B2,
+                             "7 7000 BACKEND_UP " + B2, "8 8000 BACKEND_DOWN " + B1, "9 8000 BACKEND_DOWN " + B2),
+                     events(live, 0));
+        assertEquals("after a sequence number", 2, events(live, 7).size());
+    }
+
+    @Test
+    public void offloadEventsButReportsJoinTheStreamWithTheirTimes() {
+        LiveRecorder live = new LiveRecorder(1000, 10, 3);
+        live.accept(new OffloadEvent(OffloadEvent.Kind.HH_REPORT, TestOffloadService.ue(1), 10));
+        live.accept(new OffloadEvent(OffloadEvent.Kind.PROMOTED, TestOffloadService.ue(1), 11));
+        live.accept(new OffloadEvent(OffloadEvent.Kind.DEMOTED, TestOffloadService.ue(1), 20));
+        live.accept(new OffloadEvent(OffloadEvent.Kind.EVICTED, TestOffloadService.ue(2), 21));
+        live.accept(new OffloadEvent(OffloadEvent.Kind.REJECTED, TestOffloadService.ue(3), 22));
+        String ue1 = TestOffloadService.ue(1).toString();
+        assertEquals("the last 3, numbered from the first", List.of(
+                "2 20 DEMOTED " + ue1, "3 21 EVICTED " + TestOffloadService.ue(2),
+                "4 22 REJECTED " + TestOffloadService.ue(3)), events(live, 0));
+    }
+
+    @Test
+    public void listenersHearEverySampleUntilRemoved() {
+        LiveRecorder live = new LiveRecorder(1000, 10, 10);
+        AtomicInteger heard = new AtomicInteger();
+        Runnable listener = heard::incrementAndGet;
+        live.addListener(listener);
+        live.sample(1, null, Map.of(), Map.of());
+        live.sample(2, null, Map.of(), Map.of());
+        live.removeListener(listener);
+        live.sample(3, null, Map.of(), Map.of());
+        assertEquals(2, heard.get());
+        assertEquals(0, live.listeners());
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void aRecorderKeepsAtLeastOneSample() {
+        new LiveRecorder(1000, 0, 10);
+    }
+}

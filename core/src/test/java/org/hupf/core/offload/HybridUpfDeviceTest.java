@@ -1,0 +1,190 @@
+package org.hupf.core.offload;
+
+import org.hupf.api.OffloadPolicy;
+import org.hupf.core.device.DeviceUpdate;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
+import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+import org.onlab.packet.Ip4Prefix;
+import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.hupf.core.offload.OffloadManagerTest.session;
+import static org.hupf.core.offload.OffloadManagerTest.ue;
+import static org.hupf.core.offload.OffloadManagerTest.uplink;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The hybrid device driven entity by entity, in the order a session manager writes (interfaces, then
+ * per session: peer, meter, sessions, terminations; deletions in reverse).
+ */
+public class HybridUpfDeviceTest {
+
+    private final AtomicLong clock = new AtomicLong(1_000_000);
+    private FakeUpfDevice backend;
+    private FakeUpfDevice hw;
+    private OffloadManager manager;
+    private HybridUpfDevice hybrid;
+
+    @Before
+    public void setUp() throws UpfProgrammableException {
+        backend = new FakeUpfDevice(1_000_000, 1_048_576, 65_536);
+        hw = new FakeUpfDevice(4, 64, 16);
+        manager = new OffloadManager(backend, hw, OffloadPolicy.builder().holdMillis(2000).confirmReports(false)
+                .pinSlice(7, OffloadPolicy.Pin.HARDWARE).build(), clock::get);
+        hybrid = new HybridUpfDevice(backend, hw, manager);
+        hybrid.apply(UpfInterface.builder().setAccess().setSliceId(1)
+                             .setPrefix(Ip4Prefix.valueOf("198.51.100.1/32")).build());
+        hybrid.apply(UpfInterface.builder().setCore().setSliceId(1)
+                             .setPrefix(Ip4Prefix.valueOf("10.250.0.0/24")).build());
+    }
+
+    private void install(int i) throws UpfProgrammableException {
+        for (UpfEntity e : session(i).entities()) {
+            hybrid.apply(e);
+        }
+    }
+
+    @Test
+    public void sessionsGoToTheBackendAndInterfacesToBoth() throws Exception {
+        install(1);
+        assertEquals(2, hw.count(UpfEntityType.INTERFACE));
+        assertEquals(2, backend.count(UpfEntityType.INTERFACE));
+        assertEquals(0, hw.count(UpfEntityType.SESSION_DOWNLINK));
+        assertTrue(backend.holds(uplink(1, 1001)));
+        assertTrue(manager.isTracked(ue(1)));
+        assertEquals("reads show the logical device: the backend", 1,
+                     hybrid.readAll(UpfEntityType.TERMINATION_UPLINK).size());
+    }
+
+    @Test
+    public void aReportedUeIsMirroredWithItsPeerAndMeter() throws Exception {
+        install(1);
+        install(2);
+        manager.onHeavyHitter(ue(1));
+        assertTrue(hw.holds(uplink(1, 1001)));
+        assertFalse(hw.holds(uplink(2, 1002)));
+        assertEquals(1, hw.count(UpfEntityType.TUNNEL_PEER));
+        assertEquals(1, hw.count(UpfEntityType.SESSION_METER));
+        assertEquals(2, hw.count(UpfEntityType.TERMINATION_UPLINK) + hw.count(UpfEntityType.TERMINATION_DOWNLINK));
+    }
+
+    @Test
+    public void counterReadsAddWhatTheSwitchCarried() throws Exception {
+        install(1);
+        backend.countUplink(uplink(1, 1001), ue(1), 100);
+        manager.onHeavyHitter(ue(1));
+        hw.countUplink(uplink(1, 1001), ue(1), 900);
+        assertEquals(1000, hybrid.readCounter(500_002).ingressBytes());
+        assertEquals(2, hybrid.readCounter(500_002).ingressPkts());
+        assertEquals(0, hybrid.readCounter(500_003).ingressBytes());
+    }
+
+    @Test
+    public void removingPartOfAnOffloadedSessionFallsBackFirstThenDeletingAllForgetsIt() throws Exception {
+        install(1);
+        manager.onHeavyHitter(ue(1));
+        UpfTerminationUplink term = (UpfTerminationUplink) session(1).entities().get(2);
+        hybrid.delete(term);
+        assertFalse("off the switch before the backend lost the termination", hw.holds(uplink(1, 1001)));
+        assertFalse(backend.holds(term));
+        assertFalse(manager.isOffloaded(ue(1)));
+        for (UpfEntity e : session(1).entities()) {
+            if (!e.equals(term)) {
+                hybrid.delete(e);
+            }
+        }
+        assertFalse(manager.isTracked(ue(1)));
+        assertEquals(0, backend.count(UpfEntityType.TUNNEL_PEER));
+        assertEquals(0, hw.count(UpfEntityType.TUNNEL_PEER));
+    }
+
+    @Test
+    public void aChangedTunnelPeerReachesTheOffloadedSessions() throws Exception {
+        install(1);
+        manager.onHeavyHitter(ue(1));
+        UpfGtpTunnelPeer moved = UpfGtpTunnelPeer.builder().withTunnelPeerId(1)
+                .withSrcAddr(Ip4Address.valueOf("198.51.100.1")).withDstAddr(Ip4Address.valueOf("192.0.2.99"))
+                .withSrcPort(2152).build();
+        hybrid.apply(moved);
+        assertTrue(hw.readAll(UpfEntityType.TUNNEL_PEER).contains(moved));
+        assertTrue(manager.isOffloaded(ue(1)));
+    }
+
+    @Test
+    public void theSliceOfTheUePoolDecidesSlicePins() throws Exception {
+        hybrid.apply(UpfInterface.builder().setCore().setSliceId(7)
+                             .setPrefix(Ip4Prefix.valueOf("10.250.0.8/29")).build());
+        install(9);
+        install(1);
+        assertEquals("UE 9 is in slice 7's pool, pinned to hardware", java.util.Set.of(ue(9)),
+                     manager.offloaded());
+    }
+
+    @Test
+    public void aNewHybridTakesOverWhatTheBackendAlreadyHolds() throws Exception {
+        install(1);
+        FakeUpfDevice freshSwitch = new FakeUpfDevice(4, 64, 16);
+        OffloadManager fresh = new OffloadManager(backend, freshSwitch,
+                                                  OffloadPolicy.builder().confirmReports(false).build(), clock::get);
+        HybridUpfDevice again = new HybridUpfDevice(backend, freshSwitch, fresh);
+        int writes = backend.log.size();
+        again.adoptBackend();
+        assertEquals("nothing written again to the backend", writes, backend.log.size());
+        assertEquals(2, freshSwitch.count(UpfEntityType.INTERFACE));
+        assertTrue(fresh.isTracked(ue(1)));
+        fresh.onHeavyHitter(ue(1));
+        assertTrue("the adopted session is on the switch", freshSwitch.holds(uplink(1, 1001)));
+        assertEquals(1, freshSwitch.count(UpfEntityType.TERMINATION_DOWNLINK));
+        assertEquals(1, freshSwitch.count(UpfEntityType.TUNNEL_PEER));
+    }
+
+    @Test
+    public void aWriteRemovingManySessionsReadsTheirFinalUsageOnceForAll() throws Exception {
+        removeManySessions();
+        assertEquals("one read of every removed session's cells", 1, backend.cellSetReads.get());
+    }
+
+    @Test
+    public void finalCountsTheBackendReturnsWithTheWriteAreNotReadAgain() throws Exception {
+        hybrid = new HybridUpfDevice(backend, hw, manager, true);
+        backend.finalCountsWithWrites = true;
+        removeManySessions();
+        assertEquals("no read of the removed sessions' cells", 0, backend.cellSetReads.get());
+    }
+
+    /** Installs 40 sessions, counts on each, removes them all in one write; checks the usage they reported. */
+    private void removeManySessions() throws Exception {
+        int n = 40;
+        long sent = 0;
+        for (int i = 1; i <= n; i++) {
+            install(i);
+            backend.countUplink(uplink(i, 1000 + i), ue(i), 10L * i);
+            sent += 10L * i;
+        }
+        List<DeviceUpdate> removals = new ArrayList<>();
+        Set<UpfEntity> seen = new HashSet<>();
+        for (int i = 1; i <= n; i++) {
+            List<UpfEntity> entities = new ArrayList<>(session(i).entities());
+            Collections.reverse(entities);
+            entities.stream().filter(seen::add).forEach(e -> removals.add(DeviceUpdate.remove(e)));
+        }
+        assertTrue(hybrid.write(removals).join().ok());
+        assertEquals("no read per session", 0, backend.singleReads.get());
+        assertEquals(0, manager.metrics().sessions());
+        assertEquals("the final usage of each, counted until its removal", sent, manager.metrics().swBytes());
+    }
+}
