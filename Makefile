@@ -24,7 +24,7 @@ help:
 	@echo "make test-t4p4s        hupf's sw profile compiled by T4P4S, programmed through hupf-t4p4s, frames on DPDK ports (root, HUPF_T4P4S, docs/BACKENDS.md)"
 	@echo "make test-fabric       hupf through ONOS in a Mininet fabric of bmv2 switches (root, ONOS runtime, bmv2)"
 	@echo "make train             train the MATADOR classifier on a generated dataset (reports/classifier/)"
-	@echo "make oar               build the ONOS .oar (pipeconf + api + app bundles)"
+	@echo "make oar               build the ONOS .oar (pipeconf, api, core and app bundles)"
 	@echo "make p4                compile the P4 profiles with p4c and regenerate the constants"
 	@echo "make bench             run the benchmarks and write their reports"
 	@echo "make bench-cp          hupf's control plane against eUPF (HUPF_EUPF=<eupf binary>), alternating rounds at"

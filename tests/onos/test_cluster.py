@@ -150,7 +150,8 @@ def hupf_cluster(request, oar, tmp_path_factory):
         c.remove()
 
 
-HUPF_BUNDLES = {"org.hupf.hupf-api": "Active", "org.hupf.hupf-app": "Active", "org.hupf.hupf-pipeconf": "Active"}
+HUPF_BUNDLES = {"org.hupf.hupf-api": "Active", "org.hupf.hupf-app": "Active", "org.hupf.hupf-core": "Active",
+                "org.hupf.hupf-pipeconf": "Active"}
 
 
 def hupf_bundles(o):

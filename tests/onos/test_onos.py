@@ -195,7 +195,7 @@ def udp_listeners(port):
 # -- the .oar in ONOS ----------------------------------------------------------------------------------------
 def test_hupf_bundles_active_and_components_satisfied(onos, oar):
     bundles = oar_bundles(oar)
-    assert set(bundles) == {"org.hupf.hupf-app", "org.hupf.hupf-api", "org.hupf.hupf-pipeconf"}, bundles
+    assert set(bundles) == {"org.hupf.hupf-app", "org.hupf.hupf-api", "org.hupf.hupf-core", "org.hupf.hupf-pipeconf"}, bundles
     components = [c for comps in bundles.values() for c in comps]
     assert KNOWN_COMPONENTS <= set(components), components
     onos.wait(lambda: all(onos.bundles().get(b) == "Active" for b in bundles), 60,

@@ -10,8 +10,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The module rules of docs/ARCHITECTURE.md ("Modules"), over the classes ONOS loads: the pipeconf, api and
- * app bundles (main code), the app bundle with core's classes embedded (core's own rules: CoreRulesTest). Maven's module dependencies already forbid an upward import (api → app,
+ * The module rules of docs/ARCHITECTURE.md ("Modules"), over the classes ONOS loads: the pipeconf, api, core and
+ * app bundles (main code; core's own rules: CoreRulesTest). Maven's module dependencies already forbid an upward import (api → app,
  * anything → standalone); these rules catch what Maven allows and ONOS would refuse or what would tangle
  * the layers.
  */

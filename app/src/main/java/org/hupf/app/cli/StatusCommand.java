@@ -30,7 +30,8 @@ import java.util.function.Function;
 public class StatusCommand extends HupfCommand {
 
     /** The bundles of hupf's .oar. */
-    static final List<String> BUNDLES = List.of("org.hupf.hupf-pipeconf", "org.hupf.hupf-api", "org.hupf.hupf-app");
+    static final List<String> BUNDLES = List.of("org.hupf.hupf-pipeconf", "org.hupf.hupf-api",
+                                                "org.hupf.hupf-core", "org.hupf.hupf-app");
 
     @Override
     protected void doExecute() {

@@ -14,7 +14,8 @@ import static org.junit.Assert.assertEquals;
 public class StatusCommandTest {
 
     private static final Map<String, String> ALL_ACTIVE = Map.of(
-            "org.hupf.hupf-pipeconf", "Active", "org.hupf.hupf-api", "Active", "org.hupf.hupf-app", "Active");
+            "org.hupf.hupf-pipeconf", "Active", "org.hupf.hupf-api", "Active", "org.hupf.hupf-core", "Active",
+            "org.hupf.hupf-app", "Active");
 
     private static ComponentDescriptionDTO description(String name, String reference, String iface) {
         ComponentDescriptionDTO d = new ComponentDescriptionDTO();
@@ -43,6 +44,7 @@ public class StatusCommandTest {
         assertEquals(List.of("hupf: running",
                              "bundle org.hupf.hupf-pipeconf: Active",
                              "bundle org.hupf.hupf-api: Active",
+                             "bundle org.hupf.hupf-core: Active",
                              "bundle org.hupf.hupf-app: Active",
                              "component org.hupf.app.cli.Other: SATISFIED",
                              "component org.hupf.app.impl.HupfManager: ACTIVE"), lines);
@@ -59,11 +61,13 @@ public class StatusCommandTest {
         w.unsatisfiedReferences = new UnsatisfiedReferenceDTO[] {u};
         ComponentConfigurationDTO f = config(ComponentConfigurationDTO.FAILED_ACTIVATION);
         f.failure = "java.lang.IllegalStateException: storage not ready";
-        List<String> lines = StatusCommand.report(Map.of("org.hupf.hupf-app", "Active", "org.hupf.hupf-api", "Active"),
+        List<String> lines = StatusCommand.report(Map.of("org.hupf.hupf-app", "Active", "org.hupf.hupf-api", "Active",
+                                                         "org.hupf.hupf-core", "Active"),
                                                   List.of(waiting, failed), d -> List.of(d == waiting ? w : f));
         assertEquals(List.of("hupf: NOT running (see the lines below)",
                              "bundle org.hupf.hupf-pipeconf: not installed",
                              "bundle org.hupf.hupf-api: Active",
+                             "bundle org.hupf.hupf-core: Active",
                              "bundle org.hupf.hupf-app: Active",
                              "component org.hupf.app.impl.HupfManager: FAILED_ACTIVATION: "
                                      + "java.lang.IllegalStateException: storage not ready",
