@@ -43,8 +43,10 @@ import java.util.concurrent.CompletableFuture;
  * an offloaded session first takes the session off the switch (its packets fall back to the backend,
  * which still has everything), so a change never leaves half a session on the hardware path.
  *
- * <p>A batch goes to the backend as one write; the offload manager then hears once about each UE the
- * batch touched, for the updates the backend took.
+ * <p>A batch goes to the backend as one write, without the writer waiting for it, once the previous batch's
+ * outcome is recorded (what a batch removes is judged against what the batches before left); on the thread that
+ * completes the backend's write, the offload manager hears once about each UE the batch touched, for the updates
+ * the backend took, and the batch's future completes.
  */
 public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, CounterCellReader {
 
@@ -60,6 +62,8 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
     /** Key of a shared entity to the UEs (their addresses' 32 bits) whose entries refer to it. */
     private final Map<Object, Set<Integer>> referrers = new HashMap<>();
+    /** Completes once the last batch written has its outcome recorded; the next batch goes to the backend then. */
+    private CompletableFuture<Void> previousWrite = CompletableFuture.completedFuture(null);
 
     /** One UE's own entries by key, and its address, as the offload manager knows it. */
     private static final class UeEntries {
@@ -69,15 +73,6 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         UeEntries(Ip4Address address) {
             this.address = address;
         }
-    }
-
-    /**
-     * @param backend  the x86 backend
-     * @param hardware the switch, or null (backend only)
-     * @param manager  offload manager built over the same two devices
-     */
-    public HybridUpfDevice(HupfUpfDevice backend, HupfUpfDevice hardware, OffloadManager manager) {
-        this(backend, hardware, manager, false);
     }
 
     /**
@@ -152,11 +147,25 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     }
 
     @Override
-    public synchronized CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+    public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        List<DeviceUpdate> batch = List.copyOf(updates);
+        synchronized (this) {
+            CompletableFuture<WriteResult> written = previousWrite.thenCompose(done -> writeToBackend(batch));
+            previousWrite = written.handle((r, e) -> null);
+            return written;
+        }
+    }
+
+    private synchronized CompletableFuture<WriteResult> writeToBackend(List<DeviceUpdate> updates) {
         Map<Integer, Ip4Address> affected = losingEntries(updates);
         // Sessions losing entries leave the switch first: their packets fall back to the backend.
         affected.values().forEach(manager::fallBack);
-        WriteResult onBackend = BatchDevices.of(backend).write(updates).join();
+        return BatchDevices.of(backend).write(updates).thenApply(r -> recordWritten(updates, affected, r));
+    }
+
+    /** Notes what the backend took and hands the offload manager the UEs whose sessions changed. */
+    private synchronized WriteResult recordWritten(List<DeviceUpdate> updates, Map<Integer, Ip4Address> affected,
+                                                   WriteResult onBackend) {
         List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
         for (int i = 0; i < updates.size(); i++) {
             UpfProgrammableException failure = onBackend.failure(i);
@@ -166,8 +175,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             failures.add(failure);
         }
         Map<Integer, UpfCounter> finalCounts = retrack(affected, measuresBackend ? onBackend.finalCounts() : Map.of());
-        return CompletableFuture.completedFuture(onBackend.unreachable() ? onBackend
-                : WriteResult.of(failures).withFinalCounts(finalCounts));
+        return onBackend.unreachable() ? onBackend : WriteResult.of(failures).withFinalCounts(finalCounts);
     }
 
     /** The UEs whose sessions lose entries in this batch (removals, meter resets), by address bits. */

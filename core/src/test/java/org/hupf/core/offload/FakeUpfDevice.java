@@ -24,7 +24,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.Queue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,6 +57,10 @@ public final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, Count
     private CountDownLatch reading;
     private CountDownLatch release;
 
+    /** Whether its writes wait, unanswered, until the test releases them ({@link #releaseHeldWrite}). */
+    volatile boolean holdWrites;
+    private final Queue<Runnable> heldWrites = new ConcurrentLinkedQueue<>();
+
     /** Whether its writes return the final counts of the terminations they delete (as hupf-backend's agent). */
     volatile boolean finalCountsWithWrites;
 
@@ -73,6 +79,27 @@ public final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, Count
 
     @Override
     public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        if (!holdWrites) {
+            return writeNow(updates);
+        }
+        CompletableFuture<WriteResult> answer = new CompletableFuture<>();
+        heldWrites.add(() -> writeNow(updates).thenAccept(answer::complete));
+        return answer;
+    }
+
+    /** @return writes held and not yet let through */
+    int heldWrites() {
+        return heldWrites.size();
+    }
+
+    /** Lets the oldest held write through: applied, and its future completed, on a thread of its own. */
+    void releaseHeldWrite() throws InterruptedException {
+        Thread device = new Thread(heldWrites.remove(), "fake-device-answer");
+        device.start();
+        device.join();
+    }
+
+    private CompletableFuture<WriteResult> writeNow(List<DeviceUpdate> updates) {
         WriteResult written = BatchDevices.writeEach(this, updates);
         if (!finalCountsWithWrites) {
             return CompletableFuture.completedFuture(written);

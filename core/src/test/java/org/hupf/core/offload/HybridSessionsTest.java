@@ -51,7 +51,7 @@ public class HybridSessionsTest {
         backend = new FakeUpfDevice(100_000, 65_536, 4_096);
         hw = new FakeUpfDevice(8, 64, 16);
         offload = new OffloadManager(backend, hw, OffloadPolicy.builder().confirmReports(false).build(), clock::get);
-        HybridUpfDevice hybrid = new HybridUpfDevice(backend, hw, offload);
+        HybridUpfDevice hybrid = new HybridUpfDevice(backend, hw, offload, false);
         sessions = new SessionManager(new InMemorySessionStore(), new SessionTranslator(N3, 1, Map.of(), 10),
                                       new ResourcePool(65_536, 4_096), () -> List.of(hybrid), N3);
         sessions.setInterfaces(Set.of(

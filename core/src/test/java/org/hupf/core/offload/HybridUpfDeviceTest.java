@@ -2,6 +2,7 @@ package org.hupf.core.offload;
 
 import org.hupf.api.OffloadPolicy;
 import org.hupf.core.device.DeviceUpdate;
+import org.hupf.core.device.WriteResult;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
@@ -14,10 +15,12 @@ import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.hupf.core.offload.OffloadManagerTest.session;
@@ -45,7 +48,7 @@ public class HybridUpfDeviceTest {
         hw = new FakeUpfDevice(4, 64, 16);
         manager = new OffloadManager(backend, hw, OffloadPolicy.builder().holdMillis(2000).confirmReports(false)
                 .pinSlice(7, OffloadPolicy.Pin.HARDWARE).build(), clock::get);
-        hybrid = new HybridUpfDevice(backend, hw, manager);
+        hybrid = new HybridUpfDevice(backend, hw, manager, false);
         hybrid.apply(UpfInterface.builder().setAccess().setSliceId(1)
                              .setPrefix(Ip4Prefix.valueOf("198.51.100.1/32")).build());
         hybrid.apply(UpfInterface.builder().setCore().setSliceId(1)
@@ -140,7 +143,7 @@ public class HybridUpfDeviceTest {
         FakeUpfDevice freshSwitch = new FakeUpfDevice(4, 64, 16);
         OffloadManager fresh = new OffloadManager(backend, freshSwitch,
                                                   OffloadPolicy.builder().confirmReports(false).build(), clock::get);
-        HybridUpfDevice again = new HybridUpfDevice(backend, freshSwitch, fresh);
+        HybridUpfDevice again = new HybridUpfDevice(backend, freshSwitch, fresh, false);
         int writes = backend.log.size();
         again.adoptBackend();
         assertEquals("nothing written again to the backend", writes, backend.log.size());
@@ -164,6 +167,45 @@ public class HybridUpfDeviceTest {
         backend.finalCountsWithWrites = true;
         removeManySessions();
         assertEquals("no read of the removed sessions' cells", 0, backend.cellSetReads.get());
+    }
+
+    @Test(timeout = 10_000)
+    public void theWriterGoesOnWhileTheBackendWritesAndOutcomesKeepTheirOrder() throws Exception {
+        backend.holdWrites = true;
+        CompletableFuture<WriteResult> first = hybrid.write(applies(session(1).entities()));
+        List<UpfEntity> removedAgain = new ArrayList<>(session(1).entities());
+        Collections.reverse(removedAgain);
+        List<DeviceUpdate> removal = new ArrayList<>();
+        removedAgain.forEach(e -> removal.add(DeviceUpdate.remove(e)));
+        CompletableFuture<WriteResult> second = hybrid.write(removal);
+        CompletableFuture<WriteResult> third = hybrid.write(applies(session(2).entities()));
+
+        assertFalse("the writer did not wait for the backend", first.isDone());
+        assertEquals("a batch goes to the backend after the one before it", 1, backend.heldWrites());
+        assertFalse(manager.isTracked(ue(1)));
+
+        backend.releaseHeldWrite();
+        assertTrue(first.join().ok());
+        assertTrue("the first batch's outcome is recorded before the next batch goes out", manager.isTracked(ue(1)));
+        assertFalse(second.isDone());
+        assertEquals(1, backend.heldWrites());
+
+        backend.releaseHeldWrite();
+        assertTrue(second.join().ok());
+        assertFalse("the removal was judged against the session the first batch installed",
+                    manager.isTracked(ue(1)));
+        assertFalse(backend.holds(uplink(1, 1001)));
+
+        backend.releaseHeldWrite();
+        assertTrue(third.join().ok());
+        assertTrue(manager.isTracked(ue(2)));
+        assertEquals(0, backend.heldWrites());
+    }
+
+    private static List<DeviceUpdate> applies(Collection<? extends UpfEntity> entities) {
+        List<DeviceUpdate> out = new ArrayList<>();
+        entities.forEach(e -> out.add(DeviceUpdate.apply(e)));
+        return out;
     }
 
     /** Installs 40 sessions, counts on each, removes them all in one write; checks the usage they reported. */
