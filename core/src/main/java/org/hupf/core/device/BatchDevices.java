@@ -1,20 +1,19 @@
 package org.hupf.core.device;
 
-import org.hupf.pipeconf.api.HupfBatchUpf;
 import org.hupf.pipeconf.api.HupfUpfDevice;
-import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.DeviceUpdate;
+import org.hupf.pipeconf.api.WriteResult;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
- * Batch access to any {@link HupfUpfDevice}: a device that writes batches itself is used as is; ONOS's backend
- * behaviour ({@link HupfBatchUpf}) gets each batch as one P4Runtime WriteRequest; another (e.g. the ONOS
- * host's switch behaviour) gets its updates one by one, in order, each with its own outcome.
+ * Batch access to any {@link HupfUpfDevice}: a device that writes batches itself (the ONOS backend behaviour,
+ * a P4Runtime device, a decorator) is used as is; another (e.g. the ONOS host's switch behaviour) gets its
+ * updates one by one, in order, each with its own outcome.
  */
 public final class BatchDevices {
 
@@ -29,40 +28,7 @@ public final class BatchDevices {
         if (device instanceof BatchUpfDevice) {
             return (BatchUpfDevice) device;
         }
-        if (device instanceof HupfBatchUpf) {
-            return updates -> writeBatch((HupfBatchUpf) device, updates);
-        }
         return updates -> CompletableFuture.completedFuture(writeEach(device, updates));
-    }
-
-    /**
-     * Writes updates as one batch of an ONOS device behaviour.
-     *
-     * @param device  device
-     * @param updates updates, in order
-     * @return per-update outcome; every update failed and the device marked unreachable if it was not reached
-     */
-    static CompletableFuture<WriteResult> writeBatch(HupfBatchUpf device, List<DeviceUpdate> updates) {
-        List<UpfEntity> entities = new ArrayList<>(updates.size());
-        BitSet removals = new BitSet(updates.size());
-        for (int i = 0; i < updates.size(); i++) {
-            entities.add(updates.get(i).entity());
-            removals.set(i, updates.get(i).kind() == DeviceUpdate.Kind.DELETE);
-        }
-        CompletableFuture<List<UpfProgrammableException>> written;
-        try {
-            written = device.write(entities, removals);
-        } catch (RuntimeException e) {
-            written = CompletableFuture.failedFuture(e);
-        }
-        return written.handle((failures, error) -> {
-            if (error == null) {
-                return WriteResult.of(failures);
-            }
-            Throwable why = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            return WriteResult.unreachable(updates.size(), why instanceof UpfProgrammableException
-                    ? (UpfProgrammableException) why : new UpfProgrammableException(String.valueOf(why)));
-        });
     }
 
     /**

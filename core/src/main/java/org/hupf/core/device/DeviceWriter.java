@@ -1,5 +1,8 @@
 package org.hupf.core.device;
 
+import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.DeviceUpdate;
+import org.hupf.pipeconf.api.WriteResult;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

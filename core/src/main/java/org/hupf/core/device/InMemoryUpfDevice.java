@@ -7,6 +7,9 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.DeviceUpdate;
+import org.hupf.pipeconf.api.WriteResult;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 

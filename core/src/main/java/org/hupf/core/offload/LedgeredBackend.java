@@ -1,11 +1,11 @@
 package org.hupf.core.offload;
 
 import org.hupf.core.device.BatchDevices;
-import org.hupf.core.device.BatchUpfDevice;
+import org.hupf.pipeconf.api.BatchUpfDevice;
 import org.hupf.core.device.CellChanges;
 import org.hupf.core.device.CounterCellReader;
-import org.hupf.core.device.DeviceUpdate;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.DeviceUpdate;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;

@@ -1,7 +1,7 @@
 package org.hupf.core.session;
 
 import org.hupf.api.session.PfcpSession;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.store.SessionStore;
 import org.hupf.pipeconf.api.UpfEntity;

@@ -1,7 +1,7 @@
 package org.hupf.core.session;
 
 import org.hupf.api.session.PfcpSession;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.api.UpfCounter;
 
 import java.util.Collection;

@@ -2,7 +2,7 @@ package org.hupf.core.session;
 
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.RuleException;
-import org.hupf.core.device.DeviceUpdate;
+import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.EntityKeys;
 import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.UpfCounter;

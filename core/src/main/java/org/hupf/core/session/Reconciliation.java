@@ -1,10 +1,10 @@
 package org.hupf.core.session;
 
 import org.hupf.core.device.BatchDevices;
-import org.hupf.core.device.BatchUpfDevice;
-import org.hupf.core.device.DeviceUpdate;
+import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.EntityKeys;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfEntity;

@@ -3,7 +3,7 @@ package org.hupf.core.session;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
 import org.hupf.core.store.KeptResponse;

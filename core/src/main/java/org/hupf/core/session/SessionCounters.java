@@ -4,7 +4,7 @@ import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.core.device.Shutdowns;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;

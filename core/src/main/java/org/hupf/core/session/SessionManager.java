@@ -4,7 +4,7 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.core.device.DeviceWriter;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
 import org.hupf.core.store.KeptResponse;

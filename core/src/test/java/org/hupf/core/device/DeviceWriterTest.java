@@ -1,6 +1,9 @@
 package org.hupf.core.device;
 
 import org.hupf.pipeconf.api.UpfInterface;
+import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.DeviceUpdate;
+import org.hupf.pipeconf.api.WriteResult;
 import org.junit.Test;
 import org.onlab.packet.Ip4Prefix;
 
@@ -10,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

@@ -1,8 +1,8 @@
 package org.hupf.core.offload;
 
 import org.hupf.api.OffloadPolicy;
-import org.hupf.core.device.DeviceUpdate;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.DeviceUpdate;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;

@@ -1,6 +1,6 @@
 package org.hupf.core.offload;
 
-import org.hupf.core.device.DeviceUpdate;
+import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;

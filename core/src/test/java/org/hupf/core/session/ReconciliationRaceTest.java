@@ -3,7 +3,7 @@ package org.hupf.core.session;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
-import org.hupf.core.device.BatchUpfDevice;
+import org.hupf.pipeconf.api.BatchUpfDevice;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;

@@ -1,13 +1,16 @@
 package org.hupf.pipeconf.behaviour;
 
+import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.pipeconf.api.HupfBatchUpf;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
@@ -23,20 +26,39 @@ import java.util.concurrent.CompletionException;
  */
 public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf {
 
+    /**
+     * Writes the batch as one P4Runtime WriteRequest (and the retries of what it refused). Every update fails, and
+     * the result is unreachable, when the device was not reached: nothing is known of what it applied.
+     */
     @Override
-    public CompletableFuture<List<UpfProgrammableException>> write(List<UpfEntity> entities, BitSet removals) {
+    public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
+        List<UpfEntity> entities = new ArrayList<>(updates.size());
+        BitSet removals = new BitSet(updates.size());
+        for (int i = 0; i < updates.size(); i++) {
+            entities.add(updates.get(i).entity());
+            removals.set(i, updates.get(i).kind() == DeviceUpdate.Kind.DELETE);
+        }
+        CompletableFuture<List<UpfProgrammableException>> written;
         try {
             piTarget("write");
             awaitMastership(handler().get(MastershipService.class), deviceId, MASTERSHIP_WAIT_MS);
-            return new P4RuntimeBatch(new UpfTranslator(pipeconf.pipelineModel()), deviceId,
-                                      () -> client.write(p4DeviceId, pipeconf), client::probeService,
-                                      NotPrimary.BUDGET_MS, TimedOut.BUDGET_MS)
+            written = new P4RuntimeBatch(new UpfTranslator(pipeconf.pipelineModel()), deviceId,
+                                         () -> client.write(p4DeviceId, pipeconf), client::probeService,
+                                         NotPrimary.BUDGET_MS, TimedOut.BUDGET_MS)
                     .write(entities, removals);
         } catch (UpfProgrammableException e) {
-            return CompletableFuture.failedFuture(e);
-        } catch (PiTargetException e) {
-            return CompletableFuture.failedFuture(new UpfProgrammableException(e.getMessage()));
+            written = CompletableFuture.failedFuture(e);
+        } catch (PiTargetException | RuntimeException e) {
+            written = CompletableFuture.failedFuture(new UpfProgrammableException(String.valueOf(e.getMessage())));
         }
+        return written.handle((failures, error) -> {
+            if (error == null) {
+                return WriteResult.of(failures);
+            }
+            Throwable why = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            return WriteResult.unreachable(updates.size(), why instanceof UpfProgrammableException
+                    ? (UpfProgrammableException) why : new UpfProgrammableException(String.valueOf(why)));
+        });
     }
 
     @Override
@@ -46,26 +68,18 @@ public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf 
 
     @Override
     public void apply(UpfEntity entity) throws UpfProgrammableException {
-        writeOne(entity, false);
+        writeOne(DeviceUpdate.apply(entity));
     }
 
     @Override
     public void delete(UpfEntity entity) throws UpfProgrammableException {
-        writeOne(entity, true);
+        writeOne(DeviceUpdate.remove(entity));
     }
 
-    private void writeOne(UpfEntity entity, boolean removal) throws UpfProgrammableException {
-        BitSet removals = new BitSet(1);
-        removals.set(0, removal);
-        UpfProgrammableException failure;
-        try {
-            failure = write(List.of(entity), removals).join().get(0);
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof UpfProgrammableException ? (UpfProgrammableException) e.getCause()
-                    : new UpfProgrammableException(String.valueOf(e.getCause()));
-        }
-        if (failure != null) {
-            throw failure;
+    private void writeOne(DeviceUpdate update) throws UpfProgrammableException {
+        WriteResult written = write(List.of(update)).join();
+        if (!written.ok()) {
+            throw written.firstFailure();
         }
     }
 }

@@ -80,7 +80,7 @@ final class P4RuntimeBatch {
     }
 
     /**
-     * Writes a batch (see {@link org.hupf.pipeconf.api.HupfBatchUpf#write}).
+     * Writes a batch (see {@link HupfBackendUpf#write}).
      *
      * @param entities entities in order
      * @param removals indexes of the entities to remove

@@ -1,7 +1,5 @@
-package org.hupf.core.device;
+package org.hupf.pipeconf.api;
 
-import org.hupf.pipeconf.api.UpfEntity;
-import org.hupf.pipeconf.api.UpfMeter;
 
 import java.util.Objects;
 

@@ -1,6 +1,5 @@
-package org.hupf.core.device;
+package org.hupf.pipeconf.api;
 
-import org.hupf.pipeconf.api.UpfCounter;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.ArrayList;

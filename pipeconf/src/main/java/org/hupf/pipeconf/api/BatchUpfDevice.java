@@ -1,4 +1,4 @@
-package org.hupf.core.device;
+package org.hupf.pipeconf.api;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
