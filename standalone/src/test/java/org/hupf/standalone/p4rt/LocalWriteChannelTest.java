@@ -2,13 +2,13 @@ package org.hupf.standalone.p4rt;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import org.hupf.core.device.DeviceUpdate;
-import org.hupf.core.device.WriteResult;
+import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.upf.UpfEntities;
 import org.junit.After;
 import org.junit.Assume;
