@@ -22,9 +22,7 @@ import org.hupf.pipeconf.dataplane.Tenant;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onlab.packet.MacAddress;
-import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.config.Config;
 import org.onosproject.net.config.InvalidFieldException;
 
 import java.util.ArrayList;
@@ -46,7 +44,7 @@ import static org.hupf.core.config.JsonFields.list;
  * {@link RpsSettings}); this class reads the devices and addresses, checks the whole and answers for the blocks.
  * Examples are in netcfg/ at the repository root.
  */
-public final class HupfConfig extends Config<ApplicationId> {
+public final class HupfConfig extends CheckedConfig {
 
     public static final String KEY = "hupf";
 
@@ -92,26 +90,8 @@ public final class HupfConfig extends Config<ApplicationId> {
         }
     }
 
-    private String error;
-
     @Override
-    public boolean isValid() {
-        error = null;
-        try {
-            validate();
-            return true;
-        } catch (IllegalArgumentException e) {
-            error = e.getMessage();
-            return false;
-        }
-    }
-
-    /** @return why the last {@link #isValid()} failed, or null */
-    public String error() {
-        return error;
-    }
-
-    private void validate() {
+    protected void check() {
         boolean known;
         try {
             known = hasOnlyFields(DEVICES, N3_ADDRESSES, UE_POOLS, BACKEND_PORTS, PFCP, HEAVY_HITTER, OFFLOAD,
