@@ -1,7 +1,6 @@
 package org.hupf.standalone.p4rt;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -10,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.ReadResponse;
+import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
@@ -73,11 +73,24 @@ final class LocalWriteChannel implements AutoCloseable {
      *         whole: nothing of it applied
      * @throws StatusRuntimeException as the gRPC Write would fail
      */
-    synchronized List<Entity> write(WriteRequest req, Supplier<String> probe) {
+    List<Entity> write(WriteRequest req, Supplier<String> probe) {
+        EncodedUpdates updates = new EncodedUpdates(req.getSerializedSize());
+        for (Update u : req.getUpdatesList()) {
+            updates.add(u);
+        }
+        return write(req.getDeviceId(), req.getElectionId(), updates, probe);
+    }
+
+    /**
+     * Sends a Write of encoded updates, their bytes as they are, and waits for the answer as {@link #write(WriteRequest,
+     * Supplier)} does.
+     */
+    synchronized List<Entity> write(long deviceId, Uint128 electionId, EncodedUpdates updates,
+                                    Supplier<String> probe) {
         if (!connected()) {
             return null;
         }
-        encode(req);
+        encode(deviceId, electionId, updates);
         try {
             send();
         } catch (IOException e) {
@@ -127,13 +140,9 @@ final class LocalWriteChannel implements AutoCloseable {
         nextConnectMs = System.currentTimeMillis() + RECONNECT_MS;
     }
 
-    /** The request frame, into {@link #out} ready to send (CodedOutputStream writes fixed32 little-endian). */
-    private void encode(WriteRequest req) {
-        List<Update> updates = req.getUpdatesList();
-        long size = HEADER;
-        for (Update u : updates) {
-            size += 4 + u.getSerializedSize();
-        }
+    /** The request frame, into {@link #out} ready to send: its header, then the updates' bytes as they are. */
+    private void encode(long deviceId, Uint128 electionId, EncodedUpdates updates) {
+        long size = HEADER + (long) updates.length();
         if (size > Integer.MAX_VALUE - 4) {
             throw Status.RESOURCE_EXHAUSTED.withDescription("Write of " + size + " bytes").asRuntimeException();
         }
@@ -141,18 +150,9 @@ final class LocalWriteChannel implements AutoCloseable {
             out = frameBuffer((int) Math.max(size + 4, 2L * out.capacity()));
         }
         out.clear();
-        out.putInt((int) size).putLong(req.getDeviceId()).putLong(req.getElectionId().getHigh())
-                .putLong(req.getElectionId().getLow()).putInt(FINAL_COUNTS).putInt(updates.size());
-        CodedOutputStream cos = CodedOutputStream.newInstance(out);
-        try {
-            for (Update u : updates) {
-                cos.writeFixed32NoTag(u.getSerializedSize());
-                u.writeTo(cos);
-            }
-            cos.flush();
-        } catch (IOException e) {
-            throw new IllegalStateException("frame buffer sized short", e);
-        }
+        out.putInt((int) size).putLong(deviceId).putLong(electionId.getHigh()).putLong(electionId.getLow())
+                .putInt(FINAL_COUNTS).putInt(updates.size());
+        updates.copyTo(out);
         out.flip();
     }
 

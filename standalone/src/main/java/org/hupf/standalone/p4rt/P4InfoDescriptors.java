@@ -1,7 +1,5 @@
 package org.hupf.standalone.p4rt;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.UnsafeByteOperations;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.UpfTranslator;
@@ -15,13 +13,7 @@ import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 import p4.config.v1.P4InfoOuterClass;
 import p4.config.v1.P4InfoOuterClass.MatchField.MatchType;
-import p4.v1.P4RuntimeOuterClass.Action;
-import p4.v1.P4RuntimeOuterClass.CounterData;
-import p4.v1.P4RuntimeOuterClass.CounterEntry;
-import p4.v1.P4RuntimeOuterClass.Entity;
-import p4.v1.P4RuntimeOuterClass.FieldMatch;
-import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4RuntimeOuterClass.TableEntry;
+import p4.v1.P4RuntimeOuterClass.Update;
 
 import java.util.List;
 
@@ -149,32 +141,37 @@ final class P4InfoDescriptors {
         final int id;
         private final int width;
         private final int length;
-        /** Shared: zero is the most frequent value (application 0, meter 0, traffic class 0). */
-        private final ByteString zero;
 
         Value(int id, int width) {
             this.id = id;
             this.width = width;
             this.length = (width + 7) / 8;
-            this.zero = ByteString.copyFrom(new byte[length]);
         }
 
-        ByteString bytes(long v) throws Declined {
+        void write(EncodedUpdates out, int field, long v) throws Declined {
             require(v >= 0 && (width >= Long.SIZE || v >>> width == 0));
-            if (v == 0) {
-                return zero;
-            }
-            byte[] b = new byte[length];
-            for (int i = length - 1; i >= 0 && v != 0; i--, v >>>= Byte.SIZE) {
-                b[i] = (byte) v;
-            }
-            // b is never written again: no copy.
-            return UnsafeByteOperations.unsafeWrap(b);
+            out.bytes(field, v, length);
         }
     }
 
-    /** A table and its key fields; a null id or field is absent from the P4Info. */
+    /**
+     * A table and its key fields; a null id or field is absent from the P4Info. An entry is written as
+     * {@code begin}, its matches in the translator's order, its action, its priority, then
+     * {@link EncodedUpdates#endUpdate}.
+     */
     static final class Table {
+        /** TableEntry's fields; FieldMatch's and its match kinds'. */
+        private static final int TABLE_ID = 1;
+        private static final int MATCH = 2;
+        private static final int PRIORITY = 4;
+        private static final int FIELD_ID = 1;
+        private static final int EXACT = 2;
+        private static final int TERNARY = 3;
+        private static final int LPM = 4;
+        private static final int RANGE = 6;
+        private static final int FIRST = 1;
+        private static final int SECOND = 2;
+
         private final Integer id;
         private final Value[] fields;
 
@@ -183,9 +180,10 @@ final class P4InfoDescriptors {
             this.fields = fields;
         }
 
-        TableEntry.Builder entry() throws Declined {
+        void begin(EncodedUpdates out, Update.Type type) throws Declined {
             require(id != null);
-            return TableEntry.newBuilder().setTableId(id);
+            out.beginUpdate(type, EncodedUpdates.ENTITY_TABLE);
+            out.varint(TABLE_ID, id);
         }
 
         private Value field(int i) throws Declined {
@@ -193,37 +191,67 @@ final class P4InfoDescriptors {
             return fields[i];
         }
 
-        FieldMatch exact(int field, long v) throws Declined {
+        void exact(EncodedUpdates out, int field, long v) throws Declined {
             Value f = field(field);
-            return FieldMatch.newBuilder().setFieldId(f.id)
-                    .setExact(FieldMatch.Exact.newBuilder().setValue(f.bytes(v))).build();
+            long match = matchOf(out, f, EXACT);
+            f.write(out, FIRST, v);
+            closeMatch(out, match);
         }
 
-        FieldMatch lpm(int field, Ip4Prefix p) throws Declined {
+        void lpm(EncodedUpdates out, int field, Ip4Prefix p) throws Declined {
             Value f = field(field);
-            return FieldMatch.newBuilder().setFieldId(f.id).setLpm(
-                    FieldMatch.LPM.newBuilder().setValue(f.bytes(p.address().toInt() & 0xFFFFFFFFL))
-                            .setPrefixLen(p.prefixLength())).build();
+            long match = matchOf(out, f, LPM);
+            f.write(out, FIRST, p.address().toInt() & 0xFFFFFFFFL);
+            out.varint(SECOND, p.prefixLength());
+            closeMatch(out, match);
         }
 
-        FieldMatch ternary(int field, long v, long mask) throws Declined {
+        void ternary(EncodedUpdates out, int field, long v, long mask) throws Declined {
             Value f = field(field);
-            return FieldMatch.newBuilder().setFieldId(f.id).setTernary(
-                    FieldMatch.Ternary.newBuilder().setValue(f.bytes(v)).setMask(f.bytes(mask))).build();
+            long match = matchOf(out, f, TERNARY);
+            f.write(out, FIRST, v);
+            f.write(out, SECOND, mask);
+            closeMatch(out, match);
         }
 
-        FieldMatch range(int field, long low, long high) throws Declined {
+        void range(EncodedUpdates out, int field, long low, long high) throws Declined {
             Value f = field(field);
-            return FieldMatch.newBuilder().setFieldId(f.id).setRange(
-                    FieldMatch.Range.newBuilder().setLow(f.bytes(low)).setHigh(f.bytes(high))).build();
+            long match = matchOf(out, f, RANGE);
+            f.write(out, FIRST, low);
+            f.write(out, SECOND, high);
+            closeMatch(out, match);
+        }
+
+        void priority(EncodedUpdates out, int priority) {
+            out.varint(PRIORITY, priority);
+        }
+
+        /** Opens a FieldMatch and its match kind's message. @return both marks, the FieldMatch's high */
+        private static long matchOf(EncodedUpdates out, Value f, int kind) {
+            int match = out.open(MATCH);
+            out.varint(FIELD_ID, f.id);
+            return (long) match << 32 | out.open(kind);
+        }
+
+        private static void closeMatch(EncodedUpdates out, long marks) {
+            out.close((int) marks);
+            out.close((int) (marks >>> 32));
         }
     }
 
     /** An action and its parameters in PiAction's order; a null id is absent or unlike the translator's. */
     static final class Act {
+        /** TableEntry.action; TableAction.action; Action's and Param's fields. */
+        private static final int TABLE_ACTION = 3;
+        private static final int ACTION = 1;
+        private static final int ACTION_ID = 1;
+        private static final int PARAMS = 4;
+        private static final int PARAM_ID = 2;
+        private static final int PARAM_VALUE = 3;
+
         private final Integer id;
         private final Value[] params;
-        /** For each parameter sent, the index of its value among {@link #encode}'s arguments. */
+        /** For each parameter sent, the index of its value among {@link #write}'s arguments. */
         private final int[] argument;
 
         private Act(Integer id, Value[] params, int[] argument) {
@@ -233,25 +261,42 @@ final class P4InfoDescriptors {
         }
 
         /**
-         * Encodes the action.
+         * Writes the action as a table entry's action.
          *
+         * @param out    the entry's update
          * @param values parameter values in the order given to {@link P4InfoDescriptors#action}
-         * @return action
          * @throws Declined if the action is absent or a value does not fit
          */
-        Action encode(long... values) throws Declined {
+        void write(EncodedUpdates out, long... values) throws Declined {
             require(id != null);
-            Action.Builder b = Action.newBuilder().setActionId(id);
+            int tableAction = out.open(TABLE_ACTION);
+            int action = out.open(ACTION);
+            out.varint(ACTION_ID, id);
             for (int i = 0; i < params.length; i++) {
-                b.addParams(Action.Param.newBuilder().setParamId(params[i].id)
-                                    .setValue(params[i].bytes(values[argument[i]])));
+                int param = out.open(PARAMS);
+                out.varint(PARAM_ID, params[i].id);
+                params[i].write(out, PARAM_VALUE, values[argument[i]]);
+                out.close(param);
             }
-            return b.build();
+            out.close(action);
+            out.close(tableAction);
         }
     }
 
     /** A meter or counter array: its id (null if absent) and the capacity the translator checks. */
     static final class Cells {
+        /** MeterEntry's and CounterEntry's fields (the same numbers), CounterData's and MeterConfig's. */
+        private static final int CELLS_ID = 1;
+        private static final int INDEX = 2;
+        private static final int DATA = 3;
+        private static final int INDEX_VALUE = 1;
+        private static final int BYTE_COUNT = 1;
+        private static final int PACKET_COUNT = 2;
+        private static final int CIR = 1;
+        private static final int CBURST = 2;
+        private static final int PIR = 3;
+        private static final int PBURST = 4;
+
         final Integer id;
         private final long capacity;
 
@@ -264,11 +309,38 @@ final class P4InfoDescriptors {
             return id != null && index < capacity;
         }
 
-        Entity counter(int index, long packets, long bytes) throws Declined {
+        void counter(EncodedUpdates out, Update.Type type, int index, long packets, long bytes) throws Declined {
             require(holds(index));
-            return Entity.newBuilder().setCounterEntry(
-                    CounterEntry.newBuilder().setCounterId(id).setIndex(Index.newBuilder().setIndex(index))
-                            .setData(CounterData.newBuilder().setPacketCount(packets).setByteCount(bytes))).build();
+            begin(out, type, EncodedUpdates.ENTITY_COUNTER, index);
+            int data = out.open(DATA);
+            out.varint(BYTE_COUNT, bytes);
+            out.varint(PACKET_COUNT, packets);
+            out.close(data);
+            out.endUpdate();
+        }
+
+        /** A meter cell's update; without a configuration (reset) when {@code config} is false. */
+        void meter(EncodedUpdates out, Update.Type type, int index, boolean config, long cir, long cburst, long pir,
+                   long pburst) throws Declined {
+            require(holds(index));
+            begin(out, type, EncodedUpdates.ENTITY_METER, index);
+            if (config) {
+                int c = out.open(DATA);
+                out.varint(CIR, cir);
+                out.varint(CBURST, cburst);
+                out.varint(PIR, pir);
+                out.varint(PBURST, pburst);
+                out.close(c);
+            }
+            out.endUpdate();
+        }
+
+        private void begin(EncodedUpdates out, Update.Type type, int entity, int index) {
+            out.beginUpdate(type, entity);
+            out.varint(CELLS_ID, id);
+            int i = out.open(INDEX);
+            out.varint(INDEX_VALUE, index);
+            out.close(i);
         }
     }
 

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
@@ -42,6 +43,8 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
     /** gRPC codes of a Write that did not reach the device or got no answer: nothing is known applied. */
     private static final Set<Status.Code> UNREACHABLE = EnumSet.of(
             Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.CANCELLED);
+    /** A first guess of an update's encoded size (the buffer grows past it): a session's entries take 30-60. */
+    private static final int BYTES_PER_UPDATE = 64;
 
     private final P4rtClient client;
     private final PiEncoder encoder;
@@ -148,9 +151,10 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
     @Override
     public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
         List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
-        List<Update> first = new ArrayList<>();
-        List<Integer> owner = new ArrayList<>();
+        EncodedUpdates first = new EncodedUpdates(updates.size() * BYTES_PER_UPDATE);
+        int[] owner = new int[updates.size()];
         for (int i = 0; i < updates.size(); i++) {
+            int from = first.size();
             failures.add(null);
             try {
                 DeviceUpdate u = updates.get(i);
@@ -159,12 +163,11 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
             } catch (UpfProgrammableException e) {
                 failures.set(i, e);
             }
-            while (owner.size() < first.size()) {
-                owner.add(i);
-            }
+            owner = room(owner, first.size());
+            Arrays.fill(owner, from, first.size(), i);
         }
-        List<Update> retries = new ArrayList<>();
-        List<Integer> retryOwner = new ArrayList<>();
+        EncodedUpdates retries = new EncodedUpdates(0);
+        int[] retryOwner = new int[0];
         Map<Integer, UpfCounter> finalCounts = Map.of();
         try {
             finalCounts = counterCells.complete(client.write(first));
@@ -174,17 +177,19 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
             }
             for (int j = 0; j < first.size(); j++) {
                 Status.Code c = e.updateCodes().get(j);
-                Update u = first.get(j);
-                if (c == Status.Code.ALREADY_EXISTS && u.getType() == Update.Type.INSERT) {
-                    retries.add(u.toBuilder().setType(Update.Type.MODIFY).build());
-                    retryOwner.add(owner.get(j));
-                } else if (c == Status.Code.NOT_FOUND && u.getType() == Update.Type.MODIFY
-                        && u.getEntity().hasTableEntry() && updates.get(owner.get(j)).overwrites()) {
+                Update.Type type = first.type(j);
+                if (c == Status.Code.ALREADY_EXISTS && type == Update.Type.INSERT) {
+                    retries.addRetyped(first, j, Update.Type.MODIFY);
+                    retryOwner = room(retryOwner, retries.size());
+                    retryOwner[retries.size() - 1] = owner[j];
+                } else if (c == Status.Code.NOT_FOUND && type == Update.Type.MODIFY && first.tableEntry(j)
+                        && updates.get(owner[j]).overwrites()) {
                     // The entry to overwrite is not there (a refused change rolled back, say): installed instead.
-                    retries.add(u.toBuilder().setType(Update.Type.INSERT).build());
-                    retryOwner.add(owner.get(j));
-                } else if (c != Status.Code.OK && !(c == Status.Code.NOT_FOUND && u.getType() == Update.Type.DELETE)) {
-                    failures.set(owner.get(j), refusal(e));
+                    retries.addRetyped(first, j, Update.Type.INSERT);
+                    retryOwner = room(retryOwner, retries.size());
+                    retryOwner[retries.size() - 1] = owner[j];
+                } else if (c != Status.Code.OK && !(c == Status.Code.NOT_FOUND && type == Update.Type.DELETE)) {
+                    failures.set(owner[j], refusal(e));
                 }
             }
         }
@@ -196,11 +201,16 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
             }
             for (int j = 0; j < retries.size(); j++) {
                 if (e.updateCodes().get(j) != Status.Code.OK) {
-                    failures.set(retryOwner.get(j), refusal(e));
+                    failures.set(retryOwner[j], refusal(e));
                 }
             }
         }
         return CompletableFuture.completedFuture(WriteResult.of(failures).withFinalCounts(finalCounts));
+    }
+
+    /** @return {@code a}, or a longer copy of it if it is shorter than {@code size} */
+    private static int[] room(int[] a, int size) {
+        return size <= a.length ? a : Arrays.copyOf(a, Math.max(size, 2 * a.length));
     }
 
     private static UpfProgrammableException refusal(P4RuntimeException e) {

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A minimal P4Runtime client for use outside ONOS: one device, primary by arbitration, unary Write/Read/
@@ -403,22 +404,23 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
     }
 
     /**
-     * Sends one Write with the given updates (non-atomic: the server applies what it can).
-     *
-     * @param updates updates
-     * @return the final counts of the counter cells of the terminations it deleted, as counter entries, if the
-     *         device answered them (hupf-backend does: docs/PIPELINE_CONTRACT.md); else empty
-     * @throws P4RuntimeException with one line per failed update if any failed
+     * Sends one Write (non-atomic). Returns the final counts of the terminations it deleted as counter entries if the
+     * device answered them (hupf-backend: docs/PIPELINE_CONTRACT.md); throws with a line per failed update if any.
      */
     public List<Entity> write(List<Update> updates) throws P4RuntimeException {
-        if (updates.isEmpty()) {
-            return List.of();
-        }
+        return updates.isEmpty() ? List.of() : counted(() -> patient.write(WriteRequest.newBuilder()
+                .setDeviceId(deviceId).setElectionId(electionId).addAllUpdates(updates).build()));
+    }
+
+    /** As {@link #write(List)}, updates already encoded: their bytes as they are over the local write channel. */
+    List<Entity> write(EncodedUpdates updates) throws P4RuntimeException {
+        return updates.size() == 0 ? List.of() : counted(() -> patient.write(deviceId, electionId, updates));
+    }
+
+    private List<Entity> counted(Supplier<List<Entity>> write) throws P4RuntimeException {
         failFastWhenDown();
-        WriteRequest req = WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
-                .addAllUpdates(updates).build();
         try {
-            return patient.write(req);
+            return write.get();
         } catch (StatusRuntimeException e) {
             throw P4RuntimeFailures.of("Write", e);
         } finally {

@@ -13,6 +13,7 @@ import p4.v1.P4RuntimeOuterClass.CapabilitiesResponse;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.ReadResponse;
+import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 import p4.v1.P4RuntimeOuterClass.WriteResponse;
 
@@ -71,9 +72,10 @@ final class PatientCalls {
     List<Entity> write(WriteRequest req) {
         LocalWriteChannel local = localWrites;
         List<Entity> sent = local == null ? null : local.write(req, this::probe);
-        if (sent != null) {
-            return sent;
-        }
+        return sent != null ? sent : grpcWrite(req);
+    }
+
+    private List<Entity> grpcWrite(WriteRequest req) {
         CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
         AtomicReference<Metadata> trailers = new AtomicReference<>();
         stub.withInterceptors(ASK_FINAL_COUNTS, MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(),
@@ -89,6 +91,20 @@ final class PatientCalls {
         } catch (InvalidProtocolBufferException e) {
             throw Status.INTERNAL.withDescription("malformed final counts: " + e.getMessage()).asRuntimeException();
         }
+    }
+
+    /**
+     * Sends a Write of encoded updates as {@link #write(WriteRequest)} does: their bytes over the local write
+     * channel, else parsed into a WriteRequest over gRPC.
+     */
+    List<Entity> write(long deviceId, Uint128 electionId, EncodedUpdates updates) {
+        LocalWriteChannel local = localWrites;
+        List<Entity> sent = local == null ? null : local.write(deviceId, electionId, updates, this::probe);
+        if (sent != null) {
+            return sent;
+        }
+        return grpcWrite(WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
+                                 .addAllUpdates(updates.toUpdates()).build());
     }
 
     /** Sends Writes over this channel first, or over gRPC only (null). */

@@ -25,13 +25,6 @@ import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.onosproject.net.pi.runtime.PiEntity;
 import p4.config.v1.P4InfoOuterClass.MatchField.MatchType;
-import p4.v1.P4RuntimeOuterClass.Action;
-import p4.v1.P4RuntimeOuterClass.Entity;
-import p4.v1.P4RuntimeOuterClass.MeterConfig;
-import p4.v1.P4RuntimeOuterClass.MeterEntry;
-import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4RuntimeOuterClass.TableAction;
-import p4.v1.P4RuntimeOuterClass.TableEntry;
 import p4.v1.P4RuntimeOuterClass.Update;
 
 import java.util.ArrayList;
@@ -41,10 +34,12 @@ import static org.hupf.pipeconf.HupfConstants.*;
 import static org.hupf.standalone.p4rt.P4InfoDescriptors.require;
 
 /**
- * UPF entities to P4Runtime updates for a write. Encoded straight from the entity, without the ONOS PI objects
- * of {@link UpfTranslator} + {@link PiEncoder} (the PI path) in between: each table, action, field and cell
- * array is resolved once, from the P4Info, to a descriptor with its id and width. The bytes are those of the PI
- * path (UpfEntityEncoderTest proves it), so the translator stays the definition of what an entity becomes.
+ * UPF entities to P4Runtime updates for a write, as bytes ({@link EncodedUpdates}). Written straight from the
+ * entity, without the ONOS PI objects of {@link UpfTranslator} + {@link PiEncoder} (the PI path) nor protobuf
+ * objects in between: each table, action, field and cell array named by the generated contract constants
+ * ({@code HupfConstants}) is resolved once, from the device's P4Info, to a descriptor with its id and width. The
+ * bytes are those protobuf serializes for the PI path's updates (UpfEntityEncoderTest proves it), so the
+ * translator stays the definition of what an entity becomes.
  * Whatever the translator refuses, or this P4Info lacks, the direct encoding declines: such an entity takes
  * the PI path, which refuses it with the reason.
  */
@@ -141,7 +136,7 @@ public final class UpfEntityEncoder {
      * @param out    updates of the write
      * @throws UpfProgrammableException if the pipeline cannot hold the entity (out is then unchanged)
      */
-    public void encode(UpfEntity entity, boolean delete, List<Update> out) throws UpfProgrammableException {
+    void encode(UpfEntity entity, boolean delete, EncodedUpdates out) throws UpfProgrammableException {
         encode(entity, delete ? Update.Type.DELETE : Update.Type.INSERT, out);
     }
 
@@ -151,18 +146,20 @@ public final class UpfEntityEncoder {
      *
      * @throws UpfProgrammableException if the pipeline cannot hold the entity (out is then unchanged)
      */
-    public void encode(UpfEntity entity, Update.Type tableUpdate, List<Update> out) throws UpfProgrammableException {
+    void encode(UpfEntity entity, Update.Type tableUpdate, EncodedUpdates out) throws UpfProgrammableException {
         if (!direct(entity, tableUpdate, out)) {
-            viaPi(entity, tableUpdate, out);
+            for (Update u : viaPi(entity, tableUpdate)) {
+                out.add(u);
+            }
         }
     }
 
-    void viaPi(UpfEntity entity, boolean delete, List<Update> out) throws UpfProgrammableException {
-        viaPi(entity, delete ? Update.Type.DELETE : Update.Type.INSERT, out);
+    List<Update> viaPi(UpfEntity entity, boolean delete) throws UpfProgrammableException {
+        return viaPi(entity, delete ? Update.Type.DELETE : Update.Type.INSERT);
     }
 
-    /** The PI path: the translator's PI entities, each encoded by the PiEncoder. */
-    void viaPi(UpfEntity entity, Update.Type tableUpdate, List<Update> out) throws UpfProgrammableException {
+    /** The PI path: the translator's PI entities, each encoded by the PiEncoder into a protobuf update. */
+    List<Update> viaPi(UpfEntity entity, Update.Type tableUpdate) throws UpfProgrammableException {
         List<PiEntity> pi;
         try {
             pi = translator.toPi(entity);
@@ -181,177 +178,203 @@ public final class UpfEntityEncoder {
                                                    UpfProgrammableException.Type.UNSUPPORTED_OPERATION);
             }
         }
-        out.addAll(encoded);
+        return encoded;
     }
 
     /**
-     * The direct path: the same updates as the PI path, in the same order.
+     * The direct path: the bytes of the PI path's updates, in the same order, written field by field.
      *
      * @return false, with out unchanged, if declined
      */
-    boolean direct(UpfEntity entity, boolean delete, List<Update> out) {
+    boolean direct(UpfEntity entity, boolean delete, EncodedUpdates out) {
         return direct(entity, delete ? Update.Type.DELETE : Update.Type.INSERT, out);
     }
 
-    private boolean direct(UpfEntity entity, Update.Type insert, List<Update> out) {
+    private boolean direct(UpfEntity entity, Update.Type insert, EncodedUpdates out) {
         // Cells always exist on the device: they are modified, never inserted (PiWrites.isModifyOnly).
         Update.Type modify = insert == Update.Type.DELETE ? Update.Type.DELETE : Update.Type.MODIFY;
+        long mark = out.mark();
         try {
             switch (entity.type()) {
                 case INTERFACE:
-                    return add(out, insert, iface((UpfInterface) entity));
+                    iface(out, insert, (UpfInterface) entity);
+                    return true;
                 case SESSION_UPLINK:
-                    return add(out, insert, uplinkSession((UpfSessionUplink) entity));
+                    uplinkSession(out, insert, (UpfSessionUplink) entity);
+                    return true;
                 case SESSION_DOWNLINK:
-                    return add(out, insert, downlinkSession((UpfSessionDownlink) entity));
+                    downlinkSession(out, insert, (UpfSessionDownlink) entity);
+                    return true;
                 case TERMINATION_UPLINK:
-                    return add(out, insert, uplinkTermination((UpfTerminationUplink) entity));
+                    uplinkTermination(out, insert, (UpfTerminationUplink) entity);
+                    return true;
                 case TERMINATION_DOWNLINK:
-                    return add(out, insert, downlinkTermination((UpfTerminationDownlink) entity));
+                    downlinkTermination(out, insert, (UpfTerminationDownlink) entity);
+                    return true;
                 case TUNNEL_PEER:
                     UpfGtpTunnelPeer p = (UpfGtpTunnelPeer) entity;
-                    return add(out, insert, igTunnelPeer(p), egTunnelPeer(p));
+                    igTunnelPeer(out, insert, p);
+                    egTunnelPeer(out, insert, p);
+                    return true;
                 case PEER_VXLAN:
-                    return add(out, insert, peerVxlan((UpfPeerVxlan) entity));
+                    peerVxlan(out, insert, (UpfPeerVxlan) entity);
+                    return true;
                 case APPLICATION:
-                    return add(out, insert, application((UpfApplication) entity));
+                    application(out, insert, (UpfApplication) entity);
+                    return true;
                 case SESSION_METER:
                 case APPLICATION_METER:
-                    return add(out, modify, meter((UpfMeter) entity));
+                    meter(out, modify, (UpfMeter) entity);
+                    return true;
                 case COUNTER:
                     UpfCounter c = (UpfCounter) entity;
-                    return add(out, modify, preQosCounter.counter(c.cellId(), c.ingressPkts(), c.ingressBytes()),
-                               postQosCounter.counter(c.cellId(), c.egressPkts(), c.egressBytes()));
+                    preQosCounter.counter(out, modify, c.cellId(), c.ingressPkts(), c.ingressBytes());
+                    postQosCounter.counter(out, modify, c.cellId(), c.egressPkts(), c.egressBytes());
+                    return true;
                 default:
                     return false;
             }
         } catch (Declined d) {
+            out.reset(mark);
             return false;
         }
     }
 
-    private static boolean add(List<Update> out, Update.Type type, Entity... entities) {
-        for (Entity e : entities) {
-            out.add(Update.newBuilder().setType(type).setEntity(e).build());
-        }
-        return true;
-    }
-
     // ---- entities, each as UpfTranslator builds its PI entities (same checks, fields and order)
 
-    private Entity iface(UpfInterface i) throws Declined {
-        TableEntry.Builder b = interfaces.entry().addMatch(interfaces.exact(0, i.isAccess() ? 1 : 0));
+    private void iface(EncodedUpdates out, Update.Type type, UpfInterface i) throws Declined {
+        interfaces.begin(out, type);
+        interfaces.exact(out, 0, i.isAccess() ? 1 : 0);
         // P4Runtime: a zero-length LPM is a wildcard and must be omitted.
         if (i.prefix().prefixLength() > 0) {
-            b.addMatch(interfaces.lpm(1, i.prefix()));
+            interfaces.lpm(out, 1, i.prefix());
         }
-        return entity(b, (i.isAccess() ? ifaceAccess : ifaceCore).encode(i.sliceId()));
+        (i.isAccess() ? ifaceAccess : ifaceCore).write(out, i.sliceId());
+        out.endUpdate();
     }
 
-    private Entity uplinkSession(UpfSessionUplink s) throws Declined {
-        TableEntry.Builder b = uplinkSessions.entry().addMatch(uplinkSessions.exact(0, unsigned(s.tunDstAddr())))
-                .addMatch(uplinkSessions.exact(1, s.teid()));
+    private void uplinkSession(EncodedUpdates out, Update.Type type, UpfSessionUplink s) throws Declined {
+        uplinkSessions.begin(out, type);
+        uplinkSessions.exact(out, 0, unsigned(s.tunDstAddr()));
+        uplinkSessions.exact(out, 1, s.teid());
         if (s.needsDropping()) {
             require(s.sessionMeterIdx() == 0 && s.ueAddress().isEmpty());
-            return entity(b, uplinkSessionDrop.encode());
+            uplinkSessionDrop.write(out);
+        } else {
+            require(sessionMeter.holds(s.sessionMeterIdx()) && s.ueAddress().isPresent());
+            uplinkSession.write(out, unsigned(s.ueAddress().get()), s.sessionMeterIdx());
         }
-        require(sessionMeter.holds(s.sessionMeterIdx()) && s.ueAddress().isPresent());
-        return entity(b, uplinkSession.encode(unsigned(s.ueAddress().get()), s.sessionMeterIdx()));
+        out.endUpdate();
     }
 
-    private Entity downlinkSession(UpfSessionDownlink s) throws Declined {
-        TableEntry.Builder b = downlinkSessions.entry().addMatch(downlinkSessions.exact(0, unsigned(s.ueAddress())));
+    private void downlinkSession(EncodedUpdates out, Update.Type type, UpfSessionDownlink s) throws Declined {
+        downlinkSessions.begin(out, type);
+        downlinkSessions.exact(out, 0, unsigned(s.ueAddress()));
         if (s.needsDropping()) {
             require(s.sessionMeterIdx() == 0);
-            return entity(b, downlinkSessionDrop.encode());
+            downlinkSessionDrop.write(out);
+        } else {
+            require(sessionMeter.holds(s.sessionMeterIdx()));
+            if (s.needsBuffering()) {
+                downlinkSessionBuf.write(out, s.sessionMeterIdx());
+            } else {
+                downlinkSession.write(out, s.tunPeerId(), s.sessionMeterIdx());
+            }
         }
-        require(sessionMeter.holds(s.sessionMeterIdx()));
-        return entity(b, s.needsBuffering() ? downlinkSessionBuf.encode(s.sessionMeterIdx())
-                : downlinkSession.encode(s.tunPeerId(), s.sessionMeterIdx()));
+        out.endUpdate();
     }
 
-    private Entity uplinkTermination(UpfTerminationUplink t) throws Declined {
+    private void uplinkTermination(EncodedUpdates out, Update.Type type, UpfTerminationUplink t) throws Declined {
         require(preQosCounter.holds(t.counterId()));
-        TableEntry.Builder b = terminationEntry(uplinkTerminations, t.ueSessionId(), t.applicationId());
+        terminationEntry(out, type, uplinkTerminations, t.ueSessionId(), t.applicationId());
         if (t.needsDropping()) {
             require(t.trafficClass() == 0 && t.appMeterIdx() == 0);
-            return entity(b, uplinkTermDrop.encode(t.counterId()));
+            uplinkTermDrop.write(out, t.counterId());
+        } else {
+            require(appMeter.holds(t.appMeterIdx()));
+            uplinkTermFwd.write(out, t.counterId(), t.trafficClass(), t.appMeterIdx());
         }
-        require(appMeter.holds(t.appMeterIdx()));
-        return entity(b, uplinkTermFwd.encode(t.counterId(), t.trafficClass(), t.appMeterIdx()));
+        out.endUpdate();
     }
 
-    private Entity downlinkTermination(UpfTerminationDownlink t) throws Declined {
+    private void downlinkTermination(EncodedUpdates out, Update.Type type, UpfTerminationDownlink t)
+            throws Declined {
         require(preQosCounter.holds(t.counterId()));
-        TableEntry.Builder b = terminationEntry(downlinkTerminations, t.ueSessionId(), t.applicationId());
+        terminationEntry(out, type, downlinkTerminations, t.ueSessionId(), t.applicationId());
         if (t.needsDropping()) {
             require(t.teid() == 0 && t.qfi() == 0 && t.trafficClass() == 0 && t.appMeterIdx() == 0);
-            return entity(b, downlinkTermDrop.encode(t.counterId()));
+            downlinkTermDrop.write(out, t.counterId());
+        } else {
+            require(appMeter.holds(t.appMeterIdx()));
+            downlinkTermFwd.write(out, t.counterId(), t.teid(), t.qfi(), t.trafficClass(), t.appMeterIdx());
         }
-        require(appMeter.holds(t.appMeterIdx()));
-        return entity(b, downlinkTermFwd.encode(t.counterId(), t.teid(), t.qfi(), t.trafficClass(),
-                                                t.appMeterIdx()));
+        out.endUpdate();
     }
 
-    private static TableEntry.Builder terminationEntry(Table t, Ip4Address ue, int appId) throws Declined {
-        return t.entry().addMatch(t.exact(0, unsigned(ue))).addMatch(t.exact(1, appId));
+    private static void terminationEntry(EncodedUpdates out, Update.Type type, Table t, Ip4Address ue, int appId)
+            throws Declined {
+        t.begin(out, type);
+        t.exact(out, 0, unsigned(ue));
+        t.exact(out, 1, appId);
     }
 
-    private Entity igTunnelPeer(UpfGtpTunnelPeer p) throws Declined {
-        return entity(igTunnelPeers.entry().addMatch(igTunnelPeers.exact(0, p.tunPeerId())),
-                      routingDst.encode(unsigned(p.routingDst())));
+    private void igTunnelPeer(EncodedUpdates out, Update.Type type, UpfGtpTunnelPeer p) throws Declined {
+        igTunnelPeers.begin(out, type);
+        igTunnelPeers.exact(out, 0, p.tunPeerId());
+        routingDst.write(out, unsigned(p.routingDst()));
+        out.endUpdate();
     }
 
-    private Entity egTunnelPeer(UpfGtpTunnelPeer p) throws Declined {
-        return entity(egTunnelPeers.entry().addMatch(egTunnelPeers.exact(0, p.tunPeerId())),
-                      tunnelParams.encode(unsigned(p.src()), unsigned(p.dst()), p.srcPort()));
+    private void egTunnelPeer(EncodedUpdates out, Update.Type type, UpfGtpTunnelPeer p) throws Declined {
+        egTunnelPeers.begin(out, type);
+        egTunnelPeers.exact(out, 0, p.tunPeerId());
+        tunnelParams.write(out, unsigned(p.src()), unsigned(p.dst()), p.srcPort());
+        out.endUpdate();
     }
 
-    private Entity peerVxlan(UpfPeerVxlan v) throws Declined {
-        return entity(peerVxlan.entry().addMatch(peerVxlan.exact(0, v.tunPeerId())),
-                      vxlanEncap.encode(v.vni(), unsigned(v.vtepSrc()), unsigned(v.vtepDst()),
-                                        v.innerSrcMac().toLong(), v.innerDstMac().toLong()));
+    private void peerVxlan(EncodedUpdates out, Update.Type type, UpfPeerVxlan v) throws Declined {
+        peerVxlan.begin(out, type);
+        peerVxlan.exact(out, 0, v.tunPeerId());
+        vxlanEncap.write(out, v.vni(), unsigned(v.vtepSrc()), unsigned(v.vtepDst()), v.innerSrcMac().toLong(),
+                         v.innerDstMac().toLong());
+        out.endUpdate();
     }
 
-    private Entity application(UpfApplication app) throws Declined {
+    private void application(EncodedUpdates out, Update.Type type, UpfApplication app) throws Declined {
         // P4Runtime priorities are > 0: the entity's 0 is 1.
         require(app.priority() != Integer.MAX_VALUE);
         Table t = applications;
-        TableEntry.Builder b = t.entry().addMatch(t.exact(0, app.sliceId())).setPriority(app.priority() + 1);
+        t.begin(out, type);
+        t.exact(out, 0, app.sliceId());
         if (app.ip4Prefix().isPresent()) {
             Ip4Prefix p = app.ip4Prefix().get();
             require(p.prefixLength() > 0);
-            b.addMatch(ternaryAppPrefix ? t.ternary(1, unsigned(p.address()), prefixMask(p.prefixLength()))
-                               : t.lpm(1, p));
+            if (ternaryAppPrefix) {
+                t.ternary(out, 1, unsigned(p.address()), prefixMask(p.prefixLength()));
+            } else {
+                t.lpm(out, 1, p);
+            }
         }
         if (app.l4PortRange().isPresent()) {
             Range<Integer> r = app.l4PortRange().get();
             require(r.lowerEndpoint() != 0 || r.upperEndpoint() != MAX_L4_PORT);
-            b.addMatch(t.range(2, r.lowerEndpoint(), r.upperEndpoint()));
+            t.range(out, 2, r.lowerEndpoint(), r.upperEndpoint());
         }
         if (app.ipProto().isPresent()) {
-            b.addMatch(t.ternary(3, app.ipProto().get(), PROTO_MASK));
+            t.ternary(out, 3, app.ipProto().get(), PROTO_MASK);
         }
-        return entity(b, setAppId.encode(app.appId()));
+        setAppId.write(out, app.appId());
+        t.priority(out, app.priority() + 1);
+        out.endUpdate();
     }
 
-    private Entity meter(UpfMeter m) throws Declined {
+    private void meter(EncodedUpdates out, Update.Type type, UpfMeter m) throws Declined {
         Cells cells = m.type() == UpfEntityType.SESSION_METER ? sessionMeter : appMeter;
-        require(cells.holds(m.cellId()));
-        MeterEntry.Builder b = MeterEntry.newBuilder().setMeterId(cells.id)
-                .setIndex(Index.newBuilder().setIndex(m.cellId()));
-        // No configuration: the cell is reset to "all packets green" (P4Runtime §9.5).
-        if (!m.isReset()) {
-            // Cell 0 is the index of every unmetered session and application (the pipeline's convention).
-            require(m.cellId() != 0);
-            b.setConfig(MeterConfig.newBuilder().setCir(m.committedRate()).setCburst(m.committedBurst())
-                                .setPir(m.peakRate()).setPburst(m.peakBurst()));
-        }
-        return Entity.newBuilder().setMeterEntry(b).build();
-    }
-
-    private static Entity entity(TableEntry.Builder entry, Action action) {
-        return Entity.newBuilder().setTableEntry(entry.setAction(TableAction.newBuilder().setAction(action))).build();
+        // No configuration: the cell is reset to "all packets green" (P4Runtime §9.5). Cell 0 is the index of
+        // every unmetered session and application (the pipeline's convention): never configured.
+        require(m.isReset() || m.cellId() != 0);
+        cells.meter(out, type, m.cellId(), !m.isReset(), m.committedRate(), m.committedBurst(), m.peakRate(),
+                    m.peakBurst());
     }
 
     private static long unsigned(Ip4Address a) {

@@ -177,9 +177,8 @@ public class LocalWriteChannelTest {
     @Test
     public void failuresAreTheGrpcWrites() throws Exception {
         UpfEntity session = UpfEntities.all().get(3);
-        List<Update> insert = new ArrayList<>();
-        new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
-                             new PiEncoder(P4InfoIndex.parse(P4INFO))).encode(session, false, insert);
+        List<Update> insert = new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
+                             new PiEncoder(P4InfoIndex.parse(P4INFO))).viaPi(session, false);
         client.write(insert);
         P4RuntimeException overGrpc = refused(() -> client.write(insert));
         try (LocalWriteChannel channel = new LocalWriteChannel(socket)) {
@@ -239,10 +238,9 @@ public class LocalWriteChannelTest {
             Thread reader = new Thread(() -> readOneFrameAndClose(server));
             reader.start();
             try (LocalWriteChannel channel = new LocalWriteChannel(mute)) {
-                List<Update> one = new ArrayList<>();
-                new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
+                List<Update> one = new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
                                      new PiEncoder(P4InfoIndex.parse(P4INFO)))
-                        .encode(UpfEntities.all().get(0), false, one);
+                        .viaPi(UpfEntities.all().get(0), false);
                 P4RuntimeException e = refused(() -> viaChannel(channel, one, ELECTION_ID));
                 assertEquals(Status.Code.UNAVAILABLE, e.code());
                 reader.join();
@@ -287,9 +285,8 @@ public class LocalWriteChannelTest {
                 await(answered);
             }));
             peer.start();
-            List<Update> one = new ArrayList<>();
-            new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
-                                 new PiEncoder(P4InfoIndex.parse(P4INFO))).encode(UpfEntities.all().get(0), false, one);
+            List<Update> one = new UpfEntityEncoder(new org.hupf.pipeconf.upf.UpfTranslator(device.model()),
+                                 new PiEncoder(P4InfoIndex.parse(P4INFO))).viaPi(UpfEntities.all().get(0), false);
             P4RuntimeException e = refused(() -> viaChannel(channel, one, ELECTION_ID));
             answered.countDown();
             assertEquals(Status.Code.UNAVAILABLE, e.code());

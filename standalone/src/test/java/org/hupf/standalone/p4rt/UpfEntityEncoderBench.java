@@ -38,7 +38,7 @@ public final class UpfEntityEncoderBench {
 
     /** An encoding of a whole session's entities into one write's updates. */
     private interface Encoding {
-        void encode(UpfEntity e, boolean delete, List<Update> out) throws UpfProgrammableException;
+        void encode(UpfEntity e, boolean delete, EncodedUpdates out) throws UpfProgrammableException;
     }
 
     public static void main(String[] args) throws Exception {
@@ -51,7 +51,11 @@ public final class UpfEntityEncoderBench {
         for (int i = 0; i < sessions; i++) {
             all.add(session(i));
         }
-        Encoding viaPi = encoder::viaPi;
+        Encoding viaPi = (e, delete, out) -> {
+            for (Update u : encoder.viaPi(e, delete)) {
+                out.add(u);
+            }
+        };
         Encoding direct = (e, delete, out) -> {
             if (!encoder.direct(e, delete, out)) {
                 throw new IllegalStateException("declined " + e);
@@ -113,7 +117,7 @@ public final class UpfEntityEncoderBench {
         long bytes0 = threads.getThreadAllocatedBytes(thread);
         long t0 = threads.getCurrentThreadCpuTime();
         for (List<UpfEntity> s : sessions) {
-            List<Update> write = new ArrayList<>();
+            EncodedUpdates write = new EncodedUpdates(s.size() * 64);
             for (UpfEntity e : s) {
                 encoding.encode(e, delete, write);
             }

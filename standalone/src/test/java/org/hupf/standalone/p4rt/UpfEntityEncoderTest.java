@@ -38,6 +38,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
@@ -55,6 +56,8 @@ import static org.junit.Assert.fail;
 public class UpfEntityEncoderTest {
 
     private static final int PER_TYPE = 400;
+    /** An update already in the write, which a declined entity leaves as it was. */
+    private static final Update BEFORE = Update.newBuilder().setType(Update.Type.MODIFY).build();
 
     @Parameterized.Parameters(name = "{0}/{1}")
     public static List<String[]> pipelines() {
@@ -85,24 +88,33 @@ public class UpfEntityEncoderTest {
         for (UpfEntity e : entities) {
             for (boolean delete : new boolean[]{false, true}) {
                 List<Update> viaPi = viaPi(e, delete);
-                List<Update> out = new ArrayList<>(List.of(Update.getDefaultInstance()));
+                EncodedUpdates out = new EncodedUpdates(0);
+                out.add(BEFORE);
                 boolean expressed = encoder.direct(e, delete, out);
                 String what = pipeline + (delete ? " delete " : " apply ") + e;
                 if (viaPi == null) {
                     assertFalse(what + ": the PI path refuses it, the direct encoding does not", expressed);
                     assertEquals(what + ": declined, yet written", 1, out.size());
+                    assertEquals(what + ": declined, yet written", BEFORE.getSerializedSize() + 4, out.length());
                     refused.add(e.type());
                     continue;
                 }
                 assertTrue(what + ": declined", expressed);
-                List<Update> encoded = out.subList(1, out.size());
-                assertEquals(what, viaPi.size(), encoded.size());
+                assertEquals(what, viaPi.size() + 1, out.size());
                 for (int k = 0; k < viaPi.size(); k++) {
-                    if (!Arrays.equals(viaPi.get(k).toByteArray(), encoded.get(k).toByteArray())) {
-                        fail(what + "\nPI path:\n" + TextFormat.printer().printToString(viaPi.get(k))
-                                     + "direct:\n" + TextFormat.printer().printToString(encoded.get(k)));
+                    Update expected = viaPi.get(k);
+                    if (!Arrays.equals(expected.toByteArray(), out.bytes(k + 1))) {
+                        fail(what + "\nPI path:\n" + TextFormat.printer().printToString(expected)
+                                     + "direct:\n" + TextFormat.printer().printToString(Update.parseFrom(out.bytes(k + 1))));
                     }
+                    assertEquals(what, expected.getType(), out.type(k + 1));
+                    assertEquals(what, expected.getEntity().hasTableEntry(), out.tableEntry(k + 1));
+                    Update.Type other = expected.getType() == Update.Type.INSERT ? Update.Type.MODIFY : Update.Type.INSERT;
+                    EncodedUpdates retyped = new EncodedUpdates(0);
+                    retyped.addRetyped(out, k + 1, other);
+                    assertArrayEquals(what, expected.toBuilder().setType(other).build().toByteArray(), retyped.bytes(0));
                 }
+                assertEquals(what, viaPi, out.toUpdates().subList(1, out.size()));
                 direct.add(e.type());
             }
         }
@@ -123,7 +135,7 @@ public class UpfEntityEncoderTest {
         UpfEntity beyond = UpfTerminationUplink.builder().withUeSessionId(UpfEntities.UE)
                 .withCounterId((int) translator.capacity(UpfEntityType.COUNTER)).build();
         try {
-            encoder.encode(beyond, false, new ArrayList<>());
+            encoder.encode(beyond, false, new EncodedUpdates(0));
             throw new AssertionError("encoded " + beyond);
         } catch (UpfProgrammableException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("counterId " + translator.capacity(UpfEntityType.COUNTER)
@@ -163,12 +175,9 @@ public class UpfEntityEncoderTest {
 
     /** The PI path's updates, null if it refuses the entity. */
     private List<Update> viaPi(UpfEntity e, boolean delete) {
-        List<Update> out = new ArrayList<>();
         try {
-            encoder.viaPi(e, delete, out);
-            return out;
+            return encoder.viaPi(e, delete);
         } catch (UpfProgrammableException ex) {
-            assertTrue(out.isEmpty());
             return null;
         }
     }
