@@ -23,8 +23,8 @@ import java.util.List;
  */
 final class EncodedUpdates {
 
-    static final int TAG_VARINT = 0;
-    static final int TAG_BYTES = 2;
+    private static final int TAG_VARINT = 0;
+    private static final int TAG_BYTES = 2;
     /** Update.type, Update.entity; Entity's table_entry, meter_entry, counter_entry. */
     private static final int UPDATE_TYPE = 1;
     private static final int UPDATE_ENTITY = 2;
@@ -86,8 +86,7 @@ final class EncodedUpdates {
         int start = from.starts[i];
         int n = LENGTH_PREFIX + (int) from.readLength(start);
         ensure(n);
-        starts = count < starts.length ? starts : Arrays.copyOf(starts, 2 * starts.length);
-        starts[count++] = pos;
+        started(pos);
         System.arraycopy(from.buf, start, buf, pos, n);
         buf[pos + LENGTH_PREFIX + 1] = (byte) type.getNumber();
         pos += n;
@@ -110,8 +109,7 @@ final class EncodedUpdates {
     void add(Update u) {
         int n = u.getSerializedSize();
         ensure(LENGTH_PREFIX + n);
-        starts = count < starts.length ? starts : Arrays.copyOf(starts, 2 * starts.length);
-        starts[count++] = pos;
+        started(pos);
         writeLength(pos, n);
         CodedOutputStream cos = CodedOutputStream.newInstance(buf, pos + LENGTH_PREFIX, n);
         try {
@@ -149,8 +147,7 @@ final class EncodedUpdates {
     void endUpdate() {
         close(kindMark);
         close(entityMark);
-        starts = count < starts.length ? starts : Arrays.copyOf(starts, 2 * starts.length);
-        starts[count++] = updateStart;
+        started(updateStart);
         writeLength(updateStart, pos - updateStart - LENGTH_PREFIX);
     }
 
@@ -204,7 +201,13 @@ final class EncodedUpdates {
         buf[pos++] = 0;
     }
 
-    static byte tag(int field, int wireType) {
+    /** Records that an update starts at {@code at}. */
+    private void started(int at) {
+        starts = count < starts.length ? starts : Arrays.copyOf(starts, 2 * starts.length);
+        starts[count++] = at;
+    }
+
+    private static byte tag(int field, int wireType) {
         return (byte) (field << 3 | wireType);
     }
 
