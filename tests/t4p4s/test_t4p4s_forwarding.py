@@ -113,8 +113,6 @@ def test_t4p4s_programmed_over_p4runtime_forwards_a_session(forwarded):
     assert others == [], "other frames out: %s" % [bytes(f).hex() for f in others]
 
 
-@pytest.mark.xfail(strict=True, reason="T4P4S's update_checksum writes nothing back (docs/PIPELINE_CONTRACT.md, "
-                   "\"T4P4S\"): an uplink packet keeps the checksum of its old TTL")
 def test_t4p4s_ipv4_checksums(forwarded):
     up, down, _, _, _ = forwarded
     assert header_checksum_ok(up[IP]), "uplink IPv4 checksum %#06x" % up[IP].chksum
