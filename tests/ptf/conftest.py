@@ -77,13 +77,30 @@ class _Devices:
             self.current.stop()
 
 
+# The devices of the session, once created: a T4P4S device is stopped at the end of each module (below).
+_SESSION_DEVICES = []
+
+
 @pytest.fixture(scope="session")
 def devices():
     bed = TestBed(NPORTS)
     devs = _Devices(bed)
+    _SESSION_DEVICES.append(devs)
     yield devs
+    _SESSION_DEVICES.remove(devs)
     devs.stop()
     bed.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def t4p4s_released():
+    """One T4P4S switch at a time on the machine (its controller port is compiled into it): the PTF target's
+    switch does not outlive the module, so that a later test (make test-t4p4s's runner chain) can start one."""
+    yield
+    for devs in _SESSION_DEVICES:
+        if devs.current is not None and devs.current.target == "t4p4s":
+            devs.stop()
+            devs.current = None
 
 
 @pytest.fixture
