@@ -120,7 +120,7 @@ func (s *Switch) receive(conn net.Conn) {
 		}
 		n := int(binary.BigEndian.Uint16(hdr[2:]))
 		if n < headerSize {
-			s.log.Error("t4p4s: switch sent a message of length %d", "length", n)
+			s.log.Error("t4p4s: switch sent a message shorter than its header", "length", n)
 			conn.Close()
 			return
 		}
