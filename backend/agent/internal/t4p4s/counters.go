@@ -234,6 +234,22 @@ func (s *Switch) readCells(which int, lo uint32, pkts, bytes []uint64) error {
 	return nil
 }
 
+// Commit returns once the switch has applied every table message written before it: T4P4S acknowledges none,
+// but it takes its controller's messages in order on one thread, so the answer to a counter read written after
+// them comes once they are in (a Write answered before would race the packets sent after it).
+func (s *Switch) Commit() {
+	s.mu.Lock()
+	pending := s.conn != nil && s.sent != s.committed
+	s.committed = s.sent
+	s.mu.Unlock()
+	if !pending {
+		return
+	}
+	if _, _, err := s.readRaw(counterNames[whichDrops], 0, 1); err != nil {
+		s.log.Error("t4p4s: the switch did not confirm the writes", "err", err)
+	}
+}
+
 // countedCells are the pre- and post-QoS cells that may hold counts: those of the terminations written and
 // those read or written before (s.mu held).
 func (s *Switch) countedCells() map[uint32]bool {

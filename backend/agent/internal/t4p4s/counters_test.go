@@ -240,3 +240,23 @@ func TestHarvestMarksTheBlocksOfWrittenTerminationsAndCells(t *testing.T) {
 		t.Errorf("second harvest %#x %v", bits[0], err)
 	}
 }
+
+func TestCommitWaitsForTheSwitchToTakeWhatWasWritten(t *testing.T) {
+	s, f, _ := withCounters(t)
+	var m [6]byte
+	if err := s.Route(p4rt.OpInsert, 0x0a000000, 8, m, m, 1); err != nil {
+		t.Fatal(err)
+	}
+	// The fake answers a read only after taking every message before it, as the switch's one control thread.
+	s.Commit()
+	<-f.seen
+	s.Commit() // nothing written since: no read
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if want := (readRequest{19, counterNames[whichDrops], 0, 1}); len(f.reads) != 1 || f.reads[0] != want {
+		t.Errorf("reads %+v, want one %+v", f.reads, want)
+	}
+	if len(f.msgs) != 1 {
+		t.Errorf("%d table messages taken before the read, want 1", len(f.msgs))
+	}
+}

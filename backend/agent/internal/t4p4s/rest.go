@@ -78,9 +78,6 @@ func (s *Switch) ExactEach(t p4rt.ExactTable, fn func(*p4rt.ExactEntry)) error {
 	return nil
 }
 
-// Commit: each message is applied by the switch as it comes (it acknowledges none).
-func (s *Switch) Commit() {}
-
 func (s *Switch) PacketOut(uint16, []byte) error { return unsupported("packet-out") }
 
 func (s *Switch) PacketIn([]byte) (int, uint16, uint8) { return 0, 0, 0 }

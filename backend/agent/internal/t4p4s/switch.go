@@ -42,6 +42,8 @@ type Switch struct {
 	sizes p4rt.Sizes
 	exact [4]map[uint64]p4rt.ExactEntry
 	sent  uint64
+	// sent when the last Commit had the switch apply everything before it
+	committed uint64
 	// What was written and not yet overwritten by a miss (table and key -> that miss), and the tables whose
 	// default was changed: what a new pipeline undoes.
 	undo     map[string][]byte
