@@ -72,8 +72,9 @@ test-backend: setup
 
 # hupf's sw profile on T4P4S (issue #36, docs/BACKENDS.md "T4P4S"), built outside the repository and found through
 # HUPF_T4P4S (default /opt/t4p4s), else one SKIPPED line; not in `make test`: compiling the program takes minutes.
+# tests/pfcp last: its test modules import helpers from "conftest", which is the conftest pytest loaded last.
 test-t4p4s: setup
-	@$(SUITE) t4p4s $(PY) -m pytest tests/t4p4s
+	@HUPF_PTF_TARGETS=t4p4s $(SUITE) t4p4s $(PY) -m pytest tests/t4p4s tests/ptf/test_upf.py tests/pfcp/test_t4p4s_chain.py
 
 # The Hybrid-gNodeB's x86 services (gnb/: ciphering and integrity, PDCP, BaaS; docs/GNB.md).
 test-gnb: setup

@@ -42,21 +42,22 @@ class Chain:
     """hupf-backend + lab runner (backend only), polling the backend's counters every poll_ms."""
 
     def __init__(self, sessions=65536, mem_mb=1024, poll_ms=500, ue_pool="10.0.0.0/8", java_opts=(), backend_args=(),
-                 classpath=None, backend=None, interfaces=None, durable=False, local_writes=True):
+                 classpath=None, backend=None, interfaces=None, durable=False, local_writes=True, serving=None):
         """interfaces: the Linux interfaces of the backend's ports 1 (N3) and 2 (N6) for tests that send
         traffic; without them both ports are idle pcap files. durable: the runner keeps its state in the chain's
         directory and runs under the lab's supervisor (restarted when it dies; pid and restarts in
-        self.supervisor_path)."""
-        binary = backend or backend_binary()
-        if binary is None:
+        self.supervisor_path). serving: the P4Runtime address of a backend already running (hupf-t4p4s in front
+        of T4P4S): no hupf-backend is started and the runner writes to it over gRPC."""
+        binary = None if serving else backend or backend_binary()
+        if binary is None and not serving:
             pytest.skip("hupf-backend is not built (make backend) and HUPF_BACKEND is not set")
+        local_writes = local_writes and not serving
         self.dir = tempfile.mkdtemp(prefix="hupf-chain-")
         # The runner's Writes over the backend's local write channel (local_writes: off for a build without it)
         socket = os.path.join(self.dir, "backend.sock")
         local = ["--local-writes", socket] if local_writes else []
         self.pfcp = ("127.0.0.1", free_port())
-        grpc = free_port()
-        self.grpc = "127.0.0.1:%d" % grpc
+        self.grpc = serving or "127.0.0.1:%d" % free_port()
         self.logs = {}
         # Idle ports (pcap, nothing to receive) and an lcore that naps when idle: null ports would make the data
         # plane forward an endless stream of generated packets, a core of this two-core machine taken from the
@@ -69,12 +70,12 @@ class Chain:
             spec = interfaces[p - 1] if interfaces else "pcap:rx_pcap=%s,tx_pcap=%s" % (
                 empty, os.path.join(self.dir, "tx%d.pcap" % p))
             ports += ["--port", "%d=%s" % (p, spec)]
-        self.backend = self._start("backend", [binary, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
-                                               "--sessions", str(sessions), "--mem", str(mem_mb), *ports,
-                                               "--idle-sleep-us", "200", *local, *backend_args])
+        self.backend = None if serving else self._start(
+            "backend", [binary, "--grpc-addr", self.grpc, "--device-id", "1", "--sessions", str(sessions), "--mem",
+                        str(mem_mb), *ports, "--idle-sleep-us", "200", *local, *backend_args])
         self.status_path = os.path.join(self.dir, "status.json")
         cfg = {"pfcp": {"address": self.pfcp[0], "port": self.pfcp[1]},
-               "backends": [{"name": "backend", "grpc": "127.0.0.1:%d" % grpc, "device_id": 1, "p4info": P4INFO,
+               "backends": [{"name": "backend", "grpc": self.grpc, "device_id": 1, "p4info": P4INFO,
                              **({"local_writes": socket} if local_writes else {})}],
                "smf_node_id": "127.0.0.1", "router_mac": "02:68:75:70:66:01", "n3": N3, "gnb": GNB,
                "app_net": APP_NET, "ue_pool": ue_pool, "slice": 1,
@@ -96,7 +97,7 @@ class Chain:
         deadline = time.time() + READY_S
         while not self.status().get("ready"):
             for name, p in (("backend", self.backend), ("runner", self.runner)):
-                if p.poll() is not None:
+                if p is not None and p.poll() is not None:
                     self.stop()
                     raise RuntimeError("%s exited: %s" % (name, self.log_tail(name)))
             if time.time() > deadline:
@@ -166,7 +167,7 @@ class Chain:
 
 
 def _stop(p):
-    if p.poll() is None:
+    if p is not None and p.poll() is None:
         os.killpg(p.pid, signal.SIGTERM)
         try:
             p.wait(10)

@@ -9,15 +9,27 @@ import pytest
 
 from dataplane import TestBed
 from hupf_tools import p4tools
-from targets import ALL_TARGETS, Device, selected
+from targets import ALL_TARGETS, T4P4S_CANNOT, Device, selected
 
 TARGETS, SKIP_REASON = selected()
 NPORTS = 4
 P4_TOOLS_ABSENT = [hint for found, hint in ((p4tools.bmv2(), p4tools.BMV2_HINT), (p4tools.p4c(), p4tools.P4C_HINT))
                    if not found]
 
+TARGET_TESTS = ("test_upf", "test_hw", "test_model_agreement")
 if not TARGETS:
-    collect_ignore_glob = ["test_upf*.py", "test_hw*.py", "test_model_agreement*.py"]
+    collect_ignore_glob = [name + "*.py" for name in TARGET_TESTS]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without a target, also the tests of a file named on the command line are left out (collect_ignore_glob
+    holds back only files found in the directory): `make test-t4p4s` names test_upf.py."""
+    if TARGETS:
+        return
+    left_out = [item for item in items if item.path.name.startswith(TARGET_TESTS)]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in left_out]
 
 
 def pytest_configure(config):
@@ -26,7 +38,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_finish(session):
-    if P4_TOOLS_ABSENT and TARGETS:
+    if P4_TOOLS_ABSENT and set(TARGETS) - {"t4p4s"}:
         session.config.pluginmanager.get_plugin("terminalreporter").write_line(
             "SKIPPED p4 bmv2/p4c parts: missing %s" % ", ".join(P4_TOOLS_ABSENT))
 
@@ -36,7 +48,9 @@ def pytest_generate_tests(metafunc):
         return
     marker = metafunc.definition.get_closest_marker("targets")
     allowed = marker.args if marker else ALL_TARGETS
-    params = [t for t in TARGETS if t in allowed]
+    cannot = T4P4S_CANNOT.get(metafunc.definition.originalname)
+    params = [pytest.param(t, marks=pytest.mark.skip(reason="T4P4S: " + cannot)) if t == "t4p4s" and cannot else t
+              for t in TARGETS if t in allowed]
     if not params:
         params = [pytest.param(None, marks=pytest.mark.skip(
             reason="runs on %s: none selected or found" % ", ".join(allowed)))]
@@ -63,13 +77,30 @@ class _Devices:
             self.current.stop()
 
 
+# The devices of the session, once created: a T4P4S device is stopped at the end of each module (below).
+_SESSION_DEVICES = []
+
+
 @pytest.fixture(scope="session")
 def devices():
     bed = TestBed(NPORTS)
     devs = _Devices(bed)
+    _SESSION_DEVICES.append(devs)
     yield devs
+    _SESSION_DEVICES.remove(devs)
     devs.stop()
     bed.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def t4p4s_released():
+    """One T4P4S switch at a time on the machine (its controller port is compiled into it): the PTF target's
+    switch does not outlive the module, so that a later test (make test-t4p4s's runner chain) can start one."""
+    yield
+    for devs in _SESSION_DEVICES:
+        if devs.current is not None and devs.current.target == "t4p4s":
+            devs.stop()
+            devs.current = None
 
 
 @pytest.fixture

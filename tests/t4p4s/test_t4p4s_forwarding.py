@@ -7,24 +7,23 @@ for: markers until the last entry is in, then each case's frame out of the port 
 import os
 
 import pytest
-from scapy.all import wrpcap
 from scapy.contrib.gtp import GTP_U_Header
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 import dataplane
+import hupf_p4const as C
 import targets as T
 import upf_setup as U
 from p4rt import Client
 from packets import gtpu, user_packet
-from t4p4s_switch import Running, build_adapter, compile_switch
+from t4p4s_switch import Running, build_adapter, compile_switch, port_vdevs
 
 UE = U.Ue("172.16.0.1", teid_ul=0x11223344, teid_dl=0x55667788, ctr=10)
 APP = "8.8.8.8"
 MARKER = "192.0.2.2"   # routed to the core port last: once a marker leaves there, every entry is in
 MARKER_TRIES = 100
 RECV_TIMEOUT_S = 5.0
-DUMMY_PCAP = "rx_pcap=%s,tx_pcap=%s"
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +32,9 @@ def device(tmp_path_factory):
     executable = compile_switch()
     adapter = build_adapter(work)
     bed = dataplane.TestBed(2, tag="t4s%d" % (os.getpid() % 10000))
-    empty = work / "empty.pcap"
-    wrpcap(str(empty), [])
-    # DPDK port 0 is no port of hupf's (upf_setup's ports are 1 and 2): a pcap file that sends nothing.
-    vdevs = [DUMMY_PCAP % (empty, work / "port0.pcap")] + ["iface=%s" % bed.switch_ifname(p) for p in bed.ports]
     running = None
     try:
-        running = Running(executable, adapter, vdevs, work)
+        running = Running(executable, adapter, port_vdevs(bed, work), work)
         client = Client(running.grpc_addr, timeout=20)
         client.set_pipeline(T.artifacts("sw")[0])
         yield running, client, bed
@@ -113,10 +108,21 @@ def test_t4p4s_programmed_over_p4runtime_forwards_a_session(forwarded):
     assert others == [], "other frames out: %s" % [bytes(f).hex() for f in others]
 
 
-@pytest.mark.xfail(strict=True, reason="T4P4S's update_checksum writes nothing back (docs/PIPELINE_CONTRACT.md, "
-                   "\"T4P4S\"): an uplink packet keeps the checksum of its old TTL")
 def test_t4p4s_ipv4_checksums(forwarded):
     up, down, _, _, _ = forwarded
     assert header_checksum_ok(up[IP]), "uplink IPv4 checksum %#06x" % up[IP].chksum
     assert header_checksum_ok(down[IP]), "outer IPv4 checksum %#06x" % down[IP].chksum
     assert header_checksum_ok(IP(bytes(down[GTP_U_Header].payload)))
+
+
+def test_t4p4s_counts_each_termination_as_hupf_backend_reads_them(device, forwarded):
+    """The session's counter cells read over P4Runtime (hupf-t4p4s asks the switch): the uplink termination's cell
+    counted the G-PDU, the downlink's the downlink packet, each one packet of the frame's length before and
+    after QoS; the markers (routed, no session) counted nowhere."""
+    _, client, _ = device
+    up, down, inner, down_in, _ = forwarded
+    gpdu_len = len(Ether() / IP() / UDP() / GTP_U_Header()) + len(inner)
+    for name in (C.HUPF_INGRESS_UPF_PRE_QOS_COUNTER, C.HUPF_EGRESS_UPF_POST_QOS_COUNTER):
+        assert client.counter(name, UE.ctr) == (1, gpdu_len), name
+        assert client.counter(name, UE.ctr + 1) == (1, len(Ether() / down_in)), name
+        assert client.counter(name, UE.ctr + 2) == (0, 0), name

@@ -4,8 +4,8 @@ import (
 	"hupf/backend/agent/internal/p4rt"
 )
 
-// What the sw profile has but the adapter does not write to T4P4S yet, what T4P4S cannot do (read counters,
-// packet I/O), and the hw profile's parts. docs/PIPELINE_CONTRACT.md, "T4P4S", lists them.
+// What the sw profile has but the adapter does not write to T4P4S yet, what T4P4S cannot do (packet I/O),
+// and the hw profile's parts. docs/PIPELINE_CONTRACT.md, "T4P4S", lists them.
 
 func (s *Switch) Tenant(p4rt.Op, uint32, uint32, uint8, uint8, uint8) error {
 	return unsupported("tenants")
@@ -52,27 +52,6 @@ func (s *Switch) ReplaceACL(r []p4rt.ACLRule) error {
 // configuration (docs/PIPELINE_CONTRACT.md, "T4P4S").
 func (s *Switch) SetMeter(int, uint32, *p4rt.MeterCfg) error { return nil }
 
-// Counters: T4P4S's controller protocol cannot read them (P4T_READ_COUNTER is unanswered).
-func (s *Switch) ReadCounter(int, uint32) (uint64, uint64, error) {
-	return 0, 0, unsupported("counter reads")
-}
-func (s *Switch) ReadCounters(int, uint32, []uint64, []uint64) error {
-	return unsupported("counter reads")
-}
-
-// WriteCounter takes the runner's zeroing of a cell for a new owner (nothing can have been read from it).
-func (s *Switch) WriteCounter(_ int, _ uint32, pkts, bytes uint64) error {
-	if pkts != 0 || bytes != 0 {
-		return unsupported("counter writes")
-	}
-	return nil
-}
-
-// HarvestCounterMarks marks nothing: no count can be read.
-func (s *Switch) HarvestCounterMarks([]uint64) error { return nil }
-
-func (s *Switch) ReadDrops(uint32) (uint64, error) { return 0, unsupported("counter reads") }
-
 func (s *Switch) ExactGet(t p4rt.ExactTable, key uint64) (p4rt.ExactEntry, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,9 +77,6 @@ func (s *Switch) ExactEach(t p4rt.ExactTable, fn func(*p4rt.ExactEntry)) error {
 	}
 	return nil
 }
-
-// Commit: each message is applied by the switch as it comes (it acknowledges none).
-func (s *Switch) Commit() {}
 
 func (s *Switch) PacketOut(uint16, []byte) error { return unsupported("packet-out") }
 

@@ -3,7 +3,6 @@ package t4p4s
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"sync"
@@ -33,8 +32,8 @@ var _ p4rt.Dataplane = (*Switch)(nil)
 
 // Switch is a p4rt.Dataplane that programs a T4P4S switch over its controller protocol. The switch connects to
 // it (T4P4S's controller port is compiled into the switch); writes wait for that connection. T4P4S has no delete,
-// no read and no acknowledgement: a deletion overwrites the entry with the table's miss action, the exact tables
-// are answered from what was written here, and counters cannot be read.
+// no table read and no acknowledgement: a deletion overwrites the entry with the table's miss action, and the
+// exact tables are answered from what was written here. Counters are read from the switch (counters.go).
 type Switch struct {
 	log   *slog.Logger
 	mu    sync.Mutex
@@ -43,10 +42,13 @@ type Switch struct {
 	sizes p4rt.Sizes
 	exact [4]map[uint64]p4rt.ExactEntry
 	sent  uint64
+	// sent when the last Commit had the switch apply everything before it
+	committed uint64
 	// What was written and not yet overwritten by a miss (table and key -> that miss), and the tables whose
 	// default was changed: what a new pipeline undoes.
 	undo     map[string][]byte
 	defaults map[string]bool
+	ctr      counterState
 }
 
 // Listen accepts the switch's connection on addr (loopback) in the background.
@@ -55,7 +57,8 @@ func Listen(addr string, log *slog.Logger) (*Switch, net.Listener, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &Switch{log: log, ready: make(chan struct{}), undo: map[string][]byte{}, defaults: map[string]bool{}}
+	s := &Switch{log: log, ready: make(chan struct{}), undo: map[string][]byte{}, defaults: map[string]bool{},
+		ctr: counterState{gone: make(chan struct{}), cells: map[int64]*cell{}, written: map[uint32]bool{}}}
 	for i := range s.exact {
 		s.exact[i] = map[uint64]p4rt.ExactEntry{}
 	}
@@ -76,11 +79,7 @@ func (s *Switch) accept(lis net.Listener) {
 		conn.Close()
 		return
 	}
-	// What the switch sends (digests: the sw profile has none) is read and dropped; its end closes the link.
-	go func() {
-		_, _ = io.Copy(io.Discard, conn)
-		s.log.Warn("t4p4s: switch disconnected")
-	}()
+	go s.receive(conn)
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
@@ -90,7 +89,7 @@ func (s *Switch) accept(lis net.Listener) {
 // Connected is closed once the switch is connected.
 func (s *Switch) Connected() <-chan struct{} { return s.ready }
 
-// Sent is the number of messages written to the switch.
+// Sent is the number of table messages written to the switch (counter reads not included).
 func (s *Switch) Sent() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -105,16 +104,24 @@ func invalid(format string, a ...any) error {
 	return fmt.Errorf("t4p4s: "+format+": %w", append(a, &p4rt.DPError{Errno: p4rt.EINVAL})...)
 }
 
-// send writes messages to the switch (s.mu held).
+// send writes table messages to the switch (s.mu held).
 func (s *Switch) send(msgs ...[]byte) error {
+	for _, m := range msgs {
+		if err := s.write(m); err != nil {
+			return err
+		}
+		s.sent++
+	}
+	return nil
+}
+
+// write writes one message to the switch (s.mu held).
+func (s *Switch) write(m []byte) error {
 	if s.conn == nil {
 		return fmt.Errorf("t4p4s: no switch connected: %w", &p4rt.DPError{Errno: p4rt.ENODEV})
 	}
-	for _, m := range msgs {
-		if _, err := s.conn.Write(m); err != nil {
-			return fmt.Errorf("t4p4s: %v: %w", err, &p4rt.DPError{Errno: p4rt.ENODEV})
-		}
-		s.sent++
+	if _, err := s.conn.Write(m); err != nil {
+		return fmt.Errorf("t4p4s: %v: %w", err, &p4rt.DPError{Errno: p4rt.ENODEV})
 	}
 	return nil
 }
@@ -207,7 +214,19 @@ func (s *Switch) SetPipeline(sz p4rt.Sizes) error {
 		return unsupported("the hw profile (T4P4S runs the sw profile)")
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	counted := s.countedCells()
+	connected := s.conn != nil
+	err := s.clearTables(sz)
+	s.mu.Unlock()
+	if err != nil || !connected {
+		return err
+	}
+	// T4P4S keeps its counts too: a new pipeline's counters start from zero only as the adapter reads them.
+	return s.zeroCounters(counted)
+}
+
+// clearTables overwrites what was written with each table's miss or default (s.mu held).
+func (s *Switch) clearTables(sz p4rt.Sizes) error {
 	s.sizes = sz
 	for i := range s.exact {
 		s.exact[i] = map[uint64]p4rt.ExactEntry{}

@@ -10,9 +10,24 @@ import subprocess
 import time
 from pathlib import Path
 
-import targets
-from conftest import HOME
+from scapy.all import wrpcap
 
+from procs import free_port, stop_process
+
+DEFAULT_HOME = Path("/opt/t4p4s")
+
+
+def t4p4s_home():
+    """The T4P4S checkout to use (HUPF_T4P4S, default /opt/t4p4s: t4p4s.sh and hupf-env.sh, the environment its
+    build steps write, docs/BACKENDS.md "T4P4S"), or None."""
+    home = Path(os.environ.get("HUPF_T4P4S") or DEFAULT_HOME)
+    if (home / "t4p4s.sh").is_file() and (home / "hupf-env.sh").is_file():
+        return home
+    return None
+
+
+HOME = t4p4s_home()
+MISSING = "T4P4S (set HUPF_T4P4S=<T4P4S checkout with t4p4s.sh and hupf-env.sh>, docs/BACKENDS.md \"T4P4S\")"
 REPO = Path(__file__).resolve().parents[2]
 PROGRAM = REPO / "p4src" / "t4p4s" / "hupf_sw.p4"
 # T4P4S names its build directory after the program and variant.
@@ -45,13 +60,22 @@ def build_adapter(out_dir):
     return exe
 
 
+def port_vdevs(bed, work):
+    """The switch's DPDK ports for a TestBed: DPDK port i is P4 port i, the bed's ports from 1; port 0, no port of
+    hupf's, a pcap file that sends nothing."""
+    empty = Path(work) / "empty.pcap"
+    wrpcap(str(empty), [])
+    return ["rx_pcap=%s,tx_pcap=%s" % (empty, Path(work) / "port0.pcap")] + [
+        "iface=%s" % bed.switch_ifname(p) for p in bed.ports]
+
+
 class Running:
     """The adapter, then the switch on `vdevs` (DPDK port i = vdevs[i]); its log at work/switch.log."""
 
     def __init__(self, executable, adapter, vdevs, work):
         self.work = Path(work)
         self.log = self.work / "switch.log"
-        self.grpc_addr = "127.0.0.1:%d" % targets.free_port()
+        self.grpc_addr = "127.0.0.1:%d" % free_port()
         self.prefix = "hupf-t4p4s-%d" % os.getpid()
         self.adapter_log = open(self.work / "adapter.log", "w")
         self.adapter = subprocess.Popen([str(adapter), "--grpc-addr", self.grpc_addr, "--controller-addr",
@@ -100,8 +124,8 @@ class Running:
         if self.switch is not None:
             # SIGINT: DPDK's ports are closed on the way out.
             self.switch.send_signal(signal.SIGINT)
-            targets.stop_process(self.switch, timeout=20)
+            stop_process(self.switch, timeout=20)
             # DPDK's runtime directory of this run (EAL leaves it behind).
             shutil.rmtree(Path("/var/run/dpdk") / self.prefix, ignore_errors=True)
-        targets.stop_process(self.adapter)
+        stop_process(self.adapter)
         self.adapter_log.close()
