@@ -80,7 +80,7 @@ test-t4p4s: setup
 test-gnb: setup
 	@$(SUITE) gnb $(MAKE) -C gnb test
 
-test-pfcp: setup
+test-pfcp: setup host-classpath
 	@$(SUITE) pfcp $(PY) -m pytest tests/pfcp
 
 test-identification: setup
@@ -110,8 +110,13 @@ test-fabric: setup backend
 test-recovery: setup backend host-classpath
 	@$(SUITE) recovery $(PY) -m pytest tests/recovery
 
-# The standalone host and its runtime classpath (standalone/target/host-classpath.txt), as the lab runner runs.
-host-classpath: setup
+# The standalone host and its runtime classpath (standalone/target/host-classpath.txt), as the lab runner runs;
+# built again only when a file of the modules it is built from changed since, so that the pfcp, integration and
+# recovery suites share one Maven run.
+HOST_INPUTS := $(shell find pom.xml api core pipeconf standalone -path '*/target' -prune -o -type f -print 2>/dev/null)
+host-classpath: setup standalone/target/host-classpath.txt
+
+standalone/target/host-classpath.txt: $(HOST_INPUTS)
 	@$(MVN) -pl standalone -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime \
 	  '-Dmdep.outputFile=$${project.build.directory}/deps-classpath.txt' \
 	  && echo "$(CURDIR)/standalone/target/classes:$$(cat standalone/target/deps-classpath.txt)" \

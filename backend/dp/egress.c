@@ -58,6 +58,11 @@ struct egress {
 		uint16_t len[EGRESS_QUEUE_PKTS];
 	} q[EGRESS_PRIOS];
 	uint64_t drops[EGRESS_PRIOS];          /* full queues */
+	/* How the owner served the port (egress_service): the buckets' period and its last visit, in TSC
+	 * cycles; the priorities whose queue still holds a stall's backlog (a bit each). */
+	uint64_t period_tsc, visited_tsc;
+	uint8_t stall_backlog;
+	uint64_t stall_drops[EGRESS_PRIOS], below_full, longest_gap_tsc;
 	struct ring_drops ring_drops[];        /* full ring, one row per lcore */
 };
 
@@ -124,6 +129,7 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 	e->owner = owner;
 	e->nlcores = nlcores;
 	e->cycles_per_byte_q16 = (rte_get_tsc_hz() << 16) / rate;
+	e->period_tsc = rte_get_tsc_hz() * period_ms / 1000;
 	if (nlcores > 1) {
 		char rn[RTE_RING_NAMESIZE];
 		snprintf(rn, sizeof(rn), "%.20s_own", name);
@@ -171,6 +177,18 @@ unsigned egress_owner(const struct egress *e)
 	return e->owner;
 }
 
+/* The owner at the scheduler. Away for longer than the credits its buckets keep (one period), the port
+ * lost sending time: a stall (a lcore kept off the CPU), whose backlog every queue holds until it empties. */
+static void owner_visit(struct egress *e)
+{
+	uint64_t now = rte_get_tsc_cycles(), gap = now - e->visited_tsc;
+	if (e->visited_tsc && gap > e->period_tsc)
+		e->stall_backlog = (uint8_t)((1u << EGRESS_PRIOS) - 1);
+	if (e->visited_tsc && gap > e->longest_gap_tsc)
+		__atomic_store_n(&e->longest_gap_tsc, gap, __ATOMIC_RELAXED);
+	e->visited_tsc = now;
+}
+
 /* The owner: packets whose rte_sched queue is written in their mbuf into the scheduler. A packet whose
  * queue is full is dropped here, counted under its priority (rte_sched would drop it the same way), so
  * that each queue's frame lengths are known in order. */
@@ -181,6 +199,8 @@ static uint16_t sched_enqueue(struct egress *e, struct rte_mbuf **m, uint16_t n)
 		uint8_t p = sched_prio(m[i]);
 		if (e->q[p].count == EGRESS_QUEUE_PKTS) {
 			__atomic_fetch_add(&e->drops[p], 1, __ATOMIC_RELAXED);
+			if (e->stall_backlog & (1u << p))
+				__atomic_fetch_add(&e->stall_drops[p], 1, __ATOMIC_RELAXED);
 			rte_pktmbuf_free(m[i]);
 			continue;
 		}
@@ -197,8 +217,10 @@ uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, c
 {
 	for (uint16_t i = 0; i < n; i++)
 		m[i]->hash.sched = e->sched[prio[i] & (EGRESS_PRIOS - 1)];
-	if (lcore == e->owner)
+	if (lcore == e->owner) {
+		owner_visit(e);
 		return sched_enqueue(e, m, n);
+	}
 	unsigned put = rte_ring_mp_enqueue_burst(e->ring, (void *const *)m, n, NULL);
 	if (put < n) {
 		/* This lcore's row: a single writer, read by the stats. */
@@ -235,6 +257,7 @@ static void take_ring(struct egress *e)
  * the lower heads. Not congested, nothing waits; a light high-priority packet waits for its own size. */
 uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
 {
+	owner_visit(e);
 	if (e->ring)
 		take_ring(e);
 	if (!e->backlog || !max)   /* rte_sched_port_dequeue sends one packet before it compares with max */
@@ -251,9 +274,17 @@ uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
 	int n = rte_sched_port_dequeue(e->port, m, max);
 	for (int i = 0; i < n; i++) {
 		uint8_t p = sched_prio(m[i]);
+		for (uint8_t h = p + 1; h < EGRESS_PRIOS; h++)
+			if (e->q[h].count == EGRESS_QUEUE_PKTS) {
+				__atomic_fetch_add(&e->below_full, 1, __ATOMIC_RELAXED);
+				break;
+			}
 		e->q[p].head = (e->q[p].head + 1) % EGRESS_QUEUE_PKTS;
 		e->q[p].count--;
 	}
+	for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
+		if (!e->q[p].count)
+			e->stall_backlog &= (uint8_t)~(1u << p);
 	e->backlog -= (uint32_t)n;
 	e->congested_tsc = e->backlog && n < max ? now : 0;
 	return (uint16_t)n;
@@ -271,4 +302,12 @@ void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS])
 		for (unsigned l = 0; l < e->nlcores; l++)
 			drops[p] += __atomic_load_n(&e->ring_drops[l].n[p], __ATOMIC_RELAXED);
 	}
+}
+
+void egress_service(const struct egress *e, struct egress_service *s)
+{
+	for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
+		s->stall_drops[p] = __atomic_load_n(&e->stall_drops[p], __ATOMIC_RELAXED);
+	s->below_full = __atomic_load_n(&e->below_full, __ATOMIC_RELAXED);
+	s->longest_gap_us = __atomic_load_n(&e->longest_gap_tsc, __ATOMIC_RELAXED) * 1000000 / rte_get_tsc_hz();
 }

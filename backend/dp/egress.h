@@ -43,4 +43,17 @@ uint32_t egress_backlog(const struct egress *e);
 /* Packets dropped for a full queue or a full ring, by priority, since creation. */
 void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS]);
 
+/* How the owner served the port, since creation, to tell a strict-priority fault from a stall:
+ * - stall_drops: of the full queues' drops, by priority, those while the queue still held a stall's
+ *   backlog (a stall: the owner away from the scheduler for longer than the credits its buckets keep,
+ *   one period, so that the port lost sending time; the queue's backlog is cleared when it empties);
+ * - below_full: frames sent while a queue of a higher priority was full (what strict priority forbids:
+ *   the port's time spent below a queue that is dropping);
+ * - longest_gap_us: the owner's longest absence from the scheduler. */
+struct egress_service {
+	uint64_t stall_drops[EGRESS_PRIOS];
+	uint64_t below_full, longest_gap_us;
+};
+void egress_service(const struct egress *e, struct egress_service *s);
+
 #endif

@@ -325,6 +325,9 @@ struct dp_port_stats {
 						 * af_packet port: the kernel's ring) */
 	uint64_t rate_bps;          /* the egress scheduler's rate, 0 for none */
 	uint64_t queue_dropped[8];  /* packets its full queues dropped, by v1model priority */
+	/* The scheduler's service (egress.h, egress_service): of those drops, the ones in a stall's backlog; the
+	 * frames sent while a higher priority's queue was full; the owner lcore's longest absence. */
+	uint64_t queue_stall_dropped[8], sent_below_full, longest_gap_us;
 };
 struct dp_stats {
 	unsigned nports;

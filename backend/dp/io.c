@@ -413,8 +413,14 @@ void dp_stats_get(struct dp_stats *s)
 		struct rte_eth_stats es;
 		s->port[i].p4_port = io.p4_port[io.dev[i]];
 		s->port[i].rate_bps = io.rate_bps[io.dev[i]];
-		if (io.egress[io.dev[i]])
+		if (io.egress[io.dev[i]]) {
+			struct egress_service sv;
 			egress_drops(io.egress[io.dev[i]], s->port[i].queue_dropped);
+			egress_service(io.egress[io.dev[i]], &sv);
+			memcpy(s->port[i].queue_stall_dropped, sv.stall_drops, sizeof(sv.stall_drops));
+			s->port[i].sent_below_full = sv.below_full;
+			s->port[i].longest_gap_us = sv.longest_gap_us;
+		}
 		if (rte_eth_stats_get(io.dev[i], &es))
 			continue;
 		s->port[i].rx = es.ipackets;

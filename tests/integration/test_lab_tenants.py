@@ -75,7 +75,7 @@ BASE_N, CONG_N = 1000, 2000
 
 
 def result(plan, run, congested_ms, lost=None, established=(6, 6), queue_dropped=(400, 0, 0, 0, 0, 0, 0, 0),
-           dscp=None, bad=None, counters=None, outside=0, uncounted=0):
+           dscp=None, bad=None, counters=None, outside=0, uncounted=0, stall_dropped=(0,) * 8, below_full=0):
     """A run's result as run_once returns it: every stream sends BASE_N packets in the baseline window and CONG_N
     congested, at 1 ms in the baseline and congested_ms[stream] (default 1.5) congested, losing lost[stream]
     congested packets (default: the low-priority streams 400, the video slice what its meter drops); the switch
@@ -120,6 +120,8 @@ def result(plan, run, congested_ms, lost=None, established=(6, 6), queue_dropped
             "accounting": accounting.balance(sent_all, sent_all - sum(missing.values()), drops),
             "figures": tenant_checks.tenant_figures({"sent": sent}, {"received": received, "latency_us": latency}),
             "queue_dropped": list(queue_dropped),
+            "queue_service": {"stall_dropped": list(stall_dropped), "sent_below_full": below_full,
+                              "longest_gap_us": 250000},
             "dscp": dscp or {s["name"]: {str(tenant_checks.expected_dscp(tenants_cfg, s)): 10} for s in plan.streams},
             "bad": bad or {}, "streams": plan.streams, "tenants": tenants_cfg, "windows": windows,
             "sent_total": total, "sent_bytes": nbytes, "counters": counters, "rx_missed": 0}
@@ -158,12 +160,13 @@ def test_a_clean_sliced_abc_passes_every_check_the_slices_among_them():
     assert "without the slices, gold's congested p99 rises above that bound (its bulk QFI in its class)" in names
     assert "with priority, gold's bulk slice (QFI 9) (congested) loses packets and waits longer than in its " \
         "baseline" in names
-    assert "with priority, the switch's queue drops on port 2 are all priority 0 (gold-bulk, bronze)" in names
+    assert ("with priority, the switch's queue drops on port 2 are priority 0 (gold-bulk, bronze) or a stall's "
+            "backlog, and no frame left below a full queue") in names
     assert len(names) == 12
 
 
-GOLD_AND_SILVER = ("with priority, gold and silver lose nothing in hupf's queues: what they did not receive was "
-                   "dropped for want of room elsewhere")
+GOLD_AND_SILVER = ("with priority, gold and silver lose nothing to congestion in hupf's queues: what they did not "
+                   "receive was dropped for want of room elsewhere or in a stall's backlog")
 ACCOUNTED = "every packet is delivered or counted dropped, in every run"
 
 
@@ -201,12 +204,31 @@ def test_an_uncongested_bronze_fails():
         "with priority, bronze (congested) loses packets and waits longer than in its baseline"]
 
 
-def test_queue_drops_of_another_priority_or_unread_fail():
-    name = "with priority, the switch's queue drops on port 2 are all priority 0 (bronze)"
+QUEUE_CHECK = ("with priority, the switch's queue drops on port 2 are priority 0 (bronze) or a stall's backlog, and "
+               "no frame left below a full queue")
+
+
+def test_queue_drops_of_another_priority_outside_a_stall_or_unread_fail():
+    name = QUEUE_CHECK
     assert failed(priority=result(PLAIN, "priority", {}, queue_dropped=(400, 0, 3, 0, 0, 0, 0, 0))) == [name]
-    unread = result(PLAIN, "priority", {})
-    unread["queue_dropped"] = None
-    assert failed(priority=unread) == [name]
+    assert failed(priority=result(PLAIN, "priority", {}, queue_dropped=(400, 0, 3, 0, 0, 0, 0, 0),
+                                  stall_dropped=(10, 0, 2, 0, 0, 0, 0, 0))) == [name]
+    for key in ("queue_dropped", "queue_service"):
+        unread = result(PLAIN, "priority", {})
+        unread[key] = None
+        assert failed(priority=unread) == [name]
+
+
+def test_drops_above_priority_0_in_a_stalls_backlog_pass_and_excuse_silvers_loss():
+    # Beside a CPU hog: the switch's lcore away for longer than its queue at silver's rate; silver's frames that
+    # arrived meanwhile overflow its queue (counted as a stall's), bronze's queue is full anyway.
+    stalled = result(PLAIN, "priority", {}, lost={"silver": 55}, queue_dropped=(455, 0, 55, 0, 0, 0, 0, 0),
+                     stall_dropped=(30, 0, 55, 0, 0, 0, 0, 0))
+    assert failed(priority=stalled) == []
+
+
+def test_a_frame_sent_below_a_full_queue_fails():
+    assert failed(priority=result(PLAIN, "priority", {}, below_full=1)) == [QUEUE_CHECK]
 
 
 def test_a_refused_session_fails():
@@ -332,10 +354,15 @@ def test_the_summary_and_the_spread_show_every_percentile():
 
 def test_the_switch_queue_drops_come_from_its_last_stats_line(tmp_path):
     log = tmp_path / "switch.log"
-    line = {"msg": "stats", "ports": [{"P4Port": 1}, {"P4Port": 2, "QueueDropped": [5, 0, 0, 0, 0, 0, 0, 0]}]}
+    line = {"msg": "stats", "ports": [{"P4Port": 1}, {"P4Port": 2, "QueueDropped": [5, 0, 2, 0, 0, 0, 0, 0],
+                                                      "QueueStallDropped": [1, 0, 2, 0, 0, 0, 0, 0],
+                                                      "LongestGapUS": 180000}]}
     log.write_text('{"msg":"serving P4Runtime"}\n' + json.dumps(line, separators=(",", ":")) + "\n")
-    assert tenants.queue_drops(str(log), 2) == [5, 0, 0, 0, 0, 0, 0, 0]
+    assert tenants.queue_drops(str(log), 2) == [5, 0, 2, 0, 0, 0, 0, 0]
     assert tenants.queue_drops(str(log), 1) is None
+    assert tenants.queue_service(str(log), 2) == {"stall_dropped": [1, 0, 2, 0, 0, 0, 0, 0], "sent_below_full": 0,
+                                                  "longest_gap_us": 180000}
+    assert tenants.queue_service(str(log), 1) is None
 
 
 def test_a_short_ab_on_this_machine(tmp_path):
@@ -358,7 +385,8 @@ def test_a_short_ab_on_this_machine(tmp_path):
                  "with priority, bronze (congested) loses packets and waits longer than in its baseline",
                  "with priority, gold's bulk slice (QFI 9) (congested) loses packets and waits longer than in its "
                  "baseline",
-                 "with priority, the switch's queue drops on port 2 are all priority 0 (gold-bulk, bronze)",
+                 "with priority, the switch's queue drops on port 2 are priority 0 (gold-bulk, bronze) or a stall's "
+                 "backlog, and no frame left below a full queue",
                  "the switch's tenant and slice counters hold each tenant's and slice's packets and bytes as sent",
                  "with priority, silver-video's slice meter (QFI 5, 500000 bit/s) delivers its rate and drops the "
                  "excess",

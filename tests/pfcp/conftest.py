@@ -34,26 +34,18 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if item not in left_out]
 
 MAIN = "org.hupf.standalone.HupfStandalone"
-CLASSES = os.path.join(ROOT, "standalone", "target", "classes")
-CP_FILE = os.path.join(ROOT, "standalone", "target", "pfcp-deps.classpath")
+CP_FILE = os.path.join(ROOT, "standalone", "target", "host-classpath.txt")
 
 
 def _classpath():
     if os.environ.get("HUPF_CLASSPATH"):
         return os.environ["HUPF_CLASSPATH"]
-    built = os.path.exists(os.path.join(CLASSES, *MAIN.split(".")) + ".class")
-    if not built or not os.path.exists(CP_FILE):
+    if not os.path.exists(CP_FILE):   # `make test-pfcp` builds it first (make host-classpath)
         if shutil.which("mvn") is None:
-            pytest.skip("the standalone host is not built and mvn is missing: run `mvn -B package` first")
-        # The host and the modules it needs in one reactor (-am): a fresh local Maven repository has
-        # neither the parent pom nor the sibling modules.
-        subprocess.run(["mvn", "-B", "-q", "-pl", "standalone", "-am", "package", "-DskipTests",
-                        "dependency:build-classpath", "-Dmdep.includeScope=runtime",
-                        "-Dmdep.outputFile=${project.build.directory}/pfcp-deps.classpath"],
-                       cwd=ROOT, check=True)
+            pytest.skip("the standalone host is not built and mvn is missing: run `make host-classpath` first")
+        subprocess.run(["make", "-s", "host-classpath"], cwd=ROOT, check=True)
     with open(CP_FILE) as f:
-        deps = f.read().strip()
-    return os.pathsep.join([CLASSES, deps])
+        return f.read().strip()
 
 
 class Upf:

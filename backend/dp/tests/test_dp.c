@@ -2368,6 +2368,58 @@ static void test_egress_priority_holds_when_oversubscribed(void **st)
 	egress_free(e);
 }
 
+/* Priority 2's queue overflowing by OVER while the owner keeps visiting the scheduler (at 10 kbit/s: a 2.5 s
+ * period, longer than a shared CPU keeps this thread away between two calls); its drops are no stall's. */
+static struct egress *eg_overflow(const char *name, uint64_t rate_bps, unsigned away_us)
+{
+	enum { OVER = 5, N = EGRESS_QUEUE_PKTS + OVER };
+	struct egress *e = eg_create(name, rate_bps, 1);
+	struct rte_mbuf *m[N], *out[1];
+	uint8_t prio[N];
+	assert_int_equal(egress_dequeue(e, out, 1), 0);   /* the owner's first visit */
+	for (unsigned i = 0; i < N; i++) {
+		prio[i] = 2;
+		m[i] = eg_pkt(2, (uint16_t)i);
+	}
+	usleep(away_us);
+	assert_int_equal(egress_enqueue(e, 0, m, prio, N), EGRESS_QUEUE_PKTS);
+	uint64_t drops[EGRESS_PRIOS];
+	egress_drops(e, drops);
+	assert_int_equal(drops[2], OVER);
+	return e;
+}
+
+/* A full queue's drops are a stall's only when the owner was away from the scheduler for longer than
+ * the credits its buckets keep (one period: 10 ms at 100 Mbit/s);
+ * served in strict priority, no frame leaves while a higher priority's queue is full. */
+static void test_egress_stall_drops_told_apart(void **st)
+{
+	(void)st;
+	struct egress_service sv;
+	struct egress *e = eg_overflow("t_busy", 10000, 0);
+	egress_service(e, &sv);
+	assert_int_equal(sv.stall_drops[2], 0);
+	egress_free(e);
+
+	e = eg_overflow("t_stall", 100000000, 30000);
+	egress_service(e, &sv);
+	assert_int_equal(sv.stall_drops[2], 5);
+	assert_true(sv.longest_gap_us >= 30000);
+	struct rte_mbuf *low[8];
+	uint8_t prio[8];
+	for (unsigned i = 0; i < 8; i++) {
+		prio[i] = 0;
+		low[i] = eg_pkt(0, (uint16_t)i);
+	}
+	assert_int_equal(egress_enqueue(e, 0, low, prio, 8), 8);
+	uint8_t order[EGRESS_QUEUE_PKTS + 8];
+	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
+	assert_int_equal(eg_collect(e, EGRESS_QUEUE_PKTS + 8, 2, order, seq_of, 0), EGRESS_QUEUE_PKTS + 8);
+	egress_service(e, &sv);
+	assert_int_equal(sv.below_full, 0);
+	egress_free(e);
+}
+
 /* A full queue drops what does not fit and counts it under its priority; the other queues are
  * untouched and still take packets. */
 static void test_egress_overflow_counted(void **st)
@@ -2550,6 +2602,7 @@ int main(void)
 	const struct CMUnitTest egress_tests[] = {
 		cmocka_unit_test(test_egress_strict_priority), cmocka_unit_test(test_egress_rate),
 		cmocka_unit_test(test_egress_overflow_counted), cmocka_unit_test(test_egress_strict_priority_across_lcores),
+		cmocka_unit_test(test_egress_stall_drops_told_apart),
 		cmocka_unit_test(test_egress_congested_across_lcores), cmocka_unit_test(test_egress_rate_across_lcores),
 		cmocka_unit_test(test_egress_full_ring_counted), cmocka_unit_test(test_egress_priority_holds_when_oversubscribed),
 	};

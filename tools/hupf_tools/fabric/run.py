@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hupf_tools.fabric import netcfg, topology as topo
 from hupf_tools.lab import accounting, scenario, summary
+from hupf_tools.lab.processes import READY_TIMEOUT_S
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "tests" / "lib"))
@@ -96,16 +97,28 @@ class SmfHost:
             self.proc.wait(timeout=30)
 
 
-def start_traffic(fabric, site, plan_path, work):
-    """The lab's senders and receivers on the site's first gNB host and its DN host, from the plan's start."""
+def start_traffic(fabric, site, plan, plan_path, work, timeout_s=READY_TIMEOUT_S):
+    """The lab's senders and receivers on the site's first gNB host and its DN host: the receivers first, the plan's
+    start set once both listen (their first stats written: a frame before would be lost uncounted), then the
+    senders. The sessions' entries are on the devices already: hupf answers an establishment once written."""
     procs, stats = {}, {}
     hosts = {"gnb": site.gnbs[0], "dn": site.dn}
     for mode in ("recv", "send"):
+        if mode == "send":
+            plan["start"] = time.time() + 1.0
+            plan_path.write_text(json.dumps(plan))
         for side, host in hosts.items():
             stats[mode, side] = work / ("%s-%s.json" % (mode, side))
             procs[mode, side] = fabric.python(host.name, "hupf_tools.lab.traffic", mode, "--plan", plan_path,
                                               "--side", side, "--iface", fabric.data_intf(host),
                                               "--stats", stats[mode, side], stdout=-3, stderr=-2)
+        if mode == "recv":
+            listening = until(lambda: any(p.poll() is not None for p in procs.values())
+                              or all(stats["recv", side].exists() for side in hosts), timeout_s, interval=0.05)
+            if not listening or any(p.poll() is not None for p in procs.values()):
+                stop(procs)
+                raise FabricRunError("a receiver did not listen within %d s (or ended): %s" % (
+                    timeout_s, [str(stats["recv", side]) for side in hosts if not stats["recv", side].exists()]))
     return procs, stats
 
 
@@ -214,9 +227,9 @@ def run_site(onos, fabric, t, site, sc, pfcp_port, target, work):
         if accepted != len(plan["ues"]):
             raise FabricRunError("hupf accepted %d of %d sessions over N4" % (accepted, len(plan["ues"])))
         drops_before = site_drops(fabric, site)
-        plan["start"] = time.time() + 1.0
+        plan["start"] = None
         plan_path.write_text(json.dumps(plan))
-        procs, stats = start_traffic(fabric, site, plan_path, work)
+        procs, stats = start_traffic(fabric, site, plan, plan_path, work)
         watch(onos, plan, events)
         finish_traffic(procs)
         # The heavy UE demoted once quiet: the checks say whether it was.

@@ -103,6 +103,20 @@ def check_running(procs, finishing):
             raise LabError("%s exited with status %s; log: %s" % (name, p.returncode, procs.log_tail(name)))
 
 
+def wait_serving(procs, name, timeout=processes.READY_TIMEOUT_S):
+    """Until a gNB binary says it serves: its line naming what it loaded ("gnb-switch: N entries, ..."; "gnb-svc:
+    N UEs; ..."), printed once its entries or UEs are loaded and its ports started, just before its loop."""
+    log, head = os.path.join(procs.workdir, name + ".log"), name + ": "
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        check_running(procs, ())
+        with open(log) as f:
+            if any(line.startswith(head) and re.match(r"\d+ (entries|UEs)", line[len(head):]) for line in f):
+                return
+        time.sleep(0.05)
+    raise LabError("%s did not start serving in %d s; log: %s" % (name, timeout, procs.log_tail(name)))
+
+
 def counters(procs, name, after):
     """A gNB binary's counters printed on SIGUSR1 after the `after`-th JSON line of its log."""
     log = os.path.join(procs.workdir, name + ".log")
@@ -283,18 +297,21 @@ def run(args):
                         + ["--", "--entries", entries, "--idle-sleep-us", "50"], t.ns("gnb"))
             switch_counters = StandInCounters(procs)
         hosts = dict(plan, app=lab.APP, air_mac=AIR_MAC, dn_mac=net["dn_mac"], dn_peer_mac=net["dn_peer_mac"],
-                     packets=args.packets, pps=args.pps, size=args.size, start=time.time() + 3.0,
+                     packets=args.packets, pps=args.pps, size=args.size,
                      air_loss=args.loss / 100.0 if lossy == "ue-host" else 0.0, seed=args.seed,
                      timeout_s=args.packets / args.pps * 4 + 20)
         plan_path = os.path.join(workdir, "plan.json")
-        with open(plan_path, "w") as f:
-            json.dump(hosts, f)
+        lab.write_plan(hosts, plan_path, start=None)
         stats = {k: os.path.join(workdir, "%s-stats.json" % k) for k in ("ue", "dn")}
         py = [sys.executable, "-m", "hupf_tools.gnb.lab_hosts"]
         procs.start("ue-host", py + ["ue", "--plan", plan_path, "--keys", keys_ue, "--iface", names["ue"],
                                      "--stats", stats["ue"]], ue_ns(tag))
         procs.start("dn-host", py + ["dn", "--plan", plan_path, "--iface", topo.HOST_IF["dn"], "--stats",
                                      stats["dn"]], t.ns("dn"))
+        processes.wait_listening(procs, list(stats.values()))
+        for name in ("gnb-svc", "gnb-switch") if not on_bmv2 else ("gnb-svc",):
+            wait_serving(procs, name)
+        lab.write_plan(hosts, plan_path, start=time.time() + 1.0)
         deadline = hosts["start"] + hosts["timeout_s"] + 10
         while time.time() < deadline and not all(read_json(p).get("done") for p in stats.values()):
             check_running(procs, ("ue-host", "dn-host"))

@@ -13,7 +13,7 @@
     python -m hupf_tools.gnb.lab_hosts ue|dn --plan PLAN.json [--keys KEYS.json] --iface IF --stats OUT.json
 
 Keys come from a 0600 file the lab writes; they are never printed. The stats file says what was sent,
-received, delivered and checked per UE.
+received, delivered and checked per UE; before, that the host listens (the lab sets the plan's start then).
 """
 import argparse
 import json
@@ -231,6 +231,19 @@ def run_dn(plan, sock, deadline):
             "ues": {k: {"received": len(v), "in_order": v == list(range(len(v)))} for k, v in got.items()}}
 
 
+def listen_until_start(plan_path, stats_path, poll_s=0.02):
+    """Says this host listens (its stats file, before any counts), then waits for the lab to set the plan's start,
+    which it does once every host listens and the gNB's switch and services are ready; returns that plan."""
+    with open(stats_path, "w") as f:
+        json.dump({"listening": True}, f)
+    while True:
+        with open(plan_path) as f:
+            plan = json.load(f)
+        if plan.get("start") is not None:
+            return plan
+        time.sleep(poll_s)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("role", choices=("ue", "dn"))
@@ -239,13 +252,12 @@ def main(argv=None):
     ap.add_argument("--iface", required=True)
     ap.add_argument("--stats", required=True)
     args = ap.parse_args(argv)
-    with open(args.plan) as f:
-        plan = json.load(f)
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     sock.bind((args.iface, 0))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 23)
     sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
     sock.setblocking(False)
+    plan = listen_until_start(args.plan, args.stats)
     deadline = plan["start"] + plan["timeout_s"]
     if args.role == "ue":
         with open(args.keys) as f:

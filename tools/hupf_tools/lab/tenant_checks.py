@@ -79,6 +79,22 @@ def low_check(fig, name, what):
                 100 * f["congested"]["loss"], ms(f["congested"]["p50"]), ms(f["baseline"]["p99"])))
 
 
+def queue_check(dropped, service, low):
+    """(name, passed, detail): the congested port served in strict priority. Congestion drops priority 0 (low: its
+    streams); a queue above it may drop only what it holds of a stall's backlog (the switch's lcore kept off the CPU
+    for longer than its buckets' credits: every queue then takes what arrived meanwhile at once, a high one as
+    well); and no frame leaves while a higher priority's queue is full (the fault strict priority forbids)."""
+    name = ("with priority, the switch's queue drops on port %d are priority 0 (%s) or a stall's backlog, and no "
+            "frame left below a full queue" % (DN_PORT, ", ".join(low)))
+    if dropped is None or service is None:
+        return name, False, "not read"
+    stalled = service["stall_dropped"]
+    ok = dropped[0] > 0 and dropped[1:] == stalled[1:] and service["sent_below_full"] == 0
+    return name, ok, ("by priority 0..7: %s, of which in a stall's backlog %s; sent below a full queue %d; "
+                      "the switch lcore's longest absence %.1f ms"
+                      % (dropped, stalled, service["sent_below_full"], service["longest_gap_us"] / 1000.0))
+
+
 def meter_check(r, name):
     """(name, passed, detail): a metered slice's stream delivers, in each window, what its meter passes (the
     meter's rate over the window, in its frames, at most what was sent) within METER_TOLERANCE of what was sent
@@ -169,10 +185,12 @@ def checks(runs, slack_ms):
     lost = {n: fa[n]["congested"]["sent"] - fa[n]["congested"]["received"] + fa[n]["baseline"]["sent"]
             - fa[n]["baseline"]["received"] for n in ("gold", "silver")}
     outside = sum(n for by in a["drops"]["room"].values() for reason, n in by.items() if "queue" not in reason)
-    out.append(("with priority, gold and silver lose nothing in hupf's queues: what they did not receive was "
-                "dropped for want of room elsewhere", lost["gold"] + lost["silver"] <= outside,
-                "lost: gold %d, silver %d; counted outside the queues %d (%s)"
-                % (lost["gold"], lost["silver"], outside, accounting.describe(a["drops"]["room"]))))
+    stalled = sum((a.get("queue_service") or {}).get("stall_dropped", [0])[1:])
+    out.append(("with priority, gold and silver lose nothing to congestion in hupf's queues: what they did not "
+                "receive was dropped for want of room elsewhere or in a stall's backlog",
+                lost["gold"] + lost["silver"] <= outside + stalled,
+                "lost: gold %d, silver %d; counted outside the queues %d (%s), in a stall's backlog above priority 0 %d"
+                % (lost["gold"], lost["silver"], outside, accounting.describe(a["drops"]["room"]), stalled)))
     bound = gold_bound_ms(fa, slack_ms)
     p99a, p99b = fa["gold"]["congested"]["p99"], fb["gold"]["congested"]["p99"]
     out.append(("with priority, gold's congested p99 stays within %g x its baseline p99 + %.2f ms"
@@ -194,11 +212,7 @@ def checks(runs, slack_ms):
     if c is not None:
         out.append(low_check(fa, "gold-bulk", "gold's bulk slice (QFI 9)"))
     low = [s["name"] for s in a["streams"] if class_of(a["tenants"], s) == 0]
-    qd = a.get("queue_dropped")
-    out.append(("with priority, the switch's queue drops on port %d are all priority 0 (%s)"
-                % (DN_PORT, ", ".join(low)),
-                qd is not None and qd[0] > 0 and not any(qd[1:]),
-                "by priority 0..7: %s" % (qd if qd is not None else "not read")))
+    out.append(queue_check(a.get("queue_dropped"), a.get("queue_service"), low))
     if c is not None:
         out.append(meter_check(a, "silver-video"))
     if all("counters" in r for r in runs.values()):

@@ -25,7 +25,7 @@ established; gold and silver lose nothing with priority; gold's congested p99 wi
 derived from its own uncongested p99 (GOLD_P99_FACTOR x baseline + a tenth of a full bronze queue at the port
 rate) and rises above that bound without priority (and without the slices); bronze (and gold's bulk slice),
 congested, loses packets and waits longer than in its baseline; the switch's queue drops are all priority 0 with
-priority; the video slice's meter passes its rate and drops the excess; the switch's tenant and slice counters
+priority but a stall's backlog, and no frame leaves below a full queue; the video slice's meter passes its rate and drops the excess; the switch's tenant and slice counters
 count each tenant's and slice's packets and bytes as sent; every packet arrives decapsulated, well formed,
 with its tenant's or slice's DSCP.
 
@@ -129,6 +129,16 @@ def queue_drops(log_path, port):
     return port_stats(log_path, port).get("QueueDropped")
 
 
+def queue_service(log_path, port):
+    """How the switch served a port's queues (QueueStallDropped, SentBelowFull, LongestGapUS: egress.h,
+    egress_service), from the last stats line its SIGUSR1 logged; None when not logged."""
+    p = port_stats(log_path, port)
+    if "QueueStallDropped" not in p:
+        return None
+    return {"stall_dropped": p["QueueStallDropped"], "sent_below_full": p.get("SentBelowFull", 0),
+            "longest_gap_us": p.get("LongestGapUS", 0)}
+
+
 def final_counters(status_path, since, timeout=10.0):
     """The runner's tenant_counters once read after `since` (epoch s); after `timeout`, the latest (or None)."""
     deadline = time.time() + timeout
@@ -202,7 +212,7 @@ def run_once(sc, run, say):
                                                     [("receiver dn", rx["socket_drops"])]), drops_before)
         log = os.path.join(workdir, "switch.log")
         return {"established": [established, planned], "figures": tenant_figures(tx, rx),
-                "queue_dropped": queue_drops(log, DN_PORT), "dscp": rx["dscp"], "bad": rx["bad"],
+                "queue_dropped": queue_drops(log, DN_PORT), "queue_service": queue_service(log, DN_PORT), "dscp": rx["dscp"], "bad": rx["bad"],
                 "socket_drops": rx["socket_drops"], "workdir": workdir, "streams": sc.streams,
                 "tenants": cfg["tenants"], "windows": sc.windows, "sent_total": tx["total"],
                 "sent_bytes": tx["bytes"], "counters": counters, "rx_missed": port_stats(log, 1).get("RXMissed"),

@@ -93,6 +93,8 @@ type PortStats struct {
 	RX, TX, RXMissed, TXDropped uint64
 	RateBps                     uint64     `json:",omitempty"` // the egress scheduler's rate (--port-rate)
 	QueueDropped                *[8]uint64 `json:",omitempty"` // its full queues' drops, by v1model priority
+	QueueStallDropped           *[8]uint64 `json:",omitempty"` // of those, the drops in a stall's backlog
+	SentBelowFull, LongestGapUS uint64     `json:",omitempty"` // sent while a higher queue was full; owner's absence
 }
 
 func GetStats() Stats {
@@ -106,10 +108,10 @@ func GetStats() Stats {
 		ps := PortStats{P4Port: uint16(p.p4_port), RX: uint64(p.rx), TX: uint64(p.tx), RXMissed: uint64(p.rx_missed),
 			TXDropped: uint64(p.tx_dropped)}
 		if p.rate_bps > 0 {
-			ps.RateBps = uint64(p.rate_bps)
-			ps.QueueDropped = new([8]uint64)
+			ps.RateBps, ps.SentBelowFull, ps.LongestGapUS = uint64(p.rate_bps), uint64(p.sent_below_full), uint64(p.longest_gap_us)
+			ps.QueueDropped, ps.QueueStallDropped = new([8]uint64), new([8]uint64)
 			for k := range ps.QueueDropped {
-				ps.QueueDropped[k] = uint64(p.queue_dropped[k])
+				ps.QueueDropped[k], ps.QueueStallDropped[k] = uint64(p.queue_dropped[k]), uint64(p.queue_stall_dropped[k])
 			}
 		}
 		out.Ports = append(out.Ports, ps)
