@@ -2,7 +2,8 @@
 bmv2 switch with its own backends and gNB, the netcfg's `sites` block generated from the same file. The lab's
 checks hold at each site in turn: its sessions placed there by their gNB (over N4 from the SMF host), its heavy
 UE offloaded to its own site's switch while heavy and back after, mice never offloaded, every packet delivered or
-counted dropped, usage between what arrived and what was sent, the deleted sessions gone. Then every site's
+counted dropped, usage between what arrived and what was sent, the deleted sessions gone; the hupf view shows
+each site's traffic and events (gui_sites.py, where ONOS's GUI app and Chromium are found). Then every site's
 sessions at once over one association: each UE's entries on every backend of its site (each holds all of its
 site's sessions; the switch splits their traffic by UE hash) and on no device of another site, each switch
 steering only to its own site's backends."""
@@ -12,6 +13,7 @@ import pytest
 from p4.v1 import p4runtime_pb2
 
 import conftest
+import gui_sites
 from hupf_tools.fabric import run as fabric_run, topology as topo
 from hupf_tools.fabric.mininet_nodes import switch_binary
 from hupf_tools.fabric.mininet_net import Fabric
@@ -38,6 +40,8 @@ def test_two_sites_each_offload_to_their_own_switch_through_onos(onos, target, t
             results, out = fabric_run.run_site(onos, fabric, t, site, sc, PFCP_PORT, target, tmp_path / site.name)
             lines += out
             failed += ["%s: %s (%s)" % (site.name, name, detail) for name, ok, detail in results if not ok]
+        if conftest.GUI_OAR is not None:
+            failed += gui_sites.view_shows_each_site(t, conftest.REPORTS)
         failed += sessions_on_their_sites_devices(onos, fabric, t, tmp_path)
     finally:
         fabric.down()
