@@ -26,9 +26,8 @@ pytestmark = pytest.mark.skipif(conftest.GUI_WHY is not None, reason="missing %s
 SCREENSHOT = conftest.REPORTS / "gui-hupf-view.png"
 SESSIONS_SCREENSHOT = conftest.REPORTS / "gui-hupf-sessions.png"
 TRAFFIC_SCREENSHOT = conftest.REPORTS / "gui-hupf-traffic.png"
-# The traffic test's SMF: a Node ID and address of its own (the standing SMF's Node ID from another association
-# would be, to hupf, that SMF restarted: its sessions would go).
-TRAFFIC_SMF = "127.0.0.2"
+# The traffic test's SMF has a Node ID and address of its own (conftest.TRAFFIC_SMF, allowed by the suite's
+# netcfg): the standing SMF's Node ID from another association would be, to hupf, that SMF restarted.
 PAGE = 50  # the view's page of sessions
 IMPLICIT_SITE = "default"  # the site of a netcfg without a sites block
 
@@ -214,7 +213,8 @@ def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybr
                            heavy_off_s=duration * 0.55)
     plan = scenario.make_plan(sc, net, 0)
     heavy = next(u["addr"] for u in plan["ues"] if u["heavy"])
-    smf = LabSmf("127.0.0.1", deployed["pfcp_port"], node_id=TRAFFIC_SMF, bind=TRAFFIC_SMF)
+    smf = LabSmf("127.0.0.1", deployed["pfcp_port"], node_id=conftest.TRAFFIC_SMF,
+                 bind=conftest.TRAFFIC_SMF)
     procs = {}
     try:
         assert smf.establish(plan) == 3
