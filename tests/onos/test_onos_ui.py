@@ -3,8 +3,7 @@ from its route, the suite's standing sessions found through the view's filter (t
 sessions, never all) with their UE and TEIDs, the charts drawn from the samples hupf pushes at each offload poll
 (the backend's bytes and packets over time), the summary panels and the event stream filled from the running
 hupf. With the scale test's count of sessions the view pages and filters them on the server. The live view's
-REST endpoints answer what the view shows. Under the lab's traffic through the switch and the backend the bytes chart draws both paths and the heavy UE's promotion and
-demotion come into the stream, pushed without a reload. Screenshots are kept in reports/onos/."""
+REST endpoints answer what the view shows. Screenshots are kept in reports/onos/."""
 import json
 import re
 
@@ -14,20 +13,14 @@ from scapy.contrib import pfcp as P
 import conftest
 import smf as smf_mod
 from headless_chromium import Chromium
-from hupf_view import (EVENTS_JS, FILTER_JS, LAST_JS, PEAK_JS, ROWS_JS, ROWS_SPAN_JS, SERIES_JS, UI,
-                       VIEW_TIMEOUT_S, login, open_view, pick_site)
-from hupf_tools.lab import scenario
-from hupf_tools.lab.smf import Smf as LabSmf
-from test_onos_hybrid import HOLD_MS, finish_traffic, join_switch, start_traffic, stop_all
+from hupf_view import (EVENTS_JS, FILTER_JS, ROWS_JS, ROWS_SPAN_JS, SERIES_JS, UI, VIEW_TIMEOUT_S, login, open_view,
+                       pick_site)
 from test_scale import FIRST_UE, SESSIONS, pipelined
 
 pytestmark = pytest.mark.skipif(conftest.GUI_WHY is not None, reason="missing %s" % conftest.GUI_WHY)
 
 SCREENSHOT = conftest.REPORTS / "gui-hupf-view.png"
 SESSIONS_SCREENSHOT = conftest.REPORTS / "gui-hupf-sessions.png"
-TRAFFIC_SCREENSHOT = conftest.REPORTS / "gui-hupf-traffic.png"
-# The traffic test's SMF has a Node ID and address of its own (conftest.TRAFFIC_SMF, allowed by the suite's
-# netcfg): the standing SMF's Node ID from another association would be, to hupf, that SMF restarted.
 PAGE = 50  # the view's page of sessions
 IMPLICIT_SITE = "default"  # the site of a netcfg without a sites block
 
@@ -195,46 +188,3 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
     assert page["sessions"][0]["ue"] == ue and page["sessions"][0]["id"] == str(standing_sessions[ue]), page
     status, body = onos.rest("GET", "/onos/hupf/live/sessions?limit=501")
     assert status == 400 and "limit" in body["error"], (status, body)
-
-
-
-@pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
-def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybrid_net, switch, browser,
-                                                   tmp_path):
-    """The lab's traffic (one heavy UE among mice) through the switch and the backend, the view open: the bytes
-    chart draws the switch's and the backend's rates, the heavy UE's promotion and then its demotion come into
-    the event stream, and the backend's rate falls back to 0 once the traffic stops, all pushed without a
-    reload."""
-    net = join_switch(onos, deployed, hybrid_net, switch)
-    open_view(browser)
-    promoted_before = len([e for e in browser.evaluate(EVENTS_JS) if e[0] == "PROMOTED"])
-    duration = 24.0
-    sc = scenario.Scenario(ues=3, heavy=1, duration_s=duration, heavy_on_s=duration * 0.15,
-                           heavy_off_s=duration * 0.55)
-    plan = scenario.make_plan(sc, net, 0)
-    heavy = next(u["addr"] for u in plan["ues"] if u["heavy"])
-    smf = LabSmf("127.0.0.1", deployed["pfcp_port"], node_id=conftest.TRAFFIC_SMF,
-                 bind=conftest.TRAFFIC_SMF)
-    procs = {}
-    try:
-        assert smf.establish(plan) == 3
-        procs, _ = start_traffic(plan, hybrid_net, tmp_path)
-        events = browser.wait_for("(e => e.filter(x => x[0] == 'PROMOTED').length > %d ? e : null)(%s)" % (
-            promoted_before, EVENTS_JS), duration + VIEW_TIMEOUT_S, "the heavy UE's promotion in the event stream")
-        assert ["PROMOTED", heavy] in events, events
-        # Each path's rate drawn at some point of the traffic (the view shows 5 minutes: a peak stays).
-        peaks = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
-            json.dumps(deployed["device"]), PEAK_JS % "bytes"), duration + VIEW_TIMEOUT_S,
-            "the bytes chart drawing the switch's and the backend's traffic")
-        print("peak bytes/s drawn under traffic: %s" % peaks)
-        TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        browser.screenshot(str(TRAFFIC_SCREENSHOT))
-        finish_traffic(procs)
-        browser.wait_for("(e => e.some(x => x[0] == 'DEMOTED' && x[1] == %s) ? e : null)(%s)" % (
-            json.dumps(heavy), EVENTS_JS), HOLD_MS / 1000 + VIEW_TIMEOUT_S, "the heavy UE's demotion")
-        browser.wait_for("(l => l[%s] === 0 ? l : null)(%s)" % (json.dumps(deployed["device"]), LAST_JS % "bytes"),
-                         VIEW_TIMEOUT_S, "the backend's bytes back to 0 once the traffic stopped")
-    finally:
-        stop_all(procs)
-        smf.delete_all(plan, lambda: {})
-        smf.close()
