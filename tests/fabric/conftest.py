@@ -19,6 +19,8 @@ SWITCH = os.environ.get("HUPF_FABRIC_SWITCH", "bmv2")
 
 from hupf_tools.fabric import lab  # noqa: E402
 from hupf_tools.fabric.mininet_nodes import STRATUM_HINT, switch_binary  # noqa: E402
+import onos_runtime  # noqa: E402 (tests/lib)
+from headless_chromium import chromium_path  # noqa: E402
 
 WHY = lab.missing(SWITCH)
 TARGETS = [] if WHY else [SWITCH]
@@ -30,6 +32,14 @@ if not WHY and SWITCH == "bmv2":
         STRATUM_WHY = STRATUM_HINT
 if WHY:
     collect_ignore = ["test_fabric.py"]
+# The hupf view of the two-site fabric (ONOS's web GUI app and Chromium), where both are found.
+GUI_OAR = None if WHY else onos_runtime.gui_oar(onos_runtime.onos_home())
+GUI_WHY = None
+if not WHY and GUI_OAR is None:
+    GUI_WHY = "ONOS web GUI app (python3 ../shared/onos/gui.py --work %s)" % onos_runtime.onos_home().parent
+elif not WHY and not chromium_path():
+    GUI_WHY = "chromium (make setup installs Debian's chromium)"
+    GUI_OAR = None
 
 
 def pytest_collection_finish(session):
@@ -38,6 +48,8 @@ def pytest_collection_finish(session):
         reporter.write_line("SKIPPED fabric: missing %s" % WHY)
     elif STRATUM_WHY:
         reporter.write_line("SKIPPED fabric stratum-bmv2: missing %s" % STRATUM_WHY)
+    if GUI_WHY:
+        reporter.write_line("SKIPPED fabric gui: missing %s" % GUI_WHY)
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +60,7 @@ def onos(tmp_path_factory):
     spec = importlib.util.spec_from_file_location("onos_suite", REPO / "tests" / "onos" / "conftest.py")
     onos_suite = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(onos_suite)
-    o = lab.boot_onos(tmp_path_factory.mktemp("onos"), onos_suite._oar(), REPORTS / "onos")
+    o = lab.boot_onos(tmp_path_factory.mktemp("onos"), onos_suite._oar(), REPORTS / "onos", GUI_OAR)
     try:
         yield o
     finally:

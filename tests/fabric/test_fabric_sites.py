@@ -2,15 +2,27 @@
 bmv2 switch with its own backends and gNB, the netcfg's `sites` block generated from the same file. The lab's
 checks hold at each site in turn: its sessions placed there by their gNB (over N4 from the SMF host), its heavy
 UE offloaded to its own site's switch while heavy and back after, mice never offloaded, every packet delivered or
-counted dropped, usage between what arrived and what was sent, the deleted sessions gone."""
+counted dropped, usage between what arrived and what was sent, the deleted sessions gone; the hupf view shows
+each site's traffic and events (gui_sites.py, where ONOS's GUI app and Chromium are found). Then every site's
+sessions at once over one association: each UE's entries on every backend of its site (each holds all of its
+site's sessions; the switch splits their traffic by UE hash) and on no device of another site, each switch
+steering only to its own site's backends."""
+import json
+
 import pytest
+from p4.v1 import p4runtime_pb2
 
 import conftest
+import gui_sites
 from hupf_tools.fabric import run as fabric_run, topology as topo
 from hupf_tools.fabric.mininet_nodes import switch_binary
 from hupf_tools.fabric.mininet_net import Fabric
 from hupf_tools.lab import scenario
 from test_fabric import DURATION_S, HEAVY, PFCP_PORT, UES, clear
+from test_onos import HW_P4INFO, BackendTables
+
+SESSION_TABLES = {"downlink_sessions": 1, "uplink_sessions": 1, "uplink_terminations": 1,
+                  "downlink_terminations": 1}
 
 
 @pytest.mark.parametrize("target", conftest.TARGETS)
@@ -28,9 +40,85 @@ def test_two_sites_each_offload_to_their_own_switch_through_onos(onos, target, t
             results, out = fabric_run.run_site(onos, fabric, t, site, sc, PFCP_PORT, target, tmp_path / site.name)
             lines += out
             failed += ["%s: %s (%s)" % (site.name, name, detail) for name, ok, detail in results if not ok]
+        if conftest.GUI_OAR is not None:
+            failed += gui_sites.view_shows_each_site(t, conftest.REPORTS)
+        failed += sessions_on_their_sites_devices(onos, fabric, t, tmp_path)
     finally:
         fabric.down()
         if cfg is not None:
             clear(onos, cfg)
     print("\n".join(lines))
     assert not failed, "; ".join(failed)
+
+
+def sessions_on_their_sites_devices(onos, fabric, t, work):
+    """Every site's sessions established at once (site k's UEs numbered from 100k + 1: no UE address, TEID or CP
+    SEID shared between sites), then every backend's tables and every switch's steering read over P4Runtime;
+    returns what is not where its site says."""
+    smf = fabric_run.SmfHost(fabric, t, PFCP_PORT)
+    plans, failed = {}, []
+    try:
+        for k, site in enumerate(t.sites):
+            plan = scenario.make_plan(scenario.Scenario(ues=UES, heavy=0), fabric.site_addresses(site), 0)
+            for u in plan["ues"]:
+                u["idx"] += 100 * k
+                u.update(addr=scenario.ue_addr(u["idx"]), ul_teid=scenario.UL_TEID_BASE + u["idx"],
+                         dl_teid=scenario.DL_TEID_BASE + u["idx"])
+            path = work / ("both-sites-%s.json" % site.name)
+            path.write_text(json.dumps(plan))
+            accepted = smf.ask("establish", path)["accepted"]
+            assert accepted == UES, "site %s: hupf accepted %d of %d sessions" % (site.name, accepted, UES)
+            plans[site.name] = (path, json.loads(path.read_text()))
+        failed += sites_in_rest(onos, plans)
+        for site in t.sites:
+            for b in site.backends:
+                failed += backend_holds(b, {s: p for s, (_, p) in plans.items()}, site.name)
+            failed += steering_of(fabric, site)
+    finally:
+        for path, _ in plans.values():
+            smf.ask("delete", path)
+        smf.close()
+    return failed
+
+
+def sites_in_rest(onos, plans):
+    """hupf's REST places each session at its site."""
+    site_of = {s["upSeid"]: s.get("site") for s in fabric_run.rest_ok(onos, "GET", "/onos/hupf/sessions")["sessions"]}
+    return ["REST: UE %s's session at %s, want %s" % (u["addr"], site_of.get(u["up_seid"]), name)
+            for name, (_, plan) in plans.items() for u in plan["ues"] if site_of.get(u["up_seid"]) != name]
+
+
+def backend_holds(backend, plans, site):
+    """A backend's session entries: every UE of its site's, none of another site's."""
+    tables = BackendTables("%s:%d" % (backend.mgmt[0], topo.BACKEND_GRPC_PORT))
+    try:
+        out = []
+        for name, plan in plans.items():
+            for u in plan["ues"]:
+                got = tables.session_entries(u["addr"], u["ul_teid"])
+                want = SESSION_TABLES if name == site else {}
+                if got != want:
+                    out.append("backend %s (site %s): UE %s of site %s has %s, want %s"
+                               % (backend.name, site, u["addr"], name, got, want or "none"))
+        return out
+    finally:
+        tables.close()
+
+
+def steering_of(fabric, site):
+    """The site's switch hashes UEs only among its own backends' ports."""
+    tables = BackendTables("127.0.0.1:%d" % fabric.node(site.switch.name).grpc_port, HW_P4INFO)
+    try:
+        steer = next(a for a in tables.actions.values() if a.preamble.name.endswith(".steer_to_backend"))
+        port = next(p.id for p in steer.params if p.name == "port")
+        req = p4runtime_pb2.ReadRequest(device_id=1)
+        req.entities.add().action_profile_member.action_profile_id = next(
+            t.implementation_id for t in tables.tables.values() if t.preamble.name.endswith("steering.backends"))
+        ports = {int.from_bytes(p.value, "big") for r in tables.stub.Read(req, timeout=30) for e in r.entities
+                 if e.action_profile_member.action.action_id == steer.preamble.id
+                 for p in e.action_profile_member.action.params if p.param_id == port}
+    finally:
+        tables.close()
+    want = {b.port for b in site.backends}
+    return [] if ports == want else ["switch %s steers to ports %s, want its backends' %s"
+                                     % (site.switch.name, sorted(ports), sorted(want))]

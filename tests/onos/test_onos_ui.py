@@ -2,8 +2,8 @@
 from its route, the suite's standing sessions found through the view's filter (the server sends one page of
 sessions, never all) with their UE and TEIDs, the charts drawn from the samples hupf pushes at each offload poll
 (the backend's bytes and packets over time), the summary panels and the event stream filled from the running
-hupf. With the scale test's count of sessions the view pages and filters them on the server. The live view's REST endpoints answer what the view shows. Screenshots are kept
-in reports/onos/."""
+hupf. With the scale test's count of sessions the view pages and filters them on the server. The live view's
+REST endpoints answer what the view shows. Screenshots are kept in reports/onos/."""
 import json
 import re
 
@@ -13,30 +13,16 @@ from scapy.contrib import pfcp as P
 import conftest
 import smf as smf_mod
 from headless_chromium import Chromium
+from hupf_view import (EVENTS_JS, FILTER_JS, ROWS_JS, ROWS_SPAN_JS, SERIES_JS, UI, VIEW_TIMEOUT_S, login, open_view,
+                       pick_site)
 from test_scale import FIRST_UE, SESSIONS, pipelined
 
 pytestmark = pytest.mark.skipif(conftest.GUI_WHY is not None, reason="missing %s" % conftest.GUI_WHY)
 
-UI = "http://localhost:8181/onos/ui/"
 SCREENSHOT = conftest.REPORTS / "gui-hupf-view.png"
 SESSIONS_SCREENSHOT = conftest.REPORTS / "gui-hupf-sessions.png"
-VIEW_TIMEOUT_S = 60
 PAGE = 50  # the view's page of sessions
-# The texts of the sessions table's cells, row by row (empty until angular rendered the rows).
-ROWS_JS = ("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-session'))"
-           ".map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
-# Types into the view's filter as a user would (angular listens to the input event); false until the view (its
-# controller and template) is there to type into.
-FILTER_JS = ("(f => f ? (f.value = %s, f.dispatchEvent(new Event('input')), true) : false)"
-             "(document.getElementById('hupf-filter'))")
-# Samples drawn by a chart's series ({name: samples}; empty until the view drew two samples).
-SERIES_JS = ("(s => Object.keys(s).length ? s : null)(Object.fromEntries(Array.from(document.querySelectorAll("
-             "'#hupf-chart-%s polyline.hupf-series')).map(p => [p.dataset.name, +p.dataset.samples])))")
-# The event stream's rows, newest first ([kind, subject]).
-EVENTS_JS = ("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-event'))"
-             ".map(r => [r.dataset.kind, r.cells[2].textContent.trim()])")
-# The pager's "first-last of matched" text.
-ROWS_SPAN_JS = "document.getElementById('hupf-rows').textContent.replace(/\\s+/g, ' ').trim()"
+IMPLICIT_SITE = "default"  # the site of a netcfg without a sites block
 
 
 @pytest.fixture(scope="module")
@@ -44,16 +30,6 @@ def browser():
     b = Chromium()
     yield b
     b.close()
-
-
-def login(browser):
-    browser.navigate(UI)
-    browser.wait_for("document.getElementById('username') !== null", VIEW_TIMEOUT_S, "ONOS's login form")
-    browser.evaluate("document.getElementById('username').value = 'onos';"
-                     "document.getElementById('password').value = 'rocks';"
-                     "document.getElementById('submit').click(); true")
-    browser.wait_for("document.getElementById('username') === null && document.querySelector('#view') !== null",
-                     VIEW_TIMEOUT_S, "the GUI's main page after login")
 
 
 def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser):
@@ -75,8 +51,9 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
     assert len(rows) <= PAGE, "one page of sessions, not all: %d rows" % len(rows)
     for ue, seid in want.items():
         assert ue in by_ue, "UE %s not listed: %s" % (ue, rows)
-        up_seid, _, _, teid_up, teid_down, path, rate = by_ue[ue]
+        up_seid, _, _, teid_up, teid_down, site, path, rate = by_ue[ue]
         assert up_seid == seid
+        assert site == "-", "the suite's netcfg names no sites: %s" % by_ue[ue]
         assert re.fullmatch(r"0x[0-9a-f]+", teid_up), "the UPF chose an uplink F-TEID: %s" % by_ue[ue]
         assert path == "SW", "no traffic, nothing offloaded: %s" % by_ue[ue]
         assert rate == "0"
@@ -111,13 +88,17 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
     assert "switch" in browser.wait_for(SERIES_JS % "bytes", VIEW_TIMEOUT_S, "the bytes chart"), "switch vs backends"
     moves = browser.wait_for(SERIES_JS % "moves", VIEW_TIMEOUT_S, "the promotions chart")
     assert set(moves) == {"HH reports", "promotions", "demotions"}, moves
+    # One site's charts: the one implicit site of a netcfg without sites holds the backend.
+    pick_site(browser, IMPLICIT_SITE)
+    series = browser.wait_for("(s => s && s[%s] >= 1 ? s : null)(%s)" % (
+        json.dumps(deployed["device"]), SERIES_JS % "bytes"), VIEW_TIMEOUT_S, "site %s's bytes" % IMPLICIT_SITE)
+    assert "switch" in series, series
+    sites = browser.evaluate("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-event'))"
+                             ".map(r => r.dataset.site)")
+    assert sites and set(sites) == {IMPLICIT_SITE}, "the stream shows the site's events only: %s" % sites
+    pick_site(browser, "")
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     browser.screenshot(str(SCREENSHOT))
-
-
-def open_view(browser):
-    browser.navigate(UI + "#/hupf")
-    browser.wait_for(FILTER_JS % json.dumps(""), VIEW_TIMEOUT_S, "the hupf view's filter")
 
 
 def assert_accepted(answers):
@@ -190,6 +171,7 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
     assert body["intervalMs"] == 1000, "one sample per offload poll"
     last = body["samples"][-1]
     assert last["driving"] is True and set(last["backends"][deployed["device"]]) == {"packets", "bytes"}, last
+    assert deployed["device"] in last["sites"][IMPLICIT_SITE]["backends"], "the site's own series: %s" % last
     status, later = onos.rest("GET", "/onos/hupf/live?after=%d" % last["time"])
     assert status == 200 and all(s["time"] > last["time"] for s in later["samples"]), later
     status, stream = onos.rest("GET", "/onos/hupf/live/events")
@@ -206,4 +188,3 @@ def test_live_rest_answers_what_the_view_shows(onos, deployed, standing_sessions
     assert page["sessions"][0]["ue"] == ue and page["sessions"][0]["id"] == str(standing_sessions[ue]), page
     status, body = onos.rest("GET", "/onos/hupf/live/sessions?limit=501")
     assert status == 400 and "limit" in body["error"], (status, body)
-

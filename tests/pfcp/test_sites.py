@@ -10,6 +10,7 @@ import pytest
 from scapy.contrib import pfcp as P
 
 from conftest import start_upf, stop_upf
+from hupf_tools.lab.smf import Smf as LabSmf
 from smf import FORW, cause, ie
 from test_hijack import state
 from test_input_strictness import smf  # noqa: F401  (the associated SMF, on this module's host)
@@ -17,6 +18,7 @@ from test_input_strictness import smf  # noqa: F401  (the associated SMF, on thi
 RULE_CREATION_MODIFICATION_FAILURE = 73
 NETWORK_INSTANCE_IE = 22
 OUTER_HEADER_CREATION_IE = 84
+LAB_SMF = ("smf.hupf.test", "127.0.0.2")  # the lab's SMF: a Node ID and address of its own (allowed by conftest)
 SITES = {"sites": [
     {"siteId": "edge-a", "switch": "device:bmv2:edge-a", "backends": ["device:backend:edge-a-1"],
      "gnbs": ["192.168.1.0/24"], "n3NetworkInstances": ["access-edge-a"]},
@@ -87,3 +89,22 @@ def test_what_no_site_serves_is_refused_and_changes_nothing(upf, smf):
                                             gnb_teid=0x23, instance="access-edge-b"))
     refused(resp, 2, OUTER_HEADER_CREATION_IE)
     assert state(upf) == before
+
+
+def test_one_smf_establishes_at_both_sites_over_one_association(upf):
+    """The lab's SMF establishing one site's sessions, then another's, associates once: a second Association Setup
+    from its Node ID replaces the association and deletes its sessions (TS 29.244 §6.2.6.2.2). The two-site
+    fabric's device read once found site1's sessions gone from its backend that way."""
+    lab = LabSmf(upf.addr[0], upf.addr[1], node_id=LAB_SMF[0], bind=LAB_SMF[1])
+    plans = [{"gnb": gnb, "ues": [{"idx": 900 + 10 * k + i, "addr": "10.250.9.%d" % (10 * k + i),
+                                   "dl_teid": 0x900 + 10 * k + i} for i in (1, 2)]}
+             for k, gnb in enumerate(("192.168.1.20", "192.168.2.20"))]
+    before = sessions_per_site(upf)
+    try:
+        for plan in plans:
+            assert lab.establish(plan) == 2
+        assert sessions_per_site(upf) == {site: n + 2 for site, n in before.items()}
+    finally:
+        for plan in plans:
+            lab.delete_all(plan, lambda: {})
+        lab.close()

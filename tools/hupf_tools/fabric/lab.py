@@ -53,14 +53,20 @@ def newest_oar():
     return oars[-1]
 
 
-def boot_onos(workdir, oar, logs):
-    """ONOS booted from a copy of the runtime in workdir with the .oar installed; an ONOS that does not get there is
+def boot_onos(workdir, oar, logs, gui_oar=None):
+    """ONOS booted from a copy of the runtime in workdir with the .oar installed (ONOS's web GUI app before it where
+    gui_oar is given: hupf's view registers when the GUI's service appears); an ONOS that does not get there is
     stopped (its logs kept in logs) before the error goes up."""
     onos = onos_runtime.Onos(workdir)
     try:
         t0 = time.monotonic()
         onos.start(BOOT_TIMEOUT_S)
         print("fabric: ONOS ready in %.0f s" % (time.monotonic() - t0), flush=True)
+        if gui_oar is not None:
+            # Installing the GUI restarts ONOS's REST: hupf's install waits until it answers again.
+            gui = onos.install_app(gui_oar)
+            onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.apps_active([gui]), onos_ready.rest_codecs),
+                            APP_TIMEOUT_S, "ONOS's GUI app running")
         onos.install_app(oar, APP_TIMEOUT_S)
         onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.hupf_running, onos_ready.rest_codecs),
                         APP_TIMEOUT_S, "hupf running in ONOS")

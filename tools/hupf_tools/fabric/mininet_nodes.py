@@ -18,9 +18,10 @@ from hupf_tools.lab import bmv2_log
 
 DEBIAN_SITE = "/usr/lib/python3/dist-packages"
 START_TIMEOUT_S = 60
-STRATUM_HINT = ("stratum_bmv2 (STRATUM_BMV2=<binary> or PATH; building it needs Bazel, in no Debian 12 package, and "
-                "Stratum's sources: `BMV2_INSTALL=<prefix of a bmv2 and PI built --with-pi> bazel build "
-                "//stratum/hal/bin/bmv2:stratum_bmv2`, which links bmv2's simple_switch into Stratum)")
+STRATUM_HINT = ("stratum_bmv2 (STRATUM_BMV2=<binary> or PATH; building it needs Bazel 4.2.3 (Debian 12's "
+                "bazel-bootstrap), Stratum's sources, the 36 repositories its WORKSPACE downloads and gRPC's and "
+                "PI's (offline: each given by --override_repository), and a bmv2 built --with-pi --with-stratum: "
+                "`BMV2_INSTALL=<its prefix> bazel build //stratum/hal/bin/bmv2:stratum_bmv2`; docs/FABRIC.md)")
 
 
 def import_mininet():

@@ -22,6 +22,7 @@ class LabSmfError(RuntimeError):
 class Smf:
     def __init__(self, host, port, node_id="127.0.0.1", bind="127.0.0.1"):
         self.em = emulator.Smf((host, port), node_id=node_id, bind=bind)
+        self.associated = False
 
     def close(self):
         self.em.close()
@@ -36,12 +37,15 @@ class Smf:
                                       % (spec["type"], spec["seq"], N1)) from None
 
     def establish(self, plan):
-        """Associates, then establishes every UE's session (uplink F-TEID chosen by the UPF, downlink
-        forwarding to the gNB). Records each UE's UP SEID and uplink TEID in the plan; returns how many
-        were accepted."""
-        resp, _ = self.request(self.em.association_setup())
-        if emulator.cause(resp) != CAUSE_ACCEPTED:
-            raise LabSmfError("PFCP association refused, cause %s" % emulator.cause(resp))
+        """Associates (once: a second Association Setup from this Node ID replaces the association, and the UPF
+        deletes its sessions, TS 29.244 §6.2.6.2.2), then establishes every UE's session (uplink F-TEID chosen
+        by the UPF, downlink forwarding to the gNB). Records each UE's UP SEID and uplink TEID in the plan;
+        returns how many were accepted."""
+        if not self.associated:
+            resp, _ = self.request(self.em.association_setup())
+            if emulator.cause(resp) != CAUSE_ACCEPTED:
+                raise LabSmfError("PFCP association refused, cause %s" % emulator.cause(resp))
+            self.associated = True
         ok = 0
         for u in plan["ues"]:
             spec = self.em.establishment(u["idx"], u["addr"], dl_far_action=emulator.FORW, gnb=plan["gnb"],

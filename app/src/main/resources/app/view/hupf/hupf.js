@@ -44,6 +44,7 @@
                 return {
                     name: s.name, color: COLORS[i % COLORS.length], samples: n,
                     last: n ? human(s.values[n - 1]) + unit : '-', lastValue: n ? s.values[n - 1] : 0,
+                    peak: n ? Math.max.apply(null, s.values) : 0,
                     points: s.values.map(function (v, j) {
                         var x = n > 1 ? j * W / (DRAWN - 1) + (DRAWN - n) * W / (DRAWN - 1) : W,
                             y = H - v * (H - 4) / max;
@@ -52,6 +53,22 @@
                 };
             })
         };
+    }
+
+    // A sample as one site saw it: the site's counts and its own backends' (zeros where it had no hybrid then).
+    function ofSite(s, site) {
+        var x = s.sites && s.sites[site], backends = {};
+        if (!x) {
+            return {time: s.time, switchBytes: 0, hhReports: 0, promotions: 0, demotions: 0, offloaded: 0,
+                    switchTables: {}, backends: {}};
+        }
+        x.backends.forEach(function (b) {
+            if (s.backends[b]) {
+                backends[b] = s.backends[b];
+            }
+        });
+        return {time: s.time, switchBytes: x.switchBytes, hhReports: x.hhReports, promotions: x.promotions,
+                demotions: x.demotions, offloaded: x.offloaded, switchTables: x.switchTables, backends: backends};
     }
 
     // The charts from the samples (oldest first): rates between consecutive samples, levels at each one.
@@ -96,13 +113,28 @@
     angular.module('ovHupf', [])
         .controller('OvHupfCtrl', ['$scope', '$interval', 'WebSocketService',
             function ($scope, $interval, wss) {
-                var handlers = {}, samples = [], after = 0, afterEvent = 0, lastPush = Date.now(), timer;
+                var handlers = {}, samples = [], after = 0, afterEvent = 0, lastPush = Date.now(), timer,
+                    intervalMs = 1000;
 
                 $scope.summary = {occupancy: [], devices: []};
                 $scope.events = [];
                 $scope.page = {sessions: [], total: 0, matched: 0, offset: 0};
                 $scope.query = {filter: '', offset: 0};
                 $scope.charts = [];
+                // The site whose charts and events are shown, '' for every site summed.
+                $scope.view = {site: ''};
+                $scope.sites = [];
+
+                function draw() {
+                    var site = $scope.view.site;
+                    $scope.charts = charts(site ? samples.map(function (s) { return ofSite(s, site); }) : samples,
+                                           intervalMs);
+                }
+
+                $scope.shownEvent = function (e) {
+                    return !$scope.view.site || e.site === $scope.view.site;
+                };
+                $scope.siteChanged = draw;
 
                 function requestPage() {
                     wss.sendEvent('hupfSessionsPageRequest',
@@ -127,11 +159,15 @@
                     data.events.forEach(function (e) {
                         afterEvent = e.seq;
                         $scope.events.unshift({seq: e.seq, time: new Date(e.time).toISOString(), kind: e.kind,
-                                               subject: e.subject});
+                                               subject: e.subject, site: e.site || '-'});
                     });
                     $scope.events = $scope.events.slice(0, EVENTS);
                     $scope.summary = data.summary;
-                    $scope.charts = charts(samples, data.intervalMs);
+                    intervalMs = data.intervalMs;
+                    if (samples.length) {
+                        $scope.sites = Object.keys(samples[samples.length - 1].sites || {}).sort();
+                    }
+                    draw();
                     $scope.$apply();
                 };
                 wss.bindHandlers(handlers);

@@ -113,7 +113,8 @@ final class HupfUiMessageHandler extends UiMessageHandler {
         public void process(ObjectNode payload) {
             ObjectNode root = objectNode();
             try {
-                SessionPages.page(root, get(HupfService.class).sessions(), get(OffloadService.class),
+                HupfService hupf = get(HupfService.class);
+                SessionPages.page(root, hupf.sessions(), hupf::siteOf, get(OffloadService.class),
                                   payload.path("filter").asText(""), payload.path("offset").asInt(0),
                                   payload.path("limit").asInt(50));
             } catch (IllegalArgumentException e) {

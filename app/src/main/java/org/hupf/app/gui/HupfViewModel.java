@@ -18,9 +18,11 @@ import org.onosproject.ui.table.TableModel;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -38,7 +40,8 @@ final class HupfViewModel {
     static final String TEID_DOWN = "teidDown";
     static final String PATH = "path";
     static final String RATE = "rateKbps";
-    static final String[] SESSION_COLUMNS = {ID, CP_SEID, UE, TEID_UP, TEID_DOWN, PATH, RATE};
+    static final String SITE = "site";
+    static final String[] SESSION_COLUMNS = {ID, CP_SEID, UE, TEID_UP, TEID_DOWN, SITE, PATH, RATE};
 
     /** Path shown for a session carried by the switch, and by a backend. */
     static final String HW = "HW";
@@ -54,9 +57,11 @@ final class HupfViewModel {
      *
      * @param tm       the table
      * @param sessions sessions of the session store
+     * @param siteOf   the site a session is served at, null where the netcfg names no sites
      * @param offload  the offload service: path and rate of each UE
      */
-    static void populateSessions(TableModel tm, Collection<PfcpSession> sessions, OffloadService offload) {
+    static void populateSessions(TableModel tm, Collection<PfcpSession> sessions,
+                                 Function<PfcpSession, String> siteOf, OffloadService offload) {
         Set<Ip4Address> onSwitch = offload.offloaded();
         for (PfcpSession s : sessions) {
             Optional<Ip4Address> ue = ueAddress(s);
@@ -66,6 +71,7 @@ final class HupfViewModel {
                     .cell(UE, ue.map(Ip4Address::toString).orElse(NONE))
                     .cell(TEID_UP, teids(s, true))
                     .cell(TEID_DOWN, teids(s, false))
+                    .cell(SITE, Objects.requireNonNullElse(siteOf.apply(s), NONE))
                     .cell(PATH, ue.filter(onSwitch::contains).isPresent() ? HW : SW)
                     .cell(RATE, ue.map(u -> Math.round(offload.rateBitsPerSec(u) / 1000)).orElse(0L));
         }

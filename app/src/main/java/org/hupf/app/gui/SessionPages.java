@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One page of the sessions, filtered: what the hupf view and {@code GET /onos/hupf/live/sessions} send instead of
@@ -37,14 +38,16 @@ public final class SessionPages {
      *
      * @param root     the answer's object
      * @param sessions the session store's sessions
+     * @param siteOf   the site a session is served at, null where the netcfg names no sites (asked for the page's
+     *                 rows only)
      * @param offload  the offload service: each UE's path and rate
      * @param filter   text a session must contain, null or blank for all
      * @param offset   rows skipped, from 0
      * @param limit    rows at most, 1 to {@link #MAX_LIMIT}
      * @throws IllegalArgumentException a negative offset or a limit out of range
      */
-    public static void page(ObjectNode root, Collection<PfcpSession> sessions, OffloadService offload, String filter,
-                            int offset, int limit) {
+    public static void page(ObjectNode root, Collection<PfcpSession> sessions, Function<PfcpSession, String> siteOf,
+                            OffloadService offload, String filter, int offset, int limit) {
         if (offset < 0 || limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("offset must be >= 0 and limit 1.." + MAX_LIMIT + ": offset " + offset
                                                        + ", limit " + limit);
@@ -61,7 +64,7 @@ public final class SessionPages {
         List<PfcpSession> rows = window(matched, Math.min(offset, matched.size()),
                                         Math.min(offset + limit, matched.size()));
         TableModel tm = new TableModel(HupfViewModel.SESSION_COLUMNS);
-        HupfViewModel.populateSessions(tm, rows, offload);
+        HupfViewModel.populateSessions(tm, rows, siteOf, offload);
         root.put("total", sessions.size()).put("matched", matched.size()).put("offset", offset).put("limit", limit);
         ArrayNode out = root.putArray("sessions");
         // TableModel keeps the rows in the order they were added (until sorted): the page's.

@@ -69,7 +69,8 @@ final class HybridTakeover {
     private final DistributedOffloadStore offloadStore;
     private final DistributedLedgerJournal ledgerJournal;
     /** Told what each offload manager does (the live view's event stream). */
-    private final Consumer<OffloadEvent> offloadEvents;
+    /** Each site's listener of its offload manager's events. */
+    private final Function<String, Consumer<OffloadEvent>> offloadEvents;
     private final Supplier<HupfConfig> config;
     private final ScheduledExecutorService executor;
     /** What follows a takeover: sessions, routes and the switch's configuration onto the devices. */
@@ -88,7 +89,8 @@ final class HybridTakeover {
 
     HybridTakeover(LeaderLease lease, DeviceService deviceService, PiPipeconfService pipeconfService,
                    DistributedBackendDrains drains, DistributedOffloadStore offloadStore,
-                   DistributedLedgerJournal ledgerJournal, Consumer<OffloadEvent> offloadEvents, Supplier<HupfConfig> config,
+                   DistributedLedgerJournal ledgerJournal, Function<String, Consumer<OffloadEvent>> offloadEvents,
+                   Supplier<HupfConfig> config,
                    ScheduledExecutorService executor, Consumer<Hybrid> onTakenOver, long retryFirstMs) {
         this.lease = lease;
         this.deviceService = deviceService;
@@ -280,7 +282,7 @@ final class HybridTakeover {
         ControlPlane.Hybrid hybrid = ControlPlane.hybrid(backends, hw, policy, System::currentTimeMillis);
         OffloadManager m = hybrid.offload;
         m.useStore(records);
-        m.addListener(offloadEvents);
+        m.addListener(offloadEvents.apply(site));
         HybridUpfDevice device = hybrid.device;
         device.adoptBackend();
         List<HupfUpfDevice> devices = new ArrayList<>(backends);

@@ -17,6 +17,7 @@ import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
 import org.hupf.core.live.LiveRecorder;
+import org.hupf.core.live.LiveSite;
 import org.hupf.core.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
@@ -174,7 +175,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         switchProgrammer = new SwitchProgrammer(this::config, this::currentDevice, drains, DEVICES_CHECK_S);
         takeover = new HybridTakeover(lease, deviceService, pipeconfService, drains, offloadStore, ledgerJournal,
-                                      live, this::config, executor, this::afterTakeover, retryFirstMs);
+                                      live::atSite, this::config, executor, this::afterTakeover, retryFirstMs);
         drainCoordinator = new DrainCoordinator(drains, takeover, switchProgrammer, executor);
         deviceService.addListener(listener);
         mastershipService.addListener(mastershipListener);
@@ -378,12 +379,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
                 log.warn("Offload poll at site {} failed: {}", h.siteId, e.getMessage());
             }
         }
-        // What the polls read, every site's summed, for the live view; sampled without a hybrid too: its
-        // backends went down.
-        boolean none = takeover.hybrids().isEmpty();
+        // What the polls read, each site's, for the live view; sampled without a hybrid too: its backends went
+        // down.
+        Map<String, LiveSite> sites = new LinkedHashMap<>();
+        for (Hybrid h : takeover.hybrids()) {
+            sites.put(h.siteId, new LiveSite(h.manager.metrics(), h.backendIds.stream().map(DeviceId::toString)
+                    .collect(Collectors.toList())));
+        }
         try {
-            live.sample(System.currentTimeMillis(), none ? null : metrics(), takeover.backendTotals(),
-                        none ? Map.of() : drainCoordinator.drains());
+            live.sample(System.currentTimeMillis(), sites, takeover.backendTotals(),
+                        sites.isEmpty() ? Map.of() : drainCoordinator.drains());
         } catch (RuntimeException e) {
             log.warn("Sampling the hybrid for the live view failed: {}", e.toString());
         }

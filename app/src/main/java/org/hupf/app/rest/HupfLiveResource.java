@@ -70,8 +70,8 @@ public class HupfLiveResource extends HupfResource {
                              @QueryParam("limit") @DefaultValue("50") int limit) {
         ObjectNode root = MAPPER.createObjectNode();
         try {
-            SessionPages.page(root, get(HupfService.class).sessions(), get(OffloadService.class), filter, offset,
-                              limit);
+            HupfService hupf = get(HupfService.class);
+            SessionPages.page(root, hupf.sessions(), hupf::siteOf, get(OffloadService.class), filter, offset, limit);
         } catch (IllegalArgumentException e) {
             return error(Response.Status.BAD_REQUEST, e.getMessage());
         }

@@ -49,7 +49,7 @@ public class HupfViewModelTest {
                 return Map.of(HupfViewModel.UE, r.get(HupfViewModel.UE), HupfViewModel.TEID_UP,
                               r.get(HupfViewModel.TEID_UP), HupfViewModel.TEID_DOWN, r.get(HupfViewModel.TEID_DOWN),
                               HupfViewModel.PATH, r.get(HupfViewModel.PATH), HupfViewModel.CP_SEID,
-                              r.get(HupfViewModel.CP_SEID));
+                              r.get(HupfViewModel.CP_SEID), HupfViewModel.SITE, r.get(HupfViewModel.SITE));
             }
         }
         throw new AssertionError("no row " + upSeid);
@@ -60,7 +60,8 @@ public class HupfViewModelTest {
         TestOffloadService offload = TestOffloadService.withSessions(3);
         offload.onHeavyHitter(TestOffloadService.ue(1));
         TableModel tm = new TableModel(HupfViewModel.SESSION_COLUMNS);
-        HupfViewModel.populateSessions(tm, List.of(session(0, false), session(1, false), session(2, true)), offload);
+        HupfViewModel.populateSessions(tm, List.of(session(0, false), session(1, false), session(2, true)),
+                                       s -> s.upSeid == 12 ? "edge-b" : null, offload);
 
         assertEquals(3, tm.getRows().length);
         Map<String, Object> r0 = row(tm, "10");
@@ -69,6 +70,8 @@ public class HupfViewModelTest {
         assertEquals("0x100", r0.get(HupfViewModel.TEID_UP));
         assertEquals("0x200", r0.get(HupfViewModel.TEID_DOWN));
         assertEquals(HupfViewModel.SW, r0.get(HupfViewModel.PATH));
+        assertEquals("no site where the netcfg names none", HupfViewModel.NONE, r0.get(HupfViewModel.SITE));
+        assertEquals("edge-b", row(tm, "12").get(HupfViewModel.SITE));
         assertEquals("the reported heavy hitter is on the switch", HupfViewModel.HW,
                      row(tm, "11").get(HupfViewModel.PATH));
         assertEquals("a buffering session has no downlink TEID yet", HupfViewModel.NONE,
@@ -78,7 +81,7 @@ public class HupfViewModelTest {
     @Test
     public void withoutABackendEverySessionIsShownOnTheBackendPath() throws Exception {
         TableModel tm = new TableModel(HupfViewModel.SESSION_COLUMNS);
-        HupfViewModel.populateSessions(tm, List.of(session(0, false)), TestOffloadService.withoutBackend());
+        HupfViewModel.populateSessions(tm, List.of(session(0, false)), s -> null, TestOffloadService.withoutBackend());
         assertEquals(HupfViewModel.SW, row(tm, "10").get(HupfViewModel.PATH));
         assertEquals(0L, tm.getRows()[0].get(HupfViewModel.RATE));
     }

@@ -52,7 +52,7 @@ public class SessionPagesTest {
     private static JsonNode page(List<PfcpSession> sessions, TestOffloadService offload, String filter, int offset,
                                  int limit) {
         ObjectNode root = MAPPER.createObjectNode();
-        SessionPages.page(root, sessions, offload, filter, offset, limit);
+        SessionPages.page(root, sessions, s -> null, offload, filter, offset, limit);
         return root;
     }
 

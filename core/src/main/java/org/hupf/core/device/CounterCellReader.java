@@ -1,6 +1,6 @@
 package org.hupf.core.device;
 
-import org.hupf.pipeconf.api.HupfBatchUpf;
+import org.hupf.pipeconf.api.BatchCounterReader;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
@@ -11,20 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A device that reads any set of counter cells in one request (one P4Runtime ReadRequest on a P4Runtime
- * device): the final usage of the sessions one write removed, or the cells of one session, without one
- * round trip per cell.
+ * A device that reads any set of counter cells in one request ({@link BatchCounterReader}) and may tell which
+ * cells changed since its previous answer.
  */
-public interface CounterCellReader {
-
-    /**
-     * Reads counter cells.
-     *
-     * @param cells cell indexes
-     * @return cell index to its ingress/egress counts, for every cell asked
-     * @throws UpfProgrammableException if the read fails
-     */
-    Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException;
+public interface CounterCellReader extends BatchCounterReader {
 
     /**
      * Reads the cells that changed since an earlier answer of this read.
@@ -58,15 +48,15 @@ public interface CounterCellReader {
 
     /**
      * @param device a device
-     * @return its cell reader: the device itself if it reads cells in one request (or ONOS's backend behaviour,
-     *         {@link HupfBatchUpf}), else one read per cell
+     * @return its cell reader: the device itself if it reads cells in one request (ONOS's backend behaviour among
+     *         them), else one read per cell
      */
     static CounterCellReader of(HupfUpfDevice device) {
         if (device instanceof CounterCellReader) {
             return (CounterCellReader) device;
         }
-        if (device instanceof HupfBatchUpf) {
-            return ((HupfBatchUpf) device)::readCounterCells;
+        if (device instanceof BatchCounterReader) {
+            return ((BatchCounterReader) device)::readCounterCells;
         }
         return cells -> {
             Map<Integer, UpfCounter> out = new HashMap<>();

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.LiveService;
 import org.hupf.api.OffloadEvent;
-import org.hupf.api.OffloadMetrics;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  * host hands {@link #sample} what the poll already read (the offload manager's metrics, each backend's counts
  * from the usage ledger, the drains), so sampling reads no device. Backends coming and going and drains starting,
  * ending and being undone are told apart from the previous sample; the offload manager's own events come through
- * {@link #accept} (heavy-hitter reports are only counted: thousands a second would push everything else out).
+ * {@link #atSite} (heavy-hitter reports are only counted: thousands a second would push everything else out).
  */
-public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
+public final class LiveRecorder implements LiveService {
 
     private final long intervalMs;
     private final int keptSamples;
@@ -32,6 +32,8 @@ public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private long lastSeq;
     private Set<String> lastBackends = Set.of();
+    /** Backend id to the site whose hybrid drove it at the last sample. */
+    private Map<String, String> lastSiteOf = Map.of();
     private Map<String, String> lastDrains = Map.of();
 
     /**
@@ -54,12 +56,16 @@ public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
      * Records what a poll left, then tells the listeners.
      *
      * @param nowMs    when, ms since the epoch
-     * @param metrics  the offload manager's metrics, null while no backend is driven
+     * @param sites    each site's hybrid: its offload manager's metrics and backends; empty while no backend is
+     *                 driven
      * @param backends each backend driven to its {packets, bytes}
      * @param drains   each backend drained or draining to DRAINING or DRAINED
      */
-    public void sample(long nowMs, OffloadMetrics metrics, Map<String, long[]> backends, Map<String, String> drains) {
-        LiveSample s = LiveSample.of(nowMs, metrics, backends);
+    public void sample(long nowMs, Map<String, LiveSite> sites, Map<String, long[]> backends,
+                       Map<String, String> drains) {
+        LiveSample s = LiveSample.of(nowMs, sites, backends);
+        Map<String, String> siteOf = new HashMap<>();
+        sites.forEach((id, site) -> site.backends.forEach(b -> siteOf.put(b, id)));
         synchronized (this) {
             if (samples.size() == keptSamples) {
                 samples.removeFirst();
@@ -67,25 +73,28 @@ public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
             samples.addLast(s);
             for (String b : new TreeSet<>(backends.keySet())) {
                 if (!lastBackends.contains(b)) {
-                    record(nowMs, "BACKEND_UP", b);
+                    record(nowMs, "BACKEND_UP", b, siteOf.get(b));
                 }
             }
             for (String b : new TreeSet<>(lastBackends)) {
                 if (!backends.containsKey(b)) {
-                    record(nowMs, "BACKEND_DOWN", b);
+                    record(nowMs, "BACKEND_DOWN", b, lastSiteOf.get(b));
                 }
             }
             for (String b : new TreeSet<>(drains.keySet())) {
                 if (!drains.get(b).equals(lastDrains.get(b))) {
-                    record(nowMs, drains.get(b), b);
+                    record(nowMs, drains.get(b), b, siteOf.getOrDefault(b, lastSiteOf.get(b)));
                 }
             }
             for (String b : new TreeSet<>(lastDrains.keySet())) {
                 if (!drains.containsKey(b)) {
-                    record(nowMs, "RESTORED", b);
+                    record(nowMs, "RESTORED", b, siteOf.getOrDefault(b, lastSiteOf.get(b)));
                 }
             }
             lastBackends = Set.copyOf(backends.keySet());
+            if (!siteOf.isEmpty()) {
+                lastSiteOf = Map.copyOf(siteOf);
+            }
             lastDrains = Map.copyOf(drains);
         }
         for (Runnable l : listeners) {
@@ -93,19 +102,26 @@ public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
         }
     }
 
-    /** Takes an offload event (the manager calls it under its lock: quick). */
-    @Override
-    public synchronized void accept(OffloadEvent e) {
-        if (e.kind() != OffloadEvent.Kind.HH_REPORT) {
-            record(e.timeMillis(), e.kind().name(), e.ue().toString());
-        }
+    /**
+     * @param site the site whose offload manager tells its events
+     * @return the listener of that manager's events (called under the manager's lock: quick); each but the
+     *         heavy-hitter reports joins the stream with its site
+     */
+    public Consumer<OffloadEvent> atSite(String site) {
+        return e -> {
+            if (e.kind() != OffloadEvent.Kind.HH_REPORT) {
+                synchronized (this) {
+                    record(e.timeMillis(), e.kind().name(), e.ue().toString(), site);
+                }
+            }
+        };
     }
 
-    private void record(long timeMs, String kind, String subject) {
+    private void record(long timeMs, String kind, String subject, String site) {
         if (events.size() == keptEvents) {
             events.removeFirst();
         }
-        events.addLast(new StreamEvent(++lastSeq, timeMs, kind, subject));
+        events.addLast(new StreamEvent(++lastSeq, timeMs, kind, subject, site));
     }
 
     @Override
@@ -124,7 +140,11 @@ public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
         ArrayNode out = root.putArray("events");
         for (StreamEvent e : events) {
             if (e.seq > afterSeq) {
-                out.addObject().put("seq", e.seq).put("time", e.timeMs).put("kind", e.kind).put("subject", e.subject);
+                ObjectNode o = out.addObject().put("seq", e.seq).put("time", e.timeMs).put("kind", e.kind)
+                        .put("subject", e.subject);
+                if (e.site != null) {
+                    o.put("site", e.site);
+                }
             }
         }
     }
@@ -150,12 +170,15 @@ public final class LiveRecorder implements LiveService, Consumer<OffloadEvent> {
         final long timeMs;
         final String kind;
         final String subject;
+        /** The site of the UE's offload manager or of the backend, null where unknown. */
+        final String site;
 
-        StreamEvent(long seq, long timeMs, String kind, String subject) {
+        StreamEvent(long seq, long timeMs, String kind, String subject, String site) {
             this.seq = seq;
             this.timeMs = timeMs;
             this.kind = kind;
             this.subject = subject;
+            this.site = site;
         }
     }
 }

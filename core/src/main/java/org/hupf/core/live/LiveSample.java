@@ -1,73 +1,121 @@
 package org.hupf.core.live;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.UpfEntityType;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One point of the live view's charts: hupf's counts at one time. The view plots the differences between
- * consecutive samples (rates, events per interval), so a sample holds totals.
+ * One point of the live view's charts: hupf's counts at one time, every site's summed and each site's own. The
+ * view plots the differences between consecutive samples (rates, events per interval), so a sample holds totals.
  */
 final class LiveSample {
 
     final long timeMs;
     /** Whether a backend was driven (no metrics otherwise: every count below is 0). */
     final boolean driving;
-    final long switchBytes;
+    /** Every site's counts summed. */
+    final Counts all;
     /** Backend id to {packets, bytes}. */
     final Map<String, long[]> backends;
-    final long hhReports;
-    final long promotions;
-    final long demotions;
-    final int offloaded;
-    /** Switch table to entries used. */
-    final Map<String, Long> switchTables;
+    /** Each site's counts and its backends' ids. */
+    final Map<String, SiteCounts> sites;
 
-    private LiveSample(long timeMs, boolean driving, long switchBytes, Map<String, long[]> backends, long hhReports,
-                       long promotions, long demotions, int offloaded, Map<String, Long> switchTables) {
+    private LiveSample(long timeMs, Counts all, Map<String, long[]> backends, Map<String, SiteCounts> sites) {
         this.timeMs = timeMs;
-        this.driving = driving;
-        this.switchBytes = switchBytes;
+        this.driving = all != null;
+        this.all = all == null ? Counts.NONE : all;
         this.backends = backends;
-        this.hhReports = hhReports;
-        this.promotions = promotions;
-        this.demotions = demotions;
-        this.offloaded = offloaded;
-        this.switchTables = switchTables;
+        this.sites = sites;
     }
 
     /**
      * Takes a sample.
      *
      * @param timeMs   when, ms since the epoch
-     * @param metrics  the offload manager's metrics, null while no backend is driven
+     * @param sites    each site's metrics and backends, empty while no backend is driven
      * @param backends each backend's {packets, bytes}
      * @return the sample
      */
-    static LiveSample of(long timeMs, OffloadMetrics metrics, Map<String, long[]> backends) {
-        if (metrics == null) {
-            return new LiveSample(timeMs, false, 0, Map.of(), 0, 0, 0, 0, Map.of());
+    static LiveSample of(long timeMs, Map<String, LiveSite> sites, Map<String, long[]> backends) {
+        if (sites.isEmpty()) {
+            return new LiveSample(timeMs, null, Map.of(), Map.of());
         }
-        Map<String, Long> tables = new TreeMap<>();
-        for (Map.Entry<UpfEntityType, long[]> e : metrics.occupancy().entrySet()) {
-            tables.put(e.getKey().humanReadableName(), e.getValue()[0]);
-        }
+        Map<String, SiteCounts> bySite = new TreeMap<>();
+        sites.forEach((id, s) -> bySite.put(id, new SiteCounts(Counts.of(s.metrics), s)));
         Map<String, long[]> copy = new TreeMap<>();
         backends.forEach((id, v) -> copy.put(id, v.clone()));
-        return new LiveSample(timeMs, true, metrics.hwBytes(), copy, metrics.hhReports(), metrics.promotions(),
-                              metrics.demotions(), metrics.offloaded(), tables);
+        List<OffloadMetrics> metrics = new ArrayList<>();
+        sites.values().forEach(s -> metrics.add(s.metrics));
+        return new LiveSample(timeMs, Counts.of(OffloadMetrics.sum(metrics)), copy, bySite);
     }
 
-    /** Renders the sample into a JSON object. */
+    /** Renders the sample into a JSON object: the sums at its top, each site's under {@code sites}. */
     void into(ObjectNode o) {
-        o.put("time", timeMs).put("driving", driving).put("switchBytes", switchBytes).put("hhReports", hhReports)
-                .put("promotions", promotions).put("demotions", demotions).put("offloaded", offloaded);
+        o.put("time", timeMs).put("driving", driving);
+        all.into(o);
         ObjectNode b = o.putObject("backends");
         backends.forEach((id, v) -> b.putObject(id).put("packets", v[0]).put("bytes", v[1]));
-        ObjectNode t = o.putObject("switchTables");
-        switchTables.forEach(t::put);
+        ObjectNode s = o.putObject("sites");
+        sites.forEach((id, site) -> {
+            ObjectNode so = s.putObject(id);
+            site.counts.into(so);
+            ArrayNode ids = so.putArray("backends");
+            site.backends.forEach(ids::add);
+        });
+    }
+
+    /** One site's counts in a sample. */
+    static final class SiteCounts {
+        final Counts counts;
+        final Iterable<String> backends;
+
+        SiteCounts(Counts counts, LiveSite site) {
+            this.counts = counts;
+            this.backends = site.backends;
+        }
+    }
+
+    /** What an offload manager's metrics say at one time. */
+    static final class Counts {
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0, Map.of());
+
+        final long switchBytes;
+        final long hhReports;
+        final long promotions;
+        final long demotions;
+        final int offloaded;
+        /** Switch table to entries used. */
+        final Map<String, Long> switchTables;
+
+        private Counts(long switchBytes, long hhReports, long promotions, long demotions, int offloaded,
+                       Map<String, Long> switchTables) {
+            this.switchBytes = switchBytes;
+            this.hhReports = hhReports;
+            this.promotions = promotions;
+            this.demotions = demotions;
+            this.offloaded = offloaded;
+            this.switchTables = switchTables;
+        }
+
+        static Counts of(OffloadMetrics m) {
+            Map<String, Long> tables = new TreeMap<>();
+            for (Map.Entry<UpfEntityType, long[]> e : m.occupancy().entrySet()) {
+                tables.put(e.getKey().humanReadableName(), e.getValue()[0]);
+            }
+            return new Counts(m.hwBytes(), m.hhReports(), m.promotions(), m.demotions(), m.offloaded(), tables);
+        }
+
+        void into(ObjectNode o) {
+            o.put("switchBytes", switchBytes).put("hhReports", hhReports).put("promotions", promotions)
+                    .put("demotions", demotions).put("offloaded", offloaded);
+            ObjectNode t = o.putObject("switchTables");
+            switchTables.forEach(t::put);
+        }
     }
 }

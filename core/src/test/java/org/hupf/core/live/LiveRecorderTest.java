@@ -26,6 +26,12 @@ public class LiveRecorderTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String B1 = "device:backend:b1";
     private static final String B2 = "device:backend:b2";
+    private static final String SITE1 = "edge-a";
+    private static final String SITE2 = "edge-b";
+
+    private static Map<String, LiveSite> site(TestOffloadService offload, String backend) {
+        return Map.of(SITE1, new LiveSite(offload.metrics(), List.of(backend)));
+    }
 
     private static JsonNode history(LiveRecorder live, long after) {
         ObjectNode root = MAPPER.createObjectNode();
@@ -47,8 +53,8 @@ public class LiveRecorderTest {
         TestOffloadService offload = TestOffloadService.withSessions(3);
         offload.onHeavyHitter(TestOffloadService.ue(1));
         LiveRecorder live = new LiveRecorder(1000, 10, 10);
-        live.sample(1000, offload.metrics(), Map.of(B1, new long[]{1, 100}), Map.of());
-        live.sample(2000, offload.metrics(), Map.of(B1, new long[]{7, 700}), Map.of());
+        live.sample(1000, site(offload, B1), Map.of(B1, new long[]{1, 100}), Map.of());
+        live.sample(2000, site(offload, B1), Map.of(B1, new long[]{7, 700}), Map.of());
 
         JsonNode all = history(live, 0);
         assertEquals(1000, all.get("intervalMs").asLong());
@@ -68,9 +74,48 @@ public class LiveRecorderTest {
     }
 
     @Test
+    public void eachSiteHasItsOwnCountsAndTheTopTheirSums() throws Exception {
+        TestOffloadService a = TestOffloadService.withSessions(3);
+        a.onHeavyHitter(TestOffloadService.ue(1));
+        TestOffloadService b = TestOffloadService.withSessions(2);
+        LiveRecorder live = new LiveRecorder(1000, 10, 10);
+        live.sample(1000, Map.of(SITE1, new LiveSite(a.metrics(), List.of(B1)),
+                                 SITE2, new LiveSite(b.metrics(), List.of(B2))),
+                    Map.of(B1, new long[]{1, 100}, B2, new long[]{2, 200}), Map.of());
+
+        JsonNode s = history(live, 0).get("samples").get(0);
+        JsonNode ofA = s.get("sites").get(SITE1);
+        JsonNode ofB = s.get("sites").get(SITE2);
+        assertEquals(1, ofA.get("hhReports").asLong());
+        assertEquals(0, ofB.get("hhReports").asLong());
+        assertEquals(a.metrics().hwBytes(), ofA.get("switchBytes").asLong());
+        assertEquals(a.metrics().offloaded() + b.metrics().offloaded(), s.get("offloaded").asInt());
+        assertEquals(a.metrics().hwBytes() + b.metrics().hwBytes(), s.get("switchBytes").asLong());
+        assertEquals("each site names its backends", B1, ofA.get("backends").get(0).asText());
+        assertEquals(B2, ofB.get("backends").get(0).asText());
+        assertEquals(a.metrics().occupancy().size(), ofA.get("switchTables").size());
+    }
+
+    @Test
+    public void eventsCarryTheirSite() throws Exception {
+        LiveRecorder live = new LiveRecorder(1000, 10, 10);
+        long[] counts = {0, 0};
+        live.sample(1000, Map.of(SITE1, new LiveSite(TestOffloadService.withSessions(1).metrics(), List.of(B1))),
+                    Map.of(B1, counts), Map.of());
+        live.atSite(SITE2).accept(new OffloadEvent(OffloadEvent.Kind.PROMOTED, TestOffloadService.ue(1), 1500));
+        live.sample(2000, Map.of(), Map.of(), Map.of());
+        ObjectNode root = MAPPER.createObjectNode();
+        live.events(root, 0);
+        List<String> got = new ArrayList<>();
+        root.get("events").forEach(e -> got.add(e.get("kind").asText() + " " + e.get("site").asText()));
+        assertEquals("a backend's site when it came and when it went, a UE's from its manager",
+                     List.of("BACKEND_UP " + SITE1, "PROMOTED " + SITE2, "BACKEND_DOWN " + SITE1), got);
+    }
+
+    @Test
     public void withoutABackendASampleSaysSo() {
         LiveRecorder live = new LiveRecorder(1000, 10, 10);
-        live.sample(5, null, Map.of(), Map.of());
+        live.sample(5, Map.of(), Map.of(), Map.of());
         JsonNode s = history(live, 0).get("samples").get(0);
         assertFalse(s.get("driving").asBoolean());
         assertEquals(0, s.get("switchBytes").asLong());
@@ -81,7 +126,7 @@ public class LiveRecorderTest {
     public void theOldestSamplesGoFirst() {
         LiveRecorder live = new LiveRecorder(1000, 3, 10);
         for (long t = 1; t <= 5; t++) {
-            live.sample(t, null, Map.of(), Map.of());
+            live.sample(t, Map.of(), Map.of(), Map.of());
         }
         JsonNode samples = history(live, 0).get("samples");
         assertEquals(3, samples.size());
@@ -93,14 +138,14 @@ public class LiveRecorderTest {
     public void backendsAndDrainsAreToldFromConsecutiveSamples() {
         LiveRecorder live = new LiveRecorder(1000, 10, 20);
         long[] counts = {0, 0};
-        live.sample(1000, null, Map.of(B1, counts), Map.of());
-        live.sample(2000, null, Map.of(B1, counts, B2, counts), Map.of());
-        live.sample(3000, null, Map.of(B1, counts, B2, counts), Map.of(B2, "DRAINING"));
-        live.sample(4000, null, Map.of(B1, counts, B2, counts), Map.of(B2, "DRAINING"));
-        live.sample(5000, null, Map.of(B1, counts), Map.of(B2, "DRAINED"));
-        live.sample(6000, null, Map.of(B1, counts), Map.of());
-        live.sample(7000, null, Map.of(B1, counts, B2, counts), Map.of());
-        live.sample(8000, null, Map.of(), Map.of());
+        live.sample(1000, Map.of(), Map.of(B1, counts), Map.of());
+        live.sample(2000, Map.of(), Map.of(B1, counts, B2, counts), Map.of());
+        live.sample(3000, Map.of(), Map.of(B1, counts, B2, counts), Map.of(B2, "DRAINING"));
+        live.sample(4000, Map.of(), Map.of(B1, counts, B2, counts), Map.of(B2, "DRAINING"));
+        live.sample(5000, Map.of(), Map.of(B1, counts), Map.of(B2, "DRAINED"));
+        live.sample(6000, Map.of(), Map.of(B1, counts), Map.of());
+        live.sample(7000, Map.of(), Map.of(B1, counts, B2, counts), Map.of());
+        live.sample(8000, Map.of(), Map.of(), Map.of());
         assertEquals(List.of("1 1000 BACKEND_UP " + B1, "2 2000 BACKEND_UP " + B2, "3 3000 DRAINING " + B2,
                              "4 5000 BACKEND_DOWN " + B2, "5 5000 DRAINED " + B2, "6 6000 RESTORED " + B2,
                              "7 7000 BACKEND_UP " + B2, "8 8000 BACKEND_DOWN " + B1, "9 8000 BACKEND_DOWN " + B2),
@@ -111,11 +156,11 @@ public class LiveRecorderTest {
     @Test
     public void offloadEventsButReportsJoinTheStreamWithTheirTimes() {
         LiveRecorder live = new LiveRecorder(1000, 10, 3);
-        live.accept(new OffloadEvent(OffloadEvent.Kind.HH_REPORT, TestOffloadService.ue(1), 10));
-        live.accept(new OffloadEvent(OffloadEvent.Kind.PROMOTED, TestOffloadService.ue(1), 11));
-        live.accept(new OffloadEvent(OffloadEvent.Kind.DEMOTED, TestOffloadService.ue(1), 20));
-        live.accept(new OffloadEvent(OffloadEvent.Kind.EVICTED, TestOffloadService.ue(2), 21));
-        live.accept(new OffloadEvent(OffloadEvent.Kind.REJECTED, TestOffloadService.ue(3), 22));
+        live.atSite(SITE1).accept(new OffloadEvent(OffloadEvent.Kind.HH_REPORT, TestOffloadService.ue(1), 10));
+        live.atSite(SITE1).accept(new OffloadEvent(OffloadEvent.Kind.PROMOTED, TestOffloadService.ue(1), 11));
+        live.atSite(SITE1).accept(new OffloadEvent(OffloadEvent.Kind.DEMOTED, TestOffloadService.ue(1), 20));
+        live.atSite(SITE1).accept(new OffloadEvent(OffloadEvent.Kind.EVICTED, TestOffloadService.ue(2), 21));
+        live.atSite(SITE1).accept(new OffloadEvent(OffloadEvent.Kind.REJECTED, TestOffloadService.ue(3), 22));
         String ue1 = TestOffloadService.ue(1).toString();
         assertEquals("the last 3, numbered from the first", List.of(
                 "2 20 DEMOTED " + ue1, "3 21 EVICTED " + TestOffloadService.ue(2),
@@ -128,10 +173,10 @@ public class LiveRecorderTest {
         AtomicInteger heard = new AtomicInteger();
         Runnable listener = heard::incrementAndGet;
         live.addListener(listener);
-        live.sample(1, null, Map.of(), Map.of());
-        live.sample(2, null, Map.of(), Map.of());
+        live.sample(1, Map.of(), Map.of(), Map.of());
+        live.sample(2, Map.of(), Map.of(), Map.of());
         live.removeListener(listener);
-        live.sample(3, null, Map.of(), Map.of());
+        live.sample(3, Map.of(), Map.of(), Map.of());
         assertEquals(2, heard.get());
         assertEquals(0, live.listeners());
     }
