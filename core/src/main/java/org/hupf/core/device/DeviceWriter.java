@@ -10,30 +10,34 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The device programming pipeline: batches (the updates of one PFCP message, say) are queued in the
  * order they are submitted and written by one thread, which coalesces the batches waiting in the queue, and
- * those of a burst still arriving, into one device write, up to a number of updates. The queue is bounded: a submitter waits when it is
- * full, which slows the producers down to the devices' pace.
+ * those of a burst still arriving, into one device write, up to a number of updates.
  *
- * <p>Futures complete on a separate thread, so what a caller does on completion (take its own locks,
- * submit a rollback) never holds up the writes behind it.
+ * <p>Futures complete on the writer's thread, right after their write: the caller's completion (settling a
+ * session, encoding its answer) runs there, and the batches that arrive meanwhile make the next write bigger.
+ * A completion must not wait for the writer (it would wait on itself); it may submit (a rollback), and
+ * {@link #submit} never waits: it queues behind what is already queued, so the order of submissions is the order
+ * of writes. The queue's bound is kept by {@link #awaitRoom}, which producers call before they take the locks a
+ * completion takes: a producer that waited for room holding such a lock would stop the writer's completions,
+ * hence the writer, hence the room it waits for.
  */
 public final class DeviceWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceWriter.class);
 
-    private final BlockingQueue<Job> queue;
+    private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
+    private final int queueCapacity;
     private final int maxUpdatesPerWrite;
     private final Thread writer;
-    private final ExecutorService completions;
+    /** Guards the wait for room; {@link #waitingForRoom} (changed under it) spares the writer a notify per take. */
+    private final Object room = new Object();
+    private volatile int waitingForRoom;
     private volatile boolean running = true;
     private long writes;
     private long batches;
@@ -43,12 +47,12 @@ public final class DeviceWriter implements AutoCloseable {
         final List<DeviceUpdate> updates;
         final CompletableFuture<List<WriteResult>> done = new CompletableFuture<>();
 
-        void complete(List<WriteResult> results, ExecutorService completions) {
+        /** Runs the caller's completion here; one that throws costs its own job, never the writer. */
+        void complete(List<WriteResult> results) {
             try {
-                completions.execute(() -> done.complete(results));
-            } catch (RejectedExecutionException e) {
-                // The writer outlived close()'s bound: its callers still get their answer.
                 done.complete(results);
+            } catch (RuntimeException e) {
+                log.error("a device write's completion failed", e);
             }
         }
 
@@ -65,13 +69,12 @@ public final class DeviceWriter implements AutoCloseable {
      * Starts the writer thread.
      *
      * @param name               name for the threads
-     * @param queueCapacity      batches that may wait
+     * @param queueCapacity      batches that may wait before {@link #awaitRoom} holds producers up
      * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
      */
     public DeviceWriter(String name, int queueCapacity, int maxUpdatesPerWrite) {
-        this.queue = new ArrayBlockingQueue<>(queueCapacity);
+        this.queueCapacity = queueCapacity;
         this.maxUpdatesPerWrite = maxUpdatesPerWrite;
-        this.completions = Executors.newSingleThreadExecutor(r -> daemon(r, name + "-done"));
         this.writer = daemon(this::run, name);
         writer.start();
     }
@@ -83,7 +86,38 @@ public final class DeviceWriter implements AutoCloseable {
     }
 
     /**
-     * Queues a batch for every device; waits while the queue is full.
+     * Waits while the queue holds its capacity or more, which slows producers down to the devices' pace. Call it
+     * holding no lock a completion takes. Returns at once on the writer's thread (a completion that is about to
+     * submit), once the writer stopped, or when interrupted (the flag kept).
+     */
+    public void awaitRoom() {
+        if (queue.size() < queueCapacity || Thread.currentThread() == writer) {
+            return;
+        }
+        synchronized (room) {
+            waitingForRoom++;
+            try {
+                while (running && queue.size() >= queueCapacity) {
+                    room.wait();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                waitingForRoom--;
+            }
+        }
+    }
+
+    private void wakeWaitingForRoom() {
+        if (waitingForRoom > 0) {
+            synchronized (room) {
+                room.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Queues a batch for every device, behind those queued before; never waits (see {@link #awaitRoom}).
      *
      * @param devices devices to write, each gets all updates
      * @param updates updates, in order
@@ -95,13 +129,9 @@ public final class DeviceWriter implements AutoCloseable {
             job.done.complete(Collections.nCopies(devices.size(), WriteResult.ok(updates.size())));
             return job.done;
         }
-        try {
-            if (running) {
-                queue.put(job);
-                return job.done;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (running) {
+            queue.add(job);
+            return job.done;
         }
         job.done.complete(Collections.nCopies(devices.size(), WriteResult.unreachable(
                 updates.size(), new UpfProgrammableException("device writer stopped"))));
@@ -120,9 +150,12 @@ public final class DeviceWriter implements AutoCloseable {
             } catch (InterruptedException e) {
                 break;
             }
-            write(jobs, gather(jobs));
+            int updates = gather(jobs);
+            wakeWaitingForRoom();
+            write(jobs, updates);
         }
         drainStopped();
+        wakeWaitingForRoom();
     }
 
     /**
@@ -174,7 +207,7 @@ public final class DeviceWriter implements AutoCloseable {
         for (int i = 0; i < jobs.size(); i++) {
             Job j = jobs.get(i);
             List<WriteResult> r = perJob.get(i);
-            j.complete(r, completions);
+            j.complete(r);
         }
     }
 
@@ -208,9 +241,9 @@ public final class DeviceWriter implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        queue.offer(STOP);  // a full queue needs no wake-up: the writer sees running after its current write
+        queue.add(STOP);
+        wakeWaitingForRoom();
         Shutdowns.join(writer);
         drainStopped();
-        Shutdowns.finish(completions, writer.getName() + "-done");
     }
 }

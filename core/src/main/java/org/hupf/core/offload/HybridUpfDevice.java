@@ -56,24 +56,12 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     private final HupfUpfDevice hardware;
     private final OffloadManager manager;
     private final boolean measuresBackend;
-    /** Each UE's own entries, keyed by its address's 32 bits (Ip4Address hashes through a boxed varargs array). */
-    private final Map<Integer, UeEntries> perUe = new HashMap<>();
+    /** Each UE's own entries and the UEs that refer to each shared entity. */
+    private final UeBook ues = new UeBook();
     private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
     private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
-    /** Key of a shared entity to the UEs (their addresses' 32 bits) whose entries refer to it. */
-    private final Map<Object, Set<Integer>> referrers = new HashMap<>();
     /** Completes once the last batch written has its outcome recorded; the next batch goes to the backend then. */
     private CompletableFuture<Void> previousWrite = CompletableFuture.completedFuture(null);
-
-    /** One UE's own entries by key, and its address, as the offload manager knows it. */
-    private static final class UeEntries {
-        final Ip4Address address;
-        final Map<Object, UpfEntity> own = new LinkedHashMap<>();
-
-        UeEntries(Ip4Address address) {
-            this.address = address;
-        }
-    }
 
     /**
      * @param backend          the x86 backend
@@ -102,7 +90,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 mirrorDeviceWide(e);
             }
         }
-        Map<Integer, Ip4Address> ues = new HashMap<>();
+        Map<Integer, Ip4Address> adopted = new HashMap<>();
         for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN,
                                        UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER,
                                        UpfEntityType.SESSION_UPLINK,
@@ -113,12 +101,12 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 if (ue == null) {
                     shared.put(EntityKeys.key(e), e);
                 } else {
-                    putOwn(ue, e);
-                    ues.put(ue.toInt(), ue);
+                    ues.put(ue, e);
+                    adopted.put(ue.toInt(), ue);
                 }
             }
         }
-        retrack(ues, Map.of());
+        retrack(adopted, Map.of());
     }
 
     private void mirrorDeviceWide(UpfEntity entity) throws UpfProgrammableException {
@@ -220,9 +208,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             recordShared(entity, removal, affected);
         } else {
             if (removal) {
-                removeOwn(ue.toInt(), EntityKeys.key(entity));
+                ues.remove(ue.toInt(), EntityKeys.key(entity));
             } else {
-                putOwn(ue, entity);
+                ues.put(ue, entity);
             }
             affected.put(ue.toInt(), ue);
         }
@@ -255,52 +243,6 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         if (before != null && (removal || !before.equals(entity))) {
             addUsersOf(entity, affected);
         }
-    }
-
-    private void putOwn(Ip4Address ue, UpfEntity e) {
-        int bits = ue.toInt();
-        UpfEntity old = perUe.computeIfAbsent(bits, k -> new UeEntries(ue)).own.put(EntityKeys.key(e), e);
-        if (old != null) {
-            for (Object ref : references(old)) {
-                unrefer(ref, bits);
-            }
-        }
-        for (Object ref : references(e)) {
-            referrers.computeIfAbsent(ref, k -> new HashSet<>()).add(bits);
-        }
-    }
-
-    private void removeOwn(int ue, Object key) {
-        UeEntries entries = perUe.get(ue);
-        UpfEntity old = entries == null ? null : entries.own.remove(key);
-        if (old != null) {
-            for (Object ref : references(old)) {
-                unrefer(ref, ue);
-            }
-        }
-    }
-
-    private void unrefer(Object ref, int ue) {
-        Set<Integer> users = referrers.get(ref);
-        if (users == null || stillRefers(perUe.get(ue), ref)) {
-            return;
-        }
-        users.remove(ue);
-        if (users.isEmpty()) {
-            referrers.remove(ref);
-        }
-    }
-
-    /** Whether another entry of the UE still refers to the shared entity. */
-    private static boolean stillRefers(UeEntries entries, Object ref) {
-        if (entries != null) {
-            for (UpfEntity e : entries.own.values()) {
-                if (references(e).contains(ref)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     @Override
@@ -372,45 +314,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         }
     }
 
-    /** Keys of the shared entities (meters, tunnel peer and its overlay) one UE entry refers to. */
-    private static List<Object> references(UpfEntity e) {
-        List<Object> refs = new ArrayList<>();
-        switch (e.type()) {
-            case SESSION_UPLINK:
-                meterRef(refs, UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
-                break;
-            case SESSION_DOWNLINK:
-                UpfSessionDownlink d = (UpfSessionDownlink) e;
-                meterRef(refs, UpfEntityType.SESSION_METER, d.sessionMeterIdx());
-                if (d.tunPeerId() != 0) {
-                    refs.add(EntityKeys.tunnelPeerKey(d.tunPeerId()));
-                    // The peer's VXLAN overlay, where it sits in one, goes to the switch with it.
-                    refs.add(EntityKeys.peerVxlanKey(d.tunPeerId()));
-                }
-                break;
-            case TERMINATION_UPLINK:
-                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
-                break;
-            case TERMINATION_DOWNLINK:
-                meterRef(refs, UpfEntityType.APPLICATION_METER, ((UpfTerminationDownlink) e).appMeterIdx());
-                break;
-            default:
-                break;
-        }
-        return refs;
-    }
-
-    private static void meterRef(List<Object> refs, UpfEntityType type, int cell) {
-        if (cell != 0) {
-            refs.add(EntityKeys.meterKey(type, cell));
-        }
-    }
-
     /** Adds the UEs whose entries refer to a shared entity. */
-    private void addUsersOf(UpfEntity sharedEntity, Map<Integer, Ip4Address> ues) {
-        for (Integer ue : referrers.getOrDefault(EntityKeys.key(sharedEntity), Set.of())) {
-            ues.put(ue, perUe.get(ue).address);
-        }
+    private void addUsersOf(UpfEntity sharedEntity, Map<Integer, Ip4Address> affected) {
+        ues.addUsersOf(EntityKeys.key(sharedEntity), affected);
     }
 
     /**
@@ -419,39 +325,42 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      * @param written final counts of backend cells the write returned
      * @return final counts of the cells of the sessions that are gone (see {@link #untrack})
      */
-    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> ues, Map<Integer, UpfCounter> written) {
+    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> changed, Map<Integer, UpfCounter> written) {
         List<Ip4Address> gone = new ArrayList<>();
-        for (Map.Entry<Integer, Ip4Address> ue : ues.entrySet()) {
-            UeEntries entries = perUe.get(ue.getKey());
-            if (entries == null || entries.own.isEmpty()) {
-                perUe.remove(ue.getKey());
+        for (Map.Entry<Integer, Ip4Address> ue : changed.entrySet()) {
+            UeBook.Ue entries = ues.get(ue.getKey());
+            if (entries == null || entries.size() == 0) {
+                ues.forget(ue.getKey());
                 if (manager.isTracked(ue.getValue())) {
                     gone.add(ue.getValue());
                 }
                 continue;
             }
-            manager.track(sessionOf(ue.getValue(), entries.own));
+            manager.track(sessionOf(ue.getValue(), entries));
         }
         return untrack(gone, written);
     }
 
-    /** A UE's session as the offload manager takes it: its own entries and the shared ones they refer to. */
-    private OffloadSession sessionOf(Ip4Address ue, Map<Object, UpfEntity> own) {
-        Map<Object, UpfEntity> all = new LinkedHashMap<>();
+    /** A UE's session as the offload manager takes it: the shared entries its own refer to, then its own. */
+    private OffloadSession sessionOf(Ip4Address ue, UeBook.Ue own) {
+        List<UpfEntity> all = new ArrayList<>(own.size() + 3);
         Set<Integer> qfis = new HashSet<>();
-        for (UpfEntity e : own.values()) {
-            for (Object ref : references(e)) {
+        for (int i = 0; i < own.size(); i++) {
+            for (Object ref : own.references(i)) {
                 UpfEntity s = shared.get(ref);
-                if (s != null) {
-                    all.put(ref, s);
+                if (s != null && !all.contains(s)) {
+                    all.add(s);
                 }
             }
+            UpfEntity e = own.entity(i);
             if (e instanceof UpfTerminationDownlink) {
                 qfis.add(((UpfTerminationDownlink) e).qfi());
             }
         }
-        all.putAll(own);
-        return OffloadSession.of(ue, sliceOf(ue), qfis, all.values());
+        for (int i = 0; i < own.size(); i++) {
+            all.add(own.entity(i));
+        }
+        return OffloadSession.of(ue, sliceOf(ue), qfis, all);
     }
 
     /**

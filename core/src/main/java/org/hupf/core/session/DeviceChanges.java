@@ -32,7 +32,7 @@ final class DeviceChanges implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceChanges.class);
 
-    /** Batches that may wait for the device writer (a PFCP message is one batch). */
+    /** Batches that may wait for the device writer before requests wait for room (a PFCP message is one batch). */
     private static final int WRITER_QUEUE = 4096;
     /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
     private static final int MAX_UPDATES_PER_WRITE = 2048;
@@ -126,6 +126,11 @@ final class DeviceChanges implements AutoCloseable {
             }
         }
         return failed;
+    }
+
+    /** Waits while the device writer's queue is full; call it without the manager's lock (its completions take it). */
+    void awaitRoom() {
+        writer.awaitRoom();
     }
 
     /** @return device writes sent and the batches they carried: {writes, batches} */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -81,6 +82,18 @@ final class SessionChanges {
             return install(edited, old, response);
         } catch (RuleException e) {
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Waits for a change (never holding the manager's lock: completions take it). */
+    static <T> T await(CompletableFuture<T> change) throws RuleException {
+        try {
+            return change.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuleException) {
+                throw (RuleException) e.getCause();
+            }
+            throw e;
         }
     }
 

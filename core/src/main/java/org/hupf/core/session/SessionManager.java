@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -49,7 +48,6 @@ import java.util.function.Supplier;
 public final class SessionManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
-
 
     private final SessionStore store;
     private final SessionSites sites;
@@ -168,7 +166,7 @@ public final class SessionManager implements AutoCloseable {
      * @throws RuleException if it cannot be translated, resources ran out or a device refused it
      */
     public PfcpSession establish(PfcpSession draft) throws RuleException {
-        return await(establishAsync(draft));
+        return SessionChanges.await(establishAsync(draft));
     }
 
     /**
@@ -190,20 +188,21 @@ public final class SessionManager implements AutoCloseable {
      *                 when every device acknowledged); null to keep none
      * @return the stored session, or a failure with a {@link RuleException} (nothing installed, nothing stored)
      */
-    public synchronized CompletableFuture<PfcpSession> establishAsync(PfcpSession draft,
-                                                                      Function<PfcpSession, KeptResponse> response) {
-        return pipeline.establish(draft, response);
+    public CompletableFuture<PfcpSession> establishAsync(PfcpSession draft,
+                                                         Function<PfcpSession, KeptResponse> response) {
+        return change(() -> pipeline.establish(draft, response));
     }
 
-    /** Waits for a change (never call it holding this object's lock: completions take it). */
-    private static <T> T await(CompletableFuture<T> change) throws RuleException {
-        try {
-            return change.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuleException) {
-                throw (RuleException) e.getCause();
-            }
-            throw e;
+    /**
+     * Starts a change under this object's lock, having waited without it while the device writer's queue is full:
+     * the writer's completions take the lock. A change started holding it already (from another one) queues at once.
+     */
+    private <T> CompletableFuture<T> change(Supplier<CompletableFuture<T>> start) {
+        if (!Thread.holdsLock(this)) {
+            changes.awaitRoom();
+        }
+        synchronized (this) {
+            return start.get();
         }
     }
 
@@ -215,7 +214,7 @@ public final class SessionManager implements AutoCloseable {
      * @throws RuleException if the new rules cannot be installed; the old session stays
      */
     public PfcpSession modify(PfcpSession edited) throws RuleException {
-        return await(modifyAsync(edited));
+        return SessionChanges.await(modifyAsync(edited));
     }
 
     /**
@@ -237,9 +236,9 @@ public final class SessionManager implements AutoCloseable {
      *                 Function)}); null to keep none
      * @return the stored session, or a failure with a {@link RuleException} (the old session stays)
      */
-    public synchronized CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited,
-                                                                   Function<PfcpSession, KeptResponse> response) {
-        return pipeline.modify(edited, response);
+    public CompletableFuture<PfcpSession> modifyAsync(PfcpSession edited,
+                                                      Function<PfcpSession, KeptResponse> response) {
+        return change(() -> pipeline.modify(edited, response));
     }
 
     /**
@@ -258,7 +257,7 @@ public final class SessionManager implements AutoCloseable {
      * @return the deleted session, or null if unknown
      */
     public PfcpSession delete(long upSeid) throws RuleException {
-        return await(deleteAsync(upSeid));
+        return SessionChanges.await(deleteAsync(upSeid));
     }
 
     /**
@@ -295,9 +294,9 @@ public final class SessionManager implements AutoCloseable {
      * @return the deleted session with its final counts, null if unknown, or a failure with a
      *         {@link RuleException} (the session stays)
      */
-    public synchronized CompletableFuture<DeletedSession> deleteWithUsage(
-            long upSeid, Function<DeletedSession, KeptResponse> response) {
-        return pipeline.delete(upSeid, response);
+    public CompletableFuture<DeletedSession> deleteWithUsage(long upSeid,
+                                                             Function<DeletedSession, KeptResponse> response) {
+        return change(() -> pipeline.delete(upSeid, response));
     }
 
     /**
@@ -437,7 +436,7 @@ public final class SessionManager implements AutoCloseable {
      * @throws RuleException if the new rules cannot be installed (cause 65 if the session is unknown)
      */
     public PfcpSession replaceRules(PfcpSession edited) throws RuleException {
-        return await(replaceRulesAsync(edited));
+        return SessionChanges.await(replaceRulesAsync(edited));
     }
 
     private synchronized CompletableFuture<PfcpSession> replaceRulesAsync(PfcpSession edited) {

@@ -52,8 +52,61 @@ public class DeviceWriterTest {
         assertTrue("the write in flight was answered, not cut off", inFlight.get().get(0).ok());
         assertTrue("a job still queued fails as unreachable", queued.get().get(0).unreachable());
         assertFalse(writerThread.isAlive());
-        Thread completer = thread("test-writer-inflight-done");
-        assertTrue(completer == null || !completer.isAlive());
+    }
+
+    /**
+     * A completion runs on the writer's thread and may submit (a rollback) while the queue is full: it must not
+     * wait for room there, the writer being the only thread that makes room. With completions inline and a
+     * submission that waited for room, this test times out.
+     */
+    @Test
+    public void aCompletionSubmittingToTheFullQueueDoesNotWaitOnItsWriter() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gated = new GatedDevice(release);
+        try (DeviceWriter w = new DeviceWriter("test-writer-rollback", 1, 100)) {
+            CompletableFuture<List<WriteResult>> first = w.submit(List.of(gated.device), ONE);
+            assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
+            CompletableFuture<List<WriteResult>> filling = w.submit(List.of(gated.device), ONE);
+            CompletableFuture<List<WriteResult>> rollback = first.thenCompose(
+                    r -> w.submit(List.of(gated.device), ONE));
+            release.countDown();
+            assertTrue(filling.get(60, TimeUnit.SECONDS).get(0).ok());
+            assertTrue("the completion's submission was written", rollback.get(60, TimeUnit.SECONDS).get(0).ok());
+            assertEquals("the completion's submission went out behind the job queued before it, in one write",
+                         List.of(1, 2), gated.sizes);
+        }
+    }
+
+    @Test
+    public void aCompletionThatThrowsCostsItsOwnJobOnly() throws Exception {
+        BatchUpfDevice device = u -> CompletableFuture.completedFuture(WriteResult.ok(u.size()));
+        try (DeviceWriter w = new DeviceWriter("test-writer-throws", 4, 100)) {
+            CompletableFuture<Void> failing = w.submit(List.of(device), ONE).thenAccept(r -> {
+                throw new IllegalStateException("a caller's bug");
+            });
+            assertTrue(failing.handle((x, e) -> e).get(60, TimeUnit.SECONDS) != null);
+            assertTrue("the writer goes on", w.submit(List.of(device), ONE).get(60, TimeUnit.SECONDS).get(0).ok());
+            assertTrue(thread("test-writer-throws").isAlive());
+        }
+    }
+
+    @Test
+    public void aProducerWaitsForRoomUntilTheWriterTakesFromAFullQueue() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gated = new GatedDevice(release);
+        try (DeviceWriter w = new DeviceWriter("test-writer-room", 1, 100)) {
+            w.submit(List.of(gated.device), ONE);
+            assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
+            CompletableFuture<List<WriteResult>> filling = w.submit(List.of(gated.device), ONE);
+            Thread producer = new Thread(w::awaitRoom, "test-producer");
+            producer.start();
+            awaitState(producer, Thread.State.WAITING);
+            assertFalse("the queue is full: no room before the writer takes", filling.isDone());
+            release.countDown();
+            producer.join(60_000);
+            assertFalse("room once the writer took the queued job", producer.isAlive());
+            assertTrue(filling.get(60, TimeUnit.SECONDS).get(0).ok());
+        }
     }
 
     @Test

@@ -1,0 +1,224 @@
+package org.hupf.core.offload;
+
+import org.hupf.core.device.EntityKeys;
+import org.hupf.pipeconf.api.UpfEntity;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.api.UpfSessionUplink;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.onlab.packet.Ip4Address;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@link HybridUpfDevice}'s per-UE bookkeeping: each UE's own entries (sessions, terminations), keyed by its
+ * address's 32 bits, and the UEs whose entries refer to each shared entity (meters, a tunnel peer and its overlay).
+ * A UE has a handful of entries: they sit in small arrays, scanned, each with the shared keys it refers to worked out
+ * once, when it is put. A shared entity with one user (a session's own meter, the common case) keeps that user
+ * without a set. Not thread-safe: the device calls it under its lock.
+ */
+final class UeBook {
+
+    private static final Object[] NO_REFERENCES = new Object[0];
+
+    private final Map<Integer, Ue> perUe = new HashMap<>();
+    /** Key of a shared entity to its users: one UE's address bits (an Integer), or a Set of them. */
+    private final Map<Object, Object> referrers = new HashMap<>();
+
+    /** One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. */
+    static final class Ue {
+        final Ip4Address address;
+        private Object[] keys = new Object[4];
+        private UpfEntity[] entities = new UpfEntity[4];
+        private Object[][] references = new Object[4][];
+        private int size;
+
+        Ue(Ip4Address address) {
+            this.address = address;
+        }
+
+        int size() {
+            return size;
+        }
+
+        UpfEntity entity(int i) {
+            return entities[i];
+        }
+
+        Object[] references(int i) {
+            return references[i];
+        }
+
+        private int indexOf(Object key) {
+            for (int i = 0; i < size; i++) {
+                if (keys[i].equals(key)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private void append(Object key, UpfEntity e, Object[] refs) {
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, 2 * size);
+                entities = Arrays.copyOf(entities, 2 * size);
+                references = Arrays.copyOf(references, 2 * size);
+            }
+            keys[size] = key;
+            entities[size] = e;
+            references[size] = refs;
+            size++;
+        }
+
+        private void removeAt(int i) {
+            int after = size - i - 1;
+            System.arraycopy(keys, i + 1, keys, i, after);
+            System.arraycopy(entities, i + 1, entities, i, after);
+            System.arraycopy(references, i + 1, references, i, after);
+            size--;
+            keys[size] = null;
+            entities[size] = null;
+            references[size] = null;
+        }
+
+        private boolean refersTo(Object ref) {
+            for (int i = 0; i < size; i++) {
+                for (Object r : references[i]) {
+                    if (r.equals(ref)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
+    /** @return the UE's entries, null if it has none */
+    Ue get(int ue) {
+        return perUe.get(ue);
+    }
+
+    /** Forgets a UE that has no entries left. */
+    void forget(int ue) {
+        perUe.remove(ue);
+    }
+
+    /** Puts a UE's entry, replacing the one with its key; the shared entities it refers to count it as a user. */
+    void put(Ip4Address address, UpfEntity e) {
+        int bits = address.toInt();
+        Ue ue = perUe.get(bits);
+        if (ue == null) {
+            ue = new Ue(address);
+            perUe.put(bits, ue);
+        }
+        Object key = EntityKeys.key(e);
+        Object[] refs = references(e);
+        int at = ue.indexOf(key);
+        if (at < 0) {
+            ue.append(key, e, refs);
+        } else {
+            Object[] old = ue.references[at];
+            ue.entities[at] = e;
+            ue.references[at] = refs;
+            for (Object ref : old) {
+                unrefer(ref, bits, ue);
+            }
+        }
+        for (Object ref : refs) {
+            refer(ref, bits);
+        }
+    }
+
+    /** Removes the UE's entry with this key, if it has one. */
+    void remove(int bits, Object key) {
+        Ue ue = perUe.get(bits);
+        int at = ue == null ? -1 : ue.indexOf(key);
+        if (at < 0) {
+            return;
+        }
+        Object[] old = ue.references[at];
+        ue.removeAt(at);
+        for (Object ref : old) {
+            unrefer(ref, bits, ue);
+        }
+    }
+
+    /** Adds the UEs whose entries refer to a shared entity, by its key. */
+    void addUsersOf(Object sharedKey, Map<Integer, Ip4Address> ues) {
+        Object users = referrers.get(sharedKey);
+        if (users instanceof Integer) {
+            ues.put((Integer) users, perUe.get(users).address);
+        } else if (users != null) {
+            for (Object u : (Set<?>) users) {
+                ues.put((Integer) u, perUe.get(u).address);
+            }
+        }
+    }
+
+    private void refer(Object ref, int ue) {
+        Object users = referrers.get(ref);
+        if (users == null) {
+            referrers.put(ref, ue);
+        } else if (users instanceof Integer) {
+            if ((Integer) users != ue) {
+                Set<Integer> both = new HashSet<>(4);
+                both.add((Integer) users);
+                both.add(ue);
+                referrers.put(ref, both);
+            }
+        } else {
+            @SuppressWarnings("unchecked")
+            Set<Integer> set = (Set<Integer>) users;
+            set.add(ue);
+        }
+    }
+
+    /** The UE no longer counts as a user of ref, unless another of its entries still refers to it. */
+    private void unrefer(Object ref, int bits, Ue ue) {
+        Object users = referrers.get(ref);
+        if (users == null || ue.refersTo(ref)) {
+            return;
+        }
+        if (users instanceof Integer) {
+            if ((Integer) users == bits) {
+                referrers.remove(ref);
+            }
+        } else if (((Set<?>) users).remove(bits) && ((Set<?>) users).isEmpty()) {
+            referrers.remove(ref);
+        }
+    }
+
+    /** Keys of the shared entities (meters, tunnel peer and its overlay) one UE entry refers to. */
+    static Object[] references(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return meterRef(UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
+            case SESSION_DOWNLINK:
+                UpfSessionDownlink d = (UpfSessionDownlink) e;
+                if (d.tunPeerId() == 0) {
+                    return meterRef(UpfEntityType.SESSION_METER, d.sessionMeterIdx());
+                }
+                // The peer's VXLAN overlay, where it sits in one, goes to the switch with it.
+                Object peer = EntityKeys.tunnelPeerKey(d.tunPeerId());
+                Object overlay = EntityKeys.peerVxlanKey(d.tunPeerId());
+                return d.sessionMeterIdx() == 0 ? new Object[] {peer, overlay}
+                        : new Object[] {EntityKeys.meterKey(UpfEntityType.SESSION_METER, d.sessionMeterIdx()), peer,
+                                        overlay};
+            case TERMINATION_UPLINK:
+                return meterRef(UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
+            case TERMINATION_DOWNLINK:
+                return meterRef(UpfEntityType.APPLICATION_METER, ((UpfTerminationDownlink) e).appMeterIdx());
+            default:
+                return NO_REFERENCES;
+        }
+    }
+
+    private static Object[] meterRef(UpfEntityType type, int cell) {
+        return cell == 0 ? NO_REFERENCES : new Object[] {EntityKeys.meterKey(type, cell)};
+    }
+}

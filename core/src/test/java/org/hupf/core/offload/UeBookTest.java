@@ -1,0 +1,62 @@
+package org.hupf.core.offload;
+
+import org.hupf.core.device.EntityKeys;
+import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.junit.Test;
+import org.onlab.packet.Ip4Address;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+
+/** Who refers to a shared entity, as entries are put, replaced and removed. */
+public class UeBookTest {
+
+    private static final Ip4Address UE1 = Ip4Address.valueOf("10.0.0.1");
+    private static final Ip4Address UE2 = Ip4Address.valueOf("10.0.0.2");
+    private static final Object PEER = EntityKeys.tunnelPeerKey(7);
+
+    private static UpfSessionDownlink downlink(Ip4Address ue, int peer, int meter) {
+        UpfSessionDownlink.Builder b = UpfSessionDownlink.builder().withUeAddress(ue).withSessionMeterIdx(meter);
+        return (peer == 0 ? b.needsDropping(true) : b.withGtpTunnelPeerId(peer)).build();
+    }
+
+    private static Set<Integer> usersOf(UeBook book, Object key) {
+        Map<Integer, Ip4Address> users = new HashMap<>();
+        book.addUsersOf(key, users);
+        return users.keySet();
+    }
+
+    private static Object meter(int cell) {
+        return EntityKeys.meterKey(UpfEntityType.SESSION_METER, cell);
+    }
+
+    @Test
+    public void aSharedEntityKeepsItsUsersUntilTheirLastEntryReferringToItGoes() {
+        UeBook book = new UeBook();
+        book.put(UE1, downlink(UE1, 7, 5));
+        assertEquals(Set.of(UE1.toInt()), usersOf(book, PEER));
+        book.put(UE2, downlink(UE2, 7, 6));
+        assertEquals(Set.of(UE1.toInt(), UE2.toInt()), usersOf(book, PEER));
+        assertEquals(Set.of(UE1.toInt()), usersOf(book, meter(5)));
+        assertEquals("the overlay's key goes with its peer", Set.of(UE1.toInt(), UE2.toInt()),
+                     usersOf(book, EntityKeys.peerVxlanKey(7)));
+
+        book.remove(UE1.toInt(), EntityKeys.key(downlink(UE1, 7, 5)));
+        assertEquals(Set.of(UE2.toInt()), usersOf(book, PEER));
+        assertEquals(Set.of(), usersOf(book, meter(5)));
+        assertEquals(0, book.get(UE1.toInt()).size());
+
+        book.put(UE2, downlink(UE2, 0, 6));
+        assertEquals("an entry replaced by one without the peer leaves it", Set.of(), usersOf(book, PEER));
+        assertEquals(Set.of(UE2.toInt()), usersOf(book, meter(6)));
+        assertEquals(1, book.get(UE2.toInt()).size());
+
+        book.forget(UE1.toInt());
+        assertNull(book.get(UE1.toInt()));
+    }
+}
