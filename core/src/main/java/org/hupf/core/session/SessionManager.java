@@ -126,6 +126,14 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /**
+     * @return whether the sessions the store held at start are tracked (by {@link #trackStoredSessions}, a
+     *         reconciliation or a first change); answered without this object's lock, which the tracking holds
+     */
+    public boolean storedSessionsTracked() {
+        return held.storedTracked();
+    }
+
+    /**
      * Finds the session a CP function identifies by its F-SEID.
      *
      * @param cpAddress CP F-SEID address
