@@ -193,9 +193,14 @@ def restart_upf(old, host, classpath, jvm_options, jfr=None):
     recording = ["-XX:StartFlightRecording=settings=profile,name=restart", "-Xlog:jfr+startup=off"] if jfr else []
     cmd = ["java", "@" + jvm_options, *recording, "-cp", classpath, MAIN, "--port", str(old.addr[1]), "--control-port",
            old.control.rsplit(":", 1)[1], "--control-token", old.token, "--allow", "127.0.0.1", *host]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    assert line.startswith("hupf-standalone ready"), "the host did not start: %r" % line
+    with tempfile.TemporaryFile("w+") as stderr:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
+        line = proc.stdout.readline()
+        if not line.startswith("hupf-standalone ready"):
+            proc.wait()
+            stderr.seek(0)
+            raise AssertionError("the host did not start (exit %s): %r; its stderr ends: %s"
+                                 % (proc.returncode, line, stderr.read()[-3000:]))
     old.proc = proc
     phases = STANDALONE_STARTED.search(proc.stdout.readline())
     assert phases, "the host did not log its start phases"

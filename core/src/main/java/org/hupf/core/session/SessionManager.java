@@ -125,10 +125,7 @@ public final class SessionManager implements AutoCloseable {
         held.trackStored();
     }
 
-    /**
-     * @return whether the sessions the store held at start are tracked (by {@link #trackStoredSessions}, a
-     *         reconciliation or a first change); answered without this object's lock, which the tracking holds
-     */
+    /** @return whether the sessions stored at start are tracked; asked without this object's lock (tracking's) */
     public boolean storedSessionsTracked() {
         return held.storedTracked();
     }
