@@ -16,9 +16,14 @@ backend kept everything); the backends are connected after PFCP answers, inside 
 --host standalone: the same kill -9 of HupfStandalone (in-memory device, so no reconciliation) with a state
 directory, restarted by hand: the JVM, state and session-core part of a restart at N, where N is beyond what the
 backend chain establishes in a bench's time. --ab FILE (standalone): the rounds alternate between this tree's host
-(A) and the one on the classpath in FILE (B), on the same state: a same-run A/B of two builds.
+(A) and the one on the classpath in FILE (B), on the same state: a same-run A/B of two builds. A restarted host runs
+with the JVM options its systemd unit gives it (standalone/jvm.options; B: --b-jvm-options FILE, by default the same
+file: an A/B of the JVM options alone is --ab with A's classpath and B's options). Each standalone round
+also gives the new host's CPU seconds per thread group (the JIT's compilers, the collector, ...) when PFCP and the
+deletion were answered; --jfr DIR records each restarted host with JFR (settings=profile), dumped to
+DIR/round-R.jfr once its deletion is answered (the first host, which establishes, is not recorded).
 Usage: .venv/bin/python tests/recovery/bench_restart.py [--sessions N ...] [--rounds R] [--host H] [--ab FILE]
-       [--out FILE]
+       [--b-jvm-options FILE] [--jfr DIR] [--out FILE]
 """
 import argparse
 import json
@@ -42,6 +47,7 @@ from bench_pfcp import patch, template  # noqa: E402
 from smf import P, Smf, cause, ie  # noqa: E402
 
 WINDOW = 64
+JVM_OPTIONS = os.path.join(HERE, "..", "..", "standalone", "jvm.options")
 TIMEOUT_S = 600
 STARTED = re.compile(r"(\d+) stored sessions, devices reconciled with (\d+) writes.*ms since the JVM started: "
                      r"main (\d+), switch (\d+), state (\d+), session core (\d+), PFCP answered (\d+), "
@@ -74,11 +80,35 @@ def backend_sessions(chain):
     return sum(1 for u in chain.status().get("targets", {}).get("backend", []) if not u.startswith("read"))
 
 
-def cpu_s(pid):
-    """CPU seconds (user + system) a process has used: what its restart costs apart from the machine's load."""
-    with open("/proc/%d/stat" % pid) as f:
+def cpu_s(pid, tid=None):
+    """CPU seconds (user + system) a process (or one of its threads) has used: what its restart costs apart from the
+    machine's load."""
+    with open("/proc/%d/stat" % pid if tid is None else "/proc/%d/task/%s/stat" % (pid, tid)) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+
+
+def thread_group(name):
+    """A JVM thread's group from its name (/proc truncates names to 15 characters)."""
+    for prefix, group in (("C1 Compiler", "jit_c1"), ("C2 Compiler", "jit_c2"), ("GC Thread", "gc"), ("G1 ", "gc"),
+                          ("VM Thread", "vm"), ("hupf-track-sto", "tracking"), ("java", "main")):
+        if name.startswith(prefix):
+            return group
+    return "other"
+
+
+def cpu_by_thread_group(pid):
+    """CPU seconds a process's threads have used, summed by thread_group; what threads that ended used is "ended"."""
+    groups = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                group = thread_group(f.read().strip())
+            groups[group] = round(groups.get(group, 0) + cpu_s(pid, tid), 2)
+        except OSError:
+            continue
+    groups["ended"] = round(cpu_s(pid) - sum(groups.values()), 2)
+    return groups
 
 
 def heartbeat(smf):
@@ -156,25 +186,32 @@ def bench(n, rounds):
     return rows
 
 
-def restart_upf(old, host, classpath):
+def restart_upf(old, host, classpath, jvm_options, jfr=None):
     """The host started again on its state (conftest's start_upf, without its 60 s bound: at 100,000 sessions on a
-    loaded machine the start takes longer), same PFCP and control ports."""
-    cmd = ["java", "-cp", classpath, MAIN, "--port", str(old.addr[1]), "--control-port",
+    loaded machine the start takes longer), same PFCP and control ports, with the JVM options in the file
+    jvm_options (as its systemd unit starts it); recorded by JFR when jfr is set."""
+    recording = ["-XX:StartFlightRecording=settings=profile,name=restart", "-Xlog:jfr+startup=off"] if jfr else []
+    cmd = ["java", "@" + jvm_options, *recording, "-cp", classpath, MAIN, "--port", str(old.addr[1]), "--control-port",
            old.control.rsplit(":", 1)[1], "--control-token", old.token, "--allow", "127.0.0.1", *host]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    assert line.startswith("hupf-standalone ready"), "the host did not start: %r" % line
+    with tempfile.TemporaryFile("w+") as stderr:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
+        line = proc.stdout.readline()
+        if not line.startswith("hupf-standalone ready"):
+            proc.wait()
+            stderr.seek(0)
+            raise AssertionError("the host did not start (exit %s): %r; its stderr ends: %s"
+                                 % (proc.returncode, line, stderr.read()[-3000:]))
     old.proc = proc
     phases = STANDALONE_STARTED.search(proc.stdout.readline())
     assert phases, "the host did not log its start phases"
     return old, dict(("jvm_%s_ms" % k, int(v)) for k, v in zip(STANDALONE_PHASES, phases.groups()))
 
 
-def standalone_bench(n, rounds, builds):
+def standalone_bench(n, rounds, builds, jfr=None):
     """The standalone host (in-memory device: no backend to reconcile) with a state directory: N sessions, then per
     round kill -9 and a new host on the same state; from the kill, the heartbeat answered and the first session
     request answered: JVM start, state load and session core at N without the devices. Round r runs
-    builds[r % len(builds)] ((name, classpath) pairs)."""
+    builds[r % len(builds)] ((name, classpath, JVM options file))."""
     state = tempfile.mkdtemp(prefix="hupf-restart-")
     host = ["--state-dir", state, "--ue-pool", "10.248.0.0/13", "--capacity", str(4 * n)]
     upf = start_upf(*host)
@@ -194,22 +231,28 @@ def standalone_bench(n, rounds, builds):
         print(json.dumps({"host": "standalone", "sessions": n, "established_s": round(time.time() - t0, 1)}),
               flush=True)
         for r in range(rounds):
-            build, classpath = builds[r % len(builds)]
+            build, classpath, jvm_options = builds[r % len(builds)]
             row = {"host": "standalone", "build": build, "sessions": n - r, "load_1m": round(os.getloadavg()[0], 1)}
             killed = time.time()
             upf.proc.kill()
             upf.proc.wait()
-            upf, phases = restart_upf(upf, host, classpath)
+            upf, phases = restart_upf(upf, host, classpath, jvm_options, jfr)
             smf.upf = upf.addr
             answer = wait("a heartbeat answered", lambda: heartbeat(smf), step=0)
             row["pfcp_s"] = round(time.time() - killed, 2)
             row["pfcp_cpu_s"] = cpu_s(upf.proc.pid)
+            row["pfcp_cpu_by_thread"] = cpu_by_thread_group(upf.proc.pid)
             row.update(phases)
             assert ie(answer, P.IE_RecoveryTimeStamp).timestamp == recovery_ts, "a new Recovery Time Stamp"
             resp = smf.request(smf.deletion(seids[r]), timeout=TIMEOUT_S)[0]
             assert cause(resp) == 1
             row["session_s"] = round(time.time() - killed, 2)
             row["session_cpu_s"] = cpu_s(upf.proc.pid)
+            row["session_cpu_by_thread"] = cpu_by_thread_group(upf.proc.pid)
+            if jfr:
+                subprocess.run(["jcmd", str(upf.proc.pid), "JFR.dump", "name=restart",
+                                "filename=%s" % os.path.join(os.path.abspath(jfr), "round-%d.jfr" % r)],
+                               check=True, stdout=subprocess.DEVNULL)
             assert upf.get("/health")["sessions"] == n - r - 1
             rows.append(row)
             print(json.dumps(row), flush=True)
@@ -232,21 +275,24 @@ def main():
     ap.add_argument("--host", choices=("chain", "standalone"), default="chain",
                     help="chain: the runner and a real backend (default); standalone: HupfStandalone, no devices")
     ap.add_argument("--ab", metavar="FILE", help="standalone: alternate rounds with the host on the classpath in FILE")
+    ap.add_argument("--b-jvm-options", metavar="FILE", default=JVM_OPTIONS,
+                    help="with --ab: B's JVM options (default: standalone/jvm.options, as A's)")
+    ap.add_argument("--jfr", metavar="DIR", help="standalone: record each restarted host with JFR into DIR")
     ap.add_argument("--out", help="write every round and the min/median/max per N here (JSON)")
     a = ap.parse_args()
-    builds = [("A", _classpath())]
+    builds = [("A", _classpath(), JVM_OPTIONS)]
     if a.ab:
         with open(a.ab) as f:
-            builds.append(("B", f.read().strip()))
+            builds.append(("B", f.read().strip(), a.b_jvm_options))
     report = {}
     keys = ("pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "load_1m",
             *("jvm_%s_ms" % k for k in STANDALONE_PHASES)) if a.host == "standalone" else (
         "restarted_s", "pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "ready_s", "load_1m",
         *("jvm_%s_ms" % k for k in PHASES))
     for n in a.sessions:
-        rows = standalone_bench(n, a.rounds, builds) if a.host == "standalone" else bench(n, a.rounds)
+        rows = standalone_bench(n, a.rounds, builds, a.jfr) if a.host == "standalone" else bench(n, a.rounds)
         report[n] = {"rounds": rows}
-        for build, _ in builds:
+        for build, _, _ in builds:
             mine = [r for r in rows if r.get("build", build) == build]
             spreads = {k: spread(mine, k) for k in keys}
             report[n]["min_median_max" + ("" if len(builds) == 1 else "_" + build)] = spreads

@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * counter poll tells them ({@link #usageChanges}), else every session against one bulk counter read, not one
  * Read each (nothing read with no volume threshold anywhere). That full check's cost grows with the sessions:
  * it runs again after nine times its duration at least. The first check after the feed starts is a full one:
- * it covers what changed before.
+ * it covers what changed before. After a restart the first full check waits until the stored sessions are tracked
+ * (every host tracks them as it starts): a session request waits for that tracking, and a scan of every session
+ * beside it (its bulk counter read, a map per session) only delays it.
  */
 final class VolumeThresholdCheck {
 
@@ -61,7 +63,7 @@ final class VolumeThresholdCheck {
             }
             return changed.isEmpty() ? List.of() : usage.thresholdsDue(changed.values());
         }
-        if (now - checkedAt < IDLE_FACTOR * checkMillis) {
+        if (now - checkedAt < IDLE_FACTOR * checkMillis || !sessions.storedSessionsTracked()) {
             return List.of();
         }
         checkedAt = now;

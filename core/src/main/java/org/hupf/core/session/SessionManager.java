@@ -123,6 +123,11 @@ public final class SessionManager implements AutoCloseable {
         held.trackStored();
     }
 
+    /** @return whether the sessions stored at start are tracked; asked without this object's lock (tracking's) */
+    public boolean storedSessionsTracked() {
+        return held.storedTracked();
+    }
+
     /**
      * Finds the session a CP function identifies by its F-SEID.
      *

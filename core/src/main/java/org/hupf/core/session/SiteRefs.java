@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -25,6 +26,8 @@ final class SiteRefs {
 
     private final Map<String, EntityRefs> bySite = new HashMap<>();
     private final Map<Long, String> siteOfSession = new HashMap<>();
+    /** Sites whose stored sessions are not tracked yet: read without the manager's lock. */
+    private final AtomicInteger sitesUntracked = new AtomicInteger();
 
     /** @return the site's refs, empty ones for a site that holds nothing yet */
     EntityRefs site(String site) {
@@ -58,6 +61,7 @@ final class SiteRefs {
             storedBySite.computeIfAbsent(site, x -> new ArrayList<>()).add(s);
             siteOfSession.put(s.upSeid, site);
         }
+        sitesUntracked.addAndGet(storedBySite.size());
         storedBySite.forEach((site, ofSite) -> site(site).trackLater(new EntityRefs.StoredSessions() {
             @Override
             public int count() {
@@ -66,11 +70,15 @@ final class SiteRefs {
 
             @Override
             public void forEach(EntityRefs.Tracker track) {
-                for (PfcpSession s : ofSite) {
-                    Set<UpfEntity> held = entities.apply(s);
-                    if (held != null) {
-                        track.track(s.upSeid, held);
+                try {
+                    for (PfcpSession s : ofSite) {
+                        Set<UpfEntity> held = entities.apply(s);
+                        if (held != null) {
+                            track.track(s.upSeid, held);
+                        }
                     }
+                } finally {
+                    sitesUntracked.decrementAndGet();
                 }
             }
         }));
@@ -99,6 +107,11 @@ final class SiteRefs {
     /** Works out the stored sessions' entities at every site, where a request did not do it already. */
     void trackStored() {
         bySite.values().forEach(EntityRefs::trackStored);
+    }
+
+    /** @return whether every stored session handed to {@link #trackLater} is tracked (any thread may ask) */
+    boolean storedTracked() {
+        return sitesUntracked.get() == 0;
     }
 
     /** @return the sites holding something, or stored sessions to work out */

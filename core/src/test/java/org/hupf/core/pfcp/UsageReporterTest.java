@@ -104,4 +104,20 @@ public class UsageReporterTest {
         assertEquals("the quiet one, named now", quiet.upSeid,
                      reporter.thresholdsDue(List.of(quiet, busy)).get(0).session.upSeid);
     }
+
+    @Test
+    public void aRestartsFullThresholdCheckWaitsForItsStoredSessionsTracking() throws Exception {
+        PfcpSession s = session(1, new Urr(THRESHOLD, Urr.VOLUM, Urr.VOLTH, null, 1_000L, null, null));
+        uplinkBytes(s, 5_000);
+        SessionManager restarted = new SessionManager(sessions.store(), new SessionTranslator(N3, 0, Map.of(), 10),
+                                                      new ResourcePool(1024, 1024), () -> List.of(device), N3);
+        UsageReporter usage = new UsageReporter(restarted, () -> nowMillis);
+        restarted.store().all().forEach(usage::sessionChanged);
+        VolumeThresholdCheck check = new VolumeThresholdCheck(restarted, usage);
+        assertEquals("not while the stored sessions are untracked", List.of(), check.due(nowMillis));
+        restarted.trackStoredSessions();
+        List<UsageReporter.Due> due = check.due(nowMillis);
+        assertEquals(1, due.size());
+        assertEquals(s.upSeid, due.get(0).session.upSeid);
+    }
 }

@@ -121,4 +121,23 @@ public class StoredSessionsTest {
         Set<UpfEntity> none = refs.all();
         assertTrue(none.isEmpty());
     }
+
+    @Test
+    public void aRestartedManagerSaysWhenItsStoredSessionsAreTracked() throws Exception {
+        SessionManager before = manager();
+        assertTrue("nothing stored, nothing to track", before.storedSessionsTracked());
+        before.establish(draft(1));
+        before.close();
+
+        SessionManager after = manager();
+        assertFalse("interfaces installed, the stored session not tracked yet", after.storedSessionsTracked());
+        after.trackStoredSessions();
+        assertTrue(after.storedSessionsTracked());
+        after.close();
+
+        SessionManager changedFirst = manager();
+        changedFirst.establish(draft(2));
+        assertTrue("a first change tracks them", changedFirst.storedSessionsTracked());
+        changedFirst.close();
+    }
 }
