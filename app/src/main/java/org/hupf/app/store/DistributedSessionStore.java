@@ -243,14 +243,16 @@ public final class DistributedSessionStore implements SessionStore {
      *  bounded by the sessions and the deletions of one window). */
     @Override
     public void pruneResponses(long beforeMillis, int maxKept) {
+        List<CompletableFuture<Void>> removals = new ArrayList<>();
         for (Long upSeid : List.copyOf(tombstones)) {
             KeptResponse r = responses.get(upSeid);
             if (r == null || r.atMillis < beforeMillis) {
-                commit(upSeid, () -> map.remove(upSeid));
+                removals.add(commit(upSeid, () -> map.remove(upSeid)));
                 responses.remove(upSeid);
                 tombstones.remove(upSeid);
             }
         }
+        removals.forEach(DistributedSessionStore::join);
     }
 
     @Override
