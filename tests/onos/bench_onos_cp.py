@@ -9,7 +9,7 @@ backend's table entries read over P4Runtime right after the phase (every accepte
 answer; none left after deletion). With the sessions held: ONOS's heap after a full GC, before and after, and
 hupf's classes in it (GC.class_histogram, org.hupf.*).
 Usage: .venv/bin/python tests/onos/bench_onos_cp.py [--sessions N ...] [--window W] [--rounds R]
-       [--no-standalone] [--out FILE] [--markdown FILE]
+       [--no-standalone] [--jfr FILE] [--out FILE] [--markdown FILE]
 """
 import argparse
 import importlib.util
@@ -199,7 +199,11 @@ def run_onos(args, n, window):
             heap0 = heap_after_gc(jvm) if args.heap else None
             raw, seid_at, ue_at = template(smf)
             reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
+            if args.jfr:
+                jcmd(jvm, "JFR.start", "name=bench", "settings=profile", "filename=%s" % os.path.abspath(args.jfr))
             resp = phase(chain, out, "establish", n, window, smf.sock, reqs)
+            if args.jfr:
+                jcmd(jvm, "JFR.stop", "name=bench")
             seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
             held = {"phase": "held", "sessions": len(seids), "window": window, "idle_cpu_cores": {
                 name: idle_cores(pid) for name, pid in (("onos", chain.onos.proc.pid),
@@ -225,10 +229,11 @@ def run_onos(args, n, window):
 
 
 def run_standalone(n, window, establish_only):
-    """bench_control_plane's own run() of the same N and window (modifications on, every deletion timed; or
-    establishment only: one deletion)."""
-    return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=establish_only,
-                                     delete_limit=1 if establish_only else None), n, window, "standalone")
+    """bench_control_plane's own run() of the same N and window, its current chain (local writes), no warm-up as
+    ONOS gets none (modifications on, every deletion timed; or establishment only: one deletion)."""
+    return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=establish_only, warmup=0, threads=False,
+                                     old_local_writes=True, delete_limit=1 if establish_only else None),
+                  n, window, "standalone")
 
 
 def markdown(results):
@@ -270,6 +275,7 @@ def main():
     ap.add_argument("--no-standalone", action="store_true")
     ap.add_argument("--establish-only", action="store_true", help="bound a large N: no modification or deletion")
     ap.add_argument("--no-heap", dest="heap", action="store_false", help="skip the full GCs and histograms")
+    ap.add_argument("--jfr", help="record ONOS's JVM (JFR, settings=profile) during establishment into this file")
     ap.add_argument("--out", default=os.path.join("reports", "onos_control_plane_bench.json"))
     ap.add_argument("--markdown", help="also write the table here")
     args = ap.parse_args()

@@ -5,6 +5,7 @@ import org.hupf.core.offload.BackendReplicas;
 import org.hupf.core.offload.BackendUsageLedger;
 import org.hupf.core.offload.Hybrid;
 import org.hupf.core.offload.HybridUpfDevice;
+import org.hupf.core.offload.OffloadManager;
 import org.hupf.api.DrainReport;
 import org.hupf.api.HupfService;
 import org.hupf.api.LiveService;
@@ -151,6 +152,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     }));
     private final PacketProcessor processor = this::onPacket;
     private final LiveRecorder live = new LiveRecorder(POLL_MS, LIVE_SAMPLES, LIVE_EVENTS);
+    private final PollPacing pacing = new PollPacing();
     private ScheduledExecutorService executor;
     private ApplicationId appId;
     private DistributedOffloadStore offloadStore;
@@ -372,13 +374,22 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     }
 
     private void poll() {
+        List<OffloadManager> managers = new ArrayList<>();
         for (Hybrid h : takeover.hybrids()) {
+            managers.add(h.manager);
+            long start = System.currentTimeMillis();
+            if (!pacing.due(h.manager, start)) {
+                continue;
+            }
             try {
                 h.manager.poll();
             } catch (RuntimeException e) {
                 log.warn("Offload poll at site {} failed: {}", h.siteId, e.getMessage());
             }
+            long end = System.currentTimeMillis();
+            pacing.polled(h.manager, end, end - start);
         }
+        pacing.retain(managers);
         // What the polls read, each site's, for the live view; sampled without a hybrid too: its backends went
         // down.
         Map<String, LiveSite> sites = new LinkedHashMap<>();

@@ -25,7 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Sessions in an ONOS ConsistentMap (Raft-replicated), so they survive the loss of a cluster node and an
@@ -37,6 +43,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * retransmission with the bytes its predecessor sent. A deletion's response stays in an entry of the
  * session's SEID that holds nothing else (a tombstone) until it leaves the retransmission window. A
  * session's entry keeps the response of its last change (an entry is not written again to drop it).
+ *
+ * <p>Each write is a Raft commit, a round trip: writes run on {@value #COMMITTERS} threads, a session's always on
+ * the same one (its changes commit in order), so that the commits of a burst of sessions are under way together
+ * and the caller is not held for each ({@link #putCommitted}, {@link #removeCommitted}).
  */
 public final class DistributedSessionStore implements SessionStore {
 
@@ -44,6 +54,10 @@ public final class DistributedSessionStore implements SessionStore {
     private static final String KEPT = "keptResponse";
     private static final String TOMBSTONE = "deleted";
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Threads committing writes: about the PFCP client's requests in flight that one Raft partition takes well. */
+    static final int COMMITTERS = 8;
+    /** How long closing waits for the writes under way (each bounded by ONOS's storage timeout). */
+    private static final long CLOSE_WAIT_S = 30;
 
     private final ConsistentMap<Long, String> map;
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
@@ -52,6 +66,7 @@ public final class DistributedSessionStore implements SessionStore {
     /** The UP SEIDs whose entry holds a deletion's response only. */
     private final Set<Long> tombstones = ConcurrentHashMap.newKeySet();
     private final MapEventListener<Long, String> listener = this::onEvent;
+    private final ExecutorService[] committers = new ExecutorService[COMMITTERS];
 
     /**
      * Opens (or joins) the session map.
@@ -64,6 +79,23 @@ public final class DistributedSessionStore implements SessionStore {
                         .register(Long.class, String.class).build(MAP_NAME))).build();
         map.addListener(listener);
         map.entrySet().forEach(e -> follow(e.getKey(), e.getValue().value()));
+        for (int i = 0; i < COMMITTERS; i++) {
+            String name = "hupf-store-commit-" + i;
+            committers[i] = Executors.newSingleThreadExecutor(r -> new Thread(r, name));
+        }
+    }
+
+    /** Runs a write of a session's entry on that session's committer. */
+    private CompletableFuture<Void> commit(long upSeid, Runnable write) {
+        return CompletableFuture.runAsync(write, committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)]);
+    }
+
+    private static void join(CompletableFuture<Void> committed) {
+        try {
+            committed.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+        }
     }
 
     private static JsonNode tree(String json) {
@@ -124,8 +156,18 @@ public final class DistributedSessionStore implements SessionStore {
         return n;
     }
 
-    /** Stops following the map (the app is going away). */
+    /** Stops following the map (the app is going away); the writes already taken are committed first. */
     public void close() {
+        for (ExecutorService c : committers) {
+            c.shutdown();
+        }
+        try {
+            for (ExecutorService c : committers) {
+                c.awaitTermination(CLOSE_WAIT_S, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         map.removeListener(listener);
     }
 
@@ -136,36 +178,59 @@ public final class DistributedSessionStore implements SessionStore {
 
     @Override
     public void put(PfcpSession session) {
-        map.put(session.upSeid, SessionJson.encode(session).toString());
-        local.put(session.upSeid, session);
+        join(putCommitted(session, null));
     }
 
     @Override
     public void put(PfcpSession session, KeptResponse response) {
-        map.put(session.upSeid, withResponse(SessionJson.encode(session), response));
+        join(putCommitted(session, response));
+    }
+
+    @Override
+    public CompletableFuture<Void> putCommitted(PfcpSession session, KeptResponse response) {
+        String entry = response == null ? SessionJson.encode(session).toString()
+                : withResponse(SessionJson.encode(session), response);
         local.put(session.upSeid, session);
-        responses.put(session.upSeid, response);
-        tombstones.remove(session.upSeid);
+        if (response != null) {
+            responses.put(session.upSeid, response);
+            tombstones.remove(session.upSeid);
+        }
+        return commit(session.upSeid, () -> map.put(session.upSeid, entry));
     }
 
     @Override
     public PfcpSession remove(long upSeid) {
-        Versioned<String> v = map.remove(upSeid);
+        PfcpSession s = local.get(upSeid);
+        AtomicReference<Versioned<String>> removed = new AtomicReference<>();
         responses.remove(upSeid);
         tombstones.remove(upSeid);
-        PfcpSession s = local.remove(upSeid);
+        local.remove(upSeid);
+        join(commit(upSeid, () -> removed.set(map.remove(upSeid))));
+        Versioned<String> v = removed.get();
         return s != null || v == null || tree(v.value()).path(TOMBSTONE).asBoolean() ? s
                 : SessionJson.decode(tree(v.value()));
     }
 
     @Override
     public PfcpSession remove(long upSeid, KeptResponse response) {
-        PfcpSession s = local.get(upSeid);   // before the write: its event takes the session out of local
-        map.put(upSeid, withResponse(MAPPER.createObjectNode().put(TOMBSTONE, true), response));
+        PfcpSession s = local.get(upSeid);
+        join(removeCommitted(upSeid, response));
+        return s;
+    }
+
+    @Override
+    public CompletableFuture<Void> removeCommitted(long upSeid, KeptResponse response) {
+        if (response == null) {
+            responses.remove(upSeid);
+            tombstones.remove(upSeid);
+            local.remove(upSeid);
+            return commit(upSeid, () -> map.remove(upSeid));
+        }
+        String tombstone = withResponse(MAPPER.createObjectNode().put(TOMBSTONE, true), response);
         responses.put(upSeid, response);
         tombstones.add(upSeid);
         local.remove(upSeid);
-        return s;
+        return commit(upSeid, () -> map.put(upSeid, tombstone));
     }
 
     @Override
@@ -178,14 +243,16 @@ public final class DistributedSessionStore implements SessionStore {
      *  bounded by the sessions and the deletions of one window). */
     @Override
     public void pruneResponses(long beforeMillis, int maxKept) {
+        List<CompletableFuture<Void>> removals = new ArrayList<>();
         for (Long upSeid : List.copyOf(tombstones)) {
             KeptResponse r = responses.get(upSeid);
             if (r == null || r.atMillis < beforeMillis) {
-                map.remove(upSeid);
+                removals.add(commit(upSeid, () -> map.remove(upSeid)));
                 responses.remove(upSeid);
                 tombstones.remove(upSeid);
             }
         }
+        removals.forEach(DistributedSessionStore::join);
     }
 
     @Override

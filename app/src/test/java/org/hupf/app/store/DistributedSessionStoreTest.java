@@ -29,6 +29,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -113,6 +114,28 @@ public class DistributedSessionStoreTest {
         assertEquals(1, new DistributedSessionStore(storage).all().size());
         a.remove(9);
         assertNull(b.get(9));
+    }
+
+    @Test
+    public void commitsOfManySessionsRunTogetherEachSessionsInOrder() {
+        StorageService storage = cluster();
+        DistributedSessionStore a = new DistributedSessionStore(storage);
+        List<CompletableFuture<Void>> committed = new ArrayList<>();
+        for (int i = 1; i <= 3 * DistributedSessionStore.COMMITTERS; i++) {
+            PfcpSession s = new PfcpSession(i, i, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
+                                            Map.of());
+            committed.add(a.putCommitted(s, new KeptResponse("/10.0.0.1:8805/" + i + "/50", new byte[] {1}, i)));
+            assertEquals("read at once", s, a.get(i));
+        }
+        committed.add(a.removeCommitted(1, new KeptResponse("/10.0.0.1:8805/99/54", new byte[] {2}, 99)));
+        committed.forEach(CompletableFuture::join);
+        DistributedSessionStore b = new DistributedSessionStore(storage);
+        assertEquals(3 * DistributedSessionStore.COMMITTERS - 1, b.all().size());
+        assertNull("the deletion committed after the session's establishment", b.get(1));
+        assertEquals(99, b.keptResponses().stream().filter(r -> r.key.contains("/99/")).findFirst()
+                .orElseThrow().atMillis);
+        a.close();
+        b.close();
     }
 
     @Test

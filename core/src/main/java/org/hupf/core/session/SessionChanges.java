@@ -170,13 +170,10 @@ final class SessionChanges {
             RuleException refused = changes.refusal(results, stored.upSeid);
             if (refused == null) {
                 pool.commit(a);
-                if (response == null) {
-                    store.put(stored);
-                } else {
-                    store.put(stored, response.apply(stored));
-                }
+                CompletableFuture<Void> committed = store.putCommitted(stored,
+                                                                       response == null ? null : response.apply(stored));
                 cpRelease.releaseIfOrphaned(stored);
-                return CompletableFuture.completedFuture(stored);
+                return committed.thenApply(x -> stored);
             }
             index.remove(stored);
             if (old != null) {
@@ -224,14 +221,11 @@ final class SessionChanges {
                 return rolledBack.thenCompose(x -> CompletableFuture.failedFuture(refused));
             }
             DeletedSession deleted = new DeletedSession(s, counts);
-            if (response == null) {
-                store.remove(s.upSeid);
-            } else {
-                store.remove(s.upSeid, response.apply(deleted));
-            }
+            CompletableFuture<Void> committed = store.removeCommitted(s.upSeid,
+                                                                      response == null ? null : response.apply(deleted));
             pool.releaseAll(s.allocations);
             index.remove(s);
-            return CompletableFuture.completedFuture(deleted);
+            return committed.thenApply(x -> deleted);
         }
     }
 }

@@ -4,6 +4,7 @@ import org.hupf.api.session.PfcpSession;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Where sessions live: the source of truth that devices are reconciled against.
@@ -73,6 +74,42 @@ public interface SessionStore {
      */
     default PfcpSession remove(long upSeid, KeptResponse response) {
         return remove(upSeid);
+    }
+
+    /**
+     * Stores a session as {@link #put(PfcpSession, KeptResponse)} does (or {@link #put(PfcpSession)} without a
+     * response), telling when the change is durable. Reads see it at once. A store whose commit is a round trip
+     * (a replicated one) lets several sessions' commits be under way together, each session's in order; this
+     * default commits before it returns.
+     *
+     * @param session  session
+     * @param response the response to keep for the retransmission window, or null for none
+     * @return completes once the change is committed
+     */
+    default CompletableFuture<Void> putCommitted(PfcpSession session, KeptResponse response) {
+        if (response == null) {
+            put(session);
+        } else {
+            put(session, response);
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Removes a session as {@link #remove(long, KeptResponse)} does (or {@link #remove(long)} without a
+     * response), telling when the change is durable, as {@link #putCommitted} does.
+     *
+     * @param upSeid   local SEID
+     * @param response the response to keep for the retransmission window, or null for none
+     * @return completes once the change is committed
+     */
+    default CompletableFuture<Void> removeCommitted(long upSeid, KeptResponse response) {
+        if (response == null) {
+            remove(upSeid);
+        } else {
+            remove(upSeid, response);
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** @return the responses kept with their changes and not yet pruned, oldest first */

@@ -6,6 +6,7 @@ import org.junit.Test;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,6 +47,18 @@ public class DeviceCellsTest {
         devices.set(List.of(device(new AtomicInteger(2048), asked)));
         assertEquals(2048, cells.applyAsInt(UpfEntityType.COUNTER));
         assertEquals(3, asked.get());
+    }
+
+    @Test
+    public void aNewListOfTheSameDevicesIsNotAskedAgain() {
+        AtomicInteger asked = new AtomicInteger();
+        HupfUpfDevice a = device(new AtomicInteger(4096), asked);
+        HupfUpfDevice b = device(new AtomicInteger(1024), asked);
+        DeviceCells cells = new DeviceCells(() -> new ArrayList<>(List.of(a, b)), 7);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(1024, cells.applyAsInt(UpfEntityType.COUNTER));
+        }
+        assertEquals(2, asked.get());
     }
 
     @Test

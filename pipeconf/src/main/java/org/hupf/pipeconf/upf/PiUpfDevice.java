@@ -34,7 +34,8 @@ import static org.onosproject.net.behaviour.upf.UpfProgrammableException.Type.UN
  */
 public final class PiUpfDevice implements HupfUpfDevice {
 
-    private static final int FEW_COUNTERS = 256;
+    /** Counter cells (each an ingress and an egress cell) read by index in one request. */
+    static final int CELLS_PER_READ = 8192;
 
     private final UpfTranslator translator;
     private final PiTarget target;
@@ -155,10 +156,15 @@ public final class PiUpfDevice implements HupfUpfDevice {
         long size = tableSize(UpfEntityType.COUNTER);
         long limit = maxCounterId < 0 ? size : Math.min(maxCounterId, size);
         List<UpfCounter> out = new ArrayList<>();
-        // The sw profile has ~1M cells: a few are read one by one rather than all at once.
-        if (limit <= FEW_COUNTERS) {
-            for (int i = 0; i < limit; i++) {
-                out.addAll(readCounterCells(i));
+        // The sw profile has ~1M cells, sessions use the first ones: those are read by index, in requests a
+        // device answers well within a deadline (ONOS's is 10 s), rather than the whole arrays at once.
+        if (2 * limit <= size) {
+            for (int first = 0; first < limit; first += CELLS_PER_READ) {
+                List<Integer> cells = new ArrayList<>(CELLS_PER_READ);
+                for (int c = first; c < Math.min(limit, (long) first + CELLS_PER_READ); c++) {
+                    cells.add(c);
+                }
+                out.addAll(readCounterCells(cells).values());
             }
             return out;
         }

@@ -21,6 +21,8 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_TENANT_PEER_VXLAN;
 import static org.hupf.pipeconf.HupfConstants.HUPF_EGRESS_UPF_POST_QOS_COUNTER;
@@ -153,6 +155,21 @@ public class PiUpfDeviceTest {
                      device.readCounter(5));
         assertEquals(8, device.readCounters(8).size());
         assertEquals(device.tableSize(UpfEntityType.COUNTER), device.readCounters(-1).size());
+    }
+
+    @Test
+    public void theCellsInUseAreReadByIndexInBoundedRequestsNotTheWholeArrays() throws Exception {
+        int size = (int) device.tableSize(UpfEntityType.COUNTER);
+        int inUse = PiUpfDevice.CELLS_PER_READ + 3;
+        Assume.assumeTrue("arrays large enough to hold two requests' cells twice", 2 * inUse <= size);
+        target.setCounter(HUPF_EGRESS_UPF_POST_QOS_COUNTER, inUse - 1, 3, 300);
+        target.counterRequests = 0;
+        List<UpfCounter> read = new ArrayList<>(device.readCounters(inUse));
+        assertEquals(inUse, read.size());
+        assertEquals(IntStream.range(0, inUse).boxed().collect(Collectors.toSet()),
+                     read.stream().map(UpfCounter::cellId).collect(Collectors.toSet()));
+        assertTrue(read.contains(UpfCounter.builder().withCellId(inUse - 1).setIngress(0, 0).setEgress(3, 300).build()));
+        assertEquals("two requests of at most CELLS_PER_READ cells each", 2, target.counterRequests);
     }
 
     @Test
