@@ -216,6 +216,7 @@ def standalone_bench(n, rounds, builds, jfr=None):
     host = ["--state-dir", state, "--ue-pool", "10.248.0.0/13", "--capacity", str(4 * n)]
     upf = start_upf(*host)
     rows = []
+    completed = False
     try:
         smf = Smf(upf.addr)
         resp = smf.request(smf.association_setup(), timeout=30)[0]
@@ -257,9 +258,14 @@ def standalone_bench(n, rounds, builds, jfr=None):
             rows.append(row)
             print(json.dumps(row), flush=True)
         smf.close()
+        completed = True
     finally:
         stop_upf(upf)
-        shutil.rmtree(state, ignore_errors=True)
+        if completed:
+            shutil.rmtree(state, ignore_errors=True)
+        else:
+            # A state that would not reopen is the evidence: a rerun cannot be relied on to make another.
+            print("bench_restart: the state is kept for inspection in %s" % state, file=sys.stderr)
     return rows
 
 
