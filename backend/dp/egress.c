@@ -1,14 +1,19 @@
-/* Egress QoS of a rate-limited TX port on DPDK's hierarchical scheduler (rte_sched): one
- * subport and one pipe, both at the port's rate, so that the port's rate is the only limit and
- * the pipe's traffic classes give strict priority. v1model priority p goes to rte_sched class
- * BE - p: rte_sched serves class 0 first and the best-effort class (12) last, bmv2 serves the
- * highest priority first, so priority 0 is best effort and 7 the first served.
+/* Egress QoS of a rate-limited TX port: one queue per v1model priority and one token bucket at the
+ * port's rate, served in strict priority: the head of the highest waiting priority leaves once the
+ * bucket covers its frame, and nothing below it leaves before it (a lower frame that would fit the
+ * credits waits too: it would take the time the higher frame is waiting for).
  *
- * With several forwarding lcores, one owns the scheduler (as DPDK's qos_sched sample and BESS do:
- * rte_sched takes no lock); the others hand it their packets over an MPSC rte_ring, each packet's
- * rte_sched queue already written in its mbuf, and count what a full ring refuses in counters of
- * their own. No lock, and the owner's own packets take no ring. */
-#include <errno.h>
+ * DPDK's rte_sched did this before and could not: its traffic classes each get their rate's credits
+ * per class period (refilled, not saved) and its dequeue sends the next class whose head fits when the
+ * first class's credits or the pipe's bucket do not cover its head; a grinder also keeps serving the
+ * classes it found waiting when it loaded the pipe. A class above the port's rate spent its period's
+ * credits before the period ended while the pipe's bucket, filling continuously, had credits left for
+ * the classes below it: frames left below a full priority 3 (the tenants lab's "no slices" run: 157).
+ * Its class rates cannot exceed the pipe's, so no configuration makes those credits the pipe's.
+ *
+ * With several forwarding lcores, one owns the queues (as DPDK's qos_sched sample and BESS do: no
+ * lock); the others hand it their packets over an MPSC rte_ring, each packet's priority written in
+ * its mbuf, and count what a full ring refuses in counters of their own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +22,11 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
-#include <rte_sched.h>
 #include "egress.h"
 
-/* Each class's credits are its rate x this period, at least two of the largest frames
- * (a frame larger than a period's credits would never leave). */
-#define TC_PERIOD_MS_MIN 10
-/* rte_sched's port rate is the line's: the scheduler's clock, which advances by every frame
- * it sends and at least at the line rate in real time, not a limit (a NIC's full TX ring is).
- * The configured rate is the subport's and the pipe's token buckets, which fill with that
- * clock: a line rate 1000 times above them (at most 100 Gbit/s) keeps the credits that sending
- * itself earns within 0.1 % (1 % at 1 Gbit/s and more). */
-#define LINE_FACTOR 1000
-#define LINE_MAX_BYTES (100000000000ull / 8)
+/* The bucket holds this much time's credits, at least two of the largest frames (a frame larger than
+ * the bucket would never leave), so that an owner kept off the CPU that long loses no sending time. */
+#define BUCKET_MS_MIN 10
 
 /* What the owner takes from the ring before a dequeue: at most this many, in bursts of TAKE_BURST. */
 #define TAKE_MAX 256
@@ -42,56 +39,30 @@ struct ring_drops {
 
 struct egress {
 	/* Read by every lcore, written only at creation. */
-	struct rte_sched_port *port;
 	struct rte_ring *ring;                 /* the other lcores' packets to the owner; NULL with one lcore */
 	unsigned owner, nlcores;
-	struct rte_mbuf_sched sched[EGRESS_PRIOS];  /* each priority's rte_sched queue, class and colour */
+	/* TSC cycles a byte takes at the rate (<< 16), and the bucket's size in TSC cycles. */
+	uint64_t cycles_per_byte_q16, bucket_tsc;
 	/* The owner's. */
 	uint32_t backlog __rte_cache_aligned;
-	/* Pacing under congestion (egress_dequeue): TSC cycles per byte at the rate (<< 16), and when the
-	 * scheduler was last left with packets it had no credits for, 0 while it is not congested. */
-	uint64_t cycles_per_byte_q16, congested_tsc;
-	/* Each priority's queue as rte_sched holds it: its packets' frame lengths in order (the owner drops
-	 * what a full queue would refuse before rte_sched sees it, so the two stay the same). */
+	uint64_t credit_tsc, refilled_tsc;     /* the bucket: sending time saved, and when it was last filled */
 	struct {
 		uint32_t head, count;
-		uint16_t len[EGRESS_QUEUE_PKTS];
+		struct rte_mbuf *m[EGRESS_QUEUE_PKTS];
 	} q[EGRESS_PRIOS];
 	uint64_t drops[EGRESS_PRIOS];          /* full queues */
-	/* How the owner served the port (egress_service): the buckets' period and its last visit, in TSC
-	 * cycles; the priorities whose queue still holds a stall's backlog (a bit each). */
-	uint64_t period_tsc, visited_tsc;
+	/* How the owner served the port (egress_service): its last visit, in TSC cycles; the priorities whose
+	 * queue still holds a stall's backlog (a bit each). */
+	uint64_t visited_tsc;
 	uint8_t stall_backlog;
 	uint64_t stall_drops[EGRESS_PRIOS], below_full, longest_gap_tsc;
 	struct ring_drops ring_drops[];        /* full ring, one row per lcore */
 };
 
-static inline uint32_t sched_class(uint8_t prio)
-{
-	return RTE_SCHED_TRAFFIC_CLASS_BE - (prio & (EGRESS_PRIOS - 1));
-}
-
-static inline uint8_t sched_prio(const struct rte_mbuf *m)
-{
-	return (uint8_t)(RTE_SCHED_TRAFFIC_CLASS_BE - m->hash.sched.traffic_class);
-}
-
-/* What rte_sched_port_pkt_write writes for each priority (its queue index from the port's
- * layout), written by one 8-byte store per packet on any lcore, without reading the port. */
-static void sched_fields(struct egress *e)
-{
-	for (uint8_t p = 0; p < EGRESS_PRIOS; p++) {
-		struct rte_mbuf m;
-		memset(&m, 0, sizeof(m));
-		rte_sched_port_pkt_write(e->port, &m, 0, 0, sched_class(p), 0, RTE_COLOR_GREEN);
-		e->sched[p] = m.hash.sched;
-	}
-}
-
 struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, unsigned nlcores, unsigned owner,
 			     char *err, unsigned errlen)
 {
-	uint64_t rate = rate_bps / 8;   /* rte_sched counts bytes per second */
+	uint64_t rate = rate_bps / 8;   /* bytes per second */
 	if (!rate || !mtu) {
 		snprintf(err, errlen, "%s: rate %lu bit/s, MTU %u: both must be positive", name, (unsigned long)rate_bps, mtu);
 		return NULL;
@@ -100,25 +71,8 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 		snprintf(err, errlen, "%s: owner lcore %u of %u", name, owner, nlcores);
 		return NULL;
 	}
-	uint64_t frame = mtu + RTE_SCHED_FRAME_OVERHEAD_DEFAULT;
-	uint64_t period_ms = RTE_MAX((uint64_t)TC_PERIOD_MS_MIN, (2 * frame * 1000 + rate - 1) / rate);
-	/* A burst of one period's worth: credits a forwarding lcore kept off the CPU for that long
-	 * does not lose (the buckets fill only when the scheduler runs). */
-	uint64_t burst = RTE_MAX(2 * frame, rate * period_ms / 1000);
-	struct rte_sched_subport_profile_params sp = { .tb_rate = rate, .tb_size = burst, .tc_period = period_ms };
-	struct rte_sched_pipe_params pp = { .tb_rate = rate, .tb_size = burst, .tc_period = period_ms,
-					    .tc_ov_weight = 1, .wrr_weights = { 1, 1, 1, 1 } };
-	struct rte_sched_subport_params sub = { .n_pipes_per_subport_enabled = 1, .pipe_profiles = &pp,
-						.n_pipe_profiles = 1, .n_max_pipe_profiles = 1 };
-	for (uint32_t c = 0; c < RTE_SCHED_TRAFFIC_CLASSES_PER_PIPE; c++) {
-		sp.tc_rate[c] = pp.tc_rate[c] = rate;
-		sub.qsize[c] = EGRESS_QUEUE_PKTS;
-	}
-	uint64_t line = RTE_MAX(RTE_MIN(rate * LINE_FACTOR, LINE_MAX_BYTES), rate);
-	struct rte_sched_port_params pa = { .name = name, .socket = (int)rte_socket_id(), .rate = line, .mtu = mtu,
-					    .frame_overhead = RTE_SCHED_FRAME_OVERHEAD_DEFAULT, .n_subports_per_port = 1,
-					    .subport_profiles = &sp, .n_subport_profiles = 1,
-					    .n_max_subport_profiles = 1, .n_pipes_per_subport = 1 };
+	uint64_t frame = mtu + EGRESS_FRAME_OVERHEAD;
+	uint64_t bucket_ms = RTE_MAX((uint64_t)BUCKET_MS_MIN, (2 * frame * 1000 + rate - 1) / rate);
 	struct egress *e = NULL;
 	size_t size = sizeof(*e) + nlcores * sizeof(e->ring_drops[0]);
 	if (posix_memalign((void **)&e, RTE_CACHE_LINE_SIZE, size)) {
@@ -129,7 +83,9 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 	e->owner = owner;
 	e->nlcores = nlcores;
 	e->cycles_per_byte_q16 = (rte_get_tsc_hz() << 16) / rate;
-	e->period_tsc = rte_get_tsc_hz() * period_ms / 1000;
+	e->bucket_tsc = rte_get_tsc_hz() * bucket_ms / 1000;
+	e->credit_tsc = e->bucket_tsc;
+	e->refilled_tsc = rte_get_tsc_cycles();
 	if (nlcores > 1) {
 		char rn[RTE_RING_NAMESIZE];
 		snprintf(rn, sizeof(rn), "%.20s_own", name);
@@ -140,20 +96,6 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 			return NULL;
 		}
 	}
-	e->port = rte_sched_port_config(&pa);
-	int rc = e->port ? rte_sched_subport_config(e->port, 0, &sub, 0) : -EINVAL;
-	if (!rc)
-		rc = rte_sched_pipe_config(e->port, 0, 0, 0);
-	/* Best effort's oversubscription control would share its rate among pipes: there is one. */
-	if (!rc)
-		rc = rte_sched_subport_tc_ov_config(e->port, 0, false);
-	if (rc) {
-		snprintf(err, errlen, "%s: rte_sched refused a rate of %lu bit/s with MTU %u (%d)", name,
-			 (unsigned long)rate_bps, mtu, rc);
-		egress_free(e);
-		return NULL;
-	}
-	sched_fields(e);
 	return e;
 }
 
@@ -168,7 +110,9 @@ void egress_free(struct egress *e)
 			rte_pktmbuf_free_bulk(m, n);
 		rte_ring_free(e->ring);
 	}
-	rte_sched_port_free(e->port);   /* frees the packets its queues hold */
+	for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
+		for (; e->q[p].count; e->q[p].count--, e->q[p].head = (e->q[p].head + 1) % EGRESS_QUEUE_PKTS)
+			rte_pktmbuf_free(e->q[p].m[e->q[p].head]);
 	free(e);
 }
 
@@ -177,50 +121,46 @@ unsigned egress_owner(const struct egress *e)
 	return e->owner;
 }
 
-/* The owner at the scheduler. Away for longer than the credits its buckets keep (one period), the port
- * lost sending time: a stall (a lcore kept off the CPU), whose backlog every queue holds until it empties. */
-static void owner_visit(struct egress *e)
+/* The owner at its queues. Away for longer than the bucket's credits last, the port lost sending time: a
+ * stall (a lcore kept off the CPU), whose backlog every queue holds until it empties. Returns the time. */
+static uint64_t owner_visit(struct egress *e)
 {
 	uint64_t now = rte_get_tsc_cycles(), gap = now - e->visited_tsc;
-	if (e->visited_tsc && gap > e->period_tsc)
+	if (e->visited_tsc && gap > e->bucket_tsc)
 		e->stall_backlog = (uint8_t)((1u << EGRESS_PRIOS) - 1);
 	if (e->visited_tsc && gap > e->longest_gap_tsc)
 		__atomic_store_n(&e->longest_gap_tsc, gap, __ATOMIC_RELAXED);
 	e->visited_tsc = now;
+	return now;
 }
 
-/* The owner: packets whose rte_sched queue is written in their mbuf into the scheduler. A packet whose
- * queue is full is dropped here, counted under its priority (rte_sched would drop it the same way), so
- * that each queue's frame lengths are known in order. */
-static uint16_t sched_enqueue(struct egress *e, struct rte_mbuf **m, uint16_t n)
+/* The owner: one packet into its priority's queue, or dropped and counted under that priority when the
+ * queue is full. Returns whether it was queued. */
+static int queue_packet(struct egress *e, struct rte_mbuf *m, uint8_t p)
 {
-	uint16_t keep = 0;
-	for (uint16_t i = 0; i < n; i++) {
-		uint8_t p = sched_prio(m[i]);
-		if (e->q[p].count == EGRESS_QUEUE_PKTS) {
-			__atomic_fetch_add(&e->drops[p], 1, __ATOMIC_RELAXED);
-			if (e->stall_backlog & (1u << p))
-				__atomic_fetch_add(&e->stall_drops[p], 1, __ATOMIC_RELAXED);
-			rte_pktmbuf_free(m[i]);
-			continue;
-		}
-		e->q[p].len[(e->q[p].head + e->q[p].count++) % EGRESS_QUEUE_PKTS] =
-			(uint16_t)RTE_MIN(rte_pktmbuf_pkt_len(m[i]) + RTE_SCHED_FRAME_OVERHEAD_DEFAULT, (uint32_t)UINT16_MAX);
-		m[keep++] = m[i];
+	if (e->q[p].count == EGRESS_QUEUE_PKTS) {
+		__atomic_fetch_add(&e->drops[p], 1, __ATOMIC_RELAXED);
+		if (e->stall_backlog & (1u << p))
+			__atomic_fetch_add(&e->stall_drops[p], 1, __ATOMIC_RELAXED);
+		rte_pktmbuf_free(m);
+		return 0;
 	}
-	int queued = rte_sched_port_enqueue(e->port, m, keep);
-	e->backlog += (uint32_t)queued;
-	return (uint16_t)queued;
+	e->q[p].m[(e->q[p].head + e->q[p].count++) % EGRESS_QUEUE_PKTS] = m;
+	e->backlog++;
+	return 1;
 }
 
 uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
 {
-	for (uint16_t i = 0; i < n; i++)
-		m[i]->hash.sched = e->sched[prio[i] & (EGRESS_PRIOS - 1)];
 	if (lcore == e->owner) {
 		owner_visit(e);
-		return sched_enqueue(e, m, n);
+		uint16_t queued = 0;
+		for (uint16_t i = 0; i < n; i++)
+			queued += (uint16_t)queue_packet(e, m[i], prio[i] & (EGRESS_PRIOS - 1));
+		return queued;
 	}
+	for (uint16_t i = 0; i < n; i++)
+		rte_mbuf_sched_traffic_class_set(m[i], prio[i] & (EGRESS_PRIOS - 1));
 	unsigned put = rte_ring_mp_enqueue_burst(e->ring, (void *const *)m, n, NULL);
 	if (put < n) {
 		/* This lcore's row: a single writer, read by the stats. */
@@ -234,60 +174,53 @@ uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, c
 	return (uint16_t)put;
 }
 
-/* The owner: what the other lcores put on the ring into the scheduler. */
+/* The owner: what the other lcores put on the ring into the queues. */
 static void take_ring(struct egress *e)
 {
 	struct rte_mbuf *m[TAKE_BURST];
 	unsigned n, taken = 0;
 	do {
 		n = rte_ring_sc_dequeue_burst(e->ring, (void **)m, TAKE_BURST, NULL);
-		if (n)
-			sched_enqueue(e, m, (uint16_t)n);
+		for (unsigned i = 0; i < n; i++)
+			queue_packet(e, m[i], rte_mbuf_sched_traffic_class_get(m[i]));
 		taken += n;
 	} while (n == TAKE_BURST && taken < TAKE_MAX);
 }
 
-/* rte_sched does not preempt: it sends the first waiting class's head packet only when the credits cover
- * it, and otherwise the next class's if that one's fit. Asked on every poll while credits trickle in, it
- * found a smaller best-effort frame fitting before a larger high-priority one, every time (a high class
- * above the rate with 1,400-byte frames left with a third of the port, best effort's 1,000-byte frames
- * took the rest: test_egress_priority_holds_when_oversubscribed). So once it was left with packets it had
- * no credits for (credits below every waiting head frame), it is asked again only when the credits come
- * in for the head frame of the highest waiting priority: that one fits first, and what it leaves is below
- * the lower heads. Not congested, nothing waits; a light high-priority packet waits for its own size. */
 uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
 {
-	owner_visit(e);
+	uint64_t now = owner_visit(e);
 	if (e->ring)
 		take_ring(e);
-	if (!e->backlog || !max)   /* rte_sched_port_dequeue sends one packet before it compares with max */
-		return 0;
-	uint64_t now = rte_get_tsc_cycles();
-	if (e->congested_tsc) {
-		uint8_t p = EGRESS_PRIOS - 1;
-		while (p && !e->q[p].count)
+	e->credit_tsc = RTE_MIN(e->bucket_tsc, e->credit_tsc + (now - e->refilled_tsc));
+	e->refilled_tsc = now;
+	uint16_t n = 0;
+	int p = EGRESS_PRIOS - 1;
+	while (n < max) {
+		while (p >= 0 && !e->q[p].count)
 			p--;
-		uint64_t need = ((uint64_t)e->q[p].len[e->q[p].head] * e->cycles_per_byte_q16) >> 16;
-		if (now - e->congested_tsc < need)
-			return 0;
-	}
-	int n = rte_sched_port_dequeue(e->port, m, max);
-	for (int i = 0; i < n; i++) {
-		uint8_t p = sched_prio(m[i]);
-		for (uint8_t h = p + 1; h < EGRESS_PRIOS; h++)
+		if (p < 0)
+			break;
+		struct rte_mbuf *head = e->q[p].m[e->q[p].head];
+		uint64_t cost = ((uint64_t)(rte_pktmbuf_pkt_len(head) + EGRESS_FRAME_OVERHEAD) * e->cycles_per_byte_q16) >> 16;
+		if (e->credit_tsc < cost)
+			break;
+		e->credit_tsc -= cost;
+		/* What strict priority forbids, counted as the stats' check of it (p is the highest waiting). */
+		for (int h = p + 1; h < EGRESS_PRIOS; h++)
 			if (e->q[h].count == EGRESS_QUEUE_PKTS) {
 				__atomic_fetch_add(&e->below_full, 1, __ATOMIC_RELAXED);
 				break;
 			}
+		m[n++] = head;
 		e->q[p].head = (e->q[p].head + 1) % EGRESS_QUEUE_PKTS;
 		e->q[p].count--;
 	}
-	for (uint8_t p = 0; p < EGRESS_PRIOS; p++)
-		if (!e->q[p].count)
-			e->stall_backlog &= (uint8_t)~(1u << p);
-	e->backlog -= (uint32_t)n;
-	e->congested_tsc = e->backlog && n < max ? now : 0;
-	return (uint16_t)n;
+	for (uint8_t q = 0; q < EGRESS_PRIOS; q++)
+		if (!e->q[q].count)
+			e->stall_backlog &= (uint8_t)~(1u << q);
+	e->backlog -= n;
+	return n;
 }
 
 uint32_t egress_backlog(const struct egress *e)

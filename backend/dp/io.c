@@ -252,7 +252,7 @@ static int worker_main(void *arg)
 }
 
 /* A scheduler on port d at pc's rate, for frames up to the port's MTU (the ethdev's or the Linux
- * interface's, whichever is larger) with an Ethernet header and a VLAN tag. rte_sched is
+ * interface's, whichever is larger) with an Ethernet header and a VLAN tag. A scheduler is
  * single-threaded: the k-th rate-limited port's scheduler is owned by forwarding lcore
  * k % nworkers (the schedulers spread over the lcores), which queues its own packets directly
  * and those of the other lcores from the scheduler's ring, dequeues and transmits. */
