@@ -106,9 +106,16 @@ public final class DurableSessionStore implements SessionStore {
         upSeids.forEach(local::remove);
     }
 
+    /**
+     * Read under the state's lock, which the compaction takes: an iteration reads the map's pages of the version it
+     * began on, and a compaction pass that rewrote them frees their chunks at once (no reader registers a version),
+     * so that a long read (the host's start, 100,000 responses) met {@code Chunk N not found}.
+     */
     @Override
     public List<KeptResponse> keptResponses() {
-        return responses.all();
+        synchronized (state) {
+            return responses.all();
+        }
     }
 
     @Override

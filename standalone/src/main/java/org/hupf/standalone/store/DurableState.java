@@ -57,8 +57,10 @@ public final class DurableState implements AutoCloseable {
         this.store = store;
         this.syncEveryCommit = syncMillis == 0;
         store.setRetentionTime(retentionMillis(syncMillis));
-        // No reader holds an old version: a chunk a commit left empty is free once past the retention, not five
-        // commits later (a quiet state makes none).
+        // No reader holds an old version while the compaction runs (the stores read their maps under this object's
+        // lock, as the compaction runs): a chunk a commit left empty is free once past the retention, not five commits
+        // later (a quiet state makes none). Keeping five would not protect an unlocked reader either: a compaction
+        // pass makes two versions (SnapshotReadUnderCompaction).
         store.setVersionsToKeep(0);
         this.sessions = new DurableSessionStore(store.openMap("sessions"),
                                                 new KeptResponseLog(store.openMap("responses")), this);
