@@ -146,7 +146,7 @@ static int queue_packet(struct egress *e, struct rte_mbuf *m, uint8_t p)
 		return 0;
 	}
 	e->q[p].m[(e->q[p].head + e->q[p].count++) % EGRESS_QUEUE_PKTS] = m;
-	e->backlog++;
+	__atomic_store_n(&e->backlog, e->backlog + 1, __ATOMIC_RELAXED);   /* read by the stats */
 	return 1;
 }
 
@@ -219,13 +219,13 @@ uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
 	for (uint8_t q = 0; q < EGRESS_PRIOS; q++)
 		if (!e->q[q].count)
 			e->stall_backlog &= (uint8_t)~(1u << q);
-	e->backlog -= n;
+	__atomic_store_n(&e->backlog, e->backlog - n, __ATOMIC_RELAXED);
 	return n;
 }
 
 uint32_t egress_backlog(const struct egress *e)
 {
-	return e->backlog + (e->ring ? rte_ring_count(e->ring) : 0);
+	return __atomic_load_n(&e->backlog, __ATOMIC_RELAXED) + (e->ring ? rte_ring_count(e->ring) : 0);
 }
 
 void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS])

@@ -38,7 +38,7 @@ uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, c
 /* Owner only: queues what the other lcores handed over, then returns the packets the rate lets
  * leave now, highest priority first, at most max. */
 uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max);
-/* Owner only: packets queued and not yet dequeued, those on the ring included. */
+/* Packets queued and not yet dequeued, those on the ring included (from any thread: the stats). */
 uint32_t egress_backlog(const struct egress *e);
 /* Packets dropped for a full queue or a full ring, by priority, since creation. */
 void egress_drops(const struct egress *e, uint64_t drops[EGRESS_PRIOS]);

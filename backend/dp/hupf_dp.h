@@ -328,6 +328,7 @@ struct dp_port_stats {
 	/* The scheduler's service (egress.h, egress_service): of those drops, the ones in a stall's backlog; the
 	 * frames sent while a higher priority's queue was full; the owner lcore's longest absence. */
 	uint64_t queue_stall_dropped[8], sent_below_full, longest_gap_us;
+	uint64_t queue_backlog;     /* packets its queues (and the ring to their owner) hold now */
 };
 struct dp_stats {
 	unsigned nports;

@@ -420,6 +420,7 @@ void dp_stats_get(struct dp_stats *s)
 			memcpy(s->port[i].queue_stall_dropped, sv.stall_drops, sizeof(sv.stall_drops));
 			s->port[i].sent_below_full = sv.below_full;
 			s->port[i].longest_gap_us = sv.longest_gap_us;
+			s->port[i].queue_backlog = egress_backlog(io.egress[io.dev[i]]);
 		}
 		if (rte_eth_stats_get(io.dev[i], &es))
 			continue;

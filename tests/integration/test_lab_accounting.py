@@ -67,3 +67,19 @@ def test_a_backend_added_under_traffic_is_counted_from_when_it_is_steered_to():
     assert d["room"]["backend-2"] == {"port 1 rx_missed": 2}
     assert d["verdicts"]["backend-2"] == {"uplink session miss": 2}
     assert d["room"]["kernel"] == {}, "the kernel's counts keep their baseline from the traffic's start"
+
+
+def test_the_settle_wait_ends_on_two_equal_reads_with_empty_queues_or_at_its_bound(monkeypatch):
+    def port2(tx, backlog):
+        return {"ports": [dict(STATS["ports"][0]), dict(STATS["ports"][1], TX=tx, QueueBacklog=backlog)]}
+    reads = iter([port2(860, 10), port2(870, 0), port2(870, 0), port2(871, 0)])
+    monkeypatch.setattr(accounting, "backend_stats", lambda pid, log: next(reads))
+    switch = accounting.Device("switch", 1, "switch.log", "127.0.0.1:1", "p4info.txt")
+    assert accounting.wait_settled([switch], timeout=60)
+    assert next(reads)["ports"][1]["TX"] == 871   # settled on the third read, the second equal one
+    held = iter([port2(870, 3)] * 3 + [port2(870, 0)] * 2)
+    monkeypatch.setattr(accounting, "backend_stats", lambda pid, log: next(held))
+    assert accounting.wait_settled([switch], timeout=60)
+    assert list(held) == []   # equal reads while the queues held packets did not end it
+    monkeypatch.setattr(accounting, "backend_stats", lambda pid, log: port2(870, 3))
+    assert not accounting.wait_settled([switch], timeout=0)

@@ -162,7 +162,8 @@ def test_a_clean_sliced_abc_passes_every_check_the_slices_among_them():
         "baseline" in names
     assert ("with priority, the switch's queue drops on port 2 are priority 0 (gold-bulk, bronze) or a stall's "
             "backlog, and no frame left below a full queue") in names
-    assert len(names) == 12
+    assert OVERSUBSCRIBED in names
+    assert len(names) == 13
 
 
 GOLD_AND_SILVER = ("with priority, gold and silver lose nothing to congestion in hupf's queues: what they did not "
@@ -229,6 +230,15 @@ def test_drops_above_priority_0_in_a_stalls_backlog_pass_and_excuse_silvers_loss
 
 def test_a_frame_sent_below_a_full_queue_fails():
     assert failed(priority=result(PLAIN, "priority", {}, below_full=1)) == [QUEUE_CHECK]
+
+
+OVERSUBSCRIBED = ("without the slices (gold's bulk QFI above the port's rate in gold's class), no frame left below a "
+                  "full queue")
+
+
+def test_a_frame_sent_below_gold_bulks_full_queue_without_the_slices_fails():
+    over = result(SLICED, "no slices", {"gold": 140.0}, lost={"gold": 300, "gold-bulk": 900}, below_full=157)
+    assert failed(SLICED, no_slices=over) == [OVERSUBSCRIBED]
 
 
 def test_a_refused_session_fails():
@@ -388,6 +398,7 @@ def test_a_short_ab_on_this_machine(tmp_path):
                  "with priority, the switch's queue drops on port 2 are priority 0 (gold-bulk, bronze) or a stall's "
                  "backlog, and no frame left below a full queue",
                  "the switch's tenant and slice counters hold each tenant's and slice's packets and bytes as sent",
+                 OVERSUBSCRIBED,
                  "with priority, silver-video's slice meter (QFI 5, 500000 bit/s) delivers its rate and drops the "
                  "excess",
                  "every packet arrives decapsulated and well formed, with its tenant's or slice's DSCP"):

@@ -30,7 +30,7 @@ callgrind_row() {
 }
 echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) vCPUs, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
-echo "callgrind: instructions per packet inside egress_enqueue + egress_dequeue (rte_sched and the ring included),"
+echo "callgrind: instructions per packet inside egress_enqueue + egress_dequeue (the queues and the ring included),"
 echo "${CG_PKTS:-200000} packets after as many for warm-up, bursts of 32, nothing dropped; $R runs per row:"
 echo
 echo "| code | path | instructions/pkt min / median / max | runs |"

@@ -38,6 +38,8 @@ SETTLE_TIMEOUT_S = 60
 # Drops for want of room (a ring, queue or backlog was full): what a busy machine does. The pipeline's verdicts
 # (a session miss, a meter's red) are hupf's decisions, which a check judges by itself.
 ROOM = "for want of room"
+# A hupf-backend port's counters that stop moving once nothing is in flight through it.
+SETTLING = ("RX", "TX", "RXMissed", "TXDropped", "QueueDropped", "QueueBacklog")
 
 
 def drop_reason_names():
@@ -205,6 +207,31 @@ def rebase(before, snapshot):
         for where in snapshot["pids"]:
             before[kind][where] = snapshot[kind][where]
     before["pids"].update(snapshot["pids"])
+
+
+def settled_counters(devices):
+    """{device: {port: {counter: value}}}: every hupf-backend's port counters and rate-limited queues' backlog now."""
+    out = {}
+    for d in devices:
+        if not isinstance(d, bmv2_log.Bmv2Log):
+            out[d.name] = {p["P4Port"]: {k: p.get(k) for k in SETTLING}
+                           for p in backend_stats(d.pid, d.log_path).get("ports") or []}
+    return out
+
+
+def wait_settled(devices, timeout=SETTLE_TIMEOUT_S):
+    """Waits until what the senders sent has left every hupf-backend in `devices`: two reads in a row give the same
+    port counters (received, sent, dropped) and every rate-limited port's queues hold nothing. Returns whether they
+    settled within timeout (bmv2 is not read: its queues are not counted)."""
+    deadline, last = time.time() + timeout, None
+    while True:
+        now = settled_counters(devices)
+        empty = not any(c["QueueBacklog"] for ports in now.values() for c in ports.values())
+        if now == last and empty:
+            return True
+        if time.time() >= deadline:
+            return False
+        last = now
 
 
 def wait_accounted(sent, delivered, drops, excused=0, timeout=SETTLE_TIMEOUT_S):

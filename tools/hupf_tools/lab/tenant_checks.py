@@ -95,6 +95,16 @@ def queue_check(dropped, service, low):
                       % (dropped, stalled, service["sent_below_full"], service["longest_gap_us"] / 1000.0))
 
 
+def oversubscribed_check(service):
+    """(name, passed, detail): without the slices gold's bulk QFI, above the port's rate, fills gold's queue; strict
+    priority still sends nothing below that full queue (a scheduler handing a high class only its class credits per
+    period sent lower classes the rest of the period)."""
+    name = "without the slices (gold's bulk QFI above the port's rate in gold's class), no frame left below a full queue"
+    if service is None:
+        return name, False, "not read"
+    return name, service["sent_below_full"] == 0, "sent below a full queue %d" % service["sent_below_full"]
+
+
 def meter_check(r, name):
     """(name, passed, detail): a metered slice's stream delivers, in each window, what its meter passes (the
     meter's rate over the window, in its frames, at most what was sent) within METER_TOLERANCE of what was sent
@@ -214,6 +224,7 @@ def checks(runs, slack_ms):
     low = [s["name"] for s in a["streams"] if class_of(a["tenants"], s) == 0]
     out.append(queue_check(a.get("queue_dropped"), a.get("queue_service"), low))
     if c is not None:
+        out.append(oversubscribed_check(c.get("queue_service")))
         out.append(meter_check(a, "silver-video"))
     if all("counters" in r for r in runs.values()):
         out.append(counter_check(runs))

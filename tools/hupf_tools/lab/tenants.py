@@ -1,7 +1,7 @@
 """`tools/lab.sh tenants`: three VXLAN tenants through a congested egress port, with and without priority.
 
 hupf-backend plays the switch (hw profile) with an egress scheduler on its DN port (`--port-rate 2=MBIT`,
-rte_sched, strict priority by v1model priority); the lab runner writes the tenants (`HupfDataplane.setTenants`,
+strict priority by v1model priority); the lab runner writes the tenants (`HupfDataplane.setTenants`,
 as hupf writes the netcfg's `tenants`) and `qos.queues` (class tc -> priority tc) with the routes, and pins
 the UEs' sessions to the switch (offload policy), so that the switch does the UPF and the tenants' classes
 decide the queues. The gNB sends each tenant's GTP-U uplink inside the tenant's VXLAN: gold (tc 3, DSCP 46)
@@ -59,7 +59,7 @@ def label(stream):
 
 def render(runs, results, sc, load):
     lines = ["== hupf tenants lab summary ==",
-             "switch: %s, egress port %d at %g Mbit/s (rte_sched, strict priority); %d UEs per tenant, %g s; %s; "
+             "switch: %s, egress port %d at %g Mbit/s (strict priority); %d UEs per tenant, %g s; %s; "
              "load average at the start %s" % (lab.SWITCH_NAMES["backend"], DN_PORT, sc.port_mbps, sc.ues_per_tenant,
                                                sc.duration_s, "slices" if sc.sliced else "no slices", load),
              "latency: generator -> veth -> switch -> veth -> receiver's kernel timestamp, ms",
@@ -202,7 +202,9 @@ def run_once(sc, run, say):
             procs.check_alive()
             time.sleep(0.5)
         procs.stop("send-gnb")
-        time.sleep(1.0)   # what the queues still hold leaves at the port's rate
+        if not accounting.wait_settled(accounting.lab_devices(procs, cfg, "backend", t)):
+            raise processes.LabError("the switch's and backends' counters still moved, or the switch's queues still "
+                                     "held packets, %d s after the senders stopped" % accounting.SETTLE_TIMEOUT_S)
         procs.stop("recv-dn")
         counters = final_counters(cfg["status"], time.time())
         tx, rx = processes.read_json(stats["tx"]), processes.read_json(stats["rx"])

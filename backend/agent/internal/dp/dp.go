@@ -95,6 +95,7 @@ type PortStats struct {
 	QueueDropped                *[8]uint64 `json:",omitempty"` // its full queues' drops, by v1model priority
 	QueueStallDropped           *[8]uint64 `json:",omitempty"` // of those, the drops in a stall's backlog
 	SentBelowFull, LongestGapUS uint64     `json:",omitempty"` // sent while a higher queue was full; owner's absence
+	QueueBacklog                *uint64    `json:",omitempty"` // packets its queues hold now (0 included)
 }
 
 func GetStats() Stats {
@@ -110,6 +111,8 @@ func GetStats() Stats {
 		if p.rate_bps > 0 {
 			ps.RateBps, ps.SentBelowFull, ps.LongestGapUS = uint64(p.rate_bps), uint64(p.sent_below_full), uint64(p.longest_gap_us)
 			ps.QueueDropped, ps.QueueStallDropped = new([8]uint64), new([8]uint64)
+			backlog := uint64(p.queue_backlog)
+			ps.QueueBacklog = &backlog
 			for k := range ps.QueueDropped {
 				ps.QueueDropped[k], ps.QueueStallDropped[k] = uint64(p.queue_dropped[k]), uint64(p.queue_stall_dropped[k])
 			}
