@@ -90,7 +90,8 @@ class Chain:
         cfg_path = os.path.join(self.dir, "runner.json")
         with open(cfg_path, "w") as f:
             json.dump(cfg, f)
-        time.sleep(0.5)
+        if self.backend is not None:
+            self._wait_grpc_listening()
         self.runner = self._start("runner", runner + [cfg_path])
         # The runner retries the backend with a backoff until it answers; on a machine with a run queue of 20 the
         # backend's start and the first arbitration have taken more than 90 s.
@@ -104,6 +105,22 @@ class Chain:
                 self.stop()
                 raise RuntimeError("runner not ready in %d s: %s" % (READY_S, self.log_tail("runner")))
             time.sleep(0.2)
+
+    def _wait_grpc_listening(self):
+        """Until the backend accepts connections on its P4Runtime address (the runner's first try then succeeds
+        instead of starting its backoff)."""
+        host, port = self.grpc.rsplit(":", 1)
+        deadline = time.time() + READY_S
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex((host, int(port))) == 0:
+                    return
+            if self.backend.poll() is not None:
+                raise RuntimeError("backend exited: %s" % self.log_tail("backend"))
+            if time.time() > deadline:
+                self.stop_backend()
+                raise RuntimeError("backend not listening on %s in %d s" % (self.grpc, READY_S))
+            time.sleep(0.05)
 
     def _start(self, name, cmd):
         self.logs[name] = os.path.join(self.dir, name + ".log")
@@ -126,6 +143,16 @@ class Chain:
                 return json.load(f)
         except (OSError, ValueError):
             return {}
+
+    def status_after(self, t, timeout):
+        """The first status the runner began writing after epoch time t (what it held then); None after timeout."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            st = self.status()
+            if st.get("written_ms", 0) / 1000.0 >= t:
+                return st
+            time.sleep(0.2)
+        return None
 
     def wait_sessions(self, n, timeout):
         """Waits until the runner reports n sessions; returns the last count seen."""

@@ -201,9 +201,11 @@ def test_failing_device_fails_establishments_with_a_cause_and_stores_nothing(cha
         # Answered by the agent, not left to the SMF's retransmissions (the P4Runtime deadline bounds it).
         assert time.perf_counter() - t0 < 15
         # The refused session is neither stored nor tracked (nothing half-installed); the one the backend held
-        # before it stopped still is.
-        time.sleep(1.5)
-        assert chain.wait_sessions(1, 5) == 1
-        assert chain.status()["metrics"]["sessions"] == 1
+        # before it stopped still is: a status the runner wrote after the answer says so.
+        answered = time.time()
+        st = chain.status_after(answered, CONDITION_S)
+        assert st is not None, "no status written within %d s of the answer" % CONDITION_S
+        assert st["pfcp_sessions"] == 1
+        assert st["metrics"]["sessions"] == 1
     finally:
         smf.close()
