@@ -132,25 +132,26 @@ bench: setup backend
 	$(MAKE) -C tools/hupf_tools bench
 	tools/lab.sh bench --markdown reports/hybrid-scalability.md
 	tools/lab.sh hhpackets --markdown reports/hh-packets.md
-	$(PY) tests/pfcp/bench_pfcp.py --sessions 5000
-	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
+	PYTHONPATH=tests/lib:tools $(PY) tests/pfcp/bench_pfcp.py --sessions 5000
+	PYTHONPATH=tests/lib:tools $(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
 	$(MAKE) bench-rps
 
 # hupf's control plane side by side with eUPF (issue #32, tests/pfcp/bench_control_plane.py --peer eupf): rounds
 # alternating the two, ratios within each round; eUPF found through HUPF_EUPF (../shared/eupf/README.md), its rows
-# SKIPPED without one. Root: eUPF runs in network namespaces of its own.
+# SKIPPED without one. Root: eUPF runs in network namespaces of its own. The scripts import the suites' helpers
+# (tests/lib, tools), which pytest puts on the path for the suites (pytest.ini) and these lines for themselves.
 HUPF_EUPF ?= $(wildcard /opt/eupf/eupf/bin/eupf)
 BENCH_CP_ARGS ?= --sessions 10000 100000 --rounds 2
 bench-cp: setup backend
 	@mkdir -p reports
-	HUPF_EUPF=$(HUPF_EUPF) $(PY) tests/pfcp/bench_control_plane.py --peer eupf $(BENCH_CP_ARGS) \
+	HUPF_EUPF=$(HUPF_EUPF) PYTHONPATH=tests/lib:tools $(PY) tests/pfcp/bench_control_plane.py --peer eupf $(BENCH_CP_ARGS) \
 	  --markdown reports/control-plane-vs-eupf.md --out reports/control_plane_vs_eupf.json
 # The control-plane benchmark through ONOS (its N4 agent; the backend programmed through ONOS's P4Runtime
 # client) beside the standalone chain, same client and messages (issue 32); SKIPPED without an ONOS runtime.
 bench-onos: setup backend
 	@mkdir -p reports
-	$(PY) tests/onos/bench_onos_cp.py --sessions 10000 100000 --window 32 --markdown reports/onos-control-plane.md
+	PYTHONPATH=tests/lib:tools $(PY) tests/onos/bench_onos_cp.py --sessions 10000 100000 --window 32 --markdown reports/onos-control-plane.md
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
 bench-poll:

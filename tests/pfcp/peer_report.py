@@ -80,7 +80,7 @@ def thread_cpu_seconds(roots):
 EXITED = "(threads that ended)"
 
 
-def thread_breakdown(before, after, total_s, requests, top=12):
+def thread_breakdown(before, after, total_s, requests, top=40):
     """CPU ms per request per thread name between two thread_cpu_seconds() reads, largest first, the top ones;
     what the tree spent (total_s) beyond the live threads' sum is put under EXITED (threads that ended within
     the phase, e.g. the JVM's compiler threads, took their CPU with them)."""

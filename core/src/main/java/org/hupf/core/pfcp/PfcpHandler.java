@@ -57,6 +57,7 @@ public final class PfcpHandler {
     private final SessionAnswers sessionAnswers;
     private final SessionEstablishment establishment;
     private final Procedures procedures;
+    private volatile PeerText lastPeer;
 
     /**
      * Creates a handler.
@@ -203,7 +204,7 @@ public final class PfcpHandler {
             log.warn("dropped message type {} seq {} from {}: not a request hupf serves", h.type, h.sequence, peer);
             return Handling.answered(null);
         }
-        Exchange ex = new Exchange(peer, peer + "/" + h.sequence + "/" + h.type, now);
+        Exchange ex = new Exchange(peer, exchangeKey(peer, h), now);
         byte[] cached = cache.answerTo(ex.key);
         if (cached != null) {
             stats.inc("rx.retransmission");
@@ -223,6 +224,30 @@ public final class PfcpHandler {
             throw e;
         }
         return new Handling(null, response, ex, h.type);
+    }
+
+    /**
+     * The key a request's answer is kept under, (peer, sequence, type): a retransmission has the same one. An SMF
+     * sends from one address, so the peer's text is kept from the last datagram rather than made for each.
+     */
+    private String exchangeKey(InetSocketAddress peer, PfcpCodec.Header h) {
+        PeerText last = lastPeer;
+        if (last == null || !last.peer.equals(peer)) {
+            last = new PeerText(peer, peer.toString());
+            lastPeer = last;
+        }
+        return last.text + "/" + h.sequence + "/" + h.type;
+    }
+
+    /** A peer and its text, read and replaced as one (any thread may begin a request). */
+    private static final class PeerText {
+        final InetSocketAddress peer;
+        final String text;
+
+        PeerText(InetSocketAddress peer, String text) {
+            this.peer = peer;
+            this.text = text;
+        }
     }
 
     /**

@@ -122,6 +122,9 @@ final class EntityRefs {
         trackStored();
         Set<UpfEntity> own = of(upSeid);
         for (UpfEntity e : entities) {
+            if (own.contains(e)) {
+                continue;  // kept as the session has it: its entry does not change
+            }
             UpfEntity held = heldByKey.get(EntityKeys.key(e));
             int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
             if (others > 0) {
@@ -132,16 +135,22 @@ final class EntityRefs {
         }
     }
 
-    /** Gives a session a new entity set (empty: none), moving the reference counts. */
+    /**
+     * Gives a session a new entity set (empty: none), moving the reference counts of what it gains and loses: an
+     * entity it keeps (most of a modification's) keeps its count and its entry.
+     */
     void track(long upSeid, Set<UpfEntity> entities) {
-        for (UpfEntity e : of(upSeid)) {
-            if (refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1) == null) {
+        Set<UpfEntity> before = of(upSeid);
+        for (UpfEntity e : before) {
+            if (!entities.contains(e) && refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1) == null) {
                 heldByKey.remove(EntityKeys.key(e), e);
             }
         }
         for (UpfEntity e : entities) {
-            refs.merge(e, 1, Integer::sum);
-            heldByKey.putIfAbsent(EntityKeys.key(e), e);
+            if (!before.contains(e)) {
+                refs.merge(e, 1, Integer::sum);
+                heldByKey.putIfAbsent(EntityKeys.key(e), e);
+            }
         }
         if (entities.isEmpty()) {
             bySession.remove(upSeid);
@@ -200,15 +209,17 @@ final class EntityRefs {
 
     private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
                                     List<UpfCounter> resets, Set<UpfInterface> interfaces) {
-        Set<Object> wantedKeys = new HashSet<>();
-        wanted.forEach(e -> wantedKeys.add(EntityKeys.key(e)));
-        Set<Object> previousKeys = new HashSet<>();
-        previous.forEach(e -> previousKeys.add(EntityKeys.key(e)));
+        // The keys are worked out only when a removal or an addition needs them: an establishment has no previous.
+        Set<Object> wantedKeys = null;
         List<UpfEntity> removals = new ArrayList<>();
         for (UpfEntity e : previous) {
-            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)
-                    && !wantedKeys.contains(EntityKeys.key(e))) {
-                removals.add(e);
+            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)) {
+                if (wantedKeys == null) {
+                    wantedKeys = keysOf(wanted);
+                }
+                if (!wantedKeys.contains(EntityKeys.key(e))) {
+                    removals.add(e);
+                }
             }
         }
         List<UpfEntity> additions = new ArrayList<>();
@@ -225,8 +236,15 @@ final class EntityRefs {
         removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
         resets.forEach(c -> updates.add(DeviceUpdate.apply(c)));
         // An entry changed under its key is on the device (its old form is not removed): overwritten, not inserted.
+        Set<Object> previousKeys = previous.isEmpty() || additions.isEmpty() ? Set.of() : keysOf(previous);
         additions.forEach(e -> updates.add(previousKeys.contains(EntityKeys.key(e)) ? DeviceUpdate.overwrite(e)
                 : DeviceUpdate.apply(e)));
         return updates;
+    }
+
+    private static Set<Object> keysOf(Set<? extends UpfEntity> entities) {
+        Set<Object> keys = new HashSet<>();
+        entities.forEach(e -> keys.add(EntityKeys.key(e)));
+        return keys;
     }
 }

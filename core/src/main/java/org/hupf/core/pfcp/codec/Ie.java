@@ -118,11 +118,17 @@ public final class Ie implements IeContainer {
 
     @Override
     public Ie require(int childType) throws DecodeException {
-        return require(children(), childType, "in " + IeType.name(type));
+        Ie ie = first(children(), childType);
+        if (ie == null) {
+            throw missing(childType, "in " + IeType.name(type));
+        }
+        return ie;
     }
 
+    // Indexed loops: the lists are the codec's random-access copies, and a request visits them dozens of times.
     static Ie first(List<Ie> ies, int type) {
-        for (Ie ie : ies) {
+        for (int i = 0, n = ies.size(); i < n; i++) {
+            Ie ie = ies.get(i);
             if (ie.type == type && !ie.isEnterprise()) {
                 return ie;
             }
@@ -132,7 +138,8 @@ public final class Ie implements IeContainer {
 
     static List<Ie> all(List<Ie> ies, int type) {
         List<Ie> out = new ArrayList<>();
-        for (Ie ie : ies) {
+        for (int i = 0, n = ies.size(); i < n; i++) {
+            Ie ie = ies.get(i);
             if (ie.type == type && !ie.isEnterprise()) {
                 out.add(ie);
             }
@@ -140,13 +147,9 @@ public final class Ie implements IeContainer {
         return out;
     }
 
-    static Ie require(List<Ie> ies, int type, String where) throws DecodeException {
-        Ie ie = first(ies, type);
-        if (ie == null) {
-            throw new DecodeException(DecodeException.Kind.MANDATORY_IE_MISSING, type, -1,
-                                      "mandatory IE missing " + where);
-        }
-        return ie;
+    static DecodeException missing(int type, String where) {
+        return new DecodeException(DecodeException.Kind.MANDATORY_IE_MISSING, type, -1,
+                                   "mandatory IE missing " + where);
     }
 
     /**

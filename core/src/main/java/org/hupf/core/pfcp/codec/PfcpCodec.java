@@ -59,21 +59,26 @@ public final class PfcpCodec {
             throw new DecodeException(DecodeException.Kind.TRUNCATED_HEADER, 0, len,
                                       "datagram of " + len + " bytes is shorter than a PFCP header");
         }
-        ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
-        int flags = b.get() & 0xff;
-        int type = b.get() & 0xff;
-        int length = b.getShort() & 0xffff;
+        int flags = buf[0] & 0xff;
+        int type = buf[1] & 0xff;
+        int length = u16(buf, 2);
         boolean s = (flags & FLAG_S) != 0;
         int size = s ? 16 : 8;
         if (len < size) {
             throw new DecodeException(DecodeException.Kind.TRUNCATED_HEADER, 0, len,
                                       "datagram of " + len + " bytes is shorter than its " + size + "-byte header");
         }
-        long seid = s ? b.getLong() : 0;
-        int seq = ((b.get() & 0xff) << 16) | (b.getShort() & 0xffff);
-        int last = b.get() & 0xff;
+        long seid = s ? ((long) u16(buf, 4) << 48) | ((long) u16(buf, 6) << 32) | ((long) u16(buf, 8) << 16)
+                | u16(buf, 10) : 0;
+        int at = size - 4;
+        int seq = ((buf[at] & 0xff) << 16) | u16(buf, at + 1);
+        int last = buf[at + 3] & 0xff;
         int priority = (flags & FLAG_MP) != 0 ? last >> 4 : -1;
         return new Header(flags >> 5, type, length, s, seid, seq, priority);
+    }
+
+    private static int u16(byte[] buf, int at) {
+        return ((buf[at] & 0xff) << 8) | (buf[at + 1] & 0xff);
     }
 
     /**

@@ -109,7 +109,11 @@ public final class PfcpMessage implements IeContainer {
 
     @Override
     public Ie require(int ieType) throws DecodeException {
-        return Ie.require(ies, ieType, "in message type " + type);
+        Ie ie = Ie.first(ies, ieType);
+        if (ie == null) {
+            throw Ie.missing(ieType, "in message type " + type);
+        }
+        return ie;
     }
 
     @Override
