@@ -138,6 +138,9 @@ bench: setup backend
 	$(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
 	$(MAKE) bench-rps
+	@mkdir -p reports
+	$(MAKE) -C backend build/bench build/hupf-p4rt-bench
+	PYTHONPATH=tests/lib:tools $(PY) tests/t4p4s/bench_t4p4s.py | tee reports/t4p4s-vs-backend.md
 
 # hupf's control plane side by side with eUPF (issue #32, tests/pfcp/bench_control_plane.py --peer eupf): rounds
 # alternating the two, ratios within each round; eUPF found through HUPF_EUPF (../shared/eupf/README.md), its rows

@@ -18,6 +18,9 @@ CONTROLLER_PORT = 52761
 DEBUG_VARIANT, FAST_VARIANT = "std", "veth"
 VARIANT_OPTS = {DEBUG_VARIANT: ["dbg"], FAST_VARIANT: []}
 COMPILE_TIMEOUT_S = 1200
+# T4P4S's exact tables are DPDK hashes of HASH_ENTRIES (1,024) entries whatever the P4 size (dpdk_tables.h); an
+# insert past it fails unchecked (its index is unsigned), so the entry is lost: hupf's per-UE tables hold that many.
+EXACT_TABLE_ENTRIES = 1024
 # hupf's sw table sizes need about 1 GB of DPDK memory (T4P4S's LPM tables); no hugepages.
 EAL_MEMORY_MB = 1024
 

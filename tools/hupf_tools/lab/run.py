@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from hupf_tools import p4tools
+from hupf_tools import p4tools, t4p4s
 from hupf_tools.lab import accounting, backend_tables, rps_check, scenario, summary, t4p4s_backend, topo, view
 from hupf_tools.lab.moves import BackendMove, backend_name
 from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
@@ -125,7 +125,7 @@ def runner_config(hybrid, net, workdir, sc, ports, weights=None):
     return cfg
 
 
-def t4p4s_indexes(args, how, moving):
+def t4p4s_indexes(args, how, moving, ues):
     """The indexes (from 0) of the backends T4P4S runs: --t4p4s-backend K, checked against the other options."""
     k = args.t4p4s_backend
     if k is None:
@@ -133,6 +133,9 @@ def t4p4s_indexes(args, how, moving):
     if not 2 <= k <= args.backends:
         raise LabError("--t4p4s-backend %d: one of backends 2..%d (the first, the hybrid's index, is hupf-backend)"
                        % (k, args.backends))
+    if ues > t4p4s.EXACT_TABLE_ENTRIES:
+        raise LabError("--t4p4s-backend with %d UEs: T4P4S's exact tables hold %d entries (its HASH_ENTRIES), one "
+                       "per UE in each session table" % (ues, t4p4s.EXACT_TABLE_ENTRIES))
     if moving == k and how != "drain":
         raise LabError("--%s-backend %d: the T4P4S backend is not under the lab's supervisor; of the moves, only "
                        "--drain-backend is open to it" % (how, k))
@@ -198,7 +201,7 @@ def run(args):
     if moving is not None and not 2 <= moving <= args.backends:
         raise LabError("--%s-backend %d: one of backends 2..%d (the first is the hybrid's index)"
                        % (how, moving, args.backends))
-    t4p4s_ks = t4p4s_indexes(args, how, moving)
+    t4p4s_ks = t4p4s_indexes(args, how, moving, sc.ues)
     t4p4s_built = None
     if t4p4s_ks:
         say("compiling hupf's sw profile with T4P4S (a repeat takes a minute or two) and building hupf-t4p4s")
