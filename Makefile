@@ -13,11 +13,12 @@ export BMV2
 endif
 
 .PHONY: help setup build oar p4 backend host-classpath test test-java test-build test-p4 test-backend test-gnb \
-        test-pfcp test-identification test-rps test-integration test-onos test-fabric test-recovery test-t4p4s bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
+        test-pfcp test-identification test-rps test-integration test-onos test-fabric test-recovery test-t4p4s lab-t4p4s bench bench-cp bench-onos bench-poll bench-rps train lab clean onos-install netcfg
 
 help:
 	@echo "make setup             install Debian packages, the Python venv, Go and Maven dependencies"
 	@echo "make lab               set up, build and run the hybrid UPF lab demo (hupf's main job)"
+	@echo "make lab-t4p4s         the lab with one hupf-backend and one T4P4S backend (root, HUPF_T4P4S; LAB_ARGS; docs/BACKENDS.md)"
 	@echo "make test              run every test suite and print a summary per suite"
 	@echo "make test-java|test-build|test-p4|test-backend|test-gnb|test-pfcp|test-identification|test-rps|test-integration|test-onos|test-recovery"
 	@echo "                       one suite"
@@ -73,8 +74,9 @@ test-backend: setup
 # hupf's sw profile on T4P4S (issue #36, docs/BACKENDS.md "T4P4S"), built outside the repository and found through
 # HUPF_T4P4S (default /opt/t4p4s), else one SKIPPED line; not in `make test`: compiling the program takes minutes.
 # tests/pfcp last: its test modules import helpers from "conftest", which is the conftest pytest loaded last.
-test-t4p4s: setup
-	@HUPF_PTF_TARGETS=t4p4s $(SUITE) t4p4s $(PY) -m pytest tests/t4p4s tests/ptf/test_upf.py tests/pfcp/test_t4p4s_chain.py
+# The lab with a T4P4S backend (tests/t4p4s/test_t4p4s_lab.py) runs on the backend and runner built here.
+test-t4p4s: setup backend host-classpath
+	@HUPF_LAB_PREBUILT=1 HUPF_PTF_TARGETS=t4p4s $(SUITE) t4p4s $(PY) -m pytest tests/t4p4s tests/ptf/test_upf.py tests/pfcp/test_t4p4s_chain.py
 
 # The Hybrid-gNodeB's x86 services (gnb/: ciphering and integrity, PDCP, BaaS; docs/GNB.md).
 test-gnb: setup
@@ -136,6 +138,9 @@ bench: setup backend
 	PYTHONPATH=tests/lib:tools $(PY) tests/pfcp/bench_control_plane.py --sessions 10000 100000 --window 32 128
 	$(MAKE) bench-poll
 	$(MAKE) bench-rps
+	@mkdir -p reports
+	$(MAKE) -C backend build/bench build/hupf-p4rt-bench
+	PYTHONPATH=tests/lib:tools $(PY) tests/t4p4s/bench_t4p4s.py | tee reports/t4p4s-vs-backend.md
 
 # hupf's control plane side by side with eUPF (issue #32, tests/pfcp/bench_control_plane.py --peer eupf): rounds
 # alternating the two, ratios within each round; eUPF found through HUPF_EUPF (../shared/eupf/README.md), its rows
@@ -174,6 +179,10 @@ bench-rps: setup
 
 lab: setup
 	@tools/lab.sh
+
+# The lab with one backend of each kind: backend 2 is hupf's sw profile on T4P4S (HUPF_T4P4S; docs/BACKENDS.md).
+lab-t4p4s: setup
+	@tools/lab.sh --backends 2 --t4p4s-backend 2 $(LAB_ARGS)
 
 clean:
 	$(MVN) clean

@@ -12,52 +12,17 @@ from pathlib import Path
 
 from scapy.all import wrpcap
 
+from hupf_tools import t4p4s
+from hupf_tools.t4p4s import MISSING, build_adapter  # noqa: F401 (the tests' imports)
 from procs import free_port, stop_process
 
-DEFAULT_HOME = Path("/opt/t4p4s")
-
-
-def t4p4s_home():
-    """The T4P4S checkout to use (HUPF_T4P4S, default /opt/t4p4s: t4p4s.sh and hupf-env.sh, the environment its
-    build steps write, docs/BACKENDS.md "T4P4S"), or None."""
-    home = Path(os.environ.get("HUPF_T4P4S") or DEFAULT_HOME)
-    if (home / "t4p4s.sh").is_file() and (home / "hupf-env.sh").is_file():
-        return home
-    return None
-
-
-HOME = t4p4s_home()
-MISSING = "T4P4S (set HUPF_T4P4S=<T4P4S checkout with t4p4s.sh and hupf-env.sh>, docs/BACKENDS.md \"T4P4S\")"
-REPO = Path(__file__).resolve().parents[2]
-PROGRAM = REPO / "p4src" / "t4p4s" / "hupf_sw.p4"
-# T4P4S names its build directory after the program and variant.
-EXECUTABLE = HOME / "build" / "hupf_sw@std-v1model" / "build" / "hupf_sw" if HOME else None
-# The switch connects to its controller on this loopback port, compiled into it.
-CONTROLLER_PORT = 52761
-# Its debug build (every packet logged); VETH_MODE: no RSS or checksum offload, which net_pcap lacks.
-COMPILE_OPTS = ["arch=dpdk", "model=v1model", "variant=std", "^run", "dbg", "cflags+=-DT4P4S_VETH_MODE",
-                "T4P4S_CTL_PORT=%d" % CONTROLLER_PORT]
-COMPILE_TIMEOUT_S = 1200
-# hupf's sw table sizes need about 1 GB of DPDK memory (T4P4S's LPM tables); no hugepages.
-EAL_MEMORY_MB = 1024
+HOME = t4p4s.home()
 START_TIMEOUT_S = 120
 
 
 def compile_switch():
-    """Compiles the program with T4P4S; the executable's path."""
-    cmd = ". ./hupf-env.sh && nice -n 10 ./t4p4s.sh %s %s" % (PROGRAM, " ".join("'%s'" % o for o in COMPILE_OPTS))
-    done = subprocess.run(["bash", "-c", cmd], cwd=HOME, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
-    assert done.returncode == 0, "T4P4S failed to compile %s:\n%s" % (PROGRAM, done.stdout[-4000:] + done.stderr[-2000:])
-    assert EXECUTABLE.is_file()
-    return EXECUTABLE
-
-
-def build_adapter(out_dir):
-    """hupf-t4p4s built from the worktree (pure Go: no DPDK)."""
-    exe = Path(out_dir) / "hupf-t4p4s"
-    subprocess.run(["go", "build", "-o", str(exe), "./cmd/hupf-t4p4s"], cwd=REPO / "backend" / "agent",
-                   check=True, capture_output=True, timeout=600)
-    return exe
+    """The tests' build of the program (T4P4S's debug log on): the executable's path."""
+    return t4p4s.compile_switch(t4p4s.DEBUG_VARIANT)
 
 
 def port_vdevs(bed, work):
@@ -78,22 +43,14 @@ class Running:
         self.grpc_addr = "127.0.0.1:%d" % free_port()
         self.prefix = "hupf-t4p4s-%d" % os.getpid()
         self.adapter_log = open(self.work / "adapter.log", "w")
-        self.adapter = subprocess.Popen([str(adapter), "--grpc-addr", self.grpc_addr, "--controller-addr",
-                                         "127.0.0.1:%d" % CONTROLLER_PORT], stdout=self.adapter_log,
+        self.adapter = subprocess.Popen(t4p4s.adapter_command(adapter, self.grpc_addr), stdout=self.adapter_log,
                                         stderr=subprocess.STDOUT)
         self.switch = None
         try:
             self.wait(lambda: "serving P4Runtime" in (self.work / "adapter.log").read_text(), "the adapter to serve")
-            eal = ["-c", "0x1", "-n", "1", "--no-huge", "-m", str(EAL_MEMORY_MB), "--no-pci", "--file-prefix",
-                   self.prefix]
-            for i, spec in enumerate(vdevs):
-                eal += ["--vdev", "net_pcap%d,%s" % (i, spec)]
-            ports = ",".join("(%d,0,0)" % i for i in range(len(vdevs)))
             with open(self.log, "w") as out:
-                # Line-buffered: the log is read while the switch runs.
-                self.switch = subprocess.Popen(["stdbuf", "-oL", str(executable)] + eal + ["--", "-p", hex((1 << len(vdevs)) - 1),
-                                                                           "--config", ports],
-                                               stdout=out, stderr=subprocess.STDOUT)
+                self.switch = subprocess.Popen(t4p4s.switch_command(executable, vdevs, self.prefix), stdout=out,
+                                               stderr=subprocess.STDOUT)
             self.wait(lambda: "switch connected" in (self.work / "adapter.log").read_text(),
                        "the switch to connect to the adapter")
         except Exception:

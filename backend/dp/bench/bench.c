@@ -14,8 +14,9 @@
  * Traffic (which session each packet belongs to):
  *   uniform  every packet a uniformly random session of all the sessions (default)
  *   zipf     Zipf(0.99) over all the sessions, ranks scattered over the session space
- *   hot      8,192 sessions drawn once, then cycled: the working set of the first
- *            version of this benchmark ("hot-cache": it mostly stays in the L2/L3)
+ *   hot      8,192 sessions (BENCH_HOT) drawn once, then cycled: the working set of the first
+ *            version of this benchmark ("hot-cache": it mostly stays in the L2/L3); packet k is of
+ *            the k-th drawn session, uplink when k is odd (tests/t4p4s/bench_t4p4s.py replays it)
  * Rule set (always): every termination its own pre/post-QoS counter index (2 per
  * session), a configured session meter (trTCM, rates high enough to stay green) on
  * every 16th session (up to the sw profile's 65,536 meters), 32 application rules
@@ -127,6 +128,7 @@ static void build(struct rte_mbuf *m, int uplink, uint32_t sess)
 /* Session sequences: uniform draws on the fly; hot and zipf cycle a drawn table. */
 struct gen { uint64_t xs; uint64_t k; };
 static uint32_t *g_table, g_table_n, g_nsess;
+static uint32_t g_hot = NHOT;  /* env BENCH_HOT overrides */
 
 static inline uint32_t next_sess(struct gen *g)
 {
@@ -146,7 +148,7 @@ static int make_table(uint32_t n)
 	g_table = NULL;
 	if (g_traffic == T_UNIFORM)
 		return 0;
-	g_table_n = g_traffic == T_HOT ? NHOT : ZIPF_DRAWS;
+	g_table_n = g_traffic == T_HOT ? g_hot : ZIPF_DRAWS;
 	g_table = malloc(sizeof(uint32_t) * g_table_n);
 	if (!g_table)
 		return -1;
@@ -408,6 +410,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (getenv("BENCH_PKTS"))
 		PKTS = strtoull(getenv("BENCH_PKTS"), NULL, 0);
+	if (getenv("BENCH_HOT"))
+		g_hot = (uint32_t)strtoul(getenv("BENCH_HOT"), NULL, 0);
 	for (unsigned w = 0; w < g_workers; w++) {
 		char nm[32];
 		snprintf(nm, sizeof(nm), "bench%u", w);

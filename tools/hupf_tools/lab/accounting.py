@@ -6,6 +6,7 @@ counted as dropped, with a reason, by someone:
   (`to_cpu_dropped`), IPv4 fragments and packets before a pipeline (its SIGUSR1 stats line), and its pipeline's
   verdicts (`HupfIngress.upf.drop_reasons`, read over P4Runtime);
 - bmv2: its egress queues and pcap sockets, and its pipelines' drops, from its log (bmv2_log);
+- a T4P4S backend: its pipeline's verdicts, and what its veth took in and it did not send (t4p4s_backend);
 - the kernel: each veth pair's transmit drops (a full backlog of the peer; the same drop shows as the peer's
   rx_dropped, which is not added again) and the receivers' socket drops (their own counts);
 - the senders: a send the socket refused is retried, never counted as sent.
@@ -163,7 +164,8 @@ def collect(devices, topology, receivers=()):
     receivers: [(name, socket drops)]."""
     room, verdicts, logged = {}, {}, []
     for d in devices:
-        if isinstance(d, bmv2_log.Bmv2Log):
+        if hasattr(d, "collect"):
+            # bmv2 (its log) and T4P4S (lab/t4p4s_backend.py) count their own.
             logged.append(d.collect())
             continue
         room[d.name], decided = stats_drops(backend_stats(d.pid, d.log_path))

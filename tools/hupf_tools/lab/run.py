@@ -19,8 +19,8 @@ import sys
 import tempfile
 import time
 
-from hupf_tools import p4tools
-from hupf_tools.lab import accounting, rps_check, scenario, summary, topo, view
+from hupf_tools import p4tools, t4p4s
+from hupf_tools.lab import accounting, backend_tables, rps_check, scenario, summary, t4p4s_backend, topo, view
 from hupf_tools.lab.moves import BackendMove, backend_name
 from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
                                       free_port, local_writes, read_json, say, start_runner, start_switch,
@@ -125,6 +125,23 @@ def runner_config(hybrid, net, workdir, sc, ports, weights=None):
     return cfg
 
 
+def t4p4s_indexes(args, how, moving, ues):
+    """The indexes (from 0) of the backends T4P4S runs: --t4p4s-backend K, checked against the other options."""
+    k = args.t4p4s_backend
+    if k is None:
+        return []
+    if not 2 <= k <= args.backends:
+        raise LabError("--t4p4s-backend %d: one of backends 2..%d (the first, the hybrid's index, is hupf-backend)"
+                       % (k, args.backends))
+    if ues > t4p4s.EXACT_TABLE_ENTRIES:
+        raise LabError("--t4p4s-backend with %d UEs: T4P4S's exact tables hold %d entries (its HASH_ENTRIES), one "
+                       "per UE in each session table" % (ues, t4p4s.EXACT_TABLE_ENTRIES))
+    if moving == k and how != "drain":
+        raise LabError("--%s-backend %d: the T4P4S backend is not under the lab's supervisor; of the moves, only "
+                       "--drain-backend is open to it" % (how, k))
+    return [k - 1]
+
+
 def tx_packets(ifname):
     with open("/sys/class/net/%s/statistics/tx_packets" % ifname) as f:
         return int(f.read())
@@ -184,8 +201,16 @@ def run(args):
     if moving is not None and not 2 <= moving <= args.backends:
         raise LabError("--%s-backend %d: one of backends 2..%d (the first is the hybrid's index)"
                        % (how, moving, args.backends))
+    t4p4s_ks = t4p4s_indexes(args, how, moving, sc.ues)
+    t4p4s_built = None
+    if t4p4s_ks:
+        say("compiling hupf's sw profile with T4P4S (a repeat takes a minute or two) and building hupf-t4p4s")
+        t4p4s_built = t4p4s_backend.prepare(workdir)
     t = topo.Topology(hybrid, lab_tag(), backends=args.backends)
     procs = Procs(workdir)
+
+    def devices_now():
+        return accounting.lab_devices(procs, cfg, switch, t) + t4p4s_backend.devices(procs, cfg, t, t4p4s_ks)
     try:
         t.up()
         net = dict(t.addresses(), n3=N3, gnb=GNB, app=APP)
@@ -195,6 +220,9 @@ def run(args):
         for k, (grpc, backend_ports) in enumerate(zip(ports["backends"], t.backends)):
             # The lab needs thousands of sessions, not the sw profile's millions: a light backend.
             name = backend_name(k)
+            if k in t4p4s_ks:
+                t4p4s_backend.start(procs, k, grpc, backend_ports[1], t4p4s_built, t.tag)
+                continue
             backend_cmd = [BACKEND, "--grpc-addr", "127.0.0.1:%d" % grpc, "--device-id", "1",
                            "--sessions", "65536", "--mem", "1024", "--local-writes", local_writes(workdir, name)]
             for p, ifname in sorted(backend_ports.items()):
@@ -205,6 +233,9 @@ def run(args):
         if hybrid:
             start_switch(procs, switch, ports, t)
         cfg = runner_config(hybrid, net, workdir, sc, ports, weights)
+        for k in t4p4s_ks:
+            # The runner writes to T4P4S's adapter over gRPC: it has no local write channel.
+            del cfg["backends"][k]["local_writes"]
         collector = None
         if args.rps:
             rps_out = open(os.path.join(workdir, "rps.jsonl"), "w")
@@ -231,7 +262,7 @@ def run(args):
         planned = len(plan["ues"])
         say("%d/%d sessions established over PFCP" % (established, planned))
         plan["ues"] = [u for u in plan["ues"] if u["ul_teid"] is not None]
-        drops_before = accounting.collect(accounting.lab_devices(procs, cfg, switch, t), t)
+        drops_before = accounting.collect(devices_now(), t)
         shares_before = [tx_packets(t.switch_ports[3 + k]) for k in range(len(t.backends))] if hybrid else None
         plan_path = os.path.join(workdir, "plan.json")
         stats = {k: os.path.join(workdir, k + ".json") for k in ("rx-gnb", "rx-dn", "tx-gnb", "tx-dn")}
@@ -249,9 +280,9 @@ def run(args):
                            backend_cmds.get(backend_name(moving - 1)), cfg["control"]) if moving else None
         if move and how in ("add", "kill"):
             move.on_joined = lambda: accounting.rebase(drops_before, accounting.collect(
-                [d for d in accounting.lab_devices(procs, cfg, switch, t) if d.name == move.name], t))
+                [d for d in devices_now() if d.name == move.name], t))
         live(plan, mode, cfg["status"], stats, procs, move)
-        devices = accounting.lab_devices(procs, cfg, switch, t)
+        devices = devices_now()
         # A backend that left under traffic: what its UEs sent in the gap may be lost uncounted (summary.delivery).
         gap_share = move.gap_s(cfg["poll_ms"]) / plan["duration"] if move else 0.0
         if not accounting.wait_accounted(lambda: sent_when_done(stats), lambda: traffic_count(stats, "rx"),
@@ -269,6 +300,9 @@ def run(args):
         drops = accounting.since(accounting.collect(devices, t, [
             ("receiver " + r["side"], r.get("socket_drops", 0)) for r in rx]), drops_before)
         deleted = smf.delete_all(plan, lambda: read_json(cfg["status"]))
+        running = {name for name, p, _ in procs.procs if p.poll() is None}
+        backend_tables.add_backends(deleted, [(b["name"], b["grpc"], b["p4info"]) for b in cfg["backends"]
+                                              if b["name"] in running])
         smf.close()
         results = summary.checks(plan, switch, (established, planned), final, deleted, tx, rx,
                                  move.gap_s(cfg["poll_ms"]) if move else 0.0, drops)
@@ -300,6 +334,7 @@ def run(args):
     finally:
         procs.stop()
         t.down()
+        t4p4s_backend.cleanup(t.tag)
 
 
 def live(plan, mode, status_path, stats, procs, move=None):
@@ -349,6 +384,9 @@ def main(argv=None):
                          "switch splits the UEs among them by hash" % len(topo.BACKEND_PREFIXES))
     ap.add_argument("--weights", type=int, nargs="+",
                     help="each backend's share of the UEs, 1..64 (default 1 each)")
+    ap.add_argument("--t4p4s-backend", type=int, metavar="K",
+                    help="backend K (2..--backends) runs hupf's sw profile compiled by T4P4S, programmed through "
+                         "hupf-t4p4s (T4P4S found through HUPF_T4P4S, default /opt/t4p4s; docs/BACKENDS.md)")
     mv = ap.add_mutually_exclusive_group()
     mv.add_argument("--add-backend", type=int, metavar="K",
                     help="start backend K (2..--backends) under traffic: it gets every session, then its share")

@@ -52,7 +52,8 @@ def checks(plan, switch, established, final_status, deleted, tx, rx, gap_s=0.0, 
     left = ["%s on %s" % (ue, ", ".join(t for t, present in where.items() if present))
             for ue, where in deleted.items() if any(where.values())]
     out.append(("sessions deleted over PFCP are gone from both targets", bool(deleted) and not left,
-                "; ".join(left) or "%d deleted" % len(deleted)))
+                "; ".join(left) or "%d deleted, none left on %s" % (
+                len(deleted), ", ".join(sorted({t for where in deleted.values() for t in where})))))
     return out
 
 
