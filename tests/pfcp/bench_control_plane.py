@@ -192,9 +192,10 @@ def sized_chain(n, classpath=None, backend=None, backend_args=(), java_opts=(), 
 
 
 def run(args, n, window, build, classpath=None, backend=None):
+    opts = args.runner_java_opts if build == "this" else args.old_runner_java_opts
     chain = sized_chain(n, classpath, backend,
                         ["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else (),
-                        local_writes=build == "this" or args.old_local_writes)
+                        java_opts=opts.split(), local_writes=build == "this" or args.old_local_writes)
     out = []
     try:
         smf = Smf(chain.pfcp)

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 
 /**
  * The device programming pipeline: batches (the updates of one PFCP message, say) are queued in the
@@ -23,21 +24,20 @@ import java.util.concurrent.LinkedBlockingQueue;
  * session, encoding its answer) runs there, and the batches that arrive meanwhile make the next write bigger.
  * A completion must not wait for the writer (it would wait on itself); it may submit (a rollback), and
  * {@link #submit} never waits: it queues behind what is already queued, so the order of submissions is the order
- * of writes. The queue's bound is kept by {@link #awaitRoom}, which producers call before they take the locks a
- * completion takes: a producer that waited for room holding such a lock would stop the writer's completions,
- * hence the writer, hence the room it waits for.
+ * of writes. The queue is bounded where changes enter, not where they queue: {@link #admit} lets a bounded number
+ * of changes be under way at once and waits, before the caller takes any lock a completion takes, until one of
+ * them is {@link #settled}; each admitted change queues a bounded number of batches. A producer that waited for
+ * room holding such a lock would stop the writer's completions, hence the writer, hence the room it waits for.
  */
 public final class DeviceWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceWriter.class);
 
     private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
-    private final int queueCapacity;
+    /** Changes that may be under way at once: {@link #admit} takes one, {@link #settled} gives it back. */
+    private final Semaphore admissions;
     private final int maxUpdatesPerWrite;
     private final Thread writer;
-    /** Guards the wait for room; {@link #waitingForRoom} (changed under it) spares the writer a notify per take. */
-    private final Object room = new Object();
-    private volatile int waitingForRoom;
     private volatile boolean running = true;
     private long writes;
     private long batches;
@@ -69,11 +69,11 @@ public final class DeviceWriter implements AutoCloseable {
      * Starts the writer thread.
      *
      * @param name               name for the threads
-     * @param queueCapacity      batches that may wait before {@link #awaitRoom} holds producers up
+     * @param admissions         changes that may be under way at once before {@link #admit} holds producers up
      * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
      */
-    public DeviceWriter(String name, int queueCapacity, int maxUpdatesPerWrite) {
-        this.queueCapacity = queueCapacity;
+    public DeviceWriter(String name, int admissions, int maxUpdatesPerWrite) {
+        this.admissions = new Semaphore(admissions);
         this.maxUpdatesPerWrite = maxUpdatesPerWrite;
         this.writer = daemon(this::run, name);
         writer.start();
@@ -86,38 +86,32 @@ public final class DeviceWriter implements AutoCloseable {
     }
 
     /**
-     * Waits while the queue holds its capacity or more, which slows producers down to the devices' pace. Call it
-     * holding no lock a completion takes. Returns at once on the writer's thread (a completion that is about to
-     * submit), once the writer stopped, or when interrupted (the flag kept).
+     * Admits one change, waiting while the admitted changes not yet {@link #settled} are as many as the writer
+     * admits: the producers slow down to the devices' pace. Call it holding no lock a completion takes, and never
+     * from a completion (the writer's thread would wait for its own settlements).
+     *
+     * @throws InterruptedException when interrupted while waiting (nothing admitted)
+     * @throws IllegalStateException on the writer's thread
      */
-    public void awaitRoom() {
-        if (queue.size() < queueCapacity || Thread.currentThread() == writer) {
-            return;
+    public void admit() throws InterruptedException {
+        if (Thread.currentThread() == writer) {
+            throw new IllegalStateException("a device write's completion started a change: it would wait for itself");
         }
-        synchronized (room) {
-            waitingForRoom++;
-            try {
-                while (running && queue.size() >= queueCapacity) {
-                    room.wait();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                waitingForRoom--;
-            }
-        }
+        admissions.acquire();
     }
 
-    private void wakeWaitingForRoom() {
-        if (waitingForRoom > 0) {
-            synchronized (room) {
-                room.notifyAll();
-            }
-        }
+    /** Gives back the admission of a change that settled (its batches written, its future completed). */
+    public void settled() {
+        admissions.release();
+    }
+
+    /** @return batches queued and not yet taken into a write */
+    public int queued() {
+        return queue.size();
     }
 
     /**
-     * Queues a batch for every device, behind those queued before; never waits (see {@link #awaitRoom}).
+     * Queues a batch for every device, behind those queued before; never waits (see {@link #admit}).
      *
      * @param devices devices to write, each gets all updates
      * @param updates updates, in order
@@ -150,12 +144,9 @@ public final class DeviceWriter implements AutoCloseable {
             } catch (InterruptedException e) {
                 break;
             }
-            int updates = gather(jobs);
-            wakeWaitingForRoom();
-            write(jobs, updates);
+            write(jobs, gather(jobs));
         }
         drainStopped();
-        wakeWaitingForRoom();
     }
 
     /**
@@ -242,7 +233,6 @@ public final class DeviceWriter implements AutoCloseable {
     public void close() {
         running = false;
         queue.add(STOP);
-        wakeWaitingForRoom();
         Shutdowns.join(writer);
         drainStopped();
     }

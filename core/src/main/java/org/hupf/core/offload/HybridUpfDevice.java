@@ -289,6 +289,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
 
     private UpfCounter withHardware(UpfCounter c) {
         long[] hw = manager.hardwareCounts(c.cellId());
+        if ((hw[0] | hw[1] | hw[2] | hw[3]) == 0) {
+            return c;   // never offloaded (counts are never negative): the backend's own, no copy per cell
+        }
         return UpfCounter.builder().withCellId(c.cellId())
                 .setIngress(c.ingressPkts() + hw[0], c.ingressBytes() + hw[1])
                 .setEgress(c.egressPkts() + hw[2], c.egressBytes() + hw[3]).build();

@@ -16,7 +16,6 @@ import org.hupf.pipeconf.api.UpfCounter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -146,14 +145,19 @@ public final class UsageReporter {
      * @return {uplink, downlink} bytes measured so far for a URR
      */
     private long[] volume(PfcpSession s, Urr u, Map<Integer, UpfCounter> known) {
-        Map<Pdr, Integer> cells = cellsOf(s, u);
-        Map<Integer, UpfCounter> counts = known != null ? known
-                : cells.isEmpty() ? Map.of() : sessions.readCounters(cells.values());
+        Map<Integer, UpfCounter> counts = known;
+        if (counts == null) {
+            List<Integer> cells = cellsOf(s, u);
+            counts = cells.isEmpty() ? Map.of() : sessions.readCounters(cells);
+        }
         long ul = 0;
         long dl = 0;
-        for (Map.Entry<Pdr, Integer> pc : cells.entrySet()) {
-            Pdr p = pc.getKey();
-            UpfCounter c = counts.get(pc.getValue());
+        for (Pdr p : s.pdrs.values()) {
+            Integer cell = cellOf(s, p, u);
+            if (cell == null) {
+                continue;
+            }
+            UpfCounter c = counts.get(cell);
             if (p.isUplink()) {
                 ul += c.egressBytes();
             } else {
@@ -164,15 +168,20 @@ public final class UsageReporter {
     }
 
     /** @return the counter cells of the PDRs that refer to a URR */
-    private static Map<Pdr, Integer> cellsOf(PfcpSession s, Urr u) {
-        Map<Pdr, Integer> cells = new HashMap<>();
+    private static List<Integer> cellsOf(PfcpSession s, Urr u) {
+        List<Integer> cells = new ArrayList<>(s.pdrs.size());
         for (Pdr p : s.pdrs.values()) {
-            Integer ctr = s.allocations.get("ctr:" + p.pdrId);
-            if (ctr != null && p.urrIds.contains(u.urrId)) {
-                cells.put(p, ctr);
+            Integer cell = cellOf(s, p, u);
+            if (cell != null) {
+                cells.add(cell);
             }
         }
         return cells;
+    }
+
+    /** @return the counter cell of a PDR that refers to a URR, null if it does not or has none */
+    private static Integer cellOf(PfcpSession s, Pdr p, Urr u) {
+        return p.urrIds.contains(u.urrId) ? s.allocations.get("ctr:" + p.pdrId) : null;
     }
 
     /** Queues a periodic URR for the second its report is due, unless it is there already (under this). */
@@ -271,7 +280,7 @@ public final class UsageReporter {
         for (PfcpSession s : candidates) {
             for (Urr u : s.urrs.values()) {
                 if (u.volumeThreshold()) {
-                    cells.addAll(cellsOf(s, u).values());
+                    cells.addAll(cellsOf(s, u));
                 }
             }
         }

@@ -43,6 +43,9 @@ public final class DeletedSession {
      * @return cell to summed count, or empty if a device did not say (the cells must then be read)
      */
     static Optional<Map<Integer, UpfCounter>> fromWrites(List<WriteResult> results, Collection<Integer> cells) {
+        if (results.size() == 1) {
+            return ofOneDevice(results.get(0).finalCounts(), cells);
+        }
         Map<Integer, long[]> sums = new HashMap<>();
         for (int cell : cells) {
             sums.put(cell, new long[4]);
@@ -62,6 +65,20 @@ public final class DeletedSession {
         Map<Integer, UpfCounter> out = new HashMap<>();
         sums.forEach((cell, v) -> out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1])
                 .setEgress(v[2], v[3]).build()));
+        return Optional.of(out);
+    }
+
+    /** The one device's counts of the cells as they are: nothing to sum. */
+    private static Optional<Map<Integer, UpfCounter>> ofOneDevice(Map<Integer, UpfCounter> counts,
+                                                                  Collection<Integer> cells) {
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (int cell : cells) {
+            UpfCounter c = counts.get(cell);
+            if (c == null) {
+                return Optional.empty();
+            }
+            out.put(cell, c);
+        }
         return Optional.of(out);
     }
 }

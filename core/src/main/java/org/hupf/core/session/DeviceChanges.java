@@ -32,8 +32,12 @@ final class DeviceChanges implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceChanges.class);
 
-    /** Batches that may wait for the device writer before requests wait for room (a PFCP message is one batch). */
-    private static final int WRITER_QUEUE = 4096;
+    /**
+     * Changes under way at once before requests wait to be admitted. Each queues at most three batches (its own,
+     * the counter resets for the other sites, a rollback), so the writer's queue holds at most three times this
+     * many beside a CP function's bulk deletion (one batch per chunk of its sessions).
+     */
+    static final int ADMITTED_CHANGES = 4096;
     /** Updates beyond which the writer sends what it merged: bounds one P4Runtime WriteRequest. */
     private static final int MAX_UPDATES_PER_WRITE = 2048;
 
@@ -41,7 +45,8 @@ final class DeviceChanges implements AutoCloseable {
     private final SessionSites sites;
     private final SiteRefs held;
     private final AtomicLong deviceErrors;
-    private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", WRITER_QUEUE, MAX_UPDATES_PER_WRITE);
+    private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", ADMITTED_CHANGES,
+                                                                MAX_UPDATES_PER_WRITE);
 
     DeviceChanges(Supplier<Collection<HupfUpfDevice>> devices, SessionSites sites, SiteRefs held,
                   AtomicLong deviceErrors) {
@@ -128,9 +133,39 @@ final class DeviceChanges implements AutoCloseable {
         return failed;
     }
 
-    /** Waits while the device writer's queue is full; call it without the manager's lock (its completions take it). */
-    void awaitRoom() {
-        writer.awaitRoom();
+    /**
+     * Starts a change under {@code lock} (the manager's) once the device writer admitted it (see {@link
+     * DeviceWriter#admit}): the caller waits here, holding no lock, while as many changes as the writer admits are
+     * under way. The admission is given back when the change settled.
+     */
+    <T> CompletableFuture<T> admitted(Object lock, Supplier<CompletableFuture<T>> start) {
+        if (Thread.holdsLock(lock)) {
+            throw new IllegalStateException("a change is started holding the session manager's lock: its wait to"
+                    + " be admitted would stop the settlements that make room");
+        }
+        try {
+            writer.admit();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(new RuleException(Cause.SYSTEM_FAILURE, -1, 0,
+                    "interrupted while waiting for the device writer to admit the change"));
+        }
+        CompletableFuture<T> started;
+        try {
+            synchronized (lock) {
+                started = start.get();
+            }
+        } catch (RuntimeException | Error e) {
+            writer.settled();
+            throw e;
+        }
+        started.whenComplete((result, failure) -> writer.settled());
+        return started;
+    }
+
+    /** @return batches waiting for the device writer */
+    int queued() {
+        return writer.queued();
     }
 
     /** @return device writes sent and the batches they carried: {writes, batches} */

@@ -198,17 +198,9 @@ public final class SessionManager implements AutoCloseable {
         return change(() -> pipeline.establish(draft, response));
     }
 
-    /**
-     * Starts a change under this object's lock, having waited without it while the device writer's queue is full:
-     * the writer's completions take the lock. A change started holding it already (from another one) queues at once.
-     */
+    /** Requests (PFCP, REST) enter the session core here: see {@link DeviceChanges#admitted}. */
     private <T> CompletableFuture<T> change(Supplier<CompletableFuture<T>> start) {
-        if (!Thread.holdsLock(this)) {
-            changes.awaitRoom();
-        }
-        synchronized (this) {
-            return start.get();
-        }
+        return changes.admitted(this, start);
     }
 
     /**
@@ -444,8 +436,11 @@ public final class SessionManager implements AutoCloseable {
         return SessionChanges.await(replaceRulesAsync(edited));
     }
 
-    private synchronized CompletableFuture<PfcpSession> replaceRulesAsync(PfcpSession edited) {
-        PfcpSession old = store.get(edited.upSeid);
+    private CompletableFuture<PfcpSession> replaceRulesAsync(PfcpSession edited) {
+        PfcpSession old;
+        synchronized (this) {
+            old = store.get(edited.upSeid);
+        }
         return modifyAsync(old == null ? edited
                 : edited.with(edited.pdrs, edited.fars, edited.qers, edited.urrs, old.allocations));
     }
@@ -477,6 +472,11 @@ public final class SessionManager implements AutoCloseable {
     /** @return device calls that failed since start */
     public long deviceErrors() {
         return deviceErrors.get();
+    }
+
+    /** @return batches waiting for the device writer */
+    int writerQueued() {
+        return changes.queued();
     }
 
     /** @return device writes sent and the batches they carried: {writes, batches} */

@@ -91,21 +91,43 @@ public class DeviceWriterTest {
     }
 
     @Test
-    public void aProducerWaitsForRoomUntilTheWriterTakesFromAFullQueue() throws Exception {
+    public void aProducerWaitsToBeAdmittedUntilAnAdmittedChangeSettled() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         GatedDevice gated = new GatedDevice(release);
         try (DeviceWriter w = new DeviceWriter("test-writer-room", 1, 100)) {
-            w.submit(List.of(gated.device), ONE);
+            w.admit();
+            w.submit(List.of(gated.device), ONE).whenComplete((r, e) -> w.settled());
             assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
-            CompletableFuture<List<WriteResult>> filling = w.submit(List.of(gated.device), ONE);
-            Thread producer = new Thread(w::awaitRoom, "test-producer");
+            Thread producer = new Thread(() -> {
+                try {
+                    w.admit();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }, "test-producer");
             producer.start();
             awaitState(producer, Thread.State.WAITING);
-            assertFalse("the queue is full: no room before the writer takes", filling.isDone());
+            assertEquals("the admitted change's batch is being written, none queued", 0, w.queued());
             release.countDown();
             producer.join(60_000);
-            assertFalse("room once the writer took the queued job", producer.isAlive());
-            assertTrue(filling.get(60, TimeUnit.SECONDS).get(0).ok());
+            assertFalse("admitted once the first change settled", producer.isAlive());
+        }
+    }
+
+    /** A completion runs on the writer's thread: waiting there to be admitted would wait on its own settlements. */
+    @Test
+    public void aCompletionIsNeverAdmitted() throws Exception {
+        BatchUpfDevice device = u -> CompletableFuture.completedFuture(WriteResult.ok(u.size()));
+        try (DeviceWriter w = new DeviceWriter("test-writer-admit", 1, 100)) {
+            CompletableFuture<Throwable> refused = w.submit(List.of(device), ONE).thenApply(r -> {
+                try {
+                    w.admit();
+                    return null;
+                } catch (IllegalStateException | InterruptedException e) {
+                    return e;
+                }
+            });
+            assertTrue(refused.get(60, TimeUnit.SECONDS) instanceof IllegalStateException);
         }
     }
 

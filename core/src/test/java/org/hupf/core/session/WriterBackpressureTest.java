@@ -19,18 +19,20 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 /**
- * The device writer settles changes on its own thread, under the manager's lock: a request that finds the writer's
- * queue full waits for room without that lock, else the writer's next settlement waits for the request and the
- * request for the room only the writer makes.
+ * The device writer settles changes on its own thread, under the manager's lock: a request beyond the changes the
+ * writer admits waits to be admitted without that lock, else the writer's next settlement waits for the request
+ * and the request for the room only the writer makes; and the writer's queue holds no more than the admitted
+ * changes queued.
  */
 public class WriterBackpressureTest {
 
     private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
-    /** More than the writer's queue holds (DeviceChanges.WRITER_QUEUE). */
-    private static final int SESSIONS = 4200;
+    /** More than the writer admits at once. */
+    private static final int SESSIONS = DeviceChanges.ADMITTED_CHANGES + 104;
 
     private static PfcpSession draft(int i) {
         Ip4Address ue = Ip4Address.valueOf(0x0a000000 + i + 1);
@@ -57,9 +59,12 @@ public class WriterBackpressureTest {
                 // The writer's first write waits for the device's monitor: the queue fills behind it.
                 producer.start();
                 while (producer.getState() != Thread.State.WAITING) {
-                    assertTrue("the producer waits for room before it has queued all", producer.isAlive());
+                    assertTrue("the producer waits to be admitted before it has queued all", producer.isAlive());
                     Thread.onSpinWait();
                 }
+                assertNotNull("the manager's lock is free while the producer waits", manager.findByCpFseid("10.0.0.1", 1));
+                assertTrue("the queue holds the admitted changes at most, but for the one being written",
+                           manager.writerQueued() <= DeviceChanges.ADMITTED_CHANGES - 1);
             }
             producer.join(TimeUnit.SECONDS.toMillis(60));
             assertFalse("room came once the writer went on", producer.isAlive());
@@ -67,6 +72,18 @@ public class WriterBackpressureTest {
                 f.get(60, TimeUnit.SECONDS);
             }
             assertEquals(SESSIONS, device.count(UpfEntityType.SESSION_UPLINK));
+        }
+    }
+
+    @Test(expected = IllegalStateException.class)
+    public void aChangeStartedHoldingTheManagersLockIsRefused() {
+        InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 16);
+        try (SessionManager manager = new SessionManager(
+                new InMemorySessionStore(), new SessionTranslator(N3, 0, Map.of(), 10),
+                new ResourcePool(16, 16), () -> List.of(device), N3)) {
+            synchronized (manager) {
+                manager.establishAsync(draft(0));
+            }
         }
     }
 }
