@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 
 /**
  * The leader's poll of its sites, once a period on the offload thread: each site's offload manager reads its
- * counters when its {@link PollPacing} lets it, then what the polls read is sampled, site by site, into the live
+ * counters when its {@link PollPacing} lets it (paced on its last complete poll's duration), then what the polls read is sampled, site by site, into the live
  * view's {@link LiveRecorder} (sampled without a hybrid too: its backends went down, which the view shows).
  */
 final class HybridPoll implements Runnable {
@@ -57,8 +57,7 @@ final class HybridPoll implements Runnable {
         List<OffloadManager> managers = new ArrayList<>();
         for (Hybrid h : hybrids.get()) {
             managers.add(h.manager);
-            long start = System.currentTimeMillis();
-            if (!pacing.due(h.manager, start)) {
+            if (!pacing.due(h.manager, System.currentTimeMillis())) {
                 continue;
             }
             try {
@@ -66,8 +65,10 @@ final class HybridPoll implements Runnable {
             } catch (RuntimeException e) {
                 log.warn("Offload poll at site {} failed: {}", h.siteId, e.getMessage());
             }
-            long end = System.currentTimeMillis();
-            pacing.polled(h.manager, end, end - start);
+            // Paced on the last complete poll: one that waited out a read's deadline on a starved device would
+            // otherwise put the next off by GAP_FACTOR deadlines (90 s), and an HH report that a poll's rate
+            // confirms would wait as long.
+            pacing.polled(h.manager, System.currentTimeMillis(), h.manager.pollDurationMillis());
         }
         pacing.retain(managers);
         sample();
