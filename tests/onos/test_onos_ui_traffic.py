@@ -5,6 +5,7 @@ its SMF has a Node ID and address of its own (conftest.TRAFFIC_SMF, allowed by t
 standing SMF's Node ID from another association would be, to hupf, that SMF restarted. The screenshot is kept in
 reports/onos/."""
 import json
+import time
 
 import pytest
 
@@ -72,6 +73,9 @@ def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybr
         print("peak bytes/s drawn under traffic: %s" % peaks)
         TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
         browser.screenshot(str(TRAFFIC_SCREENSHOT))
+        for side in ("gnb", "dn"):
+            # The senders run the plan to its end (finish_traffic then waits for what is still in flight).
+            procs["send", side].wait(timeout=plan["start"] + DURATION_S + VIEW_TIMEOUT_S - time.time())
         finish_traffic(procs)
         browser.wait_for("(e => e.some(x => x[0] == 'DEMOTED' && x[1] == %s) ? e : null)(%s)" % (
             json.dumps(heavy), EVENTS_JS), HOLD_MS / 1000 + VIEW_TIMEOUT_S, "the heavy UE's demotion")
