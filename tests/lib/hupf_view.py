@@ -17,6 +17,9 @@ SERIES_JS = ("(s => Object.keys(s).length ? s : null)(Object.fromEntries(Array.f
 # The largest value each series of a chart drew over the samples shown ({name: value}).
 PEAK_JS = ("Object.fromEntries(Array.from(document.querySelectorAll('#hupf-chart-%s polyline.hupf-series'))"
            ".map(p => [p.dataset.name, +p.dataset.peak]))")
+# The last value each series of a chart draws ({name: value}).
+LAST_JS = ("Object.fromEntries(Array.from(document.querySelectorAll('#hupf-chart-%s polyline.hupf-series'))"
+           ".map(p => [p.dataset.name, +p.dataset.last]))")
 # The event stream's rows, newest first ([kind, subject]).
 EVENTS_JS = ("Array.from(document.querySelectorAll('#ov-hupf tr.hupf-event'))"
              ".map(r => [r.dataset.kind, r.cells[2].textContent.trim()])")

@@ -313,6 +313,8 @@ def deployment_netcfg(backend_addr, pfcp_port, reconcile_s=5):
     devices["device:backend:b1"]["basic"]["managementAddress"] = "grpc://%s?device_id=1" % backend_addr
     hupf = cfg["apps"]["org.hupf.app"]["hupf"]
     hupf["pfcp"]["port"] = pfcp_port
+    # The GUI's traffic test has an SMF of its own beside the standing one (test_onos_ui_traffic).
+    hupf["pfcp"]["allowedPeers"] = hupf["pfcp"]["allowedPeers"] + [TRAFFIC_SMF]
     if reconcile_s is not None:
         hupf["reconcileIntervalS"] = reconcile_s
     return cfg
@@ -338,6 +340,8 @@ def deployed(onos, backend):
 
 
 # UEs of the sessions that stay up from their creation to the end of the suite (the GUI lists them).
+# A second SMF's Node ID and address, allowed beside the standing SMF's (127.0.0.1): a test's SMF of its own.
+TRAFFIC_SMF = "127.0.0.2"
 STANDING_PFCP_UE = "10.250.0.60"
 STANDING_REST_UE = "10.250.0.61"
 

@@ -207,6 +207,7 @@ def test_hupf_bundles_active_and_components_satisfied(onos, oar):
         assert "UNSATISFIED" not in info, info
     status = onos.cli("hupf:status")
     assert status.startswith("hupf: running"), status
+    assert re.search(r"^sites: \S", status, re.M), "hupf:status names the UPF sites: %s" % status
     for name in components:
         assert "component %s: " % name in status, status
     log = onos.karaf_log.read_text(errors="replace")

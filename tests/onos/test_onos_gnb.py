@@ -10,7 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
+from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
 import dataplane
 import onos_ready
@@ -86,6 +88,19 @@ def no_frame_leaves(bed, frame):
         assert extra is None, "a frame left port %d: %s" % (port, extra.hex())
 
 
+def clone_sessions(addr):
+    """The gNB switch's clone sessions, read over P4Runtime (a Read needs no arbitration: ONOS stays primary)."""
+    channel = grpc.insecure_channel(addr)
+    try:
+        req = p4runtime_pb2.ReadRequest(device_id=1)
+        req.entities.add().packet_replication_engine_entry.clone_session_entry.session_id = 0  # every session
+        stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
+        return [e.packet_replication_engine_entry.clone_session_entry for resp in stub.Read(req, timeout=30)
+                for e in resp.entities]
+    finally:
+        channel.close()
+
+
 def gnb_state(onos):
     """(flow states, group states) of hupf's rules and groups on the gNB device, as ONOS's stores have them."""
     _, flows = onos.rest("GET", "/onos/v1/flows/%s" % DEVICE)
@@ -112,6 +127,7 @@ def cleared(onos):
 def test_hupf_programs_the_gnb_from_netcfg_and_removes_it(onos, gnb_switch):
     bed = gnb_switch["bed"]
     program(onos, gnb_switch)
+    assert len(clone_sessions(gnb_switch["addr"])) == 1, "the BaaS clone session on the switch"
 
     sent = 0
     for v in V.vectors():
@@ -131,6 +147,7 @@ def test_hupf_programs_the_gnb_from_netcfg_and_removes_it(onos, gnb_switch):
     status, body = onos.rest("DELETE", "/onos/v1/network/configuration/apps/org.hupf.app/gnb")
     assert status in (200, 204), body
     onos.wait_ready(lambda: cleared(onos), DEVICE_TIMEOUT_S, "hupf's gNB entries gone from %s" % DEVICE)
+    assert clone_sessions(gnb_switch["addr"]) == [], "the clone session left on the switch"
     no_frame_leaves(bed, V.n3_in(0x100))
 
 

@@ -210,7 +210,10 @@ def test_heavy_ue_offloaded_through_onos_and_demoted(onos, deployed, backend, hy
         finish_traffic(procs)
         onos.wait(lambda: not set(offload_state(onos)["offloaded_ues"]) & heavy, 30,
                   "the heavy UE demoted once it is quiet")
-        time.sleep(2 * POLL_S)  # counters after two offload polls past the last packet
+        # hupf's usage is as of its last counter poll: waited for until it counts what arrived of each UE.
+        received = traffic_stats(stats)[1]
+        onos.wait(lambda: not summary.uncounted(plan, counted_by_ue(onos, plan), received), 30,
+                  "hupf's usage counting what arrived of every UE")
         counted = counted_by_ue(onos, plan)
         final = offload_state(onos)
         drops = accounting.since(conftest.counted_drops({"b1": backend}, switch, hybrid_net,

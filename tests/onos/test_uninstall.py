@@ -3,7 +3,8 @@ the app org.hupf.app (not by its pipeconf); the backend's are no flow rules at a
 P4Runtime batches). The app removes both when it is deactivated or uninstalled (not when one node of a cluster
 stops): after DELETE /onos/v1/applications/org.hupf.app, ONOS lists no flow rule of it, the backend's tables
 hold none of the standing sessions' entries and the switch's none of hupf's (both read over P4Runtime), nor a gNB
-switch hupf programmed (test_onos_gnb.py; where bmv2 and root are found) its entries or clone session. Then
+switch hupf programmed (test_onos_gnb.py; where bmv2 and root are found) its entries or clone session, in ONOS's
+group store or on the device. Then
 hupf comes back, and goes again while an association's sessions are being released: no session outlives it in
 the store, no thread of hupf's outlives its components."""
 import contextlib
@@ -48,9 +49,17 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
             gnb_test.program(onos, gnb)
         uninstall_and_check(onos, deployed, backend, standing_sessions)
         if gnb is not None:
+            # hupf's deactivation returns once ONOS's group poll confirmed the clone group's removal: with its
+            # bundles gone, neither ONOS's store nor the device holds the group.
+            onos.wait_ready(lambda: onos_ready.settled(onos, hupf_uninstalled), UNINSTALL_TIMEOUT_S,
+                            "%s uninstalled" % APP)
             _, groups = onos.rest("GET", "/onos/v1/groups/%s" % gnb_test.DEVICE)
             assert not [g for g in (groups or {}).get("groups", []) if g.get("appId") == APP], groups
+            assert gnb_test.clone_sessions(gnb["addr"]) == [], "the gNB switch keeps a clone session"
             gnb_test.no_frame_leaves(gnb["bed"], gnb_test.V.n3_in(0x100))
+            confirmed = re.compile(r"Removed the 1 gNB clone groups of \[%s\]$" % re.escape(gnb_test.DEVICE), re.M)
+            assert confirmed.search(onos.karaf_log.read_text(errors="replace")), \
+                "hupf removed its clone group and ONOS's group poll confirmed it (not purged)"
 
 
 def uninstall_and_check(onos, deployed, backend, standing_sessions):

@@ -109,6 +109,12 @@ def lost_runs(u, rx):
     return "; %s lost %s" % (u["addr"], "; ".join(parts)) if parts else ""
 
 
+def uncounted(plan, counted_by_ue, rx):
+    """UEs whose counted packets are still fewer than what arrived of them (usage's lower bound)."""
+    return [u["addr"] for u in plan["ues"]
+            if counted_by_ue.get(u["addr"], {}).get("pkts", 0) < _pkts(rx, "rx", u["idx"])]
+
+
 def usage(plan, counted_by_ue, tx, rx, gap_s=0.0):
     """(name, passed, detail): each UE's counted packets (both targets summed; {ue: {"pkts": n}}, a UE that
     counted nothing is absent) lie between what arrived and what was sent; when a backend died under traffic,

@@ -1,6 +1,8 @@
 package org.hupf.app.cli;
 
 import org.hupf.api.HupfService;
+import org.hupf.api.OffloadService;
+import org.onlab.osgi.ServiceNotFoundException;
 import org.onosproject.cli.AbstractShellCommand;
 
 /**
@@ -15,6 +17,15 @@ public abstract class HupfCommand extends AbstractShellCommand {
     /** @return the hupf service */
     protected HupfService service() {
         return get(HupfService.class);
+    }
+
+    /** @return the offload service, null on a node that has none (a method so tests can supply one) */
+    protected OffloadService offload() {
+        try {
+            return get(OffloadService.class);
+        } catch (ServiceNotFoundException e) {
+            return null;
+        }
     }
 
     /**

@@ -2,9 +2,7 @@ package org.hupf.app.cli;
 
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.hupf.api.OffloadService;
 import org.hupf.api.SiteStatus;
-import org.onlab.osgi.ServiceNotFoundException;
 
 import java.util.List;
 
@@ -31,15 +29,6 @@ public class SitesCommand extends HupfCommand {
                   String.join(",", s.gnbs), String.join(",", s.n3NetworkInstances),
                   String.join(",", s.n3Addresses), s.sessions, s.offloaded == null ? ""
                           : String.format(" offloaded=%d backendsUp=%s", s.offloaded, String.join(",", s.backendsUp)));
-        }
-    }
-
-    /** @return the offload service, null on a node that has none (a method so tests can supply one) */
-    protected OffloadService offload() {
-        try {
-            return get(OffloadService.class);
-        } catch (ServiceNotFoundException e) {
-            return null;
         }
     }
 }

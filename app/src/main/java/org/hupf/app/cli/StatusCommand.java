@@ -2,6 +2,8 @@ package org.hupf.app.cli;
 
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
+import org.hupf.api.SiteStatus;
+import org.onlab.osgi.ServiceNotFoundException;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.service.component.runtime.ServiceComponentRuntime;
@@ -22,7 +24,8 @@ import java.util.function.Function;
 /**
  * Whether hupf runs in this ONOS, from OSGi's own view rather than ONOS's app state (which says ACTIVE even
  * when Karaf refused a bundle): each hupf bundle's state, each component's, and for a component that is not
- * running what keeps it: the services it still waits for, or the exception its activation threw.
+ * running what keeps it: the services it still waits for, or the exception its activation threw; then the UPF
+ * sites, each with its switch, backends and sessions.
  */
 @Service
 @Command(scope = "hupf", name = "status",
@@ -47,6 +50,36 @@ public class StatusCommand extends HupfCommand {
         ServiceComponentRuntime scr = get(ServiceComponentRuntime.class);
         report(states, scr.getComponentDescriptionDTOs(hupf.toArray(new Bundle[0])),
                scr::getComponentConfigurationDTOs).forEach(this::print);
+        List<SiteStatus> sites;
+        try {
+            sites = SiteStatus.withHybrids(service().sites(), offload());
+        } catch (ServiceNotFoundException e) {
+            print("sites: unknown (hupf's session core is not running)");
+            return;
+        }
+        print(sitesLine(sites));
+    }
+
+    /**
+     * The "sites:" line: each site's switch, backends (and those up, where this node drives the site's hybrid),
+     * sessions and sessions offloaded.
+     *
+     * @param sites the netcfg's sites, with their hybrids where this node drives them
+     * @return the line
+     */
+    static String sitesLine(List<SiteStatus> sites) {
+        if (sites.isEmpty()) {
+            return "sites: one implicit site (the netcfg names none)";
+        }
+        List<String> each = new ArrayList<>();
+        for (SiteStatus s : sites) {
+            each.add(String.format("%s switch=%s backends=%d sessions=%d%s", s.siteId,
+                                   s.switchId == null ? "none" : s.switchId, s.backends.size(), s.sessions,
+                                   s.offloaded == null ? " (not driven by this node)"
+                                           : String.format(" backendsUp=%d offloaded=%d", s.backendsUp.size(),
+                                                           s.offloaded)));
+        }
+        return "sites: " + String.join("; ", each);
     }
 
     /**

@@ -29,6 +29,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -43,7 +44,8 @@ import static org.onosproject.net.config.basics.SubjectFactories.APP_SUBJECT_FAC
  * ({@link GnbConfig}) gives each gNB device its site and UE contexts, and {@link GnbWriter} writes the gNB
  * program's entries through the {@code org.hupf.gnb.bmv2} pipeconf when the device connects (with the pipeconf
  * pushed), when the block changes and every few seconds (a write ONOS lost, a device this node became master of);
- * they go when the block drops a gNB or a UE, and all of them when the app is deactivated or uninstalled. Each
+ * they go when the block drops a gNB or a UE, and all of them when the app is deactivated or uninstalled (the
+ * clone groups waited out of ONOS's group store: {@link CloneGroupsRemoval}). Each
  * device is written by its master only. The block holds no keys: the switch never needs one.
  */
 @Component(immediate = true)
@@ -126,6 +128,9 @@ public class GnbComponent {
         Shutdowns.interrupt(executor, "hupf-gnb");
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             log.info("The app is deactivated: gNB entries removed ({})", writer.removeAll());
+            List<DeviceId> devices = new ArrayList<>();
+            deviceService.getDevices().forEach(d -> devices.add(d.id()));
+            CloneGroupsRemoval.remove(groupService, devices, appId, CloneGroupsRemoval.POLL_WAIT_S);
         }
         cfgRegistry.unregisterConfigFactory(factory);
         log.info("Stopped");

@@ -5,7 +5,6 @@ import org.hupf.core.offload.BackendReplicas;
 import org.hupf.core.offload.BackendUsageLedger;
 import org.hupf.core.offload.Hybrid;
 import org.hupf.core.offload.HybridUpfDevice;
-import org.hupf.core.offload.OffloadManager;
 import org.hupf.api.DrainReport;
 import org.hupf.api.HupfService;
 import org.hupf.api.LiveService;
@@ -18,7 +17,6 @@ import org.hupf.app.LeaderLease;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
 import org.hupf.core.live.LiveRecorder;
-import org.hupf.core.live.LiveSite;
 import org.hupf.core.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
@@ -79,7 +77,8 @@ import java.util.stream.Collectors;
  * all of them, {@link BackendReplicas}, each read through the {@link BackendUsageLedger}); the
  * {@link SwitchProgrammer} gives the switch its steering, HK-IPG and RPS; the {@link DrainCoordinator} drains a
  * backend before its planned removal ({@link #drain}); {@link AppEntriesRemoval} and {@link AppFlowRulesRemoval}
- * clear hupf's entries when the app goes. This component rebuilds the hybrid when devices come and go, polls counters for demotion, hands the
+ * clear hupf's entries when the app goes; {@link HybridPoll} polls each site's counters and feeds the live view.
+ * This component rebuilds the hybrid when devices come and go, hands the
  * switch's HH_REPORT packet-ins to the offload manager on its own thread and keeps every configured device's routes
  * as the netcfg says ({@link DeviceRoutes}). Only on the cluster's hupf leader (the node that runs the session
  * core): the other nodes leave the devices alone. The leader is given mastership of the hybrid's devices by
@@ -90,10 +89,6 @@ import java.util.stream.Collectors;
 public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveService {
 
     private static final Logger log = LoggerFactory.getLogger(OffloadComponent.class);
-    private static final long POLL_MS = 1000;
-    /** The live view's history: 10 minutes of samples at the poll's period, and the last events. */
-    private static final int LIVE_SAMPLES = 600;
-    private static final int LIVE_EVENTS = 500;
     /**
      * How often the leader checks its devices' routes (a small table read each; writes only what differs) and
      * programs the switch again if it could not before (e.g. its pipeline was not pushed yet).
@@ -151,8 +146,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
         syncAllRoutes();
     }));
     private final PacketProcessor processor = this::onPacket;
-    private final LiveRecorder live = new LiveRecorder(POLL_MS, LIVE_SAMPLES, LIVE_EVENTS);
-    private final PollPacing pacing = new PollPacing();
+    private final HybridPoll poll = new HybridPoll(() -> this.takeover.hybrids(), () -> this.takeover.backendTotals(),
+                                                   () -> this.drainCoordinator.drains());
+    private final LiveRecorder live = poll.live();
     private ScheduledExecutorService executor;
     private ApplicationId appId;
     private DistributedOffloadStore offloadStore;
@@ -185,7 +181,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
         leadershipService.addListener(leadershipListener);
         packetService.addProcessor(processor, PacketProcessor.director(1));
         executor.execute(this::rebuild);
-        executor.scheduleAtFixedRate(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(poll, HybridPoll.PERIOD_MS, HybridPoll.PERIOD_MS, TimeUnit.MILLISECONDS);
         executor.scheduleWithFixedDelay(this::checkDevices, DEVICES_CHECK_S, DEVICES_CHECK_S, TimeUnit.SECONDS);
         lease.watch(executor, takeover::term, takeover::rebuild);
         log.info("Started");
@@ -371,38 +367,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     @Override
     public Map<String, String> drains() {
         return drainCoordinator.drains();
-    }
-
-    private void poll() {
-        List<OffloadManager> managers = new ArrayList<>();
-        for (Hybrid h : takeover.hybrids()) {
-            managers.add(h.manager);
-            long start = System.currentTimeMillis();
-            if (!pacing.due(h.manager, start)) {
-                continue;
-            }
-            try {
-                h.manager.poll();
-            } catch (RuntimeException e) {
-                log.warn("Offload poll at site {} failed: {}", h.siteId, e.getMessage());
-            }
-            long end = System.currentTimeMillis();
-            pacing.polled(h.manager, end, end - start);
-        }
-        pacing.retain(managers);
-        // What the polls read, each site's, for the live view; sampled without a hybrid too: its backends went
-        // down.
-        Map<String, LiveSite> sites = new LinkedHashMap<>();
-        for (Hybrid h : takeover.hybrids()) {
-            sites.put(h.siteId, new LiveSite(h.manager.metrics(), h.backendIds.stream().map(DeviceId::toString)
-                    .collect(Collectors.toList())));
-        }
-        try {
-            live.sample(System.currentTimeMillis(), sites, takeover.backendTotals(),
-                        sites.isEmpty() ? Map.of() : drainCoordinator.drains());
-        } catch (RuntimeException e) {
-            log.warn("Sampling the hybrid for the live view failed: {}", e.toString());
-        }
     }
 
     @Override

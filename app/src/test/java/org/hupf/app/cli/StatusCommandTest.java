@@ -1,5 +1,6 @@
 package org.hupf.app.cli;
 
+import org.hupf.api.SiteStatus;
 import org.junit.Test;
 import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
 import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
@@ -73,5 +74,16 @@ public class StatusCommandTest {
                                      + "java.lang.IllegalStateException: storage not ready",
                              "component org.hupf.app.offload.OffloadComponent: UNSATISFIED_REFERENCE (waits for "
                                      + "packetService (org.onosproject.net.packet.PacketService))"), lines);
+    }
+
+    @Test
+    public void sitesLineGivesEachSiteItsSwitchBackendsAndSessions() {
+        SiteStatus edge1 = new SiteStatus("edge1", "device:leaf1", List.of("device:b1", "device:b2"), List.of(),
+                                          List.of(), List.of(), 3).withHybrid(1, List.of("device:b1"));
+        SiteStatus edge2 = new SiteStatus("edge2", null, List.of("device:b3"), List.of(), List.of(), List.of(), 0);
+        assertEquals("sites: edge1 switch=device:leaf1 backends=2 sessions=3 backendsUp=1 offloaded=1; "
+                             + "edge2 switch=none backends=1 sessions=0 (not driven by this node)",
+                     StatusCommand.sitesLine(List.of(edge1, edge2)));
+        assertEquals("sites: one implicit site (the netcfg names none)", StatusCommand.sitesLine(List.of()));
     }
 }

@@ -113,8 +113,10 @@ final class OffloadPoll {
         }
         try {
             long start = System.nanoTime();
-            pollOnce();
-            durationMillis = (System.nanoTime() - start) / 1_000_000;
+            // A poll whose reads failed timed out on a device, most often: no measure of what a poll costs.
+            if (pollOnce()) {
+                durationMillis = (System.nanoTime() - start) / 1_000_000;
+            }
         } finally {
             polling.set(false);
         }
@@ -124,7 +126,8 @@ final class OffloadPoll {
         return durationMillis;
     }
 
-    private void pollOnce() {
+    /** @return whether every counter read succeeded */
+    private boolean pollOnce() {
         long now;
         long readsBefore;
         long tracked;
@@ -148,7 +151,7 @@ final class OffloadPoll {
             changed = backendCounters.read(backend, maxBackend);
         } catch (UpfProgrammableException e) {
             failedRead(e.getMessage());
-            return;
+            return false;
         }
         CounterValues hw = CounterValues.read(hardware, maxSwitch);
         if (hw.failure != null) {
@@ -185,6 +188,7 @@ final class OffloadPoll {
         if (!usageChanged.isEmpty()) {
             usageListeners.forEach(l -> l.accept(usageChanged));
         }
+        return hw.failure == null;
     }
 
     private void failedRead(String failure) {

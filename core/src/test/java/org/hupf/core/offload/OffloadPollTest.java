@@ -257,4 +257,16 @@ public class OffloadPollTest {
         assertEquals(4, m.metrics().failedCounterPolls());
         assertEquals(2, warnings.size());
     }
+
+    /** A poll whose read failed (a deadline a starved device let pass, most often) does not pace the next. */
+    @Test
+    public void aFailedPollIsNoMeasureOfAPollsDuration() {
+        m.track(countersOnly(1));
+        backend.failReads = true;
+        tick();
+        assertEquals("no complete poll yet", -1, m.pollDurationMillis());
+        backend.failReads = false;
+        tick();
+        assertTrue(m.pollDurationMillis() >= 0);
+    }
 }
