@@ -131,6 +131,14 @@ public class HupfManager extends SessionManagerService {
     private DistributedUsageBaselineStore baselines;
     private ScheduledExecutorService executor;
     private ScheduledFuture<?> reconcileTask;
+    /**
+     * A periodic reconciliation reads every table of every device through ONOS's PI decoding, in time that grows
+     * with the sessions: the periodic one is skipped until a pause of this many times its last duration has
+     * passed, so that it takes at most a tenth of a thread. Device events still reconcile at once.
+     */
+    static final int RECONCILE_GAP_FACTOR = 9;
+    /** When the periodic reconciliation is due again, ms (the manager's thread only). */
+    private long reconcileDueAt;
     private volatile SessionManager manager;
     private volatile PfcpAgent agent;
     private volatile List<Ip4Prefix> uePools = List.of();
@@ -267,7 +275,25 @@ public class HupfManager extends SessionManagerService {
         uePools = cfg.uePools();
         manager = m;
         int period = cfg.reconcileIntervalSeconds();
-        reconcileTask = executor.scheduleWithFixedDelay(this::reconcileQuietly, period, period, TimeUnit.SECONDS);
+        reconcileTask = executor.scheduleWithFixedDelay(this::reconcileWhenDue, period, period, TimeUnit.SECONDS);
+    }
+
+    private void reconcileWhenDue() {
+        long start = System.currentTimeMillis();
+        if (start >= reconcileDueAt) {
+            reconcileQuietly();
+            long end = System.currentTimeMillis();
+            reconcileDueAt = reconcileDueAfter(end, end - start);
+        }
+    }
+
+    /**
+     * @param endedAt when the last periodic reconciliation ended, ms
+     * @param tookMs  how long it took
+     * @return when the next is due, ms
+     */
+    static long reconcileDueAfter(long endedAt, long tookMs) {
+        return endedAt + RECONCILE_GAP_FACTOR * Math.max(0, tookMs);
     }
 
     private void reconcileQuietly() {

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +29,7 @@ import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Each write is a Raft commit, a round trip: writes run on {@value #COMMITTERS} threads, a session's always on
  * the same one (its changes commit in order), so that the commits of a burst of sessions are under way together
  * and the caller is not held for each ({@link #putCommitted}, {@link #removeCommitted}).
+ *
+ * <p>The map's event for this node's own write carries the entry it wrote: the local copies take the record
+ * kept with the write instead of decoding its JSON again. Events come in commit order, so the copies end as the
+ * last event says whoever wrote it.
  */
 public final class DistributedSessionStore implements SessionStore {
 
@@ -67,6 +73,21 @@ public final class DistributedSessionStore implements SessionStore {
     private final Set<Long> tombstones = ConcurrentHashMap.newKeySet();
     private final MapEventListener<Long, String> listener = this::onEvent;
     private final ExecutorService[] committers = new ExecutorService[COMMITTERS];
+    /** This node's entry writes whose map event has not come yet, by UP SEID, in commit order. */
+    private final Map<Long, Deque<Written>> unechoed = new ConcurrentHashMap<>();
+
+    /** An entry this node wrote and what it holds: a session (none in a tombstone) and a response. */
+    private static final class Written {
+        final String entry;
+        final PfcpSession session;
+        final KeptResponse response;
+
+        Written(String entry, PfcpSession session, KeptResponse response) {
+            this.entry = entry;
+            this.session = session;
+            this.response = response;
+        }
+    }
 
     /**
      * Opens (or joins) the session map.
@@ -106,24 +127,61 @@ public final class DistributedSessionStore implements SessionStore {
         }
     }
 
-    /** Takes an entry into the local copies: its session (none in a tombstone) and its response. */
+    /** Takes an entry's JSON into the local copies. */
     private void follow(long upSeid, String json) {
         JsonNode n = tree(json);
         JsonNode kept = n.get(KEPT);
-        if (kept == null) {
+        KeptResponse response = kept == null ? null
+                : new KeptResponse(kept.get("key").asText(), Base64.getDecoder().decode(kept.get("bytes").asText()),
+                                   kept.get("atMillis").asLong());
+        take(upSeid, n.path(TOMBSTONE).asBoolean() ? null : SessionJson.decode(n), response);
+    }
+
+    /** Takes an entry into the local copies: its session (null: a tombstone) and its response (or none). */
+    private void take(long upSeid, PfcpSession session, KeptResponse response) {
+        if (response == null) {
             responses.remove(upSeid);
         } else {
-            responses.put(upSeid, new KeptResponse(kept.get("key").asText(),
-                                                   Base64.getDecoder().decode(kept.get("bytes").asText()),
-                                                   kept.get("atMillis").asLong()));
+            responses.put(upSeid, response);
         }
-        if (n.path(TOMBSTONE).asBoolean()) {
+        if (session == null) {
             tombstones.add(upSeid);
             local.remove(upSeid);
         } else {
             tombstones.remove(upSeid);
-            local.put(upSeid, SessionJson.decode(n));
+            local.put(upSeid, session);
         }
+    }
+
+    /** Writes an entry on its session's committer, noting it first so that its event is known as this node's. */
+    private CompletableFuture<Void> write(long upSeid, Written w) {
+        return commit(upSeid, () -> {
+            unechoed.computeIfAbsent(upSeid, k -> new ConcurrentLinkedDeque<>()).add(w);
+            try {
+                map.put(upSeid, w.entry);
+            } catch (RuntimeException e) {
+                unechoed.computeIfPresent(upSeid, (k, q) -> q.remove(w) && q.isEmpty() ? null : q);
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * This node's write whose event this is, and the writes noted before it (they never committed), forgotten;
+     * null for another node's write.
+     */
+    private Written echoOf(long upSeid, String entry) {
+        Written[] own = new Written[1];
+        unechoed.computeIfPresent(upSeid, (k, q) -> {
+            if (q.stream().noneMatch(w -> w.entry.equals(entry))) {
+                return q;
+            }
+            do {
+                own[0] = q.poll();
+            } while (!own[0].entry.equals(entry));
+            return q.isEmpty() ? null : q;
+        });
+        return own[0];
     }
 
     private static String withResponse(ObjectNode entry, KeptResponse r) {
@@ -138,7 +196,12 @@ public final class DistributedSessionStore implements SessionStore {
             responses.remove(e.key());
             tombstones.remove(e.key());
         } else if (e.newValue() != null) {
-            follow(e.key(), e.newValue().value());
+            Written own = echoOf(e.key(), e.newValue().value());
+            if (own == null) {
+                follow(e.key(), e.newValue().value());
+            } else {
+                take(e.key(), own.session, own.response);
+            }
         }
     }
 
@@ -195,7 +258,7 @@ public final class DistributedSessionStore implements SessionStore {
             responses.put(session.upSeid, response);
             tombstones.remove(session.upSeid);
         }
-        return commit(session.upSeid, () -> map.put(session.upSeid, entry));
+        return write(session.upSeid, new Written(entry, session, response));
     }
 
     @Override
@@ -230,7 +293,7 @@ public final class DistributedSessionStore implements SessionStore {
         responses.put(upSeid, response);
         tombstones.add(upSeid);
         local.remove(upSeid);
-        return commit(upSeid, () -> map.put(upSeid, tombstone));
+        return write(upSeid, new Written(tombstone, null, response));
     }
 
     @Override

@@ -142,6 +142,14 @@ public class HupfManagerTest {
     }
 
     @Test
+    public void periodicReconciliationPausesNineTimesItsDuration() {
+        assertEquals(109_000, HupfManager.reconcileDueAfter(100_000, 1_000));
+        assertEquals("a slow read of every table waits longer", 190_000,
+                     HupfManager.reconcileDueAfter(100_000, 10_000));
+        assertEquals(100_000, HupfManager.reconcileDueAfter(100_000, -5));
+    }
+
+    @Test
     public void aNodeThatStopsHandsItsSessionsOverInTheStore() throws Exception {
         manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
         HupfManager stopped = manager;

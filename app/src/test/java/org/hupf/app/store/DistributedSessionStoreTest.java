@@ -35,7 +35,9 @@ import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -114,6 +116,31 @@ public class DistributedSessionStoreTest {
         assertEquals(1, new DistributedSessionStore(storage).all().size());
         a.remove(9);
         assertNull(b.get(9));
+    }
+
+    @Test
+    public void ownWritesComeBackAsTheirRecordAnotherNodesAreDecoded() {
+        StorageService storage = cluster();
+        DistributedSessionStore a = new DistributedSessionStore(storage);
+        DistributedSessionStore b = new DistributedSessionStore(storage);
+        PfcpSession s = new PfcpSession(9, 1, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
+                                        Map.of());
+        a.putCommitted(s, new KeptResponse("/10.0.0.1:8805/5/50", new byte[] {1}, 1_000)).join();
+        assertSame("this node's write is not decoded again from its event", s, a.get(9));
+        assertEquals(s, b.get(9));
+        assertNotSame(s, b.get(9));
+        PfcpSession later = new PfcpSession(9, 2, "10.0.0.1", "smf", draft(2).pdrs, draft(2).fars, Map.of(),
+                                            Map.of(), Map.of());
+        b.put(later);
+        assertEquals("another node's later write is followed", later, a.get(9));
+        assertTrue("its entry holds no response", a.keptResponses().isEmpty());
+        a.removeCommitted(9, new KeptResponse("/10.0.0.1:8805/6/54", new byte[] {2}, 2_000)).join();
+        assertNull(a.get(9));
+        assertNull(b.get(9));
+        assertEquals(List.of("/10.0.0.1:8805/6/54"), b.keptResponses().stream().map(r -> r.key)
+                .collect(Collectors.toList()));
+        a.close();
+        b.close();
     }
 
     @Test
