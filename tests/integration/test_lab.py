@@ -10,6 +10,7 @@ import pytest
 
 from hupf_tools import p4tools
 from hupf_tools.lab import run as lab
+from hupf_tools.lab import summary as lab_summary
 
 REPO = lab.REPO
 # Ends a lab run that hangs, no timing assert: at load 30 beside a CPU hog one run took over 10 minutes.
@@ -175,15 +176,8 @@ def test_a_backend_drained_under_traffic_leaves_without_loss_and_with_exact_usag
     move = summary["move"]
     assert move["moved_s"] is not None and move["drain"]["quiet"] is True, move
     assert summary["backend_packets"]["backend-2"] > 0, summary["backend_packets"]
-    exact = not any(summary["drops"]["room"].values())
     print("drops for want of room: %s" % summary["drops"]["room"])
-    wrong = []
-    for u in summary["plan"]["ues"]:
-        sent = sum(s["tx"].get(str(u["idx"]), {}).get("pkts", 0) for s in summary["tx"])
-        got = sum(r["rx"].get(str(u["idx"]), {}).get("pkts", 0) for r in summary["rx"])
-        counted = summary["ues"].get(u["addr"], {}).get("pkts", 0)   # absent: counted nothing
-        if not (sent == got == counted if exact else got <= counted <= sent):
-            wrong.append("%s sent %d, received %d, counted %s" % (u["addr"], sent, got, counted))
+    wrong = lab_summary.usage_mismatches(summary)
     assert not wrong, wrong
     failed = [c for c in summary["checks"] if not c["passed"]]
     assert not failed and rc == 0, failed

@@ -115,6 +115,21 @@ def uncounted(plan, counted_by_ue, rx):
             if counted_by_ue.get(u["addr"], {}).get("pkts", 0) < _pkts(rx, "rx", u["idx"])]
 
 
+def usage_mismatches(summary):
+    """A lab summary's UEs whose usage is wrong: where no packet was dropped for want of room, every UE's counted
+    packets are exactly what it sent and what arrived; else between what arrived and what was sent (a drop before
+    or after the pipeline counts as no UE's). Each as 'addr sent S, received R, counted C'."""
+    exact = not any(summary["drops"]["room"].values())
+    wrong = []
+    for u in summary["plan"]["ues"]:
+        sent = _pkts(summary["tx"], "tx", u["idx"])
+        got = _pkts(summary["rx"], "rx", u["idx"])
+        counted = summary["ues"].get(u["addr"], {}).get("pkts", 0)   # absent: counted nothing
+        if not (sent == got == counted if exact else got <= counted <= sent):
+            wrong.append("%s sent %d, received %d, counted %s" % (u["addr"], sent, got, counted))
+    return wrong
+
+
 def usage(plan, counted_by_ue, tx, rx, gap_s=0.0):
     """(name, passed, detail): each UE's counted packets (both targets summed; {ue: {"pkts": n}}, a UE that
     counted nothing is absent) lie between what arrived and what was sent; when a backend died under traffic,
