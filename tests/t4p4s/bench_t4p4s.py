@@ -217,23 +217,23 @@ def main():
     print()
     if t4p4s.home() is None:
         print("SKIPPED t4p4s: missing %s (hupf-backend's rows only)" % t4p4s.MISSING)
-    work = tempfile.mkdtemp(prefix="hupf-bench-t4p4s-")
-    built = (t4p4s.compile_switch(t4p4s.FAST_VARIANT), t4p4s.build_adapter(work)) if t4p4s.home() else None
-    print("| code | sessions | frames cycled | Mpps/core min / median / max | received / sent | note |")
-    print("|---|---|---|---|---|---|")
-    for n in args.sessions:
-        row = hupf_row(n, args.trials).split("|")
-        print("| hupf-backend | %d | %d | %s | | bench -t hot, BENCH_HOT=%d (%s forwarded) |"
-              % (n, HOT, row[5].strip(), HOT, row[11].strip()), flush=True)
-        if built and n > t4p4s.EXACT_TABLE_ENTRIES:
-            print("| T4P4S 7cd5bac | %d | | not run | | its exact tables hold %d entries (HASH_ENTRIES) |"
-                  % (n, t4p4s.EXACT_TABLE_ENTRIES))
-        elif built:
-            rates, (rx, tx, missed), inserts = t4p4s_trials(*built, n, args.trials, work)
-            ins = inserts.strip("|").split("|")
-            print("| T4P4S 7cd5bac | %d | %d | %s | %d / %d | imissed %d; %s entries inserted through hupf-t4p4s "
-                  "in %s s (%s/s) |" % (n, HOT, spread(rates), rx, tx, missed, ins[1].strip(), ins[4].strip(),
-                                        ins[5].strip()), flush=True)
+    with tempfile.TemporaryDirectory(prefix="hupf-bench-t4p4s-") as work:   # the adapter and the frames
+        built = (t4p4s.compile_switch(t4p4s.FAST_VARIANT), t4p4s.build_adapter(work)) if t4p4s.home() else None
+        print("| code | sessions | frames cycled | Mpps/core min / median / max | received / sent | note |")
+        print("|---|---|---|---|---|---|")
+        for n in args.sessions:
+            row = hupf_row(n, args.trials).split("|")
+            print("| hupf-backend | %d | %d | %s | | bench -t hot, BENCH_HOT=%d (%s forwarded) |"
+                  % (n, HOT, row[5].strip(), HOT, row[11].strip()), flush=True)
+            if built and n > t4p4s.EXACT_TABLE_ENTRIES:
+                print("| T4P4S 7cd5bac | %d | | not run | | its exact tables hold %d entries (HASH_ENTRIES) |"
+                      % (n, t4p4s.EXACT_TABLE_ENTRIES))
+            elif built:
+                rates, (rx, tx, missed), inserts = t4p4s_trials(*built, n, args.trials, work)
+                ins = inserts.strip("|").split("|")
+                print("| T4P4S 7cd5bac | %d | %d | %s | %d / %d | imissed %d; %s entries inserted through hupf-t4p4s "
+                      "in %s s (%s/s) |" % (n, HOT, spread(rates), rx, tx, missed, ins[1].strip(), ins[4].strip(),
+                                            ins[5].strip()), flush=True)
     print()
     print("Load average at the end: %s." % open("/proc/loadavg").read().split()[:3])
     return 0
