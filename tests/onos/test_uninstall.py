@@ -13,6 +13,7 @@ import re
 
 import conftest
 import onos_ready
+import onos_runtime
 import smf as smf_mod
 from pfcp_spec import build_message
 import test_onos_gnb as gnb_test
@@ -100,9 +101,21 @@ WRONG_LEADER = re.compile(r"another node leads|is no longer this node's|node \S+
 
 
 def hupf_threads(onos):
-    """Names of the JVM's threads that are hupf's or named after its maps (Karaf's threads --list: "id | name |")."""
-    names = re.findall(r"^\s*\d+\s*[|\u2502]\s*(\S+)", onos.cli("threads --list | grep hupf"), re.M)
-    return sorted(n for n in names if "hupf" in n)
+    """{id: name} of the JVM's threads that are hupf's or named after its maps (Karaf's threads --list:
+    "id | name |")."""
+    found = re.findall(r"^\s*(\d+)\s*[|\u2502]\s*(\S+)", onos.cli("threads --list | grep hupf"), re.M)
+    return {int(i): n for i, n in found if "hupf" in n}
+
+
+def thread_stacks(onos, threads):
+    """Karaf's account of each thread (state, locks, stack): what a thread left behind is blocked on."""
+    out = []
+    for i in sorted(threads):
+        try:
+            out.append(onos.cli("threads --locks --monitors %d" % i))
+        except onos_runtime.OnosError as e:
+            out.append("thread %d: %s" % (i, e))
+    return "\n".join(out)
 
 
 def hupf_uninstalled(onos):
@@ -112,7 +125,9 @@ def hupf_uninstalled(onos):
 
 
 def reinstall(onos, oar, deployed):
-    """hupf installed again, its netcfg pushed again (the same), running and driving its backend."""
+    """hupf installed again (once Karaf is done with the last uninstall), its netcfg pushed again (the same),
+    running and driving its backend."""
+    onos.wait_ready(lambda: onos_ready.settled(onos, hupf_uninstalled), UNINSTALL_TIMEOUT_S, "%s uninstalled" % APP)
     onos.install_app(oar, conftest.APP_TIMEOUT_S)
     onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.hupf_running), conftest.APP_TIMEOUT_S,
                     "hupf reinstalled")
@@ -138,7 +153,8 @@ def test_uninstall_during_a_release_leaves_no_session_and_no_thread(onos, oar, d
     finally:
         smf.close()
     onos.wait_ready(lambda: onos_ready.settled(onos, hupf_uninstalled), UNINSTALL_TIMEOUT_S, "%s uninstalled" % APP)
-    assert hupf_threads(onos) == [], "hupf's threads outlive its components"
+    left = hupf_threads(onos)
+    assert not left, "hupf's threads outlive its components: %s\n%s" % (sorted(left.values()), thread_stacks(onos, left))
     log = onos.karaf_log.read_text(errors="replace")[log_start:]
     assert not WRONG_LEADER.findall(log), "a single node spoke of another leader: %s" % WRONG_LEADER.findall(log)
     assert "RejectedExecutionException" not in log

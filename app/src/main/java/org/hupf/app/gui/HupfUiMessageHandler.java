@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The hupf view's server side (legacy GUI web socket): one page of the sessions, filtered (never all of them),
@@ -31,8 +32,10 @@ final class HupfUiMessageHandler extends UiMessageHandler {
 
     private final Executor pushes;
     private final Runnable onSample = this::schedulePush;
-    /** The live service listened to while the view is open, else null. */
-    private LiveService listening;
+    /** The live service listened to while the view is open, else null. Taken without the handler's lock: the
+     *  offload thread that tells the listeners must never wait for a push (a push waits for ONOS's services,
+     *  which a stopping hupf holds while it waits for the offload thread). */
+    private final AtomicReference<LiveService> listening = new AtomicReference<>();
     private long sentUntilMs;
     private long sentUntilSeq;
 
@@ -59,17 +62,17 @@ final class HupfUiMessageHandler extends UiMessageHandler {
         sentUntilSeq = afterSeq;
         // The service now: hupf may have been reinstalled since the view last asked (a silent view asks again).
         LiveService live = get(LiveService.class);
-        if (live != listening) {
+        if (live != listening.get()) {
             stopListening();
             live.addListener(onSample);
-            listening = live;
+            listening.set(live);
         }
     }
 
-    private synchronized void stopListening() {
-        if (listening != null) {
-            listening.removeListener(onSample);
-            listening = null;
+    private void stopListening() {
+        LiveService was = listening.getAndSet(null);
+        if (was != null) {
+            was.removeListener(onSample);
         }
     }
 
@@ -83,12 +86,13 @@ final class HupfUiMessageHandler extends UiMessageHandler {
 
     /** Sends what is new since the last push, if the view is still open. */
     private synchronized void push() {
-        if (listening == null) {
+        LiveService live = listening.get();
+        if (live == null) {
             return;
         }
         ObjectNode root = objectNode();
-        listening.history(root, sentUntilMs);
-        listening.events(root, sentUntilSeq);
+        live.history(root, sentUntilMs);
+        live.events(root, sentUntilSeq);
         int samples = root.get("samples").size();
         if (samples > 0) {
             sentUntilMs = root.get("samples").get(samples - 1).get("time").asLong();

@@ -158,8 +158,8 @@ public final class OnosPiTarget implements PiTarget {
         split(entities, rules, direct);
         // Meter cells always exist (modify); action profile members and groups are new (insert): hupf
         // deletes a slice's old ones first. They are written (and acknowledged) before the table entries
-        // that refer to them: FlowRuleService installs asynchronously, and a steering entry that reaches
-        // the device before its selector group is refused ("invalid member / group id").
+        // that refer to them: a steering entry that reaches the device before its selector group is refused
+        // ("invalid member / group id").
         if (!direct.isEmpty()) {
             primary.await();
             // Insert, or modify what exists (a group given other members, a member another backend).
@@ -178,7 +178,7 @@ public final class OnosPiTarget implements PiTarget {
             }
         }
         if (!rules.isEmpty()) {
-            flowRules.applyFlowRules(rules.toArray(new FlowRule[0]));
+            OrderedFlowRules.install(flowRules, rules, OrderedFlowRules.CONFIRM_WAIT_MS);
         }
     }
 
@@ -188,7 +188,7 @@ public final class OnosPiTarget implements PiTarget {
         List<PiEntity> direct = new ArrayList<>();
         split(entities, rules, direct);
         if (!rules.isEmpty()) {
-            flowRules.removeFlowRules(rules.toArray(new FlowRule[0]));
+            OrderedFlowRules.remove(flowRules, rules, OrderedFlowRules.CONFIRM_WAIT_MS);
         }
         if (!direct.isEmpty()) {
             primary.await();

@@ -12,6 +12,8 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultFlowEntry;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleOperation;
+import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleServiceAdapter;
 import org.onosproject.net.pi.model.PiActionId;
 import org.onosproject.net.pi.model.PiActionProfileId;
@@ -27,6 +29,7 @@ import org.onosproject.p4runtime.api.P4RuntimeWriteClient.UpdateType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import static org.hupf.pipeconf.HupfConstants.HUPF_INGRESS_UPF_APPLICATIONS;
 import static org.junit.Assert.assertEquals;
@@ -83,22 +86,22 @@ public class OnosPiTargetTest {
         }
     }
 
-    /** Keeps what is applied, as the flow rule store would, for every device. */
+    /** Keeps what is applied, as the flow rule store would, for every device, and confirms it at once. */
     private static final class StoringFlowRules extends FlowRuleServiceAdapter {
         final List<FlowEntry> stored = new ArrayList<>();
 
         @Override
-        public void applyFlowRules(FlowRule... rules) {
-            for (FlowRule r : rules) {
-                stored.add(new DefaultFlowEntry(r));
+        public void apply(FlowRuleOperations ops) {
+            for (Set<FlowRuleOperation> stage : ops.stages()) {
+                for (FlowRuleOperation op : stage) {
+                    if (op.type() == FlowRuleOperation.Type.REMOVE) {
+                        stored.removeIf(e -> e.exactMatch(op.rule()));
+                    } else {
+                        stored.add(new DefaultFlowEntry(op.rule()));
+                    }
+                }
             }
-        }
-
-        @Override
-        public void removeFlowRules(FlowRule... rules) {
-            for (FlowRule r : rules) {
-                stored.removeIf(e -> e.exactMatch(r));
-            }
+            ops.callback().onSuccess(ops);
         }
 
         @Override
