@@ -117,7 +117,16 @@ public class DeviceWriterTest {
     /** A completion runs on the writer's thread: waiting there to be admitted would wait on its own settlements. */
     @Test
     public void aCompletionIsNeverAdmitted() throws Exception {
-        BatchUpfDevice device = u -> CompletableFuture.completedFuture(WriteResult.ok(u.size()));
+        // The write waits until the completion is attached, so that the writer's thread runs it (not this one).
+        CountDownLatch attached = new CountDownLatch(1);
+        BatchUpfDevice device = u -> {
+            try {
+                assertTrue(attached.await(60, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return CompletableFuture.completedFuture(WriteResult.ok(u.size()));
+        };
         try (DeviceWriter w = new DeviceWriter("test-writer-admit", 1, 100)) {
             CompletableFuture<Throwable> refused = w.submit(List.of(device), ONE).thenApply(r -> {
                 try {
@@ -127,6 +136,7 @@ public class DeviceWriterTest {
                     return e;
                 }
             });
+            attached.countDown();
             assertTrue(refused.get(60, TimeUnit.SECONDS) instanceof IllegalStateException);
         }
     }
