@@ -128,6 +128,9 @@ standalone/target/host-classpath.txt: $(HOST_INPUTS)
 train: setup
 	$(MAKE) -C tools/hupf_tools train
 
+# T4P4S beside hupf-backend at 1k/100k/1M sessions: T4P4S's build with exact tables of 2 M entries (its
+# HASH_ENTRIES, set at its compile; docs/BACKENDS.md), 2.2 GB resident at 1M sessions (given 6 GB of DPDK memory).
+T4P4S_BENCH_ARGS ?= --sessions 1000 100000 1000000 --hash-entries 2097152 --t4p4s-memory-mb 6144
 bench: setup backend
 	$(MAKE) -C backend bench
 	$(MAKE) -C gnb bench
@@ -140,7 +143,7 @@ bench: setup backend
 	$(MAKE) bench-rps
 	@mkdir -p reports
 	$(MAKE) -C backend build/bench build/hupf-p4rt-bench
-	PYTHONPATH=tests/lib:tools $(PY) tests/t4p4s/bench_t4p4s.py | tee reports/t4p4s-vs-backend.md
+	PYTHONPATH=tests/lib:tools $(PY) tests/t4p4s/bench_t4p4s.py $(T4P4S_BENCH_ARGS) | tee reports/t4p4s-vs-backend.md
 
 # hupf's control plane side by side with eUPF (issue #32, tests/pfcp/bench_control_plane.py --peer eupf): rounds
 # alternating the two, ratios within each round; eUPF found through HUPF_EUPF (../shared/eupf/README.md), its rows

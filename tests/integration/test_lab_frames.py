@@ -28,9 +28,27 @@ def test_decapsulated_uplink_parses_with_index_and_sequence():
     f = frames.uplink_frame(M2, M1, GNB, N3, 0x1007, UE, APP, 7, 300)
     raw = bytes(f.stamp(42))
     decap = raw[:14] + raw[14 + 36:]
-    idx, seq, src, dst, length = frames.parse_uplink(decap)
-    assert (idx, seq, length) == (7, 42, 300)
+    idx, seq, src, dst, length, sent_ns = frames.parse_uplink(decap)
+    assert (idx, seq, length, sent_ns) == (7, 42, 300, None)
     assert src == frames.ip(UE) and dst == frames.ip(APP)
+
+
+def test_the_send_time_follows_the_lab_header_where_the_packet_has_room():
+    """A receiver reads the send time the sender stamped after the lab header (its one-way latency); a packet too
+    short to hold it, and one stamped without it, carry none."""
+    sent_ns = 1_765_000_000_123_456_789
+    up = frames.uplink_frame(M2, M1, GNB, N3, 0x1007, UE, APP, 7, 300)
+    raw = bytes(up.stamp(42, sent_ns))
+    assert frames.parse_uplink(raw[:14] + raw[14 + 36:])[5] == sent_ns
+    down = bytes(frames.downlink_frame(M2, M1, APP, UE, 7, 250).stamp(9, sent_ns))[14:]
+    pkt = Ether(src=M1, dst=M2) / IP(src=N3, dst=GNB) / UDP(sport=2152, dport=2152) / GTP_U_Header(
+        teid=0x2007, gtp_type=255) / IP(down)
+    assert frames.parse_downlink(bytes(pkt))[7] == sent_ns
+    short = frames.downlink_frame(M2, M1, APP, UE, 7, frames.MIN_USER + 7)
+    assert short.time_off is None
+    pkt = Ether(src=M1, dst=M2) / IP(src=N3, dst=GNB) / UDP(sport=2152, dport=2152) / GTP_U_Header(
+        teid=0x2007, gtp_type=255) / IP(bytes(short.stamp(3, sent_ns))[14:])
+    assert frames.parse_downlink(bytes(pkt))[7] is None
 
 
 def test_uplink_left_encapsulated_is_flagged():
@@ -47,7 +65,7 @@ def test_downlink_encapsulated_by_scapy_parses(psc):
         gtp = GTP_U_Header(teid=0x2007, gtp_type=255, E=1, next_ex=0x85) / GTPPDUSessionContainer(type=0, QFI=9)
     pkt = Ether(src=M1, dst=M2) / IP(src=N3, dst=GNB) / UDP(sport=2152, dport=2152) / gtp / IP(inner)
     got = frames.parse_downlink(bytes(pkt))
-    assert got == (7, 9, frames.ip(N3), frames.ip(GNB), 0x2007, frames.ip(UE), 250)
+    assert got == (7, 9, frames.ip(N3), frames.ip(GNB), 0x2007, frames.ip(UE), 250, None)
 
 
 def test_plain_downlink_at_the_gnb_and_a_bad_checksum_are_flagged():

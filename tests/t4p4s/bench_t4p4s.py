@@ -14,8 +14,10 @@ and a meter on every 16th session. Egress: T4P4S's ports 1 and 2 have no output 
 T4P4S's packets per core: the frames its port 0 received (DPDK's ethdev statistics over EAL's telemetry socket)
 per second of CPU time of its one forwarding thread (the main lcore), over windows of TRIAL_CPU_S of that CPU,
 each after a warm-up; received and sent are its ports' counts over the trials (read one after the other: the
-frames in flight between the two reads differ). T4P4S's exact tables hold 1,024 entries whatever the P4 size says
-(t4p4s.EXACT_TABLE_ENTRIES): it runs at the session counts that fit, and the row of a larger count says so."""
+frames in flight between the two reads differ). T4P4S's exact tables hold HASH_ENTRIES entries whatever the P4 size
+says: 1,024 in its stock build, --hash-entries N compiles a build of N (its own build directory; T4P4S's local change
+that lets the define through, docs/BACKENDS.md). It runs at the session counts that fit, and the row of a larger
+count says so."""
 import argparse
 import json
 import os
@@ -144,7 +146,7 @@ def sample(tele, pid):
     return cpu_s(pid), rx["ipackets"], out, rx.get("imissed", 0)
 
 
-def t4p4s_trials(exe, adapter, n, trials, work):
+def t4p4s_trials(exe, adapter, n, trials, work, hash_entries, memory_mb):
     """Mpps per core of each trial, (received, sent, missed) over them, and hupf-p4rt-bench's insert row."""
     pcap = Path(work) / ("hot-%d.pcap" % n)
     table = draws(n)
@@ -154,13 +156,15 @@ def t4p4s_trials(exe, adapter, n, trials, work):
     prefix = "hupf-bench-t4p4s-%d" % os.getpid()
     grpc_addr = "127.0.0.1:%d" % free_port()
     logs = [open(Path(work) / name, "w") for name in ("adapter.log", "switch-%d.log" % n)]
-    ad = subprocess.Popen(t4p4s.adapter_command(adapter, grpc_addr), stdout=logs[0], stderr=subprocess.STDOUT)
+    ad = subprocess.Popen(t4p4s.adapter_command(adapter, grpc_addr, hash_entries), stdout=logs[0],
+                          stderr=subprocess.STDOUT)
     sw = None
     try:
         wait(lambda: "serving P4Runtime" in (Path(work) / "adapter.log").read_text(), ad)
         # Port 0 replays the pcap; 1 and 2 send nowhere (no tx_pcap: net_pcap drops what they send).
         vdevs = ["rx_pcap=%s,infinite_rx=1" % pcap, "rx_pcap=%s" % empty, "rx_pcap=%s" % empty]
-        sw = subprocess.Popen(t4p4s.switch_command(exe, vdevs, prefix), stdout=logs[1], stderr=subprocess.STDOUT)
+        sw = subprocess.Popen(t4p4s.switch_command(exe, vdevs, prefix, memory_mb), stdout=logs[1],
+                              stderr=subprocess.STDOUT)
         wait(lambda: "switch connected" in (Path(work) / "adapter.log").read_text(), sw)
         inserts = program(grpc_addr, n)
         tele = Telemetry(prefix)
@@ -212,28 +216,35 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sessions", type=int, nargs="+", default=[1000, 100000])
     ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--hash-entries", type=int, default=t4p4s.EXACT_TABLE_ENTRIES,
+                    help="T4P4S's exact tables' hash size (HASH_ENTRIES) to compile it with")
+    ap.add_argument("--t4p4s-memory-mb", type=int, default=t4p4s.EAL_MEMORY_MB,
+                    help="DPDK memory of the T4P4S switch (no hugepages): larger hashes need more")
     args = ap.parse_args()
     print("Load average at start: %s; %d vCPUs." % (open("/proc/loadavg").read().split()[:3], os.cpu_count()))
     print()
     if t4p4s.home() is None:
         print("SKIPPED t4p4s: missing %s (hupf-backend's rows only)" % t4p4s.MISSING)
     with tempfile.TemporaryDirectory(prefix="hupf-bench-t4p4s-") as work:   # the adapter and the frames
-        built = (t4p4s.compile_switch(t4p4s.FAST_VARIANT), t4p4s.build_adapter(work)) if t4p4s.home() else None
+        built = (t4p4s.compile_switch(t4p4s.FAST_VARIANT, args.hash_entries), t4p4s.build_adapter(work)) \
+            if t4p4s.home() else None
         print("| code | sessions | frames cycled | Mpps/core min / median / max | received / sent | note |")
         print("|---|---|---|---|---|---|")
         for n in args.sessions:
             row = hupf_row(n, args.trials).split("|")
             print("| hupf-backend | %d | %d | %s | | bench -t hot, BENCH_HOT=%d (%s forwarded) |"
                   % (n, HOT, row[5].strip(), HOT, row[11].strip()), flush=True)
-            if built and n > t4p4s.EXACT_TABLE_ENTRIES:
+            if built and n > args.hash_entries:
                 print("| T4P4S 7cd5bac | %d | | not run | | its exact tables hold %d entries (HASH_ENTRIES) |"
-                      % (n, t4p4s.EXACT_TABLE_ENTRIES))
+                      % (n, args.hash_entries))
             elif built:
-                rates, (rx, tx, missed), inserts = t4p4s_trials(*built, n, args.trials, work)
+                rates, (rx, tx, missed), inserts = t4p4s_trials(*built, n, args.trials, work, args.hash_entries,
+                                                            args.t4p4s_memory_mb)
                 ins = inserts.strip("|").split("|")
-                print("| T4P4S 7cd5bac | %d | %d | %s | %d / %d | imissed %d; %s entries inserted through hupf-t4p4s "
-                      "in %s s (%s/s) |" % (n, HOT, spread(rates), rx, tx, missed, ins[1].strip(), ins[4].strip(),
-                                            ins[5].strip()), flush=True)
+                print("| T4P4S 7cd5bac, HASH_ENTRIES %d | %d | %d | %s | %d / %d | imissed %d; %s entries inserted "
+                      "through hupf-t4p4s in %s s (%s/s) |" % (args.hash_entries, n, HOT, spread(rates), rx, tx, missed,
+                                                              ins[1].strip(), ins[4].strip(), ins[5].strip()),
+                      flush=True)
     print()
     print("Load average at the end: %s." % open("/proc/loadavg").read().split()[:3])
     return 0

@@ -25,7 +25,7 @@ import tempfile
 import time
 
 from hupf_tools.lab import summary
-from hupf_tools.model.selector import selector_hash
+from hupf_tools.lab.latency import backend_index
 
 DEFAULT_SETS = ("1", "1 1", "1 2", "1 1 1", "1 1 1 1")
 
@@ -86,10 +86,9 @@ def ue_split(result):
     """UEs per backend as the switch splits them: shares in member order, a backend of weight w w times,
     the UE's share crc16(UE) % the weights' sum."""
     weights = result.get("weights") or [1]
-    shares = [k for k, w in enumerate(weights) for _ in range(w)]
     counts = [0] * len(weights)
     for u in result["plan"]["ues"]:
-        counts[shares[selector_hash(int.from_bytes(bytes(map(int, u["addr"].split("."))), "big")) % len(shares)]] += 1
+        counts[backend_index(u["addr"], weights)] += 1
     return counts
 
 

@@ -4,7 +4,8 @@ Uplink: a G-PDU (TS 29.281) from the gNB to the UPF's N3 address carrying a UDP 
 the UE to the application server, with a QoS flow's PDU Session Container when given its QFI.
 Downlink: a plain UDP packet from the server to the UE.
 Every user payload starts with a lab header (magic, UE index, direction, sequence number),
-so a receiver can tell which UE a packet belongs to, whether it arrived intact and in order.
+so a receiver can tell which UE a packet belongs to, whether it arrived intact and in order; the send time
+(CLOCK_REALTIME, ns) follows it where the payload has room, for the receiver's one-way latency.
 The inner UDP checksum is 0 (allowed over IPv4), so a sender rewrites the sequence number in
 a prebuilt frame without recomputing anything.
 """
@@ -25,6 +26,7 @@ UPLINK, DOWNLINK = 1, 2
 LAB = struct.Struct("!4sIBxxxQ")  # magic, UE index, direction, pad, sequence number
 ETH_LEN, IP_LEN, UDP_LEN, GTP_LEN = 14, 20, 8, 8
 MIN_USER = IP_LEN + UDP_LEN + LAB.size
+SEND_TIME = struct.Struct("!Q")
 
 
 class BadFrame(ValueError):
@@ -74,12 +76,16 @@ class Frame:
     def __init__(self, buf, seq_off, user_ip_off):
         self.buf = bytearray(buf)
         self.seq_off = seq_off
+        self.time_off = seq_off + 8 if len(buf) >= seq_off + 8 + SEND_TIME.size else None
         self.id_off = user_ip_off + 4
         self.csum_off = user_ip_off + 10
         self.csum_of_id0 = struct.unpack_from("!H", self.buf, self.csum_off)[0]
 
-    def stamp(self, seq):
+    def stamp(self, seq, sent_ns=None):
+        """The frame with its sequence number and, given one and with room for it, its send time."""
         struct.pack_into("!Q", self.buf, self.seq_off, seq)
+        if sent_ns is not None and self.time_off is not None:
+            SEND_TIME.pack_into(self.buf, self.time_off, sent_ns)
         ident = seq & 0xFFFF
         total = (~self.csum_of_id0 & 0xFFFF) + ident
         total = (total & 0xFFFF) + (total >> 16)
@@ -130,7 +136,9 @@ def _ipv4_at(frame, off, what):
     return proto, bytes(frame[off + 12:off + 16]), bytes(frame[off + 16:off + 20]), total
 
 
-def _lab_header(frame, off, direction):
+def _lab_header(frame, off, direction, user_len):
+    """(UE index, seq, send time in ns or None) of the lab header after the UDP header at off; user_len: the user
+    packet's IPv4 length (a packet too short for a send time, or one sent without, has none)."""
     if len(frame) < off + UDP_LEN + LAB.size:
         raise BadFrame("user packet truncated")
     magic, ue_idx, d, seq = LAB.unpack_from(frame, off + UDP_LEN)
@@ -138,12 +146,14 @@ def _lab_header(frame, off, direction):
         return None
     if d != direction:
         raise BadFrame("wrong direction")
-    return ue_idx, seq
+    sent_ns = SEND_TIME.unpack_from(frame, off + UDP_LEN + LAB.size)[0] \
+        if user_len >= MIN_USER + SEND_TIME.size else 0
+    return ue_idx, seq, sent_ns or None
 
 
 def parse_uplink(frame):
-    """An uplink frame as the DN host receives it: decapsulated. Returns (ue_idx, seq, src, dst, length),
-    None for a frame that is not lab traffic; raises BadFrame for lab traffic that arrived wrong."""
+    """An uplink frame as the DN host receives it: decapsulated. Returns (ue_idx, seq, src, dst, length, send time
+    in ns or None), None for a frame that is not lab traffic; raises BadFrame for lab traffic that arrived wrong."""
     if len(frame) < ETH_LEN or struct.unpack_from("!H", frame, 12)[0] != ETH_IPV4:
         return None
     proto, src, dst, total = _ipv4_at(frame, ETH_LEN, "uplink")
@@ -152,23 +162,23 @@ def parse_uplink(frame):
     dport = struct.unpack_from("!H", frame, ETH_LEN + IP_LEN + 2)[0]
     if dport == GTPU_PORT:
         raise BadFrame("uplink still GTP-U encapsulated")
-    lab = _lab_header(frame, ETH_LEN + IP_LEN, UPLINK)
-    return None if lab is None else (lab[0], lab[1], src, dst, total)
+    lab = _lab_header(frame, ETH_LEN + IP_LEN, UPLINK, total)
+    return None if lab is None else (lab[0], lab[1], src, dst, total, lab[2])
 
 
 def parse_downlink(frame):
     """A downlink frame as the gNB receives it: a G-PDU. Returns (ue_idx, seq, outer_src,
-    outer_dst, teid, inner_dst, inner_length), None for non-lab traffic; raises BadFrame for lab traffic
-    that arrived wrong (not encapsulated, bad header or checksum)."""
+    outer_dst, teid, inner_dst, inner_length, send time in ns or None), None for non-lab traffic; raises BadFrame
+    for lab traffic that arrived wrong (not encapsulated, bad header or checksum)."""
     if len(frame) < ETH_LEN or struct.unpack_from("!H", frame, 12)[0] != ETH_IPV4:
         return None
-    proto, osrc, odst, _ = _ipv4_at(frame, ETH_LEN, "outer")
+    proto, osrc, odst, outer_len = _ipv4_at(frame, ETH_LEN, "outer")
     if proto != PROTO_UDP:
         return None
     off = ETH_LEN + IP_LEN
     dport = struct.unpack_from("!H", frame, off + 2)[0]
     if dport != GTPU_PORT:
-        lab = _lab_header(frame, off, DOWNLINK)
+        lab = _lab_header(frame, off, DOWNLINK, outer_len)
         if lab is not None:
             raise BadFrame("downlink not GTP-U encapsulated")
         return None
@@ -187,7 +197,7 @@ def parse_downlink(frame):
             nxt = frame[off + ext_len - 1]
             off += ext_len
     proto, _, idst, total = _ipv4_at(frame, off, "inner")
-    lab = _lab_header(frame, off + IP_LEN, DOWNLINK) if proto == PROTO_UDP else None
+    lab = _lab_header(frame, off + IP_LEN, DOWNLINK, total) if proto == PROTO_UDP else None
     if lab is None:
         raise BadFrame("G-PDU without a lab packet")
-    return lab[0], lab[1], osrc, odst, teid, idst, total
+    return lab[0], lab[1], osrc, odst, teid, idst, total, lab[2]

@@ -20,7 +20,8 @@ import tempfile
 import time
 
 from hupf_tools import p4tools, t4p4s
-from hupf_tools.lab import accounting, backend_tables, rps_check, scenario, summary, t4p4s_backend, topo, view
+from hupf_tools.lab import (accounting, backend_tables, latency, rps_check, scenario, summary, t4p4s_backend, topo,
+                            view)
 from hupf_tools.lab.moves import BackendMove, backend_name
 from hupf_tools.lab.processes import (BACKEND, CPU_PORT, REPO, LabError, Procs, bmv2_binary, counted_status,
                                       free_port, local_writes, read_json, say, start_runner, start_switch,
@@ -319,16 +320,23 @@ def run(args):
             collector.close()
             rps_out.close()
             rps_summary = {"records": rps_out.name, "block": cfg["rps"], "observed": observed}
-        lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch])
+        # Per backend only while the UEs stay on their backends throughout: no backend joins or leaves.
+        per_backend = latency.by_backend(plan, rx, weights, [
+            (b["name"], "T4P4S" if k in t4p4s_ks else "hupf-backend") for k, b in enumerate(cfg["backends"])]) \
+            if not move else None
+        lines = summary.render(results, final, tx, rx, SWITCH_NAMES[switch]) + latency.lines(per_backend or {})
         print("\n".join(lines), flush=True)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"mode": mode, "switch": switch, "checks": [{"name": n, "passed": ok, "detail": d} for n, ok, d in results],
                            "metrics": final.get("metrics", {}), "events": final.get("events", []),
-                           "ues": final.get("ues", {}), "tx": tx, "rx": rx, "plan": plan,
+                           "ues": final.get("ues", {}), "tx": tx, "plan": plan,
+                           # Each packet's latency stays in the receivers' files: "latency" holds the figures.
+                           "rx": [{k: v for k, v in r.items() if k != "latency_us"} for r in rx],
                            "backend_packets": shares, "weights": weights if hybrid else [1],
                            "established": [established, planned], "establish_s": establish_s,
-                           "move": move.result() if move else None, "rps": rps_summary, "drops": drops},
+                           "move": move.result() if move else None, "rps": rps_summary, "drops": drops,
+                           "latency": per_backend},
                           f, indent=1)
         return 0 if all(ok for _, ok, _ in results) else 1
     finally:

@@ -20,15 +20,14 @@ import struct
 import time
 
 from hupf_tools.lab import frames
-from hupf_tools.lab.traffic import ETH_P_ALL, Stop, load_plan, socket_drops, until_drained, write_json
+from hupf_tools.lab.traffic import (ETH_P_ALL, SO_TIMESTAMPNS, Stop, kernel_time_ns, load_plan, socket_drops,
+                                    until_drained, write_json)
 
 VXLAN_PORT = 4789
 VXLAN_FLAG_I = 0x08
 OUTER_LEN = frames.ETH_LEN + frames.IP_LEN + frames.UDP_LEN + 8
 STAMP = struct.Struct("!QQ")  # sequence number (the lab header's last field), then the send time in ns
 TICK_S = 0.001
-# Linux's SO_TIMESTAMPNS (also the control message's type), which Python's socket module does not name.
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 # Where the send time sits in a decapsulated uplink frame as the DN receives it: after the lab header; the
 # stream's index follows it.
 RX_STAMP_OFF = frames.ETH_LEN + frames.IP_LEN + frames.UDP_LEN + frames.LAB.size
@@ -121,14 +120,6 @@ def send(plan, sock, stats_path, stop):
             heapq.heapreplace(due, (max(min(at + 1.0 / pps, end), t - 0.05), k))
         time.sleep(TICK_S)
     write_json(stats_path, {"sent": sent, "total": total, "bytes": sent_bytes, "done": True})
-
-
-def kernel_time_ns(ancdata):
-    for level, kind, data in ancdata:
-        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-            sec, nsec = struct.unpack("qq", data[:16])
-            return sec * 1_000_000_000 + nsec
-    return None
 
 
 def stream_of(frame, streams, tenant):

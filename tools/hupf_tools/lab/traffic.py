@@ -4,8 +4,11 @@
 
 The gNB side sends GTP-U uplink and receives (checks) encapsulated downlink; the DN side sends
 plain downlink and receives (checks) decapsulated uplink. Rates follow the plan's phases;
-pacing follows each UE's due times (a heap), with prebuilt frames on a raw AF_PACKET socket.
-Stats are written to OUT every half second (atomically) and on SIGTERM/SIGINT, then it exits.
+pacing follows each UE's due times (a heap), with prebuilt frames on a raw AF_PACKET socket, each stamped with
+its send time just before the socket call. The receiver's one-way latency of a packet is the kernel's receive
+time of it (SO_TIMESTAMPNS, the same clock) less that send time: neither side's scheduling after the stamps counts.
+Stats are written to OUT every half second (atomically) and on SIGTERM/SIGINT, then it exits; the receiver's
+last write holds each UE's latencies.
 """
 import argparse
 import array
@@ -23,6 +26,8 @@ from hupf_tools.lab import frames
 
 ETH_P_ALL = 0x0003
 SOL_PACKET, PACKET_STATISTICS, PACKET_IGNORE_OUTGOING = 263, 6, 23
+# Linux's SO_TIMESTAMPNS (also the control message's type), which Python's socket module does not name.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 TICK_S = 0.002
 STATS_EVERY_S = 0.5
 DRAIN_S = 0.3
@@ -118,7 +123,7 @@ def send(plan, side, sock, stats_path, stop):
                 heapq.heapreplace(due, (later, i)) if later is not None else heapq.heappop(due)
                 continue
             try:
-                sock.send(built[(ue["idx"], size)].stamp(seq[i] + 1))
+                sock.send(built[(ue["idx"], size)].stamp(seq[i] + 1, time.time_ns()))
             except (BlockingIOError, OSError):
                 break  # the socket is full: the same packet is due again next tick
             seq[i] += 1
@@ -136,22 +141,23 @@ def send(plan, side, sock, stats_path, stop):
 
 
 def check(plan, side, frame, addrs):
-    """(ue index, seq, user length) of a correct lab frame, None for foreign traffic; raises BadFrame."""
+    """(ue index, seq, user length, send time in ns or None) of a correct lab frame, None for foreign traffic;
+    raises BadFrame."""
     if side == "dn":
         got = frames.parse_uplink(frame)
         if got is None:
             return None
-        idx, seq, src, dst, length = got
+        idx, seq, src, dst, length, sent_ns = got
         ue = addrs.get(idx)
         if ue is None:
             raise frames.BadFrame("unknown UE index")
         if src != ue["addr_b"] or dst != plan["app_b"]:
             raise frames.BadFrame("wrong inner addresses")
-        return idx, seq, length
+        return idx, seq, length, sent_ns
     got = frames.parse_downlink(frame)
     if got is None:
         return None
-    idx, seq, osrc, odst, teid, idst, length = got
+    idx, seq, osrc, odst, teid, idst, length, sent_ns = got
     ue = addrs.get(idx)
     if ue is None:
         raise frames.BadFrame("unknown UE index")
@@ -161,7 +167,7 @@ def check(plan, side, frame, addrs):
         raise frames.BadFrame("wrong TEID")
     if idst != ue["addr_b"]:
         raise frames.BadFrame("wrong inner destination")
-    return idx, seq, length
+    return idx, seq, length, sent_ns
 
 
 def until_drained(sock, stop):
@@ -192,11 +198,12 @@ def recv(plan, side, sock, stats_path, stop, start_of=lambda: 0.0):
     last_stats = 0.0
     # Per UE, when each sequence number arrived (0: not yet), for the gaps' report at the end.
     arrivals = {u["idx"]: array.array("d") for u in plan["ues"]}
+    latency_us = {}
     for ready in until_drained(sock, stop):
         if ready:
             while True:
                 try:
-                    frame = sock.recv(9216)
+                    frame, anc, _, _ = sock.recvmsg(9216, 64)
                 except BlockingIOError:
                     break
                 try:
@@ -213,6 +220,9 @@ def recv(plan, side, sock, stats_path, stop, start_of=lambda: 0.0):
                 arrived[got[1] - 1] = time.time()
                 c["pkts"] += 1
                 c["bytes"] += got[2]
+                rx_ns = kernel_time_ns(anc)
+                if got[3] is not None and rx_ns is not None:
+                    latency_us.setdefault(str(got[0]), []).append(round((rx_ns - got[3]) / 1000.0, 1))
                 if got[1] < c["max_seq"]:
                     c["reordered"] += 1
                 c["max_seq"] = max(c["max_seq"], got[1])
@@ -223,7 +233,16 @@ def recv(plan, side, sock, stats_path, stop, start_of=lambda: 0.0):
             last_stats = now
     drops += socket_drops(sock)
     write_json(stats_path, {"side": side, "rx": rx, "bad": bad, "socket_drops": drops, "done": True,
-                            "gaps": gaps(arrivals, start_of())})
+                            "gaps": gaps(arrivals, start_of()), "latency_us": latency_us})
+
+
+def kernel_time_ns(ancdata):
+    """The kernel's receive time (SO_TIMESTAMPNS) in a recvmsg's control messages, ns; None without it."""
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            sec, nsec = struct.unpack("qq", data[:16])
+            return sec * 1_000_000_000 + nsec
+    return None
 
 
 def gaps(arrivals, start=0.0, per_ue=GAPS_PER_UE):
@@ -282,6 +301,7 @@ def main(argv=None):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF if args.mode == "recv" else socket.SO_SNDBUF, 1 << 23)
     if args.mode == "recv":
         ignore_outgoing(sock)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     sock.setblocking(False)
     if args.mode == "send":
         send(plan, args.side, sock, args.stats, stop)
