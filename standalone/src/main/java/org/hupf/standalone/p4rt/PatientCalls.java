@@ -1,10 +1,14 @@
 package org.hupf.standalone.p4rt;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
+import io.grpc.ClientInterceptors;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
@@ -76,11 +80,17 @@ final class PatientCalls {
     }
 
     private List<Entity> grpcWrite(WriteRequest req) {
+        return grpcWrite(P4RuntimeGrpc.getWriteMethod(), req);
+    }
+
+    /** Sends a Write over gRPC, asking for its deletions' final counts; its request as {@code method} serializes it. */
+    private <Q> List<Entity> grpcWrite(MethodDescriptor<Q, WriteResponse> method, Q req) {
         CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
         AtomicReference<Metadata> trailers = new AtomicReference<>();
-        stub.withInterceptors(ASK_FINAL_COUNTS, MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(),
-                                                                                            trailers))
-                .withDeadlineAfter(LONGEST_S, TimeUnit.SECONDS).write(req, completing(answer, new ArrayList<>(), null));
+        Channel channel = ClientInterceptors.intercept(stub.getChannel(), ASK_FINAL_COUNTS,
+                MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(), trailers));
+        ClientCalls.asyncUnaryCall(channel.newCall(method, stub.getCallOptions().withDeadlineAfter(
+                LONGEST_S, TimeUnit.SECONDS)), req, completing(answer, new ArrayList<>(), null));
         await(answer, "Write");
         byte[] counts = trailers.get() == null ? null : trailers.get().get(FINAL_COUNTS);
         if (counts == null) {
@@ -95,16 +105,12 @@ final class PatientCalls {
 
     /**
      * Sends a Write of encoded updates as {@link #write(WriteRequest)} does: their bytes over the local write
-     * channel, else parsed into a WriteRequest over gRPC.
+     * channel, else over gRPC as they are ({@link EncodedWrite}).
      */
     List<Entity> write(long deviceId, Uint128 electionId, EncodedUpdates updates) {
         LocalWriteChannel local = localWrites;
         List<Entity> sent = local == null ? null : local.write(deviceId, electionId, updates, this::probe);
-        if (sent != null) {
-            return sent;
-        }
-        return grpcWrite(WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
-                                 .addAllUpdates(updates.toUpdates()).build());
+        return sent != null ? sent : grpcWrite(EncodedWrite.METHOD, new EncodedWrite(deviceId, electionId, updates));
     }
 
     /** Sends Writes over this channel first, or over gRPC only (null). */
