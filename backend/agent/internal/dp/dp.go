@@ -388,6 +388,14 @@ func (DP) ReadCounters(which int, lo uint32, pkts, bytes []uint64) error {
 		(*C.uint64_t)(unsafe.Pointer(&pkts[0])), (*C.uint64_t)(unsafe.Pointer(&bytes[0]))))
 }
 
+func (DP) ReadCounterCells(cells []uint32, counts []uint64) error {
+	if len(cells) == 0 {
+		return nil
+	}
+	return rc(C.dp_counter_read_cells((*C.uint32_t)(unsafe.Pointer(&cells[0])), C.uint32_t(len(cells)),
+		(*C.uint64_t)(unsafe.Pointer(&counts[0]))))
+}
+
 // The data plane's block of marked counter cells is the agent's (both differences are unsigned constants).
 const _ = uint(C.DP_CTR_BLOCK-p4rt.CounterBlock) + uint(p4rt.CounterBlock-C.DP_CTR_BLOCK)
 
