@@ -107,6 +107,28 @@ int dp_counter_read_range(int which, uint32_t lo, uint32_t n, uint64_t *pkts, ui
 	return 0;
 }
 
+int dp_counter_read_cells(const uint32_t *idx, uint32_t n, uint64_t *counts)
+{
+	DP_PIPE_OR_ENODEV;
+	uint32_t size = p->sz.pre_qos_ctr < p->sz.post_qos_ctr ? p->sz.pre_qos_ctr : p->sz.post_qos_ctr;
+	for (uint32_t i = 0; i < n; i++)
+		if (idx[i] >= size)
+			return -EINVAL;
+	memset(counts, 0, 4 * n * sizeof(*counts));
+	for (unsigned w = 0; w < g_dp.nworkers; w++) {
+		const struct ctr *c = p->ctr[w];
+		for (uint32_t i = 0; i < n; i++) {
+			const struct ctr *cell = &c[idx[i]];
+			uint64_t *out = counts + 4 * i;
+			out[0] += __atomic_load_n(&cell->pkts[CTR_PRE_QOS], __ATOMIC_RELAXED);
+			out[1] += __atomic_load_n(&cell->bytes[CTR_PRE_QOS], __ATOMIC_RELAXED);
+			out[2] += __atomic_load_n(&cell->pkts[CTR_POST_QOS], __ATOMIC_RELAXED);
+			out[3] += __atomic_load_n(&cell->bytes[CTR_POST_QOS], __ATOMIC_RELAXED);
+		}
+	}
+	return 0;
+}
+
 /* Sets the total: worker 0 holds the value, the others restart from zero. */
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes)
 {

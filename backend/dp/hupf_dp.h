@@ -230,6 +230,9 @@ int dp_meter_set(int which, uint32_t idx, const struct dp_meter_cfg *cfg);  /* c
 int dp_counter_read(int which, uint32_t idx, uint64_t *pkts, uint64_t *bytes);
 /* Cells lo .. lo + n - 1 of a counter in one call (the agent's scan for changed cells): -EINVAL past its end. */
 int dp_counter_read_range(int which, uint32_t lo, uint32_t n, uint64_t *pkts, uint64_t *bytes);
+/* Both QoS counters of n cells in one call (a Write's deletions' final counts): counts[4i..4i+3] = cell idx[i]'s
+ * pre-QoS packets and bytes, then its post-QoS packets and bytes; -EINVAL if a cell is past either counter's end. */
+int dp_counter_read_cells(const uint32_t *idx, uint32_t n, uint64_t *counts);
 int dp_counter_write(int which, uint32_t idx, uint64_t pkts, uint64_t bytes);
 /* The pre- and post-QoS counters' cells in blocks of DP_CTR_BLOCK, each with a mark set when a forwarding
  * lcore counts in the block or dp_counter_write writes in it: the agent's changed-cells read scans the marked

@@ -195,7 +195,8 @@ def run(args, n, window, build, classpath=None, backend=None):
     opts = args.runner_java_opts if build == "this" else args.old_runner_java_opts
     chain = sized_chain(n, classpath, backend,
                         ["--cpuprofile", args.backend_cpuprofile] if args.backend_cpuprofile else (),
-                        java_opts=opts.split(), local_writes=build == "this" or args.old_local_writes)
+                        java_opts=opts.split(),
+                        local_writes=not args.grpc_writes if build == "this" else args.old_local_writes)
     out = []
     try:
         smf = Smf(chain.pfcp)
@@ -467,6 +468,8 @@ def main():
     ap.add_argument("--old-local-writes", action="store_true",
                     help="the other build's Writes over hupf-backend's local write channel too (off: over gRPC, as "
                          "a build without the channel must)")
+    ap.add_argument("--grpc-writes", action="store_true",
+                    help="without --peer: this build's Writes over gRPC too (an A/B of the gRPC Write path)")
     ap.add_argument("--runner-java-opts", default="", help="more JVM options for the runner (one string)")
     ap.add_argument("--old-runner-java-opts", default="",
                     help="the runner's JVM options for the other build (with --peer: an A/B of options alone)")

@@ -646,6 +646,18 @@ static void test_drop_reasons(void **st)
 	assert_true(rp[4] == 5 && rb[4] == 50);
 	assert_int_equal(dp_counter_read_range(CTR_PRE_QOS, SIZES.pre_qos_ctr - 1, 2, rp, rb), -EINVAL);
 	assert_int_equal(dp_counter_read_range(CTR_SLICE + 1, 12, 1, rp, rb), -EINVAL);
+	/* Both counters of scattered cells in one call (a deletion burst's final counts) give what cell reads give. */
+	uint32_t cells[3] = { 12, 8, 12 };
+	uint64_t both[12];
+	assert_int_equal(dp_counter_read_cells(cells, 3, both), 0);
+	for (uint32_t i = 0; i < 3; i++)
+		for (int w = CTR_PRE_QOS; w <= CTR_POST_QOS; w++) {
+			assert_int_equal(dp_counter_read(w, cells[i], &pk, &by), 0);
+			assert_true(both[4 * i + 2 * w] == pk && both[4 * i + 2 * w + 1] == by);
+		}
+	assert_true(both[2] == 5 && both[3] == 50);  /* cell 12's post-QoS counts, as the range read gave */
+	cells[1] = SIZES.pre_qos_ctr;
+	assert_int_equal(dp_counter_read_cells(cells, 3, both), -EINVAL);
 	n = eth(b) + ip_udp(b + 14, APP, IP(99, 0, 0, 1), 1, 2, 10);
 	expect_drop(b, n, 2, DROP_ROUTING_MISS);
 	n = ul_frame(b, 0x1234, UE, 0);

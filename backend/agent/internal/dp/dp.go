@@ -374,40 +374,6 @@ func (DP) SetMeter(which int, idx uint32, cfg *p4rt.MeterCfg) error {
 	return rc(C.dp_meter_set(C.int(which), C.uint32_t(idx), &c))
 }
 
-func (DP) ReadCounter(which int, idx uint32) (uint64, uint64, error) {
-	var pk, by C.uint64_t
-	err := rc(C.dp_counter_read(C.int(which), C.uint32_t(idx), &pk, &by))
-	return uint64(pk), uint64(by), err
-}
-
-func (DP) ReadCounters(which int, lo uint32, pkts, bytes []uint64) error {
-	if len(pkts) == 0 {
-		return nil
-	}
-	return rc(C.dp_counter_read_range(C.int(which), C.uint32_t(lo), C.uint32_t(len(pkts)),
-		(*C.uint64_t)(unsafe.Pointer(&pkts[0])), (*C.uint64_t)(unsafe.Pointer(&bytes[0]))))
-}
-
-// The data plane's block of marked counter cells is the agent's (both differences are unsigned constants).
-const _ = uint(C.DP_CTR_BLOCK-p4rt.CounterBlock) + uint(p4rt.CounterBlock-C.DP_CTR_BLOCK)
-
-func (DP) HarvestCounterMarks(bits []uint64) error {
-	if len(bits) == 0 {
-		return nil
-	}
-	return rc(C.dp_counter_harvest((*C.uint64_t)(unsafe.Pointer(&bits[0])), C.uint32_t(len(bits))))
-}
-
-func (DP) WriteCounter(which int, idx uint32, pkts, bytes uint64) error {
-	return rc(C.dp_counter_write(C.int(which), C.uint32_t(idx), C.uint64_t(pkts), C.uint64_t(bytes)))
-}
-
-func (DP) ReadDrops(reason uint32) (uint64, error) {
-	var n C.uint64_t
-	err := rc(C.dp_drop_read(C.uint32_t(reason), &n))
-	return uint64(n), err
-}
-
 func (DP) Commit() { C.dp_commit() }
 
 func (DP) PacketOut(port uint16, data []byte) error {

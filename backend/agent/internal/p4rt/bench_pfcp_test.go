@@ -266,3 +266,37 @@ func BenchmarkReadDeletedCells(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFinalCounts: what a Write's deletions' final counts cost the agent per deleted termination, from the
+// cells noted to the marshalled answer (both counters' counts of each cell), for bursts of 32 and 256 deletions
+// (two terminations each): time, the process's CPU and allocations per termination.
+func BenchmarkFinalCounts(b *testing.B) {
+	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
+	for _, n := range []int{32, 256} {
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			srv := benchServer(h)
+			cells := make([]uint32, 2*n)
+			for i := range cells {
+				cells[i] = uint32(i)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			cpu0 := processCPU()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				srv.finalCells = append(srv.finalCells[:0], cells...)
+				if len(srv.finalCounts()) == 0 {
+					b.Fatal("no final counts")
+				}
+			}
+			b.StopTimer()
+			cpu := processCPU() - cpu0
+			runtime.ReadMemStats(&after)
+			per := float64(b.N * len(cells))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/term")
+			b.ReportMetric(float64(cpu.Nanoseconds())/per, "cpu-ns/term")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/term")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/term")
+		})
+	}
+}

@@ -199,6 +199,9 @@ type Dataplane interface {
 	ReadCounter(which int, idx uint32) (pkts, bytes uint64, err error)
 	// ReadCounters reads cells lo .. lo+len(pkts)-1 into pkts and bytes (of the same length).
 	ReadCounters(which int, lo uint32, pkts, bytes []uint64) error
+	// ReadCounterCells reads both QoS counters of cells in one call: counts[4i:4i+4] (len(counts) is 4*len(cells))
+	// are cells[i]'s pre-QoS packets and bytes, then its post-QoS packets and bytes.
+	ReadCounterCells(cells []uint32, counts []uint64) error
 	WriteCounter(which int, idx uint32, pkts, bytes uint64) error
 	// HarvestCounterMarks ORs into bits (bit b of bits[b/64]: cells b*CounterBlock ..) the pre- and post-QoS
 	// counters' blocks counted in or written since the last harvest and clears their marks (the blocks past

@@ -206,6 +206,15 @@ func (f *fakeDP) ReadCounters(w int, lo uint32, pkts, bytes []uint64) error {
 	}
 	return nil
 }
+func (f *fakeDP) ReadCounterCells(cells []uint32, counts []uint64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, cell := range cells {
+		pre, post := f.counters[[2]uint32{CtrPreQos, cell}], f.counters[[2]uint32{CtrPostQos, cell}]
+		copy(counts[4*i:], []uint64{pre[0], pre[1], post[0], post[1]})
+	}
+	return nil
+}
 func (f *fakeDP) WriteCounter(w int, idx uint32, p, b uint64) error {
 	f.mu.Lock()
 	f.counters[[2]uint32{uint32(w), idx}] = [2]uint64{p, b}

@@ -8,11 +8,11 @@ package p4rt
 
 import (
 	"context"
+	"slices"
 
-	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 const (
@@ -41,30 +41,84 @@ func (s *Server) noteDeletedCell(ti *tableInfo, store entryStore, key string) {
 	}
 }
 
-// finalCounts returns the final counts of the cells noted, as a marshalled p4.v1.ReadResponse; nil if none.
+// finalCounts returns the final counts of the cells noted, as a marshalled p4.v1.ReadResponse (nil if none), in
+// a buffer the next Write reuses: both counters of every cell read in one data-plane call, encoded straight into
+// the answer as proto.Marshal encodes it (no message per cell). The callers copy it under the write lock.
 func (s *Server) finalCounts() []byte {
-	if len(s.finalCells) == 0 {
+	cells := s.finalCells
+	if len(cells) == 0 {
 		return nil
 	}
 	p := s.pipe
 	ids := [2]uint32{p.schema.counters[cPreQos].Preamble.Id, p.schema.counters[cPostQos].Preamble.Id}
-	slab := make(cellSlab, 2*len(s.finalCells))
-	out := make([]*p4v1.Entity, 0, 2*len(s.finalCells))
-	for _, cell := range s.finalCells {
-		for _, id := range ids {
-			pk, by, err := s.dp.ReadCounter(p.ctrWhich[id], cell)
-			if err != nil {
-				// Left out: the client reads what is missing.
-				continue
-			}
-			out = append(out, slab.entity(1, id, int64(cell), pk, by))
+	s.finalRead = slices.Grow(s.finalRead[:0], 4*len(cells))[:4*len(cells)]
+	counts := s.finalRead
+	if err := s.dp.ReadCounterCells(cells, counts); err != nil {
+		return s.finalCountsCellByCell(ids)
+	}
+	out := s.finalAnswer[:0]
+	for i, cell := range cells {
+		for w, id := range ids {
+			out = appendCounterEntity(out, id, int64(cell), counts[4*i+2*w], counts[4*i+2*w+1])
 		}
 	}
-	b, err := proto.Marshal(&p4v1.ReadResponse{Entities: out})
-	if err != nil {
+	s.finalAnswer = out
+	return out
+}
+
+// finalCountsCellByCell reads the cells one by one when a cell is past a counter's end: that cell is left out and
+// the client reads what is missing.
+func (s *Server) finalCountsCellByCell(ids [2]uint32) []byte {
+	out := s.finalAnswer[:0]
+	for _, cell := range s.finalCells {
+		for _, id := range ids {
+			if pk, by, err := s.dp.ReadCounter(s.pipe.ctrWhich[id], cell); err == nil {
+				out = appendCounterEntity(out, id, int64(cell), pk, by)
+			}
+		}
+	}
+	s.finalAnswer = out
+	if len(out) == 0 {
 		return nil
 	}
-	return b
+	return out
+}
+
+// appendCounterEntity appends one ReadResponse.entities element: an Entity whose counter_entry has the counter's
+// id, the cell's Index and its CounterData, fields as proto.Marshal writes them (zero scalars left out, the Index
+// and CounterData messages present even when empty).
+func appendCounterEntity(out []byte, id uint32, index int64, pk, by uint64) []byte {
+	varintField := func(x uint64) int {
+		if x == 0 {
+			return 0
+		}
+		return 1 + protowire.SizeVarint(x)
+	}
+	idx := varintField(uint64(index))
+	data := varintField(by) + varintField(pk)
+	entry := varintField(uint64(id)) + 1 + protowire.SizeVarint(uint64(idx)) + idx +
+		1 + protowire.SizeVarint(uint64(data)) + data
+	entity := 1 + protowire.SizeVarint(uint64(entry)) + entry
+	out = protowire.AppendTag(out, 1, protowire.BytesType) // ReadResponse.entities
+	out = protowire.AppendVarint(out, uint64(entity))
+	out = protowire.AppendTag(out, fEntityCounter, protowire.BytesType)
+	out = protowire.AppendVarint(out, uint64(entry))
+	out = appendVarintField(out, fCellID, uint64(id))
+	out = protowire.AppendTag(out, fCellIndex, protowire.BytesType)
+	out = protowire.AppendVarint(out, uint64(idx))
+	out = appendVarintField(out, fIndex, uint64(index))
+	out = protowire.AppendTag(out, fCellData, protowire.BytesType)
+	out = protowire.AppendVarint(out, uint64(data))
+	out = appendVarintField(out, 1, by)  // CounterData.byte_count
+	return appendVarintField(out, 2, pk) // CounterData.packet_count
+}
+
+// appendVarintField appends a varint field, left out when zero as proto.Marshal leaves it out.
+func appendVarintField(out []byte, num protowire.Number, x uint64) []byte {
+	if x == 0 {
+		return out
+	}
+	return protowire.AppendVarint(protowire.AppendTag(out, num, protowire.VarintType), x)
 }
 
 // sendFinalCounts sets the Write's trailer to the final counts, if any.

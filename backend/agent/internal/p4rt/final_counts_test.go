@@ -1,7 +1,9 @@
 package p4rt
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"testing"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -87,5 +89,60 @@ func TestFinalCountsOnlyWhenAsked(t *testing.T) {
 	r, err := h.writeWithTrailer(false, upd(del, h.entry(tULTerm, ul.Match, "", 0)))
 	if err != nil || r != nil {
 		t.Errorf("unasked: %v, final counts %v", err, r)
+	}
+}
+
+// The final counts are encoded as proto.Marshal encodes the ReadResponse of their CounterEntry entities, zero
+// and large counts and indexes included.
+func TestFinalCountsAreProtobufsEncoding(t *testing.T) {
+	for _, c := range []struct {
+		id     uint32
+		index  int64
+		pk, by uint64
+	}{{1, 0, 0, 0}, {318737128, 1, 1, 64}, {2, 1<<20 - 1, 1 << 40, 1<<63 - 1}, {0, 300, 0, 5}} {
+		want, err := proto.Marshal(&p4v1.ReadResponse{Entities: []*p4v1.Entity{{Entity: &p4v1.Entity_CounterEntry{
+			CounterEntry: &p4v1.CounterEntry{CounterId: c.id, Index: &p4v1.Index{Index: c.index},
+				Data: &p4v1.CounterData{PacketCount: int64(c.pk), ByteCount: int64(c.by)}}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCounterEntity(nil, c.id, c.index, c.pk, c.by); !bytes.Equal(got, want) {
+			t.Errorf("%+v: % x, protobuf's % x", c, got, want)
+		}
+	}
+}
+
+// pastEndDP refuses cell 1 as a data plane refuses a cell past a counter's end.
+type pastEndDP struct{ benchDP }
+
+func (*pastEndDP) ReadCounterCells([]uint32, []uint64) error { return &DPError{Errno: EINVAL} }
+func (*pastEndDP) ReadCounter(which int, idx uint32) (uint64, uint64, error) {
+	if idx == 1 {
+		return 0, 0, &DPError{Errno: EINVAL}
+	}
+	return uint64(which + 1), uint64(idx), nil
+}
+
+// A cell the data plane cannot read is left out of the final counts (the client reads what is missing); the
+// others are answered.
+func TestFinalCountsLeaveOutACellPastTheCountersEnd(t *testing.T) {
+	h := &harness{t: t, info: fixtureP4Info()}
+	srv := benchServer(h)
+	srv.dp = &pastEndDP{}
+	srv.finalCells = []uint32{0, 1, 2}
+	r := &p4v1.ReadResponse{}
+	if err := proto.Unmarshal(srv.finalCounts(), r); err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, e := range r.Entities {
+		got = append(got, e.GetCounterEntry().Index.Index)
+	}
+	if want := []int64{0, 0, 2, 2}; !slices.Equal(got, want) {
+		t.Fatalf("cells answered %v, want %v", got, want)
+	}
+	srv.finalCells = []uint32{1}
+	if b := srv.finalCounts(); b != nil {
+		t.Fatalf("no cell readable, yet final counts % x", b)
 	}
 }

@@ -72,9 +72,11 @@ type Server struct {
 	errs     []error
 	dirty    map[string]bool
 	// Whether this Write's client asked for its deletions' final counts, and the counter cells of the
-	// terminations it deletes (final_counts.go).
+	// terminations it deletes, their counts and the answer encoded from them (final_counts.go).
 	finalWanted bool
 	finalCells  []uint32
+	finalRead   []uint64
+	finalAnswer []byte
 }
 
 func NewServer(cfg Config, dp Dataplane, log *slog.Logger) *Server {

@@ -296,6 +296,17 @@ func (s *Switch) ReadCounters(which int, lo uint32, pkts, bytes []uint64) error 
 	return s.readCells(which, lo, pkts, bytes)
 }
 
+func (s *Switch) ReadCounterCells(cells []uint32, counts []uint64) error {
+	for i, cell := range cells {
+		for w, which := range []int{p4rt.CtrPreQos, p4rt.CtrPostQos} {
+			if err := s.readCells(which, cell, counts[4*i+2*w:4*i+2*w+1], counts[4*i+2*w+1:4*i+2*w+2]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (s *Switch) ReadDrops(reason uint32) (uint64, error) {
 	p, _, err := s.ReadCounter(whichDrops, reason)
 	return p, err

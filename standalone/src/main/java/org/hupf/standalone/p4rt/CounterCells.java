@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 import org.hupf.core.device.CellChanges;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -13,6 +14,7 @@ import p4.v1.P4RuntimeOuterClass.CounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.ExternEntry;
 import p4.v1.P4RuntimeOuterClass.Index;
+import p4.v1.P4RuntimeOuterClass.ReadResponse;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -35,6 +37,16 @@ final class CounterCells {
     /** The backend's changed-cells read (docs/PIPELINE_CONTRACT.md, "Counter changes"). */
     static final int EXTERN_COUNTER_CHANGES = 0x81;
     private static final String CHANGES_URL = "type.googleapis.com/hupf.p4rt.CounterChanges";
+    /** Tags of ReadResponse.entities, Entity.counter_entry, CounterEntry's counter_id, index and data, Index.index,
+     *  CounterData's byte_count and packet_count. */
+    private static final int RESPONSE_ENTITY = 1 << 3 | 2;
+    private static final int ENTITY_COUNTER = EncodedUpdates.ENTITY_COUNTER << 3 | 2;
+    private static final int ENTRY_ID = 1 << 3;
+    private static final int ENTRY_INDEX = 2 << 3 | 2;
+    private static final int ENTRY_DATA = 3 << 3 | 2;
+    private static final int INDEX_INDEX = 1 << 3;
+    private static final int DATA_BYTES = 1 << 3;
+    private static final int DATA_PACKETS = 2 << 3;
 
     private final P4rtClient client;
     private final int ingressId;
@@ -82,24 +94,91 @@ final class CounterCells {
     }
 
     /**
-     * The cells a device answered both counts of, from counter entries it sent (a Write's final counts).
+     * The cells a device answered both counts of, from a Write's final counts (a marshalled p4.v1.ReadResponse of
+     * counter entries), decoded in place: no protobuf message per entry.
      *
-     * @param entities counter entries
+     * @param finalCounts the answer's bytes
      * @return cell index to counts
+     * @throws P4RuntimeException if the bytes are not a ReadResponse
      */
-    Map<Integer, UpfCounter> complete(List<Entity> entities) {
+    Map<Integer, UpfCounter> complete(byte[] finalCounts) throws P4RuntimeException {
         Map<Integer, long[]> counts = new HashMap<>();
-        for (Entity e : entities) {
-            counts.put((int) e.getCounterEntry().getIndex().getIndex(), null);
+        try {
+            CodedInputStream in = CodedInputStream.newInstance(finalCounts);
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                if (tag != RESPONSE_ENTITY) {
+                    in.skipField(tag);
+                    continue;
+                }
+                int entity = in.pushLimit(in.readRawVarint32());
+                for (int t = in.readTag(); t != 0; t = in.readTag()) {
+                    if (t == ENTITY_COUNTER) {
+                        int entry = in.pushLimit(in.readRawVarint32());
+                        counterEntry(in, counts);
+                        in.popLimit(entry);
+                    } else {
+                        in.skipField(t);
+                    }
+                }
+                in.popLimit(entity);
+            }
+        } catch (IOException e) {
+            throw new P4RuntimeException("Write failed: malformed final counts: " + e.getMessage(),
+                                         io.grpc.Status.Code.INTERNAL, e);
         }
-        entities.forEach(e -> collect(e.getCounterEntry(), counts));
         Map<Integer, UpfCounter> out = new HashMap<>(counts.size() * 2);
         counts.forEach((cell, v) -> {
-            if (v != null && v[4] == 3) {
+            if (v[4] == 3) {
                 out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1]).setEgress(v[2], v[3]).build());
             }
         });
         return out;
+    }
+
+    /** One CounterEntry's counts into its cell's {ingress pkts, ingress bytes, egress pkts, egress bytes, which seen}. */
+    private void counterEntry(CodedInputStream in, Map<Integer, long[]> counts) throws IOException {
+        long id = 0;
+        long index = 0;
+        long packets = 0;
+        long bytes = 0;
+        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            if (tag == ENTRY_ID) {
+                id = in.readUInt32() & 0xFFFFFFFFL;
+            } else if (tag == ENTRY_INDEX || tag == ENTRY_DATA) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                for (int t = in.readTag(); t != 0; t = in.readTag()) {
+                    if (tag == ENTRY_INDEX && t == INDEX_INDEX) {
+                        index = in.readInt64();
+                    } else if (tag == ENTRY_DATA && t == DATA_BYTES) {
+                        bytes = in.readInt64();
+                    } else if (tag == ENTRY_DATA && t == DATA_PACKETS) {
+                        packets = in.readInt64();
+                    } else {
+                        in.skipField(t);
+                    }
+                }
+                in.popLimit(limit);
+            } else {
+                in.skipField(tag);
+            }
+        }
+        int at = id == ingressId ? 0 : id == egressId ? 2 : -1;
+        if (at >= 0) {
+            long[] v = counts.computeIfAbsent((int) index, k -> new long[5]);
+            v[at] = packets;
+            v[at + 1] = bytes;
+            v[4] |= at == 0 ? 1 : 2;
+        }
+    }
+
+    /** @return the entities of a Write's final counts (a marshalled p4.v1.ReadResponse) */
+    static List<Entity> entities(byte[] finalCounts) throws P4RuntimeException {
+        try {
+            return ReadResponse.parseFrom(finalCounts).getEntitiesList();
+        } catch (InvalidProtocolBufferException e) {
+            throw new P4RuntimeException("Write failed: malformed final counts: " + e.getMessage(),
+                                         io.grpc.Status.Code.INTERNAL, e);
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import p4.v1.P4RuntimeOuterClass.Update;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,8 +15,8 @@ import java.util.List;
  * A Write's updates as bytes, laid out as the local write frame carries them (docs/PIPELINE_CONTRACT.md, "Local
  * writes"): each a little-endian {@code u32} length and its serialized {@code p4.v1.Update}. {@link UpfEntityEncoder}
  * writes the updates field by field, in the order and form protobuf's own serializer gives (fields by number, zero
- * scalars left out): no protobuf object per update. The local write channel sends the bytes as they are; the gRPC
- * path parses them back into {@link Update}s.
+ * scalars left out): no protobuf object per update. The local write channel sends the bytes as they are, and so does
+ * the gRPC path ({@link EncodedWrite}), each update as a field of the WriteRequest.
  *
  * <p>Every update starts {@code 08 <type> 12 <entity length>}: its type is set (INSERT, MODIFY or DELETE) and its
  * entity follows, which {@link #type} and {@link #tableEntry} read back. Field numbers are below 16, so each tag is
@@ -92,7 +93,29 @@ final class EncodedUpdates {
         pos += n;
     }
 
-    /** @return the updates as protobuf objects, for the gRPC path */
+    /** @return the serialized length of the updates as repeated message field {@code field} (below 16) */
+    int fieldLength(int field) {
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            int length = (int) readLength(starts[i]);
+            n += 1 + varintSize(length) + length;
+        }
+        return n;
+    }
+
+    /** Writes the updates as repeated message field {@code field} (below 16), as protobuf serializes them. */
+    void writeAsField(int field, OutputStream out) throws IOException {
+        byte[] prefix = new byte[1 + 5];
+        prefix[0] = tag(field, TAG_BYTES);
+        for (int i = 0; i < count; i++) {
+            int length = (int) readLength(starts[i]);
+            int prefixEnd = writeVarint(prefix, 1, length);
+            out.write(prefix, 0, prefixEnd);
+            out.write(buf, starts[i] + LENGTH_PREFIX, length);
+        }
+    }
+
+    /** @return the updates as protobuf objects */
     List<Update> toUpdates() {
         List<Update> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -221,11 +244,15 @@ final class EncodedUpdates {
     }
 
     private int writeVarint(int at, long v) {
+        return writeVarint(buf, at, v);
+    }
+
+    private static int writeVarint(byte[] to, int at, long v) {
         while ((v & ~0x7FL) != 0) {
-            buf[at++] = (byte) ((v & 0x7F) | 0x80);
+            to[at++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        buf[at++] = (byte) v;
+        to[at++] = (byte) v;
         return at;
     }
 

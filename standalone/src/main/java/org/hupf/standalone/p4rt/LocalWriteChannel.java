@@ -1,14 +1,11 @@
 package org.hupf.standalone.p4rt;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import p4.v1.P4RuntimeOuterClass.Entity;
-import p4.v1.P4RuntimeOuterClass.ReadResponse;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
@@ -24,7 +21,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -69,11 +65,11 @@ final class LocalWriteChannel implements AutoCloseable {
      * @param req   the Write (its device id, election id and updates)
      * @param probe null if the device answers a probe, else why not (asked each {@value PatientCalls#PATIENCE_S} s
      *              of silence)
-     * @return the final counts of the terminations it deleted, as counter entries; null if the frame was not sent
-     *         whole: nothing of it applied
+     * @return the final counts of the terminations it deleted, a marshalled p4.v1.ReadResponse (empty if none); null
+     *         if the frame was not sent whole: nothing of it applied
      * @throws StatusRuntimeException as the gRPC Write would fail
      */
-    List<Entity> write(WriteRequest req, Supplier<String> probe) {
+    byte[] write(WriteRequest req, Supplier<String> probe) {
         EncodedUpdates updates = new EncodedUpdates(req.getSerializedSize());
         for (Update u : req.getUpdatesList()) {
             updates.add(u);
@@ -85,8 +81,7 @@ final class LocalWriteChannel implements AutoCloseable {
      * Sends a Write of encoded updates, their bytes as they are, and waits for the answer as {@link #write(WriteRequest,
      * Supplier)} does.
      */
-    synchronized List<Entity> write(long deviceId, Uint128 electionId, EncodedUpdates updates,
-                                    Supplier<String> probe) {
+    synchronized byte[] write(long deviceId, Uint128 electionId, EncodedUpdates updates, Supplier<String> probe) {
         if (!connected()) {
             return null;
         }
@@ -238,18 +233,16 @@ final class LocalWriteChannel implements AutoCloseable {
         }
     }
 
-    /** The answer in {@link #in}: the final counts, or the failure the gRPC Write would have thrown. */
-    private List<Entity> answer() {
+    /** The answer in {@link #in}: the final counts' bytes, or the failure the gRPC Write would have thrown. */
+    private byte[] answer() {
         int code = in.getInt();
         String message = string();
         int count = in.getInt();
         if (code == Status.Code.OK.value()) {
             in.getInt(); // the final counts' length: the rest of the frame
-            try {
-                return in.hasRemaining() ? ReadResponse.parseFrom(in).getEntitiesList() : List.of();
-            } catch (InvalidProtocolBufferException e) {
-                throw Status.INTERNAL.withDescription("malformed final counts: " + e.getMessage()).asRuntimeException();
-            }
+            byte[] counts = new byte[in.remaining()];
+            in.get(counts);
+            return counts;
         }
         com.google.rpc.Status.Builder status = com.google.rpc.Status.newBuilder().setCode(code).setMessage(message);
         for (int i = 0; i < count; i++) {
@@ -260,7 +253,7 @@ final class LocalWriteChannel implements AutoCloseable {
         return failed(status.build());
     }
 
-    private static List<Entity> failed(com.google.rpc.Status status) {
+    private static byte[] failed(com.google.rpc.Status status) {
         throw StatusProto.toStatusRuntimeException(status);
     }
 

@@ -408,16 +408,16 @@ public final class P4rtClient implements AutoCloseable, DeviceHealth {
      * device answered them (hupf-backend: docs/PIPELINE_CONTRACT.md); throws with a line per failed update if any.
      */
     public List<Entity> write(List<Update> updates) throws P4RuntimeException {
-        return updates.isEmpty() ? List.of() : counted(() -> patient.write(WriteRequest.newBuilder()
-                .setDeviceId(deviceId).setElectionId(electionId).addAllUpdates(updates).build()));
+        return updates.isEmpty() ? List.of() : CounterCells.entities(counted(() -> patient.write(
+                WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId).addAllUpdates(updates).build())));
     }
 
-    /** As {@link #write(List)}, updates already encoded: their bytes as they are over the local write channel. */
-    List<Entity> write(EncodedUpdates updates) throws P4RuntimeException {
-        return updates.size() == 0 ? List.of() : counted(() -> patient.write(deviceId, electionId, updates));
+    /** As {@link #write(List)}, updates already encoded, sent as they are; the final counts as bytes (ReadResponse). */
+    byte[] write(EncodedUpdates updates) throws P4RuntimeException {
+        return updates.size() == 0 ? new byte[0] : counted(() -> patient.write(deviceId, electionId, updates));
     }
 
-    private List<Entity> counted(Supplier<List<Entity>> write) throws P4RuntimeException {
+    private byte[] counted(Supplier<byte[]> write) throws P4RuntimeException {
         failFastWhenDown();
         try {
             return write.get();

@@ -1,10 +1,13 @@
 package org.hupf.standalone.p4rt;
 
-import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
+import io.grpc.ClientInterceptors;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
@@ -49,6 +52,8 @@ final class PatientCalls {
     private static final Metadata.Key<byte[]> FINAL_COUNTS =
             Metadata.Key.of("hupf-final-counts-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
+    private static final byte[] NO_FINAL_COUNTS = new byte[0];
+
     private final P4RuntimeGrpc.P4RuntimeStub stub;
     /** Where Writes go first, when set (over gRPC while it is down). */
     private volatile LocalWriteChannel localWrites;
@@ -67,44 +72,39 @@ final class PatientCalls {
      * Sends a Write asking for its deletions' final counts (docs/PIPELINE_CONTRACT.md, "Final counts of a deletion"):
      * over the local write channel if there is one and it is up, else over gRPC.
      *
-     * @return the counter entries the device put in the answer's trailer; empty if none
+     * @return the final counts the device put in the answer's trailer, a marshalled p4.v1.ReadResponse; empty if none
      */
-    List<Entity> write(WriteRequest req) {
+    byte[] write(WriteRequest req) {
         LocalWriteChannel local = localWrites;
-        List<Entity> sent = local == null ? null : local.write(req, this::probe);
+        byte[] sent = local == null ? null : local.write(req, this::probe);
         return sent != null ? sent : grpcWrite(req);
     }
 
-    private List<Entity> grpcWrite(WriteRequest req) {
+    private byte[] grpcWrite(WriteRequest req) {
+        return grpcWrite(P4RuntimeGrpc.getWriteMethod(), req);
+    }
+
+    /** Sends a Write over gRPC, asking for its deletions' final counts; its request as {@code method} serializes it. */
+    private <Q> byte[] grpcWrite(MethodDescriptor<Q, WriteResponse> method, Q req) {
         CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
         AtomicReference<Metadata> trailers = new AtomicReference<>();
-        stub.withInterceptors(ASK_FINAL_COUNTS, MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(),
-                                                                                            trailers))
-                .withDeadlineAfter(LONGEST_S, TimeUnit.SECONDS).write(req, completing(answer, new ArrayList<>(), null));
+        Channel channel = ClientInterceptors.intercept(stub.getChannel(), ASK_FINAL_COUNTS,
+                MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(), trailers));
+        ClientCalls.asyncUnaryCall(channel.newCall(method, stub.getCallOptions().withDeadlineAfter(
+                LONGEST_S, TimeUnit.SECONDS)), req, completing(answer, new ArrayList<>(), null));
         await(answer, "Write");
         byte[] counts = trailers.get() == null ? null : trailers.get().get(FINAL_COUNTS);
-        if (counts == null) {
-            return List.of();
-        }
-        try {
-            return ReadResponse.parseFrom(counts).getEntitiesList();
-        } catch (InvalidProtocolBufferException e) {
-            throw Status.INTERNAL.withDescription("malformed final counts: " + e.getMessage()).asRuntimeException();
-        }
+        return counts == null ? NO_FINAL_COUNTS : counts;
     }
 
     /**
      * Sends a Write of encoded updates as {@link #write(WriteRequest)} does: their bytes over the local write
-     * channel, else parsed into a WriteRequest over gRPC.
+     * channel, else over gRPC as they are ({@link EncodedWrite}).
      */
-    List<Entity> write(long deviceId, Uint128 electionId, EncodedUpdates updates) {
+    byte[] write(long deviceId, Uint128 electionId, EncodedUpdates updates) {
         LocalWriteChannel local = localWrites;
-        List<Entity> sent = local == null ? null : local.write(deviceId, electionId, updates, this::probe);
-        if (sent != null) {
-            return sent;
-        }
-        return grpcWrite(WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(electionId)
-                                 .addAllUpdates(updates.toUpdates()).build());
+        byte[] sent = local == null ? null : local.write(deviceId, electionId, updates, this::probe);
+        return sent != null ? sent : grpcWrite(EncodedWrite.METHOD, new EncodedWrite(deviceId, electionId, updates));
     }
 
     /** Sends Writes over this channel first, or over gRPC only (null). */

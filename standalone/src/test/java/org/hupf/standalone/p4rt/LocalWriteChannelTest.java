@@ -16,7 +16,6 @@ import org.junit.Before;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.p4runtime.model.P4InfoParser;
-import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
@@ -195,7 +194,7 @@ public class LocalWriteChannelTest {
         }
     }
 
-    private static List<Entity> viaChannel(LocalWriteChannel channel, List<Update> updates, long election)
+    private static byte[] viaChannel(LocalWriteChannel channel, List<Update> updates, long election)
             throws P4RuntimeException {
         WriteRequest req = WriteRequest.newBuilder().setDeviceId(DEVICE_ID)
                 .setElectionId(Uint128.newBuilder().setLow(election)).addAllUpdates(updates).build();
