@@ -232,7 +232,8 @@ def run_standalone(n, window, establish_only):
     """bench_control_plane's own run() of the same N and window, its current chain (local writes), no warm-up as
     ONOS gets none (modifications on, every deletion timed; or establishment only: one deletion)."""
     return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=establish_only, warmup=0, threads=False,
-                                     old_local_writes=True, delete_limit=1 if establish_only else None),
+                                     old_local_writes=True, old_runner_java_opts="",
+                                     delete_limit=1 if establish_only else None),
                   n, window, "standalone")
 
 
