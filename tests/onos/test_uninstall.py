@@ -50,8 +50,8 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
             gnb_test.program(onos, gnb)
         uninstall_and_check(onos, deployed, backend, standing_sessions)
         if gnb is not None:
-            # hupf's deactivation returns once ONOS's group poll confirmed the clone group's removal: with its
-            # bundles gone, neither ONOS's store nor the device holds the group.
+            # hupf's deactivation returns once the device's read (or ONOS's group poll) confirmed the clone group's
+            # removal: with its bundles gone, neither ONOS's store nor the device holds the group.
             onos.wait_ready(lambda: onos_ready.settled(onos, hupf_uninstalled), UNINSTALL_TIMEOUT_S,
                             "%s uninstalled" % APP)
             _, groups = onos.rest("GET", "/onos/v1/groups/%s" % gnb_test.DEVICE)
@@ -60,7 +60,7 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
             gnb_test.no_frame_leaves(gnb["bed"], gnb_test.V.n3_in(0x100))
             confirmed = re.compile(r"Removed the 1 gNB clone groups of \[%s\]$" % re.escape(gnb_test.DEVICE), re.M)
             assert confirmed.search(onos.karaf_log.read_text(errors="replace")), \
-                "hupf removed its clone group and ONOS's group poll confirmed it (not purged)"
+                "hupf removed its clone group and its device or ONOS's group poll confirmed it (not purged)"
 
 
 def uninstall_and_check(onos, deployed, backend, standing_sessions):

@@ -10,6 +10,7 @@ import org.onosproject.app.ApplicationState;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigEvent;
@@ -19,6 +20,8 @@ import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.group.Group;
+import org.onosproject.net.group.GroupProgrammable;
 import org.onosproject.net.group.GroupService;
 import org.onosproject.net.pi.service.PiPipeconfService;
 import org.osgi.service.component.annotations.Activate;
@@ -30,6 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -130,10 +134,26 @@ public class GnbComponent {
             log.info("The app is deactivated: gNB entries removed ({})", writer.removeAll());
             List<DeviceId> devices = new ArrayList<>();
             deviceService.getDevices().forEach(d -> devices.add(d.id()));
-            CloneGroupsRemoval.remove(groupService, devices, appId, CloneGroupsRemoval.POLL_WAIT_S);
+            CloneGroupsRemoval.remove(groupService, this::groupsOnDevice, devices, appId,
+                                      CloneGroupsRemoval.POLL_WAIT_S);
         }
         cfgRegistry.unregisterConfigFactory(factory);
         log.info("Stopped");
+    }
+
+    /** A device's groups as ONOS's group poll reads them, on the devices it polls; null on the others. */
+    private Collection<Group> groupsOnDevice(DeviceId id) {
+        Device d = deviceService.getDevice(id);
+        if (d == null || !deviceService.isAvailable(id) || !mastershipService.isLocalMaster(id)
+                || !d.is(GroupProgrammable.class)) {
+            return null;
+        }
+        try {
+            return d.as(GroupProgrammable.class).getGroups();
+        } catch (RuntimeException e) {
+            log.debug("Cannot read the groups of {}: {}", id, e.toString());
+            return null;
+        }
     }
 
     private void onDeviceEvent(DeviceEvent event) {

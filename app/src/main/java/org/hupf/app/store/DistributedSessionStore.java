@@ -9,6 +9,7 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.DistributedPrimitive;
 import org.onosproject.store.service.MapEvent;
 import org.onosproject.store.service.MapEventListener;
 import org.onosproject.store.service.Serializer;
@@ -34,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * Sessions in an ONOS ConsistentMap (Raft-replicated), so they survive the loss of a cluster node and an
@@ -52,7 +54,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>The map's event for this node's own write carries the entry it wrote: the local copies take the record
  * kept with the write instead of decoding its JSON again. Events come in commit order, so the copies end as the
- * last event says whoever wrote it.
+ * last event says whoever wrote it. A write whose event never comes is forgotten with the writes before the
+ * next event of its session, its entry's removal, the map's clearing, or a change of the map's status (its Raft
+ * partition's session suspended or lost: events may have been missed); one that failed, at once.
  */
 public final class DistributedSessionStore implements SessionStore {
 
@@ -72,6 +76,7 @@ public final class DistributedSessionStore implements SessionStore {
     /** The UP SEIDs whose entry holds a deletion's response only. */
     private final Set<Long> tombstones = ConcurrentHashMap.newKeySet();
     private final MapEventListener<Long, String> listener = this::onEvent;
+    private final Consumer<DistributedPrimitive.Status> statusListener = this::onStatus;
     private final ExecutorService[] committers = new ExecutorService[COMMITTERS];
     /** This node's entry writes whose map event has not come yet, by UP SEID, in commit order. */
     private final Map<Long, Deque<Written>> unechoed = new ConcurrentHashMap<>();
@@ -99,6 +104,7 @@ public final class DistributedSessionStore implements SessionStore {
                 .withSerializer(Serializer.using(KryoNamespace.newBuilder()
                         .register(Long.class, String.class).build(MAP_NAME))).build();
         map.addListener(listener);
+        map.addStatusChangeListener(statusListener);
         map.entrySet().forEach(e -> follow(e.getKey(), e.getValue().value()));
         for (int i = 0; i < COMMITTERS; i++) {
             String name = "hupf-store-commit-" + i;
@@ -159,7 +165,7 @@ public final class DistributedSessionStore implements SessionStore {
             unechoed.computeIfAbsent(upSeid, k -> new ConcurrentLinkedDeque<>()).add(w);
             try {
                 map.put(upSeid, w.entry);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 unechoed.computeIfPresent(upSeid, (k, q) -> q.remove(w) && q.isEmpty() ? null : q);
                 throw e;
             }
@@ -192,6 +198,8 @@ public final class DistributedSessionStore implements SessionStore {
 
     private void onEvent(MapEvent<Long, String> e) {
         if (e.type() == MapEvent.Type.REMOVE) {
+            // The writes noted before the removal will not come back; one noted after it is decoded when it does.
+            unechoed.remove(e.key());
             local.remove(e.key());
             responses.remove(e.key());
             tombstones.remove(e.key());
@@ -205,6 +213,16 @@ public final class DistributedSessionStore implements SessionStore {
         }
     }
 
+    /** The map's partition lost or regained its session: the events of writes noted until now may never come. */
+    private void onStatus(DistributedPrimitive.Status status) {
+        unechoed.clear();
+    }
+
+    /** @return how many of this node's writes wait for their event */
+    int unechoedWrites() {
+        return unechoed.values().stream().mapToInt(Deque::size).sum();
+    }
+
     /**
      * Empties the map for every node, sessions, tombstones and kept responses alike.
      *
@@ -213,6 +231,7 @@ public final class DistributedSessionStore implements SessionStore {
     public int clear() {
         int n = local.size();
         map.clear();
+        unechoed.clear();
         local.clear();
         responses.clear();
         tombstones.clear();
@@ -232,6 +251,7 @@ public final class DistributedSessionStore implements SessionStore {
             Thread.currentThread().interrupt();
         }
         map.removeListener(listener);
+        map.removeStatusChangeListener(statusListener);
     }
 
     @Override

@@ -25,8 +25,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 /**
- * The app's clone groups leave ONOS's group store before its deactivation returns: waited for while ONOS's group
- * poll confirms their deletion, purged from the store when it does not in time.
+ * The app's clone groups leave ONOS's group store before its deactivation returns: purged once their device's read
+ * shows them deleted, else waited for while ONOS's group poll confirms their deletion, purged from the store when
+ * neither does in time.
  */
 public class CloneGroupsRemovalTest {
 
@@ -43,6 +44,7 @@ public class CloneGroupsRemovalTest {
         final Map<DeviceId, Group> held = new HashMap<>();
         final List<GroupListener> listeners = new ArrayList<>();
         final List<DeviceId> purged = new ArrayList<>();
+        final List<DeviceId> removed = new ArrayList<>();
         /** Whether removeGroup's deletion is confirmed by a poll on another thread. */
         boolean devicesAnswer = true;
 
@@ -64,6 +66,7 @@ public class CloneGroupsRemovalTest {
         public void removeGroup(DeviceId deviceId, GroupKey key, ApplicationId appId) {
             DefaultGroup g;
             synchronized (held) {
+                removed.add(deviceId);
                 g = new DefaultGroup(held.get(deviceId).id(), held.get(deviceId));
                 g.setState(Group.GroupState.PENDING_DELETE);
                 held.put(deviceId, g);
@@ -100,13 +103,45 @@ public class CloneGroupsRemovalTest {
     }
 
     private final Groups groups = new Groups();
+    /** Devices that cannot be read: ONOS's poll decides alone. */
+    private static final CloneGroupsRemoval.DeviceGroups UNREADABLE = id -> null;
+
+    @Test(timeout = 20_000)
+    public void returnsOnceTheDeviceNoLongerHoldsTheGroupWithoutOnosPoll() {
+        groups.devicesAnswer = false;
+        groups.hold(GNB, APP);
+        Group group = groups.getGroup(GNB, GnbRules.cloneKey());
+        CloneGroupsRemoval.DeviceGroups deletedOnceSent = id -> {
+            synchronized (groups.held) {
+                return groups.removed.contains(id) ? List.of() : List.of(group);
+            }
+        };
+
+        assertEquals(1, CloneGroupsRemoval.remove(groups, deletedOnceSent, List.of(GNB), APP, 60));
+
+        assertTrue(groups.getGroup(GNB, GnbRules.cloneKey()) == null);
+        assertEquals("purged once its device's read showed it deleted", List.of(GNB), groups.purged);
+        assertEquals("its listener removed", List.of(), groups.listeners);
+    }
+
+    @Test
+    public void aGroupItsDeviceStillHoldsIsWaitedForUntilTheDeadline() {
+        groups.devicesAnswer = false;
+        groups.hold(GNB, APP);
+        Group group = groups.getGroup(GNB, GnbRules.cloneKey());
+
+        assertEquals(1, CloneGroupsRemoval.remove(groups, id -> List.of(group), List.of(GNB), APP, 0));
+
+        assertEquals("purged with a warning", List.of(GNB), groups.purged);
+        assertTrue("the device's delete was sent", groups.removed.contains(GNB));
+    }
 
     @Test
     public void returnsOnceOnosGroupPollConfirmedTheRemoval() {
         groups.hold(GNB, APP);
         groups.hold(SWITCH, OTHER);
 
-        assertEquals(1, CloneGroupsRemoval.remove(groups, List.of(GNB, SWITCH), APP, 60));
+        assertEquals(1, CloneGroupsRemoval.remove(groups, UNREADABLE, List.of(GNB, SWITCH), APP, 60));
 
         assertTrue(groups.getGroup(GNB, GnbRules.cloneKey()) == null);
         assertEquals("another app's group stays", OTHER, groups.getGroup(SWITCH, GnbRules.cloneKey()).appId());
@@ -119,7 +154,7 @@ public class CloneGroupsRemovalTest {
         groups.devicesAnswer = false;
         groups.hold(GNB, APP);
 
-        assertEquals(1, CloneGroupsRemoval.remove(groups, List.of(GNB), APP, 0));
+        assertEquals(1, CloneGroupsRemoval.remove(groups, UNREADABLE, List.of(GNB), APP, 0));
 
         assertEquals(List.of(GNB), groups.purged);
         assertTrue(groups.getGroup(GNB, GnbRules.cloneKey()) == null);
@@ -128,7 +163,7 @@ public class CloneGroupsRemovalTest {
     @Test
     public void noGroupNoWait() {
         groups.hold(SWITCH, OTHER);
-        assertEquals(0, CloneGroupsRemoval.remove(groups, List.of(GNB, SWITCH), APP, 60));
+        assertEquals(0, CloneGroupsRemoval.remove(groups, UNREADABLE, List.of(GNB, SWITCH), APP, 60));
         assertEquals(List.of(), groups.purged);
     }
 }

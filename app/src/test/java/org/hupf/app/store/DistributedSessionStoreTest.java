@@ -31,6 +31,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertArrayEquals;
@@ -90,6 +92,14 @@ public class DistributedSessionStoreTest {
     /** Storage whose maps, by name, are shared by every "node" built on it, like a cluster's. */
     static StorageService cluster() {
         Map<String, ConsistentMap<?, ?>> shared = new ConcurrentHashMap<>();
+        return storage((name, fresh) -> shared.computeIfAbsent(name, n -> fresh.get()));
+    }
+
+    /**
+     * @param maps the consistent map to use, of its name and a fresh test map of that name
+     * @return storage whose consistent maps are those
+     */
+    static StorageService storage(BiFunction<String, Supplier<ConsistentMap<?, ?>>, ConsistentMap<?, ?>> maps) {
         return new TestStorageService() {
             @Override
             @SuppressWarnings("unchecked")
@@ -97,7 +107,7 @@ public class DistributedSessionStoreTest {
                 return new TestConsistentMap.Builder<K, V>() {
                     @Override
                     public ConsistentMap<K, V> build() {
-                        return (ConsistentMap<K, V>) shared.computeIfAbsent(name(), n -> super.build());
+                        return (ConsistentMap<K, V>) maps.apply(name(), super::build);
                     }
                 };
             }

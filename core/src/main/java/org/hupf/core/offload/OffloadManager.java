@@ -274,15 +274,15 @@ public final class OffloadManager {
      * Reads every session's counters from both targets, updates rates and demotes sessions that stayed
      * cold for the hold time. Pinned-to-hardware sessions that did not fit earlier are retried.
      *
-     * <p>The backend's counters are read as the cells changed since the last poll (one read; a device without
-     * that read is read in full and compared), the switch's as the cells of the offloaded sessions, without the
-     * manager's lock; the poll then applies, under it in batches, the sessions with a changed cell and those
-     * whose state needs a poll even without one (a rate above 0, offloaded, pinned, reported, new or changed):
-     * an idle session costs nothing. A session changed meanwhile keeps its usage and is measured by the next
-     * poll. A poll called while another is under way returns at once.
+     * <p>The counters are read without the manager's lock, then applied under it in batches, for the sessions
+     * with a changed cell or a state that needs a poll ({@link OffloadPoll}): an idle session costs nothing. A
+     * session changed meanwhile keeps its usage and is measured by the next poll. A poll called while another is
+     * under way returns at once, true.
+     *
+     * @return false if a counter read failed: a backend or the switch did not answer
      */
-    public void poll() {
-        poller.poll();
+    public boolean poll() {
+        return poller.poll();
     }
 
     /** @return how long the last complete {@link #poll} took, in milliseconds; -1 before the first */

@@ -106,17 +106,23 @@ final class OffloadPoll {
         active.add(e);
     }
 
-    /** Polls, unless a poll is under way: then it returns at once. */
-    void poll() {
+    /**
+     * Polls, unless a poll is under way: then it returns at once.
+     *
+     * @return false if a counter read failed (true when another poll was under way)
+     */
+    boolean poll() {
         if (!polling.compareAndSet(false, true)) {
-            return;
+            return true;
         }
         try {
             long start = System.nanoTime();
             // A poll whose reads failed timed out on a device, most often: no measure of what a poll costs.
-            if (pollOnce()) {
+            boolean read = pollOnce();
+            if (read) {
                 durationMillis = (System.nanoTime() - start) / 1_000_000;
             }
+            return read;
         } finally {
             polling.set(false);
         }

@@ -32,6 +32,7 @@ import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The request side of the PFCP agent, without sockets: one datagram in, at most one datagram out. It checks
@@ -41,9 +42,9 @@ import java.util.function.Function;
  * response, encoded once here. A malformed request is answered with its TS 29.244 §7.6 cause or dropped and
  * logged.
  *
- * <p>Session procedures answer once the devices acknowledged ({@link #handleAsync}): a retransmission
- * that arrives while its request is still being handled is dropped (the answer follows), one that arrives
- * later gets the cached answer.
+ * <p>Session procedures answer once the devices acknowledged and the store committed ({@link #handleAsync}): a
+ * retransmission that arrives while its request is still being handled is dropped (the answer follows), one that
+ * arrives later gets the cached answer, for the window from when it was sent.
  */
 public final class PfcpHandler {
 
@@ -85,10 +86,16 @@ public final class PfcpHandler {
      */
     public PfcpHandler(PfcpConfig config, SessionManager sessions, UsageReporter usage, long recoveryTimeStamp,
                        PfcpStats stats, AssociationStore associations) {
+        this(config, sessions, usage, recoveryTimeStamp, stats, associations, System::currentTimeMillis);
+    }
+
+    /** A handler whose retransmission window runs on a given clock, ms (a test's). */
+    PfcpHandler(PfcpConfig config, SessionManager sessions, UsageReporter usage, long recoveryTimeStamp,
+                PfcpStats stats, AssociationStore associations, LongSupplier clock) {
         this.nodeId = NodeId.of(config.nodeId);
         this.recoveryTimeStamp = recoveryTimeStamp;
         this.stats = stats;
-        this.cache = new ResponseCache(config.responseCacheMillis, sessions.store());
+        this.cache = new ResponseCache(config.responseCacheMillis, sessions.store(), clock);
         this.associations = new AssociationProcedures(config.allowedPeers, nodeId, recoveryTimeStamp, sessions,
                                                       usage, stats, associations);
         this.sessionAnswers = new SessionAnswers(sessions, this.associations, nodeId, stats, cache);
@@ -220,7 +227,7 @@ public final class PfcpHandler {
         } catch (DecodeException e) {
             response = CompletableFuture.completedFuture(malformed(peer, h, e));
         } catch (RuntimeException | Error e) {
-            cache.end(ex.key);
+            cache.abandon(ex.key);
             throw e;
         }
         return new Handling(null, response, ex, h.type);
@@ -251,7 +258,8 @@ public final class PfcpHandler {
     }
 
     /**
-     * Ends a request whose procedure answered: its response, encoded once and kept for retransmissions.
+     * Ends a request whose procedure answered: its response, encoded once and kept for retransmissions for the
+     * window from now, when it is sent.
      *
      * @param handling the request's handling (from {@link #begin})
      * @param m        the procedure's response
@@ -259,23 +267,20 @@ public final class PfcpHandler {
      */
     byte[] finish(Handling handling, PfcpResponse m) {
         String key = handling.ex.key;
-        cache.end(key);
         // A change's response is there already, kept with the change: it is not encoded twice.
-        byte[] out = cache.answerTo(key);
-        if (out == null) {
-            out = cache.keepFirst(key, PfcpCodec.encode(ResponseCodec.encode(m)), System.currentTimeMillis());
-        }
+        byte[] out = cache.sending(key, () -> PfcpCodec.encode(ResponseCodec.encode(m)));
         stats.inc("tx." + (handling.type + 1));
         return out;
     }
 
     /**
-     * Ends a request whose procedure failed (a bug): nothing is answered, a retransmission is handled anew.
+     * Ends a request whose procedure failed (a bug, a store whose commit failed): nothing is answered; a
+     * retransmission gets the answer of the change it made, if it made one, else is handled anew.
      *
      * @param handling the request's handling (from {@link #begin})
      */
     void abandon(Handling handling) {
-        cache.end(handling.ex.key);
+        cache.abandon(handling.ex.key);
     }
 
     /** One request being handled: answered at once, or once its procedure's response completes. */

@@ -3,17 +3,21 @@ package org.hupf.core.pfcp;
 import org.hupf.core.store.KeptResponse;
 import org.hupf.core.store.SessionStore;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The answers already sent, by exchange key, so that a retransmission gets the same bytes and is not carried out
- * twice (TS 29.244 §6.4), and the requests still being answered. An answer is kept from when it is made, not from
- * when its request arrived: a request that waited behind slow devices for longer than the window (a loaded machine
- * took over a minute) would otherwise lose its answer at once, and its retransmission be carried out again. A session change's answer is kept in the session
- * store with the change: the cache starts from the store's, so this holds across a restart of hupf.
+ * twice (TS 29.244 §6.4), and the requests still being answered. An answer's window starts when it is sent: a
+ * request that waited behind slow devices (a loaded machine took over a minute), or a change whose store commit
+ * was slow (ONOS's Raft commit under load), would otherwise lose its answer at once or soon after sending it, and
+ * its retransmission be carried out again. A session change's answer is kept in the session store with the change:
+ * the cache starts from the store's, so this holds across a restart of hupf.
  */
 final class ResponseCache {
 
@@ -22,8 +26,11 @@ final class ResponseCache {
 
     private final long keepMillis;
     private final SessionStore store;
+    private final LongSupplier clock;
     /** Requests being answered, by exchange key. */
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
+    /** The answers of changes being committed, by exchange key: sent once the change is committed. */
+    private final Map<String, KeptResponse> committing = new HashMap<>();
     /** Answered requests by exchange key, oldest first, bounded in count as well as in age. */
     private final Map<String, KeptResponse> answered = new LinkedHashMap<>() {
         @Override
@@ -32,10 +39,11 @@ final class ResponseCache {
         }
     };
 
-    ResponseCache(long keepMillis, SessionStore store) {
+    ResponseCache(long keepMillis, SessionStore store, LongSupplier clock) {
         this.keepMillis = keepMillis;
         this.store = store;
-        long now = System.currentTimeMillis();
+        this.clock = clock;
+        long now = clock.getAsLong();
         for (KeptResponse r : store.keptResponses()) {
             if (now - r.atMillis <= keepMillis) {
                 answered.put(r.key, r);
@@ -43,7 +51,7 @@ final class ResponseCache {
         }
     }
 
-    /** @return the bytes that answered this key, or null */
+    /** @return the bytes sent to answer this key, or null */
     synchronized byte[] answerTo(String key) {
         KeptResponse r = answered.get(key);
         return r == null ? null : r.bytes;
@@ -54,28 +62,49 @@ final class ResponseCache {
         return inProgress.add(key);
     }
 
-    void end(String key) {
+    /**
+     * Keeps the answer being sent, its window starting now: a change's own (the bytes the store commits with
+     * it), else the given bytes.
+     *
+     * @param key    the exchange's key
+     * @param encode encodes the answer, called unless the change's is kept
+     * @return the bytes that answer the key
+     */
+    byte[] sending(String key, Supplier<byte[]> encode) {
+        KeptResponse change;
+        synchronized (this) {
+            change = committing.remove(key);
+        }
+        byte[] out = change != null ? change.bytes : encode.get();
+        synchronized (this) {
+            answered.remove(key);
+            answered.put(key, new KeptResponse(key, out, clock.getAsLong()));
+        }
+        inProgress.remove(key);
+        return out;
+    }
+
+    /**
+     * Ends a request that failed without an answer. A change of it that reached the store (its commit failed
+     * or did not say) is in effect here: its retransmission gets the change's answer, not a second execution.
+     */
+    void abandon(String key) {
+        synchronized (this) {
+            KeptResponse change = committing.remove(key);
+            if (change != null) {
+                answered.put(key, new KeptResponse(key, change.bytes, clock.getAsLong()));
+            }
+        }
         inProgress.remove(key);
     }
 
     /**
-     * Keeps an answer unless one is kept already (a change's, kept with it in the store).
-     *
-     * @return the bytes that answer the key
+     * Keeps the answer to a session change, which the store is about to commit with the change; it answers the
+     * request's retransmissions once sent ({@link #sending}).
      */
-    synchronized byte[] keepFirst(String key, byte[] bytes, long now) {
-        KeptResponse kept = answered.get(key);
-        if (kept != null) {
-            return kept.bytes;
-        }
-        answered.put(key, new KeptResponse(key, bytes, now));
-        return bytes;
-    }
-
-    /** Keeps the answer to a session change, which the store is about to keep with the change. */
-    synchronized KeptResponse keep(String key, byte[] bytes, long now) {
-        KeptResponse r = new KeptResponse(key, bytes, now);
-        answered.put(key, r);
+    synchronized KeptResponse keep(String key, byte[] bytes) {
+        KeptResponse r = new KeptResponse(key, bytes, clock.getAsLong());
+        committing.put(key, r);
         return r;
     }
 

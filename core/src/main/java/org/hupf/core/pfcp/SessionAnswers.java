@@ -117,7 +117,7 @@ final class SessionAnswers {
         CompletableFuture<T> changed = change.apply(result -> {
             PfcpResponse m = done.apply(result);
             built.set(m);
-            return cache.keep(ex.key, PfcpCodec.encode(ResponseCodec.encode(m)), System.currentTimeMillis());
+            return cache.keep(ex.key, PfcpCodec.encode(ResponseCodec.encode(m)));
         });
         return changed.handle((result, failure) -> {
             Throwable why = failure instanceof CompletionException ? failure.getCause() : failure;
