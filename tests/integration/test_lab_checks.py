@@ -109,3 +109,16 @@ def test_a_backend_gap_excuses_only_what_a_ue_sends_in_it():
                   gap_s=1.0) == []
     assert failed(final_status=dict(STATUS, ues={"10.250.0.1": {"pkts": 94}, "10.250.0.2": {"pkts": 10}}),
                   gap_s=1.0) == ["usage counters (summed over both targets) add up"]
+
+
+def test_a_drain_fails_unless_quiet_carried_exact_and_checked():
+    """A drained backend's run: its drain went quiet, the backend carried traffic, usage exact, checks passed."""
+    run = {"move": {"moved_s": 8.0, "drain": {"quiet": True}}, "backend_packets": {"backend-2": 40},
+           "drops": {"room": {}}, "plan": PLAN, "tx": TX, "rx": RX, "ues": STATUS["ues"],
+           "checks": [{"name": "deletion", "passed": True}]}
+    assert summary.drain_failures(run, 0, "backend-2") == []
+    assert summary.drain_failures(run, 2, "backend-2") == ["lab exit 2"]
+    for change in ({"move": {"moved_s": 8.0, "drain": {"quiet": False}}}, {"backend_packets": {"backend-2": 0}},
+                   {"ues": {"10.250.0.1": {"pkts": 99}, "10.250.0.2": {"pkts": 10}}},
+                   {"checks": [{"name": "deletion", "passed": False}]}):
+        assert len(summary.drain_failures(dict(run, **change), 0, "backend-2")) == 1, change

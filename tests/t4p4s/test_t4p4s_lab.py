@@ -80,12 +80,7 @@ def test_the_t4p4s_backend_drained_under_traffic_hands_its_ues_over_with_exact_u
     is lost but what is counted dropped for want of room, every UE's usage is exact where nothing was (the ledger
     keeps T4P4S's final counts), and every check of the lab passes."""
     summary, rc = run_lab(tmp_path_factory, "--drain-backend", "2")
-    move = summary["move"]
-    print("backend-2 drain: %s, packets %s" % (move, summary["backend_packets"]))
-    assert move["moved_s"] is not None and move["drain"]["quiet"] is True, move
-    assert summary["backend_packets"]["backend-2"] > 0, summary["backend_packets"]
+    print("backend-2 drain: %s, packets %s" % (summary["move"], summary["backend_packets"]))
     print("drops for want of room: %s" % summary["drops"]["room"])
-    wrong = lab_summary.usage_mismatches(summary)
+    wrong = lab_summary.drain_failures(summary, rc, "backend-2")
     assert not wrong, wrong
-    failed = [c for c in summary["checks"] if not c["passed"]]
-    assert not failed and rc == 0, failed

@@ -130,6 +130,22 @@ def usage_mismatches(summary):
     return wrong
 
 
+def drain_failures(summary, rc, backend):
+    """What a lab run that drained `backend` got wrong (empty: nothing): the drain went quiet after the steering,
+    the backend carried traffic before it, every UE's usage holds (usage_mismatches) and every check passed."""
+    move = summary["move"]
+    wrong = []
+    if move["moved_s"] is None or move["drain"]["quiet"] is not True:
+        wrong.append("drain: %s" % move)
+    if not summary["backend_packets"].get(backend):
+        wrong.append("%s carried nothing before its drain: %s" % (backend, summary["backend_packets"]))
+    wrong += usage_mismatches(summary)
+    wrong += ["check %s" % c for c in summary["checks"] if not c["passed"]]
+    if rc != 0:
+        wrong.append("lab exit %d" % rc)
+    return wrong
+
+
 def usage(plan, counted_by_ue, tx, rx, gap_s=0.0):
     """(name, passed, detail): each UE's counted packets (both targets summed; {ue: {"pkts": n}}, a UE that
     counted nothing is absent) lie between what arrived and what was sent; when a backend died under traffic,
