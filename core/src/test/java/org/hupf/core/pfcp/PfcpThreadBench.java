@@ -34,10 +34,10 @@ import java.util.Set;
  * The PFCP thread's share of a request: CPU time and heap allocated per request by what {@code hupf-pfcp} does
  * with a datagram up to the device writer's queue (header, retransmission check, decoding, procedure, the session
  * core's work before the submit), measured on the calling thread, whose CPU and allocation other processes' load
- * leaves alone. The device writer's thread (the in-memory device's write, the settlement, the answer) runs beside
- * it and is not counted. The requests are tests/pfcp/bench_control_plane.py's: its establishment (uplink PDR with
- * CHOOSE F-TEID, downlink PDR, two FARs, a URR, a QER), its modification (the downlink FAR forwards to a gNB) and
- * its deletion. Not a unit test, and no timing is asserted: run with
+ * leaves alone. The device writer's thread (the in-memory device's write, the settlement, the answer's encoding)
+ * runs beside it and is reported apart, its CPU and bytes from the first request's begin to the last answer. The
+ * requests are tests/pfcp/bench_control_plane.py's: its establishment (uplink PDR with CHOOSE F-TEID, downlink
+ * PDR, two FARs, a URR, a QER), its modification (the downlink FAR forwards to a gNB) and its deletion. Not a unit test, and no timing is asserted: run with
  * {@code java -cp <core test classpath> org.hupf.core.pfcp.PfcpThreadBench [sessions] [rounds]}; the same class
  * runs against another build's core by putting that build's classes first on the class path.
  */
@@ -45,6 +45,7 @@ public final class PfcpThreadBench {
 
     private static final InetSocketAddress SMF = new InetSocketAddress("127.0.0.1", 8805);
     private static final String[] PHASES = {"establish", "modify", "delete"};
+    private static final String WRITER = "hupf-device-writer";
     private static final int WARMUP_ROUNDS = 3;
 
     private final PfcpHandler handler;
@@ -90,7 +91,10 @@ public final class PfcpThreadBench {
         handler.handle(SMF, setup, setup.length, System.currentTimeMillis());
     }
 
-    /** Establishes, modifies and deletes {@code n} sessions: {CPU ns, bytes} per request of each phase. */
+    /**
+     * Establishes, modifies and deletes {@code n} sessions: {CPU ns, bytes} per request of each phase on this
+     * thread, then on the writer's.
+     */
     private double[][] round(int n) throws Exception {
         List<byte[]> establishments = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -119,7 +123,10 @@ public final class PfcpThreadBench {
      */
     private double[] measure(List<byte[]> datagrams, List<byte[]> answers) throws Exception {
         long thread = Thread.currentThread().getId();
+        long writer = writerThread();
         List<PfcpHandler.Handling> started = new ArrayList<>(datagrams.size());
+        long writerCpu0 = threads.getThreadCpuTime(writer);
+        long writerBytes0 = threads.getThreadAllocatedBytes(writer);
         long bytes0 = threads.getThreadAllocatedBytes(thread);
         long cpu0 = threads.getCurrentThreadCpuTime();
         long now = System.currentTimeMillis();
@@ -131,6 +138,13 @@ public final class PfcpThreadBench {
         long cpu = threads.getCurrentThreadCpuTime() - cpu0;
         long bytes = threads.getThreadAllocatedBytes(thread) - bytes0;
         for (PfcpHandler.Handling handling : started) {
+            if (handling.response != null) {
+                handling.response.join();
+            }
+        }
+        long writerCpu = threads.getThreadCpuTime(writer) - writerCpu0;
+        long writerBytes = threads.getThreadAllocatedBytes(writer) - writerBytes0;
+        for (PfcpHandler.Handling handling : started) {
             byte[] answer = handling.response == null ? handling.answer
                     : handler.finish(handling, handling.response.join());
             PfcpMessage m = PfcpCodec.decode(answer, answer.length);
@@ -139,7 +153,17 @@ public final class PfcpThreadBench {
             }
             answers.add(answer);
         }
-        return new double[]{(double) cpu / datagrams.size(), (double) bytes / datagrams.size()};
+        int n = datagrams.size();
+        return new double[]{(double) cpu / n, (double) bytes / n, (double) writerCpu / n, (double) writerBytes / n};
+    }
+
+    private static long writerThread() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(WRITER)) {
+                return t.getId();
+            }
+        }
+        throw new IllegalStateException("no thread named " + WRITER);
     }
 
     private PfcpMessage establishment(long cpSeid, int i) throws Exception {
@@ -178,15 +202,21 @@ public final class PfcpThreadBench {
                                               OuterHeaderCreation.gtpuIpv4(0x100 + upSeid % 0xFFFF, gnb))))));
     }
 
-    /** One line per phase: CPU ns and bytes per request, median (min-max) over the measured rounds. */
+    /**
+     * Two lines per phase, the PFCP thread's and the writer's: CPU ns and bytes per request, median (min-max) over
+     * the measured rounds.
+     */
     private static void report(String phase, double[][] rounds) {
-        double[] cpu = new double[rounds.length];
-        double[] bytes = new double[rounds.length];
-        for (int r = 0; r < rounds.length; r++) {
-            cpu[r] = rounds[r][0];
-            bytes[r] = rounds[r][1];
+        for (int thread = 0; thread < 2; thread++) {
+            double[] cpu = new double[rounds.length];
+            double[] bytes = new double[rounds.length];
+            for (int r = 0; r < rounds.length; r++) {
+                cpu[r] = rounds[r][2 * thread];
+                bytes[r] = rounds[r][2 * thread + 1];
+            }
+            System.out.printf("%-9s %-6s CPU ns/request %s   bytes/request %s%n", phase,
+                              thread == 0 ? "pfcp" : "writer", spread(cpu), spread(bytes));
         }
-        System.out.printf("%-9s CPU ns/request %s   bytes/request %s%n", phase, spread(cpu), spread(bytes));
     }
 
     private static String spread(double[] v) {
