@@ -1,5 +1,6 @@
 package org.hupf.core.device;
 
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -37,15 +38,15 @@ public final class EntityKeys {
                 return new Key(e.type(), 0, 0, ((UpfInterface) e).prefix());
             case SESSION_UPLINK:
                 UpfSessionUplink u = (UpfSessionUplink) e;
-                return new Key(e.type(), u.tunDstAddr().toInt(), u.teid(), null);
+                return new Key(e.type(), Ip4Bits.of(u.tunDstAddr()), u.teid(), null);
             case SESSION_DOWNLINK:
-                return new Key(e.type(), ((UpfSessionDownlink) e).ueAddress().toInt(), 0, null);
+                return new Key(e.type(), Ip4Bits.of(((UpfSessionDownlink) e).ueAddress()), 0, null);
             case TERMINATION_UPLINK:
                 UpfTerminationUplink tu = (UpfTerminationUplink) e;
-                return new Key(e.type(), tu.ueSessionId().toInt(), tu.applicationId(), null);
+                return new Key(e.type(), Ip4Bits.of(tu.ueSessionId()), tu.applicationId(), null);
             case TERMINATION_DOWNLINK:
                 UpfTerminationDownlink td = (UpfTerminationDownlink) e;
-                return new Key(e.type(), td.ueSessionId().toInt(), td.applicationId(), null);
+                return new Key(e.type(), Ip4Bits.of(td.ueSessionId()), td.applicationId(), null);
             case TUNNEL_PEER:
                 return tunnelPeerKey(((UpfGtpTunnelPeer) e).tunPeerId());
             case PEER_VXLAN:

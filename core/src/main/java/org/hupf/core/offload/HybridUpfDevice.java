@@ -1,6 +1,7 @@
 package org.hupf.core.offload;
 
 import org.hupf.core.device.BatchDevices;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.BatchUpfDevice;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.pipeconf.api.DeviceUpdate;
@@ -102,7 +103,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                     shared.put(EntityKeys.key(e), e);
                 } else {
                     ues.put(ue, e);
-                    adopted.put(ue.toInt(), ue);
+                    adopted.put(Ip4Bits.of(ue), ue);
                 }
             }
         }
@@ -175,7 +176,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 if (ue == null) {
                     addUsersOf(u.entity(), losing);
                 } else {
-                    losing.put(ue.toInt(), ue);
+                    losing.put(Ip4Bits.of(ue), ue);
                 }
             }
         }
@@ -208,11 +209,11 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             recordShared(entity, removal, affected);
         } else {
             if (removal) {
-                ues.remove(ue.toInt(), EntityKeys.key(entity));
+                ues.remove(Ip4Bits.of(ue), EntityKeys.key(entity));
             } else {
                 ues.put(ue, entity);
             }
-            affected.put(ue.toInt(), ue);
+            affected.put(Ip4Bits.of(ue), ue);
         }
         return null;
     }

@@ -4,6 +4,7 @@ import org.hupf.core.device.CounterCellReader;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -29,13 +30,12 @@ import java.util.function.LongSupplier;
  * Places UE sessions on the two targets of the hybrid UPF (thesis ch. 3): every session on the x86
  * backend, heavy hitters also on the P4 switch, whose UPF tables take traffic off the steering path.
  *
- * <p>The manager tracks the sessions and answers for them. A heavy-hitter report, or a {@link #poll} that
- * measures every session's rate from counters summed over both targets ({@link OffloadPoll}), has
- * {@link SwitchPlacement} promote, evict or demote it; {@link SwitchCounts} keeps what the switch counted over
- * the offload episodes; {@link OffloadEvents} counts what happened. Writes are ordered make-before-break: on
- * promotion the switch learns what a session hit leads to before the session entries themselves; on demotion
- * the session entries go first, so packets fall back to steering, and the backend, which never lost the
- * session, takes them.
+ * <p>The manager tracks the sessions and answers for them. A heavy-hitter report, or a {@link #poll} that measures
+ * every session's rate from counters summed over both targets ({@link OffloadPoll}), has {@link SwitchPlacement}
+ * promote, evict or demote it; {@link SwitchCounts} keeps what the switch counted over the offload episodes;
+ * {@link OffloadEvents} counts what happened. Writes are ordered make-before-break: on promotion the switch learns what
+ * a session hit leads to before the session entries themselves; on demotion the session entries go first, so packets
+ * fall back to steering, and the backend, which never lost the session, takes them.
  */
 public final class OffloadManager {
 
@@ -107,7 +107,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if the backend rejects it (the previous state is kept)
      */
     public synchronized void put(OffloadSession session) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(session.ueAddress().toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(session.ueAddress()));
         backend.acquire(session.entities());
         if (e != null) {
             backend.release(e.session.entities());
@@ -124,7 +124,7 @@ public final class OffloadManager {
     public synchronized void track(OffloadSession session) {
         long now = clock.getAsLong();
         Ip4Address ue = session.ueAddress();
-        OffloadEntry e = entries.computeIfAbsent(ue.toInt(), k -> counts.restored(ue));
+        OffloadEntry e = entries.computeIfAbsent(Ip4Bits.of(ue), k -> counts.restored(ue));
         e.session = session;
         if (e.counters != null) {
             for (int c : e.counters) {
@@ -154,7 +154,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or a deletion fails
      */
     public synchronized SessionUsage remove(Ip4Address ue) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         SessionUsage usage = untrack(ue);
         backend.release(e.session.entities());
         return usage;
@@ -182,7 +182,7 @@ public final class OffloadManager {
      */
     public synchronized SessionUsage untrack(Ip4Address ue, Map<Integer, UpfCounter> backendCells)
             throws UpfProgrammableException {
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
@@ -190,7 +190,7 @@ public final class OffloadManager {
             placement.demote(e, clock.getAsLong(), null);
         }
         SessionUsage usage = readUsage(e, backendCells);
-        entries.remove(ue.toInt());
+        entries.remove(Ip4Bits.of(ue));
         poller.untracked(e);
         counts.forget(ue);
         for (int c : e.counters) {
@@ -209,7 +209,7 @@ public final class OffloadManager {
      * @return true if it was offloaded
      */
     public synchronized boolean fallBack(Ip4Address ue) {
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         if (e == null || !e.offloaded()) {
             return false;
         }
@@ -253,7 +253,7 @@ public final class OffloadManager {
     public synchronized void onHeavyHitter(Ip4Address ue) {
         long now = clock.getAsLong();
         events.emit(OffloadEvent.Kind.HH_REPORT, ue, now);
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         if (e == null || e.pin == OffloadPolicy.Pin.SOFTWARE) {
             return;
         }
@@ -303,7 +303,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or a counter read fails
      */
     public synchronized SessionUsage usage(Ip4Address ue) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
@@ -317,7 +317,7 @@ public final class OffloadManager {
      * @return true if tracked
      */
     public synchronized boolean isTracked(Ip4Address ue) {
-        return entries.containsKey(ue.toInt());
+        return entries.containsKey(Ip4Bits.of(ue));
     }
 
     /**
@@ -327,7 +327,7 @@ public final class OffloadManager {
      * @return true if offloaded
      */
     public synchronized boolean isOffloaded(Ip4Address ue) {
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         return e != null && e.offloaded();
     }
 
@@ -402,7 +402,7 @@ public final class OffloadManager {
      * @return bits per second, 0 if unknown
      */
     public synchronized double rateBitsPerSec(Ip4Address ue) {
-        OffloadEntry e = entries.get(ue.toInt());
+        OffloadEntry e = entries.get(Ip4Bits.of(ue));
         return e == null ? 0 : e.rateBps;
     }
 
@@ -457,7 +457,7 @@ public final class OffloadManager {
     public synchronized Set<Integer> counterCells(Collection<Ip4Address> ues) {
         Set<Integer> cells = new HashSet<>();
         for (Ip4Address ue : ues) {
-            OffloadEntry e = entries.get(ue.toInt());
+            OffloadEntry e = entries.get(Ip4Bits.of(ue));
             if (e != null) {
                 for (int c : e.counters) {
                     cells.add(c);

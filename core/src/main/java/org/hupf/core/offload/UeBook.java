@@ -1,6 +1,7 @@
 package org.hupf.core.offload;
 
 import org.hupf.core.device.EntityKeys;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
@@ -110,7 +111,7 @@ final class UeBook {
 
     /** Puts a UE's entry, replacing the one with its key; the shared entities it refers to count it as a user. */
     void put(Ip4Address address, UpfEntity e) {
-        int bits = address.toInt();
+        int bits = Ip4Bits.of(address);
         Ue ue = perUe.get(bits);
         if (ue == null) {
             ue = new Ue(address);

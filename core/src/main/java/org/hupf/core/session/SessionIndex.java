@@ -4,6 +4,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfInterface;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
@@ -69,7 +70,7 @@ final class SessionIndex {
     }
 
     Long sessionOfUe(Ip4Address ue) {
-        return ueOwner.get(ue.toInt());
+        return ueOwner.get(Ip4Bits.of(ue));
     }
 
     /** Indexes a session's CP F-SEID, TEIDs and UE addresses. */
@@ -80,7 +81,7 @@ final class SessionIndex {
                 teidOwner.put(p.teid, s.upSeid);
             }
             if (p.ueAddress != null) {
-                ueOwner.put(p.ueAddress.toInt(), s.upSeid);
+                ueOwner.put(Ip4Bits.of(p.ueAddress), s.upSeid);
             }
         }
     }
@@ -93,7 +94,7 @@ final class SessionIndex {
                 teidOwner.remove(p.teid, s.upSeid);
             }
             if (p.ueAddress != null) {
-                ueOwner.remove(p.ueAddress.toInt(), s.upSeid);
+                ueOwner.remove(Ip4Bits.of(p.ueAddress), s.upSeid);
             }
         }
     }
@@ -114,7 +115,7 @@ final class SessionIndex {
                 throw new RuleException(Cause.INVALID_FTEID_ALLOCATION_OPTION, 0, p.pdrId,
                                         "PDR " + p.pdrId + ": TEID " + p.teid + " is in use by another session");
             }
-            Long ueHolder = p.ueAddress == null ? null : ueOwner.get(p.ueAddress.toInt());
+            Long ueHolder = p.ueAddress == null ? null : ueOwner.get(Ip4Bits.of(p.ueAddress));
             if (ueHolder != null && ueHolder != s.upSeid) {
                 throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
                                         "PDR " + p.pdrId + ": UE address " + p.ueAddress

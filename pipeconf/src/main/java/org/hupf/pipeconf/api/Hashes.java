@@ -16,7 +16,7 @@ final class Hashes {
      * maps 10,000 consecutive addresses onto about 1,500 values.
      */
     static int of(Ip4Address a) {
-        return a == null ? 0 : a.toInt();
+        return a == null ? 0 : Ip4Bits.of(a);
     }
 
     /**

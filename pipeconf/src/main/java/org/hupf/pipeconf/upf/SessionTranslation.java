@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.upf;
 
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
@@ -24,7 +25,7 @@ final class SessionTranslation extends EntityTranslation {
     PiTableEntry uplinkSessionEntry(UpfSessionUplink s) throws PiCodecException {
         PiTableId t = HUPF_INGRESS_UPF_UPLINK_SESSIONS;
         PiMatchKey key = PiMatchKey.builder()
-                .addFieldMatch(exact(t, HDR_TUNNEL_IPV4_DST, s.tunDstAddr().toInt() & 0xFFFFFFFFL))
+                .addFieldMatch(exact(t, HDR_TUNNEL_IPV4_DST, Ip4Bits.of(s.tunDstAddr()) & 0xFFFFFFFFL))
                 .addFieldMatch(exact(t, HDR_TEID, s.teid()))
                 .build();
         PiAction action;
@@ -40,7 +41,7 @@ final class SessionTranslation extends EntityTranslation {
             Ip4Address ue = s.ueAddress().orElseThrow(() -> new PiCodecException(
                     "a forwarding uplink session needs ueAddress: the pipeline checks the inner source "
                             + "against it (anti-spoofing)"));
-            action = codec.action(HUPF_INGRESS_UPF_SET_UPLINK_SESSION, UE_ADDR, ue.toInt() & 0xFFFFFFFFL,
+            action = codec.action(HUPF_INGRESS_UPF_SET_UPLINK_SESSION, UE_ADDR, Ip4Bits.of(ue) & 0xFFFFFFFFL,
                                   SESSION_METER_IDX, s.sessionMeterIdx());
         }
         return entry(t, key, action);
@@ -65,7 +66,7 @@ final class SessionTranslation extends EntityTranslation {
     PiTableEntry downlinkSessionEntry(UpfSessionDownlink s) throws PiCodecException {
         PiTableId t = HUPF_INGRESS_UPF_DOWNLINK_SESSIONS;
         PiMatchKey key = PiMatchKey.builder()
-                .addFieldMatch(exact(t, HDR_UE_ADDR, s.ueAddress().toInt() & 0xFFFFFFFFL))
+                .addFieldMatch(exact(t, HDR_UE_ADDR, Ip4Bits.of(s.ueAddress()) & 0xFFFFFFFFL))
                 .build();
         PiAction action;
         if (s.needsDropping()) {

@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.upf;
 
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
@@ -23,7 +24,7 @@ final class TerminationTranslation extends EntityTranslation {
 
     private PiMatchKey terminationKey(PiTableId t, Ip4Address ue, int appId) throws PiCodecException {
         return PiMatchKey.builder()
-                .addFieldMatch(exact(t, HDR_UE_SESSION_ID, ue.toInt() & 0xFFFFFFFFL))
+                .addFieldMatch(exact(t, HDR_UE_SESSION_ID, Ip4Bits.of(ue) & 0xFFFFFFFFL))
                 .addFieldMatch(exact(t, HDR_APP_ID, appId))
                 .build();
     }

@@ -1,5 +1,6 @@
 package org.hupf.pipeconf.upf;
 
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.onlab.packet.Ip4Address;
@@ -30,12 +31,12 @@ final class TunnelPeerTranslation extends EntityTranslation {
         PiTableEntry igEntry = entry(ig, PiMatchKey.builder().addFieldMatch(exact(ig, HDR_TUN_PEER_ID, p.tunPeerId()))
                                              .build(),
                                      codec.action(HUPF_INGRESS_UPF_SET_ROUTING_IPV4_DST,
-                                                  TUN_DST_ADDR, p.routingDst().toInt() & 0xFFFFFFFFL));
+                                                  TUN_DST_ADDR, Ip4Bits.of(p.routingDst()) & 0xFFFFFFFFL));
         PiTableEntry egEntry = entry(eg, PiMatchKey.builder().addFieldMatch(exact(eg, HDR_TUN_PEER_ID, p.tunPeerId()))
                                              .build(),
                                      codec.action(HUPF_EGRESS_UPF_LOAD_TUNNEL_PARAMS,
-                                                  TUNNEL_SRC_ADDR, p.src().toInt() & 0xFFFFFFFFL,
-                                                  TUNNEL_DST_ADDR, p.dst().toInt() & 0xFFFFFFFFL,
+                                                  TUNNEL_SRC_ADDR, Ip4Bits.of(p.src()) & 0xFFFFFFFFL,
+                                                  TUNNEL_DST_ADDR, Ip4Bits.of(p.dst()) & 0xFFFFFFFFL,
                                                   TUNNEL_SRC_PORT, p.srcPort()));
         return List.of(igEntry, egEntry);
     }
@@ -86,8 +87,8 @@ final class TunnelPeerTranslation extends EntityTranslation {
         }
         return entry(t, PiMatchKey.builder().addFieldMatch(exact(t, HDR_TUN_PEER_ID, v.tunPeerId())).build(),
                      codec.action(HUPF_EGRESS_TENANT_VXLAN_ENCAP, VNI, v.vni(),
-                                  VTEP_SRC_ADDR, v.vtepSrc().toInt() & 0xFFFFFFFFL,
-                                  VTEP_DST_ADDR, v.vtepDst().toInt() & 0xFFFFFFFFL,
+                                  VTEP_SRC_ADDR, Ip4Bits.of(v.vtepSrc()) & 0xFFFFFFFFL,
+                                  VTEP_DST_ADDR, Ip4Bits.of(v.vtepDst()) & 0xFFFFFFFFL,
                                   INNER_SRC_MAC, v.innerSrcMac().toLong(), INNER_DST_MAC, v.innerDstMac().toLong()));
     }
 

@@ -1,5 +1,6 @@
 package org.hupf.standalone.p4rt;
 
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.PiCodecException;
 import org.hupf.pipeconf.upf.UpfTranslator;
@@ -201,7 +202,7 @@ final class P4InfoDescriptors {
         void lpm(EncodedUpdates out, int field, Ip4Prefix p) throws Declined {
             Value f = field(field);
             long match = matchOf(out, f, LPM);
-            f.write(out, FIRST, p.address().toInt() & 0xFFFFFFFFL);
+            f.write(out, FIRST, Ip4Bits.of(p.address()) & 0xFFFFFFFFL);
             out.varint(SECOND, p.prefixLength());
             closeMatch(out, match);
         }

@@ -1,6 +1,7 @@
 package org.hupf.standalone.p4rt;
 
 import com.google.common.collect.Range;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfApplication;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -378,7 +379,7 @@ public final class UpfEntityEncoder {
     }
 
     private static long unsigned(Ip4Address a) {
-        return a.toInt() & 0xFFFFFFFFL;
+        return Ip4Bits.of(a) & 0xFFFFFFFFL;
     }
 
     private static long prefixMask(int length) {

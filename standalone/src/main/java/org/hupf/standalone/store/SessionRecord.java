@@ -1,5 +1,6 @@
 package org.hupf.standalone.store;
 
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.api.session.Far;
 import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
@@ -200,7 +201,7 @@ final class SessionRecord {
         void address(Ip4Address a) throws IOException {
             writeBoolean(a != null);
             if (a != null) {
-                writeInt(a.toInt());
+                writeInt(Ip4Bits.of(a));
             }
         }
 
