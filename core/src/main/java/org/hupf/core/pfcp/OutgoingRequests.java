@@ -71,10 +71,25 @@ final class OutgoingRequests {
 
     /** As {@link #send(InetSocketAddress, PfcpMessage, Consumer)}; onTimeout runs when N1 attempts went unanswered. */
     void send(InetSocketAddress peer, PfcpMessage m, Consumer<PfcpMessage> onResponse, Runnable onTimeout) {
-        byte[] bytes = PfcpCodec.encode(m);
-        pending.put(m.sequence(), new Pending(peer, m.type(), bytes, onResponse, onTimeout,
-                                              System.currentTimeMillis() + config.t1Millis));
-        stats.inc("tx." + m.type());
+        send(peer, m.type(), m.sequence(), PfcpCodec.encode(m), onResponse, onTimeout);
+    }
+
+    /** As {@link #send(InetSocketAddress, PfcpMessage, Consumer)}, for a request encoded already. */
+    void send(InetSocketAddress peer, byte[] datagram, Consumer<PfcpMessage> onResponse) {
+        PfcpCodec.Header h;
+        try {
+            h = PfcpCodec.header(datagram, datagram.length);
+        } catch (DecodeException e) {
+            throw new IllegalArgumentException("not a PFCP request: " + e.getMessage(), e);
+        }
+        send(peer, h.type, h.sequence, datagram, onResponse, () -> { });
+    }
+
+    private void send(InetSocketAddress peer, int type, int sequence, byte[] bytes, Consumer<PfcpMessage> onResponse,
+                      Runnable onTimeout) {
+        pending.put(sequence, new Pending(peer, type, bytes, onResponse, onTimeout,
+                                          System.currentTimeMillis() + config.t1Millis));
+        stats.inc("tx." + type);
         sender.accept(peer, bytes);
     }
 

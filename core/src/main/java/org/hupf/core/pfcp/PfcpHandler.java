@@ -204,7 +204,7 @@ public final class PfcpHandler {
         if (h.version != PfcpCodec.VERSION) {
             stats.inc("tx.version_not_supported");
             log.warn("PFCP version {} from {}: answering Version Not Supported", h.version, peer);
-            return Handling.answered(PfcpCodec.encode(ResponseCodec.encode(new VersionNotSupportedResponse(h.sequence))));
+            return Handling.answered(ResponseCodec.encode(new VersionNotSupportedResponse(h.sequence)));
         }
         if (!MessageType.isKnownRequest(h.type) || h.type == MessageType.SESSION_REPORT_REQUEST) {
             stats.inc("drop.unexpected_type");
@@ -268,7 +268,7 @@ public final class PfcpHandler {
     byte[] finish(Handling handling, PfcpResponse m) {
         String key = handling.ex.key;
         // A change's response is there already, kept with the change: it is not encoded twice.
-        byte[] out = cache.sending(key, () -> PfcpCodec.encode(ResponseCodec.encode(m)));
+        byte[] out = cache.sending(key, () -> ResponseCodec.encode(m));
         stats.inc("tx." + (handling.type + 1));
         return out;
     }

@@ -6,7 +6,6 @@ import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.core.session.SessionManager;
-import org.hupf.core.pfcp.codec.PfcpCodec;
 import org.hupf.core.pfcp.codec.ResponseCodec;
 import org.hupf.core.pfcp.message.CreatedPdr;
 import org.hupf.core.pfcp.message.FTeid;
@@ -117,7 +116,7 @@ final class SessionAnswers {
         CompletableFuture<T> changed = change.apply(result -> {
             PfcpResponse m = done.apply(result);
             built.set(m);
-            return cache.keep(ex.key, PfcpCodec.encode(ResponseCodec.encode(m)));
+            return cache.keep(ex.key, ResponseCodec.encode(m));
         });
         return changed.handle((result, failure) -> {
             Throwable why = failure instanceof CompletionException ? failure.getCause() : failure;

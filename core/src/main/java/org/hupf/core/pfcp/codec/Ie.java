@@ -161,30 +161,19 @@ public final class Ie implements IeContainer {
         return new IeReader(type, value == null ? new byte[0] : value);
     }
 
-    /** @return the encoded length of this IE including its 4-byte header */
-    public int encodedLength() {
-        int len = 4 + (isEnterprise() ? 2 : 0);
+    void encode(IeWriter out) {
+        int at = out.begin(type);
+        if (isEnterprise()) {
+            out.u16(enterpriseId);
+        }
         if (children != null) {
-            for (Ie c : children) {
-                len += c.encodedLength();
+            for (int i = 0, n = children.size(); i < n; i++) {
+                children.get(i).encode(out);
             }
         } else {
-            len += value.length;
+            out.bytes(value);
         }
-        return len;
-    }
-
-    void encode(ByteBuffer out) {
-        out.putShort((short) type);
-        out.putShort((short) (encodedLength() - 4));
-        if (isEnterprise()) {
-            out.putShort((short) enterpriseId);
-        }
-        if (children != null) {
-            children.forEach(c -> c.encode(out));
-        } else {
-            out.put(value);
-        }
+        out.end(at);
     }
 
     @Override

@@ -92,11 +92,29 @@ public final class IeField<T> {
     public Ie encode(T value) {
         IeWriter w = new IeWriter();
         encoder.write(value, w);
-        if (fixed ? w.length() != length : w.length() < length) {
-            throw new IllegalStateException(IeType.name(type) + " encoded in " + w.length() + " octets, layout "
+        checkLayout(w.length());
+        return Ie.owning(type, w.toByteArray());
+    }
+
+    /**
+     * Writes a value as an IE of this type, header and value, into a message being written.
+     *
+     * @param value value
+     * @param out   the message's writer
+     * @throws IllegalStateException if the encoder broke the layout (a bug, not bad input)
+     */
+    void write(T value, IeWriter out) {
+        int at = out.begin(type);
+        encoder.write(value, out);
+        checkLayout(out.length() - at - 4);
+        out.end(at);
+    }
+
+    private void checkLayout(int octets) {
+        if (fixed ? octets != length : octets < length) {
+            throw new IllegalStateException(IeType.name(type) + " encoded in " + octets + " octets, layout "
                                                     + (fixed ? "" : "at least ") + length);
         }
-        return Ie.owning(type, w.toByteArray());
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.hupf.core.pfcp.codec;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +15,8 @@ public final class PfcpCodec {
     private static final int FLAG_MP = 0x02;
     /** Nesting limit for grouped IEs: the spec's deepest is 3 (e.g. Create PDR / PDI / ...). */
     private static final int MAX_DEPTH = 8;
+    /** A response's or report's size with room to spare: its buffer grows only for many Usage Reports. */
+    private static final int MESSAGE_CAPACITY = 128;
 
     private PfcpCodec() {
     }
@@ -173,26 +174,47 @@ public final class PfcpCodec {
      * @throws IllegalArgumentException if the message exceeds PFCP's 16-bit length
      */
     public static byte[] encode(PfcpMessage msg) {
-        int headerSize = msg.hasSeid() ? 16 : 8;
-        int len = headerSize;
-        for (Ie ie : msg.ies()) {
-            len += ie.encodedLength();
+        IeWriter out = message(msg.type(), msg.hasSeid(), msg.seid(), msg.sequence(), msg.priority());
+        List<Ie> ies = msg.ies();
+        for (int i = 0, n = ies.size(); i < n; i++) {
+            ies.get(i).encode(out);
         }
+        return finish(out);
+    }
+
+    /**
+     * Starts a message in one buffer, its header written with a length that {@link #finish} sets; its IEs are
+     * written after it ({@link IeField}'s write), as the response and report codecs do.
+     *
+     * @param type     message type
+     * @param hasSeid  whether the header carries a SEID
+     * @param seid     the SEID (ignored without one)
+     * @param sequence sequence number
+     * @param priority message priority, -1 for none
+     * @return the writer, at the first IE
+     */
+    static IeWriter message(int type, boolean hasSeid, long seid, int sequence, int priority) {
+        IeWriter out = new IeWriter(MESSAGE_CAPACITY);
+        out.u8((VERSION << 5) | (hasSeid ? FLAG_S : 0) | (priority >= 0 ? FLAG_MP : 0)).u8(type).u16(0);
+        if (hasSeid) {
+            out.uint(seid, 8);
+        }
+        return out.uint(sequence, 3).u8(priority >= 0 ? priority << 4 : 0);
+    }
+
+    /**
+     * Ends a message started with {@link #message}.
+     *
+     * @param out the message's writer
+     * @return datagram
+     * @throws IllegalArgumentException if the message exceeds PFCP's 16-bit length
+     */
+    static byte[] finish(IeWriter out) {
+        int len = out.length();
         if (len - 4 > 0xffff) {
             throw new IllegalArgumentException("message of " + len + " bytes exceeds the PFCP length field");
         }
-        ByteBuffer out = ByteBuffer.allocate(len);
-        int flags = (VERSION << 5) | (msg.hasSeid() ? FLAG_S : 0) | (msg.priority() >= 0 ? FLAG_MP : 0);
-        out.put((byte) flags);
-        out.put((byte) msg.type());
-        out.putShort((short) (len - 4));
-        if (msg.hasSeid()) {
-            out.putLong(msg.seid());
-        }
-        out.put((byte) (msg.sequence() >> 16));
-        out.putShort((short) msg.sequence());
-        out.put((byte) (msg.priority() >= 0 ? msg.priority() << 4 : 0));
-        msg.ies().forEach(ie -> ie.encode(out));
-        return out.array();
+        out.set16(2, len - 4);
+        return out.toByteArray();
     }
 }

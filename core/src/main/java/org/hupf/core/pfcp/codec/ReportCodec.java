@@ -19,18 +19,18 @@ public final class ReportCodec {
      * Encodes a Session Report Request.
      *
      * @param r request
-     * @return message
+     * @return datagram
      */
-    public static PfcpMessage encode(SessionReportRequest r) {
-        List<Ie> ies = new ArrayList<>(2 + r.usageReports.size());
-        ies.add(IeFields.REPORT_TYPE.encode(r.reportType));
+    public static byte[] encode(SessionReportRequest r) {
+        IeWriter out = PfcpCodec.message(MessageType.SESSION_REPORT_REQUEST, true, r.seid, r.sequence, -1);
+        IeFields.REPORT_TYPE.write(r.reportType, out);
         if (!r.downlinkDataPdrIds.isEmpty()) {
-            List<Ie> pdrs = new ArrayList<>(r.downlinkDataPdrIds.size());
-            r.downlinkDataPdrIds.forEach(id -> pdrs.add(IeFields.PDR_ID.encode(id)));
-            ies.add(Ie.grouped(IeType.DOWNLINK_DATA_REPORT, pdrs));
+            int at = out.begin(IeType.DOWNLINK_DATA_REPORT);
+            r.downlinkDataPdrIds.forEach(id -> IeFields.PDR_ID.write(id, out));
+            out.end(at);
         }
-        r.usageReports.forEach(u -> ies.add(ResponseCodec.usageReport(IeType.USAGE_REPORT_REPORT, u)));
-        return PfcpMessage.session(MessageType.SESSION_REPORT_REQUEST, r.seid, r.sequence, ies);
+        ResponseCodec.writeUsageReports(IeType.USAGE_REPORT_REPORT, r.usageReports, out);
+        return PfcpCodec.finish(out);
     }
 
     /**

@@ -18,9 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Encodes a typed response ({@link PfcpResponse}) into its message with the {@link IeFields} descriptors, its IEs
- * in the order TS 29.244 lists them, and decodes such a message back into the typed response (the tests' golden
- * vectors, and the answers hupf's own requests get).
+ * Encodes a typed response ({@link PfcpResponse}) into its datagram with the {@link IeFields} descriptors, its IEs in
+ * the order TS 29.244 lists them, written straight into the datagram's buffer (no {@link Ie} per field: the device
+ * writer's thread encodes every session answer); and decodes such a message back into the typed response (the tests'
+ * golden vectors, and the answers hupf's own requests get).
  */
 public final class ResponseCodec {
 
@@ -31,95 +32,105 @@ public final class ResponseCodec {
      * Encodes a response.
      *
      * @param r response
-     * @return message
+     * @return datagram
      */
-    public static PfcpMessage encode(PfcpResponse r) {
+    public static byte[] encode(PfcpResponse r) {
         if (r instanceof HeartbeatResponse) {
-            return PfcpMessage.node(MessageType.HEARTBEAT_RESPONSE, r.sequence,
-                    List.of(IeFields.RECOVERY_TIME_STAMP.encode(((HeartbeatResponse) r).recoveryTimeStamp)));
+            IeWriter out = PfcpCodec.message(MessageType.HEARTBEAT_RESPONSE, false, 0, r.sequence, -1);
+            IeFields.RECOVERY_TIME_STAMP.write(((HeartbeatResponse) r).recoveryTimeStamp, out);
+            return PfcpCodec.finish(out);
         }
         if (r instanceof VersionNotSupportedResponse) {
-            return PfcpMessage.node(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, r.sequence, List.of());
+            return PfcpCodec.finish(PfcpCodec.message(MessageType.VERSION_NOT_SUPPORTED_RESPONSE, false, 0,
+                                                      r.sequence, -1));
         }
         if (r instanceof NodeResponse) {
             return node((NodeResponse) r);
         }
         SessionResponse s = (SessionResponse) r;
-        List<Ie> ies = new ArrayList<>(4);
-        int type;
         if (s instanceof EstablishmentResponse) {
             EstablishmentResponse e = (EstablishmentResponse) s;
-            type = MessageType.SESSION_ESTABLISHMENT_RESPONSE;
-            ies.add(IeFields.NODE_ID.encode(e.nodeId));
-            outcome(s, ies);
-            add(ies, IeFields.F_SEID, e.upFseid);
-            e.createdPdrs.forEach(p -> ies.add(createdPdr(p)));
-        } else if (s instanceof ModificationResponse) {
-            ModificationResponse m = (ModificationResponse) s;
-            type = MessageType.SESSION_MODIFICATION_RESPONSE;
-            outcome(s, ies);
-            m.createdPdrs.forEach(p -> ies.add(createdPdr(p)));
-            m.usageReports.forEach(u -> ies.add(usageReport(IeType.USAGE_REPORT_MODIFICATION, u)));
-        } else {
-            type = MessageType.SESSION_DELETION_RESPONSE;
-            outcome(s, ies);
-            ((DeletionResponse) s).usageReports.forEach(u -> ies.add(usageReport(IeType.USAGE_REPORT_DELETION, u)));
+            IeWriter out = PfcpCodec.message(MessageType.SESSION_ESTABLISHMENT_RESPONSE, true, s.seid, s.sequence, -1);
+            IeFields.NODE_ID.write(e.nodeId, out);
+            outcome(s, out);
+            add(out, IeFields.F_SEID, e.upFseid);
+            writeCreatedPdrs(e.createdPdrs, out);
+            return PfcpCodec.finish(out);
         }
-        return PfcpMessage.session(type, s.seid, s.sequence, ies);
+        if (s instanceof ModificationResponse) {
+            ModificationResponse m = (ModificationResponse) s;
+            IeWriter out = PfcpCodec.message(MessageType.SESSION_MODIFICATION_RESPONSE, true, s.seid, s.sequence, -1);
+            outcome(s, out);
+            writeCreatedPdrs(m.createdPdrs, out);
+            writeUsageReports(IeType.USAGE_REPORT_MODIFICATION, m.usageReports, out);
+            return PfcpCodec.finish(out);
+        }
+        IeWriter out = PfcpCodec.message(MessageType.SESSION_DELETION_RESPONSE, true, s.seid, s.sequence, -1);
+        outcome(s, out);
+        writeUsageReports(IeType.USAGE_REPORT_DELETION, ((DeletionResponse) s).usageReports, out);
+        return PfcpCodec.finish(out);
     }
 
-    private static PfcpMessage node(NodeResponse r) {
-        List<Ie> ies = new ArrayList<>(5);
-        ies.add(IeFields.NODE_ID.encode(r.nodeId));
-        ies.add(IeFields.CAUSE.encode(r.cause));
-        add(ies, IeFields.OFFENDING_IE, r.offendingIe);
-        int type;
+    private static byte[] node(NodeResponse r) {
+        int type = r instanceof AssociationSetupResponse ? MessageType.ASSOCIATION_SETUP_RESPONSE
+                : r instanceof AssociationUpdateResponse ? MessageType.ASSOCIATION_UPDATE_RESPONSE
+                : MessageType.ASSOCIATION_RELEASE_RESPONSE;
+        IeWriter out = PfcpCodec.message(type, false, 0, r.sequence, -1);
+        IeFields.NODE_ID.write(r.nodeId, out);
+        IeFields.CAUSE.write(r.cause, out);
+        add(out, IeFields.OFFENDING_IE, r.offendingIe);
         if (r instanceof AssociationSetupResponse) {
             AssociationSetupResponse a = (AssociationSetupResponse) r;
-            type = MessageType.ASSOCIATION_SETUP_RESPONSE;
-            ies.add(IeFields.RECOVERY_TIME_STAMP.encode(a.recoveryTimeStamp));
-            add(ies, IeFields.UP_FUNCTION_FEATURES, a.upFunctionFeatures);
-        } else {
-            type = r instanceof AssociationUpdateResponse ? MessageType.ASSOCIATION_UPDATE_RESPONSE
-                    : MessageType.ASSOCIATION_RELEASE_RESPONSE;
+            IeFields.RECOVERY_TIME_STAMP.write(a.recoveryTimeStamp, out);
+            add(out, IeFields.UP_FUNCTION_FEATURES, a.upFunctionFeatures);
         }
-        return PfcpMessage.node(type, r.sequence, ies);
+        return PfcpCodec.finish(out);
     }
 
     /** Cause, Offending IE, Failed Rule ID: how a session response begins after the Node ID. */
-    private static void outcome(SessionResponse s, List<Ie> ies) {
-        ies.add(IeFields.CAUSE.encode(s.cause));
-        add(ies, IeFields.OFFENDING_IE, s.offendingIe);
-        add(ies, IeFields.FAILED_RULE_ID, s.failedRuleId);
+    private static void outcome(SessionResponse s, IeWriter out) {
+        IeFields.CAUSE.write(s.cause, out);
+        add(out, IeFields.OFFENDING_IE, s.offendingIe);
+        add(out, IeFields.FAILED_RULE_ID, s.failedRuleId);
     }
 
-    private static <T> void add(List<Ie> ies, IeField<T> f, T value) {
+    private static <T> void add(IeWriter out, IeField<T> f, T value) {
         if (value != null) {
-            ies.add(f.encode(value));
+            f.write(value, out);
         }
     }
 
-    private static Ie createdPdr(CreatedPdr p) {
-        return Ie.grouped(IeType.CREATED_PDR, IeFields.PDR_ID.encode(p.pdrId), IeFields.F_TEID.encode(p.localFteid));
+    // Indexed loops: the lists are the responses' random-access copies.
+    private static void writeCreatedPdrs(List<CreatedPdr> pdrs, IeWriter out) {
+        for (int i = 0, n = pdrs.size(); i < n; i++) {
+            CreatedPdr p = pdrs.get(i);
+            int at = out.begin(IeType.CREATED_PDR);
+            IeFields.PDR_ID.write(p.pdrId, out);
+            IeFields.F_TEID.write(p.localFteid, out);
+            out.end(at);
+        }
     }
 
     /**
-     * Encodes a usage report as the IE of the message it travels in.
+     * Writes usage reports as the IEs of the message they travel in.
      *
-     * @param ieType Usage Report IE type: modification (78), deletion (79) or report (80)
-     * @param u      report
-     * @return the grouped IE
+     * @param ieType  Usage Report IE type: modification (78), deletion (79) or report (80)
+     * @param reports reports
+     * @param out     the message's writer
      */
-    public static Ie usageReport(int ieType, UsageReport u) {
-        List<Ie> ies = new ArrayList<>(7);
-        ies.add(IeFields.URR_ID.encode(u.urrId));
-        ies.add(IeFields.UR_SEQN.encode(u.sequence));
-        ies.add(IeFields.USAGE_REPORT_TRIGGER.encode(u.trigger));
-        ies.add(IeFields.START_TIME.encode(u.startTime));
-        ies.add(IeFields.END_TIME.encode(u.endTime));
-        add(ies, IeFields.VOLUME_MEASUREMENT, u.volume);
-        add(ies, IeFields.DURATION_MEASUREMENT, u.duration);
-        return Ie.grouped(ieType, ies);
+    static void writeUsageReports(int ieType, List<UsageReport> reports, IeWriter out) {
+        for (int i = 0, n = reports.size(); i < n; i++) {
+            UsageReport u = reports.get(i);
+            int at = out.begin(ieType);
+            IeFields.URR_ID.write(u.urrId, out);
+            IeFields.UR_SEQN.write(u.sequence, out);
+            IeFields.USAGE_REPORT_TRIGGER.write(u.trigger, out);
+            IeFields.START_TIME.write(u.startTime, out);
+            IeFields.END_TIME.write(u.endTime, out);
+            add(out, IeFields.VOLUME_MEASUREMENT, u.volume);
+            add(out, IeFields.DURATION_MEASUREMENT, u.duration);
+            out.end(at);
+        }
     }
 
     /**

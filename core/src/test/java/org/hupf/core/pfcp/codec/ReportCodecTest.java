@@ -20,7 +20,7 @@ public class ReportCodecTest {
     private static final long TS = 3_900_000_000L;
 
     private static byte[] encode(SessionReportRequest r) {
-        return PfcpCodec.encode(ReportCodec.encode(r));
+        return ReportCodec.encode(r);
     }
 
     private static SessionReportRequest decode(byte[] b) throws DecodeException {

@@ -10,6 +10,7 @@ import org.hupf.core.pfcp.message.FailedRuleId;
 import org.hupf.core.pfcp.message.HeartbeatResponse;
 import org.hupf.core.pfcp.message.NodeId;
 import org.hupf.core.pfcp.message.PfcpResponse;
+import org.hupf.core.pfcp.message.SessionReportRequest;
 import org.hupf.core.pfcp.message.UsageReport;
 import org.hupf.core.pfcp.message.Volume;
 import org.junit.Test;
@@ -34,7 +35,7 @@ public class ResponseCodecTest {
     }
 
     private static byte[] encode(PfcpResponse r) {
-        return PfcpCodec.encode(ResponseCodec.encode(r));
+        return ResponseCodec.encode(r);
     }
 
     private static Inet4Address v4(String a) throws Exception {
@@ -75,10 +76,22 @@ public class ResponseCodecTest {
     @Test
     public void aUsageReportTravelsAsTheIeOfItsMessage() throws Exception {
         UsageReport r = new UsageReport(3, 0, 0x0001, 10, 20, null, 10L);
-        Ie ie = ResponseCodec.usageReport(IeType.USAGE_REPORT_REPORT, r);
-        assertEquals(IeType.USAGE_REPORT_REPORT, ie.type());
+        byte[] b = ReportCodec.encode(new SessionReportRequest(5, CP_SEID, 0x02, List.of(), List.of(r)));
+        Ie ie = PfcpCodec.decode(b, b.length).child(IeType.USAGE_REPORT_REPORT);
         assertEquals(List.of(IeType.URR_ID, IeType.UR_SEQN, IeType.USAGE_REPORT_TRIGGER, IeType.START_TIME,
                              IeType.END_TIME, IeType.DURATION_MEASUREMENT),
                      ie.children().stream().map(Ie::type).collect(java.util.stream.Collectors.toList()));
+    }
+
+    @Test
+    public void aDatagramOutgrowingItsFirstBufferDecodesBackToItsResponse() throws Exception {
+        // Many reports: the writer's buffer grows past its first capacity, every IE's length set where it ends.
+        List<UsageReport> reports = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            reports.add(new UsageReport(i, i, 0x0800, 3_900_000_000L + i, 3_900_000_060L + i,
+                                        new Volume(3000L * i, 1000L * i, 2000L * i), (long) i));
+        }
+        DeletionResponse d = new DeletionResponse(9, CP_SEID, 1, null, null, reports);
+        assertEquals(d, decode(encode(d)));
     }
 }
