@@ -38,7 +38,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "pfcp"))
+# What pytest.ini's pythonpath gives the suites (tests/lib, tools), then the chain's helpers.
+for path in (os.path.join(HERE, "..", "..", "tools"), os.path.join(HERE, "..", "lib"), os.path.join(HERE, "..", "pfcp")):
+    sys.path.insert(0, path)
 
 from backend_chain import Chain, cause_of, deletion, up_seid_of  # noqa: E402
 from conftest import MAIN, _classpath, start_upf, stop_upf  # noqa: E402
