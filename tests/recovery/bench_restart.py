@@ -2,7 +2,8 @@
 """Benchmark: what a kill -9 of the core costs, at N sessions held (docs/RELIABILITY.md, "Core restart").
 
 The backend-only chain (tests/pfcp/backend_chain.py: a real hupf-backend sized for N, idle ports) with the lab
-runner durable (state directory) under the lab's supervisor; N sessions established over PFCP, pipelined. Then,
+runner durable (state directory) under the lab's supervisor, its heap --heap-mb (default N / 80 MB); N sessions
+established over PFCP, pipelined (one unanswered within 30 s sent again, as an SMF retransmits). Then,
 each round: kill -9 of the runner, and from the kill
   restarted  the supervisor started a new runner
   pfcp       a Heartbeat Request is answered (same Recovery Time Stamp asserted)
