@@ -84,8 +84,7 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 	e->nlcores = nlcores;
 	e->cycles_per_byte_q16 = (rte_get_tsc_hz() << 16) / rate;
 	e->bucket_tsc = rte_get_tsc_hz() * bucket_ms / 1000;
-	e->credit_tsc = e->bucket_tsc;
-	e->refilled_tsc = rte_get_tsc_cycles();
+	e->credit_tsc = e->bucket_tsc;   /* full: the owner's first visit, whenever it is, adds nothing */
 	if (nlcores > 1) {
 		char rn[RTE_RING_NAMESIZE];
 		snprintf(rn, sizeof(rn), "%.20s_own", name);
@@ -121,17 +120,16 @@ unsigned egress_owner(const struct egress *e)
 	return e->owner;
 }
 
-/* The owner at its queues. Away for longer than the bucket's credits last, the port lost sending time: a
- * stall (a lcore kept off the CPU), whose backlog every queue holds until it empties. Returns the time. */
-static uint64_t owner_visit(struct egress *e)
+/* The owner at its queues at time now. Away for longer than the bucket's credits last, the port lost
+ * sending time: a stall (a lcore kept off the CPU), whose backlog every queue holds until it empties. */
+static void owner_visit(struct egress *e, uint64_t now)
 {
-	uint64_t now = rte_get_tsc_cycles(), gap = now - e->visited_tsc;
+	uint64_t gap = now - e->visited_tsc;
 	if (e->visited_tsc && gap > e->bucket_tsc)
 		e->stall_backlog = (uint8_t)((1u << EGRESS_PRIOS) - 1);
 	if (e->visited_tsc && gap > e->longest_gap_tsc)
 		__atomic_store_n(&e->longest_gap_tsc, gap, __ATOMIC_RELAXED);
 	e->visited_tsc = now;
-	return now;
 }
 
 /* The owner: one packet into its priority's queue, or dropped and counted under that priority when the
@@ -150,10 +148,11 @@ static int queue_packet(struct egress *e, struct rte_mbuf *m, uint8_t p)
 	return 1;
 }
 
-uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n)
+uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n,
+			uint64_t now)
 {
 	if (lcore == e->owner) {
-		owner_visit(e);
+		owner_visit(e, now);
 		uint16_t queued = 0;
 		for (uint16_t i = 0; i < n; i++)
 			queued += (uint16_t)queue_packet(e, m[i], prio[i] & (EGRESS_PRIOS - 1));
@@ -187,9 +186,9 @@ static void take_ring(struct egress *e)
 	} while (n == TAKE_BURST && taken < TAKE_MAX);
 }
 
-uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max)
+uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max, uint64_t now)
 {
-	uint64_t now = owner_visit(e);
+	owner_visit(e, now);
 	if (e->ring)
 		take_ring(e);
 	e->credit_tsc = RTE_MIN(e->bucket_tsc, e->credit_tsc + (now - e->refilled_tsc));

@@ -8,7 +8,11 @@
  * The owner queues its own packets directly; every other lcore hands its packets, their priority
  * written in the mbuf, over a bounded multi-producer ring that the owner empties into the queues
  * before each dequeue. A full ring drops the packet and counts it like a full queue (under its
- * priority, in the other lcore's own counters). The counters are read from any thread. */
+ * priority, in the other lcore's own counters). The counters are read from any thread.
+ *
+ * Time is the owner's to give: its enqueue and dequeue take `now`, in TSC cycles (never 0; the data
+ * plane passes rte_get_tsc_cycles(), as rte_meter's callers pass theirs), so that a test moves a
+ * clock of its own and asserts exact rates and orders whatever the CPU it gets. */
 #ifndef HUPF_EGRESS_H
 #define HUPF_EGRESS_H
 
@@ -31,13 +35,14 @@ struct egress *egress_create(const char *name, uint64_t rate_bps, uint32_t mtu, 
 /* Frees the scheduler and every packet its queues or the ring still hold (no lcore may use it). */
 void egress_free(struct egress *e);
 unsigned egress_owner(const struct egress *e);
-/* Lcore lcore's n packets, each at its priority (prio[i] & 7): the owner queues them, another
- * lcore puts them on the owner's ring. A packet whose queue (or the ring) is full is freed and
- * counted in drops. Returns the packets taken. */
-uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n);
-/* Owner only: queues what the other lcores handed over, then returns the packets the rate lets
- * leave now, highest priority first, at most max. */
-uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max);
+/* Lcore lcore's n packets, each at its priority (prio[i] & 7): the owner queues them at its time now,
+ * another lcore puts them on the owner's ring (now unused). A packet whose queue (or the ring) is full
+ * is freed and counted in drops. Returns the packets taken. */
+uint16_t egress_enqueue(struct egress *e, unsigned lcore, struct rte_mbuf **m, const uint8_t *prio, uint16_t n,
+			uint64_t now);
+/* Owner only, at its time now: queues what the other lcores handed over, then returns the packets the
+ * rate lets leave by then, highest priority first, at most max. */
+uint16_t egress_dequeue(struct egress *e, struct rte_mbuf **m, uint16_t max, uint64_t now);
 /* Packets queued and not yet dequeued, those on the ring included (from any thread: the stats). */
 uint32_t egress_backlog(const struct egress *e);
 /* Packets dropped for a full queue or a full ring, by priority, since creation. */

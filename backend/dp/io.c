@@ -71,7 +71,8 @@ static void tx_burst(unsigned slot, uint16_t p4port, struct rte_mbuf **m, const 
 {
 	int d = p4port < IO_P4_PORTS ? io.dpdk_port[p4port] : -1;
 	if (d >= 0 && io.egress[d]) {
-		egress_enqueue(io.egress[d], slot, m, prio, n);
+		struct egress *e = io.egress[d];
+		egress_enqueue(e, slot, m, prio, n, slot == egress_owner(e) ? rte_get_tsc_cycles() : 0);
 		return;
 	}
 	uint16_t sent = d < 0 ? 0 : rte_eth_tx_burst((uint16_t)d, (uint16_t)slot, m, n);
@@ -88,7 +89,7 @@ static uint32_t egress_drain(unsigned slot, uint32_t *held)
 		uint16_t d = io.owned[slot].dev[i];
 		struct egress *e = io.egress[d];
 		struct rte_mbuf *m[BURST];
-		uint16_t n = egress_dequeue(e, m, BURST);
+		uint16_t n = egress_dequeue(e, m, BURST, rte_get_tsc_cycles());
 		uint16_t sent = n ? rte_eth_tx_burst(d, (uint16_t)slot, m, n) : 0;
 		if (sent < n)
 			rte_pktmbuf_free_bulk(m + sent, n - sent);

@@ -2,7 +2,8 @@
 """Benchmark: what a kill -9 of the core costs, at N sessions held (docs/RELIABILITY.md, "Core restart").
 
 The backend-only chain (tests/pfcp/backend_chain.py: a real hupf-backend sized for N, idle ports) with the lab
-runner durable (state directory) under the lab's supervisor; N sessions established over PFCP, pipelined. Then,
+runner durable (state directory) under the lab's supervisor, its heap --heap-mb (default N / 80 MB); N sessions
+established over PFCP, pipelined (one unanswered within 30 s sent again, as an SMF retransmits). Then,
 each round: kill -9 of the runner, and from the kill
   restarted  the supervisor started a new runner
   pfcp       a Heartbeat Request is answered (same Recovery Time Stamp asserted)
@@ -23,7 +24,7 @@ also gives the new host's CPU seconds per thread group (the JIT's compilers, the
 deletion were answered; --jfr DIR records each restarted host with JFR (settings=profile), dumped to
 DIR/round-R.jfr once its deletion is answered (the first host, which establishes, is not recorded).
 Usage: .venv/bin/python tests/recovery/bench_restart.py [--sessions N ...] [--rounds R] [--host H] [--ab FILE]
-       [--b-jvm-options FILE] [--jfr DIR] [--out FILE]
+       [--b-jvm-options FILE] [--jfr DIR] [--heap-mb MB] [--out FILE]
 """
 import argparse
 import json
@@ -38,7 +39,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "pfcp"))
+# What pytest.ini's pythonpath gives the suites (tests/lib, tools), then the chain's helpers.
+for path in (os.path.join(HERE, "..", "..", "tools"), os.path.join(HERE, "..", "lib"), os.path.join(HERE, "..", "pfcp")):
+    sys.path.insert(0, path)
 
 from backend_chain import Chain, cause_of, deletion, up_seid_of  # noqa: E402
 from conftest import MAIN, _classpath, start_upf, stop_upf  # noqa: E402
@@ -66,6 +69,20 @@ def wait(what, cond, timeout=TIMEOUT_S, step=0.05):
             return got
         time.sleep(step)
     raise RuntimeError("timed out after %d s waiting for %s" % (timeout, what))
+
+
+def establish(sock, addr, n, raw, seid_at, ue_at):
+    """N establishments pipelined (WINDOW in flight), as an SMF sends them: a request unanswered within the
+    pipeline's stall time is sent again, same bytes and sequence number (TS 29.244 §6.4: the UP function answers a
+    retransmission with its first answer), up to three times. Returns the answers and how many went unanswered."""
+    requests = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
+    answers = {}
+    for _ in range(4):
+        _, _, resp, _ = pipelined(sock, addr, [r for r in requests if r[0] not in answers], WINDOW)
+        answers.update((int.from_bytes(r[12:15], "big"), r) for r in resp)
+        if len(answers) == n:
+            break
+    return list(answers.values()), n - len(answers)
 
 
 def supervisor(chain):
@@ -159,9 +176,9 @@ def kill_round(chain, smf, recovery_ts, seid, held):
     return row
 
 
-def bench(n, rounds):
-    chain = Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64), java_opts=["-Xmx%dm" % max(1024, n // 80)],
-                  durable=True)
+def bench(n, rounds, heap_mb=None):
+    chain = Chain(sessions=max(65536, n), mem_mb=max(1024, n // 64),
+                  java_opts=["-Xmx%dm" % (heap_mb or max(1024, n // 80))], durable=True)
     rows = []
     try:
         smf = Smf(chain.pfcp)
@@ -170,8 +187,7 @@ def bench(n, rounds):
         recovery_ts = ie(resp, P.IE_RecoveryTimeStamp).timestamp
         raw, seid_at, ue_at = template(smf)
         t0 = time.time()
-        _, _, resp, lost = pipelined(smf.sock, chain.pfcp, [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i))
-                                                            for i in range(n)], WINDOW)
+        resp, lost = establish(smf.sock, chain.pfcp, n, raw, seid_at, ue_at)
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         assert len(seids) == n and not lost, "%d of %d established, %d lost" % (len(seids), n, lost)
         wait("%d sessions in the backend" % n, lambda: chain.status().get("pfcp_sessions") == n
@@ -189,22 +205,39 @@ def bench(n, rounds):
 def restart_upf(old, host, classpath, jvm_options, jfr=None):
     """The host started again on its state (conftest's start_upf, without its 60 s bound: at 100,000 sessions on a
     loaded machine the start takes longer), same PFCP and control ports, with the JVM options in the file
-    jvm_options (as its systemd unit starts it); recorded by JFR when jfr is set."""
+    jvm_options (as its systemd unit starts it); recorded by JFR when jfr is set. Returns at once: the caller asks
+    PFCP from now on (the host answers it before its ready line, which waits for the control API too), then reads
+    the start with started_upf."""
     recording = ["-XX:StartFlightRecording=settings=profile,name=restart", "-Xlog:jfr+startup=off"] if jfr else []
     cmd = ["java", "@" + jvm_options, *recording, "-cp", classpath, MAIN, "--port", str(old.addr[1]), "--control-port",
            old.control.rsplit(":", 1)[1], "--control-token", old.token, "--allow", "127.0.0.1", *host]
-    with tempfile.TemporaryFile("w+") as stderr:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
-        line = proc.stdout.readline()
-        if not line.startswith("hupf-standalone ready"):
-            proc.wait()
-            stderr.seek(0)
-            raise AssertionError("the host did not start (exit %s): %r; its stderr ends: %s"
-                                 % (proc.returncode, line, stderr.read()[-3000:]))
-    old.proc = proc
+    stderr = tempfile.TemporaryFile("w+")
+    old.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    old.proc.stderr_file = stderr
+    return old
+
+
+def started_upf(upf):
+    """The restarted host's ready line and start phases (ms since its JVM started); fails with its exit status and
+    stderr if it did not start."""
+    proc, stderr = upf.proc, upf.proc.stderr_file
+    line = proc.stdout.readline()
+    if not line.startswith("hupf-standalone ready"):
+        proc.wait()
+        stderr.seek(0)
+        raise AssertionError("the host did not start (exit %s): %r; its stderr ends: %s"
+                             % (proc.returncode, line, stderr.read()[-3000:]))
+    stderr.close()
     phases = STANDALONE_STARTED.search(proc.stdout.readline())
     assert phases, "the host did not log its start phases"
-    return old, dict(("jvm_%s_ms" % k, int(v)) for k, v in zip(STANDALONE_PHASES, phases.groups()))
+    return dict(("jvm_%s_ms" % k, int(v)) for k, v in zip(STANDALONE_PHASES, phases.groups()))
+
+
+def answered_heartbeat(smf, upf):
+    """A heartbeat's answer, or None; a host that exited fails here with what started_upf reads."""
+    if upf.proc.poll() is not None:
+        started_upf(upf)
+    return heartbeat(smf)
 
 
 def standalone_bench(n, rounds, builds, jfr=None):
@@ -223,8 +256,7 @@ def standalone_bench(n, rounds, builds, jfr=None):
         recovery_ts = ie(resp, P.IE_RecoveryTimeStamp).timestamp
         raw, seid_at, ue_at = template(smf)
         t0 = time.time()
-        _, _, resp, lost = pipelined(smf.sock, upf.addr, [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i))
-                                                          for i in range(n)], WINDOW)
+        resp, lost = establish(smf.sock, upf.addr, n, raw, seid_at, ue_at)
         seids = [up_seid_of(r) for r in resp if cause_of(r) == 1]
         refused = sorted({cause_of(r) for r in resp if cause_of(r) != 1})
         assert len(seids) == n and not lost, "%d of %d established (refused: %s), %d lost" % (len(seids), n, refused,
@@ -237,13 +269,13 @@ def standalone_bench(n, rounds, builds, jfr=None):
             killed = time.time()
             upf.proc.kill()
             upf.proc.wait()
-            upf, phases = restart_upf(upf, host, classpath, jvm_options, jfr)
+            upf = restart_upf(upf, host, classpath, jvm_options, jfr)
             smf.upf = upf.addr
-            answer = wait("a heartbeat answered", lambda: heartbeat(smf), step=0)
+            answer = wait("a heartbeat answered", lambda: answered_heartbeat(smf, upf), step=0)
             row["pfcp_s"] = round(time.time() - killed, 2)
             row["pfcp_cpu_s"] = cpu_s(upf.proc.pid)
             row["pfcp_cpu_by_thread"] = cpu_by_thread_group(upf.proc.pid)
-            row.update(phases)
+            row.update(started_upf(upf))
             assert ie(answer, P.IE_RecoveryTimeStamp).timestamp == recovery_ts, "a new Recovery Time Stamp"
             resp = smf.request(smf.deletion(seids[r]), timeout=TIMEOUT_S)[0]
             assert cause(resp) == 1
@@ -284,6 +316,7 @@ def main():
     ap.add_argument("--b-jvm-options", metavar="FILE", default=JVM_OPTIONS,
                     help="with --ab: B's JVM options (default: standalone/jvm.options, as A's)")
     ap.add_argument("--jfr", metavar="DIR", help="standalone: record each restarted host with JFR into DIR")
+    ap.add_argument("--heap-mb", type=int, help="chain: the runner's heap (-Xmx; default N / 80 MB, at least 1,024)")
     ap.add_argument("--out", help="write every round and the min/median/max per N here (JSON)")
     a = ap.parse_args()
     builds = [("A", _classpath(), JVM_OPTIONS)]
@@ -296,7 +329,7 @@ def main():
         "restarted_s", "pfcp_s", "pfcp_cpu_s", "session_s", "session_cpu_s", "ready_s", "load_1m",
         *("jvm_%s_ms" % k for k in PHASES))
     for n in a.sessions:
-        rows = standalone_bench(n, a.rounds, builds, a.jfr) if a.host == "standalone" else bench(n, a.rounds)
+        rows = standalone_bench(n, a.rounds, builds, a.jfr) if a.host == "standalone" else bench(n, a.rounds, a.heap_mb)
         report[n] = {"rounds": rows}
         for build, _, _ in builds:
             mine = [r for r in rows if r.get("build", build) == build]

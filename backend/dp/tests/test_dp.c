@@ -7,6 +7,7 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <cmocka.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -2005,11 +2006,22 @@ static void test_slices(void **st)
 		assert_int_equal(dp_queue(DP_DELETE, tc, 0), 0);
 }
 
-/* ---- egress scheduler (egress.c) on the wall clock: its bucket fills with the TSC ---- */
+/* ---- egress scheduler (egress.c) on the tests' own clock: the owner's time is what a test passes to
+ * egress_enqueue and egress_dequeue, so that rates and orders are exact whatever CPU this thread gets ---- */
 #define EG_MTU 1518
 #define EG_FRAME 1000
+#define EG_BUCKET_S 0.010   /* what the buckets keep at these rates: 10 ms of sending (egress.c) */
 
 static struct rte_mempool *g_eg_pool;   /* the egress tests' mbufs: a full ring and queues hold ~1,600 */
+
+/* s seconds in the egress's unit, TSC cycles. */
+static uint64_t eg_cycles(double s)
+{
+	return (uint64_t)(s * (double)rte_get_tsc_hz());
+}
+
+/* The tests' clock starts at 1 s (the egress takes 0 for "never visited"). */
+#define EG_START eg_cycles(1)
 
 /* A packet of EG_FRAME bytes whose first byte is its priority and next two its sequence; NULL when
  * the pool is empty (callable from a thread other than cmocka's). */
@@ -2043,22 +2055,20 @@ static struct egress *eg_create(const char *name, uint64_t rate_bps, unsigned nl
 	return e;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The second forwarding lcore of the two-lcore tests (a thread, lcore 1; the test thread is lcore 0,
- * the owner): hands `bursts` bursts of `per` packets, their priorities prio[] cycled, `gap_us` apart,
- * to the owner through egress_enqueue; stops early when *stop is set. */
+ * the owner): hands `bursts` bursts of `per` packets, their priorities prio[] cycled, to the owner
+ * through egress_enqueue; stops early when *stop is set. With `gap` (cycles of the owner's clock), in
+ * step with that clock: burst b once the owner's clock (`clock`, which the owner publishes after each
+ * poll) reaches start + b * gap, so that at the owner's poll at time t exactly the bursts due by t have
+ * been handed over (eg_feed_wait), whatever either thread's share of the CPU. */
 struct eg_feeder {
 	struct egress *e;
 	const uint8_t *prio;
-	unsigned nprio, bursts, per, gap_us;
+	unsigned nprio, bursts, per;
+	uint64_t gap, start, clock;
 	volatile int *stop;
 	uint64_t offered, taken;    /* packets handed to egress_enqueue, packets it took */
+	unsigned handed;            /* bursts handed over (release) */
 	int done;                   /* set (release) once all is handed over */
 	uint16_t seq[EGRESS_PRIOS];
 	pthread_t th;
@@ -2068,6 +2078,8 @@ static void *eg_feed(void *arg)
 {
 	struct eg_feeder *f = arg;
 	for (unsigned b = 0; b < f->bursts && !(f->stop && *f->stop); b++) {
+		while (f->gap && __atomic_load_n(&f->clock, __ATOMIC_ACQUIRE) < f->start + b * f->gap)
+			sched_yield();
 		struct rte_mbuf *m[32];
 		uint8_t prio[32];
 		uint16_t k = 0;
@@ -2078,17 +2090,30 @@ static void *eg_feed(void *arg)
 			f->seq[prio[k]]++;
 		}
 		f->offered += k;
-		f->taken += egress_enqueue(f->e, 1, m, prio, k);
-		if (f->gap_us)
-			usleep(f->gap_us);
+		f->taken += egress_enqueue(f->e, 1, m, prio, k, 0);   /* not the owner: no time of its own */
+		__atomic_store_n(&f->handed, b + 1, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
+/* The owner, in step with a feeder that has a gap: waits until the bursts due by its time now are handed
+ * over (all of them: a feeder that stops early is done). */
+static void eg_feed_wait(struct eg_feeder *f, uint64_t now)
+{
+	uint64_t due = RTE_MIN((uint64_t)f->bursts, (now - f->start) / f->gap + 1);
+	while (__atomic_load_n(&f->handed, __ATOMIC_ACQUIRE) < due && !__atomic_load_n(&f->done, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
 static void eg_feed_start(struct eg_feeder *f)
 {
 	assert_int_equal(pthread_create(&f->th, NULL, eg_feed, f), 0);
+}
+
+static int eg_feed_done(struct eg_feeder *f)
+{
+	return __atomic_load_n(&f->done, __ATOMIC_ACQUIRE);
 }
 
 static void eg_feed_join(struct eg_feeder *f)
@@ -2105,17 +2130,19 @@ static uint64_t eg_drops_sum(const struct egress *e)
 	return sum;
 }
 
-/* Dequeues up to `want` packets within `secs` (with until_held, only until the rate holds back a
- * packet: a dequeue returns nothing after one returned some), appending each one's priority to
- * order[] and checking that each priority leaves in its order of arrival (seq_of: the next
- * sequence of each). */
-static unsigned eg_collect(struct egress *e, unsigned want, double secs, uint8_t *order, uint16_t *seq_of,
-			   int until_held)
+/* Dequeues up to `want` packets, the clock *now moving by `step` cycles after each dequeue, for at most
+ * `secs` of it (a clock standing still: at most want + 1 dequeues; with until_held, only until the rate
+ * holds back a packet: a dequeue returns nothing after one returned some), appending each one's priority
+ * to order[] and checking that each priority leaves in its order of arrival (seq_of: the next sequence
+ * of each). */
+static unsigned eg_collect(struct egress *e, unsigned want, uint64_t *now, uint64_t step, double secs,
+			   uint8_t *order, uint16_t *seq_of, int until_held)
 {
 	unsigned got = 0;
-	for (double end = now_s() + secs; got < want && now_s() < end;) {
+	uint64_t polls = (step ? eg_cycles(secs) / step : 0) + want + 1;
+	for (; got < want && polls; polls--, *now += step) {
 		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, (uint16_t)RTE_MIN(32u, want - got));
+		uint16_t k = egress_dequeue(e, out, (uint16_t)RTE_MIN(32u, want - got), *now);
 		if (until_held && got && !k)
 			break;
 		for (uint16_t j = 0; j < k; j++, got++) {
@@ -2139,11 +2166,12 @@ static void eg_strict_order(const char *name, unsigned nlcores)
 	unsigned own = nlcores > 1 ? PER * 2 : PER * 4;
 	struct rte_mbuf *m[PER * 4];
 	uint8_t prio[PER * 4];
+	uint64_t now = EG_START;
 	for (unsigned i = 0; i < own; i++) {   /* interleaved: 0, 1, 0, 1, ..., then 3, 7, 3, 7, ... */
 		prio[i] = prios[i / (PER * 2) * 2 + i % 2];
 		m[i] = eg_pkt(prio[i], (uint16_t)(i % (PER * 2) / 2));
 	}
-	assert_int_equal(egress_enqueue(e, 0, m, prio, (uint16_t)own), own);
+	assert_int_equal(egress_enqueue(e, 0, m, prio, (uint16_t)own, now), own);
 	if (nlcores > 1) {   /* the same 3, 7, 3, 7, ... from the other lcore */
 		struct eg_feeder f = { .e = e, .prio = prios + 2, .nprio = 2, .bursts = 1, .per = PER * 2 };
 		eg_feed_start(&f);
@@ -2153,7 +2181,7 @@ static void eg_strict_order(const char *name, unsigned nlcores)
 	assert_int_equal(egress_backlog(e), PER * 4);
 	uint8_t order[PER * 4];
 	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
-	assert_int_equal(eg_collect(e, PER * 4, 2, order, seq_of, 0), PER * 4);
+	assert_int_equal(eg_collect(e, PER * 4, &now, eg_cycles(0.001), 1, order, seq_of, 0), PER * 4);
 	static const uint8_t served[] = { 7, 3, 1, 0 };
 	for (unsigned i = 0; i < PER * 4; i++)
 		assert_int_equal(order[i], served[i / PER]);
@@ -2176,9 +2204,10 @@ static void test_egress_strict_priority_across_lcores(void **st)
 	eg_strict_order("t_prio2", 2);
 }
 
-/* Under congestion (1 frame/ms), high-priority packets that the other lcore hands over, while this
- * one keeps polling and its low-priority queue is held back by the rate, overtake that queue: once
- * they are on the ring, no low-priority packet leaves before the last of them. */
+/* Under congestion (1 frame/ms), high-priority packets that the other lcore hands over while this
+ * one keeps polling, its low-priority queue held back by the rate (the clock stands still: nothing
+ * may leave), overtake that queue: once the clock moves, all of them leave before the next
+ * low-priority packet. */
 static void test_egress_congested_across_lcores(void **st)
 {
 	(void)st;
@@ -2187,131 +2216,125 @@ static void test_egress_congested_across_lcores(void **st)
 	enum { LOW = 48, HIGH = 8 };
 	struct rte_mbuf *m[LOW];
 	uint8_t prio[LOW] = { 0 };
+	uint64_t now = EG_START;
 	for (unsigned i = 0; i < LOW; i++)
 		m[i] = eg_pkt(0, (uint16_t)i);
-	assert_int_equal(egress_enqueue(e, 0, m, prio, LOW), LOW);
+	assert_int_equal(egress_enqueue(e, 0, m, prio, LOW, now), LOW);
 	uint8_t order[LOW + HIGH];
 	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
-	/* The port sends low priority until the rate holds it back (the bucket's initial credits spent). */
-	unsigned got = eg_collect(e, LOW, 2, order, seq_of, 1);
-	assert_true(got >= 1 && got < LOW / 2);
+	/* The port sends low priority until the rate holds it back: the bucket's credits (10 ms: 9 frames). */
+	unsigned got = eg_collect(e, LOW, &now, 0, 0, order, seq_of, 1);
+	assert_int_equal(got, (unsigned)(rate_bps / 8 * EG_BUCKET_S) / (EG_FRAME + EGRESS_FRAME_OVERHEAD));
 	static const uint8_t seven = 7;
 	struct eg_feeder f = { .e = e, .prio = &seven, .nprio = 1, .bursts = 1, .per = HIGH };
 	eg_feed_start(&f);
-	int handed = -1;   /* order[] index of the first packet dequeued after the hand-off */
-	for (double end = now_s() + 5; seq_of[7] < HIGH && now_s() < end;) {
-		int done = __atomic_load_n(&f.done, __ATOMIC_ACQUIRE);
-		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, (uint16_t)RTE_MIN(32u, LOW + HIGH - got));
-		if (done && handed < 0)
-			handed = (int)got;
-		for (uint16_t j = 0; j < k; j++, got++) {
-			const uint8_t *d = rte_pktmbuf_mtod(out[j], const uint8_t *);
-			order[got] = d[0];
-			assert_int_equal(r16(d + 1), seq_of[d[0]]++);
-		}
-		rte_pktmbuf_free_bulk(out, k);
+	unsigned polls = 0;
+	for (int done = 0; !done; polls++) {   /* polled while the other lcore hands over, at the same time */
+		done = eg_feed_done(&f);
+		struct rte_mbuf *out[1];
+		assert_int_equal(egress_dequeue(e, out, 1, now), 0);
+		sched_yield();
 	}
 	eg_feed_join(&f);
 	assert_int_equal(f.taken, HIGH);
-	assert_int_equal(seq_of[7], HIGH);
-	assert_true(handed >= 0);
-	unsigned last_high = 0, low_after = 0;
-	for (unsigned i = (unsigned)handed; i < got; i++)
-		if (order[i] == 7)
-			last_high = i;
-	for (unsigned i = (unsigned)handed; i < last_high; i++)
-		low_after += order[i] == 0;
-	print_message("%d low-priority packet(s) before the hand-off, %u after it before the last of %u high\n",
-		      handed, low_after, HIGH);
-	assert_int_equal(low_after, 0);
+	assert_int_equal(egress_backlog(e), LOW - got + HIGH);
+	unsigned handed = got;
+	got += eg_collect(e, LOW + HIGH - got, &now, eg_cycles(0.0005), 1, order + got, seq_of, 0);
+	assert_int_equal(got, LOW + HIGH);
+	print_message("%u low-priority packet(s) before the hand-off (%u polls during it), then %u %u %u ...\n", handed,
+		      polls, order[handed], order[handed + 1], order[handed + HIGH]);
+	for (unsigned i = handed; i < LOW + HIGH; i++)
+		assert_int_equal(order[i], i < handed + HIGH ? 7 : 0);
 	assert_int_equal(eg_drops_sum(e), 0);
-	egress_free(e);   /* frees the low-priority packets still queued */
+	egress_free(e);
 }
 
-/* The longest an egress test window is stretched waiting for enough uninterrupted polling. */
-#define EG_WINDOW_MAX_S 60.0
-
-/* A port kept busy with packets of several priorities (by the owner, and with a feeder also by
- * the other lcore over the ring) sends at its rate (framing overhead included): over the whole
- * window never above it (plus the buckets' burst); and, over the stretches in which this thread
- * kept polling (it may lose the CPU on a shared machine, and the buckets keep only 10 ms of
- * credits), at least half of it. Then, drained: every packet offered was sent or counted as a drop. */
-static void eg_rate_check(struct egress *e, uint64_t rate_bps, struct eg_feeder *f)
+/* A port kept busy with packets of several priorities (by the owner, and with a feeder also by the
+ * other lcore over the ring, in step with the port's clock), polled every 0.25 ms of its clock for at
+ * least 0.5 s (with a feeder, until it has handed everything over): it sends exactly at its rate,
+ * framing overhead included: no more than the bucket's credits and what the clock added since, and,
+ * never idle, no less than what the clock added. Then, drained: every packet offered was sent or
+ * counted as a drop. Adds the packets sent to sent_of, by priority. */
+static void eg_rate_check(struct egress *e, uint64_t rate_bps, struct eg_feeder *f, uint64_t sent_of[EGRESS_PRIOS])
 {
-	uint64_t bytes = 0, polled_bytes = 0, own = 0, sent = 0;
+	const uint64_t step = eg_cycles(0.00025);
+	uint64_t bytes = 0, own = 0, sent = 0, now = EG_START, t0 = now, last = now;
 	uint8_t prio[8] = { 0, 3, 0, 2, 0, 0, 7, 0 };
-	volatile int stop = 0;
 	if (f) {
-		f->stop = &stop;
+		f->start = f->clock = t0;
 		eg_feed_start(f);
 	}
-	double t0 = now_s(), t = t0, prev = t0, polled = 0;
-	/* Half a second, or longer until this thread has polled without pauses for 0.1 s of it (a loaded
-	 * machine takes the CPU away for most of a window). */
-	while ((t = now_s()) - t0 < 0.5 || (polled < 0.1 && t - t0 < EG_WINDOW_MAX_S)) {
+	for (; now - t0 < eg_cycles(0.5) || (f && !eg_feed_done(f)); now += step) {
+		if (f)
+			eg_feed_wait(f, now);
 		if (egress_backlog(e) < EGRESS_QUEUE_PKTS / 2) {
 			struct rte_mbuf *m[8];
 			for (int i = 0; i < 8; i++)
 				m[i] = eg_pkt(prio[i], 0);
-			egress_enqueue(e, 0, m, prio, 8);
+			egress_enqueue(e, 0, m, prio, 8, now);
 			own += 8;
 		}
 		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, 32);
-		uint64_t b = 0;
-		for (uint16_t j = 0; j < k; j++)
-			b += rte_pktmbuf_pkt_len(out[j]) + EGRESS_FRAME_OVERHEAD;
-		rte_pktmbuf_free_bulk(out, k);
-		bytes += b;
-		sent += k;
-		if (t - prev < 0.0005) {   /* polled without a pause */
-			polled += t - prev;
-			polled_bytes += b;
+		uint16_t k = egress_dequeue(e, out, 32, now);
+		for (uint16_t j = 0; j < k; j++) {
+			bytes += rte_pktmbuf_pkt_len(out[j]) + EGRESS_FRAME_OVERHEAD;
+			sent_of[rte_pktmbuf_mtod(out[j], uint8_t *)[0]]++;
 		}
-		prev = t;
+		rte_pktmbuf_free_bulk(out, k);
+		sent += k;
+		last = now;
+		if (f)
+			__atomic_store_n(&f->clock, now + step, __ATOMIC_RELEASE);
 	}
-	if (f) {
-		stop = 1;
+	if (f)
 		eg_feed_join(f);
-	}
-	double allowed = rate_bps / 8.0 * (t - t0);
-	print_message("sent %lu bytes, %.0f at the rate; %lu in %.3f s of polling; other lcore: %lu offered, %lu taken\n",
-		      (unsigned long)bytes, allowed, (unsigned long)polled_bytes, polled,
-		      (unsigned long)(f ? f->offered : 0), (unsigned long)(f ? f->taken : 0));
-	assert_true(bytes <= allowed + rate_bps / 8 / 100 + EG_MTU + EGRESS_FRAME_OVERHEAD);
-	assert_true(polled > 0.05);
-	assert_true(polled_bytes >= rate_bps / 8.0 * polled / 2);
-	for (double end = now_s() + 3; egress_backlog(e) && now_s() < end;) {
+	double secs = (double)(last - t0) / rte_get_tsc_hz(), at_rate = rate_bps / 8.0 * secs;
+	print_message("%.3f s of the port's clock: sent %lu bytes, %.0f at the rate; other lcore: %lu offered, %lu taken\n",
+		      secs, (unsigned long)bytes, at_rate, (unsigned long)(f ? f->offered : 0),
+		      (unsigned long)(f ? f->taken : 0));
+	assert_true(bytes >= at_rate);
+	assert_true(bytes <= at_rate + rate_bps / 8.0 * EG_BUCKET_S + 1);
+	/* Drained on the clock: the backlog (at most the ring and the queues) leaves within a few seconds of it. */
+	for (unsigned polls = 0; egress_backlog(e) && polls < 100000; polls++, now += step) {
 		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, 32);
+		uint16_t k = egress_dequeue(e, out, 32, now);
+		for (uint16_t j = 0; j < k; j++)
+			sent_of[rte_pktmbuf_mtod(out[j], uint8_t *)[0]]++;
 		rte_pktmbuf_free_bulk(out, k);
 		sent += k;
 	}
 	assert_int_equal(egress_backlog(e), 0);
 	assert_int_equal(own + (f ? f->offered : 0), sent + eg_drops_sum(e));
-	egress_free(e);
 }
 
 static void test_egress_rate(void **st)
 {
 	(void)st;
 	const uint64_t rate_bps = 8000000;   /* 1 MB/s: 1,024 B per frame on the wire, ~977 frames/s */
+	uint64_t sent_of[EGRESS_PRIOS] = { 0 };
 	struct egress *e = eg_create("t_rate", rate_bps, 1);
-	eg_rate_check(e, rate_bps, NULL);
+	eg_rate_check(e, rate_bps, NULL, sent_of);
+	assert_int_equal(eg_drops_sum(e), 0);
+	egress_free(e);
 }
 
-/* The rate with two lcores: the other lcore offers 8 packets every 0.5 ms (16 times the rate) of
- * two priorities, most of which the full queues drop. */
+/* The rate with two lcores: the other lcore hands over a burst of 8 packets of two priorities of its own
+ * (1 and 6) every 0.5 ms of the port's clock (16 times the rate) for 0.5 s of it, while the owner keeps its
+ * queues busy; the full queues drop most of them. The other lcore's packets take their share of the port. */
 static void test_egress_rate_across_lcores(void **st)
 {
 	(void)st;
 	const uint64_t rate_bps = 8000000;
+	enum { BURSTS = 1000, PER = 8 };
 	struct egress *e = eg_create("t_rate2", rate_bps, 2);
 	static const uint8_t prios[] = { 1, 6 };
-	struct eg_feeder f = { .e = e, .prio = prios, .nprio = 2, .bursts = ~0u, .per = 8, .gap_us = 500 };
-	eg_rate_check(e, rate_bps, &f);
-	assert_true(f.offered > 500);
+	struct eg_feeder f = { .e = e, .prio = prios, .nprio = 2, .bursts = BURSTS, .per = PER, .gap = eg_cycles(0.0005) };
+	uint64_t sent_of[EGRESS_PRIOS] = { 0 };
+	eg_rate_check(e, rate_bps, &f, sent_of);
+	assert_int_equal(f.offered, BURSTS * PER);
+	assert_true(eg_drops_sum(e) > f.offered / 2);   /* the port takes about a sixteenth */
+	assert_true(sent_of[6] > 0 && sent_of[1] > 0);
+	egress_free(e);
 }
 
 /* A packet of len bytes whose first byte is its priority. */
@@ -2328,18 +2351,16 @@ static struct rte_mbuf *eg_pkt_len(uint8_t prio, uint16_t len)
 
 /* Strict priority when the high class alone is above the rate: it takes the port, even with frames
  * larger than the best effort's (a scheduler that sends whichever head fits the credits trickling in
- * finds the smaller best-effort frame fitting first). Both queues are kept full for 0.5 s; the high
- * class must get at least three quarters of the bytes sent while this thread polled without pauses. */
+ * finds the smaller best-effort frame fitting first). Both queues are kept full for 0.5 s of the
+ * port's clock, polled every 50 us of it (a twentieth of a frame's credits); the high class must get at
+ * least three quarters of the bytes (the rest: best effort's while the high queue was still filling). */
 static void test_egress_priority_holds_when_oversubscribed(void **st)
 {
 	(void)st;
 	const uint64_t rate_bps = 8000000;
 	struct egress *e = eg_create("t_over", rate_bps, 1);
 	uint64_t bytes[2] = { 0, 0 };
-	/* Only what is sent while this thread polls without pauses counts: after a pause (the CPU taken away)
-	 * the buckets hand out their saved credits at once, to whichever frame fits them. */
-	double t0 = now_s(), t = t0, prev = t0, polled = 0;
-	while ((t = now_s()) - t0 < 0.5 || (polled < 0.1 && t - t0 < EG_WINDOW_MAX_S)) {
+	for (uint64_t now = EG_START; now - EG_START < eg_cycles(0.5); now += eg_cycles(0.00005)) {
 		if (egress_backlog(e) < 2 * EGRESS_QUEUE_PKTS) {
 			struct rte_mbuf *m[8];
 			uint8_t prio[8];
@@ -2347,16 +2368,12 @@ static void test_egress_priority_holds_when_oversubscribed(void **st)
 				prio[i] = i & 1 ? 3 : 0;
 				m[i] = eg_pkt_len(prio[i], prio[i] ? 1400 : 1000);
 			}
-			egress_enqueue(e, 0, m, prio, 8);
+			egress_enqueue(e, 0, m, prio, 8, now);
 		}
 		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, 32);
-		int steady = t - prev < 0.0005;
-		for (uint16_t j = 0; steady && j < k; j++)
+		uint16_t k = egress_dequeue(e, out, 32, now);
+		for (uint16_t j = 0; j < k; j++)
 			bytes[rte_pktmbuf_mtod(out[j], uint8_t *)[0] ? 1 : 0] += rte_pktmbuf_pkt_len(out[j]);
-		if (steady)
-			polled += t - prev;
-		prev = t;
 		rte_pktmbuf_free_bulk(out, k);
 	}
 	print_message("oversubscribed: priority 3 %lu bytes, best effort %lu\n", (unsigned long)bytes[1],
@@ -2367,10 +2384,11 @@ static void test_egress_priority_holds_when_oversubscribed(void **st)
 }
 
 /* The tenants lab's "no slices" run in small: priority 3 offered at 1.2 x the port's rate (1,400-byte
- * frames, on the clock, so that its queue is full most of the time) while priorities 2 and 0 (1,000-byte
- * frames) always have packets waiting. Strict priority: no frame leaves while a higher priority has a
- * packet queued, whatever the pauses of this thread (the test keeps each queue's count from what it
- * enqueued, what was dropped and what left), and the egress's own SentBelowFull stays 0. */
+ * frames, on the port's clock, so that its queue fills and overflows) while priorities 2 and 0
+ * (1,000-byte frames) always have packets waiting, for 1 s of that clock polled every 0.1 ms of it.
+ * Strict priority: no frame leaves while a higher priority has a packet queued (the test keeps each
+ * queue's count from what it enqueued, what was dropped and what left), and the egress's own
+ * SentBelowFull stays 0; every priority-3 packet offered was sent, dropped (counted) or is queued. */
 static void test_egress_strict_when_one_class_oversubscribes(void **st)
 {
 	(void)st;
@@ -2380,15 +2398,15 @@ static void test_egress_strict_when_one_class_oversubscribes(void **st)
 	struct egress *e = eg_create("t_over12", rate_bps, 1);
 	uint64_t queued[EGRESS_PRIOS] = { 0 }, sent[EGRESS_PRIOS] = { 0 }, dropped[EGRESS_PRIOS] = { 0 };
 	unsigned high_offered = 0, overtaken = 0, sent_while_high_full = 0;
-	double t0 = now_s();
-	while (now_s() - t0 < 0.5) {
+	const uint64_t t0 = EG_START, hz = rte_get_tsc_hz();
+	for (uint64_t now = t0; now - t0 < eg_cycles(1); now += eg_cycles(0.0001)) {
 		for (unsigned c = 0; c < RTE_DIM(classes); c++) {
 			uint8_t p = classes[c];
-			unsigned due = p == 3 ? (unsigned)((now_s() - t0) * high_fps) + 1 - high_offered
+			unsigned due = p == 3 ? (unsigned)((double)(now - t0) / hz * high_fps) + 1 - high_offered
 					      : (queued[p] < EGRESS_QUEUE_PKTS / 2 ? 8 : 0);
 			for (unsigned i = 0; i < due; i++) {
 				struct rte_mbuf *m = eg_pkt_len(p, p == 3 ? 1400 : 1000);
-				uint16_t took = egress_enqueue(e, 0, &m, &p, 1);
+				uint16_t took = egress_enqueue(e, 0, &m, &p, 1, now);
 				queued[p] += took;
 				dropped[p] += !took;
 			}
@@ -2396,7 +2414,7 @@ static void test_egress_strict_when_one_class_oversubscribes(void **st)
 				high_offered += due;
 		}
 		struct rte_mbuf *out[32];
-		uint16_t k = egress_dequeue(e, out, 32);
+		uint16_t k = egress_dequeue(e, out, 32, now);
 		for (uint16_t j = 0; j < k; j++) {
 			uint8_t p = rte_pktmbuf_mtod(out[j], uint8_t *)[0];
 			for (uint8_t h = p + 1; h < EGRESS_PRIOS; h++)
@@ -2418,6 +2436,7 @@ static void test_egress_strict_when_one_class_oversubscribes(void **st)
 		      (unsigned long)sv.below_full);
 	assert_true(drops[3] > 0);   /* the class was above the rate: its queue overflowed */
 	assert_int_equal(drops[3], dropped[3]);
+	assert_int_equal(high_offered, sent[3] + drops[3] + queued[3]);
 	assert_true(sent[3] > 0);
 	assert_int_equal(overtaken, 0);
 	assert_int_equal(sent_while_high_full, 0);
@@ -2425,21 +2444,20 @@ static void test_egress_strict_when_one_class_oversubscribes(void **st)
 	egress_free(e);
 }
 
-/* Priority 2's queue overflowing by OVER while the owner keeps visiting the scheduler (at 10 kbit/s: a 2.5 s
- * period, longer than a shared CPU keeps this thread away between two calls); its drops are no stall's. */
-static struct egress *eg_overflow(const char *name, uint64_t rate_bps, unsigned away_us)
+/* Priority 2's queue overflowing by OVER `away_s` of the owner's clock after its last visit to the
+ * scheduler; its drops are a stall's only when that absence is longer than the bucket's credits last. */
+static struct egress *eg_overflow(const char *name, uint64_t rate_bps, double away_s)
 {
 	enum { OVER = 5, N = EGRESS_QUEUE_PKTS + OVER };
 	struct egress *e = eg_create(name, rate_bps, 1);
 	struct rte_mbuf *m[N], *out[1];
 	uint8_t prio[N];
-	assert_int_equal(egress_dequeue(e, out, 1), 0);   /* the owner's first visit */
+	assert_int_equal(egress_dequeue(e, out, 1, EG_START), 0);   /* the owner's first visit */
 	for (unsigned i = 0; i < N; i++) {
 		prio[i] = 2;
 		m[i] = eg_pkt(2, (uint16_t)i);
 	}
-	usleep(away_us);
-	assert_int_equal(egress_enqueue(e, 0, m, prio, N), EGRESS_QUEUE_PKTS);
+	assert_int_equal(egress_enqueue(e, 0, m, prio, N, EG_START + eg_cycles(away_s)), EGRESS_QUEUE_PKTS);
 	uint64_t drops[EGRESS_PRIOS];
 	egress_drops(e, drops);
 	assert_int_equal(drops[2], OVER);
@@ -2447,31 +2465,33 @@ static struct egress *eg_overflow(const char *name, uint64_t rate_bps, unsigned 
 }
 
 /* A full queue's drops are a stall's only when the owner was away from the scheduler for longer than
- * the credits its buckets keep (one period: 10 ms at 100 Mbit/s);
- * served in strict priority, no frame leaves while a higher priority's queue is full. */
+ * the credits its buckets keep (one period: 10 ms at 100 Mbit/s): 9 ms away is none, 30 ms is one; served
+ * in strict priority, no frame leaves while a higher priority's queue is full. */
 static void test_egress_stall_drops_told_apart(void **st)
 {
 	(void)st;
 	struct egress_service sv;
-	struct egress *e = eg_overflow("t_busy", 10000, 0);
+	struct egress *e = eg_overflow("t_busy", 100000000, 0.009);
 	egress_service(e, &sv);
 	assert_int_equal(sv.stall_drops[2], 0);
 	egress_free(e);
 
-	e = eg_overflow("t_stall", 100000000, 30000);
+	e = eg_overflow("t_stall", 100000000, 0.030);
 	egress_service(e, &sv);
 	assert_int_equal(sv.stall_drops[2], 5);
-	assert_true(sv.longest_gap_us >= 30000);
+	assert_in_range(sv.longest_gap_us, 29999, 30000);
 	struct rte_mbuf *low[8];
 	uint8_t prio[8];
 	for (unsigned i = 0; i < 8; i++) {
 		prio[i] = 0;
 		low[i] = eg_pkt(0, (uint16_t)i);
 	}
-	assert_int_equal(egress_enqueue(e, 0, low, prio, 8), 8);
+	uint64_t now = EG_START + eg_cycles(0.030);
+	assert_int_equal(egress_enqueue(e, 0, low, prio, 8, now), 8);
 	uint8_t order[EGRESS_QUEUE_PKTS + 8];
 	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
-	assert_int_equal(eg_collect(e, EGRESS_QUEUE_PKTS + 8, 2, order, seq_of, 0), EGRESS_QUEUE_PKTS + 8);
+	assert_int_equal(eg_collect(e, EGRESS_QUEUE_PKTS + 8, &now, eg_cycles(0.0001), 1, order, seq_of, 0),
+			 EGRESS_QUEUE_PKTS + 8);
 	egress_service(e, &sv);
 	assert_int_equal(sv.below_full, 0);
 	egress_free(e);
@@ -2494,7 +2514,7 @@ static void test_egress_overflow_counted(void **st)
 			prio[j] = 2;
 			m[j] = eg_pkt(2, (uint16_t)(i + j));
 		}
-		queued += egress_enqueue(e, 0, m, prio, (uint16_t)k);
+		queued += egress_enqueue(e, 0, m, prio, (uint16_t)k, EG_START);
 	}
 	assert_int_equal(queued, EGRESS_QUEUE_PKTS);
 	egress_drops(e, drops);
@@ -2502,7 +2522,7 @@ static void test_egress_overflow_counted(void **st)
 		assert_int_equal(drops[p], p == 2 ? N - EGRESS_QUEUE_PKTS : 0);
 	struct rte_mbuf *hi = eg_pkt(5, 0);
 	uint8_t p5 = 5;
-	assert_int_equal(egress_enqueue(e, 0, &hi, &p5, 1), 1);
+	assert_int_equal(egress_enqueue(e, 0, &hi, &p5, 1, EG_START), 1);
 	assert_int_equal(egress_backlog(e), EGRESS_QUEUE_PKTS + 1);
 	char msg[128];
 	assert_null(egress_create("t_bad", 0, EG_MTU, 1, 0, msg, sizeof(msg)));
@@ -2536,15 +2556,17 @@ static void test_egress_full_ring_counted(void **st)
 	for (unsigned p = 0; p < EGRESS_PRIOS; p++)
 		assert_int_equal(drops[p], p == 2 ? ring_even : p == 5 ? ring_odd : 0);
 	struct rte_mbuf *none[1];
-	while (egress_backlog(e) > 2 * EGRESS_QUEUE_PKTS)   /* the owner takes the ring, sends nothing */
-		assert_int_equal(egress_dequeue(e, none, 0), 0);
+	uint64_t now = EG_START;
+	/* The owner takes the ring (a few hundred packets a visit), sends nothing. */
+	for (unsigned visits = 0; egress_backlog(e) > 2 * EGRESS_QUEUE_PKTS && visits < HELD; visits++)
+		assert_int_equal(egress_dequeue(e, none, 0, now), 0);
 	assert_int_equal(egress_backlog(e), 2 * EGRESS_QUEUE_PKTS);
 	egress_drops(e, drops);
 	assert_int_equal(drops[2], ring_even + (HELD + 1) / 2 - EGRESS_QUEUE_PKTS);
 	assert_int_equal(drops[5], ring_odd + HELD / 2 - EGRESS_QUEUE_PKTS);
 	uint8_t order[2 * EGRESS_QUEUE_PKTS];
 	uint16_t seq_of[EGRESS_PRIOS] = { 0 };
-	unsigned sent = eg_collect(e, 2 * EGRESS_QUEUE_PKTS, 3, order, seq_of, 0);
+	unsigned sent = eg_collect(e, 2 * EGRESS_QUEUE_PKTS, &now, eg_cycles(0.001), 1, order, seq_of, 0);
 	assert_int_equal(sent, 2 * EGRESS_QUEUE_PKTS);
 	for (unsigned i = 0; i < sent; i++)
 		assert_int_equal(order[i], i < EGRESS_QUEUE_PKTS ? 5 : 2);

@@ -70,19 +70,35 @@ final class Reconciliation {
      */
     int apply(Map<UpfEntityType, Collection<? extends UpfEntity>> present, Set<UpfEntity> desired,
               Set<Object> inFlight) {
-        Set<Object> desiredKeys = new HashSet<>();
-        desired.forEach(e -> desiredKeys.add(EntityKeys.key(e)));
+        // The desired keys only for entries the store does not want as they are: a device that holds exactly the
+        // desired set (every restart that lost nothing) allocates no key per entry.
+        Set<Object> desiredKeys = null;
+        int held = 0;
         List<DeviceUpdate> diff = new ArrayList<>();
         for (int i = ORDER.size() - 1; i >= 0; i--) {
             for (UpfEntity e : present.get(ORDER.get(i))) {
+                if (desired.contains(e)) {
+                    held++;
+                    continue;
+                }
+                if (desiredKeys == null) {
+                    desiredKeys = new HashSet<>();
+                    for (UpfEntity d : desired) {
+                        desiredKeys.add(EntityKeys.key(d));
+                    }
+                }
                 boolean resetMeter = e instanceof UpfMeter && ((UpfMeter) e).isReset();
                 // An entry whose key the store still wants is overwritten below, not removed first.
-                if (!desired.contains(e) && !resetMeter && !desiredKeys.contains(EntityKeys.key(e))
-                        && !inFlight.contains(EntityKeys.key(e))) {
+                if (!resetMeter && !desiredKeys.contains(EntityKeys.key(e)) && !inFlight.contains(EntityKeys.key(e))) {
                     logRepair("removes", e, diff.size());
                     diff.add(DeviceUpdate.remove(e));
                 }
             }
+        }
+        // Equal entities have equal keys and a device holds one entry per key, so the desired entities counted in
+        // `held` are distinct: as many as are desired, and none is missing.
+        if (held == desired.size()) {
+            return write(diff);
         }
         for (UpfEntityType type : ORDER) {
             Set<UpfEntity> have = new HashSet<>(present.get(type));
@@ -93,6 +109,11 @@ final class Reconciliation {
                 }
             }
         }
+        return write(diff);
+    }
+
+    /** Writes the diff in batches; each refused update is counted and logged. Returns the updates written. */
+    private int write(List<DeviceUpdate> diff) {
         BatchUpfDevice batches = BatchDevices.of(device);
         for (int from = 0; from < diff.size(); from += RECONCILE_BATCH) {
             List<DeviceUpdate> batch = diff.subList(from, Math.min(diff.size(), from + RECONCILE_BATCH));

@@ -163,6 +163,18 @@ public class ControlPlaneSiteWritingTest {
     }
 
     @Test
+    public void aDeviceHoldingAllItShouldAndAStrayLosesTheStrayOnly() throws Exception {
+        PfcpSession a = manager.establish(session(1, "192.168.1.7"));
+        manager.establish(session(2, "192.168.2.7"));
+        UpfEntity strayOfA = manager.entities(a.upSeid).iterator().next();
+        deviceB.apply(strayOfA);
+        assertEquals(1, manager.reconcile());
+        assertFalse(deviceB.holds(strayOfA));
+        assertTrue(deviceA.holds(strayOfA));
+        assertEquals(0, manager.reconcile());
+    }
+
+    @Test
     public void usageStaysExactWhenACellPassesToAnotherSitesSession() throws Exception {
         PfcpSession b = manager.establish(session(2, "192.168.2.7"));
         int cell = b.allocations.get("ctr:1");

@@ -167,6 +167,9 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             closers.add(state);
         }
         SessionStore store = state == null ? new InMemorySessionStore() : state.sessions();
+        // What the start line reports: a session request answered once the reconciliation ends may change the store
+        // before that line is written.
+        int stored = store.all().size();
         long stateMs = uptimeMs();
         // Putting thousands of sessions back on a restarted backend takes large Writes, not one per entity.
         // Each backend holds every session; one that is down is left out until its recovery reconciles it.
@@ -216,7 +219,7 @@ public final class LabRunner implements AutoCloseable, BackendControl {
             ServiceManager.ready("PFCP on " + addr + ":" + agent.port() + ", " + store.all().size() + " sessions");
             connectBackends();
         }), 0);
-        System.out.println("lab runner: " + store.all().size() + " stored sessions, devices reconciled with " + ops[0]
+        System.out.println("lab runner: " + stored + " stored sessions, devices reconciled with " + ops[0]
                                    + " writes" + (state != null && state.restored() ? " (restored state)" : "")
                                    + "; ms since the JVM started: main " + mainMs + ", switch " + switchMs
                                    + ", state " + stateMs + ", session core " + loadedMs + ", PFCP answered "
