@@ -161,16 +161,26 @@ def offload_state(onos):
     return body
 
 
-def join_switch(onos, deployed, hybrid_net, switch):
-    """Puts the switch in the netcfg beside the backend and waits until hupf drives both and the switch holds
-    every entry; returns the lab's addresses."""
+def switch_occupancy(onos):
+    """The offload manager's switch tables, None while hupf takes the devices over again for a netcfg change
+    (/onos/hupf/offload answers 503 "no hupf backend available" until it has)."""
+    status, body = onos.rest("GET", "/onos/hupf/offload")
+    return body["occupancy"] if status == 200 else None
+
+
+def join_switch(onos, deployed, hybrid_net, switch, pins=None):
+    """Puts the switch in the netcfg beside the backend (with the offload pins {UE: "HARDWARE"|"SOFTWARE"} given)
+    and waits until hupf drives both and the switch holds every entry; returns the lab's addresses."""
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
-    status, body = onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
+    cfg = hybrid_netcfg(deployed, switch, net)
+    if pins:
+        cfg["apps"]["org.hupf.app"]["hupf"]["offload"]["pins"] = {"ues": pins}
+    status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
     assert status == 200, body
     onos.wait(lambda: onos.rest("GET", "/onos/v1/devices/%s" % SWITCH)[1].get("available"), SWITCH_TIMEOUT_S,
               "the switch (%s) available in ONOS" % conftest.SWITCH_TARGET)
-    onos.wait(lambda: offload_state(onos)["occupancy"], SWITCH_TIMEOUT_S,
+    onos.wait(lambda: switch_occupancy(onos), SWITCH_TIMEOUT_S,
               "hupf's offload manager over the backend and the switch")
     # A switch may refuse the steering entry written before its action profile group is there; ONOS writes
     # it again when its flow statistics find it missing. Traffic starts once the switch holds every entry,

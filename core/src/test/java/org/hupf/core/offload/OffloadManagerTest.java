@@ -128,6 +128,7 @@ public class OffloadManagerTest {
         assertEquals(List.of("apply TUNNEL_PEER", "apply SESSION_METER", "apply TERMINATION_UPLINK",
                              "apply TERMINATION_DOWNLINK", "apply SESSION_UPLINK", "apply SESSION_DOWNLINK"),
                      hw.log);
+        assertEquals("one switch write (inside ONOS: one confirmation waited for)", 1, hw.inOrderApplies.size());
         for (UpfEntity e : hw.readAll(UpfEntityType.TERMINATION_UPLINK)) {
             assertTrue("switch counter cells lie within its array", ((UpfTerminationUplink) e).counterId() < 64);
         }
@@ -158,6 +159,7 @@ public class OffloadManagerTest {
         List<String> deletes = hw.log.subList(hw.log.indexOf("delete SESSION_UPLINK"), hw.log.size());
         assertEquals(List.of("delete SESSION_UPLINK", "delete SESSION_DOWNLINK", "delete TERMINATION_UPLINK",
                              "delete TERMINATION_DOWNLINK", "delete SESSION_METER", "delete TUNNEL_PEER"), deletes);
+        assertEquals("one switch removal", 1, hw.inOrderDeletes.size());
         assertEquals(0, hw.count(UpfEntityType.TERMINATION_UPLINK));
         assertTrue("the backend never lost it", backend.holds(uplink(1, 1001)));
         assertEquals(1, m.metrics().demotions());
