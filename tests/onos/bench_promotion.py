@@ -60,11 +60,13 @@ def test_promotion_and_demotion_times_through_onos(onos, deployed, backend, hybr
     log = onos.karaf_log.read_text(errors="replace")[log_start:]
     promoted = [(m.group(1), int(m.group(2)), float(m.group(3))) for m in PROMOTED.finditer(log)]
     demoted = [(m.group(1), int(m.group(2)), float(m.group(3))) for m in DEMOTED.finditer(log)]
-    assert sorted(p[0] for p in promoted) == sorted(pinned), promoted
-    assert sorted(d[0] for d in demoted) == sorted(pinned), demoted
     print("\nload average at the end: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     print("entities per promotion: %s" % sorted({p[1] for p in promoted}))
     print("promotion switch writes ms: %s" % spread([p[2] for p in promoted]))
     print("demotion switch writes ms: %s" % spread([d[2] for d in demoted]))
     for (what, pin), values in sorted(rtt.items()):
         print("PFCP %s round trip ms, %s: %s" % (what, "pinned" if pin else "unpinned", spread(values)))
+    # A pinned session's deletion takes it off the switch first; a counter poll in between may put it back
+    # (it is still tracked and pinned): a UE can be promoted and demoted more than once.
+    assert {p[0] for p in promoted} == pinned, promoted
+    assert {d[0] for d in demoted} == pinned, demoted

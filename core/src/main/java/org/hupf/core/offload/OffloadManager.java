@@ -126,6 +126,7 @@ public final class OffloadManager {
         Ip4Address ue = session.ueAddress();
         OffloadEntry e = entries.computeIfAbsent(ue.toInt(), k -> counts.restored(ue));
         e.session = session;
+        e.changing = false;
         if (e.counters != null) {
             for (int c : e.counters) {
                 byCounter.remove(c, e);
@@ -203,13 +204,17 @@ public final class OffloadManager {
     }
 
     /**
-     * Takes a session off the switch now, so that its packets take the backend while it is being changed.
+     * Takes a session off the switch now, so that its packets take the backend while it is being changed or
+     * deleted; it is not put back (a poll, a report, a pin) before it is tracked again.
      *
      * @param ue UE address
      * @return true if it was offloaded
      */
     public synchronized boolean fallBack(Ip4Address ue) {
         OffloadEntry e = entries.get(ue.toInt());
+        if (e != null) {
+            e.changing = true;
+        }
         if (e == null || !e.offloaded()) {
             return false;
         }

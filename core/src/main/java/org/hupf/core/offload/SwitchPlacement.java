@@ -100,7 +100,7 @@ final class SwitchPlacement {
 
     /** Puts a session on the switch if it fits, evicting colder ones than candidateRate; else rejects it. */
     void promote(OffloadEntry e, long now, double candidateRate) {
-        if (hardware == null) {
+        if (hardware == null || e.changing) {
             return;
         }
         SwitchCells cells = new SwitchCells(pools);

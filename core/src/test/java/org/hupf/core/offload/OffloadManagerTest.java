@@ -240,6 +240,25 @@ public class OffloadManagerTest {
         assertTrue("a pinned session is never demoted, even idle", m.isOffloaded(ue(2)));
     }
 
+    /** A pinned session taken off the switch for its deletion stays off until it is tracked again. */
+    @Test
+    public void aSessionFallenBackForAChangeIsNotPutBackBeforeItIsTrackedAgain() throws Exception {
+        OffloadManager m = manager(OffloadPolicy.builder().pinUe(ue(1), OffloadPolicy.Pin.HARDWARE)
+                                           .holdMillis(HOLD).build());
+        m.put(session(1));
+        assertTrue(m.isOffloaded(ue(1)));
+        assertTrue(m.fallBack(ue(1)));
+        tick(m);
+        m.onHeavyHitter(ue(1));
+        assertFalse("not promoted again while its change is under way", m.isOffloaded(ue(1)));
+        m.track(session(1));
+        assertTrue("back on the switch once tracked again", m.isOffloaded(ue(1)));
+        assertTrue(m.fallBack(ue(1)));
+        m.remove(ue(1));
+        assertEquals("promoted twice, demoted twice", List.of(OffloadEvent.Kind.PROMOTED, OffloadEvent.Kind.DEMOTED,
+                     OffloadEvent.Kind.HH_REPORT, OffloadEvent.Kind.PROMOTED, OffloadEvent.Kind.DEMOTED), kinds());
+    }
+
     @Test
     public void aHardwarePinEvictsEvenAFreshHeavyHitter() throws Exception {
         OffloadManager m = manager(OffloadPolicy.builder().pinQfi(1, OffloadPolicy.Pin.HARDWARE)
