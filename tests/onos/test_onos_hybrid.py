@@ -23,13 +23,11 @@ import pytest
 import conftest
 import stall_probe
 from hupf_tools.lab import accounting, scenario, summary
-from p4.v1 import p4runtime_pb2
-from test_onos import HW_P4INFO, BackendTables
+from switch_state import SWITCH, switch_flows_added, switch_groups_added, switch_hh_path, switch_occupancy
 from hupf_tools.lab.smf import Smf as LabSmf
 
 pytestmark = pytest.mark.skipif(conftest.HYBRID_WHY is not None, reason="missing %s" % conftest.HYBRID_WHY)
 
-SWITCH = "device:bmv2:s1"
 GNB, APP, APP_NET = "192.0.2.2", "198.51.100.10", "198.51.100.0/24"
 ROUTER_MAC = "02:68:75:70:66:01"
 SWITCH_TIMEOUT_S = 120
@@ -105,46 +103,6 @@ def traffic_stats(stats):
             [json.loads(stats["recv", side].read_text()) for side in ("gnb", "dn")])
 
 
-def switch_flows_added(onos):
-    status, body = onos.rest("GET", "/onos/v1/flows/%s" % SWITCH)
-    return status == 200 and body["flows"] and all(f["state"] == "ADDED" for f in body["flows"])
-
-
-def switch_groups_added(onos):
-    """Whether ONOS has every group of the switch (the CPU clone session HH reports leave by) ADDED."""
-    status, body = onos.rest("GET", "/onos/v1/groups/%s" % SWITCH)
-    return status == 200 and body["groups"] and all(g["state"] == "ADDED" for g in body["groups"])
-
-
-def switch_hh_path(onos, switch):
-    """What an HH report needs, as the switch itself holds it (read without arbitration: ONOS stays
-    primary) and as ONOS saw it: entries per HK-IPG table, hh_config's default action, the CPU clone
-    session, and the packets ONOS's packet processors were given."""
-    tables = BackendTables(switch["addr"], HW_P4INFO)
-    try:
-        per_table = {}
-        for name, _ in tables.entries():
-            if name in ("hh_config", "tau_table"):
-                per_table[name] = per_table.get(name, 0) + 1
-        config = next(t for t in tables.tables.values() if t.preamble.name.endswith("hh.hh_config"))
-        req = p4runtime_pb2.ReadRequest(device_id=1)
-        req.entities.add().table_entry.CopyFrom(p4runtime_pb2.TableEntry(table_id=config.preamble.id,
-                                                                         is_default_action=True))
-        default = [tables.actions[e.table_entry.action.action.action_id].preamble.name + str(
-            [int.from_bytes(p.value, "big") for p in e.table_entry.action.action.params])
-            for r in tables.stub.Read(req, timeout=30) for e in r.entities]
-        req = p4runtime_pb2.ReadRequest(device_id=1)
-        req.entities.add().packet_replication_engine_entry.clone_session_entry.session_id = 0
-        clones = [(e.packet_replication_engine_entry.clone_session_entry.session_id,
-                   [r.egress_port for r in e.packet_replication_engine_entry.clone_session_entry.replicas])
-                  for r in tables.stub.Read(req, timeout=30) for e in r.entities]
-    finally:
-        tables.close()
-    processors = [l.strip() for l in onos.cli("packet-processors").splitlines() if l.strip()]
-    return ("switch entries %s, hh_config default %s, clone sessions %s; ONOS packet processors %s"
-            % (per_table, default, clones, processors))
-
-
 def counted_by_ue(onos, plan):
     """{UE: {"pkts": packets its session's PDRs counted, switch and backend summed}} (as the lab's status)."""
     out = {}
@@ -161,16 +119,19 @@ def offload_state(onos):
     return body
 
 
-def join_switch(onos, deployed, hybrid_net, switch):
-    """Puts the switch in the netcfg beside the backend and waits until hupf drives both and the switch holds
-    every entry; returns the lab's addresses."""
+def join_switch(onos, deployed, hybrid_net, switch, pins=None):
+    """Puts the switch in the netcfg beside the backend (with the offload pins {UE: "HARDWARE"|"SOFTWARE"} given)
+    and waits until hupf drives both and the switch holds every entry; returns the lab's addresses."""
     net = dict(hybrid_net.addresses(), n3=deployed["cfg"]["apps"]["org.hupf.app"]["hupf"]["n3Addresses"][0],
                gnb=GNB, app=APP)
-    status, body = onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
+    cfg = hybrid_netcfg(deployed, switch, net)
+    if pins:
+        cfg["apps"]["org.hupf.app"]["hupf"]["offload"]["pins"] = {"ues": pins}
+    status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
     assert status == 200, body
     onos.wait(lambda: onos.rest("GET", "/onos/v1/devices/%s" % SWITCH)[1].get("available"), SWITCH_TIMEOUT_S,
               "the switch (%s) available in ONOS" % conftest.SWITCH_TARGET)
-    onos.wait(lambda: offload_state(onos)["occupancy"], SWITCH_TIMEOUT_S,
+    onos.wait(lambda: switch_occupancy(onos), SWITCH_TIMEOUT_S,
               "hupf's offload manager over the backend and the switch")
     # A switch may refuse the steering entry written before its action profile group is there; ONOS writes
     # it again when its flow statistics find it missing. Traffic starts once the switch holds every entry,

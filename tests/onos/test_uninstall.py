@@ -58,9 +58,14 @@ def test_uninstalling_hupf_removes_its_entries(onos, deployed, backend, standing
             assert not [g for g in (groups or {}).get("groups", []) if g.get("appId") == APP], groups
             assert gnb_test.clone_sessions(gnb["addr"]) == [], "the gNB switch keeps a clone session"
             gnb_test.no_frame_leaves(gnb["bed"], gnb_test.V.n3_in(0x100))
-            confirmed = re.compile(r"Removed the 1 gNB clone groups of \[%s\]$" % re.escape(gnb_test.DEVICE), re.M)
-            assert confirmed.search(onos.karaf_log.read_text(errors="replace")), \
-                "hupf removed its clone group and its device or ONOS's group poll confirmed it (not purged)"
+            confirmed = re.compile(r"Removed the 1 gNB clone groups of \[%s\] in (\d+) ms$"
+                                   % re.escape(gnb_test.DEVICE), re.M)
+            log = onos.karaf_log.read_text(errors="replace")
+            removal = confirmed.search(log)
+            assert removal, "hupf removed its clone group and its device or ONOS's group poll confirmed it (not purged)"
+            stopped = re.findall(r"GnbComponent .*Stopped in (\d+) ms", log)
+            print("the gNB's deactivation: clone group removed in %s ms, GnbComponent stopped in %s ms"
+                  % (removal.group(1), stopped[-1] if stopped else "?"))
 
 
 def uninstall_and_check(onos, deployed, backend, standing_sessions):

@@ -63,6 +63,7 @@ final class CloneGroupsRemoval {
         if (have.isEmpty()) {
             return 0;
         }
+        long t0 = System.nanoTime();
         Set<DeviceId> where = new TreeSet<>((a, b) -> a.toString().compareTo(b.toString()));
         for (Group g : have) {
             where.add(g.deviceId());
@@ -78,13 +79,13 @@ final class CloneGroupsRemoval {
         }
         List<Group> left = stored(groups, where, appId);
         if (left.isEmpty()) {
-            log.info("Removed the {} gNB clone groups of {}", have.size(), where);
+            log.info("Removed the {} gNB clone groups of {} in {} ms", have.size(), where, millisSince(t0));
             return have.size();
         }
         left.forEach(g -> groups.purgeGroupEntries(g.deviceId(), appId));
-        log.warn("Removed the {} gNB clone groups of {}: {} not confirmed by their devices nor ONOS's group poll "
-                         + "within {} s were purged from ONOS's group store (a device may keep them)", have.size(),
-                 where, left.size(), waitS);
+        log.warn("Removed the {} gNB clone groups of {} in {} ms: {} not confirmed by their devices nor ONOS's "
+                         + "group poll within {} s were purged from ONOS's group store (a device may keep them)",
+                 have.size(), where, millisSince(t0), left.size(), waitS);
         return have.size();
     }
 
@@ -129,6 +130,10 @@ final class CloneGroupsRemoval {
         } finally {
             groups.removeListener(listener);
         }
+    }
+
+    private static long millisSince(long t0) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
     }
 
     /** Whether a group whose deletion ONOS sent is gone from its device's read. */

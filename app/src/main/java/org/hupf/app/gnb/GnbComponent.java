@@ -127,6 +127,7 @@ public class GnbComponent {
 
     @Deactivate
     protected void deactivate() {
+        long t0 = System.nanoTime();
         deviceService.removeListener(deviceListener);
         cfgRegistry.removeListener(cfgListener);
         Shutdowns.interrupt(executor, "hupf-gnb");
@@ -138,7 +139,7 @@ public class GnbComponent {
                                       CloneGroupsRemoval.POLL_WAIT_S);
         }
         cfgRegistry.unregisterConfigFactory(factory);
-        log.info("Stopped");
+        log.info("Stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
     /** A device's groups as ONOS's group poll reads them, on the devices it polls; null on the others. */

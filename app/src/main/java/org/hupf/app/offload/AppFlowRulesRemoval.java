@@ -1,13 +1,14 @@
 package org.hupf.app.offload;
 
 import org.hupf.core.HupfApp;
+import org.hupf.pipeconf.api.FlowRuleBatch;
+import org.hupf.pipeconf.api.FlowRuleBatch.Answer;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRuleEvent;
 import org.onosproject.net.flow.FlowRuleListener;
 import org.onosproject.net.flow.FlowRuleOperations;
-import org.onosproject.net.flow.FlowRuleOperationsContext;
 import org.onosproject.net.flow.FlowRuleService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Removes the app's flow rules (the switch's entries) when hupf is deactivated or uninstalled, and returns only
@@ -41,9 +39,6 @@ final class AppFlowRulesRemoval {
     static final long ANSWER_WAIT_S = 20;
     /** Longest wait for ONOS's flow poll (every 30 s: FlowRuleManager's fallbackFlowPollFrequency): two polls. */
     static final long POLL_WAIT_S = 65;
-
-    /** How the devices answered a removal. */
-    enum Answer { CONFIRMED, REFUSED_SOME, NONE }
 
     private AppFlowRulesRemoval() {
     }
@@ -98,25 +93,7 @@ final class AppFlowRulesRemoval {
             throws InterruptedException {
         FlowRuleOperations.Builder ops = FlowRuleOperations.builder();
         rules.forEach(ops::remove);
-        CompletableFuture<Answer> answer = new CompletableFuture<>();
-        flowRules.apply(ops.build(new FlowRuleOperationsContext() {
-            @Override
-            public void onSuccess(FlowRuleOperations o) {
-                answer.complete(Answer.CONFIRMED);
-            }
-
-            @Override
-            public void onError(FlowRuleOperations o) {
-                answer.complete(Answer.REFUSED_SOME);
-            }
-        }));
-        try {
-            return answer.get(ANSWER_WAIT_S, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            return Answer.NONE;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a flow operations context completes with an answer", e);
-        }
+        return FlowRuleBatch.apply(flowRules, ops, TimeUnit.SECONDS.toMillis(ANSWER_WAIT_S));
     }
 
     /** Returns once the store holds none of the app's rules (each removal wakes it) or after {@code seconds}. */

@@ -6,11 +6,10 @@ import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -63,89 +62,88 @@ final class DeviceTable {
     }
 
     /**
-     * Takes a reference on every entity, writing those that are new or changed, in install order.
-     * On a failed write the writes of this call are undone and the exception is rethrown.
+     * Takes a reference on every entity, writing those that are new or changed in install order, in one device
+     * write ({@link HupfUpfDevice#applyInOrder}). On a failed write this call's writes are undone and the exception
+     * is rethrown.
      */
     void acquire(Collection<? extends UpfEntity> entities) throws UpfProgrammableException {
         List<UpfEntity> ordered = new ArrayList<>(distinct(entities).values());
         ordered.sort(Comparator.comparingInt(WriteOrder::installRank));
-        Deque<Object[]> undo = new ArrayDeque<>();
-        try {
-            for (UpfEntity e : ordered) {
-                Object key = EntityKeys.key(e);
-                Ref ref = refs.get(key);
-                UpfEntity previous = ref == null ? null : ref.entity;
-                if (ref == null || !ref.entity.equals(e)) {
-                    device.apply(e);
-                }
-                if (ref == null) {
-                    ref = new Ref(e);
-                    refs.put(key, ref);
-                    occupancy.merge(e.type(), 1, Integer::sum);
-                }
-                ref.entity = e;
-                ref.count++;
-                undo.push(new Object[]{key, previous});
+        List<UpfEntity> writes = new ArrayList<>();
+        List<UpfEntity> added = new ArrayList<>();
+        List<UpfEntity> replaced = new ArrayList<>();
+        for (UpfEntity e : ordered) {
+            Ref ref = refs.get(EntityKeys.key(e));
+            if (ref == null) {
+                writes.add(e);
+                added.add(e);
+            } else if (!ref.entity.equals(e)) {
+                writes.add(e);
+                replaced.add(ref.entity);
             }
-        } catch (UpfProgrammableException | RuntimeException ex) {
-            rollback(undo);
-            throw ex;
         }
-    }
-
-    private void rollback(Deque<Object[]> undo) {
-        while (!undo.isEmpty()) {
-            Object[] u = undo.pop();
-            Object key = u[0];
-            UpfEntity previous = (UpfEntity) u[1];
-            Ref ref = refs.get(key);
+        if (!writes.isEmpty()) {
             try {
-                if (previous == null) {
-                    device.delete(ref.entity);
-                } else if (!previous.equals(ref.entity)) {
-                    device.apply(previous);
-                }
-            } catch (UpfProgrammableException ignored) {
-                // Best effort: the original failure is what the caller must see.
+                device.applyInOrder(writes);
+            } catch (UpfProgrammableException | RuntimeException ex) {
+                undo(added, replaced);
+                throw ex;
             }
-            if (previous == null) {
-                refs.remove(key);
-                occupancy.merge(ref.entity.type(), -1, Integer::sum);
-            } else {
-                ref.entity = previous;
-                ref.count--;
+        }
+        for (UpfEntity e : ordered) {
+            Ref ref = refs.computeIfAbsent(EntityKeys.key(e), k -> new Ref(e));
+            if (ref.count == 0) {
+                occupancy.merge(e.type(), 1, Integer::sum);
             }
+            ref.entity = e;
+            ref.count++;
         }
     }
 
     /**
-     * Drops a reference on every entity and deletes those no longer referenced, in removal order
-     * (sessions first, so traffic falls back to steering before what it led to disappears).
-     * Every deletion is attempted; the first failure is rethrown at the end.
+     * Puts back what a failed write replaced, then removes what it added (the device may hold any of them): best
+     * effort, the write's failure is what the caller must see.
+     */
+    private void undo(List<UpfEntity> added, List<UpfEntity> replaced) {
+        try {
+            if (!replaced.isEmpty()) {
+                device.applyInOrder(replaced);
+            }
+        } catch (UpfProgrammableException | RuntimeException ignored) {
+            // Best effort, as below.
+        }
+        try {
+            if (!added.isEmpty()) {
+                List<UpfEntity> removal = new ArrayList<>(added);
+                Collections.reverse(removal);
+                device.deleteInOrder(removal);
+            }
+        } catch (UpfProgrammableException | RuntimeException ignored) {
+            // An entity the failed write never reached is not on the device to remove.
+        }
+    }
+
+    /**
+     * Drops a reference on every entity and deletes those no longer referenced, in removal order (sessions
+     * first, so traffic falls back to steering before what it led to disappears), in one device write
+     * ({@link HupfUpfDevice#deleteInOrder}: each deletion is attempted).
      */
     void release(Collection<? extends UpfEntity> entities) throws UpfProgrammableException {
         List<UpfEntity> ordered = new ArrayList<>(distinct(entities).values());
         ordered.sort(Comparator.comparingInt(WriteOrder::installRank).reversed());
-        UpfProgrammableException first = null;
+        List<UpfEntity> deletes = new ArrayList<>();
         for (UpfEntity e : ordered) {
             Object key = EntityKeys.key(e);
             Ref ref = refs.get(key);
-            if (ref == null) {
-                continue;
-            }
-            if (--ref.count > 0) {
+            if (ref == null || --ref.count > 0) {
                 continue;
             }
             refs.remove(key);
             occupancy.merge(e.type(), -1, Integer::sum);
-            try {
-                device.delete(ref.entity);
-            } catch (UpfProgrammableException ex) {
-                first = first == null ? ex : first;
-            }
+            deletes.add(ref.entity);
         }
-        if (first != null) {
-            throw first;
+        if (!deletes.isEmpty()) {
+            device.deleteInOrder(deletes);
         }
     }
 

@@ -28,6 +28,9 @@ final class OffloadEntry {
     final Map<Integer, long[]> hwLast = new HashMap<>();
     /** Switch reads under the lock ({@link SwitchCounts#reads}) when hwLast was last read from the switch. */
     long hwReadAt;
+    /** Taken off the switch while its session changes or goes ({@link OffloadManager#fallBack}): not promoted again
+     *  before it is tracked again. */
+    boolean changing;
     /** Untracked: a poll that noted it leaves it alone. */
     boolean gone;
     /** When last tracked, in the poll's count of tracks: a poll that started before leaves it to the next. */

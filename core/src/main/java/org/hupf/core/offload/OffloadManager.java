@@ -7,9 +7,6 @@ import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
-import org.hupf.pipeconf.api.UpfEntity;
-import org.hupf.pipeconf.api.UpfTerminationDownlink;
-import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
@@ -18,7 +15,6 @@ import org.slf4j.LoggerFactory;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -126,12 +122,13 @@ public final class OffloadManager {
         Ip4Address ue = session.ueAddress();
         OffloadEntry e = entries.computeIfAbsent(Ip4Bits.of(ue), k -> counts.restored(ue));
         e.session = session;
+        e.changing = false;
         if (e.counters != null) {
             for (int c : e.counters) {
                 byCounter.remove(c, e);
             }
         }
-        e.counters = counterIds(session.entities());
+        e.counters = session.counterIds();
         for (int c : e.counters) {
             byCounter.put(c, e);
         }
@@ -203,13 +200,17 @@ public final class OffloadManager {
     }
 
     /**
-     * Takes a session off the switch now, so that its packets take the backend while it is being changed.
+     * Takes a session off the switch now, so that its packets take the backend while it is being changed or
+     * deleted; it is not put back (a poll, a report, a pin) before it is tracked again.
      *
      * @param ue UE address
      * @return true if it was offloaded
      */
     public synchronized boolean fallBack(Ip4Address ue) {
         OffloadEntry e = entries.get(Ip4Bits.of(ue));
+        if (e != null) {
+            e.changing = true;
+        }
         if (e == null || !e.offloaded()) {
             return false;
         }
@@ -484,17 +485,5 @@ public final class OffloadManager {
         for (int i = 0; i < 4; i++) {
             total[i] += v[i];
         }
-    }
-
-    private static int[] counterIds(List<UpfEntity> entities) {
-        Set<Integer> ids = new TreeSet<>();
-        for (UpfEntity x : entities) {
-            if (x instanceof UpfTerminationUplink) {
-                ids.add(((UpfTerminationUplink) x).counterId());
-            } else if (x instanceof UpfTerminationDownlink) {
-                ids.add(((UpfTerminationDownlink) x).counterId());
-            }
-        }
-        return ids.stream().mapToInt(Integer::intValue).toArray();
     }
 }

@@ -5,10 +5,13 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 
 import java.util.Collection;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What the offload manager knows of one UE session: its UE address (the HH flow key), the attributes
@@ -67,6 +70,19 @@ public final class OffloadSession {
 
     public ImmutableList<UpfEntity> entities() {
         return entities;
+    }
+
+    /** @return the backend counter cells of its terminations, ascending */
+    int[] counterIds() {
+        Set<Integer> ids = new TreeSet<>();
+        for (UpfEntity x : entities) {
+            if (x instanceof UpfTerminationUplink) {
+                ids.add(((UpfTerminationUplink) x).counterId());
+            } else if (x instanceof UpfTerminationDownlink) {
+                ids.add(((UpfTerminationDownlink) x).counterId());
+            }
+        }
+        return ids.stream().mapToInt(Integer::intValue).toArray();
     }
 
     @Override

@@ -100,7 +100,7 @@ final class SwitchPlacement {
 
     /** Puts a session on the switch if it fits, evicting colder ones than candidateRate; else rejects it. */
     void promote(OffloadEntry e, long now, double candidateRate) {
-        if (hardware == null) {
+        if (hardware == null || e.changing) {
             return;
         }
         SwitchCells cells = new SwitchCells(pools);
@@ -113,6 +113,7 @@ final class SwitchPlacement {
             demote(victim, now, OffloadEvent.Kind.EVICTED);
         }
         List<UpfEntity> mapped = cells.remap(e.session.entities());
+        long t0 = System.nanoTime();
         try {
             counts.baseline(e, cells.counterMap());
             hardware.acquire(mapped);
@@ -121,6 +122,8 @@ final class SwitchPlacement {
             reject(e, now, ex.getMessage());
             return;
         }
+        log.info("Offloaded UE {} to the switch: {} entities written in {} ms", e.session.ueAddress(), mapped.size(),
+                 String.format("%.1f", (System.nanoTime() - t0) / 1e6));
         e.cells = cells;
         e.switchEntities = mapped;
         poller.wake(e);
@@ -156,8 +159,12 @@ final class SwitchPlacement {
 
     /** Removes a session from the switch; kind null means the session itself is going away. */
     void demote(OffloadEntry e, long now, OffloadEvent.Kind kind) {
+        long t0 = System.nanoTime();
         try {
             hardware.release(e.switchEntities);
+            log.info("Took UE {} off the switch ({}): {} entities removed in {} ms", e.session.ueAddress(),
+                     kind == null ? "session gone" : kind.name().toLowerCase(), e.switchEntities.size(),
+                     String.format("%.1f", (System.nanoTime() - t0) / 1e6));
         } catch (UpfProgrammableException ex) {
             events.switchError();
             log.warn("Cannot remove UE {} from the switch: {}", e.session.ueAddress(), ex.getMessage());

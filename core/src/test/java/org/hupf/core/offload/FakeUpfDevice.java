@@ -77,6 +77,22 @@ public final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, Count
         log.add("apply " + entity.type());
     }
 
+    /** The entities of each in-order write and removal ({@link #applyInOrder}, {@link #deleteInOrder}). */
+    final List<List<UpfEntity>> inOrderApplies = new ArrayList<>();
+    final List<List<UpfEntity>> inOrderDeletes = new ArrayList<>();
+
+    @Override
+    public void applyInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        inOrderApplies.add(List.copyOf(entities));
+        HupfUpfDevice.super.applyInOrder(entities);
+    }
+
+    @Override
+    public void deleteInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        inOrderDeletes.add(List.copyOf(entities));
+        HupfUpfDevice.super.deleteInOrder(entities);
+    }
+
     @Override
     public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
         if (!holdWrites) {

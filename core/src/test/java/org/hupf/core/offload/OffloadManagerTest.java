@@ -128,6 +128,7 @@ public class OffloadManagerTest {
         assertEquals(List.of("apply TUNNEL_PEER", "apply SESSION_METER", "apply TERMINATION_UPLINK",
                              "apply TERMINATION_DOWNLINK", "apply SESSION_UPLINK", "apply SESSION_DOWNLINK"),
                      hw.log);
+        assertEquals("one switch write (inside ONOS: one confirmation waited for)", 1, hw.inOrderApplies.size());
         for (UpfEntity e : hw.readAll(UpfEntityType.TERMINATION_UPLINK)) {
             assertTrue("switch counter cells lie within its array", ((UpfTerminationUplink) e).counterId() < 64);
         }
@@ -158,6 +159,7 @@ public class OffloadManagerTest {
         List<String> deletes = hw.log.subList(hw.log.indexOf("delete SESSION_UPLINK"), hw.log.size());
         assertEquals(List.of("delete SESSION_UPLINK", "delete SESSION_DOWNLINK", "delete TERMINATION_UPLINK",
                              "delete TERMINATION_DOWNLINK", "delete SESSION_METER", "delete TUNNEL_PEER"), deletes);
+        assertEquals("one switch removal", 1, hw.inOrderDeletes.size());
         assertEquals(0, hw.count(UpfEntityType.TERMINATION_UPLINK));
         assertTrue("the backend never lost it", backend.holds(uplink(1, 1001)));
         assertEquals(1, m.metrics().demotions());
@@ -236,6 +238,25 @@ public class OffloadManagerTest {
             tick(m);
         }
         assertTrue("a pinned session is never demoted, even idle", m.isOffloaded(ue(2)));
+    }
+
+    /** A pinned session taken off the switch for its deletion stays off until it is tracked again. */
+    @Test
+    public void aSessionFallenBackForAChangeIsNotPutBackBeforeItIsTrackedAgain() throws Exception {
+        OffloadManager m = manager(OffloadPolicy.builder().pinUe(ue(1), OffloadPolicy.Pin.HARDWARE)
+                                           .holdMillis(HOLD).build());
+        m.put(session(1));
+        assertTrue(m.isOffloaded(ue(1)));
+        assertTrue(m.fallBack(ue(1)));
+        tick(m);
+        m.onHeavyHitter(ue(1));
+        assertFalse("not promoted again while its change is under way", m.isOffloaded(ue(1)));
+        m.track(session(1));
+        assertTrue("back on the switch once tracked again", m.isOffloaded(ue(1)));
+        assertTrue(m.fallBack(ue(1)));
+        m.remove(ue(1));
+        assertEquals("promoted twice, demoted twice", List.of(OffloadEvent.Kind.PROMOTED, OffloadEvent.Kind.DEMOTED,
+                     OffloadEvent.Kind.HH_REPORT, OffloadEvent.Kind.PROMOTED, OffloadEvent.Kind.DEMOTED), kinds());
     }
 
     @Test

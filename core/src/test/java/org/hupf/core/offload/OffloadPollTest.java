@@ -185,6 +185,7 @@ public class OffloadPollTest {
         send(1, 200);
         hw.releaseBulkRead();
         poll.get(TIMEOUT_S, TimeUnit.SECONDS);
+        m.track(session(1)); // the change that took it off the switch is written
         SessionUsage u = m.usage(ue(1));
         assertEquals(6200, u.ingressBytes());
         assertEquals(6000, u.hwBytes());

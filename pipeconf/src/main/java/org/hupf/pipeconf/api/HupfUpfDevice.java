@@ -3,6 +3,7 @@ package org.hupf.pipeconf.api;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.Collection;
+import java.util.List;
 
 /**
  * A device that holds UPF entities: the hw switch, the sw backend, or an in-memory stand-in.
@@ -25,6 +26,41 @@ public interface HupfUpfDevice {
      * @throws UpfProgrammableException if the device rejects the removal
      */
     void delete(UpfEntity entity) throws UpfProgrammableException;
+
+    /**
+     * Installs or overwrites entities in the order given (the contract's write rank: what an entry leads to before
+     * the entry), in one write where the device keeps that order within it (the switch inside ONOS: one flow
+     * rule batch in write-rank stages, one wait for its confirmation), else one {@link #apply} each.
+     *
+     * @param entities entities, in install order
+     * @throws UpfProgrammableException if the device rejects one of them: it may hold the others
+     */
+    default void applyInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        for (UpfEntity e : entities) {
+            apply(e);
+        }
+    }
+
+    /**
+     * Removes entities in the order given (the reverse of install order), in one write where the device keeps
+     * that order within it, else one {@link #delete} each, every one attempted.
+     *
+     * @param entities entities, in removal order
+     * @throws UpfProgrammableException if the device rejects a removal (the first one, once all were tried)
+     */
+    default void deleteInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        UpfProgrammableException first = null;
+        for (UpfEntity e : entities) {
+            try {
+                delete(e);
+            } catch (UpfProgrammableException ex) {
+                first = first == null ? ex : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
 
     /**
      * Reads every entity of one type the device holds.

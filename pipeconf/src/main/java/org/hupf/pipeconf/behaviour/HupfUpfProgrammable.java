@@ -7,6 +7,7 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
 import java.util.Collection;
+import java.util.List;
 
 /**
  * {@link HupfUpf} for both profiles inside ONOS: the translator writes through {@link OnosPiTarget}.
@@ -21,6 +22,16 @@ public class HupfUpfProgrammable extends HupfP4RuntimeBehaviour implements HupfU
     @Override
     public void delete(UpfEntity entity) throws UpfProgrammableException {
         upfDevice("delete").delete(entity);
+    }
+
+    @Override
+    public void applyInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        upfDevice("applyInOrder").applyInOrder(entities);
+    }
+
+    @Override
+    public void deleteInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        upfDevice("deleteInOrder").deleteInOrder(entities);
     }
 
     @Override

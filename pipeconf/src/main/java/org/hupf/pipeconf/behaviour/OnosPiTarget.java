@@ -151,6 +151,16 @@ public final class OnosPiTarget implements PiTarget {
         return b.build();
     }
 
+    /**
+     * Table entries as flow rules go in write-rank stages ({@link OrderedFlowRules}), after the meter cells and
+     * action profile members and groups they refer to, and are removed before them; written straight to the
+     * device (the backend), a call is one P4Runtime WriteRequest.
+     */
+    @Override
+    public boolean keepsWriteRank() {
+        return flowRules != null;
+    }
+
     @Override
     public void write(Collection<? extends PiEntity> entities) throws PiTargetException {
         List<FlowRule> rules = new ArrayList<>();

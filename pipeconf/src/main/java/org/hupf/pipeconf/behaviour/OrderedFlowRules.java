@@ -1,10 +1,10 @@
 package org.hupf.pipeconf.behaviour;
 
 import org.hupf.pipeconf.HupfTables;
+import org.hupf.pipeconf.api.FlowRuleBatch;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.FlowRuleOperations;
-import org.onosproject.net.flow.FlowRuleOperationsContext;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.pi.model.PiTableId;
 
@@ -14,10 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -67,30 +63,19 @@ final class OrderedFlowRules {
             first = false;
             stage.forEach(op::apply);
         }
-        CompletableFuture<Boolean> taken = new CompletableFuture<>();
-        flowRules.apply(ops.build(new FlowRuleOperationsContext() {
-            @Override
-            public void onSuccess(FlowRuleOperations o) {
-                taken.complete(true);
-            }
-
-            @Override
-            public void onError(FlowRuleOperations o) {
-                taken.complete(false);
-            }
-        }));
         String what = (removal ? "removing " : "installing ") + rules.size() + " flow rules";
+        FlowRuleBatch.Answer answer;
         try {
-            if (!taken.get(waitMs, TimeUnit.MILLISECONDS)) {
-                throw new PiTargetException(what + ": the device refused some of them");
-            }
-        } catch (TimeoutException e) {
-            throw new PiTargetException(what + ": not confirmed by ONOS within " + waitMs + " ms");
+            answer = FlowRuleBatch.apply(flowRules, ops, waitMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PiTargetException(what + ": interrupted before ONOS confirmed them");
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a flow operations context completes with an answer", e);
+        }
+        if (answer == FlowRuleBatch.Answer.REFUSED_SOME) {
+            throw new PiTargetException(what + ": the device refused some of them");
+        }
+        if (answer == FlowRuleBatch.Answer.NONE) {
+            throw new PiTargetException(what + ": not confirmed by ONOS within " + waitMs + " ms");
         }
     }
 }

@@ -32,6 +32,16 @@ public interface PiTarget {
     void write(Collection<? extends PiEntity> entities) throws PiTargetException;
 
     /**
+     * Tells whether one {@link #write} reaches the device in the contract's write rank (and one {@link #delete} in
+     * reverse): a P4Runtime WriteRequest does not (its server may apply a batch's updates in any order).
+     *
+     * @return true if a write's and a delete's order holds within one call
+     */
+    default boolean keepsWriteRank() {
+        return false;
+    }
+
+    /**
      * Deletes table entries (by match key) and action profile members/groups (by id).
      *
      * @param entities entities

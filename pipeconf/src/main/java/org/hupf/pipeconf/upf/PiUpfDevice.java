@@ -61,6 +61,35 @@ public final class PiUpfDevice implements HupfUpfDevice {
         deleteAll(List.of(entity));
     }
 
+    /** One target write for all of them where the target keeps their write rank within a write. */
+    @Override
+    public void applyInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        if (!target.keepsWriteRank() || entities.size() < 2) {
+            HupfUpfDevice.super.applyInOrder(entities);
+            return;
+        }
+        List<PiEntity> pi = new ArrayList<>();
+        for (UpfEntity e : entities) {
+            pi.addAll(translate(e));
+        }
+        try {
+            target.write(pi);
+        } catch (PiTargetException e) {
+            throw new UpfProgrammableException("cannot apply " + entities.size() + " entities: " + e.getMessage(),
+                                               e.exhausted() ? TABLE_EXHAUSTED : UNKNOWN);
+        }
+    }
+
+    /** One target deletion (and one write of meter resets) where the target keeps their order within a call. */
+    @Override
+    public void deleteInOrder(List<? extends UpfEntity> entities) throws UpfProgrammableException {
+        if (!target.keepsWriteRank() || entities.size() < 2) {
+            HupfUpfDevice.super.deleteInOrder(entities);
+            return;
+        }
+        deleteAll(entities);
+    }
+
     private void deleteAll(Collection<? extends UpfEntity> entities) throws UpfProgrammableException {
         List<PiEntity> entries = new ArrayList<>();
         List<PiEntity> resets = new ArrayList<>();

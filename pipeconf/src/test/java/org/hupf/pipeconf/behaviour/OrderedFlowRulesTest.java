@@ -1,6 +1,7 @@
 package org.hupf.pipeconf.behaviour;
 
 import org.hupf.pipeconf.HupfTables;
+import org.hupf.pipeconf.api.HeldFlowRules;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.upf.PiTargetException;
 import org.hupf.pipeconf.upf.Pipelines;
@@ -22,11 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -47,22 +46,6 @@ public class OrderedFlowRulesTest {
             .collect(Collectors.toMap(t -> t.id, t -> t.writeRank));
     private static final long WAIT_MS = 10_000;
 
-    /** Hands each call's operations to the test, which answers them (or not). */
-    private static final class HeldFlowRules extends FlowRuleServiceAdapter {
-        final BlockingQueue<FlowRuleOperations> applied = new LinkedBlockingQueue<>();
-
-        @Override
-        public void apply(FlowRuleOperations ops) {
-            applied.add(ops);
-        }
-
-        FlowRuleOperations next() throws InterruptedException {
-            FlowRuleOperations ops = applied.poll(WAIT_MS, TimeUnit.MILLISECONDS);
-            assertTrue("the call reached the flow rule service", ops != null);
-            return ops;
-        }
-    }
-
     private static List<FlowRule> switchRules() throws Exception {
         UpfTranslator t = new UpfTranslator(Pipelines.model("hw"));
         List<FlowRule> out = new ArrayList<>();
@@ -76,7 +59,8 @@ public class OrderedFlowRulesTest {
         return out;
     }
 
-    private static List<Integer> stageRanks(FlowRuleOperations ops, FlowRuleOperation.Type type) {
+    /** The write rank of each stage, each stage's operations of one rank and of the type given. */
+    static List<Integer> stageRanks(FlowRuleOperations ops, FlowRuleOperation.Type type) {
         List<Integer> ranks = new ArrayList<>();
         for (Set<FlowRuleOperation> stage : ops.stages()) {
             Set<Integer> inStage = stage.stream().map(op -> {
@@ -92,7 +76,7 @@ public class OrderedFlowRulesTest {
     @Test
     public void installsGoInWriteRankStagesAndRemovalsInReverse() throws Exception {
         List<FlowRule> rules = switchRules();
-        HeldFlowRules flowRules = new HeldFlowRules();
+        HeldFlowRules flowRules = new HeldFlowRules(WAIT_MS);
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try {
             CompletableFuture<Void> install = CompletableFuture.runAsync(() -> call(
@@ -141,7 +125,7 @@ public class OrderedFlowRulesTest {
     @Test
     public void noConfirmationWithinTheBoundIsAnError() throws Exception {
         try {
-            OrderedFlowRules.remove(new HeldFlowRules(), switchRules(), 50);
+            OrderedFlowRules.remove(new HeldFlowRules(WAIT_MS), switchRules(), 50);
             fail("an unconfirmed removal is no success");
         } catch (PiTargetException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("not confirmed"));
