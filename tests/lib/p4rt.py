@@ -191,6 +191,28 @@ class Client:
         except grpc.RpcError as e:
             raise P4RuntimeError("Write: %s %s%s" % (e.code().name, e.details(), update_errors(e))) from None
 
+    def write_each(self, *updates):
+        """Each update's outcome, its canonical code's name in order ("OK" for all when the Write succeeded; the
+        P4Runtime spec's per-update p4.v1.Error details otherwise)."""
+        req = p4runtime_pb2.WriteRequest()
+        self._election(req)
+        req.updates.extend(updates)
+        try:
+            self.stub.Write(req)
+            return ["OK"] * len(updates)
+        except grpc.RpcError as e:
+            codes = []
+            for key, value in e.trailing_metadata() or ():
+                if key == "grpc-status-details-bin":
+                    for detail in status_pb2.Status.FromString(value).details:
+                        err = p4runtime_pb2.Error()
+                        if detail.Unpack(err):
+                            codes.append(code_pb2.Code.Name(err.canonical_code))
+            if len(codes) != len(updates):
+                raise P4RuntimeError("Write: %s %s, %d details for %d updates" % (
+                    e.code().name, e.details(), len(codes), len(updates))) from None
+            return codes
+
     @staticmethod
     def update(kind, entity_field, msg):
         up = p4runtime_pb2.Update(type=p4runtime_pb2.Update.Type.Value(kind))

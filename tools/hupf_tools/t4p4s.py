@@ -77,9 +77,10 @@ def build_adapter(out_dir):
 
 
 def adapter_command(adapter, grpc_addr, hash_entries=EXACT_TABLE_ENTRIES):
-    """hupf-t4p4s serving P4Runtime on grpc_addr, the controller of the switch built for hash_entries."""
+    """hupf-t4p4s serving P4Runtime on grpc_addr, the controller of the switch built for hash_entries, told the
+    size it compiled the exact tables with (a write past it is refused instead of ending the switch)."""
     return [str(adapter), "--grpc-addr", grpc_addr, "--controller-addr",
-            "127.0.0.1:%d" % controller_port(hash_entries)]
+            "127.0.0.1:%d" % controller_port(hash_entries), "--hash-entries", str(hash_entries)]
 
 
 def switch_command(exe, vdevs, file_prefix, memory_mb=EAL_MEMORY_MB):

@@ -23,16 +23,18 @@ func main() {
 	ctlAddr := flag.String("controller-addr", "127.0.0.1:52761",
 		"where the switch connects (T4P4S_CTL_PORT compiled into it)")
 	deviceID := flag.Uint64("device-id", 1, "P4Runtime device id")
+	hashEntries := flag.Uint("hash-entries", t4p4s.StockHashEntries,
+		"keys each exact table of the switch holds (HASH_ENTRIES compiled into it): a write past it is refused")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*grpcAddr, *ctlAddr, *deviceID, log); err != nil {
+	if err := run(*grpcAddr, *ctlAddr, *deviceID, uint32(*hashEntries), log); err != nil {
 		log.Error("hupf-t4p4s", "err", err)
 		os.Exit(1)
 	}
 }
 
-func run(grpcAddr, ctlAddr string, deviceID uint64, log *slog.Logger) error {
-	sw, ctl, err := t4p4s.Listen(ctlAddr, log)
+func run(grpcAddr, ctlAddr string, deviceID uint64, hashEntries uint32, log *slog.Logger) error {
+	sw, ctl, err := t4p4s.Listen(ctlAddr, hashEntries, log)
 	if err != nil {
 		return err
 	}
@@ -51,6 +53,7 @@ func run(grpcAddr, ctlAddr string, deviceID uint64, log *slog.Logger) error {
 		log.Info("stopping", "signal", s.String())
 		g.Stop()
 	}()
-	log.Info("serving P4Runtime", "addr", grpcAddr, "controller", ctlAddr, "device_id", deviceID)
+	log.Info("serving P4Runtime", "addr", grpcAddr, "controller", ctlAddr, "device_id", deviceID,
+		"hash_entries", hashEntries)
 	return g.Serve(lis)
 }

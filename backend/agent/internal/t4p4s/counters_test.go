@@ -97,7 +97,13 @@ func (f *fakeCounters) serve(conn net.Conn) {
 // reasons and cell 0 of the pre- and post-QoS counters read once each).
 func withCounters(t *testing.T) (*Switch, *fakeCounters, net.Conn) {
 	t.Helper()
-	s, lis, err := Listen("127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return withCountersSized(t, StockHashEntries, p4rt.Sizes{ULSessions: 1, DLTerms: 4, ULTerms: 4})
+}
+
+// withCountersSized is withCounters for a switch built with hashEntries and a pipeline of sizes.
+func withCountersSized(t *testing.T, hashEntries uint32, sizes p4rt.Sizes) (*Switch, *fakeCounters, net.Conn) {
+	t.Helper()
+	s, lis, err := Listen("127.0.0.1:0", hashEntries, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +122,7 @@ func withCounters(t *testing.T) (*Switch, *fakeCounters, net.Conn) {
 	f.set(counterNames[p4rt.CtrPostQos], 0, 0, 0)
 	f.set(counterNames[whichDrops], dropReasonCells-1, 0, 0)
 	go f.serve(conn)
-	if err := s.SetPipeline(p4rt.Sizes{ULSessions: 1, DLTerms: 4, ULTerms: 4}); err != nil {
+	if err := s.SetPipeline(sizes); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2+dropReasonCells; i++ {

@@ -28,6 +28,16 @@ const (
 // taken off what it is told.
 const lpmAddedBytes = 4
 
+// StockHashEntries is the number of keys each exact table of a T4P4S build holds unless its compile set
+// HASH_ENTRIES otherwise (dpdk_tables.h; docs/BACKENDS.md "T4P4S", build step 5).
+const StockHashEntries = 1024
+
+// hashedTables are the tables T4P4S keeps in a DPDK hash of HASH_ENTRIES keys (its exact tables), whatever their P4
+// size. A key stays in the hash once written (T4P4S deletes nothing: a deletion writes the miss action), and an
+// insert into a full hash ends the switch: the adapter counts the keys and refuses a new one past the size.
+var hashedTables = map[string]bool{tULSess: true, tDLSess: true, tULTerm: true, tDLTerm: true, tIGPeers: true,
+	tEGPeers: true, tQueues: true}
+
 var _ p4rt.Dataplane = (*Switch)(nil)
 
 // Switch is a p4rt.Dataplane that programs a T4P4S switch over its controller protocol. The switch connects to
@@ -48,17 +58,28 @@ type Switch struct {
 	// default was changed: what a new pipeline undoes.
 	undo     map[string][]byte
 	defaults map[string]bool
-	ctr      counterState
+	// The keys in each hashed table's DPDK hash (every key ever written to it) and how many it holds.
+	hashed      map[string]map[string]bool
+	hashEntries uint32
+	ctr         counterState
 }
 
-// Listen accepts the switch's connection on addr (loopback) in the background.
-func Listen(addr string, log *slog.Logger) (*Switch, net.Listener, error) {
+// Listen accepts the switch's connection on addr (loopback) in the background; hashEntries is the HASH_ENTRIES
+// the switch was compiled with.
+func Listen(addr string, hashEntries uint32, log *slog.Logger) (*Switch, net.Listener, error) {
+	if hashEntries == 0 {
+		return nil, nil, fmt.Errorf("t4p4s: exact tables of 0 entries")
+	}
 	lis, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}
 	s := &Switch{log: log, ready: make(chan struct{}), undo: map[string][]byte{}, defaults: map[string]bool{},
+		hashed: map[string]map[string]bool{}, hashEntries: hashEntries,
 		ctr: counterState{gone: make(chan struct{}), cells: map[int64]*cell{}, written: map[uint32]bool{}}}
+	for table := range hashedTables {
+		s.hashed[table] = map[string]bool{}
+	}
 	for i := range s.exact {
 		s.exact[i] = map[uint64]p4rt.ExactEntry{}
 	}
@@ -155,10 +176,18 @@ func (s *Switch) add(table string, ms []match, a action) error {
 	if err != nil {
 		return invalid("%v", err)
 	}
+	key := string(undo[:addEntrySize+len(ms)*fieldSize])
+	keys, isHashed := s.hashed[table]
+	if isHashed && !keys[key] && uint32(len(keys)) >= s.hashEntries {
+		return fmt.Errorf("t4p4s: %s holds %d keys (the switch's HASH_ENTRIES), every one ever written: %w",
+			table, s.hashEntries, &p4rt.DPError{Errno: p4rt.ENOSPC})
+	}
 	if err := s.send(msg); err != nil {
 		return err
 	}
-	key := string(undo[:addEntrySize+len(ms)*fieldSize])
+	if isHashed {
+		keys[key] = true
+	}
 	if a.name == missAction[table].name {
 		delete(s.undo, key)
 	} else {

@@ -238,3 +238,43 @@ func TestANewPipelineOverwritesWhatWasWritten(t *testing.T) {
 		t.Errorf("%d messages sent, want 6", n)
 	}
 }
+
+// TestHashedTablesRefuseAKeyPastHashEntries: an exact table takes HASH_ENTRIES keys whatever its P4 size, and a
+// key stays in T4P4S's hash after its deletion: past that, an insert of a new key is refused with ENOSPC (the
+// contract's RESOURCE_EXHAUSTED) and nothing reaches the switch, where it would have ended it.
+func TestHashedTablesRefuseAKeyPastHashEntries(t *testing.T) {
+	s, _, _ := withCountersSized(t, 2, p4rt.Sizes{DLTerms: 100, ULTerms: 100})
+	first := s.Sent()
+	term := p4rt.Term{Action: p4rt.TermFwd, CtrIdx: 1}
+	write := func(op p4rt.Op, ue uint32) error { return s.DLTerm(op, ue, 0, term) }
+	for _, ue := range []uint32{1, 2} {
+		if err := write(p4rt.OpInsert, ue); err != nil {
+			t.Fatalf("insert %d: %v", ue, err)
+		}
+	}
+	sent := s.Sent()
+	var de *p4rt.DPError
+	if err := write(p4rt.OpInsert, 3); !errors.As(err, &de) || de.Errno != p4rt.ENOSPC {
+		t.Fatalf("a third key into a hash of 2: %v", err)
+	}
+	if _, ok, _ := s.ExactGet(p4rt.ExactDLTerm, 3<<8); ok || s.Sent() != sent {
+		t.Errorf("the refused insert applied: read back %v, %d messages sent, want %d", ok, s.Sent(), sent)
+	}
+	// A deletion writes the miss action: the key stays in the hash, so the table is still full to a new key...
+	if err := write(p4rt.OpDelete, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(p4rt.OpInsert, 3); !errors.As(err, &de) || de.Errno != p4rt.ENOSPC {
+		t.Errorf("a new key after a deletion: %v", err)
+	}
+	// ...and takes the deleted key again, and the other hashed tables have their own hashes.
+	if err := write(p4rt.OpInsert, 1); err != nil {
+		t.Errorf("the deleted key again: %v", err)
+	}
+	if err := s.ULTerm(p4rt.OpInsert, 3, 0, term); err != nil {
+		t.Errorf("another table: %v", err)
+	}
+	if n := s.Sent() - first; n != 5 {
+		t.Errorf("%d table messages sent, want 5 (2 inserts, a deletion, 2 inserts)", n)
+	}
+}
