@@ -7,9 +7,6 @@ import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
-import org.hupf.pipeconf.api.UpfEntity;
-import org.hupf.pipeconf.api.UpfTerminationDownlink;
-import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 import org.slf4j.Logger;
@@ -18,7 +15,6 @@ import org.slf4j.LoggerFactory;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -131,7 +127,7 @@ public final class OffloadManager {
                 byCounter.remove(c, e);
             }
         }
-        e.counters = counterIds(session.entities());
+        e.counters = session.counterIds();
         for (int c : e.counters) {
             byCounter.put(c, e);
         }
@@ -484,17 +480,5 @@ public final class OffloadManager {
         for (int i = 0; i < 4; i++) {
             total[i] += v[i];
         }
-    }
-
-    private static int[] counterIds(List<UpfEntity> entities) {
-        Set<Integer> ids = new TreeSet<>();
-        for (UpfEntity x : entities) {
-            if (x instanceof UpfTerminationUplink) {
-                ids.add(((UpfTerminationUplink) x).counterId());
-            } else if (x instanceof UpfTerminationDownlink) {
-                ids.add(((UpfTerminationDownlink) x).counterId());
-            }
-        }
-        return ids.stream().mapToInt(Integer::intValue).toArray();
     }
 }

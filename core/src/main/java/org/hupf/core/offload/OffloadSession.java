@@ -5,8 +5,11 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
+import org.hupf.pipeconf.api.UpfTerminationDownlink;
+import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Set;
 
@@ -67,6 +70,27 @@ public final class OffloadSession {
 
     public ImmutableList<UpfEntity> entities() {
         return entities;
+    }
+
+    /** @return the backend counter cells its terminations count in, ascending, each once */
+    int[] counterIds() {
+        int[] ids = new int[entities.size()];
+        int n = 0;
+        for (UpfEntity e : entities) {
+            if (e instanceof UpfTerminationUplink) {
+                ids[n++] = ((UpfTerminationUplink) e).counterId();
+            } else if (e instanceof UpfTerminationDownlink) {
+                ids[n++] = ((UpfTerminationDownlink) e).counterId();
+            }
+        }
+        Arrays.sort(ids, 0, n);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (distinct == 0 || ids[i] != ids[distinct - 1]) {
+                ids[distinct++] = ids[i];
+            }
+        }
+        return Arrays.copyOf(ids, distinct);
     }
 
     @Override
