@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,8 +131,17 @@ public final class BackendUsageLedger {
      * @return cell to the backend's share: the count plus what its earlier lives counted there
      */
     public Map<Integer, UpfCounter> observe(String backend, long startedAt, Collection<UpfCounter> counts) {
+        return observe(backend, startedAt, CellCounts.of(counts)).toMap();
+    }
+
+    /**
+     * {@link #observe(String, long, Collection)} of counts in primitive arrays (a write's final counts).
+     *
+     * @return the backend's share of each cell, in the order of {@code counts}
+     */
+    public CellCounts observe(String backend, long startedAt, CellCounts counts) {
         String restart;
-        Map<Integer, UpfCounter> out;
+        CellCounts out;
         synchronized (this) {
             restart = judge(backend, startedAt, counts);
             out = withOffsets(accounts.get(backend), counts);
@@ -144,7 +154,7 @@ public final class BackendUsageLedger {
     }
 
     /** Keeps what a read observed; returns why the backend is taken for restarted, or null. */
-    private String judge(String backend, long startedAt, Collection<UpfCounter> counts) {
+    private String judge(String backend, long startedAt, CellCounts counts) {
         // Presence is only what present() says: a read by a hybrid already replaced must not bring one back.
         Account a = accounts.computeIfAbsent(backend, k -> new Account());
         if (startedAt < a.observedStart) {
@@ -152,10 +162,11 @@ public final class BackendUsageLedger {
         }
         a.observedStart = startedAt;
         String restarted = null;
-        for (UpfCounter c : counts) {
-            long[] last = a.last.get(c.cellId());
-            if (judged(a, c.cellId(), startedAt) && last != null && below(c, last)) {
-                restarted = "cell " + c.cellId() + " read " + Arrays.toString(values(c)) + " (a read started at "
+        for (int i = 0; i < counts.size(); i++) {
+            int cell = counts.cell(i);
+            long[] last = a.last.get(cell);
+            if (judged(a, cell, startedAt) && last != null && below(counts, i, last)) {
+                restarted = "cell " + cell + " read " + Arrays.toString(values(counts, i)) + " (a read started at "
                         + startedAt + ") below its last " + Arrays.toString(last) + ": the last counts of "
                         + a.last.size() + " cells kept as its earlier life's";
                 break;
@@ -173,14 +184,14 @@ public final class BackendUsageLedger {
             a.last.clear();
             a.offset.keySet().forEach(cell -> journal(backend, a, cell));
         }
-        for (UpfCounter c : counts) {
-            if (judged(a, c.cellId(), startedAt)) {
-                a.writtenAt.remove(c.cellId());
-                long[] v = values(c);
-                if (zero(v)) {
-                    a.last.remove(c.cellId());  // nothing to keep, nothing to fall below: most cells of a big table
+        for (int i = 0; i < counts.size(); i++) {
+            int cell = counts.cell(i);
+            if (judged(a, cell, startedAt)) {
+                a.writtenAt.remove(cell);
+                if (zero(counts, i)) {
+                    a.last.remove(cell);  // nothing to keep, nothing to fall below: most cells of a big table
                 } else {
-                    a.last.put(c.cellId(), v);
+                    a.last.put(cell, values(counts, i));
                 }
             }
         }
@@ -188,19 +199,15 @@ public final class BackendUsageLedger {
     }
 
     /** Each count plus what the backend's earlier lives counted in its cell. */
-    private static Map<Integer, UpfCounter> withOffsets(Account a, Collection<UpfCounter> counts) {
-        Map<Integer, UpfCounter> out = new HashMap<>();
-        for (UpfCounter c : counts) {
-            long[] v = values(c);
-            long[] o = a.offset.get(c.cellId());
-            if (o != null) {
-                for (int i = 0; i < 4; i++) {
-                    v[i] += o[i];
-                }
-            }
-            out.put(c.cellId(), counter(c.cellId(), v));
+    private static CellCounts withOffsets(Account a, CellCounts counts) {
+        if (a.offset.isEmpty()) {
+            return counts;
         }
-        return out;
+        long[][] offsets = new long[counts.size()][];
+        for (int i = 0; i < counts.size(); i++) {
+            offsets[i] = a.offset.get(counts.cell(i));
+        }
+        return counts.plus(offsets);
     }
 
     /**
@@ -304,23 +311,46 @@ public final class BackendUsageLedger {
      */
     public synchronized Map<Integer, long[]> away(Collection<Integer> cells) {
         Map<Integer, long[]> out = new HashMap<>();
-        for (Account a : accounts.values()) {
-            if (a.present) {
-                continue;
-            }
-            for (int cell : cells) {
-                long[] last = a.last.get(cell);
-                long[] o = a.offset.get(cell);
-                if (last == null && o == null) {
-                    continue;
-                }
-                long[] sum = out.computeIfAbsent(cell, k -> new long[4]);
-                for (int i = 0; i < 4; i++) {
-                    sum[i] += (last == null ? 0 : last[i]) + (o == null ? 0 : o[i]);
-                }
+        for (int cell : cells) {
+            long[] sum = away(cell);
+            if (sum != null) {
+                out.put(cell, sum);
             }
         }
         return out;
+    }
+
+    /**
+     * @param counts cells' counts
+     * @return per entry of {@code counts}, what the backends away counted in its cell (null where none did), or null
+     *     if no backend is away
+     */
+    public synchronized long[][] away(CellCounts counts) {
+        if (accounts.values().stream().allMatch(a -> a.present)) {
+            return null;
+        }
+        long[][] out = new long[counts.size()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = away(counts.cell(i));
+        }
+        return out;
+    }
+
+    /** @return what the backends away counted in a cell (their last counts and earlier lives), or null if none did */
+    private long[] away(int cell) {
+        long[] sum = null;
+        for (Account a : accounts.values()) {
+            long[] last = a.present ? null : a.last.get(cell);
+            long[] o = a.present ? null : a.offset.get(cell);
+            if (last == null && o == null) {
+                continue;
+            }
+            sum = sum == null ? new long[4] : sum;
+            for (int i = 0; i < 4; i++) {
+                sum[i] += (last == null ? 0 : last[i]) + (o == null ? 0 : o[i]);
+            }
+        }
+        return sum;
     }
 
     /**
@@ -381,17 +411,21 @@ public final class BackendUsageLedger {
         return written == null || startedAt > written;
     }
 
-    private static boolean below(UpfCounter c, long[] last) {
-        return c.ingressPkts() < last[0] || c.ingressBytes() < last[1] || c.egressPkts() < last[2]
-                || c.egressBytes() < last[3];
+    private static boolean below(CellCounts c, int i, long[] last) {
+        return c.count(i, 0) < last[0] || c.count(i, 1) < last[1] || c.count(i, 2) < last[2]
+                || c.count(i, 3) < last[3];
     }
 
     private static boolean zero(long[] v) {
         return v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0;
     }
 
-    private static long[] values(UpfCounter c) {
-        return new long[]{c.ingressPkts(), c.ingressBytes(), c.egressPkts(), c.egressBytes()};
+    private static boolean zero(CellCounts c, int i) {
+        return c.count(i, 0) == 0 && c.count(i, 1) == 0 && c.count(i, 2) == 0 && c.count(i, 3) == 0;
+    }
+
+    private static long[] values(CellCounts c, int i) {
+        return new long[]{c.count(i, 0), c.count(i, 1), c.count(i, 2), c.count(i, 3)};
     }
 
     static UpfCounter counter(int cell, long[] v) {

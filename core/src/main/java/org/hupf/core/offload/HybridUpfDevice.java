@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import com.google.common.collect.ImmutableSet;
 import org.hupf.core.device.BatchDevices;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.BatchUpfDevice;
@@ -25,7 +26,6 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,8 +102,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 if (ue == null) {
                     shared.put(EntityKeys.key(e), e);
                 } else {
-                    ues.put(ue, e);
-                    adopted.put(Ip4Bits.of(ue), ue);
+                    int bits = Ip4Bits.of(ue);
+                    ues.put(ue, bits, e);
+                    adopted.put(bits, ue);
                 }
             }
         }
@@ -208,12 +209,13 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         if (ue == null) {
             recordShared(entity, removal, affected);
         } else {
+            int bits = Ip4Bits.of(ue);
             if (removal) {
-                ues.remove(Ip4Bits.of(ue), EntityKeys.key(entity));
+                ues.remove(bits, EntityKeys.key(entity));
             } else {
-                ues.put(ue, entity);
+                ues.put(ue, bits, entity);
             }
-            affected.put(Ip4Bits.of(ue), ue);
+            affected.put(bits, ue);
         }
         return null;
     }
@@ -288,6 +290,21 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         throwFailure(write(all).join());
     }
 
+    /** The counts with what the switch counted added: the same map when it counted none of these cells. */
+    private Map<Integer, UpfCounter> withHardware(Map<Integer, UpfCounter> counts) {
+        Map<Integer, UpfCounter> out = null;
+        for (UpfCounter c : counts.values()) {
+            UpfCounter sum = withHardware(c);
+            if (sum != c && out == null) {
+                out = new HashMap<>(counts);
+            }
+            if (out != null) {
+                out.put(c.cellId(), sum);
+            }
+        }
+        return out == null ? counts : out;
+    }
+
     private UpfCounter withHardware(UpfCounter c) {
         long[] hw = manager.hardwareCounts(c.cellId());
         if ((hw[0] | hw[1] | hw[2] | hw[3]) == 0) {
@@ -347,8 +364,8 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
 
     /** A UE's session as the offload manager takes it: the shared entries its own refer to, then its own. */
     private OffloadSession sessionOf(Ip4Address ue, UeBook.Ue own) {
-        List<UpfEntity> all = new ArrayList<>(own.size() + 3);
-        Set<Integer> qfis = new HashSet<>();
+        List<UpfEntity> all = new ArrayList<>(2 * own.size() + 2);
+        ImmutableSet.Builder<Integer> qfis = ImmutableSet.builder();
         for (int i = 0; i < own.size(); i++) {
             for (Object ref : own.references(i)) {
                 UpfEntity s = shared.get(ref);
@@ -364,7 +381,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         for (int i = 0; i < own.size(); i++) {
             all.add(own.entity(i));
         }
-        return OffloadSession.of(ue, sliceOf(ue), qfis, all);
+        return OffloadSession.of(ue, sliceOf(ue), qfis.build(), all);
     }
 
     /**
@@ -387,8 +404,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
             finalCounts = Map.of();
         }
-        Map<Integer, UpfCounter> withSwitch = new HashMap<>();
-        finalCounts.forEach((cell, c) -> withSwitch.put(cell, withHardware(c)));
+        Map<Integer, UpfCounter> withSwitch = withHardware(finalCounts);
         for (Ip4Address ue : gone) {
             try {
                 manager.untrack(ue, finalCounts);

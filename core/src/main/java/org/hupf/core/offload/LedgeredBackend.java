@@ -2,6 +2,7 @@ package org.hupf.core.offload;
 
 import org.hupf.core.device.BatchDevices;
 import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.core.device.CellChanges;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.pipeconf.api.DeviceUpdate;
@@ -112,8 +113,8 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
 
     /** The final counts a write returned, read as the cells' reads are (they are what a read after it answers). */
     private WriteResult throughLedger(WriteResult r, long startedAt) {
-        return r.finalCounts().isEmpty() ? r
-                : r.withFinalCounts(withAway(ledger.observe(key, startedAt, r.finalCounts().values())));
+        CellCounts counts = r.finalCells();
+        return counts.isEmpty() ? r : r.withFinalCells(withAway(ledger.observe(key, startedAt, counts)));
     }
 
     @Override
@@ -214,6 +215,12 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
                     c.ingressBytes() + away[1], c.egressPkts() + away[2], c.egressBytes() + away[3]}));
         });
         return out;
+    }
+
+    /** {@link #withAway(Map)} of counts in primitive arrays, in their order. */
+    private CellCounts withAway(CellCounts shares) {
+        long[][] away = addsAway ? ledger.away(shares) : null;
+        return away == null ? shares : shares.plus(away);
     }
 
     @Override

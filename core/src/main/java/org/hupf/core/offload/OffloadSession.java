@@ -9,9 +9,9 @@ import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What the offload manager knows of one UE session: its UE address (the HH flow key), the attributes
@@ -72,17 +72,25 @@ public final class OffloadSession {
         return entities;
     }
 
-    /** @return the backend counter cells of its terminations, ascending */
+    /** @return the backend counter cells its terminations count in, ascending, each once */
     int[] counterIds() {
-        Set<Integer> ids = new TreeSet<>();
-        for (UpfEntity x : entities) {
-            if (x instanceof UpfTerminationUplink) {
-                ids.add(((UpfTerminationUplink) x).counterId());
-            } else if (x instanceof UpfTerminationDownlink) {
-                ids.add(((UpfTerminationDownlink) x).counterId());
+        int[] ids = new int[entities.size()];
+        int n = 0;
+        for (UpfEntity e : entities) {
+            if (e instanceof UpfTerminationUplink) {
+                ids[n++] = ((UpfTerminationUplink) e).counterId();
+            } else if (e instanceof UpfTerminationDownlink) {
+                ids[n++] = ((UpfTerminationDownlink) e).counterId();
             }
         }
-        return ids.stream().mapToInt(Integer::intValue).toArray();
+        Arrays.sort(ids, 0, n);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (distinct == 0 || ids[i] != ids[distinct - 1]) {
+                ids[distinct++] = ids[i];
+            }
+        }
+        return Arrays.copyOf(ids, distinct);
     }
 
     @Override

@@ -109,9 +109,12 @@ final class UeBook {
         perUe.remove(ue);
     }
 
-    /** Puts a UE's entry, replacing the one with its key; the shared entities it refers to count it as a user. */
-    void put(Ip4Address address, UpfEntity e) {
-        int bits = Ip4Bits.of(address);
+    /**
+     * Puts a UE's entry, replacing the one with its key; the shared entities it refers to count it as a user.
+     *
+     * @param bits the address's 32 bits ({@link Ip4Bits#of})
+     */
+    void put(Ip4Address address, int bits, UpfEntity e) {
         Ue ue = perUe.get(bits);
         if (ue == null) {
             ue = new Ue(address);

@@ -68,6 +68,16 @@ public final class FakeUpfDevice implements HupfUpfDevice, BatchUpfDevice, Count
         mem = new InMemoryUpfDevice("fake", sessions, counterCells, meterCells);
     }
 
+    /**
+     * @param capacity sessions, counter and meter cells
+     * @return a device whose writes return the final counts of the terminations they delete
+     */
+    public static FakeUpfDevice withFinalCounts(long capacity) {
+        FakeUpfDevice d = new FakeUpfDevice(capacity, capacity, capacity);
+        d.finalCountsWithWrites = true;
+        return d;
+    }
+
     @Override
     public void apply(UpfEntity entity) throws UpfProgrammableException {
         if (entity.type() == failApplyOf) {

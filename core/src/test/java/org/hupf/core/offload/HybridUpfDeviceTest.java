@@ -169,6 +169,23 @@ public class HybridUpfDeviceTest {
         assertEquals("no read of the removed sessions' cells", 0, backend.cellSetReads.get());
     }
 
+    @Test
+    public void finalCountsOfRemovedSessionsAddWhatTheSwitchCarriedForTheOffloadedOne() throws Exception {
+        hybrid = new HybridUpfDevice(backend, hw, manager, true);
+        backend.finalCountsWithWrites = true;
+        install(1);
+        install(2);
+        backend.countUplink(uplink(1, 1001), ue(1), 100);
+        backend.countUplink(uplink(2, 1002), ue(2), 20);
+        manager.onHeavyHitter(ue(1));
+        hw.countUplink(uplink(1, 1001), ue(1), 900);
+        WriteResult removed = hybrid.write(removals(2)).join();
+        assertTrue(removed.ok());
+        assertEquals("backend and switch", 1000, removed.finalCounts().get(500_002).ingressBytes());
+        assertEquals("never offloaded: the backend's alone", 20, removed.finalCounts().get(500_004).ingressBytes());
+        assertEquals(0, removed.finalCounts().get(500_003).ingressBytes());
+    }
+
     @Test(timeout = 10_000)
     public void theWriterGoesOnWhileTheBackendWritesAndOutcomesKeepTheirOrder() throws Exception {
         backend.holdWrites = true;
@@ -217,6 +234,14 @@ public class HybridUpfDeviceTest {
             backend.countUplink(uplink(i, 1000 + i), ue(i), 10L * i);
             sent += 10L * i;
         }
+        assertTrue(hybrid.write(removals(n)).join().ok());
+        assertEquals("no read per session", 0, backend.singleReads.get());
+        assertEquals(0, manager.metrics().sessions());
+        assertEquals("the final usage of each, counted until its removal", sent, manager.metrics().swBytes());
+    }
+
+    /** Removals of sessions 1 to n in one write, each session's entities in reverse, the shared ones once. */
+    private static List<DeviceUpdate> removals(int n) {
         List<DeviceUpdate> removals = new ArrayList<>();
         Set<UpfEntity> seen = new HashSet<>();
         for (int i = 1; i <= n; i++) {
@@ -224,9 +249,6 @@ public class HybridUpfDeviceTest {
             Collections.reverse(entities);
             entities.stream().filter(seen::add).forEach(e -> removals.add(DeviceUpdate.remove(e)));
         }
-        assertTrue(hybrid.write(removals).join().ok());
-        assertEquals("no read per session", 0, backend.singleReads.get());
-        assertEquals(0, manager.metrics().sessions());
-        assertEquals("the final usage of each, counted until its removal", sent, manager.metrics().swBytes());
+        return removals;
     }
 }

@@ -1,6 +1,7 @@
 package org.hupf.core.offload;
 
 import org.hupf.core.device.EntityKeys;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.junit.Test;
@@ -38,9 +39,9 @@ public class UeBookTest {
     @Test
     public void aSharedEntityKeepsItsUsersUntilTheirLastEntryReferringToItGoes() {
         UeBook book = new UeBook();
-        book.put(UE1, downlink(UE1, 7, 5));
+        book.put(UE1, Ip4Bits.of(UE1), downlink(UE1, 7, 5));
         assertEquals(Set.of(UE1.toInt()), usersOf(book, PEER));
-        book.put(UE2, downlink(UE2, 7, 6));
+        book.put(UE2, Ip4Bits.of(UE2), downlink(UE2, 7, 6));
         assertEquals(Set.of(UE1.toInt(), UE2.toInt()), usersOf(book, PEER));
         assertEquals(Set.of(UE1.toInt()), usersOf(book, meter(5)));
         assertEquals("the overlay's key goes with its peer", Set.of(UE1.toInt(), UE2.toInt()),
@@ -51,7 +52,7 @@ public class UeBookTest {
         assertEquals(Set.of(), usersOf(book, meter(5)));
         assertEquals(0, book.get(UE1.toInt()).size());
 
-        book.put(UE2, downlink(UE2, 0, 6));
+        book.put(UE2, Ip4Bits.of(UE2), downlink(UE2, 0, 6));
         assertEquals("an entry replaced by one without the peer leaves it", Set.of(), usersOf(book, PEER));
         assertEquals(Set.of(UE2.toInt()), usersOf(book, meter(6)));
         assertEquals(1, book.get(UE2.toInt()).size());

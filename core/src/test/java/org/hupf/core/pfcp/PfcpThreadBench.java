@@ -1,6 +1,11 @@
 package org.hupf.core.pfcp;
 
 import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.api.OffloadPolicy;
+import org.hupf.core.offload.BackendUsageLedger;
+import org.hupf.core.offload.ControlPlane;
+import org.hupf.core.offload.FakeUpfDevice;
+import org.hupf.core.offload.LedgeredBackend;
 import org.hupf.core.pfcp.codec.Ie;
 import org.hupf.core.pfcp.codec.IeFields;
 import org.hupf.core.pfcp.codec.IeType;
@@ -18,6 +23,7 @@ import org.hupf.core.session.SessionManager;
 import org.hupf.core.store.InMemorySessionStore;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
+import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.onlab.packet.Ip4Address;
 
 import java.lang.management.ManagementFactory;
@@ -38,7 +44,11 @@ import java.util.Set;
  * runs beside it and is reported apart, its CPU and bytes from the first request's begin to the last answer. The
  * requests are tests/pfcp/bench_control_plane.py's: its establishment (uplink PDR with CHOOSE F-TEID, downlink
  * PDR, two FARs, a URR, a QER), its modification (the downlink FAR forwards to a gNB) and its deletion. Not a unit test, and no timing is asserted: run with
- * {@code java -cp <core test classpath> org.hupf.core.pfcp.PfcpThreadBench [sessions] [rounds]}; the same class
+ * {@code java -cp <core test classpath> org.hupf.core.pfcp.PfcpThreadBench [sessions] [rounds] [ledger|hybrid]};
+ * with {@code ledger} the device is the chain's backend as the writer sees it, a {@link LedgeredBackend} over a
+ * device whose writes return the final counts of the cells they remove (as hupf-backend's agent does); with
+ * {@code hybrid} the writer writes that backend through the hybrid device and its offload manager without a switch,
+ * as the standalone runner's writer does. The same class
  * runs against another build's core by putting that build's classes first on the class path.
  */
 public final class PfcpThreadBench {
@@ -54,9 +64,16 @@ public final class PfcpThreadBench {
     private int seq;
     private long cpSeids;
 
-    private PfcpThreadBench(int sessions) {
+    private PfcpThreadBench(int sessions, String mode) throws Exception {
         Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
-        InMemoryUpfDevice device = new InMemoryUpfDevice("bench", 4L * sessions);
+        HupfUpfDevice backend = mode.isEmpty() ? new InMemoryUpfDevice("bench", 4L * sessions)
+                : new LedgeredBackend("bench", FakeUpfDevice.withFinalCounts(4L * sessions), new BackendUsageLedger(),
+                                      true);
+        if (!mode.isEmpty() && !mode.equals("ledger") && !mode.equals("hybrid")) {
+            throw new IllegalArgumentException("mode: ledger or hybrid, not " + mode);
+        }
+        HupfUpfDevice device = mode.equals("hybrid") ? ControlPlane.hybrid(List.of(backend), null,
+                OffloadPolicy.builder().build(), System::currentTimeMillis).device : backend;
         SessionManager manager = new SessionManager(new InMemorySessionStore(),
                                                     new SessionTranslator(n3, 0, Map.of(), 10),
                                                     new ResourcePool(4 * sessions, 4 * sessions), () -> List.of(device),
@@ -69,7 +86,7 @@ public final class PfcpThreadBench {
     public static void main(String[] args) throws Exception {
         int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
-        PfcpThreadBench bench = new PfcpThreadBench(sessions);
+        PfcpThreadBench bench = new PfcpThreadBench(sessions, args.length > 2 ? args[2] : "");
         bench.associate();
         double[][][] measured = new double[PHASES.length][rounds][];
         for (int r = -WARMUP_ROUNDS; r < rounds; r++) {

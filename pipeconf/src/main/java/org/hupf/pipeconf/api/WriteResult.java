@@ -19,17 +19,29 @@ public final class WriteResult {
 
     private final List<UpfProgrammableException> failures;
     private final boolean unreachable;
-    private final Map<Integer, UpfCounter> finalCounts;
+    private final FinalCounts finalCounts;
 
-    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable,
-                        Map<Integer, UpfCounter> finalCounts) {
+    /** A write's final counts in the form they were given, the other made when first asked for; shared by slices. */
+    private static final class FinalCounts {
+        private static final FinalCounts NONE = new FinalCounts(Map.of(), CellCounts.NONE);
+
+        private volatile Map<Integer, UpfCounter> map;
+        private volatile CellCounts cells;
+
+        private FinalCounts(Map<Integer, UpfCounter> map, CellCounts cells) {
+            this.map = map;
+            this.cells = cells;
+        }
+    }
+
+    private WriteResult(List<UpfProgrammableException> failures, boolean unreachable, FinalCounts finalCounts) {
         this.failures = failures;
         this.unreachable = unreachable;
         this.finalCounts = finalCounts;
     }
 
     private WriteResult(List<UpfProgrammableException> failures, boolean unreachable) {
-        this(failures, unreachable, Map.of());
+        this(failures, unreachable, FinalCounts.NONE);
     }
 
     /**
@@ -37,7 +49,15 @@ public final class WriteResult {
      * @return this result carrying them
      */
     public WriteResult withFinalCounts(Map<Integer, UpfCounter> counts) {
-        return new WriteResult(failures, unreachable, Map.copyOf(counts));
+        return new WriteResult(failures, unreachable, new FinalCounts(Map.copyOf(counts), null));
+    }
+
+    /**
+     * @param cells the final counts (see {@link #withFinalCounts}), each cell once; not changed afterwards
+     * @return this result carrying them
+     */
+    public WriteResult withFinalCells(CellCounts cells) {
+        return new WriteResult(failures, unreachable, new FinalCounts(null, cells));
     }
 
     /**
@@ -45,7 +65,22 @@ public final class WriteResult {
      *         slice); empty if the device does not read them
      */
     public Map<Integer, UpfCounter> finalCounts() {
-        return finalCounts;
+        Map<Integer, UpfCounter> map = finalCounts.map;
+        if (map == null) {
+            map = Collections.unmodifiableMap(finalCounts.cells.toMap());
+            finalCounts.map = map;
+        }
+        return map;
+    }
+
+    /** @return the same final counts as {@link #finalCounts}, in primitive arrays: no object per cell */
+    public CellCounts finalCells() {
+        CellCounts cells = finalCounts.cells;
+        if (cells == null) {
+            cells = CellCounts.of(finalCounts.map.values());
+            finalCounts.cells = cells;
+        }
+        return cells;
     }
 
     /**

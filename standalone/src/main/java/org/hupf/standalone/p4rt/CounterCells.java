@@ -6,6 +6,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import org.hupf.core.device.CellChanges;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.UpfTranslator;
@@ -18,6 +19,7 @@ import p4.v1.P4RuntimeOuterClass.ReadResponse;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,14 +97,16 @@ final class CounterCells {
 
     /**
      * The cells a device answered both counts of, from a Write's final counts (a marshalled p4.v1.ReadResponse of
-     * counter entries), decoded in place: no protobuf message per entry.
+     * counter entries), decoded in place into primitive arrays: no object per entry or per cell.
      *
      * @param finalCounts the answer's bytes
-     * @return cell index to counts
+     * @return the cells' counts, in the order of their ids; a cell answered twice on one side has its last answer
      * @throws P4RuntimeException if the bytes are not a ReadResponse
      */
-    Map<Integer, UpfCounter> complete(byte[] finalCounts) throws P4RuntimeException {
-        Map<Integer, long[]> counts = new HashMap<>();
+    CellCounts complete(byte[] finalCounts) throws P4RuntimeException {
+        // Per counter entry: its cell, its side (0 ingress, 2 egress), packets and bytes.
+        long[] entries = new long[64];
+        int n = 0;
         try {
             CodedInputStream in = CodedInputStream.newInstance(finalCounts);
             for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
@@ -114,7 +118,8 @@ final class CounterCells {
                 for (int t = in.readTag(); t != 0; t = in.readTag()) {
                     if (t == ENTITY_COUNTER) {
                         int entry = in.pushLimit(in.readRawVarint32());
-                        counterEntry(in, counts);
+                        entries = n + 4 <= entries.length ? entries : Arrays.copyOf(entries, 2 * entries.length);
+                        n += counterEntry(in, entries, n);
                         in.popLimit(entry);
                     } else {
                         in.skipField(t);
@@ -126,17 +131,43 @@ final class CounterCells {
             throw new P4RuntimeException("Write failed: malformed final counts: " + e.getMessage(),
                                          io.grpc.Status.Code.INTERNAL, e);
         }
-        Map<Integer, UpfCounter> out = new HashMap<>(counts.size() * 2);
-        counts.forEach((cell, v) -> {
-            if (v[4] == 3) {
-                out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1]).setEgress(v[2], v[3]).build());
+        return pairs(entries, n / 4);
+    }
+
+    /** The cells whose both sides the entries hold: entries ordered by cell, then by arrival. */
+    private static CellCounts pairs(long[] entries, int count) {
+        long[] order = new long[count];
+        for (int e = 0; e < count; e++) {
+            order[e] = entries[4 * e] << 32 | e;
+        }
+        Arrays.sort(order);
+        CellCounts out = new CellCounts(count / 2);
+        long[] v = new long[4];
+        for (int from = 0; from < count;) {
+            long cell = order[from] >>> 32;
+            int seen = 0;
+            int to = from;
+            for (; to < count && order[to] >>> 32 == cell; to++) {
+                int e = (int) order[to];
+                int at = (int) entries[4 * e + 1];
+                v[at] = entries[4 * e + 2];
+                v[at + 1] = entries[4 * e + 3];
+                seen |= at == 0 ? 1 : 2;
             }
-        });
+            if (seen == 3) {
+                out.add((int) cell, v[0], v[1], v[2], v[3]);
+            }
+            from = to;
+        }
         return out;
     }
 
-    /** One CounterEntry's counts into its cell's {ingress pkts, ingress bytes, egress pkts, egress bytes, which seen}. */
-    private void counterEntry(CodedInputStream in, Map<Integer, long[]> counts) throws IOException {
+    /**
+     * Decodes one CounterEntry into {cell, side, packets, bytes} at {@code entries[at]}.
+     *
+     * @return 4 if it is a count of one of the UPF's two counters, else 0 (nothing kept)
+     */
+    private int counterEntry(CodedInputStream in, long[] entries, int at) throws IOException {
         long id = 0;
         long index = 0;
         long packets = 0;
@@ -162,13 +193,15 @@ final class CounterCells {
                 in.skipField(tag);
             }
         }
-        int at = id == ingressId ? 0 : id == egressId ? 2 : -1;
-        if (at >= 0) {
-            long[] v = counts.computeIfAbsent((int) index, k -> new long[5]);
-            v[at] = packets;
-            v[at + 1] = bytes;
-            v[4] |= at == 0 ? 1 : 2;
+        int side = id == ingressId ? 0 : id == egressId ? 2 : -1;
+        if (side < 0 || index < 0 || index > Integer.MAX_VALUE) {
+            return 0;
         }
+        entries[at] = index;
+        entries[at + 1] = side;
+        entries[at + 2] = packets;
+        entries[at + 3] = bytes;
+        return 4;
     }
 
     /** @return the entities of a Write's final counts (a marshalled p4.v1.ReadResponse) */

@@ -2,6 +2,7 @@ package org.hupf.standalone.p4rt;
 
 import io.grpc.Status;
 import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.core.device.CellChanges;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.pipeconf.api.DeviceUpdate;
@@ -168,7 +169,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
         }
         EncodedUpdates retries = new EncodedUpdates(0);
         int[] retryOwner = new int[0];
-        Map<Integer, UpfCounter> finalCounts = Map.of();
+        CellCounts finalCounts = CellCounts.NONE;
         try {
             finalCounts = counterCells.complete(client.write(first));
         } catch (P4RuntimeException e) {
@@ -205,7 +206,7 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
                 }
             }
         }
-        return CompletableFuture.completedFuture(WriteResult.of(failures).withFinalCounts(finalCounts));
+        return CompletableFuture.completedFuture(WriteResult.of(failures).withFinalCells(finalCounts));
     }
 
     /** @return {@code a}, or a longer copy of it if it is shorter than {@code size} */

@@ -1,5 +1,6 @@
 package org.hupf.standalone.p4rt;
 
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.upf.Pipelines;
@@ -13,6 +14,7 @@ import p4.v1.P4RuntimeOuterClass.Index;
 import p4.v1.P4RuntimeOuterClass.ReadResponse;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.Assert.assertEquals;
@@ -50,7 +52,9 @@ public class CounterCellsFinalCountsTest {
                 .addEntities(counter(ingress, 1 << 20, Long.MAX_VALUE, 1L << 40))
                 .addEntities(counter(egress + ingress, 9, 1, 1))
                 .build();
-        Map<Integer, UpfCounter> got = cells.complete(answer.toByteArray());
+        CellCounts decoded = cells.complete(answer.toByteArray());
+        assertEquals("in the order of their ids", List.of(0, 7), List.of(decoded.cell(0), decoded.cell(1)));
+        Map<Integer, UpfCounter> got = decoded.toMap();
         assertEquals("cells answered whole", Map.of(
                 7, UpfCounter.builder().withCellId(7).setIngress(3, 300).setEgress(2, 200).build(),
                 0, UpfCounter.builder().withCellId(0).setIngress(0, 0).setEgress(0, 0).build()), got);
