@@ -26,6 +26,7 @@
 package p4rt
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -44,6 +45,7 @@ const (
 	localHeader        = 32
 	LocalFinalCounts   = 1 // request flag
 	keptFrameBufferMax = 1 << 20
+	localReadBuffer    = 64 << 10
 )
 
 // ListenLocalWrites binds path (a socket already there is replaced) with mode 0600: bound under a temporary
@@ -89,14 +91,16 @@ func (s *Server) ServeLocalWrites(l net.Listener) error {
 }
 
 // serveLocalConn reads a whole frame before it takes the write lock: a client that sent half a frame holds up
-// nobody. A connection that ends mid-frame has nothing of that frame applied.
+// nobody. A connection that ends mid-frame has nothing of that frame applied. Reads go through a buffer, so that
+// a frame's length and its updates come in one system call.
 func (s *Server) serveLocalConn(c net.Conn) {
 	defer c.Close()
+	r := bufio.NewReaderSize(c, localReadBuffer)
 	var lenBuf [4]byte
 	var frame, answer []byte
 	var ups [][]byte
 	for {
-		if _, err := io.ReadFull(c, lenBuf[:]); err != nil {
+		if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
 			return
 		}
 		n := binary.LittleEndian.Uint32(lenBuf[:])
@@ -111,7 +115,7 @@ func (s *Server) serveLocalConn(c net.Conn) {
 			frame = make([]byte, n)
 		}
 		frame = frame[:n]
-		if _, err := io.ReadFull(c, frame); err != nil {
+		if _, err := io.ReadFull(r, frame); err != nil {
 			return
 		}
 		answer, ups = s.localWrite(frame, ups[:0], answer[:0])

@@ -14,6 +14,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The device programming pipeline: batches (the updates of one PFCP message, say) are queued in the
@@ -28,19 +32,37 @@ import java.util.concurrent.Semaphore;
  * of changes be under way at once and waits, before the caller takes any lock a completion takes, until one of
  * them is {@link #settled}; each admitted change queues a bounded number of batches. A producer that waited for
  * room holding such a lock would stop the writer's completions, hence the writer, hence the room it waits for.
+ *
+ * <p>A device's cost follows its writes more than the updates in them (a write costs a frame, system calls, a
+ * wake-up of the device's agent and its commit). Batches arrive as a stream when some arrived while the last write
+ * was under way, or when they arrive on average more often than a write takes: the writer then waits for more up to
+ * that write's own duration (bounded), so that a write carries what arrives over about two of the device's round
+ * trips however fast the device answers. Batches that come one at a time are written at once.
  */
 public final class DeviceWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceWriter.class);
+    /** Longest a stream's write waits for more batches: bounds what coalescing adds to a request's latency. */
+    private static final long MAX_COALESCE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
     /** Changes that may be under way at once: {@link #admit} takes one, {@link #settled} gives it back. */
     private final Semaphore admissions;
     private final int maxUpdatesPerWrite;
     private final Thread writer;
+    private final long minCoalesceNanos;
+    private final long maxCoalesceNanos;
     private volatile boolean running = true;
     private long writes;
     private long batches;
+    /** Wall time of the last write with its completions: how long the next one of a stream waits for more. */
+    private long lastWriteNanos;
+    /** When the last batch was submitted, and an average of the time between submissions (1/8 weight each). */
+    private final AtomicLong lastSubmitNanos = new AtomicLong(System.nanoTime());
+    private volatile long meanGapNanos = TimeUnit.SECONDS.toNanos(1);
+    /** Updates that end the writer's wait for more (0: not waiting); {@link #submit} wakes it once they arrived. */
+    private volatile int awaited;
+    private final AtomicInteger arrived = new AtomicInteger();
 
     private static final class Job {
         final List<BatchUpfDevice> devices;
@@ -73,8 +95,18 @@ public final class DeviceWriter implements AutoCloseable {
      * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
      */
     public DeviceWriter(String name, int admissions, int maxUpdatesPerWrite) {
+        this(name, admissions, maxUpdatesPerWrite, 0, MAX_COALESCE_NANOS);
+    }
+
+    /**
+     * As {@link #DeviceWriter(String, int, int)}, a stream's wait for more batches bounded by {@code minCoalesceNanos}
+     * and {@code maxCoalesceNanos} instead of 0 and {@value #MAX_COALESCE_NANOS} ns.
+     */
+    DeviceWriter(String name, int admissions, int maxUpdatesPerWrite, long minCoalesceNanos, long maxCoalesceNanos) {
         this.admissions = new Semaphore(admissions);
         this.maxUpdatesPerWrite = maxUpdatesPerWrite;
+        this.minCoalesceNanos = minCoalesceNanos;
+        this.maxCoalesceNanos = maxCoalesceNanos;
         this.writer = daemon(this::run, name);
         writer.start();
     }
@@ -124,7 +156,14 @@ public final class DeviceWriter implements AutoCloseable {
             return job.done;
         }
         if (running) {
+            long now = System.nanoTime();
+            long gap = now - lastSubmitNanos.getAndSet(now);
+            meanGapNanos += (gap - meanGapNanos) >> 3; // racing submitters may lose a sample: it is an average
             queue.add(job);
+            int wanted = awaited;
+            if (wanted > 0 && arrived.addAndGet(updates.size()) >= wanted) {
+                LockSupport.unpark(writer);
+            }
             return job.done;
         }
         job.done.complete(Collections.nCopies(devices.size(), WriteResult.unreachable(
@@ -133,6 +172,7 @@ public final class DeviceWriter implements AutoCloseable {
     }
 
     private void run() {
+        boolean stream = false;
         while (running) {
             List<Job> jobs = new ArrayList<>();
             try {
@@ -144,23 +184,46 @@ public final class DeviceWriter implements AutoCloseable {
             } catch (InterruptedException e) {
                 break;
             }
-            write(jobs, gather(jobs));
+            int updates = gather(jobs, jobs.get(0).updates.size());
+            if (updates < maxUpdatesPerWrite && (stream || meanGapNanos < lastWriteNanos)) {
+                updates = coalesce(jobs, updates);
+            }
+            long started = System.nanoTime();
+            write(jobs, updates);
+            lastWriteNanos = System.nanoTime() - started;
+            stream = !queue.isEmpty();
         }
         drainStopped();
     }
 
     /**
-     * Adds to {@code jobs} (one so far) the jobs queued behind it for the same devices, up to
-     * {@link #maxUpdatesPerWrite} updates. While jobs keep arriving, the producers are mid-burst (the requests
-     * an SMF sent together, being decoded): the writer yields the processor to them and looks again, so that the
-     * burst goes out as one device write. A device's cost follows its writes (a P4Runtime Write costs the
-     * backend far more than the updates in it); yielding costs a system call when no burst is under way.
+     * Waits, as the next write of a stream, for more batches: up to the last write's duration (within the bounds),
+     * or until a whole write's worth arrived; then gathers them as {@link #gather} does.
      *
      * @return updates in the gathered jobs
      */
-    private int gather(List<Job> jobs) {
+    private int coalesce(List<Job> jobs, int updates) {
+        long deadline = System.nanoTime() + Math.max(minCoalesceNanos, Math.min(lastWriteNanos, maxCoalesceNanos));
+        arrived.set(0);
+        awaited = maxUpdatesPerWrite - updates;
+        long left;
+        while (running && arrived.get() < awaited && (left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, left);
+        }
+        awaited = 0;
+        return gather(jobs, updates);
+    }
+
+    /**
+     * Adds to {@code jobs} (holding {@code updates} so far) the jobs queued behind them for the same devices, up to
+     * {@link #maxUpdatesPerWrite} updates. While jobs keep arriving, the producers are mid-burst (the requests
+     * an SMF sent together, being decoded): the writer yields the processor to them and looks again, so that the
+     * burst goes out as one device write; yielding costs a system call when no burst is under way.
+     *
+     * @return updates in the gathered jobs
+     */
+    private int gather(List<Job> jobs, int updates) {
         List<BatchUpfDevice> devices = jobs.get(0).devices;
-        int updates = jobs.get(0).updates.size();
         int taken;
         do {
             Thread.yield();
@@ -233,6 +296,7 @@ public final class DeviceWriter implements AutoCloseable {
     public void close() {
         running = false;
         queue.add(STOP);
+        LockSupport.unpark(writer);
         Shutdowns.join(writer);
         drainStopped();
     }

@@ -218,4 +218,45 @@ public class DeviceWriterTest {
             assertEquals(List.of(1), gatedB.sizes);
         }
     }
+
+    /** A writer of a stream waits up to a minute for more batches: only a batch's arrival can end its wait early. */
+    private static DeviceWriter patientWriter(String name, int maxUpdatesPerWrite) {
+        long minute = TimeUnit.MINUTES.toNanos(1);
+        return new DeviceWriter(name, 16, maxUpdatesPerWrite, minute, minute);
+    }
+
+    @Test(timeout = 60_000)
+    public void aBatchArrivingWhileAStreamWaitsForMoreJoinsItsWrite() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gated = new GatedDevice(release);
+        try (DeviceWriter w = patientWriter("test-writer-stream", 2)) {
+            w.submit(List.of(gated.device), ONE);
+            assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
+            CompletableFuture<List<WriteResult>> second = w.submit(List.of(gated.device), ONE);
+            release.countDown();
+            awaitState(thread("test-writer-stream"), Thread.State.TIMED_WAITING);
+            CompletableFuture<List<WriteResult>> third = w.submit(List.of(gated.device), ONE);
+            assertTrue(second.get().get(0).ok());
+            assertTrue(third.get().get(0).ok());
+            assertEquals("the batch queued during the first write waited for the next one: a whole write's worth",
+                         List.of(1, 2), gated.sizes);
+        }
+    }
+
+    @Test
+    public void aBatchFindingTheWriterIdleIsWrittenWithoutWaitingForMore() throws Exception {
+        List<Integer> sizes = Collections.synchronizedList(new ArrayList<>());
+        BatchUpfDevice device = updates -> {
+            sizes.add(updates.size());
+            return CompletableFuture.completedFuture(WriteResult.ok(updates.size()));
+        };
+        try (DeviceWriter w = patientWriter("test-writer-lone", 100)) {
+            Thread t = thread("test-writer-lone");
+            for (int i = 0; i < 3; i++) {
+                awaitState(t, Thread.State.WAITING);
+                assertTrue(w.submit(List.of(device), ONE).get(30, TimeUnit.SECONDS).get(0).ok());
+            }
+            assertEquals(List.of(1, 1, 1), sizes);
+        }
+    }
 }

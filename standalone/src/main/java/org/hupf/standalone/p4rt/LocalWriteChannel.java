@@ -45,6 +45,8 @@ final class LocalWriteChannel implements AutoCloseable {
     /** Volatile for {@link #close}, which may run while a write waits. */
     private volatile SocketChannel channel;
     private volatile Selector selector;
+    /** The channel's key, registered for reads while connected: an answer is waited for with one epoll_wait. */
+    private SelectionKey key;
     private volatile boolean closed;
     private long nextConnectMs;
     private ByteBuffer out = frameBuffer(1 << 16);
@@ -120,6 +122,7 @@ final class LocalWriteChannel implements AutoCloseable {
             channel = SocketChannel.open(UnixDomainSocketAddress.of(path));
             channel.configureBlocking(false);
             selector = Selector.open();
+            key = channel.register(selector, SelectionKey.OP_READ);
             log.info("Writes over the local write channel {}", path);
             return true;
         } catch (IOException e) {
@@ -152,24 +155,24 @@ final class LocalWriteChannel implements AutoCloseable {
     }
 
     private void send() throws IOException {
-        SelectionKey key = null;
         while (out.hasRemaining()) {
             if (channel.write(out) == 0) {
-                key = key == null ? channel.register(selector, SelectionKey.OP_WRITE) : key;
-                interest(key, SelectionKey.OP_WRITE);
-                selector.select();
+                interest(SelectionKey.OP_WRITE);
+                try {
+                    selector.select();
+                    selector.selectedKeys().clear();
+                } finally {
+                    interest(SelectionKey.OP_READ);
+                }
                 if (closed) {
                     throw new IOException("the channel was closed");
                 }
             }
         }
-        if (key != null) {
-            interest(key, 0);
-        }
     }
 
-    /** Sets a key's interest; a key cancelled by {@link #close} on another thread is the channel's failure. */
-    private static void interest(SelectionKey key, int ops) throws IOException {
+    /** Sets the key's interest; a key cancelled by {@link #close} on another thread is the channel's failure. */
+    private void interest(int ops) throws IOException {
         try {
             key.interestOps(ops);
         } catch (CancelledKeyException e) {
@@ -177,58 +180,54 @@ final class LocalWriteChannel implements AutoCloseable {
         }
     }
 
-    /** Reads one answer frame into {@link #in} (its length taken off). */
+    /**
+     * Reads one answer frame into {@link #in}, positioned after its length: what the socket holds is read at once
+     * (the length and the rest of the frame in one read), after waiting for it (the backend answers after its apply,
+     * so the answer is never there as soon as the frame is sent).
+     */
     private void receive(Supplier<String> probe) throws IOException {
-        in.clear().limit(4);
-        fill(probe);
+        in.clear();
+        fill(4, probe);
         int size = in.getInt(0);
-        if (size < 0) {
+        if (size < 0 || size > Integer.MAX_VALUE - 4) {
             throw new IOException("answer of " + Integer.toUnsignedString(size) + " bytes");
         }
-        if (in.capacity() < size) {
-            in = frameBuffer(Math.max(size, 2 * in.capacity()));
+        if (in.capacity() < size + 4) {
+            ByteBuffer grown = frameBuffer(Math.max(size + 4, 2 * in.capacity()));
+            in.flip();
+            grown.put(in);
+            in = grown;
         }
-        in.clear().limit(size);
-        fill(probe);
-        in.flip();
+        in.limit(size + 4);
+        fill(size + 4, probe);
+        in.flip().position(4);
     }
 
-    /** Fills {@link #in} to its limit, waiting as {@link PatientCalls} waits for a gRPC answer. */
-    private void fill(Supplier<String> probe) throws IOException {
-        SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-        interest(key, SelectionKey.OP_READ);
+    /** Reads into {@link #in} until it holds {@code bytes}, waiting as {@link PatientCalls} waits for a gRPC answer. */
+    private void fill(int bytes, Supplier<String> probe) throws IOException {
         long waitedS = 0;
         long since = System.nanoTime();
-        try {
-            while (in.hasRemaining()) {
-                int n = channel.read(in);
-                if (n < 0) {
+        while (in.position() < bytes) {
+            if (selector.select(PatientCalls.PATIENCE_S * 1000) > 0) {
+                selector.selectedKeys().clear();
+                if (channel.read(in) < 0) {
                     throw new EOFException("the backend closed the channel");
                 }
-                if (n > 0 || selector.select(PatientCalls.PATIENCE_S * 1000) > 0) {
-                    selector.selectedKeys().clear();
-                    continue;
-                }
-                if (closed) {
-                    throw new IOException("the channel was closed");
-                }
-                if (System.nanoTime() - since < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S)) {
-                    continue; // woken early, not a silence
-                }
-                since = System.nanoTime();
-                waitedS += PatientCalls.PATIENCE_S;
-                String silence = probe.get();
-                if (silence != null || waitedS >= PatientCalls.LONGEST_S) {
-                    throw new IOException("unanswered after " + waitedS + " s" + (silence != null
-                            ? " and the device did not answer a probe: " + silence
-                            : " although the device answers probes"));
-                }
+                continue;
             }
-        } finally {
-            try {
-                key.interestOps(0);
-            } catch (CancelledKeyException closedMeanwhile) {
-                // The channel's failure is already on its way.
+            if (closed) {
+                throw new IOException("the channel was closed");
+            }
+            if (System.nanoTime() - since < TimeUnit.SECONDS.toNanos(PatientCalls.PATIENCE_S)) {
+                continue; // woken early, not a silence
+            }
+            since = System.nanoTime();
+            waitedS += PatientCalls.PATIENCE_S;
+            String silence = probe.get();
+            if (silence != null || waitedS >= PatientCalls.LONGEST_S) {
+                throw new IOException("unanswered after " + waitedS + " s" + (silence != null
+                        ? " and the device did not answer a probe: " + silence
+                        : " although the device answers probes"));
             }
         }
     }
@@ -280,6 +279,7 @@ final class LocalWriteChannel implements AutoCloseable {
         }
         selector = null;
         channel = null;
+        key = null;
     }
 
     /** Closes the channel; a write waiting for its answer fails UNAVAILABLE at once. */

@@ -15,6 +15,7 @@ import org.junit.Assume;
 import org.junit.Before;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.onlab.packet.Ip4Address;
 import org.onosproject.p4runtime.model.P4InfoParser;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
@@ -170,6 +171,23 @@ public class LocalWriteChannelTest {
         long answered = client.localWrites();
         client.close();
         assertEquals("a closed client keeps its count (the status reports it)", answered, client.localWrites());
+    }
+
+    /** An answer larger than the channel's first answer buffer: the final counts of 300 deleted terminations. */
+    @Test
+    public void aLargeAnswerIsReadWhole() throws Exception {
+        client.useLocalWrites(socket);
+        List<UpfEntity> terms = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            terms.add(UpfTerminationUplink.builder().withUeSessionId(Ip4Address.valueOf(0x0a000000 + i))
+                              .withCounterId(i).withTrafficClass(1).build());
+        }
+        assertTrue(write(device, applies(terms)).ok());
+        WriteResult deleted = write(device, terms.stream().map(DeviceUpdate::remove).collect(Collectors.toList()));
+        assertTrue(deleted.ok());
+        assertEquals("every deleted termination's final counts", terms.stream().map(t -> ((UpfTerminationUplink) t)
+                .counterId()).collect(Collectors.toSet()), deleted.finalCounts().keySet());
+        assertEquals("Writes answered over the channel", client.writes(), client.localWrites());
     }
 
     /** A refused update, a wrong election id: the same codes and messages as the gRPC Write. */
