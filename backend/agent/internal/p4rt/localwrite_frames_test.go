@@ -3,6 +3,9 @@ package p4rt
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
+	"net"
+	"path/filepath"
 	"testing"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -89,6 +92,53 @@ func BenchmarkLocalWriteFrame(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/session")
 			})
+		}
+	}
+}
+
+// BenchmarkLocalWriteConn: a frame's round trip over the local write channel's socket, as the runner sends them
+// (32 establishments, then their deletions with final counts, alternately): the agent's reads, decode, apply and
+// answer, the client's write and read; allocations per frame on both sides. Its system calls per frame are
+// counted with strace -f -c on the test binary.
+func BenchmarkLocalWriteConn(b *testing.B) {
+	h := &harness{t: &testing.T{}, info: fixtureP4Info()}
+	batches := h.pfcpBatches(32)
+	var frames [2][]byte
+	for i, raw := range [][]byte{batches.establish, batches.delete} {
+		f := writeFrame(b, raw)
+		frames[i] = append(binary.LittleEndian.AppendUint32(nil, uint32(len(f))), f...)
+	}
+	srv := benchServer(h)
+	frameApplier(b, srv)(writeFrame(b, batches.peers))
+	path := filepath.Join(b.TempDir(), "backend.sock")
+	l, err := ListenLocalWrites(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	go srv.ServeLocalWrites(l)
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	var size [4]byte
+	answer := make([]byte, 1<<16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := c.Write(frames[i%2]); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, size[:]); err != nil {
+			b.Fatal(err)
+		}
+		a := answer[:binary.LittleEndian.Uint32(size[:])]
+		if _, err := io.ReadFull(c, a); err != nil {
+			b.Fatal(err)
+		}
+		if code := binary.LittleEndian.Uint32(a); code != 0 {
+			b.Fatalf("frame answered code %d", code)
 		}
 	}
 }
