@@ -35,32 +35,37 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A device's cost follows its writes more than the updates in them (a write costs a frame, system calls, a
  * wake-up of the device's agent and its commit). Batches arrive as a stream when some arrived while the last write
- * was under way, or when they arrive on average more often than a write takes: the writer then waits for more up to
- * that write's own duration (bounded), so that a write carries what arrives over about two of the device's round
- * trips however fast the device answers. Batches that come one at a time are written at once.
+ * was under way, or when they arrive on average more often than the device answers a write: the writer then keeps
+ * collecting until a burst's worth of batches is there, for at most the device's last round trip (bounded), so that
+ * a write carries what arrives over two of the device's round trips at most however fast the device answers, and a
+ * request waits at most one round trip more. Batches that come one at a time are written at once.
  */
 public final class DeviceWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceWriter.class);
     /** Longest a stream's write waits for more batches: bounds what coalescing adds to a request's latency. */
     private static final long MAX_COALESCE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** Batches after which a stream's write goes without waiting for more: a write then costs the device little per
+     *  batch (a frame and a commit shared by this many requests). */
+    private static final int BURST = 16;
 
     private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
     /** Changes that may be under way at once: {@link #admit} takes one, {@link #settled} gives it back. */
     private final Semaphore admissions;
     private final int maxUpdatesPerWrite;
     private final Thread writer;
+    private final int burst;
     private final long minCoalesceNanos;
     private final long maxCoalesceNanos;
     private volatile boolean running = true;
     private long writes;
     private long batches;
-    /** Wall time of the last write with its completions: how long the next one of a stream waits for more. */
-    private long lastWriteNanos;
+    /** Wall time of the devices' last write, without its completions: how long the next one of a stream may wait. */
+    private long lastRoundTripNanos;
     /** When the last batch was submitted, and an average of the time between submissions (1/8 weight each). */
     private final AtomicLong lastSubmitNanos = new AtomicLong(System.nanoTime());
     private volatile long meanGapNanos = TimeUnit.SECONDS.toNanos(1);
-    /** Updates that end the writer's wait for more (0: not waiting); {@link #submit} wakes it once they arrived. */
+    /** Batches that end the writer's wait for more (0: not waiting); {@link #submit} wakes it once they arrived. */
     private volatile int awaited;
     private final AtomicInteger arrived = new AtomicInteger();
 
@@ -95,16 +100,19 @@ public final class DeviceWriter implements AutoCloseable {
      * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
      */
     public DeviceWriter(String name, int admissions, int maxUpdatesPerWrite) {
-        this(name, admissions, maxUpdatesPerWrite, 0, MAX_COALESCE_NANOS);
+        this(name, admissions, maxUpdatesPerWrite, BURST, 0, MAX_COALESCE_NANOS);
     }
 
     /**
-     * As {@link #DeviceWriter(String, int, int)}, a stream's wait for more batches bounded by {@code minCoalesceNanos}
-     * and {@code maxCoalesceNanos} instead of 0 and {@value #MAX_COALESCE_NANOS} ns.
+     * As {@link #DeviceWriter(String, int, int)}, a stream's write waiting for {@code burst} batches instead of
+     * {@value #BURST}, for a time bounded by {@code minCoalesceNanos} and {@code maxCoalesceNanos} instead of 0 and
+     * {@value #MAX_COALESCE_NANOS} ns.
      */
-    DeviceWriter(String name, int admissions, int maxUpdatesPerWrite, long minCoalesceNanos, long maxCoalesceNanos) {
+    DeviceWriter(String name, int admissions, int maxUpdatesPerWrite, int burst, long minCoalesceNanos,
+                 long maxCoalesceNanos) {
         this.admissions = new Semaphore(admissions);
         this.maxUpdatesPerWrite = maxUpdatesPerWrite;
+        this.burst = burst;
         this.minCoalesceNanos = minCoalesceNanos;
         this.maxCoalesceNanos = maxCoalesceNanos;
         this.writer = daemon(this::run, name);
@@ -161,7 +169,7 @@ public final class DeviceWriter implements AutoCloseable {
             meanGapNanos += (gap - meanGapNanos) >> 3; // racing submitters may lose a sample: it is an average
             queue.add(job);
             int wanted = awaited;
-            if (wanted > 0 && arrived.addAndGet(updates.size()) >= wanted) {
+            if (wanted > 0 && arrived.incrementAndGet() >= wanted) {
                 LockSupport.unpark(writer);
             }
             return job.done;
@@ -185,27 +193,25 @@ public final class DeviceWriter implements AutoCloseable {
                 break;
             }
             int updates = gather(jobs, jobs.get(0).updates.size());
-            if (updates < maxUpdatesPerWrite && (stream || meanGapNanos < lastWriteNanos)) {
+            if (jobs.size() < burst && updates < maxUpdatesPerWrite && (stream || meanGapNanos < lastRoundTripNanos)) {
                 updates = coalesce(jobs, updates);
             }
-            long started = System.nanoTime();
             write(jobs, updates);
-            lastWriteNanos = System.nanoTime() - started;
             stream = !queue.isEmpty();
         }
         drainStopped();
     }
 
     /**
-     * Waits, as the next write of a stream, for more batches: up to the last write's duration (within the bounds),
-     * or until a whole write's worth arrived; then gathers them as {@link #gather} does.
+     * Waits, as the next write of a stream, for more batches: until a burst's worth is there, for at most the devices'
+     * last round trip (within the bounds); then gathers them as {@link #gather} does.
      *
      * @return updates in the gathered jobs
      */
     private int coalesce(List<Job> jobs, int updates) {
-        long deadline = System.nanoTime() + Math.max(minCoalesceNanos, Math.min(lastWriteNanos, maxCoalesceNanos));
-        arrived.set(0);
-        awaited = maxUpdatesPerWrite - updates;
+        long deadline = System.nanoTime() + Math.max(minCoalesceNanos, Math.min(lastRoundTripNanos, maxCoalesceNanos));
+        arrived.set(queue.size());
+        awaited = burst - jobs.size();
         long left;
         while (running && arrived.get() < awaited && (left = deadline - System.nanoTime()) > 0) {
             LockSupport.parkNanos(this, left);
@@ -245,6 +251,7 @@ public final class DeviceWriter implements AutoCloseable {
         List<BatchUpfDevice> devices = jobs.get(0).devices;
         List<List<WriteResult>> perJob = new ArrayList<>();
         jobs.forEach(j -> perJob.add(new ArrayList<>()));
+        long sent = System.nanoTime();
         for (BatchUpfDevice d : devices) {
             WriteResult r = writeOne(d, merged);
             int from = 0;
@@ -254,6 +261,7 @@ public final class DeviceWriter implements AutoCloseable {
                 from = to;
             }
         }
+        lastRoundTripNanos = System.nanoTime() - sent;
         synchronized (this) {
             writes += devices.size();
             batches += jobs.size();

@@ -219,10 +219,10 @@ public class DeviceWriterTest {
         }
     }
 
-    /** A writer of a stream waits up to a minute for more batches: only a batch's arrival can end its wait early. */
-    private static DeviceWriter patientWriter(String name, int maxUpdatesPerWrite) {
+    /** A writer of a stream waits up to a minute for more batches: only a burst's arrival can end its wait early. */
+    private static DeviceWriter patientWriter(String name, int burst) {
         long minute = TimeUnit.MINUTES.toNanos(1);
-        return new DeviceWriter(name, 16, maxUpdatesPerWrite, minute, minute);
+        return new DeviceWriter(name, 16, 100, burst, minute, minute);
     }
 
     @Test(timeout = 60_000)
@@ -238,7 +238,7 @@ public class DeviceWriterTest {
             CompletableFuture<List<WriteResult>> third = w.submit(List.of(gated.device), ONE);
             assertTrue(second.get().get(0).ok());
             assertTrue(third.get().get(0).ok());
-            assertEquals("the batch queued during the first write waited for the next one: a whole write's worth",
+            assertEquals("the batch queued during the first write waited for the next one: a burst of two",
                          List.of(1, 2), gated.sizes);
         }
     }
