@@ -35,10 +35,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A device's cost follows its writes more than the updates in them (a write costs a frame, system calls, a
  * wake-up of the device's agent and its commit). Batches arrive as a stream when some arrived while the last write
- * was under way, or when they arrive on average more often than the device answers a write: the writer then keeps
- * collecting until a burst's worth of batches is there, for at most the device's last round trip (bounded), so that
- * a write carries what arrives over two of the device's round trips at most however fast the device answers, and a
- * request waits at most one round trip more. Batches that come one at a time are written at once.
+ * was under way, or when they arrive on average more often than a write takes: the writer then keeps collecting
+ * until a burst's worth of batches is there, for at most the last write's duration with its completions (bounded),
+ * so that a burst is not cut short by a device that answers fast. Batches that come one at a time are written at
+ * once.
  */
 public final class DeviceWriter implements AutoCloseable {
 
@@ -60,8 +60,8 @@ public final class DeviceWriter implements AutoCloseable {
     private volatile boolean running = true;
     private long writes;
     private long batches;
-    /** Wall time of the devices' last write, without its completions: how long the next one of a stream may wait. */
-    private long lastRoundTripNanos;
+    /** Wall time of the last write with its completions: how long the next one of a stream may wait for more. */
+    private long lastWriteNanos;
     /** When the last batch was submitted, and an average of the time between submissions (1/8 weight each). */
     private final AtomicLong lastSubmitNanos = new AtomicLong(System.nanoTime());
     private volatile long meanGapNanos = TimeUnit.SECONDS.toNanos(1);
@@ -193,23 +193,25 @@ public final class DeviceWriter implements AutoCloseable {
                 break;
             }
             int updates = gather(jobs, jobs.get(0).updates.size());
-            if (jobs.size() < burst && updates < maxUpdatesPerWrite && (stream || meanGapNanos < lastRoundTripNanos)) {
+            if (jobs.size() < burst && updates < maxUpdatesPerWrite && (stream || meanGapNanos < lastWriteNanos)) {
                 updates = coalesce(jobs, updates);
             }
+            long started = System.nanoTime();
             write(jobs, updates);
+            lastWriteNanos = System.nanoTime() - started;
             stream = !queue.isEmpty();
         }
         drainStopped();
     }
 
     /**
-     * Waits, as the next write of a stream, for more batches: until a burst's worth is there, for at most the devices'
-     * last round trip (within the bounds); then gathers them as {@link #gather} does.
+     * Waits, as the next write of a stream, for more batches: until a burst's worth is there, for at most the last
+     * write's duration (within the bounds); then gathers them as {@link #gather} does.
      *
      * @return updates in the gathered jobs
      */
     private int coalesce(List<Job> jobs, int updates) {
-        long deadline = System.nanoTime() + Math.max(minCoalesceNanos, Math.min(lastRoundTripNanos, maxCoalesceNanos));
+        long deadline = System.nanoTime() + Math.max(minCoalesceNanos, Math.min(lastWriteNanos, maxCoalesceNanos));
         arrived.set(queue.size());
         awaited = burst - jobs.size();
         long left;
@@ -251,7 +253,6 @@ public final class DeviceWriter implements AutoCloseable {
         List<BatchUpfDevice> devices = jobs.get(0).devices;
         List<List<WriteResult>> perJob = new ArrayList<>();
         jobs.forEach(j -> perJob.add(new ArrayList<>()));
-        long sent = System.nanoTime();
         for (BatchUpfDevice d : devices) {
             WriteResult r = writeOne(d, merged);
             int from = 0;
@@ -261,7 +262,6 @@ public final class DeviceWriter implements AutoCloseable {
                 from = to;
             }
         }
-        lastRoundTripNanos = System.nanoTime() - sent;
         synchronized (this) {
             writes += devices.size();
             batches += jobs.size();
