@@ -62,7 +62,7 @@ public final class DeviceWriter implements AutoCloseable {
     private long batches;
     /** Wall time of the last write with its completions: how long the next one of a stream may wait for more. */
     private long lastWriteNanos;
-    /** When the last batch was submitted, and an average of the time between submissions (1/8 weight each). */
+    /** When the last batch was submitted, and a moving average of the time between submissions (each new gap 1/8). */
     private final AtomicLong lastSubmitNanos = new AtomicLong(System.nanoTime());
     private volatile long meanGapNanos = TimeUnit.SECONDS.toNanos(1);
     /** Batches that end the writer's wait for more (0: not waiting); {@link #submit} wakes it once they arrived. */
