@@ -31,10 +31,14 @@ import java.util.Map;
  */
 public final class SessionEditor {
 
-    private final Map<Integer, Pdr> pdrs;
-    private final Map<Long, Far> fars;
-    private final Map<Long, Qer> qers;
-    private final Map<Long, Urr> urrs;
+    // The base session's own (immutable) maps until a change edits one: a modification copies only the kinds of
+    // rule it changes, and the session it makes shares the others with the base.
+    private Map<Integer, Pdr> pdrs;
+    private Map<Long, Far> fars;
+    private Map<Long, Qer> qers;
+    private Map<Long, Urr> urrs;
+    /** The kinds of rule (Failed Rule ID types' bits) whose map is this editor's copy. */
+    private int copied;
 
     /**
      * Starts from a session's rules, or from none.
@@ -42,10 +46,10 @@ public final class SessionEditor {
      * @param base session, or null for an establishment
      */
     public SessionEditor(PfcpSession base) {
-        pdrs = base == null ? new HashMap<>() : new HashMap<>(base.pdrs);
-        fars = base == null ? new HashMap<>() : new HashMap<>(base.fars);
-        qers = base == null ? new HashMap<>() : new HashMap<>(base.qers);
-        urrs = base == null ? new HashMap<>() : new HashMap<>(base.urrs);
+        pdrs = base == null ? Map.of() : base.pdrs;
+        fars = base == null ? Map.of() : base.fars;
+        qers = base == null ? Map.of() : base.qers;
+        urrs = base == null ? Map.of() : base.urrs;
     }
 
     public Map<Integer, Pdr> pdrs() {
@@ -73,7 +77,8 @@ public final class SessionEditor {
      */
     public void apply(List<RuleChange> changes) throws RuleException {
         for (RuleChange.Op op : RuleChange.Op.values()) {
-            for (RuleChange c : changes) {
+            for (int i = 0, n = changes.size(); i < n; i++) {
+                RuleChange c = changes.get(i);
                 if (c.op == op) {
                     apply(c);
                 }
@@ -85,9 +90,10 @@ public final class SessionEditor {
         Map<?, ?> rules = rules(c.ruleType);
         Object key = c.ruleType == FailedRuleId.PDR ? (Object) (int) c.id : (Object) c.id;
         if (c.op == RuleChange.Op.REMOVE) {
-            if (rules.remove(key) == null) {
+            if (!rules.containsKey(key)) {
                 throw failure(c, "remove of unknown rule id " + c.id);
             }
+            edit(c.ruleType).remove(key);
             return;
         }
         if (c.op == RuleChange.Op.CREATE && rules.containsKey(key)) {
@@ -96,6 +102,7 @@ public final class SessionEditor {
         if (c.op == RuleChange.Op.UPDATE && !rules.containsKey(key)) {
             throw failure(c, "update of unknown rule id " + c.id);
         }
+        edit(c.ruleType);
         if (c instanceof PdrChange) {
             PdrChange p = (PdrChange) c;
             pdrs.put(p.pdrId(), pdr(p, pdrs.get(p.pdrId())));
@@ -106,6 +113,27 @@ public final class SessionEditor {
         } else {
             urrs.put(c.id, urr((UrrChange) c, urrs.get(c.id)));
         }
+    }
+
+    /** The rules of a Failed Rule ID type, copied from the base's first if this editor has not yet. */
+    private Map<?, ?> edit(int ruleType) {
+        if ((copied & 1 << ruleType) == 0) {
+            copied |= 1 << ruleType;
+            switch (ruleType) {
+                case FailedRuleId.PDR:
+                    pdrs = new HashMap<>(pdrs);
+                    break;
+                case FailedRuleId.FAR:
+                    fars = new HashMap<>(fars);
+                    break;
+                case FailedRuleId.QER:
+                    qers = new HashMap<>(qers);
+                    break;
+                default:
+                    urrs = new HashMap<>(urrs);
+            }
+        }
+        return rules(ruleType);
     }
 
     /** The rules of a Failed Rule ID type: PDRs keyed by Integer, the others by Long. */
@@ -155,7 +183,7 @@ public final class SessionEditor {
         boolean choose = pdi.fteid != null && pdi.fteid.choose;
         Long teid = pdi.fteid == null || choose ? null : pdi.fteid.teid;
         Ip4Address tunnel = pdi.fteid == null || choose ? null : ip4(pdi.fteid.ipv4);
-        List<String> sdf = new ArrayList<>();
+        List<String> sdf = pdi.sdfFilters.isEmpty() ? List.of() : new ArrayList<>();
         for (SdfFilter f : pdi.sdfFilters) {
             // Kept visible to the translator, which rejects what it cannot match on.
             sdf.add(f.otherFlags != 0 || f.flowDescription == null ? "unsupported SDF filter flags " + f.otherFlags

@@ -4,6 +4,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.EntityKeys;
+import org.hupf.core.translation.EntitySet;
 import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -37,6 +38,9 @@ final class EntityRefs {
             RANK[t.ordinal()] = HupfTables.INSTALL_ORDER.indexOf(t);
         }
     }
+
+    private static final Comparator<UpfEntity> INSTALL_ORDER = Comparator.comparingInt(e -> RANK[e.type().ordinal()]);
+    private static final Comparator<UpfEntity> REMOVAL_ORDER = INSTALL_ORDER.reversed();
 
     private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
     private Map<UpfEntity, Integer> refs = new HashMap<>();
@@ -155,7 +159,7 @@ final class EntityRefs {
         if (entities.isEmpty()) {
             bySession.remove(upSeid);
         } else {
-            bySession.put(upSeid, Set.copyOf(entities));
+            bySession.put(upSeid, EntitySet.copyOf(entities));
         }
     }
 
@@ -209,17 +213,10 @@ final class EntityRefs {
 
     private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
                                     List<UpfCounter> resets, Set<UpfInterface> interfaces) {
-        // The keys are worked out only when a removal or an addition needs them: an establishment has no previous.
-        Set<Object> wantedKeys = null;
         List<UpfEntity> removals = new ArrayList<>();
         for (UpfEntity e : previous) {
-            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)) {
-                if (wantedKeys == null) {
-                    wantedKeys = keysOf(wanted);
-                }
-                if (!wantedKeys.contains(EntityKeys.key(e))) {
-                    removals.add(e);
-                }
+            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
+                removals.add(e);
             }
         }
         List<UpfEntity> additions = new ArrayList<>();
@@ -230,21 +227,40 @@ final class EntityRefs {
                 additions.add(e);
             }
         }
-        additions.sort(Comparator.comparingInt(e -> RANK[e.type().ordinal()]));
-        removals.sort(Comparator.comparingInt(e -> -RANK[e.type().ordinal()]));
+        additions.sort(INSTALL_ORDER);
+        removals.sort(REMOVAL_ORDER);
         List<DeviceUpdate> updates = new ArrayList<>(removals.size() + resets.size() + additions.size());
-        removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
-        resets.forEach(c -> updates.add(DeviceUpdate.apply(c)));
-        // An entry changed under its key is on the device (its old form is not removed): overwritten, not inserted.
-        Set<Object> previousKeys = previous.isEmpty() || additions.isEmpty() ? Set.of() : keysOf(previous);
-        additions.forEach(e -> updates.add(previousKeys.contains(EntityKeys.key(e)) ? DeviceUpdate.overwrite(e)
-                : DeviceUpdate.apply(e)));
+        for (int i = 0, n = removals.size(); i < n; i++) {
+            updates.add(DeviceUpdate.remove(removals.get(i)));
+        }
+        for (int i = 0, n = resets.size(); i < n; i++) {
+            updates.add(DeviceUpdate.apply(resets.get(i)));
+        }
+        for (int i = 0, n = additions.size(); i < n; i++) {
+            // An entry changed under its key is on the device (its old form is not removed): overwritten, not
+            // inserted.
+            UpfEntity e = additions.get(i);
+            updates.add(sameKeyIn(e, previous) ? DeviceUpdate.overwrite(e) : DeviceUpdate.apply(e));
+        }
         return updates;
     }
 
-    private static Set<Object> keysOf(Set<? extends UpfEntity> entities) {
-        Set<Object> keys = new HashSet<>();
-        entities.forEach(e -> keys.add(EntityKeys.key(e)));
-        return keys;
+    /**
+     * Whether an entity of {@code in} has the key (the table entry) of {@code e}. A session's entities are few: the
+     * keys are worked out only for those of e's type, and only when there is something to compare.
+     */
+    private static boolean sameKeyIn(UpfEntity e, Set<? extends UpfEntity> in) {
+        Object key = null;
+        for (UpfEntity o : in) {
+            if (o.type() == e.type()) {
+                if (key == null) {
+                    key = EntityKeys.key(e);
+                }
+                if (key.equals(EntityKeys.key(o))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

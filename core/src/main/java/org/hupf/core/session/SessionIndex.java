@@ -10,6 +10,7 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,6 +40,7 @@ final class SessionIndex {
     private final Map<Integer, Long> ueOwner = new HashMap<>();
     private final Ip4Address n3Address;
     private long nextTeid = 1;
+    private static final Comparator<Pdr> BY_ID = Comparator.comparingInt(p -> p.pdrId);
 
     /** A CP function's F-SEID: its address as the CP gave it and its SEID. */
     private static final class CpFseid {
@@ -130,17 +132,21 @@ final class SessionIndex {
      * (a manager not yet configured) there is nothing to check against.
      */
     static void checkUePools(PfcpSession s, Set<UpfInterface> interfaces) throws RuleException {
-        List<Ip4Prefix> pools = new ArrayList<>();
+        boolean pooled = false;
         for (UpfInterface i : interfaces) {
-            if (i.isCore()) {
-                pools.add(i.prefix());
-            }
+            pooled |= i.isCore();
         }
-        if (pools.isEmpty()) {
+        if (!pooled) {
             return;
         }
         for (Pdr p : byId(s)) {
-            if (p.ueAddress != null && pools.stream().noneMatch(pool -> pool.contains(p.ueAddress))) {
+            if (p.ueAddress != null && !inPool(p.ueAddress, interfaces)) {
+                List<Ip4Prefix> pools = new ArrayList<>();
+                for (UpfInterface i : interfaces) {
+                    if (i.isCore()) {
+                        pools.add(i.prefix());
+                    }
+                }
                 throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
                                         RuleException.UE_IP_ADDRESS_IE, "PDR " + p.pdrId + ": UE address "
                                                 + p.ueAddress + " is outside the UE pools " + pools);
@@ -148,12 +154,25 @@ final class SessionIndex {
         }
     }
 
+    private static boolean inPool(Ip4Address ue, Set<UpfInterface> interfaces) {
+        for (UpfInterface i : interfaces) {
+            if (i.isCore() && i.prefix().contains(ue)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications.
      *
      * @param n3 the address of the session's site's F-TEIDs, or null for the deployment's first
+     * @return the session with its TEIDs chosen; itself when it has none to choose (a modification, commonly)
      */
     PfcpSession chooseFteids(PfcpSession s, PfcpSession old, Ip4Address n3) throws RuleException {
+        if (!choosesTeid(s)) {
+            return s;
+        }
         Map<Integer, Pdr> pdrs = new HashMap<>(s.pdrs);
         Set<Long> taken = new HashSet<>();
         s.pdrs.values().forEach(p -> taken.add(p.teid));
@@ -183,6 +202,15 @@ final class SessionIndex {
         return s.with(pdrs, s.fars, s.qers, s.urrs, s.allocations);
     }
 
+    private static boolean choosesTeid(PfcpSession s) {
+        for (Pdr p : s.pdrs.values()) {
+            if (p.choose && p.teid == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Picks a TEID no session holds and this one does not use yet (never 0). */
     private long allocateTeid(Set<Long> taken) throws RuleException {
         for (long i = 0; i < 0xFFFFFFFFL; i++) {
@@ -196,9 +224,9 @@ final class SessionIndex {
     }
 
     /** A session's PDRs in PDR ID order: the first offending rule is the one a refusal names. */
-    private static List<Pdr> byId(PfcpSession s) {
-        List<Pdr> ordered = new ArrayList<>(s.pdrs.values());
-        ordered.sort(Comparator.comparingInt(p -> p.pdrId));
+    private static Pdr[] byId(PfcpSession s) {
+        Pdr[] ordered = s.pdrs.values().toArray(new Pdr[0]);
+        Arrays.sort(ordered, BY_ID);
         return ordered;
     }
 }

@@ -25,6 +25,20 @@ import java.util.function.ToIntFunction;
 public final class ResourcePool {
 
     private static final int MAX_SHARED_ID = 255;
+    /** The keys of the rule ids sessions commonly have, made once: a translation asks for each of them. */
+    private static final int KEYED_IDS = 64;
+    private static final String[] COUNTER_KEYS = new String[KEYED_IDS];
+    /** By id, then session (0) or application (2) meter, plus 1 for the uplink's. */
+    private static final String[][] METER_KEYS = new String[KEYED_IDS][4];
+
+    static {
+        for (int id = 0; id < KEYED_IDS; id++) {
+            COUNTER_KEYS[id] = counterKey(id);
+            for (int m = 0; m < 4; m++) {
+                METER_KEYS[id][m] = meterKey(id, (m & 1) != 0, m < 2);
+            }
+        }
+    }
 
     /** Cells per array, asked at each allocation: devices report their P4Info sizes once connected. */
     private final ToIntFunction<UpfEntityType> cells;
@@ -82,7 +96,7 @@ public final class ResourcePool {
                 release(k, v);
             }
         });
-        return Map.copyOf(a.used);
+        return a.allocations();
     }
 
     /**
@@ -124,18 +138,16 @@ public final class ResourcePool {
     }
 
     private BitSet bits(String key) {
-        switch (key.substring(0, key.indexOf(':'))) {
-            case "ctr":
-                return counters;
-            case "sm":
-                return sessionMeters;
-            case "am":
-                return appMeters;
-            case "app":
-                return appIds;
-            default:
-                return peerIds;
+        if (key.startsWith("ctr:")) {
+            return counters;
         }
+        if (key.startsWith("sm:")) {
+            return sessionMeters;
+        }
+        if (key.startsWith("am:")) {
+            return appMeters;
+        }
+        return key.startsWith("app:") ? appIds : peerIds;
     }
 
     private static boolean shared(String key) {
@@ -179,6 +191,14 @@ public final class ResourcePool {
         }
         take(key, v);
         return v;
+    }
+
+    private static String counterKey(int pdrId) {
+        return "ctr:" + pdrId;
+    }
+
+    private static String meterKey(long qerId, boolean uplink, boolean session) {
+        return (session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl");
     }
 
     /** The allocation key of a gNB's tunnel peer: unbound peers keep the key they had before tenants. */
@@ -237,18 +257,21 @@ public final class ResourcePool {
 
         /** @return what the translation used so far: the session's allocations once committed */
         public Map<String, Integer> allocations() {
-            return Map.copyOf(used);
+            // A modification commonly keeps what the session held: its map is shared, not copied.
+            return used.equals(held) ? held : Map.copyOf(used);
         }
 
         @Override
         public int counter(int pdrId) throws RuleException {
-            return get("ctr:" + pdrId, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");
+            String key = pdrId >= 0 && pdrId < KEYED_IDS ? COUNTER_KEYS[pdrId] : counterKey(pdrId);
+            return get(key, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");
         }
 
         @Override
         public int meter(long qerId, boolean uplink, boolean session) throws RuleException {
-            return get((session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl"),
-                       cells.applyAsInt(session ? UpfEntityType.SESSION_METER : UpfEntityType.APPLICATION_METER),
+            String key = qerId >= 0 && qerId < KEYED_IDS ? METER_KEYS[(int) qerId][(session ? 0 : 2) + (uplink ? 1 : 0)]
+                    : meterKey(qerId, uplink, session);
+            return get(key, cells.applyAsInt(session ? UpfEntityType.SESSION_METER : UpfEntityType.APPLICATION_METER),
                        session ? "session meter cell" : "application meter cell");
         }
 
