@@ -20,7 +20,7 @@ import org.onlab.packet.Ip4Address;
 
 import java.net.Inet4Address;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -31,14 +31,14 @@ import java.util.Map;
  */
 public final class SessionEditor {
 
-    // The base session's own (immutable) maps until a change edits one: a modification copies only the kinds of
-    // rule it changes, and the session it makes shares the others with the base.
+    // The base session's own (immutable) maps until a change edits one kind: a modification copies only the kinds
+    // of rule it changes, and the session it makes shares the others with the base.
     private Map<Integer, Pdr> pdrs;
     private Map<Long, Far> fars;
     private Map<Long, Qer> qers;
     private Map<Long, Urr> urrs;
-    /** The kinds of rule (Failed Rule ID types' bits) whose map is this editor's copy. */
-    private int copied;
+    /** The kinds being edited, by Failed Rule ID type; null for a kind still as the base has it. */
+    private final Rules<?, ?>[] edits = new Rules<?, ?>[4];
 
     /**
      * Starts from a session's rules, or from none.
@@ -52,19 +52,39 @@ public final class SessionEditor {
         urrs = base == null ? Map.of() : base.urrs;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Integer, Pdr> pdrs() {
+        if (edits[FailedRuleId.PDR] != null) {
+            pdrs = ((Rules<Integer, Pdr>) edits[FailedRuleId.PDR]).build();
+            edits[FailedRuleId.PDR] = null;
+        }
         return pdrs;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Long, Far> fars() {
+        if (edits[FailedRuleId.FAR] != null) {
+            fars = ((Rules<Long, Far>) edits[FailedRuleId.FAR]).build();
+            edits[FailedRuleId.FAR] = null;
+        }
         return fars;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Long, Qer> qers() {
+        if (edits[FailedRuleId.QER] != null) {
+            qers = ((Rules<Long, Qer>) edits[FailedRuleId.QER]).build();
+            edits[FailedRuleId.QER] = null;
+        }
         return qers;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Long, Urr> urrs() {
+        if (edits[FailedRuleId.URR] != null) {
+            urrs = ((Rules<Long, Urr>) edits[FailedRuleId.URR]).build();
+            edits[FailedRuleId.URR] = null;
+        }
         return urrs;
     }
 
@@ -86,58 +106,50 @@ public final class SessionEditor {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private void apply(RuleChange c) throws RuleException {
-        Map<?, ?> rules = rules(c.ruleType);
         Object key = c.ruleType == FailedRuleId.PDR ? (Object) (int) c.id : (Object) c.id;
+        boolean present = edits[c.ruleType] != null ? edits[c.ruleType].indexOf(key) >= 0
+                : base(c.ruleType).containsKey(key);
         if (c.op == RuleChange.Op.REMOVE) {
-            if (!rules.containsKey(key)) {
+            if (!present) {
                 throw failure(c, "remove of unknown rule id " + c.id);
             }
             edit(c.ruleType).remove(key);
             return;
         }
-        if (c.op == RuleChange.Op.CREATE && rules.containsKey(key)) {
+        if (c.op == RuleChange.Op.CREATE && present) {
             throw failure(c, "rule id " + c.id + " created twice");
         }
-        if (c.op == RuleChange.Op.UPDATE && !rules.containsKey(key)) {
+        if (c.op == RuleChange.Op.UPDATE && !present) {
             throw failure(c, "update of unknown rule id " + c.id);
         }
-        edit(c.ruleType);
         if (c instanceof PdrChange) {
+            Rules<Integer, Pdr> rules = (Rules<Integer, Pdr>) edit(c.ruleType);
             PdrChange p = (PdrChange) c;
-            pdrs.put(p.pdrId(), pdr(p, pdrs.get(p.pdrId())));
+            rules.put(p.pdrId(), pdr(p, rules.get(p.pdrId())));
         } else if (c instanceof FarChange) {
-            fars.put(c.id, far((FarChange) c, fars.get(c.id)));
+            Rules<Long, Far> rules = (Rules<Long, Far>) edit(c.ruleType);
+            rules.put(c.id, far((FarChange) c, rules.get(c.id)));
         } else if (c instanceof QerChange) {
-            qers.put(c.id, qer((QerChange) c, qers.get(c.id)));
+            Rules<Long, Qer> rules = (Rules<Long, Qer>) edit(c.ruleType);
+            rules.put(c.id, qer((QerChange) c, rules.get(c.id)));
         } else {
-            urrs.put(c.id, urr((UrrChange) c, urrs.get(c.id)));
+            Rules<Long, Urr> rules = (Rules<Long, Urr>) edit(c.ruleType);
+            rules.put(c.id, urr((UrrChange) c, rules.get(c.id)));
         }
     }
 
-    /** The rules of a Failed Rule ID type, copied from the base's first if this editor has not yet. */
-    private Map<?, ?> edit(int ruleType) {
-        if ((copied & 1 << ruleType) == 0) {
-            copied |= 1 << ruleType;
-            switch (ruleType) {
-                case FailedRuleId.PDR:
-                    pdrs = new HashMap<>(pdrs);
-                    break;
-                case FailedRuleId.FAR:
-                    fars = new HashMap<>(fars);
-                    break;
-                case FailedRuleId.QER:
-                    qers = new HashMap<>(qers);
-                    break;
-                default:
-                    urrs = new HashMap<>(urrs);
-            }
+    /** The rules of a Failed Rule ID type being edited, copied from the base's first if not yet. */
+    private Rules<?, ?> edit(int ruleType) {
+        if (edits[ruleType] == null) {
+            edits[ruleType] = new Rules<>(base(ruleType));
         }
-        return rules(ruleType);
+        return edits[ruleType];
     }
 
-    /** The rules of a Failed Rule ID type: PDRs keyed by Integer, the others by Long. */
-    private Map<?, ?> rules(int ruleType) {
+    /** The rules of a Failed Rule ID type as the base has them (or as last built): PDRs keyed by Integer. */
+    private Map<?, ?> base(int ruleType) {
         switch (ruleType) {
             case FailedRuleId.PDR:
                 return pdrs;
@@ -147,6 +159,73 @@ public final class SessionEditor {
                 return qers;
             default:
                 return urrs;
+        }
+    }
+
+    /**
+     * One kind of rule being edited: its entries in arrays, searched in place (a session has a few rules of each
+     * kind), made into an immutable map once, without the hash table and copy a HashMap would cost.
+     */
+    private static final class Rules<K, V> {
+        private Object[] keys;
+        private Object[] values;
+        private int size;
+
+        Rules(Map<?, ?> base) {
+            keys = new Object[base.size() + 2];
+            values = new Object[keys.length];
+            for (Map.Entry<?, ?> e : base.entrySet()) {
+                keys[size] = e.getKey();
+                values[size++] = e.getValue();
+            }
+        }
+
+        int indexOf(Object key) {
+            for (int i = 0; i < size; i++) {
+                if (keys[i].equals(key)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        @SuppressWarnings("unchecked")
+        V get(Object key) {
+            int i = indexOf(key);
+            return i < 0 ? null : (V) values[i];
+        }
+
+        void put(K key, V value) {
+            int i = indexOf(key);
+            if (i >= 0) {
+                values[i] = value;
+                return;
+            }
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, 2 * size);
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            keys[size] = key;
+            values[size++] = value;
+        }
+
+        void remove(Object key) {
+            int i = indexOf(key);
+            System.arraycopy(keys, i + 1, keys, i, size - i - 1);
+            System.arraycopy(values, i + 1, values, i, size - i - 1);
+            size--;
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<K, V> build() {
+            if (size <= 1) {
+                return size == 0 ? Map.of() : Map.of((K) keys[0], (V) values[0]);
+            }
+            Map.Entry<K, V>[] entries = new Map.Entry[size];
+            for (int i = 0; i < size; i++) {
+                entries[i] = Map.entry((K) keys[i], (V) values[i]);
+            }
+            return Map.ofEntries(entries);
         }
     }
 

@@ -49,6 +49,12 @@ final class EntityRefs {
     private int watchers;
     /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
     private Map<Object, UpfEntity> heldByKey = new HashMap<>();
+    /**
+     * The set {@link #checkSharedValues} last checked and the keys it worked out for it, in its order (null where
+     * the session had the entity already), for the {@link #track} of that set, which follows it under the same lock.
+     */
+    private Set<UpfEntity> checked;
+    private Object[] checkedKeys;
     /** Gives each stored session its entities (null: none waiting); run at the first use of these refs. */
     private StoredSessions untracked;
 
@@ -125,11 +131,17 @@ final class EntityRefs {
     void checkSharedValues(long upSeid, Set<UpfEntity> entities) throws RuleException {
         trackStored();
         Set<UpfEntity> own = of(upSeid);
+        checked = null;
+        Object[] keys = new Object[entities.size()];
+        int i = 0;
         for (UpfEntity e : entities) {
             if (own.contains(e)) {
+                i++;
                 continue;  // kept as the session has it: its entry does not change
             }
-            UpfEntity held = heldByKey.get(EntityKeys.key(e));
+            Object key = EntityKeys.key(e);
+            keys[i++] = key;
+            UpfEntity held = heldByKey.get(key);
             int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
             if (others > 0) {
                 throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + held
@@ -137,6 +149,8 @@ final class EntityRefs {
                         + " set up (a tenant's overlay?); they keep it until they go");
             }
         }
+        checked = entities;
+        checkedKeys = keys;
     }
 
     /**
@@ -150,10 +164,17 @@ final class EntityRefs {
                 heldByKey.remove(EntityKeys.key(e), e);
             }
         }
+        // The check of this set, when it came just before, worked out the keys of what the session gains.
+        Object[] keys = entities == checked ? checkedKeys : null;
+        checked = null;
+        checkedKeys = null;
+        int i = 0;
         for (UpfEntity e : entities) {
+            Object key = keys == null ? null : keys[i];
+            i++;
             if (!before.contains(e)) {
                 refs.merge(e, 1, Integer::sum);
-                heldByKey.putIfAbsent(EntityKeys.key(e), e);
+                heldByKey.putIfAbsent(key != null ? key : EntityKeys.key(e), e);
             }
         }
         if (entities.isEmpty()) {
@@ -250,6 +271,9 @@ final class EntityRefs {
      * keys are worked out only for those of e's type, and only when there is something to compare.
      */
     private static boolean sameKeyIn(UpfEntity e, Set<? extends UpfEntity> in) {
+        if (in.isEmpty()) {
+            return false;
+        }
         Object key = null;
         for (UpfEntity o : in) {
             if (o.type() == e.type()) {

@@ -7,6 +7,7 @@ import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ip4Address;
 
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
@@ -91,11 +92,11 @@ public final class ResourcePool {
      * @return the session's new allocations
      */
     public synchronized Map<String, Integer> commit(Allocation a) {
-        a.held.forEach((k, v) -> {
-            if (!a.used.containsKey(k)) {
-                release(k, v);
+        for (Map.Entry<String, Integer> held : a.held.entrySet()) {
+            if (!a.uses(held.getKey())) {
+                release(held.getKey(), held.getValue());
             }
-        });
+        }
         return a.allocations();
     }
 
@@ -105,11 +106,11 @@ public final class ResourcePool {
      * @param a allocation
      */
     public synchronized void abort(Allocation a) {
-        a.used.forEach((k, v) -> {
-            if (!a.held.containsKey(k)) {
-                release(k, v);
+        for (int i = 0; i < a.used; i++) {
+            if (!a.held.containsKey(a.usedKeys[i])) {
+                release(a.usedKeys[i], a.usedValues[i]);
             }
-        });
+        }
     }
 
     /**
@@ -237,28 +238,62 @@ public final class ResourcePool {
     /** One session's allocation in progress. */
     public final class Allocation implements SessionResources {
         private final Map<String, Integer> held;
-        private final Map<String, Integer> used = new HashMap<>();
+        /** What the translation used, in the order it asked: a session uses a handful, searched in place. */
+        private String[] usedKeys = new String[8];
+        private Integer[] usedValues = new Integer[8];
+        private int used;
 
         private Allocation(Map<String, Integer> held) {
             this.held = Map.copyOf(held);
         }
 
         private int get(String key, int limit, String what) throws RuleException {
-            Integer v = used.get(key);
-            if (v == null) {
-                v = held.get(key);
-                if (v == null) {
-                    v = allocate(key, limit, what);
+            for (int i = 0; i < used; i++) {
+                if (usedKeys[i].equals(key)) {
+                    return usedValues[i];
                 }
-                used.put(key, v);
             }
+            Integer kept = held.get(key);
+            Integer v = kept != null ? kept : (Integer) allocate(key, limit, what);
+            if (used == usedKeys.length) {
+                usedKeys = Arrays.copyOf(usedKeys, 2 * used);
+                usedValues = Arrays.copyOf(usedValues, 2 * used);
+            }
+            usedKeys[used] = key;
+            usedValues[used++] = v;
             return v;
+        }
+
+        private boolean uses(String key) {
+            for (int i = 0; i < used; i++) {
+                if (usedKeys[i].equals(key)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** @return what the translation used so far: the session's allocations once committed */
         public Map<String, Integer> allocations() {
-            // A modification commonly keeps what the session held: its map is shared, not copied.
-            return used.equals(held) ? held : Map.copyOf(used);
+            if (used == held.size() && usesAsHeld()) {
+                return held;  // a modification commonly keeps what the session held: shared, not copied
+            }
+            @SuppressWarnings("unchecked")
+            Map.Entry<String, Integer>[] entries = new Map.Entry[used];
+            for (int i = 0; i < used; i++) {
+                entries[i] = Map.entry(usedKeys[i], usedValues[i]);
+            }
+            return Map.ofEntries(entries);
+        }
+
+        private boolean usesAsHeld() {
+            for (int i = 0; i < used; i++) {
+                Integer kept = held.get(usedKeys[i]);
+                if (!usedValues[i].equals(kept)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
@@ -283,7 +318,7 @@ public final class ResourcePool {
         @Override
         public int tunnelPeer(Ip4Address peer, String tenant) throws RuleException {
             String key = peerKey(peer, tenant);
-            if (!used.containsKey(key) && !held.containsKey(key)) {
+            if (!uses(key) && !held.containsKey(key)) {
                 checkBinding(peer, key, held);
             }
             return get(key, MAX_SHARED_ID + 1, "tunnel peer id");

@@ -146,7 +146,7 @@ public final class SessionTranslator {
         }
         SessionTenant bound = null;
         String boundBy = null;
-        Pdr[] pdrs = s.pdrs.values().toArray(new Pdr[0]);
+        Pdr[] pdrs = s.pdrs.values().toArray(new Pdr[s.pdrs.size()]);
         Arrays.sort(pdrs, PDR_ID);
         for (Pdr p : pdrs) {
             SessionTenant t = p.isUplink() && p.networkInstance != null ? known.get(p.networkInstance) : null;
@@ -156,7 +156,7 @@ public final class SessionTranslator {
                 boundBy = "PDR " + p.pdrId;
             }
         }
-        Far[] fars = s.fars.values().toArray(new Far[0]);
+        Far[] fars = s.fars.values().toArray(new Far[s.fars.size()]);
         Arrays.sort(fars, FAR_ID);
         for (Far f : fars) {
             boolean accessSide = f.ohcAddress != null || Integer.valueOf(Far.ACCESS).equals(f.destinationInterface);
@@ -196,7 +196,7 @@ public final class SessionTranslator {
         }
         SessionTenant tenant = tenantOf(s, known);
         EntitySet.Builder out = new EntitySet.Builder();
-        Pdr[] pdrs = s.pdrs.values().toArray(new Pdr[0]);
+        Pdr[] pdrs = s.pdrs.values().toArray(new Pdr[s.pdrs.size()]);
         Arrays.sort(pdrs, PRECEDENCE);
         Long sessionQer = sessionQer(pdrs);
         Pdr downlinkDefault = null;

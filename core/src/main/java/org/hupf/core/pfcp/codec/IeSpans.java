@@ -16,13 +16,15 @@ public final class IeSpans {
     public static final int MESSAGE = -1;
     /** Nesting limit for grouped IEs: the spec's deepest is 3 (e.g. Create PDR / PDI / ...). */
     private static final int MAX_DEPTH = 8;
-    private static final int TYPE = 0;
+    /** The IE's type (high 16 bits) and its value's length (low 16). */
+    private static final int TYPE_LENGTH = 0;
     private static final int START = 1;
-    private static final int END = 2;
-    /** A grouped IE's first child (-1: none); an enterprise IE's enterprise id. */
-    private static final int CHILD = 3;
-    private static final int NEXT = 4;
-    private static final int FIELDS = 5;
+    /**
+     * The IE's next sibling (low 16 bits) and a grouped IE's first child (high 16), each as its index plus 1 (0:
+     * none; a datagram holds fewer than 2^14 IEs); an enterprise IE's enterprise id in the high 16 bits.
+     */
+    private static final int LINKS = 2;
+    private static final int FIELDS = 3;
 
     private final byte[] buf;
     private final int messageType;
@@ -67,11 +69,11 @@ public final class IeSpans {
                                           "IE length " + length + " runs " + (valueEnd - end)
                                                   + " byte(s) past its container");
             }
-            int ie = add(type, valueStart, valueEnd);
+            int ie = add(type, valueStart, length);
             if (prev < 0) {
                 head = ie;
             } else {
-                ies[prev * FIELDS + NEXT] = ie;
+                ies[prev * FIELDS + LINKS] |= ie + 1;
             }
             prev = ie;
             if ((type & 0x8000) != 0) {
@@ -79,8 +81,9 @@ public final class IeSpans {
                     throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, type, pos,
                                               "enterprise IE of length " + length + " has no enterprise id");
                 }
-                ies[ie * FIELDS + CHILD] = ((buf[valueStart] & 0xff) << 8) | (buf[valueStart + 1] & 0xff);
+                ies[ie * FIELDS + LINKS] = ((buf[valueStart] & 0xff) << 8 | (buf[valueStart + 1] & 0xff)) << 16;
                 ies[ie * FIELDS + START] = valueStart + 2;
+                ies[ie * FIELDS + TYPE_LENGTH] -= 2;
             } else if (IeType.isGrouped(type)) {
                 if (depth >= MAX_DEPTH) {
                     throw new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, type, pos,
@@ -88,40 +91,42 @@ public final class IeSpans {
                 }
                 // Read apart from the store: the walk may grow the array the store would go to.
                 int child = walk(valueStart, valueEnd, depth + 1);
-                ies[ie * FIELDS + CHILD] = child;
+                ies[ie * FIELDS + LINKS] |= (child + 1) << 16;
             }
             pos = valueEnd;
         }
         return head;
     }
 
-    private int add(int type, int start, int end) {
+    private int add(int type, int start, int length) {
         if ((count + 1) * FIELDS > ies.length) {
             int[] grown = new int[ies.length * 2];
             System.arraycopy(ies, 0, grown, 0, ies.length);
             ies = grown;
         }
         int at = count * FIELDS;
-        ies[at + TYPE] = type;
+        ies[at + TYPE_LENGTH] = type << 16 | length;
         ies[at + START] = start;
-        ies[at + END] = end;
-        ies[at + CHILD] = -1;
-        ies[at + NEXT] = -1;
+        ies[at + LINKS] = 0;
         return count++;
     }
 
     /** @return the first IE in a container (the message or a grouped IE), -1 if it holds none */
     public int first(int container) {
-        return container == MESSAGE ? first : ies[container * FIELDS + CHILD];
+        return container == MESSAGE ? first : (ies[container * FIELDS + LINKS] >>> 16) - 1;
     }
 
     /** @return the IE after {@code ie} in its container, -1 after the last */
     public int next(int ie) {
-        return ies[ie * FIELDS + NEXT];
+        return (ies[ie * FIELDS + LINKS] & 0xffff) - 1;
     }
 
     public int type(int ie) {
-        return ies[ie * FIELDS + TYPE];
+        return ies[ie * FIELDS + TYPE_LENGTH] >>> 16;
+    }
+
+    private int end(int ie) {
+        return ies[ie * FIELDS + START] + (ies[ie * FIELDS + TYPE_LENGTH] & 0xffff);
     }
 
     public boolean isEnterprise(int ie) {
@@ -169,17 +174,16 @@ public final class IeSpans {
 
     /** @return the shared reader, set on an IE's value (empty for a grouped IE, as {@link Ie#reader()}) */
     public IeReader reader(int ie) {
-        int at = ie * FIELDS;
-        return reader.at(ies[at + TYPE], ies[at + START], isGrouped(ie) ? ies[at + START] : ies[at + END]);
+        int start = ies[ie * FIELDS + START];
+        return reader.at(type(ie), start, isGrouped(ie) ? start : end(ie));
     }
 
     /** @return the IEs of a container as {@link Ie} objects, values copied (the message as a tree) */
     List<Ie> tree(int container) {
         List<Ie> out = new ArrayList<>();
         for (int ie = first(container); ie >= 0; ie = next(ie)) {
-            int at = ie * FIELDS;
             if (isEnterprise(ie)) {
-                out.add(Ie.enterprise(type(ie), ies[at + CHILD], copy(ie)));
+                out.add(Ie.enterprise(type(ie), ies[ie * FIELDS + LINKS] >>> 16, copy(ie)));
             } else if (isGrouped(ie)) {
                 out.add(Ie.grouped(type(ie), tree(ie)));
             } else {
@@ -190,9 +194,9 @@ public final class IeSpans {
     }
 
     private byte[] copy(int ie) {
-        int at = ie * FIELDS;
-        byte[] out = new byte[ies[at + END] - ies[at + START]];
-        System.arraycopy(buf, ies[at + START], out, 0, out.length);
+        int start = ies[ie * FIELDS + START];
+        byte[] out = new byte[end(ie) - start];
+        System.arraycopy(buf, start, out, 0, out.length);
         return out;
     }
 }
