@@ -62,11 +62,6 @@ public final class EntitySet extends AbstractSet<UpfEntity> {
         return -1;
     }
 
-    /** @return the entity at {@code i}, in the order they were added */
-    public UpfEntity get(int i) {
-        return entities[i];
-    }
-
     @Override
     public Iterator<UpfEntity> iterator() {
         return new Iterator<>() {

@@ -256,21 +256,16 @@ public final class SessionTranslator {
             return pdrs.length == 0 || pdrs[0].qerIds.size() != 2 ? null : pdrs[0].qerIds.get(0);
         }
         List<Long> first = pdrs[0].qerIds;
+        nextQer:
         for (int i = 0, n = first.size(); i < n; i++) {
-            if (allHold(pdrs, first.get(i))) {
-                return first.get(i);
+            for (Pdr p : pdrs) {
+                if (!p.qerIds.contains(first.get(i))) {
+                    continue nextQer;
+                }
             }
+            return first.get(i);
         }
         return null;
-    }
-
-    private static boolean allHold(Pdr[] pdrs, Long qerId) {
-        for (Pdr p : pdrs) {
-            if (!p.qerIds.contains(qerId)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static Long appQer(PfcpSession s, Pdr p, Long sessionQer) throws RuleException {
@@ -299,12 +294,7 @@ public final class SessionTranslator {
                         + Integer.toHexString(urr.reportingTriggers) + " beyond periodic and volume threshold");
             }
         }
-        for (int i = 0, n = qers.size(); i < n; i++) {
-            if (i != sessionAt) {
-                return qers.get(i);
-            }
-        }
-        return null;
+        return qers.size() == (sessionAt >= 0 ? 1 : 0) ? null : qers.get(sessionAt == 0 ? 1 : 0);
     }
 
     private int appId(Pdr p, SessionResources res) throws RuleException {
