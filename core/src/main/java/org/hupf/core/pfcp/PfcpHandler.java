@@ -8,7 +8,7 @@ import org.hupf.core.session.SessionManager;
 import org.hupf.core.pfcp.codec.DecodeException;
 import org.hupf.core.pfcp.codec.MessageType;
 import org.hupf.core.pfcp.codec.PfcpCodec;
-import org.hupf.core.pfcp.codec.PfcpMessage;
+import org.hupf.core.pfcp.codec.IeSpans;
 import org.hupf.core.pfcp.codec.RequestCodec;
 import org.hupf.core.pfcp.codec.ResponseCodec;
 import org.hupf.core.pfcp.message.AssociationReleaseRequest;
@@ -223,7 +223,7 @@ public final class PfcpHandler {
         }
         CompletableFuture<PfcpResponse> response;
         try {
-            response = dispatch(h, PfcpCodec.decode(h, buf, len), ex);
+            response = dispatch(h, PfcpCodec.spans(h, buf, len), ex);
         } catch (DecodeException e) {
             response = CompletableFuture.completedFuture(malformed(peer, h, e));
         } catch (RuntimeException | Error e) {
@@ -334,13 +334,13 @@ public final class PfcpHandler {
                            e.ieType() != 0 ? e.ieType() : null);
     }
 
-    private CompletableFuture<PfcpResponse> dispatch(PfcpCodec.Header h, PfcpMessage msg, Exchange ex)
+    private CompletableFuture<PfcpResponse> dispatch(PfcpCodec.Header h, IeSpans ies, Exchange ex)
             throws DecodeException {
         PfcpResponse refused = headerRules(h);
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
         }
-        return RequestCodec.decode(msg).accept(procedures, ex);
+        return RequestCodec.decode(h, ies).accept(procedures, ex);
     }
 
     /**

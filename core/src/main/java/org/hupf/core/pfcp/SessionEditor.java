@@ -20,7 +20,7 @@ import org.onlab.packet.Ip4Address;
 
 import java.net.Inet4Address;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -31,10 +31,14 @@ import java.util.Map;
  */
 public final class SessionEditor {
 
-    private final Map<Integer, Pdr> pdrs;
-    private final Map<Long, Far> fars;
-    private final Map<Long, Qer> qers;
-    private final Map<Long, Urr> urrs;
+    // The base session's own (immutable) maps until a change edits one kind: a modification copies only the kinds
+    // of rule it changes, and the session it makes shares the others with the base.
+    private Map<Integer, Pdr> pdrs;
+    private Map<Long, Far> fars;
+    private Map<Long, Qer> qers;
+    private Map<Long, Urr> urrs;
+    /** The kinds being edited, by Failed Rule ID type; null for a kind still as the base has it. */
+    private final Rules<?, ?>[] edits = new Rules<?, ?>[4];
 
     /**
      * Starts from a session's rules, or from none.
@@ -42,25 +46,45 @@ public final class SessionEditor {
      * @param base session, or null for an establishment
      */
     public SessionEditor(PfcpSession base) {
-        pdrs = base == null ? new HashMap<>() : new HashMap<>(base.pdrs);
-        fars = base == null ? new HashMap<>() : new HashMap<>(base.fars);
-        qers = base == null ? new HashMap<>() : new HashMap<>(base.qers);
-        urrs = base == null ? new HashMap<>() : new HashMap<>(base.urrs);
+        pdrs = base == null ? Map.of() : base.pdrs;
+        fars = base == null ? Map.of() : base.fars;
+        qers = base == null ? Map.of() : base.qers;
+        urrs = base == null ? Map.of() : base.urrs;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Integer, Pdr> pdrs() {
+        if (edits[FailedRuleId.PDR] != null) {
+            pdrs = ((Rules<Integer, Pdr>) edits[FailedRuleId.PDR]).build();
+            edits[FailedRuleId.PDR] = null;
+        }
         return pdrs;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Long, Far> fars() {
+        if (edits[FailedRuleId.FAR] != null) {
+            fars = ((Rules<Long, Far>) edits[FailedRuleId.FAR]).build();
+            edits[FailedRuleId.FAR] = null;
+        }
         return fars;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Long, Qer> qers() {
+        if (edits[FailedRuleId.QER] != null) {
+            qers = ((Rules<Long, Qer>) edits[FailedRuleId.QER]).build();
+            edits[FailedRuleId.QER] = null;
+        }
         return qers;
     }
 
+    @SuppressWarnings("unchecked")
     public Map<Long, Urr> urrs() {
+        if (edits[FailedRuleId.URR] != null) {
+            urrs = ((Rules<Long, Urr>) edits[FailedRuleId.URR]).build();
+            edits[FailedRuleId.URR] = null;
+        }
         return urrs;
     }
 
@@ -73,7 +97,8 @@ public final class SessionEditor {
      */
     public void apply(List<RuleChange> changes) throws RuleException {
         for (RuleChange.Op op : RuleChange.Op.values()) {
-            for (RuleChange c : changes) {
+            for (int i = 0, n = changes.size(); i < n; i++) {
+                RuleChange c = changes.get(i);
                 if (c.op == op) {
                     apply(c);
                 }
@@ -81,35 +106,50 @@ public final class SessionEditor {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private void apply(RuleChange c) throws RuleException {
-        Map<?, ?> rules = rules(c.ruleType);
         Object key = c.ruleType == FailedRuleId.PDR ? (Object) (int) c.id : (Object) c.id;
+        boolean present = edits[c.ruleType] != null ? edits[c.ruleType].indexOf(key) >= 0
+                : base(c.ruleType).containsKey(key);
         if (c.op == RuleChange.Op.REMOVE) {
-            if (rules.remove(key) == null) {
+            if (!present) {
                 throw failure(c, "remove of unknown rule id " + c.id);
             }
+            edit(c.ruleType).remove(key);
             return;
         }
-        if (c.op == RuleChange.Op.CREATE && rules.containsKey(key)) {
+        if (c.op == RuleChange.Op.CREATE && present) {
             throw failure(c, "rule id " + c.id + " created twice");
         }
-        if (c.op == RuleChange.Op.UPDATE && !rules.containsKey(key)) {
+        if (c.op == RuleChange.Op.UPDATE && !present) {
             throw failure(c, "update of unknown rule id " + c.id);
         }
         if (c instanceof PdrChange) {
+            Rules<Integer, Pdr> rules = (Rules<Integer, Pdr>) edit(c.ruleType);
             PdrChange p = (PdrChange) c;
-            pdrs.put(p.pdrId(), pdr(p, pdrs.get(p.pdrId())));
+            rules.put(p.pdrId(), pdr(p, rules.get(p.pdrId())));
         } else if (c instanceof FarChange) {
-            fars.put(c.id, far((FarChange) c, fars.get(c.id)));
+            Rules<Long, Far> rules = (Rules<Long, Far>) edit(c.ruleType);
+            rules.put(c.id, far((FarChange) c, rules.get(c.id)));
         } else if (c instanceof QerChange) {
-            qers.put(c.id, qer((QerChange) c, qers.get(c.id)));
+            Rules<Long, Qer> rules = (Rules<Long, Qer>) edit(c.ruleType);
+            rules.put(c.id, qer((QerChange) c, rules.get(c.id)));
         } else {
-            urrs.put(c.id, urr((UrrChange) c, urrs.get(c.id)));
+            Rules<Long, Urr> rules = (Rules<Long, Urr>) edit(c.ruleType);
+            rules.put(c.id, urr((UrrChange) c, rules.get(c.id)));
         }
     }
 
-    /** The rules of a Failed Rule ID type: PDRs keyed by Integer, the others by Long. */
-    private Map<?, ?> rules(int ruleType) {
+    /** The rules of a Failed Rule ID type being edited, copied from the base's first if not yet. */
+    private Rules<?, ?> edit(int ruleType) {
+        if (edits[ruleType] == null) {
+            edits[ruleType] = new Rules<>(base(ruleType));
+        }
+        return edits[ruleType];
+    }
+
+    /** The rules of a Failed Rule ID type as the base has them (or as last built): PDRs keyed by Integer. */
+    private Map<?, ?> base(int ruleType) {
         switch (ruleType) {
             case FailedRuleId.PDR:
                 return pdrs;
@@ -119,6 +159,73 @@ public final class SessionEditor {
                 return qers;
             default:
                 return urrs;
+        }
+    }
+
+    /**
+     * One kind of rule being edited: its entries in arrays, searched in place (a session has a few rules of each
+     * kind), made into an immutable map once, without the hash table and copy a HashMap would cost.
+     */
+    private static final class Rules<K, V> {
+        private Object[] keys;
+        private Object[] values;
+        private int size;
+
+        Rules(Map<?, ?> base) {
+            keys = new Object[base.size() + 2];
+            values = new Object[keys.length];
+            for (Map.Entry<?, ?> e : base.entrySet()) {
+                keys[size] = e.getKey();
+                values[size++] = e.getValue();
+            }
+        }
+
+        int indexOf(Object key) {
+            for (int i = 0; i < size; i++) {
+                if (keys[i].equals(key)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        @SuppressWarnings("unchecked")
+        V get(Object key) {
+            int i = indexOf(key);
+            return i < 0 ? null : (V) values[i];
+        }
+
+        void put(K key, V value) {
+            int i = indexOf(key);
+            if (i >= 0) {
+                values[i] = value;
+                return;
+            }
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, 2 * size);
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            keys[size] = key;
+            values[size++] = value;
+        }
+
+        void remove(Object key) {
+            int i = indexOf(key);
+            System.arraycopy(keys, i + 1, keys, i, size - i - 1);
+            System.arraycopy(values, i + 1, values, i, size - i - 1);
+            size--;
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<K, V> build() {
+            if (size <= 1) {
+                return size == 0 ? Map.of() : Map.of((K) keys[0], (V) values[0]);
+            }
+            Map.Entry<K, V>[] entries = new Map.Entry[size];
+            for (int i = 0; i < size; i++) {
+                entries[i] = Map.entry((K) keys[i], (V) values[i]);
+            }
+            return Map.ofEntries(entries);
         }
     }
 
@@ -155,7 +262,7 @@ public final class SessionEditor {
         boolean choose = pdi.fteid != null && pdi.fteid.choose;
         Long teid = pdi.fteid == null || choose ? null : pdi.fteid.teid;
         Ip4Address tunnel = pdi.fteid == null || choose ? null : ip4(pdi.fteid.ipv4);
-        List<String> sdf = new ArrayList<>();
+        List<String> sdf = pdi.sdfFilters.isEmpty() ? List.of() : new ArrayList<>();
         for (SdfFilter f : pdi.sdfFilters) {
             // Kept visible to the translator, which rejects what it cannot match on.
             sdf.add(f.otherFlags != 0 || f.flowDescription == null ? "unsupported SDF filter flags " + f.otherFlags

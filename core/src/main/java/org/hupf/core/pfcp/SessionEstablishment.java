@@ -25,10 +25,13 @@ final class SessionEstablishment {
 
     private final SessionAnswers answers;
     private final UsageReporter usage;
+    /** The address of the UP F-SEIDs answered. */
+    private final Inet4Address n3;
 
     SessionEstablishment(SessionAnswers answers, UsageReporter usage) {
         this.answers = answers;
         this.usage = usage;
+        this.n3 = (Inet4Address) answers.sessions.n3Address().toInetAddress();
     }
 
     private static String cpAddress(InetSocketAddress peer, FSeid cp) {
@@ -41,13 +44,17 @@ final class SessionEstablishment {
      * @return the refusal, or null if the establishment may go on
      */
     EstablishmentResponse refusal(InetSocketAddress peer, EstablishmentRequest req) {
+        return refusal(peer, req, cpAddress(peer, req.cpFseid));
+    }
+
+    private EstablishmentResponse refusal(InetSocketAddress peer, EstablishmentRequest req, String cpAddress) {
         NodeId node = req.nodeId;
         FSeid cp = req.cpFseid;
         if (answers.associations.ofPeer(peer, node.value) == null) {
             return (EstablishmentResponse) answers.reject(TYPE, cp.seid, req.sequence, new RuleException(
                     Cause.NO_ESTABLISHED_PFCP_ASSOCIATION, -1, 0, "no association with " + node + " at " + peer));
         }
-        Long existing = answers.sessions.findByCpFseid(cpAddress(peer, cp), cp.seid);
+        Long existing = answers.sessions.findByCpFseid(cpAddress, cp.seid);
         if (existing != null) {
             return (EstablishmentResponse) answers.reject(TYPE, cp.seid, req.sequence, new RuleException(
                     Cause.REQUEST_REJECTED, -1, 0, "CP F-SEID " + cp.seid + " already has session " + existing));
@@ -56,7 +63,8 @@ final class SessionEstablishment {
     }
 
     CompletableFuture<PfcpResponse> answer(EstablishmentRequest req, Exchange ex) {
-        PfcpResponse refused = refusal(ex.peer, req);
+        String cpAddress = cpAddress(ex.peer, req.cpFseid);
+        PfcpResponse refused = refusal(ex.peer, req, cpAddress);
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
         }
@@ -67,9 +75,8 @@ final class SessionEstablishment {
         } catch (RuleException e) {
             return CompletableFuture.completedFuture(answers.reject(TYPE, cp.seid, req.sequence, e));
         }
-        PfcpSession draft = new PfcpSession(0, cp.seid, cpAddress(ex.peer, cp), req.nodeId.value, ed.pdrs(),
-                                            ed.fars(), ed.qers(), ed.urrs(), Map.of());
-        Inet4Address n3 = (Inet4Address) answers.sessions.n3Address().toInetAddress();
+        PfcpSession draft = new PfcpSession(0, cp.seid, cpAddress, req.nodeId.value, ed.pdrs(), ed.fars(), ed.qers(),
+                                            ed.urrs(), Map.of());
         return answers.kept(kept -> answers.sessions.establishAsync(draft, kept), (PfcpSession s) -> {
             usage.sessionChanged(s);
             return new EstablishmentResponse(req.sequence, cp.seid, answers.nodeId, Cause.REQUEST_ACCEPTED, null,

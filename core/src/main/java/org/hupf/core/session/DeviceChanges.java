@@ -67,13 +67,19 @@ final class DeviceChanges implements AutoCloseable {
                                                  Set<? extends UpfEntity> previous, List<UpfCounter> resets,
                                                  Set<UpfInterface> interfaces) {
         Collection<HupfUpfDevice> own = sites.devices(site);
-        List<BatchUpfDevice> targets = new ArrayList<>();
-        own.forEach(d -> targets.add(BatchDevices.of(d)));
+        List<BatchUpfDevice> targets = new ArrayList<>(own.size());
+        for (HupfUpfDevice d : own) {
+            targets.add(BatchDevices.of(d));
+        }
         CompletableFuture<List<WriteResult>> written =
                 writer.submit(targets, held.site(site).updates(wanted, previous, resets, interfaces));
         if (!resets.isEmpty()) {
             List<BatchUpfDevice> others = new ArrayList<>();
-            devices.get().stream().filter(d -> !own.contains(d)).forEach(d -> others.add(BatchDevices.of(d)));
+            for (HupfUpfDevice d : devices.get()) {
+                if (!own.contains(d)) {
+                    others.add(BatchDevices.of(d));
+                }
+            }
             if (!others.isEmpty()) {
                 List<DeviceUpdate> cleared = new ArrayList<>();
                 resets.forEach(c -> cleared.add(DeviceUpdate.apply(c)));

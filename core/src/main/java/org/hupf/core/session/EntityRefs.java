@@ -4,6 +4,7 @@ import org.hupf.api.session.Cause;
 import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.EntityKeys;
+import org.hupf.core.translation.EntitySet;
 import org.hupf.pipeconf.HupfTables;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -38,6 +39,9 @@ final class EntityRefs {
         }
     }
 
+    private static final Comparator<UpfEntity> INSTALL_ORDER = Comparator.comparingInt(e -> RANK[e.type().ordinal()]);
+    private static final Comparator<UpfEntity> REMOVAL_ORDER = INSTALL_ORDER.reversed();
+
     private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
     private Map<UpfEntity, Integer> refs = new HashMap<>();
     /** Keys written since a reconciliation's read began (null when none reads), and how many read. */
@@ -45,6 +49,12 @@ final class EntityRefs {
     private int watchers;
     /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
     private Map<Object, UpfEntity> heldByKey = new HashMap<>();
+    /**
+     * The set {@link #checkSharedValues} last checked and the keys it worked out for it, in its order (null where
+     * the session had the entity already), for the {@link #track} of that set, which follows it under the same lock.
+     */
+    private Set<UpfEntity> checked;
+    private Object[] checkedKeys;
     /** Gives each stored session its entities (null: none waiting); run at the first use of these refs. */
     private StoredSessions untracked;
 
@@ -121,11 +131,17 @@ final class EntityRefs {
     void checkSharedValues(long upSeid, Set<UpfEntity> entities) throws RuleException {
         trackStored();
         Set<UpfEntity> own = of(upSeid);
+        checked = null;
+        Object[] keys = new Object[entities.size()];
+        int i = 0;
         for (UpfEntity e : entities) {
             if (own.contains(e)) {
+                i++;
                 continue;  // kept as the session has it: its entry does not change
             }
-            UpfEntity held = heldByKey.get(EntityKeys.key(e));
+            Object key = EntityKeys.key(e);
+            keys[i++] = key;
+            UpfEntity held = heldByKey.get(key);
             int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
             if (others > 0) {
                 throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + held
@@ -133,6 +149,8 @@ final class EntityRefs {
                         + " set up (a tenant's overlay?); they keep it until they go");
             }
         }
+        checked = entities;
+        checkedKeys = keys;
     }
 
     /**
@@ -146,16 +164,23 @@ final class EntityRefs {
                 heldByKey.remove(EntityKeys.key(e), e);
             }
         }
+        // The check of this set, when it came just before, worked out the keys of what the session gains.
+        Object[] keys = entities == checked ? checkedKeys : null;
+        checked = null;
+        checkedKeys = null;
+        int i = 0;
         for (UpfEntity e : entities) {
+            Object key = keys == null ? null : keys[i];
+            i++;
             if (!before.contains(e)) {
                 refs.merge(e, 1, Integer::sum);
-                heldByKey.putIfAbsent(EntityKeys.key(e), e);
+                heldByKey.putIfAbsent(key != null ? key : EntityKeys.key(e), e);
             }
         }
         if (entities.isEmpty()) {
             bySession.remove(upSeid);
         } else {
-            bySession.put(upSeid, Set.copyOf(entities));
+            bySession.put(upSeid, EntitySet.copyOf(entities));
         }
     }
 
@@ -209,17 +234,10 @@ final class EntityRefs {
 
     private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
                                     List<UpfCounter> resets, Set<UpfInterface> interfaces) {
-        // The keys are worked out only when a removal or an addition needs them: an establishment has no previous.
-        Set<Object> wantedKeys = null;
         List<UpfEntity> removals = new ArrayList<>();
         for (UpfEntity e : previous) {
-            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e)) {
-                if (wantedKeys == null) {
-                    wantedKeys = keysOf(wanted);
-                }
-                if (!wantedKeys.contains(EntityKeys.key(e))) {
-                    removals.add(e);
-                }
+            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
+                removals.add(e);
             }
         }
         List<UpfEntity> additions = new ArrayList<>();
@@ -230,21 +248,43 @@ final class EntityRefs {
                 additions.add(e);
             }
         }
-        additions.sort(Comparator.comparingInt(e -> RANK[e.type().ordinal()]));
-        removals.sort(Comparator.comparingInt(e -> -RANK[e.type().ordinal()]));
+        additions.sort(INSTALL_ORDER);
+        removals.sort(REMOVAL_ORDER);
         List<DeviceUpdate> updates = new ArrayList<>(removals.size() + resets.size() + additions.size());
-        removals.forEach(e -> updates.add(DeviceUpdate.remove(e)));
-        resets.forEach(c -> updates.add(DeviceUpdate.apply(c)));
-        // An entry changed under its key is on the device (its old form is not removed): overwritten, not inserted.
-        Set<Object> previousKeys = previous.isEmpty() || additions.isEmpty() ? Set.of() : keysOf(previous);
-        additions.forEach(e -> updates.add(previousKeys.contains(EntityKeys.key(e)) ? DeviceUpdate.overwrite(e)
-                : DeviceUpdate.apply(e)));
+        for (int i = 0, n = removals.size(); i < n; i++) {
+            updates.add(DeviceUpdate.remove(removals.get(i)));
+        }
+        for (int i = 0, n = resets.size(); i < n; i++) {
+            updates.add(DeviceUpdate.apply(resets.get(i)));
+        }
+        for (int i = 0, n = additions.size(); i < n; i++) {
+            // An entry changed under its key is on the device (its old form is not removed): overwritten, not
+            // inserted.
+            UpfEntity e = additions.get(i);
+            updates.add(sameKeyIn(e, previous) ? DeviceUpdate.overwrite(e) : DeviceUpdate.apply(e));
+        }
         return updates;
     }
 
-    private static Set<Object> keysOf(Set<? extends UpfEntity> entities) {
-        Set<Object> keys = new HashSet<>();
-        entities.forEach(e -> keys.add(EntityKeys.key(e)));
-        return keys;
+    /**
+     * Whether an entity of {@code in} has the key (the table entry) of {@code e}. A session's entities are few: the
+     * keys are worked out only for those of e's type, and only when there is something to compare.
+     */
+    private static boolean sameKeyIn(UpfEntity e, Set<? extends UpfEntity> in) {
+        if (in.isEmpty()) {
+            return false;
+        }
+        Object key = null;
+        for (UpfEntity o : in) {
+            if (o.type() == e.type()) {
+                if (key == null) {
+                    key = EntityKeys.key(e);
+                }
+                if (key.equals(EntityKeys.key(o))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

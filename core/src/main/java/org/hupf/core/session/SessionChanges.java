@@ -120,7 +120,7 @@ final class SessionChanges {
 
     private CompletableFuture<PfcpSession> install(PfcpSession s, PfcpSession old,
                                                    Function<PfcpSession, KeptResponse> response) throws RuleException {
-        index.checkOwnership(s);
+        index.checkOwnership(s, old);
         SessionIndex.checkUePools(s, interfaces.get());
         PfcpSession chosen = index.chooseFteids(s, old, sites.n3Of(s));
         ResourcePool.Allocation a = pool.begin(old == null ? Map.of() : old.allocations);
@@ -135,10 +135,7 @@ final class SessionChanges {
             throw e;
         }
         PfcpSession stored = chosen.with(chosen.pdrs, chosen.fars, chosen.qers, chosen.urrs, a.allocations());
-        if (old != null) {
-            index.remove(old);
-        }
-        index.add(stored);
+        index.replace(old, stored);
         Set<UpfEntity> previous = held.of(s.upSeid);
         held.track(s.upSeid, site, entities);
         changing.add(s.upSeid);

@@ -15,10 +15,8 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -161,21 +159,32 @@ final class SessionCounters implements AutoCloseable {
      * counted for its previous owner until it is written (device counters are never cleared by themselves).
      */
     static List<UpfCounter> resets(PfcpSession old, PfcpSession stored) {
-        Set<Integer> held = new HashSet<>();
-        if (old != null) {
-            old.allocations.forEach((k, cell) -> {
-                if (k.startsWith(COUNTER_ALLOCATION)) {
-                    held.add(cell);
-                }
-            });
+        if (old != null && old.allocations == stored.allocations) {
+            return List.of();  // a modification that kept what the session held
         }
-        List<UpfCounter> out = new ArrayList<>();
-        stored.allocations.forEach((k, cell) -> {
-            if (k.startsWith(COUNTER_ALLOCATION) && held.add(cell)) {
-                out.add(UpfCounter.builder().withCellId(cell).build());
+        List<UpfCounter> out = new ArrayList<>(2);
+        for (Map.Entry<String, Integer> a : stored.allocations.entrySet()) {
+            if (a.getKey().startsWith(COUNTER_ALLOCATION) && !heldCell(old, a.getKey(), a.getValue())) {
+                out.add(UpfCounter.builder().withCellId(a.getValue()).build());
             }
-        });
+        }
         return out;
+    }
+
+    /** Whether a session held a counter cell: commonly under the same key (the same PDR's), else another's. */
+    private static boolean heldCell(PfcpSession old, String key, Integer cell) {
+        if (old == null) {
+            return false;
+        }
+        if (cell.equals(old.allocations.get(key))) {
+            return true;
+        }
+        for (Map.Entry<String, Integer> a : old.allocations.entrySet()) {
+            if (a.getKey().startsWith(COUNTER_ALLOCATION) && cell.equals(a.getValue())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

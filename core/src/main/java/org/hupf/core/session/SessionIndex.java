@@ -10,9 +10,9 @@ import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,6 +39,7 @@ final class SessionIndex {
     private final Map<Integer, Long> ueOwner = new HashMap<>();
     private final Ip4Address n3Address;
     private long nextTeid = 1;
+    private static final Comparator<Pdr> BY_ID = Comparator.comparingInt(p -> p.pdrId);
 
     /** A CP function's F-SEID: its address as the CP gave it and its SEID. */
     private static final class CpFseid {
@@ -75,15 +76,31 @@ final class SessionIndex {
 
     /** Indexes a session's CP F-SEID, TEIDs and UE addresses. */
     void add(PfcpSession s) {
-        byCpFseid.put(new CpFseid(s.cpAddress, s.cpSeid), s.upSeid);
+        Long upSeid = s.upSeid;
+        byCpFseid.put(new CpFseid(s.cpAddress, s.cpSeid), upSeid);
         for (Pdr p : s.pdrs.values()) {
             if (p.teid != null) {
-                teidOwner.put(p.teid, s.upSeid);
+                teidOwner.put(p.teid, upSeid);
             }
             if (p.ueAddress != null) {
-                ueOwner.put(Ip4Bits.of(p.ueAddress), s.upSeid);
+                ueOwner.put(Ip4Bits.of(p.ueAddress), upSeid);
             }
         }
+    }
+
+    /**
+     * Indexes a session's change: what {@code old} held goes, what {@code stored} holds comes, unless they hold the
+     * same (a modification that changed no PDR and not the CP F-SEID).
+     */
+    void replace(PfcpSession old, PfcpSession stored) {
+        if (old != null && old.pdrs == stored.pdrs && old.cpSeid == stored.cpSeid
+                && Objects.equals(old.cpAddress, stored.cpAddress)) {
+            return;
+        }
+        if (old != null) {
+            remove(old);
+        }
+        add(stored);
     }
 
     /** Forgets what {@link #add} indexed for the session (what another session took meanwhile stays). */
@@ -104,7 +121,10 @@ final class SessionIndex {
      * another session holds (the TEID space is the UP function's, TS 29.244 §5.5.1: a client-given F-TEID
      * is accepted only when free) and a UE address another session matches.
      */
-    void checkOwnership(PfcpSession s) throws RuleException {
+    void checkOwnership(PfcpSession s, PfcpSession old) throws RuleException {
+        if (old != null && old.pdrs == s.pdrs) {
+            return;  // the PDRs the session has held since it was checked
+        }
         for (Pdr p : byId(s)) {
             if (p.teid != null && p.teid == 0) {
                 throw new RuleException(Cause.MANDATORY_IE_INCORRECT, 0, p.pdrId,
@@ -130,17 +150,21 @@ final class SessionIndex {
      * (a manager not yet configured) there is nothing to check against.
      */
     static void checkUePools(PfcpSession s, Set<UpfInterface> interfaces) throws RuleException {
-        List<Ip4Prefix> pools = new ArrayList<>();
+        boolean pooled = false;
         for (UpfInterface i : interfaces) {
-            if (i.isCore()) {
-                pools.add(i.prefix());
-            }
+            pooled |= i.isCore();
         }
-        if (pools.isEmpty()) {
+        if (!pooled) {
             return;
         }
         for (Pdr p : byId(s)) {
-            if (p.ueAddress != null && pools.stream().noneMatch(pool -> pool.contains(p.ueAddress))) {
+            if (p.ueAddress != null && !inPool(p.ueAddress, interfaces)) {
+                List<Ip4Prefix> pools = new ArrayList<>();
+                for (UpfInterface i : interfaces) {
+                    if (i.isCore()) {
+                        pools.add(i.prefix());
+                    }
+                }
                 throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
                                         RuleException.UE_IP_ADDRESS_IE, "PDR " + p.pdrId + ": UE address "
                                                 + p.ueAddress + " is outside the UE pools " + pools);
@@ -148,15 +172,34 @@ final class SessionIndex {
         }
     }
 
+    private static boolean inPool(Ip4Address ue, Set<UpfInterface> interfaces) {
+        for (UpfInterface i : interfaces) {
+            if (i.isCore() && i.prefix().contains(ue)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Answers F-TEID CHOOSE: PDRs with the same CHOOSE ID share a TEID; kept across modifications.
      *
      * @param n3 the address of the session's site's F-TEIDs, or null for the deployment's first
+     * @return the session with its TEIDs chosen; itself when it has none to choose (a modification, commonly)
      */
     PfcpSession chooseFteids(PfcpSession s, PfcpSession old, Ip4Address n3) throws RuleException {
-        Map<Integer, Pdr> pdrs = new HashMap<>(s.pdrs);
-        Set<Long> taken = new HashSet<>();
-        s.pdrs.values().forEach(p -> taken.add(p.teid));
+        if (old != null && old.pdrs == s.pdrs || !choosesTeid(s)) {
+            return s;
+        }
+        Pdr[] ordered = byId(s);
+        // The TEIDs the session uses: given by the client, then chosen here.
+        long[] taken = new long[ordered.length];
+        int nTaken = 0;
+        for (Pdr p : ordered) {
+            if (p.teid != null) {
+                taken[nTaken++] = p.teid;
+            }
+        }
         Map<Integer, Long> byChooseId = new HashMap<>();
         if (old != null) {
             for (Pdr p : old.pdrs.values()) {
@@ -165,7 +208,8 @@ final class SessionIndex {
                 }
             }
         }
-        for (Pdr p : byId(s)) {
+        for (int i = 0; i < ordered.length; i++) {
+            Pdr p = ordered[i];
             if (!p.choose || p.teid != null) {
                 continue;
             }
@@ -173,32 +217,64 @@ final class SessionIndex {
             Long teid = prior != null && prior.choose && prior.teid != null && Objects.equals(prior.chooseId, p.chooseId)
                     ? prior.teid : p.chooseId == null ? null : byChooseId.get(p.chooseId);
             if (teid == null) {
-                teid = allocateTeid(taken);
+                teid = allocateTeid(taken, nTaken);
+                taken[nTaken++] = teid;
                 if (p.chooseId != null) {
                     byChooseId.put(p.chooseId, teid);
                 }
             }
-            pdrs.put(p.pdrId, p.withFteid(teid, n3 == null ? n3Address : n3));
+            ordered[i] = p.withFteid(teid, n3 == null ? n3Address : n3);
         }
-        return s.with(pdrs, s.fars, s.qers, s.urrs, s.allocations);
+        return s.with(byPdrId(ordered), s.fars, s.qers, s.urrs, s.allocations);
     }
 
-    /** Picks a TEID no session holds and this one does not use yet (never 0). */
-    private long allocateTeid(Set<Long> taken) throws RuleException {
+    /** @return PDRs by their id, immutable as a session keeps them (no hash map made to be copied) */
+    @SuppressWarnings("unchecked")
+    private static Map<Integer, Pdr> byPdrId(Pdr[] pdrs) {
+        if (pdrs.length == 1) {
+            return Map.of(pdrs[0].pdrId, pdrs[0]);
+        }
+        Map.Entry<Integer, Pdr>[] entries = new Map.Entry[pdrs.length];
+        for (int i = 0; i < pdrs.length; i++) {
+            entries[i] = Map.entry(pdrs[i].pdrId, pdrs[i]);
+        }
+        return Map.ofEntries(entries);
+    }
+
+    private static boolean choosesTeid(PfcpSession s) {
+        for (Pdr p : s.pdrs.values()) {
+            if (p.choose && p.teid == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Picks a TEID no session holds and this one does not use yet ({@code taken[0, n)}), never 0. */
+    private long allocateTeid(long[] taken, int n) throws RuleException {
         for (long i = 0; i < 0xFFFFFFFFL; i++) {
             long t = nextTeid;
             nextTeid = nextTeid == 0xFFFFFFFFL ? 1 : nextTeid + 1;
-            if (!teidOwner.containsKey(t) && taken.add(t)) {
+            if (!teidOwner.containsKey(t) && !contains(taken, n, t)) {
                 return t;
             }
         }
         throw new RuleException(Cause.NO_RESOURCES_AVAILABLE, -1, 0, "no free TEID");
     }
 
+    private static boolean contains(long[] values, int n, long v) {
+        for (int i = 0; i < n; i++) {
+            if (values[i] == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A session's PDRs in PDR ID order: the first offending rule is the one a refusal names. */
-    private static List<Pdr> byId(PfcpSession s) {
-        List<Pdr> ordered = new ArrayList<>(s.pdrs.values());
-        ordered.sort(Comparator.comparingInt(p -> p.pdrId));
+    private static Pdr[] byId(PfcpSession s) {
+        Pdr[] ordered = s.pdrs.values().toArray(new Pdr[s.pdrs.size()]);
+        Arrays.sort(ordered, BY_ID);
         return ordered;
     }
 }

@@ -32,7 +32,7 @@ final class NetworkInstanceCheck {
      */
     static void check(PfcpSession s, Map<String, SessionTenant> known, Set<String> networkInstances)
             throws RuleException {
-        if (networkInstances == null) {
+        if (networkInstances == null || allKnown(s, known, networkInstances)) {
             return;
         }
         List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
@@ -47,9 +47,28 @@ final class NetworkInstanceCheck {
         }
     }
 
+    /** Whether every name is known: a session's commonly are, and then its rules need no sorting. */
+    private static boolean allKnown(PfcpSession s, Map<String, SessionTenant> known, Set<String> networkInstances) {
+        for (Pdr p : s.pdrs.values()) {
+            if (!known(p.networkInstance, known, networkInstances)) {
+                return false;
+            }
+        }
+        for (Far f : s.fars.values()) {
+            if (!known(f.networkInstance, known, networkInstances)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean known(String name, Map<String, SessionTenant> known, Set<String> networkInstances) {
+        return name == null || known.containsKey(name) || networkInstances.contains(name);
+    }
+
     private static void check(String name, Map<String, SessionTenant> known, Set<String> networkInstances,
                               int ruleType, long ruleId, String rule) throws RuleException {
-        if (name != null && !known.containsKey(name) && !networkInstances.contains(name)) {
+        if (!known(name, known, networkInstances)) {
             Set<String> served = new TreeSet<>(networkInstances);
             served.addAll(known.keySet());
             throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, ruleType, ruleId,

@@ -7,6 +7,7 @@ import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ip4Address;
 
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,6 +26,20 @@ import java.util.function.ToIntFunction;
 public final class ResourcePool {
 
     private static final int MAX_SHARED_ID = 255;
+    /** The keys of the rule ids sessions commonly have, made once: a translation asks for each of them. */
+    private static final int KEYED_IDS = 64;
+    private static final String[] COUNTER_KEYS = new String[KEYED_IDS];
+    /** By id, then session (0) or application (2) meter, plus 1 for the uplink's. */
+    private static final String[][] METER_KEYS = new String[KEYED_IDS][4];
+
+    static {
+        for (int id = 0; id < KEYED_IDS; id++) {
+            COUNTER_KEYS[id] = counterKey(id);
+            for (int m = 0; m < 4; m++) {
+                METER_KEYS[id][m] = meterKey(id, (m & 1) != 0, m < 2);
+            }
+        }
+    }
 
     /** Cells per array, asked at each allocation: devices report their P4Info sizes once connected. */
     private final ToIntFunction<UpfEntityType> cells;
@@ -77,12 +92,12 @@ public final class ResourcePool {
      * @return the session's new allocations
      */
     public synchronized Map<String, Integer> commit(Allocation a) {
-        a.held.forEach((k, v) -> {
-            if (!a.used.containsKey(k)) {
-                release(k, v);
+        for (Map.Entry<String, Integer> held : a.held.entrySet()) {
+            if (!a.uses(held.getKey())) {
+                release(held.getKey(), held.getValue());
             }
-        });
-        return Map.copyOf(a.used);
+        }
+        return a.allocations();
     }
 
     /**
@@ -91,11 +106,11 @@ public final class ResourcePool {
      * @param a allocation
      */
     public synchronized void abort(Allocation a) {
-        a.used.forEach((k, v) -> {
-            if (!a.held.containsKey(k)) {
-                release(k, v);
+        for (int i = 0; i < a.used; i++) {
+            if (!a.held.containsKey(a.usedKeys[i])) {
+                release(a.usedKeys[i], a.usedValues[i]);
             }
-        });
+        }
     }
 
     /**
@@ -124,18 +139,16 @@ public final class ResourcePool {
     }
 
     private BitSet bits(String key) {
-        switch (key.substring(0, key.indexOf(':'))) {
-            case "ctr":
-                return counters;
-            case "sm":
-                return sessionMeters;
-            case "am":
-                return appMeters;
-            case "app":
-                return appIds;
-            default:
-                return peerIds;
+        if (key.startsWith("ctr:")) {
+            return counters;
         }
+        if (key.startsWith("sm:")) {
+            return sessionMeters;
+        }
+        if (key.startsWith("am:")) {
+            return appMeters;
+        }
+        return key.startsWith("app:") ? appIds : peerIds;
     }
 
     private static boolean shared(String key) {
@@ -181,6 +194,14 @@ public final class ResourcePool {
         return v;
     }
 
+    private static String counterKey(int pdrId) {
+        return "ctr:" + pdrId;
+    }
+
+    private static String meterKey(long qerId, boolean uplink, boolean session) {
+        return (session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl");
+    }
+
     /** The allocation key of a gNB's tunnel peer: unbound peers keep the key they had before tenants. */
     private static String peerKey(Ip4Address peer, String tenant) {
         String key = "peer:" + dotted(peer);
@@ -217,38 +238,75 @@ public final class ResourcePool {
     /** One session's allocation in progress. */
     public final class Allocation implements SessionResources {
         private final Map<String, Integer> held;
-        private final Map<String, Integer> used = new HashMap<>();
+        /** What the translation used, in the order it asked: a session uses a handful, searched in place. */
+        private String[] usedKeys = new String[8];
+        private Integer[] usedValues = new Integer[8];
+        private int used;
 
         private Allocation(Map<String, Integer> held) {
             this.held = Map.copyOf(held);
         }
 
         private int get(String key, int limit, String what) throws RuleException {
-            Integer v = used.get(key);
-            if (v == null) {
-                v = held.get(key);
-                if (v == null) {
-                    v = allocate(key, limit, what);
+            for (int i = 0; i < used; i++) {
+                if (usedKeys[i].equals(key)) {
+                    return usedValues[i];
                 }
-                used.put(key, v);
             }
+            Integer kept = held.get(key);
+            Integer v = kept != null ? kept : (Integer) allocate(key, limit, what);
+            if (used == usedKeys.length) {
+                usedKeys = Arrays.copyOf(usedKeys, 2 * used);
+                usedValues = Arrays.copyOf(usedValues, 2 * used);
+            }
+            usedKeys[used] = key;
+            usedValues[used++] = v;
             return v;
+        }
+
+        private boolean uses(String key) {
+            for (int i = 0; i < used; i++) {
+                if (usedKeys[i].equals(key)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** @return what the translation used so far: the session's allocations once committed */
         public Map<String, Integer> allocations() {
-            return Map.copyOf(used);
+            if (used == held.size() && usesAsHeld()) {
+                return held;  // a modification commonly keeps what the session held: shared, not copied
+            }
+            @SuppressWarnings("unchecked")
+            Map.Entry<String, Integer>[] entries = new Map.Entry[used];
+            for (int i = 0; i < used; i++) {
+                entries[i] = Map.entry(usedKeys[i], usedValues[i]);
+            }
+            return Map.ofEntries(entries);
+        }
+
+        private boolean usesAsHeld() {
+            for (int i = 0; i < used; i++) {
+                Integer kept = held.get(usedKeys[i]);
+                if (!usedValues[i].equals(kept)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
         public int counter(int pdrId) throws RuleException {
-            return get("ctr:" + pdrId, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");
+            String key = pdrId >= 0 && pdrId < KEYED_IDS ? COUNTER_KEYS[pdrId] : counterKey(pdrId);
+            return get(key, cells.applyAsInt(UpfEntityType.COUNTER), "counter cell");
         }
 
         @Override
         public int meter(long qerId, boolean uplink, boolean session) throws RuleException {
-            return get((session ? "sm:" : "am:") + qerId + (uplink ? ":ul" : ":dl"),
-                       cells.applyAsInt(session ? UpfEntityType.SESSION_METER : UpfEntityType.APPLICATION_METER),
+            String key = qerId >= 0 && qerId < KEYED_IDS ? METER_KEYS[(int) qerId][(session ? 0 : 2) + (uplink ? 1 : 0)]
+                    : meterKey(qerId, uplink, session);
+            return get(key, cells.applyAsInt(session ? UpfEntityType.SESSION_METER : UpfEntityType.APPLICATION_METER),
                        session ? "session meter cell" : "application meter cell");
         }
 
@@ -260,7 +318,7 @@ public final class ResourcePool {
         @Override
         public int tunnelPeer(Ip4Address peer, String tenant) throws RuleException {
             String key = peerKey(peer, tenant);
-            if (!used.containsKey(key) && !held.containsKey(key)) {
+            if (!uses(key) && !held.containsKey(key)) {
                 checkBinding(peer, key, held);
             }
             return get(key, MAX_SHARED_ID + 1, "tunnel peer id");

@@ -20,9 +20,8 @@ import org.hupf.pipeconf.api.UpfTerminationDownlink;
 import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +52,10 @@ public final class SessionTranslator {
     private static final int OHR_GTPU_UDP_IPV4 = 0;
     private static final int OHR_GTPU_UDP_IP = 6;
     private static final long MIN_BURST_BYTES = 3000;
+    private static final Comparator<Pdr> PDR_ID = Comparator.comparingInt(p -> p.pdrId);
+    private static final Comparator<Far> FAR_ID = Comparator.comparingLong(f -> f.farId);
+    private static final Comparator<Pdr> PRECEDENCE = Comparator.comparingLong((Pdr p) -> p.precedence)
+            .thenComparingInt(p -> p.pdrId);
 
     private final Ip4Address n3Address;
     private final int sliceId;
@@ -138,10 +141,13 @@ public final class SessionTranslator {
      * @throws RuleException 73 naming the rule and its Network Instance if two of them name different tenants
      */
     public static SessionTenant tenantOf(PfcpSession s, Map<String, SessionTenant> known) throws RuleException {
+        if (known.isEmpty()) {
+            return null;
+        }
         SessionTenant bound = null;
         String boundBy = null;
-        List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
-        pdrs.sort(Comparator.comparingInt(p -> p.pdrId));
+        Pdr[] pdrs = s.pdrs.values().toArray(new Pdr[s.pdrs.size()]);
+        Arrays.sort(pdrs, PDR_ID);
         for (Pdr p : pdrs) {
             SessionTenant t = p.isUplink() && p.networkInstance != null ? known.get(p.networkInstance) : null;
             if (t != null) {
@@ -150,8 +156,8 @@ public final class SessionTranslator {
                 boundBy = "PDR " + p.pdrId;
             }
         }
-        List<Far> fars = new ArrayList<>(s.fars.values());
-        fars.sort(Comparator.comparingLong(f -> f.farId));
+        Far[] fars = s.fars.values().toArray(new Far[s.fars.size()]);
+        Arrays.sort(fars, FAR_ID);
         for (Far f : fars) {
             boolean accessSide = f.ohcAddress != null || Integer.valueOf(Far.ACCESS).equals(f.destinationInterface);
             SessionTenant t = accessSide && f.networkInstance != null ? known.get(f.networkInstance) : null;
@@ -189,9 +195,9 @@ public final class SessionTranslator {
             placement.place(s);
         }
         SessionTenant tenant = tenantOf(s, known);
-        Set<UpfEntity> out = new LinkedHashSet<>();
-        List<Pdr> pdrs = new ArrayList<>(s.pdrs.values());
-        pdrs.sort(Comparator.comparingLong((Pdr p) -> p.precedence).thenComparingInt(p -> p.pdrId));
+        EntitySet.Builder out = new EntitySet.Builder();
+        Pdr[] pdrs = s.pdrs.values().toArray(new Pdr[s.pdrs.size()]);
+        Arrays.sort(pdrs, PRECEDENCE);
         Long sessionQer = sessionQer(pdrs);
         Pdr downlinkDefault = null;
         for (Pdr p : pdrs) {
@@ -215,7 +221,7 @@ public final class SessionTranslator {
                              "source interface " + p.sourceInterface + " is not supported (ACCESS or CORE only)");
             }
         }
-        return out;
+        return out.build();
     }
 
     private static RuleException reject(int cause, int ruleType, long id, String reason) {
@@ -245,32 +251,39 @@ public final class SessionTranslator {
      * A QER used by every PDR of the session meters the whole session; a lone PDR with two QERs names
      * the session QER first.
      */
-    private static Long sessionQer(List<Pdr> pdrs) {
-        if (pdrs.size() < 2) {
-            return pdrs.isEmpty() || pdrs.get(0).qerIds.size() != 2 ? null : pdrs.get(0).qerIds.get(0);
+    private static Long sessionQer(Pdr[] pdrs) {
+        if (pdrs.length < 2) {
+            return pdrs.length == 0 || pdrs[0].qerIds.size() != 2 ? null : pdrs[0].qerIds.get(0);
         }
-        for (Long q : pdrs.get(0).qerIds) {
-            if (pdrs.stream().allMatch(p -> p.qerIds.contains(q))) {
-                return q;
+        List<Long> first = pdrs[0].qerIds;
+        nextQer:
+        for (int i = 0, n = first.size(); i < n; i++) {
+            for (Pdr p : pdrs) {
+                if (!p.qerIds.contains(first.get(i))) {
+                    continue nextQer;
+                }
             }
+            return first.get(i);
         }
         return null;
     }
 
     private static Long appQer(PfcpSession s, Pdr p, Long sessionQer) throws RuleException {
-        List<Long> own = new ArrayList<>(p.qerIds);
-        own.remove(sessionQer);
-        if (own.size() > 1) {
+        // The PDR's QERs less the session's (its first occurrence): at most one is left, the application's.
+        List<Long> qers = p.qerIds;
+        int sessionAt = sessionQer == null ? -1 : qers.indexOf(sessionQer);
+        if (qers.size() - (sessionAt >= 0 ? 1 : 0) > 1) {
             throw reject(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
                          "PDR " + p.pdrId + " has more than one session and one application QER");
         }
-        for (Long q : p.qerIds) {
-            if (!s.qers.containsKey(q)) {
+        for (int i = 0, n = qers.size(); i < n; i++) {
+            if (!s.qers.containsKey(qers.get(i))) {
                 throw reject(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
-                             "PDR " + p.pdrId + " refers to unknown QER " + q);
+                             "PDR " + p.pdrId + " refers to unknown QER " + qers.get(i));
             }
         }
-        for (Long u : p.urrIds) {
+        for (int i = 0, n = p.urrIds.size(); i < n; i++) {
+            Long u = p.urrIds.get(i);
             Urr urr = s.urrs.get(u);
             if (urr == null) {
                 throw reject(Cause.RULE_CREATION_MODIFICATION_FAILURE, 0, p.pdrId,
@@ -281,7 +294,7 @@ public final class SessionTranslator {
                         + Integer.toHexString(urr.reportingTriggers) + " beyond periodic and volume threshold");
             }
         }
-        return own.isEmpty() ? null : own.get(0);
+        return qers.size() == (sessionAt >= 0 ? 1 : 0) ? null : qers.get(sessionAt == 0 ? 1 : 0);
     }
 
     private int appId(Pdr p, SessionResources res) throws RuleException {
@@ -316,7 +329,7 @@ public final class SessionTranslator {
         return b.build();
     }
 
-    private void applications(Pdr p, int appId, Set<UpfEntity> out) {
+    private void applications(Pdr p, int appId, EntitySet.Builder out) {
         if (appId != 0) {
             out.add(application(AppFilter.parse(p.sdfFilters.get(0)), appId, p.precedence));
         }
@@ -327,7 +340,7 @@ public final class SessionTranslator {
     }
 
     private Integer meter(PfcpSession s, Long qerId, boolean uplink, boolean session, SessionResources res,
-                          Set<UpfEntity> out) throws RuleException {
+                          EntitySet.Builder out) throws RuleException {
         if (qerId == null) {
             return 0;
         }
@@ -355,17 +368,16 @@ public final class SessionTranslator {
      * match on an uplink QFI, so the PDI QFI only selects the traffic class).
      */
     private static Integer qfi(PfcpSession s, Pdr p, Long appQer, Long sessionQer) {
-        for (Long q : new Long[]{appQer, sessionQer}) {
-            if (q != null && s.qers.get(q).qfi != null) {
-                return s.qers.get(q).qfi;
-            }
+        Integer qfi = appQer == null ? null : s.qers.get(appQer).qfi;
+        if (qfi == null && sessionQer != null) {
+            qfi = s.qers.get(sessionQer).qfi;
         }
-        return p.qfi;
+        return qfi != null ? qfi : p.qfi;
     }
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     private void uplink(PfcpSession s, Pdr p, Far far, Long sessionQer, Long appQer, int appId, int ctr,
-                        SessionResources res, Set<UpfEntity> out) throws RuleException {
+                        SessionResources res, EntitySet.Builder out) throws RuleException {
         if (p.teid == null || p.tunnelAddress == null) {
             throw reject(Cause.CONDITIONAL_IE_MISSING, 0, p.pdrId, "uplink PDR " + p.pdrId + " has no F-TEID");
         }
@@ -399,7 +411,7 @@ public final class SessionTranslator {
      * The tunnel peer of a FAR's gNB, in the overlay of the session's tenant if it has one: routed to the edge
      * VTEP, with the tenant's VXLAN encapsulation.
      */
-    private int tunnelPeer(Far far, SessionTenant tenant, SessionResources res, Set<UpfEntity> out)
+    private int tunnelPeer(Far far, SessionTenant tenant, SessionResources res, EntitySet.Builder out)
             throws RuleException {
         int peer;
         try {
@@ -427,13 +439,18 @@ public final class SessionTranslator {
     }
 
     private static boolean gateClosed(PfcpSession s, Pdr p, boolean uplink) {
-        return p.qerIds.stream().map(s.qers::get)
-                .anyMatch(q -> uplink ? q.uplinkGateClosed : q.downlinkGateClosed);
+        for (int i = 0, n = p.qerIds.size(); i < n; i++) {
+            Qer q = s.qers.get(p.qerIds.get(i));
+            if (uplink ? q.uplinkGateClosed : q.downlinkGateClosed) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     private void downlink(PfcpSession s, Pdr p, Far far, Long sessionQer, Long appQer, int appId, int ctr,
-                          boolean sessionEntry, SessionTenant tenant, SessionResources res, Set<UpfEntity> out)
+                          boolean sessionEntry, SessionTenant tenant, SessionResources res, EntitySet.Builder out)
             throws RuleException {
         if (p.ueAddress == null) {
             throw reject(Cause.CONDITIONAL_IE_MISSING, 0, p.pdrId, "downlink PDR " + p.pdrId + " has no UE IP address");

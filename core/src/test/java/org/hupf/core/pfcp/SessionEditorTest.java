@@ -14,6 +14,7 @@ import org.hupf.core.pfcp.codec.PfcpCodec;
 import org.hupf.core.pfcp.codec.PfcpMessage;
 import org.hupf.core.pfcp.codec.RequestCodec;
 import org.hupf.core.pfcp.message.EstablishmentRequest;
+import org.hupf.core.pfcp.message.FarChange;
 import org.hupf.core.pfcp.message.ModificationRequest;
 import org.hupf.core.pfcp.message.RuleChange;
 import org.junit.Test;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -117,6 +119,20 @@ public class SessionEditorTest {
         // An IE in Update URR replaces the old IE as a whole: the total threshold is gone.
         assertEquals(null, u.volumeThresholdTotal);
         assertEquals(0x20L, (long) ed.pdrs().get(4).teid);
+    }
+
+    @Test
+    public void aModificationCopiesOnlyTheKindsOfRuleItChangesAndLeavesItsBaseAsItWas() throws Exception {
+        PfcpSession base = session(established());
+        long farId = base.fars.keySet().iterator().next();
+        SessionEditor ed = new SessionEditor(base);
+        ed.apply(List.of(new FarChange(RuleChange.Op.UPDATE, farId, Far.DROP, null, null)));
+        assertSame(base.pdrs, ed.pdrs());
+        assertSame(base.qers, ed.qers());
+        assertSame(base.urrs, ed.urrs());
+        assertEquals(Far.DROP, ed.fars().get(farId).applyAction);
+        assertEquals(base.fars.keySet(), ed.fars().keySet());
+        assertTrue(base.fars.get(farId).applyAction != Far.DROP);
     }
 
     @Test

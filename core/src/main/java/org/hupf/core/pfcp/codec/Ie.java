@@ -158,7 +158,8 @@ public final class Ie implements IeContainer {
      * @return reader
      */
     public IeReader reader() {
-        return new IeReader(type, value == null ? new byte[0] : value);
+        byte[] v = value == null ? new byte[0] : value;
+        return new IeReader(type, v, 0, v.length);
     }
 
     void encode(IeWriter out) {

@@ -75,11 +75,73 @@ public final class IeField<T> {
      * @throws DecodeException Mandatory IE incorrect if the value is short or out of range
      */
     public T decode(Ie ie) throws DecodeException {
-        IeReader r = ie.reader();
+        return read(ie.reader());
+    }
+
+    private T read(IeReader r) throws DecodeException {
         if (fixed) {
             r.need(length);
         }
         return decoder.read(r);
+    }
+
+    /**
+     * Decodes an IE of this type where it lies in a received message.
+     *
+     * @param ies the message's IEs
+     * @param ie  the IE
+     * @return value
+     * @throws DecodeException Mandatory IE incorrect if the value is short or out of range
+     */
+    public T decode(IeSpans ies, int ie) throws DecodeException {
+        return read(ies.reader(ie));
+    }
+
+    /**
+     * Decodes the first IE of this type in a container of a received message.
+     *
+     * @param ies       the message's IEs
+     * @param container {@link IeSpans#MESSAGE} or a grouped IE
+     * @return value, or null if absent
+     * @throws DecodeException if the IE is malformed
+     */
+    public T optional(IeSpans ies, int container) throws DecodeException {
+        int ie = ies.child(container, type);
+        return ie < 0 ? null : decode(ies, ie);
+    }
+
+    /**
+     * Decodes a mandatory IE of this type in a container of a received message.
+     *
+     * @param ies       the message's IEs
+     * @param container {@link IeSpans#MESSAGE} or a grouped IE
+     * @return value
+     * @throws DecodeException Mandatory IE missing if absent, or the IE's fault
+     */
+    public T require(IeSpans ies, int container) throws DecodeException {
+        return decode(ies, ies.require(container, type));
+    }
+
+    /**
+     * Decodes every IE of this type in a container of a received message, in order.
+     *
+     * @param ies       the message's IEs
+     * @param container {@link IeSpans#MESSAGE} or a grouped IE
+     * @return values (immutable: the typed request keeps them as they are)
+     * @throws DecodeException if one is malformed
+     */
+    public List<T> all(IeSpans ies, int container) throws DecodeException {
+        int n = ies.count(container, type);
+        if (n <= 1) {
+            return n == 0 ? List.of() : List.of(decode(ies, ies.child(container, type)));
+        }
+        List<T> out = new ArrayList<>(n);
+        for (int ie = ies.first(container); ie >= 0; ie = ies.next(ie)) {
+            if (ies.type(ie) == type && !ies.isEnterprise(ie)) {
+                out.add(decode(ies, ie));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /**

@@ -123,6 +123,12 @@ public final class IeFields {
         }
     }
 
+    /** An IPv4 address's text as {@link InetAddress#getHostAddress()} gives it, without the address object. */
+    private static String dotted(IeReader r) throws DecodeException {
+        r.need(4);
+        return r.u8() + "." + r.u8() + "." + r.u8() + "." + r.u8();
+    }
+
     private static Inet6Address ipv6(IeReader r) throws DecodeException {
         try {
             return (Inet6Address) InetAddress.getByAddress(r.bytes(16));
@@ -135,7 +141,7 @@ public final class IeFields {
         int t = r.u8() & 0x0f;
         switch (t) {
             case NodeId.IPV4:
-                return new NodeId(t, ipv4(r).getHostAddress());
+                return new NodeId(t, dotted(r));
             case NodeId.IPV6:
                 return new NodeId(t, ipv6(r).getHostAddress());
             case NodeId.FQDN:

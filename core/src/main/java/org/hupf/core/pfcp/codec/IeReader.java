@@ -1,25 +1,39 @@
 package org.hupf.core.pfcp.codec;
 
 /**
- * Sequential reader over one IE's value; running past the end is a Mandatory IE incorrect fault
- * naming the IE and the offset inside its value.
+ * Sequential reader over one IE's value, where it lies in the datagram or in a copy of its own; running past the
+ * end is a Mandatory IE incorrect fault naming the IE and the offset inside its value.
  */
 public final class IeReader {
 
-    private final int ieType;
     private final byte[] value;
+    private int ieType;
+    private int start;
+    private int end;
     private int pos;
 
-    IeReader(int ieType, byte[] value) {
+    /** A reader over {@code value[start, end)}, the IE's value. */
+    IeReader(int ieType, byte[] value, int start, int end) {
         this.ieType = ieType;
         this.value = value;
+        this.start = start;
+        this.end = end;
+        this.pos = start;
+    }
+
+    /** Sets this reader on another value of the same buffer, {@code [start, end)}, of an IE of {@code ieType}. */
+    IeReader at(int ieType, int start, int end) {
+        this.ieType = ieType;
+        this.start = start;
+        this.end = end;
+        this.pos = start;
+        return this;
     }
 
     void need(int n) throws DecodeException {
-        if (pos + n > value.length) {
-            throw new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, ieType, pos,
-                                      "value too short: need " + n + " more byte(s), have "
-                                              + (value.length - pos));
+        if (pos + n > end) {
+            throw new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, ieType, pos - start,
+                                      "value too short: need " + n + " more byte(s), have " + (end - pos));
         }
     }
 
@@ -60,7 +74,7 @@ public final class IeReader {
 
     /** @return bytes left unread */
     public int remaining() {
-        return value.length - pos;
+        return end - pos;
     }
 
     /**
@@ -70,6 +84,6 @@ public final class IeReader {
      * @return the exception to throw
      */
     public DecodeException incorrect(String what) {
-        return new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, ieType, pos, what);
+        return new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, ieType, pos - start, what);
     }
 }

@@ -1,6 +1,5 @@
 package org.hupf.core.pfcp.codec;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,8 +12,6 @@ public final class PfcpCodec {
     public static final int VERSION = 1;
     private static final int FLAG_S = 0x01;
     private static final int FLAG_MP = 0x02;
-    /** Nesting limit for grouped IEs: the spec's deepest is 3 (e.g. Create PDR / PDI / ...). */
-    private static final int MAX_DEPTH = 8;
     /** A response's or report's size with room to spare: its buffer grows only for many Usage Reports. */
     private static final int MESSAGE_CAPACITY = 128;
 
@@ -104,6 +101,21 @@ public final class PfcpCodec {
      * @throws DecodeException on a truncated or inconsistent message
      */
     public static PfcpMessage decode(Header h, byte[] buf, int len) throws DecodeException {
+        return PfcpMessage.decoded(h.type, h.hasSeid, h.seid, h.sequence, h.priority, spans(h, buf, len).tree(
+                IeSpans.MESSAGE));
+    }
+
+    /**
+     * Walks the IEs of a datagram whose header was read already, without copying them: what a request's typed
+     * decoder reads ({@link RequestCodec#decode(Header, IeSpans)}).
+     *
+     * @param h   the datagram's header
+     * @param buf datagram, read in place until the caller is done with the spans
+     * @param len bytes received
+     * @return the message's IEs
+     * @throws DecodeException on a truncated or inconsistent message
+     */
+    public static IeSpans spans(Header h, byte[] buf, int len) throws DecodeException {
         if (h.version != VERSION) {
             throw new DecodeException(DecodeException.Kind.UNSUPPORTED_VERSION, 0, 0,
                                       "PFCP version " + h.version + " not supported");
@@ -118,52 +130,7 @@ public final class PfcpCodec {
                                       "message length " + h.length + " exceeds the " + (len - 4)
                                               + " bytes received after the first 4");
         }
-        List<Ie> ies = decodeIes(buf, h.size, end, 0);
-        return PfcpMessage.decoded(h.type, h.hasSeid, h.seid, h.sequence, h.priority, ies);
-    }
-
-    private static List<Ie> decodeIes(byte[] buf, int start, int end, int depth) throws DecodeException {
-        List<Ie> ies = new ArrayList<>();
-        int pos = start;
-        while (pos < end) {
-            if (end - pos < 4) {
-                throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, 0, pos,
-                                          (end - pos) + " trailing byte(s) cannot hold an IE header");
-            }
-            int type = ((buf[pos] & 0xff) << 8) | (buf[pos + 1] & 0xff);
-            int length = ((buf[pos + 2] & 0xff) << 8) | (buf[pos + 3] & 0xff);
-            int valueStart = pos + 4;
-            int valueEnd = valueStart + length;
-            if (valueEnd > end) {
-                throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, type, pos,
-                                          "IE length " + length + " runs " + (valueEnd - end)
-                                                  + " byte(s) past its container");
-            }
-            if ((type & 0x8000) != 0) {
-                if (length < 2) {
-                    throw new DecodeException(DecodeException.Kind.INVALID_LENGTH, type, pos,
-                                              "enterprise IE of length " + length + " has no enterprise id");
-                }
-                int enterprise = ((buf[valueStart] & 0xff) << 8) | (buf[valueStart + 1] & 0xff);
-                ies.add(Ie.enterprise(type, enterprise, copy(buf, valueStart + 2, valueEnd)));
-            } else if (IeType.isGrouped(type)) {
-                if (depth >= MAX_DEPTH) {
-                    throw new DecodeException(DecodeException.Kind.MANDATORY_IE_INCORRECT, type, pos,
-                                              "grouped IEs nested deeper than " + MAX_DEPTH);
-                }
-                ies.add(Ie.grouped(type, decodeIes(buf, valueStart, valueEnd, depth + 1)));
-            } else {
-                ies.add(Ie.owning(type, copy(buf, valueStart, valueEnd)));
-            }
-            pos = valueEnd;
-        }
-        return ies;
-    }
-
-    private static byte[] copy(byte[] buf, int from, int to) {
-        byte[] out = new byte[to - from];
-        System.arraycopy(buf, from, out, 0, out.length);
-        return out;
+        return new IeSpans(h.type, buf, h.size, end);
     }
 
     /**

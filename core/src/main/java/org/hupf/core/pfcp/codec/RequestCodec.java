@@ -25,7 +25,6 @@ import org.hupf.core.pfcp.message.UrrChange;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Decodes a PFCP request message once into its typed request ({@link PfcpRequest}), checking every IE hupf
@@ -39,89 +38,101 @@ public final class RequestCodec {
     /** Remove PDR, FAR, QER, URR by Failed Rule ID type. */
     private static final int[] REMOVE_TYPES = {IeType.REMOVE_PDR, IeType.REMOVE_FAR, IeType.REMOVE_QER,
                                                IeType.REMOVE_URR};
-
-    /** Decodes one Create, Update or Remove rule IE. */
-    @FunctionalInterface
-    private interface RuleDecoder {
-        RuleChange decode(Op op, Ie ie) throws DecodeException;
-    }
-
-    /** The rule IEs by type: what each asks for and its decoder. */
-    private static final Map<Integer, Map.Entry<Op, RuleDecoder>> RULE_IES = Map.ofEntries(
-            Map.entry(IeType.CREATE_PDR, Map.entry(Op.CREATE, RequestCodec::pdr)),
-            Map.entry(IeType.UPDATE_PDR, Map.entry(Op.UPDATE, RequestCodec::pdr)),
-            Map.entry(IeType.CREATE_FAR, Map.entry(Op.CREATE, RequestCodec::far)),
-            Map.entry(IeType.UPDATE_FAR, Map.entry(Op.UPDATE, RequestCodec::far)),
-            Map.entry(IeType.CREATE_QER, Map.entry(Op.CREATE, RequestCodec::qer)),
-            Map.entry(IeType.UPDATE_QER, Map.entry(Op.UPDATE, RequestCodec::qer)),
-            Map.entry(IeType.CREATE_URR, Map.entry(Op.CREATE, RequestCodec::urr)),
-            Map.entry(IeType.UPDATE_URR, Map.entry(Op.UPDATE, RequestCodec::urr)),
-            Map.entry(IeType.REMOVE_PDR, Map.entry(Op.REMOVE, (op, ie) -> new RuleRemoval(
-                    FailedRuleId.PDR, IeFields.PDR_ID.require(ie)))),
-            Map.entry(IeType.REMOVE_FAR, Map.entry(Op.REMOVE, (op, ie) -> new RuleRemoval(
-                    FailedRuleId.FAR, IeFields.FAR_ID.require(ie)))),
-            Map.entry(IeType.REMOVE_QER, Map.entry(Op.REMOVE, (op, ie) -> new RuleRemoval(
-                    FailedRuleId.QER, IeFields.QER_ID.require(ie)))),
-            Map.entry(IeType.REMOVE_URR, Map.entry(Op.REMOVE, (op, ie) -> new RuleRemoval(
-                    FailedRuleId.URR, IeFields.URR_ID.require(ie)))));
+    /** Create PDR, FAR, QER, URR by Failed Rule ID type. */
+    private static final int[] CREATE_TYPES = {IeType.CREATE_PDR, IeType.CREATE_FAR, IeType.CREATE_QER,
+                                               IeType.CREATE_URR};
+    /** Update PDR, FAR, QER, URR by Failed Rule ID type. */
+    private static final int[] UPDATE_TYPES = {IeType.UPDATE_PDR, IeType.UPDATE_FAR, IeType.UPDATE_QER,
+                                               IeType.UPDATE_URR};
 
     private RequestCodec() {
     }
 
     /**
-     * Decodes a request.
+     * Decodes a request message, as the datagram it encodes into.
      *
-     * @param m decoded message of a request type hupf serves
+     * @param m message of a request type hupf serves
      * @return typed request
      * @throws DecodeException a mandatory IE missing or malformed
      * @throws IllegalArgumentException for a message type that is not a request hupf serves
      */
     public static PfcpRequest decode(PfcpMessage m) throws DecodeException {
-        switch (m.type()) {
+        byte[] b = PfcpCodec.encode(m);
+        return decode(b, b.length);
+    }
+
+    /**
+     * Decodes a request datagram.
+     *
+     * @param buf datagram
+     * @param len bytes received
+     * @return typed request
+     * @throws DecodeException a truncated or inconsistent message, a mandatory IE missing or malformed
+     * @throws IllegalArgumentException for a message type that is not a request hupf serves
+     */
+    public static PfcpRequest decode(byte[] buf, int len) throws DecodeException {
+        PfcpCodec.Header h = PfcpCodec.header(buf, len);
+        return decode(h, PfcpCodec.spans(h, buf, len));
+    }
+
+    /**
+     * Decodes a request from its header and its IEs as they lie in the datagram ({@link PfcpCodec#spans}), their
+     * values read in place: the datagram is not used once this returns.
+     *
+     * @param h the datagram's header, of a request type hupf serves
+     * @param m its IEs
+     * @return typed request
+     * @throws DecodeException a mandatory IE missing or malformed
+     * @throws IllegalArgumentException for a message type that is not a request hupf serves
+     */
+    public static PfcpRequest decode(PfcpCodec.Header h, IeSpans m) throws DecodeException {
+        int top = IeSpans.MESSAGE;
+        switch (h.type) {
             case MessageType.HEARTBEAT_REQUEST:
-                return new HeartbeatRequest(m.sequence(), IeFields.RECOVERY_TIME_STAMP.require(m));
+                return new HeartbeatRequest(h.sequence, IeFields.RECOVERY_TIME_STAMP.require(m, top));
             case MessageType.ASSOCIATION_SETUP_REQUEST:
-                return new AssociationSetupRequest(m.sequence(), IeFields.NODE_ID.require(m),
-                                                   IeFields.RECOVERY_TIME_STAMP.require(m));
+                return new AssociationSetupRequest(h.sequence, IeFields.NODE_ID.require(m, top),
+                                                   IeFields.RECOVERY_TIME_STAMP.require(m, top));
             case MessageType.ASSOCIATION_UPDATE_REQUEST:
-                return new AssociationUpdateRequest(m.sequence(), IeFields.NODE_ID.require(m));
+                return new AssociationUpdateRequest(h.sequence, IeFields.NODE_ID.require(m, top));
             case MessageType.ASSOCIATION_RELEASE_REQUEST:
-                return new AssociationReleaseRequest(m.sequence(), IeFields.NODE_ID.require(m));
+                return new AssociationReleaseRequest(h.sequence, IeFields.NODE_ID.require(m, top));
             case MessageType.SESSION_ESTABLISHMENT_REQUEST: {
-                NodeId node = IeFields.NODE_ID.require(m);
-                FSeid cpFseid = IeFields.F_SEID.require(m);
-                m.require(IeType.CREATE_PDR);
-                m.require(IeType.CREATE_FAR);
-                EstablishmentRequest context = new EstablishmentRequest(m.sequence(), m.seid(), node, cpFseid,
-                                                                        List.of());
+                NodeId node = IeFields.NODE_ID.require(m, top);
+                FSeid cpFseid = IeFields.F_SEID.require(m, top);
+                m.require(top, IeType.CREATE_PDR);
+                m.require(top, IeType.CREATE_FAR);
                 try {
-                    return new EstablishmentRequest(m.sequence(), m.seid(), node, cpFseid, rules(m));
+                    return new EstablishmentRequest(h.sequence, h.seid, node, cpFseid, rules(m));
                 } catch (DecodeException e) {
-                    throw e.inContextOf(context);
+                    throw e.inContextOf(new EstablishmentRequest(h.sequence, h.seid, node, cpFseid, List.of()));
                 }
             }
             case MessageType.SESSION_MODIFICATION_REQUEST:
                 try {
                     List<Long> queries = new ArrayList<>();
-                    for (Ie q : m.all(IeType.QUERY_URR)) {
-                        queries.add(IeFields.URR_ID.require(q));
+                    for (int q = m.first(top); q >= 0; q = m.next(q)) {
+                        if (m.type(q) == IeType.QUERY_URR && !m.isEnterprise(q)) {
+                            queries.add(IeFields.URR_ID.require(m, q));
+                        }
                     }
-                    return new ModificationRequest(m.sequence(), m.seid(), IeFields.F_SEID.optional(m), rules(m),
+                    return new ModificationRequest(h.sequence, h.seid, IeFields.F_SEID.optional(m, top), rules(m),
                                                    queries);
                 } catch (DecodeException e) {
-                    throw e.inContextOf(new ModificationRequest(m.sequence(), m.seid(), null, List.of(), List.of()));
+                    throw e.inContextOf(new ModificationRequest(h.sequence, h.seid, null, List.of(), List.of()));
                 }
             case MessageType.SESSION_DELETION_REQUEST:
-                return new DeletionRequest(m.sequence(), m.seid());
+                return new DeletionRequest(h.sequence, h.seid);
             default:
-                throw new IllegalArgumentException("message type " + m.type() + " is not a request hupf serves");
+                throw new IllegalArgumentException("message type " + h.type + " is not a request hupf serves");
         }
     }
 
-    private static List<RuleChange> rules(PfcpMessage m) throws DecodeException {
+    /** The rule IEs of a session request (Create, Update, Remove PDR/FAR/QER/URR) in message order. */
+    private static List<RuleChange> rules(IeSpans m) throws DecodeException {
         List<RuleChange> out = new ArrayList<>();
-        for (Ie ie : m.ies()) {
-            RuleChange c = rule(ie);
+        for (int ie = m.first(IeSpans.MESSAGE); ie >= 0; ie = m.next(ie)) {
+            RuleChange c = m.isEnterprise(ie) ? null : rule(m, ie);
             if (c != null) {
                 out.add(c);
             }
@@ -129,55 +140,79 @@ public final class RequestCodec {
         return out;
     }
 
-    private static RuleChange rule(Ie ie) throws DecodeException {
-        Map.Entry<Op, RuleDecoder> r = ie.isEnterprise() ? null : RULE_IES.get(ie.type());
-        return r == null ? null : r.getValue().decode(r.getKey(), ie);
+    /** The rule IE of a type, or null for another IE: its kind (a Failed Rule ID type) and what it asks for. */
+    private static RuleChange rule(IeSpans m, int ie) throws DecodeException {
+        int type = m.type(ie);
+        for (int kind = 0; kind < REMOVE_TYPES.length; kind++) {
+            if (type == CREATE_TYPES[kind] || type == UPDATE_TYPES[kind]) {
+                return change(kind, type == CREATE_TYPES[kind] ? Op.CREATE : Op.UPDATE, m, ie);
+            }
+            if (type == REMOVE_TYPES[kind]) {
+                return new RuleRemoval(kind, kind == FailedRuleId.PDR ? IeFields.PDR_ID.require(m, ie)
+                        : idField(kind).require(m, ie));
+            }
+        }
+        return null;
+    }
+
+    private static RuleChange change(int kind, Op op, IeSpans m, int ie) throws DecodeException {
+        switch (kind) {
+            case FailedRuleId.PDR:
+                return pdr(op, m, ie);
+            case FailedRuleId.FAR:
+                return far(op, m, ie);
+            case FailedRuleId.QER:
+                return qer(op, m, ie);
+            default:
+                return urr(op, m, ie);
+        }
     }
 
     /** Whether a create must carry the IE: the decoder's optional() becomes require(). */
-    private static <T> T field(IeField<T> f, Op op, Ie group) throws DecodeException {
-        return op == Op.CREATE ? f.require(group) : f.optional(group);
+    private static <T> T field(IeField<T> f, Op op, IeSpans m, int group) throws DecodeException {
+        return op == Op.CREATE ? f.require(m, group) : f.optional(m, group);
     }
 
-    private static PdrChange pdr(Op op, Ie ie) throws DecodeException {
-        int id = IeFields.PDR_ID.require(ie);
-        Long precedence = field(IeFields.PRECEDENCE, op, ie);
-        Ie pdiIe = op == Op.CREATE ? ie.require(IeType.PDI) : ie.child(IeType.PDI);
-        Pdi pdi = pdiIe == null ? null : new Pdi(
-                IeFields.SOURCE_INTERFACE.require(pdiIe), IeFields.F_TEID.optional(pdiIe),
-                IeFields.NETWORK_INSTANCE.optional(pdiIe), IeFields.UE_IP_ADDRESS.optional(pdiIe),
-                IeFields.SDF_FILTER.all(pdiIe), IeFields.QFI.optional(pdiIe));
-        return new PdrChange(op, id, precedence, pdi, IeFields.OUTER_HEADER_REMOVAL.optional(ie),
-                             IeFields.FAR_ID.optional(ie), IeFields.QER_ID.all(ie), IeFields.URR_ID.all(ie));
+    private static PdrChange pdr(Op op, IeSpans m, int ie) throws DecodeException {
+        int id = IeFields.PDR_ID.require(m, ie);
+        Long precedence = field(IeFields.PRECEDENCE, op, m, ie);
+        int pdiIe = op == Op.CREATE ? m.require(ie, IeType.PDI) : m.child(ie, IeType.PDI);
+        Pdi pdi = pdiIe < 0 ? null : new Pdi(
+                IeFields.SOURCE_INTERFACE.require(m, pdiIe), IeFields.F_TEID.optional(m, pdiIe),
+                IeFields.NETWORK_INSTANCE.optional(m, pdiIe), IeFields.UE_IP_ADDRESS.optional(m, pdiIe),
+                IeFields.SDF_FILTER.all(m, pdiIe), IeFields.QFI.optional(m, pdiIe));
+        return new PdrChange(op, id, precedence, pdi, IeFields.OUTER_HEADER_REMOVAL.optional(m, ie),
+                             IeFields.FAR_ID.optional(m, ie), IeFields.QER_ID.all(m, ie), IeFields.URR_ID.all(m, ie));
     }
 
-    private static FarChange far(Op op, Ie ie) throws DecodeException {
-        long id = IeFields.FAR_ID.require(ie);
-        Integer action = field(IeFields.APPLY_ACTION, op, ie);
-        Ie params = ie.child(op == Op.CREATE ? IeType.FORWARDING_PARAMETERS : IeType.UPDATE_FORWARDING_PARAMETERS);
+    private static FarChange far(Op op, IeSpans m, int ie) throws DecodeException {
+        long id = IeFields.FAR_ID.require(m, ie);
+        Integer action = field(IeFields.APPLY_ACTION, op, m, ie);
+        int params = m.child(ie, op == Op.CREATE ? IeType.FORWARDING_PARAMETERS
+                : IeType.UPDATE_FORWARDING_PARAMETERS);
         ForwardingParameters forwarding = null;
-        if (params != null) {
-            Integer destination = field(IeFields.DESTINATION_INTERFACE, op, params);
-            OuterHeaderCreation ohc = IeFields.OUTER_HEADER_CREATION.optional(params);
+        if (params >= 0) {
+            Integer destination = field(IeFields.DESTINATION_INTERFACE, op, m, params);
+            OuterHeaderCreation ohc = IeFields.OUTER_HEADER_CREATION.optional(m, params);
             if (ohc != null && ohc.description != OuterHeaderCreation.GTPU_UDP_IPV4) {
-                throw params.child(IeType.OUTER_HEADER_CREATION).reader().incorrect(
+                throw m.reader(m.child(params, IeType.OUTER_HEADER_CREATION)).incorrect(
                         "only GTP-U/UDP/IPv4 outer header creation is supported, got description 0x"
                                 + Integer.toHexString(ohc.description));
             }
-            forwarding = new ForwardingParameters(destination, ohc, IeFields.NETWORK_INSTANCE.optional(params));
+            forwarding = new ForwardingParameters(destination, ohc, IeFields.NETWORK_INSTANCE.optional(m, params));
         }
-        return new FarChange(op, id, action, forwarding, IeFields.BAR_ID.optional(ie));
+        return new FarChange(op, id, action, forwarding, IeFields.BAR_ID.optional(m, ie));
     }
 
-    private static QerChange qer(Op op, Ie ie) throws DecodeException {
-        return new QerChange(op, IeFields.QER_ID.require(ie), field(IeFields.GATE_STATUS, op, ie),
-                             IeFields.MBR.optional(ie), IeFields.GBR.optional(ie), IeFields.QFI.optional(ie));
+    private static QerChange qer(Op op, IeSpans m, int ie) throws DecodeException {
+        return new QerChange(op, IeFields.QER_ID.require(m, ie), field(IeFields.GATE_STATUS, op, m, ie),
+                             IeFields.MBR.optional(m, ie), IeFields.GBR.optional(m, ie), IeFields.QFI.optional(m, ie));
     }
 
-    private static UrrChange urr(Op op, Ie ie) throws DecodeException {
-        return new UrrChange(op, IeFields.URR_ID.require(ie), field(IeFields.MEASUREMENT_METHOD, op, ie),
-                             field(IeFields.REPORTING_TRIGGERS, op, ie), IeFields.MEASUREMENT_PERIOD.optional(ie),
-                             IeFields.VOLUME_THRESHOLD.optional(ie));
+    private static UrrChange urr(Op op, IeSpans m, int ie) throws DecodeException {
+        return new UrrChange(op, IeFields.URR_ID.require(m, ie), field(IeFields.MEASUREMENT_METHOD, op, m, ie),
+                             field(IeFields.REPORTING_TRIGGERS, op, m, ie),
+                             IeFields.MEASUREMENT_PERIOD.optional(m, ie), IeFields.VOLUME_THRESHOLD.optional(m, ie));
     }
 
     /**
