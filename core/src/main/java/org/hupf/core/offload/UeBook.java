@@ -20,27 +20,29 @@ import java.util.Set;
  * {@link HybridUpfDevice}'s per-UE bookkeeping: each UE's own entries (sessions, terminations), keyed by its
  * address's 32 bits, and the UEs whose entries refer to each shared entity (meters, a tunnel peer and its overlay).
  * A UE has a handful of entries: they sit in small arrays, scanned, each with the shared keys it refers to worked out
- * once, when it is put. A shared entity with one user (a session's own meter, the common case) keeps that user
- * without a set. Not thread-safe: the device calls it under its lock.
+ * once, when it is put. A shared entity with one user (a session's own meter, the common case) keeps that user's
+ * record without a set. Not thread-safe: the device calls it under its lock.
  */
 final class UeBook {
 
     private static final Object[] NO_REFERENCES = new Object[0];
 
-    private final Map<Integer, Ue> perUe = new HashMap<>();
-    /** Key of a shared entity to its users: one UE's address bits (an Integer), or a Set of them. */
+    private final IntMap<Ue> perUe = new IntMap<>();
+    /** Key of a shared entity to its users: one UE's record, or a Set of them. */
     private final Map<Object, Object> referrers = new HashMap<>();
 
     /** One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. */
     static final class Ue {
         final Ip4Address address;
+        final int bits;
         private Object[] keys = new Object[4];
         private UpfEntity[] entities = new UpfEntity[4];
         private Object[][] references = new Object[4][];
         private int size;
 
-        Ue(Ip4Address address) {
+        Ue(Ip4Address address, int bits) {
             this.address = address;
+            this.bits = bits;
         }
 
         int size() {
@@ -117,7 +119,7 @@ final class UeBook {
     void put(Ip4Address address, int bits, UpfEntity e) {
         Ue ue = perUe.get(bits);
         if (ue == null) {
-            ue = new Ue(address);
+            ue = new Ue(address, bits);
             perUe.put(bits, ue);
         }
         Object key = EntityKeys.key(e);
@@ -130,11 +132,11 @@ final class UeBook {
             ue.entities[at] = e;
             ue.references[at] = refs;
             for (Object ref : old) {
-                unrefer(ref, bits, ue);
+                unrefer(ref, ue);
             }
         }
         for (Object ref : refs) {
-            refer(ref, bits);
+            refer(ref, ue);
         }
     }
 
@@ -148,51 +150,51 @@ final class UeBook {
         Object[] old = ue.references[at];
         ue.removeAt(at);
         for (Object ref : old) {
-            unrefer(ref, bits, ue);
+            unrefer(ref, ue);
         }
     }
 
-    /** Adds the UEs whose entries refer to a shared entity, by its key. */
-    void addUsersOf(Object sharedKey, Map<Integer, Ip4Address> ues) {
+    /** Adds the UEs whose entries refer to a shared entity, by its key, to UEs by address bits. */
+    void addUsersOf(Object sharedKey, IntMap<Ip4Address> ues) {
         Object users = referrers.get(sharedKey);
-        if (users instanceof Integer) {
-            ues.put((Integer) users, perUe.get(users).address);
+        if (users instanceof Ue) {
+            ues.put(((Ue) users).bits, ((Ue) users).address);
         } else if (users != null) {
             for (Object u : (Set<?>) users) {
-                ues.put((Integer) u, perUe.get(u).address);
+                ues.put(((Ue) u).bits, ((Ue) u).address);
             }
         }
     }
 
-    private void refer(Object ref, int ue) {
+    private void refer(Object ref, Ue ue) {
         Object users = referrers.get(ref);
         if (users == null) {
             referrers.put(ref, ue);
-        } else if (users instanceof Integer) {
-            if ((Integer) users != ue) {
-                Set<Integer> both = new HashSet<>(4);
-                both.add((Integer) users);
+        } else if (users instanceof Ue) {
+            if (users != ue) {
+                Set<Ue> both = new HashSet<>(4);
+                both.add((Ue) users);
                 both.add(ue);
                 referrers.put(ref, both);
             }
         } else {
             @SuppressWarnings("unchecked")
-            Set<Integer> set = (Set<Integer>) users;
+            Set<Ue> set = (Set<Ue>) users;
             set.add(ue);
         }
     }
 
     /** The UE no longer counts as a user of ref, unless another of its entries still refers to it. */
-    private void unrefer(Object ref, int bits, Ue ue) {
+    private void unrefer(Object ref, Ue ue) {
         Object users = referrers.get(ref);
         if (users == null || ue.refersTo(ref)) {
             return;
         }
-        if (users instanceof Integer) {
-            if ((Integer) users == bits) {
+        if (users instanceof Ue) {
+            if (users == ue) {
                 referrers.remove(ref);
             }
-        } else if (((Set<?>) users).remove(bits) && ((Set<?>) users).isEmpty()) {
+        } else if (((Set<?>) users).remove(ue) && ((Set<?>) users).isEmpty()) {
             referrers.remove(ref);
         }
     }

@@ -7,8 +7,7 @@ import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.HashSet;
 import java.util.Set;
 
 import static org.junit.Assert.assertEquals;
@@ -27,9 +26,14 @@ public class UeBookTest {
     }
 
     private static Set<Integer> usersOf(UeBook book, Object key) {
-        Map<Integer, Ip4Address> users = new HashMap<>();
+        IntMap<Ip4Address> users = new IntMap<>();
         book.addUsersOf(key, users);
-        return users.keySet();
+        Set<Integer> bits = new HashSet<>();
+        users.forEach((ue, address) -> {
+            assertEquals(ue, Ip4Bits.of(address));
+            bits.add(ue);
+        });
+        return bits;
     }
 
     private static Object meter(int cell) {
