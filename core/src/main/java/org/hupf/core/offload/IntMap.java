@@ -1,6 +1,7 @@
 package org.hupf.core.offload;
 
 import java.util.AbstractCollection;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -143,6 +144,12 @@ final class IntMap<V> {
                 gap = j;
             }
         }
+    }
+
+    /** Removes every entry, keeping the table's size. */
+    void clear() {
+        Arrays.fill(values, null);
+        size = 0;
     }
 
     private void grow() {

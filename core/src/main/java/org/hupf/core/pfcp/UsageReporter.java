@@ -321,9 +321,11 @@ public final class UsageReporter {
      */
     public synchronized void sessionChanged(PfcpSession s) {
         Map<Long, State> urrs = states.get(s.upSeid);
-        if (urrs != null) {
-            boolean storedGone = urrs.entrySet().stream()
-                    .anyMatch(e -> e.getValue().stored && !s.urrs.containsKey(e.getKey()));
+        if (urrs != null && !s.urrs.keySet().containsAll(urrs.keySet())) {
+            boolean storedGone = false;
+            for (Map.Entry<Long, State> e : urrs.entrySet()) {
+                storedGone |= e.getValue().stored && !s.urrs.containsKey(e.getKey());
+            }
             urrs.keySet().retainAll(s.urrs.keySet());
             if (storedGone) {
                 baselines.retain(s.upSeid, s.urrs.keySet());
@@ -341,8 +343,14 @@ public final class UsageReporter {
      */
     public void forget(long upSeid) {
         Map<Long, State> urrs = states.remove(upSeid);
-        if (urrs != null && urrs.values().stream().anyMatch(st -> st.stored)) {
-            baselines.remove(upSeid);
+        if (urrs == null) {
+            return;
+        }
+        for (State st : urrs.values()) {
+            if (st.stored) {
+                baselines.remove(upSeid);
+                return;
+            }
         }
     }
 

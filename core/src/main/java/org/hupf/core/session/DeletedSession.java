@@ -49,8 +49,7 @@ public final class DeletedSession {
         for (int cell : SessionCounters.cellsOf(session)) {
             int i = finalCells.indexOf(cell);
             if (i >= 0) {
-                out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(finalCells.count(i, 0),
-                        finalCells.count(i, 1)).setEgress(finalCells.count(i, 2), finalCells.count(i, 3)).build());
+                out.put(cell, finalCells.counter(i));
             }
         }
         return out;

@@ -124,12 +124,20 @@ public final class CellCounts {
         return out;
     }
 
+    /**
+     * @param i entry
+     * @return its cell's counts as an object
+     */
+    public UpfCounter counter(int i) {
+        return UpfCounter.builder().withCellId(cells[i]).setIngress(counts[4 * i], counts[4 * i + 1])
+                .setEgress(counts[4 * i + 2], counts[4 * i + 3]).build();
+    }
+
     /** @return cell id to counts, one object per cell */
     public Map<Integer, UpfCounter> toMap() {
         Map<Integer, UpfCounter> out = new HashMap<>(size * 2);
         for (int i = 0; i < size; i++) {
-            out.put(cells[i], UpfCounter.builder().withCellId(cells[i]).setIngress(counts[4 * i], counts[4 * i + 1])
-                    .setEgress(counts[4 * i + 2], counts[4 * i + 3]).build());
+            out.put(cells[i], counter(i));
         }
         return out;
     }
