@@ -216,7 +216,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         } else {
             int bits = Ip4Bits.of(ue);
             if (removal) {
-                ues.remove(bits, EntityKeys.key(entity));
+                ues.remove(bits, entity);
             } else {
                 ues.put(ue, bits, entity);
             }

@@ -31,11 +31,17 @@ final class UeBook {
     /** Key of a shared entity to its users: one UE's record, or a Set of them. */
     private final Map<Object, Object> referrers = new HashMap<>();
 
-    /** One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. */
+    /**
+     * One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. An
+     * entry's key is its type and two numbers, {@link EntityKeys#key}'s fields for the four types a UE owns, held in
+     * primitive arrays: no key object per entry.
+     */
     static final class Ue {
         final Ip4Address address;
         final int bits;
-        private Object[] keys = new Object[4];
+        private byte[] types = new byte[4];
+        private long[] keyA = new long[4];
+        private long[] keyB = new long[4];
         private UpfEntity[] entities = new UpfEntity[4];
         private Object[][] references = new Object[4][];
         private int size;
@@ -57,22 +63,30 @@ final class UeBook {
             return references[i];
         }
 
-        private int indexOf(Object key) {
+        /** @return the entry with the key of {@code e}, or -1 */
+        private int indexOf(UpfEntity e) {
+            byte type = (byte) e.type().ordinal();
+            long a = keyA(e, bits);
+            long b = keyB(e);
             for (int i = 0; i < size; i++) {
-                if (keys[i].equals(key)) {
+                if (types[i] == type && keyA[i] == a && keyB[i] == b) {
                     return i;
                 }
             }
             return -1;
         }
 
-        private void append(Object key, UpfEntity e, Object[] refs) {
-            if (size == keys.length) {
-                keys = Arrays.copyOf(keys, 2 * size);
+        private void append(UpfEntity e, Object[] refs) {
+            if (size == entities.length) {
+                types = Arrays.copyOf(types, 2 * size);
+                keyA = Arrays.copyOf(keyA, 2 * size);
+                keyB = Arrays.copyOf(keyB, 2 * size);
                 entities = Arrays.copyOf(entities, 2 * size);
                 references = Arrays.copyOf(references, 2 * size);
             }
-            keys[size] = key;
+            types[size] = (byte) e.type().ordinal();
+            keyA[size] = keyA(e, bits);
+            keyB[size] = keyB(e);
             entities[size] = e;
             references[size] = refs;
             size++;
@@ -80,11 +94,12 @@ final class UeBook {
 
         private void removeAt(int i) {
             int after = size - i - 1;
-            System.arraycopy(keys, i + 1, keys, i, after);
+            System.arraycopy(types, i + 1, types, i, after);
+            System.arraycopy(keyA, i + 1, keyA, i, after);
+            System.arraycopy(keyB, i + 1, keyB, i, after);
             System.arraycopy(entities, i + 1, entities, i, after);
             System.arraycopy(references, i + 1, references, i, after);
             size--;
-            keys[size] = null;
             entities[size] = null;
             references[size] = null;
         }
@@ -122,11 +137,10 @@ final class UeBook {
             ue = new Ue(address, bits);
             perUe.put(bits, ue);
         }
-        Object key = EntityKeys.key(e);
         Object[] refs = references(e);
-        int at = ue.indexOf(key);
+        int at = ue.indexOf(e);
         if (at < 0) {
-            ue.append(key, e, refs);
+            ue.append(e, refs);
         } else {
             Object[] old = ue.references[at];
             ue.entities[at] = e;
@@ -140,10 +154,10 @@ final class UeBook {
         }
     }
 
-    /** Removes the UE's entry with this key, if it has one. */
-    void remove(int bits, Object key) {
+    /** Removes the UE's entry with the key of {@code e}, if it has one. */
+    void remove(int bits, UpfEntity e) {
         Ue ue = perUe.get(bits);
-        int at = ue == null ? -1 : ue.indexOf(key);
+        int at = ue == null ? -1 : ue.indexOf(e);
         if (at < 0) {
             return;
         }
@@ -196,6 +210,28 @@ final class UeBook {
             }
         } else if (((Set<?>) users).remove(ue) && ((Set<?>) users).isEmpty()) {
             referrers.remove(ref);
+        }
+    }
+
+    /**
+     * The first number of an own entry's key: the UE's bits, but an uplink session's, which is keyed by its tunnel
+     * (the N3 address and the TEID).
+     */
+    private static long keyA(UpfEntity e, int ueBits) {
+        return e.type() == UpfEntityType.SESSION_UPLINK ? Ip4Bits.of(((UpfSessionUplink) e).tunDstAddr()) : ueBits;
+    }
+
+    /** The second number of an own entry's key: an uplink session's TEID, a termination's application. */
+    private static long keyB(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return ((UpfSessionUplink) e).teid();
+            case TERMINATION_UPLINK:
+                return ((UpfTerminationUplink) e).applicationId();
+            case TERMINATION_DOWNLINK:
+                return ((UpfTerminationDownlink) e).applicationId();
+            default:
+                return 0;
         }
     }
 
