@@ -85,7 +85,7 @@ final class SwitchCounts {
         e.hwLast().put(backendCell, now);
     }
 
-    /** The usage of a session from its backend totals and what the switch counted for it. */
+    /** The usage of a session from its backend totals and what the switch counted for it (shared when none). */
     static SessionUsage withHardware(OffloadEntry e, long[] total) {
         long hwBytes = 0;
         for (long[] acc : e.hwAccum().values()) {
@@ -93,6 +93,9 @@ final class SwitchCounts {
                 total[i] += acc[i];
             }
             hwBytes += acc[1];
+        }
+        if ((total[0] | total[1] | total[2] | total[3]) == 0) {
+            return SessionUsage.NONE;   // counts are never negative: an idle session holds no usage of its own
         }
         return new SessionUsage(total[0], total[1], total[2], total[3], hwBytes);
     }
