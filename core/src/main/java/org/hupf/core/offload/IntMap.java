@@ -66,10 +66,6 @@ final class IntMap<V> {
         return (V) values[slotOf(key)];
     }
 
-    boolean containsKey(int key) {
-        return values[slotOf(key)] != null;
-    }
-
     /**
      * @return the value the key had, or null
      * @throws NullPointerException if the value is null

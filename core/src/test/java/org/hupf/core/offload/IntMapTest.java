@@ -35,7 +35,6 @@ public class IntMapTest {
             assertEquals(expected.size(), map.size());
             int probe = random.nextInt(3_000) - 1_000;
             assertEquals(expected.get(probe), map.get(probe));
-            assertEquals(expected.containsKey(probe), map.containsKey(probe));
         }
         Map<Integer, String> seen = new HashMap<>();
         map.forEach((k, v) -> assertNull("each key once", seen.put(k, v)));
