@@ -62,16 +62,17 @@ public final class BackendUsageLedger {
     }
 
     /** A cell whose write is on its way: not judged until a read started after its acknowledgement. */
-    private static final long WRITE_PENDING = Long.MAX_VALUE;
+    private static final Long WRITE_PENDING = Long.MAX_VALUE;
 
+    /** A backend's cells, keyed by cell id without a box per key. */
     private static final class Account {
-        final Map<Integer, long[]> last = new HashMap<>();
+        IntMap<long[]> last = new IntMap<>();
         /** Only non-zero offsets. */
-        final Map<Integer, long[]> offset = new HashMap<>();
-        /** Cells hupf wrote, to the ledger time of the write's acknowledgement. */
-        final Map<Integer, Long> writtenAt = new HashMap<>();
-        /** Cells with a record in the journal. */
-        final Set<Integer> journaled = new HashSet<>();
+        final IntMap<long[]> offset = new IntMap<>();
+        /** Cells hupf wrote, to the ledger time of the write's acknowledgement (one box per write, shared). */
+        final IntMap<Long> writtenAt = new IntMap<>();
+        /** Cells with a record in the journal (the value is always TRUE). */
+        final IntMap<Boolean> journaled = new IntMap<>();
         /** The start of the latest read observed: an answer to an earlier one is stale. */
         long observedStart;
         boolean present = true;
@@ -111,7 +112,7 @@ public final class BackendUsageLedger {
                 if (!zero(offset)) {
                     a.offset.put(cell, offset);
                 }
-                a.journaled.add(cell);
+                a.journaled.put(cell, Boolean.TRUE);
             });
             accounts.put(backend, a);
         });
@@ -123,21 +124,14 @@ public final class BackendUsageLedger {
     }
 
     /**
-     * Takes the counts just read from a backend and gives its share of each cell.
+     * Takes the counts just read from a backend (a read's answer, a write's final counts) and gives its share of
+     * each cell.
      *
      * @param backend   the backend's key
      * @param startedAt {@link #readStarts()} taken before the read was sent
      * @param counts    what the backend answered
-     * @return cell to the backend's share: the count plus what its earlier lives counted there
-     */
-    public Map<Integer, UpfCounter> observe(String backend, long startedAt, Collection<UpfCounter> counts) {
-        return observe(backend, startedAt, CellCounts.of(counts)).toMap();
-    }
-
-    /**
-     * {@link #observe(String, long, Collection)} of counts in primitive arrays (a write's final counts).
-     *
-     * @return the backend's share of each cell, in the order of {@code counts}
+     * @return the backend's share of each cell, in the order of {@code counts}: the count plus what its earlier
+     *         lives counted there
      */
     public CellCounts observe(String backend, long startedAt, CellCounts counts) {
         String restart;
@@ -181,8 +175,10 @@ public final class BackendUsageLedger {
                     o[i] += last[i];
                 }
             });
-            a.last.clear();
-            a.offset.keySet().forEach(cell -> journal(backend, a, cell));
+            a.last = new IntMap<>();
+            for (int cell : a.offset.keys()) {
+                journal(backend, a, cell);
+            }
         }
         for (int i = 0; i < counts.size(); i++) {
             int cell = counts.cell(i);
@@ -224,9 +220,12 @@ public final class BackendUsageLedger {
             epoch += a.present == here.contains(k) ? 0 : 1;
             a.present = here.contains(k);
             if (leaves) {
-                Set<Integer> cells = new HashSet<>(a.last.keySet());
-                cells.addAll(a.offset.keySet());
-                cells.forEach(cell -> journal(k, a, cell));
+                for (int cell : a.last.keys()) {
+                    journal(k, a, cell);
+                }
+                for (int cell : a.offset.keys()) {
+                    journal(k, a, cell);    // again for a cell in both: the same record
+                }
             }
         });
     }
@@ -237,7 +236,7 @@ public final class BackendUsageLedger {
      * @param backend the backend written
      * @param cells   the cells
      */
-    public synchronized void writing(String backend, Collection<Integer> cells) {
+    public synchronized void writing(String backend, int[] cells) {
         Account a = accounts.computeIfAbsent(backend, k -> new Account());
         for (int cell : cells) {
             a.last.remove(cell);
@@ -271,14 +270,16 @@ public final class BackendUsageLedger {
      * @param backend the backend written
      * @param cells   the cells
      */
-    public synchronized void written(String backend, Collection<Integer> cells) {
+    public synchronized void written(String backend, int[] cells) {
         Account a = accounts.get(backend);
         if (a == null) {
             return;
         }
-        clock++;
+        Long acknowledged = ++clock;
         for (int cell : cells) {
-            a.writtenAt.replace(cell, WRITE_PENDING, clock);
+            if (WRITE_PENDING.equals(a.writtenAt.get(cell))) {
+                a.writtenAt.put(cell, acknowledged);
+            }
         }
     }
 
@@ -297,27 +298,11 @@ public final class BackendUsageLedger {
         Set<Integer> cells = new HashSet<>();
         accounts.forEach((k, a) -> {
             if (k.equals(backend) || withAway && !a.present) {
-                cells.addAll(a.last.keySet());
-                cells.addAll(a.offset.keySet());
+                a.last.forEach((cell, v) -> cells.add(cell));
+                a.offset.forEach((cell, v) -> cells.add(cell));
             }
         });
         return cells;
-    }
-
-    /**
-     * @param cells cells
-     * @return cell to what the backends away counted there (their last counts and earlier lives), for the
-     *     cells where any did
-     */
-    public synchronized Map<Integer, long[]> away(Collection<Integer> cells) {
-        Map<Integer, long[]> out = new HashMap<>();
-        for (int cell : cells) {
-            long[] sum = away(cell);
-            if (sum != null) {
-                out.put(cell, sum);
-            }
-        }
-        return out;
     }
 
     /**
@@ -373,7 +358,7 @@ public final class BackendUsageLedger {
         accounts.forEach((backend, a) -> {
             if (a.present) {
                 long[] t = new long[2];
-                for (Map<Integer, long[]> counts : List.of(a.last, a.offset)) {
+                for (IntMap<long[]> counts : List.of(a.last, a.offset)) {
                     for (long[] v : counts.values()) {
                         t[0] += v[0] + v[2];
                         t[1] += v[1] + v[3];
@@ -385,12 +370,18 @@ public final class BackendUsageLedger {
         return out;
     }
 
-    /** Journals a cell's last count and offset, or forgets its record when it carries nothing. */
+    /**
+     * Journals a cell's last count and offset, or forgets its record when it carries nothing; nothing at all
+     * without a journal (the lab's ledger, which a cell write reaches with every new session).
+     */
     private void journal(String backend, Account a, int cell) {
+        if (journal == Journal.NONE) {
+            return;
+        }
         long[] last = a.last.get(cell);
         long[] offset = a.offset.get(cell);
         if (last == null && offset == null) {
-            if (a.journaled.remove(cell)) {
+            if (a.journaled.remove(cell) != null) {
                 journal.record(backend, cell, null);
             }
             return;
@@ -402,7 +393,7 @@ public final class BackendUsageLedger {
         if (offset != null) {
             System.arraycopy(offset, 0, r, 4, 4);
         }
-        a.journaled.add(cell);
+        a.journaled.put(cell, Boolean.TRUE);
         journal.record(backend, cell, r);
     }
 

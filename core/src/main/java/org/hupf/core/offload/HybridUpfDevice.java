@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableSet;
 import org.hupf.core.device.BatchDevices;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.BatchUpfDevice;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.EntityKeys;
@@ -29,7 +30,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -91,7 +91,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 mirrorDeviceWide(e);
             }
         }
-        Map<Integer, Ip4Address> adopted = new HashMap<>();
+        IntMap<Ip4Address> adopted = new IntMap<>();
         for (UpfEntityType t : List.of(UpfEntityType.TUNNEL_PEER, UpfEntityType.PEER_VXLAN,
                                        UpfEntityType.SESSION_METER, UpfEntityType.APPLICATION_METER,
                                        UpfEntityType.SESSION_UPLINK,
@@ -108,7 +108,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
                 }
             }
         }
-        retrack(adopted, Map.of());
+        retrack(adopted, CellCounts.NONE);
     }
 
     private void mirrorDeviceWide(UpfEntity entity) throws UpfProgrammableException {
@@ -147,30 +147,35 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     }
 
     private synchronized CompletableFuture<WriteResult> writeToBackend(List<DeviceUpdate> updates) {
-        Map<Integer, Ip4Address> affected = losingEntries(updates);
+        IntMap<Ip4Address> affected = losingEntries(updates);
         // Sessions losing entries leave the switch first: their packets fall back to the backend.
-        affected.values().forEach(manager::fallBack);
+        affected.forEach((bits, ue) -> manager.fallBack(bits));
         return BatchDevices.of(backend).write(updates).thenApply(r -> recordWritten(updates, affected, r));
     }
 
     /** Notes what the backend took and hands the offload manager the UEs whose sessions changed. */
-    private synchronized WriteResult recordWritten(List<DeviceUpdate> updates, Map<Integer, Ip4Address> affected,
+    private synchronized WriteResult recordWritten(List<DeviceUpdate> updates, IntMap<Ip4Address> affected,
                                                    WriteResult onBackend) {
         List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
+        boolean ok = true;
         for (int i = 0; i < updates.size(); i++) {
             UpfProgrammableException failure = onBackend.failure(i);
             if (failure == null) {
                 failure = record(updates.get(i), affected);
             }
             failures.add(failure);
+            ok &= failure == null;
         }
-        Map<Integer, UpfCounter> finalCounts = retrack(affected, measuresBackend ? onBackend.finalCounts() : Map.of());
-        return onBackend.unreachable() ? onBackend : WriteResult.of(failures).withFinalCounts(finalCounts);
+        CellCounts finalCounts = retrack(affected, measuresBackend ? onBackend.finalCells() : CellCounts.NONE);
+        if (onBackend.unreachable()) {
+            return onBackend;
+        }
+        return (ok ? WriteResult.ok(updates.size()) : WriteResult.of(failures)).withFinalCells(finalCounts);
     }
 
     /** The UEs whose sessions lose entries in this batch (removals, meter resets), by address bits. */
-    private Map<Integer, Ip4Address> losingEntries(List<DeviceUpdate> updates) {
-        Map<Integer, Ip4Address> losing = new HashMap<>();
+    private IntMap<Ip4Address> losingEntries(List<DeviceUpdate> updates) {
+        IntMap<Ip4Address> losing = new IntMap<>();
         for (DeviceUpdate u : updates) {
             if (isRemoval(u) && !isDeviceWide(u.entity())) {
                 Ip4Address ue = ueOf(u.entity());
@@ -195,7 +200,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      *
      * @return why the switch refused a device-wide entry, or null
      */
-    private UpfProgrammableException record(DeviceUpdate u, Map<Integer, Ip4Address> affected) {
+    private UpfProgrammableException record(DeviceUpdate u, IntMap<Ip4Address> affected) {
         UpfEntity entity = u.entity();
         if (entity.type() == UpfEntityType.COUNTER) {
             // A reset of a newly allocated backend cell: the switch counts per offload episode, from its own.
@@ -211,7 +216,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         } else {
             int bits = Ip4Bits.of(ue);
             if (removal) {
-                ues.remove(bits, EntityKeys.key(entity));
+                ues.remove(bits, entity);
             } else {
                 ues.put(ue, bits, entity);
             }
@@ -238,7 +243,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         }
     }
 
-    private void recordShared(UpfEntity entity, boolean removal, Map<Integer, Ip4Address> affected) {
+    private void recordShared(UpfEntity entity, boolean removal, IntMap<Ip4Address> affected) {
         Object key = EntityKeys.key(entity);
         UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
         // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
@@ -291,24 +296,22 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     }
 
     /** The counts with what the switch counted added: the same map when it counted none of these cells. */
-    private Map<Integer, UpfCounter> withHardware(Map<Integer, UpfCounter> counts) {
-        Map<Integer, UpfCounter> out = null;
-        for (UpfCounter c : counts.values()) {
-            UpfCounter sum = withHardware(c);
-            if (sum != c && out == null) {
-                out = new HashMap<>(counts);
-            }
-            if (out != null) {
-                out.put(c.cellId(), sum);
+    private CellCounts withHardware(CellCounts counts) {
+        long[][] extra = null;
+        for (int i = 0; i < counts.size(); i++) {
+            long[] hw = manager.hardwareCounts(counts.cell(i));
+            if (hw != null) {
+                extra = extra == null ? new long[counts.size()][] : extra;
+                extra[i] = hw;
             }
         }
-        return out == null ? counts : out;
+        return extra == null ? counts : counts.plus(extra);
     }
 
     private UpfCounter withHardware(UpfCounter c) {
         long[] hw = manager.hardwareCounts(c.cellId());
-        if ((hw[0] | hw[1] | hw[2] | hw[3]) == 0) {
-            return c;   // never offloaded (counts are never negative): the backend's own, no copy per cell
+        if (hw == null) {
+            return c;   // never counted on the switch: the backend's own, no copy per cell
         }
         return UpfCounter.builder().withCellId(c.cellId())
                 .setIngress(c.ingressPkts() + hw[0], c.ingressBytes() + hw[1])
@@ -336,30 +339,33 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     }
 
     /** Adds the UEs whose entries refer to a shared entity. */
-    private void addUsersOf(UpfEntity sharedEntity, Map<Integer, Ip4Address> affected) {
+    private void addUsersOf(UpfEntity sharedEntity, IntMap<Ip4Address> affected) {
         ues.addUsersOf(EntityKeys.key(sharedEntity), affected);
     }
 
     /**
      * Hands the offload manager the current view of each UE's session.
      *
+     * @param changed UEs by address bits
      * @param written final counts of backend cells the write returned
      * @return final counts of the cells of the sessions that are gone (see {@link #untrack})
      */
-    private Map<Integer, UpfCounter> retrack(Map<Integer, Ip4Address> changed, Map<Integer, UpfCounter> written) {
-        List<Ip4Address> gone = new ArrayList<>();
-        for (Map.Entry<Integer, Ip4Address> ue : changed.entrySet()) {
-            UeBook.Ue entries = ues.get(ue.getKey());
+    private CellCounts retrack(IntMap<Ip4Address> changed, CellCounts written) {
+        int[] gone = null;
+        int n = 0;
+        for (int bits : changed.keys()) {
+            UeBook.Ue entries = ues.get(bits);
             if (entries == null || entries.size() == 0) {
-                ues.forget(ue.getKey());
-                if (manager.isTracked(ue.getValue())) {
-                    gone.add(ue.getValue());
+                ues.forget(bits);
+                if (manager.isTracked(bits)) {
+                    gone = gone == null ? new int[changed.size()] : gone;
+                    gone[n++] = bits;
                 }
                 continue;
             }
-            manager.track(sessionOf(ue.getValue(), entries));
+            manager.track(sessionOf(entries.address, entries));
         }
-        return untrack(gone, written);
+        return gone == null ? CellCounts.NONE : untrack(gone, n, changed, written);
     }
 
     /** A UE's session as the offload manager takes it: the shared entries its own refer to, then its own. */
@@ -388,32 +394,37 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      * Forgets the sessions a write removed, with their backend cells' final counts: those the write returned when
      * it returned every one of them, else one read of all (every backend's).
      *
+     * @param gone the removed sessions' UEs, by address bits, the first n
      * @return each of their cells' final count over both targets (what {@link #readCounterCells} said last);
      *         the cells the read missed are left out
      */
-    private Map<Integer, UpfCounter> untrack(List<Ip4Address> gone, Map<Integer, UpfCounter> written) {
-        if (gone.isEmpty()) {
-            return Map.of();
-        }
-        Map<Integer, UpfCounter> finalCounts;
+    private CellCounts untrack(int[] gone, int n, IntMap<Ip4Address> addresses, CellCounts written) {
+        CellCounts finalCounts;
         try {
-            Set<Integer> cells = written.isEmpty() ? Set.of() : manager.counterCells(gone);
-            finalCounts = !cells.isEmpty() && written.keySet().containsAll(cells) ? written
-                    : manager.readBackendCells(gone);
+            finalCounts = manager.countsAll(gone, n, written) ? written : readBackendCells(gone, n, addresses);
         } catch (UpfProgrammableException e) {
-            log.warn("final usage of {} removed sessions unread in bulk: {}", gone.size(), e.getMessage());
-            finalCounts = Map.of();
+            log.warn("final usage of {} removed sessions unread in bulk: {}", n, e.getMessage());
+            finalCounts = CellCounts.NONE;
         }
-        Map<Integer, UpfCounter> withSwitch = withHardware(finalCounts);
-        for (Ip4Address ue : gone) {
+        CellCounts withSwitch = withHardware(finalCounts);
+        for (int i = 0; i < n; i++) {
             try {
-                manager.untrack(ue, finalCounts);
+                manager.untrack(gone[i], finalCounts);
             } catch (UpfProgrammableException e) {
                 // The backend no longer holds the session: only its final usage was lost.
-                log.warn("final usage of UE {} unread: {}", ue, e.getMessage());
+                log.warn("final usage of UE {} unread: {}", addresses.get(gone[i]), e.getMessage());
             }
         }
         return withSwitch;
+    }
+
+    private CellCounts readBackendCells(int[] gone, int n, IntMap<Ip4Address> addresses)
+            throws UpfProgrammableException {
+        List<Ip4Address> ues = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            ues.add(addresses.get(gone[i]));
+        }
+        return CellCounts.of(manager.readBackendCells(ues).values());
     }
 
     /** The slice of the most specific UE pool (core interface) that holds the address, 0 if none. */

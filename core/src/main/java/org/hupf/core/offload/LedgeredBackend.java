@@ -18,10 +18,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A backend whose counter reads go through the {@link BackendUsageLedger}: each cell reads as what the
@@ -38,9 +36,9 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
     private final boolean addsAway;
     /**
      * Cells written since the last changed-cells read: the ledger forgot their offsets, which their backend
-     * counts need not show. The changed-cells read has one reader (the offload poll).
+     * counts need not show. The changed-cells read has one reader (the offload poll); guarded by itself.
      */
-    private final Set<Integer> written = ConcurrentHashMap.newKeySet();
+    private final IntMap<Boolean> written = new IntMap<>();
 
     /** A changed-cells answer's token: the backend's, and the ledger's epoch its counts were given in. */
     private static final class Since {
@@ -77,9 +75,9 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
             backend.apply(entity);
             return;
         }
-        List<Integer> cell = List.of(((UpfCounter) entity).cellId());
+        int[] cell = {((UpfCounter) entity).cellId()};
         ledger.writing(key, cell);
-        written.addAll(cell);
+        noteWritten(cell);
         try {
             backend.apply(entity);
         } finally {
@@ -89,18 +87,23 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
 
     @Override
     public CompletableFuture<WriteResult> write(List<DeviceUpdate> updates) {
-        List<Integer> cells = new ArrayList<>();
+        int n = 0;
         for (DeviceUpdate u : updates) {
-            if (u.kind() == DeviceUpdate.Kind.APPLY && u.entity() instanceof UpfCounter) {
-                cells.add(((UpfCounter) u.entity()).cellId());
-            }
+            n += isCellWrite(u) ? 1 : 0;
         }
         long startedAt = ledger.readStarts();
-        if (cells.isEmpty()) {
+        if (n == 0) {
             return BatchDevices.of(backend).write(updates).thenApply(r -> throughLedger(r, startedAt));
         }
+        int[] cells = new int[n];
+        n = 0;
+        for (DeviceUpdate u : updates) {
+            if (isCellWrite(u)) {
+                cells[n++] = ((UpfCounter) u.entity()).cellId();
+            }
+        }
         ledger.writing(key, cells);
-        written.addAll(cells);
+        noteWritten(cells);
         CompletableFuture<WriteResult> result;
         try {
             result = BatchDevices.of(backend).write(updates);
@@ -109,6 +112,18 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
             throw e;
         }
         return result.whenComplete((r, e) -> ledger.written(key, cells)).thenApply(r -> throughLedger(r, startedAt));
+    }
+
+    private static boolean isCellWrite(DeviceUpdate u) {
+        return u.kind() == DeviceUpdate.Kind.APPLY && u.entity() instanceof UpfCounter;
+    }
+
+    private void noteWritten(int[] cells) {
+        synchronized (written) {
+            for (int cell : cells) {
+                written.put(cell, Boolean.TRUE);
+            }
+        }
     }
 
     /** The final counts a write returned, read as the cells' reads are (they are what a read after it answers). */
@@ -131,21 +146,21 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
     public UpfCounter readCounter(int cellId) throws UpfProgrammableException {
         long startedAt = ledger.readStarts();
         UpfCounter c = backend.readCounter(cellId);
-        return withAway(ledger.observe(key, startedAt, List.of(c))).get(cellId);
+        return shares(startedAt, List.of(c)).get(cellId);
     }
 
     @Override
     public Collection<UpfCounter> readCounters(long maxCounterId) throws UpfProgrammableException {
         long startedAt = ledger.readStarts();
         Collection<UpfCounter> read = backend.readCounters(maxCounterId);
-        return withAway(ledger.observe(key, startedAt, read)).values();
+        return shares(startedAt, read).values();
     }
 
     @Override
     public Map<Integer, UpfCounter> readCounterCells(Collection<Integer> cells) throws UpfProgrammableException {
         long startedAt = ledger.readStarts();
         Collection<UpfCounter> read = CounterCellReader.of(backend).readCounterCells(cells).values();
-        return withAway(ledger.observe(key, startedAt, read));
+        return shares(startedAt, read);
     }
 
     /**
@@ -167,8 +182,11 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
 
     /** A changed-cells read through the ledger, whose token is the backend's answer. */
     private CellChanges changedCells(int maxCell, CellChanges since) throws UpfProgrammableException {
-        List<Integer> rewritten = new ArrayList<>(written);
-        written.removeAll(rewritten);
+        int[] rewritten;
+        synchronized (written) {
+            rewritten = written.keys();
+            written.clear();
+        }
         try {
             long startedAt = ledger.readStarts();
             CellChanges read = CounterCellReader.changedCells(backend, maxCell, since);
@@ -180,16 +198,19 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
                     counts.putIfAbsent(cell, BackendUsageLedger.counter(cell, new long[4]));
                 }
             } else {
-                List<Integer> unread = new ArrayList<>(rewritten);
-                unread.removeAll(counts.keySet());
+                List<Integer> unread = new ArrayList<>();
+                for (int cell : rewritten) {
+                    if (!counts.containsKey(cell)) {
+                        unread.add(cell);
+                    }
+                }
                 if (!unread.isEmpty()) {
                     counts.putAll(CounterCellReader.of(backend).readCounterCells(unread));
                 }
             }
-            Map<Integer, UpfCounter> out = withAway(ledger.observe(key, startedAt, counts.values()));
-            return new CellChanges(read.complete(), out.values(), read);
+            return new CellChanges(read.complete(), shares(startedAt, counts.values()).values(), read);
         } catch (UpfProgrammableException | RuntimeException e) {
-            written.addAll(rewritten);
+            noteWritten(rewritten);
             throw e;
         }
     }
@@ -204,20 +225,17 @@ public final class LedgeredBackend implements HupfUpfDevice, BatchUpfDevice, Cou
         backend.deleteAll(type);
     }
 
-    private Map<Integer, UpfCounter> withAway(Map<Integer, UpfCounter> shares) {
-        Map<Integer, UpfCounter> out = new TreeMap<>(shares);
-        if (!addsAway) {
-            return out;
+    /** What a read answered, as the ledger gives it (with what the backends away counted): cell to count, sorted. */
+    private Map<Integer, UpfCounter> shares(long startedAt, Collection<UpfCounter> read) {
+        CellCounts shares = withAway(ledger.observe(key, startedAt, CellCounts.of(read)));
+        Map<Integer, UpfCounter> out = new TreeMap<>();
+        for (int i = 0; i < shares.size(); i++) {
+            out.put(shares.cell(i), shares.counter(i));
         }
-        ledger.away(shares.keySet()).forEach((cell, away) -> {
-            UpfCounter c = shares.get(cell);
-            out.put(cell, BackendUsageLedger.counter(cell, new long[]{c.ingressPkts() + away[0],
-                    c.ingressBytes() + away[1], c.egressPkts() + away[2], c.egressBytes() + away[3]}));
-        });
         return out;
     }
 
-    /** {@link #withAway(Map)} of counts in primitive arrays, in their order. */
+    /** The backend's shares with what the backends away counted added, when this backend adds them; in order. */
     private CellCounts withAway(CellCounts shares) {
         long[][] away = addsAway ? ledger.away(shares) : null;
         return away == null ? shares : shares.plus(away);

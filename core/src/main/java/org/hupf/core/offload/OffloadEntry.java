@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * The {@link OffloadManager}'s state of one session: where it is, its rate and what each target counted for it.
- * Hardware counters are kept per backend counter index: {ip, ib, ep, eb}. Read and written under the manager's lock.
+ * Hardware counters are kept per backend counter index: {ip, ib, ep, eb}, in maps made only for a session the
+ * switch carried: most never go there. Read and written under the manager's lock.
  */
 final class OffloadEntry {
     OffloadSession session;
@@ -23,9 +24,11 @@ final class OffloadEntry {
     double rateBps;
     long lastBytes;
     long lastPollMillis = -1;
-    SessionUsage lastUsage = new SessionUsage(0, 0, 0, 0, 0);
-    final Map<Integer, long[]> hwAccum = new HashMap<>();
-    final Map<Integer, long[]> hwLast = new HashMap<>();
+    SessionUsage lastUsage = SessionUsage.NONE;
+    /** Backend cell to what the switch counted for it over all offload episodes; null until the switch counted. */
+    private Map<Integer, long[]> hwAccum;
+    /** Backend cell to its switch cell's value when last read; null while off the switch. */
+    Map<Integer, long[]> hwLast;
     /** Switch reads under the lock ({@link SwitchCounts#reads}) when hwLast was last read from the switch. */
     long hwReadAt;
     /** Taken off the switch while its session changes or goes ({@link OffloadManager#fallBack}): not promoted again
@@ -40,5 +43,26 @@ final class OffloadEntry {
 
     boolean offloaded() {
         return cells != null;
+    }
+
+    /** @return what the switch counted per backend cell (read only; empty for a session never offloaded) */
+    Map<Integer, long[]> hwAccum() {
+        return hwAccum == null ? Map.of() : hwAccum;
+    }
+
+    /** @return the switch's count of a backend cell, to add to, made zero if it had none */
+    long[] hwAccumOf(int backendCell) {
+        if (hwAccum == null) {
+            hwAccum = new HashMap<>();
+        }
+        return hwAccum.computeIfAbsent(backendCell, k -> new long[4]);
+    }
+
+    /** @return the switch cells' values when last read, by backend cell (made while the session is offloaded) */
+    Map<Integer, long[]> hwLast() {
+        if (hwLast == null) {
+            hwLast = new HashMap<>();
+        }
+        return hwLast;
     }
 }

@@ -5,6 +5,7 @@ import org.hupf.api.OffloadPolicy;
 import org.hupf.api.OffloadEvent;
 import org.hupf.api.OffloadMetrics;
 import org.hupf.pipeconf.api.Ip4Bits;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.onlab.packet.Ip4Address;
@@ -13,8 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -40,13 +39,12 @@ public final class OffloadManager {
     private final DeviceTable backend;
     private final OffloadPolicy policy;
     private final LongSupplier clock;
-    private final Map<Integer, OffloadEntry> entries = new HashMap<>();  // by the UE address's 32 bits
-    /** Backend counter index to the session that holds it: a cell's switch counts without a scan. */
-    private final Map<Integer, OffloadEntry> byCounter = new HashMap<>();
+    private final OffloadEntries entries = new OffloadEntries();
     private final OffloadEvents events = new OffloadEvents();
     private final SwitchCounts counts;
     private final OffloadPoll poller;
     private final SwitchPlacement placement;
+    private final UsageReads reads;
     private long retiredHwBytes;
     private long retiredSwBytes;
 
@@ -73,7 +71,8 @@ public final class OffloadManager {
         this.clock = clock;
         this.counts = new SwitchCounts(switchTable);
         this.poller = new OffloadPoll(this, counts, backend, hardware, clock, warnings);
-        this.placement = new SwitchPlacement(hardware, switchTable, policy, events, counts, poller, entries.values());
+        this.placement = new SwitchPlacement(hardware, switchTable, policy, events, counts, poller, entries.all());
+        this.reads = new UsageReads(entries, backend, counts, events);
     }
 
     /**
@@ -103,7 +102,7 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if the backend rejects it (the previous state is kept)
      */
     public synchronized void put(OffloadSession session) throws UpfProgrammableException {
-        OffloadEntry e = entries.get(Ip4Bits.of(session.ueAddress()));
+        OffloadEntry e = entries.get(session.ueBits());
         backend.acquire(session.entities());
         if (e != null) {
             backend.release(e.session.entities());
@@ -120,18 +119,10 @@ public final class OffloadManager {
     public synchronized void track(OffloadSession session) {
         long now = clock.getAsLong();
         Ip4Address ue = session.ueAddress();
-        OffloadEntry e = entries.computeIfAbsent(Ip4Bits.of(ue), k -> counts.restored(ue));
+        OffloadEntry e = entries.getOrAdd(session.ueBits(), k -> counts.restored(ue));
         e.session = session;
         e.changing = false;
-        if (e.counters != null) {
-            for (int c : e.counters) {
-                byCounter.remove(c, e);
-            }
-        }
-        e.counters = session.counterIds();
-        for (int c : e.counters) {
-            byCounter.put(c, e);
-        }
+        entries.holdCounters(e, session.counterIds());
         poller.tracked(e);
         e.pin = policy.pinOf(session.ueAddress(), session.sliceId(), session.qfis());
         if (e.offloaded()) {
@@ -165,34 +156,30 @@ public final class OffloadManager {
      * @throws UpfProgrammableException if there is no such session or its counters cannot be read
      */
     public synchronized SessionUsage untrack(Ip4Address ue) throws UpfProgrammableException {
-        return untrack(ue, Map.of());
+        return untrack(Ip4Bits.of(ue), CellCounts.NONE);
     }
 
     /**
      * Forgets a session whose backend counter cells were read already (once for every session a device
      * write removed, instead of one read per session).
      *
-     * @param ue UE address
+     * @param ue UE address's 32 bits ({@link Ip4Bits#of})
      * @param backendCells final counts of backend cells; a cell of the session missing here is read now
      * @return the session's final usage over both targets
      * @throws UpfProgrammableException if there is no such session or its counters cannot be read
      */
-    public synchronized SessionUsage untrack(Ip4Address ue, Map<Integer, UpfCounter> backendCells)
-            throws UpfProgrammableException {
-        OffloadEntry e = entries.get(Ip4Bits.of(ue));
+    synchronized SessionUsage untrack(int ue, CellCounts backendCells) throws UpfProgrammableException {
+        OffloadEntry e = entries.get(ue);
         if (e == null) {
-            throw new UpfProgrammableException("no session for UE " + ue);
+            throw new UpfProgrammableException("no session for UE " + Ip4Address.valueOf(ue));
         }
         if (e.offloaded()) {
             placement.demote(e, clock.getAsLong(), null);
         }
-        SessionUsage usage = readUsage(e, backendCells);
-        entries.remove(Ip4Bits.of(ue));
+        SessionUsage usage = reads.usage(e, backendCells);
+        entries.remove(ue, e);
         poller.untracked(e);
-        counts.forget(ue);
-        for (int c : e.counters) {
-            byCounter.remove(c, e);
-        }
+        counts.forget(e.session.ueAddress());
         e.gone = true;
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
@@ -207,7 +194,12 @@ public final class OffloadManager {
      * @return true if it was offloaded
      */
     public synchronized boolean fallBack(Ip4Address ue) {
-        OffloadEntry e = entries.get(Ip4Bits.of(ue));
+        return fallBack(Ip4Bits.of(ue));
+    }
+
+    /** {@link #fallBack(Ip4Address)} by the address's 32 bits. */
+    synchronized boolean fallBack(int ue) {
+        OffloadEntry e = entries.get(ue);
         if (e != null) {
             e.changing = true;
         }
@@ -222,28 +214,10 @@ public final class OffloadManager {
      * Returns what the switch counted for one backend counter cell, over all offload episodes.
      *
      * @param backendCell counter index as the backend knows it
-     * @return ingress/egress packets and bytes carried by the switch; zeros if never offloaded
+     * @return ingress/egress packets and bytes carried by the switch; null if the switch never counted for the cell
      */
-    public synchronized long[] hardwareCounts(int backendCell) {
-        long[] sum = new long[4];
-        OffloadEntry e = byCounter.get(backendCell);
-        if (e != null) {
-            if (e.offloaded() && e.cells.counterMap().containsKey(backendCell)) {
-                try {
-                    counts.fold(e);
-                } catch (UpfProgrammableException ex) {
-                    events.switchError();
-                    log.warn("Cannot read switch counters of UE {}: {}", e.session.ueAddress(), ex.getMessage());
-                }
-            }
-            long[] acc = e.hwAccum.get(backendCell);
-            if (acc != null) {
-                for (int i = 0; i < 4; i++) {
-                    sum[i] += acc[i];
-                }
-            }
-        }
-        return sum;
+    synchronized long[] hardwareCounts(int backendCell) {
+        return reads.hardwareCounts(backendCell);
     }
 
     /**
@@ -308,7 +282,7 @@ public final class OffloadManager {
         if (e == null) {
             throw new UpfProgrammableException("no session for UE " + ue);
         }
-        return readUsage(e, Map.of());
+        return reads.usage(e, CellCounts.NONE);
     }
 
     /**
@@ -318,7 +292,12 @@ public final class OffloadManager {
      * @return true if tracked
      */
     public synchronized boolean isTracked(Ip4Address ue) {
-        return entries.containsKey(Ip4Bits.of(ue));
+        return isTracked(Ip4Bits.of(ue));
+    }
+
+    /** {@link #isTracked(Ip4Address)} by the address's 32 bits. */
+    synchronized boolean isTracked(int ue) {
+        return entries.get(ue) != null;
     }
 
     /**
@@ -339,7 +318,7 @@ public final class OffloadManager {
      */
     public synchronized Set<Ip4Address> offloaded() {
         Set<Ip4Address> s = new TreeSet<>();
-        for (OffloadEntry e : entries.values()) {
+        for (OffloadEntry e : entries.all()) {
             if (e.offloaded()) {
                 s.add(e.session.ueAddress());
             }
@@ -354,7 +333,7 @@ public final class OffloadManager {
      */
     public synchronized Map<Ip4Address, SessionUsage> lastUsages() {
         Map<Ip4Address, SessionUsage> m = new TreeMap<>();
-        entries.values().forEach(e -> m.put(e.session.ueAddress(), e.lastUsage));
+        entries.all().forEach(e -> m.put(e.session.ueAddress(), e.lastUsage));
         return m;
     }
 
@@ -428,25 +407,12 @@ public final class OffloadManager {
 
     /** @return the session holding a backend cell, or null (under the lock) */
     OffloadEntry holderOf(int backendCell) {
-        return byCounter.get(backendCell);
+        return entries.holderOf(backendCell);
     }
 
     /** Counts a failed counter poll (under the lock). */
     void pollFailed() {
         events.pollFailed();
-    }
-
-    private SessionUsage readUsage(OffloadEntry e, Map<Integer, UpfCounter> backendCells)
-            throws UpfProgrammableException {
-        if (e.offloaded()) {
-            counts.fold(e);
-        }
-        long[] total = new long[4];
-        for (int ctr : e.counters) {
-            UpfCounter c = backendCells.get(ctr);
-            add(total, SwitchCounts.values(c != null ? c : backend.device().readCounter(ctr)));
-        }
-        return SwitchCounts.withHardware(e, total);
     }
 
     /**
@@ -456,21 +422,21 @@ public final class OffloadManager {
      * @return their cells
      */
     public synchronized Set<Integer> counterCells(Collection<Ip4Address> ues) {
-        Set<Integer> cells = new HashSet<>();
-        for (Ip4Address ue : ues) {
-            OffloadEntry e = entries.get(Ip4Bits.of(ue));
-            if (e != null) {
-                for (int c : e.counters) {
-                    cells.add(c);
-                }
-            }
-        }
-        return cells;
+        return reads.cells(ues);
+    }
+
+    /**
+     * @param ues    UE addresses' 32 bits, the first n
+     * @param counts cells' counts
+     * @return whether the sessions of these UEs hold a counter cell and {@code counts} has every one of them
+     */
+    synchronized boolean countsAll(int[] ues, int n, CellCounts counts) {
+        return reads.countsAll(ues, n, counts);
     }
 
     /**
      * Reads the backend counter cells of sessions in one request per backend, without the manager's lock: what
-     * {@link #untrack(Ip4Address, Map)} takes as their final counts (summed over all backends, when several
+     * {@link #untrack(int, CellCounts)} takes as their final counts (summed over all backends, when several
      * share the sessions).
      *
      * @param ues UE addresses; unknown ones are skipped
@@ -479,11 +445,5 @@ public final class OffloadManager {
      */
     public Map<Integer, UpfCounter> readBackendCells(Collection<Ip4Address> ues) throws UpfProgrammableException {
         return CounterCellReader.of(backend.device()).readCounterCells(counterCells(ues));
-    }
-
-    private static void add(long[] total, long[] v) {
-        for (int i = 0; i < 4; i++) {
-            total[i] += v[i];
-        }
     }
 }

@@ -3,6 +3,7 @@ package org.hupf.core.offload;
 import com.google.common.base.MoreObjects;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfTerminationDownlink;
@@ -21,12 +22,14 @@ import java.util.Set;
 public final class OffloadSession {
 
     private final Ip4Address ueAddress;
+    private final int ueBits;
     private final int sliceId;
     private final Set<Integer> qfis;
     private final ImmutableList<UpfEntity> entities;
 
     private OffloadSession(Ip4Address ueAddress, int sliceId, Set<Integer> qfis, ImmutableList<UpfEntity> entities) {
         this.ueAddress = ueAddress;
+        this.ueBits = Ip4Bits.of(ueAddress);
         this.sliceId = sliceId;
         this.qfis = qfis;
         this.entities = entities;
@@ -58,6 +61,11 @@ public final class OffloadSession {
 
     public Ip4Address ueAddress() {
         return ueAddress;
+    }
+
+    /** @return the UE address's 32 bits ({@link Ip4Bits#of}), worked out once */
+    int ueBits() {
+        return ueBits;
     }
 
     public int sliceId() {

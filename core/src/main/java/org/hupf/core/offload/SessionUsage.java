@@ -8,6 +8,9 @@ import com.google.common.base.MoreObjects;
  */
 public final class SessionUsage {
 
+    /** Nothing counted yet: what every session starts with, shared. */
+    static final SessionUsage NONE = new SessionUsage(0, 0, 0, 0, 0);
+
     private final long ingressPkts;
     private final long ingressBytes;
     private final long egressPkts;

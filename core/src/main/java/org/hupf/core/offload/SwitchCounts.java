@@ -37,8 +37,8 @@ final class SwitchCounts {
     void baseline(OffloadEntry e, Map<Integer, Integer> counterMap) throws UpfProgrammableException {
         e.hwReadAt = ++reads;
         for (Map.Entry<Integer, Integer> c : counterMap.entrySet()) {
-            if (!e.hwLast.containsKey(c.getKey())) {
-                e.hwLast.put(c.getKey(), values(hardware.device().readCounter(c.getValue())));
+            if (!e.hwLast().containsKey(c.getKey())) {
+                e.hwLast().put(c.getKey(), values(hardware.device().readCounter(c.getValue())));
             }
         }
     }
@@ -57,7 +57,7 @@ final class SwitchCounts {
         OffloadEntry e = new OffloadEntry();
         OffloadRecord r = store.get(ue);
         if (r != null) {
-            e.hwAccum.putAll(r.hwAccum());
+            r.hwAccum().forEach((cell, counted) -> add(e.hwAccumOf(cell), counted));
         }
         return e;
     }
@@ -66,7 +66,7 @@ final class SwitchCounts {
     void persist(OffloadEntry e) {
         if (store != OffloadStore.NONE) {
             store.put(e.session.ueAddress(), new OffloadRecord(
-                    e.hwAccum, e.offloaded() ? e.cells.counterMap() : Map.of(), e.offloaded() ? e.hwLast : Map.of()));
+                    e.hwAccum(), e.offloaded() ? e.cells.counterMap() : Map.of(), e.offloaded() ? e.hwLast() : Map.of()));
         }
     }
 
@@ -77,24 +77,33 @@ final class SwitchCounts {
 
     /** Adds what a switch cell counted since it was last read to the session's hardware totals. */
     static void accumulate(OffloadEntry e, int backendCell, long[] now) {
-        long[] last = e.hwLast.get(backendCell);
-        long[] acc = e.hwAccum.computeIfAbsent(backendCell, k -> new long[4]);
+        long[] last = e.hwLast().get(backendCell);
+        long[] acc = e.hwAccumOf(backendCell);
         for (int i = 0; i < 4; i++) {
             acc[i] += Math.max(0, now[i] - last[i]);
         }
-        e.hwLast.put(backendCell, now);
+        e.hwLast().put(backendCell, now);
     }
 
-    /** The usage of a session from its backend totals and what the switch counted for it. */
+    /** The usage of a session from its backend totals and what the switch counted for it (shared when none). */
     static SessionUsage withHardware(OffloadEntry e, long[] total) {
         long hwBytes = 0;
-        for (long[] acc : e.hwAccum.values()) {
+        for (long[] acc : e.hwAccum().values()) {
             for (int i = 0; i < 4; i++) {
                 total[i] += acc[i];
             }
             hwBytes += acc[1];
         }
+        if ((total[0] | total[1] | total[2] | total[3]) == 0) {
+            return SessionUsage.NONE;   // counts are never negative: an idle session holds no usage of its own
+        }
         return new SessionUsage(total[0], total[1], total[2], total[3], hwBytes);
+    }
+
+    private static void add(long[] total, long[] v) {
+        for (int i = 0; i < 4; i++) {
+            total[i] += v[i];
+        }
     }
 
     /** @return a counter cell's {ingress packets, ingress bytes, egress packets, egress bytes} */

@@ -178,7 +178,7 @@ final class SwitchPlacement {
         e.cells.releaseAll();
         e.cells = null;
         e.switchEntities = null;
-        e.hwLast.clear();
+        e.hwLast = null;
         e.coldSince = null;
         counts.persist(e);
         if (kind != null) {

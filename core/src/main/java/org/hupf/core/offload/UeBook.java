@@ -20,27 +20,35 @@ import java.util.Set;
  * {@link HybridUpfDevice}'s per-UE bookkeeping: each UE's own entries (sessions, terminations), keyed by its
  * address's 32 bits, and the UEs whose entries refer to each shared entity (meters, a tunnel peer and its overlay).
  * A UE has a handful of entries: they sit in small arrays, scanned, each with the shared keys it refers to worked out
- * once, when it is put. A shared entity with one user (a session's own meter, the common case) keeps that user
- * without a set. Not thread-safe: the device calls it under its lock.
+ * once, when it is put. A shared entity with one user (a session's own meter, the common case) keeps that user's
+ * record without a set. Not thread-safe: the device calls it under its lock.
  */
 final class UeBook {
 
     private static final Object[] NO_REFERENCES = new Object[0];
 
-    private final Map<Integer, Ue> perUe = new HashMap<>();
-    /** Key of a shared entity to its users: one UE's address bits (an Integer), or a Set of them. */
+    private final IntMap<Ue> perUe = new IntMap<>();
+    /** Key of a shared entity to its users: one UE's record, or a Set of them. */
     private final Map<Object, Object> referrers = new HashMap<>();
 
-    /** One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. */
+    /**
+     * One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. An
+     * entry's key is its type and two numbers, {@link EntityKeys#key}'s fields for the four types a UE owns, held in
+     * primitive arrays: no key object per entry.
+     */
     static final class Ue {
         final Ip4Address address;
-        private Object[] keys = new Object[4];
+        final int bits;
+        private byte[] types = new byte[4];
+        private long[] keyA = new long[4];
+        private long[] keyB = new long[4];
         private UpfEntity[] entities = new UpfEntity[4];
         private Object[][] references = new Object[4][];
         private int size;
 
-        Ue(Ip4Address address) {
+        Ue(Ip4Address address, int bits) {
             this.address = address;
+            this.bits = bits;
         }
 
         int size() {
@@ -55,22 +63,30 @@ final class UeBook {
             return references[i];
         }
 
-        private int indexOf(Object key) {
+        /** @return the entry with the key of {@code e}, or -1 */
+        private int indexOf(UpfEntity e) {
+            byte type = (byte) e.type().ordinal();
+            long a = keyA(e, bits);
+            long b = keyB(e);
             for (int i = 0; i < size; i++) {
-                if (keys[i].equals(key)) {
+                if (types[i] == type && keyA[i] == a && keyB[i] == b) {
                     return i;
                 }
             }
             return -1;
         }
 
-        private void append(Object key, UpfEntity e, Object[] refs) {
-            if (size == keys.length) {
-                keys = Arrays.copyOf(keys, 2 * size);
+        private void append(UpfEntity e, Object[] refs) {
+            if (size == entities.length) {
+                types = Arrays.copyOf(types, 2 * size);
+                keyA = Arrays.copyOf(keyA, 2 * size);
+                keyB = Arrays.copyOf(keyB, 2 * size);
                 entities = Arrays.copyOf(entities, 2 * size);
                 references = Arrays.copyOf(references, 2 * size);
             }
-            keys[size] = key;
+            types[size] = (byte) e.type().ordinal();
+            keyA[size] = keyA(e, bits);
+            keyB[size] = keyB(e);
             entities[size] = e;
             references[size] = refs;
             size++;
@@ -78,11 +94,12 @@ final class UeBook {
 
         private void removeAt(int i) {
             int after = size - i - 1;
-            System.arraycopy(keys, i + 1, keys, i, after);
+            System.arraycopy(types, i + 1, types, i, after);
+            System.arraycopy(keyA, i + 1, keyA, i, after);
+            System.arraycopy(keyB, i + 1, keyB, i, after);
             System.arraycopy(entities, i + 1, entities, i, after);
             System.arraycopy(references, i + 1, references, i, after);
             size--;
-            keys[size] = null;
             entities[size] = null;
             references[size] = null;
         }
@@ -117,83 +134,104 @@ final class UeBook {
     void put(Ip4Address address, int bits, UpfEntity e) {
         Ue ue = perUe.get(bits);
         if (ue == null) {
-            ue = new Ue(address);
+            ue = new Ue(address, bits);
             perUe.put(bits, ue);
         }
-        Object key = EntityKeys.key(e);
         Object[] refs = references(e);
-        int at = ue.indexOf(key);
+        int at = ue.indexOf(e);
         if (at < 0) {
-            ue.append(key, e, refs);
+            ue.append(e, refs);
         } else {
             Object[] old = ue.references[at];
             ue.entities[at] = e;
             ue.references[at] = refs;
             for (Object ref : old) {
-                unrefer(ref, bits, ue);
+                unrefer(ref, ue);
             }
         }
         for (Object ref : refs) {
-            refer(ref, bits);
+            refer(ref, ue);
         }
     }
 
-    /** Removes the UE's entry with this key, if it has one. */
-    void remove(int bits, Object key) {
+    /** Removes the UE's entry with the key of {@code e}, if it has one. */
+    void remove(int bits, UpfEntity e) {
         Ue ue = perUe.get(bits);
-        int at = ue == null ? -1 : ue.indexOf(key);
+        int at = ue == null ? -1 : ue.indexOf(e);
         if (at < 0) {
             return;
         }
         Object[] old = ue.references[at];
         ue.removeAt(at);
         for (Object ref : old) {
-            unrefer(ref, bits, ue);
+            unrefer(ref, ue);
         }
     }
 
-    /** Adds the UEs whose entries refer to a shared entity, by its key. */
-    void addUsersOf(Object sharedKey, Map<Integer, Ip4Address> ues) {
+    /** Adds the UEs whose entries refer to a shared entity, by its key, to UEs by address bits. */
+    void addUsersOf(Object sharedKey, IntMap<Ip4Address> ues) {
         Object users = referrers.get(sharedKey);
-        if (users instanceof Integer) {
-            ues.put((Integer) users, perUe.get(users).address);
+        if (users instanceof Ue) {
+            ues.put(((Ue) users).bits, ((Ue) users).address);
         } else if (users != null) {
             for (Object u : (Set<?>) users) {
-                ues.put((Integer) u, perUe.get(u).address);
+                ues.put(((Ue) u).bits, ((Ue) u).address);
             }
         }
     }
 
-    private void refer(Object ref, int ue) {
+    private void refer(Object ref, Ue ue) {
         Object users = referrers.get(ref);
         if (users == null) {
             referrers.put(ref, ue);
-        } else if (users instanceof Integer) {
-            if ((Integer) users != ue) {
-                Set<Integer> both = new HashSet<>(4);
-                both.add((Integer) users);
+        } else if (users instanceof Ue) {
+            if (users != ue) {
+                Set<Ue> both = new HashSet<>(4);
+                both.add((Ue) users);
                 both.add(ue);
                 referrers.put(ref, both);
             }
         } else {
             @SuppressWarnings("unchecked")
-            Set<Integer> set = (Set<Integer>) users;
+            Set<Ue> set = (Set<Ue>) users;
             set.add(ue);
         }
     }
 
     /** The UE no longer counts as a user of ref, unless another of its entries still refers to it. */
-    private void unrefer(Object ref, int bits, Ue ue) {
+    private void unrefer(Object ref, Ue ue) {
         Object users = referrers.get(ref);
         if (users == null || ue.refersTo(ref)) {
             return;
         }
-        if (users instanceof Integer) {
-            if ((Integer) users == bits) {
+        if (users instanceof Ue) {
+            if (users == ue) {
                 referrers.remove(ref);
             }
-        } else if (((Set<?>) users).remove(bits) && ((Set<?>) users).isEmpty()) {
+        } else if (((Set<?>) users).remove(ue) && ((Set<?>) users).isEmpty()) {
             referrers.remove(ref);
+        }
+    }
+
+    /**
+     * The first number of an own entry's key: the UE's bits, but an uplink session's, which is keyed by its tunnel
+     * (the N3 address and the TEID).
+     */
+    private static long keyA(UpfEntity e, int ueBits) {
+        return e.type() == UpfEntityType.SESSION_UPLINK ? Ip4Bits.of(((UpfSessionUplink) e).tunDstAddr()) : ueBits;
+    }
+
+    /** The second number of an own entry's key: an uplink session's TEID, a termination's application. */
+    private static long keyB(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return ((UpfSessionUplink) e).teid();
+            case TERMINATION_UPLINK:
+                return ((UpfTerminationUplink) e).applicationId();
+            case TERMINATION_DOWNLINK:
+                return ((UpfTerminationDownlink) e).applicationId();
+            default:
+                return 0;
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -141,14 +142,14 @@ public final class UsageReporter {
     }
 
     /**
-     * @param known counts of the session's cells already read (a deletion's final counts), or null to read them
+     * @param known egress bytes of the session's cells already read (a deletion's final counts), or null to read them
      * @return {uplink, downlink} bytes measured so far for a URR
      */
-    private long[] volume(PfcpSession s, Urr u, Map<Integer, UpfCounter> known) {
-        Map<Integer, UpfCounter> counts = known;
-        if (counts == null) {
+    private long[] volume(PfcpSession s, Urr u, IntToLongFunction known) {
+        IntToLongFunction egressBytes = known;
+        if (egressBytes == null) {
             List<Integer> cells = cellsOf(s, u);
-            counts = cells.isEmpty() ? Map.of() : sessions.readCounters(cells);
+            egressBytes = cells.isEmpty() ? cell -> 0 : egressBytesOf(sessions.readCounters(cells));
         }
         long ul = 0;
         long dl = 0;
@@ -157,14 +158,17 @@ public final class UsageReporter {
             if (cell == null) {
                 continue;
             }
-            UpfCounter c = counts.get(cell);
             if (p.isUplink()) {
-                ul += c.egressBytes();
+                ul += egressBytes.applyAsLong(cell);
             } else {
-                dl += c.egressBytes();
+                dl += egressBytes.applyAsLong(cell);
             }
         }
         return new long[]{ul, dl};
+    }
+
+    private static IntToLongFunction egressBytesOf(Map<Integer, UpfCounter> counts) {
+        return cell -> counts.get(cell).egressBytes();
     }
 
     /** @return the counter cells of the PDRs that refer to a URR */
@@ -217,11 +221,10 @@ public final class UsageReporter {
      * @return the report (of a Session Deletion Response)
      */
     public UsageReport finalReport(DeletedSession deleted, Urr u) {
-        return report(deleted.session(), u, IeType.USAGE_REPORT_DELETION, TERMR, deleted.finalCounts());
+        return report(deleted.session(), u, IeType.USAGE_REPORT_DELETION, TERMR, deleted::egressBytes);
     }
 
-    private synchronized UsageReport report(PfcpSession s, Urr u, int ieType, int trigger,
-                                            Map<Integer, UpfCounter> known) {
+    private synchronized UsageReport report(PfcpSession s, Urr u, int ieType, int trigger, IntToLongFunction known) {
         State st = state(s, u);
         long[] v = volume(s, u, known);
         long now = nowSec();
@@ -302,7 +305,7 @@ public final class UsageReporter {
     }
 
     private boolean thresholdReached(PfcpSession s, Urr u, State st, Map<Integer, UpfCounter> counts) {
-        long[] v = volume(s, u, counts);
+        long[] v = volume(s, u, egressBytesOf(counts));
         long ul = v[0] - st.ulBase;
         long dl = v[1] - st.dlBase;
         return u.volumeThresholdTotal != null && ul + dl >= u.volumeThresholdTotal
@@ -318,9 +321,11 @@ public final class UsageReporter {
      */
     public synchronized void sessionChanged(PfcpSession s) {
         Map<Long, State> urrs = states.get(s.upSeid);
-        if (urrs != null) {
-            boolean storedGone = urrs.entrySet().stream()
-                    .anyMatch(e -> e.getValue().stored && !s.urrs.containsKey(e.getKey()));
+        if (urrs != null && !s.urrs.keySet().containsAll(urrs.keySet())) {
+            boolean storedGone = false;
+            for (Map.Entry<Long, State> e : urrs.entrySet()) {
+                storedGone |= e.getValue().stored && !s.urrs.containsKey(e.getKey());
+            }
             urrs.keySet().retainAll(s.urrs.keySet());
             if (storedGone) {
                 baselines.retain(s.upSeid, s.urrs.keySet());
@@ -338,8 +343,14 @@ public final class UsageReporter {
      */
     public void forget(long upSeid) {
         Map<Long, State> urrs = states.remove(upSeid);
-        if (urrs != null && urrs.values().stream().anyMatch(st -> st.stored)) {
-            baselines.remove(upSeid);
+        if (urrs == null) {
+            return;
+        }
+        for (State st : urrs.values()) {
+            if (st.stored) {
+                baselines.remove(upSeid);
+                return;
+            }
         }
     }
 

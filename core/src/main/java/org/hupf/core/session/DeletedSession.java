@@ -1,10 +1,10 @@
 package org.hupf.core.session;
 
 import org.hupf.api.session.PfcpSession;
-import org.hupf.pipeconf.api.WriteResult;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.UpfCounter;
+import org.hupf.pipeconf.api.WriteResult;
 
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +18,15 @@ import java.util.Optional;
 public final class DeletedSession {
 
     private final PfcpSession session;
-    private final Map<Integer, UpfCounter> finalCounts;
+    private final CellCounts finalCells;
 
-    DeletedSession(PfcpSession session, Map<Integer, UpfCounter> finalCounts) {
+    /**
+     * @param finalCells the final counts of the session's cells, summed over every device; they may hold other
+     *                   cells too (one device's counts are its whole write's, shared by the sessions it removed)
+     */
+    DeletedSession(PfcpSession session, CellCounts finalCells) {
         this.session = session;
-        this.finalCounts = Map.copyOf(finalCounts);
+        this.finalCells = finalCells;
     }
 
     /** @return the session as it was stored */
@@ -30,9 +34,25 @@ public final class DeletedSession {
         return session;
     }
 
+    /**
+     * @param cell one of the session's counter cells
+     * @return its final egress bytes summed over every device, 0 if the devices did not say
+     */
+    public long egressBytes(int cell) {
+        int i = finalCells.indexOf(cell);
+        return i < 0 ? 0 : finalCells.count(i, 3);
+    }
+
     /** @return cell to its final count summed over every device, for each of the session's counter cells */
     public Map<Integer, UpfCounter> finalCounts() {
-        return finalCounts;
+        Map<Integer, UpfCounter> out = new HashMap<>();
+        for (int cell : SessionCounters.cellsOf(session)) {
+            int i = finalCells.indexOf(cell);
+            if (i >= 0) {
+                out.put(cell, finalCells.counter(i));
+            }
+        }
+        return out;
     }
 
     /**
@@ -40,45 +60,33 @@ public final class DeletedSession {
      *
      * @param results one write result per device
      * @param cells   the session's counter cells
-     * @return cell to summed count, or empty if a device did not say (the cells must then be read)
+     * @return the cells' summed counts (one device's as it returned them, nothing copied), or empty if a device did
+     *         not say (the cells must then be read)
      */
-    static Optional<Map<Integer, UpfCounter>> fromWrites(List<WriteResult> results, Collection<Integer> cells) {
-        if (results.size() == 1) {
-            return ofOneDevice(results.get(0).finalCounts(), cells);
-        }
-        Map<Integer, long[]> sums = new HashMap<>();
-        for (int cell : cells) {
-            sums.put(cell, new long[4]);
-        }
+    static Optional<CellCounts> fromWrites(List<WriteResult> results, int[] cells) {
         for (WriteResult r : results) {
-            if (!r.finalCounts().keySet().containsAll(cells)) {
-                return Optional.empty();
+            CellCounts counts = r.finalCells();
+            for (int cell : cells) {
+                if (counts.indexOf(cell) < 0) {
+                    return Optional.empty();
+                }
             }
-            sums.forEach((cell, sum) -> {
-                UpfCounter c = r.finalCounts().get(cell);
-                sum[0] += c.ingressPkts();
-                sum[1] += c.ingressBytes();
-                sum[2] += c.egressPkts();
-                sum[3] += c.egressBytes();
-            });
         }
-        Map<Integer, UpfCounter> out = new HashMap<>();
-        sums.forEach((cell, v) -> out.put(cell, UpfCounter.builder().withCellId(cell).setIngress(v[0], v[1])
-                .setEgress(v[2], v[3]).build()));
-        return Optional.of(out);
-    }
-
-    /** The one device's counts of the cells as they are: nothing to sum. */
-    private static Optional<Map<Integer, UpfCounter>> ofOneDevice(Map<Integer, UpfCounter> counts,
-                                                                  Collection<Integer> cells) {
-        Map<Integer, UpfCounter> out = new HashMap<>();
+        if (results.size() == 1) {
+            return Optional.of(results.get(0).finalCells());
+        }
+        CellCounts sums = new CellCounts(cells.length);
         for (int cell : cells) {
-            UpfCounter c = counts.get(cell);
-            if (c == null) {
-                return Optional.empty();
+            long[] sum = new long[4];
+            for (WriteResult r : results) {
+                CellCounts counts = r.finalCells();
+                int i = counts.indexOf(cell);
+                for (int k = 0; k < 4; k++) {
+                    sum[k] += counts.count(i, k);
+                }
             }
-            out.put(cell, c);
+            sums.add(cell, sum[0], sum[1], sum[2], sum[3]);
         }
-        return Optional.of(out);
+        return Optional.of(sums);
     }
 }

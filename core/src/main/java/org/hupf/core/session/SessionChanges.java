@@ -3,12 +3,12 @@ package org.hupf.core.session;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
 import org.hupf.core.store.KeptResponse;
 import org.hupf.core.store.SessionStore;
-import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfInterface;
 
@@ -206,7 +206,7 @@ final class SessionChanges {
     }
 
     private CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, String site, PfcpSession s,
-                                                           Set<UpfEntity> previous, Map<Integer, UpfCounter> counts,
+                                                           Set<UpfEntity> previous, CellCounts counts,
                                                            Function<DeletedSession, KeptResponse> response) {
         synchronized (lock) {
             changing.remove(s.upSeid);

@@ -4,6 +4,7 @@ import org.hupf.api.session.Pdr;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.core.device.Shutdowns;
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.store.SessionStore;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -13,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -137,21 +139,43 @@ final class SessionCounters implements AutoCloseable {
 
     /**
      * A deleted session's final counts: those its devices read once for their whole write (see {@link
-     * WriteResult#finalCounts}), else one read after the removal, off the caller's thread and before the cells go
+     * WriteResult#finalCells}), else one read after the removal, off the caller's thread and before the cells go
      * back to the pool; none when a device did not take the removal.
      */
-    CompletableFuture<Map<Integer, UpfCounter>> finalCounts(List<WriteResult> results, PfcpSession s) {
-        if (!results.stream().allMatch(WriteResult::ok)) {
-            return CompletableFuture.completedFuture(Map.of());
+    CompletableFuture<CellCounts> finalCounts(List<WriteResult> results, PfcpSession s) {
+        if (!allOk(results)) {
+            return CompletableFuture.completedFuture(CellCounts.NONE);
         }
-        List<Integer> cells = new ArrayList<>();
-        s.allocations.forEach((k, cell) -> {
-            if (k.startsWith(COUNTER_ALLOCATION)) {
-                cells.add(cell);
-            }
-        });
+        int[] cells = cellsOf(s);
         return DeletedSession.fromWrites(results, cells).map(CompletableFuture::completedFuture)
-                .orElseGet(() -> CompletableFuture.supplyAsync(() -> read(cells), finalReader));
+                .orElseGet(() -> CompletableFuture.supplyAsync(() -> {
+                    List<Integer> boxed = new ArrayList<>(cells.length);
+                    for (int cell : cells) {
+                        boxed.add(cell);
+                    }
+                    return CellCounts.of(read(boxed).values());
+                }, finalReader));
+    }
+
+    private static boolean allOk(List<WriteResult> results) {
+        for (WriteResult r : results) {
+            if (!r.ok()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return a session's counter cells */
+    static int[] cellsOf(PfcpSession s) {
+        int[] cells = new int[s.allocations.size()];
+        int n = 0;
+        for (Map.Entry<String, Integer> a : s.allocations.entrySet()) {
+            if (a.getKey().startsWith(COUNTER_ALLOCATION)) {
+                cells[n++] = a.getValue();
+            }
+        }
+        return n == cells.length ? cells : Arrays.copyOf(cells, n);
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.hupf.core.offload;
 
+import org.hupf.pipeconf.api.CellCounts;
+import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.api.OffloadPolicy;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.junit.Test;
@@ -79,7 +81,8 @@ public class BackendReplicasTest {
         assertEquals(1000, m.usage(ue(1)).ingressBytes());
         assertEquals(1000, m.readBackendCells(List.of(ue(1))).values().stream()
                 .mapToLong(c -> c.ingressBytes()).sum());
-        assertEquals(1000, m.untrack(ue(1), m.readBackendCells(List.of(ue(1)))).ingressBytes());
+        assertEquals(1000, m.untrack(Ip4Bits.of(ue(1)), CellCounts.of(m.readBackendCells(List.of(ue(1))).values()))
+                .ingressBytes());
     }
 
     @Test

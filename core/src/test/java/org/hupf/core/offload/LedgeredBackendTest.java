@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.DeviceUpdate;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfUpfDevice;
@@ -116,15 +117,15 @@ public class LedgeredBackendTest {
 
     @Test
     public void aReadStartedBeforeTheZeroingWasAcknowledgedIsNotARestart() {
-        ledger.observe("b1", ledger.readStarts(), List.of(cell(30)));
-        ledger.writing("b1", List.of(CELL));
+        observed(ledger.readStarts(), 30);
+        ledger.writing("b1", new int[]{CELL});
         long before = ledger.readStarts();
-        ledger.written("b1", List.of(CELL));
+        ledger.written("b1", new int[]{CELL});
         // Sent before the device applied the zero, answered after the acknowledgement.
-        ledger.observe("b1", before, List.of(cell(31)));
-        assertEquals(0, ledger.observe("b1", ledger.readStarts(), List.of(cell(0))).get(CELL).ingressPkts());
+        observed(before, 31);
+        assertEquals(0, observed(ledger.readStarts(), 0));
         assertEquals(0, ledger.restarts("b1"));
-        assertEquals(2, ledger.observe("b1", ledger.readStarts(), List.of(cell(2))).get(CELL).ingressPkts());
+        assertEquals(2, observed(ledger.readStarts(), 2));
     }
 
     /**
@@ -134,16 +135,16 @@ public class LedgeredBackendTest {
      */
     @Test
     public void anEarlierReadAnsweredLastIsNotARestart() {
-        ledger.observe("b1", ledger.readStarts(), List.of(cell(40)));
+        observed(ledger.readStarts(), 40);
         long poll = ledger.readStarts();
         long deletion = ledger.readStarts();
-        assertEquals(120, ledger.observe("b1", deletion, List.of(cell(120))).get(CELL).ingressPkts());
+        assertEquals(120, observed(deletion, 120));
         assertEquals("the poll's answer as it was read", 80,
-                     ledger.observe("b1", poll, List.of(cell(80))).get(CELL).ingressPkts());
+                     observed(poll, 80));
         assertEquals(0, ledger.restarts("b1"));
-        assertEquals(120, ledger.observe("b1", ledger.readStarts(), List.of(cell(120))).get(CELL).ingressPkts());
+        assertEquals(120, observed(ledger.readStarts(), 120));
         // A real restart is still seen by the next read in order.
-        assertEquals(123, ledger.observe("b1", ledger.readStarts(), List.of(cell(3))).get(CELL).ingressPkts());
+        assertEquals(123, observed(ledger.readStarts(), 3));
         assertEquals(1, ledger.restarts("b1"));
     }
 
@@ -198,7 +199,10 @@ public class LedgeredBackendTest {
         assertEquals(100 * (7 + 2), ledger.totals().get("b2")[1]);
     }
 
-    private static UpfCounter cell(long pkts) {
-        return UpfCounter.builder().withCellId(CELL).setIngress(pkts, pkts).build();
+    /** b1's share of the cell, as the ledger gives it for a read started at {@code startedAt} that answered pkts. */
+    private long observed(long startedAt, long pkts) {
+        CellCounts read = new CellCounts(1);
+        read.add(CELL, pkts, pkts, 0, 0);
+        return ledger.observe("b1", startedAt, read).count(0, 0);
     }
 }

@@ -4,11 +4,11 @@ import org.hupf.core.device.EntityKeys;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
+import org.hupf.pipeconf.api.UpfSessionUplink;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.HashSet;
 import java.util.Set;
 
 import static org.junit.Assert.assertEquals;
@@ -27,9 +27,14 @@ public class UeBookTest {
     }
 
     private static Set<Integer> usersOf(UeBook book, Object key) {
-        Map<Integer, Ip4Address> users = new HashMap<>();
+        IntMap<Ip4Address> users = new IntMap<>();
         book.addUsersOf(key, users);
-        return users.keySet();
+        Set<Integer> bits = new HashSet<>();
+        users.forEach((ue, address) -> {
+            assertEquals(ue, Ip4Bits.of(address));
+            bits.add(ue);
+        });
+        return bits;
     }
 
     private static Object meter(int cell) {
@@ -47,7 +52,7 @@ public class UeBookTest {
         assertEquals("the overlay's key goes with its peer", Set.of(UE1.toInt(), UE2.toInt()),
                      usersOf(book, EntityKeys.peerVxlanKey(7)));
 
-        book.remove(UE1.toInt(), EntityKeys.key(downlink(UE1, 7, 5)));
+        book.remove(UE1.toInt(), downlink(UE1, 7, 5));
         assertEquals(Set.of(UE2.toInt()), usersOf(book, PEER));
         assertEquals(Set.of(), usersOf(book, meter(5)));
         assertEquals(0, book.get(UE1.toInt()).size());
@@ -59,5 +64,30 @@ public class UeBookTest {
 
         book.forget(UE1.toInt());
         assertNull(book.get(UE1.toInt()));
+    }
+
+    private static UpfSessionUplink uplink(Ip4Address ue, long teid, int meter) {
+        return UpfSessionUplink.builder().withUeAddress(ue).setTunDstAddr(Ip4Address.valueOf("192.168.0.1"))
+                .setTeid(teid).setSessionMeterIdx(meter).build();
+    }
+
+    /** An entry's key is its type and key fields: the same tunnel replaces, another TEID is another entry. */
+    @Test
+    public void anEntryWithTheSameKeyReplacesAndAnotherKeyAdds() {
+        UeBook book = new UeBook();
+        int bits = Ip4Bits.of(UE1);
+        book.put(UE1, bits, uplink(UE1, 1, 5));
+        book.put(UE1, bits, uplink(UE1, 1, 6));
+        assertEquals("the same tunnel: replaced", 1, book.get(bits).size());
+        assertEquals(Set.of(), usersOf(book, meter(5)));
+        assertEquals(Set.of(bits), usersOf(book, meter(6)));
+        book.put(UE1, bits, uplink(UE1, 2, 6));
+        book.put(UE1, bits, downlink(UE1, 0, 6));
+        assertEquals("another TEID, another type: added", 3, book.get(bits).size());
+        book.remove(bits, uplink(UE1, 1, 0));
+        assertEquals(2, book.get(bits).size());
+        assertEquals("the others still refer to it", Set.of(bits), usersOf(book, meter(6)));
+        book.remove(bits, uplink(UE1, 3, 6));
+        assertEquals("no entry of that key: nothing removed", 2, book.get(bits).size());
     }
 }

@@ -12,12 +12,14 @@ import java.util.Map;
  */
 public final class CellCounts {
 
-    /** No cells; shared, so never added to. */
+    /** No cells; shared, so {@link #add} refuses it. */
     public static final CellCounts NONE = new CellCounts(0);
 
     private int size;
     private int[] cells;
     private long[] counts;
+    /** Whether the cells were added in ascending order, each once (a device's answer is): then found by bisection. */
+    private boolean ascending = true;
 
     /** @param capacity entries expected (the arrays grow past it) */
     public CellCounts(int capacity) {
@@ -37,8 +39,16 @@ public final class CellCounts {
         return out;
     }
 
-    /** Appends a cell's counts. */
+    /**
+     * Appends a cell's counts.
+     *
+     * @throws UnsupportedOperationException on {@link #NONE}
+     */
     public void add(int cell, long ingressPkts, long ingressBytes, long egressPkts, long egressBytes) {
+        if (this == NONE) {
+            throw new UnsupportedOperationException("CellCounts.NONE is shared by every empty answer");
+        }
+        ascending &= size == 0 || cell > cells[size - 1];
         if (size == cells.length) {
             cells = Arrays.copyOf(cells, Math.max(4, 2 * size));
             counts = Arrays.copyOf(counts, 4 * cells.length);
@@ -70,6 +80,23 @@ public final class CellCounts {
     }
 
     /**
+     * @param cell a cell id
+     * @return the entry of that cell (the first, if added twice), or -1
+     */
+    public int indexOf(int cell) {
+        if (ascending) {
+            int at = Arrays.binarySearch(cells, 0, size, cell);
+            return at < 0 ? -1 : at;
+        }
+        for (int i = 0; i < size; i++) {
+            if (cells[i] == cell) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * @param i     entry
      * @param which 0 ingress packets, 1 ingress bytes, 2 egress packets, 3 egress bytes
      * @return that count
@@ -87,6 +114,7 @@ public final class CellCounts {
         System.arraycopy(cells, 0, out.cells, 0, size);
         System.arraycopy(counts, 0, out.counts, 0, 4 * size);
         out.size = size;
+        out.ascending = ascending;
         for (int i = 0; i < size; i++) {
             long[] e = extra[i];
             for (int k = 0; e != null && k < 4; k++) {
@@ -96,12 +124,20 @@ public final class CellCounts {
         return out;
     }
 
+    /**
+     * @param i entry
+     * @return its cell's counts as an object
+     */
+    public UpfCounter counter(int i) {
+        return UpfCounter.builder().withCellId(cells[i]).setIngress(counts[4 * i], counts[4 * i + 1])
+                .setEgress(counts[4 * i + 2], counts[4 * i + 3]).build();
+    }
+
     /** @return cell id to counts, one object per cell */
     public Map<Integer, UpfCounter> toMap() {
         Map<Integer, UpfCounter> out = new HashMap<>(size * 2);
         for (int i = 0; i < size; i++) {
-            out.put(cells[i], UpfCounter.builder().withCellId(cells[i]).setIngress(counts[4 * i], counts[4 * i + 1])
-                    .setEgress(counts[4 * i + 2], counts[4 * i + 3]).build());
+            out.put(cells[i], counter(i));
         }
         return out;
     }

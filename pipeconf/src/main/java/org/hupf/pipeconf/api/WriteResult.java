@@ -115,7 +115,12 @@ public final class WriteResult {
 
     /** @return true if every update succeeded */
     public boolean ok() {
-        return failures.stream().allMatch(f -> f == null);
+        for (UpfProgrammableException f : failures) {
+            if (f != null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** @return true if the device was not reached */
