@@ -51,6 +51,8 @@ public class SlowCommitRetransmissionTest {
     private static final InetSocketAddress SMF = new InetSocketAddress("127.0.0.1", 8805);
     private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
     private static final long WINDOW_MS = 60_000;
+    /** The SMF's retransmission timer. */
+    private static final long T1_MS = 3_000;
 
     /** ONOS's store's contract: reads see a change at once, its commit completes later (here when released). */
     private static final class SlowCommitStore implements SessionStore {
@@ -162,6 +164,27 @@ public class SlowCommitRetransmissionTest {
             assertArrayEquals(answer, again);
         }
         assertEquals(2, counted("rx.retransmission"));
+        assertEquals(0, counted("reject.cause_" + Cause.REQUEST_REJECTED));
+        assertEquals(1, store.all().size());
+    }
+
+    /**
+     * The SMF's host is starved and its socket drops every answer: it retransmits every T1 for longer than the
+     * window, and each retransmission gets the original's answer, never a second execution.
+     */
+    @Test
+    public void anSmfStillRetransmittingPastTheWindowStillGetsTheAnswer() throws Exception {
+        CompletableFuture<byte[]> original = establishUntilCommitting();
+        store.commit.complete(null);
+        byte[] answer = original.join();
+        int retransmissions = (int) (3 * WINDOW_MS / T1_MS);
+        for (int i = 0; i < retransmissions; i++) {
+            clock.addAndGet(T1_MS);
+            handler.evictResponses(clock.get());
+            byte[] again = send(establish).join();
+            assertArrayEquals("retransmission " + (i + 1), answer, again);
+        }
+        assertEquals(retransmissions, counted("rx.retransmission"));
         assertEquals(0, counted("reject.cause_" + Cause.REQUEST_REJECTED));
         assertEquals(1, store.all().size());
     }
