@@ -32,7 +32,8 @@ import java.util.function.BiConsumer;
  *
  * <p>One message at a time per ordering key (a session's UP SEID) until its answer is sent, so the devices'
  * acknowledgement of one message is awaited before the session's next; establishments (no UP SEID yet) are keyed
- * by peer and sequence number and run side by side.
+ * by peer and sequence number and run side by side; a retransmission of one under way is dropped, as the handler
+ * drops one that reaches it during its original.
  */
 final class PfcpLoop implements AutoCloseable {
 
@@ -156,7 +157,15 @@ final class PfcpLoop implements AutoCloseable {
         if (h == null) {
             return;
         }
-        SessionMessage m = new SessionMessage(peer, h, datagram, now, orderKey(peer, h));
+        Object key = orderKey(peer, h);
+        if (h.seid == 0 && lanes.busy(key)) {
+            // Only a retransmission has an establishment's key: its original's answer follows, once. Queued, each
+            // of its copies would be answered then, a burst that a starved SMF's socket drops, answers included.
+            stats.inc("rx");
+            stats.inc("rx.retransmission_in_progress");
+            return;
+        }
+        SessionMessage m = new SessionMessage(peer, h, datagram, now, key);
         if (lanes.enter(m.key, m)) {
             start(m);
         }

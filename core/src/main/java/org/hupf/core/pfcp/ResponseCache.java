@@ -13,11 +13,12 @@ import java.util.function.Supplier;
 
 /**
  * The answers already sent, by exchange key, so that a retransmission gets the same bytes and is not carried out
- * twice (TS 29.244 §6.4), and the requests still being answered. An answer's window starts when it is sent: a
- * request that waited behind slow devices (a loaded machine took over a minute), or a change whose store commit
- * was slow (ONOS's Raft commit under load), would otherwise lose its answer at once or soon after sending it, and
- * its retransmission be carried out again. A session change's answer is kept in the session store with the change:
- * the cache starts from the store's, so this holds across a restart of hupf.
+ * twice (TS 29.244 §6.4), and the requests still being answered. An answer's window starts when it is sent, and
+ * again with each retransmission it answers ({@link #answerTo}): a request that waited behind slow devices (a
+ * loaded machine took over a minute), a change whose store commit was slow (ONOS's Raft commit under load), or an
+ * SMF whose socket drops the answers (a starved host) would otherwise see its request carried out again. A session
+ * change's answer is kept in the session store with the change: the cache starts from the store's, so this holds
+ * across a restart of hupf.
  */
 final class ResponseCache {
 
@@ -31,7 +32,7 @@ final class ResponseCache {
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** The answers of changes being committed, by exchange key: sent once the change is committed. */
     private final Map<String, KeptResponse> committing = new HashMap<>();
-    /** Answered requests by exchange key, oldest first, bounded in count as well as in age. */
+    /** Answered requests by exchange key, least recently asked first, bounded in count as well as in age. */
     private final Map<String, KeptResponse> answered = new LinkedHashMap<>() {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, KeptResponse> eldest) {
@@ -51,10 +52,20 @@ final class ResponseCache {
         }
     }
 
-    /** @return the bytes sent to answer this key, or null */
+    /**
+     * The answer to a retransmission, whose window starts again now: a peer still retransmitting has not had the
+     * answer (a starved SMF's socket drops datagrams), and must get it rather than have its request carried out
+     * again, however long it goes on.
+     *
+     * @return the bytes sent to answer this key, or null
+     */
     synchronized byte[] answerTo(String key) {
-        KeptResponse r = answered.get(key);
-        return r == null ? null : r.bytes;
+        KeptResponse r = answered.remove(key);
+        if (r == null) {
+            return null;
+        }
+        answered.put(key, new KeptResponse(key, r.bytes, clock.getAsLong()));
+        return r.bytes;
     }
 
     /** @return false when the key is already being answered: the request is a retransmission */

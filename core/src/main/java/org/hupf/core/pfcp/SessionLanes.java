@@ -44,6 +44,11 @@ final class SessionLanes<M> {
         return m;
     }
 
+    /** @return whether the key has a message under way */
+    boolean busy(Object key) {
+        return busy.containsKey(key);
+    }
+
     /** @return keys with a message under way */
     int busyKeys() {
         return busy.size();

@@ -25,7 +25,10 @@ import org.onlab.packet.Ip4Address;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +54,8 @@ public class SlowCommitRetransmissionTest {
     private static final InetSocketAddress SMF = new InetSocketAddress("127.0.0.1", 8805);
     private static final Ip4Address N3 = Ip4Address.valueOf("192.168.0.1");
     private static final long WINDOW_MS = 60_000;
+    /** The SMF's retransmission timer. */
+    private static final long T1_MS = 3_000;
 
     /** ONOS's store's contract: reads see a change at once, its commit completes later (here when released). */
     private static final class SlowCommitStore implements SessionStore {
@@ -90,16 +95,18 @@ public class SlowCommitRetransmissionTest {
     private final AtomicLong clock = new AtomicLong(1_000_000);
     private final SlowCommitStore store = new SlowCommitStore();
     private final PfcpStats stats = new PfcpStats();
+    private final SessionManager sessions;
     private final PfcpHandler handler;
     private final byte[] establish;
 
     public SlowCommitRetransmissionTest() throws Exception {
-        SessionManager m = new SessionManager(store, new SessionTranslator(N3, 0, Map.of(), 10),
+        sessions = new SessionManager(store, new SessionTranslator(N3, 0, Map.of(), 10),
                                               new ResourcePool(1024, 1024),
                                               () -> List.of(new InMemoryUpfDevice("test", 1024)), N3);
         PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.9", Set.of("127.0.0.1"), 0, 3000, 3, WINDOW_MS,
                                         1000);
-        handler = new PfcpHandler(cfg, m, new UsageReporter(m, clock::get), 1, stats, new InMemoryAssociationStore(),
+        handler = new PfcpHandler(cfg, sessions, new UsageReporter(sessions, clock::get), 1, stats,
+                                  new InMemoryAssociationStore(),
                                   clock::get);
         establish = establishment(2, 800_000, "10.250.0.1");
     }
@@ -164,6 +171,71 @@ public class SlowCommitRetransmissionTest {
         assertEquals(2, counted("rx.retransmission"));
         assertEquals(0, counted("reject.cause_" + Cause.REQUEST_REJECTED));
         assertEquals(1, store.all().size());
+    }
+
+    /**
+     * The SMF's host is starved and its socket drops every answer: it retransmits every T1 for longer than the
+     * window, and each retransmission gets the original's answer, never a second execution.
+     */
+    @Test
+    public void anSmfStillRetransmittingPastTheWindowStillGetsTheAnswer() throws Exception {
+        CompletableFuture<byte[]> original = establishUntilCommitting();
+        store.commit.complete(null);
+        byte[] answer = original.join();
+        int retransmissions = (int) (3 * WINDOW_MS / T1_MS);
+        for (int i = 0; i < retransmissions; i++) {
+            clock.addAndGet(T1_MS);
+            handler.evictResponses(clock.get());
+            byte[] again = send(establish).join();
+            assertArrayEquals("retransmission " + (i + 1), answer, again);
+        }
+        assertEquals(retransmissions, counted("rx.retransmission"));
+        assertEquals(0, counted("reject.cause_" + Cause.REQUEST_REJECTED));
+        assertEquals(1, store.all().size());
+    }
+
+    /**
+     * Over the PFCP socket: the retransmissions of an establishment under way are dropped, not queued behind it to
+     * be answered together once it is (a burst of copies that a starved SMF's socket drops, answers included).
+     */
+    @Test
+    public void theSocketsRetransmissionsOfAnEstablishmentUnderWayAreDroppedNotQueued() throws Exception {
+        PfcpConfig cfg = new PfcpConfig("127.0.0.1", 0, "127.0.0.9", Set.of("127.0.0.1"), 0, 3000, 3, WINDOW_MS,
+                                        60_000);
+        try (PfcpAgent agent = new PfcpAgent(cfg, sessions);
+             DatagramSocket smf = new DatagramSocket(0, SMF.getAddress())) {
+            smf.setSoTimeout(10_000);
+            InetSocketAddress upf = new InetSocketAddress(SMF.getAddress(), agent.port());
+            exchange(smf, upf, PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
+                    IeFields.NODE_ID.encode(NodeId.of("127.0.0.1")),
+                    Ie.u32(IeType.RECOVERY_TIME_STAMP, 3_900_000_000L)))));
+            smf.send(new DatagramPacket(establish, establish.length, upf));
+            store.committing.get(10, TimeUnit.SECONDS);
+            int copies = 3;
+            for (int i = 0; i < copies; i++) {
+                smf.send(new DatagramPacket(establish, establish.length, upf));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (agent.stats().get("rx.retransmission_in_progress") < copies && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(copies, agent.stats().get("rx.retransmission_in_progress"));
+            store.commit.complete(null);
+            assertEquals(Cause.REQUEST_ACCEPTED, cause(receive(smf)));
+            assertArrayEquals(store.committing.join().bytes, exchange(smf, upf, establish));
+            assertEquals(1, agent.stats().get("rx.retransmission"));
+        }
+    }
+
+    private static byte[] exchange(DatagramSocket smf, InetSocketAddress upf, byte[] request) throws Exception {
+        smf.send(new DatagramPacket(request, request.length, upf));
+        return receive(smf);
+    }
+
+    private static byte[] receive(DatagramSocket smf) throws Exception {
+        DatagramPacket p = new DatagramPacket(new byte[2048], 2048);
+        smf.receive(p);
+        return Arrays.copyOf(p.getData(), p.getLength());
     }
 
     /**
