@@ -250,6 +250,15 @@ def back_to_one_backend(onos, deployed, switch, net, second, procs, plan, smf):
     onos.rest("DELETE", "/onos/v1/network/configuration/devices/%s" % SECOND_BACKEND)
     onos.rest("POST", "/onos/v1/network/configuration", hybrid_netcfg(deployed, switch, net))
     onos.rest("DELETE", "/onos/v1/devices/%s" % SECOND_BACKEND)
+    # hupf applies a netcfg asynchronously and writes every session to each backend it drives: the next test's
+    # establishments must not find the stopped backend still among them (answered 77, as a backend gone is).
+    onos.wait(lambda: backend_ids(onos) == [deployed["device"]], 120, "hupf driving the first backend alone")
+
+
+def backend_ids(onos):
+    """The backends hupf drives (GET /onos/hupf/backends), or None while it does not answer."""
+    status, body = onos.rest("GET", "/onos/hupf/backends")
+    return [b["id"] for b in body["backends"]] if status == 200 else None
 
 
 def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, backend, hybrid_net, switch,
