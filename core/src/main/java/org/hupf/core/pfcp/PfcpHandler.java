@@ -234,6 +234,21 @@ public final class PfcpHandler {
     }
 
     /**
+     * Takes a retransmission of a request whose ordering lane is still busy: its original's answer if that was
+     * sent already (the lane is released after the send), else nothing (the answer follows).
+     *
+     * @param peer sender
+     * @param h    its header
+     * @return the bytes to send back, or null
+     */
+    byte[] retransmissionOfBusy(InetSocketAddress peer, PfcpCodec.Header h) {
+        stats.inc("rx");
+        byte[] cached = cache.answerTo(exchangeKey(peer, h));
+        stats.inc(cached != null ? "rx.retransmission" : "rx.retransmission_in_progress");
+        return cached;
+    }
+
+    /**
      * The key a request's answer is kept under, (peer, sequence, type): a retransmission has the same one. An SMF
      * sends from one address, so the peer's text is kept from the last datagram rather than made for each.
      */

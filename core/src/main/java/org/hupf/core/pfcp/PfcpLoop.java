@@ -159,10 +159,10 @@ final class PfcpLoop implements AutoCloseable {
         }
         Object key = orderKey(peer, h);
         if (h.seid == 0 && lanes.busy(key)) {
-            // Only a retransmission has an establishment's key: its original's answer follows, once. Queued, each
-            // of its copies would be answered then, a burst that a starved SMF's socket drops, answers included.
-            stats.inc("rx");
-            stats.inc("rx.retransmission_in_progress");
+            // Only a retransmission has an establishment's key. Its original may be answered already, its lane
+            // released at the next burst: it gets that answer. Else the answer follows, once: queued, each copy
+            // would be answered then, a burst that a starved SMF's socket drops, answers included.
+            reply(peer, handler.retransmissionOfBusy(peer, h));
             return;
         }
         SessionMessage m = new SessionMessage(peer, h, datagram, now, key);

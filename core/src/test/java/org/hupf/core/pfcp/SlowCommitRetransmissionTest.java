@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,6 +43,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 /**
  * TS 29.244 §6.4 with a store whose commit is a slow round trip (ONOS's Raft-replicated map under load): a
@@ -224,6 +226,63 @@ public class SlowCommitRetransmissionTest {
             assertEquals(Cause.REQUEST_ACCEPTED, cause(receive(smf)));
             assertArrayEquals(store.committing.join().bytes, exchange(smf, upf, establish));
             assertEquals(1, agent.stats().get("rx.retransmission"));
+        }
+    }
+
+    /**
+     * The answer is sent by the thread that completed the change; the loop releases the request's lane at its next
+     * burst. A retransmission read in between (the SMF got the answer's copy before, lost the answer, retried at
+     * once) gets the answer, not a drop that would cost the SMF a T1 more. The loop is held in the middle of a
+     * burst to make the window certain.
+     */
+    @Test
+    public void aRetransmissionReadBeforeTheAnsweredLaneIsReleasedGetsTheAnswer() throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        PfcpLoop.Sorter holdOnAnEmptyDatagram = (peer, datagram) -> {
+            if (datagram.length == 0) {
+                held.countDown();
+                awaitQuietly(release);
+                return null;
+            }
+            try {
+                return PfcpCodec.header(datagram, datagram.length);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        try (PfcpLoop loop = new PfcpLoop(new InetSocketAddress(SMF.getAddress(), 0), handler, stats,
+                                          holdOnAnEmptyDatagram);
+             DatagramSocket smf = new DatagramSocket(0, SMF.getAddress())) {
+            smf.setSoTimeout(10_000);
+            InetSocketAddress upf = new InetSocketAddress(SMF.getAddress(), loop.port());
+            byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
+                    IeFields.NODE_ID.encode(NodeId.of("127.0.0.1")),
+                    Ie.u32(IeType.RECOVERY_TIME_STAMP, 3_900_000_000L))));
+            InetSocketAddress smfAddress = new InetSocketAddress(SMF.getAddress(), smf.getLocalPort());
+            assertEquals(Cause.REQUEST_ACCEPTED,
+                         cause(handler.handleAsync(smfAddress, setup, setup.length, clock.get()).join()));
+            smf.send(new DatagramPacket(establish, establish.length, upf));
+            store.committing.get(10, TimeUnit.SECONDS);
+            smf.send(new DatagramPacket(new byte[0], 0, upf));
+            assertTrue("the loop took the empty datagram", held.await(10, TimeUnit.SECONDS));
+            store.commit.complete(null);
+            byte[] answer = receive(smf);
+            assertEquals(Cause.REQUEST_ACCEPTED, cause(answer));
+            smf.send(new DatagramPacket(establish, establish.length, upf));
+            release.countDown();
+            assertArrayEquals(answer, receive(smf));
+            assertEquals(1, counted("rx.retransmission"));
+            assertEquals(0, counted("rx.retransmission_in_progress"));
+        }
+        assertEquals(1, store.all().size());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
