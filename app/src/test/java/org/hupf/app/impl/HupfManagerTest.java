@@ -11,6 +11,8 @@ import org.hupf.api.session.SessionJson;
 import org.hupf.app.FakeLeadership;
 import org.hupf.core.HupfApp;
 import org.hupf.app.config.HupfConfig;
+import org.hupf.app.store.ClusterStorage;
+import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.core.pfcp.PfcpAgent;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
@@ -44,7 +46,6 @@ import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.provider.ProviderId;
-import org.onosproject.store.service.TestStorageService;
 
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,7 @@ public class HupfManagerTest {
     private Set<Thread> threadsBefore;
     private HupfConfig config;
     private final FakeLeadership leadership = new FakeLeadership(LOCAL, 1);
+    private final ClusterStorage cluster = new ClusterStorage();
 
     private static HupfConfig config(String json) throws Exception {
         HupfConfig c = new HupfConfig();
@@ -97,41 +99,47 @@ public class HupfManagerTest {
     @Before
     public void setUp() throws Exception {
         config = config(CONFIG);
-        manager = new HupfManager();
-        manager.coreService = new CoreServiceAdapter() {
+        threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
+        manager = newManager();
+        manager.activate();
+    }
+
+    /** A manager on this test's node of the cluster, not activated. */
+    private HupfManager newManager() {
+        HupfManager m = new HupfManager();
+        m.coreService = new CoreServiceAdapter() {
             @Override
             public ApplicationId registerApplication(String name) {
                 return APP;
             }
         };
-        manager.storageService = new TestStorageService();
+        m.storageService = cluster.service;
         NetworkConfigRegistry registry = createNiceMock(NetworkConfigRegistry.class);
         registry.addListener(capture(cfgListener));
         expectLastCall();
         expect(registry.getConfig(eq(APP), eq(HupfConfig.class))).andAnswer(() -> config).anyTimes();
         replay(registry);
-        manager.cfgRegistry = registry;
+        m.cfgRegistry = registry;
         DeviceService devices = createNiceMock(DeviceService.class);
         devices.addListener(capture(deviceListener));
         expectLastCall();
         expect(devices.isAvailable(anyObject())).andReturn(true).anyTimes();
         replay(devices);
-        manager.deviceService = devices;
-        manager.leadershipService = leadership;
-        ClusterService cluster = createNiceMock(ClusterService.class);
-        expect(cluster.getLocalNode()).andReturn(new DefaultControllerNode(LOCAL, IpAddress.valueOf("10.0.9.1")))
+        m.deviceService = devices;
+        m.leadershipService = leadership;
+        ClusterService nodes = createNiceMock(ClusterService.class);
+        expect(nodes.getLocalNode()).andReturn(new DefaultControllerNode(LOCAL, IpAddress.valueOf("10.0.9.1")))
                 .anyTimes();
-        replay(cluster);
-        manager.clusterService = cluster;
-        manager.deviceSource = () -> List.of(device);
-        threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
-        manager.applicationService = new ApplicationServiceAdapter() {
+        replay(nodes);
+        m.clusterService = nodes;
+        m.deviceSource = () -> List.of(device);
+        m.applicationService = new ApplicationServiceAdapter() {
             @Override
             public ApplicationState getState(ApplicationId appId) {
                 return appState;
             }
         };
-        manager.activate();
+        return m;
     }
 
     @After
@@ -167,6 +175,74 @@ public class HupfManagerTest {
         stopped.deactivate();
         assertEquals(0, stopped.store().all().size());
         assertTrue("no hupf thread after deactivation: " + hupfThreads(), hupfThreads().isEmpty());
+        try {
+            stopped.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
+            fail("a stopped manager took a request");
+        } catch (IllegalStateException e) {
+            assertEquals("hupf is stopping on this node", e.getMessage());
+        }
+    }
+
+    private PfcpSession createOf(String node, int i) throws Exception {
+        return manager.createSession(SessionJson.decode(MAPPER.readTree(
+                SESSION.replace("10.250.0.4", "10.250.0.1" + i).replace("\"cpSeid\": 5", "\"cpSeid\": " + i)
+                        .replace("{\"cpSeid\"", "{\"nodeId\": \"" + node + "\", \"cpSeid\""))));
+    }
+
+    /** The sessions in the cluster's store, as a node that starts now finds them. */
+    private List<String> storedNodes() {
+        return new DistributedSessionStore(cluster.service).all().stream().map(x -> x.nodeId).sorted()
+                .collect(java.util.stream.Collectors.toList());
+    }
+
+    /**
+     * A CP function's sessions being removed when the store stopped answering (the leader stopped or was lost
+     * mid-way): the next term's leader removes them before it serves PFCP, the reconciliation that follows takes
+     * their entries off the device, and another CP function's session stays.
+     */
+    @Test
+    public void aReleaseCutOffIsFinishedWhenANewTermBegins() throws Exception {
+        createOf("smf-a", 1);
+        createOf("smf-a", 2);
+        createOf("smf-b", 3);
+        cluster.failRemovals(true);
+        try {
+            manager.manager().deleteByNodeAsync("smf-a");
+            fail("the store's removals timed out");
+        } catch (RuntimeException e) {
+            cluster.failRemovals(false);
+        }
+        assertEquals(List.of("smf-a", "smf-a", "smf-b"), storedNodes());
+        leadership.electAndTell(new NodeId("onos-2"), 2);
+        eventually("standing by", () -> manager.uePools().isEmpty());
+        leadership.electAndTell(LOCAL, 3);
+        eventually("leading, smf-a's entries off the device",
+                   () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
+        assertEquals(List.of("smf-b"), storedNodes());
+    }
+
+    /**
+     * hupf deactivated while the store does not answer its clearing (the issue's reinstall that found 399 sessions
+     * of a released association): hupf activated again leads from an empty store and an emptied device.
+     */
+    @Test
+    public void aDeactivationsClearingCutOffIsFinishedByTheNextActivation() throws Exception {
+        createOf("smf-a", 1);
+        createOf("smf-b", 2);
+        appState = ApplicationState.INSTALLED;
+        cluster.failRemovals(true);
+        HupfManager stopped = manager;
+        manager = null;
+        stopped.deactivate();
+        cluster.failRemovals(false);
+        assertEquals(2, storedNodes().size());
+        appState = ApplicationState.ACTIVE;
+        manager = newManager();
+        manager.activate();
+        eventually("leading, the device reconciled to an empty store",
+                   () -> manager.agent() != null && device.entities(UpfEntityType.SESSION_DOWNLINK).isEmpty());
+        assertEquals(List.of(), storedNodes());
+        assertTrue(manager.sessions().isEmpty());
     }
 
     /** hupf's threads alive now that were not before this test's manager started (other tests may leave some). */
