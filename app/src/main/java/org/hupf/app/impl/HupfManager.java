@@ -9,6 +9,7 @@ import org.hupf.api.TenantStatus;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.core.HupfApp;
 import org.hupf.app.LeaderLease;
+import org.hupf.app.StorageOpening;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.core.session.SessionManager;
 import org.hupf.core.device.Shutdowns;
@@ -155,14 +156,15 @@ public class HupfManager extends SessionManagerService {
     @Activate
     protected void activate() {
         appId = coreService.registerApplication(HupfApp.APP_NAME);
-        store = new DistributedSessionStore(storageService);
-        baselines = new DistributedUsageBaselineStore(storageService);
+        store = StorageOpening.open("the session store", () -> new DistributedSessionStore(storageService));
+        baselines = StorageOpening.open("the usage baselines",
+                                        () -> new DistributedUsageBaselineStore(storageService));
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-manager"));
         cfgRegistry.registerConfigFactory(factory);
         cfgRegistry.addListener(cfgListener);
         deviceService.addListener(deviceListener);
         leadershipService.addListener(leadershipListener);
-        leadershipService.runForLeadership(HupfApp.APP_NAME);
+        StorageOpening.open("hupf's leadership", () -> leadershipService.runForLeadership(HupfApp.APP_NAME));
         refresh();
         lease.watch(executor, () -> activeTerm, this::apply);
         log.info("Started");

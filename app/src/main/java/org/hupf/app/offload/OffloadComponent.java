@@ -14,6 +14,7 @@ import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.CurrentDriver;
 import org.hupf.core.HupfApp;
 import org.hupf.app.LeaderLease;
+import org.hupf.app.StorageOpening;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
 import org.hupf.core.live.LiveRecorder;
@@ -163,9 +164,9 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
         appId = coreService.registerApplication(HupfApp.APP_NAME);
-        offloadStore = new DistributedOffloadStore(storageService);
-        ledgerJournal = new DistributedLedgerJournal(storageService);
-        drains = new DistributedBackendDrains(storageService);
+        offloadStore = StorageOpening.open("the offload records", () -> new DistributedOffloadStore(storageService));
+        ledgerJournal = StorageOpening.open("the usage ledger", () -> new DistributedLedgerJournal(storageService));
+        drains = StorageOpening.open("the backend drains", () -> new DistributedBackendDrains(storageService));
         routes = new DeviceRoutes(this::currentDevice,
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         switchProgrammer = new SwitchProgrammer(this::config, this::currentDevice, drains, DEVICES_CHECK_S);

@@ -38,7 +38,9 @@ import org.onosproject.store.service.TestStorageService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 import static org.easymock.EasyMock.anyObject;
 import static org.easymock.EasyMock.capture;
@@ -68,6 +70,7 @@ public class OffloadNetcfgBackendsTest {
     private final Capture<NetworkConfigListener> cfgListener = newCapture();
     private volatile HupfConfig config;
     private OffloadComponent component;
+    private Set<Thread> threadsBefore;
 
     private static HupfConfig config(DeviceId... backends) throws Exception {
         List<String> devices = new ArrayList<>();
@@ -103,6 +106,7 @@ public class OffloadNetcfgBackendsTest {
     @Before
     public void setUp() throws Exception {
         config = config(B1, B2);
+        threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
         Device b1 = backend(B1);
         Device b2 = backend(B2);
         DeviceService devices = createNiceMock(DeviceService.class);
@@ -146,9 +150,14 @@ public class OffloadNetcfgBackendsTest {
                 && component.devices().size() == 2);
     }
 
+    /** The component's threads (its own, the drains' resumer) end with it. */
     @After
     public void tearDown() {
         component.deactivate();
+        List<String> left = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("hupf-") && !threadsBefore.contains(t))
+                .map(Thread::getName).collect(Collectors.toList());
+        assertTrue("no hupf thread after the component stopped: " + left, left.isEmpty());
     }
 
     private static void eventually(String what, BooleanSupplier cond) throws InterruptedException {
