@@ -110,12 +110,22 @@ final class HybridTakeover {
 
     /** @return the hybrids this node drives, one per site that has a backend available, in the sites' order */
     Collection<Hybrid> hybrids() {
-        return bySite.values();
+        Collection<Hybrid> all = bySite.values();
+        Set<DeviceId> l = listed;
+        for (Hybrid h : all) {
+            if (l != null && !l.contains(h.backendIds.get(0))) {
+                // A site whose first backend the netcfg no longer lists waits for the rebuild: its offload
+                // manager, which writes through that backend, is not run meanwhile.
+                return all.stream().filter(x -> l.contains(x.backendIds.get(0))).collect(Collectors.toList());
+            }
+        }
+        return all;
     }
 
     /** @return the hybrid of a site, null while this node drives none there */
     Hybrid ofSite(String site) {
-        return bySite.get(site);
+        Hybrid h = bySite.get(site);
+        return h == null || writtenBackends(h).isEmpty() ? null : h;
     }
 
     /** @return the hybrid driving a device (its switch or one of its backends), null when none does */

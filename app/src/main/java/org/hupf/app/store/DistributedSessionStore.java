@@ -36,8 +36,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -89,8 +89,6 @@ public final class DistributedSessionStore implements SessionStore {
     /** This node's entry writes whose map event has not come yet, by UP SEID, in commit order. */
     private final Map<Long, Deque<Written>> unechoed = new ConcurrentHashMap<>();
     private final SessionRemovals removals;
-    /** Set by {@link #close}: no write is taken any more. */
-    private volatile boolean closed;
 
     /** An entry this node wrote and what it holds: a session (none in a tombstone) and a response. */
     private static final class Written {
@@ -146,11 +144,12 @@ public final class DistributedSessionStore implements SessionStore {
 
     /** Runs a write of a session's entry on that session's committer. */
     private CompletableFuture<Void> commit(long upSeid, Runnable write) {
-        if (closed) {
-            throw new IllegalStateException("hupf's session store is closed: hupf is stopping on this node");
-        }
         Commit c = new Commit(write);
-        committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)].execute(c);
+        try {
+            committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)].execute(c);
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("hupf's session store is closed: hupf is stopping on this node", e);
+        }
         return c.done;
     }
 
@@ -362,12 +361,11 @@ public final class DistributedSessionStore implements SessionStore {
      * recorded, for the next leader to finish).
      */
     public void close() {
-        closed = true;
         for (ExecutorService c : committers) {
             c.shutdown();
         }
         long deadline = System.currentTimeMillis() + CLOSE_WAIT_MS;
-        AtomicInteger dropped = new AtomicInteger();
+        int dropped = 0;
         int stuck = 0;
         for (ExecutorService c : committers) {
             try {
@@ -378,15 +376,15 @@ public final class DistributedSessionStore implements SessionStore {
                 Thread.currentThread().interrupt();
             }
             stuck++;
-            c.shutdownNow().forEach(r -> {
-                dropped.incrementAndGet();
+            for (Runnable r : c.shutdownNow()) {
+                dropped++;
                 ((Commit) r).done.completeExceptionally(new IllegalStateException("not committed: hupf stopped"));
-            });
+            }
         }
         if (stuck > 0) {
             log.error("{} of the session store's {} committers still writing {} ms after hupf began stopping: "
                               + "interrupted, {} writes not committed", stuck, COMMITTERS, CLOSE_WAIT_MS,
-                      dropped.get());
+                      dropped);
         }
         map.removeListener(listener);
         map.removeStatusChangeListener(statusListener);

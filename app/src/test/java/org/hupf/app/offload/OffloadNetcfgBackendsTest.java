@@ -180,12 +180,16 @@ public class OffloadNetcfgBackendsTest {
         assertEquals(List.of(B1.toString()), component.backends());
     }
 
-    /** The backend the hybrid device writes through goes: the site has no device until the other is taken over. */
+    /**
+     * The backend the hybrid device writes through goes: the site has no device, and its offload manager (which
+     * writes through it) is not run, until the other is taken over.
+     */
     @Test
     public void theFirstBackendTakenOutOfTheNetcfgIsWrittenNoMore() throws Exception {
         netcfgNow(config(B2));
         assertTrue("nothing written at the site as the event is told", component.devices().isEmpty());
         assertEquals(List.of(), component.backends());
+        assertTrue("its offload manager is not run meanwhile", component.sites().isEmpty());
         eventually("the other backend taken over", () -> component.backends().equals(List.of(B2.toString())));
         assertEquals(1, component.devices().size());
     }
