@@ -1,49 +1,26 @@
 package org.hupf.app.impl;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.easymock.Capture;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
-import org.hupf.app.FakeLeadership;
-import org.hupf.core.HupfApp;
 import org.hupf.app.config.HupfConfig;
-import org.hupf.app.store.ClusterStorage;
-import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.core.pfcp.PfcpAgent;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.UpfEntityType;
-import org.junit.After;
-import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.ChassisId;
 import org.onlab.packet.Ip4Address;
-import org.onlab.packet.IpAddress;
-import org.onosproject.app.ApplicationServiceAdapter;
-import org.onosproject.app.ApplicationState;
-import org.onosproject.cluster.ClusterService;
-import org.onosproject.cluster.DefaultControllerNode;
-import org.onosproject.cluster.Leader;
-import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.LeadershipEvent;
-import org.onosproject.cluster.LeadershipEventListener;
-import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.NodeId;
-import org.onosproject.core.ApplicationId;
-import org.onosproject.core.CoreServiceAdapter;
-import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DefaultDevice;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigEvent;
-import org.onosproject.net.config.NetworkConfigListener;
-import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.provider.ProviderId;
 
@@ -51,13 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static org.easymock.EasyMock.anyObject;
-import static org.easymock.EasyMock.capture;
 import static org.easymock.EasyMock.createNiceMock;
-import static org.easymock.EasyMock.eq;
 import static org.easymock.EasyMock.expect;
-import static org.easymock.EasyMock.expectLastCall;
-import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertSame;
@@ -68,86 +40,7 @@ import static org.junit.Assert.fail;
  * The ONOS component with ONOS's services mocked at the boundary: configuration, the distributed
  * store, and reconciliation when a device comes back.
  */
-public class HupfManagerTest {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final ApplicationId APP = new DefaultApplicationId(7, HupfApp.APP_NAME);
-    private static final String CONFIG = "{\"devices\": [{\"deviceId\": \"device:backend:b1\", \"role\": \"backend\"}],"
-            + " \"n3Addresses\": [\"192.168.0.1\"], \"uePools\": [\"10.250.0.0/16\"],"
-            + " \"pfcp\": {\"listenAddress\": \"127.0.0.1\", \"port\": 0, \"allowedPeers\": [\"10.0.0.1\"]}}";
-    private static final String SESSION = "{\"cpSeid\": 5, \"pdrs\": [{\"pdrId\": 1, \"precedence\": 1, \"pdi\":"
-            + " {\"sourceInterface\": \"CORE\", \"ueIpAddress\": \"10.250.0.4\"}, \"farId\": 1}],"
-            + " \"fars\": [{\"farId\": 1, \"applyAction\": [\"BUFF\"]}]}";
-
-    private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
-    private final Capture<NetworkConfigListener> cfgListener = newCapture();
-    private final Capture<DeviceListener> deviceListener = newCapture();
-    private static final NodeId LOCAL = new NodeId("onos-1");
-    private HupfManager manager;
-    private volatile ApplicationState appState = ApplicationState.ACTIVE;
-    private Set<Thread> threadsBefore;
-    private HupfConfig config;
-    private final FakeLeadership leadership = new FakeLeadership(LOCAL, 1);
-    private final ClusterStorage cluster = new ClusterStorage();
-
-    private static HupfConfig config(String json) throws Exception {
-        HupfConfig c = new HupfConfig();
-        c.init(APP, HupfConfig.KEY, MAPPER.readTree(json), MAPPER, null);
-        return c;
-    }
-
-    @Before
-    public void setUp() throws Exception {
-        config = config(CONFIG);
-        threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
-        manager = newManager();
-        manager.activate();
-    }
-
-    /** A manager on this test's node of the cluster, not activated. */
-    private HupfManager newManager() {
-        HupfManager m = new HupfManager();
-        m.coreService = new CoreServiceAdapter() {
-            @Override
-            public ApplicationId registerApplication(String name) {
-                return APP;
-            }
-        };
-        m.storageService = cluster.service;
-        NetworkConfigRegistry registry = createNiceMock(NetworkConfigRegistry.class);
-        registry.addListener(capture(cfgListener));
-        expectLastCall();
-        expect(registry.getConfig(eq(APP), eq(HupfConfig.class))).andAnswer(() -> config).anyTimes();
-        replay(registry);
-        m.cfgRegistry = registry;
-        DeviceService devices = createNiceMock(DeviceService.class);
-        devices.addListener(capture(deviceListener));
-        expectLastCall();
-        expect(devices.isAvailable(anyObject())).andReturn(true).anyTimes();
-        replay(devices);
-        m.deviceService = devices;
-        m.leadershipService = leadership;
-        ClusterService nodes = createNiceMock(ClusterService.class);
-        expect(nodes.getLocalNode()).andReturn(new DefaultControllerNode(LOCAL, IpAddress.valueOf("10.0.9.1")))
-                .anyTimes();
-        replay(nodes);
-        m.clusterService = nodes;
-        m.deviceSource = () -> List.of(device);
-        m.applicationService = new ApplicationServiceAdapter() {
-            @Override
-            public ApplicationState getState(ApplicationId appId) {
-                return appState;
-            }
-        };
-        return m;
-    }
-
-    @After
-    public void tearDown() {
-        if (manager != null) {
-            manager.deactivate();
-        }
-    }
+public class HupfManagerTest extends HupfManagerFixture {
 
     @Test
     public void periodicReconciliationPausesNineTimesItsDuration() {
@@ -155,108 +48,6 @@ public class HupfManagerTest {
         assertEquals("a slow read of every table waits longer", 190_000,
                      HupfManager.reconcileDueAfter(100_000, 10_000));
         assertEquals(100_000, HupfManager.reconcileDueAfter(100_000, -5));
-    }
-
-    @Test
-    public void aNodeThatStopsHandsItsSessionsOverInTheStore() throws Exception {
-        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
-        HupfManager stopped = manager;
-        manager = null;
-        stopped.deactivate();
-        assertEquals(1, stopped.store().all().size());
-    }
-
-    @Test
-    public void deactivatingTheAppLeavesNoSessionInTheStore() throws Exception {
-        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
-        appState = ApplicationState.INSTALLED;
-        HupfManager stopped = manager;
-        manager = null;
-        stopped.deactivate();
-        assertEquals(0, stopped.store().all().size());
-        assertTrue("no hupf thread after deactivation: " + hupfThreads(), hupfThreads().isEmpty());
-        try {
-            stopped.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
-            fail("a stopped manager took a request");
-        } catch (IllegalStateException e) {
-            assertEquals("hupf is stopping on this node", e.getMessage());
-        }
-    }
-
-    private PfcpSession createOf(String node, int i) throws Exception {
-        return manager.createSession(SessionJson.decode(MAPPER.readTree(
-                SESSION.replace("10.250.0.4", "10.250.0.1" + i).replace("\"cpSeid\": 5", "\"cpSeid\": " + i)
-                        .replace("{\"cpSeid\"", "{\"nodeId\": \"" + node + "\", \"cpSeid\""))));
-    }
-
-    /** The sessions in the cluster's store, as a node that starts now finds them. */
-    private List<String> storedNodes() {
-        return new DistributedSessionStore(cluster.service).all().stream().map(x -> x.nodeId).sorted()
-                .collect(java.util.stream.Collectors.toList());
-    }
-
-    /**
-     * A CP function's sessions being removed when the store stopped answering (the leader stopped or was lost
-     * mid-way): the next term's leader removes them before it serves PFCP, the reconciliation that follows takes
-     * their entries off the device, and another CP function's session stays.
-     */
-    @Test
-    public void aReleaseCutOffIsFinishedWhenANewTermBegins() throws Exception {
-        createOf("smf-a", 1);
-        createOf("smf-a", 2);
-        createOf("smf-b", 3);
-        cluster.failRemovals(true);
-        try {
-            manager.manager().deleteByNodeAsync("smf-a");
-            fail("the store's removals timed out");
-        } catch (RuntimeException e) {
-            cluster.failRemovals(false);
-        }
-        assertEquals(List.of("smf-a", "smf-a", "smf-b"), storedNodes());
-        leadership.electAndTell(new NodeId("onos-2"), 2);
-        eventually("standing by", () -> manager.uePools().isEmpty());
-        leadership.electAndTell(LOCAL, 3);
-        eventually("leading, smf-a's entries off the device",
-                   () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
-        assertEquals(List.of("smf-b"), storedNodes());
-    }
-
-    /**
-     * hupf deactivated while the store does not answer its clearing (the issue's reinstall that found 399 sessions
-     * of a released association): hupf activated again leads from an empty store and an emptied device.
-     */
-    @Test
-    public void aDeactivationsClearingCutOffIsFinishedByTheNextActivation() throws Exception {
-        createOf("smf-a", 1);
-        createOf("smf-b", 2);
-        appState = ApplicationState.INSTALLED;
-        cluster.failRemovals(true);
-        HupfManager stopped = manager;
-        manager = null;
-        stopped.deactivate();
-        cluster.failRemovals(false);
-        assertEquals(2, storedNodes().size());
-        appState = ApplicationState.ACTIVE;
-        manager = newManager();
-        manager.activate();
-        eventually("leading, the device reconciled to an empty store",
-                   () -> manager.agent() != null && device.entities(UpfEntityType.SESSION_DOWNLINK).isEmpty());
-        assertEquals(List.of(), storedNodes());
-        assertTrue(manager.sessions().isEmpty());
-    }
-
-    /** hupf's threads alive now that were not before this test's manager started (other tests may leave some). */
-    private List<String> hupfThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("hupf-") && !threadsBefore.contains(t))
-                .map(Thread::getName).collect(java.util.stream.Collectors.toList());
-    }
-
-    private static void eventually(String what, java.util.function.BooleanSupplier cond) throws Exception {
-        for (int i = 0; i < 300 && !cond.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertTrue(what, cond.getAsBoolean());
     }
 
     @Test
@@ -317,12 +108,6 @@ public class HupfManagerTest {
         leadership.electAndTell(LOCAL, 3);
         eventually("leading and reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
         assertTrue(manager.deleteSession(s.upSeid));
-    }
-
-    private void configChanged(String json) throws Exception {
-        config = config(json);
-        cfgListener.getValue().event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, APP,
-                                                            HupfConfig.class));
     }
 
     /**
