@@ -335,11 +335,9 @@ public final class DistributedSessionStore implements SessionStore {
             if (r.getKey().equals(SessionRemovals.EVERY_SESSION)) {
                 removed += clearEntries();
             } else {
-                // The map's entries, not the local copies: the node that left the removal may be this one.
                 List<Long> doomed = new ArrayList<>();
                 r.getValue().forEach((upSeid, node) -> {
-                    Versioned<String> entry = map.get(upSeid);
-                    if (entry != null && node.equals(tree(entry.value()).path("nodeId").asText(null))) {
+                    if (node.equals(storedNodeId(upSeid))) {
                         doomed.add(upSeid);
                     }
                 });
@@ -353,6 +351,19 @@ public final class DistributedSessionStore implements SessionStore {
                              + "associations or of a deactivated hupf left the store", pending.size(), removed);
         }
         return removed;
+    }
+
+    /**
+     * @return the Node ID of the session the map holds under a SEID, null if none: from the local copy, else (this
+     *         node cut the removal off itself, its copy already gone) from the map's entry
+     */
+    private String storedNodeId(long upSeid) {
+        PfcpSession s = local.get(upSeid);
+        if (s != null) {
+            return s.nodeId;
+        }
+        Versioned<String> entry = map.get(upSeid);
+        return entry == null ? null : tree(entry.value()).path("nodeId").asText(null);
     }
 
     /**
