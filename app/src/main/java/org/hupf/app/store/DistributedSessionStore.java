@@ -148,7 +148,8 @@ public final class DistributedSessionStore implements SessionStore {
         try {
             committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)].execute(c);
         } catch (RejectedExecutionException e) {
-            throw new IllegalStateException("hupf's session store is closed: hupf is stopping on this node", e);
+            // Its committers stopped: the store was closed (the executor's own exception says less).
+            throw new IllegalStateException("hupf's session store is closed: hupf is stopping on this node");
         }
         return c.done;
     }
