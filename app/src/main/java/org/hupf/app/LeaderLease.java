@@ -73,20 +73,39 @@ public final class LeaderLease {
 
     /**
      * Who leads hupf as the elector says now, for a log line: a component that stands by says why in its
-     * own words (a single node that withdrew is led by nobody, not by another node).
+     * own words. A node that is no candidate any more withdrew: hupf is stopping there (deactivated, uninstalled or
+     * the node shutting down), whoever leads after it.
      *
-     * @return "node X leads hupf", "no node leads hupf", or that the elector does not answer
+     * @return "node X leads hupf", "no node leads hupf", that this node withdrew, or that the elector does not
+     *         answer
      */
     public String leaderNow() {
         try {
             Leadership l = leadership.get().getLeadership(HupfApp.APP_NAME);
             NodeId leader = l == null ? null : l.leaderNodeId();
-            if (leader == null) {
-                return "no node leads hupf";
-            }
-            return (local.get().equals(leader) ? "this node (" + leader + ")" : "node " + leader) + " leads hupf";
+            String leads = leader == null ? "no node leads hupf"
+                    : (local.get().equals(leader) ? "this node (" + leader + ")" : "node " + leader) + " leads hupf";
+            return withdrew(l) ? "this node withdrew from hupf's leadership, hupf stopping here (" + leads + ")"
+                    : leads;
         } catch (RuntimeException e) {
             return "the leader elector does not answer (" + e + ")";
+        }
+    }
+
+    /** Whether this node withdrew from hupf's leadership: it is no candidate any more. */
+    private boolean withdrew(Leadership l) {
+        return l == null || !l.candidates().contains(local.get());
+    }
+
+    /**
+     * @return whether this node withdrew from hupf's leadership (hupf is stopping here), as the elector says now;
+     *         false when it does not answer
+     */
+    public boolean withdrawn() {
+        try {
+            return withdrew(leadership.get().getLeadership(HupfApp.APP_NAME));
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -122,7 +141,9 @@ public final class LeaderLease {
                 long was = held.getAsLong();
                 long now = check(was);
                 if (now != was) {
-                    if (was != NOT_LEADER) {
+                    if (was != NOT_LEADER && withdrawn()) {
+                        log.info("hupf's leadership term {} given up: {}", was, leaderNow());
+                    } else if (was != NOT_LEADER) {
                         log.warn("hupf's leadership term {} is no longer this node's ({}), though no event said so",
                                  was, leaderNow());
                     }

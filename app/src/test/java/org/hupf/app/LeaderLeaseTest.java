@@ -1,5 +1,6 @@
 package org.hupf.app;
 
+import org.hupf.core.HupfApp;
 import org.junit.Test;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.NodeId;
@@ -7,6 +8,8 @@ import org.onosproject.cluster.NodeId;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
 /** What a component acting as hupf's leader concludes from the elector's answers. */
 public class LeaderLeaseTest {
@@ -62,5 +65,32 @@ public class LeaderLeaseTest {
         elector.electAndTell(OTHER, 5);
         assertEquals(LeaderLease.NOT_LEADER, lease.term());
         assertEquals(4, reactions.get());
+    }
+
+    /**
+     * A single node that withdraws (hupf deactivated) gave its term up itself: no other node leads, and nothing
+     * says one does.
+     */
+    @Test
+    public void aTermGivenUpByThisNodesWithdrawalIsSaidAsSuch() {
+        assertFalse(lease.withdrawn());
+        assertEquals("this node (onos-1) leads hupf", lease.leaderNow());
+        elector.withdraw(HupfApp.APP_NAME);
+        assertEquals(LeaderLease.NOT_LEADER, lease.term());
+        assertTrue(lease.withdrawn());
+        assertEquals("this node withdrew from hupf's leadership, hupf stopping here (no node leads hupf)",
+                     lease.leaderNow());
+    }
+
+    /** A node replaced as leader while still a candidate lost its term to another node, and says which. */
+    @Test
+    public void aTermLostToAnotherNodeNamesIt() {
+        elector.elect(OTHER, 5);
+        assertFalse(lease.withdrawn());
+        assertEquals("node onos-2 leads hupf", lease.leaderNow());
+        elector.withdraw(HupfApp.APP_NAME);
+        assertTrue(lease.withdrawn());
+        assertEquals("this node withdrew from hupf's leadership, hupf stopping here (node onos-2 leads hupf)",
+                     lease.leaderNow());
     }
 }

@@ -9,6 +9,7 @@ import org.hupf.api.TenantStatus;
 import org.hupf.api.UpfDeviceSource;
 import org.hupf.core.HupfApp;
 import org.hupf.app.LeaderLease;
+import org.hupf.app.StorageOpening;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.core.session.SessionManager;
 import org.hupf.core.device.Shutdowns;
@@ -105,7 +106,12 @@ public class HupfManager extends SessionManagerService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ApplicationService applicationService;
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    /**
+     * Mandatory: ONOS stops this component before the one that drives the devices, so that the device writer
+     * finishes what it took with the devices still driven (the other way round, its writes and final usage reads
+     * ran on devices whose component had stopped).
+     */
+    @Reference(cardinality = ReferenceCardinality.MANDATORY, policy = ReferencePolicy.DYNAMIC)
     protected volatile UpfDeviceSource deviceSource;
 
     private final ConfigFactory<ApplicationId, HupfConfig> factory =
@@ -123,6 +129,8 @@ public class HupfManager extends SessionManagerService {
             lease.listener(command -> this.executor.execute(command), this::refresh);
     /** The term of hupf's leadership this node acts under; {@link LeaderLease#NOT_LEADER} while it stands by. */
     private volatile long activeTerm = LeaderLease.NOT_LEADER;
+    /** Set when the deactivation begins: nothing starts the core again, and requests are refused. */
+    private volatile boolean stopping;
     /** What the running core was built from (HupfConfig.coreSettings), to skip restarts that change nothing. */
     private String activeConfig;
 
@@ -148,40 +156,50 @@ public class HupfManager extends SessionManagerService {
     @Activate
     protected void activate() {
         appId = coreService.registerApplication(HupfApp.APP_NAME);
-        store = new DistributedSessionStore(storageService);
-        baselines = new DistributedUsageBaselineStore(storageService);
+        store = StorageOpening.open("the session store", () -> new DistributedSessionStore(storageService));
+        baselines = StorageOpening.open("the usage baselines",
+                                        () -> new DistributedUsageBaselineStore(storageService));
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-manager"));
         cfgRegistry.registerConfigFactory(factory);
         cfgRegistry.addListener(cfgListener);
         deviceService.addListener(deviceListener);
         leadershipService.addListener(leadershipListener);
-        leadershipService.runForLeadership(HupfApp.APP_NAME);
+        StorageOpening.open("hupf's leadership", () -> leadershipService.runForLeadership(HupfApp.APP_NAME));
         refresh();
         lease.watch(executor, () -> activeTerm, this::apply);
         log.info("Started");
     }
 
     /**
-     * Stops in the order that leaves nothing behind: no event reaches the core any more, its thread finishes
-     * what it runs (a reconciliation, a leadership check), the core finishes the requests it took, and only then
-     * does this node give up the leadership (withdrawn earlier, its own leadership check would call the
-     * stepping down a change of leader).
+     * Stops in the order that leaves nothing behind: no event, PFCP message or REST request reaches the core any
+     * more; its thread finishes what it runs (a reconciliation, a leadership check); the PFCP agent answers the
+     * requests it took (an association release among them removes its sessions from the store); the device writer
+     * writes what they queued (a bulk deletion's removals); the store commits the writes taken. Only then are the
+     * sessions of a deactivated app removed, and this node gives up the leadership (withdrawn earlier, its own
+     * leadership check would call the stepping down a change of leader). Each wait is bounded and says in the log
+     * what it left; a store removal cut off stays recorded, for the next leader to finish.
      */
     @Deactivate
     protected void deactivate() {
+        stopping = true;
         leadershipService.removeListener(leadershipListener);
         deviceService.removeListener(deviceListener);
         cfgRegistry.removeListener(cfgListener);
         Shutdowns.finish(executor, "hupf-manager");
         stop();
+        store.close();
         if (applicationService.getState(appId) != ApplicationState.ACTIVE) {
             // The app is deactivated or uninstalled, not just this node stopping: its entries leave the devices
             // (OffloadComponent) and its PFCP associations are gone, so no session may outlive them in the store.
-            log.info("Removed hupf's {} sessions from the store: the app is deactivated", store.clear());
+            try {
+                log.info("Removed hupf's {} sessions from the store: the app is deactivated", store.clear());
+            } catch (RuntimeException e) {
+                log.error("Removing hupf's sessions from the store failed ({}): the next node to lead hupf "
+                                  + "removes them before it serves PFCP", e.toString());
+            }
         }
         leadershipService.withdraw(HupfApp.APP_NAME);
         cfgRegistry.unregisterConfigFactory(factory);
-        store.close();
         log.info("Stopped");
     }
 
@@ -221,6 +239,9 @@ public class HupfManager extends SessionManagerService {
     }
 
     private synchronized void apply(long term) {
+        if (stopping) {
+            return;
+        }
         if (term == LeaderLease.NOT_LEADER || term == LeaderLease.UNKNOWN) {
             if (manager != null) {
                 log.info("standing by: {}", term == LeaderLease.UNKNOWN
@@ -233,6 +254,9 @@ public class HupfManager extends SessionManagerService {
         // A new term of this node's: another node may have led in between, so the core starts afresh.
         boolean sameTerm = term == activeTerm;
         activeTerm = term;
+        if (!sameTerm) {
+            finishInterruptedRemovals();
+        }
         HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
         if (cfg != null && cfg.isValid()) {
             tenants = cfg.sessionTenants();
@@ -246,6 +270,20 @@ public class HupfManager extends SessionManagerService {
         activeConfig = manager == null ? null : json;
         if (manager != null) {
             executor.execute(this::reconcileQuietly);
+        }
+    }
+
+    /**
+     * Before this node serves PFCP in a new term: the store removals a node that stopped or was lost left under
+     * way (an association released, hupf deactivated) are finished, and the reconciliation that follows the
+     * core's start takes their sessions' entries off the devices.
+     */
+    private void finishInterruptedRemovals() {
+        try {
+            store.finishInterruptedRemovals();
+        } catch (RuntimeException e) {
+            log.error("Finishing the session removals a stopped node left failed ({}): retried in the next term",
+                      e.toString());
         }
     }
 
@@ -310,6 +348,9 @@ public class HupfManager extends SessionManagerService {
     @Override
     protected SessionManager manager() {
         SessionManager m = manager;
+        if (stopping) {
+            throw new IllegalStateException("hupf is stopping on this node");
+        }
         if (m == null) {
             throw new IllegalStateException("hupf is not running here: this node must lead the cluster's hupf"
                                                     + " and apps." + HupfApp.APP_NAME + "." + HupfConfig.KEY

@@ -1,5 +1,6 @@
 package org.hupf.app.offload;
 
+import org.hupf.core.device.Shutdowns;
 import org.hupf.core.offload.BackendDrain;
 import org.hupf.core.offload.Hybrid;
 import org.hupf.api.DrainReport;
@@ -54,9 +55,9 @@ final class DrainCoordinator {
         this.executor = executor;
     }
 
-    /** Stops resuming drains (the component stops). */
+    /** Stops resuming drains and waits for the resumer's thread (the component stops). */
     void close() {
-        drainResumer.shutdownNow();
+        Shutdowns.interrupt(drainResumer, "hupf-drain-resume");
     }
 
     DrainReport drain(String backend, long quietMs, long maxMs) throws UpfProgrammableException, InterruptedException {

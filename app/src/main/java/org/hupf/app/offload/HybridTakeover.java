@@ -82,6 +82,8 @@ final class HybridTakeover {
     private volatile Map<String, Hybrid> bySite = Map.of();
     /** The term of hupf's leadership this node drives the devices under; NOT_LEADER while it stands by. */
     private volatile long term = LeaderLease.NOT_LEADER;
+    /** The backends hupf's netcfg lists, null while it lists none (every backend is then hupf's). */
+    private volatile Set<DeviceId> listed;
     /** What each backend counted, across its departures and restarts, in this node's current term. */
     private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
     private long retryMs;
@@ -108,12 +110,22 @@ final class HybridTakeover {
 
     /** @return the hybrids this node drives, one per site that has a backend available, in the sites' order */
     Collection<Hybrid> hybrids() {
-        return bySite.values();
+        Collection<Hybrid> all = bySite.values();
+        Set<DeviceId> l = listed;
+        for (Hybrid h : all) {
+            if (l != null && !l.contains(h.backendIds.get(0))) {
+                // A site whose first backend the netcfg no longer lists waits for the rebuild: its offload
+                // manager, which writes through that backend, is not run meanwhile.
+                return all.stream().filter(x -> l.contains(x.backendIds.get(0))).collect(Collectors.toList());
+            }
+        }
+        return all;
     }
 
     /** @return the hybrid of a site, null while this node drives none there */
     Hybrid ofSite(String site) {
-        return bySite.get(site);
+        Hybrid h = bySite.get(site);
+        return h == null || writtenBackends(h).isEmpty() ? null : h;
     }
 
     /** @return the hybrid driving a device (its switch or one of its backends), null when none does */
@@ -138,6 +150,65 @@ final class HybridTakeover {
         Map<String, long[]> totals = usageLedger.totals();
         totals.keySet().retainAll(driven);
         return totals;
+    }
+
+    /**
+     * Takes the netcfg's backends as they are now, on ONOS's event thread as soon as it tells of a change: a
+     * backend the netcfg no longer lists leaves the write set ({@link #writeSet}) at once, so nothing more is
+     * written to it, before a rebuild on the component's thread takes the other backends over without it.
+     *
+     * @param cfg hupf's netcfg if valid, else null
+     * @return whether a backend driven now is no longer listed: a rebuild is due
+     */
+    boolean netcfgChanged(HupfConfig cfg) {
+        Set<DeviceId> now = listedBackends(cfg);
+        listed = now;
+        return now != null && bySite.values().stream().anyMatch(h -> !now.containsAll(h.backendIds));
+    }
+
+    /** @return the backends a netcfg lists, null when it lists none (or there is no valid netcfg) */
+    static Set<DeviceId> listedBackends(HupfConfig cfg) {
+        if (cfg == null) {
+            return null;
+        }
+        Set<DeviceId> out = new HashSet<>();
+        cfg.devices().forEach((id, role) -> {
+            if (role == HupfConfig.Role.BACKEND) {
+                out.add(id);
+            }
+        });
+        return out.isEmpty() ? null : out;
+    }
+
+    /**
+     * The devices the session core writes at a site: its hybrid's, but none of a backend the netcfg no longer
+     * lists (a site whose first backend, the one its hybrid device writes through, is no longer listed has none
+     * until the rebuild).
+     *
+     * @param h a hybrid this node drives
+     * @return its devices to write, the hybrid device first
+     */
+    List<HupfUpfDevice> writeSet(Hybrid h) {
+        List<DeviceId> written = writtenBackends(h);
+        if (written.size() == h.backendIds.size()) {
+            return h.devices;
+        }
+        List<HupfUpfDevice> out = new ArrayList<>();
+        written.forEach(id -> out.add(h.devices.get(h.backendIds.indexOf(id))));
+        return out;
+    }
+
+    /**
+     * @param h a hybrid this node drives
+     * @return the backends of its write set ({@link #writeSet})
+     */
+    List<DeviceId> writtenBackends(Hybrid h) {
+        Set<DeviceId> l = listed;
+        if (l == null || l.containsAll(h.backendIds)) {
+            return h.backendIds;
+        }
+        return l.contains(h.backendIds.get(0))
+                ? h.backendIds.stream().filter(l::contains).collect(Collectors.toList()) : List.of();
     }
 
     /** Lets the devices go (the component stops). */
@@ -202,6 +273,10 @@ final class HybridTakeover {
         driverless.forEach(available::remove);
         List<DeviceId> allBackends = pickAll(available.values(), pipeconfOf, Set.of(HupfPipeconfIds.BACKEND));
         allBackends.removeIf(id -> drains.is(id.toString(), DistributedBackendDrains.DRAINED));
+        Set<DeviceId> listedNow = listed;
+        if (listedNow != null) {
+            allBackends.retainAll(listedNow);
+        }
         List<DeviceId> switches = pickAll(available.values(), pipeconfOf, HupfPipeconfIds.SWITCHES);
         HupfConfig cfg = config.get();
         List<Site> sites = cfg == null || !cfg.isValid() ? List.of() : cfg.sites();

@@ -14,6 +14,7 @@ import org.hupf.api.UpfDeviceSource;
 import org.hupf.app.CurrentDriver;
 import org.hupf.core.HupfApp;
 import org.hupf.app.LeaderLease;
+import org.hupf.app.StorageOpening;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.app.config.HupfConfigListener;
 import org.hupf.core.live.LiveRecorder;
@@ -141,10 +142,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
             new LeaderLease(() -> leadershipService, () -> clusterService.getLocalNode().id());
     private final LeadershipEventListener leadershipListener =
             lease.listener(command -> this.executor.execute(command), this::rebuild);
-    private final NetworkConfigListener cfgListener = new HupfConfigListener(event -> this.executor.execute(() -> {
-        this.takeover.hybrids().forEach(this.switchProgrammer::program);
-        syncAllRoutes();
-    }));
+    private final NetworkConfigListener cfgListener = new HupfConfigListener(event -> this.onNetcfg());
     private final PacketProcessor processor = this::onPacket;
     private final HybridPoll poll = new HybridPoll(() -> this.takeover.hybrids(), () -> this.takeover.backendTotals(),
                                                    () -> this.drainCoordinator.drains());
@@ -166,15 +164,16 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     protected void activate() {
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "hupf-offload"));
         appId = coreService.registerApplication(HupfApp.APP_NAME);
-        offloadStore = new DistributedOffloadStore(storageService);
-        ledgerJournal = new DistributedLedgerJournal(storageService);
-        drains = new DistributedBackendDrains(storageService);
+        offloadStore = StorageOpening.open("the offload records", () -> new DistributedOffloadStore(storageService));
+        ledgerJournal = StorageOpening.open("the usage ledger", () -> new DistributedLedgerJournal(storageService));
+        drains = StorageOpening.open("the backend drains", () -> new DistributedBackendDrains(storageService));
         routes = new DeviceRoutes(this::currentDevice,
                                   id -> deviceService.isAvailable(id) && mastershipService.isLocalMaster(id));
         switchProgrammer = new SwitchProgrammer(this::config, this::currentDevice, drains, DEVICES_CHECK_S);
         takeover = new HybridTakeover(lease, deviceService, pipeconfService, drains, offloadStore, ledgerJournal,
                                       live::atSite, this::config, executor, this::afterTakeover, retryFirstMs);
         drainCoordinator = new DrainCoordinator(drains, takeover, switchProgrammer, executor);
+        takeover.netcfgChanged(config());
         deviceService.addListener(listener);
         mastershipService.addListener(mastershipListener);
         cfgService.addListener(cfgListener);
@@ -206,6 +205,21 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
             AppFlowRulesRemoval.remove(flowRuleService, appId);
         }
         log.info("Stopped");
+    }
+
+    /**
+     * A backend the netcfg no longer lists leaves the write set here, on ONOS's event thread, before anything else
+     * is written to it; the rest follows on the component's thread.
+     */
+    private void onNetcfg() {
+        boolean unlisted = takeover.netcfgChanged(config());
+        executor.execute(() -> {
+            if (unlisted) {
+                takeover.rebuild();
+            }
+            takeover.hybrids().forEach(switchProgrammer::program);
+            syncAllRoutes();
+        });
     }
 
     private void onDeviceEvent(DeviceEvent event) {
@@ -372,14 +386,14 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     @Override
     public List<HupfUpfDevice> devices() {
         List<HupfUpfDevice> all = new ArrayList<>();
-        takeover.hybrids().forEach(h -> all.addAll(h.devices));
+        takeover.hybrids().forEach(h -> all.addAll(takeover.writeSet(h)));
         return all;
     }
 
     @Override
     public List<HupfUpfDevice> devices(String site) {
         Hybrid h = takeover.ofSite(site);
-        return h == null ? List.of() : h.devices;
+        return h == null ? List.of() : takeover.writeSet(h);
     }
 
     @Override
@@ -393,7 +407,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     public Map<String, SiteHybrid> sites() {
         Map<String, SiteHybrid> out = new LinkedHashMap<>();
         for (Hybrid h : takeover.hybrids()) {
-            out.put(h.siteId, new SiteHybrid(h.manager.offloaded().size(), h.backendIds.stream()
+            out.put(h.siteId, new SiteHybrid(h.manager.offloaded().size(), takeover.writtenBackends(h).stream()
                     .map(DeviceId::toString).collect(Collectors.toList())));
         }
         return out;
@@ -402,7 +416,7 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     @Override
     public List<String> backends() {
         List<String> all = new ArrayList<>();
-        takeover.hybrids().forEach(h -> h.backendIds.forEach(id -> all.add(id.toString())));
+        takeover.hybrids().forEach(h -> takeover.writtenBackends(h).forEach(id -> all.add(id.toString())));
         return all;
     }
 

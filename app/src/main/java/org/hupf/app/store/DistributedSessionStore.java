@@ -15,6 +15,8 @@ import org.onosproject.store.service.MapEventListener;
 import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
 import org.onosproject.store.service.Versioned;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +25,7 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -57,17 +61,21 @@ import java.util.function.Consumer;
  * last event says whoever wrote it. A write whose event never comes is forgotten with the writes before the
  * next event of its session, its entry's removal, the map's clearing, or a change of the map's status (its Raft
  * partition's session suspended or lost: events may have been missed); one that failed, at once.
+ *
+ * <p>The removals of many sessions at once (a CP function's, every session) are recorded in {@link SessionRemovals}
+ * while they run: {@link #finishInterruptedRemovals} finishes those a node that stopped or was lost left behind.
  */
 public final class DistributedSessionStore implements SessionStore {
 
     static final String MAP_NAME = "hupf-sessions";
     private static final String KEPT = "keptResponse";
     private static final String TOMBSTONE = "deleted";
+    private static final Logger log = LoggerFactory.getLogger(DistributedSessionStore.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Threads committing writes: about the PFCP client's requests in flight that one Raft partition takes well. */
     static final int COMMITTERS = 8;
-    /** How long closing waits for the writes under way (each bounded by ONOS's storage timeout). */
-    private static final long CLOSE_WAIT_S = 30;
+    /** How long closing waits for the writes taken (each bounded by ONOS's storage timeout), in all. */
+    private static final long CLOSE_WAIT_MS = 30_000;
 
     private final ConsistentMap<Long, String> map;
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
@@ -80,6 +88,7 @@ public final class DistributedSessionStore implements SessionStore {
     private final ExecutorService[] committers = new ExecutorService[COMMITTERS];
     /** This node's entry writes whose map event has not come yet, by UP SEID, in commit order. */
     private final Map<Long, Deque<Written>> unechoed = new ConcurrentHashMap<>();
+    private final SessionRemovals removals;
 
     /** An entry this node wrote and what it holds: a session (none in a tombstone) and a response. */
     private static final class Written {
@@ -106,15 +115,43 @@ public final class DistributedSessionStore implements SessionStore {
         map.addListener(listener);
         map.addStatusChangeListener(statusListener);
         map.entrySet().forEach(e -> follow(e.getKey(), e.getValue().value()));
+        removals = new SessionRemovals(storage);
         for (int i = 0; i < COMMITTERS; i++) {
             String name = "hupf-store-commit-" + i;
             committers[i] = Executors.newSingleThreadExecutor(r -> new Thread(r, name));
         }
     }
 
+    /** A write of a session's entry on its committer: failed, not forgotten, if the committer stops first. */
+    private static final class Commit implements Runnable {
+        final Runnable write;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Commit(Runnable write) {
+            this.write = write;
+        }
+
+        @Override
+        public void run() {
+            try {
+                write.run();
+                done.complete(null);
+            } catch (RuntimeException | Error e) {
+                done.completeExceptionally(e);
+            }
+        }
+    }
+
     /** Runs a write of a session's entry on that session's committer. */
     private CompletableFuture<Void> commit(long upSeid, Runnable write) {
-        return CompletableFuture.runAsync(write, committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)]);
+        Commit c = new Commit(write);
+        try {
+            committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)].execute(c);
+        } catch (RejectedExecutionException e) {
+            // Its committers stopped: the store was closed (the executor's own exception says less).
+            throw new IllegalStateException("hupf's session store is closed: hupf is stopping on this node");
+        }
+        return c.done;
     }
 
     private static void join(CompletableFuture<Void> committed) {
@@ -224,11 +261,18 @@ public final class DistributedSessionStore implements SessionStore {
     }
 
     /**
-     * Empties the map for every node, sessions, tombstones and kept responses alike.
+     * Empties the map for every node, sessions, tombstones and kept responses alike, recorded while it runs.
      *
      * @return the sessions it held
      */
     public int clear() {
+        String key = removals.beginEverySession();
+        int n = clearEntries();
+        removals.end(key);
+        return n;
+    }
+
+    private int clearEntries() {
         int n = local.size();
         map.clear();
         unechoed.clear();
@@ -238,17 +282,121 @@ public final class DistributedSessionStore implements SessionStore {
         return n;
     }
 
-    /** Stops following the map (the app is going away); the writes already taken are committed first. */
+    /**
+     * Removes a CP function's sessions together, the removal recorded while it runs: their entries' commits are
+     * under way at once, each on its session's committer (after the session's writes before it).
+     */
+    @Override
+    public void removeAll(Collection<Long> upSeids) {
+        Map<Long, String> nodeOf = new HashMap<>();
+        for (Long upSeid : upSeids) {
+            PfcpSession s = local.get(upSeid);
+            if (s != null) {
+                nodeOf.put(upSeid, s.nodeId);
+            }
+        }
+        String key = removals.begin(nodeOf);
+        removeEntries(upSeids);
+        removals.end(key);
+    }
+
+    private void removeEntries(Collection<Long> upSeids) {
+        List<CompletableFuture<Void>> removed = new ArrayList<>(upSeids.size());
+        for (Long upSeid : upSeids) {
+            responses.remove(upSeid);
+            tombstones.remove(upSeid);
+            local.remove(upSeid);
+            removed.add(commit(upSeid, () -> map.remove(upSeid)));
+        }
+        // Every commit settles before a failure is told: what the map holds afterwards does not change under it.
+        RuntimeException failed = null;
+        for (CompletableFuture<Void> r : removed) {
+            try {
+                join(r);
+            } catch (RuntimeException e) {
+                failed = failed == null ? e : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /**
+     * Finishes the removals of many sessions that a node which stopped, or was lost, left under way: for the node
+     * that starts leading hupf, before it serves PFCP (their device entries go with the reconciliation that
+     * follows: the store no longer holds them).
+     *
+     * @return the sessions removed
+     */
+    public int finishInterruptedRemovals() {
+        Map<String, Map<Long, String>> pending = removals.pending();
+        int removed = 0;
+        for (Map.Entry<String, Map<Long, String>> r : pending.entrySet()) {
+            if (r.getKey().equals(SessionRemovals.EVERY_SESSION)) {
+                removed += clearEntries();
+            } else {
+                List<Long> doomed = new ArrayList<>();
+                r.getValue().forEach((upSeid, node) -> {
+                    if (node.equals(storedNodeId(upSeid))) {
+                        doomed.add(upSeid);
+                    }
+                });
+                removeEntries(doomed);
+                removed += doomed.size();
+            }
+            removals.end(r.getKey());
+        }
+        if (!pending.isEmpty()) {
+            log.warn("Finished {} session removals a stopped node left under way: {} sessions of released "
+                             + "associations or of a deactivated hupf left the store", pending.size(), removed);
+        }
+        return removed;
+    }
+
+    /**
+     * @return the Node ID of the session the map holds under a SEID, null if none: from the local copy, else (this
+     *         node cut the removal off itself, its copy already gone) from the map's entry
+     */
+    private String storedNodeId(long upSeid) {
+        PfcpSession s = local.get(upSeid);
+        if (s != null) {
+            return s.nodeId;
+        }
+        Versioned<String> entry = map.get(upSeid);
+        return entry == null ? null : tree(entry.value()).path("nodeId").asText(null);
+    }
+
+    /**
+     * Stops following the map (the app is going away): takes no more writes and commits those already taken, for
+     * at most {@value #CLOSE_WAIT_MS} ms in all; the writes still queued then fail (a removal they carried stays
+     * recorded, for the next leader to finish).
+     */
     public void close() {
         for (ExecutorService c : committers) {
             c.shutdown();
         }
-        try {
-            for (ExecutorService c : committers) {
-                c.awaitTermination(CLOSE_WAIT_S, TimeUnit.SECONDS);
+        long deadline = System.currentTimeMillis() + CLOSE_WAIT_MS;
+        int dropped = 0;
+        int stuck = 0;
+        for (ExecutorService c : committers) {
+            try {
+                if (c.awaitTermination(Math.max(0, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            stuck++;
+            for (Runnable r : c.shutdownNow()) {
+                dropped++;
+                ((Commit) r).done.completeExceptionally(new IllegalStateException("not committed: hupf stopped"));
+            }
+        }
+        if (stuck > 0) {
+            log.error("{} of the session store's {} committers still writing {} ms after hupf began stopping: "
+                              + "interrupted, {} writes not committed", stuck, COMMITTERS, CLOSE_WAIT_MS,
+                      dropped);
         }
         map.removeListener(listener);
         map.removeStatusChangeListener(statusListener);
@@ -326,16 +474,16 @@ public final class DistributedSessionStore implements SessionStore {
      *  bounded by the sessions and the deletions of one window). */
     @Override
     public void pruneResponses(long beforeMillis, int maxKept) {
-        List<CompletableFuture<Void>> removals = new ArrayList<>();
+        List<CompletableFuture<Void>> pruned = new ArrayList<>();
         for (Long upSeid : List.copyOf(tombstones)) {
             KeptResponse r = responses.get(upSeid);
             if (r == null || r.atMillis < beforeMillis) {
-                removals.add(commit(upSeid, () -> map.remove(upSeid)));
+                pruned.add(commit(upSeid, () -> map.remove(upSeid)));
                 responses.remove(upSeid);
                 tombstones.remove(upSeid);
             }
         }
-        removals.forEach(DistributedSessionStore::join);
+        pruned.forEach(DistributedSessionStore::join);
     }
 
     @Override

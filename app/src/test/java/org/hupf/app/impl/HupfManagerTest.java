@@ -1,62 +1,35 @@
 package org.hupf.app.impl;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.easymock.Capture;
 import org.hupf.api.TenantStatus;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.api.session.SessionJson;
-import org.hupf.app.FakeLeadership;
-import org.hupf.core.HupfApp;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.core.pfcp.PfcpAgent;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.pipeconf.api.HupfDataplaneConfig;
 import org.hupf.pipeconf.api.UpfEntityType;
-import org.junit.After;
-import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.ChassisId;
 import org.onlab.packet.Ip4Address;
-import org.onlab.packet.IpAddress;
-import org.onosproject.app.ApplicationServiceAdapter;
-import org.onosproject.app.ApplicationState;
-import org.onosproject.cluster.ClusterService;
-import org.onosproject.cluster.DefaultControllerNode;
-import org.onosproject.cluster.Leader;
-import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.LeadershipEvent;
-import org.onosproject.cluster.LeadershipEventListener;
-import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.NodeId;
-import org.onosproject.core.ApplicationId;
-import org.onosproject.core.CoreServiceAdapter;
-import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.DefaultDevice;
 import org.onosproject.net.Device;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigEvent;
-import org.onosproject.net.config.NetworkConfigListener;
-import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.device.DeviceEvent;
-import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.provider.ProviderId;
-import org.onosproject.store.service.TestStorageService;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static org.easymock.EasyMock.anyObject;
-import static org.easymock.EasyMock.capture;
 import static org.easymock.EasyMock.createNiceMock;
-import static org.easymock.EasyMock.eq;
 import static org.easymock.EasyMock.expect;
-import static org.easymock.EasyMock.expectLastCall;
-import static org.easymock.EasyMock.newCapture;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertSame;
@@ -67,79 +40,7 @@ import static org.junit.Assert.fail;
  * The ONOS component with ONOS's services mocked at the boundary: configuration, the distributed
  * store, and reconciliation when a device comes back.
  */
-public class HupfManagerTest {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final ApplicationId APP = new DefaultApplicationId(7, HupfApp.APP_NAME);
-    private static final String CONFIG = "{\"devices\": [{\"deviceId\": \"device:backend:b1\", \"role\": \"backend\"}],"
-            + " \"n3Addresses\": [\"192.168.0.1\"], \"uePools\": [\"10.250.0.0/16\"],"
-            + " \"pfcp\": {\"listenAddress\": \"127.0.0.1\", \"port\": 0, \"allowedPeers\": [\"10.0.0.1\"]}}";
-    private static final String SESSION = "{\"cpSeid\": 5, \"pdrs\": [{\"pdrId\": 1, \"precedence\": 1, \"pdi\":"
-            + " {\"sourceInterface\": \"CORE\", \"ueIpAddress\": \"10.250.0.4\"}, \"farId\": 1}],"
-            + " \"fars\": [{\"farId\": 1, \"applyAction\": [\"BUFF\"]}]}";
-
-    private final InMemoryUpfDevice device = new InMemoryUpfDevice("backend", 1024);
-    private final Capture<NetworkConfigListener> cfgListener = newCapture();
-    private final Capture<DeviceListener> deviceListener = newCapture();
-    private static final NodeId LOCAL = new NodeId("onos-1");
-    private HupfManager manager;
-    private volatile ApplicationState appState = ApplicationState.ACTIVE;
-    private Set<Thread> threadsBefore;
-    private HupfConfig config;
-    private final FakeLeadership leadership = new FakeLeadership(LOCAL, 1);
-
-    private static HupfConfig config(String json) throws Exception {
-        HupfConfig c = new HupfConfig();
-        c.init(APP, HupfConfig.KEY, MAPPER.readTree(json), MAPPER, null);
-        return c;
-    }
-
-    @Before
-    public void setUp() throws Exception {
-        config = config(CONFIG);
-        manager = new HupfManager();
-        manager.coreService = new CoreServiceAdapter() {
-            @Override
-            public ApplicationId registerApplication(String name) {
-                return APP;
-            }
-        };
-        manager.storageService = new TestStorageService();
-        NetworkConfigRegistry registry = createNiceMock(NetworkConfigRegistry.class);
-        registry.addListener(capture(cfgListener));
-        expectLastCall();
-        expect(registry.getConfig(eq(APP), eq(HupfConfig.class))).andAnswer(() -> config).anyTimes();
-        replay(registry);
-        manager.cfgRegistry = registry;
-        DeviceService devices = createNiceMock(DeviceService.class);
-        devices.addListener(capture(deviceListener));
-        expectLastCall();
-        expect(devices.isAvailable(anyObject())).andReturn(true).anyTimes();
-        replay(devices);
-        manager.deviceService = devices;
-        manager.leadershipService = leadership;
-        ClusterService cluster = createNiceMock(ClusterService.class);
-        expect(cluster.getLocalNode()).andReturn(new DefaultControllerNode(LOCAL, IpAddress.valueOf("10.0.9.1")))
-                .anyTimes();
-        replay(cluster);
-        manager.clusterService = cluster;
-        manager.deviceSource = () -> List.of(device);
-        threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
-        manager.applicationService = new ApplicationServiceAdapter() {
-            @Override
-            public ApplicationState getState(ApplicationId appId) {
-                return appState;
-            }
-        };
-        manager.activate();
-    }
-
-    @After
-    public void tearDown() {
-        if (manager != null) {
-            manager.deactivate();
-        }
-    }
+public class HupfManagerTest extends HupfManagerFixture {
 
     @Test
     public void periodicReconciliationPausesNineTimesItsDuration() {
@@ -147,40 +48,6 @@ public class HupfManagerTest {
         assertEquals("a slow read of every table waits longer", 190_000,
                      HupfManager.reconcileDueAfter(100_000, 10_000));
         assertEquals(100_000, HupfManager.reconcileDueAfter(100_000, -5));
-    }
-
-    @Test
-    public void aNodeThatStopsHandsItsSessionsOverInTheStore() throws Exception {
-        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
-        HupfManager stopped = manager;
-        manager = null;
-        stopped.deactivate();
-        assertEquals(1, stopped.store().all().size());
-    }
-
-    @Test
-    public void deactivatingTheAppLeavesNoSessionInTheStore() throws Exception {
-        manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION)));
-        appState = ApplicationState.INSTALLED;
-        HupfManager stopped = manager;
-        manager = null;
-        stopped.deactivate();
-        assertEquals(0, stopped.store().all().size());
-        assertTrue("no hupf thread after deactivation: " + hupfThreads(), hupfThreads().isEmpty());
-    }
-
-    /** hupf's threads alive now that were not before this test's manager started (other tests may leave some). */
-    private List<String> hupfThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("hupf-") && !threadsBefore.contains(t))
-                .map(Thread::getName).collect(java.util.stream.Collectors.toList());
-    }
-
-    private static void eventually(String what, java.util.function.BooleanSupplier cond) throws Exception {
-        for (int i = 0; i < 300 && !cond.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertTrue(what, cond.getAsBoolean());
     }
 
     @Test
@@ -241,12 +108,6 @@ public class HupfManagerTest {
         leadership.electAndTell(LOCAL, 3);
         eventually("leading and reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
         assertTrue(manager.deleteSession(s.upSeid));
-    }
-
-    private void configChanged(String json) throws Exception {
-        config = config(json);
-        cfgListener.getValue().event(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, APP,
-                                                            HupfConfig.class));
     }
 
     /**

@@ -90,7 +90,8 @@ public class DistributedSessionStoreEchoTest {
 
     private final FaultyMap map = new FaultyMap();
     private final DistributedSessionStore store =
-            new DistributedSessionStore(DistributedSessionStoreTest.storage((name, fresh) -> map));
+            new DistributedSessionStore(DistributedSessionStoreTest.storage(
+                    (name, fresh) -> name.equals(DistributedSessionStore.MAP_NAME) ? map : fresh.get()));
 
     private static PfcpSession session(long upSeid) {
         PfcpSession d = DistributedSessionStoreTest.draft(1);

@@ -99,7 +99,7 @@ public class DistributedSessionStoreTest {
      * @param maps the consistent map to use, of its name and a fresh test map of that name
      * @return storage whose consistent maps are those
      */
-    static StorageService storage(BiFunction<String, Supplier<ConsistentMap<?, ?>>, ConsistentMap<?, ?>> maps) {
+    public static StorageService storage(BiFunction<String, Supplier<ConsistentMap<?, ?>>, ConsistentMap<?, ?>> maps) {
         return new TestStorageService() {
             @Override
             @SuppressWarnings("unchecked")

@@ -58,6 +58,8 @@ public final class DeviceWriter implements AutoCloseable {
     private final long minCoalesceNanos;
     private final long maxCoalesceNanos;
     private volatile boolean running = true;
+    /** Whether {@link #submit} still queues: false from the start of {@link #close}. */
+    private volatile boolean accepting = true;
     private long writes;
     private long batches;
     /** Wall time of the last write with its completions: how long the next one of a stream may wait for more. */
@@ -163,7 +165,7 @@ public final class DeviceWriter implements AutoCloseable {
             job.done.complete(Collections.nCopies(devices.size(), WriteResult.ok(updates.size())));
             return job.done;
         }
-        if (running) {
+        if (accepting) {
             long now = System.nanoTime();
             long gap = now - lastSubmitNanos.getAndSet(now);
             meanGapNanos += (gap - meanGapNanos) >> 3; // racing submitters may lose a sample: it is an average
@@ -283,12 +285,18 @@ public final class DeviceWriter implements AutoCloseable {
         }
     }
 
-    private void drainStopped() {
+    /** @return the batches failed */
+    private int drainStopped() {
+        int failed = 0;
         Job j;
         while ((j = queue.poll()) != null) {
+            if (j != STOP) {
+                failed++;
+            }
             j.done.complete(Collections.nCopies(j.devices.size(), WriteResult.unreachable(
                     j.updates.size(), new UpfProgrammableException("device writer stopped"))));
         }
+        return failed;
     }
 
     /** @return device writes sent and batches they carried, for stats: {writes, batches} */
@@ -297,15 +305,22 @@ public final class DeviceWriter implements AutoCloseable {
     }
 
     /**
-     * Stops the writer once its current write is answered (a write cut off mid-way leaves the device with an
-     * unknown part of it); the jobs still queued fail as if the devices were unreachable.
+     * Stops the writer once it has written what was queued before (a CP function's bulk deletion, say) and taken
+     * no more: a write is never cut off mid-way (the device would hold an unknown part of it). Bounded by
+     * {@link Shutdowns#DEFAULT_BOUND_MS}; what is still queued then fails as if the devices were unreachable.
      */
     @Override
     public void close() {
-        running = false;
+        accepting = false;
         queue.add(STOP);
         LockSupport.unpark(writer);
-        Shutdowns.join(writer);
-        drainStopped();
+        boolean finished = Shutdowns.join(writer);
+        running = false;
+        LockSupport.unpark(writer);
+        int failed = drainStopped();
+        if (!finished) {
+            log.error("{} batches were still queued for the devices when the writer had to stop: they failed as "
+                              + "unreachable (reconciliation puts the devices back to the store)", failed);
+        }
     }
 }

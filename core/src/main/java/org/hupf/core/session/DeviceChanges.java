@@ -179,7 +179,7 @@ final class DeviceChanges implements AutoCloseable {
         return writer.counts();
     }
 
-    /** Stops the device writer: changes still queued fail as if the devices were unreachable. */
+    /** Stops the device writer once it has written the changes queued ({@link DeviceWriter#close}). */
     @Override
     public void close() {
         writer.close();

@@ -484,11 +484,14 @@ public final class SessionManager implements AutoCloseable {
         return changes.counts();
     }
 
-    /** Stops the device writer: changes still queued fail as if the devices were unreachable. */
+    /**
+     * Stops the device writer once it has written the changes queued (see {@link DeviceWriter#close}), then the
+     * final usage reads their completions may have started.
+     */
     @Override
     public void close() {
-        counters.close();
         changes.close();
+        counters.close();
     }
 
     /** @return distinct entities the store implies (without interfaces) */

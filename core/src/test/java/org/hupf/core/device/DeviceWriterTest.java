@@ -34,8 +34,13 @@ public class DeviceWriterTest {
         }
     }
 
+    /**
+     * A stop writes what was queued before it (a CP function's bulk deletion, say: failed, its entries would stay
+     * on the devices) and takes nothing after it. The queued job is submitted before close() begins and the write
+     * in flight is released only once close() waits, so a writer that stops at once fails that job here.
+     */
     @Test
-    public void closeLetsTheWriteInFlightFinishAndLeavesNoThread() throws Exception {
+    public void closeWritesWhatWasQueuedBeforeItAndLeavesNoThread() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         GatedDevice gated = new GatedDevice(release);
         BatchUpfDevice slow = gated.device;
@@ -50,7 +55,9 @@ public class DeviceWriterTest {
         release.countDown();
         closer.join();
         assertTrue("the write in flight was answered, not cut off", inFlight.get().get(0).ok());
-        assertTrue("a job still queued fails as unreachable", queued.get().get(0).unreachable());
+        assertTrue("the job queued before the stop was written", queued.get().get(0).ok());
+        assertEquals(2, gated.sizes.size());
+        assertTrue("a job after the stop fails at once", w.submit(List.of(slow), ONE).get().get(0).unreachable());
         assertFalse(writerThread.isAlive());
     }
 
