@@ -43,18 +43,30 @@ final class EntityRefs {
     private static final Comparator<UpfEntity> REMOVAL_ORDER = INSTALL_ORDER.reversed();
 
     private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
-    private Map<UpfEntity, Integer> refs = new HashMap<>();
+    /** The entity held under each key, with how many sessions hold it. */
+    private HeldByKey held = new HeldByKey(0);
+    /**
+     * Entities held under a key another entity holds (stored sessions worked out after the configuration changed,
+     * a set tracked without its check): counted apart, never the entry's value.
+     */
+    private final Map<UpfEntity, Integer> displaced = new HashMap<>();
     /** Keys written since a reconciliation's read began (null when none reads), and how many read. */
     private Set<Object> changedWhileRead;
     private int watchers;
-    /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
-    private Map<Object, UpfEntity> heldByKey = new HashMap<>();
     /**
      * The set {@link #checkSharedValues} last checked and the keys it worked out for it, in its order (null where
      * the session had the entity already), for the {@link #track} of that set, which follows it under the same lock.
      */
     private Set<UpfEntity> checked;
     private Object[] checkedKeys;
+    /**
+     * The sets the last {@link #track} went from and to, and the counts it left each of their entities with (in
+     * the sets' order), for the {@link #updates} of that change, which follows it under the same lock.
+     */
+    private Set<? extends UpfEntity> trackedFrom;
+    private Set<? extends UpfEntity> trackedTo;
+    private int[] countsFrom = new int[16];
+    private int[] countsTo = new int[16];
     /** Gives each stored session its entities (null: none waiting); run at the first use of these refs. */
     private StoredSessions untracked;
 
@@ -89,8 +101,7 @@ final class EntityRefs {
         int n = stored.count();
         // Sized once for what the sessions hold (a few entities each, some shared): no rehash while they load.
         bySession = new HashMap<>(capacityFor(n));
-        refs = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
-        heldByKey = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
+        held = new HeldByKey(ENTITIES_PER_SESSION * n);
         stored.forEach(this::track);
     }
 
@@ -115,12 +126,14 @@ final class EntityRefs {
     /** @return every entity some session holds */
     Set<UpfEntity> all() {
         trackStored();
-        return refs.keySet();
+        Set<UpfEntity> all = new HashSet<>(displaced.keySet());
+        held.forEach(all::add);
+        return all;
     }
 
     int size() {
         trackStored();
-        return refs.size();
+        return held.size() + displaced.size();
     }
 
     /**
@@ -141,10 +154,12 @@ final class EntityRefs {
             }
             Object key = EntityKeys.key(e);
             keys[i++] = key;
-            UpfEntity held = heldByKey.get(key);
-            int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
+            int slot = held.slot(key);
+            UpfEntity holding = slot < 0 ? null : held.entity(slot);
+            int others = holding == null || holding.equals(e) ? 0
+                    : held.count(slot) - (own.contains(holding) ? 1 : 0);
             if (others > 0) {
-                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + held
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + holding
                         + ", which " + others + " other session(s) hold: the configuration changed since they were"
                         + " set up (a tenant's overlay?); they keep it until they go");
             }
@@ -159,10 +174,11 @@ final class EntityRefs {
      */
     void track(long upSeid, Set<UpfEntity> entities) {
         Set<UpfEntity> before = of(upSeid);
+        countsFrom = room(countsFrom, before.size());
+        countsTo = room(countsTo, entities.size());
+        int from = 0;
         for (UpfEntity e : before) {
-            if (!entities.contains(e) && refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1) == null) {
-                heldByKey.remove(EntityKeys.key(e), e);
-            }
+            countsFrom[from++] = entities.contains(e) ? 1 : release(e, EntityKeys.key(e));
         }
         // The check of this set, when it came just before, worked out the keys of what the session gains.
         Object[] keys = entities == checked ? checkedKeys : null;
@@ -171,17 +187,46 @@ final class EntityRefs {
         int i = 0;
         for (UpfEntity e : entities) {
             Object key = keys == null ? null : keys[i];
-            i++;
-            if (!before.contains(e)) {
-                refs.merge(e, 1, Integer::sum);
-                heldByKey.putIfAbsent(key != null ? key : EntityKeys.key(e), e);
-            }
+            countsTo[i++] = before.contains(e) ? 1 : gain(e, key != null ? key : EntityKeys.key(e));
         }
+        trackedFrom = before;
+        trackedTo = entities;
         if (entities.isEmpty()) {
             bySession.remove(upSeid);
         } else {
             bySession.put(upSeid, EntitySet.copyOf(entities));
         }
+    }
+
+    private static int[] room(int[] counts, int n) {
+        return counts.length >= n ? counts : new int[Math.max(n, counts.length * 2)];
+    }
+
+    /** @return how many sessions hold {@code e}, whose key is {@code key} */
+    private int count(UpfEntity e, Object key) {
+        int slot = held.slot(key);
+        return slot >= 0 && held.entity(slot).equals(e) ? held.count(slot) : displaced.getOrDefault(e, 0);
+    }
+
+    /** @return how many sessions hold {@code e} once one more does */
+    private int gain(UpfEntity e, Object key) {
+        int slot = held.slot(key);
+        if (slot < 0) {
+            Integer counted = displaced.isEmpty() ? null : displaced.remove(e);
+            held.insert(slot, key, e, counted == null ? 1 : counted + 1);
+            return counted == null ? 1 : counted + 1;
+        }
+        return held.entity(slot).equals(e) ? held.increment(slot) : displaced.merge(e, 1, Integer::sum);
+    }
+
+    /** @return how many sessions hold {@code e} once one less does */
+    private int release(UpfEntity e, Object key) {
+        int slot = held.slot(key);
+        if (slot >= 0 && held.entity(slot).equals(e)) {
+            return held.decrement(slot);
+        }
+        Integer left = displaced.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1);
+        return left == null ? 0 : left;
     }
 
     /**
@@ -195,7 +240,10 @@ final class EntityRefs {
         if (!onlyInterfaces(wanted) || !onlyInterfaces(previous) || !resets.isEmpty()) {
             trackStored();
         }
-        List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces);
+        boolean tracked = wanted == trackedTo && previous == trackedFrom;
+        trackedFrom = null;
+        trackedTo = null;
+        List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces, tracked);
         if (changedWhileRead != null) {
             updates.forEach(u -> changedWhileRead.add(EntityKeys.key(u.entity())));
         }
@@ -232,19 +280,25 @@ final class EntityRefs {
         return changed;
     }
 
+    /** @param tracked whether the last {@link #track} went from {@code previous} to {@code wanted} (its counts) */
     private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
-                                    List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+                                    List<UpfCounter> resets, Set<UpfInterface> interfaces, boolean tracked) {
         List<UpfEntity> removals = new ArrayList<>();
+        int at = 0;
         for (UpfEntity e : previous) {
-            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
+            int held = at++;
+            if (!wanted.contains(e) && (tracked ? countsFrom[held] : count(e, EntityKeys.key(e))) == 0
+                    && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
                 removals.add(e);
             }
         }
         List<UpfEntity> additions = new ArrayList<>();
+        at = 0;
         for (UpfEntity e : wanted) {
+            int held = at++;
             // What another session holds is on the devices, or queued ahead of this batch: a gNB's tunnel peer is
             // written with its first session, not again (an INSERT answered ALREADY_EXISTS, then a MODIFY) with each.
-            if (!previous.contains(e) && refs.getOrDefault(e, 0) <= 1) {
+            if (!previous.contains(e) && (tracked ? countsTo[held] : count(e, EntityKeys.key(e))) <= 1) {
                 additions.add(e);
             }
         }
