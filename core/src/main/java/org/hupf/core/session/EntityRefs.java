@@ -42,7 +42,7 @@ final class EntityRefs {
     private static final Comparator<UpfEntity> INSTALL_ORDER = Comparator.comparingInt(e -> RANK[e.type().ordinal()]);
     private static final Comparator<UpfEntity> REMOVAL_ORDER = INSTALL_ORDER.reversed();
 
-    private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
+    private LongMap<Set<UpfEntity>> bySession = new LongMap<>();
     /** The entity held under each key, with how many sessions hold it. */
     private HeldByKey held = new HeldByKey(0);
     /**
@@ -100,7 +100,7 @@ final class EntityRefs {
         untracked = null;
         int n = stored.count();
         // Sized once for what the sessions hold (a few entities each, some shared): no rehash while they load.
-        bySession = new HashMap<>(capacityFor(n));
+        bySession = new LongMap<>(n);
         held = new HeldByKey(ENTITIES_PER_SESSION * n);
         stored.forEach(this::track);
     }
@@ -108,14 +108,12 @@ final class EntityRefs {
     /** What a session commonly holds (sessions, terminations, a tunnel peer...): only sizes the maps. */
     private static final int ENTITIES_PER_SESSION = 4;
 
-    private static int capacityFor(int entries) {
-        return (int) Math.min(1 << 30, entries * 4L / 3 + 1);
-    }
 
     /** @return the entities a session holds (empty for an unknown one) */
     Set<UpfEntity> of(long upSeid) {
         trackStored();
-        return bySession.getOrDefault(upSeid, Set.of());
+        Set<UpfEntity> held = bySession.get(upSeid);
+        return held == null ? Set.of() : held;
     }
 
     boolean holds(long upSeid) {

@@ -6,14 +6,12 @@ import java.util.function.Consumer;
 
 /**
  * The entity held under each table key and how many sessions hold it, for {@link EntityRefs}: one open-addressed
- * table of three parallel arrays (key, entity, count), linear probing, removal by shifting back (no tombstones).
- * A site holds a few entities per session, 40,000 at 10,000 sessions: two hash maps of nodes (entity to boxed count,
- * key to entity) cost two cache misses per lookup and 64 bytes of nodes per entity; here one lookup finds the
- * count and the entity together, and an entity costs its key and three slots.
+ * table of three parallel arrays (key, entity, count). A site holds a few entities per session, 40,000 at 10,000
+ * sessions: two hash maps of nodes (entity to boxed count, key to entity) cost two cache misses per lookup and 64
+ * bytes of nodes per entity; here one lookup finds the count and the entity together, and an entity costs its key
+ * and three slots.
  */
-final class HeldByKey {
-
-    private static final int MIN_CAPACITY = 16;
+final class HeldByKey extends ProbedTable {
 
     private Object[] keys;
     private UpfEntity[] entities;
@@ -22,11 +20,7 @@ final class HeldByKey {
 
     /** @param expected entities expected, to size the table once */
     HeldByKey(int expected) {
-        int capacity = MIN_CAPACITY;
-        while (capacity < expected * 2L && capacity < 1 << 30) {
-            capacity <<= 1;
-        }
-        allocate(capacity);
+        allocate(capacityFor(expected));
     }
 
     private void allocate(int capacity) {
@@ -73,7 +67,7 @@ final class HeldByKey {
         entities[i] = e;
         counts[i] = count;
         if (++size * 2 > keys.length) {
-            grow();
+            rehash();
         }
     }
 
@@ -86,7 +80,8 @@ final class HeldByKey {
     int decrement(int slot) {
         int left = --counts[slot];
         if (left == 0) {
-            removeAt(slot);
+            free(slot);
+            size--;
         }
         return left;
     }
@@ -100,38 +95,44 @@ final class HeldByKey {
         }
     }
 
-    private void removeAt(int slot) {
-        int mask = keys.length - 1;
-        int free = slot;
-        for (int i = (slot + 1) & mask; keys[i] != null; i = (i + 1) & mask) {
-            int home = home(keys[i], mask);
-            // The entry at i may fill the free slot unless its home lies cyclically in (free, i].
-            boolean stays = free <= i ? free < home && home <= i : free < home || home <= i;
-            if (!stays) {
-                keys[free] = keys[i];
-                entities[free] = entities[i];
-                counts[free] = counts[i];
-                free = i;
-            }
-        }
-        keys[free] = null;
-        entities[free] = null;
-        counts[free] = 0;
-        size--;
+    @Override
+    int capacity() {
+        return keys.length;
     }
 
-    private void grow() {
+    @Override
+    boolean occupied(int slot) {
+        return keys[slot] != null;
+    }
+
+    @Override
+    int home(int slot) {
+        return home(keys[slot], keys.length - 1);
+    }
+
+    @Override
+    void move(int from, int to) {
+        keys[to] = keys[from];
+        entities[to] = entities[from];
+        counts[to] = counts[from];
+    }
+
+    @Override
+    void clear(int slot) {
+        keys[slot] = null;
+        entities[slot] = null;
+        counts[slot] = 0;
+    }
+
+    /** Twice the slots: every entity held again. */
+    private void rehash() {
         Object[] oldKeys = keys;
         UpfEntity[] oldEntities = entities;
         int[] oldCounts = counts;
         allocate(oldKeys.length * 2);
-        int mask = keys.length - 1;
         for (int j = 0; j < oldKeys.length; j++) {
             if (oldKeys[j] != null) {
-                int i = home(oldKeys[j], mask);
-                while (keys[i] != null) {
-                    i = (i + 1) & mask;
-                }
+                int i = -slot(oldKeys[j]) - 1;
                 keys[i] = oldKeys[j];
                 entities[i] = oldEntities[j];
                 counts[i] = oldCounts[j];
