@@ -60,7 +60,7 @@ final class HeldByKey extends ProbedTable {
         return counts[slot];
     }
 
-    /** Holds {@code e} under {@code key} by {@code count} sessions, at the free slot {@link #slot} gave (no change since). */
+    /** Holds {@code e} under {@code key}, held by {@code count} sessions, at the free slot {@link #slot} gave. */
     void insert(int freeSlot, Object key, UpfEntity e, int count) {
         int i = -freeSlot - 1;
         keys[i] = key;
