@@ -54,11 +54,11 @@ final class EntityRefs {
     private Set<Object> changedWhileRead;
     private int watchers;
     /**
-     * The set {@link #checkSharedValues} last checked and the keys it worked out for it, in its order (null where
-     * the session had the entity already), for the {@link #track} of that set, which follows it under the same lock.
+     * The set {@link #checkSharedValues} last checked and the key hashes it worked out for it, in its order (for the
+     * entities the session did not hold), for the {@link #track} of that set, which follows it under the same lock.
      */
     private Set<UpfEntity> checked;
-    private Object[] checkedKeys;
+    private int[] checkedHashes = new int[16];
     /**
      * The sets the last {@link #track} went from and to, and the counts it left each of their entities with (in
      * the sets' order), for the {@link #updates} of that change, which follows it under the same lock.
@@ -143,16 +143,16 @@ final class EntityRefs {
         trackStored();
         Set<UpfEntity> own = of(upSeid);
         checked = null;
-        Object[] keys = new Object[entities.size()];
+        checkedHashes = room(checkedHashes, entities.size());
         int i = 0;
         for (UpfEntity e : entities) {
             if (own.contains(e)) {
                 i++;
                 continue;  // kept as the session has it: its entry does not change
             }
-            Object key = EntityKeys.key(e);
-            keys[i++] = key;
-            int slot = held.slot(key);
+            int keyHash = EntityKeys.keyHash(e);
+            checkedHashes[i++] = keyHash;
+            int slot = held.slot(e, keyHash);
             UpfEntity holding = slot < 0 ? null : held.entity(slot);
             int others = holding == null || holding.equals(e) ? 0
                     : held.count(slot) - (own.contains(holding) ? 1 : 0);
@@ -163,7 +163,6 @@ final class EntityRefs {
             }
         }
         checked = entities;
-        checkedKeys = keys;
     }
 
     /**
@@ -176,16 +175,15 @@ final class EntityRefs {
         countsTo = room(countsTo, entities.size());
         int from = 0;
         for (UpfEntity e : before) {
-            countsFrom[from++] = entities.contains(e) ? 1 : release(e, EntityKeys.key(e));
+            countsFrom[from++] = entities.contains(e) ? 1 : release(e, EntityKeys.keyHash(e));
         }
-        // The check of this set, when it came just before, worked out the keys of what the session gains.
-        Object[] keys = entities == checked ? checkedKeys : null;
+        // The check of this set, when it came just before, worked out the key hashes of what the session gains.
+        boolean hashed = entities == checked;
         checked = null;
-        checkedKeys = null;
         int i = 0;
         for (UpfEntity e : entities) {
-            Object key = keys == null ? null : keys[i];
-            countsTo[i++] = before.contains(e) ? 1 : gain(e, key != null ? key : EntityKeys.key(e));
+            int at = i++;
+            countsTo[at] = before.contains(e) ? 1 : gain(e, hashed ? checkedHashes[at] : EntityKeys.keyHash(e));
         }
         trackedFrom = before;
         trackedTo = entities;
@@ -200,26 +198,26 @@ final class EntityRefs {
         return counts.length >= n ? counts : new int[Math.max(n, counts.length * 2)];
     }
 
-    /** @return how many sessions hold {@code e}, whose key is {@code key} */
-    private int count(UpfEntity e, Object key) {
-        int slot = held.slot(key);
+    /** @return how many sessions hold {@code e}, whose key hashes to {@code keyHash} */
+    private int count(UpfEntity e, int keyHash) {
+        int slot = held.slot(e, keyHash);
         return slot >= 0 && held.entity(slot).equals(e) ? held.count(slot) : displaced.getOrDefault(e, 0);
     }
 
     /** @return how many sessions hold {@code e} once one more does */
-    private int gain(UpfEntity e, Object key) {
-        int slot = held.slot(key);
+    private int gain(UpfEntity e, int keyHash) {
+        int slot = held.slot(e, keyHash);
         if (slot < 0) {
             Integer counted = displaced.isEmpty() ? null : displaced.remove(e);
-            held.insert(slot, key, e, counted == null ? 1 : counted + 1);
+            held.insert(slot, keyHash, e, counted == null ? 1 : counted + 1);
             return counted == null ? 1 : counted + 1;
         }
         return held.entity(slot).equals(e) ? held.increment(slot) : displaced.merge(e, 1, Integer::sum);
     }
 
     /** @return how many sessions hold {@code e} once one less does */
-    private int release(UpfEntity e, Object key) {
-        int slot = held.slot(key);
+    private int release(UpfEntity e, int keyHash) {
+        int slot = held.slot(e, keyHash);
         if (slot >= 0 && held.entity(slot).equals(e)) {
             return held.decrement(slot);
         }
@@ -285,7 +283,7 @@ final class EntityRefs {
         int at = 0;
         for (UpfEntity e : previous) {
             int held = at++;
-            if (!wanted.contains(e) && (tracked ? countsFrom[held] : count(e, EntityKeys.key(e))) == 0
+            if (!wanted.contains(e) && (tracked ? countsFrom[held] : count(e, EntityKeys.keyHash(e))) == 0
                     && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
                 removals.add(e);
             }
@@ -296,7 +294,7 @@ final class EntityRefs {
             int held = at++;
             // What another session holds is on the devices, or queued ahead of this batch: a gNB's tunnel peer is
             // written with its first session, not again (an INSERT answered ALREADY_EXISTS, then a MODIFY) with each.
-            if (!previous.contains(e) && (tracked ? countsTo[held] : count(e, EntityKeys.key(e))) <= 1) {
+            if (!previous.contains(e) && (tracked ? countsTo[held] : count(e, EntityKeys.keyHash(e))) <= 1) {
                 additions.add(e);
             }
         }

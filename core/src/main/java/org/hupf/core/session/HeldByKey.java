@@ -1,19 +1,20 @@
 package org.hupf.core.session;
 
+import org.hupf.core.device.EntityKeys;
 import org.hupf.pipeconf.api.UpfEntity;
 
 import java.util.function.Consumer;
 
 /**
- * The entity held under each table key and how many sessions hold it, for {@link EntityRefs}: one open-addressed
- * table of three parallel arrays (key, entity, count). A site holds a few entities per session, 40,000 at 10,000
- * sessions: two hash maps of nodes (entity to boxed count, key to entity) cost two cache misses per lookup and 64
- * bytes of nodes per entity; here one lookup finds the count and the entity together, and an entity costs its key
- * and three slots.
+ * The entity held under each table key ({@link EntityKeys}) and how many sessions hold it, for {@link EntityRefs}:
+ * one open-addressed table of three parallel arrays (the key's hash, entity, count). A site holds a few entities
+ * per session, 40,000 at 10,000 sessions: two hash maps of nodes (entity to boxed count, key to entity) cost two
+ * cache misses per lookup and, with a key object per entity, 104 bytes per entity; here one lookup finds the count
+ * and the entity together, an entity costs three slots, and no key is built.
  */
 final class HeldByKey extends ProbedTable {
 
-    private Object[] keys;
+    private int[] hashes;
     private UpfEntity[] entities;
     private int[] counts;
     private int size;
@@ -24,7 +25,7 @@ final class HeldByKey extends ProbedTable {
     }
 
     private void allocate(int capacity) {
-        keys = new Object[capacity];
+        hashes = new int[capacity];
         entities = new UpfEntity[capacity];
         counts = new int[capacity];
     }
@@ -33,23 +34,26 @@ final class HeldByKey extends ProbedTable {
         return size;
     }
 
-    /** @return the slot holding {@code key}, or {@code -(free slot) - 1} where it would go */
-    int slot(Object key) {
-        int mask = keys.length - 1;
-        for (int i = home(key, mask); ; i = (i + 1) & mask) {
-            Object k = keys[i];
-            if (k == null) {
+    /**
+     * @param e       an entity
+     * @param keyHash its key's hash ({@link EntityKeys#keyHash})
+     * @return the slot holding an entity with e's key, or {@code -(free slot) - 1} where e would go
+     */
+    int slot(UpfEntity e, int keyHash) {
+        int mask = hashes.length - 1;
+        for (int i = home(keyHash, mask); ; i = (i + 1) & mask) {
+            UpfEntity held = entities[i];
+            if (held == null) {
                 return -i - 1;
             }
-            if (k.equals(key)) {
+            if (hashes[i] == keyHash && (held.equals(e) || EntityKeys.sameKey(held, e))) {
                 return i;
             }
         }
     }
 
-    private static int home(Object key, int mask) {
-        int h = key.hashCode();
-        return (h ^ (h >>> 16)) & mask;
+    private static int home(int keyHash, int mask) {
+        return (keyHash ^ (keyHash >>> 16)) & mask;
     }
 
     UpfEntity entity(int slot) {
@@ -60,13 +64,13 @@ final class HeldByKey extends ProbedTable {
         return counts[slot];
     }
 
-    /** Holds {@code e} under {@code key}, held by {@code count} sessions, at the free slot {@link #slot} gave. */
-    void insert(int freeSlot, Object key, UpfEntity e, int count) {
+    /** Holds {@code e}, held by {@code count} sessions, at the free slot {@link #slot} gave for it. */
+    void insert(int freeSlot, int keyHash, UpfEntity e, int count) {
         int i = -freeSlot - 1;
-        keys[i] = key;
+        hashes[i] = keyHash;
         entities[i] = e;
         counts[i] = count;
-        if (++size * 2 > keys.length) {
+        if (++size * 2 > hashes.length) {
             rehash();
         }
     }
@@ -97,43 +101,47 @@ final class HeldByKey extends ProbedTable {
 
     @Override
     int capacity() {
-        return keys.length;
+        return hashes.length;
     }
 
     @Override
     boolean occupied(int slot) {
-        return keys[slot] != null;
+        return entities[slot] != null;
     }
 
     @Override
     int home(int slot) {
-        return home(keys[slot], keys.length - 1);
+        return home(hashes[slot], hashes.length - 1);
     }
 
     @Override
     void move(int from, int to) {
-        keys[to] = keys[from];
+        hashes[to] = hashes[from];
         entities[to] = entities[from];
         counts[to] = counts[from];
     }
 
     @Override
     void clear(int slot) {
-        keys[slot] = null;
+        hashes[slot] = 0;
         entities[slot] = null;
         counts[slot] = 0;
     }
 
     /** Twice the slots: every entity held again. */
     private void rehash() {
-        Object[] oldKeys = keys;
+        int[] oldHashes = hashes;
         UpfEntity[] oldEntities = entities;
         int[] oldCounts = counts;
-        allocate(oldKeys.length * 2);
-        for (int j = 0; j < oldKeys.length; j++) {
-            if (oldKeys[j] != null) {
-                int i = -slot(oldKeys[j]) - 1;
-                keys[i] = oldKeys[j];
+        allocate(oldHashes.length * 2);
+        int mask = hashes.length - 1;
+        for (int j = 0; j < oldHashes.length; j++) {
+            if (oldEntities[j] != null) {
+                int i = home(oldHashes[j], mask);
+                while (entities[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                hashes[i] = oldHashes[j];
                 entities[i] = oldEntities[j];
                 counts[i] = oldCounts[j];
             }
