@@ -32,11 +32,8 @@ final class ResponseCache {
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** The answers of changes being committed, by exchange key: sent once the change is committed. */
     private final Map<String, KeptResponse> committing = new HashMap<>();
-    /**
-     * Answered requests by exchange key, least recently asked first (access order: putting an answer again moves
-     * it last without a removal's second lookup), bounded in count as well as in age.
-     */
-    private final Map<String, KeptResponse> answered = new LinkedHashMap<>(16, 0.75f, true) {
+    /** Answered requests by exchange key, least recently asked first, bounded in count as well as in age. */
+    private final Map<String, KeptResponse> answered = new LinkedHashMap<>() {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, KeptResponse> eldest) {
             return size() > MAX_CACHED_RESPONSES;
@@ -63,7 +60,7 @@ final class ResponseCache {
      * @return the bytes sent to answer this key, or null
      */
     synchronized byte[] answerTo(String key) {
-        KeptResponse r = answered.get(key);
+        KeptResponse r = answered.remove(key);
         if (r == null) {
             return null;
         }
@@ -91,6 +88,7 @@ final class ResponseCache {
         }
         byte[] out = change != null ? change.bytes : encode.get();
         synchronized (this) {
+            answered.remove(key);
             answered.put(key, new KeptResponse(key, out, clock.getAsLong()));
         }
         inProgress.remove(key);
