@@ -108,12 +108,11 @@ final class EntityRefs {
     /** What a session commonly holds (sessions, terminations, a tunnel peer...): only sizes the maps. */
     private static final int ENTITIES_PER_SESSION = 4;
 
-
     /** @return the entities a session holds (empty for an unknown one) */
     Set<UpfEntity> of(long upSeid) {
         trackStored();
-        Set<UpfEntity> held = bySession.get(upSeid);
-        return held == null ? Set.of() : held;
+        Set<UpfEntity> entities = bySession.get(upSeid);
+        return entities == null ? Set.of() : entities;
     }
 
     boolean holds(long upSeid) {
@@ -282,8 +281,8 @@ final class EntityRefs {
         List<UpfEntity> removals = new ArrayList<>();
         int at = 0;
         for (UpfEntity e : previous) {
-            int held = at++;
-            if (!wanted.contains(e) && (tracked ? countsFrom[held] : count(e, EntityKeys.keyHash(e))) == 0
+            int position = at++;
+            if (!wanted.contains(e) && (tracked ? countsFrom[position] : count(e, EntityKeys.keyHash(e))) == 0
                     && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
                 removals.add(e);
             }
@@ -291,10 +290,10 @@ final class EntityRefs {
         List<UpfEntity> additions = new ArrayList<>();
         at = 0;
         for (UpfEntity e : wanted) {
-            int held = at++;
+            int position = at++;
             // What another session holds is on the devices, or queued ahead of this batch: a gNB's tunnel peer is
             // written with its first session, not again (an INSERT answered ALREADY_EXISTS, then a MODIFY) with each.
-            if (!previous.contains(e) && (tracked ? countsTo[held] : count(e, EntityKeys.keyHash(e))) <= 1) {
+            if (!previous.contains(e) && (tracked ? countsTo[position] : count(e, EntityKeys.keyHash(e))) <= 1) {
                 additions.add(e);
             }
         }
