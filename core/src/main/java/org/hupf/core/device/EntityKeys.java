@@ -11,8 +11,7 @@ import org.hupf.pipeconf.api.UpfMeter;
 import org.hupf.pipeconf.api.UpfPeerVxlan;
 import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.hupf.pipeconf.api.UpfSessionUplink;
-import org.hupf.pipeconf.api.UpfTerminationDownlink;
-import org.hupf.pipeconf.api.UpfTerminationUplink;
+import org.hupf.pipeconf.api.UpfTermination;
 
 import java.util.List;
 import java.util.Objects;
@@ -36,32 +35,79 @@ public final class EntityKeys {
         switch (e.type()) {
             case INTERFACE:
                 return new Key(e.type(), 0, 0, ((UpfInterface) e).prefix());
-            case SESSION_UPLINK:
-                UpfSessionUplink u = (UpfSessionUplink) e;
-                return new Key(e.type(), Ip4Bits.of(u.tunDstAddr()), u.teid(), null);
-            case SESSION_DOWNLINK:
-                return new Key(e.type(), Ip4Bits.of(((UpfSessionDownlink) e).ueAddress()), 0, null);
-            case TERMINATION_UPLINK:
-                UpfTerminationUplink tu = (UpfTerminationUplink) e;
-                return new Key(e.type(), Ip4Bits.of(tu.ueSessionId()), tu.applicationId(), null);
-            case TERMINATION_DOWNLINK:
-                UpfTerminationDownlink td = (UpfTerminationDownlink) e;
-                return new Key(e.type(), Ip4Bits.of(td.ueSessionId()), td.applicationId(), null);
-            case TUNNEL_PEER:
-                return tunnelPeerKey(((UpfGtpTunnelPeer) e).tunPeerId());
-            case PEER_VXLAN:
-                return peerVxlanKey(((UpfPeerVxlan) e).tunPeerId());
             case APPLICATION:
                 UpfApplication a = (UpfApplication) e;
                 return new Key(e.type(), a.sliceId(), a.priority(),
                                List.of(a.ip4Prefix(), a.l4PortRange(), a.ipProto()));
+            default:
+                return new Key(e.type(), first(e), second(e), null);
+        }
+    }
+
+    /**
+     * Returns the hash of an entity's key without building the key (the session core looks entities up by key
+     * several times per request).
+     *
+     * @param e entity
+     * @return {@code key(e).hashCode()}
+     */
+    public static int keyHash(UpfEntity e) {
+        return numeric(e.type()) ? Key.hash(e.type(), first(e), second(e), null) : key(e).hashCode();
+    }
+
+    /**
+     * Returns whether two entities have the same key, without building the keys.
+     *
+     * @param x an entity
+     * @param y another
+     * @return {@code key(x).equals(key(y))}
+     */
+    public static boolean sameKey(UpfEntity x, UpfEntity y) {
+        if (x.type() != y.type()) {
+            return false;
+        }
+        return numeric(x.type()) ? first(x) == first(y) && second(x) == second(y) : key(x).equals(key(y));
+    }
+
+    /** Whether the type's key is numbers alone (its first and second). */
+    private static boolean numeric(UpfEntityType type) {
+        return type != UpfEntityType.INTERFACE && type != UpfEntityType.APPLICATION;
+    }
+
+    /** The first number of a numeric key: an address's 32 bits, a tunnel peer's id or a cell. */
+    private static long first(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return Ip4Bits.of(((UpfSessionUplink) e).tunDstAddr());
+            case SESSION_DOWNLINK:
+                return Ip4Bits.of(((UpfSessionDownlink) e).ueAddress());
+            case TERMINATION_UPLINK:
+            case TERMINATION_DOWNLINK:
+                return Ip4Bits.of(((UpfTermination) e).ueSessionId());
+            case TUNNEL_PEER:
+                return ((UpfGtpTunnelPeer) e).tunPeerId();
+            case PEER_VXLAN:
+                return ((UpfPeerVxlan) e).tunPeerId();
             case SESSION_METER:
             case APPLICATION_METER:
-                return meterKey(e.type(), ((UpfMeter) e).cellId());
+                return ((UpfMeter) e).cellId();
             case COUNTER:
-                return new Key(e.type(), ((UpfCounter) e).cellId(), 0, null);
+                return ((UpfCounter) e).cellId();
             default:
                 throw new IllegalArgumentException("no key for " + e.type());
+        }
+    }
+
+    /** The second number of a numeric key: an uplink's TEID, a termination's application, else 0. */
+    private static long second(UpfEntity e) {
+        switch (e.type()) {
+            case SESSION_UPLINK:
+                return ((UpfSessionUplink) e).teid();
+            case TERMINATION_UPLINK:
+            case TERMINATION_DOWNLINK:
+                return ((UpfTermination) e).applicationId();
+            default:
+                return 0;
         }
     }
 
@@ -113,11 +159,15 @@ public final class EntityKeys {
             this.a = a;
             this.b = b;
             this.rest = rest;
+            this.hash = hash(type, a, b, rest);
+        }
+
+        static int hash(UpfEntityType type, long a, long b, Object rest) {
             long h = a * 0x9E3779B97F4A7C15L + b * 0xC2B2AE3D27D4EB4FL + type.ordinal();
             h ^= h >>> 33;
             h *= 0xff51afd7ed558ccdL;
             h ^= h >>> 33;
-            this.hash = (int) h ^ (rest == null ? 0 : rest.hashCode());
+            return (int) h ^ (rest == null ? 0 : rest.hashCode());
         }
 
         @Override

@@ -33,13 +33,13 @@ final class CpFunctionRelease {
     private final DeviceChanges changes;
     private final Supplier<Set<UpfInterface>> interfaces;
     /** The manager's sessions with a change on its way to the devices. */
-    private final Set<Long> changing;
+    private final LongMap<Boolean> changing;
     /** Sessions of a deleted CP function that had a change on its way: released when it settles. */
     private final Set<Long> releaseAfterChange = new HashSet<>();
     private final AtomicInteger inProgress = new AtomicInteger();
 
     CpFunctionRelease(SessionStore store, SiteRefs held, ResourcePool pool, SessionIndex index,
-                      DeviceChanges changes, Supplier<Set<UpfInterface>> interfaces, Set<Long> changing) {
+                      DeviceChanges changes, Supplier<Set<UpfInterface>> interfaces, LongMap<Boolean> changing) {
         this.store = store;
         this.held = held;
         this.pool = pool;
@@ -56,7 +56,7 @@ final class CpFunctionRelease {
             if (!s.nodeId.equals(nodeId)) {
                 continue;
             }
-            if (changing.contains(s.upSeid)) {
+            if (changing.containsKey(s.upSeid)) {
                 releaseAfterChange.add(s.upSeid);
             } else {
                 doomed.add(s);

@@ -42,19 +42,31 @@ final class EntityRefs {
     private static final Comparator<UpfEntity> INSTALL_ORDER = Comparator.comparingInt(e -> RANK[e.type().ordinal()]);
     private static final Comparator<UpfEntity> REMOVAL_ORDER = INSTALL_ORDER.reversed();
 
-    private Map<Long, Set<UpfEntity>> bySession = new HashMap<>();
-    private Map<UpfEntity, Integer> refs = new HashMap<>();
+    private LongMap<Set<UpfEntity>> bySession = new LongMap<>();
+    /** The entity held under each key, with how many sessions hold it. */
+    private HeldByKey held = new HeldByKey(0);
+    /**
+     * Entities held under a key another entity holds (stored sessions worked out after the configuration changed,
+     * a set tracked without its check): counted apart, never the entry's value.
+     */
+    private final Map<UpfEntity, Integer> displaced = new HashMap<>();
     /** Keys written since a reconciliation's read began (null when none reads), and how many read. */
     private Set<Object> changedWhileRead;
     private int watchers;
-    /** The entity sessions hold under each key: a table entry has one value, whichever session asks for it. */
-    private Map<Object, UpfEntity> heldByKey = new HashMap<>();
     /**
-     * The set {@link #checkSharedValues} last checked and the keys it worked out for it, in its order (null where
-     * the session had the entity already), for the {@link #track} of that set, which follows it under the same lock.
+     * The set {@link #checkSharedValues} last checked and the key hashes it worked out for it, in its order (for the
+     * entities the session did not hold), for the {@link #track} of that set, which follows it under the same lock.
      */
     private Set<UpfEntity> checked;
-    private Object[] checkedKeys;
+    private int[] checkedHashes = new int[16];
+    /**
+     * The sets the last {@link #track} went from and to, and the counts it left each of their entities with (in
+     * the sets' order), for the {@link #updates} of that change, which follows it under the same lock.
+     */
+    private Set<? extends UpfEntity> trackedFrom;
+    private Set<? extends UpfEntity> trackedTo;
+    private int[] countsFrom = new int[16];
+    private int[] countsTo = new int[16];
     /** Gives each stored session its entities (null: none waiting); run at the first use of these refs. */
     private StoredSessions untracked;
 
@@ -88,23 +100,19 @@ final class EntityRefs {
         untracked = null;
         int n = stored.count();
         // Sized once for what the sessions hold (a few entities each, some shared): no rehash while they load.
-        bySession = new HashMap<>(capacityFor(n));
-        refs = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
-        heldByKey = new HashMap<>(capacityFor(ENTITIES_PER_SESSION * n));
+        bySession = new LongMap<>(n);
+        held = new HeldByKey(ENTITIES_PER_SESSION * n);
         stored.forEach(this::track);
     }
 
     /** What a session commonly holds (sessions, terminations, a tunnel peer...): only sizes the maps. */
     private static final int ENTITIES_PER_SESSION = 4;
 
-    private static int capacityFor(int entries) {
-        return (int) Math.min(1 << 30, entries * 4L / 3 + 1);
-    }
-
     /** @return the entities a session holds (empty for an unknown one) */
     Set<UpfEntity> of(long upSeid) {
         trackStored();
-        return bySession.getOrDefault(upSeid, Set.of());
+        Set<UpfEntity> entities = bySession.get(upSeid);
+        return entities == null ? Set.of() : entities;
     }
 
     boolean holds(long upSeid) {
@@ -115,12 +123,14 @@ final class EntityRefs {
     /** @return every entity some session holds */
     Set<UpfEntity> all() {
         trackStored();
-        return refs.keySet();
+        Set<UpfEntity> all = new HashSet<>(displaced.keySet());
+        held.forEach(all::add);
+        return all;
     }
 
     int size() {
         trackStored();
-        return refs.size();
+        return held.size() + displaced.size();
     }
 
     /**
@@ -132,25 +142,26 @@ final class EntityRefs {
         trackStored();
         Set<UpfEntity> own = of(upSeid);
         checked = null;
-        Object[] keys = new Object[entities.size()];
+        checkedHashes = room(checkedHashes, entities.size());
         int i = 0;
         for (UpfEntity e : entities) {
             if (own.contains(e)) {
                 i++;
                 continue;  // kept as the session has it: its entry does not change
             }
-            Object key = EntityKeys.key(e);
-            keys[i++] = key;
-            UpfEntity held = heldByKey.get(key);
-            int others = held == null || held.equals(e) ? 0 : refs.get(held) - (own.contains(held) ? 1 : 0);
+            int keyHash = EntityKeys.keyHash(e);
+            checkedHashes[i++] = keyHash;
+            int slot = held.slot(e, keyHash);
+            UpfEntity holding = slot < 0 ? null : held.entity(slot);
+            int others = holding == null || holding.equals(e) ? 0
+                    : held.count(slot) - (own.contains(holding) ? 1 : 0);
             if (others > 0) {
-                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + held
+                throw new RuleException(Cause.RULE_CREATION_MODIFICATION_FAILURE, -1, 0, e + " would replace " + holding
                         + ", which " + others + " other session(s) hold: the configuration changed since they were"
                         + " set up (a tenant's overlay?); they keep it until they go");
             }
         }
         checked = entities;
-        checkedKeys = keys;
     }
 
     /**
@@ -159,29 +170,58 @@ final class EntityRefs {
      */
     void track(long upSeid, Set<UpfEntity> entities) {
         Set<UpfEntity> before = of(upSeid);
+        countsFrom = room(countsFrom, before.size());
+        countsTo = room(countsTo, entities.size());
+        int from = 0;
         for (UpfEntity e : before) {
-            if (!entities.contains(e) && refs.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1) == null) {
-                heldByKey.remove(EntityKeys.key(e), e);
-            }
+            countsFrom[from++] = entities.contains(e) ? 1 : release(e, EntityKeys.keyHash(e));
         }
-        // The check of this set, when it came just before, worked out the keys of what the session gains.
-        Object[] keys = entities == checked ? checkedKeys : null;
+        // The check of this set, when it came just before, worked out the key hashes of what the session gains.
+        boolean hashed = entities == checked;
         checked = null;
-        checkedKeys = null;
         int i = 0;
         for (UpfEntity e : entities) {
-            Object key = keys == null ? null : keys[i];
-            i++;
-            if (!before.contains(e)) {
-                refs.merge(e, 1, Integer::sum);
-                heldByKey.putIfAbsent(key != null ? key : EntityKeys.key(e), e);
-            }
+            int at = i++;
+            countsTo[at] = before.contains(e) ? 1 : gain(e, hashed ? checkedHashes[at] : EntityKeys.keyHash(e));
         }
+        trackedFrom = before;
+        trackedTo = entities;
         if (entities.isEmpty()) {
             bySession.remove(upSeid);
         } else {
             bySession.put(upSeid, EntitySet.copyOf(entities));
         }
+    }
+
+    private static int[] room(int[] counts, int n) {
+        return counts.length >= n ? counts : new int[Math.max(n, counts.length * 2)];
+    }
+
+    /** @return how many sessions hold {@code e}, whose key hashes to {@code keyHash} */
+    private int count(UpfEntity e, int keyHash) {
+        int slot = held.slot(e, keyHash);
+        return slot >= 0 && held.entity(slot).equals(e) ? held.count(slot) : displaced.getOrDefault(e, 0);
+    }
+
+    /** @return how many sessions hold {@code e} once one more does */
+    private int gain(UpfEntity e, int keyHash) {
+        int slot = held.slot(e, keyHash);
+        if (slot < 0) {
+            Integer counted = displaced.isEmpty() ? null : displaced.remove(e);
+            held.insert(slot, keyHash, e, counted == null ? 1 : counted + 1);
+            return counted == null ? 1 : counted + 1;
+        }
+        return held.entity(slot).equals(e) ? held.increment(slot) : displaced.merge(e, 1, Integer::sum);
+    }
+
+    /** @return how many sessions hold {@code e} once one less does */
+    private int release(UpfEntity e, int keyHash) {
+        int slot = held.slot(e, keyHash);
+        if (slot >= 0 && held.entity(slot).equals(e)) {
+            return held.decrement(slot);
+        }
+        Integer left = displaced.computeIfPresent(e, (k, v) -> v == 1 ? null : v - 1);
+        return left == null ? 0 : left;
     }
 
     /**
@@ -195,7 +235,10 @@ final class EntityRefs {
         if (!onlyInterfaces(wanted) || !onlyInterfaces(previous) || !resets.isEmpty()) {
             trackStored();
         }
-        List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces);
+        boolean tracked = wanted == trackedTo && previous == trackedFrom;
+        trackedFrom = null;
+        trackedTo = null;
+        List<DeviceUpdate> updates = diff(wanted, previous, resets, interfaces, tracked);
         if (changedWhileRead != null) {
             updates.forEach(u -> changedWhileRead.add(EntityKeys.key(u.entity())));
         }
@@ -232,19 +275,25 @@ final class EntityRefs {
         return changed;
     }
 
+    /** @param tracked whether the last {@link #track} went from {@code previous} to {@code wanted} (its counts) */
     private List<DeviceUpdate> diff(Set<? extends UpfEntity> wanted, Set<? extends UpfEntity> previous,
-                                    List<UpfCounter> resets, Set<UpfInterface> interfaces) {
+                                    List<UpfCounter> resets, Set<UpfInterface> interfaces, boolean tracked) {
         List<UpfEntity> removals = new ArrayList<>();
+        int at = 0;
         for (UpfEntity e : previous) {
-            if (!wanted.contains(e) && !refs.containsKey(e) && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
+            int position = at++;
+            if (!wanted.contains(e) && (tracked ? countsFrom[position] : count(e, EntityKeys.keyHash(e))) == 0
+                    && !interfaces.contains(e) && !sameKeyIn(e, wanted)) {
                 removals.add(e);
             }
         }
         List<UpfEntity> additions = new ArrayList<>();
+        at = 0;
         for (UpfEntity e : wanted) {
+            int position = at++;
             // What another session holds is on the devices, or queued ahead of this batch: a gNB's tunnel peer is
             // written with its first session, not again (an INSERT answered ALREADY_EXISTS, then a MODIFY) with each.
-            if (!previous.contains(e) && refs.getOrDefault(e, 0) <= 1) {
+            if (!previous.contains(e) && (tracked ? countsTo[position] : count(e, EntityKeys.keyHash(e))) <= 1) {
                 additions.add(e);
             }
         }

@@ -42,14 +42,14 @@ final class SessionChanges {
     private final CpFunctionRelease cpRelease;
     private final Supplier<Set<UpfInterface>> interfaces;
     /** Sessions with a change on its way to the devices: a second change waits for the first's answer. */
-    private final Set<Long> changing;
+    private final LongMap<Boolean> changing;
     /** UP SEIDs are drawn at random: an off-path sender cannot find the sessions by counting from 1. */
     private final SecureRandom seids = new SecureRandom();
 
     SessionChanges(Object lock, SessionStore store, SessionTranslator translator, ResourcePool pool,
                    SessionIndex index, SiteRefs held, SessionSites sites, DeviceChanges changes,
                    SessionCounters counters,
-                   CpFunctionRelease cpRelease, Supplier<Set<UpfInterface>> interfaces, Set<Long> changing) {
+                   CpFunctionRelease cpRelease, Supplier<Set<UpfInterface>> interfaces, LongMap<Boolean> changing) {
         this.lock = lock;
         this.store = store;
         this.translator = translator;
@@ -102,7 +102,7 @@ final class SessionChanges {
         long seid;
         do {
             seid = seids.nextLong() & Long.MAX_VALUE;
-        } while (seid == 0 || held.holds(seid) || changing.contains(seid));
+        } while (seid == 0 || held.holds(seid) || changing.containsKey(seid));
         return seid;
     }
 
@@ -112,7 +112,7 @@ final class SessionChanges {
         if (old == null) {
             throw new RuleException(Cause.SESSION_CONTEXT_NOT_FOUND, -1, 0, "no session " + upSeid);
         }
-        if (changing.contains(upSeid)) {
+        if (changing.containsKey(upSeid)) {
             throw new RuleException(Cause.REQUEST_REJECTED, -1, 0, "session " + upSeid + " has a change in progress");
         }
         return old;
@@ -138,7 +138,7 @@ final class SessionChanges {
         index.replace(old, stored);
         Set<UpfEntity> previous = held.of(s.upSeid);
         held.track(s.upSeid, site, entities);
-        changing.add(s.upSeid);
+        changing.put(s.upSeid, Boolean.TRUE);
         return changes.program(site, entities, previous, SessionCounters.resets(old, stored), interfaces.get())
                 .thenCompose(results -> settleInstall(results, site, stored, old, a, entities, previous, response));
     }
@@ -199,7 +199,7 @@ final class SessionChanges {
         String site = held.siteOf(upSeid);
         String at = site == null ? sites.siteOf(s) : site;
         held.track(upSeid, at, Set.of());
-        changing.add(upSeid);
+        changing.put(upSeid, Boolean.TRUE);
         return changes.program(at, Set.of(), previous, List.of(), interfaces.get()).thenCompose(
                 results -> counters.finalCounts(results, s)
                         .thenCompose(counts -> settleDelete(results, at, s, previous, counts, response)));

@@ -31,12 +31,12 @@ final class SessionIndex {
      * The UP function's TEID space (TS 29.244 §5.5.1): every TEID a session holds, chosen by hupf or given
      * by the client, to the UP SEID holding it. A TEID belongs to one session only.
      */
-    private final Map<Long, Long> teidOwner = new HashMap<>();
+    private final LongMap<Long> teidOwner = new LongMap<>();
     /**
      * UE addresses (their 32 bits: Ip4Address's hash maps consecutive addresses onto few values) to the UP SEID
      * whose PDRs match them: one session per UE address.
      */
-    private final Map<Integer, Long> ueOwner = new HashMap<>();
+    private final LongMap<Long> ueOwner = new LongMap<>();
     private final Ip4Address n3Address;
     private long nextTeid = 1;
     private static final Comparator<Pdr> BY_ID = Comparator.comparingInt(p -> p.pdrId);

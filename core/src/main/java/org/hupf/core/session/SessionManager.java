@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +94,7 @@ public final class SessionManager implements AutoCloseable {
         this.index = new SessionIndex(n3Address);
         this.counters = new SessionCounters(store, devices, deviceErrors);
         this.changes = new DeviceChanges(devices, sites, held, deviceErrors);
-        Set<Long> changing = new HashSet<>();
+        LongMap<Boolean> changing = new LongMap<>();
         this.cpRelease = new CpFunctionRelease(store, held, pool, index, changes, () -> interfaces, changing);
         this.pipeline = new SessionChanges(this, store, translator, pool, index, held, sites, changes, counters,
                                            cpRelease, () -> interfaces, changing);

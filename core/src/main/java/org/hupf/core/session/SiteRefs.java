@@ -25,7 +25,7 @@ final class SiteRefs {
     private static final Logger log = LoggerFactory.getLogger(SiteRefs.class);
 
     private final Map<String, EntityRefs> bySite = new HashMap<>();
-    private final Map<Long, String> siteOfSession = new HashMap<>();
+    private final LongMap<String> siteOfSession = new LongMap<>();
     /** Sites whose stored sessions are not tracked yet: read without the manager's lock. */
     private final AtomicInteger sitesUntracked = new AtomicInteger();
 

@@ -16,7 +16,11 @@ final class Checks {
     }
 
     static int inRange(Integer value, String field, long min, long max) {
-        return (int) inRange(value == null ? null : Long.valueOf(value), field, min, max);
+        int v = present(value, field);
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(field + " " + v + " out of range [" + min + ", " + max + "]");
+        }
+        return v;
     }
 
     static long inRange(Long value, String field, long min, long max) {

@@ -88,7 +88,14 @@ public final class UpfApplication implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(ipPrefix, l4PortRange, ipProto, sliceId, appId, priority));
+            int fields = 1;
+            fields = Hashes.add(fields, ipPrefix);
+            fields = Hashes.add(fields, l4PortRange);
+            fields = Hashes.add(fields, ipProto);
+            fields = Hashes.add(fields, sliceId);
+            fields = Hashes.add(fields, appId);
+            fields = Hashes.add(fields, priority);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

@@ -68,7 +68,13 @@ public final class UpfCounter implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(cellId, ingressPkts, ingressBytes, egressPkts, egressBytes));
+            int fields = 1;
+            fields = Hashes.add(fields, cellId);
+            fields = Hashes.add(fields, ingressPkts);
+            fields = Hashes.add(fields, ingressBytes);
+            fields = Hashes.add(fields, egressPkts);
+            fields = Hashes.add(fields, egressBytes);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

@@ -75,7 +75,13 @@ public final class UpfGtpTunnelPeer implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(tunPeerId, src, dst, srcPort, routingDst));
+            int fields = 1;
+            fields = Hashes.add(fields, tunPeerId);
+            fields = Hashes.add(fields, src);
+            fields = Hashes.add(fields, dst);
+            fields = Hashes.add(fields, srcPort);
+            fields = Hashes.add(fields, routingDst);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

@@ -72,7 +72,11 @@ public final class UpfInterface implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(prefix, ifaceType, sliceId));
+            int fields = 1;
+            fields = Hashes.add(fields, prefix);
+            fields = Hashes.add(fields, ifaceType);
+            fields = Hashes.add(fields, sliceId);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

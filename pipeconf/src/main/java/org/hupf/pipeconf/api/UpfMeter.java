@@ -98,8 +98,15 @@ public final class UpfMeter implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(meterType, cellId, committedRate, committedBurst, peakRate, peakBurst,
-                    reset));
+            int fields = 1;
+            fields = Hashes.add(fields, meterType);
+            fields = Hashes.add(fields, cellId);
+            fields = Hashes.add(fields, committedRate);
+            fields = Hashes.add(fields, committedBurst);
+            fields = Hashes.add(fields, peakRate);
+            fields = Hashes.add(fields, peakBurst);
+            fields = Hashes.add(fields, reset);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

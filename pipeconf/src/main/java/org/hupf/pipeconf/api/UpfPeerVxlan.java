@@ -86,7 +86,14 @@ public final class UpfPeerVxlan implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(tunPeerId, vni, vtepSrc, vtepDst, innerSrcMac, innerDstMac));
+            int fields = 1;
+            fields = Hashes.add(fields, tunPeerId);
+            fields = Hashes.add(fields, vni);
+            fields = Hashes.add(fields, vtepSrc);
+            fields = Hashes.add(fields, vtepDst);
+            fields = Hashes.add(fields, innerSrcMac);
+            fields = Hashes.add(fields, innerDstMac);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

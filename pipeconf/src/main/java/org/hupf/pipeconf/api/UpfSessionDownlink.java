@@ -77,8 +77,13 @@ public final class UpfSessionDownlink implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(Hashes.of(ueAddress), tunPeerId, sessionMeterIdx, needsBuffering,
-                    needsDropping));
+            int fields = 1;
+            fields = Hashes.add(fields, Hashes.of(ueAddress));
+            fields = Hashes.add(fields, tunPeerId);
+            fields = Hashes.add(fields, sessionMeterIdx);
+            fields = Hashes.add(fields, needsBuffering);
+            fields = Hashes.add(fields, needsDropping);
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

@@ -83,8 +83,13 @@ public final class UpfSessionUplink implements UpfEntity {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(tunDstAddr, teid, needsDropping, sessionMeterIdx,
-                    Hashes.of(ueAddress)));
+            int fields = 1;
+            fields = Hashes.add(fields, tunDstAddr);
+            fields = Hashes.add(fields, teid);
+            fields = Hashes.add(fields, needsDropping);
+            fields = Hashes.add(fields, sessionMeterIdx);
+            fields = Hashes.add(fields, Hashes.of(ueAddress));
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

@@ -1,6 +1,5 @@
 package org.hupf.pipeconf.api;
 
-import java.util.Objects;
 
 /**
  * Downlink termination of (UE, application): counter, TEID and QFI for encapsulation, traffic class,
@@ -50,8 +49,16 @@ public final class UpfTerminationDownlink extends UpfTermination {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(Hashes.of(ueSessionId()), applicationId(), counterId(), teid, qfi,
-                    trafficClass(), appMeterIdx(), needsDropping()));
+            int fields = 1;
+            fields = Hashes.add(fields, Hashes.of(ueSessionId()));
+            fields = Hashes.add(fields, applicationId());
+            fields = Hashes.add(fields, counterId());
+            fields = Hashes.add(fields, teid);
+            fields = Hashes.add(fields, qfi);
+            fields = Hashes.add(fields, trafficClass());
+            fields = Hashes.add(fields, appMeterIdx());
+            fields = Hashes.add(fields, needsDropping());
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;

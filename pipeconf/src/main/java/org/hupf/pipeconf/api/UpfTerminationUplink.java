@@ -1,6 +1,5 @@
 package org.hupf.pipeconf.api;
 
-import java.util.Objects;
 
 /**
  * Uplink termination of (UE, application): counter, traffic class, application meter, or drop.
@@ -29,8 +28,14 @@ public final class UpfTerminationUplink extends UpfTermination {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Hashes.spread(Objects.hash(Hashes.of(ueSessionId()), applicationId(), counterId(),
-                    trafficClass(), appMeterIdx(), needsDropping()));
+            int fields = 1;
+            fields = Hashes.add(fields, Hashes.of(ueSessionId()));
+            fields = Hashes.add(fields, applicationId());
+            fields = Hashes.add(fields, counterId());
+            fields = Hashes.add(fields, trafficClass());
+            fields = Hashes.add(fields, appMeterIdx());
+            fields = Hashes.add(fields, needsDropping());
+            h = Hashes.spread(fields);
             hash = h;
         }
         return h;
