@@ -253,26 +253,32 @@ public final class DeviceWriter implements AutoCloseable {
         List<DeviceUpdate> merged = new ArrayList<>(updates);
         jobs.forEach(j -> merged.addAll(j.updates));
         List<BatchUpfDevice> devices = jobs.get(0).devices;
-        List<List<WriteResult>> perJob = new ArrayList<>();
-        jobs.forEach(j -> perJob.add(new ArrayList<>()));
-        for (BatchUpfDevice d : devices) {
-            WriteResult r = writeOne(d, merged);
-            int from = 0;
-            for (int i = 0; i < jobs.size(); i++) {
-                int to = from + jobs.get(i).updates.size();
-                perJob.get(i).add(r.slice(from, to));
-                from = to;
-            }
+        WriteResult[] results = new WriteResult[devices.size()];
+        for (int k = 0; k < results.length; k++) {
+            results[k] = writeOne(devices.get(k), merged);
         }
         synchronized (this) {
             writes += devices.size();
             batches += jobs.size();
         }
-        for (int i = 0; i < jobs.size(); i++) {
-            Job j = jobs.get(i);
-            List<WriteResult> r = perJob.get(i);
-            j.complete(r);
+        int from = 0;
+        for (Job j : jobs) {
+            int to = from + j.updates.size();
+            j.complete(slices(results, from, to));
+            from = to;
         }
+    }
+
+    /** @return each device's result for updates from (inclusive) to to (exclusive), in the devices' order */
+    private static List<WriteResult> slices(WriteResult[] results, int from, int to) {
+        if (results.length == 1) {
+            return List.of(results[0].slice(from, to));   // one device, the common case: no list to fill
+        }
+        WriteResult[] slices = new WriteResult[results.length];
+        for (int k = 0; k < results.length; k++) {
+            slices[k] = results[k].slice(from, to);
+        }
+        return List.of(slices);
     }
 
     private static WriteResult writeOne(BatchUpfDevice d, List<DeviceUpdate> merged) {

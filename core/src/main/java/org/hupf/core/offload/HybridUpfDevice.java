@@ -1,13 +1,11 @@
 package org.hupf.core.offload;
 
-import com.google.common.collect.ImmutableSet;
 import org.hupf.core.device.BatchDevices;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.BatchUpfDevice;
 import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.core.device.CounterCellReader;
 import org.hupf.pipeconf.api.DeviceUpdate;
-import org.hupf.core.device.EntityKeys;
 import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.api.UpfCounter;
@@ -26,10 +24,13 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -57,10 +58,12 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     private final HupfUpfDevice hardware;
     private final OffloadManager manager;
     private final boolean measuresBackend;
-    /** Each UE's own entries and the UEs that refer to each shared entity. */
-    private final UeBook ues = new UeBook();
-    private final Map<Object, UpfEntity> shared = new LinkedHashMap<>();
+    /** The entities UEs' entries refer to (meters, tunnel peers), with their users; each UE's own entries. */
+    private final SharedEntities shared = new SharedEntities();
+    private final UeBook ues = new UeBook(shared);
     private final Map<Ip4Address, UpfInterface> corePools = new LinkedHashMap<>();
+    /** Changes with corePools: a UE's slice worked out under another version is worked out again. */
+    private int corePoolsVersion;
     /** Completes once the last batch written has its outcome recorded; the next batch goes to the backend then. */
     private CompletableFuture<Void> previousWrite = CompletableFuture.completedFuture(null);
 
@@ -100,7 +103,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             for (UpfEntity e : backend.readAll(t)) {
                 Ip4Address ue = ueOf(e);
                 if (ue == null) {
-                    shared.put(EntityKeys.key(e), e);
+                    putShared(e);
                 } else {
                     int bits = Ip4Bits.of(ue);
                     ues.put(ue, bits, e);
@@ -117,6 +120,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         }
         if (entity instanceof UpfInterface && ((UpfInterface) entity).isCore()) {
             corePools.put(((UpfInterface) entity).prefix().address(), (UpfInterface) entity);
+            corePoolsVersion++;
         }
     }
 
@@ -147,42 +151,57 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     }
 
     private synchronized CompletableFuture<WriteResult> writeToBackend(List<DeviceUpdate> updates) {
-        IntMap<Ip4Address> affected = losingEntries(updates);
+        Ip4Address[] owners = new Ip4Address[updates.size()];
+        int[] ownerBits = new int[updates.size()];
+        IntMap<Ip4Address> affected = losingEntries(updates, owners, ownerBits);
         // Sessions losing entries leave the switch first: their packets fall back to the backend.
         affected.forEach((bits, ue) -> manager.fallBack(bits));
-        return BatchDevices.of(backend).write(updates).thenApply(r -> recordWritten(updates, affected, r));
+        return BatchDevices.of(backend).write(updates)
+                .thenApply(r -> recordWritten(updates, owners, ownerBits, affected, r));
     }
 
     /** Notes what the backend took and hands the offload manager the UEs whose sessions changed. */
-    private synchronized WriteResult recordWritten(List<DeviceUpdate> updates, IntMap<Ip4Address> affected,
-                                                   WriteResult onBackend) {
-        List<UpfProgrammableException> failures = new ArrayList<>(updates.size());
-        boolean ok = true;
+    private synchronized WriteResult recordWritten(List<DeviceUpdate> updates, Ip4Address[] owners, int[] ownerBits,
+                                                   IntMap<Ip4Address> affected, WriteResult onBackend) {
+        List<UpfProgrammableException> failures = null;   // made at the first failure: most writes have none
         for (int i = 0; i < updates.size(); i++) {
             UpfProgrammableException failure = onBackend.failure(i);
             if (failure == null) {
-                failure = record(updates.get(i), affected);
+                failure = record(updates.get(i), owners[i], ownerBits[i], affected);
             }
-            failures.add(failure);
-            ok &= failure == null;
+            if (failure != null && failures == null) {
+                failures = new ArrayList<>(Collections.nCopies(updates.size(), null));
+            }
+            if (failure != null) {
+                failures.set(i, failure);
+            }
         }
         CellCounts finalCounts = retrack(affected, measuresBackend ? onBackend.finalCells() : CellCounts.NONE);
         if (onBackend.unreachable()) {
             return onBackend;
         }
-        return (ok ? WriteResult.ok(updates.size()) : WriteResult.of(failures)).withFinalCells(finalCounts);
+        return (failures == null ? WriteResult.ok(updates.size()) : WriteResult.of(failures))
+                .withFinalCells(finalCounts);
     }
 
-    /** The UEs whose sessions lose entries in this batch (removals, meter resets), by address bits. */
-    private IntMap<Ip4Address> losingEntries(List<DeviceUpdate> updates) {
+    /**
+     * The UEs whose sessions lose entries in this batch (removals, meter resets), by address bits; notes each
+     * update's UE ({@link #ueOf}) and its bits in {@code owners} and {@code ownerBits}, worked out once per write.
+     */
+    private IntMap<Ip4Address> losingEntries(List<DeviceUpdate> updates, Ip4Address[] owners, int[] ownerBits) {
         IntMap<Ip4Address> losing = new IntMap<>();
-        for (DeviceUpdate u : updates) {
+        for (int i = 0; i < owners.length; i++) {
+            DeviceUpdate u = updates.get(i);
+            Ip4Address ue = ueOf(u.entity());
+            if (ue != null) {
+                owners[i] = ue;
+                ownerBits[i] = Ip4Bits.of(ue);
+            }
             if (isRemoval(u) && !isDeviceWide(u.entity())) {
-                Ip4Address ue = ueOf(u.entity());
                 if (ue == null) {
                     addUsersOf(u.entity(), losing);
                 } else {
-                    losing.put(Ip4Bits.of(ue), ue);
+                    losing.put(ownerBits[i], ue);
                 }
             }
         }
@@ -198,9 +217,11 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
      * Notes an update the backend took, mirrors a device-wide one on the switch, and adds the UEs whose
      * view changed to {@code affected}.
      *
+     * @param ue   the UE the update's entity names ({@link #ueOf}), or null
+     * @param bits its address's bits
      * @return why the switch refused a device-wide entry, or null
      */
-    private UpfProgrammableException record(DeviceUpdate u, IntMap<Ip4Address> affected) {
+    private UpfProgrammableException record(DeviceUpdate u, Ip4Address ue, int bits, IntMap<Ip4Address> affected) {
         UpfEntity entity = u.entity();
         if (entity.type() == UpfEntityType.COUNTER) {
             // A reset of a newly allocated backend cell: the switch counts per offload episode, from its own.
@@ -210,11 +231,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         if (isDeviceWide(entity)) {
             return recordDeviceWide(entity, removal);
         }
-        Ip4Address ue = ueOf(entity);
         if (ue == null) {
-            recordShared(entity, removal, affected);
+            recordShared(entity, removal, isRemoval(u), affected);
         } else {
-            int bits = Ip4Bits.of(ue);
             if (removal) {
                 ues.remove(bits, entity);
             } else {
@@ -236,6 +255,7 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             }
             if (entity instanceof UpfInterface) {
                 corePools.remove(((UpfInterface) entity).prefix().address());
+                corePoolsVersion++;
             }
             return null;
         } catch (UpfProgrammableException e) {
@@ -243,13 +263,28 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
         }
     }
 
-    private void recordShared(UpfEntity entity, boolean removal, IntMap<Ip4Address> affected) {
-        Object key = EntityKeys.key(entity);
-        UpfEntity before = removal ? shared.remove(key) : shared.put(key, entity);
+    /**
+     * @param removal whether the entity is deleted
+     * @param lost    whether its users lose it ({@link #isRemoval}: a deletion or a meter reset), which
+     *                {@link #losingEntries} added to {@code affected} already
+     */
+    private void recordShared(UpfEntity entity, boolean removal, boolean lost, IntMap<Ip4Address> affected) {
+        long ref = SharedEntities.refOf(entity);
+        if (ref == SharedEntities.NONE) {
+            return;   // no UE's entry refers to it (an uplink session without its UE): no user's view changes
+        }
+        UpfEntity before = removal ? shared.remove(ref) : shared.put(ref, entity);
         // A shared entity new to this device has no users yet but the UEs of this batch, already affected; one
         // written again unchanged (each session that uses a tunnel peer installs it) changes no user's view.
-        if (before != null && (removal || !before.equals(entity))) {
-            addUsersOf(entity, affected);
+        if (before != null && !lost && !before.equals(entity)) {
+            shared.addUsersOf(ref, affected);
+        }
+    }
+
+    private void putShared(UpfEntity entity) {
+        long ref = SharedEntities.refOf(entity);
+        if (ref != SharedEntities.NONE) {
+            shared.put(ref, entity);
         }
     }
 
@@ -340,7 +375,10 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
 
     /** Adds the UEs whose entries refer to a shared entity. */
     private void addUsersOf(UpfEntity sharedEntity, IntMap<Ip4Address> affected) {
-        ues.addUsersOf(EntityKeys.key(sharedEntity), affected);
+        long ref = SharedEntities.refOf(sharedEntity);
+        if (ref != SharedEntities.NONE) {
+            shared.addUsersOf(ref, affected);
+        }
     }
 
     /**
@@ -371,9 +409,9 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
     /** A UE's session as the offload manager takes it: the shared entries its own refer to, then its own. */
     private OffloadSession sessionOf(Ip4Address ue, UeBook.Ue own) {
         List<UpfEntity> all = new ArrayList<>(2 * own.size() + 2);
-        ImmutableSet.Builder<Integer> qfis = ImmutableSet.builder();
+        Set<Integer> qfis = Set.of();
         for (int i = 0; i < own.size(); i++) {
-            for (Object ref : own.references(i)) {
+            for (long ref : own.references(i)) {
                 UpfEntity s = shared.get(ref);
                 if (s != null && !all.contains(s)) {
                     all.add(s);
@@ -381,13 +419,30 @@ public final class HybridUpfDevice implements HupfUpfDevice, BatchUpfDevice, Cou
             }
             UpfEntity e = own.entity(i);
             if (e instanceof UpfTerminationDownlink) {
-                qfis.add(((UpfTerminationDownlink) e).qfi());
+                qfis = withQfi(qfis, ((UpfTerminationDownlink) e).qfi());
             }
         }
         for (int i = 0; i < own.size(); i++) {
             all.add(own.entity(i));
         }
-        return OffloadSession.of(ue, sliceOf(ue), qfis.build(), all);
+        if (own.sliceVersion != corePoolsVersion) {
+            own.slice = sliceOf(ue);
+            own.sliceVersion = corePoolsVersion;
+        }
+        return OffloadSession.of(ue, own.bits, own.slice, qfis, all);
+    }
+
+    /** The set with one more QFI: a session's flows share one or two, so no builder is made for them. */
+    private static Set<Integer> withQfi(Set<Integer> qfis, int qfi) {
+        if (qfis.contains(qfi)) {
+            return qfis;
+        }
+        if (qfis.isEmpty()) {
+            return Set.of(qfi);
+        }
+        Set<Integer> more = new LinkedHashSet<>(qfis);
+        more.add(qfi);
+        return more;
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.function.IntFunction;
 
@@ -25,6 +26,9 @@ final class OffloadEntries {
 
     /** Indexes the session by its counter cells, in place of those it held. */
     void holdCounters(OffloadEntry e, int[] counters) {
+        if (Arrays.equals(e.counters, counters)) {
+            return;   // a modification that keeps the session's cells (most do): indexed already
+        }
         if (e.counters != null) {
             for (int c : e.counters) {
                 byCounter.remove(c, e);

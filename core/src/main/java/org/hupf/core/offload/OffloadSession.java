@@ -27,9 +27,10 @@ public final class OffloadSession {
     private final Set<Integer> qfis;
     private final ImmutableList<UpfEntity> entities;
 
-    private OffloadSession(Ip4Address ueAddress, int sliceId, Set<Integer> qfis, ImmutableList<UpfEntity> entities) {
+    private OffloadSession(Ip4Address ueAddress, int ueBits, int sliceId, Set<Integer> qfis,
+                           ImmutableList<UpfEntity> entities) {
         this.ueAddress = ueAddress;
-        this.ueBits = Ip4Bits.of(ueAddress);
+        this.ueBits = ueBits;
         this.sliceId = sliceId;
         this.qfis = qfis;
         this.entities = entities;
@@ -50,13 +51,20 @@ public final class OffloadSession {
         if (ueAddress == null) {
             throw new IllegalArgumentException("ueAddress is required");
         }
+        return of(ueAddress, Ip4Bits.of(ueAddress), sliceId, qfis, entities);
+    }
+
+    /** {@link #of(Ip4Address, int, Collection, Collection)} with the address's bits worked out already. */
+    static OffloadSession of(Ip4Address ueAddress, int ueBits, int sliceId, Collection<Integer> qfis,
+                             Collection<? extends UpfEntity> entities) {
         for (UpfEntity e : entities) {
             UpfEntityType t = e.type();
             if (t == UpfEntityType.INTERFACE || t == UpfEntityType.APPLICATION || t == UpfEntityType.COUNTER) {
                 throw new IllegalArgumentException("a session cannot carry a " + t.humanReadableName() + " entity");
             }
         }
-        return new OffloadSession(ueAddress, sliceId, ImmutableSet.copyOf(qfis), ImmutableList.copyOf(entities));
+        return new OffloadSession(ueAddress, ueBits, sliceId, ImmutableSet.copyOf(qfis),
+                                  ImmutableList.copyOf(entities));
     }
 
     public Ip4Address ueAddress() {

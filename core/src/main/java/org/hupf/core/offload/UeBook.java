@@ -1,6 +1,5 @@
 package org.hupf.core.offload;
 
-import org.hupf.core.device.EntityKeys;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;
@@ -11,39 +10,42 @@ import org.hupf.pipeconf.api.UpfTerminationUplink;
 import org.onlab.packet.Ip4Address;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * {@link HybridUpfDevice}'s per-UE bookkeeping: each UE's own entries (sessions, terminations), keyed by its
- * address's 32 bits, and the UEs whose entries refer to each shared entity (meters, a tunnel peer and its overlay).
- * A UE has a handful of entries: they sit in small arrays, scanned, each with the shared keys it refers to worked out
- * once, when it is put. A shared entity with one user (a session's own meter, the common case) keeps that user's
- * record without a set. Not thread-safe: the device calls it under its lock.
+ * address's 32 bits; as they are put and removed, the {@link SharedEntities} they refer to (meters, a tunnel peer and
+ * its overlay) count their UEs as users. A UE has a handful of entries: they sit in small arrays, scanned, each with
+ * the shared entities it refers to worked out once, when it is put. Not thread-safe: the device calls it under its
+ * lock.
  */
 final class UeBook {
 
-    private static final Object[] NO_REFERENCES = new Object[0];
+    private static final long[] NO_REFERENCES = new long[0];
 
     private final IntMap<Ue> perUe = new IntMap<>();
-    /** Key of a shared entity to its users: one UE's record, or a Set of them. */
-    private final Map<Object, Object> referrers = new HashMap<>();
+    private final SharedEntities shared;
+
+    /** @param shared the entities the UEs' entries refer to, whose users this book keeps */
+    UeBook(SharedEntities shared) {
+        this.shared = shared;
+    }
 
     /**
-     * One UE's own entries in the order they were first put, each with its key and the shared keys it refers to. An
-     * entry's key is its type and two numbers, {@link EntityKeys#key}'s fields for the four types a UE owns, held in
-     * primitive arrays: no key object per entry.
+     * One UE's own entries in the order they were first put, each with its key and the shared entities it refers to
+     * ({@link SharedEntities#ref}). An entry's key is its type and two numbers, {@code EntityKeys.key}'s fields for
+     * the four types a UE owns, held in primitive arrays: no key object per entry.
      */
     static final class Ue {
         final Ip4Address address;
         final int bits;
+        /** The UE's slice as {@link HybridUpfDevice} worked it out, under its core pools' version sliceVersion. */
+        int slice;
+        int sliceVersion = -1;
         private byte[] types = new byte[4];
         private long[] keyA = new long[4];
         private long[] keyB = new long[4];
         private UpfEntity[] entities = new UpfEntity[4];
-        private Object[][] references = new Object[4][];
+        private long[][] references = new long[4][];
         private int size;
 
         Ue(Ip4Address address, int bits) {
@@ -59,7 +61,7 @@ final class UeBook {
             return entities[i];
         }
 
-        Object[] references(int i) {
+        long[] references(int i) {
             return references[i];
         }
 
@@ -76,7 +78,7 @@ final class UeBook {
             return -1;
         }
 
-        private void append(UpfEntity e, Object[] refs) {
+        private void append(UpfEntity e, long[] refs) {
             if (size == entities.length) {
                 types = Arrays.copyOf(types, 2 * size);
                 keyA = Arrays.copyOf(keyA, 2 * size);
@@ -104,10 +106,10 @@ final class UeBook {
             references[size] = null;
         }
 
-        private boolean refersTo(Object ref) {
+        private boolean refersTo(long ref) {
             for (int i = 0; i < size; i++) {
-                for (Object r : references[i]) {
-                    if (r.equals(ref)) {
+                for (long r : references[i]) {
+                    if (r == ref) {
                         return true;
                     }
                 }
@@ -137,20 +139,20 @@ final class UeBook {
             ue = new Ue(address, bits);
             perUe.put(bits, ue);
         }
-        Object[] refs = references(e);
+        long[] refs = references(e);
         int at = ue.indexOf(e);
         if (at < 0) {
             ue.append(e, refs);
         } else {
-            Object[] old = ue.references[at];
+            long[] old = ue.references[at];
             ue.entities[at] = e;
             ue.references[at] = refs;
-            for (Object ref : old) {
+            for (long ref : old) {
                 unrefer(ref, ue);
             }
         }
-        for (Object ref : refs) {
-            refer(ref, ue);
+        for (long ref : refs) {
+            shared.refer(ref, ue);
         }
     }
 
@@ -161,55 +163,17 @@ final class UeBook {
         if (at < 0) {
             return;
         }
-        Object[] old = ue.references[at];
+        long[] old = ue.references[at];
         ue.removeAt(at);
-        for (Object ref : old) {
+        for (long ref : old) {
             unrefer(ref, ue);
         }
     }
 
-    /** Adds the UEs whose entries refer to a shared entity, by its key, to UEs by address bits. */
-    void addUsersOf(Object sharedKey, IntMap<Ip4Address> ues) {
-        Object users = referrers.get(sharedKey);
-        if (users instanceof Ue) {
-            ues.put(((Ue) users).bits, ((Ue) users).address);
-        } else if (users != null) {
-            for (Object u : (Set<?>) users) {
-                ues.put(((Ue) u).bits, ((Ue) u).address);
-            }
-        }
-    }
-
-    private void refer(Object ref, Ue ue) {
-        Object users = referrers.get(ref);
-        if (users == null) {
-            referrers.put(ref, ue);
-        } else if (users instanceof Ue) {
-            if (users != ue) {
-                Set<Ue> both = new HashSet<>(4);
-                both.add((Ue) users);
-                both.add(ue);
-                referrers.put(ref, both);
-            }
-        } else {
-            @SuppressWarnings("unchecked")
-            Set<Ue> set = (Set<Ue>) users;
-            set.add(ue);
-        }
-    }
-
     /** The UE no longer counts as a user of ref, unless another of its entries still refers to it. */
-    private void unrefer(Object ref, Ue ue) {
-        Object users = referrers.get(ref);
-        if (users == null || ue.refersTo(ref)) {
-            return;
-        }
-        if (users instanceof Ue) {
-            if (users == ue) {
-                referrers.remove(ref);
-            }
-        } else if (((Set<?>) users).remove(ue) && ((Set<?>) users).isEmpty()) {
-            referrers.remove(ref);
+    private void unrefer(long ref, Ue ue) {
+        if (!ue.refersTo(ref)) {
+            shared.unrefer(ref, ue);
         }
     }
 
@@ -235,8 +199,8 @@ final class UeBook {
         }
     }
 
-    /** Keys of the shared entities (meters, tunnel peer and its overlay) one UE entry refers to. */
-    static Object[] references(UpfEntity e) {
+    /** The shared entities (meters, tunnel peer and its overlay) one UE entry refers to. */
+    static long[] references(UpfEntity e) {
         switch (e.type()) {
             case SESSION_UPLINK:
                 return meterRef(UpfEntityType.SESSION_METER, ((UpfSessionUplink) e).sessionMeterIdx());
@@ -246,11 +210,11 @@ final class UeBook {
                     return meterRef(UpfEntityType.SESSION_METER, d.sessionMeterIdx());
                 }
                 // The peer's VXLAN overlay, where it sits in one, goes to the switch with it.
-                Object peer = EntityKeys.tunnelPeerKey(d.tunPeerId());
-                Object overlay = EntityKeys.peerVxlanKey(d.tunPeerId());
-                return d.sessionMeterIdx() == 0 ? new Object[] {peer, overlay}
-                        : new Object[] {EntityKeys.meterKey(UpfEntityType.SESSION_METER, d.sessionMeterIdx()), peer,
-                                        overlay};
+                long peer = SharedEntities.ref(UpfEntityType.TUNNEL_PEER, d.tunPeerId());
+                long overlay = SharedEntities.ref(UpfEntityType.PEER_VXLAN, d.tunPeerId());
+                return d.sessionMeterIdx() == 0 ? new long[] {peer, overlay}
+                        : new long[] {SharedEntities.ref(UpfEntityType.SESSION_METER, d.sessionMeterIdx()), peer,
+                                      overlay};
             case TERMINATION_UPLINK:
                 return meterRef(UpfEntityType.APPLICATION_METER, ((UpfTerminationUplink) e).appMeterIdx());
             case TERMINATION_DOWNLINK:
@@ -260,7 +224,7 @@ final class UeBook {
         }
     }
 
-    private static Object[] meterRef(UpfEntityType type, int cell) {
-        return cell == 0 ? NO_REFERENCES : new Object[] {EntityKeys.meterKey(type, cell)};
+    private static long[] meterRef(UpfEntityType type, int cell) {
+        return cell == 0 ? NO_REFERENCES : new long[] {SharedEntities.ref(type, cell)};
     }
 }

@@ -127,6 +127,17 @@ public class HybridUpfDeviceTest {
         assertTrue(manager.isOffloaded(ue(1)));
     }
 
+    /** A UE's slice is worked out once, and again after the core pools changed. */
+    @Test
+    public void aPoolAddedAfterAUesSessionDecidesItsSliceAtTheSessionsNextChange() throws Exception {
+        install(9);
+        assertEquals("slice 1's pool: no pin", Set.of(), manager.offloaded());
+        hybrid.apply(UpfInterface.builder().setCore().setSliceId(7)
+                             .setPrefix(Ip4Prefix.valueOf("10.250.0.8/29")).build());
+        hybrid.apply(session(9).entities().get(2));
+        assertEquals("now in slice 7's pool, pinned to hardware", Set.of(ue(9)), manager.offloaded());
+    }
+
     @Test
     public void theSliceOfTheUePoolDecidesSlicePins() throws Exception {
         hybrid.apply(UpfInterface.builder().setCore().setSliceId(7)

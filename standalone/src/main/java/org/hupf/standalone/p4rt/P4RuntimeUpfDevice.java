@@ -206,7 +206,12 @@ public final class P4RuntimeUpfDevice implements HupfUpfDevice, BatchUpfDevice, 
                 }
             }
         }
-        return CompletableFuture.completedFuture(WriteResult.of(failures).withFinalCells(finalCounts));
+        boolean failed = false;
+        for (UpfProgrammableException f : failures) {
+            failed |= f != null;
+        }
+        return CompletableFuture.completedFuture(
+                (failed ? WriteResult.of(failures) : WriteResult.ok(updates.size())).withFinalCells(finalCounts));
     }
 
     /** @return {@code a}, or a longer copy of it if it is shorter than {@code size} */
