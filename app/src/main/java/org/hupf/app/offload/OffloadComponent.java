@@ -21,6 +21,8 @@ import org.hupf.core.live.LiveRecorder;
 import org.hupf.core.device.Shutdowns;
 import org.hupf.pipeconf.api.HupfUpfDevice;
 import org.hupf.pipeconf.packet.HupfPacketIn;
+import org.onlab.osgi.DefaultServiceDirectory;
+import org.onlab.osgi.ServiceNotFoundException;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.app.ApplicationService;
 import org.onosproject.app.ApplicationState;
@@ -53,7 +55,6 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,10 +132,6 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected MastershipService mastershipService;
-
-    /** The session core, to reconcile devices taken over (optional: it uses this component's devices). */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    protected volatile HupfService hupfService;
 
     private final DeviceListener listener = this::onDeviceEvent;
     private final MastershipListener mastershipListener = this::onMastershipEvent;
@@ -298,9 +295,23 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
         }
     }
 
+    /**
+     * The session core, looked up when a reconciliation is due rather than referenced: HupfManager needs this
+     * component (its devices) and a reference back would be a cycle, which SCR reports as an error at activation.
+     *
+     * @return the session core, or null where it is not registered (stopped, or not started yet)
+     */
+    private static HupfService sessionCore() {
+        try {
+            return DefaultServiceDirectory.getService(HupfService.class);
+        } catch (ServiceNotFoundException e) {
+            return null;
+        }
+    }
+
     /** Has the session core reconcile the devices with the store (a bulk read and diff per table). */
     private void reconcileSessions() {
-        HupfService core = hupfService;
+        HupfService core = sessionCore();
         if (core == null || takeover.hybrids().isEmpty()) {
             return;
         }
