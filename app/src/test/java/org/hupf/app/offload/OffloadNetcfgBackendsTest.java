@@ -39,6 +39,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
@@ -71,6 +73,8 @@ public class OffloadNetcfgBackendsTest {
     private volatile HupfConfig config;
     private OffloadComponent component;
     private Set<Thread> threadsBefore;
+    /** Holds the component's thread where a takeover lists the devices, while a test looks at what came before. */
+    private volatile CountDownLatch rebuildsHeld = new CountDownLatch(0);
 
     private static HupfConfig config(DeviceId... backends) throws Exception {
         List<String> devices = new ArrayList<>();
@@ -110,7 +114,10 @@ public class OffloadNetcfgBackendsTest {
         Device b1 = backend(B1);
         Device b2 = backend(B2);
         DeviceService devices = createNiceMock(DeviceService.class);
-        expect(devices.getAvailableDevices()).andReturn(List.of(b1, b2)).anyTimes();
+        expect(devices.getAvailableDevices()).andAnswer(() -> {
+            rebuildsHeld.await(10, TimeUnit.SECONDS);
+            return List.of(b1, b2);
+        }).anyTimes();
         expect(devices.getDevice(B1)).andReturn(b1).anyTimes();
         expect(devices.getDevice(B2)).andReturn(b2).anyTimes();
         PiPipeconfService pipeconfs = createNiceMock(PiPipeconfService.class);
@@ -186,10 +193,13 @@ public class OffloadNetcfgBackendsTest {
      */
     @Test
     public void theFirstBackendTakenOutOfTheNetcfgIsWrittenNoMore() throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        rebuildsHeld = held;
         netcfgNow(config(B2));
         assertTrue("nothing written at the site as the event is told", component.devices().isEmpty());
         assertEquals(List.of(), component.backends());
         assertTrue("its offload manager is not run meanwhile", component.sites().isEmpty());
+        held.countDown();
         eventually("the other backend taken over", () -> component.backends().equals(List.of(B2.toString())));
         assertEquals(1, component.devices().size());
     }
