@@ -51,7 +51,7 @@ public final class PfcpHandler {
     private static final Logger log = LoggerFactory.getLogger(PfcpHandler.class);
 
     /** The counters of responses sent, by message type ("tx.2" a Heartbeat Response): none made per request. */
-    private static final String[] RESPONSE_COUNTERS = new String[256];
+    private static final String[] RESPONSE_COUNTERS = new String[257];
 
     static {
         for (int type = 0; type < RESPONSE_COUNTERS.length; type++) {
@@ -238,7 +238,7 @@ public final class PfcpHandler {
             cache.abandon(ex);
             throw e;
         }
-        return new Handling(null, response, ex, h.type);
+        return new Handling(null, response, ex);
     }
 
     /**
@@ -267,7 +267,7 @@ public final class PfcpHandler {
     byte[] finish(Handling handling, PfcpResponse m) {
         // A change's response is there already, kept with the change: it is not encoded twice.
         byte[] out = cache.sending(handling.ex, () -> ResponseCodec.encode(m));
-        stats.inc(RESPONSE_COUNTERS[handling.type + 1 & 0xff]);
+        stats.inc(RESPONSE_COUNTERS[handling.ex.type + 1]);
         return out;
     }
 
@@ -288,17 +288,15 @@ public final class PfcpHandler {
         /** The procedure's response to come; null when the request was answered at once. */
         final CompletableFuture<PfcpResponse> response;
         final Exchange ex;
-        final int type;
 
-        private Handling(byte[] answer, CompletableFuture<PfcpResponse> response, Exchange ex, int type) {
+        private Handling(byte[] answer, CompletableFuture<PfcpResponse> response, Exchange ex) {
             this.answer = answer;
             this.response = response;
             this.ex = ex;
-            this.type = type;
         }
 
         static Handling answered(byte[] answer) {
-            return new Handling(answer, null, null, 0);
+            return new Handling(answer, null, null);
         }
     }
 
