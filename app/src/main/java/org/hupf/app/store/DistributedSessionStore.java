@@ -228,7 +228,7 @@ public final class DistributedSessionStore implements SessionStore {
     }
 
     private static String withResponse(ObjectNode entry, KeptResponse r) {
-        entry.putObject(KEPT).put("key", r.key).put("bytes", Base64.getEncoder().encodeToString(r.bytes))
+        entry.putObject(KEPT).put("key", r.key()).put("bytes", Base64.getEncoder().encodeToString(r.bytes))
                 .put("atMillis", r.atMillis);
         return entry.toString();
     }

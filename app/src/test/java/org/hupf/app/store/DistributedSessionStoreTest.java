@@ -147,7 +147,7 @@ public class DistributedSessionStoreTest {
         a.removeCommitted(9, new KeptResponse("/10.0.0.1:8805/6/54", new byte[] {2}, 2_000)).join();
         assertNull(a.get(9));
         assertNull(b.get(9));
-        assertEquals(List.of("/10.0.0.1:8805/6/54"), b.keptResponses().stream().map(r -> r.key)
+        assertEquals(List.of("/10.0.0.1:8805/6/54"), b.keptResponses().stream().map(r -> r.key())
                 .collect(Collectors.toList()));
         a.close();
         b.close();
@@ -169,7 +169,7 @@ public class DistributedSessionStoreTest {
         DistributedSessionStore b = new DistributedSessionStore(storage);
         assertEquals(3 * DistributedSessionStore.COMMITTERS - 1, b.all().size());
         assertNull("the deletion committed after the session's establishment", b.get(1));
-        assertEquals(99, b.keptResponses().stream().filter(r -> r.key.contains("/99/")).findFirst()
+        assertEquals(99, b.keptResponses().stream().filter(r -> r.key().contains("/99/")).findFirst()
                 .orElseThrow().atMillis);
         a.close();
         b.close();
@@ -190,11 +190,11 @@ public class DistributedSessionStoreTest {
         assertEquals(s, b.get(9));
         assertNull("a deletion's tombstone is no session", b.get(10));
         assertEquals(List.of("/10.0.0.1:8805/5/50", "/10.0.0.1:8805/7/54"),
-                     b.keptResponses().stream().map(r -> r.key).collect(Collectors.toList()));
+                     b.keptResponses().stream().map(r -> r.key()).collect(Collectors.toList()));
         assertArrayEquals(new byte[] {4}, b.keptResponses().get(1).bytes);
         b.pruneResponses(3_000, 10);
         assertEquals("a live session keeps its last response", List.of("/10.0.0.1:8805/5/50"),
-                     new DistributedSessionStore(storage).keptResponses().stream().map(r -> r.key)
+                     new DistributedSessionStore(storage).keptResponses().stream().map(r -> r.key())
                              .collect(Collectors.toList()));
         assertEquals(s, a.remove(9));
         assertEquals(0, new DistributedSessionStore(storage).keptResponses().size());

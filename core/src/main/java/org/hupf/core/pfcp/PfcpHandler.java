@@ -50,6 +50,15 @@ public final class PfcpHandler {
 
     private static final Logger log = LoggerFactory.getLogger(PfcpHandler.class);
 
+    /** The counters of responses sent, by message type ("tx.2" a Heartbeat Response): none made per request. */
+    private static final String[] RESPONSE_COUNTERS = new String[257];
+
+    static {
+        for (int type = 0; type < RESPONSE_COUNTERS.length; type++) {
+            RESPONSE_COUNTERS[type] = "tx." + type;
+        }
+    }
+
     private final NodeId nodeId;
     private final long recoveryTimeStamp;
     private final PfcpStats stats;
@@ -58,7 +67,6 @@ public final class PfcpHandler {
     private final SessionAnswers sessionAnswers;
     private final SessionEstablishment establishment;
     private final Procedures procedures;
-    private volatile PeerText lastPeer;
 
     /**
      * Creates a handler.
@@ -211,15 +219,15 @@ public final class PfcpHandler {
             log.warn("dropped message type {} seq {} from {}: not a request hupf serves", h.type, h.sequence, peer);
             return Handling.answered(null);
         }
-        Exchange ex = new Exchange(peer, exchangeKey(peer, h), now);
-        byte[] cached = cache.answerTo(ex.key);
-        if (cached != null) {
-            stats.inc("rx.retransmission");
-            return Handling.answered(cached);
-        }
-        if (!cache.begin(ex.key)) {
+        Exchange ex = new Exchange(peer, h.sequence, h.type, now);
+        byte[] kept = cache.begin(ex);
+        if (kept == ResponseCache.IN_PROGRESS) {
             stats.inc("rx.retransmission_in_progress");
             return Handling.answered(null);
+        }
+        if (kept != null) {
+            stats.inc("rx.retransmission");
+            return Handling.answered(kept);
         }
         CompletableFuture<PfcpResponse> response;
         try {
@@ -227,10 +235,10 @@ public final class PfcpHandler {
         } catch (DecodeException e) {
             response = CompletableFuture.completedFuture(malformed(peer, h, e));
         } catch (RuntimeException | Error e) {
-            cache.abandon(ex.key);
+            cache.abandon(ex);
             throw e;
         }
-        return new Handling(null, response, ex, h.type);
+        return new Handling(null, response, ex);
     }
 
     /**
@@ -243,33 +251,9 @@ public final class PfcpHandler {
      */
     byte[] retransmissionOfBusy(InetSocketAddress peer, PfcpCodec.Header h) {
         stats.inc("rx");
-        byte[] cached = cache.answerTo(exchangeKey(peer, h));
+        byte[] cached = cache.answerTo(peer, h.sequence, h.type);
         stats.inc(cached != null ? "rx.retransmission" : "rx.retransmission_in_progress");
         return cached;
-    }
-
-    /**
-     * The key a request's answer is kept under, (peer, sequence, type): a retransmission has the same one. An SMF
-     * sends from one address, so the peer's text is kept from the last datagram rather than made for each.
-     */
-    private String exchangeKey(InetSocketAddress peer, PfcpCodec.Header h) {
-        PeerText last = lastPeer;
-        if (last == null || !last.peer.equals(peer)) {
-            last = new PeerText(peer, peer.toString());
-            lastPeer = last;
-        }
-        return last.text + "/" + h.sequence + "/" + h.type;
-    }
-
-    /** A peer and its text, read and replaced as one (any thread may begin a request). */
-    private static final class PeerText {
-        final InetSocketAddress peer;
-        final String text;
-
-        PeerText(InetSocketAddress peer, String text) {
-            this.peer = peer;
-            this.text = text;
-        }
     }
 
     /**
@@ -281,10 +265,9 @@ public final class PfcpHandler {
      * @return the bytes to send back
      */
     byte[] finish(Handling handling, PfcpResponse m) {
-        String key = handling.ex.key;
         // A change's response is there already, kept with the change: it is not encoded twice.
-        byte[] out = cache.sending(key, () -> ResponseCodec.encode(m));
-        stats.inc("tx." + (handling.type + 1));
+        byte[] out = cache.sending(handling.ex, () -> ResponseCodec.encode(m));
+        stats.inc(RESPONSE_COUNTERS[handling.ex.type + 1]);
         return out;
     }
 
@@ -295,7 +278,7 @@ public final class PfcpHandler {
      * @param handling the request's handling (from {@link #begin})
      */
     void abandon(Handling handling) {
-        cache.abandon(handling.ex.key);
+        cache.abandon(handling.ex);
     }
 
     /** One request being handled: answered at once, or once its procedure's response completes. */
@@ -305,17 +288,15 @@ public final class PfcpHandler {
         /** The procedure's response to come; null when the request was answered at once. */
         final CompletableFuture<PfcpResponse> response;
         final Exchange ex;
-        final int type;
 
-        private Handling(byte[] answer, CompletableFuture<PfcpResponse> response, Exchange ex, int type) {
+        private Handling(byte[] answer, CompletableFuture<PfcpResponse> response, Exchange ex) {
             this.answer = answer;
             this.response = response;
             this.ex = ex;
-            this.type = type;
         }
 
         static Handling answered(byte[] answer) {
-            return new Handling(answer, null, null, 0);
+            return new Handling(answer, null, null);
         }
     }
 

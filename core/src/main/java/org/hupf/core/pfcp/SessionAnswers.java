@@ -116,7 +116,7 @@ final class SessionAnswers {
         CompletableFuture<T> changed = change.apply(result -> {
             PfcpResponse m = done.apply(result);
             built.set(m);
-            return cache.keep(ex.key, ResponseCodec.encode(m));
+            return cache.keep(ex, ResponseCodec.encode(m));
         });
         return changed.handle((result, failure) -> {
             Throwable why = failure instanceof CompletionException ? failure.getCause() : failure;

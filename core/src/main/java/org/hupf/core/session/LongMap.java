@@ -8,18 +8,18 @@ package org.hupf.core.session;
  *
  * @param <V> value type
  */
-final class LongMap<V> extends ProbedTable {
+public final class LongMap<V> extends ProbedTable {
 
     private long[] keys;
     private Object[] values;
     private int size;
 
-    LongMap() {
+    public LongMap() {
         this(0);
     }
 
     /** @param expected entries expected, to size the table once */
-    LongMap(int expected) {
+    public LongMap(int expected) {
         allocate(capacityFor(expected));
     }
 
@@ -28,7 +28,7 @@ final class LongMap<V> extends ProbedTable {
         values = new Object[capacity];
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
@@ -38,7 +38,7 @@ final class LongMap<V> extends ProbedTable {
 
     /** @return the value under {@code key}, null when none */
     @SuppressWarnings("unchecked")
-    V get(long key) {
+    public V get(long key) {
         int i = slot(key);
         return i < 0 ? null : (V) values[i];
     }
@@ -49,7 +49,7 @@ final class LongMap<V> extends ProbedTable {
 
     /** @return the value {@code value} replaced, null when none */
     @SuppressWarnings("unchecked")
-    V put(long key, V value) {
+    public V put(long key, V value) {
         if (value == null) {
             throw new NullPointerException("no null values");
         }
@@ -69,7 +69,7 @@ final class LongMap<V> extends ProbedTable {
 
     /** @return the value removed, null when none */
     @SuppressWarnings("unchecked")
-    V remove(long key) {
+    public V remove(long key) {
         int i = slot(key);
         if (i < 0) {
             return null;

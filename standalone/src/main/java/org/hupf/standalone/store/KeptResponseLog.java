@@ -33,7 +33,7 @@ final class KeptResponseLog {
     /** Adds a response; the caller commits. */
     synchronized void add(KeptResponse r) {
         lastKey = Math.max(r.atMillis << ORDER_BITS, lastKey + 1);
-        byte[] key = r.key.getBytes(StandardCharsets.UTF_8);
+        byte[] key = r.key().getBytes(StandardCharsets.UTF_8);
         map.put(lastKey, ByteBuffer.allocate(4 + key.length + r.bytes.length).putInt(key.length).put(key)
                 .put(r.bytes).array());
     }

@@ -120,17 +120,17 @@ public class DurableStateTest {
         try (DurableState s = DurableState.open(dir, 0, START)) {
             List<KeptResponse> kept = s.sessions().keptResponses();
             assertEquals(List.of("/127.0.0.2:8805/7/50", "/127.0.0.2:8805/8/50", "/127.0.0.2:8805/9/54"),
-                         kept.stream().map(r -> r.key).collect(Collectors.toList()));
+                         kept.stream().map(r -> r.key()).collect(Collectors.toList()));
             assertArrayEquals(new byte[] {1, 2, 3}, kept.get(0).bytes);
             assertEquals(2_000, kept.get(2).atMillis);
             assertEquals(2, s.sessions().all().size());
             s.sessions().pruneResponses(1_500, 10);
             assertEquals(List.of("/127.0.0.2:8805/9/54"),
-                         s.sessions().keptResponses().stream().map(r -> r.key).collect(Collectors.toList()));
+                         s.sessions().keptResponses().stream().map(r -> r.key()).collect(Collectors.toList()));
             s.sessions().put(session(4), new KeptResponse("/127.0.0.2:8805/10/50", new byte[] {7}, 2_000));
             s.sessions().pruneResponses(0, 1);
             assertEquals("the oldest go beyond the bound", List.of("/127.0.0.2:8805/10/50"),
-                         s.sessions().keptResponses().stream().map(r -> r.key).collect(Collectors.toList()));
+                         s.sessions().keptResponses().stream().map(r -> r.key()).collect(Collectors.toList()));
             s.sessions().removeAll(List.of(1L, 3L));
         }
         try (DurableState s = DurableState.open(dir, 0, START)) {
