@@ -25,7 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * those of a burst still arriving, into one device write, up to a number of updates.
  *
  * <p>Futures complete on the writer's thread, right after their write: the caller's completion (settling a
- * session, encoding its answer) runs there, and the batches that arrive meanwhile make the next write bigger.
+ * session, encoding its answer) runs there, and the batches that arrive meanwhile make the next write bigger. A
+ * write's completions run as one burst ({@link WriterBurst}): their settlements under one acquisition of the
+ * settlements' lock, then what follows them, then one wake-up of each thread they woke.
  * A completion must not wait for the writer (it would wait on itself); it may submit (a rollback), and
  * {@link #submit} never waits: it queues behind what is already queued, so the order of submissions is the order
  * of writes. The queue is bounded where changes enter, not where they queue: {@link #admit} lets a bounded number
@@ -54,6 +56,7 @@ public final class DeviceWriter implements AutoCloseable {
     private final Semaphore admissions;
     private final int maxUpdatesPerWrite;
     private final Thread writer;
+    private final WriterBurst completions;
     private final int burst;
     private final long minCoalesceNanos;
     private final long maxCoalesceNanos;
@@ -102,7 +105,15 @@ public final class DeviceWriter implements AutoCloseable {
      * @param maxUpdatesPerWrite updates beyond which no further batch is merged into a write
      */
     public DeviceWriter(String name, int admissions, int maxUpdatesPerWrite) {
-        this(name, admissions, maxUpdatesPerWrite, BURST, 0, MAX_COALESCE_NANOS);
+        this(name, admissions, maxUpdatesPerWrite, null);
+    }
+
+    /**
+     * As {@link #DeviceWriter(String, int, int)}, a write's completions run holding {@code settleLock} (see {@link
+     * WriterBurst}): the lock their settlements take, once for all of them.
+     */
+    public DeviceWriter(String name, int admissions, int maxUpdatesPerWrite, Object settleLock) {
+        this(name, admissions, maxUpdatesPerWrite, BURST, 0, MAX_COALESCE_NANOS, settleLock);
     }
 
     /**
@@ -111,20 +122,16 @@ public final class DeviceWriter implements AutoCloseable {
      * {@value #MAX_COALESCE_NANOS} ns.
      */
     DeviceWriter(String name, int admissions, int maxUpdatesPerWrite, int burst, long minCoalesceNanos,
-                 long maxCoalesceNanos) {
+                 long maxCoalesceNanos, Object settleLock) {
         this.admissions = new Semaphore(admissions);
         this.maxUpdatesPerWrite = maxUpdatesPerWrite;
         this.burst = burst;
         this.minCoalesceNanos = minCoalesceNanos;
         this.maxCoalesceNanos = maxCoalesceNanos;
-        this.writer = daemon(this::run, name);
+        this.completions = new WriterBurst(settleLock);
+        this.writer = new WriterBurst.WriterThread(this::run, name, completions);
+        writer.setDaemon(true);
         writer.start();
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 
     /**
@@ -261,12 +268,14 @@ public final class DeviceWriter implements AutoCloseable {
             writes += devices.size();
             batches += jobs.size();
         }
-        int from = 0;
-        for (Job j : jobs) {
-            int to = from + j.updates.size();
-            j.complete(slices(results, from, to));
-            from = to;
-        }
+        completions.complete(() -> {
+            int from = 0;
+            for (Job j : jobs) {
+                int to = from + j.updates.size();
+                j.complete(slices(results, from, to));
+                from = to;
+            }
+        });
     }
 
     /** @return each device's result for updates from (inclusive) to to (exclusive), in the devices' order */

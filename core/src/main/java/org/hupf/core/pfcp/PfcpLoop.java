@@ -1,5 +1,6 @@
 package org.hupf.core.pfcp;
 
+import org.hupf.core.device.WriterBurst;
 import org.hupf.core.pfcp.codec.PfcpCodec;
 import org.hupf.core.pfcp.message.PfcpResponse;
 import org.slf4j.Logger;
@@ -62,6 +63,10 @@ final class PfcpLoop implements AutoCloseable {
     private final ConcurrentLinkedQueue<SessionMessage> answered = new ConcurrentLinkedQueue<>();
     /** Set while a wake-up of the select is on its way: one wake-up for a burst of acknowledgements. */
     private final AtomicBoolean wakeUpSent = new AtomicBoolean();
+    /** Set while the loop is in (or about to enter) its select: an answer needs a wake-up only then. */
+    private volatile boolean selecting;
+    /** Wakes the select; the device writer runs it once at the end of its burst of answers. */
+    private final Runnable wakeUp = this::wakeSelector;
     private volatile boolean running = true;
     private volatile long closeDeadline;
 
@@ -105,12 +110,20 @@ final class PfcpLoop implements AutoCloseable {
 
     private void loop() {
         while (running || lanes.busyKeys() > 0) {
+            selecting = true;
             try {
-                selector.select(running ? 0 : CLOSE_WAIT_MS);
+                // An answer queued before `selecting` was seen needs no wake-up: it is found here.
+                if (answered.isEmpty()) {
+                    selector.select(running ? 0 : CLOSE_WAIT_MS);
+                } else {
+                    selector.selectNow();
+                }
                 selector.selectedKeys().clear();
             } catch (IOException e) {
                 log.error("PFCP select failed: {}", e.getMessage());
                 return;
+            } finally {
+                selecting = false;
             }
             wakeUpSent.set(false);
             releaseAnswered();
@@ -202,6 +215,10 @@ final class PfcpLoop implements AutoCloseable {
         }
     }
 
+    private void wakeSelector() {
+        selector.wakeup();
+    }
+
     private void reply(InetSocketAddress peer, byte[] bytes) {
         if (bytes != null && !send(peer, bytes)) {
             stats.inc("error.send");
@@ -264,8 +281,9 @@ final class PfcpLoop implements AutoCloseable {
 
         /**
          * The procedure answered: the answer is encoded and sent here, on the thread that completed it (one hand-off
-         * less on the answer's way), and the message queued for the loop, woken once for a burst of them, to start
-         * its session's next message.
+         * less on the answer's way), and the message queued for the loop to start its session's next message. The
+         * loop is woken only if it is in its select (awake, it finds the queue), once for the device writer's burst
+         * of answers, at its end.
          */
         @Override
         public void accept(PfcpResponse response, Throwable failure) {
@@ -280,8 +298,8 @@ final class PfcpLoop implements AutoCloseable {
                 }
             }
             answered.add(this);
-            if (wakeUpSent.compareAndSet(false, true)) {
-                selector.wakeup();
+            if (selecting && wakeUpSent.compareAndSet(false, true)) {
+                WriterBurst.atEnd(wakeUp);
             }
         }
     }

@@ -45,11 +45,12 @@ final class DeviceChanges implements AutoCloseable {
     private final SessionSites sites;
     private final SiteRefs held;
     private final AtomicLong deviceErrors;
-    private final DeviceWriter writer = new DeviceWriter("hupf-device-writer", ADMITTED_CHANGES,
-                                                                MAX_UPDATES_PER_WRITE);
+    private final DeviceWriter writer;
 
-    DeviceChanges(Supplier<Collection<HupfUpfDevice>> devices, SessionSites sites, SiteRefs held,
+    /** @param lock the manager's lock, which settlements take: a write's completions take it once for all */
+    DeviceChanges(Object lock, Supplier<Collection<HupfUpfDevice>> devices, SessionSites sites, SiteRefs held,
                   AtomicLong deviceErrors) {
+        this.writer = new DeviceWriter("hupf-device-writer", ADMITTED_CHANGES, MAX_UPDATES_PER_WRITE, lock);
         this.devices = devices;
         this.sites = sites;
         this.held = held;

@@ -5,6 +5,7 @@ import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.WriteResult;
+import org.hupf.core.device.WriterBurst;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
 import org.hupf.core.store.KeptResponse;
@@ -24,7 +25,8 @@ import java.util.function.Supplier;
 /**
  * A session's change as a pipeline, for {@link SessionManager}: its checks, allocations and reference counts are
  * settled holding the manager's lock (its callers hold it), its device updates are queued as one batch, and the
- * store takes the session once every device acknowledged, back under the lock. A batch a device refuses, even in
+ * store takes the session once every device acknowledged, back under the lock (which the device writer holds
+ * already for a whole write's settlements; what follows a settlement, the answer, runs once it let it go). A batch a device refuses, even in
  * part, is undone: reference counts, indexes and allocations go back, the updates that landed are reverted, the
  * store is unchanged and the future fails with the cause to answer.
  */
@@ -139,8 +141,10 @@ final class SessionChanges {
         Set<UpfEntity> previous = held.of(s.upSeid);
         held.track(s.upSeid, site, entities);
         changing.put(s.upSeid, Boolean.TRUE);
-        return changes.program(site, entities, previous, SessionCounters.resets(old, stored), interfaces.get())
-                .thenCompose(results -> settleInstall(results, site, stored, old, a, entities, previous, response));
+        return WriterBurst.afterSettling(
+                changes.program(site, entities, previous, SessionCounters.resets(old, stored), interfaces.get())
+                        .thenCompose(results -> settleInstall(results, site, stored, old, a, entities, previous,
+                                                              response)));
     }
 
     /**
@@ -200,9 +204,9 @@ final class SessionChanges {
         String at = site == null ? sites.siteOf(s) : site;
         held.track(upSeid, at, Set.of());
         changing.put(upSeid, Boolean.TRUE);
-        return changes.program(at, Set.of(), previous, List.of(), interfaces.get()).thenCompose(
-                results -> counters.finalCounts(results, s)
-                        .thenCompose(counts -> settleDelete(results, at, s, previous, counts, response)));
+        return WriterBurst.afterSettling(changes.program(at, Set.of(), previous, List.of(), interfaces.get())
+                .thenCompose(results -> counters.finalCounts(results, s)
+                        .thenCompose(counts -> settleDelete(results, at, s, previous, counts, response))));
     }
 
     private CompletableFuture<DeletedSession> settleDelete(List<WriteResult> results, String site, PfcpSession s,

@@ -93,7 +93,7 @@ public final class SessionManager implements AutoCloseable {
         this.n3Address = n3Address;
         this.index = new SessionIndex(n3Address);
         this.counters = new SessionCounters(store, devices, deviceErrors);
-        this.changes = new DeviceChanges(devices, sites, held, deviceErrors);
+        this.changes = new DeviceChanges(this, devices, sites, held, deviceErrors);
         LongMap<Boolean> changing = new LongMap<>();
         this.cpRelease = new CpFunctionRelease(store, held, pool, index, changes, () -> interfaces, changing);
         this.pipeline = new SessionChanges(this, store, translator, pool, index, held, sites, changes, counters,

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -226,10 +227,54 @@ public class DeviceWriterTest {
         }
     }
 
+    /**
+     * A write's completions settle under one acquisition of the settlements' lock; what follows a settlement (the
+     * answer) runs after all of them, without the lock; a wake-up asked for by each answer runs once, at the end.
+     */
+    @Test(timeout = 60_000)
+    public void aWritesSettlementsShareTheLockAndTheirAnswersFollowWithoutIt() throws Exception {
+        Object lock = new Object();
+        CountDownLatch release = new CountDownLatch(1);
+        GatedDevice gated = new GatedDevice(release);
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch wokenUp = new CountDownLatch(1);
+        Runnable wakeUp = () -> {
+            events.add("wake-up");
+            wokenUp.countDown();
+        };
+        try (DeviceWriter w = new DeviceWriter("test-writer-settle", 16, 100, lock)) {
+            w.submit(List.of(gated.device), ONE);
+            assertTrue(gated.entered.await(60, TimeUnit.SECONDS));
+            for (int i = 0; i < 3; i++) {
+                String n = String.valueOf(i);
+                CompletableFuture<String> settled = w.submit(List.of(gated.device), ONE).thenApply(r -> {
+                    events.add("settle " + n + locked(lock));
+                    return "answer " + n;
+                });
+                WriterBurst.afterSettling(settled).thenAccept(answer -> {
+                    events.add(answer + locked(lock));
+                    WriterBurst.atEnd(wakeUp);
+                });
+            }
+            release.countDown();
+            wokenUp.await();
+            assertEquals("the three batches were one write", List.of(1, 3), gated.sizes);
+            assertEquals(List.of("settle 0 locked", "settle 1 locked", "settle 2 locked", "answer 0 unlocked",
+                                 "answer 1 unlocked", "answer 2 unlocked", "wake-up"), events);
+        }
+        AtomicBoolean ranAtOnce = new AtomicBoolean();
+        WriterBurst.atEnd(() -> ranAtOnce.set(true));
+        assertTrue("outside the writer's thread, a wake-up runs at once", ranAtOnce.get());
+    }
+
+    private static String locked(Object lock) {
+        return Thread.holdsLock(lock) ? " locked" : " unlocked";
+    }
+
     /** A writer of a stream waits up to a minute for more batches: only a burst's arrival can end its wait early. */
     private static DeviceWriter patientWriter(String name, int burst) {
         long minute = TimeUnit.MINUTES.toNanos(1);
-        return new DeviceWriter(name, 16, 100, burst, minute, minute);
+        return new DeviceWriter(name, 16, 100, burst, minute, minute, null);
     }
 
     @Test(timeout = 60_000)

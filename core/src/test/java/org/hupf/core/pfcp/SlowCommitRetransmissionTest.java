@@ -36,6 +36,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.Assert.assertArrayEquals;
@@ -65,6 +66,8 @@ public class SlowCommitRetransmissionTest {
         final CompletableFuture<Void> commit = new CompletableFuture<>();
         /** The response the change under way is committed with, once every device took the change. */
         final CompletableFuture<KeptResponse> committing = new CompletableFuture<>();
+        /** Whether commits wait for {@link #commit}; when not, they complete at once. */
+        volatile boolean holding = true;
 
         @Override
         public PfcpSession get(long upSeid) {
@@ -89,6 +92,9 @@ public class SlowCommitRetransmissionTest {
         @Override
         public CompletableFuture<Void> putCommitted(PfcpSession session, KeptResponse response) {
             sessions.put(session);
+            if (!holding) {
+                return CompletableFuture.completedFuture(null);
+            }
             committing.complete(response);
             return commit;
         }
@@ -276,6 +282,68 @@ public class SlowCommitRetransmissionTest {
             assertEquals(0, counted("rx.retransmission_in_progress"));
         }
         assertEquals(1, store.all().size());
+    }
+
+    /**
+     * A session's second message waits in its lane for the first one's answer; the loop, asleep in its select when
+     * that answer is sent from another thread (here the commit's), is woken to start it.
+     */
+    @Test(timeout = 60_000)
+    public void aLoopAsleepInItsSelectIsWokenToStartTheSessionsNextMessage() throws Exception {
+        AtomicInteger sorted = new AtomicInteger();
+        PfcpLoop.Sorter counting = (peer, datagram) -> {
+            sorted.incrementAndGet();
+            try {
+                return PfcpCodec.header(datagram, datagram.length);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        try (PfcpLoop loop = new PfcpLoop(new InetSocketAddress(SMF.getAddress(), 0), handler, stats, counting);
+             DatagramSocket smf = new DatagramSocket(0, SMF.getAddress())) {
+            smf.setSoTimeout(10_000);
+            InetSocketAddress upf = new InetSocketAddress(SMF.getAddress(), loop.port());
+            InetSocketAddress smfAddress = new InetSocketAddress(SMF.getAddress(), smf.getLocalPort());
+            byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, 1, List.of(
+                    IeFields.NODE_ID.encode(NodeId.of("127.0.0.1")),
+                    Ie.u32(IeType.RECOVERY_TIME_STAMP, 3_900_000_000L))));
+            assertEquals(Cause.REQUEST_ACCEPTED,
+                         cause(handler.handleAsync(smfAddress, setup, setup.length, clock.get()).join()));
+            store.holding = false;
+            assertEquals(Cause.REQUEST_ACCEPTED,
+                         cause(handler.handleAsync(smfAddress, establish, establish.length, clock.get()).join()));
+            long upSeid = store.all().iterator().next().upSeid;
+            store.holding = true;
+            for (int seq = 3; seq <= 4; seq++) {
+                byte[] modify = modification(upSeid, seq, seq == 3 ? 0x01 : 0x02);
+                smf.send(new DatagramPacket(modify, modify.length, upf));
+            }
+            store.committing.get(10, TimeUnit.SECONDS);
+            while (sorted.get() < 2) {
+                Thread.onSpinWait();
+            }
+            Thread pfcp = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("hupf-pfcp") && t.isAlive()).findFirst().orElseThrow();
+            while (!inSelect(pfcp)) {
+                Thread.onSpinWait();
+            }
+            store.commit.complete(null);
+            assertEquals(Cause.REQUEST_ACCEPTED, cause(receive(smf)));
+            assertEquals("the second modification was started and answered", Cause.REQUEST_ACCEPTED,
+                         cause(receive(smf)));
+        }
+    }
+
+    private static boolean inSelect(Thread t) {
+        StackTraceElement[] stack = t.getStackTrace();
+        return stack.length > 0 && stack[0].getClassName().equals("sun.nio.ch.EPoll")
+                && stack[0].getMethodName().equals("wait");
+    }
+
+    /** A modification of the session's FAR's apply action (0x01 drop, 0x02 forward): a device write each. */
+    private static byte[] modification(long upSeid, int seq, int applyAction) {
+        return PfcpCodec.encode(PfcpMessage.session(MessageType.SESSION_MODIFICATION_REQUEST, upSeid, seq, List.of(
+                Ie.grouped(IeType.UPDATE_FAR, Ie.u32(IeType.FAR_ID, 1), Ie.u8(IeType.APPLY_ACTION, applyAction)))));
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
