@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import org.hupf.core.util.IntMap;
 import org.hupf.pipeconf.api.CellCounts;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.slf4j.Logger;

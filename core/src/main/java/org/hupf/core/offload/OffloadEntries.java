@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import org.hupf.core.util.IntMap;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.function.IntFunction;

@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import org.hupf.core.util.IntMap;
 import org.hupf.pipeconf.api.Ip4Bits;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.UpfEntityType;

@@ -1,6 +1,6 @@
 package org.hupf.core.pfcp;
 
-import org.hupf.core.session.LongMap;
+import org.hupf.core.util.LongMap;
 import org.hupf.core.store.KeptResponse;
 import org.hupf.core.store.SessionStore;
 import org.slf4j.Logger;

@@ -1,5 +1,6 @@
 package org.hupf.core.session;
 
+import org.hupf.core.util.LongMap;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.core.translation.ResourcePool;
@@ -32,21 +33,20 @@ final class CpFunctionRelease {
     private final SessionIndex index;
     private final DeviceChanges changes;
     private final Supplier<Set<UpfInterface>> interfaces;
-    /** The manager's sessions with a change on its way to the devices. */
-    private final LongMap<Boolean> changing;
+    /** The manager's sessions with a change on its way to the devices ({@link SessionChanges} marks them). */
+    final LongMap<Boolean> changing = new LongMap<>();
     /** Sessions of a deleted CP function that had a change on its way: released when it settles. */
     private final Set<Long> releaseAfterChange = new HashSet<>();
     private final AtomicInteger inProgress = new AtomicInteger();
 
     CpFunctionRelease(SessionStore store, SiteRefs held, ResourcePool pool, SessionIndex index,
-                      DeviceChanges changes, Supplier<Set<UpfInterface>> interfaces, LongMap<Boolean> changing) {
+                      DeviceChanges changes, Supplier<Set<UpfInterface>> interfaces) {
         this.store = store;
         this.held = held;
         this.pool = pool;
         this.index = index;
         this.changes = changes;
         this.interfaces = interfaces;
-        this.changing = changing;
     }
 
     /** @see SessionManager#deleteByNodeAsync */

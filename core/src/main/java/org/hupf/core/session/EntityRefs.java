@@ -1,5 +1,6 @@
 package org.hupf.core.session;
 
+import org.hupf.core.util.LongMap;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.RuleException;
 import org.hupf.pipeconf.api.DeviceUpdate;

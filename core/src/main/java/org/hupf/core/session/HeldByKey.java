@@ -1,5 +1,6 @@
 package org.hupf.core.session;
 
+import org.hupf.core.util.ProbedTable;
 import org.hupf.core.device.EntityKeys;
 import org.hupf.pipeconf.api.UpfEntity;
 
@@ -100,29 +101,29 @@ final class HeldByKey extends ProbedTable {
     }
 
     @Override
-    int capacity() {
+    protected int capacity() {
         return hashes.length;
     }
 
     @Override
-    boolean occupied(int slot) {
+    protected boolean occupied(int slot) {
         return entities[slot] != null;
     }
 
     @Override
-    int home(int slot) {
+    protected int home(int slot) {
         return home(hashes[slot], hashes.length - 1);
     }
 
     @Override
-    void move(int from, int to) {
+    protected void move(int from, int to) {
         hashes[to] = hashes[from];
         entities[to] = entities[from];
         counts[to] = counts[from];
     }
 
     @Override
-    void clear(int slot) {
+    protected void clear(int slot) {
         hashes[slot] = 0;
         entities[slot] = null;
         counts[slot] = 0;

@@ -1,5 +1,6 @@
 package org.hupf.core.session;
 
+import org.hupf.core.util.LongMap;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.RuleException;
@@ -51,7 +52,7 @@ final class SessionChanges {
     SessionChanges(Object lock, SessionStore store, SessionTranslator translator, ResourcePool pool,
                    SessionIndex index, SiteRefs held, SessionSites sites, DeviceChanges changes,
                    SessionCounters counters,
-                   CpFunctionRelease cpRelease, Supplier<Set<UpfInterface>> interfaces, LongMap<Boolean> changing) {
+                   CpFunctionRelease cpRelease, Supplier<Set<UpfInterface>> interfaces) {
         this.lock = lock;
         this.store = store;
         this.translator = translator;
@@ -63,7 +64,7 @@ final class SessionChanges {
         this.counters = counters;
         this.cpRelease = cpRelease;
         this.interfaces = interfaces;
-        this.changing = changing;
+        this.changing = cpRelease.changing;
     }
 
     /** @see SessionManager#establishAsync(PfcpSession, Function) */

@@ -94,10 +94,9 @@ public final class SessionManager implements AutoCloseable {
         this.index = new SessionIndex(n3Address);
         this.counters = new SessionCounters(store, devices, deviceErrors);
         this.changes = new DeviceChanges(this, devices, sites, held, deviceErrors);
-        LongMap<Boolean> changing = new LongMap<>();
-        this.cpRelease = new CpFunctionRelease(store, held, pool, index, changes, () -> interfaces, changing);
+        this.cpRelease = new CpFunctionRelease(store, held, pool, index, changes, () -> interfaces);
         this.pipeline = new SessionChanges(this, store, translator, pool, index, held, sites, changes, counters,
-                                           cpRelease, () -> interfaces, changing);
+                                           cpRelease, () -> interfaces);
         Collection<PfcpSession> stored = store.all();
         pool.rebuild(stored);
         stored.forEach(index::add);

@@ -1,5 +1,6 @@
 package org.hupf.core.session;
 
+import org.hupf.core.util.LongMap;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.slf4j.Logger;

@@ -1,5 +1,6 @@
 package org.hupf.core.offload;
 
+import org.hupf.core.util.IntMap;
 import org.hupf.pipeconf.api.UpfEntityType;
 import org.hupf.pipeconf.api.UpfGtpTunnelPeer;
 import org.hupf.pipeconf.api.UpfMeter;

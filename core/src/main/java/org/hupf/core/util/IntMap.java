@@ -1,4 +1,4 @@
-package org.hupf.core.offload;
+package org.hupf.core.util;
 
 import java.util.AbstractCollection;
 import java.util.Arrays;
@@ -9,35 +9,36 @@ import java.util.function.IntFunction;
 
 /**
  * A map from int keys (a UE address's 32 bits, a counter cell) to objects, without a box per key or a node per
- * entry: keys and values in two arrays, open addressing with linear probing, removal by shifting back the entries
- * that follow (no tombstones). A {@link java.util.HashMap} of a million entries holds 48-64 bytes per entry in
- * its Integer and node; this holds 8-16. Values are never null. Not thread-safe.
+ * entry: keys and values in two arrays, a {@link ProbedTable} filled up to three quarters (its maps are the offload
+ * side's per-UE and per-cell tables, a million entries at 1M sessions: memory counts more than a probe's length).
+ * A {@link java.util.HashMap} of a million entries holds 48-64 bytes per entry in its Integer and node; this holds
+ * 10-22. Values are never null. Not thread-safe.
  *
  * @param <V> the values
  */
-final class IntMap<V> {
-
-    private static final int MIN_CAPACITY = 8;
+public final class IntMap<V> extends ProbedTable {
 
     private int[] keys;
     private Object[] values;
     private int size;
-    /** Slots at which the table grows: three quarters of them. */
-    private int limit;
     private final Collection<V> valuesView = new Values();
 
-    IntMap() {
-        allocate(MIN_CAPACITY);
+    public IntMap() {
+        this(0);
+    }
+
+    /** @param expected entries expected, to size the table once */
+    public IntMap(int expected) {
+        allocate(capacityFor(expected));
     }
 
     private void allocate(int capacity) {
         keys = new int[capacity];
         values = new Object[capacity];
-        limit = capacity / 4 * 3;
     }
 
     /** A key's home slot: the bits mixed (cells and addresses are dense, low bits alike), masked to the table. */
-    private int home(int key) {
+    private int homeOf(int key) {
         int h = key * 0x9E3779B9;
         return (h ^ (h >>> 16)) & (keys.length - 1);
     }
@@ -45,24 +46,24 @@ final class IntMap<V> {
     /** @return the slot holding the key, or the empty slot where it would go (its value null) */
     private int slotOf(int key) {
         int mask = keys.length - 1;
-        int i = home(key);
+        int i = homeOf(key);
         while (values[i] != null && keys[i] != key) {
             i = (i + 1) & mask;
         }
         return i;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
     /** @return the key's value, or null */
     @SuppressWarnings("unchecked")
-    V get(int key) {
+    public V get(int key) {
         return (V) values[slotOf(key)];
     }
 
@@ -71,7 +72,7 @@ final class IntMap<V> {
      * @throws NullPointerException if the value is null
      */
     @SuppressWarnings("unchecked")
-    V put(int key, V value) {
+    public V put(int key, V value) {
         if (value == null) {
             throw new NullPointerException("null value for key " + key);
         }
@@ -80,7 +81,7 @@ final class IntMap<V> {
         values[i] = value;
         if (before == null) {
             keys[i] = key;
-            if (++size > limit) {
+            if (++size > keys.length / 4 * 3) {
                 grow();
             }
         }
@@ -89,7 +90,7 @@ final class IntMap<V> {
 
     /** @return the key's value, made by {@code make} and put if it had none */
     @SuppressWarnings("unchecked")
-    V computeIfAbsent(int key, IntFunction<V> make) {
+    public V computeIfAbsent(int key, IntFunction<V> make) {
         V v = (V) values[slotOf(key)];
         if (v == null) {
             v = make.apply(key);
@@ -99,7 +100,7 @@ final class IntMap<V> {
     }
 
     /** @return the value the key had, or null */
-    V remove(int key) {
+    public V remove(int key) {
         int i = slotOf(key);
         @SuppressWarnings("unchecked")
         V before = (V) values[i];
@@ -114,7 +115,7 @@ final class IntMap<V> {
      *
      * @return whether it did
      */
-    boolean remove(int key, V value) {
+    public boolean remove(int key, V value) {
         int i = slotOf(key);
         if (values[i] == null || values[i] != value) {
             return false;
@@ -123,27 +124,39 @@ final class IntMap<V> {
         return true;
     }
 
-    /** Empties slot i, then moves back each entry after it that probing could no longer reach. */
     private void removeAt(int i) {
-        int mask = keys.length - 1;
-        values[i] = null;
+        free(i);
         size--;
-        int gap = i;
-        for (int j = (i + 1) & mask; values[j] != null; j = (j + 1) & mask) {
-            int home = home(keys[j]);
-            // j's entry stays if its home lies cyclically in (gap, j]: probing from home reaches j without the gap.
-            boolean reachable = gap <= j ? gap < home && home <= j : gap < home || home <= j;
-            if (!reachable) {
-                keys[gap] = keys[j];
-                values[gap] = values[j];
-                values[j] = null;
-                gap = j;
-            }
-        }
+    }
+
+    @Override
+    protected int capacity() {
+        return keys.length;
+    }
+
+    @Override
+    protected boolean occupied(int slot) {
+        return values[slot] != null;
+    }
+
+    @Override
+    protected int home(int slot) {
+        return homeOf(keys[slot]);
+    }
+
+    @Override
+    protected void move(int from, int to) {
+        keys[to] = keys[from];
+        values[to] = values[from];
+    }
+
+    @Override
+    protected void clear(int slot) {
+        values[slot] = null;
     }
 
     /** Removes every entry, keeping the table's size. */
-    void clear() {
+    public void clear() {
         Arrays.fill(values, null);
         size = 0;
     }
@@ -162,13 +175,13 @@ final class IntMap<V> {
     }
 
     /** Takes each entry, in slot order. */
-    interface Entries<V> {
+    public interface Entries<V> {
         void accept(int key, V value);
     }
 
     /** Gives each entry in slot order; the map must not change meanwhile. */
     @SuppressWarnings("unchecked")
-    void forEach(Entries<? super V> action) {
+    public void forEach(Entries<? super V> action) {
         for (int i = 0; i < keys.length; i++) {
             if (values[i] != null) {
                 action.accept(keys[i], (V) values[i]);
@@ -177,7 +190,7 @@ final class IntMap<V> {
     }
 
     /** @return the keys, in slot order (a copy) */
-    int[] keys() {
+    public int[] keys() {
         int[] out = new int[size];
         int n = 0;
         for (int i = 0; i < keys.length; i++) {
@@ -189,7 +202,7 @@ final class IntMap<V> {
     }
 
     /** @return a live view of the values, in slot order (read-only: remove through the map) */
-    Collection<V> values() {
+    public Collection<V> values() {
         return valuesView;
     }
 

@@ -1,4 +1,4 @@
-package org.hupf.core.session;
+package org.hupf.core.util;
 
 /**
  * Long keys (UP SEIDs, TEIDs, UE addresses' bits) to objects in two arrays, linear probing. The session core keeps
@@ -32,7 +32,7 @@ public final class LongMap<V> extends ProbedTable {
         return size;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
@@ -43,7 +43,7 @@ public final class LongMap<V> extends ProbedTable {
         return i < 0 ? null : (V) values[i];
     }
 
-    boolean containsKey(long key) {
+    public boolean containsKey(long key) {
         return slot(key) >= 0;
     }
 
@@ -81,7 +81,7 @@ public final class LongMap<V> extends ProbedTable {
     }
 
     /** Removes {@code key} only while it maps to {@code value}: what another holder took meanwhile stays. */
-    boolean remove(long key, Object value) {
+    public boolean remove(long key, Object value) {
         int i = slot(key);
         if (i < 0 || !values[i].equals(value)) {
             return false;
@@ -111,28 +111,28 @@ public final class LongMap<V> extends ProbedTable {
     }
 
     @Override
-    int capacity() {
+    protected int capacity() {
         return keys.length;
     }
 
     @Override
-    boolean occupied(int slot) {
+    protected boolean occupied(int slot) {
         return values[slot] != null;
     }
 
     @Override
-    int home(int slot) {
+    protected int home(int slot) {
         return home(keys[slot], keys.length - 1);
     }
 
     @Override
-    void move(int from, int to) {
+    protected void move(int from, int to) {
         keys[to] = keys[from];
         values[to] = values[from];
     }
 
     @Override
-    void clear(int slot) {
+    protected void clear(int slot) {
         keys[slot] = 0;
         values[slot] = null;
     }

@@ -1,28 +1,29 @@
-package org.hupf.core.session;
+package org.hupf.core.util;
 
 /**
- * What the session core's open-addressed tables ({@link LongMap}, {@link HeldByKey}) share: linear probing in a
- * power-of-two table, and removal by shifting back the entries after a freed slot (no tombstones, so a lookup
- * never walks past removed entries).
+ * What hupf's open-addressed tables ({@link LongMap}, {@link IntMap} and the session core's held-entity table)
+ * share: linear probing in a power-of-two table at most half full, and removal by shifting back the entries after a
+ * freed slot (no tombstones, so a lookup never walks past removed entries). A {@code HashMap} costs a node and a
+ * boxed key per entry and a box per lookup; these cost their arrays' slots and nothing per lookup.
  */
-abstract class ProbedTable {
+public abstract class ProbedTable {
 
     /** @return the table's slot count, a power of two */
-    abstract int capacity();
+    protected abstract int capacity();
 
-    abstract boolean occupied(int slot);
+    protected abstract boolean occupied(int slot);
 
     /** @return where the entry at {@code slot} would go in an empty table */
-    abstract int home(int slot);
+    protected abstract int home(int slot);
 
     /** Moves the entry at {@code from} to the free slot {@code to}. */
-    abstract void move(int from, int to);
+    protected abstract void move(int from, int to);
 
     /** Empties {@code slot}. */
-    abstract void clear(int slot);
+    protected abstract void clear(int slot);
 
     /** @return the smallest power of two at least twice {@code expected}, and at least 16 */
-    static int capacityFor(long expected) {
+    public static int capacityFor(long expected) {
         int capacity = 16;
         while (capacity < expected * 2 && capacity < 1 << 30) {
             capacity <<= 1;
@@ -31,7 +32,7 @@ abstract class ProbedTable {
     }
 
     /** Empties {@code slot}, shifting back into it each following entry of its probe run that may go there. */
-    final void free(int slot) {
+    protected final void free(int slot) {
         int mask = capacity() - 1;
         int free = slot;
         for (int i = (slot + 1) & mask; occupied(i); i = (i + 1) & mask) {

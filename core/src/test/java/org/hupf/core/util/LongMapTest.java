@@ -1,4 +1,4 @@
-package org.hupf.core.session;
+package org.hupf.core.util;
 
 import org.junit.Test;
 
