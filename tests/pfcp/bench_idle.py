@@ -46,6 +46,13 @@ def heap_mib(pid):
     return round(int(m.group(1)) / 1024, 1) if m else None
 
 
+def histogram(pid, top):
+    """The runner's largest classes after a full GC: [instances, bytes, class] each."""
+    out = subprocess.run(["jcmd", str(pid), "GC.class_histogram"], capture_output=True, text=True, timeout=300).stdout
+    rows = re.findall(r"^\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", out, re.M)
+    return [[int(n), int(b), c] for n, b, c in rows[:top]]
+
+
 def spread(values):
     return [round(min(values), 3), round(statistics.median(values), 3), round(max(values), 3)]
 
@@ -91,6 +98,8 @@ def run(n, args, classpath=None, backend=None, label="this"):
                "poll_ms": spread([p for p in polls if p is not None] or [-1])}
         heap = heap_mib(chain.runner.pid)
         row["heap_mib"] = heap
+        if args.histogram:
+            row["histogram"] = histogram(chain.runner.pid, args.histogram)
         if heap is not None and heap0 is not None and held:
             row["heap_bytes_per_session"] = round((heap - heap0) * 1048576 / held)
         smf.close()
@@ -109,6 +118,8 @@ def main():
     ap.add_argument("--backend-args", nargs="*", default=[], help="extra hupf-backend arguments")
     ap.add_argument("--old-classpath", help="runner classpath of the build to compare with")
     ap.add_argument("--old-backend", help="hupf-backend binary of the build to compare with")
+    ap.add_argument("--histogram", type=int, default=0, metavar="N",
+                    help="add the runner's N largest classes after the full GC (GC.class_histogram)")
     ap.add_argument("--out", help="append the rows to this JSON-lines file")
     args = ap.parse_args()
     rows = []

@@ -45,7 +45,8 @@ public final class Far {
         this.ohcTeid = ohcTeid;
         this.ohcAddress = ohcAddress;
         this.barId = barId;
-        this.networkInstance = networkInstance;
+        // Interned: every session's FARs name the same few networks.
+        this.networkInstance = networkInstance == null ? null : networkInstance.intern();
     }
 
     public boolean drops() {

@@ -51,7 +51,8 @@ public final class Pdr {
         this.sdfFilters = List.copyOf(sdfFilters);
         this.qfi = qfi;
         this.outerHeaderRemoval = outerHeaderRemoval;
-        this.networkInstance = networkInstance;
+        // Interned: every session's PDRs name the same few networks.
+        this.networkInstance = networkInstance == null ? null : networkInstance.intern();
         this.farId = farId;
         this.qerIds = List.copyOf(qerIds);
         this.urrIds = List.copyOf(urrIds);

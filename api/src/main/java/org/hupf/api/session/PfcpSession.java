@@ -30,8 +30,9 @@ public final class PfcpSession {
                        Map<String, Integer> allocations) {
         this.upSeid = upSeid;
         this.cpSeid = cpSeid;
-        this.cpAddress = cpAddress;
-        this.nodeId = nodeId;
+        // Interned: a million sessions share a few CP functions' addresses and node IDs.
+        this.cpAddress = cpAddress == null ? null : cpAddress.intern();
+        this.nodeId = nodeId == null ? null : nodeId.intern();
         this.pdrs = Map.copyOf(pdrs);
         this.fars = Map.copyOf(fars);
         this.qers = Map.copyOf(qers);

@@ -47,10 +47,16 @@ public final class UsageReporter {
     private final SessionManager sessions;
     private final LongSupplier clockMillis;
     private final UsageBaselineStore baselines;
-    /** UP SEID to URR id to measurement state. */
-    private final Map<Long, Map<Long, State>> states = new ConcurrentHashMap<>();
+    /**
+     * UP SEID to the measurement state of the session's URRs, chained (a session has one or a few: no map of its
+     * own). A chain changes under this object's lock; a deleted session's goes at once, without it.
+     */
+    private final Map<Long, State> states = new ConcurrentHashMap<>();
 
     private static final class State {
+        final long urrId;
+        /** The session's next URR's state, or null. */
+        State next;
         long ulBase;
         long dlBase;
         long startSec;
@@ -60,8 +66,12 @@ public final class UsageReporter {
         /** The second of its entry in the periodic queue; entries of other seconds are stale. */
         long scheduledSec = -1;
 
-        static State of(UsageBaseline b) {
-            State st = new State();
+        State(long urrId) {
+            this.urrId = urrId;
+        }
+
+        static State of(long urrId, UsageBaseline b) {
+            State st = new State(urrId);
             st.ulBase = b.uplinkBytes;
             st.dlBase = b.downlinkBytes;
             st.startSec = b.startSec;
@@ -122,23 +132,36 @@ public final class UsageReporter {
         this.sessions = sessions;
         this.clockMillis = clockMillis;
         this.baselines = baselines;
-        baselines.all().forEach((seid, urrs) -> {
-            Map<Long, State> m = new ConcurrentHashMap<>();
-            urrs.forEach((urr, b) -> m.put(urr, State.of(b)));
-            states.put(seid, m);
-        });
+        baselines.all().forEach((seid, urrs) -> urrs.forEach((urr, b) -> {
+            State st = State.of(urr, b);
+            st.next = states.get(seid);
+            states.put(seid, st);
+        }));
     }
 
     private long nowSec() {
         return clockMillis.getAsLong() / 1000;
     }
 
+    /** @return a URR's state, its measurement started now if it had none (under this) */
     private State state(PfcpSession s, Urr u) {
-        return states.computeIfAbsent(s.upSeid, k -> new ConcurrentHashMap<>()).computeIfAbsent(u.urrId, k -> {
-            State st = new State();
+        State first = states.get(s.upSeid);
+        State st = find(first, u.urrId);
+        if (st == null) {
+            st = new State(u.urrId);
             st.startSec = nowSec();
-            return st;
-        });
+            st.next = first;
+            states.put(s.upSeid, st);
+        }
+        return st;
+    }
+
+    private static State find(State first, long urrId) {
+        State st = first;
+        while (st != null && st.urrId != urrId) {
+            st = st.next;
+        }
+        return st;
     }
 
     /**
@@ -256,8 +279,7 @@ public final class UsageReporter {
             Scheduled x = periodic.poll();
             PfcpSession s = sessions.store().get(x.upSeid);
             Urr u = s == null ? null : s.urrs.get(x.urrId);
-            Map<Long, State> urrs = states.get(x.upSeid);
-            State st = urrs == null ? null : urrs.get(x.urrId);
+            State st = find(states.get(x.upSeid), x.urrId);
             if (u == null || st == null || !u.periodic() || st.scheduledSec != x.dueSec) {
                 continue;   // gone, changed, or moved by a report since
             }
@@ -320,16 +342,24 @@ public final class UsageReporter {
      * @param s session after an establishment or a modification, or held when the agent starts
      */
     public synchronized void sessionChanged(PfcpSession s) {
-        Map<Long, State> urrs = states.get(s.upSeid);
-        if (urrs != null && !s.urrs.keySet().containsAll(urrs.keySet())) {
-            boolean storedGone = false;
-            for (Map.Entry<Long, State> e : urrs.entrySet()) {
-                storedGone |= e.getValue().stored && !s.urrs.containsKey(e.getKey());
+        State kept = null;
+        boolean storedGone = false;
+        for (State st = states.get(s.upSeid), next; st != null; st = next) {
+            next = st.next;
+            if (s.urrs.containsKey(st.urrId)) {
+                st.next = kept;
+                kept = st;
+            } else {
+                storedGone |= st.stored;
             }
-            urrs.keySet().retainAll(s.urrs.keySet());
-            if (storedGone) {
-                baselines.retain(s.upSeid, s.urrs.keySet());
-            }
+        }
+        if (kept == null) {
+            states.remove(s.upSeid);
+        } else {
+            states.put(s.upSeid, kept);
+        }
+        if (storedGone) {
+            baselines.retain(s.upSeid, s.urrs.keySet());
         }
         for (Urr u : s.urrs.values()) {
             schedule(s, u, state(s, u));   // its measurement starts now if it is new
@@ -342,11 +372,7 @@ public final class UsageReporter {
      * @param upSeid local SEID
      */
     public void forget(long upSeid) {
-        Map<Long, State> urrs = states.remove(upSeid);
-        if (urrs == null) {
-            return;
-        }
-        for (State st : urrs.values()) {
+        for (State st = states.remove(upSeid); st != null; st = st.next) {
             if (st.stored) {
                 baselines.remove(upSeid);
                 return;

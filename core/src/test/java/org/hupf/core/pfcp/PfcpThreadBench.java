@@ -64,7 +64,7 @@ public final class PfcpThreadBench {
     private int seq;
     private long cpSeids;
 
-    private PfcpThreadBench(int sessions, String mode) throws Exception {
+    PfcpThreadBench(int sessions, String mode) throws Exception {
         Ip4Address n3 = Ip4Address.valueOf("192.168.0.1");
         HupfUpfDevice backend = mode.isEmpty() ? new InMemoryUpfDevice("bench", 4L * sessions)
                 : new LedgeredBackend("bench", FakeUpfDevice.withFinalCounts(4L * sessions), new BackendUsageLedger(),
@@ -102,10 +102,26 @@ public final class PfcpThreadBench {
         }
     }
 
-    private void associate() {
+    void associate() {
         byte[] setup = PfcpCodec.encode(PfcpMessage.node(MessageType.ASSOCIATION_SETUP_REQUEST, ++seq, List.of(
                 IeFields.NODE_ID.encode(NodeId.of("127.0.0.1")), Ie.u32(IeType.RECOVERY_TIME_STAMP, 7))));
         handler.handle(SMF, setup, setup.length, System.currentTimeMillis());
+    }
+
+    /**
+     * Establishes {@code n} sessions and keeps them, checking each answer accepted the request.
+     *
+     * @param n sessions
+     * @throws Exception a request refused or not built
+     */
+    void establish(int n) throws Exception {
+        for (int at = 0; at < n; at += 10_000) {
+            List<byte[]> establishments = new ArrayList<>();
+            for (int i = at; i < Math.min(n, at + 10_000); i++) {
+                establishments.add(PfcpCodec.encode(establishment(++cpSeids, i)));
+            }
+            measure(establishments, new ArrayList<>(establishments.size()));
+        }
     }
 
     /**

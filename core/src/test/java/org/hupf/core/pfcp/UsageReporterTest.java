@@ -7,6 +7,7 @@ import org.hupf.api.session.Urr;
 import org.hupf.core.session.SessionManager;
 import org.hupf.core.device.InMemoryUpfDevice;
 import org.hupf.core.pfcp.codec.IeType;
+import org.hupf.core.pfcp.message.UsageReport;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
 import org.hupf.core.store.InMemorySessionStore;
@@ -76,6 +77,31 @@ public class UsageReporterTest {
         assertEquals("the modification's report restarted the period", List.of(), reporter.periodicDue());
         nowMillis += 1_000;
         assertEquals(1, reporter.periodicDue().size());
+    }
+
+    @Test
+    public void aSessionsUrrsKeepTheirOwnMeasurementsWhenOneGoes() throws Exception {
+        Urr periodic = new Urr(PERIODIC, Urr.VOLUM, Urr.PERIO, 60L, null, null, null);
+        Urr threshold = new Urr(THRESHOLD, Urr.VOLUM, Urr.VOLTH, null, 1_000L, null, null);
+        PfcpSession s = session(1, periodic);
+        PfcpSession both = s.with(s.pdrs, s.fars, s.qers, Map.of(PERIODIC, periodic, THRESHOLD, threshold),
+                                  s.allocations);
+        reporter.sessionChanged(both);
+        nowMillis += 10_000;
+        assertEquals(0, reporter.report(both, periodic, IeType.USAGE_REPORT_REPORT, UsageReporter.IMMER).sequence);
+        assertEquals(0, reporter.report(both, threshold, IeType.USAGE_REPORT_REPORT, UsageReporter.IMMER).sequence);
+        assertEquals(1, reporter.report(both, threshold, IeType.USAGE_REPORT_REPORT, UsageReporter.IMMER).sequence);
+        assertEquals(1, reporter.report(both, periodic, IeType.USAGE_REPORT_REPORT, UsageReporter.IMMER).sequence);
+        PfcpSession thresholdOnly = s.with(s.pdrs, s.fars, s.qers, Map.of(THRESHOLD, threshold), s.allocations);
+        reporter.sessionChanged(thresholdOnly);
+        assertEquals("the URR kept goes on", 2,
+                     reporter.report(thresholdOnly, threshold, IeType.USAGE_REPORT_REPORT, UsageReporter.IMMER).sequence);
+        nowMillis += 60_000;
+        assertEquals("the URR gone is no longer due", List.of(), reporter.periodicDue());
+        reporter.sessionChanged(both);
+        UsageReport again = reporter.report(both, periodic, IeType.USAGE_REPORT_REPORT, UsageReporter.IMMER);
+        assertEquals("the URR added back starts anew", 0, again.sequence);
+        assertEquals(nowMillis / 1000 + UsageReporter.NTP_OFFSET, again.startTime);
     }
 
     @Test
