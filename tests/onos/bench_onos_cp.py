@@ -9,7 +9,7 @@ backend's table entries read over P4Runtime right after the phase (every accepte
 answer; none left after deletion). With the sessions held: ONOS's heap after a full GC, before and after, and
 hupf's classes in it (GC.class_histogram, org.hupf.*).
 Usage: .venv/bin/python tests/onos/bench_onos_cp.py [--sessions N ...] [--window W] [--rounds R]
-       [--no-standalone] [--jfr FILE] [--out FILE] [--markdown FILE]
+       [--no-standalone] [--jfr FILE] [--oar FILE] [--out FILE] [--markdown FILE]
 """
 import argparse
 import importlib.util
@@ -134,13 +134,13 @@ def table_counts(addr):
 class OnosChain:
     """A private ONOS with hupf's .oar and a real hupf-backend sized for n sessions on idle (pcap) ports."""
 
-    def __init__(self, n, workdir):
+    def __init__(self, n, workdir, oar=None):
         self.dir = Path(workdir)
         self.onos = onos_runtime.Onos(self.dir)
         self.backend = None
         try:
             self.onos.start(suite.BOOT_TIMEOUT_S)
-            self.onos.install_app(suite._oar())
+            self.onos.install_app(oar or suite._oar())
             empty = self.dir / "empty.pcap"  # nothing to receive: the data plane stays idle (see backend_chain)
             empty.write_bytes(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
             idle = ["pcap:rx_pcap=%s,tx_pcap=%s" % (empty, self.dir / ("tx%d.pcap" % p)) for p in (1, 2)]
@@ -190,7 +190,7 @@ def run_onos(args, n, window):
     out = []
     with tempfile.TemporaryDirectory(prefix="hupf-onos-bench-") as d:
         t0 = time.monotonic()
-        chain = OnosChain(n, d)
+        chain = OnosChain(n, d, args.oar)
         print("ONOS + hupf + backend ready in %.0f s" % (time.monotonic() - t0), flush=True)
         try:
             jvm = jvm_of(chain.onos.proc.pid)
@@ -277,6 +277,7 @@ def main():
     ap.add_argument("--establish-only", action="store_true", help="bound a large N: no modification or deletion")
     ap.add_argument("--no-heap", dest="heap", action="store_false", help="skip the full GCs and histograms")
     ap.add_argument("--jfr", help="record ONOS's JVM (JFR, settings=profile) during establishment into this file")
+    ap.add_argument("--oar", help="the hupf .oar to install (default: this tree's, built when older than a source)")
     ap.add_argument("--out", default=os.path.join("reports", "onos_control_plane_bench.json"))
     ap.add_argument("--markdown", help="also write the table here")
     args = ap.parse_args()

@@ -1,8 +1,10 @@
 package org.hupf.api;
 
 import org.hupf.pipeconf.api.HupfUpfDevice;
+import org.onlab.packet.Ip4Address;
 
 import java.util.Collection;
+import java.util.function.Consumer;
 
 /**
  * Supplies the devices hupf programs (in the hybrid deployment, the offload manager's view of switch and
@@ -20,4 +22,12 @@ public interface UpfDeviceSource {
     default Collection<HupfUpfDevice> devices(String site) {
         return devices();
     }
+
+    /**
+     * Sends each counter poll's UEs whose usage changed to one consumer from now on (the PFCP agent's
+     * volume-threshold check, which then checks those UEs' sessions only), in place of the one given before.
+     *
+     * @param feed where to send them; null: nowhere
+     */
+    void feedUsageChanges(Consumer<Collection<Ip4Address>> feed);
 }

@@ -59,6 +59,12 @@ public final class SessionJson {
         return o;
     }
 
+    /** Dotted quads without ONOS's Ip4Address.toString, a String.format: a session's encoding is on every write. */
+    static String dotted(Ip4Address a) {
+        int v = a.toInt();
+        return (v >>> 24) + "." + ((v >>> 16) & 0xff) + "." + ((v >>> 8) & 0xff) + "." + (v & 0xff);
+    }
+
     private static ObjectNode pdr(Pdr p) {
         ObjectNode o = MAPPER.createObjectNode().put("pdrId", p.pdrId).put("precedence", p.precedence);
         ObjectNode pdi = o.putObject("pdi").put("sourceInterface", SOURCE_IFACES[p.sourceInterface]);
@@ -71,11 +77,11 @@ public final class SessionJson {
                 }
             }
             if (p.teid != null) {
-                f.put("teid", p.teid).put("ipv4", p.tunnelAddress.toString());
+                f.put("teid", p.teid).put("ipv4", dotted(p.tunnelAddress));
             }
         }
         if (p.ueAddress != null) {
-            pdi.put("ueIpAddress", p.ueAddress.toString());
+            pdi.put("ueIpAddress", dotted(p.ueAddress));
         }
         ArrayNode sdf = pdi.putArray("sdfFilters");
         p.sdfFilters.forEach(sdf::add);
@@ -110,7 +116,7 @@ public final class SessionJson {
                 fp.put("networkInstance", f.networkInstance);
             }
             if (f.ohcTeid != null) {
-                fp.putObject("outerHeaderCreation").put("teid", f.ohcTeid).put("ipv4", f.ohcAddress.toString());
+                fp.putObject("outerHeaderCreation").put("teid", f.ohcTeid).put("ipv4", dotted(f.ohcAddress));
             }
         }
         if (f.barId != null) {

@@ -35,6 +35,13 @@ public class SessionJsonTest {
     }
 
     @Test
+    public void addressesAreDottedQuadsAtEitherEndOfTheRange() {
+        for (String a : List.of("0.0.0.0", "10.250.0.1", "192.168.255.7", "255.255.255.255")) {
+            assertEquals(a, SessionJson.dotted(Ip4Address.valueOf(a)));
+        }
+    }
+
+    @Test
     public void encodingMirrorsPfcpNames() {
         ObjectNode o = SessionJson.encode(rich());
         assertEquals("ACCESS", o.at("/pdrs/0/pdi/sourceInterface").asText());

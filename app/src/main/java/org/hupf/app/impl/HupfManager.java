@@ -218,6 +218,10 @@ public class HupfManager extends SessionManagerService {
             reconcileTask.cancel(false);
         }
         if (agent != null) {
+            UpfDeviceSource source = deviceSource;
+            if (source != null) {
+                source.feedUsageChanges(null);
+            }
             agent.close();
             agent = null;
         }
@@ -307,6 +311,11 @@ public class HupfManager extends SessionManagerService {
         try {
             agent = new PfcpAgent(cfg.pfcp(n3), m, new InMemoryAssociationStore(), PfcpAgent.startTimeStamp(),
                                   baselines);
+            UpfDeviceSource source = deviceSource;
+            if (source != null) {
+                // The offload polls' changed UEs: the agent checks their volume thresholds, not every session's.
+                source.feedUsageChanges(agent.usageChanges());
+            }
         } catch (SocketException e) {
             log.error("PFCP agent cannot bind: {} (REST and CLI still work)", e.getMessage());
         }

@@ -86,6 +86,8 @@ final class HybridTakeover {
     private volatile Set<DeviceId> listed;
     /** What each backend counted, across its departures and restarts, in this node's current term. */
     private volatile BackendUsageLedger usageLedger = new BackendUsageLedger();
+    /** Where every site's counter polls send the UEs whose usage changed; null while no one takes them. */
+    private volatile Consumer<Collection<Ip4Address>> usageFeed;
     private long retryMs;
     private ScheduledFuture<?> retry;
 
@@ -106,6 +108,18 @@ final class HybridTakeover {
         this.onTakenOver = onTakenOver;
         this.retryFirstMs = retryFirstMs;
         this.retryMs = retryFirstMs;
+    }
+
+    /** @param feed where every site's counter polls send the UEs whose usage changed from now on; null: nowhere */
+    void feedUsageChanges(Consumer<Collection<Ip4Address>> feed) {
+        usageFeed = feed;
+    }
+
+    private void usageChanged(Collection<Ip4Address> ues) {
+        Consumer<Collection<Ip4Address>> feed = usageFeed;
+        if (feed != null) {
+            feed.accept(ues);
+        }
     }
 
     /** @return the hybrids this node drives, one per site that has a backend available, in the sites' order */
@@ -358,6 +372,7 @@ final class HybridTakeover {
         OffloadManager m = hybrid.offload;
         m.useStore(records);
         m.addListener(offloadEvents.apply(site));
+        m.addUsageListener(this::usageChanged);
         HybridUpfDevice device = hybrid.device;
         device.adoptBackend();
         List<HupfUpfDevice> devices = new ArrayList<>(backends);

@@ -69,6 +69,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -405,6 +406,11 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     public List<HupfUpfDevice> devices(String site) {
         Hybrid h = takeover.ofSite(site);
         return h == null ? List.of() : takeover.writeSet(h);
+    }
+
+    @Override
+    public void feedUsageChanges(Consumer<Collection<Ip4Address>> feed) {
+        takeover.feedUsageChanges(feed);
     }
 
     @Override

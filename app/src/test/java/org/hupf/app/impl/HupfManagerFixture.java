@@ -108,7 +108,7 @@ public abstract class HupfManagerFixture {
                 .anyTimes();
         replay(nodes);
         m.clusterService = nodes;
-        m.deviceSource = () -> List.of(device);
+        m.deviceSource = new FixedDeviceSource(device);
         m.applicationService = new ApplicationServiceAdapter() {
             @Override
             public ApplicationState getState(ApplicationId appId) {

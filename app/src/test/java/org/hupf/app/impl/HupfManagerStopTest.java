@@ -109,7 +109,7 @@ public class HupfManagerStopTest extends HupfManagerFixture {
     public void aDeactivationWritesTheRemovalsOfABulkDeletionQueuedBeforeIt() throws Exception {
         Gate gate = new Gate();
         HupfUpfDevice gated = gate.over(device);
-        manager.deviceSource = () -> List.of(gated);
+        manager.deviceSource = new FixedDeviceSource(gated);
         createOf("smf-a", 1);
         createOf("smf-a", 2);
         gate.armed = true;

@@ -32,6 +32,7 @@ import static org.easymock.EasyMock.createNiceMock;
 import static org.easymock.EasyMock.expect;
 import static org.easymock.EasyMock.replay;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -77,7 +78,7 @@ public class HupfManagerTest extends HupfManagerFixture {
     @Test
     public void counterCellsAreLimitedByTheSmallestDevice() throws Exception {
         InMemoryUpfDevice small = new InMemoryUpfDevice("switch", 3);
-        manager.deviceSource = () -> List.of(device, small);
+        manager.deviceSource = new FixedDeviceSource(device, small);
         for (int i = 0; i < 2; i++) {
             manager.createSession(SessionJson.decode(MAPPER.readTree(SESSION.replace("10.250.0.4", "10.250.0.1" + i)
                                                                              .replace("\"cpSeid\": 5", "\"cpSeid\": " + i))));
@@ -108,6 +109,21 @@ public class HupfManagerTest extends HupfManagerFixture {
         leadership.electAndTell(LOCAL, 3);
         eventually("leading and reconciled", () -> device.entities(UpfEntityType.SESSION_DOWNLINK).size() == 1);
         assertTrue(manager.deleteSession(s.upSeid));
+    }
+
+    /**
+     * The devices' counter polls tell the running PFCP agent which UEs' usage changed, so that it checks their
+     * volume thresholds only (not every session against a read of every cell); a node standing by feeds nothing.
+     */
+    @Test
+    public void theCounterPollsFeedTheRunningAgentOnly() throws Exception {
+        FixedDeviceSource source = (FixedDeviceSource) manager.deviceSource;
+        eventually("configured", () -> manager.agent() != null);
+        assertNotNull("the agent takes the polls' usage changes", source.usageFeed);
+        leadership.electAndTell(new NodeId("onos-2"), 2);
+        eventually("standing by, fed nothing", () -> manager.agent() == null && source.usageFeed == null);
+        leadership.electAndTell(LOCAL, 3);
+        eventually("leading again, the new agent fed", () -> manager.agent() != null && source.usageFeed != null);
     }
 
     /**
