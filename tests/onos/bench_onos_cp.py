@@ -30,7 +30,7 @@ TESTS = HERE.parent
 sys.path[:0] = [str(TESTS / "pfcp"), str(TESTS / "lib"), str(HERE), str(TESTS.parent / "tools")]
 import bench_control_plane as cp  # noqa: E402
 from backend_chain import cause_of, deletion, up_seid_of  # noqa: E402
-from bench_pfcp import patch, template  # noqa: E402
+from bench_pfcp import UE_POOL, patch, template  # noqa: E402
 from peer_report import tree_cpu_seconds as tree_cpu  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
@@ -42,8 +42,6 @@ from test_onos import BackendTables  # noqa: E402
 from p4.v1 import p4runtime_pb2  # noqa: E402
 
 APP = "org.hupf.app"
-# The standalone chain's UE pool: the benchmark's UEs (10.250.0.0 + i) outgrow deployment.json's /16 past 65,536.
-UE_POOL = "10.0.0.0/8"
 SESSION_TABLES = ("uplink_sessions", "downlink_sessions")
 READ_TIMEOUT_S = 600
 
@@ -148,7 +146,7 @@ class OnosChain:
                                          args=["--sessions", str(max(65536, n)), "--mem", str(max(1024, n // 64)),
                                                "--idle-sleep-us", "200"])
             cfg = suite.deployment_netcfg(self.backend.addr, suite.free_port(), reconcile_s=None)
-            cfg["apps"][APP]["hupf"]["uePools"] = [UE_POOL]
+            cfg["apps"][APP]["hupf"]["uePools"] = [str(UE_POOL)]  # the benchmark's UEs outgrow deployment.json's /16
             self.pfcp = ("127.0.0.1", suite.deploy(self.onos, self.backend, cfg)["pfcp_port"])
         except BaseException:
             self.stop()

@@ -22,6 +22,16 @@ from smf import Smf, cause  # noqa: E402
 
 CP_SEID = 0x0BADC0DE00000000
 UE0 = ipaddress.IPv4Address("10.250.0.0")
+# The chains' UE pool (backend_chain.Chain, bench_onos_cp): session i's UE is UE0 + i wrapped inside it, so that
+# 16,777,216 sessions have distinct addresses in the pool (unwrapped, session 393,216 would be 11.0.0.0, outside it,
+# and refused with cause 69).
+UE_POOL = ipaddress.IPv4Network("10.0.0.0/8")
+
+
+def ue_address(i):
+    """The UE address of the benchmark's session i."""
+    base = int(UE_POOL.network_address)
+    return ipaddress.IPv4Address(base + (int(UE0) - base + i) % UE_POOL.num_addresses)
 
 
 def template(smf):
@@ -34,8 +44,9 @@ def patch(raw, seid_at, ue_at, seq, i):
     b = bytearray(raw)
     b[12:15] = seq.to_bytes(3, "big")
     b[seid_at:seid_at + 8] = struct.pack("!Q", CP_SEID + i)
+    ue = ue_address(i).packed
     for at in ue_at:
-        b[at:at + 4] = (int(UE0) + i).to_bytes(4, "big")
+        b[at:at + 4] = ue
     return bytes(b)
 
 

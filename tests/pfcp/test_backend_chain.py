@@ -16,7 +16,7 @@ import pytest
 from backend_chain import (GNB, N3, USAGE_REPORT_DELETION, Chain, cause_of, deletion, ies, up_seid_of,
                            uplink_teid, volumes)
 from bench_control_plane import pipelined
-from bench_pfcp import UE0, patch, template
+from bench_pfcp import patch, template, ue_address
 from smf import Smf, cause
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -70,7 +70,7 @@ def sequence(message):
 
 def uplink_frames(i, teid):
     """Session i's uplink G-PDUs: i % 3 + 1 of them, of sizes that differ between sessions."""
-    ue = str(UE0 + i)
+    ue = str(ue_address(i))
     return [bytes(gtpu(user_packet(ue, SERVER, size=64 + (i + k) % 200), teid, GNB, N3, eth_dst=ROUTER_MAC))
             for k in range(i % 3 + 1)]
 
@@ -180,7 +180,7 @@ def test_a_restarted_smf_re_establishes_10000_sessions_at_once_none_refused_tabl
         assert table_sizes(chain) == before
         assert set(chain.table_keys("uplink_sessions", "teid")) == teids
         assert len(teids) == REASSOCIATED
-        ues = {int(UE0) + i for i in range(REASSOCIATED)}
+        ues = {int(ue_address(i)) for i in range(REASSOCIATED)}
         assert set(chain.table_keys("downlink_sessions", "ue_addr")) == ues
         assert chain.status()["metrics"]["sessions"] == REASSOCIATED
     finally:

@@ -8,7 +8,7 @@ import os
 from backend_chain import (GNB, N3, USAGE_REPORT_DELETION, Chain, cause_of, deletion, ies, up_seid_of,
                            uplink_teid, volumes)
 from bench_control_plane import pipelined
-from bench_pfcp import UE0, patch, template
+from bench_pfcp import patch, template, ue_address
 from smf import Smf, cause
 
 import dataplane
@@ -28,7 +28,7 @@ PROBE_TRIES = 100
 
 def uplink_frames(i, teid):
     """Session i's uplink G-PDUs: i % 3 + 1 of them, of sizes that differ between sessions."""
-    ue = str(UE0 + i)
+    ue = str(ue_address(i))
     return [bytes(gtpu(user_packet(ue, SERVER, size=64 + 7 * i + k), teid, GNB, N3, eth_dst=ROUTER_MAC))
             for k in range(i % 3 + 1)]
 
