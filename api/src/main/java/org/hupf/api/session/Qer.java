@@ -5,7 +5,8 @@ import com.google.common.base.MoreObjects;
 import java.util.Objects;
 
 /**
- * A QoS Enforcement Rule (TS 29.244 §5.2.1, Create QER §7.5.2.5). Bit rates in kbit/s, null if absent.
+ * A QoS Enforcement Rule (TS 29.244 §5.2.1, Create QER §7.5.2.5). Bit rates in kbit/s, null if absent; boxes shared
+ * between QERs with the same rates ({@link SharedLongs}).
  */
 public final class Qer {
 
@@ -23,10 +24,10 @@ public final class Qer {
         this.qerId = qerId;
         this.uplinkGateClosed = uplinkGateClosed;
         this.downlinkGateClosed = downlinkGateClosed;
-        this.mbrUplink = mbrUplink;
-        this.mbrDownlink = mbrDownlink;
-        this.gbrUplink = gbrUplink;
-        this.gbrDownlink = gbrDownlink;
+        this.mbrUplink = SharedLongs.of(mbrUplink);
+        this.mbrDownlink = SharedLongs.of(mbrDownlink);
+        this.gbrUplink = SharedLongs.of(gbrUplink);
+        this.gbrDownlink = SharedLongs.of(gbrDownlink);
         this.qfi = qfi;
     }
 

@@ -33,10 +33,10 @@ public final class Urr {
         this.urrId = urrId;
         this.measurementMethod = measurementMethod;
         this.reportingTriggers = reportingTriggers;
-        this.measurementPeriod = measurementPeriod;
-        this.volumeThresholdTotal = volumeThresholdTotal;
-        this.volumeThresholdUplink = volumeThresholdUplink;
-        this.volumeThresholdDownlink = volumeThresholdDownlink;
+        this.measurementPeriod = SharedLongs.of(measurementPeriod);
+        this.volumeThresholdTotal = SharedLongs.of(volumeThresholdTotal);
+        this.volumeThresholdUplink = SharedLongs.of(volumeThresholdUplink);
+        this.volumeThresholdDownlink = SharedLongs.of(volumeThresholdDownlink);
     }
 
     public boolean periodic() {

@@ -8,7 +8,6 @@ import org.hupf.pipeconf.api.UpfEntityType;
 import org.onlab.packet.Ip4Address;
 
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -43,13 +42,13 @@ public final class ResourcePool {
 
     /** Cells per array, asked at each allocation: devices report their P4Info sizes once connected. */
     private final ToIntFunction<UpfEntityType> cells;
-    private final BitSet counters = new BitSet();
-    private final BitSet sessionMeters = new BitSet();
-    private final BitSet appMeters = new BitSet();
+    private final UsedIndices counters = new UsedIndices();
+    private final UsedIndices sessionMeters = new UsedIndices();
+    private final UsedIndices appMeters = new UsedIndices();
     private final Map<String, Integer> sharedIds = new HashMap<>();
     private final Map<String, Integer> sharedRefs = new HashMap<>();
-    private final BitSet appIds = new BitSet();
-    private final BitSet peerIds = new BitSet();
+    private final UsedIndices appIds = new UsedIndices();
+    private final UsedIndices peerIds = new UsedIndices();
 
     /**
      * Creates a pool.
@@ -68,11 +67,6 @@ public final class ResourcePool {
      */
     public ResourcePool(ToIntFunction<UpfEntityType> cells) {
         this.cells = cells;
-        counters.set(0);
-        sessionMeters.set(0);
-        appMeters.set(0);
-        appIds.set(0);
-        peerIds.set(0);
     }
 
     /**
@@ -135,10 +129,10 @@ public final class ResourcePool {
 
     /** @return counter cells in use, for stats */
     public synchronized int countersInUse() {
-        return counters.cardinality() - 1;
+        return counters.inUse();
     }
 
-    private BitSet bits(String key) {
+    private UsedIndices bits(String key) {
         if (key.startsWith("ctr:")) {
             return counters;
         }
@@ -184,8 +178,7 @@ public final class ResourcePool {
             take(key, v);
             return v;
         }
-        BitSet b = bits(key);
-        int v = b.nextClearBit(1);
+        int v = bits(key).lowestFree();
         if (v >= limit) {
             throw new RuleException(Cause.NO_RESOURCES_AVAILABLE, -1, 0, "no free " + what + " (" + (limit - 1)
                     + " in use)");
