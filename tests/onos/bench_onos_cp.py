@@ -35,7 +35,7 @@ import bench_control_plane as cp  # noqa: E402
 from backend_chain import cause_of, deletion, up_seid_of  # noqa: E402
 from bench_pfcp import patch, template  # noqa: E402
 from onos_threads import ONOS_JAVA_OPTS, group_threads, groups_markdown  # noqa: E402
-from peer_report import thread_cpu_seconds, tree_cpu_seconds as tree_cpu  # noqa: E402
+from peer_report import thread_breakdown, thread_cpu_seconds, tree_cpu_seconds as tree_cpu  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("onos_conftest", HERE / "conftest.py")
@@ -183,7 +183,9 @@ def phase(chain, out, name, n, window, sock, requests):
     spent = chain.cpu() - cpu0
     out[-1]["cpu_ms_per_request"] = round(1000 * spent / max(1, len(requests)), 3)
     out[-1]["cores"] = round(spent / elapsed, 2)
-    out[-1]["thread_groups"] = group_threads(threads0, thread_cpu_seconds(chain.roots()), spent, len(requests))
+    threads1 = thread_cpu_seconds(chain.roots())
+    out[-1]["thread_groups"] = group_threads(threads0, threads1, spent, len(requests))
+    out[-1]["threads"] = thread_breakdown(threads0, threads1, spent, len(requests), top=20)
     out[-1]["accepted"] = sum(1 for r in resp if cause_of(r) == 1)
     t0 = time.monotonic()
     out[-1]["tables"] = table_counts(chain.backend.addr)
