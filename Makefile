@@ -159,7 +159,7 @@ bench-cp: setup backend
 # client) beside the standalone chain, same client and messages (issue 32); SKIPPED without an ONOS runtime.
 bench-onos: setup backend
 	@mkdir -p reports
-	PYTHONPATH=tests/lib:tools $(PY) tests/onos/bench_onos_cp.py --sessions 10000 100000 --window 32 --markdown reports/onos-control-plane.md
+	PYTHONPATH=tests/lib:tools $(PY) tests/onos/bench_onos_cp.py --sessions 10000 100000 --window 32 --warmup-rounds 1 --markdown reports/onos-control-plane.md
 
 # One offload counter poll over 10k, 100k and 1M sessions on the in-memory backend (docs/PERFORMANCE.md).
 bench-poll:

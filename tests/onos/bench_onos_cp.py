@@ -6,10 +6,13 @@ the standalone chain's run of the same N and window for the ratio ONOS / standal
 
 Per phase: rate, p50/p99/max, lost, accepted, CPU ms per request of ONOS's process tree + the backend's, and the
 backend's table entries read over P4Runtime right after the phase (every accepted session programmed before its
-answer; none left after deletion). With the sessions held: ONOS's heap after a full GC, before and after, and
+answer; none left after deletion), and its CPU ms per request by thread group of ONOS's JVM (hupf's threads by
+name, gRPC, Atomix/Raft, GC, JIT compiler, other) and the backend's. --warmup-rounds K establishes, modifies and
+deletes N other sessions K times before the measured phases, in ONOS and in the standalone chain (the steady
+state: code compiled, maps grown). With the sessions held: ONOS's heap after a full GC, before and after, and
 hupf's classes in it (GC.class_histogram, org.hupf.*).
 Usage: .venv/bin/python tests/onos/bench_onos_cp.py [--sessions N ...] [--window W] [--rounds R]
-       [--no-standalone] [--jfr FILE] [--oar FILE] [--out FILE] [--markdown FILE]
+       [--warmup-rounds K] [--no-standalone] [--jfr FILE] [--oar FILE] [--out FILE] [--markdown FILE]
 """
 import argparse
 import importlib.util
@@ -31,7 +34,8 @@ sys.path[:0] = [str(TESTS / "pfcp"), str(TESTS / "lib"), str(HERE), str(TESTS.pa
 import bench_control_plane as cp  # noqa: E402
 from backend_chain import cause_of, deletion, up_seid_of  # noqa: E402
 from bench_pfcp import UE_POOL, patch, template  # noqa: E402
-from peer_report import tree_cpu_seconds as tree_cpu  # noqa: E402
+from onos_threads import ONOS_JAVA_OPTS, group_threads, groups_markdown  # noqa: E402
+from peer_report import thread_breakdown, thread_cpu_seconds, tree_cpu_seconds as tree_cpu  # noqa: E402
 from smf import Smf, cause  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("onos_conftest", HERE / "conftest.py")
@@ -134,7 +138,7 @@ class OnosChain:
 
     def __init__(self, n, workdir, oar=None):
         self.dir = Path(workdir)
-        self.onos = onos_runtime.Onos(self.dir)
+        self.onos = onos_runtime.Onos(self.dir, java_opts=ONOS_JAVA_OPTS)
         self.backend = None
         try:
             self.onos.start(suite.BOOT_TIMEOUT_S)
@@ -155,6 +159,9 @@ class OnosChain:
     def cpu(self):
         return tree_cpu(self.onos.proc.pid) + tree_cpu(self.backend.proc.pid)
 
+    def roots(self):
+        return {"onos": self.onos.proc.pid, "backend": self.backend.proc.pid}
+
     def stop(self):
         if self.backend is not None:
             self.backend.stop()
@@ -165,11 +172,18 @@ class OnosChain:
 
 
 def phase(chain, out, name, n, window, sock, requests):
-    """A pipelined phase as bench_control_plane times it, with CPU of ONOS + backend and table counts after."""
+    """A pipelined phase as bench_control_plane times it, with CPU of ONOS + backend, by thread group too, and
+    table counts after."""
+    threads0 = thread_cpu_seconds(chain.roots())
     cpu0 = chain.cpu()
     elapsed, lat, resp, lost = cp.pipelined(sock, chain.pfcp, requests, window)
     out.append(cp.summary(name, n, window, elapsed, lat, lost))
-    out[-1]["cpu_ms_per_request"] = round(1000 * (chain.cpu() - cpu0) / max(1, len(requests)), 3)
+    spent = chain.cpu() - cpu0
+    out[-1]["cpu_ms_per_request"] = round(1000 * spent / max(1, len(requests)), 3)
+    out[-1]["cores"] = round(spent / elapsed, 2)
+    threads1 = thread_cpu_seconds(chain.roots())
+    out[-1]["thread_groups"] = group_threads(threads0, threads1, spent, len(requests))
+    out[-1]["threads"] = thread_breakdown(threads0, threads1, spent, len(requests), top=20)
     out[-1]["accepted"] = sum(1 for r in resp if cause_of(r) == 1)
     t0 = time.monotonic()
     out[-1]["tables"] = table_counts(chain.backend.addr)
@@ -194,6 +208,8 @@ def run_onos(args, n, window):
             jvm = jvm_of(chain.onos.proc.pid)
             smf = Smf(chain.pfcp)
             assert cause(smf.request(smf.association_setup(), timeout=10)[0]) == 1
+            for _ in range(args.warmup_rounds):
+                cp.warm_up(smf, chain.pfcp, n, n, window)  # UEs and SEIDs apart from the measured ones
             heap0 = heap_after_gc(jvm) if args.heap else None
             raw, seid_at, ue_at = template(smf)
             reqs = [(1000 + i, patch(raw, seid_at, ue_at, 1000 + i, i)) for i in range(n)]
@@ -226,10 +242,12 @@ def run_onos(args, n, window):
     return out
 
 
-def run_standalone(n, window, establish_only):
-    """bench_control_plane's own run() of the same N and window, its current chain (local writes), no warm-up as
-    ONOS gets none (modifications on, every deletion timed; or establishment only: one deletion)."""
-    return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=establish_only, warmup=0, threads=False,
+def run_standalone(n, window, establish_only, warmup_rounds):
+    """bench_control_plane's own run() of the same N and window, its current chain (local writes), as many
+    warm-up rounds of N as ONOS got (modifications on, every deletion timed; or establishment only: one
+    deletion)."""
+    return cp.run(argparse.Namespace(backend_cpuprofile=None, no_modify=establish_only,
+                                     warmup=n if warmup_rounds else 0, warmup_rounds=warmup_rounds, threads=False,
                                      old_local_writes=True, old_runner_java_opts="",
                                      delete_limit=1 if establish_only else None),
                   n, window, "standalone")
@@ -249,6 +267,7 @@ def markdown(results):
         rows.append("| %d | %s | %s | %.0f | %s | %s | %s | %d | %s | %s | %s | %s |" % (
             r["sessions_round"], r["phase"], r["build"], r["per_second"], r["p50_ms"], r["p99_ms"], r["max_ms"],
             r["lost"], r.get("accepted", ""), r["cpu_ms_per_request"], sess, ratio))
+    rows.append("\n" + groups_markdown(results))
     for r in results:
         if r["phase"] == "held" and "idle_cpu_cores" in r:
             rows.append("\nIdle with N=%d held (%s): %s cores" % (r["sessions_round"], r["build"], ", ".join(
@@ -271,6 +290,9 @@ def main():
     ap.add_argument("--sessions", type=int, nargs="+", default=[10000])
     ap.add_argument("--window", type=int, default=32)
     ap.add_argument("--rounds", type=int, default=1, help="ONOS then standalone, this many times per N")
+    ap.add_argument("--warmup-rounds", type=int, default=0, metavar="K",
+                    help="establish, modify and delete N other sessions K times before the measured phases, "
+                         "in ONOS and in the standalone chain")
     ap.add_argument("--no-standalone", action="store_true")
     ap.add_argument("--establish-only", action="store_true", help="bound a large N: no modification or deletion")
     ap.add_argument("--no-heap", dest="heap", action="store_false", help="skip the full GCs and histograms")
@@ -288,7 +310,7 @@ def main():
         for _ in range(args.rounds):
             chains = [run_onos(args, n, args.window)]
             if not args.no_standalone:
-                chains.append(run_standalone(n, args.window, args.establish_only))
+                chains.append(run_standalone(n, args.window, args.establish_only, args.warmup_rounds))
             for r in (r for c in chains for r in c):
                 r["sessions_round"] = n
                 results.append(r)

@@ -201,7 +201,8 @@ def run(args, n, window, build, classpath=None, backend=None):
     try:
         smf = Smf(chain.pfcp)
         assert cause(smf.request(smf.association_setup(), timeout=10)[0]) == 1
-        warm_up(smf, chain.pfcp, args.warmup, n, window)
+        for _ in range(args.warmup_rounds):
+            warm_up(smf, chain.pfcp, args.warmup, n, window)
         roots = chain_roots(chain) if args.threads else None
         heap0 = heap_used_kib(chain.runner.pid)
         raw, seid_at, ue_at = template(smf)
@@ -456,7 +457,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=10000, metavar="N",
                     help="sessions established, modified and deleted untimed before the timed phases (0: none)")
     ap.add_argument("--warmup-rounds", type=int, default=1, metavar="K",
-                    help="--peer: warm-up rounds of --warmup sessions on each UPF; the first is reported (cold)")
+                    help="warm-up rounds of --warmup sessions on each UPF; with --peer the first is "
+                         "reported (cold)")
     ap.add_argument("--threads", action="store_true",
                     help="each phase's CPU per request per thread name (always with --peer)")
     ap.add_argument("--eupf-log-level", default="info", help="--peer: eUPF's logging_level")

@@ -6,9 +6,10 @@ import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
 import org.hupf.pipeconf.api.WriteResult;
 import org.hupf.pipeconf.upf.PiTargetException;
-import org.hupf.pipeconf.upf.UpfTranslator;
 import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
+import org.onosproject.p4runtime.api.P4RuntimeController;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -22,7 +23,7 @@ import java.util.concurrent.CompletionException;
  * The backend's {@link HupfBatchUpf} inside ONOS: UPF entities are written in batches straight through ONOS's
  * P4Runtime client ({@link P4RuntimeBatch}), and read back with bulk P4Runtime reads; none is an ONOS flow
  * rule ({@link HupfBackendFlowRules}). Only the device's master writes: its P4Runtime client is the primary
- * one, the device refuses the others.
+ * one, the device refuses the others. ONOS's driver set-up is kept between writes ({@link BackendWriteSetups}).
  */
 public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf {
 
@@ -40,11 +41,11 @@ public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf 
         }
         CompletableFuture<List<UpfProgrammableException>> written;
         try {
-            piTarget("write");
-            awaitMastership(handler().get(MastershipService.class), deviceId, MASTERSHIP_WAIT_MS);
-            written = new P4RuntimeBatch(new UpfTranslator(pipeconf.pipelineModel()), deviceId,
-                                         () -> client.write(p4DeviceId, pipeconf), client::probeService,
-                                         NotPrimary.BUDGET_MS, TimedOut.BUDGET_MS)
+            DeviceId device = handler().data().deviceId();
+            BackendWriteSetups.Setup s = writeSetup(device);
+            awaitMastership(s.mastership, device, MASTERSHIP_WAIT_MS);
+            written = new P4RuntimeBatch(s.translator, device, () -> s.client.write(s.p4DeviceId, s.pipeconf),
+                                         s.client::probeService, NotPrimary.BUDGET_MS, TimedOut.BUDGET_MS)
                     .write(entities, removals);
         } catch (UpfProgrammableException e) {
             written = CompletableFuture.failedFuture(e);
@@ -59,6 +60,23 @@ public class HupfBackendUpf extends HupfUpfProgrammable implements HupfBatchUpf 
             return WriteResult.unreachable(updates.size(), why instanceof UpfProgrammableException
                     ? (UpfProgrammableException) why : new UpfProgrammableException(String.valueOf(why)));
         });
+    }
+
+    /** The device's kept write set-up, or ONOS's driver set-up done now and kept. */
+    private BackendWriteSetups.Setup writeSetup(DeviceId device) throws UpfProgrammableException {
+        BackendWriteSetups.Setup kept = BackendWriteSetups.current(device);
+        if (kept != null) {
+            return kept;
+        }
+        long epoch = BackendWriteSetups.epoch();
+        if (!setupBehaviour("write")) {
+            throw new UpfProgrammableException("device " + device + " has no P4Runtime client or pipeconf (write)");
+        }
+        BackendWriteSetups.Setup fresh = new BackendWriteSetups.Setup(
+                epoch, handler().get(P4RuntimeController.class), client, p4DeviceId, pipeconf,
+                handler().get(MastershipService.class));
+        BackendWriteSetups.keep(device, fresh);
+        return fresh;
     }
 
     @Override
