@@ -411,7 +411,7 @@ def peer_rounds(args):
     rows = []
     plan = [(n, args.eupf is not None) for n in args.sessions] + [(n, False) for n in args.hupf_only_sessions]
     others = [other_hupf("hupf " + opts, opts=opts) for opts in args.variant_java_opts]
-    if args.old_classpath or args.old_runner_java_opts:
+    if args.old_classpath or args.old_backend or args.old_runner_java_opts:
         others.append(other_hupf("hupf-old", args.old_classpath, args.old_backend, args.old_runner_java_opts,
                                  args.old_local_writes))
     for n, with_peer in plan:

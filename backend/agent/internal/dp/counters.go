@@ -2,6 +2,15 @@ package dp
 
 /*
 #include "hupf_dp.h"
+
+// dp_counter_read with its counts returned by value (dp.go: no escape to the heap).
+struct dp_counter_got { int rc; uint64_t pkts, bytes; };
+static struct dp_counter_got dp_counter_read_v(int which, uint32_t idx)
+{
+	struct dp_counter_got g;
+	g.rc = dp_counter_read(which, idx, &g.pkts, &g.bytes);
+	return g;
+}
 */
 import "C"
 
@@ -14,9 +23,8 @@ import (
 // The counters' reads and writes: the usage counters' cells, their change marks and the drop reasons.
 
 func (DP) ReadCounter(which int, idx uint32) (uint64, uint64, error) {
-	var pk, by C.uint64_t
-	err := rc(C.dp_counter_read(C.int(which), C.uint32_t(idx), &pk, &by))
-	return uint64(pk), uint64(by), err
+	g := C.dp_counter_read_v(C.int(which), C.uint32_t(idx))
+	return uint64(g.pkts), uint64(g.bytes), rc(g.rc)
 }
 
 func (DP) ReadCounters(which int, lo uint32, pkts, bytes []uint64) error {

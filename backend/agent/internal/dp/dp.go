@@ -5,6 +5,20 @@ package dp
 /*
 #include <stdlib.h>
 #include "hupf_dp.h"
+
+// By-value forms of the calls every PFCP operation makes: a Go variable whose address is passed to C escapes to
+// the heap, an allocation per call (Go before 1.24 has no #cgo noescape); a struct passed or returned by value
+// stays on the stack.
+static int dp_ul_term_v(int op, uint32_t ue, uint8_t app, struct dp_term t) { return dp_ul_term(op, ue, app, &t); }
+static int dp_dl_term_v(int op, uint32_t ue, uint8_t app, struct dp_term t) { return dp_dl_term(op, ue, app, &t); }
+static int dp_meter_set_v(int which, uint32_t idx, struct dp_meter_cfg c) { return dp_meter_set(which, idx, &c); }
+struct dp_exact_got { int rc; struct dp_exact_entry e; };
+static struct dp_exact_got dp_exact_get_v(int table, uint64_t key)
+{
+	struct dp_exact_got g;
+	g.rc = dp_exact_get(table, key, &g.e);
+	return g;
+}
 */
 import "C"
 
@@ -174,13 +188,11 @@ func cTerm(t p4rt.Term) C.struct_dp_term {
 }
 
 func (DP) ULTerm(op p4rt.Op, ue uint32, app uint8, t p4rt.Term) error {
-	ct := cTerm(t)
-	return rc(C.dp_ul_term(C.int(op), C.uint32_t(ue), C.uint8_t(app), &ct))
+	return rc(C.dp_ul_term_v(C.int(op), C.uint32_t(ue), C.uint8_t(app), cTerm(t)))
 }
 
 func (DP) DLTerm(op p4rt.Op, ue uint32, app uint8, t p4rt.Term) error {
-	ct := cTerm(t)
-	return rc(C.dp_dl_term(C.int(op), C.uint32_t(ue), C.uint8_t(app), &ct))
+	return rc(C.dp_dl_term_v(C.int(op), C.uint32_t(ue), C.uint8_t(app), cTerm(t)))
 }
 
 func (DP) IGPeer(op p4rt.Op, peer uint8, dst uint32) error {
@@ -371,7 +383,7 @@ func (DP) SetMeter(which int, idx uint32, cfg *p4rt.MeterCfg) error {
 	}
 	c := C.struct_dp_meter_cfg{cir: C.uint64_t(cfg.CIR), cburst: C.uint64_t(cfg.CBurst), pir: C.uint64_t(cfg.PIR),
 		pburst: C.uint64_t(cfg.PBurst)}
-	return rc(C.dp_meter_set(C.int(which), C.uint32_t(idx), &c))
+	return rc(C.dp_meter_set_v(C.int(which), C.uint32_t(idx), c))
 }
 
 func (DP) Commit() { C.dp_commit() }
@@ -430,12 +442,11 @@ func goExact(c *C.struct_dp_exact_entry) p4rt.ExactEntry {
 }
 
 func (DP) ExactGet(t p4rt.ExactTable, key uint64) (p4rt.ExactEntry, bool, error) {
-	var c C.struct_dp_exact_entry
-	r := C.dp_exact_get(C.int(t), C.uint64_t(key), &c)
-	if r <= 0 {
-		return p4rt.ExactEntry{}, false, rc(r)
+	g := C.dp_exact_get_v(C.int(t), C.uint64_t(key))
+	if g.rc <= 0 {
+		return p4rt.ExactEntry{}, false, rc(g.rc)
 	}
-	return goExact(&c), true, nil
+	return goExact(&g.e), true, nil
 }
 
 func (DP) ExactCount(t p4rt.ExactTable) (int, error) {

@@ -86,10 +86,8 @@ func (h *harness) pfcpBatches(n int) pfcpBatches {
 		for _, p := range peers {
 			mods.Updates = append(mods.Updates, &p4v1.Update{Type: mod, Entity: p.Entity})
 		}
-		for j := len(tables) - 1; j >= 0; j-- { // dependents first
-			te := proto.Clone(tables[j]).(*p4v1.TableEntry)
-			te.Action = nil
-			dels.Updates = append(dels.Updates, upd(del, te))
+		for j := len(tables) - 1; j >= 0; j-- { // dependents first, with their actions as the runner sends them
+			dels.Updates = append(dels.Updates, upd(del, tables[j]))
 		}
 	}
 	var out pfcpBatches

@@ -238,7 +238,7 @@ func parseUpdate(b []byte, v *tableView, c *cellView) (typ p4v1.Update_Type, kin
 		return typ, kindParsed, nil, err
 	}
 	if nEnt == 1 {
-		if kind, err = parseEntity(ent, v, c); err == nil {
+		if kind, err = parseEntity(ent, typ == p4v1.Update_DELETE, v, c); err == nil {
 			return typ, kind, nil, nil
 		}
 		if err != errSlowPath {
@@ -255,7 +255,9 @@ func parseUpdate(b []byte, v *tableView, c *cellView) (typ p4v1.Update_Type, kin
 	return u.Type, kindParsed, u.Entity, nil
 }
 
-func parseEntity(b []byte, v *tableView, c *cellView) (entityKind, error) {
+// parseEntity: a DELETE's table entry is read without its action, which a deletion ignores (its match is the
+// entry's identity).
+func parseEntity(b []byte, isDelete bool, v *tableView, c *cellView) (entityKind, error) {
 	var msg []byte
 	var num protowire.Number
 	n := 0
@@ -274,7 +276,7 @@ func parseEntity(b []byte, v *tableView, c *cellView) (entityKind, error) {
 	}
 	switch num {
 	case fEntityTable:
-		return kindTable, parseTableEntry(msg, v)
+		return kindTable, parseTableEntry(msg, isDelete, v)
 	case fEntityMeter:
 		return kindMeter, parseCell(msg, 4, c)
 	case fEntityCounter:
@@ -283,7 +285,7 @@ func parseEntity(b []byte, v *tableView, c *cellView) (entityKind, error) {
 	return kindParsed, errSlowPath
 }
 
-func parseTableEntry(b []byte, v *tableView) error {
+func parseTableEntry(b []byte, skipAction bool, v *tableView) error {
 	*v = tableView{matches: v.matches[:0], params: v.params[:0]}
 	return fields(b, func(num protowire.Number, wt protowire.Type, val []byte, x uint64) error {
 		switch {
@@ -304,6 +306,9 @@ func parseTableEntry(b []byte, v *tableView) error {
 				return errSlowPath // a second TableAction merges into the first
 			}
 			v.hasAction = true
+			if skipAction {
+				return nil
+			}
 			return parseTableAction(val, v)
 		}
 		return nil
