@@ -26,6 +26,11 @@ def grpc_target(address):
     return u.hostname, u.port, int(parse_qs(u.query)["device_id"][0])
 
 
+def compose_onos_apps(services):
+    """The apps docker-compose.yml's ONOS activates at boot (ONOS_APPS), as written."""
+    return next(e.split("=", 1)[1] for e in services["onos"]["environment"] if e.startswith("ONOS_APPS="))
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_every_hupf_device_has_its_onos_device_entry(path):
     cfg = json.loads(path.read_text())
@@ -71,6 +76,13 @@ def test_the_compose_netcfg_names_the_compose_services():
     assert args.node_id in hupf["pfcp"]["allowedPeers"]
     assert any(p.startswith("%d:" % hupf["pfcp"]["port"]) for p in compose["onos"]["ports"])
 
-    apps = next(e.split("=", 1)[1] for e in compose["onos"]["environment"] if e.startswith("ONOS_APPS="))
+    apps = compose_onos_apps(compose)
     want = {"p4runtime", "generaldeviceprovider"} | {DRIVER_APPS[d["driver"]] for d in devices.values()}
     assert want <= set(apps.split(",")), apps
+
+
+def test_the_compose_onos_serves_the_gui_hupf_extends():
+    # hupf's view extends ONOS's legacy web GUI (docs/GUI.md); gui2, served at the same /onos/ui, draws no legacy view.
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    apps = compose_onos_apps(compose)
+    assert "gui" in apps.split(",") and "gui2" not in apps.split(","), apps

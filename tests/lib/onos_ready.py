@@ -11,6 +11,9 @@ import re
 # rewired and started again, their services gone meanwhile) happens inside one.
 KARAF_DEPLOY = re.compile(r"\| FeaturesServiceImpl +\|[^|]*\| (Changes to perform:|Done\.|Refreshing bundles:)\s*$",
                           re.M)
+# Karaf gave up installing its boot features (an artifact missing from the runtime's system/ repository and no
+# Maven repository reachable): no app of ONOS will start, however long one waits. The exception follows the line.
+KARAF_BOOT_FAILED = re.compile(r"\| BootFeaturesInstaller +\|[^|]*\| Error installing boot features\s*\n(.+)")
 # ONOS's answers while a service the request needs is not registered (ServiceNotFoundException: 503), or while
 # its REST servlet is being (re)started (404 on /onos/v1 with Jetty's page, connection refused or reset).
 NOT_READY_STATUS = (404, 503)
@@ -66,6 +69,13 @@ def apps_active(names):
         missing = sorted(set(names) - onos.active_apps())
         return "apps ACTIVE in ONOS's REST: %s are not" % missing if missing else None
     return probe
+
+
+def boot_features_failure(onos):
+    """Why Karaf could not install its boot features (the exception's first line, without the list of the
+    repositories it tried), or None."""
+    m = KARAF_BOOT_FAILED.search(onos.karaf_log.read_text(errors="replace")) if onos.karaf_log.exists() else None
+    return m.group(1).split(": [", 1)[0].strip() if m else None
 
 
 def components(onos):

@@ -123,6 +123,10 @@ class BootRace(Exception):
     """ONOS's boot lost Felix SCR's start-up race: it will never get its apps ACTIVE."""
 
 
+class BootFailed(Exception):
+    """Karaf could not install its boot features: the runtime cannot start ONOS, and a fresh copy would fail alike."""
+
+
 # Seen in 2 of many single-node boots on a quiet machine, and more often on a loaded one: after Karaf's
 # bundle refresh, SCR cannot introspect the provider's activate method and the cluster metadata service
 # never comes.
@@ -193,6 +197,10 @@ class Onos:
         want = {a if a.startswith("org.") else "org.onosproject." + a for a in self.apps}
 
         def ready():
+            failure = onos_ready.boot_features_failure(self)
+            if failure:
+                raise BootFailed("Karaf could not install its boot features, so ONOS cannot start: %s (see %s)"
+                                 % (failure, self.karaf_log))
             if BOOT_RACE.search(self.console_log.read_text(errors="replace")):
                 raise BootRace(BOOT_RACE.pattern)
             return onos_ready.settled(self, onos_ready.apps_active(want), onos_ready.bundles_settled,
