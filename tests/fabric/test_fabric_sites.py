@@ -6,7 +6,7 @@ counted dropped, usage between what arrived and what was sent, the deleted sessi
 each site's traffic and events (gui_sites.py, where ONOS's GUI app and Chromium are found). Then every site's
 sessions at once over one association: each UE's entries on every backend of its site (each holds all of its
 site's sessions; the switch splits their traffic by UE hash) and on no device of another site, each switch
-steering only to its own site's backends."""
+steering only to its own site's backends. ONOS's topology holds exactly both sites' links and hosts."""
 import json
 
 import pytest
@@ -14,7 +14,7 @@ from p4.v1 import p4runtime_pb2
 
 import conftest
 import gui_sites
-from hupf_tools.fabric import run as fabric_run, topology as topo
+from hupf_tools.fabric import onos_topology, run as fabric_run, topology as topo
 from hupf_tools.fabric.mininet_nodes import switch_binary
 from hupf_tools.fabric.mininet_net import Fabric
 from hupf_tools.lab import scenario
@@ -34,6 +34,7 @@ def test_two_sites_each_offload_to_their_own_switch_through_onos(onos, target, t
     failed, lines = [], []
     try:
         cfg = fabric_run.deploy(onos, t, target, PFCP_PORT)
+        onos_topology.wait_for(onos, cfg, "ONOS's topology holds both sites' links and hosts")
         for site in t.sites:
             sc = scenario.Scenario(ues=UES, heavy=HEAVY, duration_s=DURATION_S, heavy_on_s=DURATION_S * 0.15,
                                    heavy_off_s=DURATION_S * 0.55)

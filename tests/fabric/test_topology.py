@@ -9,14 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hupf_tools.fabric import netcfg, topology as topo
+from hupf_tools.fabric import compose, netcfg, topology as topo
 
 REPO = Path(__file__).resolve().parents[2]
 TOPOLOGIES = sorted(topo.TOPOLOGIES.glob("*.json"))
 # The netcfg files generated from the topologies, and how (checked to be what the generator makes now).
 GENERATED = {"fabric-one-site.json": ("one-site", "one-site", lambda t: netcfg.generate(t)),
              "fabric-two-sites.json": ("two-sites", "two-sites", lambda t: netcfg.generate(t)),
-             "docker-compose.json": ("one-site", "one-site --compose", netcfg.generate_for_compose)}
+             "docker-compose.json": ("one-site", "one-site --compose", netcfg.generate_for_compose),
+             "docker-compose-two-sites.json": ("two-sites", "two-sites --compose", netcfg.generate_for_compose)}
+COMPOSE_TOPOLOGIES = ["one-site", "two-sites"]
 
 
 @pytest.fixture
@@ -96,10 +98,37 @@ def test_netcfg_files_are_what_the_generator_makes(name):
         % (name, args, name))
 
 
-def test_docker_compose_runs_the_same_topology_file():
-    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
-    entry = " ".join(compose["services"]["mininet"]["entrypoint"])
-    assert "topologies/one-site.json" in entry and "--switch stratum-bmv2" in entry
+@pytest.mark.parametrize("stem", COMPOSE_TOPOLOGIES)
+def test_compose_files_are_what_the_generator_makes(stem):
+    path = compose.compose_file(stem)
+    assert (REPO / path).read_text() == compose.render(topo.load(stem), stem), (
+        "%s is stale: PYTHONPATH=tools .venv/bin/python -m hupf_tools.fabric.compose %s > %s" % (path, stem, path))
+
+
+@pytest.mark.parametrize("stem", COMPOSE_TOPOLOGIES)
+def test_compose_services_are_the_netcfgs_devices_and_peers(stem):
+    """Each file's services and its netcfg agree: the mininet service runs the topology file and publishes every
+    switch's gRPC port; a backend service per backend device on its own interface, serving P4Runtime where the
+    netcfg's device points; an SMF per site, its Node ID an allowed PFCP peer and its gNB one of the site's."""
+    t = topo.load(stem)
+    services = yaml.safe_load((REPO / compose.compose_file(stem)).read_text())["services"]
+    cfg = json.loads((REPO / compose.netcfg_file(stem)).read_text())
+    mn = services["mininet"]
+    assert "hupf-fabric,/hupf-tools/hupf_tools/fabric/topologies/%s.json" % stem in mn["entrypoint"]
+    assert sorted(mn["ports"]) == sorted("%d:%d" % (sw.grpc_port, sw.grpc_port) for sw in t.switches())
+    serving = {}
+    for name, svc in services.items():
+        if svc.get("network_mode") == "service:mininet":
+            args = dict(zip(svc["command"][::2], svc["command"][1::2]))
+            port = int(args["--grpc-addr"].rsplit(":", 1)[1])
+            serving["device:backend:" + args["--port"].split("=")[1][:-len("-eth0")]] = "grpc://mininet:%d" % port
+    want = {d: c["basic"]["managementAddress"].split("?")[0] for d, c in cfg["devices"].items()
+            if d.startswith("device:backend:")}
+    assert serving == want and len(set(want.values())) == len(want) == len(t.backends())
+    smfs = {svc["command"][svc["command"].index("--node-id") + 1]: svc["command"][svc["command"].index("--gnb") + 1]
+            for svc in services.values() if svc.get("image") == "hupf/smf-emulator:dev"}
+    assert sorted(smfs) == sorted(cfg["apps"]["org.hupf.app"]["hupf"]["pfcp"]["allowedPeers"])
+    assert sorted(smfs.values()) == sorted(s.gnbs[0].ip for s in t.sites)
 
 
 def test_the_generator_cli_prints_the_netcfg():

@@ -5,8 +5,9 @@ and the UPF sites: each topology site's switch, backends, gNBs and N3 address, d
 
     python -m hupf_tools.fabric.netcfg one-site [--driver stratum-bmv2] [--switch-host H] > netcfg/fabric-one-site.json
     python -m hupf_tools.fabric.netcfg one-site --compose > netcfg/docker-compose.json   (docker-compose.yml's)
+    python -m hupf_tools.fabric.netcfg two-sites --compose > netcfg/docker-compose-two-sites.json
+      (docker-compose.two-sites.yml's; both compose files: hupf_tools.fabric.compose)
 """
-import argparse
 import json
 import sys
 
@@ -107,29 +108,41 @@ def generate(t, driver="bmv2", switch_host="127.0.0.1", pfcp_port=PFCP_PORT):
             "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
 
 
+def compose_backend(t, backend):
+    """A backend's docker-compose service: "backend" where the topology has one."""
+    return "backend" if len(t.backends()) == 1 else "backend-" + backend.name
+
+
+def compose_grpc_port(t, backend):
+    """A backend's P4Runtime port in the mininet service's namespace, which every backend service shares."""
+    return topo.BACKEND_GRPC_PORT + t.backends().index(backend)
+
+
+def compose_smf(t, site):
+    """A site's SMF emulator service (its PFCP Node ID): "smf" where the topology has one site."""
+    return "smf" if len(t.sites) == 1 else "smf-" + site.name
+
+
 def generate_for_compose(t):
-    """docker-compose.yml's netcfg: Stratum-bmv2 switches and the backend in the mininet service (its backend hosts
-    in the service's namespace, docker-compose's backend service beside them), N4 from the smf service."""
-    if len(t.backends()) != 1:
-        raise ValueError("docker-compose.yml runs one backend service; %s has %d backends" % (t.name,
-                                                                                            len(t.backends())))
-    pfcp = {"nodeId": "onos", "listenAddress": "0.0.0.0", "port": PFCP_PORT, "allowedPeers": ["smf"]}
-    return {"devices": devices(t, "stratum-bmv2", "mininet", backend_host="mininet"), "links": links(t),
-            "hosts": hosts(t), "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
+    """docker-compose's netcfg (hupf_tools.fabric.compose's services): Stratum-bmv2 switches and the backends in the
+    mininet service (its backend hosts in the service's namespace, a backend service per backend beside them, each
+    on its own P4Runtime port), N4 from each site's smf service."""
+    pfcp = {"nodeId": "onos", "listenAddress": "0.0.0.0", "port": PFCP_PORT,
+            "allowedPeers": [compose_smf(t, s) for s in t.sites]}
+    devices_ = devices(t, "stratum-bmv2", "mininet", backend_host="mininet")
+    for b in t.backends():
+        devices_[topo.backend_device_id(b)]["basic"]["managementAddress"] = (
+            "grpc://mininet:%d?device_id=1" % compose_grpc_port(t, b))
+    return {"devices": devices_, "links": links(t), "hosts": hosts(t), "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("topology", help="a topology file, or the name of one in %s" % topo.TOPOLOGIES)
+    ap = topo.argument_parser(__doc__)
     ap.add_argument("--driver", choices=DRIVERS, default="bmv2")
     ap.add_argument("--switch-host", default="127.0.0.1", help="where ONOS reaches the switches' gRPC ports")
     ap.add_argument("--compose", action="store_true", help="docker-compose.yml's netcfg (its service names)")
     args = ap.parse_args(argv)
-    try:
-        t = topo.load(args.topology)
-    except topo.TopologyError as e:
-        print("netcfg: %s" % e, file=sys.stderr)
-        return 2
+    t = topo.load_or_exit(args.topology, "netcfg")
     cfg = generate_for_compose(t) if args.compose else generate(t, args.driver, args.switch_host)
     json.dump(cfg, sys.stdout, indent=2)
     print()

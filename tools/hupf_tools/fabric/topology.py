@@ -7,9 +7,11 @@ Addresses the file does not spell out are derived, never random:
 - management links (a backend's P4Runtime, the SMF's N4): the n-th /24 of mgmtSubnet, the host .1, the root
   namespace (where ONOS runs) .254; the SMF's link is the first, backend k's the (k+1)-th.
 """
+import argparse
 import ipaddress
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -220,3 +222,19 @@ def load(path):
     except ValueError as e:
         raise TopologyError("topology %s: not JSON: %s" % (p, e)) from None
     return parse(raw, p.name)
+
+
+def argument_parser(doc):
+    """A generator's command line: its doc as the help, the topology as the first argument."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("topology", help="a topology file, or the name of one in %s" % TOPOLOGIES)
+    return ap
+
+
+def load_or_exit(path, tool):
+    """load() for a command line: a file that cannot be a fabric exits 2, naming the field."""
+    try:
+        return load(path)
+    except TopologyError as e:
+        print("%s: %s" % (tool, e), file=sys.stderr)
+        raise SystemExit(2) from None

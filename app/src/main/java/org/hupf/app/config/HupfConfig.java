@@ -77,14 +77,17 @@ public final class HupfConfig extends CheckedConfig {
         public final DeviceId switchId;
         public final long port;
         public final DeviceId backendId;
+        /** The backend's own port on that link (default 1, hupf-backend's first data port). */
+        public final long backendPort;
         public final String mac;
         /** Share of the slice's UEs the switch steers to this backend, relative to the others' (default 1). */
         public final int weight;
 
-        BackendPort(DeviceId switchId, long port, DeviceId backendId, String mac, int weight) {
+        BackendPort(DeviceId switchId, long port, DeviceId backendId, long backendPort, String mac, int weight) {
             this.switchId = switchId;
             this.port = port;
             this.backendId = backendId;
+            this.backendPort = backendPort;
             this.mac = mac;
             this.weight = weight;
         }
@@ -238,7 +241,8 @@ public final class HupfConfig extends CheckedConfig {
     public List<BackendPort> backendPorts() {
         return list(object, BACKEND_PORTS, n -> new BackendPort(
                 DeviceId.deviceId(n.path("switch").asText()), intIn(n, "port", 0, 511, -1),
-                DeviceId.deviceId(n.path("backend").asText()), n.path("mac").asText(),
+                DeviceId.deviceId(n.path("backend").asText()), intIn(n, "backendPort", 1, 511, 1),
+                n.path("mac").asText(),
                 intIn(n, "weight", 1, Backend.MAX_WEIGHT, 1)));
     }
 
