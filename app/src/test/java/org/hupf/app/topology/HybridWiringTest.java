@@ -2,6 +2,7 @@ package org.hupf.app.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.app.config.HupfConfig;
 import org.hupf.core.HupfApp;
@@ -73,6 +74,19 @@ public class HybridWiringTest {
         assertEquals(Set.of("device:bmv2:s1/3-device:backend:b1/2 DIRECT expected",
                             "device:backend:b1/2-device:bmv2:s1/3 DIRECT expected"),
                      links(config(hupf, mapper)));
+    }
+
+    @Test
+    public void aSwitchRouteOutOfABackendsPortLeadsToNoHost() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode hupf = mapper.readTree(new File("../netcfg/fabric-one-site.json"))
+                .path("apps").path(HupfApp.APP_NAME).path(HupfConfig.KEY);
+        ((ArrayNode) hupf.path("routes")).addObject().put("deviceId", "device:bmv2:s1").put("prefix", "10.9.0.0/16")
+                .put("port", 3).put("srcMac", "02:68:75:70:66:01").put("dstMac", "02:68:01:0b:00:01");
+        assertEquals(Set.of("02:68:01:0A:00:01 at [device:bmv2:s1/1] [192.0.2.2]",
+                            "02:68:01:0D:00:01 at [device:bmv2:s1/2] []"),
+                     HybridWiring.hosts(config(hupf, mapper)).values().stream().map(Object::toString)
+                             .collect(Collectors.toSet()));
     }
 
     @Test
