@@ -30,11 +30,12 @@ def netcfg_file(stem):
 
 def header(t, stem):
     flag = "" if stem == "one-site" else " -f %s" % compose_file(stem)
-    return ("# A full hupf deployment of tools/hupf_tools/fabric/topologies/%s.json (%s): ONOS 2.7.0 with\n"
-            "# the hupf .oar, the Mininet fabric with Stratum-bmv2 switches running the hw profile (ONOS pushes it), a\n"
-            "# hupf-backend per backend, an SMF emulator per site as PFCP peer. ONOS_APPS: the P4Runtime stack and the\n"
-            "# drivers of the netcfg's devices, and gui (ONOS's legacy web GUI, whose views hupf's extends); the hupf .oar\n"
-            "# is installed after with `make onos-install`. Generated from the topology file (do not edit):\n"
+    return ("# A full hupf deployment of tools/hupf_tools/fabric/topologies/%s.json (%s): ONOS 2.7.0\n"
+            "# with the hupf .oar, the Mininet fabric with Stratum-bmv2 switches running the hw profile (ONOS\n"
+            "# pushes it), a hupf-backend per backend, an SMF emulator per site as PFCP peer. ONOS_APPS: the\n"
+            "# P4Runtime stack and the drivers of the netcfg's devices, and gui (ONOS's legacy web GUI, whose views\n"
+            "# hupf's extends); the hupf .oar is installed after with `make onos-install`. Generated from the\n"
+            "# topology file (do not edit):\n"
             "#   PYTHONPATH=tools python -m hupf_tools.fabric.compose %s > %s\n"
             "#   make oar && docker compose%s up -d && make onos-install netcfg NETCFG=%s\n"
             "# (the netcfg: python -m hupf_tools.fabric.netcfg %s --compose; docs/FABRIC.md.)\n"

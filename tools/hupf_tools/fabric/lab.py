@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hupf_tools.fabric import run as fabric_run, topology as topo
+from hupf_tools.fabric import onos_topology, run as fabric_run, topology as topo
 from hupf_tools.fabric.mininet_nodes import mininet_missing, switch_binary
 from hupf_tools.lab import scenario
 
@@ -114,8 +114,11 @@ def main(argv=None):
         onos = boot_onos(work, newest_oar(), Path(args.logs) / "onos")
         fabric = Fabric(t, args.switch, switch_binary(args.switch, str(BACKEND))[0], BACKEND, args.logs).up()
         print("fabric: Mininet up: %s" % fabric.describe(), flush=True)
-        fabric_run.deploy(onos, t, args.switch, args.pfcp_port)
-        print("fabric: ONOS drives %d switches and %d backends" % (len(t.sites), len(t.backends())), flush=True)
+        cfg = fabric_run.deploy(onos, t, args.switch, args.pfcp_port)
+        onos_topology.wait_for(onos, cfg, "ONOS's topology holding the fabric's links and hosts")
+        links, hosts = onos_topology.wanted(cfg)
+        print("fabric: ONOS drives %d switches and %d backends; its topology holds their %d links and %d hosts"
+              % (len(t.sites), len(t.backends()), len(links), len(hosts)), flush=True)
         passed = True
         for site in t.sites:
             results, lines = fabric_run.run_site(onos, fabric, t, site, sc, args.pfcp_port, args.switch,

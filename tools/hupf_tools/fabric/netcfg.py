@@ -133,7 +133,8 @@ def generate_for_compose(t):
     for b in t.backends():
         devices_[topo.backend_device_id(b)]["basic"]["managementAddress"] = (
             "grpc://mininet:%d?device_id=1" % compose_grpc_port(t, b))
-    return {"devices": devices_, "links": links(t), "hosts": hosts(t), "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
+    return {"devices": devices_, "links": links(t), "hosts": hosts(t),
+            "apps": {"org.hupf.app": {"hupf": hupf(t, pfcp)}}}
 
 
 def main(argv=None):

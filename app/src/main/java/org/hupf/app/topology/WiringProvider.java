@@ -213,7 +213,7 @@ public class WiringProvider implements LinkProvider, HostProvider {
         }
     }
 
-    /** Withdraws the links and hosts this provider reported that are not among {@code keepLinks}/{@code keepHosts}. */
+    /** Withdraws the links and hosts hupf reported that are not among those to keep. */
     private void withdraw(Set<LinkKey> keepLinks, Set<HostId> keepHosts) {
         for (Link l : linkService.getLinks()) {
             if (PROVIDER_ID.equals(l.providerId()) && !keepLinks.contains(LinkKey.linkKey(l))) {
@@ -234,7 +234,6 @@ public class WiringProvider implements LinkProvider, HostProvider {
 
     private static DefaultHostDescription description(HybridWiring.Neighbour n) {
         Set<HostLocation> at = n.locations.stream().map(c -> new HostLocation(c, 0)).collect(Collectors.toSet());
-        return new DefaultHostDescription(n.mac, VlanId.NONE, at, n.ips, true,
-                                          DefaultAnnotations.EMPTY);
+        return new DefaultHostDescription(n.mac, VlanId.NONE, at, n.ips, true, DefaultAnnotations.EMPTY);
     }
 }
