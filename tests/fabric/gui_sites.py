@@ -2,7 +2,8 @@
 a heavy UE at each on its own site's switch: the site selector lists both sites; each site's bytes and packets
 charts draw its switch and its own backends only, their last points non-zero on the switch and on every backend of
 the site at once; its event stream shows its heavy UE's promotion, at that site only. Screenshots of every site and
-of each site, taken while the charts' last points show that traffic, go into reports/fabric/."""
+of each site, taken while the charts' last points show that traffic, go into reports/fabric/, with what each showed
+(gui-two-sites.json: UTC time, load average, last points, events)."""
 import json
 import os
 import time
@@ -53,7 +54,7 @@ def view_under_traffic(onos, fabric, t, plans, work, reports):
     heavy = {name: next(u["addr"] for u in plan["ues"] if u["heavy"]) for name, (_, plan) in plans.items()}
     heavy_s = max(plan["heavy_off"] for _, plan in plans.values())
     browser = Chromium()
-    procs, failed = [], []
+    procs, failed, seen = [], [], {}
     try:
         login(browser)
         open_view(browser)
@@ -69,11 +70,10 @@ def view_under_traffic(onos, fabric, t, plans, work, reports):
                                 heavy_s):
             return ["GUI: the heavy UEs %s not all on their switches within %d s: hupf's offload %s"
                     % (heavy, heavy_s, fabric_run.offload(onos))]
-        print("GUI under traffic: both heavy UEs %s offloaded %.0f s after the traffic started, %s UTC, load %.1f"
-              % (heavy, time.time() - started, time.strftime("%H:%M:%S", time.gmtime()), os.getloadavg()[0]))
+        seen["offloaded"] = dict(moment(), heavy=heavy, after_s=round(time.time() - started, 1))
         reports.mkdir(parents=True, exist_ok=True)
         for site in t.sites:
-            failed += site_under_traffic(browser, site, heavy[site.name], reports)
+            failed += site_under_traffic(browser, site, heavy[site.name], reports, seen)
         pick_site(browser, "")
         every = [["switch"]] + [[topo.backend_device_id(b) for b in s.backends] for s in t.sites]
         last, shown = photograph_with_traffic(browser, every, screenshot_path(reports, ""), VIEW_TIMEOUT_S)
@@ -85,16 +85,21 @@ def view_under_traffic(onos, fabric, t, plans, work, reports):
             if ["PROMOTED", heavy[site.name], site.name] not in events:
                 failed.append("every site's events lack %s's promotion at %s: %s" % (heavy[site.name], site.name,
                                                                                   events))
-        print("GUI every site at %s UTC, load %.1f: last points %s"
-              % (time.strftime("%H:%M:%S", time.gmtime()), os.getloadavg()[0], last))
+        seen["every site"] = dict(moment(), last=last, events=events)
     finally:
         for p in procs:
             fabric_run.stop(p)
         browser.close()
+        if seen:
+            (reports / "gui-two-sites.json").write_text(json.dumps(seen, indent=1))
     return ["GUI: " + f for f in failed]
 
 
-def site_under_traffic(browser, site, heavy_ue, reports):
+def moment():
+    return {"utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), "load": os.getloadavg()[0]}
+
+
+def site_under_traffic(browser, site, heavy_ue, reports, seen):
     """One site picked: its charts by path draw its switch and its own backends only, the last points non-zero on
     the switch and on each of its backends (photographed so), its events only, its heavy UE's promotion among them."""
     pick_site(browser, site.name)
@@ -112,6 +117,5 @@ def site_under_traffic(browser, site, heavy_ue, reports):
     events = browser.evaluate(SITE_EVENTS_JS)
     if ["PROMOTED", heavy_ue, site.name] not in events or any(e[2] != site.name for e in events):
         failed.append("site %s's events: %s, want its own with %s's promotion" % (site.name, events, heavy_ue))
-    print("GUI site %s at %s UTC, load %.1f: last points %s, %d events"
-          % (site.name, time.strftime("%H:%M:%S", time.gmtime()), os.getloadavg()[0], last, len(events)))
+    seen[site.name] = dict(moment(), last=last, events=events)
     return failed
