@@ -1,9 +1,9 @@
 """The hupf view of the two-site fabric in headless Chromium (docs/GUI.md) while both sites carry the lab's traffic,
-a heavy UE at each on its own site's switch: the site selector lists both sites; each site's bytes and packets
-charts draw its switch and its own backends only, their last points non-zero on the switch and on every backend of
-the site at once; its event stream shows its heavy UE's promotion, at that site only. Screenshots of every site and
-of each site, taken while the charts' last points show that traffic, go into reports/fabric/, with what each showed
-(gui-two-sites.json: UTC time, load average, last points, events)."""
+a heavy UE at each on its own site's switch for 10 samples already: the site selector lists both sites; each site's
+bytes and packets charts draw its switch and its own backends only, their last points non-zero on the switch and on
+every backend of the site at once; its event stream shows its heavy UE's promotion, at that site only. Screenshots
+of every site and of each site, taken while the charts' last points show that traffic, go into reports/fabric/,
+with what each showed (gui-two-sites.json: UTC time, load average, last points, events)."""
 import json
 import os
 import time
@@ -14,6 +14,9 @@ from hupf_view import LAST_JS, SITE_EVENTS_JS, SITES_JS, VIEW_TIMEOUT_S, login, 
 from hupf_tools.fabric import run as fabric_run, topology as topo
 
 CHARTS = ("bytes", "packets")
+# Samples taken with both heavy UEs on their switches before the view is checked: the charts draw a stretch of
+# that traffic, not one point.
+OFFLOADED_SAMPLES = 10
 # The last point of every series of the charts by path: {chart: {series: value}}.
 LAST_BY_PATH_JS = "({%s})" % ", ".join("%s: %s" % (c, LAST_JS % c) for c in CHARTS)
 
@@ -71,6 +74,12 @@ def view_under_traffic(onos, fabric, t, plans, work, reports):
             return ["GUI: the heavy UEs %s not all on their switches within %d s: hupf's offload %s"
                     % (heavy, heavy_s, fabric_run.offload(onos))]
         seen["offloaded"] = dict(moment(), heavy=heavy, after_s=round(time.time() - started, 1))
+        since_ms = int(time.time() * 1000)
+        if not fabric_run.until(lambda: samples_after(onos, since_ms) >= OFFLOADED_SAMPLES, heavy_s):
+            return ["GUI: fewer than %d samples in GET /onos/hupf/live within %d s" % (OFFLOADED_SAMPLES, heavy_s)]
+        still = set(fabric_run.offload(onos).get("offloaded_ues", []))
+        if not set(heavy.values()) <= still:
+            return ["GUI: the heavy UEs %s left their switches with the traffic on: on them %s" % (heavy, still)]
         reports.mkdir(parents=True, exist_ok=True)
         for site in t.sites:
             failed += site_under_traffic(browser, site, heavy[site.name], reports, seen)
@@ -93,6 +102,11 @@ def view_under_traffic(onos, fabric, t, plans, work, reports):
         if seen:
             (reports / "gui-two-sites.json").write_text(json.dumps(seen, indent=1))
     return ["GUI: " + f for f in failed]
+
+
+def samples_after(onos, after_ms):
+    status, body = onos.rest("GET", "/onos/hupf/live?after=%d" % after_ms)
+    return len(body.get("samples", [])) if status == 200 else 0
 
 
 def moment():
