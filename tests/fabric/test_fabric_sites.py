@@ -2,11 +2,12 @@
 bmv2 switch with its own backends and gNB, the netcfg's `sites` block generated from the same file. The lab's
 checks hold at each site in turn: its sessions placed there by their gNB (over N4 from the SMF host), its heavy
 UE offloaded to its own site's switch while heavy and back after, mice never offloaded, every packet delivered or
-counted dropped, usage between what arrived and what was sent, the deleted sessions gone; the hupf view shows
-each site's traffic and events (gui_sites.py, where ONOS's GUI app and Chromium are found). Then every site's
+counted dropped, usage between what arrived and what was sent, the deleted sessions gone. Then every site's
 sessions at once over one association: each UE's entries on every backend of its site (each holds all of its
 site's sessions; the switch splits their traffic by UE hash) and on no device of another site, each switch
-steering only to its own site's backends. ONOS's topology holds exactly both sites' links and hosts."""
+steering only to its own site's backends; ONOS's topology holds exactly both sites' links and hosts; and, where
+ONOS's GUI app and Chromium are found, the hupf view while both sites carry traffic, a heavy UE at each on its
+switch (gui_sites.py)."""
 import json
 
 import pytest
@@ -21,6 +22,9 @@ from hupf_tools.lab import scenario
 from test_fabric import DURATION_S, HEAVY, PFCP_PORT, UES, clear
 from test_onos import HW_P4INFO, BackendTables
 
+# Under the GUI's eyes: a heavy UE among five mice at each site (a backend of site1's two with no mouse hashed to it
+# would draw no traffic), for at most 90 s.
+GUI_UES, GUI_TRAFFIC_S = 6, 90.0
 SESSION_TABLES = {"downlink_sessions": 1, "uplink_sessions": 1, "uplink_terminations": 1,
                   "downlink_terminations": 1}
 
@@ -41,8 +45,6 @@ def test_two_sites_each_offload_to_their_own_switch_through_onos(onos, target, t
             results, out = fabric_run.run_site(onos, fabric, t, site, sc, PFCP_PORT, target, tmp_path / site.name)
             lines += out
             failed += ["%s: %s (%s)" % (site.name, name, detail) for name, ok, detail in results if not ok]
-        if conftest.GUI_OAR is not None:
-            failed += gui_sites.view_shows_each_site(t, conftest.REPORTS)
         failed += sessions_on_their_sites_devices(onos, fabric, t, tmp_path)
     finally:
         fabric.down()
@@ -53,28 +55,34 @@ def test_two_sites_each_offload_to_their_own_switch_through_onos(onos, target, t
 
 
 def sessions_on_their_sites_devices(onos, fabric, t, work):
-    """Every site's sessions established at once (site k's UEs numbered from 100k + 1: no UE address, TEID or CP
-    SEID shared between sites), then every backend's tables and every switch's steering read over P4Runtime;
-    returns what is not where its site says."""
+    """Every site's sessions established at once (site k's UEs numbered from 100(k + 1) + 1: no UE address, TEID or
+    CP SEID shared between sites nor with the sessions of the runs before), then every backend's tables and every
+    switch's steering read over P4Runtime, then the hupf view under every site's traffic; returns what is not
+    where its site says or not shown as it should."""
     smf = fabric_run.SmfHost(fabric, t, PFCP_PORT)
     plans, failed = {}, []
+    # The GUI's traffic: heavy from the start to the end, stopped once the view was checked.
+    sc = scenario.Scenario(ues=GUI_UES, heavy=HEAVY, duration_s=GUI_TRAFFIC_S, heavy_on_s=1.0,
+                           heavy_off_s=GUI_TRAFFIC_S)
     try:
         for k, site in enumerate(t.sites):
-            plan = scenario.make_plan(scenario.Scenario(ues=UES, heavy=0), fabric.site_addresses(site), 0)
+            plan = scenario.make_plan(sc, fabric.site_addresses(site), 0)
             for u in plan["ues"]:
-                u["idx"] += 100 * k
+                u["idx"] += 100 * (k + 1)
                 u.update(addr=scenario.ue_addr(u["idx"]), ul_teid=scenario.UL_TEID_BASE + u["idx"],
                          dl_teid=scenario.DL_TEID_BASE + u["idx"])
             path = work / ("both-sites-%s.json" % site.name)
             path.write_text(json.dumps(plan))
             accepted = smf.ask("establish", path)["accepted"]
-            assert accepted == UES, "site %s: hupf accepted %d of %d sessions" % (site.name, accepted, UES)
+            assert accepted == GUI_UES, "site %s: hupf accepted %d of %d sessions" % (site.name, accepted, GUI_UES)
             plans[site.name] = (path, json.loads(path.read_text()))
         failed += sites_in_rest(onos, plans)
         for site in t.sites:
             for b in site.backends:
                 failed += backend_holds(b, {s: p for s, (_, p) in plans.items()}, site.name)
             failed += steering_of(fabric, site)
+        if conftest.GUI_OAR is not None:
+            failed += gui_sites.view_under_traffic(onos, fabric, t, plans, work / "gui", conftest.REPORTS)
     finally:
         for path, _ in plans.values():
             smf.ask("delete", path)

@@ -85,7 +85,9 @@ def test_hupf_view_lists_the_sessions(onos, deployed, standing_sessions, browser
         series = browser.wait_for("(s => s && s[%s] >= 1 ? s : null)(%s)" % (
             json.dumps(deployed["device"]), SERIES_JS % chart), VIEW_TIMEOUT_S, "the %s chart drawn" % chart)
         assert deployed["device"] in series, series
-    assert "switch" in browser.wait_for(SERIES_JS % "bytes", VIEW_TIMEOUT_S, "the bytes chart"), "switch vs backends"
+    for chart in ("bytes", "packets"):
+        assert "switch" in browser.wait_for(SERIES_JS % chart, VIEW_TIMEOUT_S, "the %s chart" % chart), \
+            "the %s chart: the switch beside the backends" % chart
     moves = browser.wait_for(SERIES_JS % "moves", VIEW_TIMEOUT_S, "the promotions chart")
     assert set(moves) == {"HH reports", "promotions", "demotions"}, moves
     # One site's charts: the one implicit site of a netcfg without sites holds the backend.

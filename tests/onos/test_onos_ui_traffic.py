@@ -1,6 +1,6 @@
-"""The hupf view under the lab's traffic through the switch and the backend, in headless Chromium: the bytes chart
-draws both paths, the heavy UE's promotion and then its demotion come into the event stream, pushed without a
-reload, and every packet sent is delivered or counted dropped (the lab's checks). After test_onos_ui (alphabetical):
+"""The hupf view under the lab's traffic through the switch and the backend, in headless Chromium: the bytes and
+packets charts draw both paths, the heavy UE's promotion and then its demotion come into the event stream, pushed
+without a reload, and every packet sent is delivered or counted dropped (the lab's checks). After test_onos_ui:
 its SMF has a Node ID and address of its own (conftest.TRAFFIC_SMF, allowed by the suite's netcfg), since the
 standing SMF's Node ID from another association would be, to hupf, that SMF restarted. The screenshot is kept in
 reports/onos/."""
@@ -67,10 +67,11 @@ def test_the_view_follows_the_hybrid_under_traffic(onos, deployed, backend, hybr
             raise AssertionError("no promotion in the view; hupf's offload: %s" % offload_summary(onos)) from e
         assert ["PROMOTED", heavy] in events, events
         # Each path's rate drawn at some point of the traffic (the view shows 5 minutes: a peak stays).
-        peaks = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
-            json.dumps(deployed["device"]), PEAK_JS % "bytes"), DURATION_S + VIEW_TIMEOUT_S,
-            "the bytes chart drawing the switch's and the backend's traffic")
-        print("peak bytes/s drawn under traffic: %s" % peaks)
+        for chart in ("bytes", "packets"):
+            peaks = browser.wait_for("(l => l['switch'] > 0 && l[%s] > 0 ? l : null)(%s)" % (
+                json.dumps(deployed["device"]), PEAK_JS % chart), DURATION_S + VIEW_TIMEOUT_S,
+                "the %s chart drawing the switch's and the backend's traffic" % chart)
+            print("peak %s/s drawn under traffic: %s" % (chart, peaks))
         TRAFFIC_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
         browser.screenshot(str(TRAFFIC_SCREENSHOT))
         for side in ("gnb", "dn"):

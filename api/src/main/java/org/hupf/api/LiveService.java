@@ -10,8 +10,9 @@ public interface LiveService {
 
     /**
      * Renders {@code intervalMs} and the {@code samples} taken after a time, oldest first; each holds totals
-     * ({@code time}, {@code driving}, {@code switchBytes}, {@code backends: {id: {packets, bytes}}},
-     * {@code hhReports}, {@code promotions}, {@code demotions}, {@code offloaded}, {@code switchTables}).
+     * ({@code time}, {@code driving}, {@code switchPackets}, {@code switchBytes}, {@code backends: {id: {packets,
+     * bytes}}}, {@code hhReports}, {@code promotions}, {@code demotions}, {@code offloaded}, {@code switchTables};
+     * packets and bytes are what entered each path: its session entries' ingress counts).
      *
      * @param root    the answer's object
      * @param afterMs only samples later than this, ms since the epoch (0: all kept)

@@ -23,6 +23,7 @@ public final class OffloadMetrics {
     private final long unconfirmed;
     private final long failedCounterPolls;
     private final Map<UpfEntityType, long[]> occupancy;
+    private final long hwPackets;
     private final long hwBytes;
     private final long swBytes;
 
@@ -40,6 +41,7 @@ public final class OffloadMetrics {
         int sessions = 0;
         int offloaded = 0;
         double rate = 0;
+        long hwPackets = 0;
         long hw = 0;
         long sw = 0;
         Map<UpfEntityType, long[]> occupancy = new EnumMap<>(UpfEntityType.class);
@@ -52,6 +54,7 @@ public final class OffloadMetrics {
                 events[k] += e[k];
             }
             rate += m.hhReportsPerSec;
+            hwPackets += m.hwPackets;
             hw += m.hwBytes;
             sw += m.swBytes;
             m.occupancy.forEach((t, v) -> {
@@ -60,7 +63,7 @@ public final class OffloadMetrics {
                 sum[1] += v[1];
             });
         }
-        return new OffloadMetrics(sessions, offloaded, events, rate, occupancy, hw, sw);
+        return new OffloadMetrics(sessions, offloaded, events, rate, occupancy, hwPackets, hw, sw);
     }
 
     /**
@@ -72,11 +75,12 @@ public final class OffloadMetrics {
      *                        failed counter polls
      * @param hhReportsPerSec recent HH report rate
      * @param occupancy       per entity type, {used, capacity} on the switch
-     * @param hwBytes         bytes counted on the switch
-     * @param swBytes         bytes counted on the backend
+     * @param hwPackets       ingress packets counted on the switch
+     * @param hwBytes         ingress bytes counted on the switch
+     * @param swBytes         ingress bytes counted on the backend
      */
     public OffloadMetrics(int sessions, int offloaded, long[] events, double hhReportsPerSec,
-                   Map<UpfEntityType, long[]> occupancy, long hwBytes, long swBytes) {
+                   Map<UpfEntityType, long[]> occupancy, long hwPackets, long hwBytes, long swBytes) {
         this.sessions = sessions;
         this.offloaded = offloaded;
         this.hhReports = events[0];
@@ -88,6 +92,7 @@ public final class OffloadMetrics {
         this.failedCounterPolls = events[7];
         this.hhReportsPerSec = hhReportsPerSec;
         this.occupancy = ImmutableMap.copyOf(occupancy);
+        this.hwPackets = hwPackets;
         this.hwBytes = hwBytes;
         this.swBytes = swBytes;
     }
@@ -140,6 +145,11 @@ public final class OffloadMetrics {
         return occupancy;
     }
 
+    /** Ingress packets the switch's session entries counted. */
+    public long hwPackets() {
+        return hwPackets;
+    }
+
     public long hwBytes() {
         return hwBytes;
     }
@@ -164,8 +174,8 @@ public final class OffloadMetrics {
         return String.format(java.util.Locale.ROOT,
                 "{\"sessions\":%d,\"offloaded\":%d,\"hh_reports\":%d,\"hh_reports_per_sec\":%.2f,"
                         + "\"promotions\":%d,\"demotions\":%d,\"evictions\":%d,\"rejections\":%d,\"unconfirmed\":%d,"
-                        + "\"failed_counter_polls\":%d,\"hw_bytes\":%d,\"sw_bytes\":%d,\"hw_share\":%.4f,\"occupancy\":{%s}}",
+                        + "\"failed_counter_polls\":%d,\"hw_packets\":%d,\"hw_bytes\":%d,\"sw_bytes\":%d,\"hw_share\":%.4f,\"occupancy\":{%s}}",
                 sessions, offloaded, hhReports, hhReportsPerSec, promotions, demotions, evictions, rejections,
-                unconfirmed, failedCounterPolls, hwBytes, swBytes, hwShare(), occ);
+                unconfirmed, failedCounterPolls, hwPackets, hwBytes, swBytes, hwShare(), occ);
     }
 }

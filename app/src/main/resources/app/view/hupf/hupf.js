@@ -59,16 +59,17 @@
     function ofSite(s, site) {
         var x = s.sites && s.sites[site], backends = {};
         if (!x) {
-            return {time: s.time, switchBytes: 0, hhReports: 0, promotions: 0, demotions: 0, offloaded: 0,
-                    switchTables: {}, backends: {}};
+            return {time: s.time, switchPackets: 0, switchBytes: 0, hhReports: 0, promotions: 0, demotions: 0,
+                    offloaded: 0, switchTables: {}, backends: {}};
         }
         x.backends.forEach(function (b) {
             if (s.backends[b]) {
                 backends[b] = s.backends[b];
             }
         });
-        return {time: s.time, switchBytes: x.switchBytes, hhReports: x.hhReports, promotions: x.promotions,
-                demotions: x.demotions, offloaded: x.offloaded, switchTables: x.switchTables, backends: backends};
+        return {time: s.time, switchPackets: x.switchPackets, switchBytes: x.switchBytes, hhReports: x.hhReports,
+                promotions: x.promotions, demotions: x.demotions, offloaded: x.offloaded,
+                switchTables: x.switchTables, backends: backends};
     }
 
     // The charts from the samples (oldest first): rates between consecutive samples, levels at each one.
@@ -84,20 +85,21 @@
         function rates(value) {
             return pairs.map(function (p) { return rate(p[0], p[1], value, p[2]); });
         }
-        function backendRates(b, field) {
-            return rates(function (s) { return s.backends[b] ? s.backends[b][field] : 0; });
+        var bs = Object.keys(backends).sort(),
+            last = samples.slice(1);
+        // The switch's series beside each backend's: what entered each path.
+        function byPath(field, switchField) {
+            return [{name: 'switch', values: rates(function (s) { return s[switchField]; })}].concat(
+                bs.map(function (b) {
+                    return {name: b, values: rates(function (s) { return s.backends[b] ? s.backends[b][field] : 0; })};
+                }));
         }
         function deltas(field) {
             return pairs.map(function (p) { return Math.max(0, p[1][field] - p[0][field]); });
         }
-        var bs = Object.keys(backends).sort(),
-            last = samples.slice(1);
         return [
-            chart('bytes', 'Bytes/s by path', 'B/s',
-                [{name: 'switch', values: rates(function (s) { return s.switchBytes; })}].concat(
-                    bs.map(function (b) { return {name: b, values: backendRates(b, 'bytes')}; }))),
-            chart('packets', 'Packets/s by backend', 'pkt/s',
-                bs.map(function (b) { return {name: b, values: backendRates(b, 'packets')}; })),
+            chart('bytes', 'Bytes/s by path', 'B/s', byPath('bytes', 'switchBytes')),
+            chart('packets', 'Packets/s by path', 'pkt/s', byPath('packets', 'switchPackets')),
             chart('moves', 'HH reports, promotions and demotions per interval', '',
                 [{name: 'HH reports', values: deltas('hhReports')},
                  {name: 'promotions', values: deltas('promotions')},

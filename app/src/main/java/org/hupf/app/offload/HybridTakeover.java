@@ -157,7 +157,7 @@ final class HybridTakeover {
         return term;
     }
 
-    /** @return each backend of the current hybrid to {packets, bytes} it counted; empty while none is driven */
+    /** @return each backend driven to the {packets, bytes} that entered it; empty while none is driven */
     Map<String, long[]> backendTotals() {
         Set<String> driven = new HashSet<>();
         bySite.values().forEach(h -> h.backendIds.forEach(id -> driven.add(id.toString())));

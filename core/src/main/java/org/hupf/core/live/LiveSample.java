@@ -21,7 +21,7 @@ final class LiveSample {
     final boolean driving;
     /** Every site's counts summed. */
     final Counts all;
-    /** Backend id to {packets, bytes}. */
+    /** Backend id to the {packets, bytes} that entered its session entries. */
     final Map<String, long[]> backends;
     /** Each site's counts and its backends' ids. */
     final Map<String, SiteCounts> sites;
@@ -83,8 +83,10 @@ final class LiveSample {
 
     /** What an offload manager's metrics say at one time. */
     static final class Counts {
-        static final Counts NONE = new Counts(0, 0, 0, 0, 0, Map.of());
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, Map.of());
 
+        /** What entered the switch's session entries (as a backend's counts: ingress). */
+        final long switchPackets;
         final long switchBytes;
         final long hhReports;
         final long promotions;
@@ -93,8 +95,9 @@ final class LiveSample {
         /** Switch table to entries used. */
         final Map<String, Long> switchTables;
 
-        private Counts(long switchBytes, long hhReports, long promotions, long demotions, int offloaded,
-                       Map<String, Long> switchTables) {
+        private Counts(long switchPackets, long switchBytes, long hhReports, long promotions, long demotions,
+                       int offloaded, Map<String, Long> switchTables) {
+            this.switchPackets = switchPackets;
             this.switchBytes = switchBytes;
             this.hhReports = hhReports;
             this.promotions = promotions;
@@ -108,11 +111,12 @@ final class LiveSample {
             for (Map.Entry<UpfEntityType, long[]> e : m.occupancy().entrySet()) {
                 tables.put(e.getKey().humanReadableName(), e.getValue()[0]);
             }
-            return new Counts(m.hwBytes(), m.hhReports(), m.promotions(), m.demotions(), m.offloaded(), tables);
+            return new Counts(m.hwPackets(), m.hwBytes(), m.hhReports(), m.promotions(), m.demotions(),
+                              m.offloaded(), tables);
         }
 
         void into(ObjectNode o) {
-            o.put("switchBytes", switchBytes).put("hhReports", hhReports).put("promotions", promotions)
+            o.put("switchPackets", switchPackets).put("switchBytes", switchBytes).put("hhReports", hhReports).put("promotions", promotions)
                     .put("demotions", demotions).put("offloaded", offloaded);
             ObjectNode t = o.putObject("switchTables");
             switchTables.forEach(t::put);

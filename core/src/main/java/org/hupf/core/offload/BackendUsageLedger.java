@@ -352,7 +352,8 @@ public final class BackendUsageLedger {
      * Returns what each backend present counted in the cells it holds now, its earlier lives included (a cell
      * freed with its session drops out): for the live view's traffic by path.
      *
-     * @return backend key to {packets, bytes}, ingress and egress together, in the order of the keys
+     * @return backend key to {packets, bytes} that entered it (ingress: each packet once, as the switch's are
+     *         counted beside them), in the order of the keys
      */
     public synchronized Map<String, long[]> totals() {
         Map<String, long[]> out = new TreeMap<>();
@@ -361,8 +362,8 @@ public final class BackendUsageLedger {
                 long[] t = new long[2];
                 for (IntMap<long[]> counts : List.of(a.last, a.offset)) {
                     for (long[] v : counts.values()) {
-                        t[0] += v[0] + v[2];
-                        t[1] += v[1] + v[3];
+                        t[0] += v[0];
+                        t[1] += v[1];
                     }
                 }
                 out.put(backend, t);

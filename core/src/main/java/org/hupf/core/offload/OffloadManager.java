@@ -45,6 +45,7 @@ public final class OffloadManager {
     private final OffloadPoll poller;
     private final SwitchPlacement placement;
     private final UsageReads reads;
+    private long retiredHwPkts;
     private long retiredHwBytes;
     private long retiredSwBytes;
 
@@ -181,6 +182,7 @@ public final class OffloadManager {
         poller.untracked(e);
         counts.forget(e.session.ueAddress());
         e.gone = true;
+        retiredHwPkts += usage.hwPkts();
         retiredHwBytes += usage.hwBytes();
         retiredSwBytes += usage.swBytes();
         return usage;
@@ -387,22 +389,24 @@ public final class OffloadManager {
     }
 
     /**
-     * Returns the metrics; byte totals are as of the last {@link #poll}.
+     * Returns the metrics; packet and byte totals are as of the last {@link #poll}.
      *
      * @return metrics snapshot
      */
     public synchronized OffloadMetrics metrics() {
         long now = clock.getAsLong();
+        long hwPkts = retiredHwPkts;
         long hw = retiredHwBytes;
         long sw = retiredSwBytes;
         int offloaded = 0;
         for (OffloadEntry e : poller.counted()) {   // the others counted nothing and are not on the switch
+            hwPkts += e.lastUsage.hwPkts();
             hw += e.lastUsage.hwBytes();
             sw += e.lastUsage.swBytes();
             offloaded += e.offloaded() ? 1 : 0;
         }
         return new OffloadMetrics(entries.size(), offloaded, events.counts(), events.reportsPerSec(now),
-                                  placement.occupancy(), hw, sw);
+                                  placement.occupancy(), hwPkts, hw, sw);
     }
 
     /** @return the session holding a backend cell, or null (under the lock) */

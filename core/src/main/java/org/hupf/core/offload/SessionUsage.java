@@ -9,26 +9,28 @@ import com.google.common.base.MoreObjects;
 public final class SessionUsage {
 
     /** Nothing counted yet: what every session starts with, shared. */
-    static final SessionUsage NONE = new SessionUsage(0, 0, 0, 0, 0);
+    static final SessionUsage NONE = new SessionUsage(0, 0, 0, 0, 0, 0);
 
     private final long ingressPkts;
     private final long ingressBytes;
     private final long egressPkts;
     private final long egressBytes;
+    private final long hwPkts;
     private final long hwBytes;
 
-    SessionUsage(long ingressPkts, long ingressBytes, long egressPkts, long egressBytes, long hwBytes) {
+    SessionUsage(long ingressPkts, long ingressBytes, long egressPkts, long egressBytes, long hwPkts, long hwBytes) {
         this.ingressPkts = ingressPkts;
         this.ingressBytes = ingressBytes;
         this.egressPkts = egressPkts;
         this.egressBytes = egressBytes;
+        this.hwPkts = hwPkts;
         this.hwBytes = hwBytes;
     }
 
     /** @return whether every count is the other's */
     boolean sameAs(SessionUsage o) {
         return ingressPkts == o.ingressPkts && ingressBytes == o.ingressBytes && egressPkts == o.egressPkts
-                && egressBytes == o.egressBytes && hwBytes == o.hwBytes;
+                && egressBytes == o.egressBytes && hwPkts == o.hwPkts && hwBytes == o.hwBytes;
     }
 
     public long ingressPkts() {
@@ -47,6 +49,11 @@ public final class SessionUsage {
         return egressBytes;
     }
 
+    /** Ingress packets that took the hardware path. */
+    public long hwPkts() {
+        return hwPkts;
+    }
+
     /** Ingress bytes that took the hardware path. */
     public long hwBytes() {
         return hwBytes;
@@ -61,6 +68,6 @@ public final class SessionUsage {
     public String toString() {
         return MoreObjects.toStringHelper("SessionUsage").add("ingressPkts", ingressPkts)
                 .add("ingressBytes", ingressBytes).add("egressPkts", egressPkts).add("egressBytes", egressBytes)
-                .add("hwBytes", hwBytes).toString();
+                .add("hwPkts", hwPkts).add("hwBytes", hwBytes).toString();
     }
 }

@@ -87,17 +87,19 @@ final class SwitchCounts {
 
     /** The usage of a session from its backend totals and what the switch counted for it (shared when none). */
     static SessionUsage withHardware(OffloadEntry e, long[] total) {
+        long hwPkts = 0;
         long hwBytes = 0;
         for (long[] acc : e.hwAccum().values()) {
             for (int i = 0; i < 4; i++) {
                 total[i] += acc[i];
             }
+            hwPkts += acc[0];
             hwBytes += acc[1];
         }
         if ((total[0] | total[1] | total[2] | total[3]) == 0) {
             return SessionUsage.NONE;   // counts are never negative: an idle session holds no usage of its own
         }
-        return new SessionUsage(total[0], total[1], total[2], total[3], hwBytes);
+        return new SessionUsage(total[0], total[1], total[2], total[3], hwPkts, hwBytes);
     }
 
     private static void add(long[] total, long[] v) {

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.OffloadEvent;
+import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadPolicy;
+import org.hupf.core.device.InMemoryUpfDevice;
+import org.hupf.core.offload.OffloadManager;
+import org.hupf.core.offload.OffloadManagerTest;
 import org.hupf.core.offload.TestOffloadService;
 import org.junit.Test;
 
@@ -11,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -31,6 +37,14 @@ public class LiveRecorderTest {
 
     private static Map<String, LiveSite> site(TestOffloadService offload, String backend) {
         return Map.of(SITE1, new LiveSite(offload.metrics(), List.of(backend)));
+    }
+
+    /** The one sample of SITE1 (backend B1) and SITE2 (B2), with the backends' {packets, bytes}. */
+    private static JsonNode sampleOfTwoSites(OffloadMetrics site1, OffloadMetrics site2, long[] b1, long[] b2) {
+        LiveRecorder live = new LiveRecorder(1000, 10, 10);
+        live.sample(1000, Map.of(SITE1, new LiveSite(site1, List.of(B1)), SITE2, new LiveSite(site2, List.of(B2))),
+                    Map.of(B1, b1, B2, b2), Map.of());
+        return history(live, 0).get("samples").get(0);
     }
 
     private static JsonNode history(LiveRecorder live, long after) {
@@ -73,17 +87,39 @@ public class LiveRecorderTest {
         assertEquals(0, history(live, 2000).get("samples").size());
     }
 
+    /**
+     * The switch's packets and bytes in a sample are what its session entries counted (read by the offload poll),
+     * beside each backend's, every site's summed at the top.
+     */
+    @Test
+    public void theSwitchsPacketsAndBytesComeFromItsSessionCounters() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        InMemoryUpfDevice sw = new InMemoryUpfDevice("switch", 8, 16, 8);
+        OffloadManager m = new OffloadManager(new InMemoryUpfDevice("backend", 1024, 2048, 64), sw,
+                                              OffloadPolicy.builder().confirmReports(false).build(), clock::get);
+        m.put(OffloadManagerTest.session(1));
+        m.onHeavyHitter(OffloadManagerTest.ue(1));
+        assertTrue(m.isOffloaded(OffloadManagerTest.ue(1)));
+        assertTrue(sw.countUplink(OffloadManagerTest.uplink(1, 1001), OffloadManagerTest.ue(1), 5, 5000));
+        clock.addAndGet(1000);
+        assertTrue(m.poll());
+        TestOffloadService other = TestOffloadService.withSessions(1);
+
+        JsonNode s = sampleOfTwoSites(m.metrics(), other.metrics(), new long[]{3, 600}, new long[]{0, 0});
+        assertEquals("ingress packets on the switch", 5, s.get("sites").get(SITE1).get("switchPackets").asLong());
+        assertEquals(5000, s.get("sites").get(SITE1).get("switchBytes").asLong());
+        assertEquals(0, s.get("sites").get(SITE2).get("switchPackets").asLong());
+        assertEquals("every site's summed", 5, s.get("switchPackets").asLong());
+        assertEquals(5000, s.get("switchBytes").asLong());
+        assertEquals("the backend's beside it", 3, s.get("backends").get(B1).get("packets").asLong());
+    }
+
     @Test
     public void eachSiteHasItsOwnCountsAndTheTopTheirSums() throws Exception {
         TestOffloadService a = TestOffloadService.withSessions(3);
         a.onHeavyHitter(TestOffloadService.ue(1));
         TestOffloadService b = TestOffloadService.withSessions(2);
-        LiveRecorder live = new LiveRecorder(1000, 10, 10);
-        live.sample(1000, Map.of(SITE1, new LiveSite(a.metrics(), List.of(B1)),
-                                 SITE2, new LiveSite(b.metrics(), List.of(B2))),
-                    Map.of(B1, new long[]{1, 100}, B2, new long[]{2, 200}), Map.of());
-
-        JsonNode s = history(live, 0).get("samples").get(0);
+        JsonNode s = sampleOfTwoSites(a.metrics(), b.metrics(), new long[]{1, 100}, new long[]{2, 200});
         JsonNode ofA = s.get("sites").get(SITE1);
         JsonNode ofB = s.get("sites").get(SITE2);
         assertEquals(1, ofA.get("hhReports").asLong());

@@ -185,12 +185,17 @@ public class LedgeredBackendTest {
         assertEquals(Map.of(), journal.get("b2"));
     }
 
-    /** The live view's traffic per backend: what each present backend counted, a restart's old counts included. */
+    /**
+     * The live view's traffic per backend: what entered each present backend (ingress, as the switch's beside it),
+     * a restart's old counts included.
+     */
     @Test
     public void totalsAreWhatEachPresentBackendCounted() throws UpfProgrammableException {
         bothThenFirstAlone();
+        b1.setCounter(UpfCounter.builder().withCellId(CELL).setIngress(12, 1200).setEgress(11, 1100).build());
+        packets(first);
         assertEquals("b2 is away", List.of("b1"), List.copyOf(ledger.totals().keySet()));
-        assertEquals(12, ledger.totals().get("b1")[0]);
+        assertEquals("ingress packets only: a packet forwarded is counted once", 12, ledger.totals().get("b1")[0]);
         assertEquals(1200, ledger.totals().get("b1")[1]);
         ledger.present(List.of("b1", "b2"));
         count(b2, 2);  // restarted: its 7 are carried

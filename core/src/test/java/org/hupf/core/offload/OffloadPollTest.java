@@ -190,6 +190,7 @@ public class OffloadPollTest {
         assertEquals(6200, u.ingressBytes());
         assertEquals(6000, u.hwBytes());
         assertEquals(3, u.ingressPkts());
+        assertEquals("the first and the one sent during the poll", 2, u.hwPkts());
         tick();
         assertEquals(6200, m.lastUsages().get(ue(1)).ingressBytes());
         m.onHeavyHitter(ue(1));
@@ -197,6 +198,8 @@ public class OffloadPollTest {
         tick();
         assertEquals("a second episode adds to the first", 6500, m.lastUsages().get(ue(1)).ingressBytes());
         assertEquals(6300, m.remove(ue(1)).hwBytes());
+        assertEquals("a session gone keeps its switch packets in the totals", 3, m.metrics().hwPackets());
+        assertEquals(6300, m.metrics().hwBytes());
     }
 
     @Test
