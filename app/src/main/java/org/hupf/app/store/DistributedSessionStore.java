@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,6 +60,8 @@ public final class DistributedSessionStore implements SessionStore {
     /** The entry each SEID holds, as this node knows it: sessions and tombstones. */
     private final Map<Long, StoreEntry> current = new ConcurrentHashMap<>();
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
+    /** The UP SEIDs whose entry is a tombstone (the pruning looks at these only). */
+    private final Set<Long> tombstones = ConcurrentHashMap.newKeySet();
     /** The revisions of entries this node removed whose removal's event has not come yet, by SEID. */
     private final Map<Long, Long> removedAt = new ConcurrentHashMap<>();
     private final MultimapEventListener<Long, byte[]> listener = this::onEvent;
@@ -137,15 +140,18 @@ public final class DistributedSessionStore implements SessionStore {
     private void take(long upSeid, StoreEntry entry) {
         current.put(upSeid, entry);
         if (entry.session == null) {
+            tombstones.add(upSeid);
             local.remove(upSeid);
         } else {
             local.put(upSeid, entry.session);
+            tombstones.remove(upSeid);
         }
     }
 
     /** Forgets a SEID's entry locally: @return the entry it held, or null */
     private StoreEntry forget(long upSeid) {
         local.remove(upSeid);
+        tombstones.remove(upSeid);
         return current.remove(upSeid);
     }
 
@@ -220,6 +226,7 @@ public final class DistributedSessionStore implements SessionStore {
         await(entries.clear());
         current.clear();
         local.clear();
+        tombstones.clear();
         removedAt.clear();
         return n;
     }
@@ -391,11 +398,12 @@ public final class DistributedSessionStore implements SessionStore {
     @Override
     public void pruneResponses(long beforeMillis, int maxKept) {
         List<CompletableFuture<Void>> pruned = new ArrayList<>();
-        current.forEach((upSeid, e) -> {
-            if (e.session == null && (e.response == null || e.response.atMillis < beforeMillis)) {
+        for (Long upSeid : List.copyOf(tombstones)) {
+            StoreEntry e = current.get(upSeid);
+            if (e != null && e.session == null && (e.response == null || e.response.atMillis < beforeMillis)) {
                 pruned.add(removeEntry(upSeid));
             }
-        });
+        }
         batches.flush();
         pruned.forEach(DistributedSessionStore::join);
     }
