@@ -35,6 +35,8 @@ final class SharedMultimap extends AsyncConsistentMultimapAdapter<Long, byte[]> 
     volatile boolean failPuts;
     volatile boolean failRemovals;
     volatile boolean loseEvents;
+    /** The events of the change being made. */
+    private List<MultimapEvent<Long, byte[]>> pending;
 
     private CompletableFuture<Boolean> change(boolean failing, Runnable change) {
         writes.incrementAndGet();
@@ -52,8 +54,6 @@ final class SharedMultimap extends AsyncConsistentMultimapAdapter<Long, byte[]> 
         }
         return CompletableFuture.completedFuture(!events.isEmpty());
     }
-
-    private List<MultimapEvent<Long, byte[]>> pending;
 
     private void insert(Long key, byte[] value) {
         List<byte[]> held = values.computeIfAbsent(key, k -> new ArrayList<>());
