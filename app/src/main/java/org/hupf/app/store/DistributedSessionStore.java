@@ -1,157 +1,131 @@
 package org.hupf.app.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.hupf.api.session.PfcpSession;
+import org.hupf.core.device.WriterBurst;
 import org.hupf.core.store.KeptResponse;
 import org.hupf.core.store.SessionStore;
-import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.SessionJson;
 import org.onlab.util.KryoNamespace;
-import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.AsyncConsistentMultimap;
 import org.onosproject.store.service.DistributedPrimitive;
-import org.onosproject.store.service.MapEvent;
-import org.onosproject.store.service.MapEventListener;
+import org.onosproject.store.service.MultimapEvent;
+import org.onosproject.store.service.MultimapEventListener;
 import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.StorageException;
 import org.onosproject.store.service.StorageService;
 import org.onosproject.store.service.Versioned;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
- * Sessions in an ONOS ConsistentMap (Raft-replicated), so they survive the loss of a cluster node and an
- * app restart. Values are the sessions' JSON form, so the serializer needs only Long and String. Reads
- * come from a local decoded copy that map events keep current (also for writes by other nodes).
+ * Sessions in an ONOS ConsistentMultimap (Raft-replicated), so they survive the loss of a cluster node and an app
+ * restart. A UP SEID holds one {@link StoreEntry}, a binary value: the session's record and the response to the
+ * request that made the change, so that one commit carries both and a new leader answers a retransmission with the
+ * bytes its predecessor sent. A deletion's response stays in a tombstone entry until it leaves the retransmission
+ * window. Reads come from a local decoded copy that the multimap's events keep current (also for writes by other
+ * nodes).
  *
- * <p>The response to the request that changed a session rides in the session's own entry (field
- * {@value #KEPT}), so that one map write, one Raft commit, carries both: a new leader answers a
- * retransmission with the bytes its predecessor sent. A deletion's response stays in an entry of the
- * session's SEID that holds nothing else (a tombstone) until it leaves the retransmission window. A
- * session's entry keeps the response of its last change (an entry is not written again to drop it).
- *
- * <p>Each write is a Raft commit, a round trip: writes run on {@value #COMMITTERS} threads, a session's always on
- * the same one (its changes commit in order), so that the commits of a burst of sessions are under way together
- * and the caller is not held for each ({@link #putCommitted}, {@link #removeCommitted}).
- *
- * <p>The map's event for this node's own write carries the entry it wrote: the local copies take the record
- * kept with the write instead of decoding its JSON again. Events come in commit order, so the copies end as the
- * last event says whoever wrote it. A write whose event never comes is forgotten with the writes before the
- * next event of its session, its entry's removal, the map's clearing, or a change of the map's status (its Raft
- * partition's session suspended or lost: events may have been missed); one that failed, at once.
+ * <p>Writes are gathered into batches ({@link EntryBatches}): a burst of the device writer's settlements reaches
+ * Atomix as one put of every new value and one removal of every value replaced (one Raft operation each per
+ * partition), not one operation per session. A change puts its value (one revision above the SEID's) before the
+ * value it replaces is removed: a SEID always holds its last committed value, and an event of a value older than
+ * the one this node knows is its own write coming back (or stale): it is not decoded. A loaded multimap that holds two
+ * values of a SEID (a node stopped between the two operations) is read at the higher revision, the other removed.
  *
  * <p>The removals of many sessions at once (a CP function's, every session) are recorded in {@link SessionRemovals}
  * while they run: {@link #finishInterruptedRemovals} finishes those a node that stopped or was lost left behind.
  */
 public final class DistributedSessionStore implements SessionStore {
 
-    static final String MAP_NAME = "hupf-sessions";
-    private static final String KEPT = "keptResponse";
-    private static final String TOMBSTONE = "deleted";
+    static final String MAP_NAME = "hupf-session-entries";
     private static final Logger log = LoggerFactory.getLogger(DistributedSessionStore.class);
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** Threads committing writes: about the PFCP client's requests in flight that one Raft partition takes well. */
-    static final int COMMITTERS = 8;
-    /** How long closing waits for the writes taken (each bounded by ONOS's storage timeout), in all. */
-    private static final long CLOSE_WAIT_MS = 30_000;
 
-    private final ConsistentMap<Long, String> map;
+    private final AsyncConsistentMultimap<Long, byte[]> entries;
+    private final EntryBatches batches;
+    /** The entry each SEID holds, as this node knows it: sessions and tombstones. */
+    private final Map<Long, StoreEntry> current = new ConcurrentHashMap<>();
     private final Map<Long, PfcpSession> local = new ConcurrentHashMap<>();
-    /** The responses in the map's entries, by UP SEID. */
-    private final Map<Long, KeptResponse> responses = new ConcurrentHashMap<>();
-    /** The UP SEIDs whose entry holds a deletion's response only. */
+    /** The UP SEIDs whose entry is a tombstone (the pruning looks at these only). */
     private final Set<Long> tombstones = ConcurrentHashMap.newKeySet();
-    private final MapEventListener<Long, String> listener = this::onEvent;
+    /** The revisions of entries this node removed whose removal's event has not come yet, by SEID. */
+    private final Map<Long, Long> removedAt = new ConcurrentHashMap<>();
+    private final MultimapEventListener<Long, byte[]> listener = this::onEvent;
     private final Consumer<DistributedPrimitive.Status> statusListener = this::onStatus;
-    private final ExecutorService[] committers = new ExecutorService[COMMITTERS];
-    /** This node's entry writes whose map event has not come yet, by UP SEID, in commit order. */
-    private final Map<Long, Deque<Written>> unechoed = new ConcurrentHashMap<>();
     private final SessionRemovals removals;
 
-    /** An entry this node wrote and what it holds: a session (none in a tombstone) and a response. */
-    private static final class Written {
-        final String entry;
-        final PfcpSession session;
-        final KeptResponse response;
-
-        Written(String entry, PfcpSession session, KeptResponse response) {
-            this.entry = entry;
-            this.session = session;
-            this.response = response;
-        }
-    }
-
     /**
-     * Opens (or joins) the session map.
+     * Opens (or joins) the session multimap.
      *
      * @param storage ONOS storage service
      */
     public DistributedSessionStore(StorageService storage) {
-        this.map = storage.<Long, String>consistentMapBuilder().withName(MAP_NAME)
+        this(storage, WriterBurst::atEnd);
+    }
+
+    /**
+     * @param storage    ONOS storage service
+     * @param atBurstEnd runs what it is given at the end of the burst being completed (at once outside one): a
+     *                   batch's sending
+     */
+    DistributedSessionStore(StorageService storage, Consumer<Runnable> atBurstEnd) {
+        this.entries = storage.<Long, byte[]>consistentMultimapBuilder().withName(MAP_NAME)
                 .withSerializer(Serializer.using(KryoNamespace.newBuilder()
-                        .register(Long.class, String.class).build(MAP_NAME))).build();
-        map.addListener(listener);
-        map.addStatusChangeListener(statusListener);
-        map.entrySet().forEach(e -> follow(e.getKey(), e.getValue().value()));
+                        .register(Long.class, byte[].class).build(MAP_NAME))).buildMultimap();
+        this.batches = new EntryBatches(entries, atBurstEnd);
+        await(entries.addListener(listener));
+        entries.addStatusChangeListener(statusListener);
+        load();
         removals = new SessionRemovals(storage);
-        for (int i = 0; i < COMMITTERS; i++) {
-            String name = "hupf-store-commit-" + i;
-            committers[i] = Executors.newSingleThreadExecutor(r -> new Thread(r, name));
-        }
     }
 
-    /** A write of a session's entry on its committer: failed, not forgotten, if the committer stops first. */
-    private static final class Commit implements Runnable {
-        final Runnable write;
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-
-        Commit(Runnable write) {
-            this.write = write;
-        }
-
-        @Override
-        public void run() {
-            try {
-                write.run();
-                done.complete(null);
-            } catch (RuntimeException | Error e) {
-                done.completeExceptionally(e);
+    /** Takes what the multimap holds: each SEID's latest value; the older ones a stopped node left are removed. */
+    private void load() {
+        Map<Long, StoreEntry> latest = new HashMap<>();
+        Map<Long, List<byte[]>> older = new HashMap<>();
+        for (Map.Entry<Long, byte[]> e : await(entries.entries())) {
+            StoreEntry entry = StoreEntry.decode(e.getValue());
+            StoreEntry had = latest.get(e.getKey());
+            if (had != null && had.revision > entry.revision) {
+                older.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(entry.bytes);
+                continue;
             }
+            if (had != null) {
+                older.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(had.bytes);
+            }
+            latest.put(e.getKey(), entry);
         }
+        latest.forEach(this::take);
+        older.forEach((upSeid, stale) -> batches.write(upSeid, null, stale));
+        batches.flush();
     }
 
-    /** Runs a write of a session's entry on that session's committer. */
-    private CompletableFuture<Void> commit(long upSeid, Runnable write) {
-        Commit c = new Commit(write);
+    private static <T> T await(CompletableFuture<T> f) {
         try {
-            committers[Math.floorMod(Long.hashCode(upSeid), COMMITTERS)].execute(c);
-        } catch (RejectedExecutionException e) {
-            // Its committers stopped: the store was closed (the executor's own exception says less).
-            throw new IllegalStateException("hupf's session store is closed: hupf is stopping on this node");
+            return f.get(DistributedPrimitive.DEFAULT_OPERATION_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException.Interrupted();
+        } catch (TimeoutException e) {
+            throw new StorageException.Timeout();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
+                    : new StorageException(e.getCause());
         }
-        return c.done;
     }
 
     private static void join(CompletableFuture<Void> committed) {
@@ -162,106 +136,80 @@ public final class DistributedSessionStore implements SessionStore {
         }
     }
 
-    private static JsonNode tree(String json) {
-        try {
-            return MAPPER.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("corrupt stored session", e);
-        }
-    }
-
-    /** Takes an entry's JSON into the local copies. */
-    private void follow(long upSeid, String json) {
-        JsonNode n = tree(json);
-        JsonNode kept = n.get(KEPT);
-        KeptResponse response = kept == null ? null
-                : new KeptResponse(kept.get("key").asText(), Base64.getDecoder().decode(kept.get("bytes").asText()),
-                                   kept.get("atMillis").asLong());
-        take(upSeid, n.path(TOMBSTONE).asBoolean() ? null : SessionJson.decode(n), response);
-    }
-
-    /** Takes an entry into the local copies: its session (null: a tombstone) and its response (or none). */
-    private void take(long upSeid, PfcpSession session, KeptResponse response) {
-        if (response == null) {
-            responses.remove(upSeid);
-        } else {
-            responses.put(upSeid, response);
-        }
-        if (session == null) {
+    /** Takes an entry into the local copy. */
+    private void take(long upSeid, StoreEntry entry) {
+        current.put(upSeid, entry);
+        if (entry.session == null) {
             tombstones.add(upSeid);
             local.remove(upSeid);
         } else {
+            local.put(upSeid, entry.session);
             tombstones.remove(upSeid);
-            local.put(upSeid, session);
         }
     }
 
-    /** Writes an entry on its session's committer, noting it first so that its event is known as this node's. */
-    private CompletableFuture<Void> write(long upSeid, Written w) {
-        return commit(upSeid, () -> {
-            unechoed.computeIfAbsent(upSeid, k -> new ConcurrentLinkedDeque<>()).add(w);
-            try {
-                map.put(upSeid, w.entry);
-            } catch (RuntimeException | Error e) {
-                unechoed.computeIfPresent(upSeid, (k, q) -> q.remove(w) && q.isEmpty() ? null : q);
-                throw e;
+    /** Forgets a SEID's entry locally: @return the entry it held, or null */
+    private StoreEntry forget(long upSeid) {
+        local.remove(upSeid);
+        tombstones.remove(upSeid);
+        return current.remove(upSeid);
+    }
+
+    private void onEvent(MultimapEvent<Long, byte[]> e) {
+        long upSeid = e.key();
+        if (e.type() == MultimapEvent.Type.INSERT) {
+            long revision = StoreEntry.revisionOf(e.newValue());
+            StoreEntry known = current.get(upSeid);
+            Long removed = removedAt.get(upSeid);
+            if (known != null ? known.revision >= revision : removed != null && removed >= revision) {
+                return; // this node's own write, or one it already replaced or removed
             }
-        });
-    }
-
-    /**
-     * This node's write whose event this is, and the writes noted before it (they never committed), forgotten;
-     * null for another node's write.
-     */
-    private Written echoOf(long upSeid, String entry) {
-        Written[] own = new Written[1];
-        unechoed.computeIfPresent(upSeid, (k, q) -> {
-            if (q.stream().noneMatch(w -> w.entry.equals(entry))) {
-                return q;
-            }
-            do {
-                own[0] = q.poll();
-            } while (!own[0].entry.equals(entry));
-            return q.isEmpty() ? null : q;
-        });
-        return own[0];
-    }
-
-    private static String withResponse(ObjectNode entry, KeptResponse r) {
-        entry.putObject(KEPT).put("key", r.key()).put("bytes", Base64.getEncoder().encodeToString(r.bytes))
-                .put("atMillis", r.atMillis);
-        return entry.toString();
-    }
-
-    private void onEvent(MapEvent<Long, String> e) {
-        if (e.type() == MapEvent.Type.REMOVE) {
-            // The writes noted before the removal will not come back; one noted after it is decoded when it does.
-            unechoed.remove(e.key());
-            local.remove(e.key());
-            responses.remove(e.key());
-            tombstones.remove(e.key());
-        } else if (e.newValue() != null) {
-            Written own = echoOf(e.key(), e.newValue().value());
-            if (own == null) {
-                follow(e.key(), e.newValue().value());
-            } else {
-                take(e.key(), own.session, own.response);
+            removedAt.remove(upSeid);
+            take(upSeid, StoreEntry.decode(e.newValue()));
+        } else {
+            long revision = StoreEntry.revisionOf(e.oldValue());
+            StoreEntry known = current.get(upSeid);
+            if (known != null && known.revision == revision) {
+                forget(upSeid); // another node removed it
+            } else if (known == null) {
+                removedAt.remove(upSeid, revision);
             }
         }
     }
 
-    /** The map's partition lost or regained its session: the events of writes noted until now may never come. */
+    /** The multimap's partition lost or regained its session: removals' events noted until now may never come. */
     private void onStatus(DistributedPrimitive.Status status) {
-        unechoed.clear();
+        removedAt.clear();
     }
 
-    /** @return how many of this node's writes wait for their event */
-    int unechoedWrites() {
-        return unechoed.values().stream().mapToInt(Deque::size).sum();
+    /** @return how many of this node's removals wait for their event */
+    int unechoedRemovals() {
+        return removedAt.size();
+    }
+
+    /** Writes a SEID's next entry: its value put, the one it replaces removed, in this burst's batch. */
+    private CompletableFuture<Void> write(long upSeid, PfcpSession session, KeptResponse response) {
+        StoreEntry old = current.get(upSeid);
+        Long removed = removedAt.get(upSeid);
+        long revision = 1 + (old != null ? old.revision : removed != null ? removed : 0);
+        removedAt.remove(upSeid);
+        StoreEntry entry = StoreEntry.of(revision, session, response);
+        take(upSeid, entry);
+        return batches.write(upSeid, entry.bytes, old == null ? null : List.of(old.bytes));
+    }
+
+    /** Removes a SEID's entry, in this burst's batch; what this node does not know the multimap holds goes too. */
+    private CompletableFuture<Void> removeEntry(long upSeid) {
+        StoreEntry old = forget(upSeid);
+        if (old != null) {
+            removedAt.put(upSeid, old.revision);
+            return batches.write(upSeid, null, List.of(old.bytes));
+        }
+        return entries.removeAll(upSeid).thenApply(v -> null);
     }
 
     /**
-     * Empties the map for every node, sessions, tombstones and kept responses alike, recorded while it runs.
+     * Empties the multimap for every node, sessions, tombstones and kept responses alike, recorded while it runs.
      *
      * @return the sessions it held
      */
@@ -274,18 +222,16 @@ public final class DistributedSessionStore implements SessionStore {
 
     private int clearEntries() {
         int n = local.size();
-        map.clear();
-        unechoed.clear();
+        batches.flush();
+        await(entries.clear());
+        current.clear();
         local.clear();
-        responses.clear();
         tombstones.clear();
+        removedAt.clear();
         return n;
     }
 
-    /**
-     * Removes a CP function's sessions together, the removal recorded while it runs: their entries' commits are
-     * under way at once, each on its session's committer (after the session's writes before it).
-     */
+    /** Removes a CP function's sessions together, the removal recorded while it runs: in one batch. */
     @Override
     public void removeAll(Collection<Long> upSeids) {
         Map<Long, String> nodeOf = new HashMap<>();
@@ -303,12 +249,10 @@ public final class DistributedSessionStore implements SessionStore {
     private void removeEntries(Collection<Long> upSeids) {
         List<CompletableFuture<Void>> removed = new ArrayList<>(upSeids.size());
         for (Long upSeid : upSeids) {
-            responses.remove(upSeid);
-            tombstones.remove(upSeid);
-            local.remove(upSeid);
-            removed.add(commit(upSeid, () -> map.remove(upSeid)));
+            removed.add(removeEntry(upSeid));
         }
-        // Every commit settles before a failure is told: what the map holds afterwards does not change under it.
+        batches.flush();
+        // Every removal settles before a failure is told: what the multimap holds afterwards does not change under it.
         RuntimeException failed = null;
         for (CompletableFuture<Void> r : removed) {
             try {
@@ -355,51 +299,39 @@ public final class DistributedSessionStore implements SessionStore {
     }
 
     /**
-     * @return the Node ID of the session the map holds under a SEID, null if none: from the local copy, else (this
-     *         node cut the removal off itself, its copy already gone) from the map's entry
+     * @return the Node ID of the session the multimap holds under a SEID, null if none: from the local copy, else
+     *         (this node cut the removal off itself, its copy already gone) from the multimap
      */
     private String storedNodeId(long upSeid) {
         PfcpSession s = local.get(upSeid);
         if (s != null) {
             return s.nodeId;
         }
-        Versioned<String> entry = map.get(upSeid);
-        return entry == null ? null : tree(entry.value()).path("nodeId").asText(null);
+        PfcpSession stored = latestSession(await(entries.get(upSeid)));
+        return stored == null ? null : stored.nodeId;
+    }
+
+    /** @return the session of a SEID's latest value among those given (none: null) */
+    private static PfcpSession latestSession(Versioned<Collection<? extends byte[]>> values) {
+        if (values == null) {
+            return null;
+        }
+        return values.value().stream().map(StoreEntry::decode).max(Comparator.comparingLong(e -> e.revision))
+                .map(e -> e.session).orElse(null);
     }
 
     /**
-     * Stops following the map (the app is going away): takes no more writes and commits those already taken, for
-     * at most {@value #CLOSE_WAIT_MS} ms in all; the writes still queued then fail (a removal they carried stays
-     * recorded, for the next leader to finish).
+     * Stops following the multimap (the app is going away): takes no more writes and commits those already taken,
+     * for at most {@value EntryBatches#CLOSE_WAIT_MS} ms in all.
      */
     public void close() {
-        for (ExecutorService c : committers) {
-            c.shutdown();
-        }
-        long deadline = System.currentTimeMillis() + CLOSE_WAIT_MS;
-        int dropped = 0;
-        int stuck = 0;
-        for (ExecutorService c : committers) {
-            try {
-                if (c.awaitTermination(Math.max(0, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) {
-                    continue;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            stuck++;
-            for (Runnable r : c.shutdownNow()) {
-                dropped++;
-                ((Commit) r).done.completeExceptionally(new IllegalStateException("not committed: hupf stopped"));
-            }
-        }
+        int stuck = batches.close();
         if (stuck > 0) {
-            log.error("{} of the session store's {} committers still writing {} ms after hupf began stopping: "
-                              + "interrupted, {} writes not committed", stuck, COMMITTERS, CLOSE_WAIT_MS,
-                      dropped);
+            log.error("{} of the session store's batches still not committed {} ms after hupf began stopping",
+                      stuck, EntryBatches.CLOSE_WAIT_MS);
         }
-        map.removeListener(listener);
-        map.removeStatusChangeListener(statusListener);
+        entries.removeListener(listener);
+        entries.removeStatusChangeListener(statusListener);
     }
 
     @Override
@@ -408,66 +340,57 @@ public final class DistributedSessionStore implements SessionStore {
     }
 
     @Override
+    public int size() {
+        return local.size();
+    }
+
+    @Override
     public void put(PfcpSession session) {
-        join(putCommitted(session, null));
+        put(session, null);
     }
 
     @Override
     public void put(PfcpSession session, KeptResponse response) {
-        join(putCommitted(session, response));
+        CompletableFuture<Void> committed = putCommitted(session, response);
+        batches.flush();
+        join(committed);
     }
 
     @Override
     public CompletableFuture<Void> putCommitted(PfcpSession session, KeptResponse response) {
-        String entry = response == null ? SessionJson.encode(session).toString()
-                : withResponse(SessionJson.encode(session), response);
-        local.put(session.upSeid, session);
-        if (response != null) {
-            responses.put(session.upSeid, response);
-            tombstones.remove(session.upSeid);
-        }
-        return write(session.upSeid, new Written(entry, session, response));
+        return write(session.upSeid, session, response);
     }
 
     @Override
     public PfcpSession remove(long upSeid) {
         PfcpSession s = local.get(upSeid);
-        AtomicReference<Versioned<String>> removed = new AtomicReference<>();
-        responses.remove(upSeid);
-        tombstones.remove(upSeid);
-        local.remove(upSeid);
-        join(commit(upSeid, () -> removed.set(map.remove(upSeid))));
-        Versioned<String> v = removed.get();
-        return s != null || v == null || tree(v.value()).path(TOMBSTONE).asBoolean() ? s
-                : SessionJson.decode(tree(v.value()));
+        if (s != null || current.containsKey(upSeid)) {
+            CompletableFuture<Void> removed = removeEntry(upSeid);
+            batches.flush();
+            join(removed);
+            return s;
+        }
+        return latestSession(await(entries.removeAll(upSeid)));
     }
 
     @Override
     public PfcpSession remove(long upSeid, KeptResponse response) {
         PfcpSession s = local.get(upSeid);
-        join(removeCommitted(upSeid, response));
+        CompletableFuture<Void> removed = removeCommitted(upSeid, response);
+        batches.flush();
+        join(removed);
         return s;
     }
 
     @Override
     public CompletableFuture<Void> removeCommitted(long upSeid, KeptResponse response) {
-        if (response == null) {
-            responses.remove(upSeid);
-            tombstones.remove(upSeid);
-            local.remove(upSeid);
-            return commit(upSeid, () -> map.remove(upSeid));
-        }
-        String tombstone = withResponse(MAPPER.createObjectNode().put(TOMBSTONE, true), response);
-        responses.put(upSeid, response);
-        tombstones.add(upSeid);
-        local.remove(upSeid);
-        return write(upSeid, new Written(tombstone, null, response));
+        return response == null ? removeEntry(upSeid) : write(upSeid, null, response);
     }
 
     @Override
     public List<KeptResponse> keptResponses() {
-        return responses.values().stream().sorted(Comparator.comparingLong(r -> r.atMillis))
-                .collect(Collectors.toList());
+        return current.values().stream().map(e -> e.response).filter(r -> r != null)
+                .sorted(Comparator.comparingLong(r -> r.atMillis)).collect(Collectors.toList());
     }
 
     /** Removes the tombstones out of the window; a live session's entry keeps its last response (the count is
@@ -476,13 +399,12 @@ public final class DistributedSessionStore implements SessionStore {
     public void pruneResponses(long beforeMillis, int maxKept) {
         List<CompletableFuture<Void>> pruned = new ArrayList<>();
         for (Long upSeid : List.copyOf(tombstones)) {
-            KeptResponse r = responses.get(upSeid);
-            if (r == null || r.atMillis < beforeMillis) {
-                pruned.add(commit(upSeid, () -> map.remove(upSeid)));
-                responses.remove(upSeid);
-                tombstones.remove(upSeid);
+            StoreEntry e = current.get(upSeid);
+            if (e != null && e.session == null && (e.response == null || e.response.atMillis < beforeMillis)) {
+                pruned.add(removeEntry(upSeid));
             }
         }
+        batches.flush();
         pruned.forEach(DistributedSessionStore::join);
     }
 

@@ -3,99 +3,32 @@ package org.hupf.app.store;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.core.store.KeptResponse;
 import org.junit.Test;
-import org.onosproject.store.service.ConsistentMap;
-import org.onosproject.store.service.ConsistentMapAdapter;
 import org.onosproject.store.service.DistributedPrimitive;
-import org.onosproject.store.service.MapEventListener;
 import org.onosproject.store.service.StorageException;
-import org.onosproject.store.service.TestConsistentMap;
-import org.onosproject.store.service.Versioned;
 
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletionException;
-import java.util.function.Consumer;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * This node's writes wait for their map event; one whose event never comes (a failed commit, an event lost while
- * the map's partition changed leader) is forgotten, so that the writes waiting do not grow with the sessions' churn.
+ * This node's writes come back as events of revisions it already holds (not decoded again); the removals waiting for
+ * their event are forgotten when it comes, or when the multimap's partition changed its session (events may be lost
+ * then), so that they do not grow with the sessions' churn.
  */
 public class DistributedSessionStoreEchoTest {
 
-    /** The session map of one node: a commit can fail, and its events can be lost. */
-    private static final class FaultyMap extends ConsistentMapAdapter<Long, String> {
-        final ConsistentMap<Long, String> committed = new TestConsistentMap.Builder<Long, String>().build();
-        final Map<MapEventListener<Long, String>, MapEventListener<Long, String>> relays = new IdentityHashMap<>();
-        final List<Consumer<DistributedPrimitive.Status>> statusListeners = new ArrayList<>();
-        volatile boolean failCommits;
-        volatile boolean loseEvents;
+    private final SharedMultimap entries = new SharedMultimap();
+    private final DistributedSessionStore store = new DistributedSessionStore(
+            DistributedSessionStoreTest.storage((name, fresh) -> fresh.get(), name -> entries));
 
-        @Override
-        public Versioned<String> put(Long key, String value) {
-            if (failCommits) {
-                throw new StorageException.Timeout();
-            }
-            return committed.put(key, value);
-        }
-
-        @Override
-        public Versioned<String> remove(Long key) {
-            return committed.remove(key);
-        }
-
-        @Override
-        public void clear() {
-            committed.clear();
-        }
-
-        @Override
-        public Set<Map.Entry<Long, Versioned<String>>> entrySet() {
-            return committed.entrySet();
-        }
-
-        @Override
-        public void addListener(MapEventListener<Long, String> listener) {
-            MapEventListener<Long, String> relay = e -> {
-                if (!loseEvents) {
-                    listener.event(e);
-                }
-            };
-            relays.put(listener, relay);
-            committed.addListener(relay);
-        }
-
-        @Override
-        public void removeListener(MapEventListener<Long, String> listener) {
-            committed.removeListener(relays.remove(listener));
-        }
-
-        @Override
-        public void addStatusChangeListener(Consumer<DistributedPrimitive.Status> listener) {
-            statusListeners.add(listener);
-        }
-
-        @Override
-        public void removeStatusChangeListener(Consumer<DistributedPrimitive.Status> listener) {
-            statusListeners.remove(listener);
-        }
-    }
-
-    private final FaultyMap map = new FaultyMap();
-    private final DistributedSessionStore store =
-            new DistributedSessionStore(DistributedSessionStoreTest.storage(
-                    (name, fresh) -> name.equals(DistributedSessionStore.MAP_NAME) ? map : fresh.get()));
-
-    private static PfcpSession session(long upSeid) {
+    private static PfcpSession session(long upSeid, long cpSeid) {
         PfcpSession d = DistributedSessionStoreTest.draft(1);
-        return new PfcpSession(upSeid, 1, "10.0.0.1", "smf", d.pdrs, d.fars, Map.of(), Map.of(), Map.of());
+        return new PfcpSession(upSeid, cpSeid, "10.0.0.1", "smf", d.pdrs, d.fars, Map.of(), Map.of(), Map.of());
     }
 
     private static KeptResponse response(int sequence) {
@@ -103,62 +36,68 @@ public class DistributedSessionStoreEchoTest {
     }
 
     @Test
-    public void aFailedCommitLeavesNoWriteWaiting() {
-        map.failCommits = true;
+    public void aFailedCommitFailsItsWriter() {
+        entries.failPuts = true;
         try {
-            store.putCommitted(session(1), response(1)).join();
+            store.putCommitted(session(1, 1), response(1)).join();
             fail("the commit failed");
         } catch (CompletionException e) {
             assertTrue(e.getCause() instanceof StorageException.Timeout);
         }
-        assertEquals(0, store.unechoedWrites());
         store.close();
     }
 
     @Test
-    public void writesWhoseEventsWereLostAreForgottenWithTheirSessionsRemoval() {
-        map.loseEvents = true;
-        for (long seid = 1; seid <= 100; seid++) {
-            store.putCommitted(session(seid), response((int) seid)).join();
-        }
-        assertEquals("their events lost", 100, store.unechoedWrites());
-        map.loseEvents = false;
-        for (long seid = 1; seid <= 100; seid++) {
+    public void ownWritesAreNotDecodedAgainAndRemovalsWaitOnlyForTheirEvents() {
+        PfcpSession first = session(1, 1);
+        store.putCommitted(first, response(1)).join();
+        assertSame(first, store.get(1));
+        PfcpSession second = session(1, 2);
+        store.putCommitted(second, response(2)).join();
+        assertSame(second, store.get(1));
+        assertEquals("the first value replaced", 1, entries.size(1L));
+        store.removeCommitted(1, null).join();
+        assertNull(store.get(1));
+        assertEquals(0, store.unechoedRemovals());
+
+        entries.loseEvents = true;
+        for (long seid = 10; seid < 110; seid++) {
+            store.putCommitted(session(seid, 1), response((int) seid)).join();
             store.removeCommitted(seid, null).join();
         }
-        assertEquals(0, store.unechoedWrites());
-        assertNull(store.get(1));
+        assertEquals("their events lost", 100, store.unechoedRemovals());
+        entries.statusListeners.forEach(l -> l.accept(DistributedPrimitive.Status.SUSPENDED));
+        entries.statusListeners.forEach(l -> l.accept(DistributedPrimitive.Status.ACTIVE));
+        assertEquals(0, store.unechoedRemovals());
+        entries.loseEvents = false;
+        PfcpSession again = session(10, 3);
+        store.putCommitted(again, response(3)).join();
+        assertEquals(again, store.get(10));
         store.close();
+        assertTrue("the store's listeners leave with it",
+                   entries.statusListeners.isEmpty() && entries.listeners() == 0);
     }
 
     @Test
-    public void aStatusChangeOfTheMapForgetsTheWritesWaitingAndTheirLateEventsAreStillFollowed() {
-        map.loseEvents = true;
-        store.putCommitted(session(1), response(1)).join();
-        store.removeCommitted(2, response(2)).join();
-        assertEquals(2, store.unechoedWrites());
-
-        map.statusListeners.forEach(l -> l.accept(DistributedPrimitive.Status.SUSPENDED));
-        map.statusListeners.forEach(l -> l.accept(DistributedPrimitive.Status.ACTIVE));
-        assertEquals(0, store.unechoedWrites());
-
-        map.loseEvents = false;
-        PfcpSession later = new PfcpSession(1, 2, "10.0.0.1", "smf", session(1).pdrs, session(1).fars, Map.of(),
-                                            Map.of(), Map.of());
-        store.putCommitted(later, response(3)).join();
-        assertEquals(later, store.get(1));
-        assertEquals(0, store.unechoedWrites());
-        store.close();
-        assertTrue("the store's listeners leave with it", map.statusListeners.isEmpty() && map.relays.isEmpty());
-    }
-
-    @Test
-    public void clearingTheMapForgetsTheWritesWaiting() {
-        map.loseEvents = true;
-        store.putCommitted(session(1), response(1)).join();
-        map.loseEvents = false;
-        assertEquals(1, store.clear());
-        assertEquals(0, store.unechoedWrites());
-        store.close();
+    public void aDamagedValueIsAPreciseError() {
+        byte[] value = StoreEntry.of(4, session(1, 1), response(1)).bytes;
+        StoreEntry back = StoreEntry.decode(value);
+        assertEquals(4, back.revision);
+        assertEquals(session(1, 1), back.session);
+        assertEquals(response(1).key(), back.response.key());
+        byte[] cut = java.util.Arrays.copyOf(value, 12);
+        try {
+            StoreEntry.decode(cut);
+            fail("a cut value decoded");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().startsWith("length") || e.getMessage().startsWith("stored"));
+        }
+        value[0] = 9;
+        try {
+            StoreEntry.decode(value);
+            fail("a value of an unknown kind decoded");
+        } catch (IllegalArgumentException e) {
+            assertEquals("stored session entry of kind 9", e.getMessage());
+        }
     }
 }

@@ -19,9 +19,12 @@ import org.hupf.pipeconf.api.UpfSessionDownlink;
 import org.junit.Test;
 import org.onlab.packet.Ip4Address;
 import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.AsyncConsistentMultimap;
 import org.onosproject.store.service.ConsistentMapBuilder;
+import org.onosproject.store.service.ConsistentMultimapBuilder;
 import org.onosproject.store.service.StorageService;
 import org.onosproject.store.service.TestConsistentMap;
+import org.onosproject.store.service.TestConsistentMultimap;
 import org.onosproject.store.service.TestStorageService;
 
 import java.util.ArrayList;
@@ -32,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -44,7 +48,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * The distributed store (ONOS storage mocked by TestStorageService) and reconciliation against it:
+ * The distributed store (ONOS storage mocked: a shared test multimap) and reconciliation against it:
  * a restarted app finds its sessions and puts a wiped device back; entries the store does not know go.
  */
 public class DistributedSessionStoreTest {
@@ -79,7 +83,7 @@ public class DistributedSessionStoreTest {
 
     @Test
     public void storeKeepsSessionsByUpSeid() {
-        DistributedSessionStore store = new DistributedSessionStore(new TestStorageService());
+        DistributedSessionStore store = new DistributedSessionStore(cluster());
         PfcpSession s = new PfcpSession(7, 1, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
                                         Map.of("ctr:1", 3));
         store.put(s);
@@ -89,17 +93,21 @@ public class DistributedSessionStoreTest {
         assertNull(store.get(7));
     }
 
-    /** Storage whose maps, by name, are shared by every "node" built on it, like a cluster's. */
+    /** Storage whose maps and multimaps, by name, are shared by every "node" built on it, like a cluster's. */
     static StorageService cluster() {
         Map<String, ConsistentMap<?, ?>> shared = new ConcurrentHashMap<>();
-        return storage((name, fresh) -> shared.computeIfAbsent(name, n -> fresh.get()));
+        Map<String, SharedMultimap> multimaps = new ConcurrentHashMap<>();
+        return storage((name, fresh) -> shared.computeIfAbsent(name, n -> fresh.get()),
+                       name -> multimaps.computeIfAbsent(name, n -> new SharedMultimap()));
     }
 
     /**
-     * @param maps the consistent map to use, of its name and a fresh test map of that name
-     * @return storage whose consistent maps are those
+     * @param maps      the consistent map to use, of its name and a fresh test map of that name
+     * @param multimaps the multimap to use, of its name
+     * @return storage whose consistent maps and multimaps are those
      */
-    public static StorageService storage(BiFunction<String, Supplier<ConsistentMap<?, ?>>, ConsistentMap<?, ?>> maps) {
+    static StorageService storage(BiFunction<String, Supplier<ConsistentMap<?, ?>>, ConsistentMap<?, ?>> maps,
+                                  Function<String, SharedMultimap> multimaps) {
         return new TestStorageService() {
             @Override
             @SuppressWarnings("unchecked")
@@ -108,6 +116,17 @@ public class DistributedSessionStoreTest {
                     @Override
                     public ConsistentMap<K, V> build() {
                         return (ConsistentMap<K, V>) maps.apply(name(), super::build);
+                    }
+                };
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K, V> ConsistentMultimapBuilder<K, V> consistentMultimapBuilder() {
+                return new TestConsistentMultimap.Builder<K, V>() {
+                    @Override
+                    public AsyncConsistentMultimap<K, V> buildMultimap() {
+                        return (AsyncConsistentMultimap<K, V>) (Object) multimaps.apply(name());
                     }
                 };
             }
@@ -154,21 +173,30 @@ public class DistributedSessionStoreTest {
     }
 
     @Test
-    public void commitsOfManySessionsRunTogetherEachSessionsInOrder() {
-        StorageService storage = cluster();
-        DistributedSessionStore a = new DistributedSessionStore(storage);
+    public void aBatchOfWritesIsOneOperationEachSessionsInOrder() {
+        SharedMultimap entries = new SharedMultimap();
+        StorageService storage = storage((name, fresh) -> fresh.get(), name -> entries);
+        List<Runnable> batchEnds = new ArrayList<>();
+        DistributedSessionStore a = new DistributedSessionStore(storage, batchEnds::add);
         List<CompletableFuture<Void>> committed = new ArrayList<>();
-        for (int i = 1; i <= 3 * DistributedSessionStore.COMMITTERS; i++) {
-            PfcpSession s = new PfcpSession(i, i, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(), Map.of(),
-                                            Map.of());
+        for (int i = 1; i <= 24; i++) {
+            PfcpSession s = new PfcpSession(i, i, "10.0.0.1", "smf", draft(1).pdrs, draft(1).fars, Map.of(),
+                                            Map.of(), Map.of());
             committed.add(a.putCommitted(s, new KeptResponse("/10.0.0.1:8805/" + i + "/50", new byte[] {1}, i)));
             assertEquals("read at once", s, a.get(i));
         }
         committed.add(a.removeCommitted(1, new KeptResponse("/10.0.0.1:8805/99/54", new byte[] {2}, 99)));
+        committed.add(a.removeCommitted(2, null));
+        assertEquals("nothing sent before the burst ends", 0, entries.writes.get());
+        assertTrue(committed.stream().noneMatch(CompletableFuture::isDone));
+        batchEnds.forEach(Runnable::run);
         committed.forEach(CompletableFuture::join);
+        assertEquals("one put and one removal for the batch", 2, entries.writes.get());
         DistributedSessionStore b = new DistributedSessionStore(storage);
-        assertEquals(3 * DistributedSessionStore.COMMITTERS - 1, b.all().size());
+        assertEquals(22, b.all().size());
         assertNull("the deletion committed after the session's establishment", b.get(1));
+        assertEquals("a SEID holds its latest value only", 1, entries.size(1L));
+        assertEquals(0, entries.size(2L));
         assertEquals(99, b.keptResponses().stream().filter(r -> r.key().contains("/99/")).findFirst()
                 .orElseThrow().atMillis);
         a.close();
@@ -231,7 +259,7 @@ public class DistributedSessionStoreTest {
     @Test
     public void reconciliationRemovesWhatTheStoreDoesNotKnowAndFixesChangedEntries() throws Exception {
         InMemoryUpfDevice device = new InMemoryUpfDevice("switch", 4096);
-        SessionManager m = manager(new DistributedSessionStore(new TestStorageService()), device);
+        SessionManager m = manager(new DistributedSessionStore(cluster()), device);
         PfcpSession s = m.establish(draft(1));
         Set<UpfEntity> wanted = all(device);
         Ip4Address ue = s.pdrs.get(2).ueAddress;

@@ -3,6 +3,7 @@ package org.hupf.standalone.store;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.h2.mvstore.MVMap;
 import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.SessionRecord;
 import org.hupf.api.session.SessionJson;
 import org.hupf.core.store.KeptResponse;
 import org.hupf.core.store.SessionStore;

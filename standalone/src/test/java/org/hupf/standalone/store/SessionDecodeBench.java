@@ -2,6 +2,7 @@ package org.hupf.standalone.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.hupf.api.session.PfcpSession;
+import org.hupf.api.session.SessionRecord;
 import org.hupf.api.session.SessionJson;
 
 import java.lang.management.ManagementFactory;

@@ -1,11 +1,6 @@
-package org.hupf.standalone.store;
+package org.hupf.api.session;
 
 import org.hupf.pipeconf.api.Ip4Bits;
-import org.hupf.api.session.Far;
-import org.hupf.api.session.Pdr;
-import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.Qer;
-import org.hupf.api.session.Urr;
 import org.onlab.packet.Ip4Address;
 
 import java.io.ByteArrayOutputStream;
@@ -21,18 +16,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A session as the host stores it: a compact binary record (every field of {@link PfcpSession} and its rules, in
+ * A session as the stores keep it (the host's file, ONOS's distributed store): a compact binary record (every field of {@link PfcpSession} and its rules, in
  * a fixed order, absent values flagged), which a restart at 100,000 sessions decodes in a fraction of what their
  * JSON form took. The first byte is the record's version, so that a later layout can still read this one.
  */
-final class SessionRecord {
+public final class SessionRecord {
 
-    static final byte VERSION = 1;
+    /** The layout this code writes and reads. */
+    public static final byte VERSION = 1;
 
     private SessionRecord() {
     }
 
-    static byte[] encode(PfcpSession s) {
+    /**
+     * Encodes a session.
+     *
+     * @param s session
+     * @return its record
+     */
+    public static byte[] encode(PfcpSession s) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         Out out = new Out(bytes);
         try {
@@ -111,10 +113,23 @@ final class SessionRecord {
     /**
      * Decodes a record.
      *
+     * @param record a record
+     * @return its session
      * @throws IllegalArgumentException if it is not a whole record of a known version
      */
-    static PfcpSession decode(byte[] record) {
-        In in = new In(ByteBuffer.wrap(record));
+    public static PfcpSession decode(byte[] record) {
+        return decode(ByteBuffer.wrap(record));
+    }
+
+    /**
+     * Decodes the record that fills a buffer from its position to its limit (the buffer wraps a whole array).
+     *
+     * @param record the record's bytes
+     * @return its session
+     * @throws IllegalArgumentException if it is not a whole record of a known version
+     */
+    public static PfcpSession decode(ByteBuffer record) {
+        In in = new In(record);
         try {
             byte version = in.b.get();
             if (version != VERSION) {
@@ -156,7 +171,7 @@ final class SessionRecord {
             }
             return new PfcpSession(upSeid, cpSeid, cpAddress, nodeId, pdrs, fars, qers, urrs, allocations);
         } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("record ends at byte " + in.b.position() + " of " + record.length);
+            throw new IllegalArgumentException("record ends at byte " + in.b.position() + " of " + in.b.limit());
         }
     }
 

@@ -1,20 +1,8 @@
-package org.hupf.standalone.store;
+package org.hupf.api.session;
 
-import org.h2.mvstore.MVMap;
-import org.h2.mvstore.MVStore;
-import org.hupf.api.session.Far;
-import org.hupf.api.session.Pdr;
-import org.hupf.api.session.PfcpSession;
-import org.hupf.api.session.Qer;
-import org.hupf.api.session.SessionJson;
-import org.hupf.api.session.Urr;
-import org.junit.Rule;
 import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
 import org.onlab.packet.Ip4Address;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -23,16 +11,11 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.fail;
 import static org.junit.Assert.assertTrue;
 
-/** The binary session record: every field comes back, a damaged record is a precise error, JSON state still opens. */
+/** The binary session record: every field comes back, a damaged record is a precise error. */
 public class SessionRecordTest {
 
-    private static final long START = 3_900_000_000L;
-
-    @Rule
-    public TemporaryFolder tmp = new TemporaryFolder();
-
     /** Every field of every rule set, absent and present values side by side, strings beyond ASCII. */
-    static PfcpSession full() {
+    public static PfcpSession full() {
         Ip4Address ue = Ip4Address.valueOf("10.250.3.4");
         Pdr ul = new Pdr(1, 255, Pdr.ACCESS, 0xdeadbeefL, Ip4Address.valueOf("192.168.0.1"), true, 7, ue,
                          List.of("permit out ip from 1.2.3.4 to assigned", "permit out 17 from any to any"), 9, 0,
@@ -72,25 +55,6 @@ public class SessionRecordTest {
         count[17] = 0x7f; // the cpAddress length's high byte
         assertTrue(refusal(() -> SessionRecord.decode(count)).getMessage()
                            .startsWith("string length"));
-    }
-
-    @Test
-    public void stateWrittenAsJsonStillOpensAndIsRewrittenAsRecords() throws Exception {
-        Path dir = tmp.getRoot().toPath().resolve("json");
-        Files.createDirectories(dir);
-        PfcpSession session = DurableStateTest.session(7);
-        try (MVStore old = new MVStore.Builder().fileName(dir.resolve(DurableState.FILE).toString()).open()) {
-            old.<Long, String>openMap("sessions").put(session.upSeid, SessionJson.encode(session).toString());
-            old.<String, Long>openMap("meta").put("recoveryTimeStamp", START);
-        }
-        try (DurableState s = DurableState.open(dir, 0, START + 60)) {
-            assertEquals(session, s.sessions().get(session.upSeid));
-            assertEquals(START, s.recoveryTimeStamp());
-            s.sessions().put(session);
-        }
-        try (MVStore reopened = new MVStore.Builder().fileName(dir.resolve(DurableState.FILE).toString()).open()) {
-            assertTrue(reopened.<Long, Object>openMap("sessions").get(session.upSeid) instanceof byte[]);
-        }
     }
 
     /** The decoder's refusal of a record. */
