@@ -54,8 +54,8 @@ public final class Pdr {
         // Interned: every session's PDRs name the same few networks.
         this.networkInstance = networkInstance == null ? null : networkInstance.intern();
         this.farId = farId;
-        this.qerIds = List.copyOf(qerIds);
-        this.urrIds = List.copyOf(urrIds);
+        this.qerIds = SharedIdLists.of(qerIds);
+        this.urrIds = SharedIdLists.of(urrIds);
     }
 
     /** @return true for uplink (from the RAN) PDRs */
