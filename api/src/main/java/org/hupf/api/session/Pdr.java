@@ -44,10 +44,10 @@ public final class Pdr {
         this.precedence = precedence;
         this.sourceInterface = sourceInterface;
         this.teid = teid;
-        this.tunnelAddress = tunnelAddress;
+        this.tunnelAddress = SharedAddresses.of(tunnelAddress);
         this.choose = choose;
         this.chooseId = chooseId;
-        this.ueAddress = ueAddress;
+        this.ueAddress = SharedAddresses.of(ueAddress);
         this.sdfFilters = List.copyOf(sdfFilters);
         this.qfi = qfi;
         this.outerHeaderRemoval = outerHeaderRemoval;

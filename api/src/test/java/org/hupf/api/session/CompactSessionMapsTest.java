@@ -17,7 +17,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 /**
- * A session's rule maps, allocations and rule id lists hold what a million sessions need and no more, and behave as
+ * A session's rule maps, allocations, rule id lists and addresses hold what a million sessions need and no more, and behave as
  * the {@code Map.copyOf} and {@code List.copyOf} they replace.
  */
 public class CompactSessionMapsTest {
@@ -33,8 +33,11 @@ public class CompactSessionMapsTest {
     }
 
     private static Pdr pdr(int id, List<Long> qerIds, List<Long> urrIds) {
-        return new Pdr(id, 100, Pdr.CORE, null, null, false, null, Ip4Address.valueOf("10.0.0.1"), List.of(), null,
-                       null, null, 1L, qerIds, urrIds);
+        return pdr(id, qerIds, urrIds, Ip4Address.valueOf("10.0.0.1"));
+    }
+
+    private static Pdr pdr(int id, List<Long> qerIds, List<Long> urrIds, Ip4Address ue) {
+        return new Pdr(id, 100, Pdr.CORE, null, null, false, null, ue, List.of(), null, null, null, 1L, qerIds, urrIds);
     }
 
     private static Map<Integer, Pdr> pdrs(int n) {
@@ -127,5 +130,21 @@ public class CompactSessionMapsTest {
         assertSame(a.urrIds, b.urrIds);
         assertEquals(List.of(1L, 2L), b.urrIds);
         assertFails(UnsupportedOperationException.class, () -> b.urrIds.add(3L));
+    }
+
+    @Test
+    public void aSessionsPdrsShareTheirUeAddress() {
+        Pdr uplink = new Pdr(1, 100, Pdr.ACCESS, 0x1234L, Ip4Address.valueOf("192.168.0.1"), false, null,
+                             Ip4Address.valueOf("10.9.0.1"), List.of(), null, 0, null, 1L, List.of(), List.of());
+        Pdr downlink = new Pdr(2, 100, Pdr.CORE, null, null, false, null, Ip4Address.valueOf("10.9.0.1"), List.of(),
+                               null, null, null, 2L, List.of(), List.of());
+        assertSame(uplink.ueAddress, downlink.ueAddress);
+        Far toGnb = new Far(2, Far.FORW, Far.ACCESS, 0xabcL, Ip4Address.valueOf("192.168.1.10"), null);
+        Far another = new Far(3, Far.FORW, Far.ACCESS, 0xabdL, Ip4Address.valueOf("192.168.1.10"), null);
+        assertSame(toGnb.ohcAddress, another.ohcAddress);
+        for (int i = 0; i < 10_000; i++) {
+            Ip4Address a = Ip4Address.valueOf(0x0a000000 + i);
+            assertEquals("addresses sharing a slot keep their own", a, pdr(i, List.of(), List.of(), a).ueAddress);
+        }
     }
 }
