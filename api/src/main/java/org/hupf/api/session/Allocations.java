@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiConsumer;
 
 /**
@@ -20,8 +21,11 @@ public final class Allocations extends AbstractMap<String, Integer> {
     /** Past this many keys a lookup searches the sorted keys in halves; below, a scan of shared strings is faster. */
     private static final int SCANNED = 8;
     private static final int BITS = 10;
-    /** Direct-mapped, like {@link SharedLongs}: a racing thread only shares less (an array is written whole). */
-    private static final String[][] KEY_SETS = new String[1 << BITS][];
+    /**
+     * Direct-mapped, like {@link SharedLongs}: a racing thread only shares less. An array's elements are not final:
+     * it is published with a release and read with an acquire, so a thread sharing it sees them filled.
+     */
+    private static final AtomicReferenceArray<String[]> KEY_SETS = new AtomicReferenceArray<>(1 << BITS);
     private static final Allocations EMPTY = new Allocations(new String[0], new int[0]);
 
     private final String[] keys;
@@ -55,14 +59,14 @@ public final class Allocations extends AbstractMap<String, Integer> {
     /** @return the held array equal to {@code keys} when there is one, else {@code keys}, now held */
     private static String[] shared(String[] keys) {
         int slot = Arrays.hashCode(keys) * 0x9E3779B9 >>> (32 - BITS);
-        String[] held = KEY_SETS[slot];
+        String[] held = KEY_SETS.get(slot);
         if (Arrays.equals(held, keys)) {
             return held;
         }
         for (int i = 0; i < keys.length; i++) {
             keys[i] = keys[i].intern();
         }
-        KEY_SETS[slot] = keys;
+        KEY_SETS.lazySet(slot, keys);
         return keys;
     }
 
