@@ -43,7 +43,7 @@ public final class Far {
         this.applyAction = applyAction;
         this.destinationInterface = destinationInterface;
         this.ohcTeid = ohcTeid;
-        this.ohcAddress = ohcAddress;
+        this.ohcAddress = SharedAddresses.of(ohcAddress);
         this.barId = barId;
         // Interned: every session's FARs name the same few networks.
         this.networkInstance = networkInstance == null ? null : networkInstance.intern();

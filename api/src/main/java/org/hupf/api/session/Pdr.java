@@ -44,18 +44,18 @@ public final class Pdr {
         this.precedence = precedence;
         this.sourceInterface = sourceInterface;
         this.teid = teid;
-        this.tunnelAddress = tunnelAddress;
+        this.tunnelAddress = SharedAddresses.of(tunnelAddress);
         this.choose = choose;
         this.chooseId = chooseId;
-        this.ueAddress = ueAddress;
+        this.ueAddress = SharedAddresses.of(ueAddress);
         this.sdfFilters = List.copyOf(sdfFilters);
         this.qfi = qfi;
         this.outerHeaderRemoval = outerHeaderRemoval;
         // Interned: every session's PDRs name the same few networks.
         this.networkInstance = networkInstance == null ? null : networkInstance.intern();
         this.farId = farId;
-        this.qerIds = List.copyOf(qerIds);
-        this.urrIds = List.copyOf(urrIds);
+        this.qerIds = SharedIdLists.of(qerIds);
+        this.urrIds = SharedIdLists.of(urrIds);
     }
 
     /** @return true for uplink (from the RAN) PDRs */

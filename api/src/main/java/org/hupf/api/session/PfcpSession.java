@@ -33,11 +33,11 @@ public final class PfcpSession {
         // Interned: a million sessions share a few CP functions' addresses and node IDs.
         this.cpAddress = cpAddress == null ? null : cpAddress.intern();
         this.nodeId = nodeId == null ? null : nodeId.intern();
-        this.pdrs = Map.copyOf(pdrs);
-        this.fars = Map.copyOf(fars);
-        this.qers = Map.copyOf(qers);
-        this.urrs = Map.copyOf(urrs);
-        this.allocations = Map.copyOf(allocations);
+        this.pdrs = RuleMap.copyOf(pdrs);
+        this.fars = RuleMap.copyOf(fars);
+        this.qers = RuleMap.copyOf(qers);
+        this.urrs = RuleMap.copyOf(urrs);
+        this.allocations = Allocations.copyOf(allocations);
     }
 
     /**

@@ -15,9 +15,8 @@ import java.util.Arrays;
 /**
  * {@link HybridUpfDevice}'s per-UE bookkeeping: each UE's own entries (sessions, terminations), keyed by its
  * address's 32 bits; as they are put and removed, the {@link SharedEntities} they refer to (meters, a tunnel peer and
- * its overlay) count their UEs as users. A UE has a handful of entries: they sit in small arrays, scanned, each with
- * the shared entities it refers to worked out once, when it is put. Not thread-safe: the device calls it under its
- * lock.
+ * its overlay) count their UEs as users. A UE has a handful of entries: they sit in a small array, scanned. Not
+ * thread-safe: the device calls it under its lock.
  */
 final class UeBook {
 
@@ -32,9 +31,9 @@ final class UeBook {
     }
 
     /**
-     * One UE's own entries in the order they were first put, each with its key and the shared entities it refers to
-     * ({@link SharedEntities#ref}). An entry's key is its type and two numbers, {@code EntityKeys.key}'s fields for
-     * the four types a UE owns, held in primitive arrays: no key object per entry.
+     * One UE's own entries in the order they were first put. An entry's key (its type and {@link #keyA},
+     * {@link #keyB}) and the shared entities it refers to ({@link #references}) are read off the entity when asked:
+     * a million UEs hold only their entities, and a UE has a handful to scan.
      */
     static final class Ue {
         final Ip4Address address;
@@ -42,11 +41,7 @@ final class UeBook {
         /** The UE's slice as {@link HybridUpfDevice} worked it out, under its core pools' version sliceVersion. */
         int slice;
         int sliceVersion = -1;
-        private byte[] types = new byte[4];
-        private long[] keyA = new long[4];
-        private long[] keyB = new long[4];
         private UpfEntity[] entities = new UpfEntity[4];
-        private long[][] references = new long[4][];
         private int size;
 
         Ue(Ip4Address address, int bits) {
@@ -63,53 +58,38 @@ final class UeBook {
         }
 
         long[] references(int i) {
-            return references[i];
+            return UeBook.references(entities[i]);
         }
 
         /** @return the entry with the key of {@code e}, or -1 */
         private int indexOf(UpfEntity e) {
-            byte type = (byte) e.type().ordinal();
+            UpfEntityType type = e.type();
             long a = keyA(e, bits);
             long b = keyB(e);
             for (int i = 0; i < size; i++) {
-                if (types[i] == type && keyA[i] == a && keyB[i] == b) {
+                UpfEntity held = entities[i];
+                if (held.type() == type && keyA(held, bits) == a && keyB(held) == b) {
                     return i;
                 }
             }
             return -1;
         }
 
-        private void append(UpfEntity e, long[] refs) {
+        private void append(UpfEntity e) {
             if (size == entities.length) {
-                types = Arrays.copyOf(types, 2 * size);
-                keyA = Arrays.copyOf(keyA, 2 * size);
-                keyB = Arrays.copyOf(keyB, 2 * size);
                 entities = Arrays.copyOf(entities, 2 * size);
-                references = Arrays.copyOf(references, 2 * size);
             }
-            types[size] = (byte) e.type().ordinal();
-            keyA[size] = keyA(e, bits);
-            keyB[size] = keyB(e);
-            entities[size] = e;
-            references[size] = refs;
-            size++;
+            entities[size++] = e;
         }
 
         private void removeAt(int i) {
-            int after = size - i - 1;
-            System.arraycopy(types, i + 1, types, i, after);
-            System.arraycopy(keyA, i + 1, keyA, i, after);
-            System.arraycopy(keyB, i + 1, keyB, i, after);
-            System.arraycopy(entities, i + 1, entities, i, after);
-            System.arraycopy(references, i + 1, references, i, after);
-            size--;
-            entities[size] = null;
-            references[size] = null;
+            System.arraycopy(entities, i + 1, entities, i, size - i - 1);
+            entities[--size] = null;
         }
 
         private boolean refersTo(long ref) {
             for (int i = 0; i < size; i++) {
-                for (long r : references[i]) {
+                for (long r : references(i)) {
                     if (r == ref) {
                         return true;
                     }
@@ -143,11 +123,10 @@ final class UeBook {
         long[] refs = references(e);
         int at = ue.indexOf(e);
         if (at < 0) {
-            ue.append(e, refs);
+            ue.append(e);
         } else {
-            long[] old = ue.references[at];
+            long[] old = ue.references(at);
             ue.entities[at] = e;
-            ue.references[at] = refs;
             for (long ref : old) {
                 unrefer(ref, ue);
             }
@@ -164,7 +143,7 @@ final class UeBook {
         if (at < 0) {
             return;
         }
-        long[] old = ue.references[at];
+        long[] old = ue.references(at);
         ue.removeAt(at);
         for (long ref : old) {
             unrefer(ref, ue);

@@ -1,5 +1,6 @@
 package org.hupf.core.translation;
 
+import org.hupf.api.session.Allocations;
 import org.hupf.api.session.AppFilter;
 import org.hupf.api.session.Cause;
 import org.hupf.api.session.PfcpSession;
@@ -237,7 +238,7 @@ public final class ResourcePool {
         private int used;
 
         private Allocation(Map<String, Integer> held) {
-            this.held = Map.copyOf(held);
+            this.held = Allocations.copyOf(held);
         }
 
         private int get(String key, int limit, String what) throws RuleException {
