@@ -15,6 +15,8 @@ import grpc
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 from scapy.contrib import pfcp as P
 
+import conftest
+import onos_ready
 from p4rt import P4Info
 
 REPO = Path(__file__).resolve().parents[2]
@@ -365,6 +367,57 @@ def test_cli_commands(onos, deployed, backend, tmp_path):
         tables.wait_session("10.250.0.33", teid, present=False)
         assert "upSeid=%d " % seid not in onos.cli("hupf:sessions")
     finally:
+        tables.close()
+
+
+def test_a_sites_change_that_strands_stored_sessions_is_refused(onos, deployed, backend):
+    """Issue 35: a session stays at the site it was established at. With a session towards gNB 192.168.1.10
+    stored, a netcfg whose one site serves no such gNB would strand it: hupf's validation makes ONOS refuse it (the
+    log names the sessions and their site), and the sites and the session stay; a site serving every gNB is taken,
+    and so is going back to no sites, the session on the backend throughout."""
+    cfg = deployed["cfg"]
+    draft = session_json("10.250.0.44", 544)
+    draft["fars"][1] = {"farId": 2, "applyAction": ["FORW"], "forwardingParameters": {
+        "destinationInterface": "ACCESS", "outerHeaderCreation": {"teid": 4660, "ipv4": "192.168.1.10"}}}
+    status, created = onos.rest("POST", "/onos/hupf/sessions", draft)
+    assert status == 201, created
+    seid, teid = created["upSeid"], uplink_teid(created)
+
+    def with_site(gnbs):
+        changed = copy.deepcopy(cfg)
+        changed["apps"]["org.hupf.app"]["hupf"]["sites"] = [
+            {"siteId": "edge-x", "backends": [deployed["device"]], "gnbs": gnbs}]
+        return changed
+
+    def sites():
+        return [s["siteId"] for s in onos.rest("GET", "/onos/hupf/sites")[1]["sites"]]
+
+    tables = BackendTables(backend.addr)
+    try:
+        tables.wait_session("10.250.0.44", teid, present=True)
+        status, body = onos.rest("POST", "/onos/v1/network/configuration", with_site(["192.0.2.0/24"]))
+        assert status != 200, (status, body)
+        assert sites() == [], "the refused sites are not in force"
+        assert re.search(r"netcfg refused: sites: the change strands stored sessions .*\d+ sessions? at site default"
+                         r" would be served by no site", onos.karaf_log.read_text(errors="replace"))
+        status, body = onos.rest("POST", "/onos/v1/network/configuration", with_site(["0.0.0.0/0"]))
+        assert status == 200, body
+        onos.wait(lambda: sites() == ["edge-x"], 30, "site edge-x in force")
+        status, body = onos.rest("POST", "/onos/v1/network/configuration", cfg)
+        assert status == 200, body
+        onos.wait(lambda: sites() == [], 30, "no sites in force again")
+        onos.wait_ready(lambda: onos_ready.settled(onos, onos_ready.hupf_took_backend), conftest.DEVICE_TIMEOUT_S,
+                        "hupf took the backend over again")
+        tables.wait_session("10.250.0.44", teid, present=True)
+        # Each accepted change restarted the core: until it runs again a request is answered 409 and changes nothing.
+        answers = []
+        onos.wait(lambda: answers.append(onos.rest("DELETE", "/onos/hupf/sessions/%d" % seid)[0]) or answers[-1] != 409,
+                  60, "the session deleted once the core runs again")
+        assert answers[-1] == 204, answers
+        tables.wait_session("10.250.0.44", teid, present=False)
+    finally:
+        if onos.rest("GET", "/onos/hupf/sessions/%d" % seid)[0] == 200:
+            onos.rest("DELETE", "/onos/hupf/sessions/%d" % seid)
         tables.close()
 
 

@@ -350,7 +350,7 @@ def test_two_backends_share_the_ues_the_switch_steers_by_hash(onos, deployed, ba
     print("drain of the second backend %.0f%% into the traffic: %s" % (100 * MOVE_AT, drained))
     assert drained["quiet"], drained
     assert (left["backends"], left["steered_to"]) == ([deployed["device"]], [deployed["device"]]), left
-    assert {"id": SECOND_BACKEND, "state": "DRAINED"} in listed["backends"], listed
+    assert {"id": SECOND_BACKEND, "site": "default", "state": "DRAINED"} in listed["backends"], listed
     tx, rx = traffic_stats(stats_drain)
     sent, got = sent_and_received(tx, rx)
     print("packets lost in the drain: %d of %d" % (sent - got, sent))

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What hupf offers REST, the CLI and other apps: sessions (the same ones PFCP creates), counters,
@@ -120,6 +121,14 @@ public interface HupfService {
      *         configuration changed
      */
     String siteOf(PfcpSession s);
+
+    /**
+     * Returns {@link #siteOf} for many sessions at once (a listing, a filter by site): the configuration read once,
+     * each stored session's site kept beside it once worked out.
+     *
+     * @return a session's site's name, null as for {@link #siteOf}
+     */
+    Function<PfcpSession, String> siteLookup();
 
     /**
      * Reconciles every device with the store now.

@@ -4,9 +4,11 @@ import org.onlab.packet.Ip4Address;
 
 import org.onosproject.net.behaviour.upf.UpfProgrammableException;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The offload manager as an ONOS service, for the REST API, the CLI and the packet-in path.
@@ -107,14 +109,30 @@ public interface OffloadService {
      */
     Map<String, SiteHybrid> sites();
 
-    /** What one site's hybrid shows: the sessions offloaded to its switch, its backends driven now. */
+    /** What one site's hybrid shows: its metrics, the UEs offloaded to its switch, its backends driven now. */
     final class SiteHybrid {
+        /** The site's offload metrics (its sessions, its switch's occupancy, its bytes per path). */
+        public final OffloadMetrics metrics;
         public final int offloaded;
+        /** The UEs whose sessions are on the site's switch, in address order. */
+        public final Set<Ip4Address> offloadedUes;
         public final List<String> backendsUp;
+        /** The site's backends its switch steers session misses to now. */
+        public final List<String> steeredTo;
 
-        public SiteHybrid(int offloaded, List<String> backendsUp) {
-            this.offloaded = offloaded;
+        /**
+         * @param metrics      the site's offload metrics
+         * @param offloadedUes the UEs on its switch
+         * @param backendsUp   its backends driven now
+         * @param steeredTo    its backends its switch steers to now
+         */
+        public SiteHybrid(OffloadMetrics metrics, Set<Ip4Address> offloadedUes, List<String> backendsUp,
+                          List<String> steeredTo) {
+            this.metrics = metrics;
+            this.offloadedUes = Collections.unmodifiableSet(new TreeSet<>(offloadedUes));
+            this.offloaded = this.offloadedUes.size();
             this.backendsUp = List.copyOf(backendsUp);
+            this.steeredTo = List.copyOf(steeredTo);
         }
     }
 }

@@ -121,7 +121,7 @@
                 $scope.summary = {occupancy: [], devices: []};
                 $scope.events = [];
                 $scope.page = {sessions: [], total: 0, matched: 0, offset: 0};
-                $scope.query = {filter: '', offset: 0};
+                $scope.query = {filter: '', site: '', offset: 0};
                 $scope.charts = [];
                 // The site whose charts and events are shown, '' for every site summed.
                 $scope.view = {site: ''};
@@ -140,7 +140,8 @@
 
                 function requestPage() {
                     wss.sendEvent('hupfSessionsPageRequest',
-                        {filter: $scope.query.filter, offset: $scope.query.offset, limit: PAGE});
+                        {filter: $scope.query.filter, site: $scope.query.site, offset: $scope.query.offset,
+                         limit: PAGE});
                 }
 
                 function startLive() {
@@ -184,6 +185,10 @@
                         $scope.query.offset = o;
                         requestPage();
                     }
+                };
+                // The sessions' sites (the page's counts), for the sessions' own site filter.
+                $scope.sessionSites = function () {
+                    return Object.keys($scope.page.sites || {}).sort();
                 };
                 $scope.lastRow = function () {
                     return Math.min($scope.page.offset + $scope.page.sessions.length, $scope.page.matched);

@@ -11,6 +11,7 @@ import org.hupf.core.pfcp.PfcpConfig;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTranslator;
 import org.hupf.core.site.Site;
+import org.hupf.core.site.SiteIndex;
 import org.hupf.core.site.SitePlacement;
 import org.hupf.core.store.InMemorySessionStore;
 import org.hupf.standalone.store.DurableState;
@@ -173,13 +174,13 @@ public final class HupfStandalone {
         }, "hupf-track-stored");
         tracking.setDaemon(true);
         tracking.start();
-        SitePlacement placement = sites.isEmpty() ? null : new SitePlacement(sites);
+        SiteIndex siteIndex = sites.isEmpty() ? null : new SiteIndex(new SitePlacement(sites));
         services.register(HupfService.class,
                           new SessionManagerService(manager, List.of(Ip4Prefix.valueOf(o.get("ue-pool"))), agent,
                                                     tenants.entries, tenants.bindable) {
                               @Override
-                              protected SitePlacement placement() {
-                                  return placement;
+                              protected SiteIndex siteIndex() {
+                                  return siteIndex;
                               }
                           })
                 .register(DeviceStatusService.class, new InMemoryDeviceStatus(device.toString(), device))

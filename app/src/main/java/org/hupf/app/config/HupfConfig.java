@@ -31,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import static org.hupf.core.config.JsonFields.fieldNames;
 import static org.hupf.core.config.JsonFields.intIn;
@@ -91,6 +92,26 @@ public final class HupfConfig extends CheckedConfig {
             this.mac = mac;
             this.weight = weight;
         }
+    }
+
+    /**
+     * Checks a change of the sites against the stored sessions, throwing an IllegalArgumentException that names
+     * what the change would strand ({@code SiteChange}); null where no session store is at hand (tools, tests).
+     */
+    private final Consumer<List<Site>> sitesChangeCheck;
+
+    /** A netcfg checked on its own. */
+    public HupfConfig() {
+        this(null);
+    }
+
+    /**
+     * A netcfg whose sites are also checked against the stored sessions.
+     *
+     * @param sitesChangeCheck refuses sites that would strand stored sessions (IllegalArgumentException)
+     */
+    public HupfConfig(Consumer<List<Site>> sitesChangeCheck) {
+        this.sitesChangeCheck = sitesChangeCheck;
     }
 
     @Override
@@ -159,6 +180,9 @@ public final class HupfConfig extends CheckedConfig {
         if (!cl.isMissingNode()) {
             intIn(cl, "windowMs", 1, 3_600_000, 1000);
         }
+        if (sitesChangeCheck != null) {
+            sitesChangeCheck.accept(sites());
+        }
     }
 
     /**
@@ -215,6 +239,18 @@ public final class HupfConfig extends CheckedConfig {
      */
     public List<Site> sites() {
         return SitesParser.sites(object);
+    }
+
+    /**
+     * @param cfg a netcfg in force, or null
+     * @return its sites; none without one, or where they do not parse (one implicit site)
+     */
+    public static List<Site> sitesOf(HupfConfig cfg) {
+        try {
+            return cfg == null ? List.of() : cfg.sites();
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
     }
 
     /** @return device id to role */

@@ -118,9 +118,11 @@ final class HupfUiMessageHandler extends UiMessageHandler {
             ObjectNode root = objectNode();
             try {
                 HupfService hupf = get(HupfService.class);
-                SessionPages.page(root, hupf.sessions(), hupf::siteOf, get(OffloadService.class),
-                                  payload.path("filter").asText(""), payload.path("offset").asInt(0),
-                                  payload.path("limit").asInt(50));
+                SessionPages.page(root, hupf.sessions(), hupf.siteLookup(), get(OffloadService.class),
+                                  new SessionPages.Query(payload.path("filter").asText(""),
+                                                         payload.path("site").asText(""),
+                                                         payload.path("offset").asInt(0),
+                                                         payload.path("limit").asInt(50)));
             } catch (IllegalArgumentException e) {
                 root.put("error", e.getMessage());
             }

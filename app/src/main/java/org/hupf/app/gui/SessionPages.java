@@ -10,19 +10,44 @@ import org.onosproject.ui.table.TableModel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * One page of the sessions, filtered: what the hupf view and {@code GET /onos/hupf/live/sessions} send instead of
- * every session (a UPF holds 100,000 of them). The filter is a case-insensitive text that a session matches when
- * its UP or CP SEID, UE address, uplink or downlink TEIDs or path contain it; pages are in the order of UP SEIDs.
+ * every session (a UPF holds 100,000 of them). The filter is a site a session must be served at, and a
+ * case-insensitive text that a session matches when its UP or CP SEID, UE address, uplink or downlink TEIDs or path
+ * contain it; pages are in the order of UP SEIDs.
  */
 public final class SessionPages {
+
+    /** What a page asks for. */
+    public static final class Query {
+        final String text;
+        final String site;
+        final int offset;
+        final int limit;
+
+        /**
+         * @param text   text a session must contain, null or blank for all
+         * @param site   the site a session must be served at, null or blank for every site
+         * @param offset rows skipped, from 0
+         * @param limit  rows at most, 1 to {@link #MAX_LIMIT}
+         */
+        public Query(String text, String site, int offset, int limit) {
+            this.text = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+            this.site = site == null || site.isBlank() ? null : site.trim();
+            this.offset = offset;
+            this.limit = limit;
+        }
+    }
 
     /** The longest page asked for: a screenful, never the store. */
     public static final int MAX_LIMIT = 500;
@@ -33,31 +58,37 @@ public final class SessionPages {
     }
 
     /**
-     * Renders a page: {@code total} sessions, {@code matched} by the filter, {@code offset}, {@code limit}, and
+     * Renders a page: {@code total} sessions, {@code matched} by the filter, {@code offset}, {@code limit},
+     * {@code sites} (each site's sessions, for the site filter; empty where the netcfg names no sites) and
      * {@code sessions}, one object per row with the view's columns ({@link HupfViewModel#SESSION_COLUMNS}).
      *
      * @param root     the answer's object
      * @param sessions the session store's sessions
-     * @param siteOf   the site a session is served at, null where the netcfg names no sites (asked for the page's
-     *                 rows only)
+     * @param siteOf   the site a session is served at, null where the netcfg names no sites: asked of every
+     *                 session, so an index of them ({@code HupfService.siteLookup}), never a placement each
      * @param offload  the offload service: each UE's path and rate
-     * @param filter   text a session must contain, null or blank for all
-     * @param offset   rows skipped, from 0
-     * @param limit    rows at most, 1 to {@link #MAX_LIMIT}
+     * @param query    the text and site a session must match, and which rows
      * @throws IllegalArgumentException a negative offset or a limit out of range
      */
     public static void page(ObjectNode root, Collection<PfcpSession> sessions, Function<PfcpSession, String> siteOf,
-                            OffloadService offload, String filter, int offset, int limit) {
+                            OffloadService offload, Query query) {
+        int offset = query.offset;
+        int limit = query.limit;
         if (offset < 0 || limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("offset must be >= 0 and limit 1.." + MAX_LIMIT + ": offset " + offset
                                                        + ", limit " + limit);
         }
-        String want = filter == null ? "" : filter.trim().toLowerCase(Locale.ROOT);
+        String want = query.text;
         Set<Ip4Address> onSwitch = want.isEmpty() ? Set.of() : offload.offloaded();
         Filter filterOf = new Filter(want);
         List<PfcpSession> matched = new ArrayList<>();
+        Map<String, int[]> bySite = new HashMap<>();
         for (PfcpSession s : sessions) {
-            if (want.isEmpty() || matches(s, filterOf, onSwitch)) {
+            String site = siteOf.apply(s);
+            if (site != null) {
+                bySite.computeIfAbsent(site, x -> new int[1])[0]++;
+            }
+            if ((query.site == null || query.site.equals(site)) && (want.isEmpty() || matches(s, filterOf, onSwitch))) {
                 matched.add(s);
             }
         }
@@ -66,6 +97,8 @@ public final class SessionPages {
         TableModel tm = new TableModel(HupfViewModel.SESSION_COLUMNS);
         HupfViewModel.populateSessions(tm, rows, siteOf, offload);
         root.put("total", sessions.size()).put("matched", matched.size()).put("offset", offset).put("limit", limit);
+        ObjectNode sites = root.putObject("sites");
+        new TreeMap<>(bySite).forEach((site, n) -> sites.put(site, n[0]));
         ArrayNode out = root.putArray("sessions");
         // TableModel keeps the rows in the order they were added (until sorted): the page's.
         for (TableModel.Row r : tm.getRows()) {

@@ -17,6 +17,9 @@ import org.hupf.core.offload.ControlPlane;
 import org.hupf.core.pfcp.PfcpAgent;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.translation.SessionTenant;
+import org.hupf.core.site.Site;
+import org.hupf.core.site.SiteChange;
+import org.hupf.core.site.SiteIndex;
 import org.hupf.core.site.SitePlacement;
 import org.hupf.app.store.DistributedSessionStore;
 import org.hupf.app.store.DistributedUsageBaselineStore;
@@ -118,7 +121,7 @@ public class HupfManager extends SessionManagerService {
             new ConfigFactory<>(APP_SUBJECT_FACTORY, HupfConfig.class, HupfConfig.KEY) {
                 @Override
                 public HupfConfig createConfig() {
-                    return new HupfConfig();
+                    return new HupfConfig(HupfManager.this::checkSitesChange);
                 }
             };
     private final NetworkConfigListener cfgListener = new InternalConfigListener();
@@ -152,6 +155,8 @@ public class HupfManager extends SessionManagerService {
     private volatile List<Ip4Prefix> uePools = List.of();
     /** The netcfg's tenants by network instance: a change binds the next sessions without restarting the core. */
     private volatile Map<String, SessionTenant> tenants = Map.of();
+    /** Each stored session's site under the netcfg's sites ({@link #siteIndex}). */
+    private volatile SiteIndex siteIndex;
 
     @Activate
     protected void activate() {
@@ -368,14 +373,34 @@ public class HupfManager extends SessionManagerService {
         return m;
     }
 
-    /** The netcfg's sites, read on every node: each shows where the stored sessions are served. */
+    /** As ONOS validates a netcfg before storing it: refuses sites that would strand stored sessions. */
+    private void checkSitesChange(List<Site> proposed) {
+        String refusal = SiteChange.refusal(HupfConfig.sitesOf(cfgRegistry.getConfig(appId, HupfConfig.class)),
+                                            proposed, store::all);
+        if (refusal != null) {
+            // ONOS's answer to the netcfg does not carry the reason: the log does.
+            log.warn("netcfg refused: {}", refusal);
+            throw new IllegalArgumentException(refusal);
+        }
+    }
+
+    /**
+     * The netcfg's sites, read on every node, with each stored session's site: the index lives as long as the sites
+     * do, so a session is placed once on this node, not at every listing.
+     */
     @Override
-    protected SitePlacement placement() {
+    protected SiteIndex siteIndex() {
         HupfConfig cfg = cfgRegistry.getConfig(appId, HupfConfig.class);
         if (cfg == null || !cfg.isValid() || cfg.sites().isEmpty()) {
             return null;
         }
-        return new SitePlacement(cfg.sites());
+        List<Site> sites = cfg.sites();
+        SiteIndex kept = siteIndex;
+        if (kept == null || !kept.sites().equals(sites)) {
+            kept = new SiteIndex(new SitePlacement(sites));
+            siteIndex = kept;
+        }
+        return kept;
     }
 
     @Override

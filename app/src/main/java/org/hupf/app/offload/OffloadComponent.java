@@ -424,8 +424,8 @@ public class OffloadComponent implements UpfDeviceSource, OffloadService, LiveSe
     public Map<String, SiteHybrid> sites() {
         Map<String, SiteHybrid> out = new LinkedHashMap<>();
         for (Hybrid h : takeover.hybrids()) {
-            out.put(h.siteId, new SiteHybrid(h.manager.offloaded().size(), takeover.writtenBackends(h).stream()
-                    .map(DeviceId::toString).collect(Collectors.toList())));
+            out.put(h.siteId, new SiteHybrid(h.manager.metrics(), h.manager.offloaded(), takeover.writtenBackends(h)
+                    .stream().map(DeviceId::toString).collect(Collectors.toList()), h.steeredTo));
         }
         return out;
     }

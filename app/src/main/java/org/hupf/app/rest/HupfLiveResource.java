@@ -55,9 +55,11 @@ public class HupfLiveResource extends HupfResource {
     }
 
     /**
-     * Returns one page of the sessions, in the order of their UP SEIDs, those containing a text when asked.
+     * Returns one page of the sessions, in the order of their UP SEIDs, those of a site and containing a text when
+     * asked.
      *
      * @param filter text in a session's SEIDs, UE address, TEIDs or path (HW, SW); empty for all
+     * @param site   the site the sessions are served at; empty for every site
      * @param offset sessions skipped
      * @param limit  sessions at most (1 to 500)
      * @return 200 with {"total", "matched", "offset", "limit", "sessions": [...]}, 400 for a bad offset or limit
@@ -66,12 +68,14 @@ public class HupfLiveResource extends HupfResource {
     @Path("sessions")
     @Produces(MediaType.APPLICATION_JSON)
     public Response sessions(@QueryParam("filter") @DefaultValue("") String filter,
+                             @QueryParam("site") @DefaultValue("") String site,
                              @QueryParam("offset") @DefaultValue("0") int offset,
                              @QueryParam("limit") @DefaultValue("50") int limit) {
         ObjectNode root = MAPPER.createObjectNode();
         try {
             HupfService hupf = get(HupfService.class);
-            SessionPages.page(root, hupf.sessions(), hupf::siteOf, get(OffloadService.class), filter, offset, limit);
+            SessionPages.page(root, hupf.sessions(), hupf.siteLookup(), get(OffloadService.class),
+                              new SessionPages.Query(filter, site, offset, limit));
         } catch (IllegalArgumentException e) {
             return error(Response.Status.BAD_REQUEST, e.getMessage());
         }

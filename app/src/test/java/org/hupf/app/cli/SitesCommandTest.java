@@ -5,9 +5,11 @@ import org.hupf.api.OffloadService;
 import org.hupf.api.SiteStatus;
 import org.junit.Rule;
 import org.junit.Test;
+import org.onlab.packet.Ip4Address;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.easymock.EasyMock.createMock;
 import static org.easymock.EasyMock.expect;
@@ -58,7 +60,9 @@ public class SitesCommandTest {
     @Test
     public void aSiteThisNodeDrivesShowsItsOffloadedSessionsAndBackendsUp() {
         OffloadService offload = createMock(OffloadService.class);
-        expect(offload.sites()).andReturn(Map.of("edge-a", new OffloadService.SiteHybrid(2, List.of("device:b1"))));
+        expect(offload.sites()).andReturn(Map.of("edge-a", new OffloadService.SiteHybrid(
+                null, Set.of(Ip4Address.valueOf("10.250.0.1"), Ip4Address.valueOf("10.250.0.2")), List.of("device:b1"),
+                List.of("device:b1"))));
         replay(offload);
         assertEquals("site=edge-a switch=device:s1 backends=device:b1,device:b2 gnbs= n3NetworkInstances="
                              + " n3Addresses= sessions=3 offloaded=2 backendsUp=device:b1\n"

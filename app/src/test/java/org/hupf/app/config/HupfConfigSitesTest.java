@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.core.site.Site;
 import org.junit.Test;
+import org.onosproject.core.DefaultApplicationId;
 import org.onlab.packet.Ip4Address;
 import org.onlab.packet.Ip4Prefix;
 import org.onosproject.net.DeviceId;
 
 import java.io.File;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -92,5 +95,22 @@ public class HupfConfigSitesTest {
                                                  + " {\"siteId\": \"y\", \"backends\": [\"device:backend:edge-a-1\"]}]");
         node.set(HupfConfig.SITES, sites);
         assertEquals("sites[1]: backends: device:backend:edge-a-1 is site x's already", refused(node));
+    }
+
+    /** ONOS validates a netcfg before storing it: sites that would strand stored sessions make it invalid. */
+    @Test
+    public void sitesTheStoredSessionsRefuseMakeTheNetcfgInvalidWithTheirMessage() throws Exception {
+        List<List<Site>> checked = new ArrayList<>();
+        HupfConfig c = new HupfConfig(sites -> {
+            checked.add(sites);
+            throw new IllegalArgumentException("sites: the change strands stored sessions: 2 sessions at site edge-b"
+                                                       + " would be served by no site");
+        });
+        c.init(new DefaultApplicationId(1, "org.hupf.app"), HupfConfig.KEY, twoSites(), MAPPER, null);
+        assertFalse(c.isValid());
+        assertEquals("sites: the change strands stored sessions: 2 sessions at site edge-b would be served by no site",
+                     c.error());
+        assertEquals("the check saw the new netcfg's sites", List.of("edge-a", "edge-b"),
+                     checked.get(0).stream().map(s -> s.id).collect(Collectors.toList()));
     }
 }

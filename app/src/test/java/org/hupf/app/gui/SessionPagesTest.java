@@ -6,13 +6,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hupf.api.session.PfcpSession;
 import org.hupf.api.session.SessionJson;
 import org.hupf.core.offload.TestOffloadService;
+import org.hupf.core.site.Site;
+import org.hupf.core.site.SiteIndex;
+import org.hupf.core.site.SitePlacement;
 import org.junit.Test;
+import org.onosproject.net.DeviceId;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import static org.junit.Assert.assertEquals;
 
@@ -51,9 +58,51 @@ public class SessionPagesTest {
 
     private static JsonNode page(List<PfcpSession> sessions, TestOffloadService offload, String filter, int offset,
                                  int limit) {
+        return page(sessions, s -> null, offload, filter, null, offset, limit);
+    }
+
+    private static JsonNode page(List<PfcpSession> sessions, Function<PfcpSession, String> siteOf,
+                                 TestOffloadService offload, String filter, String site, int offset, int limit) {
         ObjectNode root = MAPPER.createObjectNode();
-        SessionPages.page(root, sessions, s -> null, offload, filter, offset, limit);
+        SessionPages.page(root, sessions, siteOf, offload, new SessionPages.Query(filter, site, offset, limit));
         return root;
+    }
+
+    private static Site site(String id) {
+        return new Site(id, null, List.of(DeviceId.deviceId("device:b-" + id)), List.of(), Set.of(), List.of());
+    }
+
+    /** Two sites: even UP SEIDs at edge-a, odd at edge-b, each placement counted. */
+    private static SiteIndex twoSites(AtomicInteger placements) {
+        return new SiteIndex(new SitePlacement(List.of(site("edge-a"), site("edge-b"))), s -> {
+            placements.incrementAndGet();
+            return (s.upSeid & 1) == 0 ? "edge-a" : "edge-b";
+        });
+    }
+
+    @Test
+    public void theSiteFilterKeepsTheSessionsOfOneSiteAndCountsEachSites() throws Exception {
+        TestOffloadService offload = TestOffloadService.withSessions(3);
+        List<PfcpSession> all = sessions();
+        SiteIndex index = twoSites(new AtomicInteger());
+        JsonNode atB = page(all, index::siteOf, offload, "", "edge-b", 0, 50);
+        assertEquals(SESSIONS, atB.get("total").asInt());
+        assertEquals(SESSIONS / 2, atB.get("matched").asInt());
+        assertEquals("{\"edge-a\":60,\"edge-b\":60}", atB.get("sites").toString());
+        for (JsonNode row : atB.get("sessions")) {
+            assertEquals("edge-b", row.get(HupfViewModel.SITE).asText());
+        }
+        assertEquals("1001", atB.get("sessions").get(0).get(HupfViewModel.ID).asText());
+        String ueAtB = TestOffloadService.ue(107).toString();
+        assertEquals("with a text: one UE, at edge-b", 1,
+                     page(all, index::siteOf, offload, ueAtB, "edge-b", 0, 50).get("matched").asInt());
+        assertEquals("the same UE, not at edge-a", 0,
+                     page(all, index::siteOf, offload, ueAtB, "edge-a", 0, 50).get("matched").asInt());
+        assertEquals("a site that serves none", 0,
+                     page(all, index::siteOf, offload, "", "edge-c", 0, 50).get("matched").asInt());
+        assertEquals("blank: every site", SESSIONS,
+                     page(all, index::siteOf, offload, "", " ", 0, 50).get("matched").asInt());
+        assertEquals("no sites: no counts", "{}", page(all, offload, "", 0, 50).get("sites").toString());
     }
 
     @Test
@@ -106,10 +155,24 @@ public class SessionPagesTest {
         assertEquals("the UEs 10.0.200.0-255, the last page of 6", 256, block.get("matched").asInt());
         assertEquals(6, block.get("sessions").size());
         assertEquals("10.0.200.250", block.get("sessions").get(0).get(HupfViewModel.UE).asText());
+        AtomicInteger placements = new AtomicInteger();
+        SiteIndex index = twoSites(placements);
+        JsonNode atA = page(all, index::siteOf, offload, "", "edge-a", 0, 50);
+        assertEquals(n / 2, atA.get("matched").asInt());
+        assertEquals("1000", atA.get("sessions").get(0).get(HupfViewModel.ID).asText());
+        assertEquals(n, placements.get());
+        JsonNode blockAtB = page(all, index::siteOf, offload, "10.0.200.", "edge-b", 0, 50);
+        assertEquals(128, blockAtB.get("matched").asInt());
+        assertEquals("each session placed once, not at every request", n, placements.get());
         System.out.printf("a page of %d sessions, CPU ms min/median/max of 5 after 2: first %s, middle %s, "
-                                  + "filtered %s%n", n, cpuMs(() -> page(all, offload, "", 0, 50)),
+                                  + "filtered %s; with two sites: first %s, one site's first %s, one site's"
+                                  + " filtered %s%n", n, cpuMs(() -> page(all, offload, "", 0, 50)),
                           cpuMs(() -> page(all, offload, "", n / 2, 50)),
-                          cpuMs(() -> page(all, offload, "10.0.200.", 250, 50)));
+                          cpuMs(() -> page(all, offload, "10.0.200.", 250, 50)),
+                          cpuMs(() -> page(all, index::siteOf, offload, "", null, 0, 50)),
+                          cpuMs(() -> page(all, index::siteOf, offload, "", "edge-a", 0, 50)),
+                          cpuMs(() -> page(all, index::siteOf, offload, "10.0.200.", "edge-b", 0, 50)));
+        assertEquals(n, placements.get());
     }
 
     /** The CPU time of a call, min/median/max over 5 calls after 2 not counted (the JIT's). */

@@ -9,7 +9,7 @@ import org.hupf.api.session.RuleException;
 import org.hupf.core.session.SessionManager;
 import org.hupf.core.pfcp.PfcpAgent;
 import org.hupf.core.translation.SessionTenant;
-import org.hupf.core.site.SitePlacement;
+import org.hupf.core.site.SiteIndex;
 import org.hupf.core.store.SessionStore;
 import org.hupf.pipeconf.api.UpfCounter;
 import org.hupf.pipeconf.api.UpfEntity;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * {@link HupfService} over a session manager and, where the host runs one, its PFCP agent (peers, downlink
@@ -177,24 +178,30 @@ public class SessionManagerService implements HupfService {
     }
 
     /**
-     * The sites sessions are placed at (the netcfg's {@code sites}); a host without them has one implicit site.
+     * The sites sessions are placed at (the netcfg's {@code sites}) with each stored session's site; a host without
+     * them has one implicit site.
      *
-     * @return the placement, or null
+     * @return the sites' index, or null
      */
-    protected SitePlacement placement() {
+    protected SiteIndex siteIndex() {
         return null;
     }
 
     @Override
     public List<SiteStatus> sites() {
-        SitePlacement p = placement();
-        return p == null ? List.of() : p.status(store().all());
+        SiteIndex i = siteIndex();
+        return i == null ? List.of() : i.status(store().all());
     }
 
     @Override
     public String siteOf(PfcpSession s) {
-        SitePlacement p = placement();
-        return p == null ? null : p.siteOf(s);
+        return siteLookup().apply(s);
+    }
+
+    @Override
+    public Function<PfcpSession, String> siteLookup() {
+        SiteIndex i = siteIndex();
+        return i == null ? s -> null : i::siteOf;
     }
 
     /** The host's tenants with their bound sessions; this host's devices count none (ONOS's HupfManager reads them). */

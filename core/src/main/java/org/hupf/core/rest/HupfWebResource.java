@@ -7,7 +7,7 @@ import org.hupf.api.DeviceStatus;
 import org.hupf.api.DeviceStatusService;
 import org.hupf.api.EntityJson;
 import org.hupf.api.HupfService;
-import org.hupf.api.OffloadMetrics;
+import org.hupf.api.OffloadBySite;
 import org.hupf.api.OffloadService;
 import org.hupf.api.RpsService;
 import org.hupf.api.RpsStatus;
@@ -36,8 +36,6 @@ import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 
 import static org.hupf.core.rest.RestAnswers.guarded;
@@ -213,49 +211,40 @@ public class HupfWebResource extends HupfResource {
     }
 
     /**
-     * Returns the offload manager's metrics: offloaded sessions and their UEs, HH reports (total and per
-     * second), switch table occupancy, the bytes carried on each path, and the backends it drives.
+     * Returns the offload manager's metrics summed over the sites (offloaded sessions and their UEs, HH reports,
+     * switch table occupancy, the bytes carried on each path, the backends it drives), and each site's own.
      *
-     * @return 200 with the metrics, 503 while no hupf backend is available
+     * @param site only this site (its own figures, the sum being that site's), or every site without it
+     * @return 200 with the metrics and {"sites": [{"site", ...its metrics, UEs and backends}]}, 404 for a site the
+     *     netcfg does not name, 503 while no hupf backend is available (at that site)
      * @throws IOException never: the metrics render valid JSON
      */
     @GET
     @Path("offload")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response offload() throws IOException {
-        OffloadService offload = offloadService();
-        OffloadMetrics m = offload.metrics();
-        if (m == null) {
-            return error(Response.Status.SERVICE_UNAVAILABLE, "no hupf backend available");
-        }
-        ObjectNode o = (ObjectNode) MAPPER.readTree(m.toJson());
-        ArrayNode ues = o.putArray("offloaded_ues");
-        offload.offloaded().forEach(u -> ues.add(u.toString()));
-        ArrayNode backends = o.putArray("backends");
-        offload.backends().forEach(backends::add);
-        ArrayNode steered = o.putArray("steered_to");
-        offload.steeredTo().forEach(steered::add);
-        return json(o);
+    public Response offload(@QueryParam("site") String site) throws IOException {
+        return OffloadViews.offload(() -> offloadBySite(site), site);
     }
 
     /**
-     * Lists the backends: those hupf drives (each holds every session) with whether the switch steers misses to
-     * them, and those drained or being drained for a planned removal.
+     * Lists the backends: those hupf drives (each holds every session of its site) with whether their site's
+     * switch steers misses to them, and those drained or being drained for a planned removal, each with its site.
      *
-     * @return 200 with {"backends": [{"id", "state"}]}, state STEERED (misses steered to it), HELD (holds the
-     *     sessions, not steered to: no switch, no port on it), DRAINING or DRAINED
+     * @param site only this site's backends, or every site's without it
+     * @return 200 with {"backends": [{"id", "site", "state"}]}, state STEERED (misses steered to it), HELD (holds
+     *     the sessions, not steered to: no switch, no port on it), DRAINING or DRAINED; 404 for a site the netcfg
+     *     does not name
      */
     @GET
     @Path("backends")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response backends() {
-        OffloadService offload = offloadService();
-        Map<String, String> drains = offload.drains();
-        List<String> steered = offload.steeredTo();
-        Set<String> ids = new TreeSet<>(offload.backends());
-        ids.addAll(drains.keySet());
-        return jsonList("backends", ids, (String id) -> MAPPER.createObjectNode().put("id", id).put(
-                "state", drains.getOrDefault(id, steered.contains(id) ? "STEERED" : "HELD")));
+    public Response backends(@QueryParam("site") String site) {
+        return OffloadViews.backends(() -> offloadBySite(site));
+    }
+
+    /** @throws java.util.NoSuchElementException for a site the netcfg does not name */
+    private OffloadBySite offloadBySite(String site) {
+        return OffloadBySite.of(offloadService(), service().sites(), site);
     }
 
     /**

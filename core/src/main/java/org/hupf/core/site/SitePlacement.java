@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -160,12 +161,13 @@ public final class SitePlacement {
      * Returns each site with the sessions placed there.
      *
      * @param sessions the stored sessions
+     * @param siteOf   a session's site, null when no site serves it ({@link #siteOf}, or an index of it)
      * @return the sites' status, in the netcfg's order
      */
-    public List<SiteStatus> status(Collection<PfcpSession> sessions) {
+    public List<SiteStatus> status(Collection<PfcpSession> sessions, Function<PfcpSession, String> siteOf) {
         Map<String, Integer> placed = new HashMap<>();
         for (PfcpSession s : sessions) {
-            String id = siteOf(s);
+            String id = siteOf.apply(s);
             if (id != null) {
                 placed.merge(id, 1, Integer::sum);
             }

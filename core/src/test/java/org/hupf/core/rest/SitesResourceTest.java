@@ -10,6 +10,7 @@ import org.hupf.core.impl.SessionManagerService;
 import org.hupf.core.offload.ControlPlane;
 import org.hupf.core.translation.ResourcePool;
 import org.hupf.core.site.Site;
+import org.hupf.core.site.SiteIndex;
 import org.hupf.core.site.SitePlacement;
 import org.hupf.core.store.InMemorySessionStore;
 import org.junit.Test;
@@ -48,8 +49,8 @@ public class SitesResourceTest {
             .uePools(List.of(Ip4Prefix.valueOf("10.250.0.0/16"))).sites(SITES).build().sessionManager();
     private final HupfService service = new SessionManagerService(manager, List.of()) {
         @Override
-        protected SitePlacement placement() {
-            return new SitePlacement(SITES);
+        protected SiteIndex siteIndex() {
+            return new SiteIndex(new SitePlacement(SITES));
         }
     };
     private final HupfWebResource resource = new HupfWebResource() {
@@ -62,7 +63,8 @@ public class SitesResourceTest {
         protected OffloadService offloadService() {
             // This node drives edge-a's hybrid only (edge-b's backend not up).
             OffloadService offload = createMock(OffloadService.class);
-            expect(offload.sites()).andReturn(Map.of("edge-a", new OffloadService.SiteHybrid(1, List.of("device:b1"))));
+            expect(offload.sites()).andReturn(Map.of("edge-a", new OffloadService.SiteHybrid(
+                    null, Set.of(Ip4Address.valueOf("10.250.0.3")), List.of("device:b1"), List.of("device:b1"))));
             replay(offload);
             return offload;
         }
